@@ -1,0 +1,262 @@
+//! Replays the shared conformance cases (recorded against the real client-go)
+//! on a [`Workqueue`] and compares every step's result with the recording.
+//! The expected values come only from the case files.
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+use crate::limiter::LimiterConfig;
+use crate::time::Nanos;
+use crate::workqueue::{Got, QueueOptions, Workqueue};
+
+#[derive(Debug, Deserialize)]
+pub struct Case {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    pub limiter: LimiterConfig,
+    pub steps: Vec<Step>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Step {
+    pub at_ns: Nanos,
+    pub call: String,
+    #[serde(default)]
+    pub item: Option<String>,
+    #[serde(default)]
+    pub delay_ns: Option<Nanos>,
+    #[serde(default)]
+    pub expect: Option<Value>,
+}
+
+/// The first step whose result differs from the recording.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mismatch {
+    pub step: usize,
+    pub call: String,
+    pub expected: Value,
+    pub got: Value,
+}
+
+impl std::fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "step {} ({}): expected {}, got {}",
+            self.step, self.call, self.expected, self.got
+        )
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CaseError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path} is not a valid case: {source}")]
+    Parse {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
+    #[error("step {step}: {reason}")]
+    BadStep { step: usize, reason: String },
+}
+
+pub fn load(path: &Path) -> Result<Case, CaseError> {
+    let text = std::fs::read_to_string(path).map_err(|source| CaseError::Read {
+        path: path.into(),
+        source,
+    })?;
+    serde_json::from_str(&text).map_err(|source| CaseError::Parse {
+        path: path.into(),
+        source,
+    })
+}
+
+/// Every `*.json` below the given files or folders, sorted by path.
+pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, CaseError> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let rd = std::fs::read_dir(p).map_err(|source| CaseError::Read {
+                path: p.clone(),
+                source,
+            })?;
+            let mut inner: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+            inner.sort();
+            for q in inner {
+                if q.is_dir() || q.extension().is_some_and(|e| e == "json") {
+                    out.extend(collect(&[q])?);
+                }
+            }
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// Replays one case. `Ok(None)` means every step matched.
+pub fn run(case: &Case) -> Result<Option<Mismatch>, CaseError> {
+    let options = QueueOptions {
+        metrics: true,
+        keep_observations: usize::MAX,
+        record_events: false,
+    };
+    let mut q = Workqueue::new(&case.limiter, options);
+    for (i, step) in case.steps.iter().enumerate() {
+        let now = step.at_ns;
+        let item = |q: &mut Workqueue| -> Result<_, CaseError> {
+            let key = step.item.as_deref().ok_or(CaseError::BadStep {
+                step: i,
+                reason: "no item".into(),
+            })?;
+            Ok(q.key(key))
+        };
+        q.advance(now);
+        let got: Option<Value> = match step.call.as_str() {
+            "add" => {
+                let it = item(&mut q)?;
+                q.add(now, it);
+                None
+            }
+            "add_after" => {
+                let it = item(&mut q)?;
+                let d = step.delay_ns.ok_or(CaseError::BadStep {
+                    step: i,
+                    reason: "no delay_ns".into(),
+                })?;
+                q.add_after(now, it, d);
+                None
+            }
+            "add_rate_limited" => {
+                let it = item(&mut q)?;
+                q.add_rate_limited(now, it);
+                None
+            }
+            "forget" => {
+                let it = item(&mut q)?;
+                q.forget(it);
+                None
+            }
+            "done" => {
+                let it = item(&mut q)?;
+                q.done(now, it);
+                None
+            }
+            "get" => Some(match q.get(now) {
+                Got::Item(id) => json!({ "item": q.key_name(id) }),
+                Got::Empty => json!({ "empty": true }),
+                Got::ShutDown => json!({ "shutdown": true }),
+            }),
+            "len" => Some(json!(q.len())),
+            "num_requeues" => {
+                let it = item(&mut q)?;
+                Some(json!(q.num_requeues(it)))
+            }
+            "when" => {
+                let it = item(&mut q)?;
+                Some(json!(q.when(now, it)))
+            }
+            "shutdown" => {
+                q.shutdown(now);
+                None
+            }
+            "shutting_down" => Some(json!(q.shutting_down())),
+            "metrics" => Some(metrics_json(&mut q, now)),
+            other => {
+                return Err(CaseError::BadStep {
+                    step: i,
+                    reason: format!("unknown call {other:?}"),
+                })
+            }
+        };
+        if let (Some(expected), Some(got)) = (&step.expect, got) {
+            if !matches(expected, &got) {
+                return Ok(Some(Mismatch {
+                    step: i,
+                    call: step.call.clone(),
+                    expected: expected.clone(),
+                    got,
+                }));
+            }
+        }
+    }
+    Ok(None)
+}
+
+fn metrics_json(q: &mut Workqueue, now: Nanos) -> Value {
+    // The recording refreshed the gauges at each `metrics` step.
+    let (unfinished, longest) = q.refresh_work_gauges(now);
+    let m = q.metrics().expect("conformance queues record metrics");
+    json!({
+        "depth": m.depth,
+        "adds_total": m.adds_total,
+        "retries_total": m.retries_total,
+        "queue_duration_seconds": m.queue_duration.recent().collect::<Vec<_>>(),
+        "work_duration_seconds": m.work_duration.recent().collect::<Vec<_>>(),
+        "unfinished_work_seconds": unfinished,
+        "longest_running_processor_seconds": longest,
+    })
+}
+
+/// Exact for integers, strings and booleans; 1e-9 relative for other floats.
+fn matches(expected: &Value, got: &Value) -> bool {
+    match (expected, got) {
+        (Value::Number(e), Value::Number(g)) => {
+            if let (Some(e), Some(g)) = (e.as_i64(), g.as_i64()) {
+                return e == g;
+            }
+            if let (Some(e), Some(g)) = (e.as_u64(), g.as_u64()) {
+                return e == g;
+            }
+            let (e, g) = (
+                e.as_f64().unwrap_or(f64::NAN),
+                g.as_f64().unwrap_or(f64::NAN),
+            );
+            e == g || (e - g).abs() <= 1e-9 * e.abs().max(g.abs())
+        }
+        (Value::Array(e), Value::Array(g)) => {
+            e.len() == g.len() && e.iter().zip(g).all(|(e, g)| matches(e, g))
+        }
+        (Value::Object(e), Value::Object(g)) => {
+            e.len() == g.len()
+                && e.iter()
+                    .all(|(k, ev)| g.get(k).is_some_and(|gv| matches(ev, gv)))
+        }
+        _ => expected == got,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn float_tolerance_is_relative_but_integers_are_exact() {
+        assert!(matches(&json!(0.1), &json!(0.1 + 1e-12)));
+        assert!(!matches(&json!(0.1), &json!(0.1001)));
+        assert!(!matches(&json!(4099999999i64), &json!(4100000000i64)));
+        assert!(!matches(&json!({"item": "a"}), &json!({"item": "b"})));
+        assert!(!matches(&json!([1, 2]), &json!([1, 2, 3])));
+    }
+
+    #[test]
+    fn a_wrong_expectation_is_reported_at_its_step() {
+        let case: Case = serde_json::from_value(json!({
+            "name": "t", "limiter": {"type": "default_controller"},
+            "steps": [
+                {"at_ns": 0, "call": "add", "item": "a"},
+                {"at_ns": 0, "call": "len", "expect": 1},
+                {"at_ns": 0, "call": "len", "expect": 2}
+            ]
+        }))
+        .unwrap();
+        let m = run(&case).unwrap().expect("step 2 must mismatch");
+        assert_eq!((m.step, m.expected, m.got), (2, json!(2), json!(1)));
+    }
+}

@@ -1,0 +1,564 @@
+//! client-go's rate limiters (`default_rate_limiters.go`): exponential per-item
+//! backoff, fast/slow, the token bucket, max-of and with-max-wait, built from a
+//! serde [`LimiterConfig`] whose format is the conformance cases' one.
+//!
+//! "Not yet" is a value: `when` returns the delay. The bucket reads the
+//! caller's virtual instant instead of the wall clock.
+
+use serde::{Deserialize, Serialize};
+
+use crate::item::{ItemId, ItemMap};
+use crate::rate::TokenBucket;
+use crate::time::{go_f64_to_i64, Nanos, MILLISECOND, SECOND};
+
+/// A limiter as configured: the same JSON as the conformance cases'
+/// `limiter` field. Durations are integer nanoseconds, or Go duration strings
+/// such as `"5ms"` in hand-written scenario files.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum LimiterConfig {
+    /// `NewTypedItemExponentialFailureRateLimiter(base, max)`.
+    Exponential {
+        #[serde(with = "crate::serde_duration")]
+        base_ns: Nanos,
+        #[serde(with = "crate::serde_duration")]
+        max_ns: Nanos,
+    },
+    /// `NewTypedItemFastSlowRateLimiter(fast, slow, maxFastAttempts)`.
+    FastSlow {
+        #[serde(with = "crate::serde_duration")]
+        fast_ns: Nanos,
+        #[serde(with = "crate::serde_duration")]
+        slow_ns: Nanos,
+        #[serde(default)]
+        max_fast_attempts: u32,
+    },
+    /// `BucketRateLimiter{rate.NewLimiter(qps, burst)}`.
+    Bucket { qps: f64, burst: i64 },
+    /// `NewTypedMaxOfRateLimiter(limiters...)`.
+    MaxOf { limiters: Vec<LimiterConfig> },
+    /// `NewTypedWithMaxWaitRateLimiter(limiter, maxWait)`.
+    WithMaxWait {
+        limiter: Box<LimiterConfig>,
+        #[serde(with = "crate::serde_duration")]
+        max_wait_ns: Nanos,
+    },
+    /// `DefaultTypedControllerRateLimiter()`.
+    DefaultController,
+}
+
+impl LimiterConfig {
+    /// client-go's `DefaultControllerRateLimiter`, spelled out.
+    pub fn default_controller_parts() -> LimiterConfig {
+        LimiterConfig::MaxOf {
+            limiters: vec![
+                LimiterConfig::Exponential {
+                    base_ns: 5 * MILLISECOND,
+                    max_ns: 1000 * SECOND,
+                },
+                LimiterConfig::Bucket {
+                    qps: 10.0,
+                    burst: 100,
+                },
+            ],
+        }
+    }
+
+    /// Crossplane's per-object limiter, `ratelimiter.NewController()`.
+    pub fn crossplane_per_object() -> LimiterConfig {
+        LimiterConfig::Exponential {
+            base_ns: SECOND,
+            max_ns: 60 * SECOND,
+        }
+    }
+
+    pub fn build(&self) -> Limiter {
+        match self {
+            LimiterConfig::Exponential { base_ns, max_ns } => {
+                Limiter::Exponential(Exponential::new(*base_ns, *max_ns))
+            }
+            LimiterConfig::FastSlow {
+                fast_ns,
+                slow_ns,
+                max_fast_attempts,
+            } => Limiter::FastSlow(FastSlow::new(*fast_ns, *slow_ns, *max_fast_attempts)),
+            LimiterConfig::Bucket { qps, burst } => Limiter::Bucket(TokenBucket::new(*qps, *burst)),
+            LimiterConfig::MaxOf { limiters } => {
+                Limiter::MaxOf(limiters.iter().map(Self::build).collect())
+            }
+            LimiterConfig::WithMaxWait {
+                limiter,
+                max_wait_ns,
+            } => Limiter::WithMaxWait(Box::new(limiter.build()), *max_wait_ns),
+            LimiterConfig::DefaultController => Self::default_controller_parts().build(),
+        }
+    }
+
+    /// A short human name, used in explanations and the UI.
+    pub fn label(&self) -> String {
+        use crate::time::format_go_duration as d;
+        match self {
+            LimiterConfig::Exponential { base_ns, max_ns } => {
+                format!("exponential {}→{}", d(*base_ns), d(*max_ns))
+            }
+            LimiterConfig::FastSlow {
+                fast_ns,
+                slow_ns,
+                max_fast_attempts,
+            } => {
+                format!(
+                    "fast/slow {} ×{} then {}",
+                    d(*fast_ns),
+                    max_fast_attempts,
+                    d(*slow_ns)
+                )
+            }
+            LimiterConfig::Bucket { qps, burst } => format!("bucket {qps}/s burst {burst}"),
+            LimiterConfig::MaxOf { .. } => "max-of".to_string(),
+            LimiterConfig::WithMaxWait { max_wait_ns, .. } => {
+                format!("with-max-wait {}", d(*max_wait_ns))
+            }
+            LimiterConfig::DefaultController => "default controller".to_string(),
+        }
+    }
+}
+
+/// `ItemExponentialFailureRateLimiter`: `base · 2^failures`, capped at `max`.
+#[derive(Clone, Debug)]
+pub struct Exponential {
+    pub base: Nanos,
+    pub max: Nanos,
+    failures: ItemMap<u64>,
+}
+
+impl Exponential {
+    pub fn new(base: Nanos, max: Nanos) -> Self {
+        Exponential {
+            base,
+            max,
+            failures: ItemMap::new(0),
+        }
+    }
+
+    /// The delay for a given number of earlier failures, with Go's float64
+    /// arithmetic and overflow guard (a pure function of `exp`).
+    pub fn delay_for(base: Nanos, max: Nanos, exp: u64) -> Nanos {
+        // math.Pow(2, exp) is exact for every representable power of two.
+        let pow = if exp >= 1024 {
+            f64::INFINITY
+        } else {
+            f64::from_bits((exp + 1023) << 52)
+        };
+        let backoff = base as f64 * pow;
+        if backoff > i64::MAX as f64 {
+            return max;
+        }
+        let calculated = go_f64_to_i64(backoff);
+        if calculated > max {
+            max
+        } else {
+            calculated
+        }
+    }
+
+    pub fn when(&mut self, item: ItemId) -> Nanos {
+        let failures = self.failures.get_mut(item);
+        let exp = *failures;
+        *failures += 1;
+        Self::delay_for(self.base, self.max, exp)
+    }
+}
+
+/// `ItemFastSlowRateLimiter`: `fast` for the first `max_fast` failures, then `slow`.
+#[derive(Clone, Debug)]
+pub struct FastSlow {
+    pub fast: Nanos,
+    pub slow: Nanos,
+    pub max_fast: u32,
+    failures: ItemMap<u64>,
+}
+
+impl FastSlow {
+    pub fn new(fast: Nanos, slow: Nanos, max_fast: u32) -> Self {
+        FastSlow {
+            fast,
+            slow,
+            max_fast,
+            failures: ItemMap::new(0),
+        }
+    }
+
+    pub fn when(&mut self, item: ItemId) -> Nanos {
+        let failures = self.failures.get_mut(item);
+        *failures += 1; // counted before the comparison, unlike Exponential
+        if *failures <= self.max_fast as u64 {
+            self.fast
+        } else {
+            self.slow
+        }
+    }
+}
+
+/// A built, stateful limiter.
+#[derive(Clone, Debug)]
+pub enum Limiter {
+    Exponential(Exponential),
+    FastSlow(FastSlow),
+    Bucket(TokenBucket),
+    MaxOf(Vec<Limiter>),
+    WithMaxWait(Box<Limiter>, Nanos),
+}
+
+/// What one limiter (and, for composites, each of its parts) answered to a
+/// `When` call: the data behind "why is this key waiting?".
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Answer {
+    pub kind: AnswerKind,
+    pub delay: Nanos,
+    /// For composites, the answers of the parts, in order.
+    pub parts: Vec<Answer>,
+    /// Within a max-of, whether this part's answer is the one returned.
+    pub won: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum AnswerKind {
+    /// `base · 2^exp`, capped: `exp` is the failure count before this call.
+    Exponential {
+        base: Nanos,
+        max: Nanos,
+        exp: u64,
+        capped: bool,
+    },
+    /// `attempt` is the failure count after this call.
+    FastSlow {
+        fast: Nanos,
+        slow: Nanos,
+        max_fast: u32,
+        attempt: u64,
+    },
+    /// A reservation: tokens before and after (may go negative), and the rate.
+    Bucket {
+        qps: f64,
+        burst: i64,
+        tokens_before: f64,
+        tokens_after: f64,
+        ok: bool,
+    },
+    /// The running maximum starts at 0, so negative answers are clamped.
+    MaxOf,
+    /// `inner` was capped at `max_wait` when `capped`.
+    WithMaxWait { max_wait: Nanos, capped: bool },
+}
+
+impl Limiter {
+    /// `When(item)` at virtual instant `now` (only the bucket looks at `now`).
+    pub fn when(&mut self, item: ItemId, now: Nanos) -> Nanos {
+        match self {
+            Limiter::Exponential(e) => e.when(item),
+            Limiter::FastSlow(f) => f.when(item),
+            Limiter::Bucket(b) => b.reserve_delay(now),
+            Limiter::MaxOf(parts) => {
+                let mut ret = 0;
+                for part in parts.iter_mut() {
+                    ret = ret.max(part.when(item, now));
+                }
+                ret
+            }
+            Limiter::WithMaxWait(inner, max_wait) => inner.when(item, now).min(*max_wait),
+        }
+    }
+
+    /// `When(item)` with the same effect as [`Limiter::when`], also reporting
+    /// what every part answered and which one won.
+    pub fn when_explained(&mut self, item: ItemId, now: Nanos) -> Answer {
+        match self {
+            Limiter::Exponential(e) => {
+                let exp = *e.failures.get(item);
+                let delay = e.when(item);
+                let uncapped = base_times_pow2(e.base, exp);
+                let capped = uncapped.is_none_or(|u| u > e.max) && delay == e.max;
+                leaf(
+                    AnswerKind::Exponential {
+                        base: e.base,
+                        max: e.max,
+                        exp,
+                        capped,
+                    },
+                    delay,
+                )
+            }
+            Limiter::FastSlow(f) => {
+                let delay = f.when(item);
+                let attempt = *f.failures.get(item);
+                leaf(
+                    AnswerKind::FastSlow {
+                        fast: f.fast,
+                        slow: f.slow,
+                        max_fast: f.max_fast,
+                        attempt,
+                    },
+                    delay,
+                )
+            }
+            Limiter::Bucket(b) => {
+                let tokens_before = b.tokens_at(now);
+                let r = b.reserve_n(now, 1, crate::time::INF_DURATION);
+                let kind = AnswerKind::Bucket {
+                    qps: b.limit(),
+                    burst: b.burst(),
+                    tokens_before,
+                    tokens_after: r.tokens_after,
+                    ok: r.ok,
+                };
+                leaf(kind, r.delay_from(now))
+            }
+            Limiter::MaxOf(parts) => {
+                let mut answers: Vec<Answer> = parts
+                    .iter_mut()
+                    .map(|p| p.when_explained(item, now))
+                    .collect();
+                let mut ret = 0;
+                let mut winner = None;
+                for (i, a) in answers.iter().enumerate() {
+                    if a.delay > ret {
+                        ret = a.delay;
+                        winner = Some(i);
+                    }
+                }
+                if let Some(w) = winner {
+                    answers[w].won = true;
+                }
+                Answer {
+                    kind: AnswerKind::MaxOf,
+                    delay: ret,
+                    parts: answers,
+                    won: false,
+                }
+            }
+            Limiter::WithMaxWait(inner, max_wait) => {
+                let a = inner.when_explained(item, now);
+                let capped = a.delay > *max_wait;
+                let delay = a.delay.min(*max_wait);
+                Answer {
+                    kind: AnswerKind::WithMaxWait {
+                        max_wait: *max_wait,
+                        capped,
+                    },
+                    delay,
+                    parts: vec![a],
+                    won: false,
+                }
+            }
+        }
+    }
+
+    pub fn forget(&mut self, item: ItemId) {
+        match self {
+            Limiter::Exponential(e) => e.failures.set(item, 0),
+            Limiter::FastSlow(f) => f.failures.set(item, 0),
+            Limiter::Bucket(_) => {} // tokens are never refunded
+            Limiter::MaxOf(parts) => parts.iter_mut().for_each(|p| p.forget(item)),
+            Limiter::WithMaxWait(inner, _) => inner.forget(item),
+        }
+    }
+
+    pub fn num_requeues(&self, item: ItemId) -> u64 {
+        match self {
+            Limiter::Exponential(e) => *e.failures.get(item),
+            Limiter::FastSlow(f) => *f.failures.get(item),
+            Limiter::Bucket(_) => 0,
+            Limiter::MaxOf(parts) => parts
+                .iter()
+                .map(|p| p.num_requeues(item))
+                .max()
+                .unwrap_or(0),
+            Limiter::WithMaxWait(inner, _) => inner.num_requeues(item),
+        }
+    }
+
+    /// The delay the next `When(item)` would return, without any side effect.
+    pub fn peek(&self, item: ItemId, now: Nanos) -> Nanos {
+        self.clone().when(item, now)
+    }
+
+    /// The first token bucket inside this limiter, if any (for the UI's gauge).
+    pub fn bucket(&self) -> Option<&TokenBucket> {
+        match self {
+            Limiter::Bucket(b) => Some(b),
+            Limiter::MaxOf(parts) => parts.iter().find_map(|p| p.bucket()),
+            Limiter::WithMaxWait(inner, _) => inner.bucket(),
+            _ => None,
+        }
+    }
+}
+
+fn leaf(kind: AnswerKind, delay: Nanos) -> Answer {
+    Answer {
+        kind,
+        delay,
+        parts: Vec::new(),
+        won: false,
+    }
+}
+
+/// `base · 2^exp` when it fits in an i64.
+fn base_times_pow2(base: Nanos, exp: u64) -> Option<i64> {
+    if exp >= 63 {
+        return if base == 0 { Some(0) } else { None };
+    }
+    base.checked_mul(1i64 << exp)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::time::{HOUR, MINUTE};
+
+    const X: ItemId = ItemId(0);
+    const Y: ItemId = ItemId(1);
+
+    fn whens(l: &mut Limiter, item: ItemId, n: usize) -> Vec<Nanos> {
+        (0..n).map(|_| l.when(item, 0)).collect()
+    }
+
+    #[test]
+    fn exponential_doubles_to_the_cap() {
+        let mut l = LimiterConfig::Exponential {
+            base_ns: 5 * MILLISECOND,
+            max_ns: 1000 * SECOND,
+        }
+        .build();
+        let got = whens(&mut l, X, 20);
+        assert_eq!(got[0], 5 * MILLISECOND);
+        assert_eq!(got[5], 160 * MILLISECOND);
+        assert_eq!(got[17], 655_360 * MILLISECOND);
+        assert_eq!(got[18], 1000 * SECOND);
+        assert_eq!(l.num_requeues(X), 20);
+        assert_eq!(l.num_requeues(Y), 0);
+        l.forget(X);
+        assert_eq!(l.when(X, 0), 5 * MILLISECOND);
+    }
+
+    #[test]
+    fn exponential_edges() {
+        let mut big = LimiterConfig::Exponential {
+            base_ns: MINUTE,
+            max_ns: 1000 * HOUR,
+        }
+        .build();
+        assert_eq!(whens(&mut big, X, 3)[2], 4 * MINUTE);
+        let mut inverted = LimiterConfig::Exponential {
+            base_ns: 10 * SECOND,
+            max_ns: SECOND,
+        }
+        .build();
+        assert_eq!(inverted.when(X, 0), SECOND);
+        // base 1ns: call 64 lands exactly on 2^63, which amd64 turns into i64::MIN.
+        let mut one = LimiterConfig::Exponential {
+            base_ns: 1,
+            max_ns: SECOND,
+        }
+        .build();
+        let got = whens(&mut one, X, 66);
+        assert_eq!(got[29], 536_870_912);
+        assert!(got[30..63].iter().all(|d| *d == SECOND));
+        assert_eq!(got[63], i64::MIN);
+        assert_eq!(got[64], SECOND);
+        // base 0: NaN at exp 1024 also becomes an immediate retry.
+        assert_eq!(Exponential::delay_for(0, SECOND, 1023), 0);
+        assert_eq!(Exponential::delay_for(0, SECOND, 1024), i64::MIN);
+    }
+
+    #[test]
+    fn fast_slow_counts_first() {
+        let mut l = LimiterConfig::FastSlow {
+            fast_ns: 5 * MILLISECOND,
+            slow_ns: 10 * SECOND,
+            max_fast_attempts: 3,
+        }
+        .build();
+        let ms = 5 * MILLISECOND;
+        assert_eq!(
+            whens(&mut l, X, 5),
+            vec![ms, ms, ms, 10 * SECOND, 10 * SECOND]
+        );
+        let mut never_fast = LimiterConfig::FastSlow {
+            fast_ns: 1,
+            slow_ns: 2,
+            max_fast_attempts: 0,
+        }
+        .build();
+        assert_eq!(never_fast.when(X, 0), 2);
+    }
+
+    #[test]
+    fn max_of_takes_tokens_even_when_per_item_wins() {
+        let mut l = LimiterConfig::DefaultController.build();
+        for _ in 0..100 {
+            l.when(X, 0);
+        }
+        assert_eq!(l.bucket().unwrap().tokens_at(0), 0.0);
+        assert_eq!(l.when(Y, 0), 100 * MILLISECOND);
+    }
+
+    #[test]
+    fn with_max_wait_caps_but_counts() {
+        let inner = LimiterConfig::Exponential {
+            base_ns: SECOND,
+            max_ns: HOUR,
+        };
+        let mut l = LimiterConfig::WithMaxWait {
+            limiter: Box::new(inner),
+            max_wait_ns: 10 * SECOND,
+        }
+        .build();
+        let s = SECOND;
+        assert_eq!(
+            whens(&mut l, X, 6),
+            vec![s, 2 * s, 4 * s, 8 * s, 10 * s, 10 * s]
+        );
+        assert_eq!(l.num_requeues(X), 6);
+    }
+
+    #[test]
+    fn explanation_names_the_winner() {
+        let mut l = LimiterConfig::DefaultController.build();
+        for _ in 0..5 {
+            l.when(X, 0);
+        }
+        for i in 2..97 {
+            l.when(ItemId(i), 0);
+        }
+        // 100 tokens are gone; X has failed 5 times: 160ms beats the bucket's 100ms.
+        let a = l.when_explained(X, 0);
+        assert_eq!(a.delay, 160 * MILLISECOND);
+        assert!(a.parts[0].won && !a.parts[1].won);
+        assert_eq!(a.parts[1].delay, 100 * MILLISECOND);
+        assert!(
+            matches!(a.parts[1].kind, AnswerKind::Bucket { tokens_after, .. } if tokens_after == -1.0)
+        );
+    }
+
+    #[test]
+    fn config_json_matches_conformance_format() {
+        let c: LimiterConfig = serde_json::from_str(
+            r#"{"type":"max_of","limiters":[{"type":"fast_slow","fast_ns":5000000,"slow_ns":"3s","max_fast_attempts":3},{"type":"default_controller"}]}"#,
+        )
+        .unwrap();
+        let LimiterConfig::MaxOf { limiters } = &c else {
+            panic!("{c:?}")
+        };
+        assert_eq!(
+            limiters[0],
+            LimiterConfig::FastSlow {
+                fast_ns: 5 * MILLISECOND,
+                slow_ns: 3 * SECOND,
+                max_fast_attempts: 3
+            }
+        );
+        let err = serde_json::from_str::<LimiterConfig>(r#"{"type":"leaky"}"#).unwrap_err();
+        assert!(err.to_string().contains("unknown variant"), "{err}");
+    }
+}

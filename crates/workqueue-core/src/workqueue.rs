@@ -1,0 +1,623 @@
+//! client-go's rate-limiting work queue: the basic queue (`queue.go`), the
+//! delaying queue (`delaying_queue.go`) and the rate-limiting layer
+//! (`rate_limiting_queue.go`), as one sans-IO state machine.
+//!
+//! Every call takes the current virtual instant `now`. Before acting, a call
+//! first releases every waiting item whose readyAt is at or before `now`, in
+//! Go's heap order: what client-go's background loop has done by the time a
+//! fake clock was stepped and the queue settled. Instants never go backwards:
+//! an earlier `now` than one already seen is treated as the latest one.
+
+use std::collections::VecDeque;
+
+use serde::Serialize;
+
+use crate::item::{Interner, ItemId, ItemMap};
+use crate::limiter::{Answer, Limiter, LimiterConfig};
+use crate::metrics::QueueMetrics;
+use crate::time::Nanos;
+use crate::waiting::{Insert, ReadyAt, WaitingHeap};
+
+/// What `Get` returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Got {
+    Item(ItemId),
+    /// Nothing queued: the real `Get` would block.
+    Empty,
+    /// Shut down and drained: `(zero, true)`.
+    ShutDown,
+}
+
+/// One observable thing the queue did, for the log and the animation.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "call", rename_all = "snake_case")]
+pub enum QueueEvent {
+    Add {
+        item: ItemId,
+        effect: AddEffect,
+    },
+    AddAfter {
+        item: ItemId,
+        delay: Nanos,
+        effect: AfterEffect,
+    },
+    /// `AddRateLimited`: the limiter's `When` answer; an `AddAfter` follows.
+    RateLimited {
+        item: ItemId,
+        delay: Nanos,
+    },
+    /// The waiting heap released an item (an `Add` follows).
+    Released {
+        item: ItemId,
+    },
+    Get {
+        item: ItemId,
+    },
+    Done {
+        item: ItemId,
+        requeued: bool,
+    },
+    Forget {
+        item: ItemId,
+    },
+    ShutDown {
+        drain: bool,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AddEffect {
+    /// New in `dirty`, pushed to the tail of the FIFO.
+    Queued,
+    /// Already dirty: nothing changes (deduplication).
+    Deduplicated,
+    /// Being processed: marked dirty; `Done` will push it.
+    MarkedDirty,
+    /// Shutting down: ignored.
+    Ignored,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "effect")]
+pub enum AfterEffect {
+    /// Delay ≤ 0: a plain `Add` (still counted as a retry).
+    Immediate,
+    Waiting {
+        ready_at: ReadyAt,
+    },
+    MovedEarlier {
+        from: ReadyAt,
+        ready_at: ReadyAt,
+    },
+    /// Already waiting for an earlier instant: this request is discarded.
+    KeptEarlier {
+        ready_at: ReadyAt,
+    },
+    Ignored,
+}
+
+/// Queue construction options.
+#[derive(Clone, Debug)]
+pub struct QueueOptions {
+    /// A named queue with a provider records metrics; an unnamed one does not.
+    pub metrics: bool,
+    /// How many raw latency observations to keep (histograms keep all counts).
+    pub keep_observations: usize,
+    /// Record [`QueueEvent`]s for [`Workqueue::take_events`].
+    pub record_events: bool,
+}
+
+impl Default for QueueOptions {
+    fn default() -> Self {
+        QueueOptions {
+            metrics: true,
+            keep_observations: 4096,
+            record_events: false,
+        }
+    }
+}
+
+/// A rate-limiting work queue over string keys.
+#[derive(Clone, Debug)]
+pub struct Workqueue {
+    keys: Interner,
+    fifo: VecDeque<ItemId>,
+    dirty: ItemMap<bool>,
+    processing: ItemMap<bool>,
+    processing_count: usize,
+    shutting_down: bool,
+    drain: bool,
+    waiting: WaitingHeap,
+    limiter: Limiter,
+    limiter_config: LimiterConfig,
+    metrics: Option<QueueMetrics>,
+    events: Option<Vec<(Nanos, QueueEvent)>>,
+    now: Nanos,
+}
+
+impl Workqueue {
+    pub fn new(limiter: &LimiterConfig, options: QueueOptions) -> Self {
+        Workqueue {
+            keys: Interner::default(),
+            fifo: VecDeque::new(),
+            dirty: ItemMap::new(false),
+            processing: ItemMap::new(false),
+            processing_count: 0,
+            shutting_down: false,
+            drain: false,
+            waiting: WaitingHeap::default(),
+            limiter: limiter.build(),
+            limiter_config: limiter.clone(),
+            metrics: options
+                .metrics
+                .then(|| QueueMetrics::new(options.keep_observations)),
+            events: options.record_events.then(Vec::new),
+            now: 0,
+        }
+    }
+
+    // ----- keys -----
+
+    /// The id of `key`, interning it on first sight.
+    pub fn key(&mut self, key: &str) -> ItemId {
+        self.keys.intern(key)
+    }
+
+    pub fn key_name(&self, item: ItemId) -> &str {
+        self.keys.name(item)
+    }
+
+    pub fn keys(&self) -> &Interner {
+        &self.keys
+    }
+
+    // ----- time -----
+
+    /// Brings the queue to `now`, releasing every waiting item that is due.
+    /// Returns the instant actually used (never earlier than the last one).
+    pub fn advance(&mut self, now: Nanos) -> Nanos {
+        let now = now.max(self.now);
+        self.now = now;
+        if !self.shutting_down {
+            if let Some(m) = &mut self.metrics {
+                m.tick(now);
+            }
+        }
+        // The waiting loop exits on shutdown: nothing is released after it.
+        while !self.shutting_down {
+            match self.waiting.peek() {
+                Some(w) if w.ready_at <= now as ReadyAt => {
+                    self.waiting.pop();
+                    self.emit(QueueEvent::Released { item: w.item });
+                    self.add_inner(w.item);
+                }
+                _ => break,
+            }
+        }
+        now
+    }
+
+    /// The latest instant the queue has seen.
+    pub fn now(&self) -> Nanos {
+        self.now
+    }
+
+    /// When the next waiting item becomes ready (`None` if nothing waits, or
+    /// only beyond the representable range).
+    pub fn next_ready_at(&self) -> Option<Nanos> {
+        if self.shutting_down {
+            return None;
+        }
+        self.waiting
+            .peek()
+            .and_then(|w| Nanos::try_from(w.ready_at).ok())
+    }
+
+    // ----- the basic queue -----
+
+    /// `Add(item)`.
+    pub fn add(&mut self, now: Nanos, item: ItemId) -> AddEffect {
+        self.advance(now);
+        self.add_inner(item)
+    }
+
+    fn add_inner(&mut self, item: ItemId) -> AddEffect {
+        let effect = if self.shutting_down {
+            AddEffect::Ignored
+        } else if *self.dirty.get(item) {
+            // The default FIFO's Touch is a no-op: re-adding never reorders.
+            AddEffect::Deduplicated
+        } else {
+            if let Some(m) = &mut self.metrics {
+                m.add(item, self.now);
+            }
+            self.dirty.set(item, true);
+            if *self.processing.get(item) {
+                AddEffect::MarkedDirty
+            } else {
+                self.fifo.push_back(item);
+                AddEffect::Queued
+            }
+        };
+        self.emit(QueueEvent::Add { item, effect });
+        effect
+    }
+
+    /// `Get()`, except that an empty queue answers [`Got::Empty`] instead of blocking.
+    pub fn get(&mut self, now: Nanos) -> Got {
+        self.advance(now);
+        let Some(item) = self.fifo.pop_front() else {
+            return if self.shutting_down {
+                Got::ShutDown
+            } else {
+                Got::Empty
+            };
+        };
+        if let Some(m) = &mut self.metrics {
+            m.get(item, self.now);
+        }
+        if !*self.processing.get(item) {
+            self.processing_count += 1;
+        }
+        self.processing.set(item, true);
+        self.dirty.set(item, false);
+        self.emit(QueueEvent::Get { item });
+        Got::Item(item)
+    }
+
+    /// `Done(item)`. Calling it for an item that is queued but not being
+    /// processed pushes a second copy: client-go's anomaly, kept on purpose.
+    pub fn done(&mut self, now: Nanos, item: ItemId) {
+        self.advance(now);
+        if let Some(m) = &mut self.metrics {
+            m.done(item, self.now);
+        }
+        if *self.processing.get(item) {
+            self.processing.set(item, false);
+            self.processing_count -= 1;
+        }
+        let requeued = *self.dirty.get(item);
+        if requeued {
+            self.fifo.push_back(item);
+        }
+        self.emit(QueueEvent::Done { item, requeued });
+    }
+
+    /// `Len()`: entries in the FIFO (not items that are only dirty).
+    pub fn len(&self) -> usize {
+        self.fifo.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.fifo.is_empty()
+    }
+
+    /// `ShutDown()`: stops accepting adds and discards everything waiting.
+    /// Queued items can still be fetched with `get`.
+    pub fn shutdown(&mut self, now: Nanos) {
+        self.shutdown_inner(now, false);
+    }
+
+    /// `ShutDownWithDrain()`. Returns whether it would return at once (nothing
+    /// is being processed); otherwise [`Workqueue::drained`] says when it would.
+    pub fn shutdown_with_drain(&mut self, now: Nanos) -> bool {
+        self.shutdown_inner(now, true);
+        self.drained()
+    }
+
+    fn shutdown_inner(&mut self, now: Nanos, drain: bool) {
+        self.advance(now);
+        self.drain = drain;
+        self.shutting_down = true;
+        // The waiting loop exits: whatever still waits is dropped.
+        self.waiting.clear();
+        self.emit(QueueEvent::ShutDown { drain });
+    }
+
+    /// Whether a `ShutDownWithDrain` would have returned by now.
+    pub fn drained(&self) -> bool {
+        self.processing_count == 0 || !self.drain
+    }
+
+    /// `ShuttingDown()`.
+    pub fn shutting_down(&self) -> bool {
+        self.shutting_down
+    }
+
+    // ----- the delaying queue -----
+
+    /// `AddAfter(item, delay)`.
+    pub fn add_after(&mut self, now: Nanos, item: ItemId, delay: Nanos) -> AfterEffect {
+        self.advance(now);
+        if self.shutting_down {
+            self.emit(QueueEvent::AddAfter {
+                item,
+                delay,
+                effect: AfterEffect::Ignored,
+            });
+            return AfterEffect::Ignored;
+        }
+        if let Some(m) = &mut self.metrics {
+            m.retry();
+        }
+        if delay <= 0 {
+            self.emit(QueueEvent::AddAfter {
+                item,
+                delay,
+                effect: AfterEffect::Immediate,
+            });
+            self.add_inner(item);
+            return AfterEffect::Immediate;
+        }
+        let ready_at = self.now as ReadyAt + delay as ReadyAt;
+        let effect = match self.waiting.insert(item, ready_at) {
+            Insert::New => AfterEffect::Waiting { ready_at },
+            Insert::MovedEarlier { from } => AfterEffect::MovedEarlier { from, ready_at },
+            Insert::KeptEarlier { existing } => AfterEffect::KeptEarlier { ready_at: existing },
+        };
+        self.emit(QueueEvent::AddAfter {
+            item,
+            delay,
+            effect,
+        });
+        effect
+    }
+
+    /// The instant `item` is waiting for, if it is in the waiting heap.
+    pub fn waiting_until(&self, item: ItemId) -> Option<ReadyAt> {
+        self.waiting.ready_at(item)
+    }
+
+    /// Everything waiting, earliest first (ties in Go's pop order are not
+    /// guaranteed here; this is for display).
+    pub fn waiting_sorted(&self) -> Vec<(ItemId, ReadyAt)> {
+        let mut v: Vec<_> = self
+            .waiting
+            .entries()
+            .iter()
+            .map(|w| (w.item, w.ready_at))
+            .collect();
+        v.sort_by_key(|(item, at)| (*at, *item));
+        v
+    }
+
+    pub fn waiting_len(&self) -> usize {
+        self.waiting.len()
+    }
+
+    // ----- the rate-limiting queue -----
+
+    /// `AddRateLimited(item)`: `AddAfter(item, When(item))`. `When` runs first,
+    /// unconditionally, so even after shutdown the failure counts grow.
+    pub fn add_rate_limited(&mut self, now: Nanos, item: ItemId) -> (Nanos, AfterEffect) {
+        self.advance(now);
+        let delay = self.limiter.when(item, self.now);
+        self.emit(QueueEvent::RateLimited { item, delay });
+        (delay, self.add_after(now, item, delay))
+    }
+
+    /// `AddRateLimited(item)` that also reports every sub-limiter's answer.
+    pub fn add_rate_limited_explained(
+        &mut self,
+        now: Nanos,
+        item: ItemId,
+    ) -> (Answer, AfterEffect) {
+        self.advance(now);
+        let answer = self.limiter.when_explained(item, self.now);
+        self.emit(QueueEvent::RateLimited {
+            item,
+            delay: answer.delay,
+        });
+        let effect = self.add_after(now, item, answer.delay);
+        (answer, effect)
+    }
+
+    /// `Forget(item)`: clears the limiter's memory of the item, nothing else.
+    pub fn forget(&mut self, item: ItemId) {
+        self.limiter.forget(item);
+        self.emit(QueueEvent::Forget { item });
+    }
+
+    /// `NumRequeues(item)`.
+    pub fn num_requeues(&self, item: ItemId) -> u64 {
+        self.limiter.num_requeues(item)
+    }
+
+    /// The limiter's `When(item)` called directly (it changes the limiter's state).
+    pub fn when(&mut self, now: Nanos, item: ItemId) -> Nanos {
+        self.advance(now);
+        self.limiter.when(item, self.now)
+    }
+
+    pub fn limiter(&self) -> &Limiter {
+        &self.limiter
+    }
+
+    pub fn limiter_config(&self) -> &LimiterConfig {
+        &self.limiter_config
+    }
+
+    // ----- inspection -----
+
+    pub fn metrics(&self) -> Option<&QueueMetrics> {
+        self.metrics.as_ref()
+    }
+
+    /// `(workqueue_unfinished_work_seconds, workqueue_longest_running_processor_seconds)`
+    /// as a scrape at `now` would see them: refreshed at `now` while running,
+    /// frozen at the last tick before shutdown afterwards.
+    pub fn work_gauges(&self, now: Nanos) -> (f64, f64) {
+        match &self.metrics {
+            None => (0.0, 0.0),
+            Some(m) if self.shutting_down => m.last_gauges(),
+            Some(m) => (
+                m.unfinished_work_seconds(now),
+                m.longest_running_processor_seconds(now),
+            ),
+        }
+    }
+
+    /// Runs `updateUnfinishedWork()` at `now` unless shutting down (as the
+    /// ticker would), then returns the gauges as [`Workqueue::work_gauges`].
+    pub fn refresh_work_gauges(&mut self, now: Nanos) -> (f64, f64) {
+        let now = self.advance(now);
+        if !self.shutting_down {
+            if let Some(m) = &mut self.metrics {
+                m.refresh_gauges(now);
+            }
+        }
+        self.work_gauges(now)
+    }
+
+    /// The FIFO, head first.
+    pub fn queued(&self) -> impl Iterator<Item = ItemId> + '_ {
+        self.fifo.iter().copied()
+    }
+
+    pub fn is_dirty(&self, item: ItemId) -> bool {
+        *self.dirty.get(item)
+    }
+
+    pub fn is_processing(&self, item: ItemId) -> bool {
+        *self.processing.get(item)
+    }
+
+    pub fn processing_count(&self) -> usize {
+        self.processing_count
+    }
+
+    /// Takes the events recorded since the last call (empty unless enabled).
+    pub fn take_events(&mut self) -> Vec<(Nanos, QueueEvent)> {
+        self.events.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    pub fn set_record_events(&mut self, on: bool) {
+        if on && self.events.is_none() {
+            self.events = Some(Vec::new());
+        } else if !on {
+            self.events = None;
+        }
+    }
+
+    #[inline]
+    fn emit(&mut self, event: QueueEvent) {
+        if let Some(events) = &mut self.events {
+            events.push((self.now, event));
+        }
+    }
+}
+
+/// Convenience for string keys, as client-go's API reads.
+impl Workqueue {
+    pub fn add_key(&mut self, now: Nanos, key: &str) -> AddEffect {
+        let id = self.key(key);
+        self.add(now, id)
+    }
+
+    pub fn done_key(&mut self, now: Nanos, key: &str) {
+        let id = self.key(key);
+        self.done(now, id)
+    }
+
+    pub fn get_key(&mut self, now: Nanos) -> Option<&str> {
+        match self.get(now) {
+            Got::Item(id) => Some(self.keys.name(id)),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::time::{MILLISECOND, SECOND};
+
+    fn q() -> Workqueue {
+        Workqueue::new(&LimiterConfig::DefaultController, QueueOptions::default())
+    }
+
+    #[test]
+    fn fifo_dedup_and_readd_while_processing() {
+        let mut q = q();
+        let (a, b) = (q.key("a"), q.key("b"));
+        assert_eq!(q.add(0, a), AddEffect::Queued);
+        assert_eq!(q.add(0, b), AddEffect::Queued);
+        assert_eq!(q.add(0, a), AddEffect::Deduplicated);
+        assert_eq!(q.len(), 2);
+        assert_eq!(q.get(0), Got::Item(a));
+        assert_eq!(q.add(0, a), AddEffect::MarkedDirty);
+        assert_eq!(q.len(), 1);
+        q.done(0, a);
+        assert_eq!(
+            q.queued().collect::<Vec<_>>(),
+            vec![b, a],
+            "position is set at Done time"
+        );
+        assert_eq!(q.metrics().unwrap().adds_total, 3);
+    }
+
+    #[test]
+    fn shutdown_hands_out_what_is_queued_then_stops() {
+        let mut q = q();
+        let (a, c) = (q.key("a"), q.key("c"));
+        q.add(0, a);
+        q.add_after(0, c, SECOND);
+        q.shutdown(0);
+        assert_eq!(q.add(0, c), AddEffect::Ignored);
+        assert_eq!(q.get(2 * SECOND), Got::Item(a));
+        assert_eq!(q.get(2 * SECOND), Got::ShutDown);
+        assert_eq!(q.metrics().unwrap().retries_total, 1);
+    }
+
+    #[test]
+    fn drain_waits_only_for_in_flight_items() {
+        let mut q = q();
+        let (a, b) = (q.key("a"), q.key("b"));
+        q.add(0, a);
+        q.add(0, b);
+        assert_eq!(q.get(0), Got::Item(a));
+        assert!(!q.shutdown_with_drain(0));
+        assert_eq!(q.get(0), Got::Item(b));
+        q.done(0, a);
+        assert!(!q.drained());
+        q.done(0, b);
+        assert!(q.drained());
+    }
+
+    #[test]
+    fn rapid_rate_limited_adds_coalesce_but_count() {
+        let mut q = Workqueue::new(
+            &LimiterConfig::Exponential {
+                base_ns: 5 * MILLISECOND,
+                max_ns: 1000 * SECOND,
+            },
+            QueueOptions::default(),
+        );
+        let x = q.key("x");
+        q.add_rate_limited(0, x);
+        assert_eq!(
+            q.add_rate_limited(0, x).1,
+            AfterEffect::KeptEarlier {
+                ready_at: 5_000_000
+            }
+        );
+        assert_eq!(q.next_ready_at(), Some(5 * MILLISECOND));
+        assert_eq!(q.get(5 * MILLISECOND), Got::Item(x));
+        q.done(5 * MILLISECOND, x);
+        assert_eq!(q.get(SECOND), Got::Empty);
+        assert_eq!(q.num_requeues(x), 2);
+        assert_eq!(q.metrics().unwrap().retries_total, 2);
+    }
+
+    #[test]
+    fn time_never_goes_backwards() {
+        let mut q = q();
+        let a = q.key("a");
+        q.add_after(10, a, 5);
+        assert_eq!(q.advance(3), 10);
+        assert_eq!(q.len(), 0);
+        q.advance(15);
+        assert_eq!(q.len(), 1);
+    }
+}

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# Installs what the playground needs to build, serve and test, then exports the
+# environment the other scripts use. Source it (`. scripts/setup.sh`) or run it.
+#
+# Idempotent: every step first checks whether its work is already done, so on a
+# ready machine the whole script takes a few seconds. On a fresh machine it takes
+# about 25 minutes, mostly compiling trunk.
+#
+# Route: the ordinary one first (rustup's wasm32 target, tools already on PATH);
+# where rustup cannot fetch the wasm32 std (these machines), Debian's rustc-web
+# plus a wasm32 std built from rust-web-src (see ../shared/TOOLCHAIN.md).
+
+set -o pipefail
+WQ_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+WQ_TOOLS="$WQ_ROOT/target/tools"
+mkdir -p "$WQ_TOOLS"
+export PATH="$HOME/.cargo/bin:$WQ_ROOT/tests/e2e/node_modules/.bin:$PATH"
+
+step() { printf '\033[1;34m[setup]\033[0m %s\n' "$*"; }
+fail() {
+  printf '\033[1;31m[setup] FAILED:\033[0m %s\n' "$1" >&2
+  printf '[setup] retry with: bash scripts/setup.sh  (each step resumes where it stopped)\n' >&2
+  return 1 2>/dev/null || exit 1
+}
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+apt_ready=""
+apt_install() {
+  # apt only where a package is really missing; `apt-get update` at most once.
+  local missing=()
+  for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  command -v apt-get >/dev/null || fail "missing ${missing[*]} and no apt-get: install them by hand" || return 1
+  step "apt-get install ${missing[*]}"
+  if [ -z "$apt_ready" ]; then as_root apt-get update -qq >/dev/null || fail "apt-get update" || return 1; apt_ready=1; fi
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null \
+    || fail "apt-get install ${missing[*]}" || return 1
+}
+
+# The exact wasm-bindgen version Cargo.lock resolved: the CLI must match it.
+wasm_bindgen_version() {
+  awk '/^name = "wasm-bindgen"$/ {getline; gsub(/[^0-9.]/, ""); print; exit}' "$WQ_ROOT/Cargo.lock"
+}
+
+setup_wasm_rustc() {
+  # 1. Ordinary route: rustup already has the target.
+  if rustup target list --installed 2>/dev/null | grep -q '^wasm32-unknown-unknown$'; then
+    step "wasm32 target: rustup (ready)"
+    export WQ_WASM_RUSTC="$(rustup which rustc)"
+    return 0
+  fi
+  # 2. The Debian route, if a previous run completed it.
+  local sysroot_lib=/usr/lib/rustlib/wasm32-unknown-unknown/lib
+  if [ -x /usr/bin/rustc ] && ls "$sysroot_lib"/libstd-*.rlib >/dev/null 2>&1 \
+    && ls "$sysroot_lib"/libtest-*.rlib >/dev/null 2>&1 && [ -f "$sysroot_lib/.wq-stamp" ] \
+    && [ "$(cat "$sysroot_lib/.wq-stamp")" = "$(/usr/bin/rustc --version)" ]; then
+    step "wasm32 target: Debian rustc-web with a locally built std (ready)"
+    export WQ_WASM_RUSTC=/usr/bin/rustc
+    export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld-19
+    return 0
+  fi
+  # 3. Try rustup (works with internet); a hang here means no route to its server.
+  if [ ! -f "$WQ_TOOLS/rustup-target-failed" ] && command -v rustup >/dev/null; then
+    step "wasm32 target: trying rustup target add (60 s at most)"
+    if timeout 60 rustup target add wasm32-unknown-unknown >/dev/null 2>&1; then
+      export WQ_WASM_RUSTC="$(rustup which rustc)"
+      return 0
+    fi
+    touch "$WQ_TOOLS/rustup-target-failed"
+  fi
+  # 4. Fall back to Debian's rustc-web and build its wasm32 std once.
+  step "wasm32 target: Debian rustc-web + wasm32 std from rust-web-src"
+  apt_install rustc-web rust-web-src lld-19 || return 1
+  local scratch="$WQ_TOOLS/std-build"
+  rm -rf "$scratch" && mkdir -p "$scratch/src"
+  printf '[package]\nname = "wq-std-build"\nversion = "0.0.0"\nedition = "2021"\n[workspace]\n' > "$scratch/Cargo.toml"
+  echo 'fn main() {}' > "$scratch/src/main.rs"
+  step "building the wasm32 standard library (about 1 minute)"
+  (cd "$scratch" && RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 RUSTFLAGS=-Cembed-bitcode=yes \
+    CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld-19 \
+    cargo build --quiet --release --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort,test) \
+    || fail "building the wasm32 std" || return 1
+  as_root mkdir -p "$sysroot_lib"
+  find "$scratch/target/wasm32-unknown-unknown/release/deps" -name 'lib*.rlib' ! -name 'libwq_std_build*' \
+    -exec cp {} "$sysroot_lib/" \; || fail "installing the wasm32 std" || return 1
+  /usr/bin/rustc --version > "$sysroot_lib/.wq-stamp"
+  # Anything built against an older sysroot must go ("can't find crate for ...").
+  rm -rf "$WQ_ROOT/target/web"
+  export WQ_WASM_RUSTC=/usr/bin/rustc
+  export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld-19
+}
+
+setup_wasm_bindgen() {
+  local want; want="$(wasm_bindgen_version)"
+  [ -n "$want" ] || fail "no wasm-bindgen in Cargo.lock" || return 1
+  if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" = "$want" ]; then
+    step "wasm-bindgen-cli $want (ready)"; return 0
+  fi
+  step "cargo install wasm-bindgen-cli $want (about 4 minutes)"
+  cargo install --quiet --force wasm-bindgen-cli --version "$want" \
+    || fail "cargo install wasm-bindgen-cli --version $want" || return 1
+}
+
+setup_trunk() {
+  if command -v trunk >/dev/null; then step "trunk $(trunk --version | awk '{print $2}') (ready)"; return 0; fi
+  step "cargo install trunk (about 14 minutes on 2 cores)"
+  # trunk 0.22 wants a newer rustc than some stables: fall back to nightly.
+  cargo install --quiet trunk --locked 2>/dev/null \
+    || cargo +nightly install --quiet trunk --locked \
+    || fail "cargo install trunk --locked" || return 1
+}
+
+setup_browser() {
+  for c in chromium chromium-browser google-chrome; do
+    if command -v "$c" >/dev/null; then export WQ_CHROMIUM="$(command -v "$c")"; break; fi
+  done
+  if [ -z "${WQ_CHROMIUM:-}" ] || ! command -v chromedriver >/dev/null; then
+    apt_install chromium chromium-driver || return 1
+    export WQ_CHROMIUM=/usr/bin/chromium
+  fi
+  export CHROMEDRIVER="$(command -v chromedriver)"
+  step "browser: $WQ_CHROMIUM (ready)"
+}
+
+setup_npm() {
+  # playwright-core (drives the system Chromium, never downloads one) and binaryen's wasm-opt.
+  local dir="$WQ_ROOT/tests/e2e" stamp="$WQ_ROOT/tests/e2e/node_modules/.wq-stamp"
+  command -v npm >/dev/null || apt_install nodejs npm || return 1
+  if [ -f "$stamp" ] && cmp -s "$stamp" "$dir/package-lock.json"; then
+    step "npm test tools (ready)"; return 0
+  fi
+  step "npm ci in tests/e2e"
+  (cd "$dir" && npm ci --silent --no-audit --no-fund) || fail "npm ci in tests/e2e" || return 1
+  cp "$dir/package-lock.json" "$stamp"
+}
+
+wq_setup() {
+  local t0=$SECONDS
+  command -v cargo >/dev/null || fail "no cargo: install Rust with rustup first (https://rustup.rs)" || return 1
+  setup_wasm_rustc && setup_wasm_bindgen && setup_trunk && setup_browser && setup_npm || return 1
+  # Wasm builds get their own target dir: a different rustc must not evict native artefacts.
+  export WQ_WASM_TARGET_DIR="$WQ_ROOT/target/web"
+  export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
+  step "ready in $((SECONDS - t0)) s"
+}
+
+# Runs a wasm32 cargo/trunk command with the wasm toolchain's environment.
+wasm_env() {
+  RUSTC="$WQ_WASM_RUSTC" CARGO_TARGET_DIR="$WQ_WASM_TARGET_DIR" "$@"
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  set -eu
+  wq_setup
+fi
