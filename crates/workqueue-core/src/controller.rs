@@ -1,1 +1,378 @@
+//! controller-runtime's handling of reconcile results (`reconcileHandler` in
+//! `pkg/internal/controller/controller.go`) on a client-go queue, the outcome
+//! scripts that stand in for a user's `Reconcile`, and Crossplane's global
+//! rate-limiting middleware (`crossplane-runtime/pkg/ratelimiter`).
 
+use serde::{Deserialize, Serialize};
+
+use crate::item::{ItemId, ItemMap};
+use crate::limiter::LimiterConfig;
+use crate::rate::TokenBucket;
+use crate::rng::Rng;
+use crate::time::{format_go_duration, Nanos, SECOND};
+
+/// Whether and how `Reconcile` failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    #[default]
+    None,
+    /// An ordinary error: retried with rate limiting.
+    Transient,
+    /// `reconcile.TerminalError(err)`: never retried, never forgotten.
+    Terminal,
+}
+
+/// What `Reconcile` returned: `(reconcile.Result{Requeue, RequeueAfter}, err)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct ReconcileResult {
+    #[serde(default)]
+    pub requeue: bool,
+    #[serde(default, with = "crate::serde_duration")]
+    pub requeue_after_ns: Nanos,
+    #[serde(default)]
+    pub error: ErrorKind,
+}
+
+/// The outcomes a user picks in the playground; each is a [`ReconcileResult`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Outcome {
+    /// `(Result{}, nil)`.
+    Success,
+    /// `(Result{Requeue: true}, nil)`: deprecated, still rate-limited.
+    Requeue,
+    /// `(Result{RequeueAfter: d}, nil)`.
+    RequeueAfter {
+        #[serde(with = "crate::serde_duration")]
+        after_ns: Nanos,
+    },
+    /// `(Result{}, err)`.
+    Error,
+    /// `(Result{}, reconcile.TerminalError(err))`.
+    TerminalError,
+    /// `(Result{RequeueAfter: d}, err)`: the error wins, `d` is ignored.
+    ErrorWithRequeueAfter {
+        #[serde(with = "crate::serde_duration")]
+        after_ns: Nanos,
+    },
+    /// Any other combination.
+    Custom { result: ReconcileResult },
+}
+
+impl Outcome {
+    pub fn result(self) -> ReconcileResult {
+        let r = |requeue, after, error| ReconcileResult { requeue, requeue_after_ns: after, error };
+        match self {
+            Outcome::Success => r(false, 0, ErrorKind::None),
+            Outcome::Requeue => r(true, 0, ErrorKind::None),
+            Outcome::RequeueAfter { after_ns } => r(false, after_ns, ErrorKind::None),
+            Outcome::Error => r(false, 0, ErrorKind::Transient),
+            Outcome::TerminalError => r(false, 0, ErrorKind::Terminal),
+            Outcome::ErrorWithRequeueAfter { after_ns } => r(false, after_ns, ErrorKind::Transient),
+            Outcome::Custom { result } => result,
+        }
+    }
+
+    /// How the Go reconciler would return it.
+    pub fn go_return(self) -> String {
+        let ReconcileResult { requeue, requeue_after_ns, error } = self.result();
+        let mut fields = Vec::new();
+        if requeue {
+            fields.push("Requeue: true".to_string());
+        }
+        if requeue_after_ns != 0 {
+            fields.push(format!("RequeueAfter: {}", format_go_duration(requeue_after_ns)));
+        }
+        let err = match error {
+            ErrorKind::None => "nil",
+            ErrorKind::Transient => "err",
+            ErrorKind::Terminal => "reconcile.TerminalError(err)",
+        };
+        format!("return ctrl.Result{{{}}}, {err}", fields.join(", "))
+    }
+}
+
+/// `controller_runtime_reconcile_total`'s `result` label.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResultLabel {
+    Error,
+    RequeueAfter,
+    Requeue,
+    Success,
+}
+
+impl ResultLabel {
+    pub const ALL: [ResultLabel; 4] = [ResultLabel::Error, ResultLabel::RequeueAfter, ResultLabel::Requeue, ResultLabel::Success];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ResultLabel::Error => "error",
+            ResultLabel::RequeueAfter => "requeue_after",
+            ResultLabel::Requeue => "requeue",
+            ResultLabel::Success => "success",
+        }
+    }
+}
+
+/// The queue call a result leads to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "call", rename_all = "snake_case")]
+pub enum Requeue {
+    None,
+    RateLimited,
+    After { delay: Nanos },
+}
+
+/// What controller-runtime does with a result (spec 6.3, client-go adapter).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Decision {
+    pub label: ResultLabel,
+    /// `Forget(req)` is called (before any re-add).
+    pub forget: bool,
+    pub requeue: Requeue,
+    pub terminal: bool,
+    /// controller-runtime logs a warning: the error made it ignore the Result.
+    pub result_ignored: bool,
+}
+
+/// The decision table, in controller-runtime's evaluation order.
+pub fn decide(r: ReconcileResult) -> Decision {
+    let ignored = r.requeue || r.requeue_after_ns > 0;
+    let d = |label, forget, requeue, terminal, result_ignored| Decision { label, forget, requeue, terminal, result_ignored };
+    match r.error {
+        ErrorKind::Terminal => d(ResultLabel::Error, false, Requeue::None, true, ignored),
+        ErrorKind::Transient => d(ResultLabel::Error, false, Requeue::RateLimited, false, ignored),
+        ErrorKind::None if r.requeue_after_ns > 0 => {
+            d(ResultLabel::RequeueAfter, true, Requeue::After { delay: r.requeue_after_ns }, false, false)
+        }
+        ErrorKind::None if r.requeue => d(ResultLabel::Requeue, false, Requeue::RateLimited, false, false),
+        ErrorKind::None => d(ResultLabel::Success, true, Requeue::None, false, false),
+    }
+}
+
+/// How an item's reconciles turn out: a stand-in for the user's `Reconcile`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Script {
+    /// Every reconcile returns the same outcome.
+    Always { outcome: Outcome },
+    /// `failures` errors, then success for ever.
+    FailThenSucceed { failures: u32 },
+    /// The listed outcomes in order, then `then` for ever.
+    Sequence {
+        outcomes: Vec<Outcome>,
+        #[serde(default = "success")]
+        then: Outcome,
+    },
+    /// An error with probability `error_probability` (from the scenario's
+    /// seed), otherwise `otherwise`.
+    Random {
+        error_probability: f64,
+        #[serde(default = "success")]
+        otherwise: Outcome,
+    },
+    /// A worker waits until the caller decides ([`crate::Simulation::decide`]).
+    Live,
+}
+
+fn success() -> Outcome {
+    Outcome::Success
+}
+
+impl Default for Script {
+    fn default() -> Self {
+        Script::Always { outcome: Outcome::Success }
+    }
+}
+
+impl Script {
+    /// The outcome of reconcile number `attempt` (0-based) under this script;
+    /// `None` for [`Script::Live`].
+    pub fn outcome(&self, attempt: u64, rng: &mut Rng) -> Option<Outcome> {
+        match self {
+            Script::Always { outcome } => Some(*outcome),
+            Script::FailThenSucceed { failures } => {
+                Some(if attempt < *failures as u64 { Outcome::Error } else { Outcome::Success })
+            }
+            Script::Sequence { outcomes, then } => Some(*outcomes.get(attempt as usize).unwrap_or(then)),
+            Script::Random { error_probability, otherwise } => {
+                Some(if rng.next_f64() < *error_probability { Outcome::Error } else { *otherwise })
+            }
+            Script::Live => None,
+        }
+    }
+}
+
+/// controller-runtime's controller metrics.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ControllerMetrics {
+    /// `controller_runtime_reconcile_total{result=...}`, in [`ResultLabel::ALL`] order.
+    pub reconcile_total: [u64; 4],
+    pub reconcile_errors_total: u64,
+    pub terminal_reconcile_errors_total: u64,
+    /// Items dropped by the "give up after N requeues" pattern.
+    pub gave_up_total: u64,
+    pub active_workers: u32,
+    pub max_concurrent_reconciles: u32,
+}
+
+impl ControllerMetrics {
+    pub fn total(&self, label: ResultLabel) -> u64 {
+        self.reconcile_total[ResultLabel::ALL.iter().position(|l| *l == label).unwrap_or(0)]
+    }
+
+    pub(crate) fn count(&mut self, d: &Decision) {
+        let i = ResultLabel::ALL.iter().position(|l| *l == d.label).unwrap_or(0);
+        self.reconcile_total[i] += 1;
+        if d.label == ResultLabel::Error {
+            self.reconcile_errors_total += 1;
+        }
+        if d.terminal {
+            self.terminal_reconcile_errors_total += 1;
+        }
+    }
+}
+
+/// Crossplane's `--max-reconcile-rate R` and what it sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CrossplaneConfig {
+    pub max_reconcile_rate: u32,
+}
+
+/// Every parameter `--max-reconcile-rate R` derives (spec 7.3).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CrossplaneDerived {
+    pub rest_qps: f64,
+    pub rest_burst: u32,
+    pub global_qps: f64,
+    pub global_burst: i64,
+    /// `MaxConcurrentReconciles` as asked (R), and what the controller runs (at least 1).
+    pub max_concurrent_reconciles: u32,
+    pub workers: u32,
+    pub per_object: LimiterConfig,
+}
+
+impl CrossplaneConfig {
+    pub fn derived(&self) -> CrossplaneDerived {
+        let r = self.max_reconcile_rate;
+        CrossplaneDerived {
+            rest_qps: 5.0 * r as f64,
+            rest_burst: 10 * r,
+            global_qps: r as f64,
+            global_burst: 10 * r as i64,
+            max_concurrent_reconciles: r,
+            workers: r.max(1),
+            per_object: LimiterConfig::Exponential { base_ns: SECOND, max_ns: 60 * SECOND },
+        }
+    }
+}
+
+/// Crossplane's `ratelimiter.Reconciler`: one global bucket in front of the
+/// inner reconciler, and the set of keys that already paid for a pass.
+#[derive(Clone, Debug)]
+pub struct Middleware {
+    pub global: TokenBucket,
+    limited: ItemMap<bool>,
+}
+
+/// What the middleware did with one reconcile.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(tag = "verdict", rename_all = "snake_case")]
+pub enum Gate {
+    /// The key was marked limited: it passes without a token, mark cleared.
+    FreePass,
+    /// A token was available at once.
+    Pass,
+    /// No token yet: `Result{RequeueAfter: d}` without calling the inner reconciler.
+    Defer { delay: Nanos },
+}
+
+impl Middleware {
+    pub fn new(cfg: &CrossplaneConfig) -> Self {
+        let d = cfg.derived();
+        Middleware { global: TokenBucket::new(d.global_qps, d.global_burst), limited: ItemMap::new(false) }
+    }
+
+    pub fn gate(&mut self, item: ItemId, now: Nanos) -> Gate {
+        if *self.limited.get(item) {
+            self.limited.set(item, false);
+            return Gate::FreePass;
+        }
+        let d = self.global.reserve_delay(now);
+        if d != 0 {
+            self.limited.set(item, true);
+        }
+        if d > 0 {
+            Gate::Defer { delay: d }
+        } else {
+            Gate::Pass // global.Forget is a no-op for a bucket
+        }
+    }
+
+    pub fn is_limited(&self, item: ItemId) -> bool {
+        *self.limited.get(item)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::time::MINUTE;
+
+    #[test]
+    fn decision_table_in_evaluation_order() {
+        let err = decide(Outcome::Error.result());
+        assert_eq!((err.label, err.forget, err.requeue), (ResultLabel::Error, false, Requeue::RateLimited));
+        let both = decide(Outcome::ErrorWithRequeueAfter { after_ns: MINUTE }.result());
+        assert_eq!(both.requeue, Requeue::RateLimited);
+        assert!(both.result_ignored);
+        let term = decide(Outcome::TerminalError.result());
+        assert_eq!((term.requeue, term.forget, term.terminal), (Requeue::None, false, true));
+        let after = decide(Outcome::RequeueAfter { after_ns: 30 * SECOND }.result());
+        assert_eq!((after.forget, after.requeue), (true, Requeue::After { delay: 30 * SECOND }));
+        let requeue = decide(Outcome::Requeue.result());
+        assert_eq!((requeue.label, requeue.forget), (ResultLabel::Requeue, false));
+        let negative = decide(Outcome::RequeueAfter { after_ns: -5 * SECOND }.result());
+        assert_eq!((negative.label, negative.forget, negative.requeue), (ResultLabel::Success, true, Requeue::None));
+        let neg_requeue = decide(ReconcileResult { requeue: true, requeue_after_ns: -5 * SECOND, error: ErrorKind::None });
+        assert_eq!(neg_requeue.requeue, Requeue::RateLimited);
+    }
+
+    #[test]
+    fn scripts() {
+        let mut rng = Rng::new(1);
+        let s = Script::FailThenSucceed { failures: 2 };
+        let got: Vec<_> = (0..3).map(|a| s.outcome(a, &mut rng).unwrap()).collect();
+        assert_eq!(got, vec![Outcome::Error, Outcome::Error, Outcome::Success]);
+        let p = Script::Random { error_probability: 0.25, otherwise: Outcome::Success };
+        let errors = (0..10_000).filter(|a| p.outcome(*a, &mut rng) == Some(Outcome::Error)).count();
+        assert!((2_300..2_700).contains(&errors), "{errors}");
+        assert_eq!(Script::Live.outcome(0, &mut rng), None);
+        assert_eq!(Outcome::ErrorWithRequeueAfter { after_ns: MINUTE }.go_return(), "return ctrl.Result{RequeueAfter: 1m0s}, err");
+    }
+
+    #[test]
+    fn crossplane_derivations_for_r_10_and_0() {
+        let d = CrossplaneConfig { max_reconcile_rate: 10 }.derived();
+        assert_eq!((d.rest_qps, d.rest_burst, d.global_qps, d.global_burst, d.workers), (50.0, 100, 10.0, 100, 10));
+        let z = CrossplaneConfig { max_reconcile_rate: 0 }.derived();
+        assert_eq!((z.global_burst, z.workers), (0, 1));
+        let mut m = Middleware::new(&CrossplaneConfig { max_reconcile_rate: 0 });
+        assert_eq!(m.gate(ItemId(0), 0), Gate::Defer { delay: crate::time::INF_DURATION });
+    }
+
+    #[test]
+    fn middleware_free_pass_is_used_once() {
+        let mut m = Middleware::new(&CrossplaneConfig { max_reconcile_rate: 1 });
+        for i in 0..10 {
+            assert_eq!(m.gate(ItemId(i), 0), Gate::Pass);
+        }
+        assert_eq!(m.gate(ItemId(10), 0), Gate::Defer { delay: SECOND });
+        assert_eq!(m.gate(ItemId(11), 0), Gate::Defer { delay: 2 * SECOND });
+        assert_eq!(m.gate(ItemId(10), 0), Gate::FreePass, "even with an empty bucket");
+        assert!(matches!(m.gate(ItemId(10), 0), Gate::Defer { .. }), "a third reconcile consults the bucket");
+    }
+}

@@ -44,9 +44,12 @@ pub mod waiting;
 pub mod workqueue;
 
 pub use item::{Interner, ItemId};
+pub use controller::{Outcome, ReconcileResult, ResultLabel, Script};
 pub use limiter::{Answer, AnswerKind, Limiter, LimiterConfig};
 pub use metrics::{Histogram, QueueMetrics};
 pub use rate::TokenBucket;
 
+pub use scenario::{Scenario, ScenarioError};
+pub use sim::{Input, SimError, Simulation};
 pub use time::*;
 pub use workqueue::{AddEffect, AfterEffect, Got, QueueEvent, QueueOptions, Workqueue};

@@ -1,1 +1,847 @@
+//! The discrete-event driver: a controller (workers, reconcile durations,
+//! outcome scripts, controller-runtime's result handling, optional Crossplane
+//! middleware) over a [`Workqueue`], fed by event sources.
+//!
+//! Time only moves through [`Simulation::step`] (to the next event) and
+//! [`Simulation::run_until`]; both jump from event to event. Events due at the
+//! same instant are handled in a fixed order: the waiting heap's releases,
+//! then finished reconciles by worker number, then scheduled adds and sources
+//! in order, then idle workers (by number) take items. So a run depends only
+//! on the scenario, its seed and the inputs, never on how time was sliced.
 
+use std::collections::VecDeque;
+
+use serde::{Deserialize, Serialize};
+
+use crate::controller::{decide, ControllerMetrics, Decision, Gate, Middleware, Outcome, Requeue, ResultLabel, Script};
+use crate::item::{ItemId, ItemMap};
+use crate::limiter::{Answer, LimiterConfig};
+use crate::rng::Rng;
+use crate::scenario::{Scenario, ScenarioError, Source, MAX_ITEMS};
+use crate::time::{format_go_duration, Nanos, SECOND};
+use crate::workqueue::{AddEffect, AfterEffect, Got, QueueEvent, QueueOptions, Workqueue};
+
+/// Most events handled at one instant before the run is declared stuck (a
+/// zero-delay retry loop with instant reconciles never lets time move).
+pub const MAX_EVENTS_PER_INSTANT: u64 = 5_000_000;
+/// Retries remembered per key for the backoff chart.
+pub const HISTORY_PER_ITEM: usize = 64;
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum WorkerState {
+    Idle,
+    /// Running `Reconcile(item)` until `until`.
+    Reconciling { item: ItemId, started: Nanos, until: Nanos },
+    /// Reconcile finished; waiting for the caller to choose its outcome.
+    AwaitingDecision { item: ItemId, started: Nanos },
+}
+
+/// One rate-limited requeue of a key, for "why is this key waiting?".
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Retry {
+    pub at: Nanos,
+    /// `NumRequeues(key)` before this requeue: the failure number, from 0.
+    pub failures_before: u64,
+    pub delay: Nanos,
+    /// Every sub-limiter's answer.
+    pub answer: Answer,
+    pub effect: AfterEffect,
+}
+
+/// What the simulation knows about one key beyond the queue's own state.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ItemInfo {
+    pub reconciles: u64,
+    pub errors: u64,
+    pub last_outcome: Option<Outcome>,
+    pub last_decision: Option<Decision>,
+    /// The latest rate-limited requeues, oldest first (bounded).
+    pub retries: VecDeque<Retry>,
+    /// Dropped by "give up after N requeues" or a terminal error.
+    pub gave_up: bool,
+    pub watch_events: u64,
+}
+
+/// An entry of the event log.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LogEntry {
+    /// Position in the whole run (the log itself keeps only the latest entries).
+    pub seq: u64,
+    pub at: Nanos,
+    pub event: SimEvent,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum SimEvent {
+    Queue(QueueEvent),
+    ReconcileStart { worker: u32, item: ItemId },
+    ReconcileEnd { worker: u32, item: ItemId, outcome: Outcome, decision: Decision },
+    AwaitingDecision { worker: u32, item: ItemId },
+    /// Crossplane's middleware let the request through or deferred it.
+    Gate { worker: u32, item: ItemId, gate: Gate },
+    GaveUp { item: ItemId, requeues: u64 },
+    Stalled { reason: String },
+}
+
+/// Something a person (or a lesson) does to a running simulation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "input", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Input {
+    Add { key: String },
+    AddMany { prefix: String, count: u64 },
+    WatchEvents { key: String, per_second: f64, #[serde(with = "crate::serde_duration")] duration_ns: Nanos },
+    /// Starts (or with `null`, stops) the periodic resync.
+    Resync { #[serde(with = "crate::serde_duration::option")] period_ns: Option<Nanos> },
+    Decide { key: String, outcome: Outcome },
+    SetScript { key: String, script: Script },
+    Shutdown,
+}
+
+/// Misuse of a running simulation: the message is meant for the user.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SimError {
+    #[error("{key} is not waiting for a decision")]
+    NotAwaiting { key: String },
+    #[error("{0}")]
+    Invalid(ScenarioError),
+    #[error("the simulation is stuck: {0}")]
+    Stalled(String),
+}
+
+/// Counters per time-series sample, and the state at the sample's end.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Sample {
+    /// Keys re-entering the queue from AddAfter/AddRateLimited (what the seeds call requeues).
+    pub requeues: u32,
+    /// Accepted AddAfter calls (`workqueue_retries_total` increments).
+    pub retries: u32,
+    pub adds: u32,
+    pub reconciles: [u32; 4],
+    pub depth: u32,
+    pub waiting: u32,
+    pub processing: u32,
+    pub tokens: f32,
+}
+
+/// Fixed-width samples; past `MAX_SAMPLES` pairs merge and the width doubles,
+/// so memory stays bounded however long the run.
+#[derive(Clone, Debug, Serialize)]
+pub struct Series {
+    pub width: Nanos,
+    pub samples: Vec<Sample>,
+    #[serde(skip)]
+    closed_until: Nanos,
+}
+
+pub const MAX_SAMPLES: usize = 4096;
+
+impl Series {
+    fn new(width: Nanos) -> Self {
+        Series { width, samples: vec![Sample::default()], closed_until: 0 }
+    }
+
+    fn current(&mut self, at: Nanos) -> &mut Sample {
+        let i = (at / self.width) as usize;
+        let i = i.min(self.samples.len() - 1);
+        &mut self.samples[i]
+    }
+
+    fn compact(&mut self) {
+        let merged = self
+            .samples
+            .chunks(2)
+            .map(|c| {
+                let mut s = *c.last().unwrap_or(&c[0]);
+                if c.len() == 2 {
+                    s.requeues += c[0].requeues;
+                    s.retries += c[0].retries;
+                    s.adds += c[0].adds;
+                    for k in 0..4 {
+                        s.reconciles[k] += c[0].reconciles[k];
+                    }
+                }
+                s
+            })
+            .collect();
+        self.samples = merged;
+        self.width *= 2;
+    }
+
+    /// Sample `i` covers `[i·width, (i+1)·width)`.
+    pub fn start_of(&self, i: usize) -> Nanos {
+        i as Nanos * self.width
+    }
+}
+
+#[derive(Clone, Debug)]
+struct SourceState {
+    source: Source,
+    next: Option<Nanos>,
+    interval: Nanos,
+    end: Nanos,
+}
+
+#[derive(Clone, Debug)]
+pub struct Simulation {
+    scenario: Scenario,
+    queue: Workqueue,
+    workers: Vec<WorkerState>,
+    active: u32,
+    items: ItemMap<ItemInfo>,
+    scripts: ItemMap<Option<Script>>,
+    reconcile_ns: ItemMap<Option<Nanos>>,
+    attempts: ItemMap<u64>,
+    rng: Rng,
+    now: Nanos,
+    initial_adds: Vec<(Nanos, ItemId)>,
+    initial_cursor: usize,
+    sources: Vec<SourceState>,
+    middleware: Option<Middleware>,
+    metrics: ControllerMetrics,
+    log: VecDeque<LogEntry>,
+    log_capacity: usize,
+    log_total: u64,
+    series: Series,
+    requeues_total: u64,
+    inputs: Vec<(Nanos, Input)>,
+    stalled: Option<String>,
+    instant: (Nanos, u64),
+}
+
+/// A scrape of every metric at one instant, under its Prometheus name.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MetricsSnapshot {
+    pub at: Nanos,
+    pub workqueue_depth: i64,
+    pub workqueue_adds_total: u64,
+    pub workqueue_retries_total: u64,
+    pub workqueue_queue_duration_seconds_count: u64,
+    pub workqueue_queue_duration_seconds_sum: f64,
+    pub workqueue_work_duration_seconds_count: u64,
+    pub workqueue_work_duration_seconds_sum: f64,
+    pub workqueue_unfinished_work_seconds: f64,
+    pub workqueue_longest_running_processor_seconds: f64,
+    pub controller: ControllerMetrics,
+    pub requeues_total: u64,
+    pub len: usize,
+    pub waiting: usize,
+}
+
+impl Simulation {
+    /// Validates the scenario and builds the run at `T0 = 0`.
+    pub fn new(scenario: &Scenario) -> Result<Simulation, ScenarioError> {
+        scenario.validate()?;
+        let limiter = match &scenario.crossplane {
+            Some(cp) => cp.derived().per_object,
+            None => scenario.limiter.clone(),
+        };
+        let options = QueueOptions { metrics: true, keep_observations: 256, record_events: true };
+        let queue = Workqueue::new(&limiter, options);
+        let workers = match &scenario.crossplane {
+            Some(cp) => cp.derived().workers,
+            None => scenario.controller.workers,
+        };
+        let mut sim = Simulation {
+            scenario: scenario.clone(),
+            queue,
+            workers: vec![WorkerState::Idle; workers as usize],
+            active: 0,
+            items: ItemMap::new(ItemInfo::default()),
+            scripts: ItemMap::new(None),
+            reconcile_ns: ItemMap::new(None),
+            attempts: ItemMap::new(0),
+            rng: Rng::new(scenario.seed),
+            now: 0,
+            initial_adds: Vec::new(),
+            initial_cursor: 0,
+            sources: Vec::new(),
+            middleware: scenario.crossplane.as_ref().map(Middleware::new),
+            metrics: ControllerMetrics { max_concurrent_reconciles: workers, ..Default::default() },
+            log: VecDeque::new(),
+            log_capacity: 20_000,
+            log_total: 0,
+            series: Series::new(scenario.sample_ns),
+            requeues_total: 0,
+            inputs: Vec::new(),
+            stalled: None,
+            instant: (0, 0),
+        };
+        for spec in &scenario.items {
+            let id = sim.queue.key(&spec.key);
+            sim.scripts.set(id, spec.script.clone());
+            sim.reconcile_ns.set(id, spec.reconcile_ns);
+            if let Some(at) = spec.add_at_ns {
+                sim.initial_adds.push((at, id));
+            }
+        }
+        sim.initial_adds.sort_by_key(|(at, _)| *at); // stable: file order within an instant
+        for s in &scenario.sources {
+            sim.add_source(s.clone(), 0);
+        }
+        Ok(sim)
+    }
+
+    fn add_source(&mut self, source: Source, now: Nanos) {
+        let (next, interval, end) = match &source {
+            Source::WatchEvents { per_second, start_ns, duration_ns, .. } => {
+                let interval = ((SECOND as f64 / per_second).round() as Nanos).max(1);
+                let start = now + start_ns;
+                (Some(start), interval, start.saturating_add(*duration_ns))
+            }
+            Source::AddMany { at_ns, .. } => (Some(now + at_ns), 0, Nanos::MAX),
+            Source::Resync { period_ns } => (Some(now + period_ns), *period_ns, Nanos::MAX),
+        };
+        self.sources.push(SourceState { source, next, interval, end });
+    }
+
+    // ----- driving -----
+
+    /// The instant of the next event, if any.
+    pub fn next_event_at(&self) -> Option<Nanos> {
+        if self.stalled.is_some() {
+            return None;
+        }
+        let mut next = self.queue.next_ready_at();
+        let mut consider = |t: Nanos| next = Some(next.map_or(t, |n: Nanos| n.min(t)));
+        for w in &self.workers {
+            if let WorkerState::Reconciling { until, .. } = w {
+                consider(*until);
+            }
+        }
+        if let Some((at, _)) = self.initial_adds.get(self.initial_cursor) {
+            consider(*at);
+        }
+        for s in &self.sources {
+            if let Some(t) = s.next {
+                consider(t);
+            }
+        }
+        next.map(|t| t.max(self.now))
+    }
+
+    /// Handles everything due at the next event's instant. Returns that
+    /// instant, or `None` when nothing is scheduled (or the run is stuck).
+    pub fn step(&mut self) -> Option<Nanos> {
+        let t = self.next_event_at()?;
+        self.process_instant(t);
+        Some(t)
+    }
+
+    /// Handles every event due up to and including `t`, then sets the clock to `t`.
+    pub fn run_until(&mut self, t: Nanos) {
+        while let Some(next) = self.next_event_at() {
+            if next > t {
+                break;
+            }
+            self.process_instant(next);
+        }
+        if t > self.now {
+            self.set_time(t);
+        }
+    }
+
+    /// Runs until the scenario's duration (or until nothing more can happen).
+    pub fn run_to_end(&mut self) {
+        self.run_until(self.scenario.duration_ns);
+    }
+
+    fn set_time(&mut self, t: Nanos) {
+        // Close every sample that ended by `t` with the state as it stands (the
+        // state is constant between events).
+        while self.series.closed_until + self.series.width <= t {
+            let end = self.series.closed_until + self.series.width;
+            let tokens = self.bucket_tokens_at(end).unwrap_or(0.0) as f32;
+            let (depth, waiting, processing) =
+                (self.queue.len() as u32, self.queue.waiting_len() as u32, self.queue.processing_count() as u32);
+            let last = self.series.current(end - 1);
+            last.depth = depth;
+            last.waiting = waiting;
+            last.processing = processing;
+            last.tokens = tokens;
+            self.series.closed_until = end;
+            if self.series.samples.len() >= MAX_SAMPLES {
+                self.series.compact();
+            }
+            self.series.samples.push(Sample { depth, waiting, processing, tokens, ..Default::default() });
+        }
+        self.now = t;
+    }
+
+    fn process_instant(&mut self, t: Nanos) {
+        if t == self.instant.0 {
+            self.instant.1 += 1;
+            if self.instant.1 > MAX_EVENTS_PER_INSTANT {
+                let reason = format!(
+                    "more than {MAX_EVENTS_PER_INSTANT} events at {} without time moving: a zero-delay retry loop with instant reconciles",
+                    format_go_duration(t)
+                );
+                self.push_log(SimEvent::Stalled { reason: reason.clone() });
+                self.stalled = Some(reason);
+                return;
+            }
+        } else {
+            self.instant = (t, 1);
+        }
+        self.set_time(t);
+        self.queue.advance(t);
+        self.collect_queue_events();
+        for w in 0..self.workers.len() {
+            if let WorkerState::Reconciling { until, .. } = self.workers[w] {
+                if until <= t {
+                    self.finish(w);
+                }
+            }
+        }
+        while let Some(&(at, id)) = self.initial_adds.get(self.initial_cursor) {
+            if at > t {
+                break;
+            }
+            self.initial_cursor += 1;
+            self.queue.add(t, id);
+            self.collect_queue_events();
+        }
+        for s in 0..self.sources.len() {
+            while self.sources[s].next.is_some_and(|n| n <= t) {
+                self.fire_source(s);
+            }
+        }
+        self.dispatch();
+    }
+
+    fn fire_source(&mut self, s: usize) {
+        let now = self.now;
+        let state = &mut self.sources[s];
+        match state.source.clone() {
+            Source::WatchEvents { key, .. } => {
+                let next = state.next.unwrap_or(now) + state.interval;
+                state.next = (next < state.end).then_some(next);
+                let id = self.intern(&key);
+                self.items.get_mut(id).watch_events += 1;
+                self.queue.add(now, id);
+            }
+            Source::AddMany { prefix, count, script, .. } => {
+                state.next = None;
+                let room = MAX_ITEMS.saturating_sub(self.queue.keys().len() as u64);
+                for i in 0..count.min(room) {
+                    let id = self.intern(&format!("{prefix}{i}"));
+                    if script.is_some() {
+                        self.scripts.set(id, script.clone());
+                    }
+                    self.queue.add(now, id);
+                }
+            }
+            Source::Resync { .. } => {
+                state.next = state.next.map(|n| n + state.interval);
+                for i in 0..self.queue.keys().len() {
+                    self.queue.add(now, ItemId(i as u32));
+                }
+            }
+        }
+        self.collect_queue_events();
+    }
+
+    fn intern(&mut self, key: &str) -> ItemId {
+        self.queue.key(key)
+    }
+
+    /// Idle workers take items, in worker order. A worker whose request the
+    /// Crossplane middleware deferred is idle again at once and takes the next.
+    fn dispatch(&mut self) {
+        for w in 0..self.workers.len() {
+            while self.workers[w] == WorkerState::Idle {
+                let item = match self.queue.get(self.now) {
+                    Got::Item(item) => item,
+                    Got::Empty | Got::ShutDown => return,
+                };
+                self.collect_queue_events();
+                self.active += 1;
+                self.metrics.active_workers = self.active;
+                self.push_log(SimEvent::ReconcileStart { worker: w as u32, item });
+                if let Some(mw) = &mut self.middleware {
+                    let gate = mw.gate(item, self.now);
+                    self.push_log(SimEvent::Gate { worker: w as u32, item, gate });
+                    if let Gate::Defer { delay } = gate {
+                        // The inner reconciler is not called: an instant RequeueAfter.
+                        self.workers[w] = WorkerState::AwaitingDecision { item, started: self.now };
+                        self.conclude(w, item, Outcome::RequeueAfter { after_ns: delay }, false);
+                        continue;
+                    }
+                }
+                let duration = self.reconcile_ns.get(item).unwrap_or(self.scenario.controller.reconcile_ns);
+                self.workers[w] = WorkerState::Reconciling { item, started: self.now, until: self.now + duration };
+            }
+        }
+    }
+
+    /// A reconcile's time is up: its script decides, or the caller must.
+    fn finish(&mut self, w: usize) {
+        let WorkerState::Reconciling { item, started, .. } = self.workers[w] else { return };
+        let attempt = *self.attempts.get(item);
+        let script = self.scripts.get(item).as_ref().unwrap_or(&self.scenario.default_script);
+        match script.outcome(attempt, &mut self.rng) {
+            Some(outcome) => {
+                self.workers[w] = WorkerState::AwaitingDecision { item, started };
+                self.conclude(w, item, outcome, true);
+            }
+            None => {
+                self.workers[w] = WorkerState::AwaitingDecision { item, started };
+                self.push_log(SimEvent::AwaitingDecision { worker: w as u32, item });
+            }
+        }
+    }
+
+    /// controller-runtime's `reconcileHandler` after `Reconcile` returned, then `Done`.
+    fn conclude(&mut self, w: usize, item: ItemId, outcome: Outcome, inner_ran: bool) {
+        let now = self.now;
+        if inner_ran {
+            *self.attempts.get_mut(item) += 1;
+        }
+        let decision = decide(outcome.result());
+        let mut requeue = decision.requeue;
+        if decision.label == ResultLabel::Error && requeue == Requeue::RateLimited {
+            if let Some(limit) = self.scenario.controller.give_up_after {
+                let n = self.queue.num_requeues(item);
+                if n >= limit {
+                    requeue = Requeue::None;
+                    self.queue.forget(item);
+                    self.metrics.gave_up_total += 1;
+                    self.items.get_mut(item).gave_up = true;
+                    self.push_log(SimEvent::GaveUp { item, requeues: n });
+                }
+            }
+        }
+        {
+            let info = self.items.get_mut(item);
+            info.reconciles += inner_ran as u64;
+            if decision.label == ResultLabel::Error {
+                info.errors += 1;
+            }
+            if decision.terminal {
+                info.gave_up = true;
+            }
+            info.last_outcome = Some(outcome);
+            info.last_decision = Some(decision);
+        }
+        self.metrics.count(&decision);
+        self.push_log(SimEvent::ReconcileEnd { worker: w as u32, item, outcome, decision });
+        if decision.forget {
+            self.queue.forget(item);
+        }
+        match requeue {
+            Requeue::None => {}
+            Requeue::RateLimited => {
+                let failures_before = self.queue.num_requeues(item);
+                let (answer, effect) = self.queue.add_rate_limited_explained(now, item);
+                let info = self.items.get_mut(item);
+                info.gave_up = false;
+                if info.retries.len() == HISTORY_PER_ITEM {
+                    info.retries.pop_front();
+                }
+                info.retries.push_back(Retry { at: now, failures_before, delay: answer.delay, answer, effect });
+            }
+            Requeue::After { delay } => {
+                self.queue.add_after(now, item, delay);
+            }
+        }
+        self.queue.done(now, item);
+        self.collect_queue_events();
+        self.workers[w] = WorkerState::Idle;
+        self.active -= 1;
+        self.metrics.active_workers = self.active;
+    }
+
+    fn collect_queue_events(&mut self) {
+        let events = self.queue.take_events();
+        for (at, e) in events {
+            let sample = self.series.current(at);
+            match &e {
+                QueueEvent::Released { .. } | QueueEvent::AddAfter { effect: AfterEffect::Immediate, .. } => {
+                    sample.requeues += 1;
+                    self.requeues_total += 1;
+                }
+                _ => {}
+            }
+            match &e {
+                QueueEvent::AddAfter { effect, .. } if *effect != AfterEffect::Ignored => sample.retries += 1,
+                QueueEvent::Add { effect: AddEffect::Queued | AddEffect::MarkedDirty, .. } => sample.adds += 1,
+                _ => {}
+            }
+            if self.log_capacity > 0 {
+                self.push_log(SimEvent::Queue(e));
+            } else {
+                self.log_total += 1;
+            }
+        }
+    }
+
+    fn push_log(&mut self, event: SimEvent) {
+        if let SimEvent::ReconcileEnd { decision, .. } = &event {
+            let i = ResultLabel::ALL.iter().position(|l| *l == decision.label).unwrap_or(0);
+            self.series.current(self.now).reconciles[i] += 1;
+        }
+        if self.log_capacity == 0 {
+            self.log_total += 1;
+            return;
+        }
+        if self.log.len() == self.log_capacity {
+            self.log.pop_front();
+        }
+        self.log.push_back(LogEntry { seq: self.log_total, at: self.now, event });
+        self.log_total += 1;
+    }
+
+    // ----- inputs -----
+
+    /// Applies an input at the current instant and records it for replay.
+    pub fn apply(&mut self, input: Input) -> Result<(), SimError> {
+        if let Some(reason) = &self.stalled {
+            return Err(SimError::Stalled(reason.clone()));
+        }
+        let now = self.now;
+        match &input {
+            Input::Add { key } => {
+                crate::scenario::Scenario::check_input_key(key).map_err(SimError::Invalid)?;
+                self.ensure_room(1)?;
+                let id = self.intern(key);
+                self.queue.add(now, id);
+                self.collect_queue_events();
+            }
+            Input::AddMany { prefix, count } => {
+                crate::scenario::Scenario::check_input_key(prefix).map_err(SimError::Invalid)?;
+                if *count == 0 {
+                    return Err(SimError::Invalid(ScenarioError { field: "count".into(), reason: "add at least one key".into() }));
+                }
+                self.ensure_room(*count)?;
+                self.add_source(Source::AddMany { prefix: prefix.clone(), count: *count, at_ns: 0, script: None }, now);
+                self.process_instant(now);
+            }
+            Input::WatchEvents { key, per_second, duration_ns } => {
+                let source = Source::WatchEvents { key: key.clone(), per_second: *per_second, start_ns: 0, duration_ns: *duration_ns };
+                Scenario::check_source(0, &source).map_err(SimError::Invalid)?;
+                self.ensure_room(1)?;
+                self.add_source(source, now);
+                self.process_instant(now);
+            }
+            Input::Resync { period_ns } => {
+                self.sources.retain(|s| !matches!(s.source, Source::Resync { .. }));
+                if let Some(p) = period_ns {
+                    let source = Source::Resync { period_ns: *p };
+                    Scenario::check_source(0, &source).map_err(SimError::Invalid)?;
+                    self.add_source(source, now);
+                }
+            }
+            Input::Decide { key, outcome } => {
+                let id = self.queue.keys().get(key);
+                let w = id.and_then(|id| {
+                    self.workers.iter().position(|w| matches!(w, WorkerState::AwaitingDecision { item, .. } if *item == id))
+                });
+                let (Some(id), Some(w)) = (id, w) else {
+                    return Err(SimError::NotAwaiting { key: key.clone() });
+                };
+                self.conclude(w, id, *outcome, true);
+                self.dispatch();
+            }
+            Input::SetScript { key, script } => {
+                crate::scenario::Scenario::check_input_key(key).map_err(SimError::Invalid)?;
+                let id = self.intern(key);
+                self.scripts.set(id, Some(script.clone()));
+            }
+            Input::Shutdown => {
+                self.queue.shutdown(now);
+                self.collect_queue_events();
+            }
+        }
+        self.dispatch();
+        self.inputs.push((now, input));
+        Ok(())
+    }
+
+    fn ensure_room(&self, extra: u64) -> Result<(), SimError> {
+        let have = self.queue.keys().len() as u64;
+        if have + extra > MAX_ITEMS {
+            return Err(SimError::Invalid(ScenarioError {
+                field: "count".into(),
+                reason: format!("{have} keys exist; {extra} more would pass the limit of {MAX_ITEMS}"),
+            }));
+        }
+        Ok(())
+    }
+
+    /// Rebuilds a run from its scenario and recorded inputs, up to `until`.
+    pub fn replay(scenario: &Scenario, inputs: &[(Nanos, Input)], until: Nanos) -> Result<Simulation, SimError> {
+        let mut sim = Simulation::new(scenario).map_err(SimError::Invalid)?;
+        for (at, input) in inputs.iter().filter(|(at, _)| *at <= until) {
+            sim.run_until(*at);
+            sim.apply(input.clone())?;
+        }
+        sim.run_until(until);
+        Ok(sim)
+    }
+
+    // ----- reading -----
+
+    pub fn now(&self) -> Nanos {
+        self.now
+    }
+
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    pub fn queue(&self) -> &Workqueue {
+        &self.queue
+    }
+
+    pub fn workers(&self) -> &[WorkerState] {
+        &self.workers
+    }
+
+    pub fn item(&self, id: ItemId) -> &ItemInfo {
+        self.items.get(id)
+    }
+
+    pub fn key(&self, id: ItemId) -> &str {
+        self.queue.key_name(id)
+    }
+
+    pub fn find(&self, key: &str) -> Option<ItemId> {
+        self.queue.keys().get(key)
+    }
+
+    pub fn script_of(&self, id: ItemId) -> &Script {
+        self.scripts.get(id).as_ref().unwrap_or(&self.scenario.default_script)
+    }
+
+    pub fn controller_metrics(&self) -> &ControllerMetrics {
+        &self.metrics
+    }
+
+    pub fn middleware(&self) -> Option<&Middleware> {
+        self.middleware.as_ref()
+    }
+
+    /// The effective limiter (Crossplane's per-object one when that preset is on).
+    pub fn limiter_config(&self) -> &LimiterConfig {
+        self.queue.limiter_config()
+    }
+
+    /// Tokens in the bucket that gates this controller (the queue limiter's,
+    /// or Crossplane's global one) at `t`.
+    pub fn bucket_tokens_at(&self, t: Nanos) -> Option<f64> {
+        match &self.middleware {
+            Some(mw) => Some(mw.global.tokens_at(t)),
+            None => self.queue.limiter().bucket().map(|b| b.tokens_at(t)),
+        }
+    }
+
+    pub fn log(&self) -> &VecDeque<LogEntry> {
+        &self.log
+    }
+
+    pub fn log_total(&self) -> u64 {
+        self.log_total
+    }
+
+    /// How many log entries to keep (0 keeps none; counting goes on).
+    pub fn set_log_capacity(&mut self, capacity: usize) {
+        self.log_capacity = capacity;
+        while self.log.len() > capacity {
+            self.log.pop_front();
+        }
+    }
+
+    pub fn series(&self) -> &Series {
+        &self.series
+    }
+
+    pub fn requeues_total(&self) -> u64 {
+        self.requeues_total
+    }
+
+    pub fn inputs(&self) -> &[(Nanos, Input)] {
+        &self.inputs
+    }
+
+    pub fn stalled(&self) -> Option<&str> {
+        self.stalled.as_deref()
+    }
+
+    pub fn metrics_snapshot(&self) -> MetricsSnapshot {
+        let m = self.queue.metrics();
+        let (unfinished, longest) = self.queue.work_gauges(self.now);
+        MetricsSnapshot {
+            at: self.now,
+            workqueue_depth: m.map_or(0, |m| m.depth),
+            workqueue_adds_total: m.map_or(0, |m| m.adds_total),
+            workqueue_retries_total: m.map_or(0, |m| m.retries_total),
+            workqueue_queue_duration_seconds_count: m.map_or(0, |m| m.queue_duration.count),
+            workqueue_queue_duration_seconds_sum: m.map_or(0.0, |m| m.queue_duration.sum),
+            workqueue_work_duration_seconds_count: m.map_or(0, |m| m.work_duration.count),
+            workqueue_work_duration_seconds_sum: m.map_or(0.0, |m| m.work_duration.sum),
+            workqueue_unfinished_work_seconds: unfinished,
+            workqueue_longest_running_processor_seconds: longest,
+            controller: self.metrics.clone(),
+            requeues_total: self.requeues_total,
+            len: self.queue.len(),
+            waiting: self.queue.waiting_len(),
+        }
+    }
+
+    /// One log entry as the Go calls it stands for.
+    pub fn describe(&self, e: &LogEntry) -> String {
+        let k = |id: &ItemId| format!("{:?}", self.key(*id));
+        let d = |n: Nanos| format_go_duration(n);
+        let at = |r: i128| if r > Nanos::MAX as i128 { "never (past 292 years)".to_string() } else { format!("t={}", d(r as Nanos)) };
+        match &e.event {
+            SimEvent::Queue(q) => match q {
+                QueueEvent::Add { item, effect } => format!(
+                    "queue.Add({}) → {}",
+                    k(item),
+                    match effect {
+                        AddEffect::Queued => "queued at the tail",
+                        AddEffect::Deduplicated => "already queued: deduplicated",
+                        AddEffect::MarkedDirty => "being processed: marked dirty, re-queued at Done",
+                        AddEffect::Ignored => "ignored: shutting down",
+                    }
+                ),
+                QueueEvent::AddAfter { item, delay, effect } => format!(
+                    "queue.AddAfter({}, {}) → {}",
+                    k(item),
+                    d(*delay),
+                    match effect {
+                        AfterEffect::Immediate => "delay ≤ 0: added now".to_string(),
+                        AfterEffect::Waiting { ready_at } => format!("waiting until {}", at(*ready_at)),
+                        AfterEffect::MovedEarlier { from, ready_at } => format!("moved earlier: {} instead of {}", at(*ready_at), at(*from)),
+                        AfterEffect::KeptEarlier { ready_at } => format!("already waiting until {}: discarded", at(*ready_at)),
+                        AfterEffect::Ignored => "ignored: shutting down".to_string(),
+                    }
+                ),
+                QueueEvent::RateLimited { item, delay } => format!("queue.AddRateLimited({}): When = {}", k(item), d(*delay)),
+                QueueEvent::Released { item } => format!("waiting heap: {} is ready", k(item)),
+                QueueEvent::Get { item } => format!("queue.Get() = {}", k(item)),
+                QueueEvent::Done { item, requeued } => {
+                    format!("queue.Done({}){}", k(item), if *requeued { " → dirty: pushed to the tail again" } else { "" })
+                }
+                QueueEvent::Forget { item } => format!("queue.Forget({})", k(item)),
+                QueueEvent::ShutDown { drain } => format!("queue.ShutDown{}()", if *drain { "WithDrain" } else { "" }),
+            },
+            SimEvent::ReconcileStart { worker, item } => format!("worker {worker}: Reconcile({}) starts", k(item)),
+            SimEvent::ReconcileEnd { worker, item, outcome, decision } => format!(
+                "worker {worker}: Reconcile({}) → {} [result={}]",
+                k(item),
+                outcome.go_return(),
+                decision.label.as_str()
+            ),
+            SimEvent::AwaitingDecision { worker, item } => format!("worker {worker}: Reconcile({}) awaits your decision", k(item)),
+            SimEvent::Gate { item, gate, .. } => match gate {
+                Gate::FreePass => format!("global limiter: {} passes (already paid for)", k(item)),
+                Gate::Pass => format!("global limiter: token for {}", k(item)),
+                Gate::Defer { delay } => format!("global limiter: no token for {}: RequeueAfter {}", k(item), d(*delay)),
+            },
+            SimEvent::GaveUp { item, requeues } => format!("giving up on {} after {requeues} requeues: queue.Forget", k(item)),
+            SimEvent::Stalled { reason } => format!("stopped: {reason}"),
+        }
+    }
+}
