@@ -404,7 +404,7 @@ mod tests {
             (r#"{"version": 2}"#, "version"),
             (r#"{"version": 1, "limiter": {"type": "bucket", "qps": 10, "burst": 0}}"#, "limiter.burst"),
             (r#"{"version": 1, "limiter": {"type": "max_of", "limiters": [{"type": "exponential", "base_ns": -5, "max_ns": 1}]}}"#, "limiter.limiters[0].base_ns"),
-            (r#"{"version": 1, "limiter": {"type": "exponential", "base_ns": "5ms", "max_ns": "100000000h"}}"#, "limiter.max_ns"),
+            (r#"{"version": 1, "limiter": {"type": "exponential", "base_ns": "5ms", "max_ns": "200000h"}}"#, "limiter.max_ns"),
             (r#"{"version": 1, "controller": {"workers": 0}}"#, "controller.workers"),
             (r#"{"version": 1, "sources": [{"type": "add_many", "prefix": "p", "count": 100000}]}"#, "items"),
             (r#"{"version": 1, "default_script": {"type": "random", "error_probability": 1.5}}"#, "default_script.error_probability"),
