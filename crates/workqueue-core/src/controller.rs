@@ -62,7 +62,11 @@ pub enum Outcome {
 
 impl Outcome {
     pub fn result(self) -> ReconcileResult {
-        let r = |requeue, after, error| ReconcileResult { requeue, requeue_after_ns: after, error };
+        let r = |requeue, after, error| ReconcileResult {
+            requeue,
+            requeue_after_ns: after,
+            error,
+        };
         match self {
             Outcome::Success => r(false, 0, ErrorKind::None),
             Outcome::Requeue => r(true, 0, ErrorKind::None),
@@ -76,13 +80,20 @@ impl Outcome {
 
     /// How the Go reconciler would return it.
     pub fn go_return(self) -> String {
-        let ReconcileResult { requeue, requeue_after_ns, error } = self.result();
+        let ReconcileResult {
+            requeue,
+            requeue_after_ns,
+            error,
+        } = self.result();
         let mut fields = Vec::new();
         if requeue {
             fields.push("Requeue: true".to_string());
         }
         if requeue_after_ns != 0 {
-            fields.push(format!("RequeueAfter: {}", format_go_duration(requeue_after_ns)));
+            fields.push(format!(
+                "RequeueAfter: {}",
+                format_go_duration(requeue_after_ns)
+            ));
         }
         let err = match error {
             ErrorKind::None => "nil",
@@ -104,7 +115,12 @@ pub enum ResultLabel {
 }
 
 impl ResultLabel {
-    pub const ALL: [ResultLabel; 4] = [ResultLabel::Error, ResultLabel::RequeueAfter, ResultLabel::Requeue, ResultLabel::Success];
+    pub const ALL: [ResultLabel; 4] = [
+        ResultLabel::Error,
+        ResultLabel::RequeueAfter,
+        ResultLabel::Requeue,
+        ResultLabel::Success,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -140,14 +156,38 @@ pub struct Decision {
 /// The decision table, in controller-runtime's evaluation order.
 pub fn decide(r: ReconcileResult) -> Decision {
     let ignored = r.requeue || r.requeue_after_ns > 0;
-    let d = |label, forget, requeue, terminal, result_ignored| Decision { label, forget, requeue, terminal, result_ignored };
+    let d = |label, forget, requeue, terminal, result_ignored| Decision {
+        label,
+        forget,
+        requeue,
+        terminal,
+        result_ignored,
+    };
     match r.error {
         ErrorKind::Terminal => d(ResultLabel::Error, false, Requeue::None, true, ignored),
-        ErrorKind::Transient => d(ResultLabel::Error, false, Requeue::RateLimited, false, ignored),
-        ErrorKind::None if r.requeue_after_ns > 0 => {
-            d(ResultLabel::RequeueAfter, true, Requeue::After { delay: r.requeue_after_ns }, false, false)
-        }
-        ErrorKind::None if r.requeue => d(ResultLabel::Requeue, false, Requeue::RateLimited, false, false),
+        ErrorKind::Transient => d(
+            ResultLabel::Error,
+            false,
+            Requeue::RateLimited,
+            false,
+            ignored,
+        ),
+        ErrorKind::None if r.requeue_after_ns > 0 => d(
+            ResultLabel::RequeueAfter,
+            true,
+            Requeue::After {
+                delay: r.requeue_after_ns,
+            },
+            false,
+            false,
+        ),
+        ErrorKind::None if r.requeue => d(
+            ResultLabel::Requeue,
+            false,
+            Requeue::RateLimited,
+            false,
+            false,
+        ),
         ErrorKind::None => d(ResultLabel::Success, true, Requeue::None, false, false),
     }
 }
@@ -183,7 +223,9 @@ fn success() -> Outcome {
 
 impl Default for Script {
     fn default() -> Self {
-        Script::Always { outcome: Outcome::Success }
+        Script::Always {
+            outcome: Outcome::Success,
+        }
     }
 }
 
@@ -193,13 +235,22 @@ impl Script {
     pub fn outcome(&self, attempt: u64, rng: &mut Rng) -> Option<Outcome> {
         match self {
             Script::Always { outcome } => Some(*outcome),
-            Script::FailThenSucceed { failures } => {
-                Some(if attempt < *failures as u64 { Outcome::Error } else { Outcome::Success })
+            Script::FailThenSucceed { failures } => Some(if attempt < *failures as u64 {
+                Outcome::Error
+            } else {
+                Outcome::Success
+            }),
+            Script::Sequence { outcomes, then } => {
+                Some(*outcomes.get(attempt as usize).unwrap_or(then))
             }
-            Script::Sequence { outcomes, then } => Some(*outcomes.get(attempt as usize).unwrap_or(then)),
-            Script::Random { error_probability, otherwise } => {
-                Some(if rng.next_f64() < *error_probability { Outcome::Error } else { *otherwise })
-            }
+            Script::Random {
+                error_probability,
+                otherwise,
+            } => Some(if rng.next_f64() < *error_probability {
+                Outcome::Error
+            } else {
+                *otherwise
+            }),
             Script::Live => None,
         }
     }
@@ -220,11 +271,17 @@ pub struct ControllerMetrics {
 
 impl ControllerMetrics {
     pub fn total(&self, label: ResultLabel) -> u64 {
-        self.reconcile_total[ResultLabel::ALL.iter().position(|l| *l == label).unwrap_or(0)]
+        self.reconcile_total[ResultLabel::ALL
+            .iter()
+            .position(|l| *l == label)
+            .unwrap_or(0)]
     }
 
     pub(crate) fn count(&mut self, d: &Decision) {
-        let i = ResultLabel::ALL.iter().position(|l| *l == d.label).unwrap_or(0);
+        let i = ResultLabel::ALL
+            .iter()
+            .position(|l| *l == d.label)
+            .unwrap_or(0);
         self.reconcile_total[i] += 1;
         if d.label == ResultLabel::Error {
             self.reconcile_errors_total += 1;
@@ -265,7 +322,10 @@ impl CrossplaneConfig {
             global_burst: 10 * r as i64,
             max_concurrent_reconciles: r,
             workers: r.max(1),
-            per_object: LimiterConfig::Exponential { base_ns: SECOND, max_ns: 60 * SECOND },
+            per_object: LimiterConfig::Exponential {
+                base_ns: SECOND,
+                max_ns: 60 * SECOND,
+            },
         }
     }
 }
@@ -293,7 +353,10 @@ pub enum Gate {
 impl Middleware {
     pub fn new(cfg: &CrossplaneConfig) -> Self {
         let d = cfg.derived();
-        Middleware { global: TokenBucket::new(d.global_qps, d.global_burst), limited: ItemMap::new(false) }
+        Middleware {
+            global: TokenBucket::new(d.global_qps, d.global_burst),
+            limited: ItemMap::new(false),
+        }
     }
 
     pub fn gate(&mut self, item: ItemId, now: Nanos) -> Gate {
@@ -325,19 +388,48 @@ mod tests {
     #[test]
     fn decision_table_in_evaluation_order() {
         let err = decide(Outcome::Error.result());
-        assert_eq!((err.label, err.forget, err.requeue), (ResultLabel::Error, false, Requeue::RateLimited));
+        assert_eq!(
+            (err.label, err.forget, err.requeue),
+            (ResultLabel::Error, false, Requeue::RateLimited)
+        );
         let both = decide(Outcome::ErrorWithRequeueAfter { after_ns: MINUTE }.result());
         assert_eq!(both.requeue, Requeue::RateLimited);
         assert!(both.result_ignored);
         let term = decide(Outcome::TerminalError.result());
-        assert_eq!((term.requeue, term.forget, term.terminal), (Requeue::None, false, true));
-        let after = decide(Outcome::RequeueAfter { after_ns: 30 * SECOND }.result());
-        assert_eq!((after.forget, after.requeue), (true, Requeue::After { delay: 30 * SECOND }));
+        assert_eq!(
+            (term.requeue, term.forget, term.terminal),
+            (Requeue::None, false, true)
+        );
+        let after = decide(
+            Outcome::RequeueAfter {
+                after_ns: 30 * SECOND,
+            }
+            .result(),
+        );
+        assert_eq!(
+            (after.forget, after.requeue),
+            (true, Requeue::After { delay: 30 * SECOND })
+        );
         let requeue = decide(Outcome::Requeue.result());
-        assert_eq!((requeue.label, requeue.forget), (ResultLabel::Requeue, false));
-        let negative = decide(Outcome::RequeueAfter { after_ns: -5 * SECOND }.result());
-        assert_eq!((negative.label, negative.forget, negative.requeue), (ResultLabel::Success, true, Requeue::None));
-        let neg_requeue = decide(ReconcileResult { requeue: true, requeue_after_ns: -5 * SECOND, error: ErrorKind::None });
+        assert_eq!(
+            (requeue.label, requeue.forget),
+            (ResultLabel::Requeue, false)
+        );
+        let negative = decide(
+            Outcome::RequeueAfter {
+                after_ns: -5 * SECOND,
+            }
+            .result(),
+        );
+        assert_eq!(
+            (negative.label, negative.forget, negative.requeue),
+            (ResultLabel::Success, true, Requeue::None)
+        );
+        let neg_requeue = decide(ReconcileResult {
+            requeue: true,
+            requeue_after_ns: -5 * SECOND,
+            error: ErrorKind::None,
+        });
         assert_eq!(neg_requeue.requeue, Requeue::RateLimited);
     }
 
@@ -347,32 +439,71 @@ mod tests {
         let s = Script::FailThenSucceed { failures: 2 };
         let got: Vec<_> = (0..3).map(|a| s.outcome(a, &mut rng).unwrap()).collect();
         assert_eq!(got, vec![Outcome::Error, Outcome::Error, Outcome::Success]);
-        let p = Script::Random { error_probability: 0.25, otherwise: Outcome::Success };
-        let errors = (0..10_000).filter(|a| p.outcome(*a, &mut rng) == Some(Outcome::Error)).count();
+        let p = Script::Random {
+            error_probability: 0.25,
+            otherwise: Outcome::Success,
+        };
+        let errors = (0..10_000)
+            .filter(|a| p.outcome(*a, &mut rng) == Some(Outcome::Error))
+            .count();
         assert!((2_300..2_700).contains(&errors), "{errors}");
         assert_eq!(Script::Live.outcome(0, &mut rng), None);
-        assert_eq!(Outcome::ErrorWithRequeueAfter { after_ns: MINUTE }.go_return(), "return ctrl.Result{RequeueAfter: 1m0s}, err");
+        assert_eq!(
+            Outcome::ErrorWithRequeueAfter { after_ns: MINUTE }.go_return(),
+            "return ctrl.Result{RequeueAfter: 1m0s}, err"
+        );
     }
 
     #[test]
     fn crossplane_derivations_for_r_10_and_0() {
-        let d = CrossplaneConfig { max_reconcile_rate: 10 }.derived();
-        assert_eq!((d.rest_qps, d.rest_burst, d.global_qps, d.global_burst, d.workers), (50.0, 100, 10.0, 100, 10));
-        let z = CrossplaneConfig { max_reconcile_rate: 0 }.derived();
+        let d = CrossplaneConfig {
+            max_reconcile_rate: 10,
+        }
+        .derived();
+        assert_eq!(
+            (
+                d.rest_qps,
+                d.rest_burst,
+                d.global_qps,
+                d.global_burst,
+                d.workers
+            ),
+            (50.0, 100, 10.0, 100, 10)
+        );
+        let z = CrossplaneConfig {
+            max_reconcile_rate: 0,
+        }
+        .derived();
         assert_eq!((z.global_burst, z.workers), (0, 1));
-        let mut m = Middleware::new(&CrossplaneConfig { max_reconcile_rate: 0 });
-        assert_eq!(m.gate(ItemId(0), 0), Gate::Defer { delay: crate::time::INF_DURATION });
+        let mut m = Middleware::new(&CrossplaneConfig {
+            max_reconcile_rate: 0,
+        });
+        assert_eq!(
+            m.gate(ItemId(0), 0),
+            Gate::Defer {
+                delay: crate::time::INF_DURATION
+            }
+        );
     }
 
     #[test]
     fn middleware_free_pass_is_used_once() {
-        let mut m = Middleware::new(&CrossplaneConfig { max_reconcile_rate: 1 });
+        let mut m = Middleware::new(&CrossplaneConfig {
+            max_reconcile_rate: 1,
+        });
         for i in 0..10 {
             assert_eq!(m.gate(ItemId(i), 0), Gate::Pass);
         }
         assert_eq!(m.gate(ItemId(10), 0), Gate::Defer { delay: SECOND });
         assert_eq!(m.gate(ItemId(11), 0), Gate::Defer { delay: 2 * SECOND });
-        assert_eq!(m.gate(ItemId(10), 0), Gate::FreePass, "even with an empty bucket");
-        assert!(matches!(m.gate(ItemId(10), 0), Gate::Defer { .. }), "a third reconcile consults the bucket");
+        assert_eq!(
+            m.gate(ItemId(10), 0),
+            Gate::FreePass,
+            "even with an empty bucket"
+        );
+        assert!(
+            matches!(m.gate(ItemId(10), 0), Gate::Defer { .. }),
+            "a third reconcile consults the bucket"
+        );
     }
 }

@@ -3,6 +3,53 @@
 //! vectors instead of hashing strings on every call.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
+
+/// rustc's Fx hash: a multiply-rotate over 8-byte words. Keys are short,
+/// trusted strings, so a fast non-cryptographic hash is the right trade.
+/// It is deterministic, and nothing iterates over the map for output.
+#[derive(Default, Clone, Copy)]
+pub struct FxHasher(u64);
+
+const FX_SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+impl FxHasher {
+    #[inline]
+    fn mix(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(FX_SEED);
+    }
+}
+
+impl Hasher for FxHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.mix(u64::from_le_bytes([
+                c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
+            ]));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut buf = [0u8; 8];
+            buf[..rest.len()].copy_from_slice(rest);
+            self.mix(u64::from_le_bytes(buf));
+        }
+    }
+
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.mix(i as u64);
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type FxBuild = BuildHasherDefault<FxHasher>;
 
 /// A dense handle for an interned key. Ids are handed out 0, 1, 2, ... in the
 /// order keys are first seen, which keeps every run deterministic.
@@ -24,8 +71,8 @@ impl ItemId {
 /// grow with keys that are never forgotten.
 #[derive(Clone, Debug, Default)]
 pub struct Interner {
-    ids: HashMap<Box<str>, ItemId>,
-    names: Vec<Box<str>>,
+    ids: HashMap<Arc<str>, ItemId, FxBuild>,
+    names: Vec<Arc<str>>,
 }
 
 impl Interner {
@@ -34,8 +81,9 @@ impl Interner {
             return *id;
         }
         let id = ItemId(u32::try_from(self.names.len()).expect("more than 2^32 distinct keys"));
-        self.names.push(key.into());
-        self.ids.insert(key.into(), id);
+        let name: Arc<str> = key.into();
+        self.names.push(name.clone());
+        self.ids.insert(name, id);
         id
     }
 

@@ -43,8 +43,8 @@ pub mod time;
 pub mod waiting;
 pub mod workqueue;
 
-pub use item::{Interner, ItemId};
 pub use controller::{Outcome, ReconcileResult, ResultLabel, Script};
+pub use item::{Interner, ItemId};
 pub use limiter::{Answer, AnswerKind, Limiter, LimiterConfig};
 pub use metrics::{Histogram, QueueMetrics};
 pub use rate::TokenBucket;

@@ -85,7 +85,11 @@ fn one() -> u32 {
 
 impl Default for ControllerConfig {
     fn default() -> Self {
-        ControllerConfig { workers: 1, reconcile_ns: 0, give_up_after: None }
+        ControllerConfig {
+            workers: 1,
+            reconcile_ns: 0,
+            give_up_after: None,
+        }
     }
 }
 
@@ -95,7 +99,11 @@ pub struct ItemSpec {
     pub key: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub script: Option<Script>,
-    #[serde(default, skip_serializing_if = "Option::is_none", with = "crate::serde_duration::option")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "crate::serde_duration::option"
+    )]
     pub reconcile_ns: Option<Nanos>,
     /// When the item is first added (`null`: never by itself).
     #[serde(default = "default_add_at", with = "crate::serde_duration::option")]
@@ -140,18 +148,34 @@ pub struct ScenarioError {
 }
 
 fn bad(field: impl Into<String>, reason: impl Into<String>) -> ScenarioError {
-    ScenarioError { field: field.into(), reason: reason.into() }
+    ScenarioError {
+        field: field.into(),
+        reason: reason.into(),
+    }
 }
 
 fn check_duration(field: &str, d: Nanos, allow_zero: bool) -> Result<(), ScenarioError> {
     if d < 0 {
-        return Err(bad(field, format!("{} is negative; durations here must be 0 or more", format_go_duration(d))));
+        return Err(bad(
+            field,
+            format!(
+                "{} is negative; durations here must be 0 or more",
+                format_go_duration(d)
+            ),
+        ));
     }
     if d == 0 && !allow_zero {
         return Err(bad(field, "must be more than 0"));
     }
     if d > MAX_DELAY {
-        return Err(bad(field, format!("{} is absurd: at most {} is allowed", format_go_duration(d), format_go_duration(MAX_DELAY))));
+        return Err(bad(
+            field,
+            format!(
+                "{} is absurd: at most {} is allowed",
+                format_go_duration(d),
+                format_go_duration(MAX_DELAY)
+            ),
+        ));
     }
     Ok(())
 }
@@ -162,16 +186,24 @@ fn check_limiter(field: &str, l: &LimiterConfig) -> Result<(), ScenarioError> {
             check_duration(&format!("{field}.base_ns"), *base_ns, true)?;
             check_duration(&format!("{field}.max_ns"), *max_ns, true)
         }
-        LimiterConfig::FastSlow { fast_ns, slow_ns, .. } => {
+        LimiterConfig::FastSlow {
+            fast_ns, slow_ns, ..
+        } => {
             check_duration(&format!("{field}.fast_ns"), *fast_ns, true)?;
             check_duration(&format!("{field}.slow_ns"), *slow_ns, true)
         }
         LimiterConfig::Bucket { qps, burst } => {
             if !qps.is_finite() || *qps < 0.0 {
-                return Err(bad(format!("{field}.qps"), format!("{qps} is not a rate: use 0 or more tokens per second")));
+                return Err(bad(
+                    format!("{field}.qps"),
+                    format!("{qps} is not a rate: use 0 or more tokens per second"),
+                ));
             }
             if *qps > 1e9 {
-                return Err(bad(format!("{field}.qps"), format!("{qps} per second is absurd: at most 1e9")));
+                return Err(bad(
+                    format!("{field}.qps"),
+                    format!("{qps} per second is absurd: at most 1e9"),
+                ));
             }
             if *burst < 1 {
                 return Err(bad(
@@ -180,20 +212,29 @@ fn check_limiter(field: &str, l: &LimiterConfig) -> Result<(), ScenarioError> {
                 ));
             }
             if *burst > MAX_BURST {
-                return Err(bad(format!("{field}.burst"), format!("{burst} is absurd: at most {MAX_BURST}")));
+                return Err(bad(
+                    format!("{field}.burst"),
+                    format!("{burst} is absurd: at most {MAX_BURST}"),
+                ));
             }
             Ok(())
         }
         LimiterConfig::MaxOf { limiters } => {
             if limiters.is_empty() {
-                return Err(bad(format!("{field}.limiters"), "max-of needs at least one limiter"));
+                return Err(bad(
+                    format!("{field}.limiters"),
+                    "max-of needs at least one limiter",
+                ));
             }
             for (i, l) in limiters.iter().enumerate() {
                 check_limiter(&format!("{field}.limiters[{i}]"), l)?;
             }
             Ok(())
         }
-        LimiterConfig::WithMaxWait { limiter, max_wait_ns } => {
+        LimiterConfig::WithMaxWait {
+            limiter,
+            max_wait_ns,
+        } => {
             check_duration(&format!("{field}.max_wait_ns"), *max_wait_ns, true)?;
             check_limiter(&format!("{field}.limiter"), limiter)
         }
@@ -203,13 +244,18 @@ fn check_limiter(field: &str, l: &LimiterConfig) -> Result<(), ScenarioError> {
 
 fn check_outcome(field: &str, o: &Outcome) -> Result<(), ScenarioError> {
     let after = match o {
-        Outcome::RequeueAfter { after_ns } | Outcome::ErrorWithRequeueAfter { after_ns } => *after_ns,
+        Outcome::RequeueAfter { after_ns } | Outcome::ErrorWithRequeueAfter { after_ns } => {
+            *after_ns
+        }
         Outcome::Custom { result } => result.requeue_after_ns,
         _ => return Ok(()),
     };
     // Negative RequeueAfter is legal in controller-runtime (it means "not at all").
     if after.abs() > MAX_DELAY {
-        return Err(bad(format!("{field}.after_ns"), format!("{} is absurd", format_go_duration(after))));
+        return Err(bad(
+            format!("{field}.after_ns"),
+            format!("{} is absurd", format_go_duration(after)),
+        ));
     }
     Ok(())
 }
@@ -223,9 +269,15 @@ fn check_script(field: &str, s: &Script) -> Result<(), ScenarioError> {
             }
             check_outcome(&format!("{field}.then"), then)
         }
-        Script::Random { error_probability, otherwise } => {
+        Script::Random {
+            error_probability,
+            otherwise,
+        } => {
             if !(0.0..=1.0).contains(error_probability) {
-                return Err(bad(format!("{field}.error_probability"), format!("{error_probability} is not a probability between 0 and 1")));
+                return Err(bad(
+                    format!("{field}.error_probability"),
+                    format!("{error_probability} is not a probability between 0 and 1"),
+                ));
             }
             check_outcome(&format!("{field}.otherwise"), otherwise)
         }
@@ -238,7 +290,13 @@ fn check_key(field: &str, key: &str) -> Result<(), ScenarioError> {
         return Err(bad(field, "a key cannot be empty"));
     }
     if key.len() > 253 {
-        return Err(bad(field, format!("a key is at most 253 characters, this one has {}", key.len())));
+        return Err(bad(
+            field,
+            format!(
+                "a key is at most 253 characters, this one has {}",
+                key.len()
+            ),
+        ));
     }
     Ok(())
 }
@@ -274,7 +332,8 @@ impl Scenario {
             }
             _ => {}
         }
-        let s: Scenario = serde_json::from_str(text).map_err(|e| bad("(document)", e.to_string()))?;
+        let s: Scenario =
+            serde_json::from_str(text).map_err(|e| bad("(document)", e.to_string()))?;
         s.validate()?;
         Ok(s)
     }
@@ -306,19 +365,37 @@ impl Scenario {
     pub fn check_source(i: usize, s: &Source) -> Result<(), ScenarioError> {
         let f = |name: &str| format!("sources[{i}].{name}");
         match s {
-            Source::WatchEvents { key, per_second, start_ns, duration_ns } => {
+            Source::WatchEvents {
+                key,
+                per_second,
+                start_ns,
+                duration_ns,
+            } => {
                 check_key(&f("key"), key)?;
                 if !per_second.is_finite() || *per_second <= 0.0 || *per_second > 1e6 {
-                    return Err(bad(f("per_second"), format!("{per_second} events per second: use more than 0 and at most 1000000")));
+                    return Err(bad(
+                        f("per_second"),
+                        format!(
+                            "{per_second} events per second: use more than 0 and at most 1000000"
+                        ),
+                    ));
                 }
                 check_duration(&f("start_ns"), *start_ns, true)?;
                 check_duration(&f("duration_ns"), *duration_ns, false)?;
                 let events = per_second * (*duration_ns as f64 / SECOND as f64);
                 if events > MAX_EVENTS_PER_SOURCE as f64 {
-                    return Err(bad(f("duration_ns"), format!("{events:.0} events is too many: at most {MAX_EVENTS_PER_SOURCE}")));
+                    return Err(bad(
+                        f("duration_ns"),
+                        format!("{events:.0} events is too many: at most {MAX_EVENTS_PER_SOURCE}"),
+                    ));
                 }
             }
-            Source::AddMany { prefix, count, at_ns, script } => {
+            Source::AddMany {
+                prefix,
+                count,
+                at_ns,
+                script,
+            } => {
                 check_key(&f("prefix"), prefix)?;
                 if *count == 0 {
                     return Err(bad(f("count"), "add at least one key"));
@@ -331,7 +408,10 @@ impl Scenario {
             Source::Resync { period_ns } => {
                 check_duration(&f("period_ns"), *period_ns, false)?;
                 if *period_ns < 10 * MILLISECOND {
-                    return Err(bad(f("period_ns"), "a resync more often than every 10ms is not a resync"));
+                    return Err(bad(
+                        f("period_ns"),
+                        "a resync more often than every 10ms is not a resync",
+                    ));
                 }
             }
         }
@@ -340,24 +420,39 @@ impl Scenario {
 
     pub fn validate(&self) -> Result<(), ScenarioError> {
         if self.version != SCENARIO_VERSION {
-            return Err(bad("version", format!("version {} is not supported: this playground reads version {SCENARIO_VERSION}", self.version)));
+            return Err(bad(
+                "version",
+                format!(
+                    "version {} is not supported: this playground reads version {SCENARIO_VERSION}",
+                    self.version
+                ),
+            ));
         }
         if self.crossplane.is_none() {
             check_limiter("limiter", &self.limiter)?;
         }
         let c = &self.controller;
         if c.workers == 0 || c.workers > MAX_WORKERS {
-            return Err(bad("controller.workers", format!("{} workers: use 1 to {MAX_WORKERS}", c.workers)));
+            return Err(bad(
+                "controller.workers",
+                format!("{} workers: use 1 to {MAX_WORKERS}", c.workers),
+            ));
         }
         check_duration("controller.reconcile_ns", c.reconcile_ns, true)?;
         if let Some(cp) = &self.crossplane {
             if cp.max_reconcile_rate > 10_000 {
-                return Err(bad("crossplane.max_reconcile_rate", format!("{} is absurd: at most 10000", cp.max_reconcile_rate)));
+                return Err(bad(
+                    "crossplane.max_reconcile_rate",
+                    format!("{} is absurd: at most 10000", cp.max_reconcile_rate),
+                ));
             }
         }
         check_script("default_script", &self.default_script)?;
         if self.key_count() > MAX_ITEMS {
-            return Err(bad("items", format!("{} keys is too many: at most {MAX_ITEMS}", self.key_count())));
+            return Err(bad(
+                "items",
+                format!("{} keys is too many: at most {MAX_ITEMS}", self.key_count()),
+            ));
         }
         for (i, it) in self.items.iter().enumerate() {
             check_key(&format!("items[{i}].key"), &it.key)?;
@@ -376,7 +471,10 @@ impl Scenario {
         }
         check_duration("duration_ns", self.duration_ns, false)?;
         if self.duration_ns > MAX_RUN {
-            return Err(bad("duration_ns", format!("runs last at most {}", format_go_duration(MAX_RUN))));
+            return Err(bad(
+                "duration_ns",
+                format!("runs last at most {}", format_go_duration(MAX_RUN)),
+            ));
         }
         if self.sample_ns < MILLISECOND || self.sample_ns > HOUR {
             return Err(bad("sample_ns", "samples are 1ms to 1h wide"));
@@ -391,7 +489,8 @@ mod tests {
 
     #[test]
     fn a_minimal_document_gets_defaults() {
-        let s = Scenario::from_json(r#"{"version": 1, "items": [{"key": "default/web"}]}"#).unwrap();
+        let s =
+            Scenario::from_json(r#"{"version": 1, "items": [{"key": "default/web"}]}"#).unwrap();
         assert_eq!(s.limiter, LimiterConfig::DefaultController);
         assert_eq!(s.items[0].add_at_ns, Some(0));
         assert_eq!(s.controller.workers, 1);
@@ -402,16 +501,37 @@ mod tests {
         let cases = [
             (r#"{"items": []}"#, "version"),
             (r#"{"version": 2}"#, "version"),
-            (r#"{"version": 1, "limiter": {"type": "bucket", "qps": 10, "burst": 0}}"#, "limiter.burst"),
-            (r#"{"version": 1, "limiter": {"type": "max_of", "limiters": [{"type": "exponential", "base_ns": -5, "max_ns": 1}]}}"#, "limiter.limiters[0].base_ns"),
-            (r#"{"version": 1, "limiter": {"type": "exponential", "base_ns": "5ms", "max_ns": "200000h"}}"#, "limiter.max_ns"),
-            (r#"{"version": 1, "controller": {"workers": 0}}"#, "controller.workers"),
-            (r#"{"version": 1, "sources": [{"type": "add_many", "prefix": "p", "count": 100000}]}"#, "items"),
-            (r#"{"version": 1, "default_script": {"type": "random", "error_probability": 1.5}}"#, "default_script.error_probability"),
+            (
+                r#"{"version": 1, "limiter": {"type": "bucket", "qps": 10, "burst": 0}}"#,
+                "limiter.burst",
+            ),
+            (
+                r#"{"version": 1, "limiter": {"type": "max_of", "limiters": [{"type": "exponential", "base_ns": -5, "max_ns": 1}]}}"#,
+                "limiter.limiters[0].base_ns",
+            ),
+            (
+                r#"{"version": 1, "limiter": {"type": "exponential", "base_ns": "5ms", "max_ns": "200000h"}}"#,
+                "limiter.max_ns",
+            ),
+            (
+                r#"{"version": 1, "controller": {"workers": 0}}"#,
+                "controller.workers",
+            ),
+            (
+                r#"{"version": 1, "sources": [{"type": "add_many", "prefix": "p", "count": 100000}]}"#,
+                "items",
+            ),
+            (
+                r#"{"version": 1, "default_script": {"type": "random", "error_probability": 1.5}}"#,
+                "default_script.error_probability",
+            ),
             (r#"{"version": 1, "duration_ns": -1}"#, "duration_ns"),
             (r#"{"version": 1, "items": [{"key": ""}]}"#, "items[0].key"),
             ("{not json", "(document)"),
-            (r#"{"version": 1, "limiter": {"type": "leaky"}}"#, "(document)"),
+            (
+                r#"{"version": 1, "limiter": {"type": "leaky"}}"#,
+                "(document)",
+            ),
         ];
         for (doc, field) in cases {
             let err = Scenario::from_json(doc).expect_err(doc);
@@ -423,9 +543,18 @@ mod tests {
     #[test]
     fn round_trips_through_json() {
         let mut s = Scenario::new("round trip");
-        s.items.push(ItemSpec { key: "a".into(), script: Some(Script::FailThenSucceed { failures: 3 }), reconcile_ns: Some(5), add_at_ns: Some(0) });
-        s.sources.push(Source::Resync { period_ns: 30 * SECOND });
-        s.crossplane = Some(CrossplaneConfig { max_reconcile_rate: 10 });
+        s.items.push(ItemSpec {
+            key: "a".into(),
+            script: Some(Script::FailThenSucceed { failures: 3 }),
+            reconcile_ns: Some(5),
+            add_at_ns: Some(0),
+        });
+        s.sources.push(Source::Resync {
+            period_ns: 30 * SECOND,
+        });
+        s.crossplane = Some(CrossplaneConfig {
+            max_reconcile_rate: 10,
+        });
         assert_eq!(Scenario::from_json(&s.to_json()).unwrap(), s);
     }
 }

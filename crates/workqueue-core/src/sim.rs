@@ -13,7 +13,9 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
-use crate::controller::{decide, ControllerMetrics, Decision, Gate, Middleware, Outcome, Requeue, ResultLabel, Script};
+use crate::controller::{
+    decide, ControllerMetrics, Decision, Gate, Middleware, Outcome, Requeue, ResultLabel, Script,
+};
 use crate::item::{ItemId, ItemMap};
 use crate::limiter::{Answer, LimiterConfig};
 use crate::rng::Rng;
@@ -32,9 +34,16 @@ pub const HISTORY_PER_ITEM: usize = 64;
 pub enum WorkerState {
     Idle,
     /// Running `Reconcile(item)` until `until`.
-    Reconciling { item: ItemId, started: Nanos, until: Nanos },
+    Reconciling {
+        item: ItemId,
+        started: Nanos,
+        until: Nanos,
+    },
     /// Reconcile finished; waiting for the caller to choose its outcome.
-    AwaitingDecision { item: ItemId, started: Nanos },
+    AwaitingDecision {
+        item: ItemId,
+        started: Nanos,
+    },
 }
 
 /// One rate-limited requeue of a key, for "why is this key waiting?".
@@ -76,26 +85,65 @@ pub struct LogEntry {
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum SimEvent {
     Queue(QueueEvent),
-    ReconcileStart { worker: u32, item: ItemId },
-    ReconcileEnd { worker: u32, item: ItemId, outcome: Outcome, decision: Decision },
-    AwaitingDecision { worker: u32, item: ItemId },
+    ReconcileStart {
+        worker: u32,
+        item: ItemId,
+    },
+    ReconcileEnd {
+        worker: u32,
+        item: ItemId,
+        outcome: Outcome,
+        decision: Decision,
+    },
+    AwaitingDecision {
+        worker: u32,
+        item: ItemId,
+    },
     /// Crossplane's middleware let the request through or deferred it.
-    Gate { worker: u32, item: ItemId, gate: Gate },
-    GaveUp { item: ItemId, requeues: u64 },
-    Stalled { reason: String },
+    Gate {
+        worker: u32,
+        item: ItemId,
+        gate: Gate,
+    },
+    GaveUp {
+        item: ItemId,
+        requeues: u64,
+    },
+    Stalled {
+        reason: String,
+    },
 }
 
 /// Something a person (or a lesson) does to a running simulation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "input", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Input {
-    Add { key: String },
-    AddMany { prefix: String, count: u64 },
-    WatchEvents { key: String, per_second: f64, #[serde(with = "crate::serde_duration")] duration_ns: Nanos },
+    Add {
+        key: String,
+    },
+    AddMany {
+        prefix: String,
+        count: u64,
+    },
+    WatchEvents {
+        key: String,
+        per_second: f64,
+        #[serde(with = "crate::serde_duration")]
+        duration_ns: Nanos,
+    },
     /// Starts (or with `null`, stops) the periodic resync.
-    Resync { #[serde(with = "crate::serde_duration::option")] period_ns: Option<Nanos> },
-    Decide { key: String, outcome: Outcome },
-    SetScript { key: String, script: Script },
+    Resync {
+        #[serde(with = "crate::serde_duration::option")]
+        period_ns: Option<Nanos>,
+    },
+    Decide {
+        key: String,
+        outcome: Outcome,
+    },
+    SetScript {
+        key: String,
+        script: Script,
+    },
     Shutdown,
 }
 
@@ -139,7 +187,11 @@ pub const MAX_SAMPLES: usize = 4096;
 
 impl Series {
     fn new(width: Nanos) -> Self {
-        Series { width, samples: vec![Sample::default()], closed_until: 0 }
+        Series {
+            width,
+            samples: vec![Sample::default()],
+            closed_until: 0,
+        }
     }
 
     fn current(&mut self, at: Nanos) -> &mut Sample {
@@ -237,7 +289,11 @@ impl Simulation {
             Some(cp) => cp.derived().per_object,
             None => scenario.limiter.clone(),
         };
-        let options = QueueOptions { metrics: true, keep_observations: 256, record_events: true };
+        let options = QueueOptions {
+            metrics: true,
+            keep_observations: 256,
+            record_events: true,
+        };
         let queue = Workqueue::new(&limiter, options);
         let workers = match &scenario.crossplane {
             Some(cp) => cp.derived().workers,
@@ -258,7 +314,10 @@ impl Simulation {
             initial_cursor: 0,
             sources: Vec::new(),
             middleware: scenario.crossplane.as_ref().map(Middleware::new),
-            metrics: ControllerMetrics { max_concurrent_reconciles: workers, ..Default::default() },
+            metrics: ControllerMetrics {
+                max_concurrent_reconciles: workers,
+                ..Default::default()
+            },
             log: VecDeque::new(),
             log_capacity: 20_000,
             log_total: 0,
@@ -285,7 +344,12 @@ impl Simulation {
 
     fn add_source(&mut self, source: Source, now: Nanos) {
         let (next, interval, end) = match &source {
-            Source::WatchEvents { per_second, start_ns, duration_ns, .. } => {
+            Source::WatchEvents {
+                per_second,
+                start_ns,
+                duration_ns,
+                ..
+            } => {
                 let interval = ((SECOND as f64 / per_second).round() as Nanos).max(1);
                 let start = now + start_ns;
                 (Some(start), interval, start.saturating_add(*duration_ns))
@@ -293,7 +357,12 @@ impl Simulation {
             Source::AddMany { at_ns, .. } => (Some(now + at_ns), 0, Nanos::MAX),
             Source::Resync { period_ns } => (Some(now + period_ns), *period_ns, Nanos::MAX),
         };
-        self.sources.push(SourceState { source, next, interval, end });
+        self.sources.push(SourceState {
+            source,
+            next,
+            interval,
+            end,
+        });
     }
 
     // ----- driving -----
@@ -353,8 +422,11 @@ impl Simulation {
         while self.series.closed_until + self.series.width <= t {
             let end = self.series.closed_until + self.series.width;
             let tokens = self.bucket_tokens_at(end).unwrap_or(0.0) as f32;
-            let (depth, waiting, processing) =
-                (self.queue.len() as u32, self.queue.waiting_len() as u32, self.queue.processing_count() as u32);
+            let (depth, waiting, processing) = (
+                self.queue.len() as u32,
+                self.queue.waiting_len() as u32,
+                self.queue.processing_count() as u32,
+            );
             let last = self.series.current(end - 1);
             last.depth = depth;
             last.waiting = waiting;
@@ -364,7 +436,13 @@ impl Simulation {
             if self.series.samples.len() >= MAX_SAMPLES {
                 self.series.compact();
             }
-            self.series.samples.push(Sample { depth, waiting, processing, tokens, ..Default::default() });
+            self.series.samples.push(Sample {
+                depth,
+                waiting,
+                processing,
+                tokens,
+                ..Default::default()
+            });
         }
         self.now = t;
     }
@@ -377,7 +455,9 @@ impl Simulation {
                     "more than {MAX_EVENTS_PER_INSTANT} events at {} without time moving: a zero-delay retry loop with instant reconciles",
                     format_go_duration(t)
                 );
-                self.push_log(SimEvent::Stalled { reason: reason.clone() });
+                self.push_log(SimEvent::Stalled {
+                    reason: reason.clone(),
+                });
                 self.stalled = Some(reason);
                 return;
             }
@@ -421,7 +501,12 @@ impl Simulation {
                 self.items.get_mut(id).watch_events += 1;
                 self.queue.add(now, id);
             }
-            Source::AddMany { prefix, count, script, .. } => {
+            Source::AddMany {
+                prefix,
+                count,
+                script,
+                ..
+            } => {
                 state.next = None;
                 let room = MAX_ITEMS.saturating_sub(self.queue.keys().len() as u64);
                 for i in 0..count.min(room) {
@@ -458,28 +543,51 @@ impl Simulation {
                 self.collect_queue_events();
                 self.active += 1;
                 self.metrics.active_workers = self.active;
-                self.push_log(SimEvent::ReconcileStart { worker: w as u32, item });
+                self.push_log(SimEvent::ReconcileStart {
+                    worker: w as u32,
+                    item,
+                });
                 if let Some(mw) = &mut self.middleware {
                     let gate = mw.gate(item, self.now);
-                    self.push_log(SimEvent::Gate { worker: w as u32, item, gate });
+                    self.push_log(SimEvent::Gate {
+                        worker: w as u32,
+                        item,
+                        gate,
+                    });
                     if let Gate::Defer { delay } = gate {
                         // The inner reconciler is not called: an instant RequeueAfter.
-                        self.workers[w] = WorkerState::AwaitingDecision { item, started: self.now };
+                        self.workers[w] = WorkerState::AwaitingDecision {
+                            item,
+                            started: self.now,
+                        };
                         self.conclude(w, item, Outcome::RequeueAfter { after_ns: delay }, false);
                         continue;
                     }
                 }
-                let duration = self.reconcile_ns.get(item).unwrap_or(self.scenario.controller.reconcile_ns);
-                self.workers[w] = WorkerState::Reconciling { item, started: self.now, until: self.now + duration };
+                let duration = self
+                    .reconcile_ns
+                    .get(item)
+                    .unwrap_or(self.scenario.controller.reconcile_ns);
+                self.workers[w] = WorkerState::Reconciling {
+                    item,
+                    started: self.now,
+                    until: self.now + duration,
+                };
             }
         }
     }
 
     /// A reconcile's time is up: its script decides, or the caller must.
     fn finish(&mut self, w: usize) {
-        let WorkerState::Reconciling { item, started, .. } = self.workers[w] else { return };
+        let WorkerState::Reconciling { item, started, .. } = self.workers[w] else {
+            return;
+        };
         let attempt = *self.attempts.get(item);
-        let script = self.scripts.get(item).as_ref().unwrap_or(&self.scenario.default_script);
+        let script = self
+            .scripts
+            .get(item)
+            .as_ref()
+            .unwrap_or(&self.scenario.default_script);
         match script.outcome(attempt, &mut self.rng) {
             Some(outcome) => {
                 self.workers[w] = WorkerState::AwaitingDecision { item, started };
@@ -487,7 +595,10 @@ impl Simulation {
             }
             None => {
                 self.workers[w] = WorkerState::AwaitingDecision { item, started };
-                self.push_log(SimEvent::AwaitingDecision { worker: w as u32, item });
+                self.push_log(SimEvent::AwaitingDecision {
+                    worker: w as u32,
+                    item,
+                });
             }
         }
     }
@@ -525,7 +636,12 @@ impl Simulation {
             info.last_decision = Some(decision);
         }
         self.metrics.count(&decision);
-        self.push_log(SimEvent::ReconcileEnd { worker: w as u32, item, outcome, decision });
+        self.push_log(SimEvent::ReconcileEnd {
+            worker: w as u32,
+            item,
+            outcome,
+            decision,
+        });
         if decision.forget {
             self.queue.forget(item);
         }
@@ -539,7 +655,13 @@ impl Simulation {
                 if info.retries.len() == HISTORY_PER_ITEM {
                     info.retries.pop_front();
                 }
-                info.retries.push_back(Retry { at: now, failures_before, delay: answer.delay, answer, effect });
+                info.retries.push_back(Retry {
+                    at: now,
+                    failures_before,
+                    delay: answer.delay,
+                    answer,
+                    effect,
+                });
             }
             Requeue::After { delay } => {
                 self.queue.add_after(now, item, delay);
@@ -557,15 +679,24 @@ impl Simulation {
         for (at, e) in events {
             let sample = self.series.current(at);
             match &e {
-                QueueEvent::Released { .. } | QueueEvent::AddAfter { effect: AfterEffect::Immediate, .. } => {
+                QueueEvent::Released { .. }
+                | QueueEvent::AddAfter {
+                    effect: AfterEffect::Immediate,
+                    ..
+                } => {
                     sample.requeues += 1;
                     self.requeues_total += 1;
                 }
                 _ => {}
             }
             match &e {
-                QueueEvent::AddAfter { effect, .. } if *effect != AfterEffect::Ignored => sample.retries += 1,
-                QueueEvent::Add { effect: AddEffect::Queued | AddEffect::MarkedDirty, .. } => sample.adds += 1,
+                QueueEvent::AddAfter { effect, .. } if *effect != AfterEffect::Ignored => {
+                    sample.retries += 1
+                }
+                QueueEvent::Add {
+                    effect: AddEffect::Queued | AddEffect::MarkedDirty,
+                    ..
+                } => sample.adds += 1,
                 _ => {}
             }
             if self.log_capacity > 0 {
@@ -578,7 +709,10 @@ impl Simulation {
 
     fn push_log(&mut self, event: SimEvent) {
         if let SimEvent::ReconcileEnd { decision, .. } = &event {
-            let i = ResultLabel::ALL.iter().position(|l| *l == decision.label).unwrap_or(0);
+            let i = ResultLabel::ALL
+                .iter()
+                .position(|l| *l == decision.label)
+                .unwrap_or(0);
             self.series.current(self.now).reconciles[i] += 1;
         }
         if self.log_capacity == 0 {
@@ -588,7 +722,11 @@ impl Simulation {
         if self.log.len() == self.log_capacity {
             self.log.pop_front();
         }
-        self.log.push_back(LogEntry { seq: self.log_total, at: self.now, event });
+        self.log.push_back(LogEntry {
+            seq: self.log_total,
+            at: self.now,
+            event,
+        });
         self.log_total += 1;
     }
 
@@ -611,21 +749,42 @@ impl Simulation {
             Input::AddMany { prefix, count } => {
                 crate::scenario::Scenario::check_input_key(prefix).map_err(SimError::Invalid)?;
                 if *count == 0 {
-                    return Err(SimError::Invalid(ScenarioError { field: "count".into(), reason: "add at least one key".into() }));
+                    return Err(SimError::Invalid(ScenarioError {
+                        field: "count".into(),
+                        reason: "add at least one key".into(),
+                    }));
                 }
                 self.ensure_room(*count)?;
-                self.add_source(Source::AddMany { prefix: prefix.clone(), count: *count, at_ns: 0, script: None }, now);
+                self.add_source(
+                    Source::AddMany {
+                        prefix: prefix.clone(),
+                        count: *count,
+                        at_ns: 0,
+                        script: None,
+                    },
+                    now,
+                );
                 self.process_instant(now);
             }
-            Input::WatchEvents { key, per_second, duration_ns } => {
-                let source = Source::WatchEvents { key: key.clone(), per_second: *per_second, start_ns: 0, duration_ns: *duration_ns };
+            Input::WatchEvents {
+                key,
+                per_second,
+                duration_ns,
+            } => {
+                let source = Source::WatchEvents {
+                    key: key.clone(),
+                    per_second: *per_second,
+                    start_ns: 0,
+                    duration_ns: *duration_ns,
+                };
                 Scenario::check_source(0, &source).map_err(SimError::Invalid)?;
                 self.ensure_room(1)?;
                 self.add_source(source, now);
                 self.process_instant(now);
             }
             Input::Resync { period_ns } => {
-                self.sources.retain(|s| !matches!(s.source, Source::Resync { .. }));
+                self.sources
+                    .retain(|s| !matches!(s.source, Source::Resync { .. }));
                 if let Some(p) = period_ns {
                     let source = Source::Resync { period_ns: *p };
                     Scenario::check_source(0, &source).map_err(SimError::Invalid)?;
@@ -635,7 +794,9 @@ impl Simulation {
             Input::Decide { key, outcome } => {
                 let id = self.queue.keys().get(key);
                 let w = id.and_then(|id| {
-                    self.workers.iter().position(|w| matches!(w, WorkerState::AwaitingDecision { item, .. } if *item == id))
+                    self.workers.iter().position(
+                        |w| matches!(w, WorkerState::AwaitingDecision { item, .. } if *item == id),
+                    )
                 });
                 let (Some(id), Some(w)) = (id, w) else {
                     return Err(SimError::NotAwaiting { key: key.clone() });
@@ -663,14 +824,20 @@ impl Simulation {
         if have + extra > MAX_ITEMS {
             return Err(SimError::Invalid(ScenarioError {
                 field: "count".into(),
-                reason: format!("{have} keys exist; {extra} more would pass the limit of {MAX_ITEMS}"),
+                reason: format!(
+                    "{have} keys exist; {extra} more would pass the limit of {MAX_ITEMS}"
+                ),
             }));
         }
         Ok(())
     }
 
     /// Rebuilds a run from its scenario and recorded inputs, up to `until`.
-    pub fn replay(scenario: &Scenario, inputs: &[(Nanos, Input)], until: Nanos) -> Result<Simulation, SimError> {
+    pub fn replay(
+        scenario: &Scenario,
+        inputs: &[(Nanos, Input)],
+        until: Nanos,
+    ) -> Result<Simulation, SimError> {
         let mut sim = Simulation::new(scenario).map_err(SimError::Invalid)?;
         for (at, input) in inputs.iter().filter(|(at, _)| *at <= until) {
             sim.run_until(*at);
@@ -711,7 +878,10 @@ impl Simulation {
     }
 
     pub fn script_of(&self, id: ItemId) -> &Script {
-        self.scripts.get(id).as_ref().unwrap_or(&self.scenario.default_script)
+        self.scripts
+            .get(id)
+            .as_ref()
+            .unwrap_or(&self.scenario.default_script)
     }
 
     pub fn controller_metrics(&self) -> &ControllerMetrics {
@@ -793,7 +963,13 @@ impl Simulation {
     pub fn describe(&self, e: &LogEntry) -> String {
         let k = |id: &ItemId| format!("{:?}", self.key(*id));
         let d = |n: Nanos| format_go_duration(n);
-        let at = |r: i128| if r > Nanos::MAX as i128 { "never (past 292 years)".to_string() } else { format!("t={}", d(r as Nanos)) };
+        let at = |r: i128| {
+            if r > Nanos::MAX as i128 {
+                "never (past 292 years)".to_string()
+            } else {
+                format!("t={}", d(r as Nanos))
+            }
+        };
         match &e.event {
             SimEvent::Queue(q) => match q {
                 QueueEvent::Add { item, effect } => format!(
@@ -802,45 +978,82 @@ impl Simulation {
                     match effect {
                         AddEffect::Queued => "queued at the tail",
                         AddEffect::Deduplicated => "already queued: deduplicated",
-                        AddEffect::MarkedDirty => "being processed: marked dirty, re-queued at Done",
+                        AddEffect::MarkedDirty =>
+                            "being processed: marked dirty, re-queued at Done",
                         AddEffect::Ignored => "ignored: shutting down",
                     }
                 ),
-                QueueEvent::AddAfter { item, delay, effect } => format!(
+                QueueEvent::AddAfter {
+                    item,
+                    delay,
+                    effect,
+                } => format!(
                     "queue.AddAfter({}, {}) → {}",
                     k(item),
                     d(*delay),
                     match effect {
                         AfterEffect::Immediate => "delay ≤ 0: added now".to_string(),
-                        AfterEffect::Waiting { ready_at } => format!("waiting until {}", at(*ready_at)),
-                        AfterEffect::MovedEarlier { from, ready_at } => format!("moved earlier: {} instead of {}", at(*ready_at), at(*from)),
-                        AfterEffect::KeptEarlier { ready_at } => format!("already waiting until {}: discarded", at(*ready_at)),
+                        AfterEffect::Waiting { ready_at } =>
+                            format!("waiting until {}", at(*ready_at)),
+                        AfterEffect::MovedEarlier { from, ready_at } =>
+                            format!("moved earlier: {} instead of {}", at(*ready_at), at(*from)),
+                        AfterEffect::KeptEarlier { ready_at } =>
+                            format!("already waiting until {}: discarded", at(*ready_at)),
                         AfterEffect::Ignored => "ignored: shutting down".to_string(),
                     }
                 ),
-                QueueEvent::RateLimited { item, delay } => format!("queue.AddRateLimited({}): When = {}", k(item), d(*delay)),
+                QueueEvent::RateLimited { item, delay } => {
+                    format!("queue.AddRateLimited({}): When = {}", k(item), d(*delay))
+                }
                 QueueEvent::Released { item } => format!("waiting heap: {} is ready", k(item)),
                 QueueEvent::Get { item } => format!("queue.Get() = {}", k(item)),
                 QueueEvent::Done { item, requeued } => {
-                    format!("queue.Done({}){}", k(item), if *requeued { " → dirty: pushed to the tail again" } else { "" })
+                    format!(
+                        "queue.Done({}){}",
+                        k(item),
+                        if *requeued {
+                            " → dirty: pushed to the tail again"
+                        } else {
+                            ""
+                        }
+                    )
                 }
                 QueueEvent::Forget { item } => format!("queue.Forget({})", k(item)),
-                QueueEvent::ShutDown { drain } => format!("queue.ShutDown{}()", if *drain { "WithDrain" } else { "" }),
+                QueueEvent::ShutDown { drain } => {
+                    format!("queue.ShutDown{}()", if *drain { "WithDrain" } else { "" })
+                }
             },
-            SimEvent::ReconcileStart { worker, item } => format!("worker {worker}: Reconcile({}) starts", k(item)),
-            SimEvent::ReconcileEnd { worker, item, outcome, decision } => format!(
+            SimEvent::ReconcileStart { worker, item } => {
+                format!("worker {worker}: Reconcile({}) starts", k(item))
+            }
+            SimEvent::ReconcileEnd {
+                worker,
+                item,
+                outcome,
+                decision,
+            } => format!(
                 "worker {worker}: Reconcile({}) → {} [result={}]",
                 k(item),
                 outcome.go_return(),
                 decision.label.as_str()
             ),
-            SimEvent::AwaitingDecision { worker, item } => format!("worker {worker}: Reconcile({}) awaits your decision", k(item)),
+            SimEvent::AwaitingDecision { worker, item } => format!(
+                "worker {worker}: Reconcile({}) awaits your decision",
+                k(item)
+            ),
             SimEvent::Gate { item, gate, .. } => match gate {
                 Gate::FreePass => format!("global limiter: {} passes (already paid for)", k(item)),
                 Gate::Pass => format!("global limiter: token for {}", k(item)),
-                Gate::Defer { delay } => format!("global limiter: no token for {}: RequeueAfter {}", k(item), d(*delay)),
+                Gate::Defer { delay } => format!(
+                    "global limiter: no token for {}: RequeueAfter {}",
+                    k(item),
+                    d(*delay)
+                ),
             },
-            SimEvent::GaveUp { item, requeues } => format!("giving up on {} after {requeues} requeues: queue.Forget", k(item)),
+            SimEvent::GaveUp { item, requeues } => format!(
+                "giving up on {} after {requeues} requeues: queue.Forget",
+                k(item)
+            ),
             SimEvent::Stalled { reason } => format!("stopped: {reason}"),
         }
     }

@@ -12,9 +12,9 @@ use std::collections::VecDeque;
 
 use serde::Serialize;
 
-use crate::item::{Interner, ItemId, ItemMap};
+use crate::item::{Interner, ItemId};
 use crate::limiter::{Answer, Limiter, LimiterConfig};
-use crate::metrics::QueueMetrics;
+use crate::metrics::{since_seconds, QueueMetrics, UNFINISHED_WORK_PERIOD};
 use crate::time::Nanos;
 use crate::waiting::{Insert, ReadyAt, WaitingHeap};
 
@@ -102,20 +102,66 @@ pub enum AfterEffect {
 pub struct QueueOptions {
     /// A named queue with a provider records metrics; an unnamed one does not.
     pub metrics: bool,
-    /// How many raw latency observations to keep (histograms keep all counts).
+    /// How many raw latency observations to keep besides the histogram counts
+    /// (0 by default: a Prometheus histogram keeps none).
     pub keep_observations: usize,
     /// Record [`QueueEvent`]s for [`Workqueue::take_events`].
     pub record_events: bool,
 }
 
+/// Like client-go's default (an unnamed queue, or the no-op provider): no metrics.
 impl Default for QueueOptions {
     fn default() -> Self {
         QueueOptions {
-            metrics: true,
-            keep_observations: 4096,
+            metrics: false,
+            keep_observations: 0,
             record_events: false,
         }
     }
+}
+
+impl QueueOptions {
+    /// A named queue under a metrics provider, as controller-runtime sets it up.
+    pub fn with_metrics() -> Self {
+        QueueOptions {
+            metrics: true,
+            ..QueueOptions::default()
+        }
+    }
+}
+
+/// "No time on record" in a slot.
+const NO_TIME: Nanos = Nanos::MIN;
+
+/// Everything the queue keeps per item, together so one call touches one
+/// cache line: the `dirty` and `processing` sets and the metrics' `addTimes`
+/// and `processingStartTimes`.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    add_time: Nanos,
+    start_time: Nanos,
+    /// Position in `started` while `start_time` is set.
+    started_pos: u32,
+    dirty: bool,
+    processing: bool,
+}
+
+const EMPTY_SLOT: Slot = Slot {
+    add_time: NO_TIME,
+    start_time: NO_TIME,
+    started_pos: 0,
+    dirty: false,
+    processing: false,
+};
+
+/// The slot of `item`, growing the slots on first sight (a free function so
+/// the other fields stay borrowable).
+#[inline]
+fn slot_in(slots: &mut Vec<Slot>, item: ItemId) -> &mut Slot {
+    if item.index() >= slots.len() {
+        slots.resize(item.index() + 1, EMPTY_SLOT);
+    }
+    &mut slots[item.index()]
 }
 
 /// A rate-limiting work queue over string keys.
@@ -123,8 +169,9 @@ impl Default for QueueOptions {
 pub struct Workqueue {
     keys: Interner,
     fifo: VecDeque<ItemId>,
-    dirty: ItemMap<bool>,
-    processing: ItemMap<bool>,
+    slots: Vec<Slot>,
+    /// Items with a processing start time, for the two work gauges.
+    started: Vec<ItemId>,
     processing_count: usize,
     shutting_down: bool,
     drain: bool,
@@ -141,8 +188,8 @@ impl Workqueue {
         Workqueue {
             keys: Interner::default(),
             fifo: VecDeque::new(),
-            dirty: ItemMap::new(false),
-            processing: ItemMap::new(false),
+            slots: Vec::new(),
+            started: Vec::new(),
             processing_count: 0,
             shutting_down: false,
             drain: false,
@@ -161,7 +208,16 @@ impl Workqueue {
 
     /// The id of `key`, interning it on first sight.
     pub fn key(&mut self, key: &str) -> ItemId {
-        self.keys.intern(key)
+        let id = self.keys.intern(key);
+        if id.index() >= self.slots.len() {
+            self.slots.resize(id.index() + 1, EMPTY_SLOT);
+        }
+        id
+    }
+
+    #[inline]
+    fn slot(&self, item: ItemId) -> &Slot {
+        self.slots.get(item.index()).unwrap_or(&EMPTY_SLOT)
     }
 
     pub fn key_name(&self, item: ItemId) -> &str {
@@ -177,11 +233,20 @@ impl Workqueue {
     /// Brings the queue to `now`, releasing every waiting item that is due.
     /// Returns the instant actually used (never earlier than the last one).
     pub fn advance(&mut self, now: Nanos) -> Nanos {
-        let now = now.max(self.now);
+        if now <= self.now {
+            // Everything due by `self.now` was released when the clock got
+            // there, and new entries are always due later: nothing to do.
+            return self.now;
+        }
         self.now = now;
         if !self.shutting_down {
-            if let Some(m) = &mut self.metrics {
-                m.tick(now);
+            // The unfinished-work ticker: a fake ticker fires once per clock
+            // step, however many periods passed.
+            if self.metrics.as_ref().is_some_and(|m| now >= m.next_tick) {
+                self.refresh_gauges(now);
+                if let Some(m) = &mut self.metrics {
+                    m.next_tick = (now / UNFINISHED_WORK_PERIOD + 1) * UNFINISHED_WORK_PERIOD;
+                }
             }
         }
         // The waiting loop exits on shutdown: nothing is released after it.
@@ -223,22 +288,30 @@ impl Workqueue {
     }
 
     fn add_inner(&mut self, item: ItemId) -> AddEffect {
+        let now = self.now;
+        let metrics = self.metrics.is_some();
+        let slot = slot_in(&mut self.slots, item);
         let effect = if self.shutting_down {
             AddEffect::Ignored
-        } else if *self.dirty.get(item) {
+        } else if slot.dirty {
             // The default FIFO's Touch is a no-op: re-adding never reorders.
             AddEffect::Deduplicated
         } else {
-            if let Some(m) = &mut self.metrics {
-                m.add(item, self.now);
+            slot.dirty = true;
+            if metrics && slot.add_time == NO_TIME {
+                slot.add_time = now; // latency runs from the moment it became dirty
             }
-            self.dirty.set(item, true);
-            if *self.processing.get(item) {
+            let effect = if slot.processing {
                 AddEffect::MarkedDirty
             } else {
                 self.fifo.push_back(item);
                 AddEffect::Queued
+            };
+            if let Some(m) = &mut self.metrics {
+                m.adds_total += 1;
+                m.depth += 1;
             }
+            effect
         };
         self.emit(QueueEvent::Add { item, effect });
         effect
@@ -254,14 +327,30 @@ impl Workqueue {
                 Got::Empty
             };
         };
+        let now = self.now;
+        let started_len = self.started.len() as u32;
+        let slot = slot_in(&mut self.slots, item);
+        let was_processing = slot.processing;
+        slot.processing = true;
+        slot.dirty = false;
         if let Some(m) = &mut self.metrics {
-            m.get(item, self.now);
+            m.depth -= 1;
+            let newly_started = slot.start_time == NO_TIME;
+            slot.start_time = now;
+            if newly_started {
+                slot.started_pos = started_len;
+            }
+            let added = std::mem::replace(&mut slot.add_time, NO_TIME);
+            if added != NO_TIME {
+                m.queue_duration.observe(since_seconds(now, added));
+            }
+            if newly_started {
+                self.started.push(item);
+            }
         }
-        if !*self.processing.get(item) {
+        if !was_processing {
             self.processing_count += 1;
         }
-        self.processing.set(item, true);
-        self.dirty.set(item, false);
         self.emit(QueueEvent::Get { item });
         Got::Item(item)
     }
@@ -270,14 +359,24 @@ impl Workqueue {
     /// processed pushes a second copy: client-go's anomaly, kept on purpose.
     pub fn done(&mut self, now: Nanos, item: ItemId) {
         self.advance(now);
+        let now = self.now;
+        let slot = slot_in(&mut self.slots, item);
+        let started = std::mem::replace(&mut slot.start_time, NO_TIME);
+        let (pos, was_processing, requeued) =
+            (slot.started_pos as usize, slot.processing, slot.dirty);
+        slot.processing = false;
         if let Some(m) = &mut self.metrics {
-            m.done(item, self.now);
+            if started != NO_TIME {
+                m.work_duration.observe(since_seconds(now, started));
+                self.started.swap_remove(pos);
+                if let Some(&moved) = self.started.get(pos) {
+                    self.slots[moved.index()].started_pos = pos as u32;
+                }
+            }
         }
-        if *self.processing.get(item) {
-            self.processing.set(item, false);
+        if was_processing {
             self.processing_count -= 1;
         }
-        let requeued = *self.dirty.get(item);
         if requeued {
             self.fifo.push_back(item);
         }
@@ -339,7 +438,7 @@ impl Workqueue {
             return AfterEffect::Ignored;
         }
         if let Some(m) = &mut self.metrics {
-            m.retry();
+            m.retries_total += 1;
         }
         if delay <= 0 {
             self.emit(QueueEvent::AddAfter {
@@ -451,10 +550,27 @@ impl Workqueue {
         match &self.metrics {
             None => (0.0, 0.0),
             Some(m) if self.shutting_down => m.last_gauges(),
-            Some(m) => (
-                m.unfinished_work_seconds(now),
-                m.longest_running_processor_seconds(now),
-            ),
+            Some(_) => self.compute_gauges(now),
+        }
+    }
+
+    /// client-go's `updateUnfinishedWork`: the sum and the maximum of the ages
+    /// of every processing start time on record.
+    fn compute_gauges(&self, now: Nanos) -> (f64, f64) {
+        let mut total = 0.0;
+        let mut oldest: f64 = 0.0;
+        for item in &self.started {
+            let age = since_seconds(now, self.slot(*item).start_time);
+            total += age;
+            oldest = oldest.max(age);
+        }
+        (total, oldest)
+    }
+
+    fn refresh_gauges(&mut self, now: Nanos) {
+        let gauges = self.compute_gauges(now);
+        if let Some(m) = &mut self.metrics {
+            m.last_gauges = gauges;
         }
     }
 
@@ -463,9 +579,7 @@ impl Workqueue {
     pub fn refresh_work_gauges(&mut self, now: Nanos) -> (f64, f64) {
         let now = self.advance(now);
         if !self.shutting_down {
-            if let Some(m) = &mut self.metrics {
-                m.refresh_gauges(now);
-            }
+            self.refresh_gauges(now);
         }
         self.work_gauges(now)
     }
@@ -476,11 +590,11 @@ impl Workqueue {
     }
 
     pub fn is_dirty(&self, item: ItemId) -> bool {
-        *self.dirty.get(item)
+        self.slot(item).dirty
     }
 
     pub fn is_processing(&self, item: ItemId) -> bool {
-        *self.processing.get(item)
+        self.slot(item).processing
     }
 
     pub fn processing_count(&self) -> usize {
@@ -534,7 +648,10 @@ mod tests {
     use crate::time::{MILLISECOND, SECOND};
 
     fn q() -> Workqueue {
-        Workqueue::new(&LimiterConfig::DefaultController, QueueOptions::default())
+        Workqueue::new(
+            &LimiterConfig::DefaultController,
+            QueueOptions::with_metrics(),
+        )
     }
 
     #[test]
@@ -592,7 +709,7 @@ mod tests {
                 base_ns: 5 * MILLISECOND,
                 max_ns: 1000 * SECOND,
             },
-            QueueOptions::default(),
+            QueueOptions::with_metrics(),
         );
         let x = q.key("x");
         q.add_rate_limited(0, x);

@@ -4,24 +4,37 @@ use workqueue_core::controller::{CrossplaneConfig, Outcome, Script};
 use workqueue_core::scenario::{ItemSpec, Source};
 use workqueue_core::sim::{SimEvent, WorkerState};
 use workqueue_core::{
-    Input, LimiterConfig, Nanos, QueueEvent, QueueOptions, ResultLabel, Scenario, Simulation, Workqueue,
-    MILLISECOND, SECOND,
+    Input, LimiterConfig, Nanos, QueueEvent, QueueOptions, ResultLabel, Scenario, Simulation,
+    Workqueue, MILLISECOND, SECOND,
 };
 
 fn per_item() -> LimiterConfig {
-    LimiterConfig::Exponential { base_ns: 5 * MILLISECOND, max_ns: 1000 * SECOND }
+    LimiterConfig::Exponential {
+        base_ns: 5 * MILLISECOND,
+        max_ns: 1000 * SECOND,
+    }
 }
 
 fn bucket() -> LimiterConfig {
-    LimiterConfig::Bucket { qps: 10.0, burst: 100 }
+    LimiterConfig::Bucket {
+        qps: 10.0,
+        burst: 100,
+    }
 }
 
 /// `count` keys that fail every reconcile, added at once, reconciled instantly.
 fn failing_storm(limiter: LimiterConfig, count: u64) -> Simulation {
     let mut s = Scenario::new("storm");
     s.limiter = limiter;
-    s.default_script = Script::Always { outcome: Outcome::Error };
-    s.sources.push(Source::AddMany { prefix: "ns/pod-".into(), count, at_ns: 0, script: None });
+    s.default_script = Script::Always {
+        outcome: Outcome::Error,
+    };
+    s.sources.push(Source::AddMany {
+        prefix: "ns/pod-".into(),
+        count,
+        at_ns: 0,
+        script: None,
+    });
     s.duration_ns = 10 * SECOND;
     s.sample_ns = MILLISECOND; // exact per-millisecond counts (runs up to 4s stay below compaction)
     let mut sim = Simulation::new(&s).unwrap();
@@ -42,7 +55,11 @@ fn requeues_between(sim: &Simulation, from: Nanos, to: Nanos) -> u64 {
 fn one_failing_key_is_requeued_about_seven_times_in_its_first_second() {
     let mut sim = failing_storm(per_item(), 1);
     sim.run_until(SECOND);
-    assert_eq!(requeues_between(&sim, 0, SECOND), 7, "re-adds at 5, 15, 35, 75, 155, 315 and 635 ms");
+    assert_eq!(
+        requeues_between(&sim, 0, SECOND),
+        7,
+        "re-adds at 5, 15, 35, 75, 155, 315 and 635 ms"
+    );
 }
 
 #[test]
@@ -60,7 +77,11 @@ fn bucket_alone_lets_100_through_at_once_then_10_per_second() {
     assert_eq!(requeues_between(&sim, 0, MILLISECOND), 100);
     assert_eq!(requeues_between(&sim, MILLISECOND, 100 * MILLISECOND), 0);
     for s in 1..4 {
-        assert_eq!(requeues_between(&sim, s * SECOND, (s + 1) * SECOND), 10, "second {s}");
+        assert_eq!(
+            requeues_between(&sim, s * SECOND, (s + 1) * SECOND),
+            10,
+            "second {s}"
+        );
     }
 }
 
@@ -79,8 +100,15 @@ fn max_of_gives_the_first_100_a_5ms_delay_and_then_queues_behind_the_bucket() {
     // And in a run: with max-of the herd is smoothed like the bucket alone.
     let mut sim = failing_storm(LimiterConfig::DefaultController, 10_000);
     sim.run_until(3 * SECOND);
-    assert_eq!(requeues_between(&sim, 0, 5 * MILLISECOND), 0, "nothing is requeued before 5ms");
-    assert_eq!(requeues_between(&sim, 5 * MILLISECOND, 6 * MILLISECOND), 100);
+    assert_eq!(
+        requeues_between(&sim, 0, 5 * MILLISECOND),
+        0,
+        "nothing is requeued before 5ms"
+    );
+    assert_eq!(
+        requeues_between(&sim, 5 * MILLISECOND, 6 * MILLISECOND),
+        100
+    );
     assert_eq!(requeues_between(&sim, 2 * SECOND, 3 * SECOND), 10);
 }
 
@@ -97,7 +125,11 @@ fn a_key_with_five_earlier_failures_waits_160ms_not_the_buckets_100ms() {
     }
     let (answer, _) = q.add_rate_limited_explained(0, old);
     assert_eq!(answer.delay, 160 * MILLISECOND);
-    assert_eq!(answer.parts[1].delay, 100 * MILLISECOND, "the bucket's answer for the 101st call");
+    assert_eq!(
+        answer.parts[1].delay,
+        100 * MILLISECOND,
+        "the bucket's answer for the 101st call"
+    );
     assert!(answer.parts[0].won);
 }
 
@@ -114,23 +146,43 @@ fn backoff_reaches_the_1000s_cap_after_about_eighteen_failures() {
 fn an_event_storm_on_one_key_gives_one_reconcile_in_flight_plus_one_queued() {
     let mut s = Scenario::new("storm on one key");
     s.controller.reconcile_ns = 200 * MILLISECOND;
-    s.sources.push(Source::WatchEvents { key: "prod/web-7d8".into(), per_second: 50.0, start_ns: 0, duration_ns: 2 * SECOND });
+    s.sources.push(Source::WatchEvents {
+        key: "prod/web-7d8".into(),
+        per_second: 50.0,
+        start_ns: 0,
+        duration_ns: 2 * SECOND,
+    });
     let mut sim = Simulation::new(&s).unwrap();
-    let k = sim.find("prod/web-7d8").unwrap_or(workqueue_core::ItemId(0));
+    let k = sim
+        .find("prod/web-7d8")
+        .unwrap_or(workqueue_core::ItemId(0));
     let mut in_flight_and_dirty = 0;
     while sim.now() < 2 * SECOND {
         sim.step();
         assert!(sim.queue().len() <= 1, "never two copies queued");
-        assert!(sim.workers().iter().filter(|w| **w != WorkerState::Idle).count() <= 1);
+        assert!(
+            sim.workers()
+                .iter()
+                .filter(|w| **w != WorkerState::Idle)
+                .count()
+                <= 1
+        );
         if sim.queue().is_processing(k) && sim.queue().is_dirty(k) {
             in_flight_and_dirty += 1;
         }
     }
     assert_eq!(sim.find("prod/web-7d8"), Some(k));
     assert_eq!(sim.item(k).watch_events, 100);
-    assert!(in_flight_and_dirty > 0, "one reconcile in flight while the key is queued again (dirty)");
+    assert!(
+        in_flight_and_dirty > 0,
+        "one reconcile in flight while the key is queued again (dirty)"
+    );
     // 100 events, but only about one reconcile per 200ms.
-    assert!((10..=11).contains(&sim.item(k).reconciles), "{}", sim.item(k).reconciles);
+    assert!(
+        (10..=11).contains(&sim.item(k).reconciles),
+        "{}",
+        sim.item(k).reconciles
+    );
 }
 
 #[test]
@@ -138,7 +190,14 @@ fn give_up_after_15_requeues() {
     let mut s = Scenario::new("give up");
     s.limiter = per_item();
     s.controller.give_up_after = Some(15);
-    s.items.push(ItemSpec { key: "ns/broken".into(), script: Some(Script::Always { outcome: Outcome::Error }), reconcile_ns: None, add_at_ns: Some(0) });
+    s.items.push(ItemSpec {
+        key: "ns/broken".into(),
+        script: Some(Script::Always {
+            outcome: Outcome::Error,
+        }),
+        reconcile_ns: None,
+        add_at_ns: Some(0),
+    });
     s.duration_ns = 1000 * SECOND;
     let mut sim = Simulation::new(&s).unwrap();
     sim.run_to_end();
@@ -153,54 +212,111 @@ fn give_up_after_15_requeues() {
 #[test]
 fn reconcile_result_table_walk_through() {
     let mut s = Scenario::new("S36");
-    s.items.push(ItemSpec { key: "k".into(), script: Some(Script::Live), reconcile_ns: None, add_at_ns: Some(0) });
+    s.items.push(ItemSpec {
+        key: "k".into(),
+        script: Some(Script::Live),
+        reconcile_ns: None,
+        add_at_ns: Some(0),
+    });
     let mut sim = Simulation::new(&s).unwrap();
     sim.run_until(0);
     let k = sim.find("k").unwrap();
-    let decide = |sim: &mut Simulation, outcome: Outcome, external_add: bool| -> (Option<i128>, u64) {
-        if external_add {
-            sim.apply(Input::Add { key: "k".into() }).unwrap();
-            // The item was queued before; let the worker take it.
-        }
-        // Bring the key to a worker: run until it awaits a decision.
-        while !sim.workers().iter().any(|w| matches!(w, WorkerState::AwaitingDecision { .. })) {
-            sim.step().expect("the key comes back");
-        }
-        let now = sim.now();
-        sim.apply(Input::Decide { key: "k".into(), outcome }).unwrap();
-        let waiting = sim.queue().waiting_until(k).map(|r| r - now as i128);
-        (waiting, sim.queue().num_requeues(k))
-    };
+    let decide =
+        |sim: &mut Simulation, outcome: Outcome, external_add: bool| -> (Option<i128>, u64) {
+            if external_add {
+                sim.apply(Input::Add { key: "k".into() }).unwrap();
+                // The item was queued before; let the worker take it.
+            }
+            // Bring the key to a worker: run until it awaits a decision.
+            while !sim
+                .workers()
+                .iter()
+                .any(|w| matches!(w, WorkerState::AwaitingDecision { .. }))
+            {
+                sim.step().expect("the key comes back");
+            }
+            let now = sim.now();
+            sim.apply(Input::Decide {
+                key: "k".into(),
+                outcome,
+            })
+            .unwrap();
+            let waiting = sim.queue().waiting_until(k).map(|r| r - now as i128);
+            (waiting, sim.queue().num_requeues(k))
+        };
     let ms = MILLISECOND as i128;
     assert_eq!(decide(&mut sim, Outcome::Error, false), (Some(5 * ms), 1));
     assert_eq!(decide(&mut sim, Outcome::Error, false), (Some(10 * ms), 2));
     assert_eq!(decide(&mut sim, Outcome::TerminalError, false), (None, 2));
     assert_eq!(decide(&mut sim, Outcome::Requeue, true), (Some(20 * ms), 3));
-    assert_eq!(decide(&mut sim, Outcome::ErrorWithRequeueAfter { after_ns: 60 * SECOND }, false), (Some(40 * ms), 4));
+    assert_eq!(
+        decide(
+            &mut sim,
+            Outcome::ErrorWithRequeueAfter {
+                after_ns: 60 * SECOND
+            },
+            false
+        ),
+        (Some(40 * ms), 4)
+    );
     let both = Outcome::Custom {
-        result: workqueue_core::ReconcileResult { requeue: true, requeue_after_ns: 30 * SECOND, error: workqueue_core::controller::ErrorKind::None },
+        result: workqueue_core::ReconcileResult {
+            requeue: true,
+            requeue_after_ns: 30 * SECOND,
+            error: workqueue_core::controller::ErrorKind::None,
+        },
     };
     assert_eq!(decide(&mut sim, both, false), (Some(30_000 * ms), 0));
-    assert_eq!(decide(&mut sim, Outcome::RequeueAfter { after_ns: -5 * SECOND }, false), (None, 0));
+    assert_eq!(
+        decide(
+            &mut sim,
+            Outcome::RequeueAfter {
+                after_ns: -5 * SECOND
+            },
+            false
+        ),
+        (None, 0)
+    );
     let neg = Outcome::Custom {
-        result: workqueue_core::ReconcileResult { requeue: true, requeue_after_ns: -5 * SECOND, error: workqueue_core::controller::ErrorKind::None },
+        result: workqueue_core::ReconcileResult {
+            requeue: true,
+            requeue_after_ns: -5 * SECOND,
+            error: workqueue_core::controller::ErrorKind::None,
+        },
     };
     assert_eq!(decide(&mut sim, neg, true), (Some(5 * ms), 1));
     let m = sim.controller_metrics();
     assert_eq!(
-        (m.total(ResultLabel::Error), m.total(ResultLabel::Requeue), m.total(ResultLabel::RequeueAfter), m.total(ResultLabel::Success)),
+        (
+            m.total(ResultLabel::Error),
+            m.total(ResultLabel::Requeue),
+            m.total(ResultLabel::RequeueAfter),
+            m.total(ResultLabel::Success)
+        ),
         (4, 2, 1, 1)
     );
-    assert_eq!((m.reconcile_errors_total, m.terminal_reconcile_errors_total), (4, 1));
+    assert_eq!(
+        (m.reconcile_errors_total, m.terminal_reconcile_errors_total),
+        (4, 1)
+    );
     // The queue calls each choice caused are in the log, Forget before AddAfter.
     let calls: Vec<String> = sim.log().iter().map(|e| sim.describe(e)).collect();
-    let forget = calls.iter().position(|c| c.starts_with("queue.Forget")).unwrap();
-    assert!(calls[forget + 1].starts_with("queue.AddAfter(\"k\", 30s)"), "{:?}", &calls[forget..forget + 2]);
+    let forget = calls
+        .iter()
+        .position(|c| c.starts_with("queue.Forget"))
+        .unwrap();
+    assert!(
+        calls[forget + 1].starts_with("queue.AddAfter(\"k\", 30s)"),
+        "{:?}",
+        &calls[forget..forget + 2]
+    );
 }
 
 fn crossplane(r: u32) -> Scenario {
     let mut s = Scenario::new("crossplane");
-    s.crossplane = Some(CrossplaneConfig { max_reconcile_rate: r });
+    s.crossplane = Some(CrossplaneConfig {
+        max_reconcile_rate: r,
+    });
     s
 }
 
@@ -208,18 +324,36 @@ fn crossplane(r: u32) -> Scenario {
 fn crossplane_r10_runs_10_workers_with_a_10_per_second_burst_100_global_bucket() {
     let mut s = crossplane(10);
     s.controller.reconcile_ns = 100 * MILLISECOND; // 10 workers could do 100/s
-    s.sources.push(Source::AddMany { prefix: "mr-".into(), count: 300, at_ns: 0, script: None });
+    s.sources.push(Source::AddMany {
+        prefix: "mr-".into(),
+        count: 300,
+        at_ns: 0,
+        script: None,
+    });
     let mut sim = Simulation::new(&s).unwrap();
     assert_eq!(sim.workers().len(), 10);
-    assert_eq!(sim.limiter_config(), &LimiterConfig::Exponential { base_ns: SECOND, max_ns: 60 * SECOND });
+    assert_eq!(
+        sim.limiter_config(),
+        &LimiterConfig::Exponential {
+            base_ns: SECOND,
+            max_ns: 60 * SECOND
+        }
+    );
     sim.run_until(0);
-    let busy = sim.workers().iter().filter(|w| **w != WorkerState::Idle).count();
+    let busy = sim
+        .workers()
+        .iter()
+        .filter(|w| **w != WorkerState::Idle)
+        .count();
     assert_eq!(busy, 10, "ten reconciles at once");
     sim.run_until(20 * SECOND);
     // The burst of 100 and then 10 per second: 300 keys need about 20s, not 3s.
     let done = sim.controller_metrics().total(ResultLabel::Success);
     assert!((280..=300).contains(&done), "{done}");
-    assert!(sim.controller_metrics().total(ResultLabel::RequeueAfter) > 0, "the middleware deferred some");
+    assert!(
+        sim.controller_metrics().total(ResultLabel::RequeueAfter) > 0,
+        "the middleware deferred some"
+    );
     let mut early = Simulation::new(&s).unwrap();
     early.run_until(5 * SECOND);
     let done = early.controller_metrics().total(ResultLabel::Success);
@@ -233,7 +367,9 @@ fn crossplane_throttle_deferral_resets_the_per_object_backoff() {
     let mut s = crossplane(1);
     s.items.push(ItemSpec {
         key: "k".into(),
-        script: Some(Script::Always { outcome: Outcome::Requeue }),
+        script: Some(Script::Always {
+            outcome: Outcome::Requeue,
+        }),
         reconcile_ns: None,
         add_at_ns: Some(0),
     });
@@ -244,11 +380,22 @@ fn crossplane_throttle_deferral_resets_the_per_object_backoff() {
     // Drain the global bucket (burst 10) by hand-added keys at 7s, before the 4th dequeue.
     sim.run_until(6 * SECOND);
     assert_eq!(sim.queue().num_requeues(k), 3, "delays 1s, 2s, 4s");
-    sim.apply(Input::AddMany { prefix: "other-".into(), count: 12 }).unwrap();
+    sim.apply(Input::AddMany {
+        prefix: "other-".into(),
+        count: 12,
+    })
+    .unwrap();
     sim.run_until(7 * SECOND);
     let deferred = sim.log().iter().any(|e| matches!(&e.event, SimEvent::Gate { item, gate: workqueue_core::controller::Gate::Defer { .. }, .. } if *item == k));
-    assert!(deferred, "the 4th dequeue of k is deferred by the global bucket");
-    assert_eq!(sim.queue().num_requeues(k), 0, "RequeueAfter forgot the backoff");
+    assert!(
+        deferred,
+        "the 4th dequeue of k is deferred by the global bucket"
+    );
+    assert_eq!(
+        sim.queue().num_requeues(k),
+        0,
+        "RequeueAfter forgot the backoff"
+    );
     // Next time k passes (free pass) and fails, it waits 1s, not 8s.
     let before = sim.item(k).retries.len();
     while sim.item(k).retries.len() == before {
@@ -260,20 +407,38 @@ fn crossplane_throttle_deferral_resets_the_per_object_backoff() {
 #[test]
 fn crossplane_r0_never_reconciles_anything() {
     let mut s = crossplane(0);
-    s.sources.push(Source::AddMany { prefix: "mr-".into(), count: 5, at_ns: 0, script: None });
+    s.sources.push(Source::AddMany {
+        prefix: "mr-".into(),
+        count: 5,
+        at_ns: 0,
+        script: None,
+    });
     let mut sim = Simulation::new(&s).unwrap();
     assert_eq!(sim.workers().len(), 1, "workers fall back to 1");
     sim.run_until(3600 * SECOND);
     assert_eq!(sim.controller_metrics().total(ResultLabel::Success), 0);
-    assert_eq!(sim.controller_metrics().total(ResultLabel::RequeueAfter), 5, "each parked for InfDuration");
-    assert_eq!(sim.queue().next_ready_at(), Some(workqueue_core::INF_DURATION), "parked for 292 years");
+    assert_eq!(
+        sim.controller_metrics().total(ResultLabel::RequeueAfter),
+        5,
+        "each parked for InfDuration"
+    );
+    assert_eq!(
+        sim.queue().next_ready_at(),
+        Some(workqueue_core::INF_DURATION),
+        "parked for 292 years"
+    );
 }
 
 #[test]
 fn shutdown_lets_workers_finish_what_is_queued() {
     let mut s = Scenario::new("shutdown");
     s.controller.reconcile_ns = SECOND;
-    s.sources.push(Source::AddMany { prefix: "p".into(), count: 3, at_ns: 0, script: None });
+    s.sources.push(Source::AddMany {
+        prefix: "p".into(),
+        count: 3,
+        at_ns: 0,
+        script: None,
+    });
     let mut sim = Simulation::new(&s).unwrap();
     sim.run_until(0);
     sim.apply(Input::Shutdown).unwrap();
@@ -281,6 +446,14 @@ fn shutdown_lets_workers_finish_what_is_queued() {
     sim.run_until(10 * SECOND);
     assert_eq!(sim.controller_metrics().total(ResultLabel::Success), 3);
     assert!(sim.queue().shutting_down() && sim.queue().is_empty());
-    let ignored = sim.log().iter().any(|e| matches!(&e.event, SimEvent::Queue(QueueEvent::Add { effect: workqueue_core::AddEffect::Ignored, .. })));
+    let ignored = sim.log().iter().any(|e| {
+        matches!(
+            &e.event,
+            SimEvent::Queue(QueueEvent::Add {
+                effect: workqueue_core::AddEffect::Ignored,
+                ..
+            })
+        )
+    });
     assert!(ignored);
 }
