@@ -1,1 +1,179 @@
+//! The playground's charts. Each module draws one chart into any plotters
+//! [`DrawingArea`], so the same code paints a `<canvas>` in the page and an
+//! SVG string in native tests.
+//!
+//! Inputs are plain data ([`Points`], [`Theme`]): the charts know nothing of
+//! the simulation, which keeps them cheap to test.
 
+pub mod backoff;
+pub mod bucket;
+pub mod depth;
+pub mod requeues;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// What went wrong while drawing (a backend error, as text).
+pub type ChartResult = Result<(), String>;
+
+/// Colours and sizes, so light, dark and projector modes share one drawing.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Theme {
+    pub background: RGBColor,
+    pub text: RGBColor,
+    pub grid: RGBColor,
+    /// Series colours (Okabe–Ito, safe for colour-blind readers).
+    pub series: [RGBColor; 4],
+    pub font_px: u32,
+}
+
+impl Theme {
+    pub const LIGHT: Theme = Theme {
+        background: RGBColor(255, 255, 255),
+        text: RGBColor(40, 44, 52),
+        grid: RGBColor(226, 230, 236),
+        series: [
+            RGBColor(0, 114, 178),
+            RGBColor(230, 159, 0),
+            RGBColor(0, 158, 115),
+            RGBColor(204, 121, 167),
+        ],
+        font_px: 12,
+    };
+    pub const DARK: Theme = Theme {
+        background: RGBColor(22, 26, 33),
+        text: RGBColor(220, 224, 230),
+        grid: RGBColor(52, 58, 68),
+        series: [
+            RGBColor(86, 180, 233),
+            RGBColor(240, 190, 60),
+            RGBColor(60, 200, 150),
+            RGBColor(220, 150, 190),
+        ],
+        font_px: 12,
+    };
+
+    pub fn scaled(mut self, font_px: u32) -> Theme {
+        self.font_px = font_px;
+        self
+    }
+}
+
+/// `(x, y)` points, x in seconds.
+pub type Points = Vec<(f64, f64)>;
+
+fn err<E: std::fmt::Debug>(e: E) -> String {
+    format!("{e:?}")
+}
+
+/// The y range that shows every value with a little headroom (never empty).
+fn y_range(series: &[&Points], floor_zero: bool) -> (f64, f64) {
+    let values = series.iter().flat_map(|p| p.iter().map(|(_, y)| *y));
+    let (mut lo, mut hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), y| {
+        (lo.min(y), hi.max(y))
+    });
+    if !lo.is_finite() {
+        (lo, hi) = (0.0, 1.0);
+    }
+    if floor_zero {
+        lo = lo.min(0.0);
+    }
+    if hi - lo < 1e-9 {
+        hi = lo + 1.0;
+    }
+    (lo, hi + (hi - lo) * 0.08)
+}
+
+fn x_range(series: &[&Points], min_width: f64) -> (f64, f64) {
+    let xs = series.iter().flat_map(|p| p.iter().map(|(x, _)| *x));
+    let (lo, hi) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
+        (lo.min(x), hi.max(x))
+    });
+    if !lo.is_finite() {
+        return (0.0, min_width);
+    }
+    (lo, hi.max(lo + min_width))
+}
+
+/// A line chart of one or more series with a caption and axis labels: the
+/// shape three of the four charts share.
+pub(crate) fn line_chart<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    theme: &Theme,
+    caption: &str,
+    y_label: &str,
+    series: &[(&str, &Points)],
+    floor_zero: bool,
+) -> ChartResult {
+    area.fill(&theme.background).map_err(err)?;
+    let all: Vec<&Points> = series.iter().map(|(_, p)| *p).collect();
+    let (x0, x1) = x_range(&all, 1.0);
+    let (y0, y1) = y_range(&all, floor_zero);
+    let font = ("sans-serif", theme.font_px).into_font().color(&theme.text);
+    let mut chart = ChartBuilder::on(area)
+        .caption(
+            caption,
+            ("sans-serif", theme.font_px + 2)
+                .into_font()
+                .color(&theme.text),
+        )
+        .margin(8)
+        .x_label_area_size(theme.font_px * 2 + 4)
+        .y_label_area_size(theme.font_px * 4)
+        .build_cartesian_2d(x0..x1, y0..y1)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .light_line_style(theme.grid)
+        .bold_line_style(theme.grid)
+        .axis_style(theme.grid)
+        .label_style(font.clone())
+        .x_desc("virtual time (s)")
+        .y_desc(y_label)
+        .x_labels(6)
+        .y_labels(5)
+        .draw()
+        .map_err(err)?;
+    for (i, (name, points)) in series.iter().enumerate() {
+        let color = theme.series[i % theme.series.len()];
+        chart
+            .draw_series(LineSeries::new(
+                points.iter().copied(),
+                color.stroke_width(2),
+            ))
+            .map_err(err)?
+            .label(*name)
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 14, y)], color.stroke_width(2))
+            });
+    }
+    if series.len() > 1 {
+        chart
+            .configure_series_labels()
+            .label_font(font)
+            .background_style(theme.background.mix(0.85))
+            .border_style(theme.grid)
+            .position(SeriesLabelPosition::UpperRight)
+            .draw()
+            .map_err(err)?;
+    }
+    area.present().map_err(err)
+}
+
+#[cfg(test)]
+pub(crate) mod test_support {
+    use plotters::prelude::*;
+    use plotters_svg::SVGBackend;
+
+    /// Renders with `draw` into an SVG string.
+    pub fn svg(
+        draw: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>) -> super::ChartResult,
+    ) -> String {
+        let mut out = String::new();
+        {
+            let area = SVGBackend::with_string(&mut out, (480, 240)).into_drawing_area();
+            draw(&area).expect("chart draws");
+        }
+        out
+    }
+}

@@ -411,6 +411,30 @@ impl Simulation {
         }
     }
 
+    /// Like [`Simulation::run_until`], but handles at most `budget` instants,
+    /// so a caller with a frame to render is never stuck behind a storm.
+    /// Returns whether `t` was reached; if not, the clock stopped at the last
+    /// instant handled and a later call carries on from there.
+    pub fn run_until_bounded(&mut self, t: Nanos, budget: usize) -> bool {
+        for _ in 0..budget {
+            match self.next_event_at() {
+                Some(next) if next <= t => self.process_instant(next),
+                _ => {
+                    if t > self.now {
+                        self.set_time(t);
+                    }
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// The event sources with the instant each fires next (`None`: done).
+    pub fn sources(&self) -> impl Iterator<Item = (&Source, Option<Nanos>)> {
+        self.sources.iter().map(|s| (&s.source, s.next))
+    }
+
     /// Runs until the scenario's duration (or until nothing more can happen).
     pub fn run_to_end(&mut self) {
         self.run_until(self.scenario.duration_ns);

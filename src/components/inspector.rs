@@ -1,0 +1,203 @@
+//! "Why is this key waiting?": for the selected key, where it is, what every
+//! sub-limiter answered to its last `When`, which answer won, the bucket
+//! reservation behind it, and the queue calls its last result caused.
+
+use workqueue_core::limiter::{Answer, AnswerKind};
+use workqueue_core::sim::SimEvent;
+use workqueue_core::{ItemId, Simulation};
+use yew::prelude::*;
+
+use super::use_playground;
+use crate::format;
+
+fn where_is(sim: &Simulation, id: ItemId) -> String {
+    let q = sim.queue();
+    let mut parts = Vec::new();
+    if q.is_processing(id) {
+        parts.push("being reconciled".to_string());
+    }
+    if q.is_dirty(id) {
+        parts.push(if q.is_processing(id) {
+            "dirty: queued again at Done".into()
+        } else {
+            "queued (dirty)".into()
+        });
+    }
+    if let Some(r) = q.waiting_until(id) {
+        parts.push(format!("waiting, ready {}", format::until(r, sim.now())));
+    }
+    if parts.is_empty() {
+        parts.push(if sim.item(id).gave_up {
+            "dropped (terminal error or gave up)".into()
+        } else {
+            "not queued: nothing to do".into()
+        });
+    }
+    parts.join("; ")
+}
+
+fn answer_rows(a: &Answer, depth: usize, out: &mut Vec<Html>) {
+    let (name, detail) = match &a.kind {
+        AnswerKind::Exponential {
+            base,
+            max,
+            exp,
+            capped,
+        } => (
+            "exponential".to_string(),
+            format!(
+                "{} × 2^{exp}{}",
+                format::dur(*base),
+                if *capped {
+                    format!(", capped at {}", format::dur(*max))
+                } else {
+                    String::new()
+                }
+            ),
+        ),
+        AnswerKind::FastSlow {
+            fast,
+            slow,
+            max_fast,
+            attempt,
+        } => (
+            "fast/slow".to_string(),
+            format!(
+                "attempt {attempt}: {} (fast for the first {max_fast}, then {})",
+                if *attempt <= *max_fast as u64 {
+                    "fast"
+                } else {
+                    "slow"
+                },
+                format::dur(*slow).replace(&format::dur(*fast), &format::dur(*fast))
+            ),
+        ),
+        AnswerKind::Bucket {
+            qps,
+            burst,
+            tokens_before,
+            tokens_after,
+            ok,
+        } => (
+            "token bucket".to_string(),
+            if *ok {
+                format!("{tokens_before:.2} → {tokens_after:.2} tokens ({qps}/s, burst {burst})")
+            } else {
+                format!("no reservation possible (burst {burst}): InfDuration")
+            },
+        ),
+        AnswerKind::MaxOf => (
+            "max-of".to_string(),
+            "the largest answer, at least 0".to_string(),
+        ),
+        AnswerKind::WithMaxWait { max_wait, capped } => (
+            "with-max-wait".to_string(),
+            format!(
+                "cap {}{}",
+                format::dur(*max_wait),
+                if *capped { " (applied)" } else { "" }
+            ),
+        ),
+    };
+    out.push(html! {
+        <tr class={classes!(a.won.then_some("won"))}>
+            <td style={format!("padding-left:{}rem", 0.4 + depth as f32)}>{ name }{ if a.won { html! { <span class="won-badge">{"wins"}</span> } } else { html! {} } }</td>
+            <td class="mono">{ detail }</td>
+            <td class="mono num" data-testid="answer-delay">{ format::dur(a.delay) }</td>
+            <td class="mono num">{ format!("{} ns", a.delay) }</td>
+        </tr>
+    });
+    for p in &a.parts {
+        answer_rows(p, depth + 1, out);
+    }
+}
+
+#[function_component(Inspector)]
+pub fn inspector() -> Html {
+    let state = use_playground();
+    let sim = state.sim.borrow();
+    let Some(key) = state.selected.clone() else {
+        return html! {
+            <section class="panel inspector" aria-label="Why is this key waiting?">
+                <h2>{"Why is this key waiting?"}</h2>
+                <p class="hint">{"Select a key on the stage (or add one) to see every limiter's answer, which one won, and the exact When values."}</p>
+            </section>
+        };
+    };
+    let Some(id) = sim.find(&key) else {
+        return html! { <section class="panel inspector"><h2>{"Why is this key waiting?"}</h2><p>{ format!("{key} has not been seen yet.") }</p></section> };
+    };
+    let info = sim.item(id);
+    let last = info.retries.back();
+    let mut rows = Vec::new();
+    if let Some(r) = last {
+        answer_rows(&r.answer, 0, &mut rows);
+    }
+    // The queue calls the key's latest reconcile result caused, in order.
+    let calls: Vec<String> = {
+        let log = sim.log();
+        let end = log
+            .iter()
+            .rposition(|e| matches!(&e.event, SimEvent::ReconcileEnd { item, .. } if *item == id));
+        match end {
+            Some(i) => log
+                .iter()
+                .skip(i)
+                .take_while(|e| !matches!(&e.event, workqueue_core::sim::SimEvent::Queue(workqueue_core::QueueEvent::Done { item, .. }) if *item != id))
+                .take(6)
+                .map(|e| sim.describe(e))
+                .collect(),
+            None => Vec::new(),
+        }
+    };
+    let close = {
+        let d = state.dispatcher();
+        Callback::from(move |_| d.dispatch(crate::state::Action::Select(None)))
+    };
+    html! {
+        <section class="panel inspector" aria-label="Why is this key waiting?" data-testid="inspector">
+            <div class="panel-head">
+                <h2>{"Why is "}<code>{ key.clone() }</code>{" here?"}</h2>
+                <button class="icon small" onclick={close} aria-label="Close the inspector">{"×"}</button>
+            </div>
+            <dl class="facts">
+                <dt>{"Now"}</dt><dd data-testid="where">{ where_is(&sim, id) }</dd>
+                <dt>{"NumRequeues"}</dt><dd data-testid="num-requeues">{ sim.queue().num_requeues(id) }</dd>
+                <dt>{"Reconciles"}</dt><dd>{ format!("{} ({} failed)", info.reconciles, info.errors) }</dd>
+                <dt>{"Script"}</dt><dd class="mono">{ format!("{:?}", sim.script_of(id)) }</dd>
+            </dl>
+            { match last {
+                None => html! { <p class="hint">{"No rate-limited requeue yet: the limiter has not been asked about this key."}</p> },
+                Some(r) => html! {
+                    <>
+                        <h3>{ format!("Last AddRateLimited at {}: failure #{} → When = {}", format::at(r.at), r.failures_before + 1, format::dur(r.delay)) }</h3>
+                        <table class="answers">
+                            <thead><tr><th>{"limiter"}</th><th>{"why"}</th><th>{"answer"}</th><th>{"exact"}</th></tr></thead>
+                            <tbody>{ for rows }</tbody>
+                        </table>
+                    </>
+                },
+            } }
+            { if calls.is_empty() { html! {} } else { html! {
+                <>
+                    <h3>{"What its last result did"}</h3>
+                    <ol class="calls mono" data-testid="calls">{ for calls.iter().map(|c| html! { <li>{ c }</li> }) }</ol>
+                </>
+            } } }
+            { if info.retries.len() > 1 { html! {
+                <>
+                    <h3>{"Every requeue so far"}</h3>
+                    <table class="history">
+                        <thead><tr><th>{"failure"}</th><th>{"at"}</th><th>{"When"}</th><th>{"ready"}</th></tr></thead>
+                        <tbody>
+                        { for info.retries.iter().rev().take(12).map(|r| html! {
+                            <tr><td class="num">{ r.failures_before + 1 }</td><td class="mono">{ format::dur(r.at) }</td>
+                            <td class="mono">{ format::dur(r.delay) }</td><td class="mono">{ format::dur(r.at.saturating_add(r.delay.max(0))) }</td></tr>
+                        }) }
+                        </tbody>
+                    </table>
+                </>
+            } } else { html! {} } }
+        </section>
+    }
+}

@@ -1,0 +1,44 @@
+//! The event log: Go-like calls with virtual timestamps, filterable by key.
+//! The simulation keeps the latest entries only, so memory stays bounded.
+
+use yew::prelude::*;
+
+use super::{event_value, use_playground};
+use crate::format;
+
+const SHOWN: usize = 200;
+
+#[function_component(EventLog)]
+pub fn event_log() -> Html {
+    let state = use_playground();
+    let filter = use_state(String::new);
+    let sim = state.sim.borrow();
+    let needle = filter.trim().to_string();
+    let lines: Vec<(u64, String, String)> = sim
+        .log()
+        .iter()
+        .rev()
+        .map(|e| (e.seq, format::dur(e.at), sim.describe(e)))
+        .filter(|(_, _, text)| needle.is_empty() || text.contains(&needle))
+        .take(SHOWN)
+        .collect();
+    let on_filter = {
+        let filter = filter.clone();
+        Callback::from(move |e: InputEvent| filter.set(event_value(&e)))
+    };
+    html! {
+        <section class="panel log" aria-label="Event log">
+            <div class="panel-head">
+                <h2>{"Event log "}<small>{ format!("{} events", format::count(sim.log_total())) }</small></h2>
+                <label class="filter">{"filter "}
+                    <input type="search" value={(*filter).clone()} oninput={on_filter} placeholder="key or call" data-testid="log-filter" />
+                </label>
+            </div>
+            <ol class="entries mono" data-testid="log" reversed=true>
+                { for lines.into_iter().map(|(seq, at, text)| html! {
+                    <li key={seq}><span class="t">{ at }</span>{ text }</li>
+                }) }
+            </ol>
+        </section>
+    }
+}

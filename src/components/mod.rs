@@ -1,0 +1,37 @@
+//! The playground's parts, each a function component reading the shared
+//! [`crate::state::PlaygroundContext`].
+
+pub mod charts;
+pub mod inputs;
+pub mod inspector;
+pub mod log;
+pub mod metrics;
+pub mod settings_panel;
+pub mod stage;
+pub mod transport;
+
+use yew::prelude::*;
+
+use crate::state::PlaygroundContext;
+
+/// The shared state; every component is rendered inside the provider.
+#[hook]
+pub fn use_playground() -> PlaygroundContext {
+    use_context::<PlaygroundContext>().expect("rendered inside the playground's ContextProvider")
+}
+
+/// The value of the input or select an event came from.
+pub fn event_value(e: &Event) -> String {
+    use wasm_bindgen::JsCast;
+    let target = e.target();
+    if let Some(i) = target
+        .clone()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+    {
+        return i.value();
+    }
+    if let Some(s) = target.and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok()) {
+        return s.value();
+    }
+    String::new()
+}

@@ -1,0 +1,116 @@
+//! The configuration, always visible: limiter preset and its parameters with
+//! units, workers, reconcile duration and how reconciles turn out. Values are
+//! checked as they are typed; only a valid form can be applied.
+
+use yew::prelude::*;
+
+use super::{event_value, use_playground};
+use crate::settings::{Field, Preset, ScriptChoice, Settings};
+use crate::state::Action;
+
+#[function_component(SettingsPanel)]
+pub fn settings_panel() -> Html {
+    let state = use_playground();
+    let form = use_state(|| state.settings.clone());
+    {
+        // A new run (restart, shared link, lesson) resets the form to it.
+        let form = form.clone();
+        use_effect_with(state.settings.clone(), move |s| form.set(s.clone()));
+    }
+    let errors = form.to_scenario().err().unwrap_or_default();
+    let error_of = |f: Field| errors.iter().find(|(e, _)| *e == f).map(|(_, m)| m.clone());
+    let dirty = *form != state.settings;
+
+    let field = |f: Field| {
+        let handle = form.clone();
+        let oninput = Callback::from(move |e: InputEvent| {
+            let mut next: Settings = (*handle).clone();
+            next.set(f, event_value(&e));
+            handle.set(next);
+        });
+        let err = error_of(f);
+        let id = format!("f-{}", f.id());
+        let hint_id = format!("{id}-hint");
+        html! {
+            <div class={classes!("field", err.is_some().then_some("invalid"))}>
+                <label for={id.clone()}>{ f.label() }</label>
+                <input id={id.clone()} type="text" value={form.get(f).to_string()} {oninput}
+                    aria-invalid={err.is_some().to_string()} aria-describedby={hint_id.clone()} spellcheck="false" />
+                <small id={hint_id} class={if err.is_some() { "error" } else { "unit" }}>
+                    { err.unwrap_or_else(|| f.unit().to_string()) }
+                </small>
+            </div>
+        }
+    };
+
+    let on_preset = {
+        let form = form.clone();
+        Callback::from(move |e: Event| {
+            if let Some(p) = Preset::from_id(&event_value(&e)) {
+                let mut next: Settings = (*form).clone();
+                next.preset = p;
+                form.set(next);
+            }
+        })
+    };
+    let on_script = {
+        let form = form.clone();
+        Callback::from(move |e: Event| {
+            if let Some(c) = ScriptChoice::from_id(&event_value(&e)) {
+                let mut next: Settings = (*form).clone();
+                next.script = c;
+                form.set(next);
+            }
+        })
+    };
+    let apply = {
+        let form = form.clone();
+        let d = state.dispatcher();
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            d.dispatch(Action::Apply((*form).clone()));
+        })
+    };
+    let preset = form.preset;
+    html! {
+        <form class="panel settings" onsubmit={apply} aria-label="Configuration">
+            <h2>{"Rate limiter"}</h2>
+            <div class="field">
+                <label for="f-preset">{"Preset"}</label>
+                <select id="f-preset" data-testid="preset" onchange={on_preset}>
+                    { for Preset::ALL.iter().map(|p| html! {
+                        <option value={p.id()} selected={*p == preset}>{ p.label() }</option>
+                    }) }
+                </select>
+            </div>
+            <p class="blurb">{ preset.blurb() }</p>
+            <div class="grid2">
+                { for preset.fields().iter().map(|f| field(*f)) }
+            </div>
+            <h2>{"Controller"}</h2>
+            <div class="grid2">
+                { if preset == Preset::Crossplane { html!{} } else { field(Field::Workers) } }
+                { field(Field::Reconcile) }
+            </div>
+            <div class="field">
+                <label for="f-script">{"Each reconcile"}</label>
+                <select id="f-script" data-testid="script" onchange={on_script}>
+                    { for ScriptChoice::ALL.iter().map(|c| html! {
+                        <option value={c.id()} selected={*c == form.script}>{ c.label() }</option>
+                    }) }
+                </select>
+            </div>
+            { match form.script {
+                ScriptChoice::FailThenSucceed => field(Field::FailN),
+                ScriptChoice::Random => html! { <div class="grid2">{ field(Field::Probability) }{ field(Field::Seed) }</div> },
+                _ => html! {},
+            } }
+            <div class="apply-row">
+                <button type="submit" class="primary" data-testid="apply" disabled={!errors.is_empty() || !dirty}>
+                    { if dirty { "Apply and restart" } else { "Applied" } }
+                </button>
+                { if !errors.is_empty() { html! { <span class="error" role="alert">{ format!("{} value(s) to fix", errors.len()) }</span> } } else { html! {} } }
+            </div>
+        </form>
+    }
+}

@@ -1,0 +1,90 @@
+//! Time: play/pause, step, speed on a log scale, and the timeline.
+
+use yew::prelude::*;
+
+use super::{event_value, use_playground};
+use crate::format;
+use crate::hooks::speed_step;
+use crate::state::{Action, MAX_SPEED, MIN_SPEED};
+
+/// Transport icons as inline SVG: no icon font to fetch, same look everywhere.
+fn icon(path: &'static str) -> Html {
+    html! { <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false"><path d={path} fill="currentColor"/></svg> }
+}
+const PLAY: &str = "M7 4.5v15l13-7.5z";
+const PAUSE: &str = "M6 4h4.5v16H6zM13.5 4H18v16h-4.5z";
+const STEP: &str = "M5 4.5v15l10-7.5zM16 4.5h3v15h-3z";
+const BACK: &str = "M19 4.5v15L9 12zM5 4.5h3v15H5z";
+
+#[function_component(Transport)]
+pub fn transport() -> Html {
+    let state = use_playground();
+    let now = state.now();
+    let d = state.dispatcher();
+    let on = |a: fn() -> Action| {
+        let d = d.clone();
+        Callback::from(move |_| d.dispatch(a()))
+    };
+    let speed = state.speed;
+    // The slider runs over log10(speed): -2 (1/100x) to 3 (1000x).
+    let on_speed = {
+        let d = d.clone();
+        Callback::from(move |e: InputEvent| {
+            let v: f64 = event_value(&e).parse().unwrap_or(0.0);
+            d.dispatch(Action::SetSpeed(10f64.powf(v).clamp(MIN_SPEED, MAX_SPEED)));
+        })
+    };
+    let horizon = state.horizon.max(now).max(1);
+    let on_seek = {
+        let d = d.clone();
+        Callback::from(move |e: InputEvent| {
+            let v: f64 = event_value(&e).parse().unwrap_or(0.0);
+            d.dispatch(Action::Seek(v as i64));
+        })
+    };
+    let faster = {
+        let d = d.clone();
+        Callback::from(move |_| d.dispatch(Action::SetSpeed(speed_step(speed, true))))
+    };
+    let slower = {
+        let d = d.clone();
+        Callback::from(move |_| d.dispatch(Action::SetSpeed(speed_step(speed, false))))
+    };
+    let speed_label = if speed >= 1.0 {
+        format!("{speed:.0}×")
+    } else {
+        format!("{speed}×")
+    };
+    html! {
+        <section class="transport" aria-label="Time controls">
+            <div class="transport-buttons">
+                <button class="icon" onclick={on(|| Action::StepBack)} aria-label="Step back to the previous event" title="Previous event (←)">{ icon(BACK) }</button>
+                <button class="icon primary" data-testid="play" onclick={on(|| Action::TogglePlay)}
+                    aria-label={if state.playing { "Pause" } else { "Play" }} title="Play / pause (space)">
+                    { icon(if state.playing { PAUSE } else { PLAY }) }
+                </button>
+                <button class="icon" data-testid="step" onclick={on(|| Action::Step)} aria-label="Step to the next event" title="Next event (→)">{ icon(STEP) }</button>
+                <button class="ghost" onclick={on(|| Action::Restart)} aria-label="Restart the run" title="Start over with the same settings">{"Restart"}</button>
+            </div>
+            <div class="clock" aria-live="off">
+                <span class="clock-label">{"virtual time"}</span>
+                <output data-testid="clock" class="clock-value">{ format::dur(now) }</output>
+            </div>
+            <div class="speed">
+                <button class="icon small" onclick={slower} aria-label="Slower" title="Slower (−)">{"−"}</button>
+                <input type="range" min="-2" max="3" step="0.01" value={speed.log10().to_string()}
+                    oninput={on_speed} aria-label="Speed" aria-valuetext={speed_label.clone()} />
+                <button class="icon small" onclick={faster} aria-label="Faster" title="Faster (+)">{"+"}</button>
+                <output class="speed-value" data-testid="speed">{ speed_label }</output>
+            </div>
+            <div class="timeline">
+                <input type="range" min="0" max={horizon.to_string()} step="1" value={now.to_string()}
+                    oninput={on_seek} aria-label="Timeline: drag to rewind" />
+                <span class="timeline-end">{ format::dur(state.horizon) }</span>
+            </div>
+            <p class="shortcuts" aria-label="Keyboard shortcuts">
+                <kbd>{"space"}</kbd>{" play/pause "}<kbd>{"→"}</kbd>{" next event "}<kbd>{"←"}</kbd>{" previous "}<kbd>{"+"}</kbd><kbd>{"−"}</kbd>{" speed "}<kbd>{"esc"}</kbd>{" deselect"}
+            </p>
+        </section>
+    }
+}

@@ -1,0 +1,66 @@
+//! Numbers and durations as the page shows them.
+
+use workqueue_core::{format_go_duration, Nanos};
+
+/// A Go duration, with "never" for anything past 292 years.
+pub fn dur(d: Nanos) -> String {
+    if d == Nanos::MAX {
+        "never (InfDuration)".into()
+    } else {
+        format_go_duration(d)
+    }
+}
+
+/// An instant in the run, e.g. `t=1.25s`.
+pub fn at(t: Nanos) -> String {
+    format!("t={}", format_go_duration(t))
+}
+
+/// A wide instant from the waiting heap, relative to now.
+pub fn until(ready_at: i128, now: Nanos) -> String {
+    let left = ready_at - now as i128;
+    if left > Nanos::MAX as i128 {
+        "in ~292 years".into()
+    } else {
+        format!("in {}", format_go_duration(left as Nanos))
+    }
+}
+
+/// Thousands separators: 10000 → 10,000.
+pub fn count(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Seconds with as many decimals as carry meaning.
+pub fn seconds(s: f64) -> String {
+    if s == 0.0 {
+        "0".into()
+    } else if s.abs() >= 100.0 {
+        format!("{s:.1}")
+    } else {
+        let t = format!("{s:.6}");
+        t.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats() {
+        assert_eq!(count(70_000), "70,000");
+        assert_eq!(count(999), "999");
+        assert_eq!(dur(Nanos::MAX), "never (InfDuration)");
+        assert_eq!(until(5_000_000, 0), "in 5ms");
+        assert_eq!(seconds(0.00500), "0.005");
+    }
+}

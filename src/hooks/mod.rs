@@ -1,0 +1,109 @@
+//! Hooks that connect the playground to the browser: the animation clock and
+//! keyboard shortcuts.
+
+use gloo_timers::callback::Interval;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use crate::state::{Action, Playground, MAX_SPEED, MIN_SPEED};
+
+/// Milliseconds since page load (the browser's monotonic clock).
+pub fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// Ticks the playground about 60 times a second with the real time elapsed.
+/// A background tab's timer is throttled; the reducer caps each tick, so the
+/// run slows down there instead of leaping.
+#[hook]
+pub fn use_ticker(dispatch: UseReducerDispatcher<Playground>) {
+    use_effect_with((), move |_| {
+        let last = std::cell::Cell::new(now_ms());
+        let interval = Interval::new(16, move || {
+            let t = now_ms();
+            dispatch.dispatch(Action::Tick(t - last.replace(t)));
+        });
+        move || drop(interval)
+    });
+}
+
+/// The next speed up or down the logarithmic scale (×√10 per press… in
+/// steps of 1, 2, 5 per decade, which people read more easily).
+pub fn speed_step(speed: f64, up: bool) -> f64 {
+    const STEPS: [f64; 16] = [
+        0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0,
+        1000.0,
+    ];
+    let next = if up {
+        STEPS.iter().copied().find(|s| *s > speed * 1.0001)
+    } else {
+        STEPS.iter().rev().copied().find(|s| *s < speed * 0.9999)
+    };
+    next.unwrap_or(if up { MAX_SPEED } else { MIN_SPEED })
+}
+
+/// Space plays or pauses, arrows step, + and - change the speed. Keys typed
+/// into a form field are left alone.
+#[hook]
+pub fn use_keyboard(state: UseReducerHandle<Playground>) {
+    let speed = state.speed;
+    let dispatch = state.dispatcher();
+    use_effect_with(speed, move |speed| {
+        let speed = *speed;
+        let handler = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
+            let typing = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .map(|el| {
+                    matches!(
+                        el.tag_name().as_str(),
+                        "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON"
+                    )
+                })
+                .unwrap_or(false);
+            if (typing && e.key() != "Escape") || e.ctrl_key() || e.meta_key() || e.alt_key() {
+                return;
+            }
+            let action = match e.key().as_str() {
+                " " => Action::TogglePlay,
+                "ArrowRight" => Action::Step,
+                "ArrowLeft" => Action::StepBack,
+                "+" | "=" => Action::SetSpeed(speed_step(speed, true)),
+                "-" | "_" => Action::SetSpeed(speed_step(speed, false)),
+                "Escape" => Action::Select(None),
+                _ => return,
+            };
+            e.prevent_default();
+            dispatch.dispatch(action);
+        });
+        let window = web_sys::window();
+        if let Some(w) = &window {
+            let _ = w.add_event_listener_with_callback("keydown", handler.as_ref().unchecked_ref());
+        }
+        move || {
+            if let Some(w) = window {
+                let _ = w.remove_event_listener_with_callback(
+                    "keydown",
+                    handler.as_ref().unchecked_ref(),
+                );
+            }
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::speed_step;
+
+    #[test]
+    fn speed_steps_are_1_2_5_and_clamped() {
+        assert_eq!(speed_step(1.0, true), 2.0);
+        assert_eq!(speed_step(2.0, false), 1.0);
+        assert_eq!(speed_step(1000.0, true), 1000.0);
+        assert_eq!(speed_step(0.01, false), 0.01);
+        assert_eq!(speed_step(3.0, true), 5.0);
+    }
+}

@@ -1,0 +1,110 @@
+//! Workqueue Playground: a Yew front end over `workqueue-core`.
+//!
+//! The UI is a thin view over the simulation: [`state`] holds the run and a
+//! reducer, [`components`] render parts of it, [`hooks`] connect the clock and
+//! the keyboard, and the charts come from the `workqueue-charts` crate.
+
+pub mod components;
+pub mod format;
+pub mod hooks;
+pub mod settings;
+pub mod state;
+
+use yew::prelude::*;
+
+use components::charts::Charts;
+use components::inputs::Inputs;
+use components::inspector::Inspector;
+use components::log::EventLog;
+use components::metrics::Metrics;
+use components::settings_panel::SettingsPanel;
+use components::stage::Stage;
+use components::transport::Transport;
+use state::{Action, NoticeKind, Playground, PlaygroundContext};
+
+/// A panic is a bug: log it to the console (tests fail on console errors) and
+/// tell the person at the page what to do, instead of freezing silently.
+pub fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let text = format!("Workqueue Playground hit a bug: {info}");
+        web_sys::console::error_1(&text.as_str().into());
+        let doc = web_sys::window().and_then(|w| w.document());
+        if let Some(body) = doc.as_ref().and_then(|d| d.body()) {
+            if let Ok(div) = doc
+                .as_ref()
+                .map(|d| d.create_element("div"))
+                .transpose()
+                .ok()
+                .flatten()
+                .ok_or(())
+            {
+                div.set_class_name("notice error crash");
+                div.set_attribute("role", "alert").ok();
+                div.set_text_content(Some("Something went wrong inside the playground. Reload the page to start again; your share link still holds your setup."));
+                body.prepend_with_node_1(&div).ok();
+            }
+        }
+    }));
+}
+
+#[function_component(Notices)]
+fn notices() -> Html {
+    let state = components::use_playground();
+    let Some(n) = state.notice.clone() else {
+        return html! {};
+    };
+    let dismiss = {
+        let d = state.dispatcher();
+        Callback::from(move |_| d.dispatch(Action::Notify(None)))
+    };
+    let class = if n.kind == NoticeKind::Error {
+        "notice error"
+    } else {
+        "notice info"
+    };
+    html! {
+        <div class={class} role={if n.kind == NoticeKind::Error { "alert" } else { "status" }} data-testid="notice">
+            <span>{ n.text }</span>
+            <button class="icon small" onclick={dismiss} aria-label="Dismiss">{"×"}</button>
+        </div>
+    }
+}
+
+#[function_component(App)]
+pub fn app() -> Html {
+    let state = use_reducer(Playground::default);
+    hooks::use_ticker(state.dispatcher());
+    hooks::use_keyboard(state.clone());
+    let narration = state.narration.clone();
+    html! {
+        <ContextProvider<PlaygroundContext> context={state}>
+            <header class="top">
+                <div class="brand">
+                    <svg class="logo" viewBox="0 0 32 32" aria-hidden="true"><rect width="32" height="32" rx="7"/><rect x="6" y="9" width="6" height="14" rx="2" class="l1"/><rect x="14" y="9" width="6" height="14" rx="2" class="l2"/><rect x="22" y="9" width="4" height="14" rx="2" class="l3"/></svg>
+                    <div>
+                        <h1>{"Workqueue Playground"}</h1>
+                        <p class="tagline">{"What client-go's workqueue and controller rate limiting do to every key, exact to the nanosecond."}</p>
+                    </div>
+                </div>
+                <Transport />
+            </header>
+            <Notices />
+            <main class="layout">
+                <aside class="left">
+                    <Inputs />
+                    <SettingsPanel />
+                </aside>
+                <div class="center">
+                    <Stage />
+                    <Charts />
+                </div>
+                <aside class="right">
+                    <Inspector />
+                    <Metrics />
+                </aside>
+                <div class="bottom"><EventLog /></div>
+            </main>
+            <div class="sr-only" aria-live="polite" data-testid="narration">{ narration }</div>
+        </ContextProvider<PlaygroundContext>>
+    }
+}

@@ -1,0 +1,542 @@
+//! The configuration form as typed: presets, parameters with units, and their
+//! conversion to a validated [`Scenario`]. Invalid values stay in the form
+//! with a message and never reach the simulation.
+
+use workqueue_core::controller::{CrossplaneConfig, Outcome, Script};
+use workqueue_core::scenario::{ControllerConfig, Scenario};
+use workqueue_core::{format_go_duration, parse_go_duration, LimiterConfig, Nanos};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Preset {
+    ClientGoDefault,
+    PerItem,
+    BucketOnly,
+    FastSlow,
+    WithMaxWait,
+    Crossplane,
+}
+
+impl Preset {
+    pub const ALL: [Preset; 6] = [
+        Preset::ClientGoDefault,
+        Preset::PerItem,
+        Preset::BucketOnly,
+        Preset::FastSlow,
+        Preset::WithMaxWait,
+        Preset::Crossplane,
+    ];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Preset::ClientGoDefault => "default",
+            Preset::PerItem => "per-item",
+            Preset::BucketOnly => "bucket",
+            Preset::FastSlow => "fast-slow",
+            Preset::WithMaxWait => "max-wait",
+            Preset::Crossplane => "crossplane",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<Preset> {
+        Preset::ALL.into_iter().find(|p| p.id() == id)
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Preset::ClientGoDefault => "client-go default (max-of)",
+            Preset::PerItem => "Per-item backoff only",
+            Preset::BucketOnly => "Token bucket only",
+            Preset::FastSlow => "Fast/slow",
+            Preset::WithMaxWait => "Default with max wait",
+            Preset::Crossplane => "Crossplane --max-reconcile-rate",
+        }
+    }
+
+    pub fn blurb(self) -> &'static str {
+        match self {
+            Preset::ClientGoDefault => "The larger of a per-key exponential delay and a controller-wide token bucket. Every call takes a token, even when the key's own delay wins.",
+            Preset::PerItem => "Each key doubles its own delay on every failure, up to a cap. Keys never slow each other down, so many failing keys add up.",
+            Preset::BucketOnly => "One bucket for the whole controller: a burst at once, then a steady rate. Keys share it, so one key's failures delay the others.",
+            Preset::FastSlow => "A fixed short delay for the first attempts, then a fixed long one.",
+            Preset::WithMaxWait => "The default limiter, but no delay is ever longer than the cap (its counters still grow).",
+            Preset::Crossplane => "Two layers: a global bucket in front of the reconciler that answers RequeueAfter, and a 1s→60s per-object backoff in the queue.",
+        }
+    }
+
+    /// Which parameter fields the preset uses.
+    pub fn fields(self) -> &'static [Field] {
+        use Field::*;
+        match self {
+            Preset::ClientGoDefault => &[Base, Max, Qps, Burst],
+            Preset::PerItem => &[Base, Max],
+            Preset::BucketOnly => &[Qps, Burst],
+            Preset::FastSlow => &[Fast, Slow, MaxFast],
+            Preset::WithMaxWait => &[Base, Max, Qps, Burst, MaxWait],
+            Preset::Crossplane => &[Rate],
+        }
+    }
+}
+
+/// Every editable value of the form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Field {
+    Base,
+    Max,
+    Qps,
+    Burst,
+    Fast,
+    Slow,
+    MaxFast,
+    MaxWait,
+    Rate,
+    Workers,
+    Reconcile,
+    FailN,
+    Probability,
+    Seed,
+}
+
+impl Field {
+    pub fn id(self) -> &'static str {
+        match self {
+            Field::Base => "base",
+            Field::Max => "max",
+            Field::Qps => "qps",
+            Field::Burst => "burst",
+            Field::Fast => "fast",
+            Field::Slow => "slow",
+            Field::MaxFast => "max-fast",
+            Field::MaxWait => "max-wait",
+            Field::Rate => "rate",
+            Field::Workers => "workers",
+            Field::Reconcile => "reconcile",
+            Field::FailN => "fail-n",
+            Field::Probability => "probability",
+            Field::Seed => "seed",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Field::Base => "Base delay",
+            Field::Max => "Max delay",
+            Field::Qps => "Bucket rate",
+            Field::Burst => "Bucket burst",
+            Field::Fast => "Fast delay",
+            Field::Slow => "Slow delay",
+            Field::MaxFast => "Fast attempts",
+            Field::MaxWait => "Max wait",
+            Field::Rate => "--max-reconcile-rate",
+            Field::Workers => "Workers",
+            Field::Reconcile => "Reconcile takes",
+            Field::FailN => "Failures before success",
+            Field::Probability => "Error probability",
+            Field::Seed => "Seed",
+        }
+    }
+
+    pub fn unit(self) -> &'static str {
+        match self {
+            Field::Qps => "per second",
+            Field::Burst => "tokens",
+            Field::MaxFast => "attempts",
+            Field::Rate => "reconciles/s",
+            Field::Workers => "MaxConcurrentReconciles",
+            Field::FailN => "errors",
+            Field::Probability => "0 to 1",
+            Field::Seed => "",
+            _ => "Go duration: 5ms, 1.5s, 2m",
+        }
+    }
+}
+
+/// How reconciles turn out unless a key has its own script.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScriptChoice {
+    Live,
+    Success,
+    FailThenSucceed,
+    AlwaysError,
+    Random,
+}
+
+impl ScriptChoice {
+    pub const ALL: [ScriptChoice; 5] = [
+        ScriptChoice::Live,
+        ScriptChoice::FailThenSucceed,
+        ScriptChoice::Success,
+        ScriptChoice::AlwaysError,
+        ScriptChoice::Random,
+    ];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            ScriptChoice::Live => "live",
+            ScriptChoice::Success => "success",
+            ScriptChoice::FailThenSucceed => "fail-then-succeed",
+            ScriptChoice::AlwaysError => "always-error",
+            ScriptChoice::Random => "random",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            ScriptChoice::Live => "I decide each result",
+            ScriptChoice::Success => "Always succeed",
+            ScriptChoice::FailThenSucceed => "Fail N times, then succeed",
+            ScriptChoice::AlwaysError => "Always return an error",
+            ScriptChoice::Random => "Fail at random",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<ScriptChoice> {
+        ScriptChoice::ALL.into_iter().find(|c| c.id() == id)
+    }
+}
+
+/// The form, with every value as typed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    pub preset: Preset,
+    pub script: ScriptChoice,
+    values: Vec<(Field, String)>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        let values = [
+            (Field::Base, "5ms"),
+            (Field::Max, "1000s"),
+            (Field::Qps, "10"),
+            (Field::Burst, "100"),
+            (Field::Fast, "5ms"),
+            (Field::Slow, "10s"),
+            (Field::MaxFast, "3"),
+            (Field::MaxWait, "10s"),
+            (Field::Rate, "10"),
+            (Field::Workers, "1"),
+            (Field::Reconcile, "200ms"),
+            (Field::FailN, "3"),
+            (Field::Probability, "0.3"),
+            (Field::Seed, "1"),
+        ];
+        Settings {
+            preset: Preset::ClientGoDefault,
+            script: ScriptChoice::Live,
+            values: values.iter().map(|(f, v)| (*f, v.to_string())).collect(),
+        }
+    }
+}
+
+/// A form field that cannot be used, and why.
+pub type FieldErrors = Vec<(Field, String)>;
+
+impl Settings {
+    pub fn get(&self, field: Field) -> &str {
+        self.values
+            .iter()
+            .find(|(f, _)| *f == field)
+            .map(|(_, v)| v.as_str())
+            .unwrap_or("")
+    }
+
+    pub fn set(&mut self, field: Field, value: String) {
+        match self.values.iter_mut().find(|(f, _)| *f == field) {
+            Some(slot) => slot.1 = value,
+            None => self.values.push((field, value)),
+        }
+    }
+
+    fn duration(&self, f: Field, errors: &mut FieldErrors) -> Nanos {
+        match parse_go_duration(self.get(f)) {
+            Ok(d) if d < 0 => {
+                errors.push((
+                    f,
+                    format!("{} is negative: a delay is 0 or more", self.get(f)),
+                ));
+                0
+            }
+            Ok(d) => d,
+            Err(e) => {
+                errors.push((f, e.to_string()));
+                0
+            }
+        }
+    }
+
+    fn number<T: std::str::FromStr>(
+        &self,
+        f: Field,
+        what: &str,
+        errors: &mut FieldErrors,
+    ) -> Option<T> {
+        let v = self.get(f).trim().parse::<T>();
+        if v.is_err() {
+            errors.push((f, format!("{:?} is not {what}", self.get(f))));
+        }
+        v.ok()
+    }
+
+    /// The limiter the preset and its fields describe.
+    fn limiter(&self, errors: &mut FieldErrors) -> LimiterConfig {
+        let exp = |s: &Self, e: &mut FieldErrors| LimiterConfig::Exponential {
+            base_ns: s.duration(Field::Base, e),
+            max_ns: s.duration(Field::Max, e),
+        };
+        let bucket = |s: &Self, e: &mut FieldErrors| LimiterConfig::Bucket {
+            qps: s
+                .number::<f64>(Field::Qps, "a number of tokens per second", e)
+                .unwrap_or(1.0),
+            burst: s
+                .number::<i64>(Field::Burst, "a whole number of tokens", e)
+                .unwrap_or(1),
+        };
+        match self.preset {
+            Preset::ClientGoDefault => LimiterConfig::MaxOf {
+                limiters: vec![exp(self, errors), bucket(self, errors)],
+            },
+            Preset::PerItem => exp(self, errors),
+            Preset::BucketOnly => bucket(self, errors),
+            Preset::FastSlow => LimiterConfig::FastSlow {
+                fast_ns: self.duration(Field::Fast, errors),
+                slow_ns: self.duration(Field::Slow, errors),
+                max_fast_attempts: self
+                    .number::<u32>(Field::MaxFast, "a whole number of attempts", errors)
+                    .unwrap_or(0),
+            },
+            Preset::WithMaxWait => LimiterConfig::WithMaxWait {
+                limiter: Box::new(LimiterConfig::MaxOf {
+                    limiters: vec![exp(self, errors), bucket(self, errors)],
+                }),
+                max_wait_ns: self.duration(Field::MaxWait, errors),
+            },
+            Preset::Crossplane => LimiterConfig::crossplane_per_object(),
+        }
+    }
+
+    /// The scenario these settings describe, or every field at fault.
+    pub fn to_scenario(&self) -> Result<Scenario, FieldErrors> {
+        let mut errors = FieldErrors::new();
+        let mut s = Scenario::new("playground");
+        s.limiter = self.limiter(&mut errors);
+        if self.preset == Preset::Crossplane {
+            let r = self
+                .number::<u32>(
+                    Field::Rate,
+                    "a whole number of reconciles per second",
+                    &mut errors,
+                )
+                .unwrap_or(10);
+            s.crossplane = Some(CrossplaneConfig {
+                max_reconcile_rate: r,
+            });
+        }
+        s.controller = ControllerConfig {
+            workers: self
+                .number::<u32>(Field::Workers, "a whole number of workers", &mut errors)
+                .unwrap_or(1),
+            reconcile_ns: self.duration(Field::Reconcile, &mut errors),
+            give_up_after: None,
+        };
+        s.default_script = match self.script {
+            ScriptChoice::Live => Script::Live,
+            ScriptChoice::Success => Script::Always {
+                outcome: Outcome::Success,
+            },
+            ScriptChoice::AlwaysError => Script::Always {
+                outcome: Outcome::Error,
+            },
+            ScriptChoice::FailThenSucceed => Script::FailThenSucceed {
+                failures: self
+                    .number::<u32>(Field::FailN, "a whole number of failures", &mut errors)
+                    .unwrap_or(3),
+            },
+            ScriptChoice::Random => Script::Random {
+                error_probability: self
+                    .number::<f64>(Field::Probability, "a probability", &mut errors)
+                    .unwrap_or(0.3),
+                otherwise: Outcome::Success,
+            },
+        };
+        s.seed = self
+            .number::<u64>(Field::Seed, "a whole number", &mut errors)
+            .unwrap_or(1);
+        s.duration_ns = workqueue_core::scenario::MAX_RUN;
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        // The core's own validation, mapped back onto the form's fields.
+        s.validate()
+            .map_err(|e| vec![(field_of(&e.field, self.preset), e.reason)])?;
+        Ok(s)
+    }
+
+    /// The settings that describe `s` as closely as the form can.
+    pub fn from_scenario(s: &Scenario) -> Settings {
+        let mut out = Settings::default();
+        let d = |n: Nanos| format_go_duration(n);
+        let exp = |out: &mut Settings, base: Nanos, max: Nanos| {
+            out.set(Field::Base, d(base));
+            out.set(Field::Max, d(max));
+        };
+        let bucket = |out: &mut Settings, qps: f64, burst: i64| {
+            out.set(Field::Qps, qps.to_string());
+            out.set(Field::Burst, burst.to_string());
+        };
+        if let Some(cp) = &s.crossplane {
+            out.preset = Preset::Crossplane;
+            out.set(Field::Rate, cp.max_reconcile_rate.to_string());
+        } else {
+            match &s.limiter {
+                LimiterConfig::DefaultController => out.preset = Preset::ClientGoDefault,
+                LimiterConfig::Exponential { base_ns, max_ns } => {
+                    out.preset = Preset::PerItem;
+                    exp(&mut out, *base_ns, *max_ns);
+                }
+                LimiterConfig::Bucket { qps, burst } => {
+                    out.preset = Preset::BucketOnly;
+                    bucket(&mut out, *qps, *burst);
+                }
+                LimiterConfig::FastSlow {
+                    fast_ns,
+                    slow_ns,
+                    max_fast_attempts,
+                } => {
+                    out.preset = Preset::FastSlow;
+                    out.set(Field::Fast, d(*fast_ns));
+                    out.set(Field::Slow, d(*slow_ns));
+                    out.set(Field::MaxFast, max_fast_attempts.to_string());
+                }
+                LimiterConfig::MaxOf { limiters } => {
+                    out.preset = Preset::ClientGoDefault;
+                    for l in limiters {
+                        match l {
+                            LimiterConfig::Exponential { base_ns, max_ns } => {
+                                exp(&mut out, *base_ns, *max_ns)
+                            }
+                            LimiterConfig::Bucket { qps, burst } => bucket(&mut out, *qps, *burst),
+                            _ => {}
+                        }
+                    }
+                }
+                LimiterConfig::WithMaxWait {
+                    limiter,
+                    max_wait_ns,
+                } => {
+                    out.preset = Preset::WithMaxWait;
+                    out.set(Field::MaxWait, d(*max_wait_ns));
+                    if let LimiterConfig::MaxOf { limiters } = limiter.as_ref() {
+                        for l in limiters {
+                            match l {
+                                LimiterConfig::Exponential { base_ns, max_ns } => {
+                                    exp(&mut out, *base_ns, *max_ns)
+                                }
+                                LimiterConfig::Bucket { qps, burst } => {
+                                    bucket(&mut out, *qps, *burst)
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        out.set(Field::Workers, s.controller.workers.to_string());
+        out.set(Field::Reconcile, d(s.controller.reconcile_ns));
+        out.set(Field::Seed, s.seed.to_string());
+        out.script = match &s.default_script {
+            Script::Live => ScriptChoice::Live,
+            Script::Always {
+                outcome: Outcome::Error,
+            } => ScriptChoice::AlwaysError,
+            Script::FailThenSucceed { failures } => {
+                out.set(Field::FailN, failures.to_string());
+                ScriptChoice::FailThenSucceed
+            }
+            Script::Random {
+                error_probability, ..
+            } => {
+                out.set(Field::Probability, error_probability.to_string());
+                ScriptChoice::Random
+            }
+            _ => ScriptChoice::Success,
+        };
+        out
+    }
+}
+
+/// The form field behind a scenario field path such as `limiter.limiters[1].burst`.
+fn field_of(path: &str, preset: Preset) -> Field {
+    let table = [
+        ("max_wait_ns", Field::MaxWait),
+        ("base_ns", Field::Base),
+        ("max_ns", Field::Max),
+        ("qps", Field::Qps),
+        ("burst", Field::Burst),
+        ("fast_ns", Field::Fast),
+        ("slow_ns", Field::Slow),
+        ("max_reconcile_rate", Field::Rate),
+        ("workers", Field::Workers),
+        ("reconcile_ns", Field::Reconcile),
+        ("error_probability", Field::Probability),
+    ];
+    table
+        .iter()
+        .find(|(suffix, _)| path.ends_with(suffix))
+        .map(|(_, f)| *f)
+        .unwrap_or(preset.fields().first().copied().unwrap_or(Field::Workers))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use workqueue_core::{MILLISECOND, SECOND};
+
+    #[test]
+    fn the_default_form_is_client_gos_default_limiter() {
+        let s = Settings::default().to_scenario().unwrap();
+        assert_eq!(s.limiter, LimiterConfig::default_controller_parts());
+        assert_eq!(s.controller.reconcile_ns, 200 * MILLISECOND);
+    }
+
+    #[test]
+    fn bad_values_are_reported_on_their_field() {
+        let mut f = Settings::default();
+        f.set(Field::Base, "-5ms".into());
+        f.set(Field::Burst, "0".into());
+        f.set(Field::Workers, "many".into());
+        let errors = f.to_scenario().unwrap_err();
+        let fields: Vec<Field> = errors.iter().map(|(f, _)| *f).collect();
+        assert!(
+            fields.contains(&Field::Base) && fields.contains(&Field::Workers),
+            "{errors:?}"
+        );
+        f.set(Field::Base, "5ms".into());
+        f.set(Field::Workers, "2".into());
+        let errors = f.to_scenario().unwrap_err();
+        assert_eq!(errors[0].0, Field::Burst, "{errors:?}");
+    }
+
+    #[test]
+    fn settings_round_trip_through_a_scenario() {
+        for preset in Preset::ALL {
+            let mut f = Settings {
+                preset,
+                ..Settings::default()
+            };
+            f.set(Field::Slow, "3s".into());
+            let s = f.to_scenario().unwrap();
+            let back = Settings::from_scenario(&s);
+            assert_eq!(back.preset, preset);
+            assert_eq!(back.to_scenario().unwrap(), s, "{preset:?}");
+        }
+        let mut f = Settings::default();
+        f.set(Field::MaxWait, "2s".into());
+        f.preset = Preset::WithMaxWait;
+        let LimiterConfig::WithMaxWait { max_wait_ns, .. } = f.to_scenario().unwrap().limiter
+        else {
+            panic!()
+        };
+        assert_eq!(max_wait_ns, 2 * SECOND);
+    }
+}

@@ -1,0 +1,437 @@
+//! The playground's state and its reducer, shared through a context.
+//!
+//! The simulation sits behind `Rc<RefCell<_>>`: the reducer advances it in
+//! place and bumps `rev`, so a frame never clones ten thousand keys. Time
+//! moves like a tape: user inputs are recorded with their instant, rewinding
+//! restores a checkpoint and replays the tape, and a new input after a
+//! rewind cuts off the old future.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use workqueue_core::sim::SimEvent;
+use workqueue_core::{Input, Nanos, Scenario, Simulation, SECOND};
+use yew::prelude::*;
+
+use crate::settings::Settings;
+
+/// Most event instants handled per animation frame; past it, virtual time
+/// lags behind the clock rather than freezing the page.
+pub const FRAME_BUDGET: usize = 20_000;
+/// Longest real time one tick may account for (a hidden tab's throttled
+/// timer must not become a leap).
+pub const MAX_TICK_MS: f64 = 250.0;
+pub const MIN_SPEED: f64 = 0.01;
+pub const MAX_SPEED: f64 = 1000.0;
+const CHECKPOINT_EVERY: Nanos = SECOND;
+const MAX_CHECKPOINTS: usize = 240;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum NoticeKind {
+    Info,
+    Error,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Notice {
+    pub kind: NoticeKind,
+    pub text: String,
+}
+
+pub enum Action {
+    /// Real time passed (ms); advances virtual time when playing.
+    Tick(f64),
+    TogglePlay,
+    Pause,
+    /// Jump to the next event.
+    Step,
+    /// Back to the previous event in the log.
+    StepBack,
+    Seek(Nanos),
+    SetSpeed(f64),
+    /// Starts over with the same settings and no inputs.
+    Restart,
+    /// New settings: a new run.
+    Apply(Settings),
+    Input(Input),
+    Select(Option<String>),
+    Notify(Option<Notice>),
+}
+
+pub struct Playground {
+    pub settings: Settings,
+    pub scenario: Scenario,
+    pub sim: Rc<RefCell<Simulation>>,
+    checkpoints: Rc<RefCell<Vec<Simulation>>>,
+    /// Every input with its instant, including those ahead of `now` after a rewind.
+    tape: Rc<RefCell<Vec<(Nanos, Input)>>>,
+    /// The furthest instant reached: the end of the timeline.
+    pub horizon: Nanos,
+    pub playing: bool,
+    pub speed: f64,
+    pub selected: Option<String>,
+    pub notice: Option<Notice>,
+    /// A sentence for the aria-live region, updated on user actions only.
+    pub narration: String,
+    pub rev: u64,
+}
+
+impl PartialEq for Playground {
+    fn eq(&self, other: &Self) -> bool {
+        self.rev == other.rev
+    }
+}
+
+pub type PlaygroundContext = UseReducerHandle<Playground>;
+
+impl Default for Playground {
+    fn default() -> Self {
+        let settings = Settings::default();
+        let scenario = settings
+            .to_scenario()
+            .unwrap_or_else(|_| Scenario::new("playground"));
+        Playground::with(settings, scenario)
+    }
+}
+
+impl Playground {
+    pub fn with(settings: Settings, scenario: Scenario) -> Playground {
+        // The settings were validated; an empty run is the fallback that cannot fail.
+        let sim = Simulation::new(&scenario)
+            .or_else(|_| Simulation::new(&Scenario::new("playground")))
+            .expect("the empty scenario is valid");
+        Playground {
+            settings,
+            scenario,
+            checkpoints: Rc::new(RefCell::new(vec![sim.clone()])),
+            sim: Rc::new(RefCell::new(sim)),
+            tape: Rc::new(RefCell::new(Vec::new())),
+            horizon: 0,
+            playing: true,
+            speed: 1.0,
+            selected: None,
+            notice: None,
+            narration: String::new(),
+            rev: 0,
+        }
+    }
+
+    pub fn now(&self) -> Nanos {
+        self.sim.borrow().now()
+    }
+
+    /// Inputs recorded so far (for sharing and export).
+    pub fn tape(&self) -> Vec<(Nanos, Input)> {
+        self.tape.borrow().clone()
+    }
+
+    fn next(&self) -> Playground {
+        Playground {
+            settings: self.settings.clone(),
+            scenario: self.scenario.clone(),
+            sim: self.sim.clone(),
+            checkpoints: self.checkpoints.clone(),
+            tape: self.tape.clone(),
+            horizon: self.horizon,
+            playing: self.playing,
+            speed: self.speed,
+            selected: self.selected.clone(),
+            notice: self.notice.clone(),
+            narration: self.narration.clone(),
+            rev: self.rev + 1,
+        }
+    }
+
+    /// Advances to `target`, replaying taped inputs on the way. Returns
+    /// whether the target was reached within the frame budget.
+    fn advance_to(&mut self, target: Nanos) -> bool {
+        let mut sim = self.sim.borrow_mut();
+        let tape = self.tape.borrow();
+        let mut reached = true;
+        let applied = sim.inputs().len();
+        for (at, input) in tape.iter().skip(applied) {
+            if *at > target {
+                break;
+            }
+            if !sim.run_until_bounded(*at, FRAME_BUDGET) {
+                reached = false;
+                break;
+            }
+            // A taped input already passed validation once; a failure now means
+            // the run diverged, which replay makes impossible. Report, don't panic.
+            if let Err(e) = sim.apply(input.clone()) {
+                self.notice = Some(Notice {
+                    kind: NoticeKind::Error,
+                    text: e.to_string(),
+                });
+            }
+        }
+        if reached {
+            reached = sim.run_until_bounded(target, FRAME_BUDGET);
+        }
+        let now = sim.now();
+        drop(sim);
+        drop(tape);
+        self.horizon = self.horizon.max(now);
+        self.checkpoint();
+        reached
+    }
+
+    fn checkpoint(&self) {
+        let sim = self.sim.borrow();
+        let mut cps = self.checkpoints.borrow_mut();
+        let last = cps.last().map_or(0, |c| c.now());
+        if sim.now() >= last + CHECKPOINT_EVERY {
+            cps.push(sim.clone());
+            if cps.len() > MAX_CHECKPOINTS {
+                // Thin out the older half so memory stays bounded over long runs.
+                let keep: Vec<Simulation> = cps
+                    .drain(..)
+                    .enumerate()
+                    .filter(|(i, _)| i % 2 == 0)
+                    .map(|(_, c)| c)
+                    .collect();
+                *cps = keep;
+            }
+        }
+    }
+
+    fn seek(&mut self, t: Nanos) {
+        let t = t.max(0);
+        if t >= self.now() {
+            self.advance_to(t);
+            return;
+        }
+        let restored = {
+            let cps = self.checkpoints.borrow();
+            cps.iter().rev().find(|c| c.now() <= t).cloned()
+        };
+        let base = restored
+            .unwrap_or_else(|| Simulation::new(&self.scenario).expect("validated scenario"));
+        // Drop checkpoints from the future we are leaving only when it changes
+        // (a new input); until then they stay valid for seeking forward.
+        *self.sim.borrow_mut() = base;
+        self.advance_to(t);
+    }
+
+    fn record(&mut self, input: Input) {
+        let now = self.now();
+        {
+            let mut tape = self.tape.borrow_mut();
+            tape.retain(|(at, _)| *at <= now);
+            let applied = self.sim.borrow().inputs().len();
+            tape.truncate(applied);
+        }
+        // The old future is gone: so are its checkpoints.
+        self.checkpoints.borrow_mut().retain(|c| c.now() <= now);
+        self.horizon = now;
+        let result = self.sim.borrow_mut().apply(input.clone());
+        match result {
+            Ok(()) => {
+                self.tape.borrow_mut().push((now, input));
+                self.narration = self.narrate();
+            }
+            Err(e) => {
+                self.notice = Some(Notice {
+                    kind: NoticeKind::Error,
+                    text: e.to_string(),
+                })
+            }
+        }
+    }
+
+    /// The latest reconcile result, in words.
+    fn narrate(&self) -> String {
+        let sim = self.sim.borrow();
+        let entry = sim.log().iter().rev().find(|e| {
+            matches!(
+                e.event,
+                SimEvent::ReconcileEnd { .. }
+                    | SimEvent::AwaitingDecision { .. }
+                    | SimEvent::GaveUp { .. }
+            )
+        });
+        entry.map(|e| sim.describe(e)).unwrap_or_default()
+    }
+}
+
+impl Reducible for Playground {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let mut next = self.next();
+        match action {
+            Action::Tick(real_ms) => {
+                if !self.playing {
+                    return self;
+                }
+                let dt = (real_ms.clamp(0.0, MAX_TICK_MS) * 1e6 * self.speed) as Nanos;
+                let target = next.now() + dt.max(1);
+                next.advance_to(target);
+                if let Some(reason) = next.sim.borrow().stalled() {
+                    next.playing = false;
+                    next.notice = Some(Notice {
+                        kind: NoticeKind::Error,
+                        text: format!("Paused: {reason}"),
+                    });
+                }
+            }
+            Action::TogglePlay => next.playing = !next.playing,
+            Action::Pause => next.playing = false,
+            Action::Step => {
+                next.playing = false;
+                let at = next.sim.borrow().next_event_at();
+                let tape_next = next
+                    .tape
+                    .borrow()
+                    .get(next.sim.borrow().inputs().len())
+                    .map(|(at, _)| *at);
+                let target = match (at, tape_next) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                };
+                match target {
+                    Some(t) => {
+                        next.advance_to(t);
+                        next.narration = next.narrate();
+                    }
+                    None => {
+                        next.notice = Some(Notice {
+                            kind: NoticeKind::Info,
+                            text: "Nothing is scheduled: add a key to see something happen.".into(),
+                        })
+                    }
+                }
+            }
+            Action::StepBack => {
+                next.playing = false;
+                let now = next.now();
+                let prev = next
+                    .sim
+                    .borrow()
+                    .log()
+                    .iter()
+                    .rev()
+                    .map(|e| e.at)
+                    .find(|at| *at < now);
+                next.seek(prev.unwrap_or(0));
+                next.narration = next.narrate();
+            }
+            Action::Seek(t) => next.seek(t),
+            Action::SetSpeed(s) => next.speed = s.clamp(MIN_SPEED, MAX_SPEED),
+            Action::Restart => {
+                let mut fresh = Playground::with(next.settings.clone(), next.scenario.clone());
+                fresh.rev = next.rev;
+                fresh.speed = next.speed;
+                return Rc::new(fresh);
+            }
+            Action::Apply(settings) => match settings.to_scenario() {
+                Ok(scenario) => {
+                    let mut fresh = Playground::with(settings, scenario);
+                    fresh.rev = next.rev;
+                    fresh.speed = next.speed;
+                    fresh.playing = next.playing;
+                    fresh.notice = Some(Notice {
+                        kind: NoticeKind::Info,
+                        text: "New settings applied: the run starts over.".into(),
+                    });
+                    return Rc::new(fresh);
+                }
+                Err(errors) => {
+                    let text = errors
+                        .iter()
+                        .map(|(f, e)| format!("{}: {e}", f.label()))
+                        .collect::<Vec<_>>()
+                        .join("; ");
+                    next.notice = Some(Notice {
+                        kind: NoticeKind::Error,
+                        text,
+                    });
+                }
+            },
+            Action::Input(input) => {
+                if let Input::Add { key } | Input::Decide { key, .. } = &input {
+                    next.selected = Some(key.clone());
+                }
+                next.record(input);
+            }
+            Action::Select(key) => next.selected = key,
+            Action::Notify(n) => next.notice = n,
+        }
+        Rc::new(next)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use workqueue_core::{Outcome, MILLISECOND};
+
+    fn reduce(p: Rc<Playground>, a: Action) -> Rc<Playground> {
+        p.reduce(a)
+    }
+
+    #[test]
+    fn a_paused_tick_changes_nothing_and_a_hidden_tab_cannot_leap() {
+        let p = Rc::new(Playground::default());
+        let p = reduce(p, Action::Pause);
+        let rev = p.rev;
+        let p = reduce(p, Action::Tick(16.0));
+        assert_eq!((p.rev, p.now()), (rev, 0));
+        let p = reduce(p, Action::TogglePlay);
+        let p = reduce(p, Action::Tick(60_000.0));
+        assert_eq!(p.now(), (MAX_TICK_MS * 1e6) as Nanos);
+    }
+
+    #[test]
+    fn rewinding_and_replaying_gives_the_same_run() {
+        let mut p = Rc::new(Playground::default());
+        p = reduce(p, Action::Input(Input::Add { key: "ns/a".into() }));
+        for _ in 0..20 {
+            p = reduce(p, Action::Step);
+            let waiting =
+                p.sim.borrow().workers().iter().any(|w| {
+                    matches!(w, workqueue_core::sim::WorkerState::AwaitingDecision { .. })
+                });
+            if waiting {
+                p = reduce(
+                    p,
+                    Action::Input(Input::Decide {
+                        key: "ns/a".into(),
+                        outcome: Outcome::Error,
+                    }),
+                );
+            }
+        }
+        let end = p.now();
+        let log_then: Vec<String> = {
+            let s = p.sim.borrow();
+            s.log().iter().map(|e| s.describe(e)).collect()
+        };
+        p = reduce(p, Action::Seek(3 * MILLISECOND));
+        assert!(p.now() == 3 * MILLISECOND);
+        p = reduce(p, Action::Seek(end));
+        let log_now: Vec<String> = {
+            let s = p.sim.borrow();
+            s.log().iter().map(|e| s.describe(e)).collect()
+        };
+        assert_eq!(log_then, log_now);
+    }
+
+    #[test]
+    fn invalid_settings_leave_the_run_alone() {
+        let p = Rc::new(Playground::default());
+        let p = reduce(p, Action::Input(Input::Add { key: "k".into() }));
+        let mut bad = Settings::default();
+        bad.set(crate::settings::Field::Burst, "-1".into());
+        let p = reduce(p, Action::Apply(bad));
+        assert!(matches!(
+            p.notice,
+            Some(Notice {
+                kind: NoticeKind::Error,
+                ..
+            })
+        ));
+        assert!(p.sim.borrow().find("k").is_some(), "the run was kept");
+    }
+}

@@ -1,0 +1,78 @@
+// Shared set-up for the end-to-end tests: serve dist/ on a free localhost
+// port, launch the system Chromium through playwright-core (it never
+// downloads a browser), fail on console errors and on any request that
+// would leave localhost.
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const root = path.resolve(here, '../..');
+export const dist = path.join(root, 'dist');
+export const shots = path.join(root, 'target', 'e2e-screenshots');
+
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json', '.png': 'image/png' };
+
+export function serve(dir = dist) {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://localhost');
+    let file = path.join(dir, decodeURIComponent(url.pathname));
+    if (!file.startsWith(dir)) { res.writeHead(403).end(); return; }
+    if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
+    if (!fs.existsSync(file)) { res.writeHead(404).end('not found'); return; }
+    res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${server.address().port}` })));
+}
+
+export function chromiumPath() {
+  for (const p of [process.env.WQ_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome']) {
+    if (p && fs.existsSync(p)) return p;
+  }
+  throw new Error('no Chromium found: run scripts/setup.sh');
+}
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+}
+
+// A page that records console errors, page errors and every non-local request
+// (which it also blocks).
+export async function open(browser, url, { viewport = { width: 1280, height: 800 }, colorScheme = 'light', reducedMotion = 'no-preference' } = {}) {
+  const context = await browser.newContext({ viewport, colorScheme, reducedMotion });
+  const page = await context.newPage();
+  const problems = { console: [], external: [] };
+  page.on('console', (m) => { if (m.type() === 'error') problems.console.push(m.text()); });
+  page.on('pageerror', (e) => problems.console.push(String(e)));
+  await context.route('**/*', (route) => {
+    const u = new URL(route.request().url());
+    if (['127.0.0.1', 'localhost'].includes(u.hostname) || u.protocol === 'data:' || u.protocol === 'blob:') return route.continue();
+    problems.external.push(u.href);
+    return route.abort();
+  });
+  await page.goto(url);
+  await page.waitForSelector('[data-testid="clock"]');
+  return { page, context, problems };
+}
+
+export async function shot(page, name) {
+  fs.mkdirSync(shots, { recursive: true });
+  const file = path.join(shots, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: false });
+  return file;
+}
+
+// The virtual clock as nanoseconds, parsed from the Go duration it shows.
+export function parseGoDuration(s) {
+  const units = { ns: 1, 'µs': 1e3, us: 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
+  let total = 0;
+  for (const [, num, unit] of s.matchAll(/([\d.]+)(ns|µs|us|ms|s|m|h)/g)) total += Number(num) * units[unit];
+  return total;
+}
