@@ -983,6 +983,30 @@ impl Simulation {
         }
     }
 
+    /// A fingerprint of the whole observable run: every metric, the time
+    /// series and the retained log, hashed with FNV-1a. Equal digests on two
+    /// platforms mean the same run.
+    pub fn digest(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |bytes: &[u8]| {
+            for b in bytes {
+                h ^= *b as u64;
+                h = h.wrapping_mul(0x0100_0000_01b3);
+            }
+        };
+        eat(serde_json::to_string(&self.metrics_snapshot())
+            .unwrap_or_default()
+            .as_bytes());
+        eat(serde_json::to_string(&self.series)
+            .unwrap_or_default()
+            .as_bytes());
+        eat(&self.log_total.to_le_bytes());
+        for e in &self.log {
+            eat(self.describe(e).as_bytes());
+        }
+        h
+    }
+
     /// One log entry as the Go calls it stands for.
     pub fn describe(&self, e: &LogEntry) -> String {
         let k = |id: &ItemId| format!("{:?}", self.key(*id));

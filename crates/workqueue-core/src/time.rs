@@ -33,7 +33,7 @@ pub fn go_seconds(d: Nanos) -> f64 {
 pub fn go_f64_to_i64(x: f64) -> i64 {
     // 2^63 is the first float that does not fit.
     const TWO_63: f64 = 9_223_372_036_854_775_808.0;
-    if x.is_nan() || x >= TWO_63 || x < -TWO_63 {
+    if x.is_nan() || !(-TWO_63..TWO_63).contains(&x) {
         i64::MIN
     } else {
         x as i64

@@ -1,0 +1,59 @@
+// Shared by the native and the wasm determinism tests (included, not a test of its own).
+
+use workqueue_core::controller::{Outcome, Script};
+use workqueue_core::scenario::{ItemSpec, Source};
+use workqueue_core::{Scenario, Simulation, MILLISECOND, SECOND};
+
+/// A run that exercises every part: random outcomes from the seed, the
+/// default limiter's bucket going into debt, a watch storm, resync, several
+/// workers with reconcile time, a terminal error and a RequeueAfter.
+pub fn run() -> Simulation {
+    let mut s = Scenario::new("determinism");
+    s.seed = 20261122;
+    s.controller.workers = 3;
+    s.controller.reconcile_ns = 7 * MILLISECOND;
+    s.controller.give_up_after = Some(12);
+    s.default_script = Script::Random {
+        error_probability: 0.6,
+        otherwise: Outcome::Success,
+    };
+    s.sources.push(Source::AddMany {
+        prefix: "ns/pod-".into(),
+        count: 400,
+        at_ns: 0,
+        script: None,
+    });
+    s.sources.push(Source::WatchEvents {
+        key: "ns/hot".into(),
+        per_second: 50.0,
+        start_ns: SECOND,
+        duration_ns: 3 * SECOND,
+    });
+    s.sources.push(Source::Resync {
+        period_ns: 10 * SECOND,
+    });
+    s.items.push(ItemSpec {
+        key: "ns/terminal".into(),
+        script: Some(Script::Always {
+            outcome: Outcome::TerminalError,
+        }),
+        reconcile_ns: None,
+        add_at_ns: Some(0),
+    });
+    s.items.push(ItemSpec {
+        key: "ns/poll".into(),
+        script: Some(Script::Always {
+            outcome: Outcome::RequeueAfter {
+                after_ns: 2 * SECOND,
+            },
+        }),
+        reconcile_ns: Some(MILLISECOND),
+        add_at_ns: Some(5 * MILLISECOND),
+    });
+    s.duration_ns = 30 * SECOND;
+    let mut sim = Simulation::new(&s).expect("valid");
+    sim.run_to_end();
+    sim
+}
+
+pub const GOLDEN: &str = include_str!("golden/determinism.txt");

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Runs every test: set-up, formatting, clippy, native tests (with the shared
+# conformance cases), wasm tests in headless Chromium, the release build with
+# its size report, and the end-to-end tests that click through the page.
+# Ends with `summary: N passed, M failed` and a non-zero exit on any failure.
+#
+#   bash scripts/test.sh            everything
+#   WQ_SKIP_E2E=1 bash scripts/test.sh   everything but the browser end to end
+set -uo pipefail
+cd "$(dirname "$0")/.."
+. scripts/setup.sh
+wq_setup || exit 1
+
+passed=0; failed=0; failures=()
+stage() {
+  local name="$1"; shift
+  local t0=$SECONDS
+  printf '\n\033[1;34m== %s\033[0m\n' "$name"
+  if "$@"; then
+    passed=$((passed + 1)); printf '\033[1;32m-- %s passed (%ss)\033[0m\n' "$name" "$((SECONDS - t0))"
+  else
+    failed=$((failed + 1)); failures+=("$name"); printf '\033[1;31m-- %s FAILED (%ss)\033[0m\n' "$name" "$((SECONDS - t0))"
+  fi
+}
+
+cases="${WQ_CONFORMANCE_CASES:-$(pwd)/../shared/conformance/cases}"
+export WQ_CONFORMANCE_CASES="$cases"
+
+size_report() {
+  local wasm js
+  wasm=$(ls dist/*_bg.wasm 2>/dev/null | head -1); js=$(ls dist/*.js 2>/dev/null | head -1)
+  [ -n "$wasm" ] && [ -n "$js" ] || { echo "no build output in dist/"; return 1; }
+  printf 'size wasm %s bytes, gzipped %s bytes\n' "$(wc -c <"$wasm")" "$(gzip -9c "$wasm" | wc -c)"
+  printf 'size js   %s bytes, gzipped %s bytes\n' "$(wc -c <"$js")" "$(gzip -9c "$js" | wc -c)"
+}
+
+stage "format" cargo fmt --all -- --check
+stage "clippy" cargo clippy --quiet --workspace --all-targets -- -D warnings
+stage "native tests" cargo test --workspace
+stage "conformance runner" cargo run --quiet --release -p workqueue-core --bin conformance -- "$cases"
+stage "wasm tests (core, headless Chromium)" wasm_env cargo test -p workqueue-core --target wasm32-unknown-unknown --test wasm
+stage "wasm tests (app components, headless Chromium)" wasm_env cargo test -p workqueue-playground --target wasm32-unknown-unknown --test wasm_app
+if stage "release build" wasm_env trunk build --release --offline; then
+  stage "size report" size_report
+  if [ -z "${WQ_SKIP_E2E:-}" ]; then
+    stage "end-to-end (Playwright, Chromium)" bash -c 'cd tests/e2e && node --test --test-concurrency=1 ./*.test.mjs'
+  fi
+fi
+
+echo
+[ ${#failures[@]} -gt 0 ] && printf 'failed stages: %s\n' "${failures[*]}"
+echo "summary: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

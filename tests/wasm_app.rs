@@ -1,0 +1,103 @@
+//! Component tests: the real App mounted in headless Chromium, driven through
+//! the DOM as a person would (clicks, typing), checked against the core.
+
+#![cfg(target_arch = "wasm32")]
+
+use gloo_timers::future::sleep;
+use std::time::Duration;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement, HtmlInputElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+async fn mount() -> Element {
+    let doc = web_sys::window().unwrap().document().unwrap();
+    let root = doc.create_element("div").unwrap();
+    doc.body().unwrap().append_child(&root).unwrap();
+    yew::Renderer::<workqueue_playground::App>::with_root(root.clone()).render();
+    sleep(Duration::from_millis(60)).await;
+    root
+}
+
+fn find(root: &Element, selector: &str) -> Option<Element> {
+    root.query_selector(selector).ok().flatten()
+}
+
+fn click(root: &Element, selector: &str) {
+    find(root, selector)
+        .unwrap_or_else(|| panic!("{selector} is on the page"))
+        .unchecked_into::<HtmlElement>()
+        .click();
+}
+
+fn type_into(root: &Element, selector: &str, text: &str) {
+    let input: HtmlInputElement = find(root, selector)
+        .unwrap_or_else(|| panic!("{selector} exists"))
+        .unchecked_into();
+    input.set_value(text);
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    input
+        .dispatch_event(&web_sys::Event::new_with_event_init_dict("input", &init).unwrap())
+        .unwrap();
+}
+
+fn text(root: &Element, selector: &str) -> String {
+    find(root, selector)
+        .and_then(|e| e.text_content())
+        .unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+async fn an_added_key_waits_at_a_worker_for_a_decision_and_an_error_requeues_it() {
+    let root = mount().await;
+    click(&root, "[data-testid=play]"); // pause: the test steps by itself
+    type_into(&root, "[data-testid=key]", "ns/test-key");
+    click(&root, "[data-testid=add]");
+    sleep(Duration::from_millis(40)).await;
+    // Reconcile takes 200ms by default: step to its end.
+    click(&root, "[data-testid=step]");
+    sleep(Duration::from_millis(40)).await;
+    assert!(
+        find(&root, ".worker.deciding [data-key='ns/test-key']").is_some(),
+        "the key awaits a decision"
+    );
+    click(&root, "[data-testid=outcome-error]");
+    sleep(Duration::from_millis(40)).await;
+    assert_eq!(text(&root, "[data-testid=num-requeues]"), "1");
+    assert!(
+        text(&root, "[data-testid=calls]").contains("AddRateLimited(\"ns/test-key\"): When = 5ms")
+    );
+    assert!(
+        find(&root, "[data-testid=waiting] [data-key='ns/test-key']").is_some(),
+        "it waits in the heap"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn an_invalid_value_is_flagged_inline_and_cannot_be_applied() {
+    let root = mount().await;
+    type_into(&root, "#f-burst", "0");
+    sleep(Duration::from_millis(30)).await;
+    assert!(find(&root, ".field.invalid #f-burst").is_some());
+    let apply: web_sys::HtmlButtonElement =
+        find(&root, "[data-testid=apply]").unwrap().unchecked_into();
+    assert!(apply.disabled());
+    assert!(
+        text(&root, "#f-burst-hint").contains("burst 0"),
+        "{}",
+        text(&root, "#f-burst-hint")
+    );
+    type_into(&root, "#f-burst", "50");
+    sleep(Duration::from_millis(30)).await;
+    assert!(!apply.disabled());
+}
+
+#[wasm_bindgen_test]
+async fn the_clock_moves_while_playing() {
+    let root = mount().await;
+    let before = text(&root, "[data-testid=clock]");
+    sleep(Duration::from_millis(200)).await;
+    assert_ne!(text(&root, "[data-testid=clock]"), before);
+}
