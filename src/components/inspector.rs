@@ -63,13 +63,14 @@ fn answer_rows(a: &Answer, depth: usize, out: &mut Vec<Html>) {
         } => (
             "fast/slow".to_string(),
             format!(
-                "attempt {attempt}: {} (fast for the first {max_fast}, then {})",
+                "attempt {attempt}: {} ({} for the first {max_fast}, then {})",
                 if *attempt <= *max_fast as u64 {
                     "fast"
                 } else {
                     "slow"
                 },
-                format::dur(*slow).replace(&format::dur(*fast), &format::dur(*fast))
+                format::dur(*fast),
+                format::dur(*slow)
             ),
         ),
         AnswerKind::Bucket {
