@@ -323,6 +323,7 @@ impl Reducible for Playground {
                 let mut fresh = Playground::with(next.settings.clone(), next.scenario.clone());
                 fresh.rev = next.rev;
                 fresh.speed = next.speed;
+                fresh.playing = next.playing;
                 return Rc::new(fresh);
             }
             Action::Apply(settings) => match settings.to_scenario() {

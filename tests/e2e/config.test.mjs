@@ -1,0 +1,70 @@
+// Changing the limiter: presets, inline validation, and what the stage shows.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, open, shot } from './harness.mjs';
+
+let server, url, browser;
+before(async () => { ({ server, url } = await serve()); browser = await launch(); });
+after(async () => { await browser?.close(); server?.close(); });
+
+test('a bad value is flagged inline and never reaches the run', async () => {
+  const { page, context, problems } = await open(browser, url);
+  await page.fill('#f-base', '-5ms');
+  assert.match(await page.textContent('#f-base-hint'), /negative/);
+  assert.equal(await page.getAttribute('#f-base', 'aria-invalid'), 'true');
+  assert.ok(await page.isDisabled('[data-testid="apply"]'));
+  await page.fill('#f-base', '5 parsecs');
+  assert.match(await page.textContent('#f-base-hint'), /unknown unit/);
+  await shot(page, '20-invalid');
+  await page.fill('#f-base', '5ms');
+  assert.ok(await page.isDisabled('[data-testid="apply"]'), 'back to the applied values: nothing to apply');
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
+
+test('bucket only: 100 keys go at once, then the bucket runs into debt', async () => {
+  const { page, context } = await open(browser, url);
+  await page.selectOption('[data-testid="preset"]', 'bucket');
+  await page.selectOption('[data-testid="script"]', 'always-error');
+  await page.fill('#f-reconcile', '0s');
+  await page.click('[data-testid="apply"]');
+  await page.fill('[data-testid="count"]', '150');
+  await page.click('[data-testid="add-many"]');
+  await page.waitForTimeout(300);
+  // Every key fails at once: 150 reservations (and more) from a bucket of 100.
+  const tokens = parseFloat(await page.textContent('[data-testid="tokens"]'));
+  assert.ok(tokens < 0, `tokens ${tokens}`);
+  assert.match(await page.textContent('[data-testid="bucket"]'), /in debt/);
+  await shot(page, '21-bucket-debt');
+  await context.close();
+});
+
+test('Crossplane preset derives 10 workers and a 1s→60s per-object backoff from R=10', async () => {
+  const { page, context } = await open(browser, url);
+  await page.selectOption('[data-testid="preset"]', 'crossplane');
+  await page.fill('#f-rate', '10');
+  await page.click('[data-testid="apply"]');
+  assert.match(await page.textContent('[data-testid="workers"]'), /of 10 busy/);
+  assert.match(await page.textContent('[data-testid="bucket"]'), /global bucket \(Crossplane\): refills 10\/s/);
+  await shot(page, '22-crossplane');
+  await context.close();
+});
+
+test('ten thousand keys stay responsive and are aggregated', async () => {
+  const { page, context, problems } = await open(browser, url);
+  await page.selectOption('[data-testid="script"]', 'always-error');
+  await page.fill('#f-reconcile', '0s');
+  await page.click('[data-testid="apply"]');
+  await page.fill('[data-testid="count"]', '10000');
+  await page.click('[data-testid="add-many"]');
+  await page.waitForTimeout(1500);
+  const chips = await page.$$eval('.chip', (els) => els.length);
+  assert.ok(chips < 200, `${chips} chips drawn`);
+  assert.match(await page.textContent('[data-testid="waiting"]'), /more/);
+  await page.fill('[data-testid="count"]', '60000');
+  await page.click('[data-testid="add-many"]');
+  assert.match(await page.textContent('[data-testid="notice"]'), /limit of 50000/);
+  await shot(page, '23-ten-thousand');
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
