@@ -16,14 +16,25 @@ pub fn at(t: Nanos) -> String {
     format!("t={}", format_go_duration(t))
 }
 
-/// A wide instant from the waiting heap, relative to now.
+/// A wide instant from the waiting heap, relative to now, rounded to three
+/// significant digits for a countdown (the inspector shows exact values).
 pub fn until(ready_at: i128, now: Nanos) -> String {
     let left = ready_at - now as i128;
     if left > Nanos::MAX as i128 {
         "in ~292 years".into()
     } else {
-        format!("in {}", format_go_duration(left as Nanos))
+        format!("in {}", short(left as Nanos))
     }
+}
+
+/// A duration rounded to three significant digits: 39.90004ms → 39.9ms.
+pub fn short(d: Nanos) -> String {
+    if d <= 0 {
+        return format_go_duration(d);
+    }
+    let digits = (d as f64).log10().floor() as i32;
+    let unit = 10f64.powi((digits - 2).max(0));
+    format_go_duration(((d as f64 / unit).round() * unit) as Nanos)
 }
 
 /// Thousands separators: 10000 → 10,000.
@@ -61,6 +72,9 @@ mod tests {
         assert_eq!(count(999), "999");
         assert_eq!(dur(Nanos::MAX), "never (InfDuration)");
         assert_eq!(until(5_000_000, 0), "in 5ms");
+        assert_eq!(until(39_900_040, 0), "in 39.9ms");
+        assert_eq!(short(1_139_900_040), "1.14s");
+        assert_eq!(short(7), "7ns");
         assert_eq!(seconds(0.00500), "0.005");
     }
 }

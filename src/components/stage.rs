@@ -15,6 +15,8 @@ use crate::state::{Action, PlaygroundContext};
 /// Chips drawn per lane; past this the lane shows a count instead, which
 /// keeps ten thousand keys smooth.
 pub const MAX_CHIPS: usize = 48;
+/// Waiting chips are wider (they carry a countdown): fewer fit.
+pub const MAX_WAITING_CHIPS: usize = 24;
 
 fn chip(
     state: &PlaygroundContext,
@@ -128,7 +130,7 @@ pub fn stage() -> Html {
                 <h3>{"Waiting heap "}<small>{ format!("{} key(s)", waiting.len()) }</small></h3>
                 <p class="hint">{"AddAfter and AddRateLimited park keys here until their readyAt."}</p>
                 <div class="chips">
-                    { for waiting.iter().take(MAX_CHIPS).map(|(id, ready)| {
+                    { for waiting.iter().take(MAX_WAITING_CHIPS).map(|(id, ready)| {
                         let left = *ready - now as i128;
                         let width = (left as f64 / horizon * 100.0).clamp(2.0, 100.0);
                         chip(&state, &sim, *id, "waiting", html! {
