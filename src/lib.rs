@@ -74,7 +74,7 @@ fn notices() -> Html {
 pub fn app() -> Html {
     let state = use_reducer(Playground::default);
     hooks::use_ticker(state.dispatcher());
-    hooks::use_keyboard(state.clone());
+    hooks::use_keyboard(state.dispatcher());
     let narration = state.narration.clone();
     html! {
         <ContextProvider<PlaygroundContext> context={state}>

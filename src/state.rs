@@ -24,6 +24,9 @@ pub const MAX_TICK_MS: f64 = 250.0;
 pub const MIN_SPEED: f64 = 0.01;
 pub const MAX_SPEED: f64 = 1000.0;
 const CHECKPOINT_EVERY: Nanos = SECOND;
+/// While playing, checkpoints (a clone of the whole run) are also at least
+/// this far apart in real time, so a large run never pays for one every frame.
+const CHECKPOINT_REAL_MS: f64 = 1000.0;
 const MAX_CHECKPOINTS: usize = 240;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -49,6 +52,9 @@ pub enum Action {
     StepBack,
     Seek(Nanos),
     SetSpeed(f64),
+    /// One step up or down the 1-2-5 speed scale, from the current speed.
+    Faster,
+    Slower,
     /// Starts over with the same settings and no inputs.
     Restart,
     /// New settings: a new run.
@@ -74,6 +80,8 @@ pub struct Playground {
     /// A sentence for the aria-live region, updated on user actions only.
     pub narration: String,
     pub rev: u64,
+    /// Real milliseconds played since the last checkpoint.
+    real_since_checkpoint: f64,
 }
 
 impl PartialEq for Playground {
@@ -113,6 +121,7 @@ impl Playground {
             notice: None,
             narration: String::new(),
             rev: 0,
+            real_since_checkpoint: 0.0,
         }
     }
 
@@ -139,6 +148,7 @@ impl Playground {
             notice: self.notice.clone(),
             narration: self.narration.clone(),
             rev: self.rev + 1,
+            real_since_checkpoint: self.real_since_checkpoint,
         }
     }
 
@@ -177,11 +187,13 @@ impl Playground {
         reached
     }
 
-    fn checkpoint(&self) {
+    fn checkpoint(&mut self) {
         let sim = self.sim.borrow();
         let mut cps = self.checkpoints.borrow_mut();
         let last = cps.last().map_or(0, |c| c.now());
-        if sim.now() >= last + CHECKPOINT_EVERY {
+        let real_ok = !self.playing || self.real_since_checkpoint >= CHECKPOINT_REAL_MS;
+        if sim.now() >= last + CHECKPOINT_EVERY && real_ok {
+            self.real_since_checkpoint = 0.0;
             cps.push(sim.clone());
             if cps.len() > MAX_CHECKPOINTS {
                 // Thin out the older half so memory stays bounded over long runs.
@@ -265,6 +277,7 @@ impl Reducible for Playground {
                 if !self.playing {
                     return self;
                 }
+                next.real_since_checkpoint += real_ms.clamp(0.0, MAX_TICK_MS);
                 let dt = (real_ms.clamp(0.0, MAX_TICK_MS) * 1e6 * self.speed) as Nanos;
                 let target = next.now() + dt.max(1);
                 next.advance_to(target);
@@ -319,6 +332,8 @@ impl Reducible for Playground {
             }
             Action::Seek(t) => next.seek(t),
             Action::SetSpeed(s) => next.speed = s.clamp(MIN_SPEED, MAX_SPEED),
+            Action::Faster => next.speed = crate::hooks::speed_step(next.speed, true),
+            Action::Slower => next.speed = crate::hooks::speed_step(next.speed, false),
             Action::Restart => {
                 let mut fresh = Playground::with(next.settings.clone(), next.scenario.clone());
                 fresh.rev = next.rev;

@@ -10,8 +10,9 @@ use yew::prelude::*;
 use super::use_playground;
 use crate::hooks::now_ms;
 
-/// Charts redraw at most this often (ms) while the run plays.
-const REDRAW_MS: f64 = 200.0;
+/// While the run plays, one chart is redrawn at a time, round-robin, at most
+/// this often (ms): a frame never pays for all four.
+const REDRAW_ONE_MS: f64 = 60.0;
 
 pub fn theme() -> Theme {
     let dark = web_sys::window()
@@ -69,9 +70,18 @@ fn fresh_curve(sim: &Simulation) -> Vec<(u64, f64)> {
 }
 
 fn draw_all(sim: &Simulation, selected: Option<&str>, nodes: &[NodeRef; 4]) {
+    for which in 0..4 {
+        draw_one(sim, selected, nodes, which);
+    }
+}
+
+fn draw_one(sim: &Simulation, selected: Option<&str>, nodes: &[NodeRef; 4], which: usize) {
     let base = theme();
     let secs = sim.series().width as f64 / SECOND as f64;
-    if let Some((b, px)) = backend(&nodes[0], base.font_px) {
+    if which == 0 {
+        let Some((b, px)) = backend(&nodes[0], base.font_px) else {
+            return;
+        };
         let r = series_points(sim, |s| s.requeues as f64 / secs);
         let _ = requeues::draw(
             &b.into_drawing_area(),
@@ -84,7 +94,10 @@ fn draw_all(sim: &Simulation, selected: Option<&str>, nodes: &[NodeRef; 4]) {
         let w = series_points(sim, |s| s.waiting as f64);
         let _ = depth::draw(&b.into_drawing_area(), &base.scaled(px), &d, &w);
     }
-    if let Some((b, px)) = backend(&nodes[2], base.font_px) {
+    if which == 2 {
+        let Some((b, px)) = backend(&nodes[2], base.font_px) else {
+            return;
+        };
         let t = series_points(sim, |s| s.tokens as f64);
         let burst = sim
             .middleware()
@@ -93,7 +106,10 @@ fn draw_all(sim: &Simulation, selected: Option<&str>, nodes: &[NodeRef; 4]) {
             .unwrap_or(0) as f64;
         let _ = bucket::draw(&b.into_drawing_area(), &base.scaled(px), &t, burst);
     }
-    if let Some((b, px)) = backend(&nodes[3], base.font_px) {
+    if which == 3 {
+        let Some((b, px)) = backend(&nodes[3], base.font_px) else {
+            return;
+        };
         let curve = fresh_curve(sim);
         let observed: Vec<(u64, f64)> = selected
             .and_then(|k| sim.find(k))
@@ -124,7 +140,8 @@ pub fn charts() -> Html {
         use_node_ref(),
         use_node_ref(),
     ];
-    let last = use_mut_ref(|| (f64::NEG_INFINITY, None::<String>));
+    // (last draw time, selection then, next chart in the round-robin)
+    let last = use_mut_ref(|| (f64::NEG_INFINITY, None::<String>, 0usize));
     {
         let nodes = nodes.clone();
         let state = state.clone();
@@ -132,9 +149,19 @@ pub fn charts() -> Html {
             let t = now_ms();
             let mut last = last.borrow_mut();
             let changed_selection = last.1 != state.selected;
-            if !state.playing || changed_selection || t - last.0 >= REDRAW_MS {
-                *last = (t, state.selected.clone());
+            if !state.playing || changed_selection {
+                // Paused or a new selection: everything at once, it is one frame.
+                *last = (t, state.selected.clone(), last.2);
                 draw_all(&state.sim.borrow(), state.selected.as_deref(), &nodes);
+            } else if t - last.0 >= REDRAW_ONE_MS {
+                let which = last.2;
+                *last = (t, state.selected.clone(), (which + 1) % 4);
+                draw_one(
+                    &state.sim.borrow(),
+                    state.selected.as_deref(),
+                    &nodes,
+                    which,
+                );
             }
         });
     }

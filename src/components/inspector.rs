@@ -131,8 +131,8 @@ pub fn inspector() -> Html {
     let info = sim.item(id);
     let last = info.retries.back();
     let mut rows = Vec::new();
-    if let Some(r) = last {
-        answer_rows(&r.answer, 0, &mut rows);
+    if let Some(a) = &info.last_answer {
+        answer_rows(a, 0, &mut rows);
     }
     // The queue calls the key's latest reconcile result caused, in order.
     let calls: Vec<String> = {

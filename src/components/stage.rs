@@ -74,11 +74,11 @@ pub fn stage() -> Html {
     let dirty_in_flight = sim.workers().iter().filter(|w| matches!(w, WorkerState::Reconciling { item, .. } | WorkerState::AwaitingDecision { item, .. } if q.is_dirty(*item))).count();
 
     // --- waiting heap, soonest first
-    let waiting = q.waiting_sorted();
-    let waiting_more = waiting.len().saturating_sub(MAX_CHIPS);
+    let waiting = q.waiting_soonest(MAX_WAITING_CHIPS);
+    let waiting_total = q.waiting_len();
+    let waiting_more = waiting_total.saturating_sub(MAX_WAITING_CHIPS);
     let horizon = waiting
         .iter()
-        .take(MAX_CHIPS)
         .map(|(_, r)| *r - now as i128)
         .max()
         .unwrap_or(1)
@@ -127,7 +127,7 @@ pub fn stage() -> Html {
                 { if sim.workers().len() > 32 { html! { <p class="more">{ format!("+{} more workers", sim.workers().len() - 32) }</p> } } else { html! {} } }
             </div>
             <div class="lane waiting" data-testid="waiting">
-                <h3>{"Waiting heap "}<small>{ format!("{} key(s)", waiting.len()) }</small></h3>
+                <h3>{"Waiting heap "}<small>{ format!("{} key(s)", format::count(waiting_total as u64)) }</small></h3>
                 <p class="hint">{"AddAfter and AddRateLimited park keys here until their readyAt."}</p>
                 <div class="chips">
                     { for waiting.iter().take(MAX_WAITING_CHIPS).map(|(id, ready)| {
@@ -141,7 +141,7 @@ pub fn stage() -> Html {
                         })
                     }) }
                     { if waiting_more > 0 { html! { <span class="more">{ format!("+{} more", format::count(waiting_more as u64)) }</span> } } else { html! {} } }
-                    { if waiting.is_empty() { html! { <span class="empty">{"nothing waiting"}</span> } } else { html! {} } }
+                    { if waiting_total == 0 { html! { <span class="empty">{"nothing waiting"}</span> } } else { html! {} } }
                 </div>
             </div>
             <div class="lane bucket" data-testid="bucket">

@@ -4,7 +4,6 @@ use yew::prelude::*;
 
 use super::{event_value, use_playground};
 use crate::format;
-use crate::hooks::speed_step;
 use crate::state::{Action, MAX_SPEED, MIN_SPEED};
 
 /// Transport icons as inline SVG: no icon font to fetch, same look everywhere.
@@ -42,14 +41,8 @@ pub fn transport() -> Html {
             d.dispatch(Action::Seek(v as i64));
         })
     };
-    let faster = {
-        let d = d.clone();
-        Callback::from(move |_| d.dispatch(Action::SetSpeed(speed_step(speed, true))))
-    };
-    let slower = {
-        let d = d.clone();
-        Callback::from(move |_| d.dispatch(Action::SetSpeed(speed_step(speed, false))))
-    };
+    let faster = on(|| Action::Faster);
+    let slower = on(|| Action::Slower);
     let speed_label = if speed >= 1.0 {
         format!("{speed:.0}×")
     } else {

@@ -48,31 +48,27 @@ pub fn speed_step(speed: f64, up: bool) -> f64 {
 /// Space plays or pauses, arrows step, + and - change the speed. Keys typed
 /// into a form field are left alone.
 #[hook]
-pub fn use_keyboard(state: UseReducerHandle<Playground>) {
-    let speed = state.speed;
-    let dispatch = state.dispatcher();
-    use_effect_with(speed, move |speed| {
-        let speed = *speed;
+pub fn use_keyboard(dispatch: UseReducerDispatcher<Playground>) {
+    use_effect_with((), move |_| {
         let handler = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
-            let typing = e
+            let tag = e
                 .target()
                 .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                .map(|el| {
-                    matches!(
-                        el.tag_name().as_str(),
-                        "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON"
-                    )
-                })
-                .unwrap_or(false);
-            if (typing && e.key() != "Escape") || e.ctrl_key() || e.meta_key() || e.alt_key() {
+                .map(|el| el.tag_name())
+                .unwrap_or_default();
+            // Form fields keep their keys; a focused button keeps space and enter.
+            let typing =
+                matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA") && e.key() != "Escape";
+            let pressing = tag == "BUTTON" && matches!(e.key().as_str(), " " | "Enter");
+            if typing || pressing || e.ctrl_key() || e.meta_key() || e.alt_key() {
                 return;
             }
             let action = match e.key().as_str() {
                 " " => Action::TogglePlay,
                 "ArrowRight" => Action::Step,
                 "ArrowLeft" => Action::StepBack,
-                "+" | "=" => Action::SetSpeed(speed_step(speed, true)),
-                "-" | "_" => Action::SetSpeed(speed_step(speed, false)),
+                "+" | "=" => Action::Faster,
+                "-" | "_" => Action::Slower,
                 "Escape" => Action::Select(None),
                 _ => return,
             };

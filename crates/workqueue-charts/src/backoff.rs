@@ -44,6 +44,7 @@ pub fn draw<DB: DrawingBackend>(
     chart
         .configure_mesh()
         .light_line_style(theme.grid)
+        .max_light_lines(2)
         .bold_line_style(theme.grid)
         .axis_style(theme.grid)
         .label_style(font.clone())

@@ -132,6 +132,7 @@ pub(crate) fn line_chart<DB: DrawingBackend>(
         .y_desc(y_label)
         .x_labels(6)
         .y_labels(5)
+        .max_light_lines(2)
         .draw()
         .map_err(err)?;
     for (i, (name, points)) in series.iter().enumerate() {

@@ -53,8 +53,6 @@ pub struct Retry {
     /// `NumRequeues(key)` before this requeue: the failure number, from 0.
     pub failures_before: u64,
     pub delay: Nanos,
-    /// Every sub-limiter's answer.
-    pub answer: Answer,
     pub effect: AfterEffect,
 }
 
@@ -67,6 +65,10 @@ pub struct ItemInfo {
     pub last_decision: Option<Decision>,
     /// The latest rate-limited requeues, oldest first (bounded).
     pub retries: VecDeque<Retry>,
+    /// Every sub-limiter's answer to the latest `When` (kept for the latest
+    /// requeue only: ten thousand keys × a full history would be heavy to keep
+    /// and to snapshot).
+    pub last_answer: Option<Answer>,
     /// Dropped by "give up after N requeues" or a terminal error.
     pub gave_up: bool,
     pub watch_events: u64,
@@ -683,9 +685,9 @@ impl Simulation {
                     at: now,
                     failures_before,
                     delay: answer.delay,
-                    answer,
                     effect,
                 });
+                info.last_answer = Some(answer);
             }
             Requeue::After { delay } => {
                 self.queue.add_after(now, item, delay);

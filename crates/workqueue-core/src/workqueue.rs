@@ -481,6 +481,23 @@ impl Workqueue {
         v
     }
 
+    /// The `n` keys due soonest, earliest first: O(len) instead of a full sort,
+    /// for views that show only the head of a large heap.
+    pub fn waiting_soonest(&self, n: usize) -> Vec<(ItemId, ReadyAt)> {
+        let mut v: Vec<_> = self
+            .waiting
+            .entries()
+            .iter()
+            .map(|w| (w.item, w.ready_at))
+            .collect();
+        if n < v.len() {
+            v.select_nth_unstable_by_key(n, |(item, at)| (*at, *item));
+            v.truncate(n);
+        }
+        v.sort_by_key(|(item, at)| (*at, *item));
+        v
+    }
+
     pub fn waiting_len(&self) -> usize {
         self.waiting.len()
     }
@@ -725,6 +742,18 @@ mod tests {
         assert_eq!(q.get(SECOND), Got::Empty);
         assert_eq!(q.num_requeues(x), 2);
         assert_eq!(q.metrics().unwrap().retries_total, 2);
+    }
+
+    #[test]
+    fn the_soonest_waiting_keys_match_a_full_sort() {
+        let mut q = q();
+        for i in 0..200i64 {
+            let id = q.key(&format!("k{i}"));
+            q.add_after(0, id, 1 + (i * 7919) % 97);
+        }
+        let full = q.waiting_sorted();
+        assert_eq!(q.waiting_soonest(24), full[..24].to_vec());
+        assert_eq!(q.waiting_soonest(500), full);
     }
 
     #[test]

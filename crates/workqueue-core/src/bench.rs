@@ -1,0 +1,158 @@
+//! The benchmark workloads, shared by `bin/bench` (native) and the wasm
+//! benchmark test (headless Chromium). The caller passes its clock in
+//! milliseconds; this module, like the rest of the core, never reads one.
+//!
+//! Workloads, through the public API with keys `ns/pod-<i>`:
+//! - `add_get_done_ns`: one Add+Get+Done cycle, averaged over 10,000 keys;
+//! - `fill10k_drain_ms`: Add each of 10,000 keys twice, then Get+Done all;
+//! - `default_when_ns`: the default controller limiter's When over 10,000
+//!   keys at one instant, with a Forget on every 64th call;
+//! - `storm_10k_60s_ms`: 10,000 keys failing continuously for 60 virtual
+//!   seconds under the per-item limiter with instant reconciles.
+//!
+//! The headline figures use client-go's default queue (no metrics provider);
+//! `_metrics` lines repeat the work with all seven metrics recorded, and
+//! `_cold` lines are the first round on a fresh queue (keys interned, maps
+//! growing). Other figures are the best of several rounds on one queue,
+//! the steady state a Go benchmark loop measures.
+
+use std::hint::black_box;
+
+use crate::controller::{Outcome, Script};
+use crate::scenario::Source;
+use crate::{
+    Got, LimiterConfig, QueueOptions, Scenario, Simulation, Workqueue, MILLISECOND, SECOND,
+};
+
+const KEYS: usize = 10_000;
+
+fn queue(metrics: bool) -> Workqueue {
+    let options = if metrics {
+        QueueOptions::with_metrics()
+    } else {
+        QueueOptions::default()
+    };
+    Workqueue::new(&LimiterConfig::DefaultController, options)
+}
+
+fn add_get_done(q: &mut Workqueue, keys: &[String]) {
+    for k in keys {
+        q.add_key(0, k);
+        if let Got::Item(id) = q.get(0) {
+            q.done(0, id);
+        }
+    }
+}
+
+fn fill_drain(q: &mut Workqueue, keys: &[String]) {
+    for _ in 0..2 {
+        for k in keys {
+            q.add_key(0, k);
+        }
+    }
+    while let Got::Item(id) = q.get(0) {
+        q.done(0, id);
+    }
+    black_box(q.len());
+}
+
+fn when_all(q: &mut Workqueue, keys: &[String]) {
+    for (i, k) in keys.iter().enumerate() {
+        // Keyed by string like client-go's When(item): the lookup is part of the cost.
+        let id = q.key(k);
+        black_box(q.when(0, id));
+        if i % 64 == 63 {
+            q.forget(id);
+        }
+    }
+}
+
+/// The storm of `storm_10k_60s_ms`; returns the number of requeues (so the
+/// work cannot be optimised away).
+pub fn storm() -> u64 {
+    let mut s = Scenario::new("storm");
+    s.limiter = LimiterConfig::Exponential {
+        base_ns: 5 * MILLISECOND,
+        max_ns: 1000 * SECOND,
+    };
+    s.default_script = Script::Always {
+        outcome: Outcome::Error,
+    };
+    s.sources.push(Source::AddMany {
+        prefix: "ns/pod-".into(),
+        count: KEYS as u64,
+        at_ns: 0,
+        script: None,
+    });
+    s.duration_ns = 60 * SECOND;
+    let mut sim = Simulation::new(&s).expect("valid scenario");
+    sim.set_log_capacity(0);
+    sim.run_to_end();
+    sim.requeues_total()
+}
+
+/// Runs every workload and returns `(name, value)` figures.
+pub fn run(now_ms: &dyn Fn() -> f64, rounds: usize) -> Vec<(&'static str, f64)> {
+    let keys: Vec<String> = (0..KEYS).map(|i| format!("ns/pod-{i}")).collect();
+    let time = |f: &mut dyn FnMut()| {
+        let t = now_ms();
+        f();
+        now_ms() - t
+    };
+    let per_key_ns = |ms: f64| ms * 1e6 / KEYS as f64;
+    let mut out = Vec::new();
+    let mut measure = |name_warm: &'static str,
+                       name_cold: Option<&'static str>,
+                       metrics: bool,
+                       work: fn(&mut Workqueue, &[String]),
+                       scale: &dyn Fn(f64) -> f64| {
+        let mut q = queue(metrics);
+        let cold = time(&mut || work(&mut q, &keys));
+        let warm = (0..rounds)
+            .map(|_| time(&mut || work(&mut q, &keys)))
+            .fold(f64::INFINITY, f64::min);
+        out.push((name_warm, scale(warm)));
+        if let Some(n) = name_cold {
+            out.push((n, scale(cold)));
+        }
+    };
+    let ms = |x: f64| x;
+    measure(
+        "add_get_done_ns",
+        Some("add_get_done_cold_ns"),
+        false,
+        add_get_done,
+        &per_key_ns,
+    );
+    measure(
+        "add_get_done_metrics_ns",
+        None,
+        true,
+        add_get_done,
+        &per_key_ns,
+    );
+    measure(
+        "fill10k_drain_ms",
+        Some("fill10k_drain_cold_ms"),
+        false,
+        fill_drain,
+        &ms,
+    );
+    measure("fill10k_drain_metrics_ms", None, true, fill_drain, &ms);
+    measure(
+        "default_when_ns",
+        Some("default_when_cold_ns"),
+        false,
+        when_all,
+        &per_key_ns,
+    );
+    let storm_ms = (0..3.min(rounds.max(1)))
+        .map(|_| {
+            let t = now_ms();
+            assert!(storm() > 100_000, "the storm ran");
+            now_ms() - t
+        })
+        .fold(f64::INFINITY, f64::min);
+    out.push(("storm_10k_60s_ms", storm_ms));
+    out
+}

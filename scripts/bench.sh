@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Prints every benchmark figure as `name value` lines: the core natively, the
+# core in wasm (headless Chromium), and the page (load time, frame times with
+# 10,000 keys at 10x). Machine-dependent: compare figures from one machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/setup.sh
+wq_setup >&2
+echo "# native"
+cargo run --quiet --release -p workqueue-core --bin bench
+echo "# wasm (headless Chromium)"
+wasm_env cargo test --quiet --release -p workqueue-core --target wasm32-unknown-unknown --test wasm_bench -- --nocapture 2>/dev/null | grep '^wasm_' || true
+echo "# page"
+[ -f dist/index.html ] || wasm_env trunk build --release --offline >&2
+node tests/e2e/bench.mjs
