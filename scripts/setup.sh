@@ -43,8 +43,10 @@ wasm_bindgen_version() {
 }
 
 setup_wasm_rustc() {
+  # WQ_WASM_ROUTE=debian forces the fallback (to test it on a machine where rustup works).
+  local force_debian=""; [ "${WQ_WASM_ROUTE:-}" = debian ] && force_debian=1
   # 1. Ordinary route: rustup already has the target.
-  if rustup target list --installed 2>/dev/null | grep -q '^wasm32-unknown-unknown$'; then
+  if [ -z "$force_debian" ] && rustup target list --installed 2>/dev/null | grep -q '^wasm32-unknown-unknown$'; then
     step "wasm32 target: rustup (ready)"
     export WQ_WASM_RUSTC="$(rustup which rustc)"
     return 0
@@ -60,7 +62,7 @@ setup_wasm_rustc() {
     return 0
   fi
   # 3. Try rustup (works with internet); a hang here means no route to its server.
-  if [ ! -f "$WQ_TOOLS/rustup-target-failed" ] && command -v rustup >/dev/null; then
+  if [ -z "$force_debian" ] && [ ! -f "$WQ_TOOLS/rustup-target-failed" ] && command -v rustup >/dev/null; then
     step "wasm32 target: trying rustup target add (60 s at most)"
     if timeout 60 rustup target add wasm32-unknown-unknown >/dev/null 2>&1; then
       export WQ_WASM_RUSTC="$(rustup which rustc)"
@@ -85,7 +87,7 @@ setup_wasm_rustc() {
     -exec cp {} "$sysroot_lib/" \; || fail "installing the wasm32 std" || return 1
   /usr/bin/rustc --version > "$sysroot_lib/.wq-stamp"
   # Anything built against an older sysroot must go ("can't find crate for ...").
-  rm -rf "$WQ_ROOT/target/web"
+  [ -n "$force_debian" ] || rm -rf "$WQ_ROOT/target/web"
   export WQ_WASM_RUSTC=/usr/bin/rustc
   export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld-19
 }

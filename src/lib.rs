@@ -5,9 +5,11 @@
 //! the keyboard, and the charts come from the `workqueue-charts` crate.
 
 pub mod components;
+pub mod export;
 pub mod format;
 pub mod hooks;
 pub mod settings;
+pub mod share;
 pub mod state;
 
 use yew::prelude::*;

@@ -94,6 +94,7 @@ pub enum Field {
     FailN,
     Probability,
     Seed,
+    GiveUp,
 }
 
 impl Field {
@@ -113,6 +114,7 @@ impl Field {
             Field::FailN => "fail-n",
             Field::Probability => "probability",
             Field::Seed => "seed",
+            Field::GiveUp => "give-up",
         }
     }
 
@@ -132,6 +134,7 @@ impl Field {
             Field::FailN => "Failures before success",
             Field::Probability => "Error probability",
             Field::Seed => "Seed",
+            Field::GiveUp => "Give up after",
         }
     }
 
@@ -145,6 +148,7 @@ impl Field {
             Field::FailN => "errors",
             Field::Probability => "0 to 1",
             Field::Seed => "",
+            Field::GiveUp => "requeues (empty: never)",
             _ => "Go duration: 5ms, 1.5s, 2m",
         }
     }
@@ -219,6 +223,7 @@ impl Default for Settings {
             (Field::FailN, "3"),
             (Field::Probability, "0.3"),
             (Field::Seed, "1"),
+            (Field::GiveUp, ""),
         ];
         Settings {
             preset: Preset::ClientGoDefault,
@@ -336,7 +341,10 @@ impl Settings {
                 .number::<u32>(Field::Workers, "a whole number of workers", &mut errors)
                 .unwrap_or(1),
             reconcile_ns: self.duration(Field::Reconcile, &mut errors),
-            give_up_after: None,
+            give_up_after: match self.get(Field::GiveUp).trim() {
+                "" => None,
+                _ => self.number::<u64>(Field::GiveUp, "a whole number of requeues", &mut errors),
+            },
         };
         s.default_script = match self.script {
             ScriptChoice::Live => Script::Live,
@@ -444,6 +452,13 @@ impl Settings {
         out.set(Field::Workers, s.controller.workers.to_string());
         out.set(Field::Reconcile, d(s.controller.reconcile_ns));
         out.set(Field::Seed, s.seed.to_string());
+        out.set(
+            Field::GiveUp,
+            s.controller
+                .give_up_after
+                .map(|n| n.to_string())
+                .unwrap_or_default(),
+        );
         out.script = match &s.default_script {
             Script::Live => ScriptChoice::Live,
             Script::Always {
@@ -538,5 +553,60 @@ mod tests {
             panic!()
         };
         assert_eq!(max_wait_ns, 2 * SECOND);
+    }
+}
+
+/// Parses a list of outcomes as typed, e.g. `error, error, requeue-after 30s, success`.
+pub fn parse_outcomes(text: &str) -> Result<Vec<Outcome>, String> {
+    let mut out = Vec::new();
+    for raw in text.split(',').map(str::trim).filter(|t| !t.is_empty()) {
+        let mut words = raw.split_whitespace();
+        let name = words.next().unwrap_or_default().to_ascii_lowercase();
+        let arg = words.next();
+        let after = |arg: Option<&str>| -> Result<Nanos, String> {
+            let a = arg.ok_or_else(|| format!("{name} needs a duration, like {name} 30s"))?;
+            parse_go_duration(a).map_err(|e| e.to_string())
+        };
+        out.push(match name.as_str() {
+            "success" | "ok" => Outcome::Success,
+            "requeue" => Outcome::Requeue,
+            "error" | "err" => Outcome::Error,
+            "terminal" => Outcome::TerminalError,
+            "requeue-after" | "requeueafter" => Outcome::RequeueAfter { after_ns: after(arg)? },
+            "error-after" => Outcome::ErrorWithRequeueAfter { after_ns: after(arg)? },
+            other => return Err(format!("{other:?} is not an outcome: use success, requeue, requeue-after 30s, error, terminal or error-after 30s")),
+        });
+    }
+    if out.is_empty() {
+        return Err("list at least one outcome".into());
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod outcome_list_tests {
+    use super::*;
+    use workqueue_core::SECOND;
+
+    #[test]
+    fn outcome_lists() {
+        assert_eq!(
+            parse_outcomes("error, Error, requeue-after 30s, success").unwrap(),
+            vec![
+                Outcome::Error,
+                Outcome::Error,
+                Outcome::RequeueAfter {
+                    after_ns: 30 * SECOND
+                },
+                Outcome::Success
+            ]
+        );
+        assert!(parse_outcomes("explode")
+            .unwrap_err()
+            .contains("not an outcome"));
+        assert!(parse_outcomes("requeue-after")
+            .unwrap_err()
+            .contains("needs a duration"));
+        assert!(parse_outcomes(" , ").is_err());
     }
 }

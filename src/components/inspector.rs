@@ -167,6 +167,7 @@ pub fn inspector() -> Html {
                 <dt>{"Reconciles"}</dt><dd>{ format!("{} ({} failed)", info.reconciles, info.errors) }</dd>
                 <dt>{"Script"}</dt><dd class="mono">{ format!("{:?}", sim.script_of(id)) }</dd>
             </dl>
+            <super::key_script::KeyScript key_name={key.clone()} />
             { match last {
                 None => html! { <p class="hint">{"No rate-limited requeue yet: the limiter has not been asked about this key."}</p> },
                 Some(r) => html! {

@@ -4,6 +4,7 @@
 pub mod charts;
 pub mod inputs;
 pub mod inspector;
+pub mod key_script;
 pub mod log;
 pub mod metrics;
 pub mod settings_panel;

@@ -1,0 +1,93 @@
+//! Per-key scripts: how this key's reconciles turn out, for hands-off runs.
+
+use workqueue_core::controller::Script;
+use workqueue_core::{Input, Outcome};
+use yew::prelude::*;
+
+use super::{event_value, use_playground};
+use crate::settings::parse_outcomes;
+use crate::state::Action;
+
+#[derive(Properties, PartialEq)]
+pub struct KeyScriptProps {
+    pub key_name: String,
+}
+
+#[function_component(KeyScript)]
+pub fn key_script(props: &KeyScriptProps) -> Html {
+    let state = use_playground();
+    let kind = use_state(|| "fail".to_string());
+    let arg = use_state(|| "3".to_string());
+    let parsed: Result<Script, String> = match kind.as_str() {
+        "live" => Ok(Script::Live),
+        "success" => Ok(Script::Always {
+            outcome: Outcome::Success,
+        }),
+        "fail" => arg
+            .trim()
+            .parse::<u32>()
+            .map(|failures| Script::FailThenSucceed { failures })
+            .map_err(|_| format!("{:?} is not a number of failures", *arg)),
+        "list" => parse_outcomes(&arg).map(|outcomes| Script::Sequence {
+            outcomes,
+            then: Outcome::Success,
+        }),
+        _ => match arg.trim().parse::<f64>() {
+            Ok(p) if (0.0..=1.0).contains(&p) => Ok(Script::Random {
+                error_probability: p,
+                otherwise: Outcome::Success,
+            }),
+            _ => Err(format!("{:?} is not a probability between 0 and 1", *arg)),
+        },
+    };
+    let on_kind = {
+        let (kind, arg) = (kind.clone(), arg.clone());
+        Callback::from(move |e: Event| {
+            let k = event_value(&e);
+            arg.set(match k.as_str() {
+                "list" => "error, error, success".into(),
+                "random" => "0.5".into(),
+                _ => "3".into(),
+            });
+            kind.set(k);
+        })
+    };
+    let on_arg = {
+        let arg = arg.clone();
+        Callback::from(move |e: InputEvent| arg.set(event_value(&e)))
+    };
+    let submit = {
+        let d = state.dispatcher();
+        let key = props.key_name.clone();
+        let script = parsed.clone().ok();
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            if let Some(script) = script.clone() {
+                d.dispatch(Action::Input(Input::SetScript {
+                    key: key.clone(),
+                    script,
+                }));
+            }
+        })
+    };
+    let needs_arg = matches!(kind.as_str(), "fail" | "list" | "random");
+    html! {
+        <form class="key-script" onsubmit={submit} aria-label="Script for this key">
+            <label for="ks-kind">{"This key's reconciles"}</label>
+            <div class="row">
+                <select id="ks-kind" onchange={on_kind} data-testid="key-script">
+                    <option value="fail" selected={*kind == "fail"}>{"fail N times, then succeed"}</option>
+                    <option value="list" selected={*kind == "list"}>{"follow a list"}</option>
+                    <option value="random" selected={*kind == "random"}>{"fail with probability"}</option>
+                    <option value="success" selected={*kind == "success"}>{"always succeed"}</option>
+                    <option value="live" selected={*kind == "live"}>{"I decide"}</option>
+                </select>
+                { if needs_arg { html! {
+                    <input type="text" value={(*arg).clone()} oninput={on_arg} aria-label="script parameter" data-testid="key-script-arg" spellcheck="false" />
+                } } else { html! {} } }
+                <button type="submit" disabled={parsed.is_err()} data-testid="key-script-set">{"Set"}</button>
+            </div>
+            { if let Err(e) = &parsed { html! { <small class="error">{ e.clone() }</small> } } else { html! {} } }
+        </form>
+    }
+}

@@ -1,0 +1,205 @@
+//! The configured limiter and controller as Go, with the real client-go,
+//! controller-runtime and crossplane-runtime constructors.
+
+use workqueue_core::{LimiterConfig, Nanos, Scenario};
+
+/// `5*time.Millisecond`, `1000*time.Second`, `1500*time.Millisecond`: the
+/// largest unit that divides the value exactly.
+pub fn go_duration(d: Nanos) -> String {
+    const UNITS: [(Nanos, &str); 6] = [
+        (3_600_000_000_000, "time.Hour"),
+        (60_000_000_000, "time.Minute"),
+        (1_000_000_000, "time.Second"),
+        (1_000_000, "time.Millisecond"),
+        (1_000, "time.Microsecond"),
+        (1, "time.Nanosecond"),
+    ];
+    if d == 0 {
+        return "0".into();
+    }
+    let (unit, name) = UNITS
+        .iter()
+        .find(|(u, _)| d % u == 0)
+        .copied()
+        .unwrap_or((1, "time.Nanosecond"));
+    if d / unit == 1 {
+        name.to_string()
+    } else {
+        format!("{}*{name}", d / unit)
+    }
+}
+
+fn go_float(x: f64) -> String {
+    if x.fract() == 0.0 {
+        format!("{x:.0}")
+    } else {
+        format!("{x}")
+    }
+}
+
+fn limiter(l: &LimiterConfig, indent: &str) -> String {
+    const T: &str = "[reconcile.Request]";
+    let inner = format!("{indent}\t");
+    match l {
+        LimiterConfig::DefaultController => {
+            format!("workqueue.DefaultTypedControllerRateLimiter{T}()")
+        }
+        LimiterConfig::Exponential { base_ns, max_ns } => {
+            format!(
+                "workqueue.NewTypedItemExponentialFailureRateLimiter{T}({}, {})",
+                go_duration(*base_ns),
+                go_duration(*max_ns)
+            )
+        }
+        LimiterConfig::FastSlow {
+            fast_ns,
+            slow_ns,
+            max_fast_attempts,
+        } => format!(
+            "workqueue.NewTypedItemFastSlowRateLimiter{T}({}, {}, {max_fast_attempts})",
+            go_duration(*fast_ns),
+            go_duration(*slow_ns)
+        ),
+        LimiterConfig::Bucket { qps, burst } => {
+            format!("&workqueue.TypedBucketRateLimiter{T}{{Limiter: rate.NewLimiter(rate.Limit({}), {burst})}}", go_float(*qps))
+        }
+        LimiterConfig::MaxOf { limiters } if *l == LimiterConfig::default_controller_parts() => {
+            let _ = limiters;
+            format!("workqueue.DefaultTypedControllerRateLimiter{T}()")
+        }
+        LimiterConfig::MaxOf { limiters } => {
+            let parts: Vec<String> = limiters
+                .iter()
+                .map(|p| format!("{inner}{},\n", limiter(p, &inner)))
+                .collect();
+            format!(
+                "workqueue.NewTypedMaxOfRateLimiter(\n{}{indent})",
+                parts.concat()
+            )
+        }
+        LimiterConfig::WithMaxWait {
+            limiter: l,
+            max_wait_ns,
+        } => {
+            format!(
+                "workqueue.NewTypedWithMaxWaitRateLimiter(\n{inner}{},\n{inner}{},\n{indent})",
+                limiter(l, &inner),
+                go_duration(*max_wait_ns)
+            )
+        }
+    }
+}
+
+/// Go source that sets up the same limiter and controller options.
+pub fn go_code(s: &Scenario) -> String {
+    if let Some(cp) = &s.crossplane {
+        let r = cp.max_reconcile_rate;
+        return format!(
+            r#"import (
+	"github.com/crossplane/crossplane-runtime/pkg/controller"
+	"github.com/crossplane/crossplane-runtime/pkg/ratelimiter"
+	ctrl "sigs.k8s.io/controller-runtime"
+)
+
+// main.go: --max-reconcile-rate={r}
+cfg = ratelimiter.LimitRESTConfig(cfg, {r}) // API client: {qps} qps, burst {burst}
+o := controller.Options{{
+	GlobalRateLimiter:       ratelimiter.NewGlobal({r}), // {r}/s, burst {burst} for every controller
+	MaxConcurrentReconciles: {r},
+}}
+
+// Each controller: per-object backoff 1s→60s in the queue, the global bucket
+// in front of the reconciler (it answers RequeueAfter when out of tokens).
+err := ctrl.NewControllerManagedBy(mgr).
+	Named(name).
+	WithOptions(o.ForControllerRuntime()). // RateLimiter: ratelimiter.NewController()
+	For(&v1alpha1.MyResource{{}}).
+	Complete(ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter))
+"#,
+            qps = 5 * r,
+            burst = 10 * r,
+        );
+    }
+    let uses_bucket = format!("{:?}", s.limiter).contains("Bucket")
+        && s.limiter != LimiterConfig::default_controller_parts();
+    let mut imports = vec!["\"time\"".to_string()];
+    if uses_bucket {
+        imports.push("\"golang.org/x/time/rate\"".into());
+    }
+    imports.extend(
+        [
+            "\"k8s.io/client-go/util/workqueue\"",
+            "\"k8s.io/utils/ptr\"",
+            "ctrl \"sigs.k8s.io/controller-runtime\"",
+            "\"sigs.k8s.io/controller-runtime/pkg/controller\"",
+            "\"sigs.k8s.io/controller-runtime/pkg/reconcile\"",
+        ]
+        .map(String::from),
+    );
+    let lim = limiter(&s.limiter, "");
+    if !lim.contains("time.") {
+        imports.retain(|i| i != "\"time\"");
+    }
+    let give_up = match s.controller.give_up_after {
+        Some(n) => format!(
+            "\n// Giving up after {n} requeues, in Reconcile (controller-runtime has no option for it):\n//\tif err != nil && r.queue.NumRequeues(req) >= {n} {{ return ctrl.Result{{}}, reconcile.TerminalError(err) }}\n"
+        ),
+        None => String::new(),
+    };
+    format!(
+        "import (\n{}\n)\n\nrateLimiter := {lim}\n{give_up}\nerr := ctrl.NewControllerManagedBy(mgr).\n\tNamed(\"my-controller\").\n\tFor(&corev1.Pod{{}}).\n\tWithOptions(controller.Options{{\n\t\tMaxConcurrentReconciles: {},\n\t\tRateLimiter:             rateLimiter,\n\t\t// The playground models client-go's queue; controller-runtime v0.23+\n\t\t// uses its priority queue unless told otherwise.\n\t\tUsePriorityQueue: ptr.To(false),\n\t}}).\n\tComplete(r)\n",
+        imports.iter().map(|i| format!("\t{i}")).collect::<Vec<_>>().join("\n"),
+        s.controller.workers,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::settings::{Field, Preset, Settings};
+    use workqueue_core::{MILLISECOND, SECOND};
+
+    fn code(preset: Preset) -> String {
+        let mut f = Settings::default();
+        f.preset = preset;
+        f.set(Field::Slow, "3s".into());
+        go_code(&f.to_scenario().unwrap())
+    }
+
+    #[test]
+    fn durations_read_like_go() {
+        assert_eq!(go_duration(5 * MILLISECOND), "5*time.Millisecond");
+        assert_eq!(go_duration(1000 * SECOND), "1000*time.Second");
+        assert_eq!(go_duration(1500 * MILLISECOND), "1500*time.Millisecond");
+        assert_eq!(go_duration(SECOND), "time.Second");
+        assert_eq!(go_duration(60 * SECOND), "time.Minute");
+        assert_eq!(go_duration(7), "7*time.Nanosecond");
+    }
+
+    #[test]
+    fn every_preset_uses_the_real_constructors() {
+        assert!(code(Preset::ClientGoDefault)
+            .contains("workqueue.DefaultTypedControllerRateLimiter[reconcile.Request]()"));
+        assert!(code(Preset::PerItem).contains("workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](5*time.Millisecond, 1000*time.Second)"));
+        let bucket = code(Preset::BucketOnly);
+        assert!(bucket.contains("&workqueue.TypedBucketRateLimiter[reconcile.Request]{Limiter: rate.NewLimiter(rate.Limit(10), 100)}"));
+        assert!(bucket.contains("\"golang.org/x/time/rate\"") && !bucket.contains("\"time\""));
+        assert!(code(Preset::FastSlow).contains("workqueue.NewTypedItemFastSlowRateLimiter[reconcile.Request](5*time.Millisecond, 3*time.Second, 3)"));
+        let wait = code(Preset::WithMaxWait);
+        assert!(
+            wait.contains("workqueue.NewTypedWithMaxWaitRateLimiter(")
+                && wait.contains("10*time.Second")
+        );
+        assert!(
+            wait.contains("workqueue.DefaultTypedControllerRateLimiter[reconcile.Request]()"),
+            "{wait}"
+        );
+        let cp = code(Preset::Crossplane);
+        assert!(
+            cp.contains("ratelimiter.NewGlobal(10)")
+                && cp.contains("ratelimiter.LimitRESTConfig(cfg, 10)")
+                && cp.contains("MaxConcurrentReconciles: 10")
+        );
+        assert!(code(Preset::PerItem).contains("MaxConcurrentReconciles: 1,"));
+    }
+}
