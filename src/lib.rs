@@ -8,6 +8,7 @@ pub mod components;
 pub mod export;
 pub mod format;
 pub mod hooks;
+pub mod lessons;
 pub mod settings;
 pub mod share;
 pub mod state;
@@ -17,10 +18,12 @@ use yew::prelude::*;
 use components::charts::Charts;
 use components::inputs::Inputs;
 use components::inspector::Inspector;
+use components::lesson::LessonPanel;
 use components::log::EventLog;
 use components::metrics::Metrics;
 use components::settings_panel::SettingsPanel;
 use components::stage::Stage;
+use components::toolbar::Toolbar;
 use components::transport::Transport;
 use state::{Action, NoticeKind, Playground, PlaygroundContext};
 
@@ -72,23 +75,58 @@ fn notices() -> Html {
     }
 }
 
+/// The page's query string and fragment.
+fn location() -> (String, String) {
+    let loc = web_sys::window().map(|w| w.location());
+    let search = loc
+        .as_ref()
+        .and_then(|l| l.search().ok())
+        .unwrap_or_default();
+    let hash = loc.as_ref().and_then(|l| l.hash().ok()).unwrap_or_default();
+    (search, hash)
+}
+
 #[function_component(App)]
 pub fn app() -> Html {
-    let state = use_reducer(Playground::default);
+    let state = use_reducer(|| {
+        let (search, hash) = location();
+        Playground::from_url(&search, &hash)
+    });
     hooks::use_ticker(state.dispatcher());
     hooks::use_keyboard(state.dispatcher());
+    hooks::use_body_classes(state.mode.workshop, state.mode.embed);
+    hooks::use_report_height(state.mode.embed);
     let narration = state.narration.clone();
+    let brand = html! {
+        <div class="brand">
+            <svg class="logo" viewBox="0 0 32 32" aria-hidden="true"><rect width="32" height="32" rx="7"/><rect x="6" y="9" width="6" height="14" rx="2" class="l1"/><rect x="14" y="9" width="6" height="14" rx="2" class="l2"/><rect x="22" y="9" width="4" height="14" rx="2" class="l3"/></svg>
+            <div>
+                <h1>{"Workqueue Playground"}</h1>
+                <p class="tagline">{"What client-go's workqueue and controller rate limiting do to every key, exact to the nanosecond."}</p>
+            </div>
+        </div>
+    };
+    if state.mode.embed {
+        return html! {
+            <ContextProvider<PlaygroundContext> context={state}>
+                <header class="top compact">{ brand }<Transport /></header>
+                <Notices />
+                <main class="embed-layout">
+                    <LessonPanel />
+                    <Stage />
+                    <Inspector />
+                    <Charts />
+                </main>
+                <div class="sr-only" aria-live="polite" data-testid="narration">{ narration }</div>
+            </ContextProvider<PlaygroundContext>>
+        };
+    }
     html! {
         <ContextProvider<PlaygroundContext> context={state}>
             <header class="top">
-                <div class="brand">
-                    <svg class="logo" viewBox="0 0 32 32" aria-hidden="true"><rect width="32" height="32" rx="7"/><rect x="6" y="9" width="6" height="14" rx="2" class="l1"/><rect x="14" y="9" width="6" height="14" rx="2" class="l2"/><rect x="22" y="9" width="4" height="14" rx="2" class="l3"/></svg>
-                    <div>
-                        <h1>{"Workqueue Playground"}</h1>
-                        <p class="tagline">{"What client-go's workqueue and controller rate limiting do to every key, exact to the nanosecond."}</p>
-                    </div>
-                </div>
+                { brand }
                 <Transport />
+                <Toolbar />
             </header>
             <Notices />
             <main class="layout">
@@ -97,6 +135,7 @@ pub fn app() -> Html {
                     <SettingsPanel />
                 </aside>
                 <div class="center">
+                    <LessonPanel />
                     <Stage />
                     <Charts />
                 </div>

@@ -13,7 +13,9 @@ use workqueue_core::sim::SimEvent;
 use workqueue_core::{Input, Nanos, Scenario, Simulation, SECOND};
 use yew::prelude::*;
 
+use crate::lessons;
 use crate::settings::Settings;
+use crate::share::{self, LessonPosition, Shared};
 
 /// Most event instants handled per animation frame; past it, virtual time
 /// lags behind the clock rather than freezing the page.
@@ -62,6 +64,34 @@ pub enum Action {
     Input(Input),
     Select(Option<String>),
     Notify(Option<Notice>),
+    /// Open lesson `index` at its first step.
+    StartLesson(usize),
+    /// Go to a step of the current lesson (replaying its set-up).
+    LessonStep(usize),
+    ExitLesson,
+    /// The next or previous lesson step (keyboard: n / p, PageDown / PageUp).
+    LessonNext,
+    LessonBack,
+    /// Record a prediction and show the core's answer.
+    Reveal(String),
+    ToggleWorkshop,
+    /// Open shared state (a link or an uploaded scenario).
+    Load(Box<Shared>),
+}
+
+/// Where a lesson is, and whether this step's answer is showing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LessonState {
+    pub index: usize,
+    pub step: usize,
+    pub guess: Option<String>,
+}
+
+/// How the page was opened (`?embed=1`, `?workshop=1`).
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Mode {
+    pub embed: bool,
+    pub workshop: bool,
 }
 
 pub struct Playground {
@@ -82,6 +112,8 @@ pub struct Playground {
     pub rev: u64,
     /// Real milliseconds played since the last checkpoint.
     real_since_checkpoint: f64,
+    pub lesson: Option<LessonState>,
+    pub mode: Mode,
 }
 
 impl PartialEq for Playground {
@@ -122,7 +154,149 @@ impl Playground {
             narration: String::new(),
             rev: 0,
             real_since_checkpoint: 0.0,
+            lesson: None,
+            mode: Mode::default(),
         }
+    }
+
+    /// The page's initial state from its URL: `?embed=1&workshop=1&lesson=ID&step=N&autoplay=1`
+    /// and a share fragment. A bad link opens the default with a message.
+    pub fn from_url(search: &str, hash: &str) -> Playground {
+        let param = |name: &str| {
+            search
+                .trim_start_matches('?')
+                .split('&')
+                .filter_map(|kv| kv.split_once('=').or(Some((kv, ""))))
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.to_string())
+        };
+        let flag = |name: &str| param(name).is_some_and(|v| v != "0" && v != "false");
+        let mode = Mode {
+            embed: flag("embed"),
+            workshop: flag("workshop"),
+        };
+        let mut p = match share::decode(hash) {
+            Ok(shared) => Playground::from_shared(shared),
+            Err(share::ShareError::Empty) => Playground::default(),
+            Err(e) => Playground {
+                notice: Some(Notice {
+                    kind: NoticeKind::Error,
+                    text: format!(
+                        "This link could not be opened: {e}. Here is a fresh playground instead."
+                    ),
+                }),
+                ..Playground::default()
+            },
+        };
+        p.mode = mode;
+        if let Some(id) = param("lesson") {
+            match lessons::find(&id) {
+                Some((index, lesson)) => {
+                    let step: usize = param("step")
+                        .and_then(|s| s.parse::<usize>().ok())
+                        .unwrap_or(1)
+                        .clamp(1, lesson.steps.len())
+                        - 1;
+                    p.enter_step(index, step);
+                }
+                None => {
+                    p.notice = Some(Notice {
+                        kind: NoticeKind::Error,
+                        text: format!("There is no lesson {id:?}."),
+                    })
+                }
+            }
+        }
+        // Embedded and lesson pages start paused unless asked to play.
+        if mode.embed || p.lesson.is_some() {
+            p.playing = flag("autoplay");
+        }
+        p
+    }
+
+    pub fn from_shared(shared: Shared) -> Playground {
+        let settings = Settings::from_scenario(&shared.scenario);
+        let mut p = Playground::with(settings, shared.scenario);
+        *p.tape.borrow_mut() = shared.inputs;
+        p.advance_to(shared.at);
+        p.playing = false;
+        p.selected = shared.selected;
+        if let Some(pos) = shared.lesson {
+            if let Some((index, lesson)) = lessons::find(&pos.id) {
+                p.lesson = Some(LessonState {
+                    index,
+                    step: pos.step.min(lesson.steps.len().saturating_sub(1)),
+                    guess: None,
+                });
+            }
+        }
+        p
+    }
+
+    /// Everything needed to reopen exactly this view.
+    pub fn shared(&self) -> Shared {
+        Shared {
+            scenario: self.scenario.clone(),
+            inputs: self
+                .tape()
+                .into_iter()
+                .filter(|(at, _)| *at <= self.now())
+                .collect(),
+            at: self.now(),
+            lesson: self.lesson.as_ref().map(|l| LessonPosition {
+                id: lessons::all()[l.index].id.to_string(),
+                step: l.step,
+            }),
+            selected: self.selected.clone(),
+        }
+    }
+
+    /// Moves a lesson to `step`, rebuilding the run from the nearest step at
+    /// or before it that sets one up, so "back" is exact.
+    pub fn enter_step(&mut self, index: usize, step: usize) {
+        let all = lessons::all();
+        let Some(lesson) = all.get(index) else { return };
+        let step = step.min(lesson.steps.len().saturating_sub(1));
+        let here = self.lesson.as_ref().is_some_and(|l| l.index == index);
+        let from = (0..=step).rev().find(|i| lesson.steps[*i].setup.is_some());
+        let rebuild = match from {
+            Some(i) => {
+                !here
+                    || i == step
+                    || self
+                        .lesson
+                        .as_ref()
+                        .is_some_and(|l| l.step > step || l.step < i)
+            }
+            None => false,
+        };
+        if let (true, Some(i)) = (rebuild, from) {
+            let setup = lesson.steps[i].setup.as_ref().expect("found above");
+            if let Ok(scenario) = setup.settings.to_scenario() {
+                let mut fresh = Playground::with(setup.settings.clone(), scenario);
+                for input in &setup.inputs {
+                    fresh.record(input.clone());
+                }
+                fresh.advance_to(setup.run_to);
+                fresh.selected = setup.inputs.iter().rev().find_map(|i| match i {
+                    Input::Add { key } => Some(key.clone()),
+                    _ => None,
+                });
+                self.settings = fresh.settings;
+                self.scenario = fresh.scenario;
+                self.sim = fresh.sim;
+                self.checkpoints = fresh.checkpoints;
+                self.tape = fresh.tape;
+                self.horizon = fresh.horizon;
+                self.selected = fresh.selected;
+            }
+        }
+        self.playing = false;
+        self.lesson = Some(LessonState {
+            index,
+            step,
+            guess: None,
+        });
     }
 
     pub fn now(&self) -> Nanos {
@@ -149,6 +323,8 @@ impl Playground {
             narration: self.narration.clone(),
             rev: self.rev + 1,
             real_since_checkpoint: self.real_since_checkpoint,
+            lesson: self.lesson.clone(),
+            mode: self.mode,
         }
     }
 
@@ -339,6 +515,7 @@ impl Reducible for Playground {
                 fresh.rev = next.rev;
                 fresh.speed = next.speed;
                 fresh.playing = next.playing;
+                fresh.mode = next.mode;
                 return Rc::new(fresh);
             }
             Action::Apply(settings) => match settings.to_scenario() {
@@ -373,6 +550,44 @@ impl Reducible for Playground {
             }
             Action::Select(key) => next.selected = key,
             Action::Notify(n) => next.notice = n,
+            Action::StartLesson(index) => next.enter_step(index, 0),
+            Action::LessonStep(step) => {
+                if let Some(index) = next.lesson.as_ref().map(|l| l.index) {
+                    next.enter_step(index, step);
+                }
+            }
+            Action::ExitLesson => next.lesson = None,
+            Action::LessonNext | Action::LessonBack => {
+                if let Some(l) = next.lesson.clone() {
+                    let forward = matches!(action, Action::LessonNext);
+                    let count = lessons::all().get(l.index).map_or(0, |x| x.steps.len());
+                    if forward && l.step + 1 < count {
+                        next.enter_step(l.index, l.step + 1);
+                    } else if forward && l.index + 1 < lessons::all().len() {
+                        next.enter_step(l.index + 1, 0);
+                    } else if !forward && l.step > 0 {
+                        next.enter_step(l.index, l.step - 1);
+                    }
+                }
+            }
+            Action::Reveal(guess) => {
+                if let Some(l) = &mut next.lesson {
+                    l.guess = Some(guess);
+                }
+            }
+            Action::ToggleWorkshop => next.mode.workshop = !next.mode.workshop,
+            Action::Load(shared) => {
+                let mode = next.mode;
+                let mut fresh = Playground::from_shared(*shared);
+                fresh.rev = next.rev;
+                fresh.mode = mode;
+                fresh.speed = next.speed;
+                fresh.notice = Some(Notice {
+                    kind: NoticeKind::Info,
+                    text: "Scenario loaded.".into(),
+                });
+                return Rc::new(fresh);
+            }
         }
         Rc::new(next)
     }
@@ -432,6 +647,58 @@ mod tests {
             s.log().iter().map(|e| s.describe(e)).collect()
         };
         assert_eq!(log_then, log_now);
+    }
+
+    #[test]
+    fn a_share_link_reopens_exactly_what_was_shared() {
+        let mut p = Rc::new(Playground::default());
+        p = reduce(p, Action::Input(Input::Add { key: "ns/a".into() }));
+        p = reduce(p, Action::Step);
+        p = reduce(
+            p,
+            Action::Input(Input::Decide {
+                key: "ns/a".into(),
+                outcome: Outcome::Error,
+            }),
+        );
+        p = reduce(p, Action::Step);
+        let link = share::encode(&p.shared());
+        let q = Playground::from_url("", &format!("#{link}"));
+        assert_eq!(q.now(), p.now());
+        assert_eq!(q.sim.borrow().digest(), p.sim.borrow().digest());
+        assert_eq!(q.selected, p.selected);
+        let bad = Playground::from_url("", "#v1.@@@");
+        assert!(matches!(
+            bad.notice,
+            Some(Notice {
+                kind: NoticeKind::Error,
+                ..
+            })
+        ));
+        assert_eq!(bad.now(), 0);
+    }
+
+    #[test]
+    fn lessons_open_from_the_url_and_step_back_exactly() {
+        let p = Playground::from_url("?embed=1&lesson=herd&step=2", "");
+        assert!(p.mode.embed && !p.playing);
+        assert_eq!(p.lesson.as_ref().map(|l| (l.index, l.step)), Some((3, 1)));
+        let mut p = Rc::new(Playground::from_url("?lesson=results", ""));
+        let first = p.sim.borrow().digest();
+        p = reduce(
+            p,
+            Action::Input(Input::Decide {
+                key: "default/web-1".into(),
+                outcome: Outcome::Error,
+            }),
+        );
+        p = reduce(p, Action::LessonStep(1));
+        p = reduce(p, Action::LessonStep(0));
+        assert_eq!(
+            p.sim.borrow().digest(),
+            first,
+            "back replays the step's set-up"
+        );
     }
 
     #[test]

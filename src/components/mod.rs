@@ -2,13 +2,16 @@
 //! [`crate::state::PlaygroundContext`].
 
 pub mod charts;
+pub mod compare;
 pub mod inputs;
 pub mod inspector;
 pub mod key_script;
+pub mod lesson;
 pub mod log;
 pub mod metrics;
 pub mod settings_panel;
 pub mod stage;
+pub mod toolbar;
 pub mod transport;
 
 use yew::prelude::*;

@@ -45,8 +45,9 @@ pub fn speed_step(speed: f64, up: bool) -> f64 {
     next.unwrap_or(if up { MAX_SPEED } else { MIN_SPEED })
 }
 
-/// Space plays or pauses, arrows step, + and - change the speed. Keys typed
-/// into a form field are left alone.
+/// Space plays or pauses, arrows step, + and - change the speed, n and p (or
+/// PageDown and PageUp, what presentation clickers send) move through a
+/// lesson. Keys typed into a form field are left alone.
 #[hook]
 pub fn use_keyboard(dispatch: UseReducerDispatcher<Playground>) {
     use_effect_with((), move |_| {
@@ -70,6 +71,8 @@ pub fn use_keyboard(dispatch: UseReducerDispatcher<Playground>) {
                 "+" | "=" => Action::Faster,
                 "-" | "_" => Action::Slower,
                 "Escape" => Action::Select(None),
+                "n" | "PageDown" => Action::LessonNext,
+                "p" | "PageUp" => Action::LessonBack,
                 _ => return,
             };
             e.prevent_default();
@@ -102,4 +105,56 @@ mod tests {
         assert_eq!(speed_step(0.01, false), 0.01);
         assert_eq!(speed_step(3.0, true), 5.0);
     }
+}
+
+/// In embed mode, tells the host page how tall the playground is, so the
+/// iframe can fit it: `{type: "workqueue-playground:height", height}`.
+#[hook]
+pub fn use_report_height(embed: bool) {
+    let last = use_mut_ref(|| 0i32);
+    use_effect(move || {
+        if !embed {
+            return;
+        }
+        let Some(w) = web_sys::window() else { return };
+        let height = w
+            .document()
+            .and_then(|d| d.document_element())
+            .map_or(0, |e| e.scroll_height());
+        if height == *last.borrow() {
+            return;
+        }
+        *last.borrow_mut() = height;
+        let message = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(
+            &message,
+            &"type".into(),
+            &"workqueue-playground:height".into(),
+        );
+        let _ = js_sys::Reflect::set(&message, &"height".into(), &height.into());
+        if let Ok(Some(parent)) = w.parent() {
+            let _ = parent.post_message(&message, "*");
+        }
+    });
+}
+
+/// Puts the page-wide mode classes on `<body>` (workshop: large type and
+/// high contrast; embed: compact).
+#[hook]
+pub fn use_body_classes(workshop: bool, embed: bool) {
+    use_effect_with((workshop, embed), |(workshop, embed)| {
+        if let Some(body) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.body())
+        {
+            let mut classes: Vec<&str> = Vec::new();
+            if *workshop {
+                classes.push("workshop");
+            }
+            if *embed {
+                classes.push("embed");
+            }
+            body.set_class_name(&classes.join(" "));
+        }
+    });
 }

@@ -1,0 +1,105 @@
+//! The articles' figure, live: the same 10,000 failing keys under per-item
+//! only, bucket only and client-go's default, requeues per second side by side.
+
+use plotters::prelude::IntoDrawingArea;
+use plotters_canvas::CanvasBackend;
+use workqueue_charts::{requeues, Points};
+use workqueue_core::controller::{Outcome, Script};
+use workqueue_core::scenario::Source;
+use workqueue_core::{LimiterConfig, Scenario, Simulation, MILLISECOND, SECOND};
+use yew::prelude::*;
+
+/// Requeues per second over `secs` seconds for 10,000 always-failing keys.
+pub fn herd(limiter: LimiterConfig, secs: i64) -> Points {
+    let mut s = Scenario::new("herd");
+    s.limiter = limiter;
+    s.default_script = Script::Always {
+        outcome: Outcome::Error,
+    };
+    s.sources.push(Source::AddMany {
+        prefix: "default/pod-".into(),
+        count: 10_000,
+        at_ns: 0,
+        script: None,
+    });
+    s.sample_ns = 100 * MILLISECOND;
+    s.duration_ns = secs * SECOND;
+    let Ok(mut sim) = Simulation::new(&s) else {
+        return Vec::new();
+    };
+    sim.set_log_capacity(0);
+    sim.run_to_end();
+    let series = sim.series();
+    let w = series.width as f64 / SECOND as f64;
+    series
+        .samples
+        .iter()
+        .enumerate()
+        .take((secs * SECOND / series.width) as usize)
+        .map(|(i, x)| (series.start_of(i) as f64 / 1e9, x.requeues as f64 / w))
+        .collect()
+}
+
+#[function_component(Compare)]
+pub fn compare() -> Html {
+    let canvas = use_node_ref();
+    let runs = use_memo((), |_| {
+        let per_item = LimiterConfig::Exponential {
+            base_ns: 5 * MILLISECOND,
+            max_ns: 1000 * SECOND,
+        };
+        let bucket = LimiterConfig::Bucket {
+            qps: 10.0,
+            burst: 100,
+        };
+        (
+            herd(per_item, 4),
+            herd(bucket, 4),
+            herd(LimiterConfig::DefaultController, 4),
+        )
+    });
+    {
+        let canvas = canvas.clone();
+        let runs = runs.clone();
+        use_effect(move || {
+            if let Some(c) = canvas.cast::<web_sys::HtmlCanvasElement>() {
+                let ratio = web_sys::window()
+                    .map_or(1.0, |w| w.device_pixel_ratio())
+                    .clamp(1.0, 3.0);
+                c.set_width((c.client_width().max(300) as f64 * ratio) as u32);
+                c.set_height((c.client_height().max(200) as f64 * ratio) as u32);
+                let theme = super::charts::theme();
+                let theme = theme.scaled((theme.font_px as f64 * ratio) as u32);
+                if let Some(b) = CanvasBackend::with_canvas_object(c) {
+                    let (a, b2, m) = &*runs;
+                    let _ = requeues::draw(
+                        &b.into_drawing_area(),
+                        &theme,
+                        &[
+                            ("per-item only", a),
+                            ("bucket only", b2),
+                            ("max-of (default)", m),
+                        ],
+                    );
+                }
+            }
+        });
+    }
+    let first_second = |p: &Points| {
+        p.iter()
+            .filter(|(t, _)| *t < 1.0)
+            .map(|(_, y)| y * 0.1)
+            .sum::<f64>()
+    };
+    let (a, b, m) = &*runs;
+    html! {
+        <section class="panel compare" aria-label="10,000 failing keys under three limiters" data-testid="compare">
+            <h2>{"10,000 failing keys, three limiters"}</h2>
+            <canvas ref={canvas} role="img" aria-label="Requeues per second for per-item only, bucket only and max-of"></canvas>
+            <p class="hint" data-testid="compare-totals">{ format!(
+                "Requeues in the first second: per-item only {}, bucket only {}, max-of {}.",
+                crate::format::count(first_second(a).round() as u64), crate::format::count(first_second(b).round() as u64), crate::format::count(first_second(m).round() as u64)
+            ) }</p>
+        </section>
+    }
+}

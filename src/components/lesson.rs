@@ -1,0 +1,104 @@
+//! The lesson player: the step's text, what it waits for, a prediction to
+//! make before the answer shows, and Back / Next.
+
+use yew::prelude::*;
+
+use super::{event_value, use_playground};
+use crate::lessons;
+use crate::state::Action;
+
+#[function_component(LessonPanel)]
+pub fn lesson_panel() -> Html {
+    let state = use_playground();
+    let guess = use_state(String::new);
+    let Some(ls) = state.lesson.clone() else {
+        return html! {};
+    };
+    let all = lessons::all();
+    let Some(lesson) = all.get(ls.index) else {
+        return html! {};
+    };
+    let step = &lesson.steps[ls.step];
+    let sim = state.sim.borrow();
+    let waiting = step.wait.as_ref().filter(|w| !w.met(&sim));
+    let predicted = ls.guess.is_some() || step.predict.is_none();
+    let can_next = ls.step + 1 < lesson.steps.len() && waiting.is_none() && predicted;
+    let d = state.dispatcher();
+    let go = |to: usize| {
+        let d = d.clone();
+        Callback::from(move |_| d.dispatch(Action::LessonStep(to)))
+    };
+    let exit = {
+        let d = d.clone();
+        Callback::from(move |_| d.dispatch(Action::ExitLesson))
+    };
+    let on_guess = {
+        let guess = guess.clone();
+        Callback::from(move |e: InputEvent| guess.set(event_value(&e)))
+    };
+    let reveal = {
+        let (d, guess) = (d.clone(), guess.clone());
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            d.dispatch(Action::Reveal((*guess).clone()));
+            guess.set(String::new());
+        })
+    };
+    let answer = step.predict.as_ref().map(|p| (p.answer)(&sim));
+    html! {
+        <section class="panel lesson" aria-label={format!("Lesson: {}", lesson.title)} data-testid="lesson">
+            <div class="panel-head">
+                <h2>{ lesson.title }<small>{ format!("step {} of {}", ls.step + 1, lesson.steps.len()) }</small></h2>
+                <button class="icon small" onclick={exit} aria-label="Close the lesson">{"×"}</button>
+            </div>
+            <ol class="dots" aria-hidden="true">
+                { for (0..lesson.steps.len()).map(|i| html! { <li class={classes!((i == ls.step).then_some("on"), (i < ls.step).then_some("done"))}></li> }) }
+            </ol>
+            <h3 data-testid="lesson-step-title">{ step.title }</h3>
+            <p class="lesson-text">{ step.text }</p>
+            { match (&step.predict, &ls.guess, &answer) {
+                (Some(p), None, _) => html! {
+                    <form class="predict" onsubmit={reveal}>
+                        <label for="guess">{ format!("Predict first: {}", p.question) }</label>
+                        <div class="row">
+                            <input id="guess" type="text" value={(*guess).clone()} oninput={on_guess} placeholder={p.unit} data-testid="guess" />
+                            <button type="submit" class="primary" data-testid="reveal">{"Reveal"}</button>
+                        </div>
+                    </form>
+                },
+                (Some(p), Some(g), Some(a)) => {
+                    let right = normalise(g) == normalise(a);
+                    html! {
+                        <div class={classes!("answer", right.then_some("right"))} role="status" data-testid="answer">
+                            <p class="q">{ p.question }</p>
+                            <p>{"Answer: "}<strong data-testid="answer-value">{ format!("{a} {}", p.unit) }</strong>
+                               { if g.trim().is_empty() { html! {} } else if right { html! { <span>{" — you got it."}</span> } } else { html! { <span>{ format!(" — you said {g}.") }</span> } } }</p>
+                        </div>
+                    }
+                }
+                _ => html! {},
+            } }
+            { if let Some(w) = waiting { html! { <p class="waiting-for" data-testid="lesson-wait">{ w.describe() }</p> } } else { html! {} } }
+            <div class="lesson-nav">
+                <button onclick={go(ls.step.saturating_sub(1))} disabled={ls.step == 0} data-testid="lesson-back">{"← Back"}</button>
+                { if ls.step + 1 < lesson.steps.len() {
+                    html! { <button class="primary" onclick={go(ls.step + 1)} disabled={!can_next} data-testid="lesson-next">{"Next →"}</button> }
+                } else if ls.index + 1 < all.len() {
+                    let d = d.clone();
+                    let next = ls.index + 1;
+                    html! { <button class="primary" onclick={Callback::from(move |_| d.dispatch(Action::StartLesson(next)))} disabled={waiting.is_some() || !predicted} data-testid="lesson-next-lesson">{"Next lesson →"}</button> }
+                } else {
+                    html! { <span class="hint">{"That was the last lesson."}</span> }
+                } }
+            </div>
+        </section>
+    }
+}
+
+/// Answers compare without spaces, case or thousands separators.
+fn normalise(s: &str) -> String {
+    s.chars()
+        .filter(|c| !c.is_whitespace() && *c != ',')
+        .collect::<String>()
+        .to_lowercase()
+}

@@ -1,0 +1,263 @@
+//! Lessons, the comparison, sharing, embedding, export and workshop mode.
+
+use wasm_bindgen::JsCast;
+use workqueue_core::Scenario;
+use yew::prelude::*;
+
+use super::{event_value, use_playground};
+use crate::export::go_code;
+use crate::lessons;
+use crate::share::{self, Shared};
+use crate::state::{Action, Notice, NoticeKind};
+
+#[derive(Clone, Copy, PartialEq)]
+enum Dialog {
+    None,
+    Compare,
+    Share,
+    Embed,
+    Go,
+}
+
+/// The page's address without query or fragment.
+fn base_url() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .map(|h| h.split(['?', '#']).next().unwrap_or_default().to_string())
+        .unwrap_or_default()
+}
+
+fn copy(text: &str) {
+    if let Some(w) = web_sys::window() {
+        let _ = w.navigator().clipboard().write_text(text);
+    }
+}
+
+/// Saves `data` as a file through a temporary link.
+fn download(name: &str, mime: &str, data: &str) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let parts = js_sys::Array::of1(&data.into());
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
+        return;
+    };
+    download_url(&doc, name, &url);
+    let _ = web_sys::Url::revoke_object_url(&url);
+}
+
+fn download_url(doc: &web_sys::Document, name: &str, url: &str) {
+    if let Ok(a) = doc
+        .create_element("a")
+        .map(|e| e.unchecked_into::<web_sys::HtmlAnchorElement>())
+    {
+        a.set_href(url);
+        a.set_download(name);
+        if let Some(body) = doc.body() {
+            let _ = body.append_child(&a);
+            a.click();
+            let _ = body.remove_child(&a);
+        }
+    }
+}
+
+#[function_component(Toolbar)]
+pub fn toolbar() -> Html {
+    let state = use_playground();
+    let dialog = use_state(|| Dialog::None);
+    let d = state.dispatcher();
+    let open = |which: Dialog| {
+        let dialog = dialog.clone();
+        Callback::from(move |_| dialog.set(which))
+    };
+    let close = open(Dialog::None);
+
+    let on_lesson = {
+        let d = d.clone();
+        Callback::from(move |e: Event| {
+            if let Ok(i) = event_value(&e).parse::<usize>() {
+                d.dispatch(Action::StartLesson(i));
+            }
+        })
+    };
+    let link = format!("{}#{}", base_url(), share::encode(&state.shared()));
+    let on_upload = {
+        let d = d.clone();
+        Callback::from(move |e: Event| {
+            let Some(input) = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+            else {
+                return;
+            };
+            let Some(file) = input.files().and_then(|f| f.get(0)) else {
+                return;
+            };
+            input.set_value("");
+            let d = d.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let text = wasm_bindgen_futures::JsFuture::from(file.text())
+                    .await
+                    .ok()
+                    .and_then(|t| t.as_string())
+                    .unwrap_or_default();
+                match Scenario::from_json(&text) {
+                    Ok(scenario) => d.dispatch(Action::Load(Box::new(Shared {
+                        scenario,
+                        inputs: Vec::new(),
+                        at: 0,
+                        lesson: None,
+                        selected: None,
+                    }))),
+                    Err(e) => d.dispatch(Action::Notify(Some(Notice {
+                        kind: NoticeKind::Error,
+                        text: format!("{} is not a usable scenario: {e}", file.name()),
+                    }))),
+                }
+            });
+        })
+    };
+    let save_scenario = {
+        let json = state.scenario.to_json();
+        Callback::from(move |_| download("workqueue-scenario.json", "application/json", &json))
+    };
+    let save_png = Callback::from(|_| {
+        let doc = web_sys::window().and_then(|w| w.document());
+        let canvas = doc.as_ref().and_then(|d| {
+            d.query_selector("[data-testid=chart-requeues]")
+                .ok()
+                .flatten()
+        });
+        if let (Some(doc), Some(c)) = (
+            doc,
+            canvas.and_then(|c| c.dyn_into::<web_sys::HtmlCanvasElement>().ok()),
+        ) {
+            if let Ok(url) = c.to_data_url() {
+                download_url(&doc, "requeues-per-second.png", &url);
+            }
+        }
+    });
+    let workshop = {
+        let d = d.clone();
+        Callback::from(move |_| d.dispatch(Action::ToggleWorkshop))
+    };
+    let current = state.lesson.as_ref().map(|l| l.index);
+
+    html! {
+        <>
+            <nav class="toolbar" aria-label="Lessons, sharing and export">
+                <label class="sr-only" for="lesson-pick">{"Open a lesson"}</label>
+                <select id="lesson-pick" onchange={on_lesson} data-testid="lesson-pick">
+                    <option value="" selected={current.is_none()} disabled=true>{"Lessons…"}</option>
+                    { for lessons::all().iter().enumerate().map(|(i, l)| html! { <option value={i.to_string()} selected={current == Some(i)}>{ l.title }</option> }) }
+                </select>
+                <button onclick={open(Dialog::Compare)} data-testid="compare-toggle">{"Compare limiters"}</button>
+                <button onclick={open(Dialog::Share)} data-testid="share">{"Share"}</button>
+                <button onclick={open(Dialog::Embed)} data-testid="embed">{"Embed"}</button>
+                <button onclick={open(Dialog::Go)} data-testid="go-code">{"Go code"}</button>
+                <button onclick={save_scenario} data-testid="download">{"Download scenario"}</button>
+                <label class="button" data-testid="upload-label">{"Load scenario…"}
+                    <input type="file" accept=".json,application/json" onchange={on_upload} class="sr-only" data-testid="upload" />
+                </label>
+                <button onclick={save_png}>{"Chart as PNG"}</button>
+                <button onclick={workshop} aria-pressed={state.mode.workshop.to_string()} data-testid="workshop">{"Workshop mode"}</button>
+            </nav>
+            { match *dialog {
+                Dialog::None => html! {},
+                Dialog::Compare => html! {
+                    <Modal title="The same storm under three limiters" onclose={close.clone()}>
+                        <super::compare::Compare />
+                    </Modal>
+                },
+                Dialog::Share => html! {
+                    <Modal title="Share this exact view" onclose={close.clone()}>
+                        <p>{"The link holds the settings, everything you did, the instant and the lesson step. Nothing is stored anywhere else."}</p>
+                        <input class="wide mono" readonly=true value={link.clone()} aria-label="Share link" data-testid="share-link" />
+                        <button class="primary" onclick={let l = link.clone(); Callback::from(move |_| copy(&l))}>{"Copy link"}</button>
+                    </Modal>
+                },
+                Dialog::Embed => html! { <EmbedDialog onclose={close.clone()} /> },
+                Dialog::Go => {
+                    let code = go_code(&state.scenario);
+                    html! {
+                        <Modal title="The same setup in Go" onclose={close.clone()}>
+                            <pre class="code" data-testid="go-snippet">{ code.clone() }</pre>
+                            <button class="primary" onclick={Callback::from(move |_| copy(&code))}>{"Copy"}</button>
+                        </Modal>
+                    }
+                }
+            } }
+        </>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ModalProps {
+    pub title: AttrValue,
+    pub onclose: Callback<MouseEvent>,
+    pub children: Html,
+}
+
+#[function_component(Modal)]
+pub fn modal(props: &ModalProps) -> Html {
+    html! {
+        <div class="modal-backdrop">
+            <div class="modal" role="dialog" aria-modal="true" aria-label={props.title.clone()}>
+                <div class="panel-head">
+                    <h2>{ props.title.clone() }</h2>
+                    <button class="icon small" onclick={props.onclose.clone()} aria-label="Close">{"×"}</button>
+                </div>
+                { props.children.clone() }
+            </div>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct EmbedProps {
+    pub onclose: Callback<MouseEvent>,
+}
+
+/// Builds the `<iframe>` snippet for a blog post, with a live preview.
+#[function_component(EmbedDialog)]
+pub fn embed_dialog(props: &EmbedProps) -> Html {
+    let state = use_playground();
+    let autoplay = use_state(|| false);
+    let mut query = vec!["embed=1".to_string()];
+    if let Some(l) = &state.lesson {
+        query.push(format!("lesson={}", lessons::all()[l.index].id));
+        query.push(format!("step={}", l.step + 1));
+    }
+    if *autoplay {
+        query.push("autoplay=1".into());
+    }
+    let fragment = if state.lesson.is_some() {
+        String::new()
+    } else {
+        format!("#{}", share::encode(&state.shared()))
+    };
+    let src = format!("{}?{}{}", base_url(), query.join("&"), fragment);
+    let snippet = format!(
+        "<iframe src=\"{src}\" title=\"Workqueue Playground\" width=\"100%\" height=\"560\" style=\"border:0\" loading=\"lazy\"></iframe>"
+    );
+    let toggle = {
+        let a = autoplay.clone();
+        Callback::from(move |_| a.set(!*a))
+    };
+    html! {
+        <Modal title="Embed in a page" onclose={props.onclose.clone()}>
+            <p>{"Paste this into your post. The frame reports its height to the page (message type workqueue-playground:height); "}
+               { if state.lesson.is_some() { "it opens the current lesson step." } else { "it opens this exact setup." } }</p>
+            <label class="check"><input type="checkbox" checked={*autoplay} onchange={toggle} />{" start playing on load"}</label>
+            <textarea class="wide mono" readonly=true rows="4" value={snippet.clone()} aria-label="Embed snippet" data-testid="embed-snippet" />
+            <button class="primary" onclick={let s = snippet.clone(); Callback::from(move |_| copy(&s))}>{"Copy snippet"}</button>
+            <h3>{"Preview"}</h3>
+            <iframe class="preview" src={src} title="Embed preview"></iframe>
+        </Modal>
+    }
+}

@@ -1,0 +1,523 @@
+//! Guided lessons. Each step may set up a fresh, deterministic run (so going
+//! back a step replays it exactly), may wait for something to happen in the
+//! simulation before "Next" opens, and may ask for a prediction whose answer
+//! the core computes from a copy of the run.
+
+use workqueue_core::controller::{Outcome, Script};
+use workqueue_core::sim::WorkerState;
+use workqueue_core::{Input, Nanos, ResultLabel, Simulation, MILLISECOND, SECOND};
+
+use crate::format;
+use crate::settings::{Field, Preset, ScriptChoice, Settings};
+
+pub struct Lesson {
+    pub id: &'static str,
+    pub title: &'static str,
+    pub steps: Vec<Step>,
+}
+
+pub struct Step {
+    pub title: &'static str,
+    pub text: &'static str,
+    pub setup: Option<Setup>,
+    pub wait: Option<Wait>,
+    pub predict: Option<Predict>,
+}
+
+/// A fresh run: settings, inputs applied at t=0, then run to `run_to`, paused.
+pub struct Setup {
+    pub settings: Settings,
+    pub inputs: Vec<Input>,
+    pub run_to: Nanos,
+}
+
+/// What must happen before the lesson moves on.
+pub enum Wait {
+    /// A worker holds this key and waits for you to choose a result.
+    Deciding(&'static str),
+    /// At least `n` reconciles ended with this result label.
+    Results(ResultLabel, u64),
+    /// Virtual time reached this instant.
+    Time(Nanos),
+}
+
+pub struct Predict {
+    pub question: &'static str,
+    pub unit: &'static str,
+    /// The answer, computed by the core from a copy of the current run.
+    pub answer: fn(&Simulation) -> String,
+}
+
+impl Wait {
+    pub fn met(&self, sim: &Simulation) -> bool {
+        match self {
+            Wait::Deciding(key) => sim.workers().iter().any(|w| matches!(w, WorkerState::AwaitingDecision { item, .. } if sim.key(*item) == *key)),
+            Wait::Results(label, n) => sim.controller_metrics().total(*label) >= *n,
+            Wait::Time(t) => sim.now() >= *t,
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        match self {
+            Wait::Deciding(key) => format!("Waiting until a worker asks you about {key}"),
+            Wait::Results(label, n) => format!(
+                "Waiting for {n} reconcile(s) with result {}",
+                label.as_str()
+            ),
+            Wait::Time(t) => format!("Waiting until {}", format::at(*t)),
+        }
+    }
+}
+
+fn settings(preset: Preset, script: ScriptChoice, fields: &[(Field, &str)]) -> Settings {
+    let mut s = Settings::default();
+    s.preset = preset;
+    s.script = script;
+    for (f, v) in fields {
+        s.set(*f, v.to_string());
+    }
+    s
+}
+
+fn add(key: &str) -> Input {
+    Input::Add {
+        key: key.to_string(),
+    }
+}
+
+fn set_script(key: &str, script: Script) -> Input {
+    Input::SetScript {
+        key: key.to_string(),
+        script,
+    }
+}
+
+/// Requeues (re-adds after a delay) in the first `secs` seconds of a copy of the run.
+fn requeues_within(sim: &Simulation, until: Nanos) -> u64 {
+    let mut c = sim.clone();
+    c.set_log_capacity(0);
+    c.run_until(until);
+    let s = c.series();
+    (0..s.samples.len())
+        .filter(|i| s.start_of(*i) < until)
+        .map(|i| s.samples[i].requeues as u64)
+        .sum()
+}
+
+/// The delay the next failure of `key` would get, without touching the run.
+fn next_delay(sim: &Simulation, key: &str) -> String {
+    match sim.find(key) {
+        Some(id) => format::dur(sim.queue().limiter().peek(id, sim.now())),
+        None => "?".into(),
+    }
+}
+
+pub fn all() -> Vec<Lesson> {
+    let ms = MILLISECOND;
+    vec![
+        Lesson {
+            id: "sets",
+            title: "1. Three sets and deduplication",
+            steps: vec![
+                Step {
+                    title: "A key enters the queue",
+                    text: "A work queue holds keys, not events. Add the key default/web-1 with the queue.Add button: it goes to the FIFO and is marked dirty. A worker takes it at once (Get moves it from dirty to processing) and reconciles it for one second.",
+                    setup: Some(Setup { settings: settings(Preset::ClientGoDefault, ScriptChoice::Success, &[(Field::Reconcile, "1s")]), inputs: vec![], run_to: 0 }),
+                    wait: Some(Wait::Results(ResultLabel::Success, 1)),
+                    predict: None,
+                },
+                Step {
+                    title: "Fifty events, how many reconciles?",
+                    text: "Now the informer fires 50 watch events per second on that key for two seconds, while each reconcile takes one second. Adding a key that is already dirty changes nothing; adding it while it is being processed only marks it dirty, and Done puts it back once. Press play and watch the Queue and Workers lanes.",
+                    setup: Some(Setup {
+                        settings: settings(Preset::ClientGoDefault, ScriptChoice::Success, &[(Field::Reconcile, "1s")]),
+                        inputs: vec![Input::WatchEvents { key: "default/web-1".into(), per_second: 50.0, duration_ns: 2 * SECOND }],
+                        run_to: 0,
+                    }),
+                    wait: Some(Wait::Time(4 * SECOND)),
+                    predict: Some(Predict {
+                        question: "How many times will Reconcile run for these 100 events?",
+                        unit: "reconciles",
+                        answer: |sim| {
+                            let mut c = sim.clone();
+                            c.run_until(10 * SECOND);
+                            c.controller_metrics().total(ResultLabel::Success).to_string()
+                        },
+                    }),
+                },
+            ],
+        },
+        Lesson {
+            id: "results",
+            title: "2. Requeue, RequeueAfter and errors",
+            steps: vec![
+                Step {
+                    title: "An error is rate limited",
+                    text: "Each reconcile below waits for you. Choose Error: controller-runtime calls AddRateLimited, so the limiter decides the delay, and the failure count (NumRequeues) goes up. The inspector on the right lists the queue calls it caused.",
+                    setup: Some(Setup { settings: settings(Preset::ClientGoDefault, ScriptChoice::Live, &[]), inputs: vec![add("default/web-1")], run_to: 200 * ms }),
+                    wait: Some(Wait::Results(ResultLabel::Error, 1)),
+                    predict: None,
+                },
+                Step {
+                    title: "RequeueAfter forgets the failures",
+                    text: "Now choose RequeueAfter (30s). controller-runtime first calls Forget, wiping the backoff history, then AddAfter with exactly your delay: no limiter is asked. That is why a poll interval is not slowed down by earlier failures.",
+                    setup: None,
+                    wait: Some(Wait::Results(ResultLabel::RequeueAfter, 1)),
+                    predict: None,
+                },
+                Step {
+                    title: "An error wins over RequeueAfter",
+                    text: "Returning an error together with RequeueAfter does not do both: the error takes the rate-limited path and the RequeueAfter is ignored (controller-runtime logs a warning). Terminal errors are neither requeued nor forgotten. Requeue: true (deprecated) is rate limited like an error but counted as 'requeue'. Try them on the next reconcile.",
+                    setup: None,
+                    wait: None,
+                    predict: None,
+                },
+            ],
+        },
+        Lesson {
+            id: "backoff",
+            title: "3. Per-item backoff and the first second",
+            steps: vec![
+                Step {
+                    title: "Doubling delays",
+                    text: "With the per-item limiter every failure doubles the key's delay: 5ms, 10ms, 20ms… up to 1000s. This key fails every time and reconciles instantly. The chart 'Delay per failure' draws the curve; the log shows each AddAfter.",
+                    setup: Some(Setup {
+                        settings: settings(Preset::PerItem, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s")]),
+                        inputs: vec![add("default/flaky")],
+                        run_to: 0,
+                    }),
+                    wait: None,
+                    predict: Some(Predict {
+                        question: "How many times is the key requeued within its first second?",
+                        unit: "requeues",
+                        answer: |sim| requeues_within(sim, SECOND).to_string(),
+                    }),
+                },
+                Step {
+                    title: "The long tail",
+                    text: "After about eighteen failures the delay reaches its 1000s cap, and the key is tried about every sixteen minutes. Run at 1000× to watch it get there.",
+                    setup: None,
+                    wait: Some(Wait::Time(SECOND)),
+                    predict: Some(Predict {
+                        question: "What delay does the 19th failure get?",
+                        unit: "",
+                        answer: |_| format::dur(workqueue_core::limiter::Exponential::delay_for(5 * MILLISECOND, 1000 * SECOND, 18)),
+                    }),
+                },
+            ],
+        },
+        Lesson {
+            id: "herd",
+            title: "4. The token bucket and 10,000 failing keys",
+            steps: vec![
+                Step {
+                    title: "A thundering herd",
+                    text: "Ten thousand keys start failing at the same instant. With per-item backoff alone, nothing slows them down together: they all come back at 5ms, 15ms, 35ms… The chart shows the requeues per second.",
+                    setup: Some(Setup {
+                        settings: settings(Preset::PerItem, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s")]),
+                        inputs: vec![Input::AddMany { prefix: "default/pod-".into(), count: 10_000 }],
+                        run_to: 0,
+                    }),
+                    wait: None,
+                    predict: Some(Predict {
+                        question: "How many requeues happen in the first second?",
+                        unit: "requeues",
+                        answer: |sim| format::count(requeues_within(sim, SECOND)),
+                    }),
+                },
+                Step {
+                    title: "One bucket for the whole controller",
+                    text: "The token bucket holds 100 tokens and refills 10 per second. The first 100 failures take a token and go back at once; every one after that waits for a token that does not exist yet, so the bucket's level goes negative: a debt that refills at 10 per second.",
+                    setup: Some(Setup {
+                        settings: settings(Preset::BucketOnly, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s")]),
+                        inputs: vec![Input::AddMany { prefix: "default/pod-".into(), count: 10_000 }],
+                        run_to: 0,
+                    }),
+                    wait: None,
+                    predict: Some(Predict {
+                        question: "How long does the 101st failing key wait?",
+                        unit: "",
+                        answer: |_| {
+                            let mut b = workqueue_core::TokenBucket::new(10.0, 100);
+                            (0..100).for_each(|_| {
+                                b.reserve_delay(0);
+                            });
+                            format::dur(b.reserve_delay(0))
+                        },
+                    }),
+                },
+                Step {
+                    title: "Side by side",
+                    text: "The comparison below runs the same 10,000 failing keys under per-item only, bucket only and client-go's default (max-of both): per-item alone sends tens of thousands of requeues in the first second, the bucket holds the whole controller to 10 per second after its burst.",
+                    setup: None,
+                    wait: None,
+                    predict: None,
+                },
+            ],
+        },
+        Lesson {
+            id: "max-of",
+            title: "5. Max-of: who wins?",
+            steps: vec![
+                Step {
+                    title: "The larger delay wins",
+                    text: "client-go's default asks both limiters and keeps the larger answer, and every call takes a token, even when the key's own backoff wins. Here 95 keys failed once at t=0 (then recovered), and default/flaky failed at 0, 5, 15, 35 and 75ms: together they took 100 tokens. Select default/flaky to see each limiter's answer on its next failure.",
+                    setup: Some(Setup {
+                        settings: settings(Preset::ClientGoDefault, ScriptChoice::FailThenSucceed, &[(Field::Reconcile, "0s"), (Field::FailN, "1")]),
+                        inputs: vec![
+                            set_script("default/flaky", Script::Always { outcome: Outcome::Error }),
+                            add("default/flaky"),
+                            Input::AddMany { prefix: "default/pod-".into(), count: 95 },
+                        ],
+                        run_to: 75 * MILLISECOND,
+                    }),
+                    wait: None,
+                    predict: Some(Predict {
+                        question: "After its 5 failures, how long will default/flaky wait on its next one?",
+                        unit: "",
+                        answer: |sim| next_delay(sim, "default/flaky"),
+                    }),
+                },
+            ],
+        },
+        Lesson {
+            id: "forget-done",
+            title: "6. Forget, Done, and giving up",
+            steps: vec![
+                Step {
+                    title: "Requeue never forgets",
+                    text: "Forget is what resets a key's backoff. controller-runtime calls it on success and on RequeueAfter, never on errors or Requeue: true. A reconciler that keeps returning Requeue: true (never an error) still climbs the backoff, as if it had forgotten to Forget.",
+                    setup: Some(Setup {
+                        settings: settings(Preset::PerItem, ScriptChoice::Success, &[(Field::Reconcile, "0s")]),
+                        inputs: vec![set_script("default/web-1", Script::Always { outcome: Outcome::Requeue }), add("default/web-1")],
+                        run_to: 0,
+                    }),
+                    wait: Some(Wait::Time(200 * MILLISECOND)),
+                    predict: Some(Predict {
+                        question: "What is NumRequeues after 200ms of Requeue: true?",
+                        unit: "",
+                        answer: |sim| {
+                            let mut c = sim.clone();
+                            c.run_until(200 * MILLISECOND);
+                            c.find("default/web-1").map(|id| c.queue().num_requeues(id).to_string()).unwrap_or_default()
+                        },
+                    }),
+                },
+                Step {
+                    title: "Done is not optional",
+                    text: "Done is what lets a key out of the processing set. A worker that forgets it leaves the key processing for ever: every later Add only marks it dirty, and it is never handed out again. controller-runtime calls Done for you, deferred, even when Reconcile panics.",
+                    setup: None,
+                    wait: None,
+                    predict: None,
+                },
+                Step {
+                    title: "Giving up after N requeues",
+                    text: "A common pattern in hand-written workers: after N rate-limited retries, Forget the key and drop it. This run gives up after 5 requeues of a key that always fails.",
+                    setup: Some(Setup {
+                        settings: settings(Preset::PerItem, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s"), (Field::GiveUp, "5")]),
+                        inputs: vec![add("default/broken")],
+                        run_to: 0,
+                    }),
+                    wait: Some(Wait::Time(SECOND)),
+                    predict: Some(Predict {
+                        question: "How many reconciles does default/broken get in total?",
+                        unit: "reconciles",
+                        answer: |sim| {
+                            let mut c = sim.clone();
+                            c.run_until(60 * SECOND);
+                            c.find("default/broken").map(|id| c.item(id).reconciles.to_string()).unwrap_or_default()
+                        },
+                    }),
+                },
+            ],
+        },
+        Lesson {
+            id: "fast-slow",
+            title: "7. Fast/slow and with-max-wait",
+            steps: vec![
+                Step {
+                    title: "Fast, then slow",
+                    text: "The fast/slow limiter retries quickly a few times (5ms, three attempts here), then settles on a fixed slow delay (10s). It counts a failure before comparing, so the 4th failure is the first slow one.",
+                    setup: Some(Setup {
+                        settings: settings(Preset::FastSlow, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s")]),
+                        inputs: vec![add("default/web-1")],
+                        run_to: 0,
+                    }),
+                    wait: None,
+                    predict: Some(Predict {
+                        question: "When is the 5th reconcile of default/web-1?",
+                        unit: "",
+                        answer: |sim| {
+                            let mut c = sim.clone();
+                            c.set_log_capacity(100_000);
+                            c.run_until(60 * SECOND);
+                            let starts: Vec<Nanos> = c
+                                .log()
+                                .iter()
+                                .filter(|e| matches!(e.event, workqueue_core::sim::SimEvent::ReconcileStart { .. }))
+                                .map(|e| e.at)
+                                .collect();
+                            starts.get(4).map(|t| format::at(*t)).unwrap_or_default()
+                        },
+                    }),
+                },
+                Step {
+                    title: "A cap on any delay",
+                    text: "With-max-wait wraps another limiter and caps its answer (10s here), while the wrapped limiter still counts every failure. Switch the preset to 'Default with max wait' in the settings to try it.",
+                    setup: Some(Setup {
+                        settings: settings(Preset::WithMaxWait, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s"), (Field::MaxWait, "10s")]),
+                        inputs: vec![add("default/web-1")],
+                        run_to: 0,
+                    }),
+                    wait: None,
+                    predict: Some(Predict {
+                        question: "What delay does the 20th failure get?",
+                        unit: "",
+                        answer: |_| format::dur(workqueue_core::limiter::Exponential::delay_for(5 * MILLISECOND, 1000 * SECOND, 19).min(10 * SECOND)),
+                    }),
+                },
+            ],
+        },
+        Lesson {
+            id: "crossplane",
+            title: "8. Crossplane's two layers",
+            steps: vec![
+                Step {
+                    title: "A global bucket in front",
+                    text: "Crossplane derives everything from --max-reconcile-rate R: a bucket of R per second with a burst of 10R shared by all controllers, R workers, and a per-object backoff from 1s to 60s in the queue. The bucket sits in a middleware reconciler: with no token, it answers RequeueAfter without calling your reconciler. Here R = 1 and 20 objects arrive at once.",
+                    setup: Some(Setup {
+                        settings: settings(Preset::Crossplane, ScriptChoice::Success, &[(Field::Rate, "1"), (Field::Reconcile, "0s")]),
+                        inputs: vec![Input::AddMany { prefix: "mr-".into(), count: 20 }],
+                        run_to: 0,
+                    }),
+                    wait: None,
+                    predict: Some(Predict {
+                        question: "How many of the 20 reach the inner reconciler at once?",
+                        unit: "objects",
+                        answer: |sim| sim.controller_metrics().total(ResultLabel::Success).to_string(),
+                    }),
+                },
+                Step {
+                    title: "The backoff reset",
+                    text: "A failing object normally backs off 1s, 2s, 4s… But when the global bucket defers it, the RequeueAfter path calls Forget, and its backoff starts again at 1s. The deferred request also comes back with a free pass: it already paid for its token.",
+                    setup: Some(Setup {
+                        settings: settings(Preset::Crossplane, ScriptChoice::Success, &[(Field::Rate, "1"), (Field::Reconcile, "0s")]),
+                        inputs: vec![set_script("mr-flaky", Script::Always { outcome: Outcome::Requeue }), add("mr-flaky"), Input::AddMany { prefix: "mr-".into(), count: 12 }],
+                        run_to: 0,
+                    }),
+                    wait: None,
+                    predict: Some(Predict {
+                        question: "mr-flaky backed off 1s, then the bucket deferred it. How long does it wait after its next failure?",
+                        unit: "",
+                        answer: |sim| {
+                            let mut c = sim.clone();
+                            c.set_log_capacity(100_000);
+                            let Some(id) = c.find("mr-flaky") else { return String::new() };
+                            let deferred = |c: &Simulation| {
+                                c.log().iter().any(|e| matches!(&e.event, workqueue_core::sim::SimEvent::Gate { item, gate: workqueue_core::controller::Gate::Defer { .. }, .. } if *item == id))
+                            };
+                            while !deferred(&c) && c.step().is_some() {}
+                            let seen = c.item(id).retries.len();
+                            while c.item(id).retries.len() == seen && c.step().is_some() {}
+                            c.item(id).retries.back().map(|r| format::dur(r.delay)).unwrap_or_default()
+                        },
+                    }),
+                },
+            ],
+        },
+    ]
+}
+
+pub fn find(id: &str) -> Option<(usize, Lesson)> {
+    all().into_iter().enumerate().find(|(_, l)| l.id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_setup_is_valid_and_every_prediction_has_an_answer() {
+        let lessons = all();
+        assert_eq!(lessons.len(), 8);
+        for l in &lessons {
+            assert!(
+                l.steps[0].setup.is_some(),
+                "{}: the first step sets the scene",
+                l.id
+            );
+            for (i, s) in l.steps.iter().enumerate() {
+                if let Some(setup) = &s.setup {
+                    let scenario = setup
+                        .settings
+                        .to_scenario()
+                        .unwrap_or_else(|e| panic!("{} step {i}: {e:?}", l.id));
+                    let mut sim = Simulation::new(&scenario).unwrap();
+                    for input in &setup.inputs {
+                        sim.apply(input.clone()).unwrap();
+                    }
+                    sim.run_until(setup.run_to);
+                    if let Some(p) = &s.predict {
+                        assert!(!(p.answer)(&sim).is_empty(), "{} step {i}", l.id);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_seeds_numbers_come_out_of_the_lessons() {
+        let herd = &all()[3];
+        let setup = herd.steps[0].setup.as_ref().unwrap();
+        let mut sim = Simulation::new(&setup.settings.to_scenario().unwrap()).unwrap();
+        for i in &setup.inputs {
+            sim.apply(i.clone()).unwrap();
+        }
+        let per_item: u64 = (herd.steps[0].predict.as_ref().unwrap().answer)(&sim)
+            .replace(',', "")
+            .parse()
+            .unwrap();
+        assert!((70_000..=80_000).contains(&per_item));
+        assert_eq!(
+            (herd.steps[1].predict.as_ref().unwrap().answer)(&sim),
+            "100ms"
+        );
+        let backoff = &all()[2];
+        let setup = backoff.steps[0].setup.as_ref().unwrap();
+        let mut sim = Simulation::new(&setup.settings.to_scenario().unwrap()).unwrap();
+        sim.apply(setup.inputs[0].clone()).unwrap();
+        assert_eq!(
+            (backoff.steps[0].predict.as_ref().unwrap().answer)(&sim),
+            "7"
+        );
+        assert_eq!(
+            (backoff.steps[1].predict.as_ref().unwrap().answer)(&sim),
+            "16m40s"
+        );
+        let run = |lesson: usize, step: usize| {
+            let l = &all()[lesson];
+            let setup = l.steps[step].setup.as_ref().unwrap();
+            let mut sim = Simulation::new(&setup.settings.to_scenario().unwrap()).unwrap();
+            for i in &setup.inputs {
+                sim.apply(i.clone()).unwrap();
+            }
+            sim.run_until(setup.run_to);
+            (l.steps[step].predict.as_ref().unwrap().answer)(&sim)
+        };
+        assert_eq!(
+            run(4, 0),
+            "160ms",
+            "max-of: the key's 160ms beats the bucket"
+        );
+        assert_eq!(
+            run(7, 1),
+            "1s",
+            "Crossplane: the deferral reset the backoff"
+        );
+        assert_eq!(
+            run(0, 1),
+            "3",
+            "100 watch events, 1s reconciles: three reconciles"
+        );
+    }
+}

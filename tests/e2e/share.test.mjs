@@ -1,0 +1,150 @@
+// Lessons, share links, embedding and export, as a trainer and a blog author use them.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, open, shot } from './harness.mjs';
+
+let server, url, browser;
+before(async () => { ({ server, url } = await serve()); browser = await launch(); });
+after(async () => { await browser?.close(); server?.close(); });
+
+test('walk a whole lesson: predict, reveal, next, back', async () => {
+  const { page, problems, context } = await open(browser, `${url}/?lesson=backoff`);
+  assert.match(await page.textContent('[data-testid="lesson"]'), /Per-item backoff/);
+  assert.ok(await page.isDisabled('[data-testid="lesson-next"]'), 'predict before moving on');
+  await page.fill('[data-testid="guess"]', '7');
+  await page.click('[data-testid="reveal"]');
+  assert.equal((await page.textContent('[data-testid="answer-value"]')).trim(), '7 requeues');
+  assert.match(await page.textContent('[data-testid="answer"]'), /you got it/);
+  await page.click('[data-testid="lesson-next"]');
+  assert.match(await page.textContent('[data-testid="lesson-step-title"]'), /long tail/);
+  // This step waits for the run to reach 1s.
+  assert.match(await page.textContent('[data-testid="lesson-wait"]'), /Waiting until t=1s/);
+  await page.keyboard.press('Space');
+  await page.keyboard.press('+'); await page.keyboard.press('+'); await page.keyboard.press('+');
+  await page.waitForSelector('[data-testid="lesson-wait"]', { state: 'detached', timeout: 10000 });
+  await page.fill('[data-testid="guess"]', '1000s');
+  await page.click('[data-testid="reveal"]');
+  assert.match(await page.textContent('[data-testid="answer-value"]'), /16m40s/);
+  await shot(page, '30-lesson');
+  await page.click('[data-testid="lesson-back"]');
+  assert.match(await page.textContent('[data-testid="lesson-step-title"]'), /Doubling delays/);
+  assert.equal(await page.textContent('[data-testid="clock"]'), '0s', 'back replays the step from its start');
+  // Trainer keys: n goes forward once the prediction is made.
+  await page.fill('[data-testid="guess"]', '3');
+  await page.click('[data-testid="reveal"]');
+  assert.match(await page.textContent('[data-testid="answer"]'), /you said 3/);
+  await page.locator('body').press('n');
+  assert.match(await page.textContent('[data-testid="lesson-step-title"]'), /long tail/);
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
+
+test('a share link reopens exactly what was shared', async () => {
+  const { page, context } = await open(browser, url);
+  await page.click('[data-testid="play"]');
+  await page.fill('[data-testid="key"]', 'ns/shared');
+  await page.click('[data-testid="add"]');
+  await page.click('[data-testid="step"]');
+  await page.click('[data-testid="outcome-error"]');
+  await page.click('[data-testid="step"]');
+  const clock = await page.textContent('[data-testid="clock"]');
+  const log = await page.textContent('[data-testid="log"]');
+  await page.click('[data-testid="share"]');
+  const link = await page.inputValue('[data-testid="share-link"]');
+  assert.match(link, /#v1\./);
+  await context.close();
+  const again = await open(browser, link.replace(/^http:\/\/[^/]+/, url));
+  assert.equal(await again.page.textContent('[data-testid="clock"]'), clock);
+  assert.equal(await again.page.textContent('[data-testid="log"]'), log);
+  assert.match(await again.page.textContent('[data-testid="inspector"]'), /ns\/shared/);
+  await again.context.close();
+});
+
+test('a garbled, truncated or future link says so and opens a working default', async () => {
+  for (const [hash, why] of [['#v1.%%%garbage', /damaged/], ['#v1.eyJzY2VuYXJpbyI6', /damaged or cut short/], ['#v7.abc', /newer playground/], ['#hello', /not a playground link/]]) {
+    const { page, problems, context } = await open(browser, `${url}/${hash}`);
+    assert.match(await page.textContent('[data-testid="notice"]'), why);
+    await page.fill('[data-testid="key"]', 'still/works');
+    await page.click('[data-testid="add"]');
+    assert.match(await page.textContent('[data-testid="workers"]'), /still\/works/);
+    assert.deepEqual(problems.console, []);
+    await context.close();
+  }
+});
+
+test('the demo blog page embeds two playgrounds that fit their frames', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(`${url}/embed-demo.html`);
+  const frames = page.locator('iframe');
+  assert.equal(await frames.count(), 2);
+  await page.waitForFunction(() => [...document.querySelectorAll('iframe')].every((f) => f.style.height), null, { timeout: 10000 });
+  const heights = await frames.evaluateAll((fs) => fs.map((f) => parseInt(f.style.height, 10)));
+  assert.ok(heights.every((h) => h > 400), `heights ${heights}`);
+  const first = page.frameLocator('#backoff');
+  assert.match(await first.locator('[data-testid="lesson"]').textContent(), /Per-item backoff/);
+  assert.equal(await first.locator('.toolbar').count(), 0, 'no side panels or toolbar when embedded');
+  assert.equal(await first.locator('[data-testid="clock"]').textContent(), '0s', 'no autoplay unless asked');
+  const second = page.frameLocator('#herd');
+  assert.match(await second.locator('[data-testid="lesson-step-title"]').textContent(), /One bucket/);
+  await shot(page, '31-embed-demo');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the Embed dialog produces a snippet whose frame shows the chosen step', async () => {
+  const { page, context } = await open(browser, `${url}/?lesson=max-of`);
+  await page.click('[data-testid="embed"]');
+  const snippet = await page.inputValue('[data-testid="embed-snippet"]');
+  assert.match(snippet, /^<iframe src="[^"]+\?embed=1&lesson=max-of&step=1" title="Workqueue Playground"/);
+  await shot(page, '32-embed-dialog');
+  await context.close();
+});
+
+test('the Go code uses the real constructors for every preset', async () => {
+  const { page, context } = await open(browser, url);
+  const expected = {
+    default: 'workqueue.DefaultTypedControllerRateLimiter[reconcile.Request]()',
+    'per-item': 'workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](5*time.Millisecond, 1000*time.Second)',
+    bucket: 'rate.NewLimiter(rate.Limit(10), 100)',
+    'fast-slow': 'workqueue.NewTypedItemFastSlowRateLimiter[reconcile.Request](5*time.Millisecond, 10*time.Second, 3)',
+    'max-wait': 'workqueue.NewTypedWithMaxWaitRateLimiter(',
+    crossplane: 'ratelimiter.NewGlobal(10)',
+  };
+  for (const [preset, code] of Object.entries(expected)) {
+    await page.selectOption('[data-testid="preset"]', preset);
+    if (!(await page.isDisabled('[data-testid="apply"]'))) await page.click('[data-testid="apply"]');
+    await page.click('[data-testid="go-code"]');
+    const text = await page.textContent('[data-testid="go-snippet"]');
+    assert.ok(text.includes(code), `${preset}: ${text}`);
+    await page.click('.modal [aria-label="Close"]');
+  }
+  await context.close();
+});
+
+test('a scenario downloads, and a bad upload is refused with a message', async () => {
+  const { page, context } = await open(browser, url);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="download"]')]);
+  const fs = await import('node:fs');
+  const text = fs.readFileSync(await download.path(), 'utf8');
+  assert.match(text, /"version": 1/);
+  await page.setInputFiles('[data-testid="upload"]', { name: 'good.json', mimeType: 'application/json', buffer: Buffer.from(text.replace('"workers": 1', '"workers": 3')) });
+  await page.waitForSelector('text=Scenario loaded.');
+  assert.match(await page.textContent('[data-testid="workers"]'), /of 3 busy/);
+  await page.setInputFiles('[data-testid="upload"]', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"version": 1, "limiter": {"type": "bucket", "qps": 10, "burst": 0}}') });
+  await page.waitForSelector('text=bad.json is not a usable scenario');
+  assert.match(await page.textContent('[data-testid="notice"]'), /burst/);
+  assert.match(await page.textContent('[data-testid="workers"]'), /of 3 busy/, 'the run was kept');
+  await context.close();
+});
+
+test('workshop mode: large type, chrome hidden', async () => {
+  const { page, context } = await open(browser, `${url}/?workshop=1&lesson=sets`);
+  const size = await page.evaluate(() => getComputedStyle(document.body).fontSize);
+  assert.equal(size, '19px');
+  assert.equal(await page.isVisible('.bottom'), false, 'the log is hidden');
+  await shot(page, '33-workshop');
+  await context.close();
+});
