@@ -148,3 +148,25 @@ test('workshop mode: large type, chrome hidden', async () => {
   await shot(page, '33-workshop');
   await context.close();
 });
+
+test('the articles figure, live: 10,000 failing keys under three limiters', async () => {
+  const { page, context } = await open(browser, url);
+  await page.click('[data-testid="compare-toggle"]');
+  const totals = await page.textContent('[data-testid="compare-totals"]');
+  const [perItem, bucket, maxOf] = [...totals.matchAll(/([\d,]+)/g)].map((m) => Number(m[1].replace(/,/g, '')));
+  assert.ok(perItem >= 70000 && perItem <= 80000, totals);
+  assert.ok(bucket >= 100 && bucket <= 111, `bucket: 100 at once, then 10/s: ${totals}`);
+  assert.ok(maxOf >= 100 && maxOf <= 111, totals);
+  await shot(page, '34-compare');
+  await context.close();
+});
+
+test('the requeue chart downloads as a PNG', async () => {
+  const { page, context } = await open(browser, url);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('text=Chart as PNG')]);
+  const fs = await import('node:fs');
+  const bytes = fs.readFileSync(await download.path());
+  assert.deepEqual([...bytes.subarray(1, 4)], [0x50, 0x4e, 0x47], 'a PNG file');
+  assert.equal(download.suggestedFilename(), 'requeues-per-second.png');
+  await context.close();
+});
