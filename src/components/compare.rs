@@ -42,7 +42,7 @@ pub fn herd(limiter: LimiterConfig, secs: i64) -> Points {
 
 #[function_component(Compare)]
 pub fn compare() -> Html {
-    let canvas = use_node_ref();
+    let canvases = [use_node_ref(), use_node_ref(), use_node_ref()];
     let runs = use_memo((), |_| {
         let per_item = LimiterConfig::Exponential {
             base_ns: 5 * MILLISECOND,
@@ -52,35 +52,34 @@ pub fn compare() -> Html {
             qps: 10.0,
             burst: 100,
         };
-        (
-            herd(per_item, 4),
-            herd(bucket, 4),
-            herd(LimiterConfig::DefaultController, 4),
-        )
+        vec![
+            ("per-item only", herd(per_item, 4)),
+            ("bucket only", herd(bucket, 4)),
+            (
+                "max-of (default)",
+                herd(LimiterConfig::DefaultController, 4),
+            ),
+        ]
     });
     {
-        let canvas = canvas.clone();
+        let canvases = canvases.clone();
         let runs = runs.clone();
         use_effect(move || {
-            if let Some(c) = canvas.cast::<web_sys::HtmlCanvasElement>() {
-                let ratio = web_sys::window()
-                    .map_or(1.0, |w| w.device_pixel_ratio())
-                    .clamp(1.0, 3.0);
-                c.set_width((c.client_width().max(300) as f64 * ratio) as u32);
-                c.set_height((c.client_height().max(200) as f64 * ratio) as u32);
-                let theme = super::charts::theme();
-                let theme = theme.scaled((theme.font_px as f64 * ratio) as u32);
+            let ratio = web_sys::window()
+                .map_or(1.0, |w| w.device_pixel_ratio())
+                .clamp(1.0, 3.0);
+            let theme = super::charts::theme();
+            for (i, node) in canvases.iter().enumerate() {
+                let Some(c) = node.cast::<web_sys::HtmlCanvasElement>() else {
+                    continue;
+                };
+                c.set_width((c.client_width().max(200) as f64 * ratio) as u32);
+                c.set_height((c.client_height().max(160) as f64 * ratio) as u32);
+                let mut t = theme.scaled((theme.font_px as f64 * ratio) as u32);
+                t.series[0] = theme.series[i];
                 if let Some(b) = CanvasBackend::with_canvas_object(c) {
-                    let (a, b2, m) = &*runs;
-                    let _ = requeues::draw(
-                        &b.into_drawing_area(),
-                        &theme,
-                        &[
-                            ("per-item only", a),
-                            ("bucket only", b2),
-                            ("max-of (default)", m),
-                        ],
-                    );
+                    let (name, points) = &runs[i];
+                    let _ = requeues::draw(&b.into_drawing_area(), &t, &[(name, points)]);
                 }
             }
         });
@@ -91,14 +90,22 @@ pub fn compare() -> Html {
             .map(|(_, y)| y * 0.1)
             .sum::<f64>()
     };
-    let (a, b, m) = &*runs;
     html! {
-        <section class="panel compare" aria-label="10,000 failing keys under three limiters" data-testid="compare">
-            <h2>{"10,000 failing keys, three limiters"}</h2>
-            <canvas ref={canvas} role="img" aria-label="Requeues per second for per-item only, bucket only and max-of"></canvas>
+        <section class="compare" aria-label="10,000 failing keys under three limiters" data-testid="compare">
+            <p class="hint">{"The same input, 10,000 keys failing at t=0 with instant reconciles, under three limiters. Each plot has its own scale."}</p>
+            <div class="multiples">
+                { for runs.iter().enumerate().map(|(i, (name, points))| html! {
+                    <figure>
+                        <canvas ref={canvases[i].clone()} role="img" aria-label={format!("Requeues per second, {name}")}></canvas>
+                        <figcaption><strong>{ *name }</strong>{ format!(": {} requeues in the first second", crate::format::count(first_second(points).round() as u64)) }</figcaption>
+                    </figure>
+                }) }
+            </div>
             <p class="hint" data-testid="compare-totals">{ format!(
                 "Requeues in the first second: per-item only {}, bucket only {}, max-of {}.",
-                crate::format::count(first_second(a).round() as u64), crate::format::count(first_second(b).round() as u64), crate::format::count(first_second(m).round() as u64)
+                crate::format::count(first_second(&runs[0].1).round() as u64),
+                crate::format::count(first_second(&runs[1].1).round() as u64),
+                crate::format::count(first_second(&runs[2].1).round() as u64)
             ) }</p>
         </section>
     }

@@ -34,7 +34,7 @@ pub fn draw<DB: DrawingBackend>(
                 .color(&theme.text),
         )
         .margin(8)
-        .x_label_area_size(theme.font_px * 2 + 4)
+        .x_label_area_size(theme.font_px * 3 + 2)
         .y_label_area_size(theme.font_px * 4)
         .build_cartesian_2d(
             0.5f64..(max_n as f64 + 0.5),

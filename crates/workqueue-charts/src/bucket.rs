@@ -27,7 +27,7 @@ pub fn draw<DB: DrawingBackend>(
                 .color(&theme.text),
         )
         .margin(8)
-        .x_label_area_size(theme.font_px * 2 + 4)
+        .x_label_area_size(theme.font_px * 3 + 2)
         .y_label_area_size(theme.font_px * 4)
         .build_cartesian_2d(x0..x1, (lo - pad)..(hi + pad))
         .map_err(err)?;
@@ -40,6 +40,7 @@ pub fn draw<DB: DrawingBackend>(
         .label_style(font)
         .x_desc("virtual time (s)")
         .y_desc("tokens")
+        .y_label_formatter(&|v| crate::tick(*v))
         .x_labels(6)
         .y_labels(5)
         .draw()

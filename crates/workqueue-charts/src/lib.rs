@@ -59,6 +59,20 @@ impl Theme {
     }
 }
 
+/// A y tick label people read at a glance: 400000 → "400k", 2.5 → "2.5", 10 → "10".
+pub fn tick(v: f64) -> String {
+    let a = v.abs();
+    if a >= 1e6 {
+        format!("{:.1}M", v / 1e6).replace(".0M", "M")
+    } else if a >= 1e3 {
+        format!("{:.1}k", v / 1e3).replace(".0k", "k")
+    } else if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.1}")
+    }
+}
+
 /// `(x, y)` points, x in seconds.
 pub type Points = Vec<(f64, f64)>;
 
@@ -118,7 +132,7 @@ pub(crate) fn line_chart<DB: DrawingBackend>(
                 .color(&theme.text),
         )
         .margin(8)
-        .x_label_area_size(theme.font_px * 2 + 4)
+        .x_label_area_size(theme.font_px * 3 + 2)
         .y_label_area_size(theme.font_px * 4)
         .build_cartesian_2d(x0..x1, y0..y1)
         .map_err(err)?;
@@ -132,6 +146,7 @@ pub(crate) fn line_chart<DB: DrawingBackend>(
         .y_desc(y_label)
         .x_labels(6)
         .y_labels(5)
+        .y_label_formatter(&|v| tick(*v))
         .max_light_lines(2)
         .draw()
         .map_err(err)?;
@@ -159,6 +174,18 @@ pub(crate) fn line_chart<DB: DrawingBackend>(
             .map_err(err)?;
     }
     area.present().map_err(err)
+}
+
+#[cfg(test)]
+mod tick_tests {
+    #[test]
+    fn ticks_are_short() {
+        assert_eq!(super::tick(400_000.0), "400k");
+        assert_eq!(super::tick(1_500.0), "1.5k");
+        assert_eq!(super::tick(10.0), "10");
+        assert_eq!(super::tick(0.5), "0.5");
+        assert_eq!(super::tick(-50.0), "-50");
+    }
 }
 
 #[cfg(test)]
