@@ -1,7 +1,7 @@
 // Browser benchmark (figures, not a pass/fail test): the page's load time,
 // and frame times while 10,000 failing keys run at 10x speed.
 // Prints `name value` lines. Needs a release build in dist/.
-import { serve, launch, open } from './harness.mjs';
+import { serve, launch, open, failingStorm } from './harness.mjs';
 
 const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]; };
 
@@ -18,11 +18,7 @@ try {
   console.log(`page_load_ms ${pct(loads, 50).toFixed(1)}`);
 
   const { page, context, problems } = await open(browser, url);
-  await page.selectOption('[data-testid="script"]', 'always-error');
-  await page.fill('#f-reconcile', '0s');
-  await page.click('[data-testid="apply"]');
-  await page.fill('[data-testid="count"]', '10000');
-  await page.click('[data-testid="add-many"]');
+  await failingStorm(page, 10000);
   for (let i = 0; i < 3; i++) await page.keyboard.press('+'); // 1x → 2x → 5x → 10x
   const speed = await page.textContent('[data-testid="speed"]');
   const frames = await page.evaluate(() => new Promise((resolve) => {

@@ -1,7 +1,7 @@
 // Changing the limiter: presets, inline validation, and what the stage shows.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, open, shot } from './harness.mjs';
+import { serve, launch, open, shot, failingStorm } from './harness.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve()); browser = await launch(); });
@@ -52,11 +52,7 @@ test('Crossplane preset derives 10 workers and a 1s→60s per-object backoff fro
 
 test('ten thousand keys stay responsive and are aggregated', async () => {
   const { page, context, problems } = await open(browser, url);
-  await page.selectOption('[data-testid="script"]', 'always-error');
-  await page.fill('#f-reconcile', '0s');
-  await page.click('[data-testid="apply"]');
-  await page.fill('[data-testid="count"]', '10000');
-  await page.click('[data-testid="add-many"]');
+  await failingStorm(page, 10000);
   await page.waitForTimeout(1500);
   const chips = await page.$$eval('.chip', (els) => els.length);
   assert.ok(chips < 200, `${chips} chips drawn`);

@@ -76,3 +76,13 @@ export function parseGoDuration(s) {
   for (const [, num, unit] of s.matchAll(/([\d.]+)(ns|µs|us|ms|s|m|h)/g)) total += Number(num) * units[unit];
   return total;
 }
+
+// Through the form, as a person would: every key fails, reconciles are
+// instant, and `count` distinct keys arrive at once.
+export async function failingStorm(page, count) {
+  await page.selectOption('[data-testid="script"]', 'always-error');
+  await page.fill('#f-reconcile', '0s');
+  await page.click('[data-testid="apply"]');
+  await page.fill('[data-testid="count"]', String(count));
+  await page.click('[data-testid="add-many"]');
+}

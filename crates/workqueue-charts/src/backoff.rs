@@ -13,7 +13,6 @@ pub fn draw<DB: DrawingBackend>(
     theme: &Theme,
     series: &[(&str, &[(u64, f64)])],
 ) -> ChartResult {
-    area.fill(&theme.background).map_err(err)?;
     const FLOOR: f64 = 1e-4;
     let max_n = series
         .iter()
@@ -25,31 +24,13 @@ pub fn draw<DB: DrawingBackend>(
         .iter()
         .flat_map(|(_, p)| p.iter().map(|(_, d)| *d))
         .fold(1.0_f64, f64::max);
-    let font = ("sans-serif", theme.font_px).into_font().color(&theme.text);
-    let mut chart = ChartBuilder::on(area)
-        .caption(
-            "Delay per failure (log scale)",
-            ("sans-serif", theme.font_px + 2)
-                .into_font()
-                .color(&theme.text),
-        )
-        .margin(8)
-        .x_label_area_size(theme.font_px * 3 + 2)
-        .y_label_area_size(theme.font_px * 4)
+    let mut chart = crate::frame(area, theme, "Delay per failure (log scale)")?
         .build_cartesian_2d(
             0.5f64..(max_n as f64 + 0.5),
             (FLOOR..max_d * 2.0).log_scale(),
         )
         .map_err(err)?;
-    chart
-        .configure_mesh()
-        .light_line_style(theme.grid)
-        .max_light_lines(2)
-        .bold_line_style(theme.grid)
-        .axis_style(theme.grid)
-        .label_style(font.clone())
-        .x_desc("failure number")
-        .y_desc("delay (s)")
+    crate::mesh(&mut chart, theme, "failure number", "delay (s)")
         .y_label_formatter(&|v| format_seconds(*v))
         .x_labels(8)
         .draw()
@@ -72,14 +53,7 @@ pub fn draw<DB: DrawingBackend>(
             .map_err(err)?;
     }
     if series.len() > 1 {
-        chart
-            .configure_series_labels()
-            .label_font(font)
-            .background_style(theme.background.mix(0.85))
-            .border_style(theme.grid)
-            .position(SeriesLabelPosition::UpperLeft)
-            .draw()
-            .map_err(err)?;
+        crate::legend(&mut chart, theme, SeriesLabelPosition::UpperLeft)?;
     }
     area.present().map_err(err)
 }

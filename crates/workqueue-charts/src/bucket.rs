@@ -13,36 +13,17 @@ pub fn draw<DB: DrawingBackend>(
     tokens: &Points,
     burst: f64,
 ) -> ChartResult {
-    area.fill(&theme.background).map_err(err)?;
     let (x0, x1) = crate::x_range(&[tokens], 1.0);
     let lo = tokens.iter().map(|(_, y)| *y).fold(0.0_f64, f64::min);
     let hi = burst.max(tokens.iter().map(|(_, y)| *y).fold(1.0_f64, f64::max));
     let pad = (hi - lo).max(1.0) * 0.08;
-    let font = ("sans-serif", theme.font_px).into_font().color(&theme.text);
-    let mut chart = ChartBuilder::on(area)
-        .caption(
-            "Token bucket",
-            ("sans-serif", theme.font_px + 2)
-                .into_font()
-                .color(&theme.text),
-        )
-        .margin(8)
-        .x_label_area_size(theme.font_px * 3 + 2)
-        .y_label_area_size(theme.font_px * 4)
+    let mut chart = crate::frame(area, theme, "Token bucket")?
         .build_cartesian_2d(x0..x1, (lo - pad)..(hi + pad))
         .map_err(err)?;
-    chart
-        .configure_mesh()
-        .light_line_style(theme.grid)
-        .max_light_lines(2)
-        .bold_line_style(theme.grid)
-        .axis_style(theme.grid)
-        .label_style(font)
-        .x_desc("virtual time (s)")
-        .y_desc("tokens")
-        .y_label_formatter(&|v| crate::tick(*v))
+    crate::mesh(&mut chart, theme, "virtual time (s)", "tokens")
         .x_labels(6)
         .y_labels(5)
+        .y_label_formatter(&|v| crate::tick(*v))
         .draw()
         .map_err(err)?;
     let fill = theme.series[2];

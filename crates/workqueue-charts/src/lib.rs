@@ -10,7 +10,9 @@ pub mod bucket;
 pub mod depth;
 pub mod requeues;
 
-use plotters::coord::Shift;
+use plotters::chart::{ChartContext, MeshStyle};
+use plotters::coord::ranged1d::ValueFormatter;
+use plotters::coord::{CoordTranslate, Shift};
 use plotters::prelude::*;
 
 /// What went wrong while drawing (a backend error, as text).
@@ -109,6 +111,69 @@ fn x_range(series: &[&Points], min_width: f64) -> (f64, f64) {
     (lo, hi.max(lo + min_width))
 }
 
+/// A chart frame in the theme: background, caption, margins and label areas.
+pub(crate) fn frame<'a, 'b, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, Shift>,
+    theme: &Theme,
+    caption: &str,
+) -> Result<ChartBuilder<'a, 'b, DB>, String> {
+    area.fill(&theme.background).map_err(err)?;
+    let mut b = ChartBuilder::on(area);
+    b.caption(
+        caption,
+        ("sans-serif", theme.font_px + 2)
+            .into_font()
+            .color(&theme.text),
+    )
+    .margin(8)
+    .x_label_area_size(theme.font_px * 3 + 2)
+    .y_label_area_size(theme.font_px * 4);
+    Ok(b)
+}
+
+/// The grid, axes and labels every chart shares.
+pub(crate) fn mesh<'a, 'b, DB, X, Y>(
+    chart: &'b mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    theme: &Theme,
+    x_desc: &str,
+    y_desc: &str,
+) -> MeshStyle<'a, 'b, X, Y, DB>
+where
+    DB: DrawingBackend,
+    X: Ranged<ValueType = f64> + ValueFormatter<f64>,
+    Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
+    let mut m = chart.configure_mesh();
+    m.light_line_style(theme.grid)
+        .bold_line_style(theme.grid)
+        .axis_style(theme.grid)
+        .label_style(("sans-serif", theme.font_px).into_font().color(&theme.text))
+        .x_desc(x_desc.to_string())
+        .y_desc(y_desc.to_string())
+        .max_light_lines(2);
+    m
+}
+
+/// The legend box, drawn when a chart has more than one series.
+pub(crate) fn legend<'a, DB, CT>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    theme: &Theme,
+    position: SeriesLabelPosition,
+) -> ChartResult
+where
+    DB: DrawingBackend + 'a,
+    CT: CoordTranslate,
+{
+    chart
+        .configure_series_labels()
+        .label_font(("sans-serif", theme.font_px).into_font().color(&theme.text))
+        .background_style(theme.background.mix(0.85))
+        .border_style(theme.grid)
+        .position(position)
+        .draw()
+        .map_err(err)
+}
+
 /// A line chart of one or more series with a caption and axis labels: the
 /// shape three of the four charts share.
 pub(crate) fn line_chart<DB: DrawingBackend>(
@@ -119,35 +184,16 @@ pub(crate) fn line_chart<DB: DrawingBackend>(
     series: &[(&str, &Points)],
     floor_zero: bool,
 ) -> ChartResult {
-    area.fill(&theme.background).map_err(err)?;
     let all: Vec<&Points> = series.iter().map(|(_, p)| *p).collect();
     let (x0, x1) = x_range(&all, 1.0);
     let (y0, y1) = y_range(&all, floor_zero);
-    let font = ("sans-serif", theme.font_px).into_font().color(&theme.text);
-    let mut chart = ChartBuilder::on(area)
-        .caption(
-            caption,
-            ("sans-serif", theme.font_px + 2)
-                .into_font()
-                .color(&theme.text),
-        )
-        .margin(8)
-        .x_label_area_size(theme.font_px * 3 + 2)
-        .y_label_area_size(theme.font_px * 4)
+    let mut chart = frame(area, theme, caption)?
         .build_cartesian_2d(x0..x1, y0..y1)
         .map_err(err)?;
-    chart
-        .configure_mesh()
-        .light_line_style(theme.grid)
-        .bold_line_style(theme.grid)
-        .axis_style(theme.grid)
-        .label_style(font.clone())
-        .x_desc("virtual time (s)")
-        .y_desc(y_label)
+    mesh(&mut chart, theme, "virtual time (s)", y_label)
         .x_labels(6)
         .y_labels(5)
         .y_label_formatter(&|v| tick(*v))
-        .max_light_lines(2)
         .draw()
         .map_err(err)?;
     for (i, (name, points)) in series.iter().enumerate() {
@@ -164,14 +210,7 @@ pub(crate) fn line_chart<DB: DrawingBackend>(
             });
     }
     if series.len() > 1 {
-        chart
-            .configure_series_labels()
-            .label_font(font)
-            .background_style(theme.background.mix(0.85))
-            .border_style(theme.grid)
-            .position(SeriesLabelPosition::UpperRight)
-            .draw()
-            .map_err(err)?;
+        legend(&mut chart, theme, SeriesLabelPosition::UpperRight)?;
     }
     area.present().map_err(err)
 }
