@@ -30,22 +30,57 @@ pub fn theme() -> Theme {
     }
 }
 
-/// Sizes the canvas to its box at the device's pixel ratio and returns a backend.
-fn backend(node: &NodeRef, font_px: u32) -> Option<(CanvasBackend, u32)> {
+thread_local! {
+    /// The window size the canvases were last measured at: reading a canvas's
+    /// box forces a layout, so it happens only when the window changed.
+    static MEASURED_FOR: std::cell::Cell<(f64, f64)> = const { std::cell::Cell::new((0.0, 0.0)) };
+}
+
+fn window_size() -> (f64, f64) {
+    let w = web_sys::window();
+    let num = |v: Option<Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue>>| {
+        v.and_then(|r| r.ok())
+            .and_then(|v| v.as_f64())
+            .unwrap_or(0.0)
+    };
+    (
+        num(w.as_ref().map(|w| w.inner_width())),
+        num(w.as_ref().map(|w| w.inner_height())),
+    )
+}
+
+/// Sizes the canvas to its box at the device's pixel ratio (only when the
+/// window was resized, and only if the size changed: assigning a canvas's
+/// size clears it and costs a layout) and returns a backend.
+pub fn backend(node: &NodeRef, font_px: u32) -> Option<(CanvasBackend, u32)> {
     let canvas: web_sys::HtmlCanvasElement = node.cast()?;
     let ratio = web_sys::window()
         .map_or(1.0, |w| w.device_pixel_ratio())
         .clamp(1.0, 3.0);
-    let (w, h) = (
-        canvas.client_width().max(200) as f64,
-        canvas.client_height().max(120) as f64,
-    );
-    canvas.set_width((w * ratio) as u32);
-    canvas.set_height((h * ratio) as u32);
+    // A canvas keeps its default 300px width until measured once.
+    let stale = MEASURED_FOR.with(|m| m.get() != window_size()) || canvas.width() == 300;
+    if stale {
+        let (w, h) = (
+            canvas.client_width().max(200) as f64,
+            canvas.client_height().max(120) as f64,
+        );
+        let (pw, ph) = ((w * ratio) as u32, (h * ratio) as u32);
+        if canvas.width() != pw {
+            canvas.set_width(pw);
+        }
+        if canvas.height() != ph {
+            canvas.set_height(ph);
+        }
+    }
     Some((
         CanvasBackend::with_canvas_object(canvas)?,
         (font_px as f64 * ratio) as u32,
     ))
+}
+
+/// Marks the canvases measured for the current window size.
+fn measured() {
+    MEASURED_FOR.with(|m| m.set(window_size()));
 }
 
 fn series_points(sim: &Simulation, f: impl Fn(&workqueue_core::sim::Sample) -> f64) -> Points {
@@ -73,6 +108,7 @@ fn draw_all(sim: &Simulation, selected: Option<&str>, nodes: &[NodeRef; 4]) {
     for which in 0..4 {
         draw_one(sim, selected, nodes, which);
     }
+    measured();
 }
 
 fn draw_one(sim: &Simulation, selected: Option<&str>, nodes: &[NodeRef; 4], which: usize) {

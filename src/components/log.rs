@@ -6,12 +6,23 @@ use yew::prelude::*;
 use super::{event_value, use_playground};
 use crate::format;
 
-const SHOWN: usize = 200;
+const SHOWN: usize = 150;
+/// While the run plays, the log is rebuilt at most this often (ms): a list
+/// that changes every frame costs the browser a layout every frame.
+const REFRESH_MS: f64 = 250.0;
 
 #[function_component(EventLog)]
 pub fn event_log() -> Html {
     let state = use_playground();
     let filter = use_state(String::new);
+    let cache = use_mut_ref(|| (f64::NEG_INFINITY, String::new(), Html::default()));
+    let t = crate::hooks::now_ms();
+    {
+        let c = cache.borrow();
+        if state.playing && t - c.0 < REFRESH_MS && c.1 == *filter {
+            return c.2.clone();
+        }
+    }
     let sim = state.sim.borrow();
     let needle = filter.trim().to_string();
     let lines: Vec<(u64, String, String)> = sim
@@ -26,7 +37,7 @@ pub fn event_log() -> Html {
         let filter = filter.clone();
         Callback::from(move |e: InputEvent| filter.set(event_value(&e)))
     };
-    html! {
+    let view = html! {
         <section class="panel log" aria-label="Event log">
             <div class="panel-head">
                 <h2>{"Event log "}<small>{ format!("{} events", format::count(sim.log_total())) }</small></h2>
@@ -40,5 +51,7 @@ pub fn event_log() -> Html {
                 }) }
             </ol>
         </section>
-    }
+    };
+    *cache.borrow_mut() = (t, (*filter).clone(), view.clone());
+    view
 }

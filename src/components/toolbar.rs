@@ -85,7 +85,10 @@ pub fn toolbar() -> Html {
             }
         })
     };
-    let link = format!("{}#{}", base_url(), share::encode(&state.shared()));
+    // Lesson titles never change: build the lessons once, not every frame.
+    let titles = use_memo((), |_| {
+        lessons::all().iter().map(|l| l.title).collect::<Vec<_>>()
+    });
     let on_upload = {
         let d = d.clone();
         Callback::from(move |e: Event| {
@@ -154,7 +157,7 @@ pub fn toolbar() -> Html {
                 <label class="sr-only" for="lesson-pick">{"Open a lesson"}</label>
                 <select id="lesson-pick" onchange={on_lesson} data-testid="lesson-pick">
                     <option value="" selected={current.is_none()} disabled=true>{"Lessons…"}</option>
-                    { for lessons::all().iter().enumerate().map(|(i, l)| html! { <option value={i.to_string()} selected={current == Some(i)}>{ l.title }</option> }) }
+                    { for titles.iter().enumerate().map(|(i, t)| html! { <option value={i.to_string()} selected={current == Some(i)}>{ *t }</option> }) }
                 </select>
                 <button onclick={open(Dialog::Compare)} data-testid="compare-toggle">{"Compare limiters"}</button>
                 <button onclick={open(Dialog::Share)} data-testid="share">{"Share"}</button>
@@ -174,13 +177,17 @@ pub fn toolbar() -> Html {
                         <super::compare::Compare />
                     </Modal>
                 },
-                Dialog::Share => html! {
+                Dialog::Share => {
+                    // Encoded only while the dialog is open: it serialises the whole run.
+                    let link = format!("{}#{}", base_url(), share::encode(&state.shared()));
+                    html! {
                     <Modal title="Share this exact view" onclose={close.clone()}>
                         <p>{"The link holds the settings, everything you did, the instant and the lesson step. Nothing is stored anywhere else."}</p>
                         <input class="wide mono" readonly=true value={link.clone()} aria-label="Share link" data-testid="share-link" />
                         <button class="primary" onclick={let l = link.clone(); Callback::from(move |_| copy(&l))}>{"Copy link"}</button>
                     </Modal>
-                },
+                    }
+                }
                 Dialog::Embed => html! { <EmbedDialog onclose={close.clone()} /> },
                 Dialog::Go => {
                     let code = go_code(&state.scenario);
