@@ -24,10 +24,12 @@ pub struct Step {
     pub predict: Option<Predict>,
 }
 
-/// A fresh run: settings, inputs applied at t=0, then run to `run_to`, paused.
+/// A fresh run: settings, inputs applied at t=0, `later` inputs at their
+/// instants, then run to `run_to`, paused.
 pub struct Setup {
     pub settings: Settings,
     pub inputs: Vec<Input>,
+    pub later: Vec<(Nanos, Input)>,
     pub run_to: Nanos,
 }
 
@@ -122,7 +124,7 @@ pub fn all() -> Vec<Lesson> {
                 Step {
                     title: "A key enters the queue",
                     text: "A work queue holds keys, not events. Add the key default/web-1 with the queue.Add button: it goes to the FIFO and is marked dirty. A worker takes it at once (Get moves it from dirty to processing) and reconciles it for one second.",
-                    setup: Some(Setup { settings: settings(Preset::ClientGoDefault, ScriptChoice::Success, &[(Field::Reconcile, "1s")]), inputs: vec![], run_to: 0 }),
+                    setup: Some(Setup { settings: settings(Preset::ClientGoDefault, ScriptChoice::Success, &[(Field::Reconcile, "1s")]), inputs: vec![], later: vec![], run_to: 0 }),
                     wait: Some(Wait::Results(ResultLabel::Success, 1)),
                     predict: None,
                 },
@@ -132,6 +134,7 @@ pub fn all() -> Vec<Lesson> {
                     setup: Some(Setup {
                         settings: settings(Preset::ClientGoDefault, ScriptChoice::Success, &[(Field::Reconcile, "1s")]),
                         inputs: vec![Input::WatchEvents { key: "default/web-1".into(), per_second: 50.0, duration_ns: 2 * SECOND }],
+                        later: vec![],
                         run_to: 0,
                     }),
                     wait: Some(Wait::Time(4 * SECOND)),
@@ -154,7 +157,7 @@ pub fn all() -> Vec<Lesson> {
                 Step {
                     title: "An error is rate limited",
                     text: "Each reconcile below waits for you. Choose Error: controller-runtime calls AddRateLimited, so the limiter decides the delay, and the failure count (NumRequeues) goes up. The inspector on the right lists the queue calls it caused.",
-                    setup: Some(Setup { settings: settings(Preset::ClientGoDefault, ScriptChoice::Live, &[]), inputs: vec![add("default/web-1")], run_to: 200 * ms }),
+                    setup: Some(Setup { settings: settings(Preset::ClientGoDefault, ScriptChoice::Live, &[]), inputs: vec![add("default/web-1")], later: vec![], run_to: 200 * ms }),
                     wait: Some(Wait::Results(ResultLabel::Error, 1)),
                     predict: None,
                 },
@@ -184,6 +187,7 @@ pub fn all() -> Vec<Lesson> {
                     setup: Some(Setup {
                         settings: settings(Preset::PerItem, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s")]),
                         inputs: vec![add("default/flaky")],
+                        later: vec![],
                         run_to: 0,
                     }),
                     wait: None,
@@ -216,6 +220,7 @@ pub fn all() -> Vec<Lesson> {
                     setup: Some(Setup {
                         settings: settings(Preset::PerItem, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s")]),
                         inputs: vec![Input::AddMany { prefix: "default/pod-".into(), count: 10_000 }],
+                        later: vec![],
                         run_to: 0,
                     }),
                     wait: None,
@@ -231,6 +236,7 @@ pub fn all() -> Vec<Lesson> {
                     setup: Some(Setup {
                         settings: settings(Preset::BucketOnly, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s")]),
                         inputs: vec![Input::AddMany { prefix: "default/pod-".into(), count: 10_000 }],
+                        later: vec![],
                         run_to: 0,
                     }),
                     wait: None,
@@ -261,15 +267,12 @@ pub fn all() -> Vec<Lesson> {
             steps: vec![
                 Step {
                     title: "The larger delay wins",
-                    text: "client-go's default asks both limiters and keeps the larger answer, and every call takes a token, even when the key's own backoff wins. Here 95 keys failed once at t=0 (then recovered), and default/flaky failed at 0, 5, 15, 35 and 75ms: together they took 100 tokens. Select default/flaky to see each limiter's answer on its next failure.",
+                    text: "client-go's default asks both limiters and keeps the larger answer, and every call takes a token, even when the key's own backoff wins. Here default/flaky has failed at 0, 5, 15, 35 and 75ms, and its sixth try is due at 155ms. A microsecond before, 97 other keys fail once and empty the bucket. Predict, then step once and read the answers in the inspector.",
                     setup: Some(Setup {
                         settings: settings(Preset::ClientGoDefault, ScriptChoice::FailThenSucceed, &[(Field::Reconcile, "0s"), (Field::FailN, "1")]),
-                        inputs: vec![
-                            set_script("default/flaky", Script::Always { outcome: Outcome::Error }),
-                            add("default/flaky"),
-                            Input::AddMany { prefix: "default/pod-".into(), count: 95 },
-                        ],
-                        run_to: 75 * MILLISECOND,
+                        inputs: vec![set_script("default/flaky", Script::Always { outcome: Outcome::Error }), add("default/flaky")],
+                        later: vec![(155 * MILLISECOND - 1_000, Input::AddMany { prefix: "default/pod-".into(), count: 97 })],
+                        run_to: 155 * MILLISECOND - 1_000,
                     }),
                     wait: None,
                     predict: Some(Predict {
@@ -290,6 +293,7 @@ pub fn all() -> Vec<Lesson> {
                     setup: Some(Setup {
                         settings: settings(Preset::PerItem, ScriptChoice::Success, &[(Field::Reconcile, "0s")]),
                         inputs: vec![set_script("default/web-1", Script::Always { outcome: Outcome::Requeue }), add("default/web-1")],
+                        later: vec![],
                         run_to: 0,
                     }),
                     wait: Some(Wait::Time(200 * MILLISECOND)),
@@ -316,6 +320,7 @@ pub fn all() -> Vec<Lesson> {
                     setup: Some(Setup {
                         settings: settings(Preset::PerItem, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s"), (Field::GiveUp, "5")]),
                         inputs: vec![add("default/broken")],
+                        later: vec![],
                         run_to: 0,
                     }),
                     wait: Some(Wait::Time(SECOND)),
@@ -341,6 +346,7 @@ pub fn all() -> Vec<Lesson> {
                     setup: Some(Setup {
                         settings: settings(Preset::FastSlow, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s")]),
                         inputs: vec![add("default/web-1")],
+                        later: vec![],
                         run_to: 0,
                     }),
                     wait: None,
@@ -367,6 +373,7 @@ pub fn all() -> Vec<Lesson> {
                     setup: Some(Setup {
                         settings: settings(Preset::WithMaxWait, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s"), (Field::MaxWait, "10s")]),
                         inputs: vec![add("default/web-1")],
+                        later: vec![],
                         run_to: 0,
                     }),
                     wait: None,
@@ -388,6 +395,7 @@ pub fn all() -> Vec<Lesson> {
                     setup: Some(Setup {
                         settings: settings(Preset::Crossplane, ScriptChoice::Success, &[(Field::Rate, "1"), (Field::Reconcile, "0s")]),
                         inputs: vec![Input::AddMany { prefix: "mr-".into(), count: 20 }],
+                        later: vec![],
                         run_to: 0,
                     }),
                     wait: None,
@@ -403,6 +411,7 @@ pub fn all() -> Vec<Lesson> {
                     setup: Some(Setup {
                         settings: settings(Preset::Crossplane, ScriptChoice::Success, &[(Field::Rate, "1"), (Field::Reconcile, "0s")]),
                         inputs: vec![set_script("mr-flaky", Script::Always { outcome: Outcome::Requeue }), add("mr-flaky"), Input::AddMany { prefix: "mr-".into(), count: 12 }],
+                        later: vec![],
                         run_to: 0,
                     }),
                     wait: None,
@@ -436,6 +445,20 @@ pub fn find(id: &str) -> Option<(usize, Lesson)> {
 mod tests {
     use super::*;
 
+    /// A step's scene, built the way the playground builds it.
+    fn play(setup: &Setup) -> Simulation {
+        let mut sim = Simulation::new(&setup.settings.to_scenario().unwrap()).unwrap();
+        for input in &setup.inputs {
+            sim.apply(input.clone()).unwrap();
+        }
+        for (at, input) in &setup.later {
+            sim.run_until(*at);
+            sim.apply(input.clone()).unwrap();
+        }
+        sim.run_until(setup.run_to);
+        sim
+    }
+
     #[test]
     fn every_setup_is_valid_and_every_prediction_has_an_answer() {
         let lessons = all();
@@ -448,15 +471,10 @@ mod tests {
             );
             for (i, s) in l.steps.iter().enumerate() {
                 if let Some(setup) = &s.setup {
-                    let scenario = setup
-                        .settings
-                        .to_scenario()
-                        .unwrap_or_else(|e| panic!("{} step {i}: {e:?}", l.id));
-                    let mut sim = Simulation::new(&scenario).unwrap();
-                    for input in &setup.inputs {
-                        sim.apply(input.clone()).unwrap();
+                    if let Err(e) = setup.settings.to_scenario() {
+                        panic!("{} step {i}: {e:?}", l.id);
                     }
-                    sim.run_until(setup.run_to);
+                    let sim = play(setup);
                     if let Some(p) = &s.predict {
                         assert!(!(p.answer)(&sim).is_empty(), "{} step {i}", l.id);
                     }
@@ -496,13 +514,9 @@ mod tests {
         );
         let run = |lesson: usize, step: usize| {
             let l = &all()[lesson];
-            let setup = l.steps[step].setup.as_ref().unwrap();
-            let mut sim = Simulation::new(&setup.settings.to_scenario().unwrap()).unwrap();
-            for i in &setup.inputs {
-                sim.apply(i.clone()).unwrap();
-            }
-            sim.run_until(setup.run_to);
-            (l.steps[step].predict.as_ref().unwrap().answer)(&sim)
+            (l.steps[step].predict.as_ref().unwrap().answer)(&play(
+                l.steps[step].setup.as_ref().unwrap(),
+            ))
         };
         assert_eq!(
             run(4, 0),

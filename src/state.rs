@@ -277,6 +277,10 @@ impl Playground {
                 for input in &setup.inputs {
                     fresh.record(input.clone());
                 }
+                for (at, input) in &setup.later {
+                    fresh.advance_to(*at);
+                    fresh.record(input.clone());
+                }
                 fresh.advance_to(setup.run_to);
                 fresh.selected = setup.inputs.iter().rev().find_map(|i| match i {
                     Input::Add { key } => Some(key.clone()),
