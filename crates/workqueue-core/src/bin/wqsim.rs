@@ -67,7 +67,13 @@ fn main() -> ExitCode {
     let series = sim.series();
     if let Some(out) = flag("--csv") {
         let mut csv = String::from("start_ns,requeues,retries,adds,reconcile_error,reconcile_requeue_after,reconcile_requeue,reconcile_success,depth,waiting,processing,tokens\n");
-        for (i, s) in series.samples.iter().enumerate() {
+        // Only samples inside the run (the last one opens at its end instant).
+        for (i, s) in series
+            .samples
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| series.start_of(*i) < sim.now())
+        {
             let r = s.reconciles;
             csv.push_str(&format!(
                 "{},{},{},{},{},{},{},{},{},{},{},{}\n",
