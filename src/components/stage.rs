@@ -18,6 +18,32 @@ pub const MAX_CHIPS: usize = 48;
 /// Waiting chips are wider (they carry a countdown): fewer fit.
 pub const MAX_WAITING_CHIPS: usize = 24;
 
+/// How long the selected key's arrival highlight lasts after it changes place (ms).
+const ARRIVAL_MS: f64 = 600.0;
+
+thread_local! {
+    /// The selected key's last place and when it got there: the eye follows
+    /// one key by its arrival highlight in each new lane.
+    static FOLLOW: std::cell::RefCell<(String, &'static str, f64)> = const { std::cell::RefCell::new((String::new(), "", f64::NEG_INFINITY)) };
+}
+
+/// Whether the selected key, now in `lane`, arrived there just now.
+fn just_arrived(key: &str, lane: &'static str) -> bool {
+    let now = crate::hooks::now_ms();
+    FOLLOW.with(|f| {
+        let mut f = f.borrow_mut();
+        if f.0 != key || f.1 != lane {
+            let moved = f.0 == key; // a new selection is not a move
+            *f = (
+                key.to_string(),
+                lane,
+                if moved { now } else { f64::NEG_INFINITY },
+            );
+        }
+        now - f.2 < ARRIVAL_MS
+    })
+}
+
 fn chip(
     state: &PlaygroundContext,
     sim: &Simulation,
@@ -27,6 +53,7 @@ fn chip(
 ) -> Html {
     let key = sim.key(id).to_string();
     let selected = state.selected.as_deref() == Some(key.as_str());
+    let arrived = selected && just_arrived(&key, class);
     let dirty = sim.queue().is_dirty(id) && sim.queue().is_processing(id);
     let limited = sim.middleware().is_some_and(|m| m.is_limited(id));
     let onclick = {
@@ -36,7 +63,7 @@ fn chip(
     };
     let label = format!("{key}: select to see why it is here");
     html! {
-        <button key={key.clone()} class={classes!("chip", class, selected.then_some("selected"), dirty.then_some("dirty"))}
+        <button key={key.clone()} class={classes!("chip", class, selected.then_some("selected"), dirty.then_some("dirty"), arrived.then_some("arrived"))}
             {onclick} aria-label={label} aria-pressed={selected.to_string()} data-key={key.clone()}>
             <span class="chip-key">{ key }</span>
             { if limited { html! { <span class="badge" title="Crossplane: this key already paid for its next pass">{"paid"}</span> } } else { html! {} } }
@@ -133,9 +160,11 @@ pub fn stage() -> Html {
                     { for waiting.iter().take(MAX_WAITING_CHIPS).map(|(id, ready)| {
                         let left = *ready - now as i128;
                         let width = (left as f64 / horizon * 100.0).clamp(2.0, 100.0);
+                        let failures = q.num_requeues(*id);
                         chip(&state, &sim, *id, "waiting", html! {
                             <>
                                 <span class="countdown">{ format::until(*ready, now) }</span>
+                                { if failures > 0 { html! { <span class="failures" title="NumRequeues: failures so far">{ format!("#{failures}") }</span> } } else { html! {} } }
                                 <span class="bar" style={format!("width:{width:.1}%")}></span>
                             </>
                         })
