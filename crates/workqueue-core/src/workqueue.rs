@@ -471,14 +471,7 @@ impl Workqueue {
     /// Everything waiting, earliest first (ties in Go's pop order are not
     /// guaranteed here; this is for display).
     pub fn waiting_sorted(&self) -> Vec<(ItemId, ReadyAt)> {
-        let mut v: Vec<_> = self
-            .waiting
-            .entries()
-            .iter()
-            .map(|w| (w.item, w.ready_at))
-            .collect();
-        v.sort_by_key(|(item, at)| (*at, *item));
-        v
+        self.waiting_soonest(usize::MAX)
     }
 
     /// The `n` keys due soonest, earliest first: O(len) instead of a full sort,
