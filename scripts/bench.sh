@@ -9,7 +9,7 @@ wq_setup >&2
 echo "# native"
 cargo run --quiet --release -p workqueue-core --bin bench
 echo "# wasm (headless Chromium)"
-wasm_env cargo test --quiet --release -p workqueue-core --target wasm32-unknown-unknown --test wasm_bench -- --nocapture 2>/dev/null | grep '^wasm_' || true
+wasm_env cargo test --release -p workqueue-core --target wasm32-unknown-unknown --test wasm_bench -- --nocapture 2>/dev/null | grep '^wasm_' || true
 echo "# page"
 [ -f dist/index.html ] || wasm_env trunk build --release --offline >&2
 node tests/e2e/bench.mjs

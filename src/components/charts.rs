@@ -12,7 +12,7 @@ use crate::hooks::now_ms;
 
 /// While the run plays, one chart is redrawn at a time, round-robin, at most
 /// this often (ms): a frame never pays for all four.
-const REDRAW_ONE_MS: f64 = 60.0;
+const REDRAW_ONE_MS: f64 = 100.0;
 
 pub fn theme() -> Theme {
     let dark = web_sys::window()
@@ -198,15 +198,30 @@ pub fn charts() -> Html {
                     &nodes,
                     which,
                 );
+                if which == 3 {
+                    measured();
+                }
             }
         });
     }
     html! {
         <section class="charts" aria-label="Charts">
-            <canvas ref={nodes[0].clone()} data-testid="chart-requeues" role="img" aria-label="Requeues per second over virtual time"></canvas>
-            <canvas ref={nodes[1].clone()} data-testid="chart-depth" role="img" aria-label="Queue depth and waiting keys over virtual time"></canvas>
-            <canvas ref={nodes[2].clone()} data-testid="chart-bucket" role="img" aria-label="Token bucket level over virtual time"></canvas>
-            <canvas ref={nodes[3].clone()} data-testid="chart-backoff" role="img" aria-label="Delay per failure number, log scale"></canvas>
+            <figure class="chart">
+                <figcaption>{"Requeues per second "}<small>{"keys re-entering the queue after a delay · x: virtual time (s)"}</small></figcaption>
+                <canvas ref={nodes[0].clone()} data-testid="chart-requeues" role="img" aria-label="Requeues per second over virtual time"></canvas>
+            </figure>
+            <figure class="chart">
+                <figcaption>{"Queue depth and waiting "}<small><span class="swatch s0"></span>{"Len() "}<span class="swatch s1"></span>{"waiting heap"}</small></figcaption>
+                <canvas ref={nodes[1].clone()} data-testid="chart-depth" role="img" aria-label="Queue depth and waiting keys over virtual time"></canvas>
+            </figure>
+            <figure class="chart">
+                <figcaption>{"Token bucket "}<small>{"tokens (below 0: debt) · dashed: burst"}</small></figcaption>
+                <canvas ref={nodes[2].clone()} data-testid="chart-bucket" role="img" aria-label="Token bucket level over virtual time"></canvas>
+            </figure>
+            <figure class="chart">
+                <figcaption>{"Delay per failure "}<small>{"log scale · x: failure number"}</small></figcaption>
+                <canvas ref={nodes[3].clone()} data-testid="chart-backoff" role="img" aria-label="Delay per failure number, log scale"></canvas>
+            </figure>
         </section>
     }
 }

@@ -20,6 +20,7 @@ try {
   const { page, context, problems } = await open(browser, url);
   await failingStorm(page, 10000);
   for (let i = 0; i < 3; i++) await page.keyboard.press('+'); // 1x → 2x → 5x → 10x
+  await page.waitForTimeout(100);
   const speed = await page.textContent('[data-testid="speed"]');
   const frames = await page.evaluate(() => new Promise((resolve) => {
     const deltas = []; let last = performance.now(); const end = last + 5000;
