@@ -243,10 +243,7 @@ mod tick_tests {
             super::requeues::draw(a, &super::Theme::LIGHT.without_titles(), &[("x", &p)])
         });
         assert!(!out.contains("Requeues per second") && !out.contains("virtual time (s)"));
-        assert!(
-            out.contains(">1<") || out.contains(">1.0<") || out.contains(">2<"),
-            "tick labels stay"
-        );
+        assert!(out.matches("<text").count() >= 8, "the tick labels stay");
     }
 
     #[test]
