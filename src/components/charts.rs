@@ -22,7 +22,8 @@ pub fn theme() -> Theme {
         .and_then(|w| w.document())
         .and_then(|d| d.body())
         .is_some_and(|b| b.class_name().split_whitespace().any(|c| c == "workshop"));
-    let t = if dark { Theme::DARK } else { Theme::LIGHT };
+    // Captions, axis titles and legends are HTML around the canvases (see `Charts`).
+    let t = if dark { Theme::DARK } else { Theme::LIGHT }.without_titles();
     if projector {
         t.scaled(16)
     } else {
@@ -219,7 +220,7 @@ pub fn charts() -> Html {
                 <canvas ref={nodes[2].clone()} data-testid="chart-bucket" role="img" aria-label="Token bucket level over virtual time"></canvas>
             </figure>
             <figure class="chart">
-                <figcaption>{"Delay per failure "}<small>{"log scale · x: failure number"}</small></figcaption>
+                <figcaption>{"Delay per failure "}<small>{"log scale · x: failure number · "}<span class="swatch s0"></span>{"one key failing every time "}<span class="swatch s1"></span>{"the selected key"}</small></figcaption>
                 <canvas ref={nodes[3].clone()} data-testid="chart-backoff" role="img" aria-label="Delay per failure number, log scale"></canvas>
             </figure>
         </section>

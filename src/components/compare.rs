@@ -68,7 +68,8 @@ pub fn compare() -> Html {
             let ratio = web_sys::window()
                 .map_or(1.0, |w| w.device_pixel_ratio())
                 .clamp(1.0, 3.0);
-            let theme = super::charts::theme();
+            let mut theme = super::charts::theme();
+            theme.titles = true;
             for (i, node) in canvases.iter().enumerate() {
                 let Some(c) = node.cast::<web_sys::HtmlCanvasElement>() else {
                     continue;

@@ -14,7 +14,7 @@ use crate::state::{Action, PlaygroundContext};
 
 /// Chips drawn per lane; past this the lane shows a count instead, which
 /// keeps ten thousand keys smooth.
-pub const MAX_CHIPS: usize = 48;
+pub const MAX_CHIPS: usize = 24;
 /// Waiting chips are wider (they carry a countdown): fewer fit.
 pub const MAX_WAITING_CHIPS: usize = 24;
 

@@ -173,7 +173,7 @@ where
     m
 }
 
-/// The legend box, drawn when a chart has more than one series.
+/// The legend box, drawn when a chart has more than one series (and titles are on).
 pub(crate) fn legend<'a, DB, CT>(
     chart: &mut ChartContext<'a, DB, CT>,
     theme: &Theme,
@@ -183,6 +183,9 @@ where
     DB: DrawingBackend + 'a,
     CT: CoordTranslate,
 {
+    if !theme.titles {
+        return Ok(()); // the page shows the legend as HTML
+    }
     chart
         .configure_series_labels()
         .label_font(("sans-serif", theme.font_px).into_font().color(&theme.text))
