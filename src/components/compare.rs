@@ -4,24 +4,12 @@
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
 use workqueue_charts::{requeues, Points};
-use workqueue_core::controller::{Outcome, Script};
-use workqueue_core::scenario::Source;
 use workqueue_core::{LimiterConfig, Scenario, Simulation, MILLISECOND, SECOND};
 use yew::prelude::*;
 
 /// Requeues per second over `secs` seconds for 10,000 always-failing keys.
 pub fn herd(limiter: LimiterConfig, secs: i64) -> Points {
-    let mut s = Scenario::new("herd");
-    s.limiter = limiter;
-    s.default_script = Script::Always {
-        outcome: Outcome::Error,
-    };
-    s.sources.push(Source::AddMany {
-        prefix: "default/pod-".into(),
-        count: 10_000,
-        at_ns: 0,
-        script: None,
-    });
+    let mut s = Scenario::failing_keys(limiter, 10_000);
     s.sample_ns = 100 * MILLISECOND;
     s.duration_ns = secs * SECOND;
     let Ok(mut sim) = Simulation::new(&s) else {

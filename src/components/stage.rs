@@ -80,9 +80,7 @@ pub fn stage() -> Html {
     let q = sim.queue();
 
     // --- sources
-    let watch: u64 = (0..q.keys().len())
-        .map(|i| sim.item(ItemId(i as u32)).watch_events)
-        .sum();
+    let watch = sim.watch_events_total();
     let sources: Html = sim
         .sources()
         .filter_map(|(s, next)| {

@@ -18,8 +18,6 @@
 
 use std::hint::black_box;
 
-use crate::controller::{Outcome, Script};
-use crate::scenario::Source;
 use crate::{
     Got, LimiterConfig, QueueOptions, Scenario, Simulation, Workqueue, MILLISECOND, SECOND,
 };
@@ -70,20 +68,11 @@ fn when_all(q: &mut Workqueue, keys: &[String]) {
 /// The storm of `storm_10k_60s_ms`; returns the number of requeues (so the
 /// work cannot be optimised away).
 pub fn storm() -> u64 {
-    let mut s = Scenario::new("storm");
-    s.limiter = LimiterConfig::Exponential {
+    let per_item = LimiterConfig::Exponential {
         base_ns: 5 * MILLISECOND,
         max_ns: 1000 * SECOND,
     };
-    s.default_script = Script::Always {
-        outcome: Outcome::Error,
-    };
-    s.sources.push(Source::AddMany {
-        prefix: "ns/pod-".into(),
-        count: KEYS as u64,
-        at_ns: 0,
-        script: None,
-    });
+    let mut s = Scenario::failing_keys(per_item, KEYS as u64);
     s.duration_ns = 60 * SECOND;
     let mut sim = Simulation::new(&s).expect("valid scenario");
     sim.set_log_capacity(0);

@@ -122,6 +122,11 @@ impl ResultLabel {
         ResultLabel::Success,
     ];
 
+    /// Position in [`ResultLabel::ALL`] (and in `reconcile_total`).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             ResultLabel::Error => "error",
@@ -271,17 +276,11 @@ pub struct ControllerMetrics {
 
 impl ControllerMetrics {
     pub fn total(&self, label: ResultLabel) -> u64 {
-        self.reconcile_total[ResultLabel::ALL
-            .iter()
-            .position(|l| *l == label)
-            .unwrap_or(0)]
+        self.reconcile_total[label.index()]
     }
 
     pub(crate) fn count(&mut self, d: &Decision) {
-        let i = ResultLabel::ALL
-            .iter()
-            .position(|l| *l == d.label)
-            .unwrap_or(0);
+        let i = d.label.index();
         self.reconcile_total[i] += 1;
         if d.label == ResultLabel::Error {
             self.reconcile_errors_total += 1;
@@ -384,6 +383,13 @@ impl Middleware {
 mod tests {
     use super::*;
     use crate::time::MINUTE;
+
+    #[test]
+    fn labels_index_in_all_order() {
+        for (i, l) in ResultLabel::ALL.iter().enumerate() {
+            assert_eq!(l.index(), i);
+        }
+    }
 
     #[test]
     fn decision_table_in_evaluation_order() {

@@ -319,6 +319,23 @@ impl Scenario {
         }
     }
 
+    /// The seeds' storm: `count` keys `ns/pod-0`, `ns/pod-1`, ... added at
+    /// t=0, every reconcile an error, reconciles instant.
+    pub fn failing_keys(limiter: LimiterConfig, count: u64) -> Scenario {
+        let mut s = Scenario::new("failing keys");
+        s.limiter = limiter;
+        s.default_script = Script::Always {
+            outcome: Outcome::Error,
+        };
+        s.sources.push(Source::AddMany {
+            prefix: "ns/pod-".into(),
+            count,
+            at_ns: 0,
+            script: None,
+        });
+        s
+    }
+
     /// Parses and validates a scenario document.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
         let version: Option<u64> = serde_json::from_str::<serde_json::Value>(text)

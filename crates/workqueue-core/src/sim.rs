@@ -232,6 +232,8 @@ impl Series {
 #[derive(Clone, Debug)]
 struct SourceState {
     source: Source,
+    /// A watch source's key, interned when it first fires.
+    key_id: Option<ItemId>,
     next: Option<Nanos>,
     interval: Nanos,
     end: Nanos,
@@ -259,6 +261,9 @@ pub struct Simulation {
     log_total: u64,
     series: Series,
     requeues_total: u64,
+    watch_events_total: u64,
+    /// The queue's event buffer, swapped out and back so it is allocated once.
+    event_buf: Vec<(Nanos, QueueEvent)>,
     inputs: Vec<(Nanos, Input)>,
     stalled: Option<String>,
     instant: (Nanos, u64),
@@ -325,6 +330,8 @@ impl Simulation {
             log_total: 0,
             series: Series::new(scenario.sample_ns),
             requeues_total: 0,
+            watch_events_total: 0,
+            event_buf: Vec::new(),
             inputs: Vec::new(),
             stalled: None,
             instant: (0, 0),
@@ -361,6 +368,7 @@ impl Simulation {
         };
         self.sources.push(SourceState {
             source,
+            key_id: None,
             next,
             interval,
             end,
@@ -402,15 +410,7 @@ impl Simulation {
 
     /// Handles every event due up to and including `t`, then sets the clock to `t`.
     pub fn run_until(&mut self, t: Nanos) {
-        while let Some(next) = self.next_event_at() {
-            if next > t {
-                break;
-            }
-            self.process_instant(next);
-        }
-        if t > self.now {
-            self.set_time(t);
-        }
+        self.run_until_bounded(t, usize::MAX);
     }
 
     /// Like [`Simulation::run_until`], but handles at most `budget` instants,
@@ -508,10 +508,16 @@ impl Simulation {
             self.queue.add(t, id);
             self.collect_queue_events();
         }
+        let mut finished = false;
         for s in 0..self.sources.len() {
             while self.sources[s].next.is_some_and(|n| n <= t) {
                 self.fire_source(s);
+                finished |= self.sources[s].next.is_none();
             }
+        }
+        if finished {
+            // Done sources never fire again: keep the per-instant scan short.
+            self.sources.retain(|s| s.next.is_some());
         }
         self.dispatch();
     }
@@ -519,12 +525,21 @@ impl Simulation {
     fn fire_source(&mut self, s: usize) {
         let now = self.now;
         let state = &mut self.sources[s];
-        match state.source.clone() {
+        match &state.source {
             Source::WatchEvents { key, .. } => {
                 let next = state.next.unwrap_or(now) + state.interval;
                 state.next = (next < state.end).then_some(next);
-                let id = self.intern(&key);
+                // Interned on first use (not when added) so key ids keep their order.
+                let id = match state.key_id {
+                    Some(id) => id,
+                    None => {
+                        let id = self.queue.key(key);
+                        self.sources[s].key_id = Some(id);
+                        id
+                    }
+                };
                 self.items.get_mut(id).watch_events += 1;
+                self.watch_events_total += 1;
                 self.queue.add(now, id);
             }
             Source::AddMany {
@@ -534,6 +549,7 @@ impl Simulation {
                 ..
             } => {
                 state.next = None;
+                let (prefix, count, script) = (prefix.clone(), *count, script.clone());
                 let room = MAX_ITEMS.saturating_sub(self.queue.keys().len() as u64);
                 for i in 0..count.min(room) {
                     let id = self.intern(&format!("{prefix}{i}"));
@@ -701,8 +717,9 @@ impl Simulation {
     }
 
     fn collect_queue_events(&mut self) {
-        let events = self.queue.take_events();
-        for (at, e) in events {
+        let mut events = std::mem::take(&mut self.event_buf);
+        self.queue.swap_events(&mut events);
+        for (at, e) in events.drain(..) {
             let sample = self.series.current(at);
             match &e {
                 QueueEvent::Released { .. }
@@ -731,14 +748,12 @@ impl Simulation {
                 self.log_total += 1;
             }
         }
+        self.event_buf = events;
     }
 
     fn push_log(&mut self, event: SimEvent) {
         if let SimEvent::ReconcileEnd { decision, .. } = &event {
-            let i = ResultLabel::ALL
-                .iter()
-                .position(|l| *l == decision.label)
-                .unwrap_or(0);
+            let i = decision.label.index();
             self.series.current(self.now).reconciles[i] += 1;
         }
         if self.log_capacity == 0 {
@@ -954,6 +969,11 @@ impl Simulation {
 
     pub fn requeues_total(&self) -> u64 {
         self.requeues_total
+    }
+
+    /// Watch events delivered by all sources so far.
+    pub fn watch_events_total(&self) -> u64 {
+        self.watch_events_total
     }
 
     pub fn inputs(&self) -> &[(Nanos, Input)] {

@@ -616,6 +616,14 @@ impl Workqueue {
         self.events.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
+    /// Exchanges the recorded events with `buf` (which should be empty): the
+    /// caller gets the events, the queue keeps `buf`'s capacity, nothing is allocated.
+    pub fn swap_events(&mut self, buf: &mut Vec<(Nanos, QueueEvent)>) {
+        if let Some(events) = &mut self.events {
+            std::mem::swap(events, buf);
+        }
+    }
+
     pub fn set_record_events(&mut self, on: bool) {
         if on && self.events.is_none() {
             self.events = Some(Vec::new());

@@ -24,17 +24,7 @@ fn bucket() -> LimiterConfig {
 
 /// `count` keys that fail every reconcile, added at once, reconciled instantly.
 fn failing_storm(limiter: LimiterConfig, count: u64) -> Simulation {
-    let mut s = Scenario::new("storm");
-    s.limiter = limiter;
-    s.default_script = Script::Always {
-        outcome: Outcome::Error,
-    };
-    s.sources.push(Source::AddMany {
-        prefix: "ns/pod-".into(),
-        count,
-        at_ns: 0,
-        script: None,
-    });
+    let mut s = Scenario::failing_keys(limiter, count);
     s.duration_ns = 10 * SECOND;
     s.sample_ns = MILLISECOND; // exact per-millisecond counts (runs up to 4s stay below compaction)
     let mut sim = Simulation::new(&s).unwrap();
