@@ -197,11 +197,13 @@ fn bucket_gauge(tokens: f64, burst: i64, qps: f64, name: &str) -> Html {
     };
     html! {
         <div class="gauge" role="meter" aria-label={name.to_string()} aria-valuemin="0" aria-valuemax={burst.to_string()} aria-valuenow={format!("{tokens:.2}")}>
-            <div class="tank">
-                <div class="fill" style={format!("height:{level:.1}%")}></div>
-            </div>
-            <div class="debt-tank" aria-hidden="true">
-                <div class="debt" style={format!("height:{debt_h:.1}%")}></div>
+            <div class="tanks">
+                <div class="tank">
+                    <div class="fill" style={format!("height:{level:.1}%")}></div>
+                </div>
+                <div class="debt-tank" aria-hidden="true" title="debt below zero (up to one burst)">
+                    <div class="debt" style={format!("height:{debt_h:.1}%")}></div>
+                </div>
             </div>
             <div class="gauge-text">
                 <p class="big" data-testid="tokens">{ format!("{tokens:.2}") }<small>{ format!(" / {burst} tokens") }</small></p>
