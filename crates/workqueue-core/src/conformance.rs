@@ -107,7 +107,10 @@ pub fn run(case: &Case) -> Result<Option<Mismatch>, CaseError> {
         keep_observations: usize::MAX,
         record_events: false,
     };
-    let mut q = Workqueue::new(&case.limiter, options);
+    // Built when the clock reads the first step's instant (the shared README):
+    // that is the phase of the unfinished-work ticker.
+    let t0 = case.steps.first().map_or(0, |s| s.at_ns);
+    let mut q = Workqueue::new_at(&case.limiter, options, t0);
     for (i, step) in case.steps.iter().enumerate() {
         let now = step.at_ns;
         let item = |q: &mut Workqueue| -> Result<_, CaseError> {
@@ -175,8 +178,8 @@ pub fn run(case: &Case) -> Result<Option<Mismatch>, CaseError> {
                 })
             }
         };
-        if let (Some(expected), Some(got)) = (&step.expect, got) {
-            if !matches(expected, &got) {
+        match (&step.expect, got) {
+            (Some(expected), Some(got)) if !matches(expected, &got) => {
                 return Ok(Some(Mismatch {
                     step: i,
                     call: step.call.clone(),
@@ -184,6 +187,17 @@ pub fn run(case: &Case) -> Result<Option<Mismatch>, CaseError> {
                     got,
                 }));
             }
+            // An expectation on a call that answers nothing cannot be checked:
+            // the case and the runner disagree about the call, which is a failure.
+            (Some(expected), None) => {
+                return Ok(Some(Mismatch {
+                    step: i,
+                    call: step.call.clone(),
+                    expected: expected.clone(),
+                    got: Value::Null,
+                }));
+            }
+            _ => {}
         }
     }
     Ok(None)
@@ -258,5 +272,40 @@ mod tests {
         .unwrap();
         let m = run(&case).unwrap().expect("step 2 must mismatch");
         assert_eq!((m.step, m.expected, m.got), (2, json!(2), json!(1)));
+    }
+
+    #[test]
+    fn an_expectation_on_a_call_without_a_result_fails() {
+        let case: Case = serde_json::from_value(json!({
+            "name": "t", "limiter": {"type": "default_controller"},
+            "steps": [{"at_ns": 0, "call": "add", "item": "a", "expect": 1}]
+        }))
+        .unwrap();
+        let m = run(&case).unwrap().expect("an add has no result to compare");
+        assert_eq!((m.step, m.got), (0, Value::Null));
+    }
+
+    #[test]
+    fn the_gauge_ticker_starts_with_the_first_step() {
+        // Built at 300ms: ticks due at 800ms, 1.3s... A get at 400ms; moving
+        // the clock to 900ms fires the 800ms tick, which reads 0.5s of work.
+        // Shutdown at 1.0s comes before the next tick, so the gauges freeze at
+        // 0.5s. A phase from 0 would fire a tick at 1.0s and freeze at 0.6s.
+        let case: Case = serde_json::from_value(json!({
+            "name": "t", "limiter": {"type": "default_controller"},
+            "steps": [
+                {"at_ns": 300_000_000u64, "call": "add", "item": "a"},
+                {"at_ns": 400_000_000u64, "call": "get", "expect": {"item": "a"}},
+                {"at_ns": 900_000_000u64, "call": "len", "expect": 0},
+                {"at_ns": 1_000_000_000u64, "call": "shutdown"},
+                {"at_ns": 1_100_000_000u64, "call": "metrics", "expect": {
+                    "depth": 0, "adds_total": 1, "retries_total": 0,
+                    "queue_duration_seconds": [0.1], "work_duration_seconds": [],
+                    "unfinished_work_seconds": 0.5, "longest_running_processor_seconds": 0.5
+                }}
+            ]
+        }))
+        .unwrap();
+        assert_eq!(run(&case).unwrap(), None);
     }
 }

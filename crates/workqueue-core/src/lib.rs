@@ -41,6 +41,7 @@ pub mod scenario;
 pub mod serde_duration;
 pub mod sim;
 pub mod time;
+pub mod validate;
 pub mod waiting;
 pub mod workqueue;
 
@@ -51,6 +52,7 @@ pub use metrics::{Histogram, QueueMetrics};
 pub use rate::TokenBucket;
 
 pub use scenario::{Scenario, ScenarioError};
+pub use validate::MAX_RUN;
 pub use sim::{Input, SimError, Simulation};
 pub use time::*;
 pub use workqueue::{AddEffect, AfterEffect, Got, QueueEvent, QueueOptions, Workqueue};

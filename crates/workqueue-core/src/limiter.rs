@@ -255,101 +255,112 @@ pub enum AnswerKind {
 impl Limiter {
     /// `When(item)` at virtual instant `now` (only the bucket looks at `now`).
     pub fn when(&mut self, item: ItemId, now: Nanos) -> Nanos {
-        match self {
-            Limiter::Exponential(e) => e.when(item),
-            Limiter::FastSlow(f) => f.when(item),
-            Limiter::Bucket(b) => b.reserve_delay(now),
-            Limiter::MaxOf(parts) => {
-                let mut ret = 0;
-                for part in parts.iter_mut() {
-                    ret = ret.max(part.when(item, now));
-                }
-                ret
-            }
-            Limiter::WithMaxWait(inner, max_wait) => inner.when(item, now).min(*max_wait),
-        }
+        self.answer::<false>(item, now).0
     }
 
     /// `When(item)` with the same effect as [`Limiter::when`], also reporting
     /// what every part answered and which one won.
     pub fn when_explained(&mut self, item: ItemId, now: Nanos) -> Answer {
+        match self.answer::<true>(item, now) {
+            (_, Some(answer)) => answer,
+            // `answer::<true>` always explains; this arm only keeps the types honest.
+            (delay, None) => leaf(AnswerKind::MaxOf, delay),
+        }
+    }
+
+    /// The one implementation of `When`: the delay, and with `EXPLAIN` the
+    /// answer tree. The delay never depends on `EXPLAIN`, so the conformance
+    /// cases (which call [`Limiter::when`]) cover exactly what the app runs.
+    pub(crate) fn answer<const EXPLAIN: bool>(
+        &mut self,
+        item: ItemId,
+        now: Nanos,
+    ) -> (Nanos, Option<Answer>) {
         match self {
             Limiter::Exponential(e) => {
                 let exp = *e.failures.get(item);
                 let delay = e.when(item);
-                let uncapped = base_times_pow2(e.base, exp);
-                let capped = uncapped.is_none_or(|u| u > e.max) && delay == e.max;
-                leaf(
-                    AnswerKind::Exponential {
+                let why = EXPLAIN.then(|| {
+                    let uncapped = base_times_pow2(e.base, exp);
+                    let capped = uncapped.is_none_or(|u| u > e.max) && delay == e.max;
+                    let kind = AnswerKind::Exponential {
                         base: e.base,
                         max: e.max,
                         exp,
                         capped,
-                    },
-                    delay,
-                )
+                    };
+                    leaf(kind, delay)
+                });
+                (delay, why)
             }
             Limiter::FastSlow(f) => {
                 let delay = f.when(item);
-                let attempt = *f.failures.get(item);
-                leaf(
-                    AnswerKind::FastSlow {
+                let why = EXPLAIN.then(|| {
+                    let kind = AnswerKind::FastSlow {
                         fast: f.fast,
                         slow: f.slow,
                         max_fast: f.max_fast,
-                        attempt,
-                    },
-                    delay,
-                )
+                        attempt: *f.failures.get(item),
+                    };
+                    leaf(kind, delay)
+                });
+                (delay, why)
             }
             Limiter::Bucket(b) => {
-                let tokens_before = b.tokens_at(now);
+                let tokens_before = if EXPLAIN { b.tokens_at(now) } else { 0.0 };
                 let r = b.reserve_n(now, 1, crate::time::INF_DURATION);
-                let kind = AnswerKind::Bucket {
-                    qps: b.limit(),
-                    burst: b.burst(),
-                    tokens_before,
-                    tokens_after: r.tokens_after,
-                    ok: r.ok,
-                };
-                leaf(kind, r.delay_from(now))
+                let delay = r.delay_from(now);
+                let why = EXPLAIN.then(|| {
+                    let kind = AnswerKind::Bucket {
+                        qps: b.limit(),
+                        burst: b.burst(),
+                        tokens_before,
+                        tokens_after: r.tokens_after,
+                        ok: r.ok,
+                    };
+                    leaf(kind, delay)
+                });
+                (delay, why)
             }
             Limiter::MaxOf(parts) => {
-                let mut answers: Vec<Answer> = parts
-                    .iter_mut()
-                    .map(|p| p.when_explained(item, now))
-                    .collect();
+                // client-go's running maximum starts at 0: negative answers clamp.
                 let mut ret = 0;
                 let mut winner = None;
-                for (i, a) in answers.iter().enumerate() {
-                    if a.delay > ret {
-                        ret = a.delay;
+                let mut answers = Vec::new();
+                for (i, part) in parts.iter_mut().enumerate() {
+                    let (delay, why) = part.answer::<EXPLAIN>(item, now);
+                    if delay > ret {
+                        ret = delay;
                         winner = Some(i);
                     }
+                    answers.extend(why);
                 }
-                if let Some(w) = winner {
-                    answers[w].won = true;
-                }
-                Answer {
-                    kind: AnswerKind::MaxOf,
-                    delay: ret,
-                    parts: answers,
-                    won: false,
-                }
+                let why = EXPLAIN.then(|| {
+                    if let Some(w) = winner {
+                        answers[w].won = true;
+                    }
+                    Answer {
+                        kind: AnswerKind::MaxOf,
+                        delay: ret,
+                        parts: answers,
+                        won: false,
+                    }
+                });
+                (ret, why)
             }
             Limiter::WithMaxWait(inner, max_wait) => {
-                let a = inner.when_explained(item, now);
-                let capped = a.delay > *max_wait;
-                let delay = a.delay.min(*max_wait);
-                Answer {
+                let (inner_delay, inner_why) = inner.answer::<EXPLAIN>(item, now);
+                let delay = inner_delay.min(*max_wait);
+                let why = EXPLAIN.then(|| Answer {
                     kind: AnswerKind::WithMaxWait {
                         max_wait: *max_wait,
-                        capped,
+                        capped: inner_delay > *max_wait,
                     },
                     delay,
-                    parts: vec![a],
+                    parts: inner_why.into_iter().collect(),
                     won: false,
-                }
+                });
+                (delay, why)
             }
         }
     }

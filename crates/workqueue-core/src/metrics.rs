@@ -84,9 +84,11 @@ pub struct QueueMetrics {
     pub queue_duration: Histogram,
     /// `workqueue_work_duration_seconds`.
     pub work_duration: Histogram,
-    /// The unfinished-work ticker (500 ms of the queue clock, from T0) and
-    /// what it last set the two gauges to: `(unfinished, longest)`. The ticker
-    /// stops at shutdown, so from then on the gauges keep their last values.
+    /// The unfinished-work ticker (every 500 ms of the queue clock from the
+    /// instant the queue was built, `tick_origin`) and what it last set the
+    /// two gauges to: `(unfinished, longest)`. The ticker stops at shutdown,
+    /// so from then on the gauges keep their last values.
+    pub(crate) tick_origin: Nanos,
     pub(crate) next_tick: Nanos,
     pub(crate) last_gauges: (f64, f64),
 }
@@ -102,9 +104,18 @@ impl QueueMetrics {
             retries_total: 0,
             queue_duration: Histogram::new(keep_observations),
             work_duration: Histogram::new(keep_observations),
+            tick_origin: 0,
             next_tick: UNFINISHED_WORK_PERIOD,
             last_gauges: (0.0, 0.0),
         }
+    }
+
+    /// The first tick after `now`, on the ticker's phase.
+    pub(crate) fn tick_after(&self, now: Nanos) -> Nanos {
+        let since = now.saturating_sub(self.tick_origin).max(0);
+        let periods = since / UNFINISHED_WORK_PERIOD + 1;
+        self.tick_origin
+            .saturating_add(periods.saturating_mul(UNFINISHED_WORK_PERIOD))
     }
 
     /// The gauges as the ticker last set them: `(unfinished, longest)`.

@@ -20,12 +20,17 @@ use crate::item::{ItemId, ItemMap};
 use crate::limiter::{Answer, LimiterConfig};
 use crate::rng::Rng;
 use crate::scenario::{Scenario, ScenarioError, Source, MAX_ITEMS};
-use crate::time::{format_go_duration, Nanos, SECOND};
+use crate::validate;
+use crate::time::{after, format_go_duration, Nanos, SECOND};
 use crate::workqueue::{AddEffect, AfterEffect, Got, QueueEvent, QueueOptions, Workqueue};
 
-/// Most events handled at one instant before the run is declared stuck (a
-/// zero-delay retry loop with instant reconciles never lets time move).
-pub const MAX_EVENTS_PER_INSTANT: u64 = 5_000_000;
+/// Most passes over one instant before the run is declared stuck (a
+/// zero-delay retry loop with instant reconciles never lets time move). A
+/// legitimate instant needs about one pass per key per worker: 50,000 at most.
+pub const MAX_EVENTS_PER_INSTANT: u64 = 1_000_000;
+/// Work units (keys added, items handed out, instants) one input may spend
+/// at once; what is left is carried out by the next `run_until_bounded`.
+pub const APPLY_BUDGET: u64 = 200_000;
 /// Retries remembered per key for the backoff chart.
 pub const HISTORY_PER_ITEM: usize = 64;
 
@@ -237,6 +242,17 @@ struct SourceState {
     next: Option<Nanos>,
     interval: Nanos,
     end: Nanos,
+    /// Keys already handled by an add-many or resync that ran out of budget
+    /// mid-way (it resumes there, at the same instant).
+    cursor: u64,
+}
+
+/// Where an instant that ran out of budget resumes. Resuming finishes the
+/// same work in the same order, so a run never depends on how it was sliced.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Resume {
+    Sources,
+    Dispatch,
 }
 
 #[derive(Clone, Debug)]
@@ -267,6 +283,9 @@ pub struct Simulation {
     inputs: Vec<(Nanos, Input)>,
     stalled: Option<String>,
     instant: (Nanos, u64),
+    /// Work units left in the current call (see [`Simulation::run_until_bounded`]).
+    work_left: u64,
+    resume: Option<Resume>,
 }
 
 /// A scrape of every metric at one instant, under its Prometheus name.
@@ -335,6 +354,8 @@ impl Simulation {
             inputs: Vec::new(),
             stalled: None,
             instant: (0, 0),
+            work_left: 0,
+            resume: None,
         };
         for spec in &scenario.items {
             let id = sim.queue.key(&spec.key);
@@ -359,12 +380,15 @@ impl Simulation {
                 duration_ns,
                 ..
             } => {
+                // `as` saturates: a validated rate gives at most 1000s.
                 let interval = ((SECOND as f64 / per_second).round() as Nanos).max(1);
-                let start = now + start_ns;
-                (Some(start), interval, start.saturating_add(*duration_ns))
+                let start = after(now, *start_ns);
+                (Some(start), interval, after(start, *duration_ns))
             }
-            Source::AddMany { at_ns, .. } => (Some(now + at_ns), 0, Nanos::MAX),
-            Source::Resync { period_ns } => (Some(now + period_ns), *period_ns, Nanos::MAX),
+            Source::AddMany { at_ns, .. } => (Some(after(now, *at_ns)), 0, Nanos::MAX),
+            Source::Resync { period_ns } => {
+                (Some(after(now, *period_ns)), (*period_ns).max(1), Nanos::MAX)
+            }
         };
         self.sources.push(SourceState {
             source,
@@ -372,6 +396,7 @@ impl Simulation {
             next,
             interval,
             end,
+            cursor: 0,
         });
     }
 
@@ -381,6 +406,9 @@ impl Simulation {
     pub fn next_event_at(&self) -> Option<Nanos> {
         if self.stalled.is_some() {
             return None;
+        }
+        if self.resume.is_some() {
+            return Some(self.now);
         }
         let mut next = self.queue.next_ready_at();
         let mut consider = |t: Nanos| next = Some(next.map_or(t, |n: Nanos| n.min(t)));
@@ -404,23 +432,32 @@ impl Simulation {
     /// instant, or `None` when nothing is scheduled (or the run is stuck).
     pub fn step(&mut self) -> Option<Nanos> {
         let t = self.next_event_at()?;
+        // One instant is bounded by itself (keys and workers are capped).
+        self.work_left = u64::MAX;
         self.process_instant(t);
         Some(t)
     }
 
     /// Handles every event due up to and including `t`, then sets the clock to `t`.
     pub fn run_until(&mut self, t: Nanos) {
-        self.run_until_bounded(t, usize::MAX);
+        while !self.run_until_bounded(t, u64::MAX) {}
     }
 
-    /// Like [`Simulation::run_until`], but handles at most `budget` instants,
-    /// so a caller with a frame to render is never stuck behind a storm.
-    /// Returns whether `t` was reached; if not, the clock stopped at the last
-    /// instant handled and a later call carries on from there.
-    pub fn run_until_bounded(&mut self, t: Nanos, budget: usize) -> bool {
-        for _ in 0..budget {
+    /// Like [`Simulation::run_until`], but spends at most `budget` work units
+    /// (an instant, a key added, an item handed to a worker: each one unit),
+    /// so a caller with a frame to render is never stuck behind a storm. Every
+    /// loop inside the call draws on the same budget. Returns whether `t` was
+    /// reached; if not, a later call carries on exactly where this one stopped.
+    pub fn run_until_bounded(&mut self, t: Nanos, budget: u64) -> bool {
+        self.work_left = budget;
+        loop {
             match self.next_event_at() {
-                Some(next) if next <= t => self.process_instant(next),
+                Some(next) if next <= t => {
+                    if self.work_left == 0 {
+                        return false;
+                    }
+                    self.process_instant(next);
+                }
                 _ => {
                     if t > self.now {
                         self.set_time(t);
@@ -429,7 +466,20 @@ impl Simulation {
                 }
             }
         }
-        false
+    }
+
+    /// Work units the last bounded call left unspent.
+    pub fn budget_left(&self) -> u64 {
+        self.work_left
+    }
+
+    /// Takes one work unit; false when the call's budget is spent.
+    fn spend(&mut self) -> bool {
+        if self.work_left == 0 {
+            return false;
+        }
+        self.work_left -= 1;
+        true
     }
 
     /// The event sources with the instant each fires next (`None`: done).
@@ -445,8 +495,8 @@ impl Simulation {
     fn set_time(&mut self, t: Nanos) {
         // Close every sample that ended by `t` with the state as it stands (the
         // state is constant between events).
-        while self.series.closed_until + self.series.width <= t {
-            let end = self.series.closed_until + self.series.width;
+        while after(self.series.closed_until, self.series.width) <= t {
+            let end = after(self.series.closed_until, self.series.width);
             let tokens = self.bucket_tokens_at(end).unwrap_or(0.0) as f32;
             let (depth, waiting, processing) = (
                 self.queue.len() as u32,
@@ -474,18 +524,36 @@ impl Simulation {
     }
 
     fn process_instant(&mut self, t: Nanos) {
+        self.spend();
+        let resume = self.resume.take();
+        if resume.is_none() && !self.begin_instant(t) {
+            return;
+        }
+        if resume != Some(Resume::Dispatch) && !self.fire_due_sources(t) {
+            self.resume = Some(Resume::Sources);
+            return;
+        }
+        if !self.dispatch() {
+            self.resume = Some(Resume::Dispatch);
+        }
+    }
+
+    /// The first part of an instant: the stall guard, the clock, the waiting
+    /// heap's releases, finished reconciles and scheduled adds. False if the
+    /// run is stuck.
+    fn begin_instant(&mut self, t: Nanos) -> bool {
         if t == self.instant.0 {
             self.instant.1 += 1;
             if self.instant.1 > MAX_EVENTS_PER_INSTANT {
                 let reason = format!(
-                    "more than {MAX_EVENTS_PER_INSTANT} events at {} without time moving: a zero-delay retry loop with instant reconciles",
+                    "more than {MAX_EVENTS_PER_INSTANT} passes at {} without time moving: a zero-delay retry loop with instant reconciles",
                     format_go_duration(t)
                 );
                 self.push_log(SimEvent::Stalled {
                     reason: reason.clone(),
                 });
                 self.stalled = Some(reason);
-                return;
+                return false;
             }
         } else {
             self.instant = (t, 1);
@@ -508,10 +576,20 @@ impl Simulation {
             self.queue.add(t, id);
             self.collect_queue_events();
         }
+        true
+    }
+
+    /// Fires every source due by `t`, in order. False if the budget ran out
+    /// (the source in progress keeps its cursor).
+    fn fire_due_sources(&mut self, t: Nanos) -> bool {
         let mut finished = false;
-        for s in 0..self.sources.len() {
+        let mut complete = true;
+        'sources: for s in 0..self.sources.len() {
             while self.sources[s].next.is_some_and(|n| n <= t) {
-                self.fire_source(s);
+                if !self.fire_source(s) {
+                    complete = false;
+                    break 'sources;
+                }
                 finished |= self.sources[s].next.is_none();
             }
         }
@@ -519,15 +597,17 @@ impl Simulation {
             // Done sources never fire again: keep the per-instant scan short.
             self.sources.retain(|s| s.next.is_some());
         }
-        self.dispatch();
+        complete
     }
 
-    fn fire_source(&mut self, s: usize) {
+    /// Fires source `s` once. False if the budget ran out part-way through
+    /// an add-many or a resync (it resumes from its cursor).
+    fn fire_source(&mut self, s: usize) -> bool {
         let now = self.now;
         let state = &mut self.sources[s];
         match &state.source {
             Source::WatchEvents { key, .. } => {
-                let next = state.next.unwrap_or(now) + state.interval;
+                let next = after(state.next.unwrap_or(now), state.interval);
                 state.next = (next < state.end).then_some(next);
                 // Interned on first use (not when added) so key ids keep their order.
                 let id = match state.key_id {
@@ -538,6 +618,7 @@ impl Simulation {
                         id
                     }
                 };
+                self.spend();
                 self.items.get_mut(id).watch_events += 1;
                 self.watch_events_total += 1;
                 self.queue.add(now, id);
@@ -548,25 +629,42 @@ impl Simulation {
                 script,
                 ..
             } => {
-                state.next = None;
                 let (prefix, count, script) = (prefix.clone(), *count, script.clone());
                 let room = MAX_ITEMS.saturating_sub(self.queue.keys().len() as u64);
-                for i in 0..count.min(room) {
+                let end = count.min(self.sources[s].cursor.saturating_add(room));
+                while self.sources[s].cursor < end {
+                    if !self.spend() {
+                        self.collect_queue_events();
+                        return false;
+                    }
+                    let i = self.sources[s].cursor;
+                    self.sources[s].cursor += 1;
                     let id = self.intern(&format!("{prefix}{i}"));
                     if script.is_some() {
                         self.scripts.set(id, script.clone());
                     }
                     self.queue.add(now, id);
                 }
+                self.sources[s].next = None;
             }
             Source::Resync { .. } => {
-                state.next = state.next.map(|n| n + state.interval);
-                for i in 0..self.queue.keys().len() {
+                let keys = self.queue.keys().len() as u64;
+                while self.sources[s].cursor < keys {
+                    if !self.spend() {
+                        self.collect_queue_events();
+                        return false;
+                    }
+                    let i = self.sources[s].cursor;
+                    self.sources[s].cursor += 1;
                     self.queue.add(now, ItemId(i as u32));
                 }
+                let state = &mut self.sources[s];
+                state.cursor = 0;
+                state.next = state.next.map(|n| after(n, state.interval));
             }
         }
         self.collect_queue_events();
+        true
     }
 
     fn intern(&mut self, key: &str) -> ItemId {
@@ -575,12 +673,21 @@ impl Simulation {
 
     /// Idle workers take items, in worker order. A worker whose request the
     /// Crossplane middleware deferred is idle again at once and takes the next.
-    fn dispatch(&mut self) {
+    /// False if the budget ran out (a later pass picks up where this stopped:
+    /// the workers before are busy, so the order is the same).
+    fn dispatch(&mut self) -> bool {
+        self.queue.advance(self.now);
         for w in 0..self.workers.len() {
             while self.workers[w] == WorkerState::Idle {
+                if self.queue.is_empty() {
+                    return true;
+                }
+                if !self.spend() {
+                    return false;
+                }
                 let item = match self.queue.get(self.now) {
                     Got::Item(item) => item,
-                    Got::Empty | Got::ShutDown => return,
+                    Got::Empty | Got::ShutDown => return true,
                 };
                 self.collect_queue_events();
                 self.active += 1;
@@ -613,10 +720,11 @@ impl Simulation {
                 self.workers[w] = WorkerState::Reconciling {
                     item,
                     started: self.now,
-                    until: self.now + duration,
+                    until: after(self.now, duration),
                 };
             }
         }
+        true
     }
 
     /// A reconcile's time is up: its script decides, or the caller must.
@@ -774,27 +882,28 @@ impl Simulation {
     // ----- inputs -----
 
     /// Applies an input at the current instant and records it for replay.
+    /// The input passes the validation gate first; a refused input changes
+    /// nothing. Work it starts (a thousand keys to add) is bounded by
+    /// [`APPLY_BUDGET`]; the rest is done by the next `run_until_bounded`.
     pub fn apply(&mut self, input: Input) -> Result<(), SimError> {
         if let Some(reason) = &self.stalled {
             return Err(SimError::Stalled(reason.clone()));
         }
+        validate::input(&input).map_err(SimError::Invalid)?;
+        if self.resume.is_some() {
+            // Finish the instant in progress first, so the input lands after it.
+            self.run_until_bounded(self.now, u64::MAX);
+        }
+        self.work_left = APPLY_BUDGET;
         let now = self.now;
         match &input {
             Input::Add { key } => {
-                crate::scenario::Scenario::check_input_key(key).map_err(SimError::Invalid)?;
-                self.ensure_room(1)?;
+                self.ensure_key_room(key)?;
                 let id = self.intern(key);
                 self.queue.add(now, id);
                 self.collect_queue_events();
             }
             Input::AddMany { prefix, count } => {
-                crate::scenario::Scenario::check_input_key(prefix).map_err(SimError::Invalid)?;
-                if *count == 0 {
-                    return Err(SimError::Invalid(ScenarioError {
-                        field: "count".into(),
-                        reason: "add at least one key".into(),
-                    }));
-                }
                 self.ensure_room(*count)?;
                 self.add_source(
                     Source::AddMany {
@@ -818,7 +927,6 @@ impl Simulation {
                     start_ns: 0,
                     duration_ns: *duration_ns,
                 };
-                Scenario::check_source(0, &source).map_err(SimError::Invalid)?;
                 self.ensure_room(1)?;
                 self.add_source(source, now);
                 self.process_instant(now);
@@ -827,9 +935,7 @@ impl Simulation {
                 self.sources
                     .retain(|s| !matches!(s.source, Source::Resync { .. }));
                 if let Some(p) = period_ns {
-                    let source = Source::Resync { period_ns: *p };
-                    Scenario::check_source(0, &source).map_err(SimError::Invalid)?;
-                    self.add_source(source, now);
+                    self.add_source(Source::Resync { period_ns: *p }, now);
                 }
             }
             Input::Decide { key, outcome } => {
@@ -843,10 +949,9 @@ impl Simulation {
                     return Err(SimError::NotAwaiting { key: key.clone() });
                 };
                 self.conclude(w, id, *outcome, true);
-                self.dispatch();
             }
             Input::SetScript { key, script } => {
-                crate::scenario::Scenario::check_input_key(key).map_err(SimError::Invalid)?;
+                self.ensure_key_room(key)?;
                 let id = self.intern(key);
                 self.scripts.set(id, Some(script.clone()));
             }
@@ -855,14 +960,24 @@ impl Simulation {
                 self.collect_queue_events();
             }
         }
-        self.dispatch();
+        if self.resume.is_none() && !self.dispatch() {
+            self.resume = Some(Resume::Dispatch);
+        }
         self.inputs.push((now, input));
         Ok(())
     }
 
+    /// Room for `key` unless it already exists.
+    fn ensure_key_room(&self, key: &str) -> Result<(), SimError> {
+        match self.find(key) {
+            Some(_) => Ok(()),
+            None => self.ensure_room(1),
+        }
+    }
+
     fn ensure_room(&self, extra: u64) -> Result<(), SimError> {
         let have = self.queue.keys().len() as u64;
-        if have + extra > MAX_ITEMS {
+        if have.saturating_add(extra) > MAX_ITEMS {
             return Err(SimError::Invalid(ScenarioError {
                 field: "count".into(),
                 reason: format!(
@@ -880,6 +995,7 @@ impl Simulation {
         until: Nanos,
     ) -> Result<Simulation, SimError> {
         let mut sim = Simulation::new(scenario).map_err(SimError::Invalid)?;
+        validate::tape(inputs).map_err(SimError::Invalid)?;
         for (at, input) in inputs.iter().filter(|(at, _)| *at <= until) {
             sim.run_until(*at);
             sim.apply(input.clone())?;

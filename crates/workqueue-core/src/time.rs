@@ -19,6 +19,12 @@ pub const HOUR: Nanos = 60 * MINUTE;
 /// `rate.InfDuration`: the largest duration, about 292 years.
 pub const INF_DURATION: Nanos = i64::MAX;
 
+/// `instant + delay`, saturating at the end of representable time instead of
+/// wrapping into the past (a wrapped instant would fire at once, forever).
+pub fn after(instant: Nanos, delay: Nanos) -> Nanos {
+    instant.saturating_add(delay)
+}
+
 /// Go's `Duration.Seconds()`: whole seconds plus the fraction, computed in two
 /// parts so that large durations keep their nanoseconds.
 pub fn go_seconds(d: Nanos) -> f64 {

@@ -204,6 +204,20 @@ impl Workqueue {
         }
     }
 
+    /// A queue built when the clock reads `t0`: its clock starts there, and so
+    /// does the phase of the 500 ms unfinished-work ticker (ticks at
+    /// `t0 + 500ms`, `t0 + 1s`, ...), as when client-go builds a queue on a
+    /// clock that already reads `t0`.
+    pub fn new_at(limiter: &LimiterConfig, options: QueueOptions, t0: Nanos) -> Self {
+        let mut q = Workqueue::new(limiter, options);
+        q.now = t0;
+        if let Some(m) = &mut q.metrics {
+            m.tick_origin = t0;
+            m.next_tick = t0.saturating_add(UNFINISHED_WORK_PERIOD);
+        }
+        q
+    }
+
     // ----- keys -----
 
     /// The id of `key`, interning it on first sight.
@@ -245,7 +259,7 @@ impl Workqueue {
             if self.metrics.as_ref().is_some_and(|m| now >= m.next_tick) {
                 self.refresh_gauges(now);
                 if let Some(m) = &mut self.metrics {
-                    m.next_tick = (now / UNFINISHED_WORK_PERIOD + 1) * UNFINISHED_WORK_PERIOD;
+                    m.next_tick = m.tick_after(now);
                 }
             }
         }
@@ -500,26 +514,36 @@ impl Workqueue {
     /// `AddRateLimited(item)`: `AddAfter(item, When(item))`. `When` runs first,
     /// unconditionally, so even after shutdown the failure counts grow.
     pub fn add_rate_limited(&mut self, now: Nanos, item: ItemId) -> (Nanos, AfterEffect) {
-        self.advance(now);
-        let delay = self.limiter.when(item, self.now);
-        self.emit(QueueEvent::RateLimited { item, delay });
-        (delay, self.add_after(now, item, delay))
+        let (delay, _, effect) = self.rate_limited::<false>(now, item);
+        (delay, effect)
     }
 
-    /// `AddRateLimited(item)` that also reports every sub-limiter's answer.
+    /// `AddRateLimited(item)` that also reports every sub-limiter's answer:
+    /// the same code as [`Workqueue::add_rate_limited`], explained.
     pub fn add_rate_limited_explained(
         &mut self,
         now: Nanos,
         item: ItemId,
     ) -> (Answer, AfterEffect) {
-        self.advance(now);
-        let answer = self.limiter.when_explained(item, self.now);
-        self.emit(QueueEvent::RateLimited {
-            item,
-            delay: answer.delay,
+        let (delay, why, effect) = self.rate_limited::<true>(now, item);
+        let answer = why.unwrap_or(Answer {
+            kind: crate::limiter::AnswerKind::MaxOf,
+            delay,
+            parts: Vec::new(),
+            won: false,
         });
-        let effect = self.add_after(now, item, answer.delay);
         (answer, effect)
+    }
+
+    fn rate_limited<const EXPLAIN: bool>(
+        &mut self,
+        now: Nanos,
+        item: ItemId,
+    ) -> (Nanos, Option<Answer>, AfterEffect) {
+        self.advance(now);
+        let (delay, why) = self.limiter.answer::<EXPLAIN>(item, self.now);
+        self.emit(QueueEvent::RateLimited { item, delay });
+        (delay, why, self.add_after(now, item, delay))
     }
 
     /// `Forget(item)`: clears the limiter's memory of the item, nothing else.

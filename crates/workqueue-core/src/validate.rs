@@ -1,0 +1,595 @@
+//! The one validation gate: everything that enters the core (scenario files,
+//! live inputs, a share link's recorded inputs, lesson set-ups) passes these
+//! checks first, so the simulation only ever sees numbers inside the ranges
+//! below. A refusal names the field and states the allowed range.
+//!
+//! | what                               | allowed                         |
+//! |------------------------------------|---------------------------------|
+//! | a delay or duration                | 0 to 10 years ([`MAX_DELAY`])   |
+//! | `RequeueAfter`                     | -10 years to 10 years           |
+//! | a run                              | more than 0, at most 7 days     |
+//! | a time-series sample               | 1ms to 1h                       |
+//! | a bucket's qps                     | 0 to 1e9, finite                |
+//! | a bucket's burst                   | 1 to 1,000,000                  |
+//! | workers                            | 1 to 1,000                      |
+//! | Crossplane's R (R workers)         | 0 to 1,000                      |
+//! | watch events per second            | 0.001 to 1,000,000              |
+//! | events of one watch source         | at most 1,000,000               |
+//! | keys added at once / in all        | 1 to 50,000 / at most 50,000    |
+//! | an error probability               | 0 to 1                          |
+//! | failures before success            | 0 to 1,000,000                  |
+//! | outcomes in one sequence           | at most 1,000                   |
+//! | limiters in one tree               | at most 32                      |
+//! | event sources                      | at most 1,000                   |
+//! | a resync period                    | 10ms to 10 years                |
+//! | a key                              | 1 to 253 characters             |
+
+use crate::controller::{CrossplaneConfig, Outcome, Script};
+use crate::limiter::LimiterConfig;
+use crate::scenario::{Scenario, ScenarioError, Source, SCENARIO_VERSION};
+use crate::sim::Input;
+use crate::time::{format_go_duration as go, Nanos, HOUR, MILLISECOND, SECOND};
+
+/// Most distinct keys a run may create.
+pub const MAX_ITEMS: u64 = 50_000;
+/// Longest virtual run.
+pub const MAX_RUN: Nanos = 7 * 24 * HOUR;
+/// Longest delay anywhere in a configuration (client-go itself allows more;
+/// past ten years a value is a typo, not a setting).
+pub const MAX_DELAY: Nanos = 10 * 365 * 24 * HOUR;
+pub const MAX_WORKERS: u32 = 1_000;
+pub const MAX_BURST: i64 = 1_000_000;
+pub const MAX_QPS: f64 = 1e9;
+pub const MAX_EVENTS_PER_SOURCE: u64 = 1_000_000;
+pub const MIN_EVENTS_PER_SECOND: f64 = 0.001;
+pub const MAX_EVENTS_PER_SECOND: f64 = 1e6;
+pub const MAX_SCRIPT_FAILURES: u64 = 1_000_000;
+pub const MAX_SEQUENCE: usize = 1_000;
+pub const MAX_LIMITERS: usize = 32;
+pub const MAX_SOURCES: usize = 1_000;
+pub const MIN_RESYNC: Nanos = 10 * MILLISECOND;
+pub const MAX_KEY_LEN: usize = 253;
+
+pub(crate) fn bad(field: impl Into<String>, reason: impl Into<String>) -> ScenarioError {
+    ScenarioError {
+        field: field.into(),
+        reason: reason.into(),
+    }
+}
+
+/// A duration in `[min, MAX_DELAY]` (`min` is 0 or 1ns).
+fn duration(field: &str, d: Nanos, min: Nanos) -> Result<(), ScenarioError> {
+    if d < min || d > MAX_DELAY {
+        let low = if min > 0 { "more than 0s" } else { "0s" };
+        return Err(bad(
+            field,
+            format!(
+                "{} is out of range: use {low} to {}",
+                go(d),
+                go(MAX_DELAY)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn count_in(field: &str, n: u64, min: u64, max: u64, what: &str) -> Result<(), ScenarioError> {
+    if n < min || n > max {
+        return Err(bad(
+            field,
+            format!("{n} {what} is out of range: use {min} to {max}"),
+        ));
+    }
+    Ok(())
+}
+
+pub fn key(field: &str, key: &str) -> Result<(), ScenarioError> {
+    if key.trim().is_empty() {
+        return Err(bad(
+            field,
+            format!("a key cannot be empty: use 1 to {MAX_KEY_LEN} characters"),
+        ));
+    }
+    if key.len() > MAX_KEY_LEN {
+        return Err(bad(
+            field,
+            format!(
+                "a key is at most {MAX_KEY_LEN} characters, this one has {}",
+                key.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn limiter_nodes(l: &LimiterConfig) -> usize {
+    match l {
+        LimiterConfig::MaxOf { limiters } => 1 + limiters.iter().map(limiter_nodes).sum::<usize>(),
+        LimiterConfig::WithMaxWait { limiter, .. } => 1 + limiter_nodes(limiter),
+        _ => 1,
+    }
+}
+
+pub fn limiter(field: &str, l: &LimiterConfig) -> Result<(), ScenarioError> {
+    let nodes = limiter_nodes(l);
+    if nodes > MAX_LIMITERS {
+        return Err(bad(
+            field,
+            format!("{nodes} limiters in one tree is too many: at most {MAX_LIMITERS}"),
+        ));
+    }
+    limiter_node(field, l)
+}
+
+fn limiter_node(field: &str, l: &LimiterConfig) -> Result<(), ScenarioError> {
+    let f = |name: &str| format!("{field}.{name}");
+    match l {
+        LimiterConfig::Exponential { base_ns, max_ns } => {
+            duration(&f("base_ns"), *base_ns, 0)?;
+            duration(&f("max_ns"), *max_ns, 0)
+        }
+        LimiterConfig::FastSlow {
+            fast_ns, slow_ns, ..
+        } => {
+            duration(&f("fast_ns"), *fast_ns, 0)?;
+            duration(&f("slow_ns"), *slow_ns, 0)
+        }
+        LimiterConfig::Bucket { qps, burst } => {
+            if !qps.is_finite() || *qps < 0.0 || *qps > MAX_QPS {
+                return Err(bad(
+                    f("qps"),
+                    format!("{qps} tokens per second is out of range: use 0 to {MAX_QPS:e}"),
+                ));
+            }
+            if *burst < 1 || *burst > MAX_BURST {
+                let why = if *burst < 1 {
+                    " (a burst below 1 grants no token ever: every key would wait 292 years)"
+                } else {
+                    ""
+                };
+                return Err(bad(
+                    f("burst"),
+                    format!("burst {burst} is out of range: use 1 to {MAX_BURST}{why}"),
+                ));
+            }
+            Ok(())
+        }
+        LimiterConfig::MaxOf { limiters } => {
+            if limiters.is_empty() {
+                return Err(bad(
+                    f("limiters"),
+                    format!("max-of needs 1 to {MAX_LIMITERS} limiters"),
+                ));
+            }
+            for (i, l) in limiters.iter().enumerate() {
+                limiter_node(&format!("{field}.limiters[{i}]"), l)?;
+            }
+            Ok(())
+        }
+        LimiterConfig::WithMaxWait {
+            limiter,
+            max_wait_ns,
+        } => {
+            duration(&f("max_wait_ns"), *max_wait_ns, 0)?;
+            limiter_node(&f("limiter"), limiter)
+        }
+        LimiterConfig::DefaultController => Ok(()),
+    }
+}
+
+pub fn outcome(field: &str, o: &Outcome) -> Result<(), ScenarioError> {
+    let after = match o {
+        Outcome::RequeueAfter { after_ns } | Outcome::ErrorWithRequeueAfter { after_ns } => {
+            *after_ns
+        }
+        Outcome::Custom { result } => result.requeue_after_ns,
+        _ => return Ok(()),
+    };
+    // A negative RequeueAfter is legal in controller-runtime (it means "not at all").
+    if after.unsigned_abs() > MAX_DELAY as u64 {
+        return Err(bad(
+            format!("{field}.after_ns"),
+            format!(
+                "{} is out of range: use {} to {}",
+                go(after),
+                go(-MAX_DELAY),
+                go(MAX_DELAY)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+pub fn script(field: &str, s: &Script) -> Result<(), ScenarioError> {
+    match s {
+        Script::Always { outcome: o } => outcome(&format!("{field}.outcome"), o),
+        Script::Sequence { outcomes, then } => {
+            if outcomes.len() > MAX_SEQUENCE {
+                return Err(bad(
+                    format!("{field}.outcomes"),
+                    format!(
+                        "{} outcomes is too many: at most {MAX_SEQUENCE}",
+                        outcomes.len()
+                    ),
+                ));
+            }
+            for (i, o) in outcomes.iter().enumerate() {
+                outcome(&format!("{field}.outcomes[{i}]"), o)?;
+            }
+            outcome(&format!("{field}.then"), then)
+        }
+        Script::Random {
+            error_probability,
+            otherwise,
+        } => {
+            // `contains` is false for NaN, so NaN is refused too.
+            if !(0.0..=1.0).contains(error_probability) {
+                return Err(bad(
+                    format!("{field}.error_probability"),
+                    format!("{error_probability} is not a probability: use 0 to 1"),
+                ));
+            }
+            outcome(&format!("{field}.otherwise"), otherwise)
+        }
+        Script::FailThenSucceed { failures } => count_in(
+            &format!("{field}.failures"),
+            u64::from(*failures),
+            0,
+            MAX_SCRIPT_FAILURES,
+            "failures",
+        ),
+        Script::Live => Ok(()),
+    }
+}
+
+fn events_per_second(field: &str, per_second: f64) -> Result<(), ScenarioError> {
+    if !per_second.is_finite()
+        || !(MIN_EVENTS_PER_SECOND..=MAX_EVENTS_PER_SECOND).contains(&per_second)
+    {
+        return Err(bad(
+            field,
+            format!(
+                "{per_second} events per second is out of range: use {MIN_EVENTS_PER_SECOND} to {MAX_EVENTS_PER_SECOND:.0}"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// One event source (`i` is its place in `sources`).
+pub fn source(i: usize, s: &Source) -> Result<(), ScenarioError> {
+    let f = |name: &str| format!("sources[{i}].{name}");
+    match s {
+        Source::WatchEvents {
+            key: k,
+            per_second,
+            start_ns,
+            duration_ns,
+        } => {
+            key(&f("key"), k)?;
+            events_per_second(&f("per_second"), *per_second)?;
+            duration(&f("start_ns"), *start_ns, 0)?;
+            duration(&f("duration_ns"), *duration_ns, 1)?;
+            let events = per_second * (*duration_ns as f64 / SECOND as f64);
+            if events > MAX_EVENTS_PER_SOURCE as f64 {
+                return Err(bad(
+                    f("duration_ns"),
+                    format!("{events:.0} events is too many: at most {MAX_EVENTS_PER_SOURCE}"),
+                ));
+            }
+        }
+        Source::AddMany {
+            prefix,
+            count,
+            at_ns,
+            script: sc,
+        } => {
+            key(&f("prefix"), prefix)?;
+            count_in(&f("count"), *count, 1, MAX_ITEMS, "keys")?;
+            duration(&f("at_ns"), *at_ns, 0)?;
+            if let Some(sc) = sc {
+                script(&f("script"), sc)?;
+            }
+        }
+        Source::Resync { period_ns } => {
+            if *period_ns < MIN_RESYNC || *period_ns > MAX_DELAY {
+                return Err(bad(
+                    f("period_ns"),
+                    format!(
+                        "{} is out of range: a resync period is {} to {}",
+                        go(*period_ns),
+                        go(MIN_RESYNC),
+                        go(MAX_DELAY)
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+pub fn crossplane(cp: &CrossplaneConfig) -> Result<(), ScenarioError> {
+    let r = cp.max_reconcile_rate;
+    if r > MAX_WORKERS {
+        return Err(bad(
+            "crossplane.max_reconcile_rate",
+            format!(
+                "R = {r} would start {r} workers: use 0 to {MAX_WORKERS} (the worker limit)"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The number of distinct keys a scenario may create, or `None` past `u64`.
+pub fn key_count(s: &Scenario) -> Option<u64> {
+    s.sources.iter().try_fold(s.items.len() as u64, |sum, src| {
+        sum.checked_add(match src {
+            Source::AddMany { count, .. } => *count,
+            Source::WatchEvents { .. } => 1,
+            Source::Resync { .. } => 0,
+        })
+    })
+}
+
+pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
+    if s.version != SCENARIO_VERSION {
+        return Err(bad(
+            "version",
+            format!(
+                "version {} is not supported: this playground reads version {SCENARIO_VERSION}",
+                s.version
+            ),
+        ));
+    }
+    match &s.crossplane {
+        Some(cp) => crossplane(cp)?,
+        None => limiter("limiter", &s.limiter)?,
+    }
+    let c = &s.controller;
+    if c.workers == 0 || c.workers > MAX_WORKERS {
+        return Err(bad(
+            "controller.workers",
+            format!("{} workers is out of range: use 1 to {MAX_WORKERS}", c.workers),
+        ));
+    }
+    duration("controller.reconcile_ns", c.reconcile_ns, 0)?;
+    script("default_script", &s.default_script)?;
+    if s.sources.len() > MAX_SOURCES {
+        return Err(bad(
+            "sources",
+            format!(
+                "{} sources is too many: at most {MAX_SOURCES}",
+                s.sources.len()
+            ),
+        ));
+    }
+    match key_count(s) {
+        Some(n) if n <= MAX_ITEMS => {}
+        n => {
+            let n = n.map_or_else(|| "more than 2^64".to_string(), |n| n.to_string());
+            return Err(bad(
+                "items",
+                format!("{n} keys is too many: at most {MAX_ITEMS} in all"),
+            ));
+        }
+    }
+    for (i, it) in s.items.iter().enumerate() {
+        key(&format!("items[{i}].key"), &it.key)?;
+        if let Some(sc) = &it.script {
+            script(&format!("items[{i}].script"), sc)?;
+        }
+        if let Some(d) = it.reconcile_ns {
+            duration(&format!("items[{i}].reconcile_ns"), d, 0)?;
+        }
+        if let Some(d) = it.add_at_ns {
+            duration(&format!("items[{i}].add_at_ns"), d, 0)?;
+        }
+    }
+    for (i, src) in s.sources.iter().enumerate() {
+        source(i, src)?;
+    }
+    if s.duration_ns <= 0 || s.duration_ns > MAX_RUN {
+        return Err(bad(
+            "duration_ns",
+            format!(
+                "{} is out of range: a run lasts more than 0s and at most {}",
+                go(s.duration_ns),
+                go(MAX_RUN)
+            ),
+        ));
+    }
+    if s.sample_ns < MILLISECOND || s.sample_ns > HOUR {
+        return Err(bad(
+            "sample_ns",
+            format!(
+                "{} is out of range: samples are 1ms to 1h wide",
+                go(s.sample_ns)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A live input, before it touches the run. Field names are the input's own
+/// (`per_second`, `count`, `script.error_probability`), as the forms show them.
+pub fn input(i: &Input) -> Result<(), ScenarioError> {
+    match i {
+        Input::Add { key: k } => key("key", k),
+        Input::AddMany { prefix, count } => {
+            key("prefix", prefix)?;
+            count_in("count", *count, 1, MAX_ITEMS, "keys")
+        }
+        Input::WatchEvents {
+            key: k,
+            per_second,
+            duration_ns,
+        } => {
+            let src = Source::WatchEvents {
+                key: k.clone(),
+                per_second: *per_second,
+                start_ns: 0,
+                duration_ns: *duration_ns,
+            };
+            source(0, &src).map_err(strip_source_prefix)
+        }
+        Input::Resync { period_ns } => match period_ns {
+            Some(p) => source(0, &Source::Resync { period_ns: *p }).map_err(strip_source_prefix),
+            None => Ok(()),
+        },
+        Input::Decide { key: k, outcome: o } => {
+            key("key", k)?;
+            outcome("outcome", o)
+        }
+        Input::SetScript { key: k, script: s } => {
+            key("key", k)?;
+            script("script", s)
+        }
+        Input::Shutdown => Ok(()),
+    }
+}
+
+fn strip_source_prefix(mut e: ScenarioError) -> ScenarioError {
+    if let Some(rest) = e.field.strip_prefix("sources[0].") {
+        e.field = rest.to_string();
+    }
+    e
+}
+
+/// A recorded tape of inputs (a share link's, or a lesson's): each input
+/// valid, instants in order and inside a run, and not absurdly many.
+pub fn tape(inputs: &[(Nanos, Input)]) -> Result<(), ScenarioError> {
+    const MAX_TAPE: usize = 100_000;
+    if inputs.len() > MAX_TAPE {
+        return Err(bad(
+            "inputs",
+            format!(
+                "{} recorded inputs is too many: at most {MAX_TAPE}",
+                inputs.len()
+            ),
+        ));
+    }
+    let mut last = 0;
+    for (n, (at, i)) in inputs.iter().enumerate() {
+        if *at < last || *at > MAX_RUN {
+            return Err(bad(
+                format!("inputs[{n}].at"),
+                format!(
+                    "{} is out of range: inputs are in time order, from {} to {}",
+                    go(*at),
+                    go(last),
+                    go(MAX_RUN)
+                ),
+            ));
+        }
+        last = *at;
+        input(i).map_err(|e| bad(format!("inputs[{n}].{}", e.field), e.reason))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::controller::ReconcileResult;
+
+    #[test]
+    fn every_refusal_states_the_range() {
+        let cases: Vec<(Input, &str, &str)> = vec![
+            (
+                Input::WatchEvents {
+                    key: "a".into(),
+                    per_second: 1e-10,
+                    duration_ns: SECOND,
+                },
+                "per_second",
+                "0.001 to 1000000",
+            ),
+            (
+                Input::AddMany {
+                    prefix: "p".into(),
+                    count: u64::MAX,
+                },
+                "count",
+                "1 to 50000",
+            ),
+            (
+                Input::SetScript {
+                    key: "a".into(),
+                    script: Script::Random {
+                        error_probability: 7.5,
+                        otherwise: Outcome::Success,
+                    },
+                },
+                "script.error_probability",
+                "0 to 1",
+            ),
+            (
+                Input::Decide {
+                    key: "a".into(),
+                    outcome: Outcome::Custom {
+                        result: ReconcileResult {
+                            requeue_after_ns: i64::MIN,
+                            ..Default::default()
+                        },
+                    },
+                },
+                "outcome.after_ns",
+                "87600h0m0s",
+            ),
+            (
+                Input::Resync {
+                    period_ns: Some(-1),
+                },
+                "period_ns",
+                "10ms to",
+            ),
+        ];
+        for (i, field, range) in cases {
+            let e = input(&i).expect_err(&format!("{i:?}"));
+            assert_eq!(e.field, field, "{e}");
+            assert!(e.reason.contains(range), "{e}");
+        }
+    }
+
+    #[test]
+    fn sums_cannot_wrap() {
+        let mut s = Scenario::new("overflow");
+        for _ in 0..2 {
+            s.sources.push(Source::AddMany {
+                prefix: "p".into(),
+                count: u64::MAX / 2 + 1,
+                at_ns: 0,
+                script: None,
+            });
+        }
+        assert_eq!(key_count(&s), None);
+        assert_eq!(scenario(&s).unwrap_err().field, "items");
+    }
+
+    #[test]
+    fn crossplane_r_fits_the_worker_limit() {
+        let mut s = Scenario::new("r");
+        s.crossplane = Some(CrossplaneConfig {
+            max_reconcile_rate: 10_000,
+        });
+        let e = scenario(&s).unwrap_err();
+        assert_eq!(e.field, "crossplane.max_reconcile_rate");
+        assert!(e.reason.contains("0 to 1000"), "{e}");
+        s.crossplane = Some(CrossplaneConfig {
+            max_reconcile_rate: 0,
+        });
+        assert_eq!(scenario(&s), Ok(()));
+    }
+
+    #[test]
+    fn a_tape_must_be_in_time_order() {
+        let add = |k: &str| Input::Add { key: k.into() };
+        assert_eq!(tape(&[(5, add("a")), (9, add("b"))]), Ok(()));
+        assert_eq!(
+            tape(&[(9, add("a")), (5, add("b"))]).unwrap_err().field,
+            "inputs[1].at"
+        );
+        assert_eq!(tape(&[(0, add(""))]).unwrap_err().field, "inputs[0].key");
+    }
+}
