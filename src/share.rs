@@ -1,14 +1,31 @@
 //! Share links: the whole state (scenario, recorded inputs, the instant, the
-//! lesson step, the selected key) in the URL fragment as `#v1.<base64url JSON>`.
-//! A garbled, truncated or future-version link is refused with a message that
-//! says which, and the page opens a working default instead.
+//! lesson step, the selected key) in the URL fragment as
+//! `#v2.<base64url(deflate(JSON))>`. Links made in the first format
+//! (`#v1.<base64url(JSON)>`) keep opening. A garbled, truncated, over-long or
+//! future-version link is refused with a message that says which, and
+//! everything it carries passes the core's validation gate before use.
 
+use base64::alphabet::URL_SAFE;
+use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
+use base64::engine::DecodePaddingMode;
+use base64::Engine;
 use serde::{Deserialize, Serialize};
-use workqueue_core::{Input, Nanos, Scenario, ScenarioError};
+use workqueue_core::{validate, Input, Nanos, Scenario, ScenarioError};
 
-pub const SHARE_VERSION: u32 = 1;
+/// The format this build writes.
+pub const SHARE_VERSION: u32 = 2;
 /// Longest fragment accepted (a browser keeps far more; this bounds parsing work).
 pub const MAX_FRAGMENT: usize = 64 * 1024;
+/// Largest JSON a link may inflate to: a deflate bomb stops here.
+pub const MAX_INFLATED: usize = 1024 * 1024;
+
+/// URL-safe base64; writes no padding and reads it either way.
+const B64: GeneralPurpose = GeneralPurpose::new(
+    &URL_SAFE,
+    GeneralPurposeConfig::new()
+        .with_encode_padding(false)
+        .with_decode_padding_mode(DecodePaddingMode::Indifferent),
+);
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -48,7 +65,8 @@ pub enum ShareError {
 
 pub fn encode(shared: &Shared) -> String {
     let json = serde_json::to_string(shared).unwrap_or_default();
-    format!("v{SHARE_VERSION}.{}", base64url_encode(json.as_bytes()))
+    let packed = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9);
+    format!("v{SHARE_VERSION}.{}", B64.encode(packed))
 }
 
 pub fn decode(fragment: &str) -> Result<Shared, ShareError> {
@@ -58,7 +76,7 @@ pub fn decode(fragment: &str) -> Result<Shared, ShareError> {
     }
     if f.len() > MAX_FRAGMENT {
         return Err(ShareError::Garbled(format!(
-            "{} characters is more than a link holds",
+            "{} characters is more than a link holds (at most {MAX_FRAGMENT})",
             f.len()
         )));
     }
@@ -70,61 +88,47 @@ pub fn decode(fragment: &str) -> Result<Shared, ShareError> {
     if version > SHARE_VERSION {
         return Err(ShareError::FutureVersion(version));
     }
-    if version < 1 {
-        return Err(ShareError::NotALink);
-    }
-    let bytes = base64url_decode(body).ok_or_else(|| ShareError::Garbled("not base64".into()))?;
-    let json = String::from_utf8(bytes).map_err(|_| ShareError::Garbled("not text".into()))?;
+    let bytes = B64
+        .decode(body)
+        .map_err(|_| ShareError::Garbled("not base64url".into()))?;
+    let json = match version {
+        1 => bytes,
+        2 => miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, MAX_INFLATED).map_err(
+            |e| match e.status {
+                miniz_oxide::inflate::TINFLStatus::HasMoreOutput => ShareError::Garbled(format!(
+                    "it unpacks to more than {} KiB",
+                    MAX_INFLATED / 1024
+                )),
+                _ => ShareError::Garbled("the compressed data is damaged or cut short".into()),
+            },
+        )?,
+        _ => return Err(ShareError::NotALink),
+    };
+    let json = String::from_utf8(json).map_err(|_| ShareError::Garbled("not text".into()))?;
     let shared: Shared =
         serde_json::from_str(&json).map_err(|e| ShareError::Garbled(e.to_string()))?;
-    shared.scenario.validate().map_err(ShareError::Invalid)?;
-    if shared.at < 0 || shared.at > workqueue_core::scenario::MAX_RUN {
-        return Err(ShareError::Garbled(format!(
-            "instant {} is out of range",
-            shared.at
-        )));
-    }
+    shared.check().map_err(ShareError::Invalid)?;
     Ok(shared)
 }
 
-const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-/// RFC 4648 base64url without padding.
-pub fn base64url_encode(data: &[u8]) -> String {
-    let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
-    for chunk in data.chunks(3) {
-        let b = [
-            chunk[0],
-            *chunk.get(1).unwrap_or(&0),
-            *chunk.get(2).unwrap_or(&0),
-        ];
-        let n = (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32;
-        for i in 0..chunk.len() + 1 {
-            out.push(ALPHABET[(n >> (18 - 6 * i)) as usize & 63] as char);
+impl Shared {
+    /// The validation gate for everything a link carries: the scenario, the
+    /// recorded inputs and the instant.
+    pub fn check(&self) -> Result<(), ScenarioError> {
+        self.scenario.validate()?;
+        validate::tape(&self.inputs)?;
+        if self.at < 0 || self.at > validate::MAX_RUN {
+            return Err(ScenarioError {
+                field: "at".into(),
+                reason: format!(
+                    "{} is out of range: use 0s to {}",
+                    workqueue_core::format_go_duration(self.at),
+                    workqueue_core::format_go_duration(validate::MAX_RUN)
+                ),
+            });
         }
+        Ok(())
     }
-    out
-}
-
-pub fn base64url_decode(text: &str) -> Option<Vec<u8>> {
-    let mut vals = Vec::with_capacity(text.len());
-    for c in text.bytes().filter(|c| *c != b'=') {
-        vals.push(ALPHABET.iter().position(|a| *a == c)? as u32);
-    }
-    if vals.len() % 4 == 1 {
-        return None;
-    }
-    let mut out = Vec::with_capacity(vals.len() * 3 / 4);
-    for chunk in vals.chunks(4) {
-        let mut n = 0u32;
-        for (i, v) in chunk.iter().enumerate() {
-            n |= v << (18 - 6 * i);
-        }
-        for i in 0..chunk.len() - 1 {
-            out.push((n >> (16 - 8 * i)) as u8);
-        }
-    }
-    Some(out)
 }
 
 #[cfg(test)]
@@ -161,20 +165,57 @@ mod tests {
         }
     }
 
+    /// A link in the first format: base64url of the plain JSON.
+    fn v1_link(s: &Shared) -> String {
+        format!("v1.{}", B64.encode(serde_json::to_string(s).unwrap()))
+    }
+
     #[test]
-    fn base64url_round_trips_every_length() {
-        for len in 0..40 {
-            let data: Vec<u8> = (0..len).map(|i| (i * 37 + 11) as u8).collect();
-            assert_eq!(base64url_decode(&base64url_encode(&data)).unwrap(), data);
+    fn first_format_links_keep_opening() {
+        let s = sample();
+        assert_eq!(decode(&format!("#{}", v1_link(&s))).unwrap(), s);
+        // A v1 link written by the old hand-rolled encoder (no padding).
+        let old = "v1.eyJzY2VuYXJpbyI6eyJ2ZXJzaW9uIjoxfX0";
+        assert!(decode(old).is_ok(), "{:?}", decode(old));
+    }
+
+    #[test]
+    fn compression_shortens_links() {
+        let s = sample();
+        let (v2, v1) = (encode(&s).len(), v1_link(&s).len());
+        assert!(v2 * 10 < v1 * 6, "{v2} vs {v1}");
+    }
+
+    #[test]
+    fn a_deflate_bomb_is_refused() {
+        let json = format!(r#"{{"scenario":{{"version":1,"name":"{}"}}}}"#, "a".repeat(2 * MAX_INFLATED));
+        let packed = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9);
+        let link = format!("v2.{}", B64.encode(packed));
+        assert!(link.len() < MAX_FRAGMENT, "the bomb fits in a link: {}", link.len());
+        match decode(&link) {
+            Err(ShareError::Garbled(m)) => assert!(m.contains("unpacks to more than"), "{m}"),
+            other => panic!("{other:?}"),
         }
-        assert_eq!(base64url_encode(b"hi?"), "aGk_");
+    }
+
+    #[test]
+    fn recorded_inputs_pass_the_gate() {
+        let mut s = sample();
+        s.inputs.push((
+            4 * SECOND,
+            Input::WatchEvents { key: "k".into(), per_second: 1e-10, duration_ns: SECOND },
+        ));
+        match decode(&encode(&s)) {
+            Err(ShareError::Invalid(e)) => assert_eq!(e.field, "inputs[2].per_second"),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
     fn a_link_round_trips_exactly() {
         let s = sample();
         let link = encode(&s);
-        assert!(link.starts_with("v1."));
+        assert!(link.starts_with("v2."));
         assert!(
             link.len() < 2_000,
             "compact enough to paste: {}",
@@ -189,7 +230,7 @@ mod tests {
         assert_eq!(decode(""), Err(ShareError::Empty));
         assert_eq!(decode("#hello"), Err(ShareError::NotALink));
         assert_eq!(
-            decode(&link.replacen("v1.", "v9.", 1)),
+            decode(&link.replacen("v2.", "v9.", 1)),
             Err(ShareError::FutureVersion(9))
         );
         assert!(
@@ -203,5 +244,58 @@ mod tests {
         let mut bad = sample();
         bad.scenario.controller.workers = 0;
         assert!(matches!(decode(&encode(&bad)), Err(ShareError::Invalid(_))));
+    }
+
+    /// The decoder fed arbitrary bytes and damaged links: truncated,
+    /// bit-flipped, over-long, future versions. It never panics; a refusal
+    /// says what is wrong, and an invalid setup names its field.
+    #[test]
+    fn the_link_decoder_survives_garbage() {
+        use std::panic::{catch_unwind, AssertUnwindSafe};
+        use workqueue_core::rng::Rng;
+        let cases: u64 = std::env::var("WQ_FUZZ_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(3_000);
+        let valid = encode(&sample()).into_bytes();
+        let mut rng = Rng::new(0x5EED);
+        let (mut failures, mut opened) = (0u64, 0u64);
+        for n in 0..cases {
+            let mut link = match n % 4 {
+                0 => (0..rng.next_u64() % 300).map(|_| rng.next_u64() as u8).collect(),
+                1 => {
+                    let mut l = valid.clone();
+                    l.extend(std::iter::repeat_n(b'A', (rng.next_u64() % 70_000) as usize));
+                    l
+                }
+                _ => valid.clone(),
+            };
+            for _ in 0..rng.next_u64() % 3 {
+                if link.is_empty() {
+                    break;
+                }
+                let i = (rng.next_u64() % link.len() as u64) as usize;
+                match rng.next_u64() % 4 {
+                    0 => link[i] ^= 1 << (rng.next_u64() % 8),
+                    1 => link.truncate(i),
+                    2 if link.len() > 1 => link[1] = b'0' + (rng.next_u64() % 10) as u8,
+                    _ => link.insert(i, b"-_=.#"[(rng.next_u64() % 5) as usize]),
+                }
+            }
+            let text = String::from_utf8_lossy(&link).into_owned();
+            let ok = catch_unwind(AssertUnwindSafe(|| match decode(&text) {
+                Ok(shared) => {
+                    opened += 1;
+                    shared.check().is_ok()
+                }
+                Err(ShareError::Invalid(e)) => !e.field.is_empty() && !e.reason.is_empty(),
+                Err(e) => !e.to_string().is_empty(),
+            }))
+            .unwrap_or(false);
+            failures += u64::from(!ok);
+        }
+        println!("fuzz share links: {cases} cases ran ({opened} opened), {failures} failed");
+        assert_eq!(failures, 0);
+        assert!(opened > 0, "no mutated link survived: the mutations are too crude");
     }
 }

@@ -190,8 +190,12 @@ impl Scenario {
             }
             _ => {}
         }
-        let s: Scenario =
-            serde_json::from_str(text).map_err(|e| bad("(document)", e.to_string()))?;
+        let mut de = serde_json::Deserializer::from_str(text);
+        let s: Scenario = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+            let path = e.path().to_string();
+            let field = if path == "." { "(document)".into() } else { path };
+            bad(field, e.into_inner().to_string())
+        })?;
         s.validate()?;
         Ok(s)
     }
@@ -269,7 +273,11 @@ mod tests {
             ("{not json", "(document)"),
             (
                 r#"{"version": 1, "limiter": {"type": "leaky"}}"#,
-                "(document)",
+                "limiter.type",
+            ),
+            (
+                r#"{"version": 1, "controller": {"workers": -1}}"#,
+                "controller.workers",
             ),
         ];
         for (doc, field) in cases {

@@ -214,23 +214,23 @@ impl Series {
             .map(|c| {
                 let mut s = *c.last().unwrap_or(&c[0]);
                 if c.len() == 2 {
-                    s.requeues += c[0].requeues;
-                    s.retries += c[0].retries;
-                    s.adds += c[0].adds;
+                    s.requeues = s.requeues.saturating_add(c[0].requeues);
+                    s.retries = s.retries.saturating_add(c[0].retries);
+                    s.adds = s.adds.saturating_add(c[0].adds);
                     for k in 0..4 {
-                        s.reconciles[k] += c[0].reconciles[k];
+                        s.reconciles[k] = s.reconciles[k].saturating_add(c[0].reconciles[k]);
                     }
                 }
                 s
             })
             .collect();
         self.samples = merged;
-        self.width *= 2;
+        self.width = self.width.saturating_mul(2);
     }
 
     /// Sample `i` covers `[i·width, (i+1)·width)`.
     pub fn start_of(&self, i: usize) -> Nanos {
-        i as Nanos * self.width
+        (i as Nanos).saturating_mul(self.width)
     }
 }
 
@@ -440,7 +440,7 @@ impl Simulation {
 
     /// Handles every event due up to and including `t`, then sets the clock to `t`.
     pub fn run_until(&mut self, t: Nanos) {
-        while !self.run_until_bounded(t, u64::MAX) {}
+        while !self.run_until_bounded(t, u64::MAX) && self.stalled.is_none() {}
     }
 
     /// Like [`Simulation::run_until`], but spends at most `budget` work units
@@ -451,6 +451,10 @@ impl Simulation {
     pub fn run_until_bounded(&mut self, t: Nanos, budget: u64) -> bool {
         self.work_left = budget;
         loop {
+            if self.stalled.is_some() {
+                // A stuck run stays at the instant it got stuck at.
+                return false;
+            }
             match self.next_event_at() {
                 Some(next) if next <= t => {
                     if self.work_left == 0 {
@@ -495,8 +499,12 @@ impl Simulation {
     fn set_time(&mut self, t: Nanos) {
         // Close every sample that ended by `t` with the state as it stands (the
         // state is constant between events).
-        while after(self.series.closed_until, self.series.width) <= t {
+        loop {
             let end = after(self.series.closed_until, self.series.width);
+            // `end == closed_until` only at the saturated end of time.
+            if end > t || end == self.series.closed_until {
+                break;
+            }
             let tokens = self.bucket_tokens_at(end).unwrap_or(0.0) as f32;
             let (depth, waiting, processing) = (
                 self.queue.len() as u32,
@@ -835,19 +843,19 @@ impl Simulation {
                     effect: AfterEffect::Immediate,
                     ..
                 } => {
-                    sample.requeues += 1;
+                    sample.requeues = sample.requeues.saturating_add(1);
                     self.requeues_total += 1;
                 }
                 _ => {}
             }
             match &e {
                 QueueEvent::AddAfter { effect, .. } if *effect != AfterEffect::Ignored => {
-                    sample.retries += 1
+                    sample.retries = sample.retries.saturating_add(1)
                 }
                 QueueEvent::Add {
                     effect: AddEffect::Queued | AddEffect::MarkedDirty,
                     ..
-                } => sample.adds += 1,
+                } => sample.adds = sample.adds.saturating_add(1),
                 _ => {}
             }
             if self.log_capacity > 0 {
@@ -862,7 +870,8 @@ impl Simulation {
     fn push_log(&mut self, event: SimEvent) {
         if let SimEvent::ReconcileEnd { decision, .. } = &event {
             let i = decision.label.index();
-            self.series.current(self.now).reconciles[i] += 1;
+            let n = &mut self.series.current(self.now).reconciles[i];
+            *n = n.saturating_add(1);
         }
         if self.log_capacity == 0 {
             self.log_total += 1;

@@ -1,0 +1,551 @@
+//! Fuzzing the validation gate and the driver: arbitrary scenarios (typed,
+//! and JSON documents mutated leaf by leaf), arbitrary live inputs, extreme
+//! numbers everywhere (0, negatives, 1e-300, 1e308, NaN, infinities, i64/u64
+//! extremes, huge counts). For every case:
+//!
+//! * nothing panics (tests build with overflow checks, so a wrap panics too);
+//! * every refusal names a field and gives a reason;
+//! * a bounded call spends at most its budget, and the events it produces are
+//!   bounded by that budget plus the work that was already pending;
+//! * a scenario the gate accepts can be built and driven.
+//!
+//! Each case is generated from its number, so a failure is replayed with
+//! `WQ_FUZZ_FROM=N WQ_FUZZ_CASES=1`. CI runs a few thousand cases;
+//! `bash scripts/fuzz.sh` runs a million and prints how many ran and failed.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use serde_json::Value;
+use workqueue_core::controller::{CrossplaneConfig, ReconcileResult};
+use workqueue_core::rng::Rng;
+use workqueue_core::scenario::{ItemSpec, Source};
+use workqueue_core::{
+    Input, LimiterConfig, Nanos, Outcome, Scenario, Script, SimError, Simulation, MILLISECOND,
+    SECOND,
+};
+
+const BUDGET: u64 = 400;
+
+/// The generator; a `wild` one picks extreme values often, a tame one
+/// rarely, so that plenty of cases get past the gate and drive the run.
+struct Gen(Rng, bool);
+
+impl Gen {
+    fn extreme(&mut self) -> bool {
+        let percent = if self.1 { 35 } else { 2 };
+        self.chance(percent)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.0.next_u64() % n.max(1)
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+    fn f64(&mut self) -> f64 {
+        const EXTREMES: [f64; 12] = [
+            0.0,
+            -1.0,
+            1e-300,
+            1e308,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::MIN_POSITIVE,
+            1e-10,
+            0.001,
+            1e6,
+            1e9 + 1.0,
+        ];
+        if self.extreme() {
+            EXTREMES[self.below(EXTREMES.len() as u64) as usize]
+        } else {
+            0.01 + self.0.next_f64() * 100.0
+        }
+    }
+    fn nanos(&mut self) -> Nanos {
+        const EXTREMES: [i64; 8] = [0, -1, 1, i64::MIN, i64::MAX, i64::MAX / 2 + 1, -SECOND, 1];
+        if !self.extreme() {
+            return (1 + self.below(2_000) as i64) * MILLISECOND;
+        }
+        match self.below(4) {
+            0 => self.0.next_u64() as i64,
+            _ => EXTREMES[self.below(EXTREMES.len() as u64) as usize],
+        }
+    }
+    fn count(&mut self) -> u64 {
+        const EXTREMES: [u64; 7] = [0, 1, u64::MAX, u64::MAX / 2 + 1, 50_000, 50_001, 1 << 40];
+        if self.extreme() {
+            EXTREMES[self.below(EXTREMES.len() as u64) as usize]
+        } else {
+            1 + self.below(300)
+        }
+    }
+    fn key(&mut self) -> String {
+        if !self.extreme() {
+            return format!("ns/k{}", self.below(6));
+        }
+        match self.below(3) {
+            0 => String::new(),
+            1 => "x".repeat(300),
+            _ => " ".into(),
+        }
+    }
+    fn outcome(&mut self) -> Outcome {
+        match self.below(7) {
+            0 => Outcome::Success,
+            1 => Outcome::Requeue,
+            2 => Outcome::RequeueAfter {
+                after_ns: self.nanos(),
+            },
+            3 => Outcome::Error,
+            4 => Outcome::TerminalError,
+            5 => Outcome::ErrorWithRequeueAfter {
+                after_ns: self.nanos(),
+            },
+            _ => Outcome::Custom {
+                result: ReconcileResult {
+                    requeue: self.chance(50),
+                    requeue_after_ns: self.nanos(),
+                    error: Default::default(),
+                },
+            },
+        }
+    }
+    fn script(&mut self) -> Script {
+        match self.below(5) {
+            0 => Script::Always {
+                outcome: self.outcome(),
+            },
+            1 => Script::FailThenSucceed {
+                failures: self.count() as u32,
+            },
+            2 => Script::Sequence {
+                outcomes: (0..self.below(4)).map(|_| self.outcome()).collect(),
+                then: self.outcome(),
+            },
+            3 => Script::Random {
+                error_probability: if self.extreme() {
+                    self.f64()
+                } else {
+                    self.0.next_f64()
+                },
+                otherwise: self.outcome(),
+            },
+            _ => Script::Live,
+        }
+    }
+    fn limiter(&mut self, depth: u32) -> LimiterConfig {
+        match self.below(if depth > 2 { 4 } else { 6 }) {
+            0 => LimiterConfig::Exponential {
+                base_ns: self.nanos(),
+                max_ns: self.nanos(),
+            },
+            1 => LimiterConfig::FastSlow {
+                fast_ns: self.nanos(),
+                slow_ns: self.nanos(),
+                max_fast_attempts: self.count() as u32,
+            },
+            2 => LimiterConfig::Bucket {
+                qps: self.f64(),
+                burst: if self.extreme() {
+                    self.nanos()
+                } else {
+                    self.count() as i64
+                },
+            },
+            3 => LimiterConfig::DefaultController,
+            4 => LimiterConfig::MaxOf {
+                limiters: (0..self.below(4)).map(|_| self.limiter(depth + 1)).collect(),
+            },
+            _ => LimiterConfig::WithMaxWait {
+                limiter: Box::new(self.limiter(depth + 1)),
+                max_wait_ns: self.nanos(),
+            },
+        }
+    }
+    fn source(&mut self) -> Source {
+        match self.below(3) {
+            0 => Source::WatchEvents {
+                key: self.key(),
+                per_second: self.f64(),
+                start_ns: self.nanos(),
+                duration_ns: self.nanos(),
+            },
+            1 => Source::AddMany {
+                prefix: self.key(),
+                count: self.count(),
+                at_ns: self.nanos(),
+                script: self.chance(30).then(|| self.script()),
+            },
+            _ => Source::Resync {
+                period_ns: self.nanos(),
+            },
+        }
+    }
+    fn scenario(&mut self) -> Scenario {
+        let mut s = Scenario::new("fuzz");
+        s.seed = self.0.next_u64();
+        s.limiter = self.limiter(0);
+        s.controller.workers = if self.chance(20) {
+            self.count() as u32
+        } else {
+            1 + self.below(4) as u32
+        };
+        s.controller.reconcile_ns = if self.chance(50) { 0 } else { self.nanos() };
+        s.controller.give_up_after = self.chance(20).then(|| self.count());
+        if self.chance(15) {
+            s.crossplane = Some(CrossplaneConfig {
+                max_reconcile_rate: self.count() as u32,
+            });
+        }
+        s.default_script = self.script();
+        for _ in 0..self.below(4) {
+            let spec = ItemSpec {
+                key: self.key(),
+                script: self.chance(50).then(|| self.script()),
+                reconcile_ns: self.chance(30).then(|| self.nanos()),
+                add_at_ns: self.chance(80).then(|| self.nanos()),
+            };
+            s.items.push(spec);
+        }
+        for _ in 0..self.below(4) {
+            let src = self.source();
+            s.sources.push(src);
+        }
+        if self.chance(20) {
+            s.duration_ns = self.nanos();
+        }
+        if self.chance(10) {
+            s.sample_ns = self.nanos();
+        }
+        s
+    }
+    fn input(&mut self) -> Input {
+        match self.below(7) {
+            0 => Input::Add { key: self.key() },
+            1 => Input::AddMany {
+                prefix: self.key(),
+                count: self.count(),
+            },
+            2 => Input::WatchEvents {
+                key: self.key(),
+                per_second: self.f64(),
+                duration_ns: self.nanos(),
+            },
+            3 => Input::Resync {
+                period_ns: self.chance(70).then(|| self.nanos()),
+            },
+            4 => Input::Decide {
+                key: self.key(),
+                outcome: self.outcome(),
+            },
+            5 => Input::SetScript {
+                key: self.key(),
+                script: self.script(),
+            },
+            _ => Input::Shutdown,
+        }
+    }
+    /// Replaces leaves of a JSON document with extreme or ill-typed values,
+    /// drops fields, or adds unknown ones.
+    fn mutate(&mut self, v: &mut Value) {
+        match v {
+            Value::Object(map) if !map.is_empty() => {
+                let keys: Vec<String> = map.keys().cloned().collect();
+                let k = &keys[self.below(keys.len() as u64) as usize];
+                match self.below(10) {
+                    0 => {
+                        map.remove(k);
+                    }
+                    1 => {
+                        map.insert("surprise".into(), Value::from(1));
+                    }
+                    _ => {
+                        if let Some(child) = map.get_mut(k) {
+                            self.mutate(child);
+                        }
+                    }
+                }
+            }
+            Value::Array(items) if !items.is_empty() => {
+                let i = self.below(items.len() as u64) as usize;
+                self.mutate(&mut items[i]);
+            }
+            leaf => {
+                *leaf = match self.below(9) {
+                    0 => Value::from(-1),
+                    1 => Value::from(i64::MIN),
+                    2 => Value::from(u64::MAX),
+                    3 => serde_json::json!(1e308),
+                    4 => serde_json::json!(1e-300),
+                    5 => Value::Null,
+                    6 => Value::from("3000000h"),
+                    7 => Value::from("-5ms"),
+                    _ => Value::from(0),
+                }
+            }
+        }
+    }
+}
+
+/// A valid starting point for mutation: a scenario that uses every part.
+fn rich_scenario() -> Scenario {
+    let mut s = Scenario::failing_keys(LimiterConfig::DefaultController, 20);
+    s.items.push(ItemSpec {
+        key: "ns/a".into(),
+        script: Some(Script::Random {
+            error_probability: 0.5,
+            otherwise: Outcome::RequeueAfter {
+                after_ns: 30 * SECOND,
+            },
+        }),
+        reconcile_ns: Some(100 * MILLISECOND),
+        add_at_ns: Some(SECOND),
+    });
+    s.sources.push(Source::WatchEvents {
+        key: "ns/w".into(),
+        per_second: 50.0,
+        start_ns: SECOND,
+        duration_ns: 2 * SECOND,
+    });
+    s.sources.push(Source::Resync {
+        period_ns: 10 * SECOND,
+    });
+    s.controller.workers = 2;
+    s
+}
+
+/// What became of one case.
+enum Fate {
+    Driven,
+    Refused,
+}
+
+fn refusal_names_a_field(field: &str, reason: &str) -> Result<(), String> {
+    if field.trim().is_empty() || reason.trim().is_empty() {
+        return Err(format!("a refusal without a field or reason: {field:?}: {reason:?}"));
+    }
+    Ok(())
+}
+
+fn refused(field: &str, reason: &str) -> Result<Fate, String> {
+    refusal_names_a_field(field, reason).map(|_| Fate::Refused)
+}
+
+/// Drives an accepted scenario with inputs and bounded calls.
+fn drive(g: &mut Gen, mut sim: Simulation) -> Result<Fate, String> {
+    for _ in 0..6 {
+        if g.chance(50) {
+            match sim.apply(g.input()) {
+                Ok(()) => {}
+                Err(SimError::Invalid(e)) => refusal_names_a_field(&e.field, &e.reason)?,
+                Err(SimError::NotAwaiting { .. }) => {}
+                Err(SimError::Stalled(reason)) => refusal_names_a_field("run", &reason)?,
+            }
+        }
+        let before = sim.now();
+        let pending = (sim.queue().len()
+            + sim.queue().waiting_len()
+            + sim.workers().len()
+            + sim.scenario().items.len()) as u64;
+        let log_before = sim.log_total();
+        let target = before.saturating_add(g.nanos().max(0));
+        let reached = sim.run_until_bounded(target, BUDGET);
+        let events = sim.log_total() - log_before;
+        if sim.budget_left() > BUDGET {
+            return Err("the budget grew".into());
+        }
+        if events > 16 * (BUDGET + pending) {
+            return Err(format!(
+                "{events} events in one call with a budget of {BUDGET} and {pending} pending"
+            ));
+        }
+        if sim.now() < before
+            || (reached && sim.now() != target.max(before))
+            || (!reached && sim.now() > target)
+        {
+            return Err(format!(
+                "clock went from {before} to {} aiming at {target}",
+                sim.now()
+            ));
+        }
+    }
+    Ok(Fate::Driven)
+}
+
+fn one_case(n: u64) -> Result<Fate, String> {
+    let mut g = Gen(Rng::new(n.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xF022), n % 2 == 1);
+    if g.chance(50) {
+        // A typed scenario, as the forms and lessons build them.
+        let s = g.scenario();
+        match Simulation::new(&s) {
+            Ok(sim) => drive(&mut g, sim),
+            Err(e) => refused(&e.field, &e.reason),
+        }
+    } else {
+        // A document, as an uploaded file or a hand-edited scenario.
+        let mut doc = serde_json::to_value(rich_scenario()).map_err(|e| e.to_string())?;
+        for _ in 0..1 + g.below(3) {
+            g.mutate(&mut doc);
+        }
+        let mut text = doc.to_string();
+        if g.chance(10) {
+            let cut = g.below(text.len() as u64) as usize;
+            text = text.chars().take(cut).collect();
+        }
+        match Scenario::from_json(&text) {
+            Ok(s) => {
+                let sim = Simulation::new(&s)
+                    .map_err(|e| format!("accepted by from_json, refused by new: {e}"))?;
+                drive(&mut g, sim)
+            }
+            Err(e) => refused(&e.field, &e.reason),
+        }
+    }
+}
+
+fn env_u64(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+#[test]
+fn arbitrary_scenarios_and_inputs_never_panic_and_stay_in_budget() {
+    let from = env_u64("WQ_FUZZ_FROM", 0);
+    let cases = env_u64("WQ_FUZZ_CASES", 3_000);
+    let mut failures = Vec::new();
+    let (mut driven, mut refused) = (0u64, 0u64);
+    // Panics are caught and counted; keep their default report quiet.
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    for n in from..from + cases {
+        let result = catch_unwind(AssertUnwindSafe(|| one_case(n)))
+            .unwrap_or_else(|p| Err(format!("panic: {}", panic_text(&p))));
+        match result {
+            Ok(Fate::Driven) => driven += 1,
+            Ok(Fate::Refused) => refused += 1,
+            Err(e) => failures.push((n, e)),
+        }
+    }
+    std::panic::set_hook(hook);
+    println!(
+        "fuzz scenarios+inputs: {cases} cases ran ({driven} accepted and driven, {refused} refused naming a field), {} failed",
+        failures.len()
+    );
+    assert!(
+        driven * 4 > cases,
+        "too few cases get past the gate to test the driver"
+    );
+    for (n, e) in failures.iter().take(10) {
+        println!("  case {n}: {e}");
+    }
+    assert!(failures.is_empty(), "{} cases failed", failures.len());
+}
+
+fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
+    p.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default()
+}
+
+/// The freeze from the issue: a 1e-10 events/s storm that starts after t=0.
+#[test]
+fn a_vanishing_rate_is_refused_and_a_late_start_cannot_wrap() {
+    let mut s = Scenario::new("slow storm");
+    s.sources.push(Source::WatchEvents {
+        key: "k".into(),
+        per_second: 1e-10,
+        start_ns: SECOND,
+        duration_ns: 60 * SECOND,
+    });
+    let e = Simulation::new(&s).unwrap_err();
+    assert_eq!(e.field, "sources[0].per_second");
+    // The slowest accepted rate, starting late in a long run: one event.
+    s.sources[0] = Source::WatchEvents {
+        key: "k".into(),
+        per_second: 0.001,
+        start_ns: 6 * 24 * 3600 * SECOND,
+        duration_ns: 24 * 3600 * SECOND,
+    };
+    s.duration_ns = workqueue_core::MAX_RUN;
+    let mut sim = Simulation::new(&s).unwrap();
+    sim.run_to_end();
+    assert_eq!(sim.watch_events_total(), 87);
+}
+
+/// A zero-delay retry loop never lets time move: the run stops with a
+/// message, and every bounded call on the way returns.
+#[test]
+fn a_run_that_cannot_progress_stops_with_a_message() {
+    // Requeue with a 0ns backoff and instant reconciles: back in the queue
+    // at the same instant, for ever.
+    let mut s = Scenario::new("spin");
+    s.limiter = LimiterConfig::Exponential {
+        base_ns: 0,
+        max_ns: 0,
+    };
+    s.items.push(ItemSpec {
+        key: "k".into(),
+        script: Some(Script::Always {
+            outcome: Outcome::Requeue,
+        }),
+        reconcile_ns: None,
+        add_at_ns: Some(0),
+    });
+    let mut sim = Simulation::new(&s).unwrap();
+    let mut calls = 0;
+    while sim.stalled().is_none() {
+        assert!(!sim.run_until_bounded(SECOND, 100_000));
+        calls += 1;
+        assert!(calls < 100, "no stall after {calls} calls");
+    }
+    assert_eq!(sim.now(), 0);
+    assert!(sim.stalled().unwrap().contains("zero-delay retry loop"));
+    assert!(matches!(
+        sim.apply(Input::Add { key: "x".into() }),
+        Err(SimError::Stalled(_))
+    ));
+}
+
+/// The scenario decoder fed arbitrary bytes and cut or flipped documents.
+#[test]
+fn the_scenario_decoder_refuses_garbage_by_name() {
+    let cases = env_u64("WQ_FUZZ_CASES", 3_000);
+    let valid = rich_scenario().to_json().into_bytes();
+    let mut failures = 0u64;
+    let mut rng = Rng::new(0xDEC0DE);
+    for _ in 0..cases {
+        let mut bytes = if rng.next_u64() % 2 == 0 {
+            valid.clone()
+        } else {
+            (0..rng.next_u64() % 200)
+                .map(|_| rng.next_u64() as u8)
+                .collect()
+        };
+        for _ in 0..1 + rng.next_u64() % 4 {
+            if bytes.is_empty() {
+                break;
+            }
+            let i = (rng.next_u64() % bytes.len() as u64) as usize;
+            match rng.next_u64() % 3 {
+                0 => bytes[i] ^= 1 << (rng.next_u64() % 8),
+                1 => bytes.truncate(i),
+                _ => bytes.insert(i, rng.next_u64() as u8),
+            }
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        let ok = catch_unwind(AssertUnwindSafe(|| match Scenario::from_json(&text) {
+            Ok(s) => Simulation::new(&s).is_ok(),
+            Err(e) => refusal_names_a_field(&e.field, &e.reason).is_ok(),
+        }))
+        .unwrap_or(false);
+        failures += u64::from(!ok);
+    }
+    println!("fuzz scenario decoder: {cases} cases ran, {failures} failed");
+    assert_eq!(failures, 0);
+}

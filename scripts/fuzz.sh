@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Fuzzes the validation gate, the driver and both decoders with a million
+# generated cases each (WQ_FUZZ_CASES to change), in an optimised build that
+# keeps overflow checks and debug assertions on, so any wrap is a failure.
+# Prints "fuzz ...: N cases ran, F failed" per target.
+#
+#   bash scripts/fuzz.sh                     a million cases per target
+#   WQ_FUZZ_CASES=1 WQ_FUZZ_FROM=N bash scripts/fuzz.sh   replay case N
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export WQ_FUZZ_CASES="${WQ_FUZZ_CASES:-1000000}"
+export CARGO_PROFILE_RELEASE_OVERFLOW_CHECKS=true
+export CARGO_PROFILE_RELEASE_DEBUG_ASSERTIONS=true
+# A separate target dir: these flags must not evict the ordinary release build.
+export CARGO_TARGET_DIR="$(pwd)/target/fuzz"
+run() { cargo test --quiet --release "$@" -- --nocapture --test-threads=1 2>&1 | grep -E '^fuzz|panicked|FAILED' || true; }
+t0=$SECONDS
+run -p workqueue-core --test fuzz arbitrary_scenarios
+run -p workqueue-core --test fuzz the_scenario_decoder
+run -p workqueue-playground --lib the_link_decoder_survives_garbage
+echo "fuzzing took $((SECONDS - t0)) s"
