@@ -426,8 +426,8 @@ pub fn all() -> Vec<Lesson> {
                                 c.log().iter().any(|e| matches!(&e.event, workqueue_core::sim::SimEvent::Gate { item, gate: workqueue_core::controller::Gate::Defer { .. }, .. } if *item == id))
                             };
                             while !deferred(&c) && c.step().is_some() {}
-                            let seen = c.item(id).retries.len();
-                            while c.item(id).retries.len() == seen && c.step().is_some() {}
+                            let seen = c.item(id).retries.total();
+                            while c.item(id).retries.total() == seen && c.step().is_some() {}
                             c.item(id).retries.back().map(|r| format::dur(r.delay)).unwrap_or_default()
                         },
                     }),

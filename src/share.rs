@@ -188,10 +188,17 @@ mod tests {
 
     #[test]
     fn a_deflate_bomb_is_refused() {
-        let json = format!(r#"{{"scenario":{{"version":1,"name":"{}"}}}}"#, "a".repeat(2 * MAX_INFLATED));
+        let json = format!(
+            r#"{{"scenario":{{"version":1,"name":"{}"}}}}"#,
+            "a".repeat(2 * MAX_INFLATED)
+        );
         let packed = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9);
         let link = format!("v2.{}", B64.encode(packed));
-        assert!(link.len() < MAX_FRAGMENT, "the bomb fits in a link: {}", link.len());
+        assert!(
+            link.len() < MAX_FRAGMENT,
+            "the bomb fits in a link: {}",
+            link.len()
+        );
         match decode(&link) {
             Err(ShareError::Garbled(m)) => assert!(m.contains("unpacks to more than"), "{m}"),
             other => panic!("{other:?}"),
@@ -203,7 +210,11 @@ mod tests {
         let mut s = sample();
         s.inputs.push((
             4 * SECOND,
-            Input::WatchEvents { key: "k".into(), per_second: 1e-10, duration_ns: SECOND },
+            Input::WatchEvents {
+                key: "k".into(),
+                per_second: 1e-10,
+                duration_ns: SECOND,
+            },
         ));
         match decode(&encode(&s)) {
             Err(ShareError::Invalid(e)) => assert_eq!(e.field, "inputs[2].per_second"),
@@ -262,10 +273,15 @@ mod tests {
         let (mut failures, mut opened) = (0u64, 0u64);
         for n in 0..cases {
             let mut link = match n % 4 {
-                0 => (0..rng.next_u64() % 300).map(|_| rng.next_u64() as u8).collect(),
+                0 => (0..rng.next_u64() % 300)
+                    .map(|_| rng.next_u64() as u8)
+                    .collect(),
                 1 => {
                     let mut l = valid.clone();
-                    l.extend(std::iter::repeat_n(b'A', (rng.next_u64() % 70_000) as usize));
+                    l.extend(std::iter::repeat_n(
+                        b'A',
+                        (rng.next_u64() % 70_000) as usize,
+                    ));
                     l
                 }
                 _ => valid.clone(),
@@ -296,6 +312,9 @@ mod tests {
         }
         println!("fuzz share links: {cases} cases ran ({opened} opened), {failures} failed");
         assert_eq!(failures, 0);
-        assert!(opened > 0, "no mutated link survived: the mutations are too crude");
+        assert!(
+            opened > 0,
+            "no mutated link survived: the mutations are too crude"
+        );
     }
 }

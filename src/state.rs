@@ -27,10 +27,12 @@ pub const MAX_TICK_MS: f64 = 250.0;
 pub const MIN_SPEED: f64 = 0.01;
 pub const MAX_SPEED: f64 = 1000.0;
 const CHECKPOINT_EVERY: Nanos = SECOND;
-/// While playing, checkpoints (a clone of the whole run) are also at least
-/// this far apart in real time, so a large run never pays for one every frame.
+/// Once the ring is full, a new checkpoint (a clone of the whole run) also
+/// waits this long in real time, so a large run never pays for one every frame.
 const CHECKPOINT_REAL_MS: f64 = 1000.0;
-const MAX_CHECKPOINTS: usize = 240;
+/// Rewind checkpoints kept: a fixed ring, so memory stays flat however long
+/// the run; seeking restores the nearest one and replays the rest.
+pub const MAX_CHECKPOINTS: usize = 8;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum NoticeKind {
@@ -308,6 +310,11 @@ impl Playground {
         self.sim.borrow().now()
     }
 
+    /// The rewind checkpoints held (for the soak benchmark's memory figures).
+    pub fn checkpoints(&self) -> std::cell::Ref<'_, Vec<Simulation>> {
+        self.checkpoints.borrow()
+    }
+
     /// Inputs recorded so far (for sharing and export).
     pub fn tape(&self) -> Vec<(Nanos, Input)> {
         self.tape.borrow().clone()
@@ -375,19 +382,13 @@ impl Playground {
         let sim = self.sim.borrow();
         let mut cps = self.checkpoints.borrow_mut();
         let last = cps.last().map_or(0, |c| c.now());
-        let real_ok = !self.playing || self.real_since_checkpoint >= CHECKPOINT_REAL_MS;
+        let full = cps.len() >= MAX_CHECKPOINTS;
+        let real_ok = !self.playing || !full || self.real_since_checkpoint >= CHECKPOINT_REAL_MS;
         if sim.now() >= last + CHECKPOINT_EVERY && real_ok {
             self.real_since_checkpoint = 0.0;
             cps.push(sim.clone());
             if cps.len() > MAX_CHECKPOINTS {
-                // Thin out the older half so memory stays bounded over long runs.
-                let keep: Vec<Simulation> = cps
-                    .drain(..)
-                    .enumerate()
-                    .filter(|(i, _)| i % 2 == 0)
-                    .map(|(_, c)| c)
-                    .collect();
-                *cps = keep;
+                evict_most_crowded(&mut cps);
             }
         }
     }
@@ -448,6 +449,15 @@ impl Playground {
             )
         });
         entry.map(|e| sim.describe(e)).unwrap_or_default()
+    }
+}
+
+/// Drops the checkpoint closest to its predecessor (never the first, the
+/// run's start, nor the newest), so the ring stays spread over the timeline.
+fn evict_most_crowded(cps: &mut Vec<Simulation>) {
+    let victim = (1..cps.len() - 1).min_by_key(|&i| (cps[i].now() - cps[i - 1].now(), i));
+    if let Some(i) = victim {
+        cps.remove(i);
     }
 }
 
@@ -687,6 +697,35 @@ mod tests {
     }
 
     #[test]
+    fn the_checkpoint_ring_stays_bounded_and_spread_and_seeks_exactly() {
+        let mut p = Rc::new(Playground::default());
+        p = reduce(
+            p,
+            Action::Input(Input::AddMany {
+                prefix: "ns/p-".into(),
+                count: 50,
+            }),
+        );
+        p = reduce(p, Action::SetSpeed(100.0));
+        for _ in 0..600 {
+            p = reduce(p, Action::Tick(250.0));
+        }
+        let times: Vec<Nanos> = p.checkpoints().iter().map(|c| c.now()).collect();
+        assert_eq!(times.len(), MAX_CHECKPOINTS, "{times:?}");
+        assert_eq!(times[0], 0, "the start is always kept");
+        assert!(times.windows(2).all(|w| w[0] < w[1]), "{times:?}");
+        let end = p.now();
+        assert!(
+            times[1] < end / 2,
+            "spread over the timeline, not bunched at the end: {times:?}"
+        );
+        let digest = p.sim.borrow().digest();
+        p = reduce(p, Action::Seek(end / 3));
+        p = reduce(p, Action::Seek(end));
+        assert_eq!(p.sim.borrow().digest(), digest);
+    }
+
+    #[test]
     fn the_herd_lessons_link_is_shorter_than_in_the_first_format() {
         let p = Playground::from_url("?lesson=herd&step=1", "");
         let shared = p.shared();
@@ -698,7 +737,11 @@ mod tests {
                 serde_json::to_string(&shared).unwrap()
             )
         );
-        println!("herd lesson link: v1 {} chars, v2 {} chars", v1.len(), v2.len());
+        println!(
+            "herd lesson link: v1 {} chars, v2 {} chars",
+            v1.len(),
+            v2.len()
+        );
         assert!(v2.len() < v1.len(), "{} vs {}", v2.len(), v1.len());
         let q = Playground::from_url("", &format!("#{v1}"));
         assert_eq!(q.sim.borrow().digest(), p.sim.borrow().digest());

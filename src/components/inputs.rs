@@ -1,11 +1,28 @@
 //! What happens to the controller from outside: adds, many keys at once, a
-//! watch-event storm on one key, periodic resync.
+//! watch-event storm on one key, periodic resync. Every input passes the
+//! core's validation gate here first; a refusal is shown under its form,
+//! on the field it names, and nothing reaches the run.
 
-use workqueue_core::{parse_go_duration, Input};
+use workqueue_core::{parse_go_duration, validate, Input};
 use yew::prelude::*;
 
 use super::{event_value, use_playground};
-use crate::state::{Action, Notice, NoticeKind};
+use crate::state::Action;
+
+/// A refusal: the id of the input at fault, and what to tell the user.
+type FieldError = Option<(&'static str, String)>;
+
+/// The form input that shows each field of an input's refusal.
+fn input_id(input: &Input, field: &str) -> &'static str {
+    match (input, field) {
+        (Input::Add { .. }, _) => "in-key",
+        (Input::AddMany { .. }, _) => "in-count",
+        (Input::WatchEvents { .. }, "key") => "in-storm-key",
+        (Input::WatchEvents { .. }, "per_second") => "in-rate",
+        (Input::WatchEvents { .. }, _) => "in-storm-for",
+        _ => "in-resync",
+    }
+}
 
 #[function_component(Inputs)]
 pub fn inputs() -> Html {
@@ -21,44 +38,55 @@ pub fn inputs() -> Html {
         Callback::from(move |e: InputEvent| h.set(event_value(&e)))
     };
     let d = state.dispatcher();
+    let error = use_state(|| FieldError::None);
     let fail = {
-        let d = d.clone();
-        move |text: String| {
-            d.dispatch(Action::Notify(Some(Notice {
-                kind: NoticeKind::Error,
-                text,
-            })))
+        let error = error.clone();
+        move |id: &'static str, text: String| error.set(Some((id, text)))
+    };
+    // The gate, then the run: a refused input never leaves the form.
+    let submit = {
+        let (d, error) = (d.clone(), error.clone());
+        move |input: Input| match validate::input(&input) {
+            Ok(()) => {
+                error.set(None);
+                d.dispatch(Action::Input(input));
+            }
+            Err(e) => error.set(Some((input_id(&input, &e.field), e.to_string()))),
         }
     };
 
     let add = {
-        let (d, key) = (d.clone(), key.clone());
+        let (submit, key) = (submit.clone(), key.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            d.dispatch(Action::Input(Input::Add {
+            submit(Input::Add {
                 key: key.trim().to_string(),
-            }));
+            });
         })
     };
     let add_many = {
-        let (d, count, fail) = (d.clone(), count.clone(), fail.clone());
+        let (submit, count, fail) = (submit.clone(), count.clone(), fail.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             match count.trim().parse::<u64>() {
-                Ok(n) if n > 0 => d.dispatch(Action::Input(Input::AddMany {
+                Ok(n) => submit(Input::AddMany {
                     prefix: "default/pod-".into(),
                     count: n,
-                })),
-                _ => fail(format!(
-                    "{:?} is not a number of keys (1 to 50,000)",
-                    *count
-                )),
+                }),
+                _ => fail(
+                    "in-count",
+                    format!(
+                        "count: {:?} is not a whole number of keys: use 1 to {}",
+                        *count,
+                        validate::MAX_ITEMS
+                    ),
+                ),
             }
         })
     };
     let storm = {
-        let (d, k, rate, dur, fail) = (
-            d.clone(),
+        let (submit, k, rate, dur, fail) = (
+            submit.clone(),
             storm_key.clone(),
             rate.clone(),
             storm_for.clone(),
@@ -69,15 +97,21 @@ pub fn inputs() -> Html {
             let per_second = rate.trim().parse::<f64>();
             let duration = parse_go_duration(&dur);
             match (per_second, duration) {
-                (Ok(per_second), Ok(duration_ns)) => {
-                    d.dispatch(Action::Input(Input::WatchEvents {
-                        key: k.trim().to_string(),
-                        per_second,
-                        duration_ns,
-                    }))
-                }
-                (Err(_), _) => fail(format!("{:?} is not a number of events per second", *rate)),
-                (_, Err(e)) => fail(e.to_string()),
+                (Ok(per_second), Ok(duration_ns)) => submit(Input::WatchEvents {
+                    key: k.trim().to_string(),
+                    per_second,
+                    duration_ns,
+                }),
+                (Err(_), _) => fail(
+                    "in-rate",
+                    format!(
+                        "per_second: {:?} is not a number of events per second: use {} to {}",
+                        *rate,
+                        validate::MIN_EVENTS_PER_SECOND,
+                        validate::MAX_EVENTS_PER_SECOND
+                    ),
+                ),
+                (_, Err(e)) => fail("in-storm-for", format!("duration_ns: {e}")),
             }
         })
     };
@@ -87,47 +121,63 @@ pub fn inputs() -> Html {
         .sources()
         .any(|(s, _)| matches!(s, workqueue_core::scenario::Source::Resync { .. }));
     let toggle_resync = {
-        let (d, period, fail) = (d.clone(), resync.clone(), fail.clone());
+        let (submit, period, fail) = (submit.clone(), resync.clone(), fail.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             if resync_active {
-                d.dispatch(Action::Input(Input::Resync { period_ns: None }));
+                submit(Input::Resync { period_ns: None });
             } else {
                 match parse_go_duration(&period) {
-                    Ok(p) => d.dispatch(Action::Input(Input::Resync { period_ns: Some(p) })),
-                    Err(e) => fail(e.to_string()),
+                    Ok(p) => submit(Input::Resync { period_ns: Some(p) }),
+                    Err(e) => fail("in-resync", format!("period_ns: {e}")),
                 }
             }
         })
+    };
+    let invalid = |id: &str| {
+        error
+            .as_ref()
+            .is_some_and(|(at, _)| *at == id)
+            .then_some("true")
+    };
+    let message = |ids: &[&str]| match error.as_ref() {
+        Some((at, text)) if ids.contains(at) => html! {
+            <p class="field-error" role="alert" id={format!("{at}-error")} data-testid="field-error">{ text.clone() }</p>
+        },
+        _ => html! {},
     };
     html! {
         <section class="panel inputs" aria-label="Inputs">
             <h2>{"Events"}</h2>
             <form class="row" onsubmit={add}>
                 <label for="in-key" class="sr-only">{"Key to add"}</label>
-                <input id="in-key" data-testid="key" type="text" value={(*key).clone()} oninput={bind(&key)} spellcheck="false" />
+                <input id="in-key" data-testid="key" type="text" value={(*key).clone()} oninput={bind(&key)} spellcheck="false" aria-invalid={invalid("in-key")} />
                 <button type="submit" class="primary" data-testid="add">{"queue.Add"}</button>
             </form>
+            { message(&["in-key"]) }
             <form class="row" onsubmit={add_many}>
                 <label for="in-count">{"Add"}</label>
-                <input id="in-count" data-testid="count" class="num" type="text" inputmode="numeric" value={(*count).clone()} oninput={bind(&count)} />
+                <input id="in-count" data-testid="count" class="num" type="text" inputmode="numeric" value={(*count).clone()} oninput={bind(&count)} aria-invalid={invalid("in-count")} />
                 <button type="submit" data-testid="add-many">{"distinct keys"}</button>
             </form>
+            { message(&["in-count"]) }
             <form class="row wrap" onsubmit={storm}>
                 <label for="in-storm-key">{"Watch storm on"}</label>
-                <input id="in-storm-key" type="text" value={(*storm_key).clone()} oninput={bind(&storm_key)} spellcheck="false" />
+                <input id="in-storm-key" type="text" value={(*storm_key).clone()} oninput={bind(&storm_key)} spellcheck="false" aria-invalid={invalid("in-storm-key")} />
                 <label for="in-rate" class="sr-only">{"events per second"}</label>
-                <input id="in-rate" class="num" type="text" value={(*rate).clone()} oninput={bind(&rate)} />
+                <input id="in-rate" data-testid="rate" class="num" type="text" value={(*rate).clone()} oninput={bind(&rate)} aria-invalid={invalid("in-rate")} />
                 <span class="unit">{"/s for"}</span>
                 <label for="in-storm-for" class="sr-only">{"storm duration"}</label>
-                <input id="in-storm-for" class="num" type="text" value={(*storm_for).clone()} oninput={bind(&storm_for)} />
+                <input id="in-storm-for" class="num" type="text" value={(*storm_for).clone()} oninput={bind(&storm_for)} aria-invalid={invalid("in-storm-for")} />
                 <button type="submit" data-testid="storm">{"Fire"}</button>
             </form>
+            { message(&["in-storm-key", "in-rate", "in-storm-for"]) }
             <form class="row" onsubmit={toggle_resync}>
                 <label for="in-resync">{"Resync every"}</label>
-                <input id="in-resync" class="num" type="text" value={(*resync).clone()} oninput={bind(&resync)} disabled={resync_active} />
+                <input id="in-resync" class="num" type="text" value={(*resync).clone()} oninput={bind(&resync)} disabled={resync_active} aria-invalid={invalid("in-resync")} />
                 <button type="submit">{ if resync_active { "Stop resync" } else { "Start resync" } }</button>
             </form>
+            { message(&["in-resync"]) }
         </section>
     }
 }

@@ -281,7 +281,9 @@ mod tests {
             "steps": [{"at_ns": 0, "call": "add", "item": "a", "expect": 1}]
         }))
         .unwrap();
-        let m = run(&case).unwrap().expect("an add has no result to compare");
+        let m = run(&case)
+            .unwrap()
+            .expect("an add has no result to compare");
         assert_eq!((m.step, m.got), (0, Value::Null));
     }
 

@@ -52,7 +52,7 @@ pub use metrics::{Histogram, QueueMetrics};
 pub use rate::TokenBucket;
 
 pub use scenario::{Scenario, ScenarioError};
-pub use validate::MAX_RUN;
 pub use sim::{Input, SimError, Simulation};
 pub use time::*;
+pub use validate::MAX_RUN;
 pub use workqueue::{AddEffect, AfterEffect, Got, QueueEvent, QueueOptions, Workqueue};

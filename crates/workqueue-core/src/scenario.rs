@@ -193,7 +193,11 @@ impl Scenario {
         let mut de = serde_json::Deserializer::from_str(text);
         let s: Scenario = serde_path_to_error::deserialize(&mut de).map_err(|e| {
             let path = e.path().to_string();
-            let field = if path == "." { "(document)".into() } else { path };
+            let field = if path == "." {
+                "(document)".into()
+            } else {
+                path
+            };
             bad(field, e.into_inner().to_string())
         })?;
         s.validate()?;

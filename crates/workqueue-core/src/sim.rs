@@ -20,8 +20,8 @@ use crate::item::{ItemId, ItemMap};
 use crate::limiter::{Answer, LimiterConfig};
 use crate::rng::Rng;
 use crate::scenario::{Scenario, ScenarioError, Source, MAX_ITEMS};
-use crate::validate;
 use crate::time::{after, format_go_duration, Nanos, SECOND};
+use crate::validate;
 use crate::workqueue::{AddEffect, AfterEffect, Got, QueueEvent, QueueOptions, Workqueue};
 
 /// Most passes over one instant before the run is declared stuck (a
@@ -31,8 +31,10 @@ pub const MAX_EVENTS_PER_INSTANT: u64 = 1_000_000;
 /// Work units (keys added, items handed out, instants) one input may spend
 /// at once; what is left is carried out by the next `run_until_bounded`.
 pub const APPLY_BUDGET: u64 = 200_000;
-/// Retries remembered per key for the backoff chart.
-pub const HISTORY_PER_ITEM: usize = 64;
+/// Retries remembered per key for the backoff chart and the inspector (the
+/// latest ones; the failure count itself is never lost). Kept inline, so ten
+/// thousand keys hold the same memory after an hour as after five minutes.
+pub const HISTORY_PER_ITEM: usize = 8;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "state", rename_all = "snake_case")]
@@ -51,14 +53,60 @@ pub enum WorkerState {
     },
 }
 
-/// One rate-limited requeue of a key, for "why is this key waiting?".
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// One rate-limited requeue of a key, for "why is this key waiting?" (what
+/// the queue then did with it is in the log, as `QueueEvent::AddAfter`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Retry {
     pub at: Nanos,
     /// `NumRequeues(key)` before this requeue: the failure number, from 0.
     pub failures_before: u64,
     pub delay: Nanos,
-    pub effect: AfterEffect,
+}
+
+/// The latest [`HISTORY_PER_ITEM`] retries of a key, oldest first, in a
+/// fixed inline ring: no allocation per key, whatever the run's length.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RetryHistory {
+    ring: [Retry; HISTORY_PER_ITEM],
+    /// Every retry ever pushed (the ring holds the latest of them).
+    total: u64,
+}
+
+impl RetryHistory {
+    pub fn push(&mut self, r: Retry) {
+        self.ring[(self.total % HISTORY_PER_ITEM as u64) as usize] = r;
+        self.total += 1;
+    }
+
+    /// Retries held (at most [`HISTORY_PER_ITEM`]).
+    pub fn len(&self) -> usize {
+        self.total.min(HISTORY_PER_ITEM as u64) as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+
+    /// Every retry of the key so far, including those no longer held.
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// The retries held, oldest first.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &Retry> + '_ {
+        let first = self.total - self.len() as u64;
+        (first..self.total).map(move |i| &self.ring[(i % HISTORY_PER_ITEM as u64) as usize])
+    }
+
+    pub fn back(&self) -> Option<&Retry> {
+        self.iter().next_back()
+    }
+}
+
+impl Serialize for RetryHistory {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
 }
 
 /// What the simulation knows about one key beyond the queue's own state.
@@ -69,7 +117,7 @@ pub struct ItemInfo {
     pub last_outcome: Option<Outcome>,
     pub last_decision: Option<Decision>,
     /// The latest rate-limited requeues, oldest first (bounded).
-    pub retries: VecDeque<Retry>,
+    pub retries: RetryHistory,
     /// Every sub-limiter's answer to the latest `When` (kept for the latest
     /// requeue only: ten thousand keys × a full history would be heavy to keep
     /// and to snapshot).
@@ -386,9 +434,11 @@ impl Simulation {
                 (Some(start), interval, after(start, *duration_ns))
             }
             Source::AddMany { at_ns, .. } => (Some(after(now, *at_ns)), 0, Nanos::MAX),
-            Source::Resync { period_ns } => {
-                (Some(after(now, *period_ns)), (*period_ns).max(1), Nanos::MAX)
-            }
+            Source::Resync { period_ns } => (
+                Some(after(now, *period_ns)),
+                (*period_ns).max(1),
+                Nanos::MAX,
+            ),
         };
         self.sources.push(SourceState {
             source,
@@ -807,17 +857,13 @@ impl Simulation {
             Requeue::None => {}
             Requeue::RateLimited => {
                 let failures_before = self.queue.num_requeues(item);
-                let (answer, effect) = self.queue.add_rate_limited_explained(now, item);
+                let (answer, _) = self.queue.add_rate_limited_explained(now, item);
                 let info = self.items.get_mut(item);
                 info.gave_up = false;
-                if info.retries.len() == HISTORY_PER_ITEM {
-                    info.retries.pop_front();
-                }
-                info.retries.push_back(Retry {
+                info.retries.push(Retry {
                     at: now,
                     failures_before,
                     delay: answer.delay,
-                    effect,
                 });
                 info.last_answer = Some(answer);
             }

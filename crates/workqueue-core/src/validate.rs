@@ -63,11 +63,7 @@ fn duration(field: &str, d: Nanos, min: Nanos) -> Result<(), ScenarioError> {
         let low = if min > 0 { "more than 0s" } else { "0s" };
         return Err(bad(
             field,
-            format!(
-                "{} is out of range: use {low} to {}",
-                go(d),
-                go(MAX_DELAY)
-            ),
+            format!("{} is out of range: use {low} to {}", go(d), go(MAX_DELAY)),
         ));
     }
     Ok(())
@@ -313,9 +309,7 @@ pub fn crossplane(cp: &CrossplaneConfig) -> Result<(), ScenarioError> {
     if r > MAX_WORKERS {
         return Err(bad(
             "crossplane.max_reconcile_rate",
-            format!(
-                "R = {r} would start {r} workers: use 0 to {MAX_WORKERS} (the worker limit)"
-            ),
+            format!("R = {r} would start {r} workers: use 0 to {MAX_WORKERS} (the worker limit)"),
         ));
     }
     Ok(())
@@ -350,7 +344,10 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
     if c.workers == 0 || c.workers > MAX_WORKERS {
         return Err(bad(
             "controller.workers",
-            format!("{} workers is out of range: use 1 to {MAX_WORKERS}", c.workers),
+            format!(
+                "{} workers is out of range: use 1 to {MAX_WORKERS}",
+                c.workers
+            ),
         ));
     }
     duration("controller.reconcile_ns", c.reconcile_ns, 0)?;

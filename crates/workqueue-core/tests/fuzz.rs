@@ -157,7 +157,9 @@ impl Gen {
             },
             3 => LimiterConfig::DefaultController,
             4 => LimiterConfig::MaxOf {
-                limiters: (0..self.below(4)).map(|_| self.limiter(depth + 1)).collect(),
+                limiters: (0..self.below(4))
+                    .map(|_| self.limiter(depth + 1))
+                    .collect(),
             },
             _ => LimiterConfig::WithMaxWait {
                 limiter: Box::new(self.limiter(depth + 1)),
@@ -325,7 +327,9 @@ enum Fate {
 
 fn refusal_names_a_field(field: &str, reason: &str) -> Result<(), String> {
     if field.trim().is_empty() || reason.trim().is_empty() {
-        return Err(format!("a refusal without a field or reason: {field:?}: {reason:?}"));
+        return Err(format!(
+            "a refusal without a field or reason: {field:?}: {reason:?}"
+        ));
     }
     Ok(())
 }
@@ -376,7 +380,10 @@ fn drive(g: &mut Gen, mut sim: Simulation) -> Result<Fate, String> {
 }
 
 fn one_case(n: u64) -> Result<Fate, String> {
-    let mut g = Gen(Rng::new(n.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xF022), n % 2 == 1);
+    let mut g = Gen(
+        Rng::new(n.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xF022),
+        n % 2 == 1,
+    );
     if g.chance(50) {
         // A typed scenario, as the forms and lessons build them.
         let s = g.scenario();
@@ -520,7 +527,7 @@ fn the_scenario_decoder_refuses_garbage_by_name() {
     let mut failures = 0u64;
     let mut rng = Rng::new(0xDEC0DE);
     for _ in 0..cases {
-        let mut bytes = if rng.next_u64() % 2 == 0 {
+        let mut bytes = if rng.next_u64().is_multiple_of(2) {
             valid.clone()
         } else {
             (0..rng.next_u64() % 200)

@@ -1,0 +1,115 @@
+//! Soak: the 10,000-key failure storm plus watch sources and a resync, for
+//! one virtual hour, driven through the page's own reducer in frame-sized
+//! slices (16.7 ms ticks at 1000x). Prints the heap held by the simulation,
+//! its log, its series and the rewind checkpoints after 5 and after 60
+//! virtual minutes, measured with a counting allocator, and the ratio of the
+//! two totals (memory must stay flat: within 10%).
+//!
+//! `cargo run --release --example soak` (part of `bash scripts/bench.sh`).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::rc::Rc;
+use std::sync::atomic::{AtomicIsize, Ordering};
+
+use workqueue_core::scenario::Source;
+use workqueue_core::{LimiterConfig, Scenario, MINUTE, SECOND};
+use workqueue_playground::settings::Settings;
+use workqueue_playground::state::{Action, Playground};
+use yew::Reducible;
+
+struct Counting;
+static LIVE: AtomicIsize = AtomicIsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        LIVE.fetch_add(l.size() as isize, Ordering::Relaxed);
+        unsafe { System.alloc(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        LIVE.fetch_sub(l.size() as isize, Ordering::Relaxed);
+        unsafe { System.dealloc(p, l) }
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
+        LIVE.fetch_add(new as isize - l.size() as isize, Ordering::Relaxed);
+        unsafe { System.realloc(p, l, new) }
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+fn live() -> isize {
+    LIVE.load(Ordering::Relaxed)
+}
+
+/// Bytes a value holds on the heap: what a deep copy of it allocates.
+fn held<T: Clone>(value: &T) -> isize {
+    let before = live();
+    let copy = value.clone();
+    let bytes = live() - before;
+    drop(copy);
+    bytes
+}
+
+fn scenario() -> Scenario {
+    let mut s = Scenario::failing_keys(LimiterConfig::DefaultController, 10_000);
+    s.duration_ns = 2 * 60 * MINUTE;
+    for (i, rate) in [50.0, 20.0, 5.0].into_iter().enumerate() {
+        s.sources.push(Source::WatchEvents {
+            key: format!("prod/hot-{i}"),
+            per_second: rate,
+            start_ns: 0,
+            duration_ns: 60 * MINUTE,
+        });
+    }
+    s.sources.push(Source::Resync {
+        period_ns: 10 * MINUTE,
+    });
+    s
+}
+
+fn report(p: &Playground, label: &str) -> isize {
+    let sim = p.sim.borrow();
+    let total_sim = held(&*sim);
+    let log = held(sim.log());
+    let series = held(sim.series());
+    drop(sim);
+    let checkpoints: isize = p.checkpoints().iter().map(held).sum();
+    let total = total_sim + checkpoints;
+    println!(
+        "soak_{label}_simulation_kb {:.0}\nsoak_{label}_log_kb {:.0}\nsoak_{label}_series_kb {:.0}\nsoak_{label}_checkpoints_kb {:.0} ({} checkpoints)\nsoak_{label}_total_kb {:.0}",
+        (total_sim - log - series) as f64 / 1024.0,
+        log as f64 / 1024.0,
+        series as f64 / 1024.0,
+        checkpoints as f64 / 1024.0,
+        p.checkpoints().len(),
+        total as f64 / 1024.0,
+    );
+    total
+}
+
+fn main() {
+    let s = scenario();
+    let mut p = Rc::new(Playground::with(Settings::from_scenario(&s), s));
+    p = p.reduce(Action::SetSpeed(1000.0));
+    let mut totals = Vec::new();
+    for (label, until) in [("5min", 5 * MINUTE), ("60min", 60 * MINUTE)] {
+        let mut frames = 0u64;
+        while p.now() < until {
+            p = p.reduce(Action::Tick(1000.0 / 60.0));
+            frames += 1;
+            assert!(p.playing, "the soak run stopped: {:?}", p.notice);
+        }
+        println!(
+            "soak_{label}_frames {frames} (virtual {:.0} s)",
+            p.now() as f64 / SECOND as f64
+        );
+        totals.push(report(&p, label));
+    }
+    let ratio = totals[1] as f64 / totals[0] as f64;
+    println!("soak_memory_60min_over_5min {ratio:.3}");
+    if !(0.9..=1.1).contains(&ratio) {
+        eprintln!("soak: memory grew by more than 10% between 5 and 60 virtual minutes");
+        std::process::exit(1);
+    }
+}
