@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 wq_setup >&2
 echo "# native"
 cargo run --quiet --release -p workqueue-core --bin bench
+echo "# soak (native, through the page's reducer: memory after 5 and 60 virtual minutes)"
+cargo run --quiet --release --example soak
 echo "# wasm (headless Chromium)"
 wasm_env cargo test --release -p workqueue-core --target wasm32-unknown-unknown --test wasm_bench -- --nocapture 2>/dev/null | grep '^wasm_' || true
 echo "# page"

@@ -1,7 +1,8 @@
 //! Guided lessons. Each step may set up a fresh, deterministic run (so going
 //! back a step replays it exactly), may wait for something to happen in the
 //! simulation before "Next" opens, and may ask for a prediction whose answer
-//! the core computes from a copy of the run.
+//! the core computes once, from a fresh replay of the step's own set-up, so
+//! it never depends on what was played since and never changes once shown.
 
 use workqueue_core::controller::{Outcome, Script};
 use workqueue_core::sim::WorkerState;
@@ -46,8 +47,74 @@ pub enum Wait {
 pub struct Predict {
     pub question: &'static str,
     pub unit: &'static str,
-    /// The answer, computed by the core from a copy of the current run.
+    /// The answer, computed by the core from the step's set-up.
     pub answer: fn(&Simulation) -> String,
+    /// How far off a guess may be and still count, as a fraction of the
+    /// answer (0 for an exact question; "about" questions state theirs).
+    pub tolerance: f64,
+}
+
+impl Setup {
+    /// The scene this set-up describes, built exactly as the playground
+    /// builds it (inputs at t=0, later inputs at their instants).
+    pub fn run(&self) -> Option<Simulation> {
+        let mut sim = Simulation::new(&self.settings.to_scenario().ok()?).ok()?;
+        for input in &self.inputs {
+            sim.apply(input.clone()).ok()?;
+        }
+        for (at, input) in &self.later {
+            sim.run_until(*at);
+            sim.apply(input.clone()).ok()?;
+        }
+        sim.run_until(self.run_to);
+        Some(sim)
+    }
+}
+
+impl Lesson {
+    /// The answer to step `step`'s prediction, from the nearest set-up at or
+    /// before it: the same whatever was played, however often it is asked.
+    pub fn answer(&self, step: usize) -> Option<String> {
+        let predict = self.steps.get(step)?.predict.as_ref()?;
+        let setup = (0..=step)
+            .rev()
+            .find_map(|i| self.steps[i].setup.as_ref())?;
+        Some((predict.answer)(&setup.run()?))
+    }
+}
+
+/// Whether a guess matches an answer by value: durations in any unit
+/// (`1000s` = `16m40s`, `0.1s` = `100ms`), numbers with or without thousands
+/// separators, within `tolerance` (a fraction of the answer); other text
+/// compares without case or spaces.
+pub fn same_answer(guess: &str, answer: &str, tolerance: f64) -> bool {
+    let clean = |s: &str| -> String {
+        s.chars()
+            .filter(|c| !c.is_whitespace() && *c != ',' && *c != '_')
+            .collect::<String>()
+            .to_lowercase()
+    };
+    let (g, a) = (clean(guess), clean(answer));
+    if g.is_empty() {
+        return false;
+    }
+    let close = |g: f64, a: f64| (g - a).abs() <= tolerance * a.abs();
+    if let (Ok(g), Ok(a)) = (
+        workqueue_core::parse_go_duration(&g),
+        workqueue_core::parse_go_duration(&a),
+    ) {
+        return close(g as f64, a as f64);
+    }
+    let number = |s: &str| -> Option<f64> {
+        let end = s
+            .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+            .unwrap_or(s.len());
+        s[..end].parse::<f64>().ok().filter(|x| x.is_finite())
+    };
+    match (number(&g), number(&a)) {
+        (Some(g), Some(a)) => close(g, a),
+        _ => g == a,
+    }
 }
 
 impl Wait {
@@ -146,6 +213,7 @@ pub fn all() -> Vec<Lesson> {
                             c.run_until(10 * SECOND);
                             c.controller_metrics().total(ResultLabel::Success).to_string()
                         },
+                        tolerance: 0.0,
                     }),
                 },
             ],
@@ -195,6 +263,7 @@ pub fn all() -> Vec<Lesson> {
                         question: "How many times is the key requeued within its first second?",
                         unit: "requeues",
                         answer: |sim| requeues_within(sim, SECOND).to_string(),
+                        tolerance: 0.0,
                     }),
                 },
                 Step {
@@ -206,6 +275,7 @@ pub fn all() -> Vec<Lesson> {
                         question: "What delay does the 19th failure get?",
                         unit: "",
                         answer: |_| format::dur(workqueue_core::limiter::Exponential::delay_for(5 * MILLISECOND, 1000 * SECOND, 18)),
+                        tolerance: 0.0,
                     }),
                 },
             ],
@@ -225,9 +295,10 @@ pub fn all() -> Vec<Lesson> {
                     }),
                     wait: None,
                     predict: Some(Predict {
-                        question: "How many requeues happen in the first second?",
+                        question: "About how many requeues happen in the first second (within 10%)?",
                         unit: "requeues",
                         answer: |sim| format::count(requeues_within(sim, SECOND)),
+                        tolerance: 0.1,
                     }),
                 },
                 Step {
@@ -250,6 +321,7 @@ pub fn all() -> Vec<Lesson> {
                             });
                             format::dur(b.reserve_delay(0))
                         },
+                        tolerance: 0.0,
                     }),
                 },
                 Step {
@@ -279,6 +351,7 @@ pub fn all() -> Vec<Lesson> {
                         question: "After its 5 failures, how long will default/flaky wait on its next one?",
                         unit: "",
                         answer: |sim| next_delay(sim, "default/flaky"),
+                        tolerance: 0.0,
                     }),
                 },
             ],
@@ -305,6 +378,7 @@ pub fn all() -> Vec<Lesson> {
                             c.run_until(200 * MILLISECOND);
                             c.find("default/web-1").map(|id| c.queue().num_requeues(id).to_string()).unwrap_or_default()
                         },
+                        tolerance: 0.0,
                     }),
                 },
                 Step {
@@ -332,6 +406,7 @@ pub fn all() -> Vec<Lesson> {
                             c.run_until(60 * SECOND);
                             c.find("default/broken").map(|id| c.item(id).reconciles.to_string()).unwrap_or_default()
                         },
+                        tolerance: 0.0,
                     }),
                 },
             ],
@@ -365,6 +440,7 @@ pub fn all() -> Vec<Lesson> {
                                 .collect();
                             starts.get(4).map(|t| format::at(*t)).unwrap_or_default()
                         },
+                        tolerance: 0.0,
                     }),
                 },
                 Step {
@@ -381,6 +457,7 @@ pub fn all() -> Vec<Lesson> {
                         question: "What delay does the 20th failure get?",
                         unit: "",
                         answer: |_| format::dur(workqueue_core::limiter::Exponential::delay_for(5 * MILLISECOND, 1000 * SECOND, 19).min(10 * SECOND)),
+                        tolerance: 0.0,
                     }),
                 },
             ],
@@ -403,6 +480,7 @@ pub fn all() -> Vec<Lesson> {
                         question: "How many of the 20 reach the inner reconciler at once?",
                         unit: "objects",
                         answer: |sim| sim.controller_metrics().total(ResultLabel::Success).to_string(),
+                        tolerance: 0.0,
                     }),
                 },
                 Step {
@@ -430,6 +508,7 @@ pub fn all() -> Vec<Lesson> {
                             while c.item(id).retries.total() == seen && c.step().is_some() {}
                             c.item(id).retries.back().map(|r| format::dur(r.delay)).unwrap_or_default()
                         },
+                        tolerance: 0.0,
                     }),
                 },
             ],
@@ -445,18 +524,33 @@ pub fn find(id: &str) -> Option<(usize, Lesson)> {
 mod tests {
     use super::*;
 
-    /// A step's scene, built the way the playground builds it.
     fn play(setup: &Setup) -> Simulation {
-        let mut sim = Simulation::new(&setup.settings.to_scenario().unwrap()).unwrap();
-        for input in &setup.inputs {
-            sim.apply(input.clone()).unwrap();
+        setup.run().expect("a valid set-up")
+    }
+
+    #[test]
+    fn answers_compare_by_value_whatever_the_unit() {
+        assert!(same_answer("1000s", "16m40s", 0.0));
+        assert!(same_answer("0.1s", "100ms", 0.0));
+        assert!(same_answer(" 160 ms", "160ms", 0.0));
+        assert!(!same_answer("320ms", "160ms", 0.0));
+        assert!(same_answer("70000", "73,123", 0.1));
+        assert!(!same_answer("50000", "73,123", 0.1));
+        assert!(same_answer("7", "7", 0.0));
+        assert!(!same_answer("", "7", 0.0));
+        assert!(same_answer("3 reconciles", "3", 0.0));
+    }
+
+    #[test]
+    fn every_answer_is_computed_from_its_own_set_up_and_never_changes() {
+        for l in all() {
+            for (i, step) in l.steps.iter().enumerate() {
+                if step.predict.is_some() {
+                    let first = l.answer(i).unwrap_or_else(|| panic!("{} step {i}", l.id));
+                    assert_eq!(l.answer(i).as_ref(), Some(&first), "{} step {i}", l.id);
+                }
+            }
         }
-        for (at, input) in &setup.later {
-            sim.run_until(*at);
-            sim.apply(input.clone()).unwrap();
-        }
-        sim.run_until(setup.run_to);
-        sim
     }
 
     #[test]

@@ -82,12 +82,37 @@ pub enum Action {
     Load(Box<Shared>),
 }
 
-/// Where a lesson is, and whether this step's answer is showing.
+/// Where a lesson is, and what was predicted and answered at each step.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LessonState {
     pub index: usize,
     pub step: usize,
-    pub guess: Option<String>,
+    /// Per step, the prediction made there (kept when going back and forth).
+    pub guesses: Vec<Option<String>>,
+    /// Per step, the core's answer: computed once, from the step's own
+    /// set-up, when the step is first entered; never recomputed.
+    pub answers: Vec<Option<String>>,
+}
+
+impl LessonState {
+    fn new(index: usize, step: usize, steps: usize) -> LessonState {
+        LessonState {
+            index,
+            step,
+            guesses: vec![None; steps],
+            answers: vec![None; steps],
+        }
+    }
+
+    /// The prediction made at the current step, if any.
+    pub fn guess(&self) -> Option<&String> {
+        self.guesses.get(self.step).and_then(Option::as_ref)
+    }
+
+    /// The core's answer to the current step's prediction.
+    pub fn answer(&self) -> Option<&String> {
+        self.answers.get(self.step).and_then(Option::as_ref)
+    }
 }
 
 /// How the page was opened (`?embed=1`, `?workshop=1`).
@@ -226,11 +251,10 @@ impl Playground {
         p.selected = shared.selected;
         if let Some(pos) = shared.lesson {
             if let Some((index, lesson)) = lessons::find(&pos.id) {
-                p.lesson = Some(LessonState {
-                    index,
-                    step: pos.step.min(lesson.steps.len().saturating_sub(1)),
-                    guess: None,
-                });
+                let step = pos.step.min(lesson.steps.len().saturating_sub(1));
+                let mut ls = LessonState::new(index, step, lesson.steps.len());
+                ls.answers[step] = lesson.answer(step);
+                p.lesson = Some(ls);
             }
         }
         p
@@ -299,11 +323,31 @@ impl Playground {
             }
         }
         self.playing = false;
-        self.lesson = Some(LessonState {
-            index,
-            step,
-            guess: None,
-        });
+        let mut ls = match self.lesson.take() {
+            Some(mut l) if l.index == index => {
+                l.step = step;
+                l
+            }
+            _ => LessonState::new(index, step, lesson.steps.len()),
+        };
+        if ls.answers[step].is_none() {
+            ls.answers[step] = lesson.answer(step);
+        }
+        self.lesson = Some(ls);
+    }
+
+    /// Whether the lesson may move on from its current step: what the step
+    /// waits for has happened, and its prediction was made. The Next button
+    /// and the keyboard shortcuts both obey it.
+    pub fn can_advance(&self) -> bool {
+        let Some(l) = &self.lesson else { return false };
+        let all = lessons::all();
+        let Some(step) = all.get(l.index).and_then(|x| x.steps.get(l.step)) else {
+            return false;
+        };
+        let waited = step.wait.as_ref().is_none_or(|w| w.met(&self.sim.borrow()));
+        let predicted = step.predict.is_none() || l.guess().is_some();
+        waited && predicted
     }
 
     pub fn now(&self) -> Nanos {
@@ -578,6 +622,13 @@ impl Reducible for Playground {
             Action::LessonNext | Action::LessonBack => {
                 if let Some(l) = next.lesson.clone() {
                     let forward = matches!(action, Action::LessonNext);
+                    if forward && !next.can_advance() {
+                        next.notice = Some(Notice {
+                            kind: NoticeKind::Info,
+                            text: "Not yet: this step is waiting for something, or for your prediction.".into(),
+                        });
+                        return Rc::new(next);
+                    }
                     let count = lessons::all().get(l.index).map_or(0, |x| x.steps.len());
                     if forward && l.step + 1 < count {
                         next.enter_step(l.index, l.step + 1);
@@ -590,7 +641,10 @@ impl Reducible for Playground {
             }
             Action::Reveal(guess) => {
                 if let Some(l) = &mut next.lesson {
-                    l.guess = Some(guess);
+                    let step = l.step;
+                    if let Some(g) = l.guesses.get_mut(step) {
+                        g.get_or_insert(guess);
+                    }
                 }
             }
             Action::ToggleWorkshop => next.mode.workshop = !next.mode.workshop,
@@ -694,6 +748,50 @@ mod tests {
             })
         ));
         assert_eq!(bad.now(), 0);
+    }
+
+    #[test]
+    fn a_revealed_answer_never_shifts_and_back_keeps_predictions() {
+        // The max-of lesson: the answer (160ms) depends on the run, which
+        // moves on when the step is played.
+        let mut p = Rc::new(Playground::from_url("?lesson=max-of&step=1", ""));
+        let answer = p.lesson.as_ref().unwrap().answer().cloned();
+        assert_eq!(answer.as_deref(), Some("160ms"));
+        p = reduce(p, Action::LessonNext);
+        assert_eq!(
+            p.lesson.as_ref().unwrap().step,
+            0,
+            "n cannot skip a prediction"
+        );
+        p = reduce(p, Action::Reveal("0.16s".into()));
+        for _ in 0..5 {
+            p = reduce(p, Action::Step);
+        }
+        p = reduce(p, Action::TogglePlay);
+        p = reduce(p, Action::Tick(200.0));
+        let l = p.lesson.as_ref().unwrap();
+        assert_eq!(
+            l.answer().cloned(),
+            answer,
+            "unchanged after stepping and playing"
+        );
+        assert!(lessons::same_answer(
+            l.guess().unwrap(),
+            l.answer().unwrap(),
+            0.0
+        ));
+
+        let mut p = Rc::new(Playground::from_url("?lesson=backoff&step=1", ""));
+        p = reduce(p, Action::Reveal("7".into()));
+        p = reduce(p, Action::LessonNext);
+        assert_eq!(p.lesson.as_ref().unwrap().step, 1);
+        p = reduce(p, Action::LessonBack);
+        let l = p.lesson.as_ref().unwrap();
+        assert_eq!(
+            (l.step, l.guess().map(String::as_str)),
+            (0, Some("7")),
+            "back keeps the prediction"
+        );
     }
 
     #[test]

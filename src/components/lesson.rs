@@ -21,8 +21,8 @@ pub fn lesson_panel() -> Html {
     let step = &lesson.steps[ls.step];
     let sim = state.sim.borrow();
     let waiting = step.wait.as_ref().filter(|w| !w.met(&sim));
-    let predicted = ls.guess.is_some() || step.predict.is_none();
-    let can_next = ls.step + 1 < lesson.steps.len() && waiting.is_none() && predicted;
+    let predicted = ls.guess().is_some() || step.predict.is_none();
+    let can_next = ls.step + 1 < lesson.steps.len() && state.can_advance();
     let d = state.dispatcher();
     let go = |to: usize| {
         let d = d.clone();
@@ -44,7 +44,8 @@ pub fn lesson_panel() -> Html {
             guess.set(String::new());
         })
     };
-    let answer = step.predict.as_ref().map(|p| (p.answer)(&sim));
+    // Computed once when the step opened, from its own set-up: it never shifts.
+    let answer = ls.answer().cloned();
     html! {
         <section class="panel lesson" aria-label={format!("Lesson: {}", lesson.title)} data-testid="lesson">
             <div class="panel-head">
@@ -56,7 +57,7 @@ pub fn lesson_panel() -> Html {
             </ol>
             <h3 data-testid="lesson-step-title">{ step.title }</h3>
             <p class="lesson-text">{ step.text }</p>
-            { match (&step.predict, &ls.guess, &answer) {
+            { match (&step.predict, ls.guess(), &answer) {
                 (Some(p), None, _) => html! {
                     <form class="predict" onsubmit={reveal}>
                         <label for="guess">{ format!("Predict first: {}", p.question) }</label>
@@ -67,7 +68,7 @@ pub fn lesson_panel() -> Html {
                     </form>
                 },
                 (Some(p), Some(g), Some(a)) => {
-                    let right = normalise(g) == normalise(a);
+                    let right = lessons::same_answer(g, a, p.tolerance);
                     html! {
                         <div class={classes!("answer", right.then_some("right"))} role="status" data-testid="answer">
                             <p class="q">{ p.question }</p>
@@ -93,12 +94,4 @@ pub fn lesson_panel() -> Html {
             </div>
         </section>
     }
-}
-
-/// Answers compare without spaces, case or thousands separators.
-fn normalise(s: &str) -> String {
-    s.chars()
-        .filter(|c| !c.is_whitespace() && *c != ',')
-        .collect::<String>()
-        .to_lowercase()
 }

@@ -1,7 +1,7 @@
 // Browser benchmark (figures, not a pass/fail test): the page's load time,
 // and frame times while 10,000 failing keys run at 10x speed.
 // Prints `name value` lines. Needs a release build in dist/.
-import { serve, launch, open, failingStorm } from './harness.mjs';
+import { serve, launch, open, failingStorm, parseGoDuration } from './harness.mjs';
 
 const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]; };
 
@@ -35,6 +35,43 @@ try {
   console.log(`virtual_time_after_5s ${await page.textContent('[data-testid="clock"]')}`);
   if (problems.console.length) console.log(`console_errors ${problems.console.length}`);
   await context.close();
+
+  // Soak in the page: the storm plus a watch storm for an hour at 1000x; the
+  // wasm linear memory (trunk hands the instance over in its start event) and
+  // the JS heap after 5 and after 60 virtual minutes.
+  const soak = await open(browser, url, {
+    initScript: () => addEventListener('TrunkApplicationStarted', (e) => { window.__wqWasm = e.detail && e.detail.wasm; }),
+  });
+  await failingStorm(soak.page, 10000);
+  await soak.page.fill('#in-rate', '50');
+  await soak.page.fill('#in-storm-for', '1h');
+  await soak.page.click('[data-testid="storm"]');
+  for (let i = 0; i < 9; i++) await soak.page.keyboard.press('+'); // up to 1000x
+  const memory = () => soak.page.evaluate(() => ({
+    wasm: window.__wqWasm && window.__wqWasm.memory ? window.__wqWasm.memory.buffer.byteLength : NaN,
+    js: performance.memory ? performance.memory.usedJSHeapSize : NaN,
+  }));
+  const reach = async (ns) => {
+    const t0 = Date.now();
+    while (Date.now() - t0 < 180000) {
+      const t = parseGoDuration(await soak.page.textContent('[data-testid="clock"]'));
+      if (t >= ns) return true;
+      await soak.page.waitForTimeout(200);
+    }
+    return false;
+  };
+  const MIN = 60e9;
+  const figures = {};
+  for (const [label, ns] of [['5min', 5 * MIN], ['60min', 60 * MIN]]) {
+    if (!(await reach(ns))) { console.log(`page_soak_${label} not reached in 180 s`); break; }
+    figures[label] = await memory();
+    console.log(`page_soak_${label}_wasm_memory_kb ${(figures[label].wasm / 1024).toFixed(0)}`);
+    console.log(`page_soak_${label}_js_heap_kb ${(figures[label].js / 1024).toFixed(0)}`);
+  }
+  if (figures['5min'] && figures['60min']) {
+    console.log(`page_soak_wasm_60min_over_5min ${(figures['60min'].wasm / figures['5min'].wasm).toFixed(3)}`);
+  }
+  await soak.context.close();
 } finally {
   await browser.close();
   server.close();

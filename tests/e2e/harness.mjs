@@ -45,9 +45,10 @@ export async function launch() {
 
 // A page that records console errors, page errors and every non-local request
 // (which it also blocks).
-export async function open(browser, url, { viewport = { width: 1280, height: 800 }, colorScheme = 'light', reducedMotion = 'no-preference' } = {}) {
+export async function open(browser, url, { viewport = { width: 1280, height: 800 }, colorScheme = 'light', reducedMotion = 'no-preference', initScript = null } = {}) {
   const context = await browser.newContext({ viewport, colorScheme, reducedMotion });
   const page = await context.newPage();
+  if (initScript) await page.addInitScript(initScript);
   const problems = { console: [], external: [] };
   page.on('console', (m) => { if (m.type() === 'error') problems.console.push(m.text()); });
   page.on('pageerror', (e) => problems.console.push(String(e)));
