@@ -11,6 +11,31 @@ pub fn dur(d: Nanos) -> String {
     }
 }
 
+/// The virtual clock: rounded to a precision that suits its scale (0.1ms
+/// under a second, 10ms under a minute, whole seconds beyond), so it reads
+/// steadily; the inspector keeps exact nanoseconds.
+pub fn clock(t: Nanos) -> String {
+    let step = if t < 1_000_000_000 {
+        100_000
+    } else if t < 60_000_000_000 {
+        10_000_000
+    } else {
+        1_000_000_000
+    };
+    format_go_duration(t / step * step)
+}
+
+/// A speed factor: `1000×`, `2.5×`, and below 1 as a fraction, `1/120×`.
+pub fn speed(s: f64) -> String {
+    if s >= 10.0 {
+        format!("{s:.0}×")
+    } else if s >= 1.0 {
+        format!("{s:.1}×").replace(".0×", "×")
+    } else {
+        format!("1/{:.0}×", 1.0 / s.max(1e-9))
+    }
+}
+
 /// An instant in the run, e.g. `t=1.25s`.
 pub fn at(t: Nanos) -> String {
     format!("t={}", format_go_duration(t))

@@ -9,6 +9,7 @@ pub mod export;
 pub mod format;
 pub mod hooks;
 pub mod lessons;
+pub mod pacing;
 pub mod settings;
 pub mod share;
 pub mod state;

@@ -14,6 +14,7 @@ use workqueue_core::{Input, Nanos, Scenario, Simulation, SECOND};
 use yew::prelude::*;
 
 use crate::lessons;
+use crate::pacing::{self, Cue, Pacing};
 use crate::settings::Settings;
 use crate::share::{self, LessonPosition, Shared};
 
@@ -78,6 +79,8 @@ pub enum Action {
     /// Record a prediction and show the core's answer.
     Reveal(String),
     ToggleWorkshop,
+    /// Adaptive playback on or off (see [`crate::pacing`]).
+    TogglePacing,
     /// Open shared state (a link or an uploaded scenario).
     Load(Box<Shared>),
 }
@@ -140,6 +143,10 @@ pub struct Playground {
     pub rev: u64,
     /// Real milliseconds played since the last checkpoint.
     real_since_checkpoint: f64,
+    /// Adaptive playback (see [`crate::pacing`]), and how the last frame ran.
+    pub pacing: Pacing,
+    pub effective_speed: f64,
+    pub cue: Cue,
     pub lesson: Option<LessonState>,
     pub mode: Mode,
 }
@@ -182,6 +189,9 @@ impl Playground {
             narration: String::new(),
             rev: 0,
             real_since_checkpoint: 0.0,
+            pacing: Pacing::default(),
+            effective_speed: 1.0,
+            cue: Cue::Normal,
             lesson: None,
             mode: Mode::default(),
         }
@@ -336,6 +346,22 @@ impl Playground {
         self.lesson = Some(ls);
     }
 
+    /// The next instant something happens: an event of the run, or a taped
+    /// input ahead of the clock (after a rewind).
+    pub fn next_instant(&self) -> Option<Nanos> {
+        let sim = self.sim.borrow();
+        let at = sim.next_event_at();
+        let taped = self
+            .tape
+            .borrow()
+            .get(sim.inputs().len())
+            .map(|(at, _)| *at);
+        match (at, taped) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
     /// Whether the lesson may move on from its current step: what the step
     /// waits for has happened, and its prediction was made. The Next button
     /// and the keyboard shortcuts both obey it.
@@ -379,6 +405,9 @@ impl Playground {
             narration: self.narration.clone(),
             rev: self.rev + 1,
             real_since_checkpoint: self.real_since_checkpoint,
+            pacing: self.pacing,
+            effective_speed: self.effective_speed,
+            cue: self.cue,
             lesson: self.lesson.clone(),
             mode: self.mode,
         }
@@ -515,9 +544,21 @@ impl Reducible for Playground {
                 if !self.playing {
                     return self;
                 }
-                next.real_since_checkpoint += real_ms.clamp(0.0, MAX_TICK_MS);
-                let dt = (real_ms.clamp(0.0, MAX_TICK_MS) * 1e6 * self.speed) as Nanos;
-                let target = next.now() + dt.max(1);
+                let real_ms = real_ms.clamp(0.0, MAX_TICK_MS);
+                next.real_since_checkpoint += real_ms;
+                let (speed, cue) = {
+                    let sim = next.sim.borrow();
+                    let q = sim.queue();
+                    let in_motion = q.len() + q.waiting_len() + q.processing_count();
+                    let upcoming = next.next_instant();
+                    next.pacing
+                        .speed(self.speed, sim.now(), upcoming, in_motion)
+                };
+                next.effective_speed = speed;
+                next.cue = cue;
+                let target = next
+                    .now()
+                    .saturating_add(pacing::virtual_step(real_ms, speed));
                 next.advance_to(target);
                 if let Some(reason) = next.sim.borrow().stalled() {
                     next.playing = false;
@@ -531,17 +572,7 @@ impl Reducible for Playground {
             Action::Pause => next.playing = false,
             Action::Step => {
                 next.playing = false;
-                let at = next.sim.borrow().next_event_at();
-                let tape_next = next
-                    .tape
-                    .borrow()
-                    .get(next.sim.borrow().inputs().len())
-                    .map(|(at, _)| *at);
-                let target = match (at, tape_next) {
-                    (Some(a), Some(b)) => Some(a.min(b)),
-                    (a, b) => a.or(b),
-                };
-                match target {
+                match next.next_instant() {
                     Some(t) => {
                         next.advance_to(t);
                         next.narration = next.narrate();
@@ -648,6 +679,10 @@ impl Reducible for Playground {
                 }
             }
             Action::ToggleWorkshop => next.mode.workshop = !next.mode.workshop,
+            Action::TogglePacing => {
+                next.pacing.on = !next.pacing.on;
+                next.pacing.reset();
+            }
             Action::Load(shared) => {
                 let mode = next.mode;
                 let mut fresh = Playground::from_shared(*shared);
@@ -791,6 +826,37 @@ mod tests {
             (l.step, l.guess().map(String::as_str)),
             (0, Some("7")),
             "back keeps the prediction"
+        );
+    }
+
+    #[test]
+    fn at_1x_a_failing_keys_5ms_backoff_is_on_screen_for_over_half_a_second() {
+        let mut settings = Settings::default();
+        settings.script = crate::settings::ScriptChoice::AlwaysError;
+        settings.set(crate::settings::Field::Reconcile, "0s".into());
+        let scenario = settings.to_scenario().unwrap();
+        let mut p = Rc::new(Playground::with(settings, scenario));
+        p = reduce(p, Action::Input(Input::Add { key: "ns/a".into() }));
+        // 60 Hz frames; count the frames in which ns/a sits in the waiting
+        // heap with its first (5ms) backoff.
+        let mut frames_waiting_5ms = 0;
+        for _ in 0..120 {
+            p = reduce(p, Action::Tick(1000.0 / 60.0));
+            let sim = p.sim.borrow();
+            let id = sim.find("ns/a").unwrap();
+            let first = sim.item(id).retries.total() == 1;
+            if first && sim.queue().waiting_until(id).is_some() {
+                frames_waiting_5ms += 1;
+            }
+        }
+        assert!(
+            frames_waiting_5ms >= 36,
+            "visible for {frames_waiting_5ms} frames"
+        );
+        assert_eq!(p.cue, Cue::SlowMotion);
+        assert!(
+            p.sim.borrow().now() < 100 * MILLISECOND,
+            "slow motion, not a leap"
         );
     }
 

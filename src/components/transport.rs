@@ -61,7 +61,8 @@ pub fn transport() -> Html {
             </div>
             <div class="clock" aria-live="off">
                 <span class="clock-label">{"virtual time"}</span>
-                <output data-testid="clock" class="clock-value">{ format::dur(now) }</output>
+                <output data-testid="clock" class="clock-value">{ format::clock(now) }</output>
+                { pace_cue(&state) }
             </div>
             <div class="speed">
                 <button class="icon small" onclick={slower} aria-label="Slower" title="Slower (−)">{"−"}</button>
@@ -69,6 +70,9 @@ pub fn transport() -> Html {
                     oninput={on_speed} aria-label="Speed" aria-valuetext={speed_label.clone()} />
                 <button class="icon small" onclick={faster} aria-label="Faster" title="Faster (+)">{"+"}</button>
                 <output class="speed-value" data-testid="speed">{ speed_label }</output>
+                <button class="ghost small" data-testid="pacing" onclick={on(|| Action::TogglePacing)}
+                    aria-pressed={if state.pacing.on { "true" } else { "false" }}
+                    title="Slow down around short waits and skip through empty stretches">{"Auto pace"}</button>
             </div>
             <div class="timeline">
                 <input type="range" min="0" max={horizon.to_string()} step="1" value={now.to_string()}
@@ -79,5 +83,23 @@ pub fn transport() -> Html {
                 <kbd>{"space"}</kbd>{" play/pause "}<kbd>{"→"}</kbd>{" next event "}<kbd>{"←"}</kbd>{" previous "}<kbd>{"+"}</kbd><kbd>{"−"}</kbd>{" speed "}<kbd>{"esc"}</kbd>{" deselect"}
             </p>
         </section>
+    }
+}
+
+/// How fast virtual time runs right now, when pacing changed it.
+fn pace_cue(state: &crate::state::Playground) -> Html {
+    use crate::pacing::Cue;
+    if !state.playing {
+        return html! {};
+    }
+    let rate = format::speed(state.effective_speed);
+    match state.cue {
+        Cue::Normal => html! {},
+        Cue::SlowMotion => html! {
+            <span class="pace slow" data-testid="pace">{ format!("slow motion {rate}") }</span>
+        },
+        Cue::SkippingAhead => html! {
+            <span class="pace skip" data-testid="pace">{ format!("skipping ahead {rate} ⏩") }</span>
+        },
     }
 }

@@ -1,0 +1,209 @@
+//! Adaptive playback: time you can see. At the chosen speed, a 5 ms backoff
+//! would flash by in a third of a frame and a 30 s RequeueAfter would be 30 s
+//! of dead air. With pacing on, each stretch of virtual time up to the next
+//! event is played at its own speed, fixed when the stretch begins (so a
+//! countdown runs at one steady rate, never slowing as it nears zero):
+//!
+//! * a stretch that would take less than [`MIN_REAL_MS`] of real time at the
+//!   chosen speed is slowed down to last that long (slow motion);
+//! * one that would take more than [`MAX_REAL_MS`] is crossed in
+//!   [`SKIP_REAL_MS`] (skipping ahead);
+//! * anything in between plays at the chosen speed.
+//!
+//! Pacing follows individual keys; with more than [`CROWD`] keys in motion
+//! the stage shows piles, and time runs at the chosen speed.
+
+use workqueue_core::Nanos;
+
+/// Real time the shortest visible stretch lasts.
+pub const MIN_REAL_MS: f64 = 600.0;
+/// Longest stretch played at the chosen speed.
+pub const MAX_REAL_MS: f64 = 2_000.0;
+/// Real time a long empty stretch is crossed in.
+pub const SKIP_REAL_MS: f64 = 1_200.0;
+/// Keys in motion (queued, waiting, processing) beyond which pacing is off.
+pub const CROWD: usize = 50;
+/// Slow motion never goes below this fraction of the chosen speed.
+const MAX_SLOWDOWN: f64 = 1e-4;
+
+/// How the current stretch is being played.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Cue {
+    /// At the chosen speed.
+    Normal,
+    /// Slowed down so a short wait can be seen.
+    SlowMotion,
+    /// Sped up through a long stretch where nothing happens.
+    SkippingAhead,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Stretch {
+    from: Nanos,
+    until: Nanos,
+    speed: f64,
+    cue: Cue,
+}
+
+/// The pacing state: on or off, and the stretch being played.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pacing {
+    pub on: bool,
+    stretch: Option<Stretch>,
+}
+
+impl Default for Pacing {
+    fn default() -> Self {
+        Pacing {
+            on: true,
+            stretch: None,
+        }
+    }
+}
+
+impl Pacing {
+    /// The speed (virtual per real) for this frame, and its cue. `next` is
+    /// the next event's instant, `in_motion` the keys queued, waiting or
+    /// being processed.
+    pub fn speed(
+        &mut self,
+        chosen: f64,
+        now: Nanos,
+        next: Option<Nanos>,
+        in_motion: usize,
+    ) -> (f64, Cue) {
+        let Some(next) = next else {
+            self.stretch = None;
+            return (chosen, Cue::Normal);
+        };
+        if !self.on || in_motion > CROWD || in_motion == 0 {
+            self.stretch = None;
+            return (chosen, Cue::Normal);
+        }
+        if next <= now {
+            // Something is due at this very instant: handle it this frame and
+            // let the next frame plan the stretch after it.
+            self.stretch = None;
+            return (0.0, Cue::SlowMotion);
+        }
+        match self.stretch {
+            // The same stretch: keep its speed, so a countdown runs steadily.
+            Some(s) if s.until == next && s.from <= now => (s.speed, s.cue),
+            _ => {
+                let s = Self::plan(chosen, now, next);
+                self.stretch = Some(s);
+                (s.speed, s.cue)
+            }
+        }
+    }
+
+    fn plan(chosen: f64, now: Nanos, next: Nanos) -> Stretch {
+        let gap_ms = (next - now) as f64 / 1e6;
+        let real_ms = gap_ms / chosen;
+        let (speed, cue) = if real_ms < MIN_REAL_MS {
+            (
+                (gap_ms / MIN_REAL_MS).max(chosen * MAX_SLOWDOWN),
+                Cue::SlowMotion,
+            )
+        } else if real_ms > MAX_REAL_MS {
+            (gap_ms / SKIP_REAL_MS, Cue::SkippingAhead)
+        } else {
+            (chosen, Cue::Normal)
+        };
+        Stretch {
+            from: now,
+            until: next,
+            speed,
+            cue,
+        }
+    }
+
+    /// Forget the stretch (after a seek or a new input).
+    pub fn reset(&mut self) {
+        self.stretch = None;
+    }
+}
+
+/// Virtual nanoseconds for `real_ms` at `speed`, whole microseconds (so the
+/// clock never shows float noise like 68.899998ms), at least 1ns.
+pub fn virtual_step(real_ms: f64, speed: f64) -> Nanos {
+    let us = (real_ms * speed * 1e3).round();
+    if us >= 1.0 {
+        (us as Nanos).saturating_mul(1_000)
+    } else {
+        ((real_ms * speed * 1e6).round() as Nanos).max(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use workqueue_core::{MILLISECOND, SECOND};
+
+    /// Plays from `now` to `next` in 60 Hz frames; returns the real ms it took.
+    fn real_time_to_cross(p: &mut Pacing, chosen: f64, now: Nanos, next: Nanos) -> f64 {
+        let (mut t, mut real) = (now, 0.0);
+        while t < next {
+            let (speed, _) = p.speed(chosen, t, Some(next), 1);
+            t += virtual_step(16.7, speed);
+            real += 16.7;
+        }
+        real
+    }
+
+    #[test]
+    fn a_5ms_backoff_lasts_long_enough_to_read_at_1x() {
+        let mut p = Pacing::default();
+        let real = real_time_to_cross(&mut p, 1.0, 0, 5 * MILLISECOND);
+        assert!((MIN_REAL_MS..MIN_REAL_MS + 50.0).contains(&real), "{real}");
+        assert_eq!(p.speed(1.0, 0, Some(5 * MILLISECOND), 1).1, Cue::SlowMotion);
+    }
+
+    #[test]
+    fn a_30s_requeue_after_is_crossed_quickly_with_a_cue() {
+        let mut p = Pacing::default();
+        assert_eq!(p.speed(1.0, 0, Some(30 * SECOND), 1).1, Cue::SkippingAhead);
+        let real = real_time_to_cross(&mut p, 1.0, 0, 30 * SECOND);
+        assert!(
+            (SKIP_REAL_MS..SKIP_REAL_MS + 50.0).contains(&real),
+            "{real}"
+        );
+        let real = real_time_to_cross(&mut Pacing::default(), 1.0, 0, 1000 * SECOND);
+        assert!(real < SKIP_REAL_MS + 50.0, "a 16m40s backoff too: {real}");
+    }
+
+    #[test]
+    fn a_stretch_keeps_one_speed_and_middling_gaps_play_as_chosen() {
+        let mut p = Pacing::default();
+        let (first, _) = p.speed(1.0, 0, Some(10 * MILLISECOND), 1);
+        let (later, _) = p.speed(1.0, 9 * MILLISECOND, Some(10 * MILLISECOND), 1);
+        assert_eq!(first, later, "no slowing down as the countdown nears zero");
+        let mut p = Pacing::default();
+        assert_eq!(p.speed(1.0, 0, Some(SECOND), 1), (1.0, Cue::Normal));
+    }
+
+    #[test]
+    fn an_event_due_now_is_handled_before_time_moves() {
+        let mut p = Pacing::default();
+        let (speed, _) = p.speed(1.0, 7, Some(7), 1);
+        assert_eq!(virtual_step(16.7, speed), 1);
+    }
+
+    #[test]
+    fn crowds_and_pacing_off_run_at_the_chosen_speed() {
+        let mut p = Pacing::default();
+        assert_eq!(p.speed(10.0, 0, Some(1), CROWD + 1), (10.0, Cue::Normal));
+        p.on = false;
+        assert_eq!(
+            p.speed(1.0, 0, Some(5 * MILLISECOND), 1),
+            (1.0, Cue::Normal)
+        );
+    }
+
+    #[test]
+    fn steps_are_whole_microseconds() {
+        assert_eq!(virtual_step(16.699999, 1.0), 16_700 * 1_000);
+        assert_eq!(virtual_step(16.7, 0.0001), 2_000);
+        assert_eq!(virtual_step(0.0, 1.0), 1);
+    }
+}
