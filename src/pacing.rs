@@ -10,6 +10,11 @@
 //!   [`SKIP_REAL_MS`] (skipping ahead);
 //! * anything in between plays at the chosen speed.
 //!
+//! Several things can happen at one instant (a key is released, handed to a
+//! worker, reconciled in zero time, and sent back to wait). With pacing on,
+//! each pass over an instant gets its own frame and a short dwell
+//! ([`DWELL_MS`]), so a key visibly visits each place it passes through.
+//!
 //! Pacing follows individual keys; with more than [`CROWD`] keys in motion
 //! the stage shows piles, and time runs at the chosen speed.
 
@@ -23,6 +28,8 @@ pub const MAX_REAL_MS: f64 = 2_000.0;
 pub const SKIP_REAL_MS: f64 = 1_200.0;
 /// Keys in motion (queued, waiting, processing) beyond which pacing is off.
 pub const CROWD: usize = 50;
+/// Real time between two passes over one instant.
+pub const DWELL_MS: f64 = 300.0;
 /// Slow motion never goes below this fraction of the chosen speed.
 const MAX_SLOWDOWN: f64 = 1e-4;
 
@@ -45,11 +52,13 @@ struct Stretch {
     cue: Cue,
 }
 
-/// The pacing state: on or off, and the stretch being played.
+/// The pacing state: on or off, the stretch being played, and the real time
+/// spent on the current instant.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pacing {
     pub on: bool,
     stretch: Option<Stretch>,
+    dwell_ms: f64,
 }
 
 impl Default for Pacing {
@@ -57,11 +66,61 @@ impl Default for Pacing {
         Pacing {
             on: true,
             stretch: None,
+            dwell_ms: 0.0,
         }
     }
 }
 
+/// What one frame does.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Frame {
+    /// Move virtual time at `speed`. With `land`, stop at the next event
+    /// and handle just one pass of it (pacing is following keys).
+    Run { speed: f64, cue: Cue, land: bool },
+    /// Handle one more pass over the current instant.
+    Pass,
+    /// Stay on the current instant a little longer.
+    Hold,
+}
+
 impl Pacing {
+    /// What this frame of `real_ms` does. `next` is the next event's instant,
+    /// `in_motion` the keys queued, waiting or being processed.
+    pub fn frame(
+        &mut self,
+        chosen: f64,
+        now: Nanos,
+        next: Option<Nanos>,
+        in_motion: usize,
+        real_ms: f64,
+    ) -> Frame {
+        let following = self.on && in_motion > 0 && in_motion <= CROWD;
+        match next {
+            Some(next) if following && next <= now => {
+                self.dwell_ms += real_ms;
+                if self.dwell_ms >= DWELL_MS {
+                    self.dwell_ms = 0.0;
+                    Frame::Pass
+                } else {
+                    Frame::Hold
+                }
+            }
+            _ => {
+                let (speed, cue) = self.speed(chosen, now, next, in_motion);
+                Frame::Run {
+                    speed,
+                    cue,
+                    land: following && next.is_some(),
+                }
+            }
+        }
+    }
+
+    /// A pass was just handled: the dwell on this instant starts now.
+    pub fn landed(&mut self) {
+        self.dwell_ms = 0.0;
+    }
+
     /// The speed (virtual per real) for this frame, and its cue. `next` is
     /// the next event's instant, `in_motion` the keys queued, waiting or
     /// being processed.
@@ -121,6 +180,7 @@ impl Pacing {
     /// Forget the stretch (after a seek or a new input).
     pub fn reset(&mut self) {
         self.stretch = None;
+        self.dwell_ms = 0.0;
     }
 }
 
@@ -187,6 +247,18 @@ mod tests {
         let mut p = Pacing::default();
         let (speed, _) = p.speed(1.0, 7, Some(7), 1);
         assert_eq!(virtual_step(16.7, speed), 1);
+    }
+
+    #[test]
+    fn passes_over_one_instant_are_spaced_by_the_dwell() {
+        let mut p = Pacing::default();
+        let frames: Vec<Frame> = (0..40).map(|_| p.frame(1.0, 5, Some(5), 1, 16.7)).collect();
+        let passes = frames.iter().filter(|f| **f == Frame::Pass).count();
+        assert_eq!(passes, (40.0 * 16.7 / DWELL_MS) as usize);
+        assert!(matches!(
+            p.frame(1.0, 5, Some(5), CROWD + 1, 16.7),
+            Frame::Run { land: false, .. }
+        ));
     }
 
     #[test]

@@ -346,6 +346,20 @@ impl Playground {
         self.lesson = Some(ls);
     }
 
+    /// One pass over instant `at` (with pacing: one hop per frame). A taped
+    /// input due then is applied the ordinary way instead.
+    fn one_pass(&mut self, at: Nanos) {
+        let due = self.sim.borrow().next_event_at() == Some(at);
+        if due {
+            self.sim.borrow_mut().step();
+            self.horizon = self.horizon.max(at);
+            self.checkpoint();
+        } else {
+            self.advance_to(at);
+        }
+        self.pacing.landed();
+    }
+
     /// The next instant something happens: an event of the run, or a taped
     /// input ahead of the clock (after a rewind).
     pub fn next_instant(&self) -> Option<Nanos> {
@@ -546,20 +560,41 @@ impl Reducible for Playground {
                 }
                 let real_ms = real_ms.clamp(0.0, MAX_TICK_MS);
                 next.real_since_checkpoint += real_ms;
-                let (speed, cue) = {
+                let (now, upcoming, in_motion) = {
                     let sim = next.sim.borrow();
                     let q = sim.queue();
-                    let in_motion = q.len() + q.waiting_len() + q.processing_count();
-                    let upcoming = next.next_instant();
-                    next.pacing
-                        .speed(self.speed, sim.now(), upcoming, in_motion)
+                    (
+                        sim.now(),
+                        next.next_instant(),
+                        q.len() + q.waiting_len() + q.processing_count(),
+                    )
                 };
-                next.effective_speed = speed;
-                next.cue = cue;
-                let target = next
-                    .now()
-                    .saturating_add(pacing::virtual_step(real_ms, speed));
-                next.advance_to(target);
+                let frame = next
+                    .pacing
+                    .frame(self.speed, now, upcoming, in_motion, real_ms);
+                match frame {
+                    pacing::Frame::Hold => {}
+                    pacing::Frame::Pass => next.one_pass(now),
+                    pacing::Frame::Run { speed, cue, land } => {
+                        next.effective_speed = speed;
+                        next.cue = cue;
+                        let target = now.saturating_add(pacing::virtual_step(real_ms, speed));
+                        match upcoming {
+                            // Land on the event and show its first pass alone.
+                            Some(at)
+                                if land
+                                    && at <= target
+                                    && next.sim.borrow().next_event_at() == Some(at) =>
+                            {
+                                next.advance_to(at - 1);
+                                next.one_pass(at);
+                            }
+                            _ => {
+                                next.advance_to(target);
+                            }
+                        }
+                    }
+                }
                 if let Some(reason) = next.sim.borrow().stalled() {
                     next.playing = false;
                     next.notice = Some(Notice {

@@ -75,6 +75,7 @@ fn chip(
 #[function_component(Stage)]
 pub fn stage() -> Html {
     let state = use_playground();
+    crate::hooks::use_travel();
     let sim = state.sim.borrow();
     let now = sim.now();
     let q = sim.queue();
@@ -126,7 +127,7 @@ pub fn stage() -> Html {
     });
 
     html! {
-        <section class="stage" aria-label="The workqueue">
+        <section class="stage" aria-label="The stage: sources, queue, workers, waiting heap and bucket" data-stage="">
             <div class="lane sources">
                 <h3>{"Sources"}</h3>
                 <p class="stat"><strong>{ format::count(watch) }</strong>{" watch events so far"}</p>

@@ -8,6 +8,9 @@ use yew::prelude::*;
 
 use crate::state::{Action, Playground, MAX_SPEED, MIN_SPEED};
 
+mod travel;
+pub use travel::{use_travel, GLIDE_MS};
+
 /// Milliseconds since page load (the browser's monotonic clock).
 pub fn now_ms() -> f64 {
     web_sys::window()

@@ -1,7 +1,7 @@
 // Changing the limiter: presets, inline validation, and what the stage shows.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, open, shot, failingStorm } from './harness.mjs';
+import { serve, launch, open, shot, failingStorm, parseGoDuration } from './harness.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve()); browser = await launch(); });
@@ -57,10 +57,33 @@ test('ten thousand keys stay responsive and are aggregated', async () => {
   const chips = await page.$$eval('.chip', (els) => els.length);
   assert.ok(chips < 200, `${chips} chips drawn`);
   assert.match(await page.textContent('[data-testid="waiting"]'), /more/);
+  // The gate refuses it next to the field, naming the field and the range.
   await page.fill('[data-testid="count"]', '60000');
+  await page.click('[data-testid="add-many"]');
+  assert.match(await page.textContent('[data-testid="field-error"]'), /count: 60000 keys is out of range: use 1 to 50000/);
+  assert.equal(await page.getAttribute('[data-testid="count"]', 'aria-invalid'), 'true');
+  // Within the range, but more than the run has room for: the run says so.
+  await page.fill('[data-testid="count"]', '45000');
   await page.click('[data-testid="add-many"]');
   assert.match(await page.textContent('[data-testid="notice"]'), /limit of 50000/);
   await shot(page, '23-ten-thousand');
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
+
+test('a vanishing storm rate is refused by name and the page keeps running', async () => {
+  const { page, context, problems } = await open(browser, url);
+  await page.fill('[data-testid="rate"]', '1e-10');
+  await page.click('[data-testid="storm"]');
+  assert.match(await page.textContent('[data-testid="field-error"]'), /per_second: 1e-10 events per second is out of range: use 0\.001 to 1000000/);
+  assert.equal(await page.getAttribute('[data-testid="rate"]', 'aria-invalid'), 'true');
+  // Still alive: a key added now is handled.
+  await page.fill('[data-testid="rate"]', '50');
+  await page.click('[data-testid="storm"]');
+  assert.equal(await page.$('[data-testid="field-error"]'), null, 'a valid input clears the message');
+  const t0 = parseGoDuration(await page.textContent('[data-testid="clock"]'));
+  await page.waitForTimeout(500);
+  assert.ok(parseGoDuration(await page.textContent('[data-testid="clock"]')) > t0, 'the clock moves on');
   assert.deepEqual(problems.console, []);
   await context.close();
 });

@@ -1,0 +1,94 @@
+// The living stage, watched frame by frame: keys glide between places,
+// millisecond backoffs stay on screen long enough to read at 1x, and a
+// revealed lesson answer does not move when the run goes on.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { serve, launch, open, shot, failingStorm } from './harness.mjs';
+
+let server, url, browser;
+before(async () => { ({ server, url } = await serve()); browser = await launch(); });
+after(async () => { await browser?.close(); server?.close(); });
+
+// Samples one key on the stage at every animation frame for `ms`:
+// its position, and which lane holds it.
+function sampleKey(page, key, ms) {
+  return page.evaluate(([key, ms]) => new Promise((resolve) => {
+    const out = []; const end = performance.now() + ms;
+    const tick = () => {
+      const el = document.querySelector(`[data-stage] .chip[data-key="${key}"]`);
+      if (el) {
+        const r = el.getBoundingClientRect();
+        const lane = ['queued', 'processing', 'waiting'].find((c) => el.classList.contains(c)) || '';
+        out.push({ x: r.left, y: r.top, lane, t: performance.now() });
+      } else out.push(null);
+      if (performance.now() < end) requestAnimationFrame(tick); else resolve(out);
+    };
+    requestAnimationFrame(tick);
+  }), [key, ms]);
+}
+
+test('a failing key glides between places and its 5ms backoff is readable at 1x', async () => {
+  const { page, context, problems } = await open(browser, url);
+  assert.ok(await page.$('[role="region"][aria-label*="stage"], section[aria-label*="stage"]'), 'the stage is a named region');
+  await failingStorm(page, 1);
+  const key = 'default/pod-0';
+  const samples = (await sampleKey(page, key, 3000)).filter(Boolean);
+  assert.ok(samples.length > 60, `${samples.length} frames sampled`);
+  // Travel: between two resting places the chip passes through many
+  // intermediate positions, not one jump.
+  const deltas = samples.slice(1).map((s, i) => Math.hypot(s.x - samples[i].x, s.y - samples[i].y));
+  const biggest = Math.max(...deltas);
+  const partial = deltas.filter((d) => d > 0.5 && d < biggest / 2).length;
+  assert.ok(biggest > 20, `the key moved between lanes (${biggest.toFixed(0)}px)`);
+  assert.ok(partial >= 8, `${partial} frames in mid-flight`);
+  // Time you can see: the first wait (5ms virtual) lasts over half a second of real time.
+  const runs = [];
+  let start = null;
+  for (const s of samples) {
+    if (s.lane === 'waiting' && start === null) start = s.t;
+    if (s.lane !== 'waiting' && start !== null) { runs.push(s.t - start); start = null; }
+  }
+  assert.ok(runs.length >= 1, 'the key waited in the heap');
+  assert.ok(runs[0] >= 500, `the first backoff was on screen for ${runs[0].toFixed(0)}ms`);
+  assert.match(await page.textContent('[data-testid="clock"]'), /^[0-9.]+(ms|s|µs)$/, 'a rounded clock');
+  // A frame sequence to look at.
+  const dir = path.join(process.cwd(), '..', '..', 'target', 'e2e-screenshots', 'travel');
+  fs.mkdirSync(dir, { recursive: true });
+  for (let i = 0; i < 8; i++) {
+    await page.screenshot({ path: path.join(dir, `frame-${i}.png`), clip: { x: 300, y: 230, width: 620, height: 260 } });
+    await page.waitForTimeout(60);
+  }
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
+
+test('with reduced motion keys jump, but the page still works', async () => {
+  const { page, context, problems } = await open(browser, url, { reducedMotion: 'reduce' });
+  await failingStorm(page, 1);
+  const samples = (await sampleKey(page, 'default/pod-0', 1500)).filter(Boolean);
+  const deltas = samples.slice(1).map((s, i) => Math.hypot(s.x - samples[i].x, s.y - samples[i].y));
+  const biggest = Math.max(...deltas);
+  const partial = deltas.filter((d) => d > 0.5 && d < biggest / 2).length;
+  assert.ok(biggest > 20, 'it still changes place');
+  assert.ok(partial <= 2, `${partial} frames in mid-flight with reduced motion`);
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
+
+test('a revealed answer stays put after stepping and playing', async () => {
+  const { page, context, problems } = await open(browser, `${url}/?lesson=max-of`);
+  await page.fill('[data-testid="guess"]', '0.16s');
+  await page.click('[data-testid="reveal"]');
+  const before = (await page.textContent('[data-testid="answer-value"]')).trim();
+  assert.equal(before, '160ms');
+  assert.match(await page.textContent('[data-testid="answer"]'), /you got it/, '0.16s = 160ms');
+  for (let i = 0; i < 4; i++) await page.click('[data-testid="step"]');
+  await page.click('[data-testid="play"]');
+  await page.waitForTimeout(1000);
+  assert.equal((await page.textContent('[data-testid="answer-value"]')).trim(), before);
+  await shot(page, '31-answer-stays');
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
