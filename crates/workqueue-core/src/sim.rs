@@ -718,7 +718,12 @@ impl Simulation {
                 }
                 let state = &mut self.sources[s];
                 state.cursor = 0;
-                state.next = state.next.map(|n| after(n, state.interval));
+                // At the saturated end of time there is no later instant:
+                // the resync is over (it would otherwise fire for ever).
+                state.next = state
+                    .next
+                    .map(|n| (n, after(n, state.interval)))
+                    .and_then(|(n, later)| (later > n).then_some(later));
             }
         }
         self.collect_queue_events();

@@ -556,3 +556,25 @@ fn the_scenario_decoder_refuses_garbage_by_name() {
     println!("fuzz scenario decoder: {cases} cases ran, {failures} failed");
     assert_eq!(failures, 0);
 }
+
+/// Found by the fuzzer (case 25351): a resync started when the clock stands
+/// at the end of time must not fire for ever at that instant.
+#[test]
+fn a_resync_at_the_end_of_time_fires_once() {
+    let mut s = Scenario::new("end of time");
+    s.items.push(ItemSpec {
+        key: "k".into(),
+        script: None,
+        reconcile_ns: None,
+        add_at_ns: Some(0),
+    });
+    let mut sim = Simulation::new(&s).unwrap();
+    sim.run_until(i64::MAX);
+    sim.apply(Input::Resync {
+        period_ns: Some(149 * MILLISECOND),
+    })
+    .unwrap();
+    assert!(sim.run_until_bounded(i64::MAX, 10_000));
+    assert_eq!(sim.sources().count(), 0, "the resync is over");
+    sim.apply(Input::Add { key: "k2".into() }).unwrap();
+}
