@@ -112,11 +112,15 @@ pub fn app() -> Html {
             <ContextProvider<PlaygroundContext> context={state}>
                 <header class="top compact">{ brand }<Transport /></header>
                 <Notices />
+                // A fixed frame: the stage beside the narration; what grows
+                // (the lesson text, the inspector's history) scrolls inside,
+                // so the embed's height never changes while it plays.
                 <main class="embed-layout">
-                    <LessonPanel />
                     <Stage />
-                    <Inspector />
-                    <Charts />
+                    <div class="embed-side">
+                        <LessonPanel />
+                        <Inspector />
+                    </div>
                 </main>
                 <div class="sr-only" aria-live="polite" data-testid="narration">{ narration }</div>
             </ContextProvider<PlaygroundContext>>

@@ -249,8 +249,17 @@ pub fn embed_dialog(props: &EmbedProps) -> Html {
         format!("#{}", share::encode(&state.shared()))
     };
     let src = format!("{}?{}{}", base_url(), query.join("&"), fragment);
+    // The frame keeps one height while it plays; the script fits the frame
+    // to the height the playground reports (a phone column, a wide post).
     let snippet = format!(
-        "<iframe src=\"{src}\" title=\"Workqueue Playground\" width=\"100%\" height=\"560\" style=\"border:0\" loading=\"lazy\"></iframe>"
+        "<iframe src=\"{src}\" title=\"Workqueue Playground\" width=\"100%\" height=\"600\" style=\"border:0;max-width:700px\" loading=\"lazy\"></iframe>\n\
+<script>\n\
+addEventListener('message', (e) => {{\n\
+  if (!e.data || e.data.type !== 'workqueue-playground:height') return;\n\
+  for (const f of document.querySelectorAll('iframe'))\n\
+    if (f.contentWindow === e.source) f.style.height = Math.min(Math.max(e.data.height, 300), 900) + 'px';\n\
+}});\n\
+</script>"
     );
     let toggle = {
         let a = autoplay.clone();
@@ -261,7 +270,7 @@ pub fn embed_dialog(props: &EmbedProps) -> Html {
             <p>{"Paste this into your post. The frame reports its height to the page (message type workqueue-playground:height); "}
                { if state.lesson.is_some() { "it opens the current lesson step." } else { "it opens this exact setup." } }</p>
             <label class="check"><input type="checkbox" checked={*autoplay} onchange={toggle} />{" start playing on load"}</label>
-            <textarea class="wide mono" readonly=true rows="4" value={snippet.clone()} aria-label="Embed snippet" data-testid="embed-snippet" />
+            <textarea class="wide mono" readonly=true rows="9" value={snippet.clone()} aria-label="Embed snippet" data-testid="embed-snippet" />
             <button class="primary" onclick={let s = snippet.clone(); Callback::from(move |_| copy(&s))}>{"Copy snippet"}</button>
             <h3>{"Preview"}</h3>
             <iframe class="preview" src={src} title="Embed preview"></iframe>

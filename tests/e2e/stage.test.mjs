@@ -92,3 +92,27 @@ test('a revealed answer stays put after stepping and playing', async () => {
   assert.deepEqual(problems.console, []);
   await context.close();
 });
+
+test('an embed fits a 700x600 frame and keeps its height while it plays', async () => {
+  const initScript = () => {
+    window.__heights = [];
+    addEventListener('message', (e) => { if (e.data && e.data.type === 'workqueue-playground:height') window.__heights.push(e.data.height); });
+  };
+  for (const viewport of [{ width: 700, height: 600 }, { width: 390, height: 700 }]) {
+    const { page, context, problems } = await open(browser, `${url}/?embed=1&lesson=backoff&step=1&autoplay=1`, { viewport, initScript });
+    await page.waitForTimeout(3000);
+    const { heights, scroll } = await page.evaluate(() => ({ heights: window.__heights, scroll: document.documentElement.scrollHeight }));
+    assert.ok(scroll <= viewport.height, `the page is ${scroll}px tall in a ${viewport.height}px frame`);
+    assert.ok(heights.length >= 1, 'it reports its height');
+    assert.ok(Math.max(...heights) - Math.min(...heights) <= 2, `reported heights moved: ${[...new Set(heights)]}`);
+    assert.ok(Math.max(...heights) <= viewport.height, `reported ${Math.max(...heights)}`);
+    // The stage and the narration are both on screen.
+    const stage = await page.locator('[data-stage]').boundingBox();
+    const lesson = await page.locator('[data-testid="lesson"]').boundingBox();
+    assert.ok(stage && stage.y < viewport.height && stage.height > 150, `stage ${JSON.stringify(stage)}`);
+    assert.ok(lesson && lesson.y < viewport.height, `lesson ${JSON.stringify(lesson)}`);
+    await shot(page, `40-embed-${viewport.width}x${viewport.height}`);
+    assert.deepEqual(problems.console, []);
+    await context.close();
+  }
+});
