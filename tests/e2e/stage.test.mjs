@@ -116,3 +116,21 @@ test('an embed fits a 700x600 frame and keeps its height while it plays', async 
     await context.close();
   }
 });
+
+test('workshop mode on a projector: the stage takes most of the screen, keys in large type', async () => {
+  for (const viewport of [{ width: 1024, height: 768 }, { width: 1280, height: 720 }]) {
+    const { page, context, problems } = await open(browser, `${url}/?workshop=1&lesson=backoff&step=1`, { viewport });
+    await page.waitForSelector('[data-stage] .chip');
+    const stage = await page.locator('[data-stage]').boundingBox();
+    assert.ok(stage.width >= 0.6 * viewport.width, `stage ${stage.width.toFixed(0)}px of ${viewport.width}px`);
+    assert.ok(stage.y < viewport.height / 3, `the stage starts high on the screen (${stage.y.toFixed(0)}px)`);
+    const chipPx = await page.$eval('[data-stage] .chip', (el) => parseFloat(getComputedStyle(el).fontSize));
+    assert.ok(chipPx >= 18, `key labels at ${chipPx}px`);
+    const lessonPx = await page.$eval('.lesson-text', (el) => parseFloat(getComputedStyle(el).fontSize));
+    assert.ok(lessonPx >= 22, `narration at ${lessonPx}px`);
+    assert.equal(await page.isVisible('#in-count'), false, 'forms step aside');
+    await shot(page, `41-workshop-${viewport.width}x${viewport.height}`);
+    assert.deepEqual(problems.console, []);
+    await context.close();
+  }
+});
