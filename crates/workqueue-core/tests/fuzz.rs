@@ -443,8 +443,10 @@ fn arbitrary_scenarios_and_inputs_never_panic_and_stay_in_budget() {
         "fuzz scenarios+inputs: {cases} cases ran ({driven} accepted and driven, {refused} refused naming a field), {} failed",
         failures.len()
     );
+    // About a quarter get past the gate; a generator that stops reaching
+    // the driver (every case refused) would test nothing.
     assert!(
-        driven * 4 > cases,
+        driven * 5 > cases,
         "too few cases get past the gate to test the driver"
     );
     for (n, e) in failures.iter().take(10) {
