@@ -473,10 +473,12 @@ impl Playground {
         let real_ok = !self.playing || !full || self.real_since_checkpoint >= CHECKPOINT_REAL_MS;
         if sim.now() >= last + CHECKPOINT_EVERY && real_ok {
             self.real_since_checkpoint = 0.0;
-            cps.push(sim.clone());
-            if cps.len() > MAX_CHECKPOINTS {
+            // Make room first: the peak is the ring, never the ring plus one
+            // (wasm memory, once grown, is never given back).
+            if full {
                 evict_most_crowded(&mut cps);
             }
+            cps.push(sim.clone());
         }
     }
 
@@ -540,9 +542,9 @@ impl Playground {
 }
 
 /// Drops the checkpoint closest to its predecessor (never the first, the
-/// run's start, nor the newest), so the ring stays spread over the timeline.
+/// run's start), so the ring stays spread over the timeline.
 fn evict_most_crowded(cps: &mut Vec<Simulation>) {
-    let victim = (1..cps.len() - 1).min_by_key(|&i| (cps[i].now() - cps[i - 1].now(), i));
+    let victim = (1..cps.len()).min_by_key(|&i| (cps[i].now() - cps[i - 1].now(), i));
     if let Some(i) = victim {
         cps.remove(i);
     }

@@ -75,8 +75,12 @@ fn chip(
 #[function_component(Stage)]
 pub fn stage() -> Html {
     let state = use_playground();
-    crate::hooks::use_travel();
     let sim = state.sim.borrow();
+    let in_motion = {
+        let q = sim.queue();
+        q.len() + q.waiting_len() + q.processing_count()
+    };
+    crate::hooks::use_travel(in_motion <= crate::pacing::CROWD);
     let now = sim.now();
     let q = sim.queue();
 

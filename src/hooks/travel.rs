@@ -114,9 +114,16 @@ fn carries(el: &Element, start: f64) -> bool {
 }
 
 /// Call in the stage component: after every render, moved chips glide.
+/// `enabled` is false while the stage shows a crowd (see [`crate::pacing::CROWD`]).
 #[hook]
-pub fn use_travel() {
-    use_effect(|| {
+pub fn use_travel(enabled: bool) {
+    use_effect(move || {
+        if !enabled {
+            // A crowd: the chips shown change every frame and reading their
+            // layout would cost the frame budget. Start afresh afterwards.
+            PLACES.with(|p| p.borrow_mut().clear());
+            return;
+        }
         let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
             return;
         };
