@@ -30,6 +30,10 @@ pub const SKIP_REAL_MS: f64 = 1_200.0;
 pub const CROWD: usize = 50;
 /// Real time between two passes over one instant.
 pub const DWELL_MS: f64 = 300.0;
+/// Passes over one instant shown one by one; past them (a zero-delay retry
+/// loop goes round for ever at one instant) time runs at the chosen speed,
+/// so the run's stall guard can see the loop.
+pub const PASSES_SHOWN: u32 = 6;
 /// Slow motion never goes below this fraction of the chosen speed.
 const MAX_SLOWDOWN: f64 = 1e-4;
 
@@ -59,6 +63,8 @@ pub struct Pacing {
     pub on: bool,
     stretch: Option<Stretch>,
     dwell_ms: f64,
+    /// The instant being shown pass by pass, and how many passes so far.
+    passes: (Nanos, u32),
 }
 
 impl Default for Pacing {
@@ -67,6 +73,7 @@ impl Default for Pacing {
             on: true,
             stretch: None,
             dwell_ms: 0.0,
+            passes: (Nanos::MIN, 0),
         }
     }
 }
@@ -95,16 +102,25 @@ impl Pacing {
         real_ms: f64,
     ) -> Frame {
         let following = self.on && in_motion > 0 && in_motion <= CROWD;
+        if self.passes.0 != now {
+            self.passes = (now, 0);
+        }
         match next {
-            Some(next) if following && next <= now => {
+            Some(next) if following && next <= now && self.passes.1 < PASSES_SHOWN => {
                 self.dwell_ms += real_ms;
                 if self.dwell_ms >= DWELL_MS {
                     self.dwell_ms = 0.0;
+                    self.passes.1 += 1;
                     Frame::Pass
                 } else {
                     Frame::Hold
                 }
             }
+            Some(next) if next <= now => Frame::Run {
+                speed: chosen,
+                cue: Cue::Normal,
+                land: false,
+            },
             _ => {
                 let (speed, cue) = self.speed(chosen, now, next, in_motion);
                 Frame::Run {
@@ -255,6 +271,14 @@ mod tests {
         let frames: Vec<Frame> = (0..40).map(|_| p.frame(1.0, 5, Some(5), 1, 16.7)).collect();
         let passes = frames.iter().filter(|f| **f == Frame::Pass).count();
         assert_eq!(passes, (40.0 * 16.7 / DWELL_MS) as usize);
+        // A loop at one instant: after a few passes shown, time runs.
+        let mut p = Pacing::default();
+        let frames: Vec<Frame> = (0..400)
+            .map(|_| p.frame(1.0, 5, Some(5), 1, 16.7))
+            .collect();
+        let passes = frames.iter().filter(|f| **f == Frame::Pass).count();
+        assert_eq!(passes, PASSES_SHOWN as usize);
+        assert!(matches!(frames[399], Frame::Run { land: false, .. }));
         assert!(matches!(
             p.frame(1.0, 5, Some(5), CROWD + 1, 16.7),
             Frame::Run { land: false, .. }

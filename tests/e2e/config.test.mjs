@@ -87,3 +87,25 @@ test('a vanishing storm rate is refused by name and the page keeps running', asy
   assert.deepEqual(problems.console, []);
   await context.close();
 });
+
+test('a run that cannot progress stops with a message and the page stays usable', async () => {
+  const { page, context, problems } = await open(browser, url);
+  // A zero backoff with instant failing reconciles: the key is back in the
+  // queue at the same instant, for ever.
+  await page.selectOption('[data-testid="preset"]', 'per-item');
+  await page.fill('#f-base', '0s');
+  await page.fill('#f-max', '0s');
+  await page.selectOption('[data-testid="script"]', 'always-error');
+  await page.fill('#f-reconcile', '0s');
+  await page.click('[data-testid="apply"]');
+  await page.click('[data-testid="add"]');
+  await page.waitForFunction(() => /Paused: .*zero-delay retry loop/.test(document.querySelector('[data-testid="notice"]')?.textContent || ''), null, { timeout: 20000 });
+  assert.equal(await page.getAttribute('[data-testid="play"]', 'aria-label'), 'Play', 'it paused itself');
+  // Responsive: a frame still comes within a frame or two, and Restart works.
+  const gap = await page.evaluate(() => new Promise((r) => { const t = performance.now(); requestAnimationFrame(() => r(performance.now() - t)); }));
+  assert.ok(gap < 100, `next frame after ${gap}ms`);
+  await page.click('button:has-text("Restart")');
+  assert.equal(await page.textContent('[data-testid="clock"]'), '0s');
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
