@@ -100,8 +100,25 @@ impl Pacing {
         next: Option<Nanos>,
         in_motion: usize,
         real_ms: f64,
+        sources_only: bool,
     ) -> Frame {
         let following = self.on && in_motion > 0 && in_motion <= CROWD;
+        if sources_only && next.is_some_and(|n| n > now) {
+            // Watch events merging into a queued key move nothing: play them
+            // at the chosen speed (a 50/s storm at 1x takes one real second),
+            // only skipping ahead through long silences.
+            let (speed, cue) = self.speed(chosen, now, next, in_motion);
+            let (speed, cue) = if cue == Cue::SlowMotion {
+                (chosen, Cue::Normal)
+            } else {
+                (speed, cue)
+            };
+            return Frame::Run {
+                speed,
+                cue,
+                land: false,
+            };
+        }
         if self.passes.0 != now {
             self.passes = (now, 0);
         }
@@ -268,21 +285,37 @@ mod tests {
     #[test]
     fn passes_over_one_instant_are_spaced_by_the_dwell() {
         let mut p = Pacing::default();
-        let frames: Vec<Frame> = (0..40).map(|_| p.frame(1.0, 5, Some(5), 1, 16.7)).collect();
+        let frames: Vec<Frame> = (0..40)
+            .map(|_| p.frame(1.0, 5, Some(5), 1, 16.7, false))
+            .collect();
         let passes = frames.iter().filter(|f| **f == Frame::Pass).count();
         assert_eq!(passes, (40.0 * 16.7 / DWELL_MS) as usize);
         // A loop at one instant: after a few passes shown, time runs.
         let mut p = Pacing::default();
         let frames: Vec<Frame> = (0..400)
-            .map(|_| p.frame(1.0, 5, Some(5), 1, 16.7))
+            .map(|_| p.frame(1.0, 5, Some(5), 1, 16.7, false))
             .collect();
         let passes = frames.iter().filter(|f| **f == Frame::Pass).count();
         assert_eq!(passes, PASSES_SHOWN as usize);
         assert!(matches!(frames[399], Frame::Run { land: false, .. }));
         assert!(matches!(
-            p.frame(1.0, 5, Some(5), CROWD + 1, 16.7),
+            p.frame(1.0, 5, Some(5), CROWD + 1, 16.7, false),
             Frame::Run { land: false, .. }
         ));
+    }
+
+    #[test]
+    fn watch_events_alone_play_at_the_chosen_speed() {
+        let mut p = Pacing::default();
+        let f = p.frame(1.0, 0, Some(20 * MILLISECOND), 1, 16.7, true);
+        assert_eq!(
+            f,
+            Frame::Run {
+                speed: 1.0,
+                cue: Cue::Normal,
+                land: false
+            }
+        );
     }
 
     #[test]

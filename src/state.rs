@@ -562,18 +562,20 @@ impl Reducible for Playground {
                 }
                 let real_ms = real_ms.clamp(0.0, MAX_TICK_MS);
                 next.real_since_checkpoint += real_ms;
-                let (now, upcoming, in_motion) = {
+                let (now, upcoming, in_motion, sources_only) = {
                     let sim = next.sim.borrow();
                     let q = sim.queue();
+                    let in_motion = q.len() + q.waiting_len() + q.processing_count();
                     (
                         sim.now(),
                         next.next_instant(),
-                        q.len() + q.waiting_len() + q.processing_count(),
+                        in_motion,
+                        sim.next_is_sources_only(),
                     )
                 };
-                let frame = next
-                    .pacing
-                    .frame(self.speed, now, upcoming, in_motion, real_ms);
+                let frame =
+                    next.pacing
+                        .frame(self.speed, now, upcoming, in_motion, real_ms, sources_only);
                 match frame {
                     pacing::Frame::Hold => {}
                     pacing::Frame::Pass => next.one_pass(now),

@@ -61,12 +61,21 @@ fn chip(
         let key = key.clone();
         Callback::from(move |_| d.dispatch(Action::Select(Some(key.clone()))))
     };
-    let label = format!("{key}: select to see why it is here");
+    // Events deduplicated into this copy since a worker last took it.
+    let absorbed = sim.item(id).absorbed;
+    let label = if absorbed > 0 {
+        format!("{key}, {absorbed} more events merged into it: select to see why it is here")
+    } else {
+        format!("{key}: select to see why it is here")
+    };
     html! {
         <button key={key.clone()} class={classes!("chip", class, selected.then_some("selected"), dirty.then_some("dirty"), arrived.then_some("arrived"))}
             {onclick} aria-label={label} aria-pressed={selected.to_string()} data-key={key.clone()}>
             <span class="chip-key">{ key }</span>
             { if limited { html! { <span class="badge" title="Crossplane: this key already paid for its next pass">{"paid"}</span> } } else { html! {} } }
+            { if absorbed > 0 { html! {
+                <span class="absorbed" data-testid="absorbed" title="watch events merged into this one queued copy (deduplicated)">{ format!("+{absorbed}") }</span>
+            } } else { html! {} } }
             { extra }
         </button>
     }

@@ -134,3 +134,23 @@ test('workshop mode on a projector: the stage takes most of the screen, keys in 
     await context.close();
   }
 });
+
+test('fifty events collapse into one reconcile in flight and one dirty copy that counts them', async () => {
+  const { page, context, problems } = await open(browser, url);
+  await page.fill('#f-reconcile', '1s');
+  await page.click('[data-testid="apply"]');
+  await page.fill('#in-rate', '50');
+  await page.fill('#in-storm-for', '1s');
+  await page.click('[data-testid="storm"]');
+  await page.waitForFunction(() => {
+    const badge = document.querySelector('[data-stage] .chip[data-key="default/web-1"] [data-testid="absorbed"]');
+    return badge && Number(badge.textContent.replace('+', '')) >= 15;
+  }, null, { timeout: 5000 });
+  // One copy on the stage, being reconciled and marked dirty.
+  assert.equal(await page.locator('[data-stage] .chip[data-key="default/web-1"]').count(), 1);
+  assert.match(await page.getAttribute('[data-stage] .chip[data-key="default/web-1"]', 'class'), /dirty/);
+  assert.match(await page.getAttribute('[data-stage] .chip[data-key="default/web-1"]', 'aria-label'), /more events merged into it/);
+  await shot(page, '42-dedup');
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});

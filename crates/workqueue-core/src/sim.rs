@@ -125,6 +125,9 @@ pub struct ItemInfo {
     /// Dropped by "give up after N requeues" or a terminal error.
     pub gave_up: bool,
     pub watch_events: u64,
+    /// Adds absorbed by deduplication since the key was last handed to a
+    /// worker: how many events the one queued (or dirty) copy stands for.
+    pub absorbed: u64,
 }
 
 /// An entry of the event log.
@@ -476,6 +479,32 @@ impl Simulation {
             }
         }
         next.map(|t| t.max(self.now))
+    }
+
+    /// Whether the next event comes from event sources alone (watch events,
+    /// a resync, an add-many): nothing is released from the heap and no
+    /// reconcile ends then. Pacing plays such stretches at the chosen speed.
+    pub fn next_is_sources_only(&self) -> bool {
+        let Some(next) = self.next_event_at() else {
+            return false;
+        };
+        if self.resume.is_some() {
+            return false;
+        }
+        let others = [
+            self.queue.next_ready_at(),
+            self.initial_adds
+                .get(self.initial_cursor)
+                .map(|(at, _)| *at),
+        ]
+        .into_iter()
+        .flatten()
+        .chain(self.workers.iter().filter_map(|w| match w {
+            WorkerState::Reconciling { until, .. } => Some(*until),
+            _ => None,
+        }))
+        .min();
+        others.is_none_or(|t| t.max(self.now) > next)
     }
 
     /// Handles everything due at the next event's instant. Returns that
@@ -887,6 +916,14 @@ impl Simulation {
         let mut events = std::mem::take(&mut self.event_buf);
         self.queue.swap_events(&mut events);
         for (at, e) in events.drain(..) {
+            match &e {
+                QueueEvent::Add {
+                    item,
+                    effect: AddEffect::Deduplicated,
+                } => self.items.get_mut(*item).absorbed += 1,
+                QueueEvent::Get { item } => self.items.get_mut(*item).absorbed = 0,
+                _ => {}
+            }
             let sample = self.series.current(at);
             match &e {
                 QueueEvent::Released { .. }

@@ -447,3 +447,33 @@ fn shutdown_lets_workers_finish_what_is_queued() {
     });
     assert!(ignored);
 }
+
+/// Fifty events a second on one key with 1s reconciles: the first event
+/// queues the key, the next marks it dirty while it is processed, and every
+/// later one is absorbed by that dirty copy, until a worker takes it again.
+#[test]
+fn a_storm_on_one_key_is_absorbed_by_one_dirty_copy() {
+    let mut s = Scenario::new("absorbed");
+    s.controller.reconcile_ns = SECOND;
+    s.sources.push(Source::WatchEvents {
+        key: "prod/web".into(),
+        per_second: 50.0,
+        start_ns: 0,
+        duration_ns: 2 * SECOND,
+    });
+    let mut sim = Simulation::new(&s).unwrap();
+    sim.run_until(500 * MILLISECOND);
+    let k = sim.find("prod/web").unwrap();
+    assert_eq!(sim.item(k).watch_events, 26, "events at 0, 20ms, ... 500ms");
+    assert!(sim.queue().is_processing(k) && sim.queue().is_dirty(k));
+    assert_eq!(sim.item(k).absorbed, 24);
+    // What comes next is a watch event alone (520ms); at 1s the reconcile ends too.
+    assert!(sim.next_is_sources_only());
+    let mut later = sim.clone();
+    later.run_until(990 * MILLISECOND);
+    assert!(!later.next_is_sources_only());
+    // Done at 1s re-queues the dirty copy and a worker takes it: a fresh count.
+    sim.run_until(SECOND);
+    assert_eq!(sim.item(k).absorbed, 0);
+    assert_eq!(sim.item(k).reconciles, 1);
+}
