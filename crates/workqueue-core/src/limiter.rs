@@ -255,32 +255,33 @@ pub enum AnswerKind {
 impl Limiter {
     /// `When(item)` at virtual instant `now` (only the bucket looks at `now`).
     pub fn when(&mut self, item: ItemId, now: Nanos) -> Nanos {
-        self.answer::<false>(item, now).0
+        self.answer(item, now, None)
     }
 
     /// `When(item)` with the same effect as [`Limiter::when`], also reporting
     /// what every part answered and which one won.
     pub fn when_explained(&mut self, item: ItemId, now: Nanos) -> Answer {
-        match self.answer::<true>(item, now) {
-            (_, Some(answer)) => answer,
-            // `answer::<true>` always explains; this arm only keeps the types honest.
-            (delay, None) => leaf(AnswerKind::MaxOf, delay),
-        }
+        let mut out = Vec::with_capacity(1);
+        let delay = self.answer(item, now, Some(&mut out));
+        out.pop().unwrap_or_else(|| leaf(AnswerKind::MaxOf, delay))
     }
 
-    /// The one implementation of `When`: the delay, and with `EXPLAIN` the
-    /// answer tree. The delay never depends on `EXPLAIN`, so the conformance
-    /// cases (which call [`Limiter::when`]) cover exactly what the app runs.
-    pub(crate) fn answer<const EXPLAIN: bool>(
+    /// The one implementation of `When`: returns the delay and, when `out`
+    /// is given, pushes this limiter's answer tree onto it. The delay never
+    /// depends on `out`, so the conformance cases (which call
+    /// [`Limiter::when`]) cover exactly what the app runs; the plain call
+    /// allocates nothing and moves no explanation around.
+    pub(crate) fn answer(
         &mut self,
         item: ItemId,
         now: Nanos,
-    ) -> (Nanos, Option<Answer>) {
+        out: Option<&mut Vec<Answer>>,
+    ) -> Nanos {
         match self {
             Limiter::Exponential(e) => {
-                let exp = *e.failures.get(item);
                 let delay = e.when(item);
-                let why = EXPLAIN.then(|| {
+                if let Some(out) = out {
+                    let exp = *e.failures.get(item) - 1; // the count before this call
                     let uncapped = base_times_pow2(e.base, exp);
                     let capped = uncapped.is_none_or(|u| u > e.max) && delay == e.max;
                     let kind = AnswerKind::Exponential {
@@ -289,28 +290,28 @@ impl Limiter {
                         exp,
                         capped,
                     };
-                    leaf(kind, delay)
-                });
-                (delay, why)
+                    out.push(leaf(kind, delay));
+                }
+                delay
             }
             Limiter::FastSlow(f) => {
                 let delay = f.when(item);
-                let why = EXPLAIN.then(|| {
+                if let Some(out) = out {
                     let kind = AnswerKind::FastSlow {
                         fast: f.fast,
                         slow: f.slow,
                         max_fast: f.max_fast,
                         attempt: *f.failures.get(item),
                     };
-                    leaf(kind, delay)
-                });
-                (delay, why)
+                    out.push(leaf(kind, delay));
+                }
+                delay
             }
             Limiter::Bucket(b) => {
-                let tokens_before = if EXPLAIN { b.tokens_at(now) } else { 0.0 };
+                let tokens_before = out.as_ref().map(|_| b.tokens_at(now));
                 let r = b.reserve_n(now, 1, crate::time::INF_DURATION);
                 let delay = r.delay_from(now);
-                let why = EXPLAIN.then(|| {
+                if let (Some(out), Some(tokens_before)) = (out, tokens_before) {
                     let kind = AnswerKind::Bucket {
                         qps: b.limit(),
                         burst: b.burst(),
@@ -318,49 +319,51 @@ impl Limiter {
                         tokens_after: r.tokens_after,
                         ok: r.ok,
                     };
-                    leaf(kind, delay)
-                });
-                (delay, why)
+                    out.push(leaf(kind, delay));
+                }
+                delay
             }
             Limiter::MaxOf(parts) => {
                 // client-go's running maximum starts at 0: negative answers clamp.
                 let mut ret = 0;
                 let mut winner = None;
-                let mut answers = Vec::new();
+                let mut children = out.as_ref().map(|_| Vec::with_capacity(parts.len()));
                 for (i, part) in parts.iter_mut().enumerate() {
-                    let (delay, why) = part.answer::<EXPLAIN>(item, now);
+                    let delay = part.answer(item, now, children.as_mut());
                     if delay > ret {
                         ret = delay;
                         winner = Some(i);
                     }
-                    answers.extend(why);
                 }
-                let why = EXPLAIN.then(|| {
+                if let (Some(out), Some(mut children)) = (out, children) {
                     if let Some(w) = winner {
-                        answers[w].won = true;
+                        children[w].won = true;
                     }
-                    Answer {
+                    out.push(Answer {
                         kind: AnswerKind::MaxOf,
                         delay: ret,
-                        parts: answers,
+                        parts: children,
                         won: false,
-                    }
-                });
-                (ret, why)
+                    });
+                }
+                ret
             }
             Limiter::WithMaxWait(inner, max_wait) => {
-                let (inner_delay, inner_why) = inner.answer::<EXPLAIN>(item, now);
+                let mut children = out.as_ref().map(|_| Vec::with_capacity(1));
+                let inner_delay = inner.answer(item, now, children.as_mut());
                 let delay = inner_delay.min(*max_wait);
-                let why = EXPLAIN.then(|| Answer {
-                    kind: AnswerKind::WithMaxWait {
-                        max_wait: *max_wait,
-                        capped: inner_delay > *max_wait,
-                    },
-                    delay,
-                    parts: inner_why.into_iter().collect(),
-                    won: false,
-                });
-                (delay, why)
+                if let (Some(out), Some(children)) = (out, children) {
+                    out.push(Answer {
+                        kind: AnswerKind::WithMaxWait {
+                            max_wait: *max_wait,
+                            capped: inner_delay > *max_wait,
+                        },
+                        delay,
+                        parts: children,
+                        won: false,
+                    });
+                }
+                delay
             }
         }
     }

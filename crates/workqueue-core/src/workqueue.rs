@@ -514,8 +514,7 @@ impl Workqueue {
     /// `AddRateLimited(item)`: `AddAfter(item, When(item))`. `When` runs first,
     /// unconditionally, so even after shutdown the failure counts grow.
     pub fn add_rate_limited(&mut self, now: Nanos, item: ItemId) -> (Nanos, AfterEffect) {
-        let (delay, _, effect) = self.rate_limited::<false>(now, item);
-        (delay, effect)
+        self.rate_limited(now, item, None)
     }
 
     /// `AddRateLimited(item)` that also reports every sub-limiter's answer:
@@ -525,8 +524,9 @@ impl Workqueue {
         now: Nanos,
         item: ItemId,
     ) -> (Answer, AfterEffect) {
-        let (delay, why, effect) = self.rate_limited::<true>(now, item);
-        let answer = why.unwrap_or(Answer {
+        let mut out = Vec::with_capacity(1);
+        let (delay, effect) = self.rate_limited(now, item, Some(&mut out));
+        let answer = out.pop().unwrap_or(Answer {
             kind: crate::limiter::AnswerKind::MaxOf,
             delay,
             parts: Vec::new(),
@@ -535,15 +535,16 @@ impl Workqueue {
         (answer, effect)
     }
 
-    fn rate_limited<const EXPLAIN: bool>(
+    fn rate_limited(
         &mut self,
         now: Nanos,
         item: ItemId,
-    ) -> (Nanos, Option<Answer>, AfterEffect) {
+        out: Option<&mut Vec<Answer>>,
+    ) -> (Nanos, AfterEffect) {
         self.advance(now);
-        let (delay, why) = self.limiter.answer::<EXPLAIN>(item, self.now);
+        let delay = self.limiter.answer(item, self.now, out);
         self.emit(QueueEvent::RateLimited { item, delay });
-        (delay, why, self.add_after(now, item, delay))
+        (delay, self.add_after(now, item, delay))
     }
 
     /// `Forget(item)`: clears the limiter's memory of the item, nothing else.

@@ -288,3 +288,70 @@ fn bucket_waits_are_within_a_nanosecond_of_exact_arithmetic() {
         )
         .unwrap();
 }
+
+/// One code path: a limiter answering plainly and a clone answering with
+/// explanations give the same delays and end in the same state, for random
+/// limiter trees and call sequences (Forget and time moving included).
+#[test]
+fn plain_and_explained_answers_are_the_same_code() {
+    use workqueue_core::{ItemId, Limiter};
+    fn tree() -> impl Strategy<Value = LimiterConfig> {
+        let leaf = prop_oneof![
+            (0i64..20, 0i64..2_000).prop_map(|(b, m)| LimiterConfig::Exponential {
+                base_ns: b * MILLISECOND,
+                max_ns: m * MILLISECOND
+            }),
+            (0i64..20, 0i64..2_000, 0u32..5).prop_map(|(f, s, n)| LimiterConfig::FastSlow {
+                fast_ns: f * MILLISECOND,
+                slow_ns: s * MILLISECOND,
+                max_fast_attempts: n
+            }),
+            (0u32..50, 1i64..20).prop_map(|(q, b)| LimiterConfig::Bucket {
+                qps: q as f64,
+                burst: b
+            }),
+            Just(LimiterConfig::DefaultController),
+        ];
+        leaf.prop_recursive(3, 8, 3, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 1..4)
+                    .prop_map(|limiters| LimiterConfig::MaxOf { limiters }),
+                (inner, 0i64..500).prop_map(|(l, w)| LimiterConfig::WithMaxWait {
+                    limiter: Box::new(l),
+                    max_wait_ns: w * MILLISECOND
+                }),
+            ]
+        })
+    }
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+        cases: 300,
+        ..ProptestConfig::default()
+    });
+    runner
+        .run(
+            &(
+                tree(),
+                proptest::collection::vec((0u32..4, 0i64..30, 0u8..10), 1..80),
+            ),
+            |(config, calls)| {
+                let mut plain: Limiter = config.build();
+                let mut explained: Limiter = config.build();
+                let mut now = 0;
+                for (item, dt, kind) in calls {
+                    now += dt * MILLISECOND;
+                    let id = ItemId(item);
+                    if kind == 0 {
+                        plain.forget(id);
+                        explained.forget(id);
+                        continue;
+                    }
+                    let a = plain.when(id, now);
+                    let b = explained.when_explained(id, now);
+                    prop_assert_eq!(a, b.delay, "{:?}", config);
+                    prop_assert_eq!(plain.num_requeues(id), explained.num_requeues(id));
+                }
+                Ok(())
+            },
+        )
+        .unwrap();
+}
