@@ -147,6 +147,8 @@ pub struct Playground {
     pub pacing: Pacing,
     pub effective_speed: f64,
     pub cue: Cue,
+    /// A fresh run with nothing scheduled: the clock is waiting for a first key.
+    pub idle: bool,
     pub lesson: Option<LessonState>,
     pub mode: Mode,
 }
@@ -192,6 +194,7 @@ impl Playground {
             pacing: Pacing::default(),
             effective_speed: 1.0,
             cue: Cue::Normal,
+            idle: false,
             lesson: None,
             mode: Mode::default(),
         }
@@ -422,6 +425,7 @@ impl Playground {
             pacing: self.pacing,
             effective_speed: self.effective_speed,
             cue: self.cue,
+            idle: self.idle,
             lesson: self.lesson.clone(),
             mode: self.mode,
         }
@@ -573,6 +577,15 @@ impl Reducible for Playground {
                         sim.next_is_sources_only(),
                     )
                 };
+                // A fresh run with nothing to do: the clock waits for the
+                // first key instead of counting up an empty stage.
+                next.idle = now == 0
+                    && upcoming.is_none()
+                    && in_motion == 0
+                    && next.sim.borrow().inputs().is_empty();
+                if next.idle {
+                    return Rc::new(next);
+                }
                 let frame =
                     next.pacing
                         .frame(self.speed, now, upcoming, in_motion, real_ms, sources_only);
@@ -756,8 +769,25 @@ mod tests {
         let p = reduce(p, Action::Tick(16.0));
         assert_eq!((p.rev, p.now()), (rev, 0));
         let p = reduce(p, Action::TogglePlay);
+        let p = reduce(p, Action::TogglePacing);
+        let p = reduce(p, Action::Input(Input::Add { key: "k".into() }));
         let p = reduce(p, Action::Tick(60_000.0));
         assert_eq!(p.now(), (MAX_TICK_MS * 1e6) as Nanos);
+    }
+
+    #[test]
+    fn a_first_visit_waits_for_the_first_key() {
+        let mut p = Rc::new(Playground::default());
+        for _ in 0..30 {
+            p = reduce(p, Action::Tick(16.7));
+        }
+        assert_eq!(p.now(), 0, "no clock running while nothing happens");
+        assert!(p.idle);
+        p = reduce(p, Action::Input(Input::Add { key: "k".into() }));
+        for _ in 0..30 {
+            p = reduce(p, Action::Tick(16.7));
+        }
+        assert!(p.now() > 0 && !p.idle, "time runs once something happened");
     }
 
     #[test]

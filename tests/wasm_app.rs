@@ -95,9 +95,15 @@ async fn an_invalid_value_is_flagged_inline_and_cannot_be_applied() {
 }
 
 #[wasm_bindgen_test]
-async fn the_clock_moves_while_playing() {
+async fn the_clock_waits_for_a_first_key_then_moves_while_playing() {
     let root = mount().await;
-    let before = text(&root, "[data-testid=clock]");
     sleep(Duration::from_millis(200)).await;
-    assert_ne!(text(&root, "[data-testid=clock]"), before);
+    assert_eq!(
+        text(&root, "[data-testid=clock]"),
+        "0s",
+        "nothing happened yet"
+    );
+    click(&root, "[data-testid=add]");
+    sleep(Duration::from_millis(300)).await;
+    assert_ne!(text(&root, "[data-testid=clock]"), "0s");
 }

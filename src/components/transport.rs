@@ -92,6 +92,11 @@ fn pace_cue(state: &crate::state::Playground) -> Html {
     if !state.playing {
         return html! {};
     }
+    if state.idle {
+        return html! {
+            <span class="pace idle" data-testid="pace">{"waiting for your first key"}</span>
+        };
+    }
     let rate = format::speed(state.effective_speed);
     match state.cue {
         Cue::Normal => html! {},
