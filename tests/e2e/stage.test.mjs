@@ -154,3 +154,27 @@ test('fifty events collapse into one reconcile in flight and one dirty copy that
   assert.deepEqual(problems.console, []);
   await context.close();
 });
+
+test('on a phone the stage and queue.Add share the first screen; a wide screen looks right too', async () => {
+  {
+    const viewport = { width: 390, height: 844 };
+    const { page, context, problems } = await open(browser, url, { viewport });
+    const stage = await page.locator('[data-stage]').boundingBox();
+    const add = await page.locator('[data-testid="add"]').boundingBox();
+    assert.ok(stage.y < viewport.height / 2, `stage at ${stage.y}px`);
+    assert.ok(add.y + add.height <= viewport.height, `queue.Add at ${add.y}px`);
+    await page.click('[data-testid="add"]');
+    await page.waitForSelector('[data-stage] .chip[data-key="default/web-1"]');
+    await shot(page, '43-phone-390x844');
+    assert.deepEqual(problems.console, []);
+    await context.close();
+  }
+  {
+    const { page, context, problems } = await open(browser, url, { viewport: { width: 1920, height: 1080 } });
+    await failingStorm(page, 3);
+    await page.waitForTimeout(800);
+    await shot(page, '44-desktop-1920x1080');
+    assert.deepEqual(problems.console, []);
+    await context.close();
+  }
+});
