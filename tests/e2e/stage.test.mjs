@@ -178,3 +178,32 @@ test('on a phone the stage and queue.Add share the first screen; a wide screen l
     await context.close();
   }
 });
+
+test('the outcome buttons meet WCAG AA contrast in light and dark mode', async () => {
+  for (const colorScheme of ['light', 'dark']) {
+    const { page, context } = await open(browser, url, { colorScheme });
+    await page.selectOption('[data-testid="script"]', 'live'); // the default: you decide
+    if (await page.isEnabled('[data-testid="apply"]')) await page.click('[data-testid="apply"]');
+    await page.click('[data-testid="add"]');
+    await page.waitForSelector('[data-testid="outcome-error"]');
+    const ratios = await page.$$eval('.outcome', (buttons) => {
+      const rgb = (c) => (c.match(/[\d.]+/g) || []).map(Number);
+      const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+        .reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+      const background = (el) => {
+        for (let e = el; e; e = e.parentElement) {
+          const c = rgb(getComputedStyle(e).backgroundColor);
+          if (c.length === 3 || (c.length === 4 && c[3] > 0.9)) return c.slice(0, 3);
+        }
+        return [255, 255, 255];
+      };
+      return buttons.map((b) => {
+        const [l1, l2] = [lum(rgb(getComputedStyle(b).color).slice(0, 3)), lum(background(b))].sort((a, b) => b - a);
+        return { name: b.textContent.trim(), ratio: (l1 + 0.05) / (l2 + 0.05) };
+      });
+    });
+    assert.ok(ratios.length >= 4, `${ratios.length} outcome buttons`);
+    for (const { name, ratio } of ratios) assert.ok(ratio >= 4.5, `${colorScheme}: "${name}" at ${ratio.toFixed(2)}:1`);
+    await context.close();
+  }
+});
