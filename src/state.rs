@@ -379,17 +379,24 @@ impl Playground {
         }
     }
 
-    /// Whether the lesson may move on from its current step: what the step
-    /// waits for has happened, and its prediction was made. The Next button
-    /// and the keyboard shortcuts both obey it.
+    /// Whether the lesson may move on from its current step (the keyboard
+    /// shortcuts ask this; the lesson panel asks [`Playground::step_done`]
+    /// with the step it already has).
     pub fn can_advance(&self) -> bool {
         let Some(l) = &self.lesson else { return false };
         let all = lessons::all();
-        let Some(step) = all.get(l.index).and_then(|x| x.steps.get(l.step)) else {
-            return false;
-        };
+        all.get(l.index)
+            .and_then(|x| x.steps.get(l.step))
+            .is_some_and(|step| self.step_done(step))
+    }
+
+    /// The one rule for leaving a lesson step, for the Next buttons and the
+    /// keys alike: what the step waits for has happened, and its prediction
+    /// was made.
+    pub fn step_done(&self, step: &lessons::Step) -> bool {
         let waited = step.wait.as_ref().is_none_or(|w| w.met(&self.sim.borrow()));
-        let predicted = step.predict.is_none() || l.guess().is_some();
+        let predicted =
+            step.predict.is_none() || self.lesson.as_ref().is_some_and(|l| l.guess().is_some());
         waited && predicted
     }
 

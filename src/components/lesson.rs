@@ -21,8 +21,8 @@ pub fn lesson_panel() -> Html {
     let step = &lesson.steps[ls.step];
     let sim = state.sim.borrow();
     let waiting = step.wait.as_ref().filter(|w| !w.met(&sim));
-    let predicted = ls.guess().is_some() || step.predict.is_none();
-    let can_next = ls.step + 1 < lesson.steps.len() && state.can_advance();
+    let done = state.step_done(step);
+    let can_next = ls.step + 1 < lesson.steps.len() && done;
     let d = state.dispatcher();
     let go = |to: usize| {
         let d = d.clone();
@@ -87,7 +87,7 @@ pub fn lesson_panel() -> Html {
                 } else if ls.index + 1 < all.len() {
                     let d = d.clone();
                     let next = ls.index + 1;
-                    html! { <button class="primary" onclick={Callback::from(move |_| d.dispatch(Action::StartLesson(next)))} disabled={waiting.is_some() || !predicted} data-testid="lesson-next-lesson">{"Next lesson →"}</button> }
+                    html! { <button class="primary" onclick={Callback::from(move |_| d.dispatch(Action::StartLesson(next)))} disabled={!done} data-testid="lesson-next-lesson">{"Next lesson →"}</button> }
                 } else {
                     html! { <span class="hint">{"That was the last lesson."}</span> }
                 } }

@@ -9,7 +9,7 @@ use yew::prelude::*;
 use crate::state::{Action, Playground, MAX_SPEED, MIN_SPEED};
 
 mod travel;
-pub use travel::{use_travel, GLIDE_MS};
+pub use travel::use_travel;
 
 /// Milliseconds since page load (the browser's monotonic clock).
 pub fn now_ms() -> f64 {

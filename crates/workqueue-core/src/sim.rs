@@ -463,48 +463,41 @@ impl Simulation {
         if self.resume.is_some() {
             return Some(self.now);
         }
-        let mut next = self.queue.next_ready_at();
-        let mut consider = |t: Nanos| next = Some(next.map_or(t, |n: Nanos| n.min(t)));
-        for w in &self.workers {
-            if let WorkerState::Reconciling { until, .. } = w {
-                consider(*until);
-            }
-        }
-        if let Some((at, _)) = self.initial_adds.get(self.initial_cursor) {
-            consider(*at);
-        }
-        for s in &self.sources {
-            if let Some(t) = s.next {
-                consider(t);
-            }
-        }
+        let sources = self.sources.iter().filter_map(|s| s.next).min();
+        let next = match (self.next_non_source_at(), sources) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         next.map(|t| t.max(self.now))
+    }
+
+    /// The next release from the heap, reconcile end or scheduled add: every
+    /// kind of event but the sources'.
+    fn next_non_source_at(&self) -> Option<Nanos> {
+        let reconciles = self.workers.iter().filter_map(|w| match w {
+            WorkerState::Reconciling { until, .. } => Some(*until),
+            _ => None,
+        });
+        let scheduled = self
+            .initial_adds
+            .get(self.initial_cursor)
+            .map(|(at, _)| *at);
+        reconciles
+            .chain(self.queue.next_ready_at())
+            .chain(scheduled)
+            .min()
     }
 
     /// Whether the next event comes from event sources alone (watch events,
     /// a resync, an add-many): nothing is released from the heap and no
     /// reconcile ends then. Pacing plays such stretches at the chosen speed.
     pub fn next_is_sources_only(&self) -> bool {
-        let Some(next) = self.next_event_at() else {
-            return false;
-        };
-        if self.resume.is_some() {
-            return false;
+        match self.next_event_at() {
+            Some(next) if self.resume.is_none() => self
+                .next_non_source_at()
+                .is_none_or(|t| t.max(self.now) > next),
+            _ => false,
         }
-        let others = [
-            self.queue.next_ready_at(),
-            self.initial_adds
-                .get(self.initial_cursor)
-                .map(|(at, _)| *at),
-        ]
-        .into_iter()
-        .flatten()
-        .chain(self.workers.iter().filter_map(|w| match w {
-            WorkerState::Reconciling { until, .. } => Some(*until),
-            _ => None,
-        }))
-        .min();
-        others.is_none_or(|t| t.max(self.now) > next)
     }
 
     /// Handles everything due at the next event's instant. Returns that

@@ -254,7 +254,13 @@ fn events_per_second(field: &str, per_second: f64) -> Result<(), ScenarioError> 
 
 /// One event source (`i` is its place in `sources`).
 pub fn source(i: usize, s: &Source) -> Result<(), ScenarioError> {
-    let f = |name: &str| format!("sources[{i}].{name}");
+    source_at(&format!("sources[{i}]."), s)
+}
+
+/// One event source, its fields named `{prefix}per_second` and so on (a
+/// live input's fields have no prefix).
+fn source_at(prefix: &str, s: &Source) -> Result<(), ScenarioError> {
+    let f = |name: &str| format!("{prefix}{name}");
     match s {
         Source::WatchEvents {
             key: k,
@@ -428,10 +434,10 @@ pub fn input(i: &Input) -> Result<(), ScenarioError> {
                 start_ns: 0,
                 duration_ns: *duration_ns,
             };
-            source(0, &src).map_err(strip_source_prefix)
+            source_at("", &src)
         }
         Input::Resync { period_ns } => match period_ns {
-            Some(p) => source(0, &Source::Resync { period_ns: *p }).map_err(strip_source_prefix),
+            Some(p) => source_at("", &Source::Resync { period_ns: *p }),
             None => Ok(()),
         },
         Input::Decide { key: k, outcome: o } => {
@@ -444,13 +450,6 @@ pub fn input(i: &Input) -> Result<(), ScenarioError> {
         }
         Input::Shutdown => Ok(()),
     }
-}
-
-fn strip_source_prefix(mut e: ScenarioError) -> ScenarioError {
-    if let Some(rest) = e.field.strip_prefix("sources[0].") {
-        e.field = rest.to_string();
-    }
-    e
 }
 
 /// A recorded tape of inputs (a share link's, or a lesson's): each input
