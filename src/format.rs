@@ -1,6 +1,6 @@
 //! Numbers and durations as the page shows them.
 
-use workqueue_core::{format_go_duration, Nanos};
+use workqueue_core::{format_go_duration, Nanos, Outcome, Script};
 
 /// A Go duration, with "never" for anything past 292 years.
 pub fn dur(d: Nanos) -> String {
@@ -87,9 +87,97 @@ pub fn seconds(s: f64) -> String {
     }
 }
 
+/// A reconcile result in words: "an error", "RequeueAfter 30s".
+pub fn outcome(o: &Outcome) -> String {
+    match o {
+        Outcome::Success => "success".into(),
+        Outcome::Requeue => "Requeue: true".into(),
+        Outcome::RequeueAfter { after_ns } => format!("RequeueAfter {}", dur(*after_ns)),
+        Outcome::Error => "an error".into(),
+        Outcome::TerminalError => "a terminal error".into(),
+        Outcome::ErrorWithRequeueAfter { after_ns } => {
+            format!("an error with RequeueAfter {}", dur(*after_ns))
+        }
+        Outcome::Custom { .. } => o.go_return(),
+    }
+}
+
+/// What a key's reconciles will do, in words: "fails 3 times, then succeeds".
+pub fn script(s: &Script) -> String {
+    let then = |o: &Outcome| match o {
+        Outcome::Success => "succeeds".to_string(),
+        o => format!("returns {}", outcome(o)),
+    };
+    match s {
+        Script::Always { outcome: o } => match o {
+            Outcome::Success => "always succeeds".into(),
+            Outcome::Error => "always fails".into(),
+            o => format!("always returns {}", outcome(o)),
+        },
+        Script::FailThenSucceed { failures: 0 } => "always succeeds".into(),
+        Script::FailThenSucceed { failures: 1 } => "fails once, then succeeds".into(),
+        Script::FailThenSucceed { failures } => format!("fails {failures} times, then succeeds"),
+        Script::Sequence { outcomes, then: t } => {
+            let list: Vec<String> = outcomes.iter().map(outcome).collect();
+            format!(
+                "returns {} in turn, then {} for ever",
+                list.join(", "),
+                then(t).trim_start_matches("returns ")
+            )
+        }
+        Script::Random {
+            error_probability,
+            otherwise,
+        } => format!(
+            "fails {:.0}% of the time (seeded), otherwise {}",
+            error_probability * 100.0,
+            then(otherwise)
+        ),
+        Script::Live => "waits for you to choose each result".into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scripts_read_as_words() {
+        assert_eq!(
+            script(&Script::FailThenSucceed { failures: 3 }),
+            "fails 3 times, then succeeds"
+        );
+        assert_eq!(
+            script(&Script::FailThenSucceed { failures: 1 }),
+            "fails once, then succeeds"
+        );
+        assert_eq!(
+            script(&Script::Always {
+                outcome: Outcome::Error
+            }),
+            "always fails"
+        );
+        assert_eq!(script(&Script::Live), "waits for you to choose each result");
+        assert_eq!(
+            script(&Script::Sequence {
+                outcomes: vec![
+                    Outcome::Error,
+                    Outcome::RequeueAfter {
+                        after_ns: 30_000_000_000
+                    }
+                ],
+                then: Outcome::Success
+            }),
+            "returns an error, RequeueAfter 30s in turn, then succeeds for ever"
+        );
+        assert_eq!(
+            script(&Script::Random {
+                error_probability: 0.25,
+                otherwise: Outcome::Success
+            }),
+            "fails 25% of the time (seeded), otherwise succeeds"
+        );
+    }
 
     #[test]
     fn formats() {

@@ -23,6 +23,23 @@ pub struct Step {
     pub setup: Option<Setup>,
     pub wait: Option<Wait>,
     pub predict: Option<Predict>,
+    /// What the step asks you to do, as a button in the lesson itself (so
+    /// it works in workshop mode and embeds, where the forms are hidden).
+    pub act: Option<Act>,
+    /// Something the text refers to that the stage does not show.
+    pub show: Option<Show>,
+}
+
+pub struct Act {
+    pub label: &'static str,
+    pub inputs: Vec<Input>,
+}
+
+/// Extra pictures a step brings into the lesson panel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Show {
+    /// The same 10,000 failing keys under three limiters, side by side.
+    CompareLimiters,
 }
 
 /// A fresh run: settings, inputs applied at t=0, `later` inputs at their
@@ -189,15 +206,19 @@ pub fn all() -> Vec<Lesson> {
             title: "1. Three sets and deduplication",
             steps: vec![
                 Step {
+                    act: Some(Act { label: "queue.Add(\"default/web-1\")", inputs: vec![add("default/web-1")] }),
+                    show: None,
                     title: "A key enters the queue",
-                    text: "A work queue holds keys, not events. Add the key default/web-1 with the queue.Add button: it goes to the FIFO and is marked dirty. A worker takes it at once (Get moves it from dirty to processing) and reconciles it for one second.",
+                    text: "A work queue holds keys, not events. Press the queue.Add button below: default/web-1 goes to the FIFO and is marked dirty. A worker takes it at once (Get moves it from dirty to processing) and reconciles it for one second.",
                     setup: Some(Setup { settings: settings(Preset::ClientGoDefault, ScriptChoice::Success, &[(Field::Reconcile, "1s")]), inputs: vec![], later: vec![], run_to: 0 }),
                     wait: Some(Wait::Results(ResultLabel::Success, 1)),
                     predict: None,
                 },
                 Step {
+                    act: None,
+                    show: None,
                     title: "Fifty events, how many reconciles?",
-                    text: "Now the informer fires 50 watch events per second on that key for two seconds, while each reconcile takes one second. Adding a key that is already dirty changes nothing; adding it while it is being processed only marks it dirty, and Done puts it back once. Press play and watch the Queue and Workers lanes.",
+                    text: "Now the informer fires 50 watch events per second on that key for two seconds, while each reconcile takes one second. Each event flies in from the sources and lands on the key: the first is queued, one that arrives during a reconcile marks the key dirty, and every later one merges into that one copy (its +N badge). Done puts the key back once. Predict, then press play.",
                     setup: Some(Setup {
                         settings: settings(Preset::ClientGoDefault, ScriptChoice::Success, &[(Field::Reconcile, "1s")]),
                         inputs: vec![Input::WatchEvents { key: "default/web-1".into(), per_second: 50.0, duration_ns: 2 * SECOND }],
@@ -223,13 +244,17 @@ pub fn all() -> Vec<Lesson> {
             title: "2. Requeue, RequeueAfter and errors",
             steps: vec![
                 Step {
+                    act: None,
+                    show: None,
                     title: "An error is rate limited",
-                    text: "Each reconcile below waits for you. Choose Error: controller-runtime calls AddRateLimited, so the limiter decides the delay, and the failure count (NumRequeues) goes up. The inspector on the right lists the queue calls it caused.",
+                    text: "Each reconcile below waits for you. Choose Error: controller-runtime calls AddRateLimited, so the limiter decides the delay, and the failure count (NumRequeues) goes up. The key's panel (Why is default/web-1 here?) lists the queue calls it caused.",
                     setup: Some(Setup { settings: settings(Preset::ClientGoDefault, ScriptChoice::Live, &[]), inputs: vec![add("default/web-1")], later: vec![], run_to: 200 * ms }),
                     wait: Some(Wait::Results(ResultLabel::Error, 1)),
                     predict: None,
                 },
                 Step {
+                    act: None,
+                    show: None,
                     title: "RequeueAfter forgets the failures",
                     text: "Now choose RequeueAfter (30s). controller-runtime first calls Forget, wiping the backoff history, then AddAfter with exactly your delay: no limiter is asked. That is why a poll interval is not slowed down by earlier failures.",
                     setup: None,
@@ -237,6 +262,8 @@ pub fn all() -> Vec<Lesson> {
                     predict: None,
                 },
                 Step {
+                    act: None,
+                    show: None,
                     title: "An error wins over RequeueAfter",
                     text: "Returning an error together with RequeueAfter does not do both: the error takes the rate-limited path and the RequeueAfter is ignored (controller-runtime logs a warning). Terminal errors are neither requeued nor forgotten. Requeue: true (deprecated) is rate limited like an error but counted as 'requeue'. Try them on the next reconcile.",
                     setup: None,
@@ -250,8 +277,10 @@ pub fn all() -> Vec<Lesson> {
             title: "3. Per-item backoff and the first second",
             steps: vec![
                 Step {
+                    act: None,
+                    show: None,
                     title: "Doubling delays",
-                    text: "With the per-item limiter every failure doubles the key's delay: 5ms, 10ms, 20ms… up to 1000s. This key fails every time and reconciles instantly. The chart 'Delay per failure' draws the curve; the log shows each AddAfter.",
+                    text: "With the per-item limiter every failure doubles the key's delay: 5ms, 10ms, 20ms… up to 1000s. This key fails every time and reconciles instantly: watch the ring on it in the waiting heap run down, each wait twice as long as the one before. Its panel lists every requeue.",
                     setup: Some(Setup {
                         settings: settings(Preset::PerItem, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s")]),
                         inputs: vec![add("default/flaky")],
@@ -267,8 +296,10 @@ pub fn all() -> Vec<Lesson> {
                     }),
                 },
                 Step {
+                    act: None,
+                    show: None,
                     title: "The long tail",
-                    text: "After about eighteen failures the delay reaches its 1000s cap, and the key is tried about every sixteen minutes. Run at 1000× to watch it get there.",
+                    text: "After about eighteen failures the delay reaches its 1000s cap, and the key is tried about every sixteen minutes. Raise the speed (+) to 1000× to watch it get there.",
                     setup: None,
                     wait: Some(Wait::Time(SECOND)),
                     predict: Some(Predict {
@@ -285,8 +316,10 @@ pub fn all() -> Vec<Lesson> {
             title: "4. The token bucket and 10,000 failing keys",
             steps: vec![
                 Step {
+                    act: None,
+                    show: None,
                     title: "A thundering herd",
-                    text: "Ten thousand keys start failing at the same instant. With per-item backoff alone, nothing slows them down together: they all come back at 5ms, 15ms, 35ms… The chart shows the requeues per second.",
+                    text: "Ten thousand keys start failing at the same instant. With per-item backoff alone, nothing slows them down together: they all come back at 5ms, 15ms, 35ms… Predict, then press play and watch the whole crowd leave the waiting heap and come back, again and again.",
                     setup: Some(Setup {
                         settings: settings(Preset::PerItem, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s")]),
                         inputs: vec![Input::AddMany { prefix: "default/pod-".into(), count: 10_000 }],
@@ -302,8 +335,10 @@ pub fn all() -> Vec<Lesson> {
                     }),
                 },
                 Step {
+                    act: None,
+                    show: None,
                     title: "One bucket for the whole controller",
-                    text: "The token bucket holds 100 tokens and refills 10 per second. The first 100 failures take a token and go back at once; every one after that waits for a token that does not exist yet, so the bucket's level goes negative: a debt that refills at 10 per second.",
+                    text: "The token bucket holds 100 tokens and refills 10 per second. When ten thousand keys fail at the same instant, the first 100 take a token and go back at once; every one after that reserves a token that does not exist yet, so the level goes below zero: a debt, drawn in red on its own scale, repaid at 10 per second.",
                     setup: Some(Setup {
                         settings: settings(Preset::BucketOnly, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s")]),
                         inputs: vec![Input::AddMany { prefix: "default/pod-".into(), count: 10_000 }],
@@ -325,8 +360,39 @@ pub fn all() -> Vec<Lesson> {
                     }),
                 },
                 Step {
+                    act: None,
+                    show: None,
+                    title: "Empty, then refill",
+                    text: "Now 200 keys fail once each, then succeed; each reconcile takes 5ms. Press play and watch the bucket: every failure takes a token, so the level falls from 100, goes into debt, and once the failures stop it climbs back at 10 tokens per second. A key waiting for its token wears a green ring; the bucket counts them.",
+                    setup: Some(Setup {
+                        settings: settings(Preset::BucketOnly, ScriptChoice::FailThenSucceed, &[(Field::Reconcile, "5ms"), (Field::FailN, "1")]),
+                        inputs: vec![Input::AddMany { prefix: "default/pod-".into(), count: 200 }],
+                        later: vec![],
+                        run_to: 0,
+                    }),
+                    wait: Some(Wait::Time(3 * SECOND)),
+                    predict: Some(Predict {
+                        question: "How deep does the debt get, at its lowest (in tokens, within 10%)?",
+                        unit: "tokens",
+                        answer: |sim| {
+                            let mut c = sim.clone();
+                            let mut lowest = f64::INFINITY;
+                            let mut t = 0;
+                            while t <= 5 * SECOND {
+                                c.run_until(t);
+                                lowest = lowest.min(c.bucket_view().map_or(0.0, |b| b.tokens));
+                                t += MILLISECOND;
+                            }
+                            format!("{:.0}", (-lowest).max(0.0))
+                        },
+                        tolerance: 0.1,
+                    }),
+                },
+                Step {
+                    act: None,
+                    show: Some(Show::CompareLimiters),
                     title: "Side by side",
-                    text: "The comparison below runs the same 10,000 failing keys under per-item only, bucket only and client-go's default (max-of both): per-item alone sends tens of thousands of requeues in the first second, the bucket holds the whole controller to 10 per second after its burst.",
+                    text: "Here are the same 10,000 failing keys under per-item only, bucket only and client-go's default (max-of both), side by side: per-item alone sends tens of thousands of requeues in the first second, the bucket holds the whole controller to 10 per second after its burst.",
                     setup: None,
                     wait: None,
                     predict: None,
@@ -338,8 +404,10 @@ pub fn all() -> Vec<Lesson> {
             title: "5. Max-of: who wins?",
             steps: vec![
                 Step {
+                    act: None,
+                    show: None,
                     title: "The larger delay wins",
-                    text: "client-go's default asks both limiters and keeps the larger answer, and every call takes a token, even when the key's own backoff wins. Here default/flaky has failed at 0, 5, 15, 35 and 75ms, and its sixth try is due at 155ms. A microsecond before, 97 other keys fail once and empty the bucket. Predict, then step once and read the answers in the inspector.",
+                    text: "client-go's default asks both limiters and keeps the larger answer, and every call takes a token, even when the key's own backoff wins. Here default/flaky has failed at 0, 5, 15, 35 and 75ms, and its sixth try is due at 155ms. A microsecond before, 97 other keys fail once and empty the bucket. Predict, then step once (→) and read every limiter's answer in the key's panel.",
                     setup: Some(Setup {
                         settings: settings(Preset::ClientGoDefault, ScriptChoice::FailThenSucceed, &[(Field::Reconcile, "0s"), (Field::FailN, "1")]),
                         inputs: vec![set_script("default/flaky", Script::Always { outcome: Outcome::Error }), add("default/flaky")],
@@ -361,6 +429,8 @@ pub fn all() -> Vec<Lesson> {
             title: "6. Forget, Done, and giving up",
             steps: vec![
                 Step {
+                    act: None,
+                    show: None,
                     title: "Requeue never forgets",
                     text: "Forget is what resets a key's backoff. controller-runtime calls it on success and on RequeueAfter, never on errors or Requeue: true. A reconciler that keeps returning Requeue: true (never an error) still climbs the backoff, as if it had forgotten to Forget.",
                     setup: Some(Setup {
@@ -382,6 +452,8 @@ pub fn all() -> Vec<Lesson> {
                     }),
                 },
                 Step {
+                    act: None,
+                    show: None,
                     title: "Done is not optional",
                     text: "Done is what lets a key out of the processing set. A worker that forgets it leaves the key processing for ever: every later Add only marks it dirty, and it is never handed out again. controller-runtime calls Done for you, deferred, even when Reconcile panics.",
                     setup: None,
@@ -389,6 +461,8 @@ pub fn all() -> Vec<Lesson> {
                     predict: None,
                 },
                 Step {
+                    act: None,
+                    show: None,
                     title: "Giving up after N requeues",
                     text: "A common pattern in hand-written workers: after N rate-limited retries, Forget the key and drop it. This run gives up after 5 requeues of a key that always fails.",
                     setup: Some(Setup {
@@ -416,8 +490,10 @@ pub fn all() -> Vec<Lesson> {
             title: "7. Fast/slow and with-max-wait",
             steps: vec![
                 Step {
+                    act: None,
+                    show: None,
                     title: "Fast, then slow",
-                    text: "The fast/slow limiter retries quickly a few times (5ms, three attempts here), then settles on a fixed slow delay (10s). It counts a failure before comparing, so the 4th failure is the first slow one.",
+                    text: "The fast/slow limiter retries quickly a few times (5ms, three attempts here), then settles on a fixed slow delay (10s). It counts a failure before comparing, so the 4th failure is the first slow one. Predict, then press play.",
                     setup: Some(Setup {
                         settings: settings(Preset::FastSlow, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s")]),
                         inputs: vec![add("default/web-1")],
@@ -444,8 +520,10 @@ pub fn all() -> Vec<Lesson> {
                     }),
                 },
                 Step {
+                    act: None,
+                    show: None,
                     title: "A cap on any delay",
-                    text: "With-max-wait wraps another limiter and caps its answer (10s here), while the wrapped limiter still counts every failure. Switch the preset to 'Default with max wait' in the settings to try it.",
+                    text: "With-max-wait wraps another limiter and caps its answer, while the wrapped limiter still counts every failure. This run uses client-go's default capped at 10s: play it fast (+) and watch the key's waits stop growing at 10s while its failure count keeps climbing.",
                     setup: Some(Setup {
                         settings: settings(Preset::WithMaxWait, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s"), (Field::MaxWait, "10s")]),
                         inputs: vec![add("default/web-1")],
@@ -467,6 +545,8 @@ pub fn all() -> Vec<Lesson> {
             title: "8. Crossplane's two layers",
             steps: vec![
                 Step {
+                    act: None,
+                    show: None,
                     title: "A global bucket in front",
                     text: "Crossplane derives everything from --max-reconcile-rate R: a bucket of R per second with a burst of 10R shared by all controllers, R workers, and a per-object backoff from 1s to 60s in the queue. The bucket sits in a middleware reconciler: with no token, it answers RequeueAfter without calling your reconciler. Here R = 1 and 20 objects arrive at once.",
                     setup: Some(Setup {
@@ -484,6 +564,8 @@ pub fn all() -> Vec<Lesson> {
                     }),
                 },
                 Step {
+                    act: None,
+                    show: None,
                     title: "The backoff reset",
                     text: "A failing object normally backs off 1s, 2s, 4s… But when the global bucket defers it, the RequeueAfter path calls Forget, and its backoff starts again at 1s. The deferred request also comes back with a free pass: it already paid for its token.",
                     setup: Some(Setup {
@@ -575,6 +657,44 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_bucket_step_starts_full_drains_and_refills() {
+        let (_, herd) = find("herd").unwrap();
+        let step = herd
+            .steps
+            .iter()
+            .find(|s| s.title == "Empty, then refill")
+            .unwrap();
+        let mut sim = play(step.setup.as_ref().unwrap());
+        let mut level = |t| {
+            sim.run_until(t);
+            sim.bucket_view().unwrap().tokens
+        };
+        let (start, draining, lowest, refilling, later) = (
+            level(0),
+            level(300 * MILLISECOND),
+            level(SECOND),
+            level(3 * SECOND),
+            level(15 * SECOND),
+        );
+        assert_eq!(start, 100.0, "the scene opens on a full bucket");
+        assert!(
+            draining < 100.0 && draining > 0.0,
+            "it drains over time, not at once: {draining}"
+        );
+        assert!(lowest < 0.0, "then goes into debt: {lowest}");
+        assert!(
+            refilling > lowest && later > refilling,
+            "and refills: {lowest} → {refilling} → {later}"
+        );
+        let answer = (step.predict.as_ref().unwrap().answer)(&play(step.setup.as_ref().unwrap()));
+        let depth: f64 = answer.parse().unwrap();
+        assert!(
+            depth >= -lowest - 1.0,
+            "the answer is the lowest point: {depth} vs {lowest}"
+        );
     }
 
     #[test]

@@ -6,6 +6,7 @@
 
 pub mod components;
 pub mod export;
+pub mod flights;
 pub mod format;
 pub mod hooks;
 pub mod lessons;
@@ -16,16 +17,14 @@ pub mod state;
 
 use yew::prelude::*;
 
-use components::charts::Charts;
 use components::inputs::Inputs;
 use components::inspector::Inspector;
 use components::lesson::LessonPanel;
-use components::log::EventLog;
-use components::metrics::Metrics;
-use components::settings_panel::SettingsPanel;
+use components::side::Side;
 use components::stage::Stage;
 use components::toolbar::Toolbar;
 use components::transport::Transport;
+use components::welcome::Welcome;
 use state::{Action, NoticeKind, Playground, PlaygroundContext};
 
 /// A panic is a bug: log it to the console (tests fail on console errors) and
@@ -134,21 +133,16 @@ pub fn app() -> Html {
                 <Toolbar />
             </header>
             <Notices />
+            // The stage is the hero: the lesson and the actions above it, the
+            // details one click away beside it.
             <main class="layout">
-                <aside class="left">
-                    <Inputs />
-                    <SettingsPanel />
-                </aside>
                 <div class="center">
+                    <Welcome />
                     <LessonPanel />
+                    <Inputs />
                     <Stage />
-                    <Charts />
                 </div>
-                <aside class="right">
-                    <Inspector />
-                    <Metrics />
-                </aside>
-                <div class="bottom"><EventLog /></div>
+                <Side />
             </main>
             <div class="sr-only" aria-live="polite" data-testid="narration">{ narration }</div>
         </ContextProvider<PlaygroundContext>>

@@ -51,6 +51,7 @@ pub enum Action {
     /// Real time passed (ms); advances virtual time when playing.
     Tick(f64),
     TogglePlay,
+    Play,
     Pause,
     /// Jump to the next event.
     Step,
@@ -628,6 +629,7 @@ impl Reducible for Playground {
                 }
             }
             Action::TogglePlay => next.playing = !next.playing,
+            Action::Play => next.playing = true,
             Action::Pause => next.playing = false,
             Action::Step => {
                 next.playing = false;

@@ -105,67 +105,98 @@ fn fresh_curve(sim: &Simulation) -> Vec<(u64, f64)> {
         .collect()
 }
 
-fn draw_all(sim: &Simulation, selected: Option<&str>, nodes: &[NodeRef; 4]) {
-    for which in 0..4 {
-        draw_one(sim, selected, nodes, which);
-    }
-    measured();
+/// What the four charts show: one preparation for the canvas and for the
+/// data tables beside it.
+struct ChartData {
+    requeues: Points,
+    depth: Points,
+    waiting: Points,
+    tokens: Points,
+    burst: f64,
+    curve: Vec<(u64, f64)>,
+    observed: Vec<(u64, f64)>,
 }
 
-fn draw_one(sim: &Simulation, selected: Option<&str>, nodes: &[NodeRef; 4], which: usize) {
-    let base = theme();
-    let secs = sim.series().width as f64 / SECOND as f64;
-    if which == 0 {
-        let Some((b, px)) = backend(&nodes[0], base.font_px) else {
-            return;
-        };
-        let r = series_points(sim, |s| s.requeues as f64 / secs);
-        let _ = requeues::draw(
-            &b.into_drawing_area(),
-            &base.scaled(px),
-            &[("requeues/s", &r)],
-        );
-    }
-    if let Some((b, px)) = backend(&nodes[1], base.font_px) {
-        let d = series_points(sim, |s| s.depth as f64);
-        let w = series_points(sim, |s| s.waiting as f64);
-        let _ = depth::draw(&b.into_drawing_area(), &base.scaled(px), &d, &w);
-    }
-    if which == 2 {
-        let Some((b, px)) = backend(&nodes[2], base.font_px) else {
-            return;
-        };
-        let t = series_points(sim, |s| s.tokens as f64);
-        let burst = sim
-            .middleware()
-            .map(|m| m.global.burst())
-            .or_else(|| sim.queue().limiter().bucket().map(|b| b.burst()))
-            .unwrap_or(0) as f64;
-        let _ = bucket::draw(&b.into_drawing_area(), &base.scaled(px), &t, burst);
-    }
-    if which == 3 {
-        let Some((b, px)) = backend(&nodes[3], base.font_px) else {
-            return;
-        };
-        let curve = fresh_curve(sim);
-        let observed: Vec<(u64, f64)> = selected
-            .and_then(|k| sim.find(k))
-            .map(|id| {
-                sim.item(id)
-                    .retries
-                    .iter()
-                    .map(|r| (r.failures_before + 1, r.delay as f64 / 1e9))
-                    .collect()
-            })
-            .unwrap_or_default();
-        let label = format!("one key, {}", sim.limiter_config().label());
-        let mut series: Vec<(&str, &[(u64, f64)])> = vec![(label.as_str(), &curve)];
-        let observed_label = format!("{} (observed)", selected.unwrap_or(""));
-        if !observed.is_empty() {
-            series.push((observed_label.as_str(), &observed));
+impl ChartData {
+    fn of(sim: &Simulation, selected: Option<&str>) -> ChartData {
+        let secs = sim.series().width as f64 / SECOND as f64;
+        ChartData {
+            requeues: series_points(sim, |s| s.requeues as f64 / secs),
+            depth: series_points(sim, |s| s.depth as f64),
+            waiting: series_points(sim, |s| s.waiting as f64),
+            tokens: series_points(sim, |s| s.tokens as f64),
+            burst: sim.bucket_view().map_or(0, |b| b.burst) as f64,
+            curve: fresh_curve(sim),
+            observed: selected
+                .and_then(|k| sim.find(k))
+                .map(|id| {
+                    sim.item(id)
+                        .retries
+                        .iter()
+                        .map(|r| (r.failures_before + 1, r.delay as f64 / 1e9))
+                        .collect()
+                })
+                .unwrap_or_default(),
         }
-        let _ = backoff::draw(&b.into_drawing_area(), &base.scaled(px), &series);
     }
+}
+
+fn draw_all(sim: &Simulation, selected: Option<&str>, nodes: &[NodeRef; 4]) -> [Option<String>; 4] {
+    let data = ChartData::of(sim, selected);
+    let errors = std::array::from_fn(|which| draw_one(sim, &data, selected, nodes, which).err());
+    measured();
+    errors
+}
+
+/// Draws chart `which`; a failed draw says why (it is shown under the chart).
+fn draw_one(
+    sim: &Simulation,
+    data: &ChartData,
+    selected: Option<&str>,
+    nodes: &[NodeRef; 4],
+    which: usize,
+) -> Result<(), String> {
+    let base = theme();
+    let Some((b, px)) = backend(&nodes[which], base.font_px) else {
+        return Ok(()); // not on the page (yet)
+    };
+    let area = b.into_drawing_area();
+    let theme = base.scaled(px);
+    match which {
+        0 => requeues::draw(&area, &theme, &[("requeues/s", &data.requeues)]),
+        1 => depth::draw(&area, &theme, &data.depth, &data.waiting),
+        2 => bucket::draw(&area, &theme, &data.tokens, data.burst),
+        _ => {
+            let label = format!("one key, {}", sim.limiter_config().label());
+            let mut series: Vec<(&str, &[(u64, f64)])> = vec![(label.as_str(), &data.curve)];
+            let observed_label = format!("{} (observed)", selected.unwrap_or(""));
+            if !data.observed.is_empty() {
+                series.push((observed_label.as_str(), &data.observed));
+            }
+            backoff::draw(&area, &theme, &series)
+        }
+    }
+    .map_err(|e| format!("this chart could not be drawn: {e}"))
+}
+
+/// Rows shown in a chart's data table: the latest samples.
+const TABLE_ROWS: usize = 10;
+
+/// A chart's data as a table (the alternative to the picture).
+fn table(caption: &str, head: &[&str], rows: Vec<Vec<String>>) -> Html {
+    html! {
+        <details class="data-table">
+            <summary>{ format!("{caption}: data table") }</summary>
+            <table>
+                <thead><tr>{ for head.iter().map(|h| html! { <th scope="col">{ *h }</th> }) }</tr></thead>
+                <tbody>{ for rows.into_iter().map(|r| html! { <tr>{ for r.into_iter().map(|c| html! { <td class="num">{ c }</td> }) }</tr> }) }</tbody>
+            </table>
+        </details>
+    }
+}
+
+fn num(v: f64) -> String {
+    workqueue_charts::tick(v)
 }
 
 #[function_component(Charts)]
@@ -177,51 +208,118 @@ pub fn charts() -> Html {
         use_node_ref(),
         use_node_ref(),
     ];
+    let errors = use_state(|| [None::<String>, None, None, None]);
     // (last draw time, selection then, next chart in the round-robin)
     let last = use_mut_ref(|| (f64::NEG_INFINITY, None::<String>, 0usize));
+    let data = ChartData::of(&state.sim.borrow(), state.selected.as_deref());
     {
         let nodes = nodes.clone();
         let state = state.clone();
+        let errors = errors.clone();
         use_effect(move || {
             let t = now_ms();
             let mut last = last.borrow_mut();
             let changed_selection = last.1 != state.selected;
+            let mut found = (*errors).clone();
             if !state.playing || changed_selection {
                 // Paused or a new selection: everything at once, it is one frame.
                 *last = (t, state.selected.clone(), last.2);
-                draw_all(&state.sim.borrow(), state.selected.as_deref(), &nodes);
+                found = draw_all(&state.sim.borrow(), state.selected.as_deref(), &nodes);
             } else if t - last.0 >= REDRAW_ONE_MS {
                 let which = last.2;
                 *last = (t, state.selected.clone(), (which + 1) % 4);
-                draw_one(
-                    &state.sim.borrow(),
-                    state.selected.as_deref(),
-                    &nodes,
-                    which,
-                );
+                let sim = state.sim.borrow();
+                let data = ChartData::of(&sim, state.selected.as_deref());
+                found[which] =
+                    draw_one(&sim, &data, state.selected.as_deref(), &nodes, which).err();
                 if which == 3 {
                     measured();
                 }
             }
+            if found != *errors {
+                errors.set(found);
+            }
         });
     }
+    let error = |i: usize| match &errors[i] {
+        Some(e) => {
+            html! { <p class="error" role="alert" data-testid="chart-error">{ e.clone() }</p> }
+        }
+        None => html! {},
+    };
+    // The time series' latest rows.
+    let time_rows = |points: &[&Points]| -> Vec<Vec<String>> {
+        let skip = points[0].len().saturating_sub(TABLE_ROWS);
+        points[0]
+            .iter()
+            .enumerate()
+            .skip(skip)
+            .map(|(i, (x, _))| {
+                std::iter::once(format!("{x:.1}"))
+                    .chain(
+                        points
+                            .iter()
+                            .map(|p| p.get(i).map_or(String::new(), |(_, y)| num(*y))),
+                    )
+                    .collect()
+            })
+            .collect()
+    };
+    let backoff_rows: Vec<Vec<String>> = data
+        .curve
+        .iter()
+        .map(|(n, d)| {
+            let seen = data
+                .observed
+                .iter()
+                .find(|(m, _)| m == n)
+                .map_or(String::new(), |(_, o)| {
+                    workqueue_core::format_go_duration((o * 1e9) as i64)
+                });
+            vec![
+                n.to_string(),
+                workqueue_core::format_go_duration((d * 1e9) as i64),
+                seen,
+            ]
+        })
+        .collect();
+    let save_png = {
+        let node = nodes[0].clone();
+        Callback::from(move |_| {
+            let doc = web_sys::window().and_then(|w| w.document());
+            if let (Some(doc), Some(c)) = (doc, node.cast::<web_sys::HtmlCanvasElement>()) {
+                if let Ok(url) = c.to_data_url() {
+                    super::toolbar::download_url(&doc, "requeues-per-second.png", &url);
+                }
+            }
+        })
+    };
     html! {
         <section class="charts" aria-label="Charts">
+            <p class="chart-actions"><button onclick={save_png} data-testid="save-png">{"Chart as PNG"}</button></p>
             <figure class="chart">
                 <figcaption>{"Requeues per second "}<small>{"keys re-entering the queue after a delay · x: virtual time (s)"}</small></figcaption>
                 <canvas ref={nodes[0].clone()} data-testid="chart-requeues" role="img" aria-label="Requeues per second over virtual time"></canvas>
+                { error(0) }
+                { table("Requeues per second", &["time (s)", "requeues/s"], time_rows(&[&data.requeues])) }
             </figure>
             <figure class="chart">
                 <figcaption>{"Queue depth and waiting "}<small><span class="swatch s0"></span>{"Len() "}<span class="swatch s1"></span>{"waiting heap"}</small></figcaption>
                 <canvas ref={nodes[1].clone()} data-testid="chart-depth" role="img" aria-label="Queue depth and waiting keys over virtual time"></canvas>
+                { error(1) }
+                { table("Queue depth and waiting", &["time (s)", "Len()", "waiting"], time_rows(&[&data.depth, &data.waiting])) }
             </figure>
             <figure class="chart">
-                <figcaption>{"Token bucket "}<small>{"tokens (below 0: debt) · dashed: burst"}</small></figcaption>
+                <figcaption>{"Token bucket "}<small>{"green: tokens · red: debt, on its own log scale · dashed: burst"}</small></figcaption>
                 <canvas ref={nodes[2].clone()} data-testid="chart-bucket" role="img" aria-label="Token bucket level over virtual time"></canvas>
+                { error(2) }
+                { table("Token bucket", &["time (s)", "tokens"], time_rows(&[&data.tokens])) }
             </figure>
             <figure class="chart">
                 <figcaption>{"Delay per failure "}<small>{"log scale · x: failure number · "}<span class="swatch s0"></span>{"one key failing every time "}<span class="swatch s1"></span>{"the selected key"}</small></figcaption>
                 <canvas ref={nodes[3].clone()} data-testid="chart-backoff" role="img" aria-label="Delay per failure number, log scale"></canvas>
+                { error(3) }
+                { table("Delay per failure", &["failure", "When", "selected key"], backoff_rows) }
             </figure>
         </section>
     }

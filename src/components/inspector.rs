@@ -165,7 +165,7 @@ pub fn inspector() -> Html {
                 <dt>{"Now"}</dt><dd data-testid="where">{ where_is(&sim, id) }</dd>
                 <dt>{"NumRequeues"}</dt><dd data-testid="num-requeues">{ sim.queue().num_requeues(id) }</dd>
                 <dt>{"Reconciles"}</dt><dd>{ format!("{} ({} failed)", info.reconciles, info.errors) }</dd>
-                <dt>{"Script"}</dt><dd class="mono">{ format!("{:?}", sim.script_of(id)) }</dd>
+                <dt>{"Script"}</dt><dd data-testid="script-words">{ format::script(sim.script_of(id)) }</dd>
             </dl>
             <super::key_script::KeyScript key_name={key.clone()} />
             { match last {

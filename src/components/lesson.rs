@@ -44,6 +44,23 @@ pub fn lesson_panel() -> Html {
             guess.set(String::new());
         })
     };
+    // What to do next when the step sits paused: never a silent stage.
+    let predicted = step.predict.is_none() || ls.guess().is_some();
+    let play_hint = if state.playing || step.act.is_some() || state.idle {
+        html! {}
+    } else {
+        let d = d.clone();
+        let play = Callback::from(move |_| d.dispatch(Action::Play));
+        let text = if predicted {
+            "Paused. Press play (or space) to run this step."
+        } else {
+            "Paused. Predict first, then press play (or space)."
+        };
+        html! {
+            <p class="play-hint" data-testid="play-hint">{ text }{" "}
+                <button onclick={play} disabled={!predicted} data-testid="lesson-play">{"▶ Play"}</button></p>
+        }
+    };
     // Computed once when the step opened, from its own set-up: it never shifts.
     let answer = ls.answer().cloned();
     html! {
@@ -57,6 +74,25 @@ pub fn lesson_panel() -> Html {
             </ol>
             <h3 data-testid="lesson-step-title">{ step.title }</h3>
             <p class="lesson-text">{ step.text }</p>
+            { match &step.act {
+                Some(act) => {
+                    let d = d.clone();
+                    let inputs = act.inputs.clone();
+                    let onclick = Callback::from(move |_| {
+                        for input in &inputs {
+                            d.dispatch(Action::Input(input.clone()));
+                        }
+                        d.dispatch(Action::Play);
+                    });
+                    html! { <p><button class="primary" {onclick} data-testid="lesson-act">{ act.label }</button></p> }
+                }
+                None => html! {},
+            } }
+            { match step.show {
+                Some(lessons::Show::CompareLimiters) => html! { <super::compare::Compare /> },
+                None => html! {},
+            } }
+            { play_hint }
             { match (&step.predict, ls.guess(), &answer) {
                 (Some(p), None, _) => html! {
                     <form class="predict" onsubmit={reveal}>

@@ -10,9 +10,11 @@ pub mod lesson;
 pub mod log;
 pub mod metrics;
 pub mod settings_panel;
+pub mod side;
 pub mod stage;
 pub mod toolbar;
 pub mod transport;
+pub mod welcome;
 
 use yew::prelude::*;
 

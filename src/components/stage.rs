@@ -1,22 +1,28 @@
-//! The stage: the whole machine at once. Event sources feed the queue (FIFO,
-//! dirty keys marked), workers reconcile (progress, and the outcome buttons
-//! when you decide), failed keys wait in the heap with a countdown, and the
-//! token bucket shows its level and its debt.
+//! The stage: the whole machine as a pipeline. Watch events fly in from
+//! the sources and land in the queue (new, merged into the queued copy, or
+//! marking a key in flight dirty); workers reconcile; failed keys wait in
+//! the heap with a shrinking ring; the token bucket drains and refills, its
+//! debt drawn on its own scale. Everything drawn comes from the core's
+//! [`StageView`], never from the queue's internals.
 
-use workqueue_core::scenario::Source;
-use workqueue_core::sim::WorkerState;
-use workqueue_core::{parse_go_duration, Input, ItemId, Nanos, Outcome, Simulation};
+use wasm_bindgen::JsCast;
+use workqueue_charts::bucket::level;
+use workqueue_core::view::{
+    BucketOwner, BucketView, KeyView, Landing, SourceView, WaitingView, WorkerView,
+};
+use workqueue_core::{parse_go_duration, Input, Nanos, Outcome, StageView};
 use yew::prelude::*;
 
 use super::{event_value, use_playground};
+use crate::flights::Flight;
 use crate::format;
 use crate::state::{Action, PlaygroundContext};
 
 /// Chips drawn per lane; past this the lane shows a count instead, which
 /// keeps ten thousand keys smooth.
-pub const MAX_CHIPS: usize = 24;
-/// Waiting chips are wider (they carry a countdown): fewer fit.
-pub const MAX_WAITING_CHIPS: usize = 24;
+pub const MAX_CHIPS: usize = 12;
+/// Workers drawn; more are summed up.
+pub const MAX_WORKERS: usize = 32;
 
 /// How long the selected key's arrival highlight lasts after it changes place (ms).
 const ARRIVAL_MS: f64 = 600.0;
@@ -44,198 +50,213 @@ fn just_arrived(key: &str, lane: &'static str) -> bool {
     })
 }
 
-fn chip(
-    state: &PlaygroundContext,
-    sim: &Simulation,
-    id: ItemId,
-    class: &'static str,
-    extra: Html,
-) -> Html {
-    let key = sim.key(id).to_string();
+fn chip(state: &PlaygroundContext, k: &KeyView, class: &'static str, extra: Html) -> Html {
+    let key = k.key.clone();
     let selected = state.selected.as_deref() == Some(key.as_str());
     let arrived = selected && just_arrived(&key, class);
-    let dirty = sim.queue().is_dirty(id) && sim.queue().is_processing(id);
-    let limited = sim.middleware().is_some_and(|m| m.is_limited(id));
     let onclick = {
         let d = state.dispatcher();
         let key = key.clone();
         Callback::from(move |_| d.dispatch(Action::Select(Some(key.clone()))))
     };
-    // Events deduplicated into this copy since a worker last took it.
-    let absorbed = sim.item(id).absorbed;
-    let label = if absorbed > 0 {
-        format!("{key}, {absorbed} more events merged into it: select to see why it is here")
+    let label = if k.absorbed > 0 {
+        format!(
+            "{key}, {} more events merged into it: select to see why it is here",
+            k.absorbed
+        )
     } else {
         format!("{key}: select to see why it is here")
     };
     html! {
-        <button key={key.clone()} class={classes!("chip", class, selected.then_some("selected"), dirty.then_some("dirty"), arrived.then_some("arrived"))}
+        <button key={key.clone()} class={classes!("chip", class, selected.then_some("selected"), k.dirty.then_some("dirty"), arrived.then_some("arrived"))}
             {onclick} aria-label={label} aria-pressed={selected.to_string()} data-key={key.clone()}>
             <span class="chip-key">{ key }</span>
-            { if limited { html! { <span class="badge" title="Crossplane: this key already paid for its next pass">{"paid"}</span> } } else { html! {} } }
-            { if absorbed > 0 { html! {
-                <span class="absorbed" data-testid="absorbed" title="watch events merged into this one queued copy (deduplicated)">{ format!("+{absorbed}") }</span>
+            { if k.paid { html! { <span class="badge" title="Crossplane: this key already paid for its next pass">{"paid"}</span> } } else { html! {} } }
+            { if k.absorbed > 0 { html! {
+                <span class="absorbed" data-testid="absorbed" title="watch events merged into this one queued copy (deduplicated)">{ format!("+{}", k.absorbed) }</span>
             } } else { html! {} } }
             { extra }
         </button>
     }
 }
 
+fn more(n: usize) -> Html {
+    if n == 0 {
+        return html! {};
+    }
+    html! { <span class="more pile">{ format!("+{} more", format::count(n as u64)) }</span> }
+}
+
 #[function_component(Stage)]
 pub fn stage() -> Html {
     let state = use_playground();
-    let sim = state.sim.borrow();
-    let in_motion = {
-        let q = sim.queue();
-        q.len() + q.waiting_len() + q.processing_count()
-    };
+    let view: StageView = state.sim.borrow().stage_view(MAX_CHIPS, MAX_WORKERS);
+    let in_motion = view.queued_total + view.waiting_total + view.busy;
     crate::hooks::use_travel(in_motion <= crate::pacing::CROWD);
-    let now = sim.now();
-    let q = sim.queue();
+    let now = view.now;
 
-    // --- sources
-    let watch = sim.watch_events_total();
-    let sources: Html = sim
-        .sources()
-        .filter_map(|(s, next)| {
-            let next = next?;
-            Some(match s {
-                Source::WatchEvents { key, per_second, .. } => html! { <li>{ format!("watch events on {key}: {per_second}/s, next {}", format::until(next as i128, now)) }</li> },
-                Source::Resync { period_ns } => html! { <li>{ format!("resync every {}, next {}", format::dur(*period_ns), format::until(next as i128, now)) }</li> },
-                Source::AddMany { prefix, count, .. } => html! { <li>{ format!("{count} keys {prefix}…") }</li> },
-            })
+    let sources: Html = view.sources.iter().map(|s| match s {
+        SourceView::Watch { key, per_second, next } => html! { <li>{ format!("watch events on {key}: {per_second}/s, next {}", format::until(*next as i128, now)) }</li> },
+        SourceView::Resync { period, next } => html! { <li>{ format!("resync every {}, next {}", format::dur(*period), format::until(*next as i128, now)) }</li> },
+        SourceView::AddMany { prefix, count } => html! { <li>{ format!("{count} keys {prefix}…") }</li> },
+    }).collect();
+    let flights = use_mut_ref(crate::flights::Flights::default);
+    let particles: Html = flights
+        .borrow_mut()
+        .update(&view.arrivals, crate::hooks::now_ms())
+        .iter()
+        .map(particle)
+        .collect();
+    // The decision the number keys answer: the selected key's, else the first.
+    let deciding: Vec<&str> = view
+        .workers
+        .iter()
+        .filter_map(|w| match w {
+            WorkerView::Deciding { key, .. } => Some(key.key.as_str()),
+            _ => None,
         })
         .collect();
-
-    // --- the FIFO
-    let queued: Vec<ItemId> = q.queued().take(MAX_CHIPS).collect();
-    let queued_more = q.len().saturating_sub(queued.len());
-    let dirty_in_flight = sim.workers().iter().filter(|w| matches!(w, WorkerState::Reconciling { item, .. } | WorkerState::AwaitingDecision { item, .. } if q.is_dirty(*item))).count();
-
-    // --- waiting heap, soonest first
-    let waiting = q.waiting_soonest(MAX_WAITING_CHIPS);
-    let waiting_total = q.waiting_len();
-    let waiting_more = waiting_total.saturating_sub(MAX_WAITING_CHIPS);
-    let horizon = waiting
-        .iter()
-        .map(|(_, r)| *r - now as i128)
-        .max()
-        .unwrap_or(1)
-        .max(1) as f64;
-
-    // --- bucket
-    let bucket = sim.bucket_tokens_at(now).map(|tokens| {
-        let (burst, qps, name) = match sim.middleware() {
-            Some(m) => (
-                m.global.burst(),
-                m.global.limit(),
-                "global bucket (Crossplane)",
-            ),
-            None => {
-                let b = q.limiter().bucket().expect("a bucket reports tokens");
-                (b.burst(), b.limit(), "controller bucket")
-            }
-        };
-        (tokens, burst, qps, name)
-    });
+    let primary = state
+        .selected
+        .as_deref()
+        .filter(|s| deciding.contains(s))
+        .or(deciding.first().copied())
+        .map(str::to_string);
 
     html! {
         <section class="stage" aria-label="The stage: sources, queue, workers, waiting heap and bucket" data-stage="">
-            <div class="lane sources">
+            <div class="lane sources" data-testid="sources">
                 <h3>{"Sources"}</h3>
-                <p class="stat"><strong>{ format::count(watch) }</strong>{" watch events so far"}</p>
+                <p class="stat"><strong data-testid="watch-total">{ format::count(view.watch_events_total) }</strong>{" watch events so far"}</p>
+                <div class="stream" aria-hidden="true">{ particles }</div>
+                <p class="legend" aria-hidden="true"><span class="dot queued"></span>{"queued "}<span class="dot merged"></span>{"merged "}<span class="dot dirty"></span>{"marks dirty"}</p>
                 <ul class="plain">{ sources }</ul>
             </div>
             <div class="lane queue" data-testid="queue">
-                <h3>{"Queue "}<small>{ format!("Len() = {}", q.len()) }</small></h3>
+                <h3>{"Queue "}<small>{ format!("Len() = {}", format::count(view.queued_total as u64)) }</small></h3>
                 <p class="hint">{"FIFO, head on the left. A key is queued once, however often it is added."}</p>
                 <div class="chips">
-                    { for queued.iter().map(|id| chip(&state, &sim, *id, "queued", html! {})) }
-                    { if queued_more > 0 { html! { <span class="more">{ format!("+{} more", format::count(queued_more as u64)) }</span> } } else { html! {} } }
-                    { if q.is_empty() { html! { <span class="empty">{"empty"}</span> } } else { html! {} } }
+                    { for view.queued.iter().map(|k| chip(&state, k, "queued", html! {})) }
+                    { more(view.queued_total.saturating_sub(view.queued.len())) }
+                    { if view.queued_total == 0 { html! { <span class="empty">{"empty"}</span> } } else { html! {} } }
                 </div>
-                { if dirty_in_flight > 0 { html! {
-                    <p class="dirty-note">{ format!("{dirty_in_flight} key(s) re-added while being reconciled: dirty, not in the FIFO until Done") }</p>
+                { if view.dirty_in_flight > 0 { html! {
+                    <p class="dirty-note">{ format!("{} key(s) re-added while being reconciled: dirty, not in the FIFO until Done", view.dirty_in_flight) }</p>
                 } } else { html! {} } }
             </div>
             <div class="lane workers" data-testid="workers">
-                <h3>{"Workers "}<small>{ format!("{} of {} busy", sim.controller_metrics().active_workers, sim.workers().len()) }</small></h3>
+                <h3>{"Workers "}<small>{ format!("{} of {} busy", view.busy, view.workers_total) }</small></h3>
                 <div class="worker-grid">
-                    { for sim.workers().iter().enumerate().take(32).map(|(i, w)| worker(&state, &sim, i, w)) }
+                    { for view.workers.iter().enumerate().map(|(i, w)| worker(&state, now, i, w, primary.as_deref())) }
                 </div>
-                { if sim.workers().len() > 32 { html! { <p class="more">{ format!("+{} more workers", sim.workers().len() - 32) }</p> } } else { html! {} } }
+                { if view.workers_total > view.workers.len() { html! { <p class="more">{ format!("+{} more workers", view.workers_total - view.workers.len()) }</p> } } else { html! {} } }
             </div>
             <div class="lane waiting" data-testid="waiting">
-                <h3>{"Waiting heap "}<small>{ format!("{} key(s)", format::count(waiting_total as u64)) }</small></h3>
-                <p class="hint">{"AddAfter and AddRateLimited park keys here until their readyAt."}</p>
+                <h3>{"Waiting heap "}<small>{ format!("{} key(s)", format::count(view.waiting_total as u64)) }</small></h3>
+                <p class="hint">{"AddAfter and AddRateLimited park keys here; each goes back to the queue at its readyAt."}</p>
                 <div class="chips">
-                    { for waiting.iter().take(MAX_WAITING_CHIPS).map(|(id, ready)| {
-                        let left = *ready - now as i128;
-                        let width = (left as f64 / horizon * 100.0).clamp(2.0, 100.0);
-                        let failures = q.num_requeues(*id);
-                        chip(&state, &sim, *id, "waiting", html! {
-                            <>
-                                <span class="countdown">{ format::until(*ready, now) }</span>
-                                { if failures > 0 { html! { <span class="failures" title="NumRequeues: failures so far">{ format!("#{failures}") }</span> } } else { html! {} } }
-                                <span class="bar" style={format!("width:{width:.1}%")}></span>
-                            </>
-                        })
-                    }) }
-                    { if waiting_more > 0 { html! { <span class="more">{ format!("+{} more", format::count(waiting_more as u64)) }</span> } } else { html! {} } }
-                    { if waiting_total == 0 { html! { <span class="empty">{"nothing waiting"}</span> } } else { html! {} } }
+                    { for view.waiting.iter().map(|w| waiting_chip(&state, now, w)) }
+                    { more(view.waiting_total.saturating_sub(view.waiting.len())) }
+                    { if view.waiting_total == 0 { html! { <span class="empty">{"nothing waiting"}</span> } } else { html! {} } }
                 </div>
             </div>
             <div class="lane bucket" data-testid="bucket">
                 <h3>{"Token bucket"}</h3>
-                { match bucket {
+                { match &view.bucket {
                     None => html! { <p class="hint">{"This limiter has no bucket: keys only slow themselves down."}</p> },
-                    Some((tokens, burst, qps, name)) => bucket_gauge(tokens, burst, qps, name),
+                    Some(b) => bucket_gauge(b),
                 } }
             </div>
         </section>
     }
 }
 
-fn bucket_gauge(tokens: f64, burst: i64, qps: f64, name: &str) -> Html {
-    let burst_f = (burst as f64).max(1.0);
-    let level = (tokens.max(0.0) / burst_f * 100.0).min(100.0);
-    let debt = (-tokens).max(0.0);
-    let debt_h = (debt / burst_f * 100.0).min(100.0);
-    let next_token = if debt > 0.0 && qps > 0.0 {
-        format!(
-            "a new reservation waits {}",
-            format::dur(((debt + 1.0) / qps * 1e9) as Nanos)
-        )
-    } else {
-        String::new()
+/// A watch event in flight from the sources to the queue, coloured by what
+/// the queue did with it. It mounts once (keyed by its number) and plays its
+/// flight; the legend under the stream names the colours.
+fn particle(f: &Flight) -> Html {
+    let class = match f.landing {
+        Landing::Queued => "queued",
+        Landing::Merged => "merged",
+        Landing::MarkedDirty => "dirty",
+        Landing::Dropped => "dropped",
     };
     html! {
-        <div class="gauge" role="meter" aria-label={name.to_string()} aria-valuemin="0" aria-valuemax={burst.to_string()} aria-valuenow={format!("{tokens:.2}")}>
-            <div class="tanks">
-                <div class="tank">
-                    <div class="fill" style={format!("height:{level:.1}%")}></div>
-                </div>
-                <div class="debt-tank" aria-hidden="true" title="debt below zero (up to one burst)">
-                    <div class="debt" style={format!("height:{debt_h:.1}%")}></div>
-                </div>
+        <span key={f.seq.to_string()} class={classes!("particle", class)} data-landing={class}
+            style={format!("animation-delay:{:.0}ms", f.delay_ms)}></span>
+    }
+}
+
+fn waiting_chip(state: &PlaygroundContext, now: Nanos, w: &WaitingView) -> Html {
+    let left = w.fraction_left(now);
+    let title = if w.on_bucket {
+        "waiting for a token from the bucket"
+    } else {
+        "waiting out its own backoff or RequeueAfter"
+    };
+    chip(
+        state,
+        &w.key,
+        "waiting",
+        html! {
+            <>
+                <span class={classes!("ring", w.on_bucket.then_some("on-bucket"))} style={format!("--left:{left:.3}")} title={title}></span>
+                <span class="countdown">{ format::until(w.ready_at, now) }</span>
+                { if w.key.failures > 0 { html! { <span class="failures" title="NumRequeues: failures so far">{ format!("#{}", w.key.failures) }</span> } } else { html! {} } }
+            </>
+        },
+    )
+}
+
+/// Height of the gauge's debt zone at its bottom: a hundred bursts of debt.
+const DEBT_FLOOR_BURSTS: f64 = 100.0;
+
+fn bucket_gauge(b: &BucketView) -> Html {
+    let burst = (b.burst as f64).max(1.0);
+    let name = match b.owner {
+        BucketOwner::Controller => "controller bucket",
+        BucketOwner::Crossplane => "global bucket (Crossplane)",
+    };
+    // Tokens fill the top part linearly; debt fills the bottom part on a
+    // logarithmic scale, so the burst line stays in view at any debt.
+    let tokens_pct = (b.tokens.max(0.0) / burst * 100.0).min(100.0);
+    let floor = -level(-DEBT_FLOOR_BURSTS * burst, burst);
+    let debt_pct = (-level(-b.debt(), burst) / floor * 100.0).clamp(0.0, 100.0);
+    let next = b.next_token_in().map(format::short);
+    html! {
+        <div class={classes!("gauge", (b.debt() > 0.0).then_some("in-debt"))} role="meter" aria-label={name} aria-valuemin={format!("-{}", b.burst * 100)} aria-valuemax={b.burst.to_string()} aria-valuenow={format!("{:.2}", b.tokens)} data-testid="bucket-gauge">
+            <div class="tube" aria-hidden="true">
+                <div class="tokens-zone"><div class="fill" style={format!("height:{tokens_pct:.1}%")}></div><span class="tick top">{ b.burst }</span></div>
+                <div class="zero"><span class="tick">{"0"}</span></div>
+                <div class="debt-zone"><div class="debt" style={format!("height:{debt_pct:.1}%")}></div><span class="tick bottom">{ format!("-{}", format::count(b.burst as u64 * 100)) }</span></div>
             </div>
             <div class="gauge-text">
-                <p class="big" data-testid="tokens">{ format!("{tokens:.2}") }<small>{ format!(" / {burst} tokens") }</small></p>
-                <p>{ format!("{name}: refills {qps}/s") }</p>
-                { if debt > 0.0 { html! { <p class="debt-text">{ format!("in debt by {debt:.2}: {next_token}") }</p> } } else { html! {} } }
+                <p class="big" data-testid="tokens">{ format!("{:.1}", b.tokens) }<small>{ format!(" / {} tokens", b.burst) }</small></p>
+                <p>{ format!("{name}: refills {}/s", b.qps) }</p>
+                { match &next {
+                    Some(next) if b.debt() > 0.0 => html! { <p class="debt-text" data-testid="debt">{ format!("in debt by {}", format::count(b.debt().ceil() as u64)) }<br/>{ format!("next free token in {next}") }</p> },
+                    Some(next) => html! { <p>{ format!("next free token in {next}") }</p> },
+                    None => html! {},
+                } }
+                <p data-testid="on-bucket">{ format!("{} key(s) waiting on the bucket", format::count(b.waiting_on_bucket as u64)) }</p>
             </div>
         </div>
     }
 }
 
-fn worker(state: &PlaygroundContext, sim: &Simulation, i: usize, w: &WorkerState) -> Html {
-    let now = sim.now();
+fn worker(
+    state: &PlaygroundContext,
+    now: Nanos,
+    i: usize,
+    w: &WorkerView,
+    primary: Option<&str>,
+) -> Html {
     match w {
-        WorkerState::Idle => html! {
+        WorkerView::Idle => html! {
             <div class="worker idle"><span class="worker-name">{ format!("worker {i}") }</span><span class="hint">{"idle: Get() blocks"}</span></div>
         },
-        WorkerState::Reconciling {
-            item,
+        WorkerView::Reconciling {
+            key,
             started,
             until,
         } => {
@@ -244,7 +265,7 @@ fn worker(state: &PlaygroundContext, sim: &Simulation, i: usize, w: &WorkerState
             html! {
                 <div class="worker busy">
                     <span class="worker-name">{ format!("worker {i}") }</span>
-                    { chip(state, sim, *item, "processing", html! {}) }
+                    { chip(state, key, "processing", html! {}) }
                     <div class="progress" role="progressbar" aria-label="reconcile progress" aria-valuenow={format!("{pct:.0}")} aria-valuemin="0" aria-valuemax="100">
                         <div style={format!("width:{pct:.1}%")}></div>
                     </div>
@@ -252,22 +273,40 @@ fn worker(state: &PlaygroundContext, sim: &Simulation, i: usize, w: &WorkerState
                 </div>
             }
         }
-        WorkerState::AwaitingDecision { item, .. } => {
-            let key = sim.key(*item).to_string();
-            html! {
-                <div class="worker deciding">
-                    <span class="worker-name">{ format!("worker {i}") }</span>
-                    { chip(state, sim, *item, "processing", html! {}) }
-                    <Decision key_name={key} />
-                </div>
-            }
-        }
+        WorkerView::Deciding { key, .. } => html! {
+            <div class="worker deciding">
+                <span class="worker-name">{ format!("worker {i}") }</span>
+                { chip(state, key, "processing", html! {}) }
+                <Decision key_name={key.key.clone()} primary={primary == Some(key.key.as_str())} />
+            </div>
+        },
     }
 }
 
 #[derive(Properties, PartialEq)]
 pub struct DecisionProps {
     pub key_name: String,
+    /// The number keys 1 to 6 answer this decision.
+    pub primary: bool,
+}
+
+/// After a decision the buttons disappear: focus moves to the next decision
+/// if there is one, else to the stage, never back to the page's top.
+fn keep_focus_on_the_work() {
+    gloo_timers::callback::Timeout::new(0, || {
+        let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        let target = doc
+            .query_selector(".decision .outcome")
+            .ok()
+            .flatten()
+            .or_else(|| doc.query_selector("[data-stage]").ok().flatten());
+        if let Some(el) = target.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+            let _ = el.focus();
+        }
+    })
+    .forget();
 }
 
 /// The six results a reconcile can return, for the user to pick.
@@ -276,15 +315,22 @@ pub fn decision(props: &DecisionProps) -> Html {
     let state = use_playground();
     let after = use_state(|| "30s".to_string());
     let parsed = parse_go_duration(&after);
-    let choose = |outcome: Option<Outcome>| {
+    let decide = {
         let d = state.dispatcher();
         let key = props.key_name.clone();
+        move |outcome: Outcome| {
+            d.dispatch(Action::Input(Input::Decide {
+                key: key.clone(),
+                outcome,
+            }));
+            keep_focus_on_the_work();
+        }
+    };
+    let choose = |outcome: Option<Outcome>| {
+        let decide = decide.clone();
         Callback::from(move |_| {
             if let Some(outcome) = outcome {
-                d.dispatch(Action::Input(Input::Decide {
-                    key: key.clone(),
-                    outcome,
-                }));
+                decide(outcome);
             }
         })
     };
@@ -305,6 +351,31 @@ pub fn decision(props: &DecisionProps) -> Html {
             after_ns.map(|a| Outcome::ErrorWithRequeueAfter { after_ns: a }),
         ),
     ];
+    {
+        // Number keys 1 to 6 pick the outcomes in the order shown.
+        let outcomes: Vec<Option<Outcome>> = options.iter().map(|o| o.2).collect();
+        let decide = decide.clone();
+        use_effect_with((props.primary, outcomes), move |(primary, outcomes)| {
+            let listener = primary.then(|| {
+                let outcomes = outcomes.clone();
+                crate::hooks::KeyListener::new(move |e: KeyboardEvent| {
+                    if crate::hooks::typing_in_a_field(&e) {
+                        return;
+                    }
+                    let n = e
+                        .key()
+                        .parse::<usize>()
+                        .ok()
+                        .filter(|n| (1..=6).contains(n));
+                    if let Some(Some(outcome)) = n.map(|n| outcomes[n - 1]) {
+                        e.prevent_default();
+                        decide(outcome);
+                    }
+                })
+            });
+            move || drop(listener)
+        });
+    }
     let on_after = {
         let after = after.clone();
         Callback::from(move |e: InputEvent| after.set(event_value(&e)))
@@ -313,10 +384,14 @@ pub fn decision(props: &DecisionProps) -> Html {
         <div class="decision" role="group" aria-label={format!("Result of Reconcile({})", props.key_name)}>
             <p class="decision-title">{"Reconcile returned…"}</p>
             <div class="decision-buttons">
-                { for options.iter().map(|(label, id, outcome)| html! {
+                { for options.iter().enumerate().map(|(n, (label, id, outcome))| html! {
                     <button class={classes!("outcome", *id)} data-testid={format!("outcome-{id}")}
                         title={outcome.map(|o| o.go_return()).unwrap_or_else(|| "fix the duration first".into())}
-                        disabled={outcome.is_none()} onclick={choose(*outcome)}>{ *label }</button>
+                        aria-keyshortcuts={props.primary.then(|| (n + 1).to_string())}
+                        disabled={outcome.is_none()} onclick={choose(*outcome)}>
+                        { if props.primary { html! { <kbd aria-hidden="true">{ n + 1 }</kbd> } } else { html! {} } }
+                        { *label }
+                    </button>
                 }) }
             </div>
             <label class="after">{"RequeueAfter "}

@@ -51,7 +51,7 @@ fn download(name: &str, mime: &str, data: &str) {
     let _ = web_sys::Url::revoke_object_url(&url);
 }
 
-fn download_url(doc: &web_sys::Document, name: &str, url: &str) {
+pub fn download_url(doc: &web_sys::Document, name: &str, url: &str) {
     if let Ok(a) = doc
         .create_element("a")
         .map(|e| e.unchecked_into::<web_sys::HtmlAnchorElement>())
@@ -129,22 +129,6 @@ pub fn toolbar() -> Html {
         let json = state.scenario.to_json();
         Callback::from(move |_| download("workqueue-scenario.json", "application/json", &json))
     };
-    let save_png = Callback::from(|_| {
-        let doc = web_sys::window().and_then(|w| w.document());
-        let canvas = doc.as_ref().and_then(|d| {
-            d.query_selector("[data-testid=chart-requeues]")
-                .ok()
-                .flatten()
-        });
-        if let (Some(doc), Some(c)) = (
-            doc,
-            canvas.and_then(|c| c.dyn_into::<web_sys::HtmlCanvasElement>().ok()),
-        ) {
-            if let Ok(url) = c.to_data_url() {
-                download_url(&doc, "requeues-per-second.png", &url);
-            }
-        }
-    });
     let workshop = {
         let d = d.clone();
         Callback::from(move |_| d.dispatch(Action::ToggleWorkshop))
@@ -167,7 +151,6 @@ pub fn toolbar() -> Html {
                 <label class="button" data-testid="upload-label">{"Load scenario…"}
                     <input type="file" accept=".json,application/json" onchange={on_upload} class="sr-only" data-testid="upload" />
                 </label>
-                <button onclick={save_png}>{"Chart as PNG"}</button>
                 <button onclick={workshop} aria-pressed={state.mode.workshop.to_string()} data-testid="workshop">{"Workshop mode"}</button>
             </nav>
             { match *dialog {

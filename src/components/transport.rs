@@ -77,7 +77,7 @@ pub fn transport() -> Html {
             <div class="timeline">
                 <input type="range" min="0" max={horizon.to_string()} step="1" value={now.to_string()}
                     oninput={on_seek} aria-label="Timeline: drag to rewind" />
-                <span class="timeline-end">{ format::dur(state.horizon) }</span>
+                <span class="timeline-end">{ format::clock(state.horizon) }</span>
             </div>
             <p class="shortcuts" aria-label="Keyboard shortcuts">
                 <kbd>{"space"}</kbd>{" play/pause "}<kbd>{"→"}</kbd>{" next event "}<kbd>{"←"}</kbd>{" previous "}<kbd>{"+"}</kbd><kbd>{"−"}</kbd>{" speed "}<kbd>{"esc"}</kbd>{" deselect"}

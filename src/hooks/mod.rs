@@ -48,23 +48,54 @@ pub fn speed_step(speed: f64, up: bool) -> f64 {
     next.unwrap_or(if up { MAX_SPEED } else { MIN_SPEED })
 }
 
+/// Whether a key press belongs to what the user is typing or pressing: form
+/// fields keep their keys, a focused button keeps space and enter, and
+/// modified keys are the browser's.
+pub fn typing_in_a_field(e: &KeyboardEvent) -> bool {
+    let tag = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .map(|el| el.tag_name())
+        .unwrap_or_default();
+    let typing = matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA") && e.key() != "Escape";
+    let pressing = tag == "BUTTON" && matches!(e.key().as_str(), " " | "Enter");
+    typing || pressing || e.ctrl_key() || e.meta_key() || e.alt_key()
+}
+
+/// A `keydown` listener on the window, removed when dropped.
+pub struct KeyListener {
+    handler: Closure<dyn Fn(KeyboardEvent)>,
+}
+
+impl KeyListener {
+    pub fn new(f: impl Fn(KeyboardEvent) + 'static) -> KeyListener {
+        let handler = Closure::<dyn Fn(KeyboardEvent)>::new(f);
+        if let Some(w) = web_sys::window() {
+            let _ = w.add_event_listener_with_callback("keydown", handler.as_ref().unchecked_ref());
+        }
+        KeyListener { handler }
+    }
+}
+
+impl Drop for KeyListener {
+    fn drop(&mut self) {
+        if let Some(w) = web_sys::window() {
+            let _ = w.remove_event_listener_with_callback(
+                "keydown",
+                self.handler.as_ref().unchecked_ref(),
+            );
+        }
+    }
+}
+
 /// Space plays or pauses, arrows step, + and - change the speed, n and p (or
 /// PageDown and PageUp, what presentation clickers send) move through a
-/// lesson. Keys typed into a form field are left alone.
+/// lesson. (The number keys answer a reconcile: see the stage's decision.)
 #[hook]
 pub fn use_keyboard(dispatch: UseReducerDispatcher<Playground>) {
     use_effect_with((), move |_| {
-        let handler = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
-            let tag = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                .map(|el| el.tag_name())
-                .unwrap_or_default();
-            // Form fields keep their keys; a focused button keeps space and enter.
-            let typing =
-                matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA") && e.key() != "Escape";
-            let pressing = tag == "BUTTON" && matches!(e.key().as_str(), " " | "Enter");
-            if typing || pressing || e.ctrl_key() || e.meta_key() || e.alt_key() {
+        let listener = KeyListener::new(move |e: KeyboardEvent| {
+            if typing_in_a_field(&e) {
                 return;
             }
             let action = match e.key().as_str() {
@@ -81,18 +112,7 @@ pub fn use_keyboard(dispatch: UseReducerDispatcher<Playground>) {
             e.prevent_default();
             dispatch.dispatch(action);
         });
-        let window = web_sys::window();
-        if let Some(w) = &window {
-            let _ = w.add_event_listener_with_callback("keydown", handler.as_ref().unchecked_ref());
-        }
-        move || {
-            if let Some(w) = window {
-                let _ = w.remove_event_listener_with_callback(
-                    "keydown",
-                    handler.as_ref().unchecked_ref(),
-                );
-            }
-        }
+        move || drop(listener)
     });
 }
 

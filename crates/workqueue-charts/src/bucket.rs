@@ -5,8 +5,34 @@ use plotters::prelude::*;
 
 use crate::{err, ChartResult, Points, Theme};
 
-/// `burst` draws the bucket's capacity as a dashed ceiling; zero is marked
-/// so debt below it stands out.
+/// Height of one decade of debt, in bursts of tokens.
+const DEBT_SCALE: f64 = 0.9;
+
+/// The bucket's scale: tokens from 0 to `burst` are linear (0 to 1), debt
+/// below zero is logarithmic (about -0.9 at one burst of debt, -1.8 at ten,
+/// -2.7 at a hundred). So a debt a hundred times the burst still leaves the
+/// burst line and the tokens over a quarter of the height.
+pub fn level(tokens: f64, burst: f64) -> f64 {
+    let burst = burst.max(1.0);
+    if tokens >= 0.0 {
+        tokens / burst
+    } else {
+        -(1.0 + (-tokens) / burst * 9.0).log10() * DEBT_SCALE
+    }
+}
+
+/// The inverse of [`level`], for tick labels.
+pub fn tokens_at_level(level: f64, burst: f64) -> f64 {
+    let burst = burst.max(1.0);
+    if level >= 0.0 {
+        level * burst
+    } else {
+        -((10f64.powf(-level / DEBT_SCALE) - 1.0) / 9.0) * burst
+    }
+}
+
+/// `burst` draws the bucket's capacity as a dashed ceiling; tokens are
+/// green, debt below zero is red on its own logarithmic scale (see [`level`]).
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     theme: &Theme,
@@ -14,31 +40,48 @@ pub fn draw<DB: DrawingBackend>(
     burst: f64,
 ) -> ChartResult {
     let (x0, x1) = crate::x_range(&[tokens], 1.0);
-    let lo = tokens.iter().map(|(_, y)| *y).fold(0.0_f64, f64::min);
-    let hi = burst.max(tokens.iter().map(|(_, y)| *y).fold(1.0_f64, f64::max));
+    let scaled: Points = tokens.iter().map(|(x, y)| (*x, level(*y, burst))).collect();
+    let lo = scaled.iter().map(|(_, y)| *y).fold(0.0_f64, f64::min);
+    let hi = 1.0_f64.max(scaled.iter().map(|(_, y)| *y).fold(0.0, f64::max));
     let pad = (hi - lo).max(1.0) * 0.08;
     let mut chart = crate::frame(area, theme, "Token bucket")?
         .build_cartesian_2d(x0..x1, (lo - pad)..(hi + pad))
         .map_err(err)?;
     crate::mesh(&mut chart, theme, "virtual time (s)", "tokens")
         .x_labels(6)
-        .y_labels(5)
-        .y_label_formatter(&|v| crate::tick(*v))
+        .y_labels(6)
+        .y_label_formatter(&|v| crate::tick(tokens_at_level(*v, burst).round()))
         .draw()
         .map_err(err)?;
     let fill = theme.series[2];
     chart
         .draw_series(
-            AreaSeries::new(tokens.iter().copied(), 0.0, fill.mix(0.25))
-                .border_style(fill.stroke_width(2)),
+            AreaSeries::new(
+                scaled.iter().map(|(x, y)| (*x, y.max(0.0))),
+                0.0,
+                fill.mix(0.3),
+            )
+            .border_style(fill.stroke_width(2)),
         )
         .map_err(err)?;
+    if lo < 0.0 {
+        chart
+            .draw_series(
+                AreaSeries::new(
+                    scaled.iter().map(|(x, y)| (*x, y.min(0.0))),
+                    0.0,
+                    DEBT.mix(0.3),
+                )
+                .border_style(DEBT.stroke_width(2)),
+            )
+            .map_err(err)?;
+    }
     chart
         .draw_series(DashedLineSeries::new(
-            vec![(x0, burst), (x1, burst)],
+            vec![(x0, 1.0), (x1, 1.0)],
             6,
             4,
-            theme.text.mix(0.6).stroke_width(1),
+            theme.text.mix(0.7).stroke_width(1),
         ))
         .map_err(err)?;
     chart
@@ -50,6 +93,9 @@ pub fn draw<DB: DrawingBackend>(
     area.present().map_err(err)
 }
 
+/// Debt's colour (vermillion in Okabe–Ito): never the tokens' green.
+pub const DEBT: RGBColor = RGBColor(213, 94, 0);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -60,9 +106,26 @@ mod tests {
         let t: Points = vec![(0.0, 100.0), (0.5, -50.0), (1.0, -40.0)];
         let out = svg(|area| draw(area, &Theme::LIGHT, &t, 100.0));
         assert!(out.contains("Token bucket"));
+        assert!(out.contains("fill=\"#D55E00\""), "debt has its own colour");
         assert!(
-            out.contains("-40") || out.contains("-50") || out.contains("-20"),
-            "negative ticks shown"
+            out.contains("100") && out.contains("-"),
+            "tick labels in tokens"
         );
+    }
+
+    #[test]
+    fn the_burst_stays_a_quarter_of_the_height_at_a_hundred_times_the_debt() {
+        let burst = 100.0;
+        assert_eq!(level(0.0, burst), 0.0);
+        assert_eq!(level(100.0, burst), 1.0);
+        let deep = level(-100.0 * burst, burst);
+        assert!((1.0 / (1.0 - deep)) > 0.25, "{deep}");
+        assert!(level(-1.0, burst) < 0.0 && level(-1.0, burst) > level(-2.0, burst));
+        for t in [-10_000.0, -150.0, -1.0, 0.0, 37.5, 100.0] {
+            assert!(
+                (tokens_at_level(level(t, burst), burst) - t).abs() < 1e-6 * t.abs().max(1.0),
+                "{t}"
+            );
+        }
     }
 }

@@ -42,6 +42,7 @@ pub mod serde_duration;
 pub mod sim;
 pub mod time;
 pub mod validate;
+pub mod view;
 pub mod waiting;
 pub mod workqueue;
 
@@ -55,4 +56,5 @@ pub use scenario::{Scenario, ScenarioError};
 pub use sim::{Input, SimError, Simulation};
 pub use time::*;
 pub use validate::MAX_RUN;
+pub use view::StageView;
 pub use workqueue::{AddEffect, AfterEffect, Got, QueueEvent, QueueOptions, Workqueue};

@@ -408,6 +408,28 @@ impl Limiter {
     }
 }
 
+impl Answer {
+    /// Whether a token bucket set this answer's (positive) delay: the
+    /// bucket itself, or the winning part of a max-of, or what a cap wraps.
+    pub fn decided_by_bucket(&self) -> bool {
+        if self.delay <= 0 {
+            return false;
+        }
+        match self.kind {
+            AnswerKind::Bucket { .. } => true,
+            AnswerKind::MaxOf => self
+                .parts
+                .iter()
+                .find(|p| p.won)
+                .is_some_and(Answer::decided_by_bucket),
+            AnswerKind::WithMaxWait { capped, .. } => {
+                !capped && self.parts.first().is_some_and(Answer::decided_by_bucket)
+            }
+            _ => false,
+        }
+    }
+}
+
 fn leaf(kind: AnswerKind, delay: Nanos) -> Answer {
     Answer {
         kind,

@@ -128,6 +128,12 @@ pub struct ItemInfo {
     /// Adds absorbed by deduplication since the key was last handed to a
     /// worker: how many events the one queued (or dirty) copy stands for.
     pub absorbed: u64,
+    /// When the key's current wait in the heap began (its countdown's full
+    /// length is `ready_at - wait_from`).
+    pub wait_from: Nanos,
+    /// Whether the latest rate-limited requeue waits because of a token
+    /// bucket (its answer was decided by one).
+    pub bucket_bound: bool,
 }
 
 /// An entry of the event log.
@@ -329,6 +335,9 @@ pub struct Simulation {
     series: Series,
     requeues_total: u64,
     watch_events_total: u64,
+    /// The latest watch events and what the queue did with each (for the
+    /// stage's particles); a small fixed ring.
+    arrivals: VecDeque<crate::view::Arrival>,
     /// The queue's event buffer, swapped out and back so it is allocated once.
     event_buf: Vec<(Nanos, QueueEvent)>,
     inputs: Vec<(Nanos, Input)>,
@@ -401,6 +410,7 @@ impl Simulation {
             series: Series::new(scenario.sample_ns),
             requeues_total: 0,
             watch_events_total: 0,
+            arrivals: VecDeque::with_capacity(crate::view::ARRIVALS_KEPT),
             event_buf: Vec::new(),
             inputs: Vec::new(),
             stalled: None,
@@ -701,7 +711,16 @@ impl Simulation {
                 self.spend();
                 self.items.get_mut(id).watch_events += 1;
                 self.watch_events_total += 1;
-                self.queue.add(now, id);
+                let effect = self.queue.add(now, id);
+                if self.arrivals.len() == crate::view::ARRIVALS_KEPT {
+                    self.arrivals.pop_front();
+                }
+                self.arrivals.push_back(crate::view::Arrival {
+                    seq: self.watch_events_total,
+                    at: now,
+                    item: id,
+                    effect,
+                });
             }
             Source::AddMany {
                 prefix,
@@ -887,6 +906,7 @@ impl Simulation {
                 let (answer, _) = self.queue.add_rate_limited_explained(now, item);
                 let info = self.items.get_mut(item);
                 info.gave_up = false;
+                info.bucket_bound = answer.decided_by_bucket();
                 info.retries.push(Retry {
                     at: now,
                     failures_before,
@@ -895,6 +915,7 @@ impl Simulation {
                 info.last_answer = Some(answer);
             }
             Requeue::After { delay } => {
+                self.items.get_mut(item).bucket_bound = false;
                 self.queue.add_after(now, item, delay);
             }
         }
@@ -915,6 +936,11 @@ impl Simulation {
                     effect: AddEffect::Deduplicated,
                 } => self.items.get_mut(*item).absorbed += 1,
                 QueueEvent::Get { item } => self.items.get_mut(*item).absorbed = 0,
+                QueueEvent::AddAfter {
+                    item,
+                    effect: AfterEffect::Waiting { .. } | AfterEffect::MovedEarlier { .. },
+                    ..
+                } => self.items.get_mut(*item).wait_from = at,
                 _ => {}
             }
             let sample = self.series.current(at);
@@ -1180,6 +1206,11 @@ impl Simulation {
     /// Watch events delivered by all sources so far.
     pub fn watch_events_total(&self) -> u64 {
         self.watch_events_total
+    }
+
+    /// The latest watch events, oldest first (at most [`crate::view::ARRIVALS_KEPT`]).
+    pub fn arrivals(&self) -> impl DoubleEndedIterator<Item = &crate::view::Arrival> + '_ {
+        self.arrivals.iter()
     }
 
     pub fn inputs(&self) -> &[(Nanos, Input)] {

@@ -505,6 +505,11 @@ impl Workqueue {
         v
     }
 
+    /// Every key in the waiting heap, in no particular order.
+    pub fn waiting_ids(&self) -> impl Iterator<Item = ItemId> + '_ {
+        self.waiting.entries().iter().map(|w| w.item)
+    }
+
     pub fn waiting_len(&self) -> usize {
         self.waiting.len()
     }

@@ -1,0 +1,467 @@
+//! What the page draws, handed out by the core: one [`StageView`] snapshot
+//! per frame (lanes, the waiting heap's head, workers, the bucket) and the
+//! latest watch-event [`Arrival`]s. The page reads these instead of reaching
+//! into the queue, the limiter or the middleware, so the picture has one
+//! source and any queue (client-go's, or controller-runtime's priority
+//! queue) can stand behind it.
+
+use serde::Serialize;
+
+use crate::item::ItemId;
+use crate::scenario::Source;
+use crate::sim::{Simulation, WorkerState};
+use crate::time::Nanos;
+use crate::workqueue::AddEffect;
+
+/// Watch events remembered for the stage's particles.
+pub const ARRIVALS_KEPT: usize = 16;
+
+/// One watch event and what the queue did with it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Arrival {
+    /// The event's number in the run (1 for the first): a stable identity.
+    pub seq: u64,
+    pub at: Nanos,
+    pub item: ItemId,
+    pub effect: AddEffect,
+}
+
+/// What happened to a watch event, in the stage's words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Landing {
+    /// A new copy joined the queue's tail.
+    Queued,
+    /// Merged into the copy already queued (deduplicated).
+    Merged,
+    /// The key is being reconciled: marked dirty, it re-enters at Done.
+    MarkedDirty,
+    /// The queue is shutting down: dropped.
+    Dropped,
+}
+
+impl From<AddEffect> for Landing {
+    fn from(e: AddEffect) -> Landing {
+        match e {
+            AddEffect::Queued => Landing::Queued,
+            AddEffect::Deduplicated => Landing::Merged,
+            AddEffect::MarkedDirty => Landing::MarkedDirty,
+            AddEffect::Ignored => Landing::Dropped,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ArrivalView {
+    pub seq: u64,
+    pub at: Nanos,
+    pub key: String,
+    pub landing: Landing,
+}
+
+/// One key as a chip on the stage.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct KeyView {
+    pub key: String,
+    /// Re-added while a worker holds it: it re-enters the queue at Done.
+    pub dirty: bool,
+    /// Crossplane: already paid for its next pass through the global bucket.
+    pub paid: bool,
+    /// Events merged into this one copy since a worker last took it.
+    pub absorbed: u64,
+    /// `NumRequeues`: failures counted by the limiter.
+    pub failures: u64,
+    /// The priority its record carries (`None` on a client-go queue, which
+    /// has no priorities).
+    pub priority: Option<i32>,
+}
+
+/// A key in the waiting heap with its countdown.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct WaitingView {
+    pub key: KeyView,
+    pub ready_at: i128,
+    /// When this wait began: the countdown's full length is `ready_at - from`.
+    pub from: Nanos,
+    /// The wait comes from a token bucket (not the key's own backoff).
+    pub on_bucket: bool,
+}
+
+impl WaitingView {
+    /// Time left at `now` (never negative).
+    pub fn left(&self, now: Nanos) -> Nanos {
+        (self.ready_at - now as i128).clamp(0, Nanos::MAX as i128) as Nanos
+    }
+
+    /// The part of the wait still to run, from 1 (just parked) to 0 (due).
+    pub fn fraction_left(&self, now: Nanos) -> f64 {
+        let total = self.ready_at - self.from as i128;
+        if total <= 0 {
+            return 0.0;
+        }
+        (self.left(now) as f64 / total as f64).clamp(0.0, 1.0)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum WorkerView {
+    Idle,
+    Reconciling {
+        key: KeyView,
+        started: Nanos,
+        until: Nanos,
+    },
+    /// Reconcile returned; the user picks its result.
+    Deciding {
+        key: KeyView,
+        started: Nanos,
+    },
+}
+
+/// Whose bucket gates this controller.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BucketOwner {
+    /// The queue's rate limiter (client-go's default, or a bucket preset).
+    Controller,
+    /// Crossplane's global bucket, in the middleware before the reconciler.
+    Crossplane,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BucketView {
+    pub owner: BucketOwner,
+    /// Level at `now`: below zero it is debt (reservations into the future).
+    pub tokens: f64,
+    pub burst: i64,
+    pub qps: f64,
+    /// Keys in the waiting heap whose wait the bucket decided.
+    pub waiting_on_bucket: usize,
+}
+
+impl BucketView {
+    pub fn debt(&self) -> f64 {
+        (-self.tokens).max(0.0)
+    }
+
+    /// How long until a whole token is free (a failure then would not wait):
+    /// `None` when one is free now or the bucket never refills.
+    pub fn next_token_in(&self) -> Option<Nanos> {
+        if self.tokens >= 1.0 || self.qps <= 0.0 {
+            return None;
+        }
+        let ns = ((1.0 - self.tokens) / self.qps * 1e9).ceil();
+        Some(if ns >= Nanos::MAX as f64 {
+            Nanos::MAX
+        } else {
+            ns as Nanos
+        })
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "source", rename_all = "snake_case")]
+pub enum SourceView {
+    Watch {
+        key: String,
+        per_second: f64,
+        next: Nanos,
+    },
+    Resync {
+        period: Nanos,
+        next: Nanos,
+    },
+    AddMany {
+        prefix: String,
+        count: u64,
+    },
+}
+
+/// Everything the stage draws at one instant. Lanes hold at most the
+/// number of chips asked for; the totals say how many more there are.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StageView {
+    pub now: Nanos,
+    pub sources: Vec<SourceView>,
+    pub watch_events_total: u64,
+    /// The latest watch events, oldest first.
+    pub arrivals: Vec<ArrivalView>,
+    /// The FIFO, head first.
+    pub queued: Vec<KeyView>,
+    pub queued_total: usize,
+    /// Keys re-added while being reconciled (dirty, not in the FIFO).
+    pub dirty_in_flight: usize,
+    pub workers: Vec<WorkerView>,
+    pub workers_total: usize,
+    pub busy: usize,
+    /// The waiting heap, soonest first.
+    pub waiting: Vec<WaitingView>,
+    pub waiting_total: usize,
+    pub bucket: Option<BucketView>,
+}
+
+impl Simulation {
+    /// One key as the stage shows it.
+    pub fn key_view(&self, id: ItemId) -> KeyView {
+        let q = self.queue();
+        let info = self.item(id);
+        KeyView {
+            key: self.key(id).to_string(),
+            dirty: q.is_dirty(id) && q.is_processing(id),
+            paid: self.middleware().is_some_and(|m| m.is_limited(id)),
+            absorbed: info.absorbed,
+            failures: q.num_requeues(id),
+            priority: None,
+        }
+    }
+
+    /// The stage at this instant, with at most `chips` keys per lane and
+    /// `workers` workers drawn.
+    pub fn stage_view(&self, chips: usize, workers: usize) -> StageView {
+        let now = self.now();
+        let q = self.queue();
+        let waiting = q
+            .waiting_soonest(chips)
+            .into_iter()
+            .map(|(id, ready_at)| WaitingView {
+                key: self.key_view(id),
+                ready_at,
+                from: self.item(id).wait_from,
+                on_bucket: self.waits_on_bucket(id),
+            })
+            .collect();
+        let worker_view = |w: &WorkerState| match *w {
+            WorkerState::Idle => WorkerView::Idle,
+            WorkerState::Reconciling {
+                item,
+                started,
+                until,
+            } => WorkerView::Reconciling {
+                key: self.key_view(item),
+                started,
+                until,
+            },
+            WorkerState::AwaitingDecision { item, started } => WorkerView::Deciding {
+                key: self.key_view(item),
+                started,
+            },
+        };
+        let dirty_in_flight = self
+            .workers()
+            .iter()
+            .filter(|w| match w {
+                WorkerState::Reconciling { item, .. }
+                | WorkerState::AwaitingDecision { item, .. } => q.is_dirty(*item),
+                WorkerState::Idle => false,
+            })
+            .count();
+        StageView {
+            now,
+            sources: self.source_views(),
+            watch_events_total: self.watch_events_total(),
+            arrivals: self
+                .arrivals()
+                .map(|a| ArrivalView {
+                    seq: a.seq,
+                    at: a.at,
+                    key: self.key(a.item).to_string(),
+                    landing: a.effect.into(),
+                })
+                .collect(),
+            queued: q.queued().take(chips).map(|id| self.key_view(id)).collect(),
+            queued_total: q.len(),
+            dirty_in_flight,
+            workers: self
+                .workers()
+                .iter()
+                .take(workers)
+                .map(worker_view)
+                .collect(),
+            workers_total: self.workers().len(),
+            busy: self.controller_metrics().active_workers as usize,
+            waiting,
+            waiting_total: q.waiting_len(),
+            bucket: self.bucket_view(),
+        }
+    }
+
+    fn waits_on_bucket(&self, id: ItemId) -> bool {
+        self.item(id).bucket_bound || self.middleware().is_some_and(|m| m.is_limited(id))
+    }
+
+    /// The bucket that gates this controller, if any: Crossplane's global
+    /// one, or the queue limiter's.
+    pub fn bucket_view(&self) -> Option<BucketView> {
+        let now = self.now();
+        let (owner, bucket) = match self.middleware() {
+            Some(m) => (BucketOwner::Crossplane, &m.global),
+            None => (BucketOwner::Controller, self.queue().limiter().bucket()?),
+        };
+        let waiting_on_bucket = self
+            .queue()
+            .waiting_ids()
+            .filter(|id| self.waits_on_bucket(*id))
+            .count();
+        Some(BucketView {
+            owner,
+            tokens: bucket.tokens_at(now),
+            burst: bucket.burst(),
+            qps: bucket.limit(),
+            waiting_on_bucket,
+        })
+    }
+
+    fn source_views(&self) -> Vec<SourceView> {
+        self.sources()
+            .filter_map(|(s, next)| {
+                let next = next?;
+                Some(match s {
+                    Source::WatchEvents {
+                        key, per_second, ..
+                    } => SourceView::Watch {
+                        key: key.clone(),
+                        per_second: *per_second,
+                        next,
+                    },
+                    Source::Resync { period_ns } => SourceView::Resync {
+                        period: *period_ns,
+                        next,
+                    },
+                    Source::AddMany { prefix, count, .. } => SourceView::AddMany {
+                        prefix: prefix.clone(),
+                        count: *count,
+                    },
+                })
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::controller::{Outcome, Script};
+    use crate::limiter::LimiterConfig;
+    use crate::scenario::Scenario;
+    use crate::sim::Input;
+    use crate::time::{MILLISECOND, SECOND};
+
+    fn sim(limiter: LimiterConfig, script: Script) -> Simulation {
+        let mut s = Scenario::new("view");
+        s.limiter = limiter;
+        s.default_script = script;
+        s.controller.reconcile_ns = 0;
+        Simulation::new(&s).expect("a valid scenario")
+    }
+
+    #[test]
+    fn a_failing_key_waits_with_a_countdown_that_shrinks_to_zero() {
+        let mut s = sim(
+            LimiterConfig::Exponential {
+                base_ns: 5 * MILLISECOND,
+                max_ns: SECOND,
+            },
+            Script::Always {
+                outcome: Outcome::Error,
+            },
+        );
+        s.apply(Input::Add { key: "a".into() }).unwrap();
+        s.run_until(0);
+        let v = s.stage_view(24, 32);
+        assert_eq!(v.waiting_total, 1);
+        let w = &v.waiting[0];
+        assert_eq!(
+            (w.key.key.as_str(), w.ready_at, w.from),
+            ("a", 5 * MILLISECOND as i128, 0)
+        );
+        assert_eq!(w.key.failures, 1);
+        assert_eq!(w.fraction_left(0), 1.0);
+        assert!((w.fraction_left(2 * MILLISECOND) - 0.6).abs() < 1e-12);
+        assert_eq!(w.fraction_left(5 * MILLISECOND), 0.0);
+        assert!(!w.on_bucket, "the key's own backoff decided this wait");
+        assert!(v.bucket.is_none(), "an exponential limiter has no bucket");
+        // The second wait starts at 5ms and lasts 10ms.
+        s.run_until(5 * MILLISECOND);
+        let w = &s.stage_view(24, 32).waiting[0];
+        assert_eq!(
+            (w.from, w.ready_at),
+            (5 * MILLISECOND, 15 * MILLISECOND as i128)
+        );
+    }
+
+    #[test]
+    fn watch_events_land_as_queued_merged_or_dirty() {
+        let mut s = sim(
+            LimiterConfig::DefaultController,
+            Script::Always {
+                outcome: Outcome::Success,
+            },
+        );
+        let mut scenario = s.scenario().clone();
+        scenario.controller.reconcile_ns = SECOND;
+        s = Simulation::new(&scenario).unwrap();
+        s.apply(Input::WatchEvents {
+            key: "web".into(),
+            per_second: 50.0,
+            duration_ns: SECOND,
+        })
+        .unwrap();
+        s.run_until(100 * MILLISECOND);
+        let v = s.stage_view(24, 32);
+        let landings: Vec<Landing> = v.arrivals.iter().map(|a| a.landing).collect();
+        // 0ms: queued, then taken by the worker at once; 20ms on: the key
+        // is being reconciled, so the first later event marks it dirty and
+        // the rest merge into that one dirty copy.
+        assert_eq!(landings[0], Landing::Queued);
+        assert_eq!(landings[1], Landing::MarkedDirty);
+        assert!(landings[2..].iter().all(|l| *l == Landing::Merged));
+        assert_eq!(v.arrivals.len(), 6);
+        assert!(v.arrivals.windows(2).all(|w| w[0].seq + 1 == w[1].seq));
+        assert_eq!(v.dirty_in_flight, 1);
+        let WorkerView::Reconciling { key, .. } = &v.workers[0] else {
+            panic!("the worker holds web: {:?}", v.workers[0]);
+        };
+        assert!(key.dirty);
+        assert_eq!(key.absorbed, 4, "four events merged into the dirty copy");
+        // The ring keeps only the latest events.
+        s.run_until(SECOND);
+        let v = s.stage_view(24, 32);
+        assert_eq!(v.arrivals.len(), ARRIVALS_KEPT);
+        assert_eq!(v.arrivals.last().unwrap().seq, v.watch_events_total);
+    }
+
+    #[test]
+    fn the_bucket_reports_debt_the_next_free_token_and_who_waits_on_it() {
+        let mut s = sim(
+            LimiterConfig::Bucket {
+                qps: 10.0,
+                burst: 100,
+            },
+            Script::FailThenSucceed { failures: 1 },
+        );
+        let b = s.bucket_view().unwrap();
+        assert_eq!(
+            (b.tokens, b.burst, b.qps, b.owner),
+            (100.0, 100, 10.0, BucketOwner::Controller)
+        );
+        assert_eq!(b.next_token_in(), None);
+        s.apply(Input::AddMany {
+            prefix: "k".into(),
+            count: 150,
+        })
+        .unwrap();
+        s.run_until(0);
+        let b = s.bucket_view().unwrap();
+        assert_eq!(b.tokens, -50.0);
+        assert_eq!(b.debt(), 50.0);
+        assert_eq!(b.next_token_in(), Some(5_100 * MILLISECOND));
+        assert_eq!(b.waiting_on_bucket, 50, "the first 100 took a free token");
+        // Half a second later five tokens have dripped back, and the five
+        // keys they were promised to have come back and succeeded.
+        s.run_until(500 * MILLISECOND);
+        let b = s.bucket_view().unwrap();
+        assert!((b.tokens + 45.0).abs() < 1e-9, "{}", b.tokens);
+        assert_eq!(b.waiting_on_bucket, 45);
+    }
+}

@@ -1,0 +1,89 @@
+//! The side panel beside the stage: one click to the selected key's
+//! explanation, the settings, the charts, the metrics or the log. Only one
+//! shows at a time, so none is ever bigger than the stage.
+
+use yew::prelude::*;
+
+use super::charts::Charts;
+use super::inspector::Inspector;
+use super::log::EventLog;
+use super::metrics::Metrics;
+use super::settings_panel::SettingsPanel;
+use super::use_playground;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    Key,
+    Settings,
+    Charts,
+    Metrics,
+    Log,
+}
+
+impl Tab {
+    pub const ALL: [Tab; 5] = [Tab::Key, Tab::Settings, Tab::Charts, Tab::Metrics, Tab::Log];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Tab::Key => "This key",
+            Tab::Settings => "Settings",
+            Tab::Charts => "Charts",
+            Tab::Metrics => "Metrics",
+            Tab::Log => "Log",
+        }
+    }
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Tab::Key => "key",
+            Tab::Settings => "settings",
+            Tab::Charts => "charts",
+            Tab::Metrics => "metrics",
+            Tab::Log => "log",
+        }
+    }
+}
+
+#[function_component(Side)]
+pub fn side() -> Html {
+    let state = use_playground();
+    let tab = use_state(|| Tab::Settings);
+    {
+        // Selecting a key (on the stage or by adding it) opens its explanation.
+        let tab = tab.clone();
+        use_effect_with(state.selected.clone(), move |selected| {
+            if selected.is_some() {
+                tab.set(Tab::Key);
+            }
+        });
+    }
+    let buttons = Tab::ALL.iter().map(|t| {
+        let on = *tab == *t;
+        let onclick = {
+            let (tab, t) = (tab.clone(), *t);
+            Callback::from(move |_| tab.set(t))
+        };
+        html! {
+            <button role="tab" id={format!("tab-{}", t.id())} aria-selected={on.to_string()} aria-controls={format!("panel-{}", t.id())}
+                class={classes!("tab", on.then_some("on"))} data-testid={format!("tab-{}", t.id())} {onclick}>{ t.label() }</button>
+        }
+    });
+    // Panels keep their state while hidden (an unapplied setting is never
+    // lost); the charts mount only when shown, so their canvases measure
+    // the space they really have.
+    let panel = |t: Tab, body: Html| {
+        html! {
+            <div role="tabpanel" id={format!("panel-{}", t.id())} aria-labelledby={format!("tab-{}", t.id())} hidden={*tab != t} class="tab-panel">{ body }</div>
+        }
+    };
+    html! {
+        <aside class="side" aria-label="Details">
+            <div role="tablist" class="tabs" aria-label="Details">{ for buttons }</div>
+            { panel(Tab::Key, html! { <Inspector /> }) }
+            { panel(Tab::Settings, html! { <SettingsPanel /> }) }
+            { panel(Tab::Charts, if *tab == Tab::Charts { html! { <Charts /> } } else { html! {} }) }
+            { panel(Tab::Metrics, html! { <Metrics /> }) }
+            { panel(Tab::Log, html! { <EventLog /> }) }
+        </aside>
+    }
+}
