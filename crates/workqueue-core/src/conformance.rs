@@ -6,16 +6,25 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
+use crate::item::ItemId;
 use crate::limiter::LimiterConfig;
+use crate::priority::{self, AddOpts, PqGot, PriorityQueue};
 use crate::time::Nanos;
 use crate::workqueue::{Got, QueueOptions, Workqueue};
 
 #[derive(Debug, Deserialize)]
 pub struct Case {
+    /// `"priority"` for controller-runtime's priority queue; absent for
+    /// client-go's queue.
+    #[serde(default)]
+    pub queue: Option<String>,
     pub name: String,
     #[serde(default)]
     pub description: String,
-    pub limiter: LimiterConfig,
+    /// Required for client-go cases; a priority-queue case without one
+    /// keeps the queue's default.
+    #[serde(default)]
+    pub limiter: Option<LimiterConfig>,
     pub steps: Vec<Step>,
 }
 
@@ -25,8 +34,18 @@ pub struct Step {
     pub call: String,
     #[serde(default)]
     pub item: Option<String>,
+    /// `add_with_opts`: more keys after `item`.
+    #[serde(default)]
+    pub items: Option<Vec<String>>,
     #[serde(default)]
     pub delay_ns: Option<Nanos>,
+    #[serde(default)]
+    pub after_ns: Option<Nanos>,
+    #[serde(default)]
+    pub rate_limited: Option<bool>,
+    /// `null` or absent: nil.
+    #[serde(default)]
+    pub priority: Option<i64>,
     #[serde(default)]
     pub expect: Option<Value>,
 }
@@ -100,8 +119,44 @@ pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, CaseError> {
     Ok(out)
 }
 
-/// Replays one case. `Ok(None)` means every step matched.
+/// Replays one case, on the queue it names. `Ok(None)` means every step matched.
 pub fn run(case: &Case) -> Result<Option<Mismatch>, CaseError> {
+    match case.queue.as_deref() {
+        None => run_client_go(case),
+        Some("priority") => run_priority(case),
+        Some(other) => Err(CaseError::BadStep {
+            step: 0,
+            reason: format!("unknown queue {other:?}: use \"priority\" or leave it out"),
+        }),
+    }
+}
+
+/// Compares one step's result with its expectation.
+fn check(i: usize, step: &Step, got: Option<Value>) -> Option<Mismatch> {
+    match (&step.expect, got) {
+        (Some(expected), Some(got)) if !matches(expected, &got) => Some(Mismatch {
+            step: i,
+            call: step.call.clone(),
+            expected: expected.clone(),
+            got,
+        }),
+        // An expectation on a call that answers nothing cannot be checked:
+        // the case and the runner disagree about the call, which is a failure.
+        (Some(expected), None) => Some(Mismatch {
+            step: i,
+            call: step.call.clone(),
+            expected: expected.clone(),
+            got: Value::Null,
+        }),
+        _ => None,
+    }
+}
+
+fn run_client_go(case: &Case) -> Result<Option<Mismatch>, CaseError> {
+    let limiter = case.limiter.as_ref().ok_or(CaseError::BadStep {
+        step: 0,
+        reason: "a client-go case names its limiter".into(),
+    })?;
     let options = QueueOptions {
         metrics: true,
         keep_observations: usize::MAX,
@@ -110,7 +165,7 @@ pub fn run(case: &Case) -> Result<Option<Mismatch>, CaseError> {
     // Built when the clock reads the first step's instant (the shared README):
     // that is the phase of the unfinished-work ticker.
     let t0 = case.steps.first().map_or(0, |s| s.at_ns);
-    let mut q = Workqueue::new_at(&case.limiter, options, t0);
+    let mut q = Workqueue::new_at(limiter, options, t0);
     for (i, step) in case.steps.iter().enumerate() {
         let now = step.at_ns;
         let item = |q: &mut Workqueue| -> Result<_, CaseError> {
@@ -178,26 +233,113 @@ pub fn run(case: &Case) -> Result<Option<Mismatch>, CaseError> {
                 })
             }
         };
-        match (&step.expect, got) {
-            (Some(expected), Some(got)) if !matches(expected, &got) => {
-                return Ok(Some(Mismatch {
-                    step: i,
-                    call: step.call.clone(),
-                    expected: expected.clone(),
-                    got,
-                }));
+        if let Some(m) = check(i, step, got) {
+            return Ok(Some(m));
+        }
+    }
+    Ok(None)
+}
+
+fn run_priority(case: &Case) -> Result<Option<Mismatch>, CaseError> {
+    let limiter = case
+        .limiter
+        .clone()
+        .unwrap_or_else(priority::default_limiter);
+    let mut q = PriorityQueue::new(&limiter, Some(usize::MAX));
+    for (i, step) in case.steps.iter().enumerate() {
+        let now = step.at_ns;
+        let bad = |reason: &str| CaseError::BadStep {
+            step: i,
+            reason: reason.into(),
+        };
+        let item = |q: &mut PriorityQueue| -> Result<ItemId, CaseError> {
+            Ok(q.key(step.item.as_deref().ok_or(bad("no item"))?))
+        };
+        // The clock moves first: every record due by now is ready.
+        q.advance(now);
+        let got: Option<Value> = match step.call.as_str() {
+            "add_with_opts" => {
+                let names = step.item.iter().chain(step.items.iter().flatten());
+                let keys: Vec<ItemId> = names.map(|k| q.key(k)).collect();
+                if keys.is_empty() {
+                    return Err(bad("no item or items"));
+                }
+                let opts = AddOpts {
+                    after: step.after_ns.unwrap_or(0),
+                    rate_limited: step.rate_limited.unwrap_or(false),
+                    priority: step.priority,
+                };
+                q.add_with_opts(now, opts, &keys);
+                None
             }
-            // An expectation on a call that answers nothing cannot be checked:
-            // the case and the runner disagree about the call, which is a failure.
-            (Some(expected), None) => {
-                return Ok(Some(Mismatch {
-                    step: i,
-                    call: step.call.clone(),
-                    expected: expected.clone(),
-                    got: Value::Null,
-                }));
+            "add" => {
+                let it = item(&mut q)?;
+                q.add(now, it);
+                None
             }
-            _ => {}
+            "add_after" => {
+                let it = item(&mut q)?;
+                q.add_after(now, it, step.delay_ns.ok_or(bad("no delay_ns"))?);
+                None
+            }
+            "add_rate_limited" => {
+                let it = item(&mut q)?;
+                q.add_rate_limited(now, it);
+                None
+            }
+            "get" => Some(match q.get(now) {
+                PqGot::Item { item, priority } => {
+                    json!({ "item": q.key_name(item), "priority": priority })
+                }
+                PqGot::Empty => json!({ "empty": true }),
+                PqGot::ShutDown => json!({ "shutdown": true }),
+            }),
+            "done" => {
+                let it = item(&mut q)?;
+                q.done(now, it);
+                None
+            }
+            "len" => Some(json!(q.len())),
+            "forget" => {
+                let it = item(&mut q)?;
+                q.forget(it);
+                None
+            }
+            "num_requeues" => {
+                let it = item(&mut q)?;
+                Some(json!(q.num_requeues(it)))
+            }
+            "when" => {
+                let it = item(&mut q)?;
+                Some(json!(q.when(now, it)))
+            }
+            "shutdown" => q
+                .shutdown()
+                .err()
+                .map(|e| json!({ "panic": e.to_string() })),
+            "shutting_down" => Some(json!(q.shutting_down())),
+            "metrics" => {
+                let m = q.metrics().expect("conformance queues record metrics");
+                let (unfinished, longest) = m.work_gauges(now);
+                let depth: serde_json::Map<String, Value> = m
+                    .depth
+                    .iter()
+                    .map(|(p, v)| (p.to_string(), json!(v)))
+                    .collect();
+                Some(json!({
+                    "depth": depth,
+                    "adds_total": m.adds_total,
+                    "retries_total": m.retries_total,
+                    "queue_duration_seconds": m.queue_duration.recent().collect::<Vec<_>>(),
+                    "work_duration_seconds": m.work_duration.recent().collect::<Vec<_>>(),
+                    "unfinished_work_seconds": unfinished,
+                    "longest_running_processor_seconds": longest,
+                }))
+            }
+            other => return Err(bad(&format!("unknown call {other:?}"))),
+        };
+        if let Some(m) = check(i, step, got) {
+            return Ok(Some(m));
         }
     }
     Ok(None)

@@ -146,6 +146,11 @@ impl<T: Clone> ItemMap<T> {
         *self.get_mut(id) = value;
     }
 
+    /// Every slot set so far, in key order (unset ones hold the default).
+    pub fn values(&self) -> impl Iterator<Item = &T> + '_ {
+        self.values.iter()
+    }
+
     /// Puts every slot back to the default value.
     pub fn clear(&mut self) {
         self.values.clear();

@@ -35,6 +35,7 @@ pub mod controller;
 pub mod item;
 pub mod limiter;
 pub mod metrics;
+pub mod priority;
 pub mod rate;
 pub mod rng;
 pub mod scenario;

@@ -1,0 +1,745 @@
+//! A sans-IO port of controller-runtime's priority queue
+//! (`pkg/controller/priorityqueue`), the default queue of every controller
+//! since controller-runtime v0.23 (`../shared/spec/SEMANTICS.md` 6.4).
+//!
+//! One record per key that is not handed out: `{priority, addedCounter,
+//! readyAt}`. Ready records are ordered by priority (highest first), then
+//! by counter (FIFO within a priority); waiting records by readyAt first.
+//! An immediate add cancels a pending delay, the earlier readyAt wins, a
+//! priority only ever rises (and a raise sends the record to the tail of its
+//! new class). Keys handed out are locked until `Done`; a locked key's new
+//! record waits in the ready tree and is skipped at hand-out. There is no
+//! draining at shutdown. Upstream's add buffer is applied before anything
+//! reads the queue, so here every add takes effect at once.
+
+use std::collections::BTreeMap;
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use crate::item::{Interner, ItemId, ItemMap};
+use crate::limiter::{Answer, Limiter, LimiterConfig};
+use crate::metrics::{since_seconds, Histogram};
+use crate::time::{Nanos, MILLISECOND, SECOND};
+use crate::waiting::ReadyAt;
+
+/// controller-runtime's `handler.LowPriority`: creates from the informer's
+/// initial list and resync updates are enqueued with it.
+pub const LOW_PRIORITY: i64 = -100;
+
+/// The limiter `priorityqueue.New` uses when given none: per-item
+/// exponential backoff alone, with no controller-wide bucket.
+pub fn default_limiter() -> LimiterConfig {
+    LimiterConfig::Exponential {
+        base_ns: 5 * MILLISECOND,
+        max_ns: 1000 * SECOND,
+    }
+}
+
+/// `AddOpts`: `priority: None` is nil, which the queue reads as 0.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct AddOpts {
+    pub after: Nanos,
+    pub rate_limited: bool,
+    pub priority: Option<i64>,
+}
+
+/// What one key's add did, for the stage and the inspector.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Added {
+    pub item: ItemId,
+    /// The limiter's answer, when the add was rate limited.
+    pub limiter: Option<Answer>,
+    /// The delay used: `After`, the limiter's, or the smaller of the two.
+    pub effective: Nanos,
+    pub placed: Placed,
+    /// The record's priority went up (from, to): it moved to the tail of
+    /// its new priority class.
+    pub raised: Option<(i64, i64)>,
+}
+
+/// Where an add left the key's record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "placed", rename_all = "snake_case")]
+pub enum Placed {
+    /// A new record, ready now.
+    NewReady,
+    /// A new record, waiting until `ready_at`.
+    NewWaiting {
+        ready_at: ReadyAt,
+    },
+    /// The record was already ready: it stays ready (a delay is ignored).
+    StayedReady,
+    /// An immediate add to a waiting record: the pending delay is cancelled.
+    DelayCancelled {
+        was: ReadyAt,
+    },
+    /// Both delayed: the earlier readyAt is kept.
+    KeptEarlier {
+        ready_at: ReadyAt,
+    },
+    MovedEarlier {
+        from: ReadyAt,
+        ready_at: ReadyAt,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PqGot {
+    Item {
+        item: ItemId,
+        priority: i64,
+    },
+    /// No ready record with an unlocked key (the real call would block).
+    Empty,
+    ShutDown,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("close of closed channel")]
+pub struct AlreadyShutDown;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Record {
+    priority: i64,
+    counter: u64,
+    /// `None`: ready.
+    ready_at: Option<ReadyAt>,
+}
+
+/// Ready order: priority descending, then counter ascending. The key makes
+/// entries unique (counters already are).
+type ReadyEntry = (std::cmp::Reverse<i64>, u64, ItemId);
+/// Waiting order: readyAt, then the ready order.
+type WaitingEntry = (ReadyAt, std::cmp::Reverse<i64>, u64, ItemId);
+
+/// The queue's metrics: as client-go's, except that depth and adds move
+/// only when a record becomes ready, depth is per priority, and retries
+/// count positive effective delays.
+#[derive(Clone, Debug)]
+pub struct PqMetrics {
+    /// Every priority ever passed to the depth gauge, with its value.
+    pub depth: BTreeMap<i64, i64>,
+    pub adds_total: u64,
+    pub retries_total: u64,
+    pub queue_duration: Histogram,
+    pub work_duration: Histogram,
+    add_times: ItemMap<Option<Nanos>>,
+    start_times: ItemMap<Option<Nanos>>,
+}
+
+impl PqMetrics {
+    fn new(keep_observations: usize) -> PqMetrics {
+        PqMetrics {
+            depth: BTreeMap::new(),
+            adds_total: 0,
+            retries_total: 0,
+            queue_duration: Histogram::new(keep_observations),
+            work_duration: Histogram::new(keep_observations),
+            add_times: ItemMap::new(None),
+            start_times: ItemMap::new(None),
+        }
+    }
+
+    fn add(&mut self, now: Nanos, item: ItemId, priority: i64) {
+        self.adds_total += 1;
+        *self.depth.entry(priority).or_default() += 1;
+        let t = self.add_times.get_mut(item);
+        if t.is_none() {
+            *t = Some(now);
+        }
+    }
+
+    fn get(&mut self, now: Nanos, item: ItemId, priority: i64) {
+        *self.depth.entry(priority).or_default() -= 1;
+        self.start_times.set(item, Some(now));
+        if let Some(added) = self.add_times.get_mut(item).take() {
+            self.queue_duration.observe(since_seconds(now, added));
+        }
+    }
+
+    fn raise(&mut self, from: i64, to: i64) {
+        *self.depth.entry(from).or_default() -= 1;
+        *self.depth.entry(to).or_default() += 1;
+    }
+
+    fn done(&mut self, now: Nanos, item: ItemId) {
+        if let Some(start) = self.start_times.get_mut(item).take() {
+            self.work_duration.observe(since_seconds(now, start));
+        }
+    }
+
+    /// `updateUnfinishedWork` at `now`: the sum of the in-flight ages and
+    /// the oldest, in seconds.
+    pub fn work_gauges(&self, now: Nanos) -> (f64, f64) {
+        self.start_times
+            .values()
+            .filter_map(|t| *t)
+            .map(|start| since_seconds(now, start))
+            .fold((0.0, 0.0), |(sum, oldest), age| {
+                (sum + age, f64::max(oldest, age))
+            })
+    }
+
+    /// The total depth over every priority.
+    pub fn depth_total(&self) -> i64 {
+        self.depth.values().sum()
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct PriorityQueue {
+    keys: Interner,
+    config: LimiterConfig,
+    limiter: Limiter,
+    records: ItemMap<Option<Record>>,
+    ready: BTreeSet<ReadyEntry>,
+    waiting: BTreeSet<WaitingEntry>,
+    locked: ItemMap<bool>,
+    locked_count: usize,
+    counter: u64,
+    shut_down: bool,
+    metrics: Option<PqMetrics>,
+    now: Nanos,
+}
+
+impl PriorityQueue {
+    /// A queue whose limiter is `limiter` (see [`default_limiter`] for
+    /// `New`'s own); `metrics` keeps that many observations per histogram
+    /// (`None`: an unnamed queue, without metrics).
+    pub fn new(limiter: &LimiterConfig, metrics: Option<usize>) -> PriorityQueue {
+        PriorityQueue {
+            keys: Interner::default(),
+            config: limiter.clone(),
+            limiter: limiter.build(),
+            records: ItemMap::new(None),
+            ready: BTreeSet::new(),
+            waiting: BTreeSet::new(),
+            locked: ItemMap::new(false),
+            locked_count: 0,
+            counter: 0,
+            shut_down: false,
+            metrics: metrics.map(PqMetrics::new),
+            now: 0,
+        }
+    }
+
+    pub fn key(&mut self, key: &str) -> ItemId {
+        self.keys.intern(key)
+    }
+
+    pub fn key_name(&self, item: ItemId) -> &str {
+        self.keys.name(item)
+    }
+
+    pub fn keys(&self) -> &Interner {
+        &self.keys
+    }
+
+    fn next_counter(&mut self) -> u64 {
+        let c = self.counter;
+        self.counter += 1;
+        c
+    }
+
+    /// Moves the clock to `now`: every waiting record due by then becomes
+    /// ready, in the waiting order, each with a fresh counter (so records
+    /// becoming ready together keep that order within their priority).
+    /// After shutdown the waiting loop has stopped: nothing moves any more.
+    pub fn advance(&mut self, now: Nanos) {
+        self.now = self.now.max(now);
+        if self.shut_down {
+            return;
+        }
+        while let Some(&first) = self.waiting.first() {
+            let (ready_at, prio, _, item) = first;
+            if ready_at > now as ReadyAt {
+                break;
+            }
+            self.waiting.remove(&first);
+            let counter = self.next_counter();
+            self.records.set(
+                item,
+                Some(Record {
+                    priority: prio.0,
+                    counter,
+                    ready_at: None,
+                }),
+            );
+            self.ready.insert((prio, counter, item));
+            if let Some(m) = &mut self.metrics {
+                m.add(now, item, prio.0);
+            }
+        }
+    }
+
+    /// The earliest readyAt in the waiting tree.
+    pub fn next_ready_at(&self) -> Option<ReadyAt> {
+        self.waiting.first().map(|w| w.0)
+    }
+
+    /// `AddWithOpts(opts, items...)` at `now`. After shutdown it returns at
+    /// once, before the limiter is asked (an empty answer).
+    pub fn add_with_opts(&mut self, now: Nanos, opts: AddOpts, items: &[ItemId]) -> Vec<Added> {
+        self.advance(now);
+        if self.shut_down {
+            return Vec::new();
+        }
+        items
+            .iter()
+            .map(|&item| self.add_one(now, opts, item, None))
+            .collect()
+    }
+
+    /// The same for one key, reporting the limiter's whole answer tree.
+    pub fn add_explained(&mut self, now: Nanos, opts: AddOpts, item: ItemId) -> Option<Added> {
+        self.advance(now);
+        if self.shut_down {
+            return None;
+        }
+        let mut out = Vec::with_capacity(1);
+        Some(self.add_one(now, opts, item, Some(&mut out)))
+    }
+
+    fn add_one(
+        &mut self,
+        now: Nanos,
+        opts: AddOpts,
+        item: ItemId,
+        explain: Option<&mut Vec<Answer>>,
+    ) -> Added {
+        let mut after = opts.after;
+        let mut limiter = None;
+        if opts.rate_limited {
+            let explaining = explain.is_some();
+            let mut out = explain;
+            let rl = self.limiter.answer(item, now, out.as_deref_mut());
+            if explaining {
+                limiter = out.and_then(|o| o.pop());
+            }
+            if after == 0 || rl < after {
+                after = rl;
+            }
+        }
+        let ready_at = (after > 0).then(|| now as ReadyAt + after as ReadyAt);
+        if ready_at.is_some() {
+            if let Some(m) = &mut self.metrics {
+                m.retries_total += 1;
+            }
+        }
+        let priority = opts.priority.unwrap_or(0);
+        let Some(old) = *self.records.get(item) else {
+            // A new key, or a key being processed (its record went at hand-out).
+            let counter = self.next_counter();
+            self.records.set(
+                item,
+                Some(Record {
+                    priority,
+                    counter,
+                    ready_at,
+                }),
+            );
+            let placed = match ready_at {
+                Some(at) => {
+                    self.waiting
+                        .insert((at, std::cmp::Reverse(priority), counter, item));
+                    Placed::NewWaiting { ready_at: at }
+                }
+                None => {
+                    self.ready
+                        .insert((std::cmp::Reverse(priority), counter, item));
+                    if let Some(m) = &mut self.metrics {
+                        m.add(now, item, priority);
+                    }
+                    Placed::NewReady
+                }
+            };
+            return Added {
+                item,
+                limiter,
+                effective: after,
+                placed,
+                raised: None,
+            };
+        };
+        // An existing record: readyAt only moves earlier (or to ready), the
+        // priority only up, with a fresh counter when it rises.
+        let (new_ready_at, placed) = match (old.ready_at, ready_at) {
+            (None, _) => (None, Placed::StayedReady),
+            (Some(was), None) => (None, Placed::DelayCancelled { was }),
+            (Some(was), Some(new)) if was <= new => {
+                (Some(was), Placed::KeptEarlier { ready_at: was })
+            }
+            (Some(was), Some(new)) => (
+                Some(new),
+                Placed::MovedEarlier {
+                    from: was,
+                    ready_at: new,
+                },
+            ),
+        };
+        let mut record = Record {
+            ready_at: new_ready_at,
+            ..old
+        };
+        let mut raised = None;
+        if priority > old.priority {
+            if old.ready_at.is_none() {
+                if let Some(m) = &mut self.metrics {
+                    m.raise(old.priority, priority);
+                }
+            }
+            record.priority = priority;
+            record.counter = self.next_counter();
+            raised = Some((old.priority, priority));
+        }
+        if new_ready_at.is_none() && old.ready_at.is_some() {
+            if let Some(m) = &mut self.metrics {
+                m.add(now, item, record.priority);
+            }
+        }
+        self.remove_entry(item, &old);
+        self.insert_entry(item, &record);
+        self.records.set(item, Some(record));
+        Added {
+            item,
+            limiter,
+            effective: after,
+            placed,
+            raised,
+        }
+    }
+
+    fn remove_entry(&mut self, item: ItemId, r: &Record) {
+        match r.ready_at {
+            Some(at) => self
+                .waiting
+                .remove(&(at, std::cmp::Reverse(r.priority), r.counter, item)),
+            None => self
+                .ready
+                .remove(&(std::cmp::Reverse(r.priority), r.counter, item)),
+        };
+    }
+
+    fn insert_entry(&mut self, item: ItemId, r: &Record) {
+        match r.ready_at {
+            Some(at) => self
+                .waiting
+                .insert((at, std::cmp::Reverse(r.priority), r.counter, item)),
+            None => self
+                .ready
+                .insert((std::cmp::Reverse(r.priority), r.counter, item)),
+        };
+    }
+
+    pub fn add(&mut self, now: Nanos, item: ItemId) -> Vec<Added> {
+        self.add_with_opts(now, AddOpts::default(), &[item])
+    }
+
+    pub fn add_after(&mut self, now: Nanos, item: ItemId, after: Nanos) -> Vec<Added> {
+        let opts = AddOpts {
+            after,
+            ..AddOpts::default()
+        };
+        self.add_with_opts(now, opts, &[item])
+    }
+
+    pub fn add_rate_limited(&mut self, now: Nanos, item: ItemId) -> Vec<Added> {
+        let opts = AddOpts {
+            rate_limited: true,
+            ..AddOpts::default()
+        };
+        self.add_with_opts(now, opts, &[item])
+    }
+
+    /// `GetWithPriority` at `now`: the first ready record whose key is not
+    /// locked. After shutdown it answers shutdown at once.
+    pub fn get(&mut self, now: Nanos) -> PqGot {
+        self.advance(now);
+        if self.shut_down {
+            return PqGot::ShutDown;
+        }
+        let Some(&entry) = self
+            .ready
+            .iter()
+            .find(|(_, _, item)| !*self.locked.get(*item))
+        else {
+            return PqGot::Empty;
+        };
+        let (prio, _, item) = entry;
+        self.ready.remove(&entry);
+        self.records.set(item, None);
+        self.locked.set(item, true);
+        self.locked_count += 1;
+        if let Some(m) = &mut self.metrics {
+            m.get(now, item, prio.0);
+        }
+        PqGot::Item {
+            item,
+            priority: prio.0,
+        }
+    }
+
+    /// `Done`: unlocks the key (a record added meanwhile can now be handed out).
+    pub fn done(&mut self, now: Nanos, item: ItemId) {
+        self.advance(now);
+        let locked = self.locked.get_mut(item);
+        if *locked {
+            *locked = false;
+            self.locked_count -= 1;
+        }
+        if let Some(m) = &mut self.metrics {
+            m.done(now, item);
+        }
+    }
+
+    /// Ready records, a locked key's included; waiting ones are not counted.
+    pub fn len(&self) -> usize {
+        self.ready.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ready.is_empty()
+    }
+
+    /// Ready records that can be handed out now (their key is not locked).
+    pub fn has_ready_unlocked(&self) -> bool {
+        self.ready
+            .iter()
+            .any(|(_, _, item)| !*self.locked.get(*item))
+    }
+
+    pub fn waiting_len(&self) -> usize {
+        self.waiting.len()
+    }
+
+    pub fn processing_count(&self) -> usize {
+        self.locked_count
+    }
+
+    pub fn is_locked(&self, item: ItemId) -> bool {
+        *self.locked.get(item)
+    }
+
+    /// The ready records in hand-out order (locked keys' included).
+    pub fn ready(&self) -> impl Iterator<Item = (ItemId, i64)> + '_ {
+        self.ready.iter().map(|(p, _, item)| (*item, p.0))
+    }
+
+    /// The waiting records, soonest first.
+    pub fn waiting(&self) -> impl Iterator<Item = (ItemId, ReadyAt, i64)> + '_ {
+        self.waiting
+            .iter()
+            .map(|(at, p, _, item)| (*item, *at, p.0))
+    }
+
+    /// The key's record, if it has one: its priority and readyAt (`None`: ready).
+    pub fn record(&self, item: ItemId) -> Option<(i64, Option<ReadyAt>)> {
+        self.records.get(item).map(|r| (r.priority, r.ready_at))
+    }
+
+    /// `ShutDown`: no draining. A second call is what upstream panics on.
+    pub fn shutdown(&mut self) -> Result<(), AlreadyShutDown> {
+        if self.shut_down {
+            return Err(AlreadyShutDown);
+        }
+        self.shut_down = true;
+        Ok(())
+    }
+
+    pub fn shutting_down(&self) -> bool {
+        self.shut_down
+    }
+
+    pub fn forget(&mut self, item: ItemId) {
+        self.limiter.forget(item);
+    }
+
+    pub fn num_requeues(&self, item: ItemId) -> u64 {
+        self.limiter.num_requeues(item)
+    }
+
+    /// The limiter's `When`, called directly (it counts a failure).
+    pub fn when(&mut self, now: Nanos, item: ItemId) -> Nanos {
+        self.limiter.when(item, now)
+    }
+
+    pub fn limiter(&self) -> &Limiter {
+        &self.limiter
+    }
+
+    pub fn limiter_config(&self) -> &LimiterConfig {
+        &self.config
+    }
+
+    pub fn metrics(&self) -> Option<&PqMetrics> {
+        self.metrics.as_ref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q() -> (PriorityQueue, ItemId, ItemId, ItemId) {
+        let mut q = PriorityQueue::new(&default_limiter(), Some(usize::MAX));
+        let (a, b, c) = (q.key("a"), q.key("b"), q.key("c"));
+        (q, a, b, c)
+    }
+
+    fn prio(p: i64) -> AddOpts {
+        AddOpts {
+            priority: Some(p),
+            ..AddOpts::default()
+        }
+    }
+
+    fn got(q: &mut PriorityQueue, now: Nanos) -> Option<(String, i64)> {
+        match q.get(now) {
+            PqGot::Item { item, priority } => Some((q.key_name(item).to_string(), priority)),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn priority_first_then_fifo() {
+        let (mut q, a, b, c) = q();
+        q.add_with_opts(0, prio(LOW_PRIORITY), &[a]);
+        q.add(0, b);
+        q.add_with_opts(0, prio(LOW_PRIORITY), &[c]);
+        assert_eq!(got(&mut q, 0), Some(("b".into(), 0)));
+        assert_eq!(got(&mut q, 0), Some(("a".into(), -100)));
+        assert_eq!(got(&mut q, 0), Some(("c".into(), -100)));
+        assert_eq!(q.get(0), PqGot::Empty);
+    }
+
+    #[test]
+    fn a_raise_goes_to_the_tail_of_its_new_class_and_a_nil_priority_raises_a_resync() {
+        let (mut q, a, b, c) = q();
+        q.add(0, a);
+        q.add_with_opts(0, prio(LOW_PRIORITY), &[b]);
+        q.add(0, c);
+        let added = q.add(0, b); // nil counts as 0: -100 → 0
+        assert_eq!(added[0].raised, Some((-100, 0)));
+        let order: Vec<_> = (0..3)
+            .filter_map(|_| got(&mut q, 0))
+            .map(|(k, _)| k)
+            .collect();
+        assert_eq!(order, ["a", "c", "b"]);
+        assert_eq!(q.metrics().unwrap().depth.get(&-100), Some(&0));
+    }
+
+    #[test]
+    fn one_record_per_key_immediate_beats_delayed_and_earlier_wins() {
+        let (mut q, a, _, _) = q();
+        q.add_after(0, a, 10 * SECOND);
+        let r = q.add_after(0, a, 5 * SECOND);
+        assert_eq!(
+            r[0].placed,
+            Placed::MovedEarlier {
+                from: 10 * SECOND as i128,
+                ready_at: 5 * SECOND as i128
+            }
+        );
+        let r = q.add_after(0, a, 8 * SECOND);
+        assert_eq!(
+            r[0].placed,
+            Placed::KeptEarlier {
+                ready_at: 5 * SECOND as i128
+            }
+        );
+        assert_eq!((q.len(), q.waiting_len()), (0, 1));
+        let r = q.add(MILLISECOND, a);
+        assert_eq!(
+            r[0].placed,
+            Placed::DelayCancelled {
+                was: 5 * SECOND as i128
+            }
+        );
+        assert_eq!(
+            (q.len(), q.waiting_len()),
+            (1, 0),
+            "the pending delay is gone"
+        );
+        let r = q.add_after(MILLISECOND, a, SECOND);
+        assert_eq!(r[0].placed, Placed::StayedReady);
+        assert_eq!(q.len(), 1);
+    }
+
+    #[test]
+    fn rate_limited_with_after_takes_the_smaller_and_always_counts_a_failure() {
+        let (mut q, a, b, _) = q();
+        let opts = AddOpts {
+            after: 30 * SECOND,
+            rate_limited: true,
+            priority: None,
+        };
+        let r = q.add_with_opts(0, opts, &[a]);
+        assert_eq!(r[0].effective, 5 * MILLISECOND);
+        assert_eq!(q.num_requeues(a), 1);
+        let negative = AddOpts {
+            after: -1,
+            rate_limited: true,
+            priority: None,
+        };
+        let r = q.add_with_opts(0, negative, &[b]);
+        assert_eq!((r[0].effective, r[0].placed), (-1, Placed::NewReady));
+        assert_eq!(q.num_requeues(b), 1, "When was asked even so");
+        assert_eq!(
+            q.metrics().unwrap().retries_total,
+            1,
+            "only positive delays count"
+        );
+    }
+
+    #[test]
+    fn a_locked_key_is_skipped_without_blocking_others() {
+        let (mut q, a, b, _) = q();
+        q.add_with_opts(0, prio(10), &[a]);
+        assert_eq!(got(&mut q, 0), Some(("a".into(), 10)));
+        q.add_with_opts(0, prio(10), &[a]); // re-added while being processed
+        q.add(0, b);
+        assert_eq!(q.len(), 2, "Len counts the locked key's record");
+        assert_eq!(got(&mut q, 0), Some(("b".into(), 0)));
+        assert_eq!(q.get(0), PqGot::Empty);
+        q.done(0, a);
+        assert_eq!(got(&mut q, 0), Some(("a".into(), 10)));
+    }
+
+    #[test]
+    fn waiting_records_become_ready_with_fresh_counters_in_waiting_order() {
+        let (mut q, a, b, c) = q();
+        q.add(0, c);
+        q.add_after(0, b, 2 * MILLISECOND);
+        q.add_after(0, a, MILLISECOND);
+        q.advance(3 * MILLISECOND);
+        let order: Vec<_> = (0..3)
+            .filter_map(|_| got(&mut q, 3 * MILLISECOND))
+            .map(|(k, _)| k)
+            .collect();
+        assert_eq!(order, ["c", "a", "b"]);
+        let m = q.metrics().unwrap();
+        assert_eq!(m.adds_total, 3);
+        // Their wait in the queue counts from when they became ready (3ms).
+        assert_eq!(
+            m.queue_duration.recent().collect::<Vec<_>>(),
+            vec![0.003, 0.0, 0.0]
+        );
+    }
+
+    #[test]
+    fn shutdown_abandons_everything_and_a_second_one_is_refused() {
+        let (mut q, a, _, _) = q();
+        q.add(0, a);
+        assert_eq!(q.shutdown(), Ok(()));
+        assert_eq!(q.get(0), PqGot::ShutDown);
+        assert_eq!(q.len(), 1, "the abandoned record still counts");
+        assert!(q.add_rate_limited(0, a).is_empty());
+        assert_eq!(
+            q.num_requeues(a),
+            0,
+            "the limiter is not asked after shutdown"
+        );
+        assert_eq!(q.shutdown(), Err(AlreadyShutDown));
+    }
+}
