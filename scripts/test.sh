@@ -24,6 +24,7 @@ stage() {
 }
 
 cases="${WQ_CONFORMANCE_CASES:-$(pwd)/../shared/conformance/cases}"
+pq_cases="${WQ_PRIORITY_CASES:-$(pwd)/../shared/conformance/priorityqueue/cases}"
 export WQ_CONFORMANCE_CASES="$cases"
 
 size_report() {
@@ -37,7 +38,7 @@ size_report() {
 stage "format" cargo fmt --all -- --check
 stage "clippy" cargo clippy --quiet --workspace --all-targets -- -D warnings
 stage "native tests" cargo test --workspace
-stage "conformance runner" cargo run --quiet --release -p workqueue-core --bin conformance -- "$cases"
+stage "conformance runner" cargo run --quiet --release -p workqueue-core --bin conformance -- "$cases" "$pq_cases"
 stage "wasm tests (core, headless Chromium)" wasm_env cargo test -p workqueue-core --target wasm32-unknown-unknown --test wasm
 stage "wasm tests (app components, headless Chromium)" wasm_env cargo test -p workqueue-playground --target wasm32-unknown-unknown --test wasm_app
 if stage "release build" wasm_env trunk build --release --offline; then

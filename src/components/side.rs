@@ -49,6 +49,15 @@ pub fn side() -> Html {
     let state = use_playground();
     let tab = use_state(|| Tab::Settings);
     {
+        // Workshop mode hides the settings: show the key's explanation instead.
+        let tab = tab.clone();
+        use_effect_with(state.mode.workshop, move |workshop| {
+            if *workshop {
+                tab.set(Tab::Key);
+            }
+        });
+    }
+    {
         // Selecting a key (on the stage or by adding it) opens its explanation.
         let tab = tab.clone();
         use_effect_with(state.selected.clone(), move |selected| {

@@ -35,6 +35,7 @@ test('the charts really draw: pixels change as the run goes on', async () => {
   const { page, problems, context } = await open(browser, url);
   await page.selectOption('[data-testid="script"]', 'always-error');
   await page.click('[data-testid="apply"]');
+  await page.click('[data-testid="tab-charts"]'); // the charts are one click away
   const before = await canvasSum(page, 'chart-requeues');
   await page.fill('[data-testid="count"]', '300');
   await page.click('[data-testid="add-many"]');

@@ -146,7 +146,10 @@ test('workshop mode: large type, chrome hidden', async () => {
   const { page, context } = await open(browser, `${url}/?workshop=1&lesson=sets`);
   const size = await page.evaluate(() => getComputedStyle(document.body).fontSize);
   assert.equal(size, '19px');
-  assert.equal(await page.isVisible('.bottom'), false, 'the log is hidden');
+  for (const tab of ['log', 'metrics', 'settings']) {
+    assert.equal(await page.isVisible(`[data-testid="tab-${tab}"]`), false, `the ${tab} tab is hidden`);
+  }
+  assert.ok(await page.isVisible('[data-testid="tab-key"]'), "the key's explanation stays one click away");
   await shot(page, '33-workshop');
   await context.close();
 });
@@ -165,7 +168,8 @@ test('the articles figure, live: 10,000 failing keys under three limiters', asyn
 
 test('the requeue chart downloads as a PNG', async () => {
   const { page, context } = await open(browser, url);
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click('text=Chart as PNG')]);
+  await page.click('[data-testid="tab-charts"]');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="save-png"]')]);
   const fs = await import('node:fs');
   const bytes = fs.readFileSync(await download.path());
   assert.deepEqual([...bytes.subarray(1, 4)], [0x50, 0x4e, 0x47], 'a PNG file');
