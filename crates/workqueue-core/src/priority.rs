@@ -22,6 +22,7 @@ use crate::limiter::{Answer, Limiter, LimiterConfig};
 use crate::metrics::{since_seconds, Histogram};
 use crate::time::{Nanos, MILLISECOND, SECOND};
 use crate::waiting::ReadyAt;
+use crate::workqueue::QueueEvent;
 
 /// controller-runtime's `handler.LowPriority`: creates from the informer's
 /// initial list and resync updates are enqueued with it.
@@ -42,6 +43,23 @@ pub struct AddOpts {
     pub after: Nanos,
     pub rate_limited: bool,
     pub priority: Option<i64>,
+}
+
+impl AddOpts {
+    /// As Go code: `AddOpts{After: 30s, RateLimited: true, Priority: ptr.To(-100)}`.
+    pub fn go(&self) -> String {
+        let mut fields = Vec::new();
+        if self.after != 0 {
+            fields.push(format!("After: {}", crate::time::format_go_duration(self.after)));
+        }
+        if self.rate_limited {
+            fields.push("RateLimited: true".to_string());
+        }
+        if let Some(p) = self.priority {
+            fields.push(format!("Priority: ptr.To({p})"));
+        }
+        format!("AddOpts{{{}}}", fields.join(", "))
+    }
 }
 
 /// What one key's add did, for the stage and the inspector.
@@ -201,6 +219,8 @@ pub struct PriorityQueue {
     shut_down: bool,
     metrics: Option<PqMetrics>,
     now: Nanos,
+    /// What happened, for the log and the stage (when recording).
+    events: Option<Vec<(Nanos, QueueEvent)>>,
 }
 
 impl PriorityQueue {
@@ -221,6 +241,25 @@ impl PriorityQueue {
             shut_down: false,
             metrics: metrics.map(PqMetrics::new),
             now: 0,
+            events: None,
+        }
+    }
+
+    pub fn set_record_events(&mut self, on: bool) {
+        self.events = on.then(|| self.events.take().unwrap_or_default());
+    }
+
+    /// Exchanges the recorded events with `buf` (which should be empty).
+    pub fn swap_events(&mut self, buf: &mut Vec<(Nanos, QueueEvent)>) {
+        if let Some(events) = &mut self.events {
+            std::mem::swap(events, buf);
+        }
+    }
+
+    #[inline]
+    fn emit(&mut self, event: QueueEvent) {
+        if let Some(events) = &mut self.events {
+            events.push((self.now, event));
         }
     }
 
@@ -270,6 +309,7 @@ impl PriorityQueue {
             if let Some(m) = &mut self.metrics {
                 m.add(now, item, prio.0);
             }
+            self.emit(QueueEvent::Released { item });
         }
     }
 
@@ -297,7 +337,7 @@ impl PriorityQueue {
         if self.shut_down {
             return None;
         }
-        let mut out = Vec::with_capacity(1);
+        let mut out = Vec::new(); // allocates only if the limiter answers
         Some(self.add_one(now, opts, item, Some(&mut out)))
     }
 
@@ -308,8 +348,29 @@ impl PriorityQueue {
         item: ItemId,
         explain: Option<&mut Vec<Answer>>,
     ) -> Added {
+        let (added, when) = self.place(now, opts, item, explain);
+        self.emit(QueueEvent::AddWithOpts {
+            item,
+            opts,
+            when,
+            effective: added.effective,
+            placed: added.placed,
+            raised: added.raised,
+        });
+        added
+    }
+
+    /// The add itself; also returns the limiter's `When`, if asked.
+    fn place(
+        &mut self,
+        now: Nanos,
+        opts: AddOpts,
+        item: ItemId,
+        explain: Option<&mut Vec<Answer>>,
+    ) -> (Added, Option<Nanos>) {
         let mut after = opts.after;
         let mut limiter = None;
+        let mut when = None;
         if opts.rate_limited {
             let explaining = explain.is_some();
             let mut out = explain;
@@ -317,6 +378,7 @@ impl PriorityQueue {
             if explaining {
                 limiter = out.and_then(|o| o.pop());
             }
+            when = Some(rl);
             if after == 0 || rl < after {
                 after = rl;
             }
@@ -354,13 +416,14 @@ impl PriorityQueue {
                     Placed::NewReady
                 }
             };
-            return Added {
+            let added = Added {
                 item,
                 limiter,
                 effective: after,
                 placed,
                 raised: None,
             };
+            return (added, when);
         };
         // An existing record: readyAt only moves earlier (or to ready), the
         // priority only up, with a fresh counter when it rises.
@@ -401,13 +464,14 @@ impl PriorityQueue {
         self.remove_entry(item, &old);
         self.insert_entry(item, &record);
         self.records.set(item, Some(record));
-        Added {
+        let added = Added {
             item,
             limiter,
             effective: after,
             placed,
             raised,
-        }
+        };
+        (added, when)
     }
 
     fn remove_entry(&mut self, item: ItemId, r: &Record) {
@@ -474,6 +538,10 @@ impl PriorityQueue {
         if let Some(m) = &mut self.metrics {
             m.get(now, item, prio.0);
         }
+        self.emit(QueueEvent::GetWithPriority {
+            item,
+            priority: prio.0,
+        });
         PqGot::Item {
             item,
             priority: prio.0,
@@ -491,6 +559,8 @@ impl PriorityQueue {
         if let Some(m) = &mut self.metrics {
             m.done(now, item);
         }
+        let requeued = self.records.get(item).is_some();
+        self.emit(QueueEvent::Done { item, requeued });
     }
 
     /// Ready records, a locked key's included; waiting ones are not counted.
@@ -544,6 +614,7 @@ impl PriorityQueue {
             return Err(AlreadyShutDown);
         }
         self.shut_down = true;
+        self.emit(QueueEvent::ShutDown { drain: false });
         Ok(())
     }
 
@@ -553,6 +624,7 @@ impl PriorityQueue {
 
     pub fn forget(&mut self, item: ItemId) {
         self.limiter.forget(item);
+        self.emit(QueueEvent::Forget { item });
     }
 
     pub fn num_requeues(&self, item: ItemId) -> u64 {

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::controller::{CrossplaneConfig, Outcome, Script};
 use crate::limiter::LimiterConfig;
+use crate::queue::QueueKind;
 use crate::time::{Nanos, MILLISECOND, SECOND};
 
 /// The scenario format this build reads and writes.
@@ -22,9 +23,16 @@ pub struct Scenario {
     pub name: String,
     #[serde(default)]
     pub seed: u64,
-    /// The queue's rate limiter. Ignored when `crossplane` is set (it derives its own).
-    #[serde(default = "default_limiter")]
-    pub limiter: LimiterConfig,
+    /// Which queue the controller runs on: client-go's (the default, as in
+    /// every scenario made before the priority queue) or controller-runtime's
+    /// priority queue.
+    #[serde(default, skip_serializing_if = "QueueKind::is_client_go")]
+    pub queue: QueueKind,
+    /// The queue's rate limiter; none means the default controller-runtime
+    /// wires for this queue (see [`Scenario::limiter`]). Ignored when
+    /// `crossplane` is set (it derives its own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limiter: Option<LimiterConfig>,
     #[serde(default)]
     pub controller: ControllerConfig,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -44,9 +52,6 @@ pub struct Scenario {
     pub sample_ns: Nanos,
 }
 
-fn default_limiter() -> LimiterConfig {
-    LimiterConfig::DefaultController
-}
 fn default_duration() -> Nanos {
     60 * SECOND
 }
@@ -149,7 +154,8 @@ impl Scenario {
             version: SCENARIO_VERSION,
             name: name.to_string(),
             seed: 1,
-            limiter: LimiterConfig::DefaultController,
+            queue: QueueKind::ClientGo,
+            limiter: None,
             controller: ControllerConfig::default(),
             crossplane: None,
             default_script: Script::default(),
@@ -164,7 +170,7 @@ impl Scenario {
     /// t=0, every reconcile an error, reconciles instant.
     pub fn failing_keys(limiter: LimiterConfig, count: u64) -> Scenario {
         let mut s = Scenario::new("failing keys");
-        s.limiter = limiter;
+        s.limiter = Some(limiter);
         s.default_script = Script::Always {
             outcome: Outcome::Error,
         };
@@ -204,6 +210,13 @@ impl Scenario {
         Ok(s)
     }
 
+    /// The limiter the queue uses: the scenario's, or the queue's default.
+    pub fn limiter(&self) -> LimiterConfig {
+        self.limiter
+            .clone()
+            .unwrap_or_else(|| self.queue.default_limiter())
+    }
+
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
@@ -238,9 +251,26 @@ mod tests {
     fn a_minimal_document_gets_defaults() {
         let s =
             Scenario::from_json(r#"{"version": 1, "items": [{"key": "default/web"}]}"#).unwrap();
-        assert_eq!(s.limiter, LimiterConfig::DefaultController);
+        assert_eq!(s.limiter(), LimiterConfig::DefaultController);
+        assert_eq!(s.queue, QueueKind::ClientGo);
         assert_eq!(s.items[0].add_at_ns, Some(0));
         assert_eq!(s.controller.workers, 1);
+    }
+
+    #[test]
+    fn the_default_limiter_follows_the_queue() {
+        let pq = Scenario::from_json(r#"{"version": 1, "queue": "priority"}"#).unwrap();
+        assert_eq!(pq.queue, QueueKind::Priority);
+        assert_eq!(pq.limiter(), crate::priority::default_limiter(), "per-item alone, no bucket");
+        let named = Scenario::from_json(r#"{"version": 1, "queue": "priority", "limiter": {"type": "default_controller"}}"#).unwrap();
+        assert_eq!(named.limiter(), LimiterConfig::DefaultController, "a named limiter is kept");
+        // A scenario made before the switch still means what it meant, and
+        // writes the same document.
+        let old = Scenario::new("old");
+        assert!(!old.to_json().contains("queue"));
+        assert_eq!(Scenario::from_json(&old.to_json()).unwrap(), old);
+        let bad = Scenario::from_json(r#"{"version": 1, "queue": "fifo"}"#).unwrap_err();
+        assert_eq!(bad.field, "queue");
     }
 
     #[test]

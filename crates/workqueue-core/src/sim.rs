@@ -18,11 +18,14 @@ use crate::controller::{
 };
 use crate::item::{ItemId, ItemMap};
 use crate::limiter::{Answer, LimiterConfig};
+use crate::priority::Placed;
 use crate::rng::Rng;
 use crate::scenario::{Scenario, ScenarioError, Source, MAX_ITEMS};
 use crate::time::{after, format_go_duration, Nanos, SECOND};
 use crate::validate;
-use crate::workqueue::{AddEffect, AfterEffect, Got, QueueEvent, QueueOptions, Workqueue};
+use crate::priority::LOW_PRIORITY;
+use crate::queue::{ControllerQueue, Handed, QueueKind};
+use crate::workqueue::{AddEffect, AfterEffect, QueueEvent};
 
 /// Most passes over one instant before the run is declared stuck (a
 /// zero-delay retry loop with instant reconciles never lets time move). A
@@ -220,6 +223,9 @@ pub enum SimError {
     Invalid(ScenarioError),
     #[error("the simulation is stuck: {0}")]
     Stalled(String),
+    /// controller-runtime's priority queue panics on a second `ShutDown`.
+    #[error("the priority queue is already shut down: a second ShutDown panics ({0})")]
+    AlreadyShutDown(String),
 }
 
 /// Counters per time-series sample, and the state at the sample's end.
@@ -315,7 +321,9 @@ enum Resume {
 #[derive(Clone, Debug)]
 pub struct Simulation {
     scenario: Scenario,
-    queue: Workqueue,
+    queue: ControllerQueue,
+    /// The priority each key was last handed out with: a requeue reuses it.
+    handed_priority: ItemMap<i64>,
     workers: Vec<WorkerState>,
     active: u32,
     items: ItemMap<ItemInfo>,
@@ -353,6 +361,9 @@ pub struct Simulation {
 pub struct MetricsSnapshot {
     pub at: Nanos,
     pub workqueue_depth: i64,
+    /// The priority queue's depth per priority (empty on a client-go queue).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub workqueue_depth_by_priority: Vec<(i64, i64)>,
     pub workqueue_adds_total: u64,
     pub workqueue_retries_total: u64,
     pub workqueue_queue_duration_seconds_count: u64,
@@ -373,14 +384,9 @@ impl Simulation {
         scenario.validate()?;
         let limiter = match &scenario.crossplane {
             Some(cp) => cp.derived().per_object,
-            None => scenario.limiter.clone(),
+            None => scenario.limiter(),
         };
-        let options = QueueOptions {
-            metrics: true,
-            keep_observations: 256,
-            record_events: true,
-        };
-        let queue = Workqueue::new(&limiter, options);
+        let queue = ControllerQueue::new(scenario.queue, &limiter, 256, 0);
         let workers = match &scenario.crossplane {
             Some(cp) => cp.derived().workers,
             None => scenario.controller.workers,
@@ -388,6 +394,7 @@ impl Simulation {
         let mut sim = Simulation {
             scenario: scenario.clone(),
             queue,
+            handed_priority: ItemMap::new(0),
             workers: vec![WorkerState::Idle; workers as usize],
             active: 0,
             items: ItemMap::new(ItemInfo::default()),
@@ -663,7 +670,7 @@ impl Simulation {
                 break;
             }
             self.initial_cursor += 1;
-            self.queue.add(t, id);
+            self.queue.add(t, id, initial_list_priority(t));
             self.collect_queue_events();
         }
         true
@@ -711,7 +718,7 @@ impl Simulation {
                 self.spend();
                 self.items.get_mut(id).watch_events += 1;
                 self.watch_events_total += 1;
-                let effect = self.queue.add(now, id);
+                let effect = self.queue.add(now, id, None);
                 if self.arrivals.len() == crate::view::ARRIVALS_KEPT {
                     self.arrivals.pop_front();
                 }
@@ -742,7 +749,7 @@ impl Simulation {
                     if script.is_some() {
                         self.scripts.set(id, script.clone());
                     }
-                    self.queue.add(now, id);
+                    self.queue.add(now, id, initial_list_priority(now));
                 }
                 self.sources[s].next = None;
             }
@@ -755,7 +762,8 @@ impl Simulation {
                     }
                     let i = self.sources[s].cursor;
                     self.sources[s].cursor += 1;
-                    self.queue.add(now, ItemId(i as u32));
+                    // A resync is an update with an unchanged resourceVersion.
+                    self.queue.add(now, ItemId(i as u32), Some(LOW_PRIORITY));
                 }
                 let state = &mut self.sources[s];
                 state.cursor = 0;
@@ -783,15 +791,18 @@ impl Simulation {
         self.queue.advance(self.now);
         for w in 0..self.workers.len() {
             while self.workers[w] == WorkerState::Idle {
-                if self.queue.is_empty() {
+                if !self.queue.can_hand_out() {
                     return true;
                 }
                 if !self.spend() {
                     return false;
                 }
                 let item = match self.queue.get(self.now) {
-                    Got::Item(item) => item,
-                    Got::Empty | Got::ShutDown => return true,
+                    Handed::Item(item, priority) => {
+                        self.handed_priority.set(item, priority);
+                        item
+                    }
+                    Handed::Empty | Handed::ShutDown => return true,
                 };
                 self.collect_queue_events();
                 self.active += 1;
@@ -899,24 +910,29 @@ impl Simulation {
         if decision.forget {
             self.queue.forget(item);
         }
+        // Every re-add carries the priority the key was handed out with.
+        let priority = Some(*self.handed_priority.get(item));
         match requeue {
             Requeue::None => {}
             Requeue::RateLimited => {
                 let failures_before = self.queue.num_requeues(item);
-                let (answer, _) = self.queue.add_rate_limited_explained(now, item);
-                let info = self.items.get_mut(item);
-                info.gave_up = false;
-                info.bucket_bound = answer.decided_by_bucket();
-                info.retries.push(Retry {
-                    at: now,
-                    failures_before,
-                    delay: answer.delay,
-                });
-                info.last_answer = Some(answer);
+                // None: a shut-down priority queue ignores the add
+                // before asking the limiter.
+                if let Some((answer, delay)) = self.queue.add_rate_limited(now, item, priority) {
+                    let info = self.items.get_mut(item);
+                    info.gave_up = false;
+                    info.bucket_bound = delay == answer.delay && answer.decided_by_bucket();
+                    info.retries.push(Retry {
+                        at: now,
+                        failures_before,
+                        delay,
+                    });
+                    info.last_answer = Some(answer);
+                }
             }
             Requeue::After { delay } => {
                 self.items.get_mut(item).bucket_bound = false;
-                self.queue.add_after(now, item, delay);
+                self.queue.add_after(now, item, delay, priority);
             }
         }
         self.queue.done(now, item);
@@ -929,41 +945,69 @@ impl Simulation {
     fn collect_queue_events(&mut self) {
         let mut events = std::mem::take(&mut self.event_buf);
         self.queue.swap_events(&mut events);
+        // The priority queue's waiting loop moves records itself (no `Add`
+        // follows a release): a release is an add there.
+        let priority_queue = self.queue.kind() == QueueKind::Priority;
         for (at, e) in events.drain(..) {
             match &e {
                 QueueEvent::Add {
                     item,
                     effect: AddEffect::Deduplicated,
+                }
+                | QueueEvent::AddWithOpts {
+                    item,
+                    placed: Placed::StayedReady,
+                    ..
                 } => self.items.get_mut(*item).absorbed += 1,
-                QueueEvent::Get { item } => self.items.get_mut(*item).absorbed = 0,
+                QueueEvent::Get { item } | QueueEvent::GetWithPriority { item, .. } => {
+                    self.items.get_mut(*item).absorbed = 0
+                }
                 QueueEvent::AddAfter {
                     item,
                     effect: AfterEffect::Waiting { .. } | AfterEffect::MovedEarlier { .. },
+                    ..
+                }
+                | QueueEvent::AddWithOpts {
+                    item,
+                    placed: Placed::NewWaiting { .. } | Placed::MovedEarlier { .. },
                     ..
                 } => self.items.get_mut(*item).wait_from = at,
                 _ => {}
             }
             let sample = self.series.current(at);
-            match &e {
-                QueueEvent::Released { .. }
-                | QueueEvent::AddAfter {
-                    effect: AfterEffect::Immediate,
+            let (requeue, retry, add) = match &e {
+                QueueEvent::Released { .. } => (true, false, priority_queue),
+                QueueEvent::AddAfter { effect, .. } => (
+                    *effect == AfterEffect::Immediate,
+                    *effect != AfterEffect::Ignored,
+                    false,
+                ),
+                QueueEvent::Add { effect, .. } => (
+                    false,
+                    false,
+                    matches!(effect, AddEffect::Queued | AddEffect::MarkedDirty),
+                ),
+                QueueEvent::AddWithOpts {
+                    opts,
+                    effective,
+                    placed,
                     ..
                 } => {
-                    sample.requeues = sample.requeues.saturating_add(1);
-                    self.requeues_total += 1;
+                    let became_ready = matches!(placed, Placed::NewReady | Placed::DelayCancelled { .. });
+                    let delayed = opts.rate_limited || opts.after != 0;
+                    (delayed && *effective <= 0 && became_ready, *effective > 0, became_ready)
                 }
-                _ => {}
+                _ => (false, false, false),
+            };
+            if requeue {
+                sample.requeues = sample.requeues.saturating_add(1);
+                self.requeues_total += 1;
             }
-            match &e {
-                QueueEvent::AddAfter { effect, .. } if *effect != AfterEffect::Ignored => {
-                    sample.retries = sample.retries.saturating_add(1)
-                }
-                QueueEvent::Add {
-                    effect: AddEffect::Queued | AddEffect::MarkedDirty,
-                    ..
-                } => sample.adds = sample.adds.saturating_add(1),
-                _ => {}
+            if retry {
+                sample.retries = sample.retries.saturating_add(1);
+            }
+            if add {
+                sample.adds = sample.adds.saturating_add(1);
             }
             if self.log_capacity > 0 {
                 self.push_log(SimEvent::Queue(e));
@@ -1016,7 +1060,7 @@ impl Simulation {
             Input::Add { key } => {
                 self.ensure_key_room(key)?;
                 let id = self.intern(key);
-                self.queue.add(now, id);
+                self.queue.add(now, id, None);
                 self.collect_queue_events();
             }
             Input::AddMany { prefix, count } => {
@@ -1072,7 +1116,7 @@ impl Simulation {
                 self.scripts.set(id, Some(script.clone()));
             }
             Input::Shutdown => {
-                self.queue.shutdown(now);
+                self.queue.shutdown(now).map_err(|e| SimError::AlreadyShutDown(e.to_string()))?;
                 self.collect_queue_events();
             }
         }
@@ -1130,7 +1174,7 @@ impl Simulation {
         &self.scenario
     }
 
-    pub fn queue(&self) -> &Workqueue {
+    pub fn queue(&self) -> &ControllerQueue {
         &self.queue
     }
 
@@ -1223,10 +1267,12 @@ impl Simulation {
 
     pub fn metrics_snapshot(&self) -> MetricsSnapshot {
         let m = self.queue.metrics();
+        let m = m.as_ref();
         let (unfinished, longest) = self.queue.work_gauges(self.now);
         MetricsSnapshot {
             at: self.now,
             workqueue_depth: m.map_or(0, |m| m.depth),
+            workqueue_depth_by_priority: m.map_or(Vec::new(), |m| m.depth_by_priority.clone()),
             workqueue_adds_total: m.map_or(0, |m| m.adds_total),
             workqueue_retries_total: m.map_or(0, |m| m.retries_total),
             workqueue_queue_duration_seconds_count: m.map_or(0, |m| m.queue_duration.count),
@@ -1329,6 +1375,41 @@ impl Simulation {
                 QueueEvent::ShutDown { drain } => {
                     format!("queue.ShutDown{}()", if *drain { "WithDrain" } else { "" })
                 }
+                QueueEvent::AddWithOpts {
+                    item,
+                    opts,
+                    when,
+                    effective,
+                    placed,
+                    raised,
+                } => {
+                    let delay = match (when, opts.after) {
+                        (Some(w), 0) => format!(": When = {}", d(*w)),
+                        (Some(w), a) => format!(": min(After {}, When {}) = {}", d(a), d(*w), d(*effective)),
+                        (None, _) => String::new(),
+                    };
+                    let placed = match placed {
+                        Placed::NewReady => "ready".to_string(),
+                        Placed::NewWaiting { ready_at } => format!("waiting until {}", at(*ready_at)),
+                        Placed::StayedReady => "already ready: unchanged".to_string(),
+                        Placed::DelayCancelled { was } => {
+                            format!("ready now: the wait until {} is cancelled", at(*was))
+                        }
+                        Placed::KeptEarlier { ready_at } => {
+                            format!("already waiting until {}: kept", at(*ready_at))
+                        }
+                        Placed::MovedEarlier { from, ready_at } => {
+                            format!("moved earlier: {} instead of {}", at(*ready_at), at(*from))
+                        }
+                    };
+                    let raised = raised.map_or(String::new(), |(from, to)| {
+                        format!("; priority {from} → {to}, to the tail of its class")
+                    });
+                    format!("queue.AddWithOpts({}, {}){delay} → {placed}{raised}", opts.go(), k(item))
+                }
+                QueueEvent::GetWithPriority { item, priority } => {
+                    format!("queue.GetWithPriority() = {}, priority {priority}", k(item))
+                }
             },
             SimEvent::ReconcileStart { worker, item } => {
                 format!("worker {worker}: Reconcile({}) starts", k(item))
@@ -1364,4 +1445,10 @@ impl Simulation {
             SimEvent::Stalled { reason } => format!("stopped: {reason}"),
         }
     }
+}
+
+/// controller-runtime's handlers enqueue creates from the informer's initial
+/// list with `LowPriority`: here, keys that exist when the run starts (t=0).
+fn initial_list_priority(now: Nanos) -> Option<i64> {
+    (now == 0).then_some(LOW_PRIORITY)
 }

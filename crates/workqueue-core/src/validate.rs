@@ -344,7 +344,7 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
     }
     match &s.crossplane {
         Some(cp) => crossplane(cp)?,
-        None => limiter("limiter", &s.limiter)?,
+        None => limiter("limiter", &s.limiter())?,
     }
     let c = &s.controller;
     if c.workers == 0 || c.workers > MAX_WORKERS {

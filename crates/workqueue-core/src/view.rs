@@ -349,7 +349,7 @@ mod tests {
 
     fn sim(limiter: LimiterConfig, script: Script) -> Simulation {
         let mut s = Scenario::new("view");
-        s.limiter = limiter;
+        s.limiter = Some(limiter);
         s.default_script = script;
         s.controller.reconcile_ns = 0;
         Simulation::new(&s).expect("a valid scenario")

@@ -63,6 +63,23 @@ pub enum QueueEvent {
     ShutDown {
         drain: bool,
     },
+    /// controller-runtime's priority queue: `AddWithOpts(opts, item)`.
+    AddWithOpts {
+        item: ItemId,
+        opts: crate::priority::AddOpts,
+        /// The limiter's `When`, when rate limited.
+        when: Option<Nanos>,
+        /// The delay used: `After`, `When`, or the smaller of the two.
+        effective: Nanos,
+        placed: crate::priority::Placed,
+        /// The record's priority went up (from, to).
+        raised: Option<(i64, i64)>,
+    },
+    /// controller-runtime's priority queue: `GetWithPriority()`.
+    GetWithPriority {
+        item: ItemId,
+        priority: i64,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -189,7 +189,11 @@ impl Gen {
     fn scenario(&mut self) -> Scenario {
         let mut s = Scenario::new("fuzz");
         s.seed = self.0.next_u64();
-        s.limiter = self.limiter(0);
+        // Either queue, with a limiter or with the queue's default.
+        if self.chance(40) {
+            s.queue = workqueue_core::QueueKind::Priority;
+        }
+        s.limiter = (!self.chance(15)).then(|| self.limiter(0));
         s.controller.workers = if self.chance(20) {
             self.count() as u32
         } else {
@@ -347,6 +351,8 @@ fn drive(g: &mut Gen, mut sim: Simulation) -> Result<Fate, String> {
                 Err(SimError::Invalid(e)) => refusal_names_a_field(&e.field, &e.reason)?,
                 Err(SimError::NotAwaiting { .. }) => {}
                 Err(SimError::Stalled(reason)) => refusal_names_a_field("run", &reason)?,
+                // A second shutdown of a priority queue is refused by name.
+                Err(SimError::AlreadyShutDown(_)) => {}
             }
         }
         let before = sim.now();
@@ -494,10 +500,10 @@ fn a_run_that_cannot_progress_stops_with_a_message() {
     // Requeue with a 0ns backoff and instant reconciles: back in the queue
     // at the same instant, for ever.
     let mut s = Scenario::new("spin");
-    s.limiter = LimiterConfig::Exponential {
+    s.limiter = Some(LimiterConfig::Exponential {
         base_ns: 0,
         max_ns: 0,
-    };
+    });
     s.items.push(ItemSpec {
         key: "k".into(),
         script: Some(Script::Always {

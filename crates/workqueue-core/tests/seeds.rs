@@ -178,7 +178,7 @@ fn an_event_storm_on_one_key_gives_one_reconcile_in_flight_plus_one_queued() {
 #[test]
 fn give_up_after_15_requeues() {
     let mut s = Scenario::new("give up");
-    s.limiter = per_item();
+    s.limiter = Some(per_item());
     s.controller.give_up_after = Some(15);
     s.items.push(ItemSpec {
         key: "ns/broken".into(),
