@@ -1,6 +1,7 @@
 //! The configured limiter and controller as Go, with the real client-go,
 //! controller-runtime and crossplane-runtime constructors.
 
+use workqueue_core::QueueKind;
 use workqueue_core::{LimiterConfig, Nanos, Scenario};
 
 /// `5*time.Millisecond`, `1000*time.Second`, `1500*time.Millisecond`: the
@@ -120,8 +121,16 @@ err := ctrl.NewControllerManagedBy(mgr).
             burst = 10 * r,
         );
     }
-    let uses_bucket = format!("{:?}", s.limiter).contains("Bucket")
-        && s.limiter != LimiterConfig::default_controller_parts();
+    let chosen = s.limiter();
+    let priority_queue = s.queue == QueueKind::Priority;
+    // The priority queue's own default needs no RateLimiter line at all.
+    let default_for_queue = priority_queue
+        && s.limiter
+            .as_ref()
+            .is_none_or(|l| *l == s.queue.default_limiter());
+    let uses_bucket = !default_for_queue
+        && format!("{chosen:?}").contains("Bucket")
+        && chosen != LimiterConfig::default_controller_parts();
     let mut imports = vec!["\"time\"".to_string()];
     if uses_bucket {
         imports.push("\"golang.org/x/time/rate\"".into());
@@ -136,10 +145,32 @@ err := ctrl.NewControllerManagedBy(mgr).
         ]
         .map(String::from),
     );
-    let lim = limiter(&s.limiter, "");
-    if !lim.contains("time.") {
+    let lim = limiter(&chosen, "");
+    if default_for_queue || !lim.contains("time.") {
         imports.retain(|i| i != "\"time\"");
     }
+    if default_for_queue {
+        imports.retain(|i| !i.contains("client-go/util/workqueue"));
+    }
+    if priority_queue {
+        imports.retain(|i| !i.contains("k8s.io/utils/ptr"));
+    }
+    let (limiter_decl, options) = if priority_queue {
+        let limiter_line = if default_for_queue {
+            "\t\t// No RateLimiter: the priority queue's default is per-item backoff,\n\t\t// 5ms doubling to 1000s, with no controller-wide bucket.\n".to_string()
+        } else {
+            "\t\tRateLimiter:             rateLimiter,\n".to_string()
+        };
+        (
+            if default_for_queue { String::new() } else { format!("rateLimiter := {lim}\n") },
+            format!("{limiter_line}\t\t// UsePriorityQueue unset: controller-runtime v0.23+ runs the\n\t\t// priority queue by default.\n"),
+        )
+    } else {
+        (
+            format!("rateLimiter := {lim}\n"),
+            "\t\tRateLimiter:             rateLimiter,\n\t\t// client-go's queue, as before controller-runtime v0.23 (which\n\t\t// defaults to its priority queue).\n\t\tUsePriorityQueue: ptr.To(false),\n".to_string(),
+        )
+    };
     let give_up = match s.controller.give_up_after {
         Some(n) => format!(
             "\n// Giving up after {n} requeues, in Reconcile (controller-runtime has no option for it):\n//\tif err != nil && r.queue.NumRequeues(req) >= {n} {{ return ctrl.Result{{}}, reconcile.TerminalError(err) }}\n"
@@ -147,7 +178,7 @@ err := ctrl.NewControllerManagedBy(mgr).
         None => String::new(),
     };
     format!(
-        "import (\n{}\n)\n\nrateLimiter := {lim}\n{give_up}\nerr := ctrl.NewControllerManagedBy(mgr).\n\tNamed(\"my-controller\").\n\tFor(&corev1.Pod{{}}).\n\tWithOptions(controller.Options{{\n\t\tMaxConcurrentReconciles: {},\n\t\tRateLimiter:             rateLimiter,\n\t\t// The playground models client-go's queue; controller-runtime v0.23+\n\t\t// uses its priority queue unless told otherwise.\n\t\tUsePriorityQueue: ptr.To(false),\n\t}}).\n\tComplete(r)\n",
+        "import (\n{}\n)\n\n{limiter_decl}{give_up}\nerr := ctrl.NewControllerManagedBy(mgr).\n\tNamed(\"my-controller\").\n\tFor(&corev1.Pod{{}}).\n\tWithOptions(controller.Options{{\n\t\tMaxConcurrentReconciles: {},\n{options}\t}}).\n\tComplete(r)\n",
         imports.iter().map(|i| format!("\t{i}")).collect::<Vec<_>>().join("\n"),
         s.controller.workers,
     )
@@ -201,5 +232,31 @@ mod tests {
                 && cp.contains("MaxConcurrentReconciles: 10")
         );
         assert!(code(Preset::PerItem).contains("MaxConcurrentReconciles: 1,"));
+        assert!(code(Preset::PerItem).contains("UsePriorityQueue: ptr.To(false)"));
+    }
+
+    #[test]
+    fn the_priority_queue_is_the_default_and_needs_no_limiter_line() {
+        let mut f = Settings::default();
+        f.queue = QueueKind::Priority;
+        f.preset = Preset::PerItem;
+        let go = go_code(&f.to_scenario().unwrap());
+        assert!(
+            !go.contains("UsePriorityQueue: ptr.To(false)") && !go.contains("RateLimiter:  "),
+            "{go}"
+        );
+        assert!(
+            !go.contains("client-go/util/workqueue") && !go.contains("\"time\""),
+            "{go}"
+        );
+        // A global limit brought back: the limiter is passed.
+        f.preset = Preset::ClientGoDefault;
+        let go = go_code(&f.to_scenario().unwrap());
+        assert!(
+            go.contains("RateLimiter:             rateLimiter,")
+                && go.contains("DefaultTypedControllerRateLimiter"),
+            "{go}"
+        );
+        assert!(!go.contains("ptr.To(false)"));
     }
 }

@@ -10,6 +10,8 @@ use workqueue_core::{Input, Nanos, ResultLabel, Simulation, MILLISECOND, SECOND}
 
 use crate::format;
 use crate::settings::{Field, Preset, ScriptChoice, Settings};
+use workqueue_core::sim::SimEvent;
+use workqueue_core::QueueKind;
 
 pub struct Lesson {
     pub id: &'static str,
@@ -163,6 +165,39 @@ fn settings(preset: Preset, script: ScriptChoice, fields: &[(Field, &str)]) -> S
         s.set(*f, v.to_string());
     }
     s
+}
+
+/// The same settings on controller-runtime's priority queue (v0.23+).
+fn on_priority_queue(preset: Preset, script: ScriptChoice, fields: &[(Field, &str)]) -> Settings {
+    let mut s = settings(preset, script, fields);
+    s.queue = QueueKind::Priority;
+    s
+}
+
+/// How long `key` waited, from `since` to a worker taking it, in a copy of the run.
+fn wait_for_worker(sim: &Simulation, key: &str, since: Nanos) -> String {
+    let mut c = sim.clone();
+    c.set_log_capacity(100_000);
+    c.run_until(60 * SECOND);
+    let Some(id) = c.find(key) else {
+        return String::new();
+    };
+    c.log()
+        .iter()
+        .find(|e| {
+            e.at >= since && matches!(e.event, SimEvent::ReconcileStart { item, .. } if item == id)
+        })
+        .map(|e| format::dur(e.at - since))
+        .unwrap_or_default()
+}
+
+/// Reconciles of `key` in the first minute of a copy of the run.
+fn reconciles_in_a_minute(sim: &Simulation, key: &str) -> String {
+    let mut c = sim.clone();
+    c.run_until(60 * SECOND);
+    c.find(key)
+        .map(|id| c.item(id).reconciles.to_string())
+        .unwrap_or_default()
 }
 
 fn add(key: &str) -> Input {
@@ -595,6 +630,91 @@ pub fn all() -> Vec<Lesson> {
                 },
             ],
         },
+        Lesson {
+            id: "v023",
+            title: "9. What changed in controller-runtime v0.23",
+            steps: vec![
+                Step {
+                    act: None,
+                    show: None,
+                    title: "No global bucket by default",
+                    text: "Since v0.23 every controller runs on controller-runtime's priority queue unless it sets UsePriorityQueue: false, and when it passes no RateLimiter the default is per-item backoff alone (5ms doubling to 1000s): the 10 per second bucket is gone. The switch on the stage says which version you are watching. Here 10,000 keys fail at once on v0.23's defaults.",
+                    setup: Some(Setup {
+                        settings: on_priority_queue(Preset::PerItem, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s")]),
+                        inputs: vec![Input::AddMany { prefix: "default/pod-".into(), count: 10_000 }],
+                        later: vec![],
+                        run_to: 0,
+                    }),
+                    wait: None,
+                    predict: Some(Predict {
+                        question: "About how many requeues happen in the first second (within 10%)?",
+                        unit: "requeues",
+                        answer: |sim| format::count(requeues_within(sim, SECOND)),
+                        tolerance: 0.1,
+                    }),
+                },
+                Step {
+                    act: None,
+                    show: None,
+                    title: "Bringing a global limit back",
+                    text: "A controller that relied on the bucket now has to pass it: RateLimiter: workqueue.DefaultTypedControllerRateLimiter[reconcile.Request](), the max of per-item backoff and a 10 qps bucket with a burst of 100. The priority queue asks that limiter just as the old queue did. Same 10,000 failing keys.",
+                    setup: Some(Setup {
+                        settings: on_priority_queue(Preset::ClientGoDefault, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s")]),
+                        inputs: vec![Input::AddMany { prefix: "default/pod-".into(), count: 10_000 }],
+                        later: vec![],
+                        run_to: 0,
+                    }),
+                    wait: None,
+                    predict: Some(Predict {
+                        question: "About how many requeues happen in the first second now (within 10%)?",
+                        unit: "requeues",
+                        answer: |sim| format::count(requeues_within(sim, SECOND)),
+                        tolerance: 0.1,
+                    }),
+                },
+                Step {
+                    act: None,
+                    show: None,
+                    title: "A resync storm waits its turn",
+                    text: "The informer's initial list and every resync are enqueued at priority -100; a real change has priority 0 and goes first. Here 300 keys from the initial list take 10ms each on one worker, and at t=100ms a fresh change to default/fresh arrives. On a client-go queue it would wait behind the other 290 keys, about 2.9s.",
+                    setup: Some(Setup {
+                        settings: on_priority_queue(Preset::PerItem, ScriptChoice::Success, &[(Field::Reconcile, "10ms")]),
+                        inputs: vec![Input::AddMany { prefix: "default/pod-".into(), count: 300 }],
+                        later: vec![(100 * MILLISECOND, add("default/fresh"))],
+                        run_to: 100 * MILLISECOND,
+                    }),
+                    wait: None,
+                    predict: Some(Predict {
+                        question: "How long does default/fresh wait for a worker?",
+                        unit: "",
+                        answer: |sim| wait_for_worker(sim, "default/fresh", 100 * MILLISECOND),
+                        tolerance: 0.0,
+                    }),
+                },
+                Step {
+                    act: None,
+                    show: None,
+                    title: "An event during a RequeueAfter",
+                    text: "default/web-1's first reconcile returns RequeueAfter: 30s; its second succeeds. At t=5s a watch event arrives for it. The priority queue keeps one record per key, and an immediate add beats a delayed one: the event is reconciled at once and the pending 30s requeue is gone. client-go's queue keeps both: it reconciles the event, then again at 30s.",
+                    setup: Some(Setup {
+                        settings: on_priority_queue(Preset::PerItem, ScriptChoice::Success, &[(Field::Reconcile, "0s")]),
+                        inputs: vec![
+                            set_script("default/web-1", Script::Sequence { outcomes: vec![Outcome::RequeueAfter { after_ns: 30 * SECOND }], then: Outcome::Success }),
+                            add("default/web-1"),
+                        ],
+                        later: vec![(5 * SECOND, add("default/web-1"))],
+                        run_to: 0,
+                    }),
+                    wait: None,
+                    predict: Some(Predict {
+                        question: "How many times does default/web-1 reconcile in the first minute?",
+                        unit: "reconciles",
+                        answer: |sim| reconciles_in_a_minute(sim, "default/web-1"),
+                        tolerance: 0.0,
+                    }),
+                },
+            ],
+        },
     ]
 }
 
@@ -638,7 +758,7 @@ mod tests {
     #[test]
     fn every_setup_is_valid_and_every_prediction_has_an_answer() {
         let lessons = all();
-        assert_eq!(lessons.len(), 8);
+        assert_eq!(lessons.len(), 9);
         for l in &lessons {
             assert!(
                 l.steps[0].setup.is_some(),
@@ -657,6 +777,44 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The v0.23 lesson's numbers, and what the classic queue does instead
+    /// (the texts state both).
+    #[test]
+    fn the_v023_lesson_answers_differ_from_the_classic_queue() {
+        let (_, l) = find("v023").unwrap();
+        let answer = |i: usize| {
+            (l.steps[i].predict.as_ref().unwrap().answer)(&play(l.steps[i].setup.as_ref().unwrap()))
+        };
+        let count = |s: String| s.replace(',', "").parse::<u64>().unwrap();
+        let no_bucket = count(answer(0));
+        assert_eq!(
+            no_bucket, 70_000,
+            "per-item alone: seven requeues each (5ms, 15ms … 635ms)"
+        );
+        let with_bucket = count(answer(1));
+        assert!(
+            (100..=111).contains(&with_bucket),
+            "a bucket passed back in: {with_bucket}"
+        );
+        assert_eq!(answer(2), "10ms", "the fresh change goes next");
+        assert_eq!(answer(3), "2", "the pending requeue is cancelled");
+        // The same set-ups on client-go's queue.
+        let classic = |i: usize| {
+            let setup = l.steps[i].setup.as_ref().unwrap();
+            let mut settings = setup.settings.clone();
+            settings.queue = QueueKind::ClientGo;
+            let setup = Setup {
+                settings,
+                inputs: setup.inputs.clone(),
+                later: setup.later.clone(),
+                run_to: setup.run_to,
+            };
+            (l.steps[i].predict.as_ref().unwrap().answer)(&play(&setup))
+        };
+        assert_eq!(classic(2), "2.9s", "behind the 290 other keys");
+        assert_eq!(classic(3), "3", "the event, then the 30s requeue");
     }
 
     #[test]

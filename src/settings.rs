@@ -4,7 +4,7 @@
 
 use workqueue_core::controller::{CrossplaneConfig, Outcome, Script};
 use workqueue_core::scenario::{ControllerConfig, Scenario};
-use workqueue_core::{format_go_duration, parse_go_duration, LimiterConfig, Nanos};
+use workqueue_core::{format_go_duration, parse_go_duration, LimiterConfig, Nanos, QueueKind};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Preset {
@@ -201,6 +201,9 @@ impl ScriptChoice {
 /// The form, with every value as typed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
+    /// controller-runtime v0.22 and earlier (client-go's queue) or v0.23+
+    /// (the priority queue).
+    pub queue: QueueKind,
     pub preset: Preset,
     pub script: ScriptChoice,
     values: Vec<(Field, String)>,
@@ -226,6 +229,7 @@ impl Default for Settings {
             (Field::GiveUp, ""),
         ];
         Settings {
+            queue: QueueKind::ClientGo,
             preset: Preset::ClientGoDefault,
             script: ScriptChoice::Live,
             values: values.iter().map(|(f, v)| (*f, v.to_string())).collect(),
@@ -319,11 +323,28 @@ impl Settings {
         }
     }
 
+    /// The same settings on another queue, with the limiter controller-runtime
+    /// wires for it by default (Crossplane keeps its own).
+    pub fn for_queue(&self, queue: QueueKind) -> Settings {
+        let mut out = self.clone();
+        out.queue = queue;
+        if out.preset != Preset::Crossplane {
+            out.preset = match queue {
+                QueueKind::ClientGo => Preset::ClientGoDefault,
+                QueueKind::Priority => Preset::PerItem,
+            };
+            out.set(Field::Base, "5ms".into());
+            out.set(Field::Max, "1000s".into());
+        }
+        out
+    }
+
     /// The scenario these settings describe, or every field at fault.
     pub fn to_scenario(&self) -> Result<Scenario, FieldErrors> {
         let mut errors = FieldErrors::new();
         let mut s = Scenario::new("playground");
-        s.limiter = self.limiter(&mut errors);
+        s.queue = self.queue;
+        s.limiter = Some(self.limiter(&mut errors));
         if self.preset == Preset::Crossplane {
             let r = self
                 .number::<u32>(
@@ -395,7 +416,8 @@ impl Settings {
             out.preset = Preset::Crossplane;
             out.set(Field::Rate, cp.max_reconcile_rate.to_string());
         } else {
-            match &s.limiter {
+            out.queue = s.queue;
+            match &s.limiter() {
                 LimiterConfig::DefaultController => out.preset = Preset::ClientGoDefault,
                 LimiterConfig::Exponential { base_ns, max_ns } => {
                     out.preset = Preset::PerItem;
@@ -510,7 +532,7 @@ mod tests {
     #[test]
     fn the_default_form_is_client_gos_default_limiter() {
         let s = Settings::default().to_scenario().unwrap();
-        assert_eq!(s.limiter, LimiterConfig::default_controller_parts());
+        assert_eq!(s.limiter(), LimiterConfig::default_controller_parts());
         assert_eq!(s.controller.reconcile_ns, 200 * MILLISECOND);
     }
 
@@ -533,6 +555,17 @@ mod tests {
     }
 
     #[test]
+    fn switching_queues_follows_controller_runtimes_default_limiter() {
+        let f = Settings::default().for_queue(QueueKind::Priority);
+        let s = f.to_scenario().unwrap();
+        assert_eq!(s.queue, QueueKind::Priority);
+        assert_eq!(s.limiter(), QueueKind::Priority.default_limiter());
+        let back = f.for_queue(QueueKind::ClientGo).to_scenario().unwrap();
+        assert_eq!(back.limiter(), LimiterConfig::default_controller_parts());
+        assert_eq!(Settings::from_scenario(&s).queue, QueueKind::Priority);
+    }
+
+    #[test]
     fn settings_round_trip_through_a_scenario() {
         for preset in Preset::ALL {
             let mut f = Settings {
@@ -548,7 +581,7 @@ mod tests {
         let mut f = Settings::default();
         f.set(Field::MaxWait, "2s".into());
         f.preset = Preset::WithMaxWait;
-        let LimiterConfig::WithMaxWait { max_wait_ns, .. } = f.to_scenario().unwrap().limiter
+        let LimiterConfig::WithMaxWait { max_wait_ns, .. } = f.to_scenario().unwrap().limiter()
         else {
             panic!()
         };

@@ -4,12 +4,13 @@
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
 use workqueue_charts::{requeues, Points};
-use workqueue_core::{LimiterConfig, Scenario, Simulation, MILLISECOND, SECOND};
+use workqueue_core::{LimiterConfig, QueueKind, Scenario, Simulation, MILLISECOND, SECOND};
 use yew::prelude::*;
 
 /// Requeues per second over `secs` seconds for 10,000 always-failing keys.
-pub fn herd(limiter: LimiterConfig, secs: i64) -> Points {
+pub fn herd(queue: QueueKind, limiter: LimiterConfig, secs: i64) -> Points {
     let mut s = Scenario::failing_keys(limiter, 10_000);
+    s.queue = queue;
     s.sample_ns = 100 * MILLISECOND;
     s.duration_ns = secs * SECOND;
     let Ok(mut sim) = Simulation::new(&s) else {
@@ -30,7 +31,12 @@ pub fn herd(limiter: LimiterConfig, secs: i64) -> Points {
 
 #[function_component(Compare)]
 pub fn compare() -> Html {
-    let canvases = [use_node_ref(), use_node_ref(), use_node_ref()];
+    let canvases = [
+        use_node_ref(),
+        use_node_ref(),
+        use_node_ref(),
+        use_node_ref(),
+    ];
     let runs = use_memo((), |_| {
         let per_item = LimiterConfig::Exponential {
             base_ns: 5 * MILLISECOND,
@@ -41,18 +47,29 @@ pub fn compare() -> Html {
             burst: 100,
         };
         vec![
-            ("per-item only", herd(per_item, 4)),
-            ("bucket only", herd(bucket, 4)),
+            ("per-item only", herd(QueueKind::ClientGo, per_item, 4)),
+            ("bucket only", herd(QueueKind::ClientGo, bucket, 4)),
             (
-                "max-of (default)",
-                herd(LimiterConfig::DefaultController, 4),
+                "max-of (default to v0.22)",
+                herd(QueueKind::ClientGo, LimiterConfig::DefaultController, 4),
+            ),
+            (
+                "v0.23 default: priority queue, per-item only",
+                herd(
+                    QueueKind::Priority,
+                    QueueKind::Priority.default_limiter(),
+                    4,
+                ),
             ),
         ]
     });
+    let error = use_state(|| None::<String>);
     {
         let canvases = canvases.clone();
         let runs = runs.clone();
+        let error = error.clone();
         use_effect(move || {
+            let mut failed = None;
             let ratio = web_sys::window()
                 .map_or(1.0, |w| w.device_pixel_ratio())
                 .clamp(1.0, 3.0);
@@ -68,8 +85,13 @@ pub fn compare() -> Html {
                 t.series[0] = theme.series[i];
                 if let Some(b) = CanvasBackend::with_canvas_object(c) {
                     let (name, points) = &runs[i];
-                    let _ = requeues::draw(&b.into_drawing_area(), &t, &[(name, points)]);
+                    if let Err(e) = requeues::draw(&b.into_drawing_area(), &t, &[(name, points)]) {
+                        failed.get_or_insert(format!("the {name} chart could not be drawn: {e}"));
+                    }
                 }
+            }
+            if failed != *error {
+                error.set(failed);
             }
         });
     }
@@ -80,8 +102,8 @@ pub fn compare() -> Html {
             .sum::<f64>()
     };
     html! {
-        <section class="compare" aria-label="10,000 failing keys under three limiters" data-testid="compare">
-            <p class="hint">{"The same input, 10,000 keys failing at t=0 with instant reconciles, under three limiters. Each plot has its own scale."}</p>
+        <section class="compare" aria-label="10,000 failing keys under four limiters" data-testid="compare">
+            <p class="hint">{"The same input, 10,000 keys failing at t=0 with instant reconciles, under client-go's three limiters and under controller-runtime v0.23's default. Each plot has its own scale."}</p>
             <div class="multiples">
                 { for runs.iter().enumerate().map(|(i, (name, points))| html! {
                     <figure>
@@ -90,11 +112,13 @@ pub fn compare() -> Html {
                     </figure>
                 }) }
             </div>
+            { if let Some(e) = &*error { html! { <p class="error" role="alert">{ e.clone() }</p> } } else { html! {} } }
             <p class="hint" data-testid="compare-totals">{ format!(
-                "Requeues in the first second: per-item only {}, bucket only {}, max-of {}.",
+                "Requeues in the first second: per-item only {}, bucket only {}, max-of {}, v0.23 default {}.",
                 crate::format::count(first_second(&runs[0].1).round() as u64),
                 crate::format::count(first_second(&runs[1].1).round() as u64),
-                crate::format::count(first_second(&runs[2].1).round() as u64)
+                crate::format::count(first_second(&runs[2].1).round() as u64),
+                crate::format::count(first_second(&runs[3].1).round() as u64)
             ) }</p>
         </section>
     }

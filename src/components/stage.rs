@@ -10,7 +10,7 @@ use workqueue_charts::bucket::level;
 use workqueue_core::view::{
     BucketOwner, BucketView, KeyView, Landing, SourceView, WaitingView, WorkerView,
 };
-use workqueue_core::{parse_go_duration, Input, Nanos, Outcome, StageView};
+use workqueue_core::{parse_go_duration, Input, Nanos, Outcome, QueueKind, StageView};
 use yew::prelude::*;
 
 use super::{event_value, use_playground};
@@ -67,10 +67,16 @@ fn chip(state: &PlaygroundContext, k: &KeyView, class: &'static str, extra: Html
     } else {
         format!("{key}: select to see why it is here")
     };
+    let low = k.priority.is_some_and(|p| p < 0);
     html! {
-        <button key={key.clone()} class={classes!("chip", class, selected.then_some("selected"), k.dirty.then_some("dirty"), arrived.then_some("arrived"))}
-            {onclick} aria-label={label} aria-pressed={selected.to_string()} data-key={key.clone()}>
+        <button key={key.clone()} class={classes!("chip", class, selected.then_some("selected"), k.dirty.then_some("dirty"), arrived.then_some("arrived"), low.then_some("low"), k.skipped.then_some("skipped"))}
+            {onclick} aria-label={label} aria-pressed={selected.to_string()} data-key={key.clone()} data-priority={k.priority.map(|p| p.to_string())}>
             <span class="chip-key">{ key }</span>
+            { match k.priority {
+                Some(p) if p != 0 => html! { <span class="prio" title="its priority: higher goes first; resyncs and the initial list are -100">{ format!("p{p}") }</span> },
+                _ => html! {},
+            } }
+            { if k.skipped { html! { <span class="skip-badge" title="being reconciled: the hand-out skips this record until Done">{"skipped: in flight"}</span> } } else { html! {} } }
             { if k.paid { html! { <span class="badge" title="Crossplane: this key already paid for its next pass">{"paid"}</span> } } else { html! {} } }
             { if k.absorbed > 0 { html! {
                 <span class="absorbed" data-testid="absorbed" title="watch events merged into this one queued copy (deduplicated)">{ format!("+{}", k.absorbed) }</span>
@@ -123,8 +129,25 @@ pub fn stage() -> Html {
         .or(deciding.first().copied())
         .map(str::to_string);
 
+    let priority_queue = view.queue == QueueKind::Priority;
+    let (queue_title, queue_hint, waiting_title, waiting_hint) = if priority_queue {
+        (
+            "Ready ",
+            "Priority first (highest on the left), then FIFO. One record per key: ready or waiting, never both.",
+            "Waiting ",
+            "Records with a readyAt. An immediate add moves a key to Ready and cancels its wait.",
+        )
+    } else {
+        (
+            "Queue ",
+            "FIFO, head on the left. A key is queued once, however often it is added.",
+            "Waiting heap ",
+            "AddAfter and AddRateLimited park keys here; each goes back to the queue at its readyAt.",
+        )
+    };
     html! {
-        <section class="stage" aria-label="The stage: sources, queue, workers, waiting heap and bucket" data-stage="">
+        <section class="stage" aria-label="The stage: sources, queue, workers, waiting heap and bucket" data-stage="" data-queue={if priority_queue { "priority" } else { "client_go" }}>
+            <QueueSwitch />
             <div class="lane sources" data-testid="sources">
                 <h3>{"Sources"}</h3>
                 <p class="stat"><strong data-testid="watch-total">{ format::count(view.watch_events_total) }</strong>{" watch events so far"}</p>
@@ -133,8 +156,8 @@ pub fn stage() -> Html {
                 <ul class="plain">{ sources }</ul>
             </div>
             <div class="lane queue" data-testid="queue">
-                <h3>{"Queue "}<small>{ format!("Len() = {}", format::count(view.queued_total as u64)) }</small></h3>
-                <p class="hint">{"FIFO, head on the left. A key is queued once, however often it is added."}</p>
+                <h3>{ queue_title }<small>{ format!("Len() = {}", format::count(view.queued_total as u64)) }</small></h3>
+                <p class="hint">{ queue_hint }</p>
                 <div class="chips">
                     { for view.queued.iter().map(|k| chip(&state, k, "queued", html! {})) }
                     { more(view.queued_total.saturating_sub(view.queued.len())) }
@@ -152,8 +175,8 @@ pub fn stage() -> Html {
                 { if view.workers_total > view.workers.len() { html! { <p class="more">{ format!("+{} more workers", view.workers_total - view.workers.len()) }</p> } } else { html! {} } }
             </div>
             <div class="lane waiting" data-testid="waiting">
-                <h3>{"Waiting heap "}<small>{ format!("{} key(s)", format::count(view.waiting_total as u64)) }</small></h3>
-                <p class="hint">{"AddAfter and AddRateLimited park keys here; each goes back to the queue at its readyAt."}</p>
+                <h3>{ waiting_title }<small>{ format!("{} key(s)", format::count(view.waiting_total as u64)) }</small></h3>
+                <p class="hint">{ waiting_hint }</p>
                 <div class="chips">
                     { for view.waiting.iter().map(|w| waiting_chip(&state, now, w)) }
                     { more(view.waiting_total.saturating_sub(view.waiting.len())) }
@@ -168,6 +191,39 @@ pub fn stage() -> Html {
                 } }
             </div>
         </section>
+    }
+}
+
+/// Which controller-runtime the stage runs: the queue, and with it the
+/// default limiter. Always on the stage, so the picture says what it shows.
+#[function_component(QueueSwitch)]
+fn queue_switch() -> Html {
+    let state = use_playground();
+    let current = state.settings.queue;
+    let option = |kind: QueueKind, label: &'static str, detail: &'static str| {
+        let on = current == kind;
+        let onclick = {
+            let d = state.dispatcher();
+            let settings = state.settings.clone();
+            Callback::from(move |_| {
+                if settings.queue != kind {
+                    d.dispatch(Action::Apply(settings.for_queue(kind)));
+                }
+            })
+        };
+        html! {
+            <button role="radio" aria-checked={on.to_string()} class={classes!("version", on.then_some("on"))} {onclick}
+                data-testid={format!("queue-{}", if kind == QueueKind::Priority { "priority" } else { "client-go" })}>
+                <strong>{ label }</strong><small>{ detail }</small>
+            </button>
+        }
+    };
+    html! {
+        <div class="queue-switch" role="radiogroup" aria-label="controller-runtime version">
+            <span class="switch-label">{"controller-runtime"}</span>
+            { option(QueueKind::ClientGo, "v0.22 and earlier", "client-go queue") }
+            { option(QueueKind::Priority, "v0.23 and later", "priority queue, today's default") }
+        </div>
     }
 }
 

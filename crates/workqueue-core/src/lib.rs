@@ -54,10 +54,10 @@ pub use limiter::{Answer, AnswerKind, Limiter, LimiterConfig};
 pub use metrics::{Histogram, QueueMetrics};
 pub use rate::TokenBucket;
 
+pub use queue::{ControllerQueue, QueueKind};
 pub use scenario::{Scenario, ScenarioError};
 pub use sim::{Input, SimError, Simulation};
 pub use time::*;
 pub use validate::MAX_RUN;
 pub use view::StageView;
-pub use queue::{ControllerQueue, QueueKind};
 pub use workqueue::{AddEffect, AfterEffect, Got, QueueEvent, QueueOptions, Workqueue};

@@ -50,7 +50,10 @@ impl AddOpts {
     pub fn go(&self) -> String {
         let mut fields = Vec::new();
         if self.after != 0 {
-            fields.push(format!("After: {}", crate::time::format_go_duration(self.after)));
+            fields.push(format!(
+                "After: {}",
+                crate::time::format_go_duration(self.after)
+            ));
         }
         if self.rate_limited {
             fields.push("RateLimited: true".to_string());

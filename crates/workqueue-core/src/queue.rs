@@ -71,7 +71,12 @@ pub enum ControllerQueue {
 impl ControllerQueue {
     /// A named queue (metrics on) of this kind with this limiter, built at
     /// `t0`, recording its events.
-    pub fn new(kind: QueueKind, limiter: &LimiterConfig, keep_observations: usize, t0: Nanos) -> Self {
+    pub fn new(
+        kind: QueueKind,
+        limiter: &LimiterConfig,
+        keep_observations: usize,
+        t0: Nanos,
+    ) -> Self {
         match kind {
             QueueKind::ClientGo => {
                 let options = QueueOptions {
@@ -174,7 +179,12 @@ impl ControllerQueue {
     /// client-go queue), with the limiter's whole answer and the delay the
     /// key really got. After a priority queue's shutdown the limiter is not
     /// asked: `None`.
-    pub fn add_rate_limited(&mut self, now: Nanos, item: ItemId, priority: Option<i64>) -> Option<(Answer, Nanos)> {
+    pub fn add_rate_limited(
+        &mut self,
+        now: Nanos,
+        item: ItemId,
+        priority: Option<i64>,
+    ) -> Option<(Answer, Nanos)> {
         match self {
             ControllerQueue::ClientGo(q) => {
                 let (answer, _) = q.add_rate_limited_explained(now, item);
@@ -303,7 +313,11 @@ impl ControllerQueue {
     pub fn waiting_soonest(&self, n: usize) -> Vec<(ItemId, ReadyAt)> {
         match self {
             ControllerQueue::ClientGo(q) => q.waiting_soonest(n),
-            ControllerQueue::Priority(q) => q.waiting().take(n).map(|(item, at, _)| (item, at)).collect(),
+            ControllerQueue::Priority(q) => q
+                .waiting()
+                .take(n)
+                .map(|(item, at, _)| (item, at))
+                .collect(),
         }
     }
 

@@ -261,9 +261,20 @@ mod tests {
     fn the_default_limiter_follows_the_queue() {
         let pq = Scenario::from_json(r#"{"version": 1, "queue": "priority"}"#).unwrap();
         assert_eq!(pq.queue, QueueKind::Priority);
-        assert_eq!(pq.limiter(), crate::priority::default_limiter(), "per-item alone, no bucket");
-        let named = Scenario::from_json(r#"{"version": 1, "queue": "priority", "limiter": {"type": "default_controller"}}"#).unwrap();
-        assert_eq!(named.limiter(), LimiterConfig::DefaultController, "a named limiter is kept");
+        assert_eq!(
+            pq.limiter(),
+            crate::priority::default_limiter(),
+            "per-item alone, no bucket"
+        );
+        let named = Scenario::from_json(
+            r#"{"version": 1, "queue": "priority", "limiter": {"type": "default_controller"}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            named.limiter(),
+            LimiterConfig::DefaultController,
+            "a named limiter is kept"
+        );
         // A scenario made before the switch still means what it meant, and
         // writes the same document.
         let old = Scenario::new("old");

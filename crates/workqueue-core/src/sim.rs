@@ -19,12 +19,12 @@ use crate::controller::{
 use crate::item::{ItemId, ItemMap};
 use crate::limiter::{Answer, LimiterConfig};
 use crate::priority::Placed;
+use crate::priority::LOW_PRIORITY;
+use crate::queue::{ControllerQueue, Handed, QueueKind};
 use crate::rng::Rng;
 use crate::scenario::{Scenario, ScenarioError, Source, MAX_ITEMS};
 use crate::time::{after, format_go_duration, Nanos, SECOND};
 use crate::validate;
-use crate::priority::LOW_PRIORITY;
-use crate::queue::{ControllerQueue, Handed, QueueKind};
 use crate::workqueue::{AddEffect, AfterEffect, QueueEvent};
 
 /// Most passes over one instant before the run is declared stuck (a
@@ -993,9 +993,14 @@ impl Simulation {
                     placed,
                     ..
                 } => {
-                    let became_ready = matches!(placed, Placed::NewReady | Placed::DelayCancelled { .. });
+                    let became_ready =
+                        matches!(placed, Placed::NewReady | Placed::DelayCancelled { .. });
                     let delayed = opts.rate_limited || opts.after != 0;
-                    (delayed && *effective <= 0 && became_ready, *effective > 0, became_ready)
+                    (
+                        delayed && *effective <= 0 && became_ready,
+                        *effective > 0,
+                        became_ready,
+                    )
                 }
                 _ => (false, false, false),
             };
@@ -1116,7 +1121,9 @@ impl Simulation {
                 self.scripts.set(id, Some(script.clone()));
             }
             Input::Shutdown => {
-                self.queue.shutdown(now).map_err(|e| SimError::AlreadyShutDown(e.to_string()))?;
+                self.queue
+                    .shutdown(now)
+                    .map_err(|e| SimError::AlreadyShutDown(e.to_string()))?;
                 self.collect_queue_events();
             }
         }
@@ -1172,6 +1179,11 @@ impl Simulation {
 
     pub fn scenario(&self) -> &Scenario {
         &self.scenario
+    }
+
+    /// The priority `id` was last handed out with (0 on a client-go queue).
+    pub fn handed_priority(&self, id: ItemId) -> i64 {
+        *self.handed_priority.get(id)
     }
 
     pub fn queue(&self) -> &ControllerQueue {
@@ -1385,12 +1397,16 @@ impl Simulation {
                 } => {
                     let delay = match (when, opts.after) {
                         (Some(w), 0) => format!(": When = {}", d(*w)),
-                        (Some(w), a) => format!(": min(After {}, When {}) = {}", d(a), d(*w), d(*effective)),
+                        (Some(w), a) => {
+                            format!(": min(After {}, When {}) = {}", d(a), d(*w), d(*effective))
+                        }
                         (None, _) => String::new(),
                     };
                     let placed = match placed {
                         Placed::NewReady => "ready".to_string(),
-                        Placed::NewWaiting { ready_at } => format!("waiting until {}", at(*ready_at)),
+                        Placed::NewWaiting { ready_at } => {
+                            format!("waiting until {}", at(*ready_at))
+                        }
                         Placed::StayedReady => "already ready: unchanged".to_string(),
                         Placed::DelayCancelled { was } => {
                             format!("ready now: the wait until {} is cancelled", at(*was))
@@ -1405,7 +1421,11 @@ impl Simulation {
                     let raised = raised.map_or(String::new(), |(from, to)| {
                         format!("; priority {from} → {to}, to the tail of its class")
                     });
-                    format!("queue.AddWithOpts({}, {}){delay} → {placed}{raised}", opts.go(), k(item))
+                    format!(
+                        "queue.AddWithOpts({}, {}){delay} → {placed}{raised}",
+                        opts.go(),
+                        k(item)
+                    )
                 }
                 QueueEvent::GetWithPriority { item, priority } => {
                     format!("queue.GetWithPriority() = {}, priority {priority}", k(item))

@@ -8,6 +8,7 @@
 use serde::Serialize;
 
 use crate::item::ItemId;
+use crate::queue::QueueKind;
 use crate::scenario::Source;
 use crate::sim::{Simulation, WorkerState};
 use crate::time::Nanos;
@@ -71,9 +72,12 @@ pub struct KeyView {
     pub absorbed: u64,
     /// `NumRequeues`: failures counted by the limiter.
     pub failures: u64,
-    /// The priority its record carries (`None` on a client-go queue, which
-    /// has no priorities).
-    pub priority: Option<i32>,
+    /// The priority its record carries, or the one it was handed out with
+    /// (`None` on a client-go queue, which has no priorities).
+    pub priority: Option<i64>,
+    /// Priority queue: a ready record whose key is being reconciled; the
+    /// hand-out skips it until `Done`.
+    pub skipped: bool,
 }
 
 /// A key in the waiting heap with its countdown.
@@ -183,6 +187,7 @@ pub enum SourceView {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct StageView {
     pub now: Nanos,
+    pub queue: QueueKind,
     pub sources: Vec<SourceView>,
     pub watch_events_total: u64,
     /// The latest watch events, oldest first.
@@ -206,14 +211,28 @@ impl Simulation {
     pub fn key_view(&self, id: ItemId) -> KeyView {
         let q = self.queue();
         let info = self.item(id);
+        let priority_queue = q.kind() == QueueKind::Priority;
+        let priority =
+            priority_queue.then(|| q.priority_of(id).unwrap_or(self.handed_priority(id)));
         KeyView {
             key: self.key(id).to_string(),
             dirty: q.is_dirty(id) && q.is_processing(id),
             paid: self.middleware().is_some_and(|m| m.is_limited(id)),
             absorbed: info.absorbed,
             failures: q.num_requeues(id),
-            priority: None,
+            priority,
+            skipped: false,
         }
+    }
+
+    /// A key as drawn in its worker's hands: the priority it was handed out
+    /// with (its new record, if any, is drawn in the ready lane).
+    fn worker_key_view(&self, id: ItemId) -> KeyView {
+        let mut k = self.key_view(id);
+        if k.priority.is_some() {
+            k.priority = Some(self.handed_priority(id));
+        }
+        k
     }
 
     /// The stage at this instant, with at most `chips` keys per lane and
@@ -238,12 +257,12 @@ impl Simulation {
                 started,
                 until,
             } => WorkerView::Reconciling {
-                key: self.key_view(item),
+                key: self.worker_key_view(item),
                 started,
                 until,
             },
             WorkerState::AwaitingDecision { item, started } => WorkerView::Deciding {
-                key: self.key_view(item),
+                key: self.worker_key_view(item),
                 started,
             },
         };
@@ -258,6 +277,7 @@ impl Simulation {
             .count();
         StageView {
             now,
+            queue: q.kind(),
             sources: self.source_views(),
             watch_events_total: self.watch_events_total(),
             arrivals: self
@@ -269,7 +289,14 @@ impl Simulation {
                     landing: a.effect.into(),
                 })
                 .collect(),
-            queued: q.queued().take(chips).map(|id| self.key_view(id)).collect(),
+            queued: q
+                .queued()
+                .take(chips)
+                .map(|id| KeyView {
+                    skipped: q.kind() == QueueKind::Priority && q.is_processing(id),
+                    ..self.key_view(id)
+                })
+                .collect(),
             queued_total: q.len(),
             dirty_in_flight,
             workers: self
