@@ -156,7 +156,7 @@ pub fn toolbar() -> Html {
             { match *dialog {
                 Dialog::None => html! {},
                 Dialog::Compare => html! {
-                    <Modal title="The same storm under three limiters" onclose={close.clone()}>
+                    <Modal title="The same storm under four limiters" onclose={close.clone()}>
                         <super::compare::Compare />
                     </Modal>
                 },
@@ -195,6 +195,20 @@ pub struct ModalProps {
 
 #[function_component(Modal)]
 pub fn modal(props: &ModalProps) -> Html {
+    {
+        // Escape closes the dialog, as any dialog does.
+        let onclose = props.onclose.clone();
+        use_effect_with((), move |_| {
+            let listener = crate::hooks::KeyListener::new(move |e: KeyboardEvent| {
+                if e.key() == "Escape" {
+                    if let Ok(click) = MouseEvent::new("click") {
+                        onclose.emit(click);
+                    }
+                }
+            });
+            move || drop(listener)
+        });
+    }
     html! {
         <div class="modal-backdrop">
             <div class="modal" role="dialog" aria-modal="true" aria-label={props.title.clone()}>
