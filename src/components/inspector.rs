@@ -4,7 +4,7 @@
 
 use workqueue_core::limiter::{Answer, AnswerKind};
 use workqueue_core::sim::SimEvent;
-use workqueue_core::{ItemId, Simulation};
+use workqueue_core::{ItemId, QueueKind, Simulation};
 use yew::prelude::*;
 
 use super::use_playground;
@@ -13,18 +13,38 @@ use crate::format;
 fn where_is(sim: &Simulation, id: ItemId) -> String {
     let q = sim.queue();
     let mut parts = Vec::new();
+    let priority_queue = q.kind() == QueueKind::Priority;
     if q.is_processing(id) {
-        parts.push("being reconciled".to_string());
-    }
-    if q.is_dirty(id) {
-        parts.push(if q.is_processing(id) {
-            "dirty: queued again at Done".into()
+        parts.push(if priority_queue {
+            format!(
+                "being reconciled (handed out with priority {})",
+                sim.handed_priority(id)
+            )
         } else {
-            "queued (dirty)".into()
+            "being reconciled".to_string()
         });
     }
-    if let Some(r) = q.waiting_until(id) {
-        parts.push(format!("waiting, ready {}", format::until(r, sim.now())));
+    match (priority_queue, q.priority_of(id), q.waiting_until(id)) {
+        (true, Some(p), None) if q.is_processing(id) => parts.push(format!(
+            "a new record is ready (priority {p}): skipped until Done"
+        )),
+        (true, Some(p), None) => parts.push(format!("ready, priority {p}")),
+        (true, Some(p), Some(r)) => parts.push(format!(
+            "waiting, ready {} (priority {p})",
+            format::until(r, sim.now())
+        )),
+        _ => {
+            if q.is_dirty(id) {
+                parts.push(if q.is_processing(id) {
+                    "dirty: queued again at Done".into()
+                } else {
+                    "queued (dirty)".into()
+                });
+            }
+            if let Some(r) = q.waiting_until(id) {
+                parts.push(format!("waiting, ready {}", format::until(r, sim.now())));
+            }
+        }
     }
     if parts.is_empty() {
         parts.push(if sim.item(id).gave_up {

@@ -21,7 +21,8 @@ pub fn metrics() -> Html {
             <h2>{"Metrics"}</h2>
             <table>
                 <tbody>
-                    { row("workqueue_depth", m.workqueue_depth.to_string(), "+1 when a key becomes dirty, −1 per Get") }
+                    { row("workqueue_depth", m.workqueue_depth.to_string(), "+1 when a key becomes dirty (priority queue: ready), −1 per Get") }
+                    { for m.workqueue_depth_by_priority.iter().map(|(p, v)| row(&format!("workqueue_depth{{priority=\"{p}\"}}"), v.to_string(), "the priority queue's depth, per priority")) }
                     { row("workqueue_adds_total", format::count(m.workqueue_adds_total), "adds that made a key dirty") }
                     { row("workqueue_retries_total", format::count(m.workqueue_retries_total), "every accepted AddAfter / AddRateLimited") }
                     { row("workqueue_queue_duration_seconds (count / sum)", format!("{} / {}", format::count(m.workqueue_queue_duration_seconds_count), format::seconds(m.workqueue_queue_duration_seconds_sum)), "from dirty to Get") }
