@@ -3,57 +3,54 @@
 //! reservation behind it, and the queue calls its last result caused.
 
 use workqueue_core::limiter::{Answer, AnswerKind};
-use workqueue_core::sim::SimEvent;
-use workqueue_core::{ItemId, QueueKind, Simulation};
+use workqueue_core::view::Place;
+use workqueue_core::Nanos;
 use yew::prelude::*;
 
 use super::use_playground;
 use crate::format;
 
-fn where_is(sim: &Simulation, id: ItemId) -> String {
-    let q = sim.queue();
-    let mut parts = Vec::new();
-    let priority_queue = q.kind() == QueueKind::Priority;
-    if q.is_processing(id) {
-        parts.push(if priority_queue {
-            format!(
-                "being reconciled (handed out with priority {})",
-                sim.handed_priority(id)
-            )
-        } else {
-            "being reconciled".to_string()
-        });
-    }
-    match (priority_queue, q.priority_of(id), q.waiting_until(id)) {
-        (true, Some(p), None) if q.is_processing(id) => parts.push(format!(
-            "a new record is ready (priority {p}): skipped until Done"
-        )),
-        (true, Some(p), None) => parts.push(format!("ready, priority {p}")),
-        (true, Some(p), Some(r)) => parts.push(format!(
-            "waiting, ready {} (priority {p})",
-            format::until(r, sim.now())
-        )),
-        _ => {
-            if q.is_dirty(id) {
-                parts.push(if q.is_processing(id) {
-                    "dirty: queued again at Done".into()
-                } else {
-                    "queued (dirty)".into()
-                });
+/// Where the key is, in words.
+fn where_is(places: &[Place], now: Nanos) -> String {
+    places
+        .iter()
+        .map(|p| match p {
+            Place::Reconciling { priority: None } => "being reconciled".to_string(),
+            Place::Reconciling { priority: Some(p) } => {
+                format!("being reconciled (handed out with priority {p})")
             }
-            if let Some(r) = q.waiting_until(id) {
-                parts.push(format!("waiting, ready {}", format::until(r, sim.now())));
+            Place::Queued => "queued (dirty)".into(),
+            Place::DirtyInFlight => "dirty: queued again at Done".into(),
+            Place::Ready {
+                priority,
+                skipped: true,
+            } => {
+                format!("a new record is ready (priority {priority}): skipped until Done")
             }
-        }
-    }
-    if parts.is_empty() {
-        parts.push(if sim.item(id).gave_up {
-            "dropped (terminal error or gave up)".into()
-        } else {
-            "not queued: nothing to do".into()
-        });
-    }
-    parts.join("; ")
+            Place::Ready {
+                priority,
+                skipped: false,
+            } => format!("ready, priority {priority}"),
+            Place::Waiting {
+                ready_at,
+                priority: None,
+            } => {
+                format!("waiting, ready {}", format::until(*ready_at, now))
+            }
+            Place::Waiting {
+                ready_at,
+                priority: Some(p),
+            } => {
+                format!(
+                    "waiting, ready {} (priority {p})",
+                    format::until(*ready_at, now)
+                )
+            }
+            Place::Dropped => "dropped (terminal error or gave up)".into(),
+            Place::Idle => "not queued: nothing to do".into(),
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 fn answer_rows(a: &Answer, depth: usize, out: &mut Vec<Html>) {
@@ -148,29 +145,15 @@ pub fn inspector() -> Html {
     let Some(id) = sim.find(&key) else {
         return html! { <section class="panel inspector"><h2>{"Why is this key waiting?"}</h2><p>{ format!("{key} has not been seen yet.") }</p></section> };
     };
-    let info = sim.item(id);
-    let last = info.retries.back();
+    let report = sim.key_report(id);
+    let now = sim.now();
+    drop(sim);
+    let last = report.last_retry;
     let mut rows = Vec::new();
-    if let Some(a) = &info.last_answer {
+    if let Some(a) = &report.answer {
         answer_rows(a, 0, &mut rows);
     }
-    // The queue calls the key's latest reconcile result caused, in order.
-    let calls: Vec<String> = {
-        let log = sim.log();
-        let end = log
-            .iter()
-            .rposition(|e| matches!(&e.event, SimEvent::ReconcileEnd { item, .. } if *item == id));
-        match end {
-            Some(i) => log
-                .iter()
-                .skip(i)
-                .take_while(|e| !matches!(&e.event, workqueue_core::sim::SimEvent::Queue(workqueue_core::QueueEvent::Done { item, .. }) if *item != id))
-                .take(6)
-                .map(|e| sim.describe(e))
-                .collect(),
-            None => Vec::new(),
-        }
-    };
+    let calls = &report.calls;
     let close = {
         let d = state.dispatcher();
         Callback::from(move |_| d.dispatch(crate::state::Action::Select(None)))
@@ -182,10 +165,10 @@ pub fn inspector() -> Html {
                 <button class="icon small" onclick={close} aria-label="Close the inspector">{"×"}</button>
             </div>
             <dl class="facts">
-                <dt>{"Now"}</dt><dd data-testid="where">{ where_is(&sim, id) }</dd>
-                <dt>{"NumRequeues"}</dt><dd data-testid="num-requeues">{ sim.queue().num_requeues(id) }</dd>
-                <dt>{"Reconciles"}</dt><dd>{ format!("{} ({} failed)", info.reconciles, info.errors) }</dd>
-                <dt>{"Script"}</dt><dd data-testid="script-words">{ format::script(sim.script_of(id)) }</dd>
+                <dt>{"Now"}</dt><dd data-testid="where">{ where_is(&report.places, now) }</dd>
+                <dt>{"NumRequeues"}</dt><dd data-testid="num-requeues">{ report.num_requeues }</dd>
+                <dt>{"Reconciles"}</dt><dd>{ format!("{} ({} failed)", report.reconciles, report.errors) }</dd>
+                <dt>{"Script"}</dt><dd data-testid="script-words">{ format::script(&report.script) }</dd>
             </dl>
             <super::key_script::KeyScript key_name={key.clone()} />
             { match last {
@@ -206,13 +189,13 @@ pub fn inspector() -> Html {
                     <ol class="calls mono" data-testid="calls">{ for calls.iter().map(|c| html! { <li>{ c }</li> }) }</ol>
                 </>
             } } }
-            { if info.retries.len() > 1 { html! {
+            { if report.history.len() > 1 { html! {
                 <>
                     <h3>{"Every requeue so far"}</h3>
                     <table class="history">
                         <thead><tr><th>{"failure"}</th><th>{"at"}</th><th>{"When"}</th><th>{"ready"}</th></tr></thead>
                         <tbody>
-                        { for info.retries.iter().rev().take(12).map(|r| html! {
+                        { for report.history.iter().take(12).map(|r| html! {
                             <tr><td class="num">{ r.failures_before + 1 }</td><td class="mono">{ format::dur(r.at) }</td>
                             <td class="mono">{ format::dur(r.delay) }</td><td class="mono">{ format::dur(r.at.saturating_add(r.delay.max(0))) }</td></tr>
                         }) }

@@ -32,6 +32,11 @@ pub struct ReconcileResult {
     pub requeue_after_ns: Nanos,
     #[serde(default)]
     pub error: ErrorKind,
+    /// `Result.Priority` (controller-runtime v0.23+): the priority of every
+    /// re-add; unset, the priority the key was handed out with. Only the
+    /// priority queue has priorities.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priority: Option<i64>,
 }
 
 /// The outcomes a user picks in the playground; each is a [`ReconcileResult`].
@@ -66,6 +71,7 @@ impl Outcome {
             requeue,
             requeue_after_ns: after,
             error,
+            priority: None,
         };
         match self {
             Outcome::Success => r(false, 0, ErrorKind::None),
@@ -84,6 +90,7 @@ impl Outcome {
             requeue,
             requeue_after_ns,
             error,
+            priority,
         } = self.result();
         let mut fields = Vec::new();
         if requeue {
@@ -94,6 +101,9 @@ impl Outcome {
                 "RequeueAfter: {}",
                 format_go_duration(requeue_after_ns)
             ));
+        }
+        if let Some(p) = priority {
+            fields.push(format!("Priority: ptr.To({p})"));
         }
         let err = match error {
             ErrorKind::None => "nil",
@@ -435,6 +445,7 @@ mod tests {
             requeue: true,
             requeue_after_ns: -5 * SECOND,
             error: ErrorKind::None,
+            priority: None,
         });
         assert_eq!(neg_requeue.requeue, Requeue::RateLimited);
     }

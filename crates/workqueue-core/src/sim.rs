@@ -137,6 +137,9 @@ pub struct ItemInfo {
     /// Whether the latest rate-limited requeue waits because of a token
     /// bucket (its answer was decided by one).
     pub bucket_bound: bool,
+    /// The log position (`seq`) of the key's latest `ReconcileEnd`: where
+    /// the calls its last result caused begin.
+    pub last_end_seq: Option<u64>,
 }
 
 /// An entry of the event log.
@@ -910,8 +913,14 @@ impl Simulation {
         if decision.forget {
             self.queue.forget(item);
         }
-        // Every re-add carries the priority the key was handed out with.
-        let priority = Some(*self.handed_priority.get(item));
+        // Every re-add carries Result.Priority, else the priority the key
+        // was handed out with.
+        let priority = Some(
+            outcome
+                .result()
+                .priority
+                .unwrap_or(*self.handed_priority.get(item)),
+        );
         match requeue {
             Requeue::None => {}
             Requeue::RateLimited => {
@@ -1024,10 +1033,11 @@ impl Simulation {
     }
 
     fn push_log(&mut self, event: SimEvent) {
-        if let SimEvent::ReconcileEnd { decision, .. } = &event {
+        if let SimEvent::ReconcileEnd { decision, item, .. } = &event {
             let i = decision.label.index();
             let n = &mut self.series.current(self.now).reconciles[i];
             *n = n.saturating_add(1);
+            self.items.get_mut(*item).last_end_seq = Some(self.log_total);
         }
         if self.log_capacity == 0 {
             self.log_total += 1;

@@ -164,6 +164,53 @@ impl BucketView {
     }
 }
 
+/// Where a key is, in the queue's own terms (a key may be in two places:
+/// being reconciled, and queued again).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(tag = "place", rename_all = "snake_case")]
+pub enum Place {
+    /// Handed out and not yet `Done` (priority queue: with this priority).
+    Reconciling { priority: Option<i64> },
+    /// client-go: dirty (queued) while not being processed.
+    Queued,
+    /// client-go: re-added while being processed; queued again at `Done`.
+    DirtyInFlight,
+    /// Priority queue: a ready record; `skipped` while its key is in flight.
+    Ready { priority: i64, skipped: bool },
+    /// In the waiting heap (or the priority queue's waiting tree).
+    Waiting {
+        ready_at: i128,
+        priority: Option<i64>,
+    },
+    /// Dropped by a terminal error or "give up after N".
+    Dropped,
+    /// Nowhere: nothing to do for it.
+    Idle,
+}
+
+/// "Why is this key here?": everything the inspector shows about one key.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct KeyReport {
+    pub key: String,
+    pub places: Vec<Place>,
+    pub num_requeues: u64,
+    pub reconciles: u64,
+    pub errors: u64,
+    pub script: crate::controller::Script,
+    /// The latest rate-limited requeue and every limiter's answer to it.
+    pub last_retry: Option<crate::sim::Retry>,
+    pub answer: Option<crate::limiter::Answer>,
+    /// What its latest result did, as Go calls (the log, from its
+    /// `ReconcileEnd` to its `Done`).
+    pub calls: Vec<String>,
+    /// The latest requeues, newest first.
+    pub history: Vec<crate::sim::Retry>,
+}
+
+/// Calls shown for one result: a result causes at most Forget, the add
+/// (with the limiter's answer) and Done.
+const CALLS_SHOWN: usize = 6;
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "source", rename_all = "snake_case")]
 pub enum SourceView {
@@ -313,6 +360,74 @@ impl Simulation {
         }
     }
 
+    /// "Why is this key here?" for `id`. Finds the calls of its last result
+    /// by their log position: no scan of the log.
+    pub fn key_report(&self, id: ItemId) -> KeyReport {
+        let q = self.queue();
+        let info = self.item(id);
+        let priority_queue = q.kind() == QueueKind::Priority;
+        let mut places = Vec::new();
+        if q.is_processing(id) {
+            places.push(Place::Reconciling {
+                priority: priority_queue.then(|| self.handed_priority(id)),
+            });
+        }
+        match (priority_queue, q.priority_of(id), q.waiting_until(id)) {
+            (true, Some(priority), None) => places.push(Place::Ready {
+                priority,
+                skipped: q.is_processing(id),
+            }),
+            (true, priority, Some(ready_at)) => places.push(Place::Waiting { ready_at, priority }),
+            _ => {
+                if q.is_dirty(id) {
+                    places.push(if q.is_processing(id) {
+                        Place::DirtyInFlight
+                    } else {
+                        Place::Queued
+                    });
+                }
+                if let Some(ready_at) = q.waiting_until(id) {
+                    places.push(Place::Waiting {
+                        ready_at,
+                        priority: None,
+                    });
+                }
+            }
+        }
+        if places.is_empty() {
+            places.push(if info.gave_up {
+                Place::Dropped
+            } else {
+                Place::Idle
+            });
+        }
+        let log = self.log();
+        let calls = match (info.last_end_seq, log.front()) {
+            (Some(end), Some(first)) if end >= first.seq => log
+                .iter()
+                .skip((end - first.seq) as usize)
+                .take_while(|e| {
+                    !matches!(&e.event, crate::sim::SimEvent::Queue(crate::QueueEvent::Done { item, .. }) if *item != id)
+                })
+                .take(CALLS_SHOWN)
+                .map(|e| self.describe(e))
+                .collect(),
+            _ => Vec::new(),
+        };
+        KeyReport {
+            key: self.key(id).to_string(),
+            places,
+            num_requeues: q.num_requeues(id),
+            reconciles: info.reconciles,
+            errors: info.errors,
+            script: self.script_of(id).clone(),
+            last_retry: info.retries.back().copied(),
+            answer: info.last_answer.clone(),
+            calls,
+            history: info.retries.iter().rev().copied().collect(),
+        }
+    }
+
     fn waits_on_bucket(&self, id: ItemId) -> bool {
         self.item(id).bucket_bound || self.middleware().is_some_and(|m| m.is_limited(id))
     }
@@ -414,6 +529,46 @@ mod tests {
         assert_eq!(
             (w.from, w.ready_at),
             (5 * MILLISECOND, 15 * MILLISECOND as i128)
+        );
+    }
+
+    #[test]
+    fn a_key_report_explains_the_last_result_without_scanning_the_log() {
+        let mut s = sim(
+            LimiterConfig::Exponential {
+                base_ns: 5 * MILLISECOND,
+                max_ns: SECOND,
+            },
+            Script::Always {
+                outcome: Outcome::Error,
+            },
+        );
+        s.apply(Input::Add { key: "a".into() }).unwrap();
+        s.run_until(5 * MILLISECOND);
+        let id = s.find("a").unwrap();
+        let r = s.key_report(id);
+        assert_eq!(
+            r.places,
+            vec![Place::Waiting {
+                ready_at: 15 * MILLISECOND as i128,
+                priority: None
+            }]
+        );
+        assert_eq!((r.num_requeues, r.reconciles, r.errors), (2, 2, 2));
+        assert_eq!(r.last_retry.map(|x| x.delay), Some(10 * MILLISECOND));
+        assert_eq!(r.history.len(), 2);
+        assert!(r.calls[0].contains("Reconcile(\"a\")"), "{:?}", r.calls);
+        assert!(
+            r.calls
+                .iter()
+                .any(|c| c.contains("AddRateLimited(\"a\"): When = 10ms")),
+            "{:?}",
+            r.calls
+        );
+        assert!(
+            r.calls.last().unwrap().contains("Done(\"a\")"),
+            "{:?}",
+            r.calls
         );
     }
 

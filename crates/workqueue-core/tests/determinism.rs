@@ -44,3 +44,26 @@ fn the_digest_matches_the_golden_file_shared_with_wasm() {
         "behaviour changed: if intended, rerun with WQ_BLESS=1"
     );
 }
+
+#[test]
+fn the_priority_queue_run_matches_its_golden_file_too() {
+    let run = scenario::run_on(workqueue_core::QueueKind::Priority);
+    let digest = format!("{:016x}", run.digest());
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/golden/determinism_priority.txt"
+    );
+    if std::env::var_os("WQ_BLESS").is_some() {
+        std::fs::write(path, format!("{digest}\n")).unwrap();
+    }
+    assert_eq!(
+        scenario::GOLDEN_PRIORITY.trim(),
+        digest,
+        "behaviour changed: if intended, rerun with WQ_BLESS=1"
+    );
+    assert_ne!(
+        digest,
+        format!("{:016x}", scenario::run().digest()),
+        "the queues differ"
+    );
+}

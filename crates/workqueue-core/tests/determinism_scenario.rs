@@ -2,13 +2,19 @@
 
 use workqueue_core::controller::{Outcome, Script};
 use workqueue_core::scenario::{ItemSpec, Source};
-use workqueue_core::{Scenario, Simulation, MILLISECOND, SECOND};
+use workqueue_core::{QueueKind, Scenario, Simulation, MILLISECOND, SECOND};
 
 /// A run that exercises every part: random outcomes from the seed, the
 /// default limiter's bucket going into debt, a watch storm, resync, several
 /// workers with reconcile time, a terminal error and a RequeueAfter.
 pub fn run() -> Simulation {
+    run_on(QueueKind::ClientGo)
+}
+
+/// The same run on either queue.
+pub fn run_on(queue: QueueKind) -> Simulation {
     let mut s = Scenario::new("determinism");
+    s.queue = queue;
     s.seed = 20261122;
     s.controller.workers = 3;
     s.controller.reconcile_ns = 7 * MILLISECOND;
@@ -57,3 +63,4 @@ pub fn run() -> Simulation {
 }
 
 pub const GOLDEN: &str = include_str!("golden/determinism.txt");
+pub const GOLDEN_PRIORITY: &str = include_str!("golden/determinism_priority.txt");

@@ -109,6 +109,7 @@ impl Gen {
                     requeue: self.chance(50),
                     requeue_after_ns: self.nanos(),
                     error: Default::default(),
+                    priority: self.chance(30).then(|| self.nanos() % 200 - 100),
                 },
             },
         }

@@ -254,6 +254,7 @@ fn reconcile_result_table_walk_through() {
             requeue: true,
             requeue_after_ns: 30 * SECOND,
             error: workqueue_core::controller::ErrorKind::None,
+            priority: None,
         },
     };
     assert_eq!(decide(&mut sim, both, false), (Some(30_000 * ms), 0));
@@ -272,6 +273,7 @@ fn reconcile_result_table_walk_through() {
             requeue: true,
             requeue_after_ns: -5 * SECOND,
             error: workqueue_core::controller::ErrorKind::None,
+            priority: None,
         },
     };
     assert_eq!(decide(&mut sim, neg, true), (Some(5 * ms), 1));

@@ -16,6 +16,15 @@ fn the_run_in_wasm_matches_the_native_digest() {
 }
 
 #[wasm_bindgen_test]
+fn the_priority_queue_run_in_wasm_matches_the_native_digest() {
+    let run = scenario::run_on(workqueue_core::QueueKind::Priority);
+    assert_eq!(
+        scenario::GOLDEN_PRIORITY.trim(),
+        format!("{:016x}", run.digest())
+    );
+}
+
+#[wasm_bindgen_test]
 fn exact_bucket_arithmetic_in_wasm() {
     let mut b = workqueue_core::TokenBucket::new(10.0, 100);
     let delays: Vec<i64> = (0..141).map(|_| b.reserve_delay(0)).collect();
