@@ -34,6 +34,7 @@ pub mod conformance;
 pub mod controller;
 pub mod item;
 pub mod limiter;
+pub mod manager;
 pub mod metrics;
 pub mod priority;
 pub mod queue;
@@ -51,6 +52,7 @@ pub mod workqueue;
 pub use controller::{Outcome, ReconcileResult, ResultLabel, Script};
 pub use item::{Interner, ItemId};
 pub use limiter::{Answer, AnswerKind, Limiter, LimiterConfig};
+pub use manager::Manager;
 pub use metrics::{Histogram, QueueMetrics};
 pub use rate::TokenBucket;
 

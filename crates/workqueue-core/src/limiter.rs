@@ -397,6 +397,17 @@ impl Limiter {
         self.clone().when(item, now)
     }
 
+    /// The first token bucket inside this limiter, mutably: a manager lends
+    /// its shared bucket there (a shared bucket is always the first).
+    pub fn bucket_mut(&mut self) -> Option<&mut TokenBucket> {
+        match self {
+            Limiter::Bucket(b) => Some(b),
+            Limiter::MaxOf(parts) => parts.iter_mut().find_map(|p| p.bucket_mut()),
+            Limiter::WithMaxWait(inner, _) => inner.bucket_mut(),
+            _ => None,
+        }
+    }
+
     /// The first token bucket inside this limiter, if any (for the UI's gauge).
     pub fn bucket(&self) -> Option<&TokenBucket> {
         match self {

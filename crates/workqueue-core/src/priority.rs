@@ -643,6 +643,10 @@ impl PriorityQueue {
         &self.limiter
     }
 
+    pub fn limiter_mut(&mut self) -> &mut Limiter {
+        &mut self.limiter
+    }
+
     pub fn limiter_config(&self) -> &LimiterConfig {
         &self.config
     }

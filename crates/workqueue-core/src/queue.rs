@@ -366,6 +366,13 @@ impl ControllerQueue {
         }
     }
 
+    pub fn limiter_mut(&mut self) -> &mut Limiter {
+        match self {
+            ControllerQueue::ClientGo(q) => q.limiter_mut(),
+            ControllerQueue::Priority(q) => q.limiter_mut(),
+        }
+    }
+
     pub fn limiter_config(&self) -> &LimiterConfig {
         match self {
             ControllerQueue::ClientGo(q) => q.limiter_config(),

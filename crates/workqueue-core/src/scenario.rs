@@ -44,12 +44,85 @@ pub struct Scenario {
     pub items: Vec<ItemSpec>,
     #[serde(default)]
     pub sources: Vec<Source>,
+    /// API requests each reconcile makes through the manager's client.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub requests_per_reconcile: u32,
+    /// The API client's own rate limit (x/time/rate, `Wait`): none is off,
+    /// as in controller-runtime v0.21 and later. With `crossplane`, 5R/10R.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client: Option<ClientLimit>,
+    /// A `BucketRateLimiter` declared once in the manager and passed to
+    /// every controller that `shares_bucket` (max-of with its own limiter).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shared_bucket: Option<BucketSpec>,
+    /// This controller takes its tokens from the shared bucket.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub shares_bucket: bool,
+    /// Several controllers in one manager. Empty: the scenario is one
+    /// controller, described by the fields above (as every file made before).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub controllers: Vec<ControllerSpec>,
     /// How long the run lasts (virtual time).
     #[serde(with = "crate::serde_duration", default = "default_duration")]
     pub duration_ns: Nanos,
     /// Width of one time-series sample.
     #[serde(with = "crate::serde_duration", default = "default_sample")]
     pub sample_ns: Nanos,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// The API client's rate limit: `rest.Config{QPS, Burst}`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClientLimit {
+    pub qps: f64,
+    pub burst: i64,
+}
+
+impl ClientLimit {
+    /// controller-runtime up to v0.20: 20 qps, burst 30.
+    pub const V0_20: ClientLimit = ClientLimit {
+        qps: 20.0,
+        burst: 30,
+    };
+}
+
+/// A token bucket's parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BucketSpec {
+    pub qps: f64,
+    pub burst: i64,
+}
+
+/// One controller of a manager: everything a single-controller scenario
+/// says about its controller, under a name.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ControllerSpec {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "QueueKind::is_client_go")]
+    pub queue: QueueKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limiter: Option<LimiterConfig>,
+    #[serde(default)]
+    pub controller: ControllerConfig,
+    #[serde(default)]
+    pub default_script: Script,
+    #[serde(default)]
+    pub items: Vec<ItemSpec>,
+    #[serde(default)]
+    pub sources: Vec<Source>,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub requests_per_reconcile: u32,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub shares_bucket: bool,
 }
 
 fn default_duration() -> Nanos {
@@ -161,6 +234,11 @@ impl Scenario {
             default_script: Script::default(),
             items: Vec::new(),
             sources: Vec::new(),
+            requests_per_reconcile: 0,
+            client: None,
+            shared_bucket: None,
+            shares_bucket: false,
+            controllers: Vec::new(),
             duration_ns: default_duration(),
             sample_ns: default_sample(),
         }
@@ -215,6 +293,75 @@ impl Scenario {
         self.limiter
             .clone()
             .unwrap_or_else(|| self.queue.default_limiter())
+    }
+
+    /// The limiter the queue is built with: Crossplane's per-object one, or
+    /// [`Scenario::limiter`]; a controller that shares the manager's bucket
+    /// takes the larger of the shared bucket's answer and its own (the shared
+    /// bucket first, where the manager finds it).
+    pub fn queue_limiter(&self) -> LimiterConfig {
+        let own = match &self.crossplane {
+            Some(cp) => cp.derived().per_object,
+            None => self.limiter(),
+        };
+        match (self.shares_bucket, self.shared_bucket) {
+            (true, Some(b)) => LimiterConfig::MaxOf {
+                limiters: vec![
+                    LimiterConfig::Bucket {
+                        qps: b.qps,
+                        burst: b.burst,
+                    },
+                    own,
+                ],
+            },
+            _ => own,
+        }
+    }
+
+    /// The API client's limit: the scenario's, else Crossplane's 5R / 10R,
+    /// else none (off, as in controller-runtime v0.21 and later).
+    pub fn client_limit(&self) -> Option<ClientLimit> {
+        self.client.or_else(|| {
+            self.crossplane.as_ref().map(|cp| {
+                let d = cp.derived();
+                ClientLimit {
+                    qps: d.rest_qps,
+                    burst: d.rest_burst as i64,
+                }
+            })
+        })
+    }
+
+    /// The manager's controllers, each as a one-controller scenario (a
+    /// one-controller file is its own only controller, unchanged). Seeds
+    /// differ per controller; the manager-level parts are handed down.
+    pub fn controller_scenarios(&self) -> Vec<Scenario> {
+        if self.controllers.is_empty() {
+            return vec![self.clone()];
+        }
+        self.controllers
+            .iter()
+            .enumerate()
+            .map(|(i, c)| Scenario {
+                version: self.version,
+                name: c.name.clone(),
+                seed: self.seed.wrapping_add(i as u64),
+                queue: c.queue,
+                limiter: c.limiter.clone(),
+                controller: c.controller.clone(),
+                crossplane: self.crossplane.clone(),
+                default_script: c.default_script.clone(),
+                items: c.items.clone(),
+                sources: c.sources.clone(),
+                requests_per_reconcile: c.requests_per_reconcile,
+                client: self.client_limit(),
+                shared_bucket: self.shared_bucket,
+                shares_bucket: c.shares_bucket,
+                controllers: Vec::new(),
+                duration_ns: self.duration_ns,
+                sample_ns: self.sample_ns,
+            })
+            .collect()
     }
 
     pub fn to_json(&self) -> String {

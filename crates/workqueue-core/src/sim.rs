@@ -21,6 +21,7 @@ use crate::limiter::{Answer, LimiterConfig};
 use crate::priority::Placed;
 use crate::priority::LOW_PRIORITY;
 use crate::queue::{ControllerQueue, Handed, QueueKind};
+use crate::rate::TokenBucket;
 use crate::rng::Rng;
 use crate::scenario::{Scenario, ScenarioError, Source, MAX_ITEMS};
 use crate::time::{after, format_go_duration, Nanos, SECOND};
@@ -181,6 +182,13 @@ pub enum SimEvent {
     },
     Stalled {
         reason: String,
+    },
+    /// The reconcile's API requests waited for the client's rate limiter.
+    ClientThrottled {
+        worker: u32,
+        item: ItemId,
+        requests: u32,
+        waited: Nanos,
     },
 }
 
@@ -346,6 +354,12 @@ pub struct Simulation {
     series: Series,
     requeues_total: u64,
     watch_events_total: u64,
+    /// The API client's rate limiter (none: off), and what went through it.
+    client: Option<TokenBucket>,
+    client_requests: u64,
+    client_waited: Nanos,
+    /// When a reconcile last succeeded (how long the keys took to converge).
+    last_success_at: Option<Nanos>,
     /// The latest watch events and what the queue did with each (for the
     /// stage's particles); a small fixed ring.
     arrivals: VecDeque<crate::view::Arrival>,
@@ -385,10 +399,18 @@ impl Simulation {
     /// Validates the scenario and builds the run at `T0 = 0`.
     pub fn new(scenario: &Scenario) -> Result<Simulation, ScenarioError> {
         scenario.validate()?;
-        let limiter = match &scenario.crossplane {
-            Some(cp) => cp.derived().per_object,
-            None => scenario.limiter(),
-        };
+        if scenario.controllers.len() > 1 {
+            return Err(ScenarioError {
+                field: "controllers".into(),
+                reason: format!(
+                    "{} controllers share this manager: run it as a Manager (wqsim does)",
+                    scenario.controllers.len()
+                ),
+            });
+        }
+        // A manager of one is that one controller.
+        let scenario = &scenario.controller_scenarios()[0];
+        let limiter = scenario.queue_limiter();
         let queue = ControllerQueue::new(scenario.queue, &limiter, 256, 0);
         let workers = match &scenario.crossplane {
             Some(cp) => cp.derived().workers,
@@ -420,6 +442,12 @@ impl Simulation {
             series: Series::new(scenario.sample_ns),
             requeues_total: 0,
             watch_events_total: 0,
+            client: scenario
+                .client_limit()
+                .map(|c| TokenBucket::new(c.qps, c.burst)),
+            client_requests: 0,
+            client_waited: 0,
+            last_success_at: None,
             arrivals: VecDeque::with_capacity(crate::view::ARRIVALS_KEPT),
             event_buf: Vec::new(),
             inputs: Vec::new(),
@@ -835,10 +863,11 @@ impl Simulation {
                     .reconcile_ns
                     .get(item)
                     .unwrap_or(self.scenario.controller.reconcile_ns);
+                let waited = self.call_api(w, item);
                 self.workers[w] = WorkerState::Reconciling {
                     item,
                     started: self.now,
-                    until: after(self.now, duration),
+                    until: after(self.now, waited.saturating_add(duration)),
                 };
             }
         }
@@ -869,6 +898,34 @@ impl Simulation {
                 });
             }
         }
+    }
+
+    /// The reconcile's API requests through the client's rate limiter, with
+    /// x/time/rate's `Wait`: each waits for its reservation, one after the
+    /// other, while the worker is held. Returns the whole wait.
+    fn call_api(&mut self, w: usize, item: ItemId) -> Nanos {
+        let requests = self.scenario.requests_per_reconcile;
+        self.client_requests += requests as u64;
+        let Some(client) = &mut self.client else {
+            return 0;
+        };
+        let now = self.now;
+        // Reserved at one instant, in order: the last reservation's delay is
+        // when the last request goes out.
+        let waited = (0..requests)
+            .map(|_| client.reserve_delay(now))
+            .max()
+            .unwrap_or(0);
+        if waited > 0 {
+            self.client_waited = self.client_waited.saturating_add(waited);
+            self.push_log(SimEvent::ClientThrottled {
+                worker: w as u32,
+                item,
+                requests,
+                waited,
+            });
+        }
+        waited
     }
 
     /// controller-runtime's `reconcileHandler` after `Reconcile` returned, then `Done`.
@@ -904,6 +961,9 @@ impl Simulation {
             info.last_decision = Some(decision);
         }
         self.metrics.count(&decision);
+        if inner_ran && decision.label == ResultLabel::Success {
+            self.last_success_at = Some(now);
+        }
         self.push_log(SimEvent::ReconcileEnd {
             worker: w as u32,
             item,
@@ -1191,6 +1251,46 @@ impl Simulation {
         &self.scenario
     }
 
+    /// API requests sent through the client, and the time they waited in all.
+    pub fn client_totals(&self) -> (u64, Nanos) {
+        (self.client_requests, self.client_waited)
+    }
+
+    /// The client's rate limiter, to lend a manager's shared one.
+    pub fn client_bucket_mut(&mut self) -> Option<&mut TokenBucket> {
+        self.client.as_mut()
+    }
+
+    /// Crossplane's global bucket, to lend a manager's shared one.
+    pub fn global_bucket_mut(&mut self) -> Option<&mut TokenBucket> {
+        self.middleware.as_mut().map(|m| &mut m.global)
+    }
+
+    /// The queue limiter's shared bucket, when this controller shares one.
+    pub fn shared_bucket_mut(&mut self) -> Option<&mut TokenBucket> {
+        if !self.scenario.shares_bucket {
+            return None;
+        }
+        self.queue.limiter_mut().bucket_mut()
+    }
+
+    /// Calls of the user's `Reconcile` (with Crossplane, only those the
+    /// global bucket let through).
+    pub fn inner_reconciles(&self) -> u64 {
+        (0..self.queue.keys().len())
+            .map(|i| self.items.get(ItemId(i as u32)).reconciles)
+            .sum()
+    }
+
+    /// When the last key converged: the last success, if nothing is left
+    /// to do (no key queued, waiting or in flight).
+    pub fn converged_at(&self) -> Option<Nanos> {
+        let idle = self.queue.is_empty()
+            && self.queue.waiting_len() == 0
+            && self.queue.processing_count() == 0;
+        idle.then_some(self.last_success_at).flatten()
+    }
+
     /// The priority `id` was last handed out with (0 on a client-go queue).
     pub fn handed_priority(&self, id: ItemId) -> i64 {
         *self.handed_priority.get(id)
@@ -1473,6 +1573,16 @@ impl Simulation {
                 k(item)
             ),
             SimEvent::Stalled { reason } => format!("stopped: {reason}"),
+            SimEvent::ClientThrottled {
+                worker,
+                item,
+                requests,
+                waited,
+            } => format!(
+                "worker {worker}: Reconcile({}): client: Waited for {} due to client-side throttling, not priority and fairness ({requests} requests)",
+                k(item),
+                d(*waited)
+            ),
         }
     }
 }

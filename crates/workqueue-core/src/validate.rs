@@ -49,6 +49,10 @@ pub const MAX_LIMITERS: usize = 32;
 pub const MAX_SOURCES: usize = 1_000;
 pub const MIN_RESYNC: Nanos = 10 * MILLISECOND;
 pub const MAX_KEY_LEN: usize = 253;
+/// Controllers in one manager.
+pub const MAX_CONTROLLERS: usize = 16;
+/// API requests one reconcile makes.
+pub const MAX_REQUESTS_PER_RECONCILE: u32 = 1_000;
 
 pub(crate) fn bad(field: impl Into<String>, reason: impl Into<String>) -> ScenarioError {
     ScenarioError {
@@ -333,6 +337,9 @@ pub fn key_count(s: &Scenario) -> Option<u64> {
 }
 
 pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
+    if !s.controllers.is_empty() {
+        return manager(s);
+    }
     if s.version != SCENARIO_VERSION {
         return Err(bad(
             "version",
@@ -346,6 +353,7 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
         Some(cp) => crossplane(cp)?,
         None => limiter("limiter", &s.limiter())?,
     }
+    manager_parts(s)?;
     let c = &s.controller;
     if c.workers == 0 || c.workers > MAX_WORKERS {
         return Err(bad(
@@ -412,6 +420,83 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
         ));
     }
     Ok(())
+}
+
+/// A manager: its shared parts, then each controller as the one-controller
+/// scenario it runs (its fields named under `controllers[i].`).
+fn manager(s: &Scenario) -> Result<(), ScenarioError> {
+    if s.controllers.len() > MAX_CONTROLLERS {
+        return Err(bad(
+            "controllers",
+            format!(
+                "{} controllers is too many: at most {MAX_CONTROLLERS}",
+                s.controllers.len()
+            ),
+        ));
+    }
+    for (i, c) in s.controllers.iter().enumerate() {
+        let field = format!("controllers[{i}].name");
+        if c.name.trim().is_empty() || c.name.len() > 63 {
+            return Err(bad(
+                field,
+                "a controller needs a name of 1 to 63 characters",
+            ));
+        }
+        if s.controllers[..i].iter().any(|o| o.name == c.name) {
+            return Err(bad(
+                field,
+                format!("{:?} names two controllers: names are unique", c.name),
+            ));
+        }
+    }
+    let mut keys: u64 = 0;
+    for (i, sub) in s.controller_scenarios().iter().enumerate() {
+        scenario(sub).map_err(|e| bad(format!("controllers[{i}].{}", e.field), e.reason))?;
+        keys = keys.saturating_add(key_count(sub).unwrap_or(u64::MAX));
+    }
+    if keys > MAX_ITEMS {
+        return Err(bad(
+            "controllers",
+            format!("{keys} keys in all is too many: at most {MAX_ITEMS}"),
+        ));
+    }
+    Ok(())
+}
+
+/// The manager-level parts every controller scenario carries: the client,
+/// the shared bucket, the requests each reconcile makes.
+fn manager_parts(s: &Scenario) -> Result<(), ScenarioError> {
+    if let Some(c) = &s.client {
+        limiter_node(
+            "client",
+            &LimiterConfig::Bucket {
+                qps: c.qps,
+                burst: c.burst,
+            },
+        )?;
+    }
+    if let Some(b) = &s.shared_bucket {
+        limiter_node(
+            "shared_bucket",
+            &LimiterConfig::Bucket {
+                qps: b.qps,
+                burst: b.burst,
+            },
+        )?;
+    }
+    if s.shares_bucket && s.shared_bucket.is_none() {
+        return Err(bad(
+            "shares_bucket",
+            "there is no shared_bucket to share: declare one in the manager",
+        ));
+    }
+    count_in(
+        "requests_per_reconcile",
+        s.requests_per_reconcile as u64,
+        0,
+        MAX_REQUESTS_PER_RECONCILE as u64,
+        "requests",
+    )
 }
 
 /// A live input, before it touches the run. Field names are the input's own

@@ -590,6 +590,10 @@ impl Workqueue {
         &self.limiter
     }
 
+    pub fn limiter_mut(&mut self) -> &mut Limiter {
+        &mut self.limiter
+    }
+
     pub fn limiter_config(&self) -> &LimiterConfig {
         &self.limiter_config
     }

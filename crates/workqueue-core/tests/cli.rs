@@ -66,3 +66,56 @@ fn the_example_herd_scenario_is_valid_and_bounded_by_the_bucket() {
         sim.requeues_total()
     );
 }
+
+#[test]
+fn wqsim_prints_each_controller_of_a_provider_and_its_client() {
+    let out = Command::new(env!("CARGO_BIN_EXE_wqsim"))
+        .arg(scenario("crossplane-provider.json"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("controller "))
+        .collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    let reconciles: u64 = lines
+        .iter()
+        .map(|l| {
+            assert!(l.contains(" errors=") && l.contains(" requeues="), "{l}");
+            l.split("reconciles=")
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap()
+                .parse::<u64>()
+                .unwrap()
+        })
+        .sum();
+    // One global bucket of 10/s (burst 100) for the whole provider: about
+    // 100 + 10 x 60 reconciles in the minute, across the three kinds.
+    assert!((600..=700).contains(&reconciles), "{reconciles}: {text}");
+    let client = text.lines().find(|l| l.starts_with("client ")).unwrap();
+    let requests: u64 = client
+        .split("requests=")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    // Three API requests per reconcile, those still in flight at 60s included
+    // (30 workers at most).
+    assert!(
+        (3 * reconciles..=3 * (reconciles + 30)).contains(&requests),
+        "{client}"
+    );
+    assert!(client.contains("waited="), "{client}");
+}

@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use workqueue_core::{format_go_duration, ResultLabel, Scenario, Simulation};
+use workqueue_core::{format_go_duration, Manager, ResultLabel, Scenario};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -30,15 +30,21 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let mut sim = match Simulation::new(&scenario) {
-        Ok(s) => s,
+    let mut manager = match Manager::new(&scenario) {
+        Ok(m) => m,
         Err(e) => {
             eprintln!("{path}: {e}");
             return ExitCode::from(1);
         }
     };
-    sim.set_log_capacity(0);
-    sim.run_to_end();
+    manager.set_log_capacity(0);
+    manager.run_to_end();
+    // The first controller's figures, as for a one-controller file; then
+    // one line per controller and one for the shared client.
+    let (_, sim) = manager
+        .controllers()
+        .next()
+        .expect("a manager has a controller");
     let m = sim.metrics_snapshot();
     println!(
         "scenario          {}",
@@ -61,9 +67,26 @@ fn main() -> ExitCode {
     println!("workqueue_adds_total    {}", m.workqueue_adds_total);
     println!("workqueue_retries_total {}", m.workqueue_retries_total);
     println!("workqueue_depth         {}", m.workqueue_depth);
-    if let Some(reason) = sim.stalled() {
-        println!("stalled           {reason}");
+    for (name, c) in manager.controllers() {
+        let cm = c.metrics_snapshot();
+        let converged = c
+            .converged_at()
+            .map_or_else(|| "no".to_string(), format_go_duration);
+        println!(
+            "controller {name} reconciles={} errors={} requeues={} converged={converged}",
+            c.inner_reconciles(),
+            cm.controller.reconcile_errors_total,
+            cm.requeues_total
+        );
+        if let Some(reason) = c.stalled() {
+            println!("stalled           {name}: {reason}");
+        }
     }
+    let (requests, waited) = manager.client_totals();
+    println!(
+        "client requests={requests} waited={}",
+        format_go_duration(waited)
+    );
     let series = sim.series();
     if let Some(out) = flag("--csv") {
         let mut csv = String::from("start_ns,requeues,retries,adds,reconcile_error,reconcile_requeue_after,reconcile_requeue,reconcile_success,depth,waiting,processing,tokens\n");

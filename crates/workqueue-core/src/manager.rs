@@ -1,0 +1,187 @@
+//! A controller manager: several controllers in one process, each with its
+//! own queue, limiter, workers and sources, sharing what a manager shares:
+//! a limiter passed to several controllers (the same `BucketRateLimiter`
+//! object), Crossplane's global bucket in front of every reconciler, and the
+//! API client's rate limiter.
+//!
+//! Each controller is a [`Simulation`]. The manager owns the shared buckets
+//! and moves every controller forward instant by instant, in controller
+//! order, lending each shared bucket to the controller whose turn it is
+//! (swapped in, then back out). So a reservation by one controller is seen
+//! by the next at the same instant, exactly as one shared Go object would
+//! be, and a run depends only on the scenario and its seed.
+
+use crate::rate::TokenBucket;
+use crate::scenario::{Scenario, ScenarioError};
+use crate::sim::Simulation;
+use crate::time::Nanos;
+
+/// Work units a controller spends per turn when several share an instant.
+pub const TURN: u64 = 2;
+
+#[derive(Clone, Debug)]
+pub struct Manager {
+    scenario: Scenario,
+    names: Vec<String>,
+    controllers: Vec<Simulation>,
+    /// Crossplane's global bucket (R/s, burst 10R), shared by every controller.
+    global: Option<TokenBucket>,
+    /// The bucket declared once and passed to the controllers that share it.
+    shared_bucket: Option<TokenBucket>,
+    /// The API client every controller uses.
+    client: Option<TokenBucket>,
+    now: Nanos,
+}
+
+impl Manager {
+    /// Validates the scenario and builds every controller at `T0 = 0`. A
+    /// one-controller scenario runs exactly as a [`Simulation`] of it.
+    pub fn new(scenario: &Scenario) -> Result<Manager, ScenarioError> {
+        scenario.validate()?;
+        let subs = scenario.controller_scenarios();
+        let controllers = subs
+            .iter()
+            .map(Simulation::new)
+            .collect::<Result<Vec<_>, _>>()?;
+        let names = subs
+            .iter()
+            .enumerate()
+            .map(|(i, s)| match s.name.as_str() {
+                "" => format!("controller-{i}"),
+                n => n.to_string(),
+            })
+            .collect();
+        Ok(Manager {
+            scenario: scenario.clone(),
+            names,
+            controllers,
+            global: scenario.crossplane.as_ref().map(|cp| {
+                let d = cp.derived();
+                TokenBucket::new(d.global_qps, d.global_burst)
+            }),
+            shared_bucket: scenario
+                .shared_bucket
+                .map(|b| TokenBucket::new(b.qps, b.burst)),
+            client: scenario
+                .client_limit()
+                .map(|c| TokenBucket::new(c.qps, c.burst)),
+            now: 0,
+        })
+    }
+
+    /// Swaps the manager's shared buckets with controller `i`'s copies:
+    /// called once to lend them, once more to take them back.
+    fn swap_shared(&mut self, i: usize) {
+        let c = &mut self.controllers[i];
+        if let (Some(mine), Some(theirs)) = (&mut self.global, c.global_bucket_mut()) {
+            std::mem::swap(mine, theirs);
+        }
+        if let (Some(mine), Some(theirs)) = (&mut self.shared_bucket, c.shared_bucket_mut()) {
+            std::mem::swap(mine, theirs);
+        }
+        if let (Some(mine), Some(theirs)) = (&mut self.client, c.client_bucket_mut()) {
+            std::mem::swap(mine, theirs);
+        }
+    }
+
+    /// Runs controller `i` to `t` with the shared buckets lent to it,
+    /// spending at most `budget` work units; whether it got there.
+    fn run_controller(&mut self, i: usize, t: Nanos, budget: u64) -> bool {
+        self.swap_shared(i);
+        let done = self.controllers[i].run_until_bounded(t, budget);
+        self.swap_shared(i);
+        done
+    }
+
+    /// Runs every controller to `t`, instant by instant. Within an instant
+    /// the controllers take turns of [`TURN`] work units (a hand-out to a
+    /// worker, a key added), as their goroutines would interleave: no
+    /// controller's whole instant runs before the others start.
+    pub fn run_until(&mut self, t: Nanos) {
+        let turn = if self.controllers.len() == 1 {
+            u64::MAX
+        } else {
+            TURN
+        };
+        while let Some(next) = self
+            .controllers
+            .iter()
+            .filter_map(Simulation::next_event_at)
+            .min()
+            .filter(|n| *n <= t)
+        {
+            loop {
+                let mut all_done = true;
+                for i in 0..self.controllers.len() {
+                    all_done &= self.run_controller(i, next, turn);
+                }
+                if all_done || self.controllers.iter().any(|c| c.stalled().is_some()) {
+                    break;
+                }
+            }
+            if self.controllers.iter().any(|c| c.stalled().is_some()) {
+                break; // a zero-delay loop never lets this instant end
+            }
+        }
+        for i in 0..self.controllers.len() {
+            self.run_controller(i, t, u64::MAX);
+        }
+        self.now = self.now.max(t);
+    }
+
+    pub fn run_to_end(&mut self) {
+        self.run_until(self.scenario.duration_ns);
+    }
+
+    pub fn now(&self) -> Nanos {
+        self.now
+    }
+
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// The controllers, in the scenario's order, with their names.
+    pub fn controllers(&self) -> impl Iterator<Item = (&str, &Simulation)> + '_ {
+        self.names
+            .iter()
+            .map(String::as_str)
+            .zip(self.controllers.iter())
+    }
+
+    pub fn set_log_capacity(&mut self, capacity: usize) {
+        for c in &mut self.controllers {
+            c.set_log_capacity(capacity);
+        }
+    }
+
+    /// API requests through the shared client, and the time they waited.
+    pub fn client_totals(&self) -> (u64, Nanos) {
+        self.controllers
+            .iter()
+            .map(Simulation::client_totals)
+            .fold((0, 0), |(r, w), (r2, w2)| (r + r2, w.saturating_add(w2)))
+    }
+
+    /// The shared buckets' levels at the manager's clock: (Crossplane's
+    /// global bucket, the shared limiter bucket, the client).
+    pub fn shared_levels(&self) -> (Option<f64>, Option<f64>, Option<f64>) {
+        let level = |b: &Option<TokenBucket>| b.as_ref().map(|b| b.tokens_at(self.now));
+        (
+            level(&self.global),
+            level(&self.shared_bucket),
+            level(&self.client),
+        )
+    }
+
+    /// A fingerprint of the whole run. A manager of one has its controller's
+    /// digest, so a one-controller file runs as it always did.
+    pub fn digest(&self) -> u64 {
+        match self.controllers.as_slice() {
+            [one] => one.digest(),
+            many => many.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, c| {
+                (h ^ c.digest()).wrapping_mul(0x0100_0000_01b3)
+            }),
+        }
+    }
+}

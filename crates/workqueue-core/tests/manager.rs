@@ -1,0 +1,199 @@
+//! A controller manager: controllers that share a bucket take tokens from
+//! one pool, Crossplane's provider shares its global bucket and its API
+//! client across kinds, the client waits with x/time/rate's arithmetic, and
+//! a one-controller file runs exactly as before.
+
+use workqueue_core::controller::{CrossplaneConfig, Outcome, Script};
+use workqueue_core::scenario::{BucketSpec, ClientLimit, ControllerConfig, ControllerSpec, Source};
+use workqueue_core::{
+    LimiterConfig, Manager, Scenario, Simulation, TokenBucket, MILLISECOND, SECOND,
+};
+
+fn kind(name: &str, count: u64, script: Script) -> ControllerSpec {
+    ControllerSpec {
+        name: name.into(),
+        queue: Default::default(),
+        limiter: Some(LimiterConfig::Exponential {
+            base_ns: 5 * MILLISECOND,
+            max_ns: 1000 * SECOND,
+        }),
+        controller: ControllerConfig::default(),
+        default_script: script,
+        items: Vec::new(),
+        sources: vec![Source::AddMany {
+            prefix: format!("{name}-"),
+            count,
+            at_ns: 0,
+            script: None,
+        }],
+        requests_per_reconcile: 0,
+        shares_bucket: false,
+    }
+}
+
+#[test]
+fn two_controllers_passed_the_same_bucket_take_tokens_from_one_pool() {
+    let mut s = Scenario::new("shared");
+    s.shared_bucket = Some(BucketSpec {
+        qps: 10.0,
+        burst: 100,
+    });
+    let fail_once = Script::FailThenSucceed { failures: 1 };
+    for name in ["a", "b"] {
+        let mut c = kind(name, 80, fail_once.clone());
+        c.shares_bucket = true;
+        s.controllers.push(c);
+    }
+    let mut m = Manager::new(&s).unwrap();
+    m.run_until(0);
+    // 160 failures at t=0 against one bucket of 100: 60 in debt.
+    let (_, shared, _) = m.shared_levels();
+    assert_eq!(shared, Some(-60.0));
+    // The two controllers' workers take turns: 60 keys wait on the shared
+    // debt, 30 of each (the others wait out their own 5ms backoff).
+    let on_bucket: Vec<usize> = m
+        .controllers()
+        .map(|(_, c)| c.bucket_view().unwrap().waiting_on_bucket)
+        .collect();
+    assert_eq!(
+        on_bucket,
+        vec![30, 30],
+        "their goroutines interleave: they split the debt"
+    );
+    // Apart, each would have had its own 100 tokens: nobody waits.
+    let mut alone = s.clone();
+    alone
+        .controllers
+        .iter_mut()
+        .for_each(|c| c.shares_bucket = false);
+    for c in &mut alone.controllers {
+        c.limiter = Some(LimiterConfig::MaxOf {
+            limiters: vec![
+                LimiterConfig::Bucket {
+                    qps: 10.0,
+                    burst: 100,
+                },
+                c.limiter.clone().unwrap(),
+            ],
+        });
+    }
+    let mut apart = Manager::new(&alone).unwrap();
+    apart.run_until(0);
+    assert!(apart
+        .controllers()
+        .all(|(_, c)| c.bucket_view().unwrap().waiting_on_bucket == 0));
+}
+
+#[test]
+fn a_crossplane_provider_shares_its_global_bucket_and_client_across_kinds() {
+    let mut s = Scenario::new("provider");
+    s.crossplane = Some(CrossplaneConfig {
+        max_reconcile_rate: 10,
+    });
+    for name in ["buckets", "queues", "topics"] {
+        s.controllers.push(kind(
+            name,
+            100,
+            Script::Always {
+                outcome: Outcome::Success,
+            },
+        ));
+    }
+    let mut m = Manager::new(&s).unwrap();
+    // The seeds' numbers at the manager level: 10 workers per controller,
+    // one global bucket of 10/s with a burst of 100, a 50 qps / 100 client.
+    assert!(m.controllers().all(|(_, c)| c.workers().len() == 10));
+    assert_eq!(m.shared_levels(), (Some(100.0), None, Some(100.0)));
+    m.run_until(0);
+    // 300 objects at t=0: the one global bucket lets 100 through and defers
+    // 200 with a paid reservation, however the objects split across kinds.
+    let (global, _, _) = m.shared_levels();
+    assert_eq!(global, Some(-200.0));
+    let inner: u64 = m.controllers().map(|(_, c)| c.inner_reconciles()).sum();
+    assert_eq!(inner, 100);
+    m.run_until(60 * SECOND);
+    // The deferred ones come back at 10 a second: the provider converges
+    // after 20s, not after 20s per kind.
+    let inner: u64 = m.controllers().map(|(_, c)| c.inner_reconciles()).sum();
+    assert_eq!(inner, 300);
+    let converged = m
+        .controllers()
+        .filter_map(|(_, c)| c.converged_at())
+        .max()
+        .unwrap();
+    assert_eq!(converged, 20 * SECOND);
+}
+
+#[test]
+fn the_client_waits_with_x_time_rate_arithmetic() {
+    let mut s = Scenario::new("client");
+    s.client = Some(ClientLimit { qps: 5.0, burst: 2 });
+    s.requests_per_reconcile = 3;
+    s.controller.workers = 2;
+    s.controller.reconcile_ns = 10 * MILLISECOND;
+    s.default_script = Script::Always {
+        outcome: Outcome::Success,
+    };
+    s.sources.push(Source::AddMany {
+        prefix: "k".into(),
+        count: 2,
+        at_ns: 0,
+        script: None,
+    });
+    let mut m = Manager::new(&s).unwrap();
+    m.run_to_end();
+    // The same reservations by hand: 6 requests at t=0.
+    let mut b = TokenBucket::new(5.0, 2);
+    let delays: Vec<i64> = (0..6).map(|_| b.reserve_delay(0)).collect();
+    let waited = delays[2] + delays[5];
+    assert_eq!(m.client_totals(), (6, waited));
+    let (_, c) = m.controllers().next().unwrap();
+    let log: Vec<String> = {
+        let mut sim = Simulation::new(&s).unwrap();
+        sim.run_to_end();
+        sim.log().iter().map(|e| sim.describe(e)).collect()
+    };
+    assert!(
+        log.iter()
+            .any(|l| l.contains("Waited for 200ms due to client-side throttling")),
+        "{log:?}"
+    );
+    assert_eq!(c.converged_at(), Some(delays[5] + 10 * MILLISECOND));
+}
+
+#[test]
+fn a_one_controller_file_runs_exactly_as_before() {
+    let s = Scenario::failing_keys(LimiterConfig::DefaultController, 500);
+    let mut sim = Simulation::new(&s).unwrap();
+    sim.run_to_end();
+    let mut m = Manager::new(&s).unwrap();
+    m.run_to_end();
+    assert_eq!(m.digest(), sim.digest());
+}
+
+#[test]
+fn a_manager_is_validated_by_field() {
+    let mut s = Scenario::new("bad");
+    s.controllers.push(kind("a", 1, Script::default()));
+    s.controllers.push(kind("a", 1, Script::default()));
+    assert_eq!(s.validate().unwrap_err().field, "controllers[1].name");
+    s.controllers[1].name = "b".into();
+    s.controllers[1].controller.workers = 0;
+    assert_eq!(
+        s.validate().unwrap_err().field,
+        "controllers[1].controller.workers"
+    );
+    s.controllers[1].controller.workers = 1;
+    s.controllers[1].shares_bucket = true;
+    assert_eq!(
+        s.validate().unwrap_err().field,
+        "controllers[1].shares_bucket"
+    );
+    s.controllers[1].shares_bucket = false;
+    s.client = Some(ClientLimit {
+        qps: -1.0,
+        burst: 10,
+    });
+    let e = s.validate().unwrap_err();
+    assert!(e.field.contains("client"), "{e}");
+}
