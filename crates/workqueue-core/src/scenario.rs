@@ -349,7 +349,7 @@ impl Scenario {
                 queue: c.queue,
                 limiter: c.limiter.clone(),
                 controller: c.controller.clone(),
-                crossplane: self.crossplane.clone(),
+                crossplane: self.crossplane,
                 default_script: c.default_script.clone(),
                 items: c.items.clone(),
                 sources: c.sources.clone(),
