@@ -9,8 +9,10 @@ use workqueue_core::sim::WorkerState;
 use workqueue_core::{Input, Nanos, ResultLabel, Simulation, MILLISECOND, SECOND};
 
 use crate::format;
+use crate::provider::Provider;
 use crate::settings::{Field, Preset, ScriptChoice, Settings};
 use workqueue_core::sim::SimEvent;
+use workqueue_core::Manager;
 use workqueue_core::QueueKind;
 
 pub struct Lesson {
@@ -35,6 +37,8 @@ pub struct Step {
 pub struct Act {
     pub label: &'static str,
     pub inputs: Vec<Input>,
+    /// Runs several controllers in one manager instead.
+    pub provider: Option<fn() -> Provider>,
 }
 
 /// Extra pictures a step brings into the lesson panel.
@@ -200,6 +204,37 @@ fn reconciles_in_a_minute(sim: &Simulation, key: &str) -> String {
         .unwrap_or_default()
 }
 
+/// A Crossplane provider at R = 10 with `kinds` kinds of 1,000 objects,
+/// each reconcile making `requests` API requests.
+fn provider(kinds: usize, requests: u32) -> Provider {
+    let mut p = Provider::default();
+    p.kinds.truncate(kinds);
+    p.requests_per_reconcile = requests;
+    p.failures = 0;
+    p
+}
+
+/// The provider's reconciles per second between 10s and 60s: what it
+/// sustains once the burst is spent.
+fn sustained_rate(p: &Provider) -> String {
+    let Ok(mut m) = p
+        .to_scenario()
+        .and_then(|s| Manager::new(&s).map_err(|e| e.to_string()))
+    else {
+        return String::new();
+    };
+    let total = |m: &Manager| {
+        m.controllers()
+            .map(|(_, c)| c.inner_reconciles())
+            .sum::<u64>()
+    };
+    m.set_log_capacity(0);
+    m.run_until(10 * SECOND);
+    let before = total(&m);
+    m.run_until(60 * SECOND);
+    format!("{:.1}", (total(&m) - before) as f64 / 50.0)
+}
+
 fn add(key: &str) -> Input {
     Input::Add {
         key: key.to_string(),
@@ -241,7 +276,7 @@ pub fn all() -> Vec<Lesson> {
             title: "1. Three sets and deduplication",
             steps: vec![
                 Step {
-                    act: Some(Act { label: "queue.Add(\"default/web-1\")", inputs: vec![add("default/web-1")] }),
+                    act: Some(Act { label: "queue.Add(\"default/web-1\")", inputs: vec![add("default/web-1")], provider: None }),
                     show: None,
                     title: "A key enters the queue",
                     text: "A work queue holds keys, not events. Press the queue.Add button below: default/web-1 goes to the FIFO and is marked dirty. A worker takes it at once (Get moves it from dirty to processing) and reconciles it for one second.",
@@ -715,6 +750,54 @@ pub fn all() -> Vec<Lesson> {
                 },
             ],
         },
+        Lesson {
+            id: "provider",
+            title: "10. One provider, three kinds",
+            steps: vec![
+                Step {
+                    act: Some(Act { label: "Run the provider (one kind)", inputs: vec![], provider: Some(|| provider(1, 1)) }),
+                    show: None,
+                    title: "One kind",
+                    text: "A Crossplane provider with --max-reconcile-rate R = 10 reconciles 1,000 objects of one kind. Its global bucket lets 100 reconciles through at once, then 10 a second; a request without a token is answered RequeueAfter by the middleware, and comes back later with its token already paid: it travels through the queue twice. Predict, then run it and watch the global bucket.",
+                    setup: Some(Setup { settings: settings(Preset::Crossplane, ScriptChoice::Success, &[]), inputs: vec![], later: vec![], run_to: 0 }),
+                    wait: None,
+                    predict: Some(Predict {
+                        question: "About how many reconciles per second does it sustain after the first 10 seconds (within 20%)?",
+                        unit: "per second",
+                        answer: |_| sustained_rate(&provider(1, 1)),
+                        tolerance: 0.2,
+                    }),
+                },
+                Step {
+                    act: Some(Act { label: "Run the provider (three kinds)", inputs: vec![], provider: Some(|| provider(3, 1)) }),
+                    show: None,
+                    title: "Three kinds",
+                    text: "Now the provider has three managed-resource kinds of 1,000 objects each. Each kind is a controller with its own queue, its own 1s-to-60s backoff and R workers, but the global bucket is one object for the whole provider.",
+                    setup: None,
+                    wait: None,
+                    predict: Some(Predict {
+                        question: "About how many reconciles per second does the whole provider sustain now (within 20%)?",
+                        unit: "per second",
+                        answer: |_| sustained_rate(&provider(3, 1)),
+                        tolerance: 0.2,
+                    }),
+                },
+                Step {
+                    act: Some(Act { label: "Run it with 10 requests per reconcile", inputs: vec![], provider: Some(|| provider(3, 10)) }),
+                    show: None,
+                    title: "When the client is the bottleneck",
+                    text: "Every controller of the provider talks to the API server through one client, limited to 5R = 50 requests per second with a burst of 10R = 100. When each reconcile makes 10 requests, a reconcile waits for its client tokens while holding its worker; the log says 'Waited for … due to client-side throttling'.",
+                    setup: None,
+                    wait: None,
+                    predict: Some(Predict {
+                        question: "About how many reconciles per second now (within 20%)?",
+                        unit: "per second",
+                        answer: |_| sustained_rate(&provider(3, 10)),
+                        tolerance: 0.2,
+                    }),
+                },
+            ],
+        },
     ]
 }
 
@@ -758,7 +841,7 @@ mod tests {
     #[test]
     fn every_setup_is_valid_and_every_prediction_has_an_answer() {
         let lessons = all();
-        assert_eq!(lessons.len(), 9);
+        assert_eq!(lessons.len(), 10);
         for l in &lessons {
             assert!(
                 l.steps[0].setup.is_some(),
@@ -815,6 +898,26 @@ mod tests {
         };
         assert_eq!(classic(2), "2.9s", "behind the 290 other keys");
         assert_eq!(classic(3), "3", "the event, then the 30s requeue");
+    }
+
+    #[test]
+    fn the_provider_lesson_shows_one_shared_bucket_and_then_the_client() {
+        let (_, l) = find("provider").unwrap();
+        let rate = |i: usize| -> f64 {
+            (l.steps[i].predict.as_ref().unwrap().answer)(&play(l.steps[0].setup.as_ref().unwrap()))
+                .parse()
+                .unwrap()
+        };
+        let (one, three, chatty) = (rate(0), rate(1), rate(2));
+        assert!((9.0..=11.0).contains(&one), "R = 10: {one}/s");
+        assert!(
+            (9.0..=11.0).contains(&three),
+            "three kinds share the same 10/s: {three}/s"
+        );
+        assert!(
+            (4.0..=5.5).contains(&chatty),
+            "50 requests/s at 10 per reconcile: {chatty}/s"
+        );
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub mod format;
 pub mod hooks;
 pub mod lessons;
 pub mod pacing;
+pub mod provider;
 pub mod settings;
 pub mod share;
 pub mod state;
@@ -20,6 +21,7 @@ use yew::prelude::*;
 use components::inputs::Inputs;
 use components::inspector::Inspector;
 use components::lesson::LessonPanel;
+use components::manager_stage::ManagerStage;
 use components::side::Side;
 use components::stage::Stage;
 use components::toolbar::Toolbar;
@@ -97,6 +99,7 @@ pub fn app() -> Html {
     hooks::use_body_classes(state.mode.workshop, state.mode.embed);
     hooks::use_report_height(state.mode.embed);
     let narration = state.narration.clone();
+    let manager_mode = state.manager.is_some();
     let brand = html! {
         <div class="brand">
             <svg class="logo" viewBox="0 0 32 32" aria-hidden="true"><rect width="32" height="32" rx="7"/><rect x="6" y="9" width="6" height="14" rx="2" class="l1"/><rect x="14" y="9" width="6" height="14" rx="2" class="l2"/><rect x="22" y="9" width="4" height="14" rx="2" class="l3"/></svg>
@@ -139,8 +142,7 @@ pub fn app() -> Html {
                 <div class="center">
                     <Welcome />
                     <LessonPanel />
-                    <Inputs />
-                    <Stage />
+                    { if manager_mode { html! { <ManagerStage /> } } else { html! { <><Inputs /><Stage /></> } } }
                 </div>
                 <Side />
             </main>

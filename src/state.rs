@@ -10,11 +10,12 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use workqueue_core::sim::SimEvent;
-use workqueue_core::{Input, Nanos, Scenario, Simulation, SECOND};
+use workqueue_core::{Input, Manager, Nanos, Scenario, Simulation, SECOND};
 use yew::prelude::*;
 
 use crate::lessons;
 use crate::pacing::{self, Cue, Pacing};
+use crate::provider::Provider;
 use crate::settings::Settings;
 use crate::share::{self, LessonPosition, Shared};
 
@@ -84,6 +85,10 @@ pub enum Action {
     TogglePacing,
     /// Open shared state (a link or an uploaded scenario).
     Load(Box<Shared>),
+    /// Run several controllers in one manager (see [`crate::provider`]).
+    RunManager(Provider),
+    /// Back to the one controller.
+    ExitManager,
 }
 
 /// Where a lesson is, and what was predicted and answered at each step.
@@ -152,6 +157,11 @@ pub struct Playground {
     pub idle: bool,
     pub lesson: Option<LessonState>,
     pub mode: Mode,
+    /// Several controllers in one manager: the stage shows them side by
+    /// side. Time runs forward; a seek rebuilds the run and replays it.
+    pub manager: Option<Rc<RefCell<Manager>>>,
+    /// The manager form's values.
+    pub provider: Provider,
 }
 
 impl PartialEq for Playground {
@@ -198,6 +208,8 @@ impl Playground {
             idle: false,
             lesson: None,
             mode: Mode::default(),
+            manager: None,
+            provider: Provider::default(),
         }
     }
 
@@ -402,7 +414,10 @@ impl Playground {
     }
 
     pub fn now(&self) -> Nanos {
-        self.sim.borrow().now()
+        match &self.manager {
+            Some(m) => m.borrow().now(),
+            None => self.sim.borrow().now(),
+        }
     }
 
     /// The rewind checkpoints held (for the soak benchmark's memory figures).
@@ -436,6 +451,52 @@ impl Playground {
             idle: self.idle,
             lesson: self.lesson.clone(),
             mode: self.mode,
+            manager: self.manager.clone(),
+            provider: self.provider.clone(),
+        }
+    }
+
+    /// Rebuilds the manager run and plays it to `t` (it is small: a few
+    /// thousand keys replay in milliseconds).
+    fn seek_manager(&mut self, t: Nanos) {
+        let Some(m) = &self.manager else { return };
+        let scenario = m.borrow().scenario().clone();
+        if let Ok(mut fresh) = Manager::new(&scenario) {
+            fresh.run_until(t.min(scenario.duration_ns));
+            self.manager = Some(Rc::new(RefCell::new(fresh)));
+        }
+    }
+
+    /// One frame of a manager run: forward at the chosen speed.
+    fn tick_manager(&mut self, real_ms: f64) {
+        let Some(m) = self.manager.clone() else {
+            return;
+        };
+        let (now, end, stalled) = {
+            let mut m = m.borrow_mut();
+            let end = m.scenario().duration_ns;
+            let target = m
+                .now()
+                .saturating_add(pacing::virtual_step(real_ms, self.speed))
+                .min(end);
+            m.run_until(target);
+            let stalled = m
+                .controllers()
+                .find_map(|(_, c)| c.stalled().map(str::to_string));
+            (m.now(), end, stalled)
+        };
+        self.horizon = self.horizon.max(now);
+        self.effective_speed = self.speed;
+        self.cue = Cue::Normal;
+        if now >= end {
+            self.playing = false;
+        }
+        if let Some(reason) = stalled {
+            self.playing = false;
+            self.notice = Some(Notice {
+                kind: NoticeKind::Error,
+                text: format!("Paused: {reason}"),
+            });
         }
     }
 
@@ -573,6 +634,10 @@ impl Reducible for Playground {
                     return self;
                 }
                 let real_ms = real_ms.clamp(0.0, MAX_TICK_MS);
+                if next.manager.is_some() {
+                    next.tick_manager(real_ms);
+                    return Rc::new(next);
+                }
                 next.real_since_checkpoint += real_ms;
                 let (now, upcoming, in_motion, sources_only) = {
                     let sim = next.sim.borrow();
@@ -627,6 +692,54 @@ impl Reducible for Playground {
                         text: format!("Paused: {reason}"),
                     });
                 }
+            }
+            Action::Seek(t) if next.manager.is_some() => next.seek_manager(t),
+            Action::Step if next.manager.is_some() => {
+                next.playing = false;
+                let upcoming = next
+                    .manager
+                    .as_ref()
+                    .and_then(|m| m.borrow().next_event_at());
+                if let Some(t) = upcoming {
+                    next.seek_manager(t.max(next.now()));
+                }
+            }
+            Action::StepBack if next.manager.is_some() => {
+                next.playing = false;
+                let back = next.now().saturating_sub(100 * workqueue_core::MILLISECOND);
+                next.seek_manager(back);
+            }
+            Action::Restart if next.manager.is_some() => {
+                next.seek_manager(0);
+                next.horizon = 0;
+            }
+            Action::RunManager(provider) => match provider
+                .to_scenario()
+                .and_then(|s| Manager::new(&s).map_err(|e| e.to_string()))
+            {
+                Ok(m) => {
+                    next.manager = Some(Rc::new(RefCell::new(m)));
+                    next.provider = provider;
+                    next.horizon = 0;
+                    next.playing = true;
+                    next.idle = false;
+                    next.selected = None;
+                    next.notice = Some(Notice {
+                        kind: NoticeKind::Info,
+                        text: "A manager: its controllers side by side, sharing what they share."
+                            .into(),
+                    });
+                }
+                Err(text) => {
+                    next.notice = Some(Notice {
+                        kind: NoticeKind::Error,
+                        text,
+                    })
+                }
+            },
+            Action::ExitManager => {
+                next.manager = None;
+                next.horizon = next.sim.borrow().now();
             }
             Action::TogglePlay => next.playing = !next.playing,
             Action::Play => next.playing = true,

@@ -3,12 +3,32 @@
 //! reservation behind it, and the queue calls its last result caused.
 
 use workqueue_core::limiter::{Answer, AnswerKind};
-use workqueue_core::view::Place;
+use workqueue_core::view::{Holder, Place};
 use workqueue_core::Nanos;
 use yew::prelude::*;
 
 use super::use_playground;
 use crate::format;
+
+/// What holds the key back, across levels, in words.
+fn holders(holding: &[Holder]) -> String {
+    holding
+        .iter()
+        .map(|h| match h {
+            Holder::OwnBackoff => "its own backoff (or the RequeueAfter it asked for)".to_string(),
+            Holder::Bucket => "a token bucket in its queue's limiter".into(),
+            Holder::GlobalBucket => {
+                "the global bucket: the middleware answered RequeueAfter; its next pass is paid for"
+                    .into()
+            }
+            Holder::Client { waited } => format!(
+                "the API client: its last reconcile waited {} for its requests",
+                format::dur(*waited)
+            ),
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
 
 /// Where the key is, in words.
 fn where_is(places: &[Place], now: Nanos) -> String {
@@ -133,7 +153,6 @@ fn answer_rows(a: &Answer, depth: usize, out: &mut Vec<Html>) {
 #[function_component(Inspector)]
 pub fn inspector() -> Html {
     let state = use_playground();
-    let sim = state.sim.borrow();
     let Some(key) = state.selected.clone() else {
         return html! {
             <section class="panel inspector" aria-label="Why is this key waiting?">
@@ -142,12 +161,20 @@ pub fn inspector() -> Html {
             </section>
         };
     };
-    let Some(id) = sim.find(&key) else {
+    // In a manager, the key belongs to one of the controllers.
+    let found = match &state.manager {
+        Some(m) => m
+            .borrow()
+            .controllers()
+            .find_map(|(_, c)| c.find(&key).map(|id| (c.key_report(id), c.now()))),
+        None => {
+            let sim = state.sim.borrow();
+            sim.find(&key).map(|id| (sim.key_report(id), sim.now()))
+        }
+    };
+    let Some((report, now)) = found else {
         return html! { <section class="panel inspector"><h2>{"Why is this key waiting?"}</h2><p>{ format!("{key} has not been seen yet.") }</p></section> };
     };
-    let report = sim.key_report(id);
-    let now = sim.now();
-    drop(sim);
     let last = report.last_retry;
     let mut rows = Vec::new();
     if let Some(a) = &report.answer {
@@ -166,6 +193,9 @@ pub fn inspector() -> Html {
             </div>
             <dl class="facts">
                 <dt>{"Now"}</dt><dd data-testid="where">{ where_is(&report.places, now) }</dd>
+                { if report.holding.is_empty() { html! {} } else { html! {
+                    <><dt>{"Held by"}</dt><dd data-testid="holding">{ holders(&report.holding) }</dd></>
+                } } }
                 <dt>{"NumRequeues"}</dt><dd data-testid="num-requeues">{ report.num_requeues }</dd>
                 <dt>{"Reconciles"}</dt><dd>{ format!("{} ({} failed)", report.reconciles, report.errors) }</dd>
                 <dt>{"Script"}</dt><dd data-testid="script-words">{ format::script(&report.script) }</dd>

@@ -78,7 +78,11 @@ pub fn lesson_panel() -> Html {
                 Some(act) => {
                     let d = d.clone();
                     let inputs = act.inputs.clone();
+                    let provider = act.provider;
                     let onclick = Callback::from(move |_| {
+                        if let Some(p) = provider {
+                            d.dispatch(Action::RunManager(p()));
+                        }
                         for input in &inputs {
                             d.dispatch(Action::Input(input.clone()));
                         }

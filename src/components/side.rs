@@ -89,7 +89,7 @@ pub fn side() -> Html {
         <aside class="side" aria-label="Details">
             <div role="tablist" class="tabs" aria-label="Details">{ for buttons }</div>
             { panel(Tab::Key, html! { <Inspector /> }) }
-            { panel(Tab::Settings, html! { <SettingsPanel /> }) }
+            { panel(Tab::Settings, html! { <><SettingsPanel /><super::provider_panel::ProviderPanel /></> }) }
             { panel(Tab::Charts, if *tab == Tab::Charts { html! { <Charts /> } } else { html! {} }) }
             { panel(Tab::Metrics, html! { <Metrics /> }) }
             { panel(Tab::Log, html! { <EventLog /> }) }

@@ -50,7 +50,12 @@ fn just_arrived(key: &str, lane: &'static str) -> bool {
     })
 }
 
-fn chip(state: &PlaygroundContext, k: &KeyView, class: &'static str, extra: Html) -> Html {
+pub(super) fn chip(
+    state: &PlaygroundContext,
+    k: &KeyView,
+    class: &'static str,
+    extra: Html,
+) -> Html {
     let key = k.key.clone();
     let selected = state.selected.as_deref() == Some(key.as_str());
     let arrived = selected && just_arrived(&key, class);
@@ -86,7 +91,7 @@ fn chip(state: &PlaygroundContext, k: &KeyView, class: &'static str, extra: Html
     }
 }
 
-fn more(n: usize) -> Html {
+pub(super) fn more(n: usize) -> Html {
     if n == 0 {
         return html! {};
     }
@@ -243,7 +248,7 @@ fn particle(f: &Flight) -> Html {
     }
 }
 
-fn waiting_chip(state: &PlaygroundContext, now: Nanos, w: &WaitingView) -> Html {
+pub(super) fn waiting_chip(state: &PlaygroundContext, now: Nanos, w: &WaitingView) -> Html {
     let left = w.fraction_left(now);
     let title = if w.on_bucket {
         "waiting for a token from the bucket"
@@ -267,11 +272,13 @@ fn waiting_chip(state: &PlaygroundContext, now: Nanos, w: &WaitingView) -> Html 
 /// Height of the gauge's debt zone at its bottom: a hundred bursts of debt.
 const DEBT_FLOOR_BURSTS: f64 = 100.0;
 
-fn bucket_gauge(b: &BucketView) -> Html {
+pub(super) fn bucket_gauge(b: &BucketView) -> Html {
     let burst = (b.burst as f64).max(1.0);
     let name = match b.owner {
         BucketOwner::Controller => "controller bucket",
         BucketOwner::Crossplane => "global bucket (Crossplane)",
+        BucketOwner::Shared => "shared bucket",
+        BucketOwner::Client => "API client",
     };
     // Tokens fill the top part linearly; debt fills the bottom part on a
     // logarithmic scale, so the burst line stays in view at any debt.
@@ -294,7 +301,9 @@ fn bucket_gauge(b: &BucketView) -> Html {
                     Some(next) => html! { <p>{ format!("next free token in {next}") }</p> },
                     None => html! {},
                 } }
-                <p data-testid="on-bucket">{ format!("{} key(s) waiting on the bucket", format::count(b.waiting_on_bucket as u64)) }</p>
+                { if b.owner == BucketOwner::Client { html! {} } else { html! {
+                    <p data-testid="on-bucket">{ format!("{} key(s) waiting on the bucket", format::count(b.waiting_on_bucket as u64)) }</p>
+                } } }
             </div>
         </div>
     }

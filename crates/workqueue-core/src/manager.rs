@@ -149,6 +149,27 @@ impl Manager {
             .zip(self.controllers.iter())
     }
 
+    pub fn len(&self) -> usize {
+        self.controllers.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.controllers.is_empty()
+    }
+
+    /// Controller `i` (in the scenario's order).
+    pub fn controller(&self, i: usize) -> Option<&Simulation> {
+        self.controllers.get(i)
+    }
+
+    /// The next instant anything happens in any controller.
+    pub fn next_event_at(&self) -> Option<Nanos> {
+        self.controllers
+            .iter()
+            .filter_map(Simulation::next_event_at)
+            .min()
+    }
+
     pub fn set_log_capacity(&mut self, capacity: usize) {
         for c in &mut self.controllers {
             c.set_log_capacity(capacity);

@@ -141,6 +141,8 @@ pub struct ItemInfo {
     /// The log position (`seq`) of the key's latest `ReconcileEnd`: where
     /// the calls its last result caused begin.
     pub last_end_seq: Option<u64>,
+    /// How long its latest reconcile waited for the API client.
+    pub client_waited: Nanos,
 }
 
 /// An entry of the event log.
@@ -916,6 +918,7 @@ impl Simulation {
             .map(|_| client.reserve_delay(now))
             .max()
             .unwrap_or(0);
+        self.items.get_mut(item).client_waited = waited;
         if waited > 0 {
             self.client_waited = self.client_waited.saturating_add(waited);
             self.push_log(SimEvent::ClientThrottled {

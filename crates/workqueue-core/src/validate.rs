@@ -467,6 +467,13 @@ fn manager(s: &Scenario) -> Result<(), ScenarioError> {
 /// the shared bucket, the requests each reconcile makes.
 fn manager_parts(s: &Scenario) -> Result<(), ScenarioError> {
     if let Some(c) = &s.client {
+        // A client that never refills would hold its workers for ever.
+        if c.qps.is_nan() || c.qps <= 0.0 || c.burst < 1 {
+            return Err(bad(
+                "client",
+                format!("{} qps, burst {}: a client limit needs a positive rate and a burst of 1 or more (or no limit at all)", c.qps, c.burst),
+            ));
+        }
         limiter_node(
             "client",
             &LimiterConfig::Bucket {

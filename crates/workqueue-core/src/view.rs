@@ -131,6 +131,10 @@ pub enum BucketOwner {
     Controller,
     /// Crossplane's global bucket, in the middleware before the reconciler.
     Crossplane,
+    /// A manager's bucket, passed to several controllers.
+    Shared,
+    /// The API client's rate limiter.
+    Client,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -205,6 +209,23 @@ pub struct KeyReport {
     pub calls: Vec<String>,
     /// The latest requeues, newest first.
     pub history: Vec<crate::sim::Retry>,
+    /// Why it waits, across levels.
+    pub holding: Vec<Holder>,
+}
+
+/// What holds a key back, across the levels of a manager.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(tag = "holder", rename_all = "snake_case")]
+pub enum Holder {
+    /// Its own per-item backoff (or a RequeueAfter it asked for).
+    OwnBackoff,
+    /// A token bucket in its queue's limiter (shared or not).
+    Bucket,
+    /// Crossplane's global bucket: the middleware answered RequeueAfter and
+    /// the next pass is paid for.
+    GlobalBucket,
+    /// Its latest reconcile waited this long for the API client.
+    Client { waited: Nanos },
 }
 
 /// Calls shown for one result: a result causes at most Forget, the add
@@ -425,7 +446,28 @@ impl Simulation {
             answer: info.last_answer.clone(),
             calls,
             history: info.retries.iter().rev().copied().collect(),
+            holding: self.holders(id),
         }
+    }
+
+    fn holders(&self, id: ItemId) -> Vec<Holder> {
+        let info = self.item(id);
+        let mut out = Vec::new();
+        if self.queue().waiting_until(id).is_some() {
+            if self.middleware().is_some_and(|m| m.is_limited(id)) {
+                out.push(Holder::GlobalBucket);
+            } else if info.bucket_bound {
+                out.push(Holder::Bucket);
+            } else {
+                out.push(Holder::OwnBackoff);
+            }
+        }
+        if info.client_waited > 0 {
+            out.push(Holder::Client {
+                waited: info.client_waited,
+            });
+        }
+        out
     }
 
     fn waits_on_bucket(&self, id: ItemId) -> bool {

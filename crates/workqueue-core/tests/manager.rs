@@ -196,4 +196,10 @@ fn a_manager_is_validated_by_field() {
     });
     let e = s.validate().unwrap_err();
     assert!(e.field.contains("client"), "{e}");
+    s.client = Some(ClientLimit { qps: 0.0, burst: 1 });
+    let e = s.validate().unwrap_err();
+    assert!(
+        e.field.contains("client"),
+        "a client that never refills: {e}"
+    );
 }

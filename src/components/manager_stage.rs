@@ -1,0 +1,140 @@
+//! The stage of a manager: what the controllers share drawn once, across
+//! the top (Crossplane's global bucket or a shared bucket, and the API
+//! client), and one column per controller below (its queue, workers and
+//! waiting keys, with its own backoff), all fed by the shared parts.
+
+use workqueue_core::view::{BucketOwner, BucketView};
+use workqueue_core::{format_go_duration, Manager, Simulation, SECOND};
+use yew::prelude::*;
+
+use super::stage::{bucket_gauge, chip, more, waiting_chip};
+use super::use_playground;
+use crate::format;
+use crate::state::{Action, PlaygroundContext};
+
+/// Keys drawn per lane in a controller's column.
+const CHIPS: usize = 6;
+
+/// The shared buckets, each drawn once, with who shares them.
+fn shared_parts(m: &Manager) -> Html {
+    let s = m.scenario();
+    let names: Vec<&str> = m.controllers().map(|(n, _)| n).collect();
+    let by_all = format!("shared by {}", names.join(", "));
+    let (global, shared, client) = m.shared_levels();
+    let waiting = |f: fn(&Simulation) -> usize| m.controllers().map(|(_, c)| f(c)).sum::<usize>();
+    let on_bucket = waiting(|c| c.bucket_view().map_or(0, |b| b.waiting_on_bucket));
+    let mut parts = Vec::new();
+    if let (Some(tokens), Some(cp)) = (global, &s.crossplane) {
+        let d = cp.derived();
+        parts.push((
+            "global",
+            bucket_gauge(&BucketView {
+                owner: BucketOwner::Crossplane,
+                tokens,
+                burst: d.global_burst,
+                qps: d.global_qps,
+                waiting_on_bucket: on_bucket,
+            }),
+        ));
+    }
+    if let (Some(tokens), Some(b)) = (shared, &s.shared_bucket) {
+        parts.push((
+            "shared",
+            bucket_gauge(&BucketView {
+                owner: BucketOwner::Shared,
+                tokens,
+                burst: b.burst,
+                qps: b.qps,
+                waiting_on_bucket: on_bucket,
+            }),
+        ));
+    }
+    let (requests, waited) = m.client_totals();
+    let client_part = match (client, s.client_limit()) {
+        (Some(tokens), Some(c)) => html! {
+            <>
+                { bucket_gauge(&BucketView { owner: BucketOwner::Client, tokens, burst: c.burst, qps: c.qps, waiting_on_bucket: 0 }) }
+                <p class="client-totals" data-testid="client-totals">{ format!("{} requests, {} waited in all", format::count(requests), format_go_duration(waited)) }</p>
+            </>
+        },
+        _ => {
+            html! { <p class="hint" data-testid="client-totals">{ format!("No client-side limit (controller-runtime v0.21 and later): {} requests went straight out.", format::count(requests)) }</p> }
+        }
+    };
+    html! {
+        <div class="shared-row" data-testid="shared">
+            { for parts.into_iter().map(|(id, gauge)| html! {
+                <div class={classes!("lane", "shared-part", id)} data-testid={format!("shared-{id}")}>
+                    <h3>{ if id == "global" { "Global bucket " } else { "Shared bucket " } }<small>{ by_all.clone() }</small></h3>
+                    { gauge }
+                </div>
+            }) }
+            <div class="lane shared-part client" data-testid="shared-client">
+                <h3>{"API client "}<small>{ by_all.clone() }</small></h3>
+                { client_part }
+            </div>
+        </div>
+    }
+}
+
+fn column(state: &PlaygroundContext, name: &str, c: &Simulation) -> Html {
+    let view = c.stage_view(CHIPS, 0);
+    let now = view.now;
+    let reconciles = c.inner_reconciles();
+    let rate = if now > 0 {
+        reconciles as f64 / (now as f64 / SECOND as f64)
+    } else {
+        0.0
+    };
+    let converged = match c.converged_at() {
+        Some(t) => format!("converged at {}", format::clock(t)),
+        None => "not converged yet".into(),
+    };
+    html! {
+        <div class="controller-column" data-testid="controller" data-controller={name.to_string()}>
+            <h3 class="controller-name">{ name.to_string() }</h3>
+            <p class="controller-stats" data-testid="controller-stats">
+                { format!("{} reconciles ({rate:.1}/s) · {} of {} workers busy · {converged}", format::count(reconciles), view.busy, view.workers_total) }
+            </p>
+            <div class="lane queue mini">
+                <h4>{ format!("Queue: {}", format::count(view.queued_total as u64)) }</h4>
+                <div class="chips">
+                    { for view.queued.iter().map(|k| chip(state, k, "queued", html! {})) }
+                    { more(view.queued_total.saturating_sub(view.queued.len())) }
+                </div>
+            </div>
+            <div class="lane waiting mini">
+                <h4>{ format!("Waiting: {}", format::count(view.waiting_total as u64)) }</h4>
+                <div class="chips">
+                    { for view.waiting.iter().map(|w| waiting_chip(state, now, w)) }
+                    { more(view.waiting_total.saturating_sub(view.waiting.len())) }
+                </div>
+            </div>
+        </div>
+    }
+}
+
+#[function_component(ManagerStage)]
+pub fn manager_stage() -> Html {
+    let state = use_playground();
+    let Some(m) = state.manager.clone() else {
+        return html! {};
+    };
+    let m = m.borrow();
+    let exit = {
+        let d = state.dispatcher();
+        Callback::from(move |_| d.dispatch(Action::ExitManager))
+    };
+    html! {
+        <section class="stage manager-stage" aria-label={format!("The stage: a manager with {} controllers and what they share", m.len())} data-stage="" data-manager="">
+            <div class="manager-head">
+                <p class="hint">{"Several controllers in one process. What they share is drawn once, on top; each column is one controller with its own queue and backoff."}</p>
+                <button onclick={exit} data-testid="exit-manager">{"Back to one controller"}</button>
+            </div>
+            { shared_parts(&m) }
+            <div class="controllers" style={format!("grid-template-columns: repeat({}, minmax(0, 1fr))", m.len().clamp(1, 3))}>
+                { for m.controllers().map(|(name, c)| column(&state, name, c)) }
+            </div>
+        </section>
+    }
+}

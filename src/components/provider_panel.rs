@@ -1,0 +1,200 @@
+//! The manager form: how many controllers, what they share, the API
+//! client's limit, and what each reconcile does. A bad value is named under
+//! the form; nothing reaches the run until it parses and validates.
+
+use yew::prelude::*;
+
+use super::{event_value, use_playground};
+use crate::provider::{ClientChoice, Kind, Provider, Sharing, MAX_KINDS};
+use crate::state::Action;
+
+const KIND_NAMES: [&str; MAX_KINDS] = [
+    "buckets",
+    "queues",
+    "topics",
+    "databases",
+    "clusters",
+    "networks",
+];
+
+#[derive(Clone, PartialEq)]
+struct Form {
+    kinds: String,
+    objects: String,
+    sharing: String,
+    r: String,
+    qps: String,
+    burst: String,
+    client: String,
+    client_qps: String,
+    client_burst: String,
+    requests: String,
+    failures: String,
+    reconcile_ms: String,
+}
+
+impl Default for Form {
+    fn default() -> Self {
+        let f = |s: &str| s.to_string();
+        Form {
+            kinds: f("3"),
+            objects: f("1000"),
+            sharing: f("crossplane"),
+            r: f("10"),
+            qps: f("10"),
+            burst: f("100"),
+            client: f("crossplane"),
+            client_qps: f("20"),
+            client_burst: f("30"),
+            requests: f("3"),
+            failures: f("3"),
+            reconcile_ms: f("50"),
+        }
+    }
+}
+
+fn number<T: std::str::FromStr>(field: &str, text: &str, what: &str) -> Result<T, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| format!("{field}: {text:?} is not {what}"))
+}
+
+impl Form {
+    fn provider(&self) -> Result<Provider, String> {
+        let kinds: usize = number("controllers", &self.kinds, "a whole number")?;
+        if !(1..=MAX_KINDS).contains(&kinds) {
+            return Err(format!(
+                "controllers: {kinds} is out of range: use 1 to {MAX_KINDS}"
+            ));
+        }
+        let objects: u64 = number("objects", &self.objects, "a whole number of objects")?;
+        let sharing = match self.sharing.as_str() {
+            "crossplane" => Sharing::Crossplane {
+                r: number("R", &self.r, "a whole number of reconciles per second")?,
+            },
+            "bucket" => Sharing::Bucket {
+                qps: number("bucket qps", &self.qps, "a rate")?,
+                burst: number("bucket burst", &self.burst, "a whole number of tokens")?,
+            },
+            _ => Sharing::Nothing,
+        };
+        let client = match self.client.as_str() {
+            "off" => ClientChoice::Off,
+            "v020" => ClientChoice::V020,
+            "crossplane" => ClientChoice::Crossplane,
+            _ => ClientChoice::Custom {
+                qps: number("client qps", &self.client_qps, "a rate")?,
+                burst: number(
+                    "client burst",
+                    &self.client_burst,
+                    "a whole number of requests",
+                )?,
+            },
+        };
+        Ok(Provider {
+            kinds: KIND_NAMES[..kinds]
+                .iter()
+                .map(|n| Kind {
+                    name: n.to_string(),
+                    objects,
+                })
+                .collect(),
+            sharing,
+            client,
+            requests_per_reconcile: number(
+                "requests per reconcile",
+                &self.requests,
+                "a whole number",
+            )?,
+            failures: number("failures", &self.failures, "a whole number")?,
+            reconcile_ms: number(
+                "reconcile ms",
+                &self.reconcile_ms,
+                "a whole number of milliseconds",
+            )?,
+            seconds: 60,
+        })
+    }
+}
+
+#[function_component(ProviderPanel)]
+pub fn provider_panel() -> Html {
+    let state = use_playground();
+    let form = use_state(Form::default);
+    let error = use_state(|| None::<String>);
+    // Typing updates the form at once: the page re-renders every frame,
+    // and a field that waited for `change` would be reset under the fingers.
+    let bind = |set: fn(&mut Form, String)| {
+        let form = form.clone();
+        Callback::from(move |e: Event| {
+            let mut f = (*form).clone();
+            set(&mut f, event_value(&e));
+            form.set(f);
+        })
+    };
+    let bind_input = |set: fn(&mut Form, String)| {
+        let bound = bind(set);
+        Callback::from(move |e: InputEvent| bound.emit(e.into()))
+    };
+    let text = |id: &'static str, label: &'static str, value: &str, set: fn(&mut Form, String)| {
+        html! {
+            <div class="field">
+                <label for={id}>{ label }</label>
+                <input id={id} type="text" value={value.to_string()} oninput={bind_input(set)} data-testid={id} />
+            </div>
+        }
+    };
+    let run = {
+        let (form, error, d) = (form.clone(), error.clone(), state.dispatcher());
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            match form.provider().and_then(|p| p.to_scenario().map(|_| p)) {
+                Ok(p) => {
+                    error.set(None);
+                    d.dispatch(Action::RunManager(p));
+                }
+                Err(e) => error.set(Some(e)),
+            }
+        })
+    };
+    html! {
+        <form class="panel provider" onsubmit={run} aria-label="Several controllers">
+            <h2>{"Several controllers (a manager)"}</h2>
+            <p class="blurb">{"One process, several controllers: each has its own queue and backoff; what they share (a bucket, Crossplane's global bucket, the API client) is one object for all."}</p>
+            <div class="grid2">
+                { text("pv-kinds", "Controllers", &form.kinds, |f, v| f.kinds = v) }
+                { text("pv-objects", "Objects each", &form.objects, |f, v| f.objects = v) }
+            </div>
+            <div class="field">
+                <label for="pv-sharing">{"They share"}</label>
+                <select id="pv-sharing" onchange={bind(|f, v| f.sharing = v)} data-testid="pv-sharing">
+                    <option value="crossplane" selected={form.sharing == "crossplane"}>{"Crossplane's global bucket (a provider)"}</option>
+                    <option value="bucket" selected={form.sharing == "bucket"}>{"one BucketRateLimiter passed to each"}</option>
+                    <option value="nothing" selected={form.sharing == "nothing"}>{"nothing but the API client"}</option>
+                </select>
+            </div>
+            { match form.sharing.as_str() {
+                "crossplane" => text("pv-r", "--max-reconcile-rate R", &form.r, |f, v| f.r = v),
+                "bucket" => html! { <div class="grid2">{ text("pv-qps", "Bucket qps", &form.qps, |f, v| f.qps = v) }{ text("pv-burst", "Bucket burst", &form.burst, |f, v| f.burst = v) }</div> },
+                _ => html! {},
+            } }
+            <div class="field">
+                <label for="pv-client">{"API client limit"}</label>
+                <select id="pv-client" onchange={bind(|f, v| f.client = v)} data-testid="pv-client">
+                    <option value="crossplane" selected={form.client == "crossplane"}>{"Crossplane: 5R qps, burst 10R"}</option>
+                    <option value="off" selected={form.client == "off"}>{"off (controller-runtime v0.21+)"}</option>
+                    <option value="v020" selected={form.client == "v020"}>{"20 qps, burst 30 (v0.20 and earlier)"}</option>
+                    <option value="custom" selected={form.client == "custom"}>{"custom"}</option>
+                </select>
+            </div>
+            { if form.client == "custom" { html! { <div class="grid2">{ text("pv-client-qps", "Client qps", &form.client_qps, |f, v| f.client_qps = v) }{ text("pv-client-burst", "Client burst", &form.client_burst, |f, v| f.client_burst = v) }</div> } } else { html! {} } }
+            <div class="grid2">
+                { text("pv-requests", "API requests per reconcile", &form.requests, |f, v| f.requests = v) }
+                { text("pv-failures", "Failures before success", &form.failures, |f, v| f.failures = v) }
+            </div>
+            { text("pv-reconcile", "Reconcile takes (ms)", &form.reconcile_ms, |f, v| f.reconcile_ms = v) }
+            { if let Some(e) = &*error { html! { <p class="field-error" role="alert" data-testid="pv-error">{ e.clone() }</p> } } else { html! {} } }
+            <div class="apply-row"><button type="submit" class="primary" data-testid="run-manager">{"Run the manager"}</button></div>
+        </form>
+    }
+}

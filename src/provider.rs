@@ -1,0 +1,212 @@
+//! The manager form: several controllers in one process, what they share,
+//! and the API client's limit, turned into a manager scenario. Plain Rust,
+//! tested natively.
+
+use workqueue_core::controller::{CrossplaneConfig, Script};
+use workqueue_core::scenario::{BucketSpec, ClientLimit, ControllerConfig, ControllerSpec, Source};
+use workqueue_core::{LimiterConfig, Scenario, MILLISECOND, SECOND};
+
+/// What the controllers share.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Sharing {
+    /// A Crossplane provider: the global bucket (R/s, burst 10R) in front of
+    /// every reconciler, per-object backoff 1s→60s, R workers each.
+    Crossplane { r: u32 },
+    /// One `BucketRateLimiter` passed to every controller (max-of with its
+    /// own per-item backoff), as a seed suggests for a shared external API.
+    Bucket { qps: f64, burst: i64 },
+    /// Nothing: each controller has client-go's default limiter of its own.
+    Nothing,
+}
+
+/// The API client's limit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ClientChoice {
+    /// controller-runtime v0.21 and later: no client-side limit.
+    Off,
+    /// controller-runtime v0.20 and earlier: 20 qps, burst 30.
+    V020,
+    /// Crossplane's 5R qps, burst 10R (needs Crossplane sharing).
+    Crossplane,
+    Custom {
+        qps: f64,
+        burst: i64,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kind {
+    pub name: String,
+    pub objects: u64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Provider {
+    pub kinds: Vec<Kind>,
+    pub sharing: Sharing,
+    pub client: ClientChoice,
+    pub requests_per_reconcile: u32,
+    /// Each reconcile fails this many times, then succeeds.
+    pub failures: u32,
+    pub reconcile_ms: i64,
+    pub seconds: i64,
+}
+
+/// Most controllers the form offers (the core takes up to 16).
+pub const MAX_KINDS: usize = 6;
+
+impl Default for Provider {
+    /// The issue's provider: R = 10, three kinds of 1,000 objects, three
+    /// API requests per reconcile, a few failures each.
+    fn default() -> Self {
+        Provider {
+            kinds: ["bucket", "queue", "topic"]
+                .iter()
+                .map(|k| Kind {
+                    name: format!("{k}s"),
+                    objects: 1_000,
+                })
+                .collect(),
+            sharing: Sharing::Crossplane { r: 10 },
+            client: ClientChoice::Crossplane,
+            requests_per_reconcile: 3,
+            failures: 3,
+            reconcile_ms: 50,
+            seconds: 60,
+        }
+    }
+}
+
+impl Provider {
+    /// The manager scenario, checked by the core's validation gate.
+    pub fn to_scenario(&self) -> Result<Scenario, String> {
+        let mut s = Scenario::new("manager");
+        s.seed = 7;
+        s.duration_ns = self.seconds.saturating_mul(SECOND);
+        match self.sharing {
+            Sharing::Crossplane { r } => {
+                s.crossplane = Some(CrossplaneConfig {
+                    max_reconcile_rate: r,
+                })
+            }
+            Sharing::Bucket { qps, burst } => s.shared_bucket = Some(BucketSpec { qps, burst }),
+            Sharing::Nothing => {}
+        }
+        s.client = match (self.client, self.sharing) {
+            (ClientChoice::Off, _) => None,
+            (ClientChoice::V020, _) => Some(ClientLimit::V0_20),
+            (ClientChoice::Crossplane, Sharing::Crossplane { r }) => Some(ClientLimit {
+                qps: 5.0 * r as f64,
+                burst: 10 * r as i64,
+            }),
+            (ClientChoice::Crossplane, _) => {
+                return Err("client: 5R / 10R is Crossplane's: choose Crossplane sharing, or another client limit".into())
+            }
+            (ClientChoice::Custom { qps, burst }, _) => Some(ClientLimit { qps, burst }),
+        };
+        let script = Script::FailThenSucceed {
+            failures: self.failures,
+        };
+        let shares = matches!(self.sharing, Sharing::Bucket { .. });
+        s.controllers = self
+            .kinds
+            .iter()
+            .map(|k| ControllerSpec {
+                name: k.name.clone(),
+                queue: Default::default(),
+                limiter: Some(if shares {
+                    LimiterConfig::Exponential {
+                        base_ns: 5 * MILLISECOND,
+                        max_ns: 1000 * SECOND,
+                    }
+                } else {
+                    LimiterConfig::DefaultController
+                }),
+                controller: ControllerConfig {
+                    workers: 1,
+                    reconcile_ns: self.reconcile_ms.saturating_mul(MILLISECOND),
+                    give_up_after: None,
+                },
+                default_script: script.clone(),
+                items: Vec::new(),
+                sources: vec![Source::AddMany {
+                    prefix: format!("{}-", k.name.trim_end_matches('s')),
+                    count: k.objects,
+                    at_ns: 0,
+                    script: None,
+                }],
+                requests_per_reconcile: self.requests_per_reconcile,
+                shares_bucket: shares,
+            })
+            .collect();
+        if s.controllers.is_empty() {
+            return Err("controllers: a manager needs at least one controller".into());
+        }
+        s.validate().map_err(|e| e.to_string())?;
+        Ok(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use workqueue_core::Manager;
+
+    #[test]
+    fn the_default_is_the_issues_provider() {
+        let s = Provider::default().to_scenario().unwrap();
+        assert_eq!(s.controllers.len(), 3);
+        assert_eq!(s.crossplane.unwrap().max_reconcile_rate, 10);
+        assert_eq!(
+            s.client_limit(),
+            Some(ClientLimit {
+                qps: 50.0,
+                burst: 100
+            })
+        );
+        let m = Manager::new(&s).unwrap();
+        assert!(
+            m.controllers().all(|(_, c)| c.workers().len() == 10),
+            "R workers each"
+        );
+    }
+
+    #[test]
+    fn a_shared_bucket_is_passed_to_every_controller() {
+        let p = Provider {
+            sharing: Sharing::Bucket {
+                qps: 10.0,
+                burst: 100,
+            },
+            client: ClientChoice::Off,
+            ..Provider::default()
+        };
+        let s = p.to_scenario().unwrap();
+        assert!(s.controllers.iter().all(|c| c.shares_bucket));
+        assert_eq!(s.client, None);
+    }
+
+    #[test]
+    fn bad_choices_are_refused_by_name() {
+        let p = Provider {
+            sharing: Sharing::Nothing,
+            client: ClientChoice::Crossplane,
+            ..Provider::default()
+        };
+        assert!(p.to_scenario().unwrap_err().starts_with("client"));
+        let p = Provider {
+            kinds: Vec::new(),
+            ..Provider::default()
+        };
+        assert!(p.to_scenario().unwrap_err().starts_with("controllers"));
+        let p = Provider {
+            client: ClientChoice::Custom { qps: 0.0, burst: 1 },
+            ..Provider::default()
+        };
+        assert!(
+            p.to_scenario().unwrap_err().contains("client"),
+            "{:?}",
+            p.to_scenario()
+        );
+    }
+}
