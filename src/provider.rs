@@ -38,6 +38,8 @@ pub enum ClientChoice {
 pub struct Kind {
     pub name: String,
     pub objects: u64,
+    /// With a shared bucket: whether this controller is passed it.
+    pub shares_bucket: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -65,6 +67,7 @@ impl Default for Provider {
                 .map(|k| Kind {
                     name: format!("{k}s"),
                     objects: 1_000,
+                    shares_bucket: true,
                 })
                 .collect(),
             sharing: Sharing::Crossplane { r: 10 },
@@ -107,11 +110,12 @@ impl Provider {
         let script = Script::FailThenSucceed {
             failures: self.failures,
         };
-        let shares = matches!(self.sharing, Sharing::Bucket { .. });
+        let bucket = matches!(self.sharing, Sharing::Bucket { .. });
         s.controllers = self
             .kinds
             .iter()
-            .map(|k| ControllerSpec {
+            .map(|k| (k, bucket && k.shares_bucket))
+            .map(|(k, shares)| ControllerSpec {
                 name: k.name.clone(),
                 queue: Default::default(),
                 limiter: Some(if shares {
@@ -184,6 +188,16 @@ mod tests {
         let s = p.to_scenario().unwrap();
         assert!(s.controllers.iter().all(|c| c.shares_bucket));
         assert_eq!(s.client, None);
+        // A controller that is not passed the bucket keeps its own limiter.
+        let mut p = p;
+        p.kinds[1].shares_bucket = false;
+        let s = p.to_scenario().unwrap();
+        let sharing: Vec<bool> = s.controllers.iter().map(|c| c.shares_bucket).collect();
+        assert_eq!(sharing, vec![true, false, true]);
+        assert_eq!(
+            s.controllers[1].limiter,
+            Some(LimiterConfig::DefaultController)
+        );
     }
 
     #[test]

@@ -269,6 +269,18 @@ impl Playground {
     }
 
     pub fn from_shared(shared: Shared) -> Playground {
+        if shared.scenario.controllers.len() > 1 {
+            // A manager file or link: its controllers side by side.
+            let mut p = Playground::default();
+            if let Ok(mut m) = Manager::new(&shared.scenario) {
+                m.run_until(shared.at.min(shared.scenario.duration_ns));
+                p.horizon = m.now();
+                p.manager = Some(Rc::new(RefCell::new(m)));
+            }
+            p.playing = false;
+            p.selected = shared.selected;
+            return p;
+        }
         let settings = Settings::from_scenario(&shared.scenario);
         let mut p = Playground::with(settings, shared.scenario);
         *p.tape.borrow_mut() = shared.inputs;
@@ -286,15 +298,27 @@ impl Playground {
         p
     }
 
+    /// The scenario on the stage: the manager's, or the one controller's.
+    pub fn current_scenario(&self) -> Scenario {
+        match &self.manager {
+            Some(m) => m.borrow().scenario().clone(),
+            None => self.scenario.clone(),
+        }
+    }
+
     /// Everything needed to reopen exactly this view.
     pub fn shared(&self) -> Shared {
         Shared {
-            scenario: self.scenario.clone(),
-            inputs: self
-                .tape()
-                .into_iter()
-                .filter(|(at, _)| *at <= self.now())
-                .collect(),
+            scenario: self.current_scenario(),
+            // A manager run has no taped inputs: its scenario is all of it.
+            inputs: match self.manager {
+                Some(_) => Vec::new(),
+                None => self
+                    .tape()
+                    .into_iter()
+                    .filter(|(at, _)| *at <= self.now())
+                    .collect(),
+            },
             at: self.now(),
             lesson: self.lesson.as_ref().map(|l| LessonPosition {
                 id: lessons::all()[l.index].id.to_string(),

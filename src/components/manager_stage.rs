@@ -20,6 +20,12 @@ fn shared_parts(m: &Manager) -> Html {
     let s = m.scenario();
     let names: Vec<&str> = m.controllers().map(|(n, _)| n).collect();
     let by_all = format!("shared by {}", names.join(", "));
+    let sharers: Vec<&str> = m
+        .controllers()
+        .filter(|(_, c)| c.scenario().shares_bucket)
+        .map(|(n, _)| n)
+        .collect();
+    let by_sharers = format!("passed to {}", sharers.join(", "));
     let (global, shared, client) = m.shared_levels();
     let waiting = |f: fn(&Simulation) -> usize| m.controllers().map(|(_, c)| f(c)).sum::<usize>();
     let on_bucket = waiting(|c| c.bucket_view().map_or(0, |b| b.waiting_on_bucket));
@@ -65,7 +71,7 @@ fn shared_parts(m: &Manager) -> Html {
         <div class="shared-row" data-testid="shared">
             { for parts.into_iter().map(|(id, gauge)| html! {
                 <div class={classes!("lane", "shared-part", id)} data-testid={format!("shared-{id}")}>
-                    <h3>{ if id == "global" { "Global bucket " } else { "Shared bucket " } }<small>{ by_all.clone() }</small></h3>
+                    <h3>{ if id == "global" { "Global bucket " } else { "Shared bucket " } }<small>{ if id == "global" { by_all.clone() } else { by_sharers.clone() } }</small></h3>
                     { gauge }
                 </div>
             }) }

@@ -31,6 +31,8 @@ struct Form {
     requests: String,
     failures: String,
     reconcile_ms: String,
+    /// Per controller: not passed the shared bucket.
+    opted_out: [bool; MAX_KINDS],
 }
 
 impl Default for Form {
@@ -49,6 +51,7 @@ impl Default for Form {
             requests: f("3"),
             failures: f("3"),
             reconcile_ms: f("50"),
+            opted_out: [false; MAX_KINDS],
         }
     }
 }
@@ -94,9 +97,11 @@ impl Form {
         Ok(Provider {
             kinds: KIND_NAMES[..kinds]
                 .iter()
-                .map(|n| Kind {
+                .zip(self.opted_out)
+                .map(|(n, out)| Kind {
                     name: n.to_string(),
                     objects,
+                    shares_bucket: !out,
                 })
                 .collect(),
             sharing,
@@ -175,7 +180,27 @@ pub fn provider_panel() -> Html {
             </div>
             { match form.sharing.as_str() {
                 "crossplane" => text("pv-r", "--max-reconcile-rate R", &form.r, |f, v| f.r = v),
-                "bucket" => html! { <div class="grid2">{ text("pv-qps", "Bucket qps", &form.qps, |f, v| f.qps = v) }{ text("pv-burst", "Bucket burst", &form.burst, |f, v| f.burst = v) }</div> },
+                "bucket" => {
+                    let count = form.kinds.trim().parse::<usize>().unwrap_or(0).min(MAX_KINDS);
+                    let toggle = |i: usize| {
+                        let form = form.clone();
+                        Callback::from(move |_: Event| {
+                            let mut f = (*form).clone();
+                            f.opted_out[i] = !f.opted_out[i];
+                            form.set(f);
+                        })
+                    };
+                    html! {
+                        <>
+                            <div class="grid2">{ text("pv-qps", "Bucket qps", &form.qps, |f, v| f.qps = v) }{ text("pv-burst", "Bucket burst", &form.burst, |f, v| f.burst = v) }</div>
+                            <fieldset class="shares"><legend>{"Passed the shared bucket"}</legend>
+                                { for (0..count).map(|i| html! {
+                                    <label><input type="checkbox" checked={!form.opted_out[i]} onchange={toggle(i)} data-testid={format!("pv-share-{i}")} />{ KIND_NAMES[i] }</label>
+                                }) }
+                            </fieldset>
+                        </>
+                    }
+                }
                 _ => html! {},
             } }
             <div class="field">

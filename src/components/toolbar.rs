@@ -126,7 +126,7 @@ pub fn toolbar() -> Html {
         })
     };
     let save_scenario = {
-        let json = state.scenario.to_json();
+        let json = state.current_scenario().to_json();
         Callback::from(move |_| download("workqueue-scenario.json", "application/json", &json))
     };
     let workshop = {

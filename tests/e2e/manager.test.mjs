@@ -56,3 +56,40 @@ test('the provider lesson: the bucket is shared, then the client holds everyone'
   assert.deepEqual(problems.console, []);
   await context.close();
 });
+
+test('the provider example file loads as a manager, and its share link reopens it', async () => {
+  const fs = await import('node:fs');
+  const path = await import('node:path');
+  const { root } = await import('./harness.mjs');
+  const { page, context, problems } = await open(browser, url);
+  await page.setInputFiles('[data-testid="upload"]', path.join(root, 'scenarios', 'crossplane-provider.json'));
+  await page.waitForSelector('[data-stage][data-manager]');
+  const names = await page.$$eval('[data-testid="controller"]', (cs) => cs.map((c) => c.dataset.controller));
+  assert.deepEqual(names, ['managed/bucket.example.org', 'managed/queue.example.org', 'managed/topic.example.org']);
+  await page.keyboard.press(' ');
+  await page.waitForTimeout(1000);
+  await page.keyboard.press(' ');
+  await page.click('[data-testid="share"]');
+  const link = await page.inputValue('[data-testid="share-link"]');
+  await context.close();
+  const again = await open(browser, link.replace(/^http:\/\/[^/]+/, url));
+  await again.page.waitForSelector('[data-stage][data-manager]');
+  assert.equal(await again.page.locator('[data-testid="controller"]').count(), 3);
+  assert.ok(fs.existsSync(path.join(root, 'scenarios', 'crossplane-provider.json')));
+  assert.deepEqual(problems.console, []);
+  await again.context.close();
+});
+
+test('a bucket passed to some controllers and not others', async () => {
+  const { page, context, problems } = await open(browser, url);
+  await page.selectOption('[data-testid="pv-sharing"]', 'bucket');
+  await page.selectOption('[data-testid="pv-client"]', 'off');
+  await page.uncheck('[data-testid="pv-share-1"]');
+  await page.click('[data-testid="run-manager"]');
+  await page.waitForSelector('[data-stage][data-manager]');
+  assert.match(await page.textContent('[data-testid="shared-shared"] h3'), /passed to buckets, topics$/);
+  assert.match(await page.textContent('[data-testid="shared-client"]'), /No client-side limit/);
+  await shot(page, '61-manager-shared-bucket');
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
