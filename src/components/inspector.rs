@@ -200,7 +200,8 @@ pub fn inspector() -> Html {
                 <dt>{"Reconciles"}</dt><dd>{ format!("{} ({} failed)", report.reconciles, report.errors) }</dd>
                 <dt>{"Script"}</dt><dd data-testid="script-words">{ format::script(&report.script) }</dd>
             </dl>
-            <super::key_script::KeyScript key_name={key.clone()} />
+            // A manager's scripts come from its file; a single run's can change.
+            { if state.manager.is_none() { html! { <super::key_script::KeyScript key_name={key.clone()} /> } } else { html! {} } }
             { match last {
                 None => html! { <p class="hint">{"No rate-limited requeue yet: the limiter has not been asked about this key."}</p> },
                 Some(r) => html! {

@@ -1595,3 +1595,29 @@ impl Simulation {
 fn initial_list_priority(now: Nanos) -> Option<i64> {
     (now == 0).then_some(LOW_PRIORITY)
 }
+
+/// Whether a log entry is about key `id`.
+pub(crate) fn concerns(e: &SimEvent, id: ItemId) -> bool {
+    let item = match e {
+        SimEvent::Queue(q) => match q {
+            QueueEvent::Add { item, .. }
+            | QueueEvent::AddAfter { item, .. }
+            | QueueEvent::RateLimited { item, .. }
+            | QueueEvent::Released { item }
+            | QueueEvent::Get { item }
+            | QueueEvent::Done { item, .. }
+            | QueueEvent::Forget { item }
+            | QueueEvent::AddWithOpts { item, .. }
+            | QueueEvent::GetWithPriority { item, .. } => Some(*item),
+            QueueEvent::ShutDown { .. } => None,
+        },
+        SimEvent::ReconcileStart { item, .. }
+        | SimEvent::ReconcileEnd { item, .. }
+        | SimEvent::AwaitingDecision { item, .. }
+        | SimEvent::Gate { item, .. }
+        | SimEvent::GaveUp { item, .. }
+        | SimEvent::ClientThrottled { item, .. } => Some(*item),
+        SimEvent::Stalled { .. } => None,
+    };
+    item == Some(id)
+}

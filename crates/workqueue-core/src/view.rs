@@ -424,15 +424,21 @@ impl Simulation {
         }
         let log = self.log();
         let calls = match (info.last_end_seq, log.front()) {
-            (Some(end), Some(first)) if end >= first.seq => log
-                .iter()
-                .skip((end - first.seq) as usize)
-                .take_while(|e| {
-                    !matches!(&e.event, crate::sim::SimEvent::Queue(crate::QueueEvent::Done { item, .. }) if *item != id)
-                })
-                .take(CALLS_SHOWN)
-                .map(|e| self.describe(e))
-                .collect(),
+            (Some(end), Some(first)) if end >= first.seq => {
+                // Its own entries, from its ReconcileEnd to its Done.
+                let mut calls = Vec::new();
+                for e in log.iter().skip((end - first.seq) as usize) {
+                    if !crate::sim::concerns(&e.event, id) {
+                        continue;
+                    }
+                    calls.push(self.describe(e));
+                    let done = matches!(&e.event, crate::sim::SimEvent::Queue(crate::QueueEvent::Done { item, .. }) if *item == id);
+                    if done || calls.len() == CALLS_SHOWN {
+                        break;
+                    }
+                }
+                calls
+            }
             _ => Vec::new(),
         };
         KeyReport {
