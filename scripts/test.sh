@@ -33,6 +33,12 @@ size_report() {
   [ -n "$wasm" ] && [ -n "$js" ] || { echo "no build output in dist/"; return 1; }
   printf 'size wasm %s bytes, gzipped %s bytes\n' "$(wc -c <"$wasm")" "$(gzip -9c "$wasm" | wc -c)"
   printf 'size js   %s bytes, gzipped %s bytes\n' "$(wc -c <"$js")" "$(gzip -9c "$js" | wc -c)"
+  # Where it weighs: code bytes per crate and the top functions, from the
+  # name section of the same build before wasm-opt strips it.
+  local named=target/web/wasm32-unknown-unknown/web/workqueue-playground.wasm
+  if [ -f "$named" ] && command -v python3 >/dev/null; then
+    python3 scripts/wasm_sizes.py "$named" 10 | sed 's/^/size /'
+  fi
 }
 
 stage "format" cargo fmt --all -- --check
