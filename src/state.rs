@@ -35,6 +35,12 @@ const CHECKPOINT_REAL_MS: f64 = 1000.0;
 /// Rewind checkpoints kept: a fixed ring, so memory stays flat however long
 /// the run; seeking restores the nearest one and replays the rest.
 pub const MAX_CHECKPOINTS: usize = 8;
+/// Copies of keys the rewind checkpoints may hold in all (keys × checkpoints):
+/// a big run keeps fewer checkpoints and replays further, so the timeline's
+/// memory does not grow with keys × checkpoints.
+pub const CHECKPOINT_KEY_BUDGET: usize = 200_000;
+/// Most keys the page runs (the core takes up to a million: `wqsim`).
+pub const PAGE_MAX_KEYS: u64 = 100_000;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum NoticeKind {
@@ -185,8 +191,8 @@ impl Default for Playground {
 impl Playground {
     pub fn with(settings: Settings, scenario: Scenario) -> Playground {
         // The settings were validated; an empty run is the fallback that cannot fail.
-        let sim = Simulation::new(&scenario)
-            .or_else(|_| Simulation::new(&Scenario::new("playground")))
+        let sim = page_sim(&scenario)
+            .or_else(|_| page_sim(&Scenario::new("playground")))
             .expect("the empty scenario is valid");
         Playground {
             settings,
@@ -269,6 +275,16 @@ impl Playground {
     }
 
     pub fn from_shared(shared: Shared) -> Playground {
+        if let Err(e) = page_sim(&shared.scenario) {
+            if shared.scenario.controllers.len() <= 1 {
+                let mut p = Playground::default();
+                p.notice = Some(Notice {
+                    kind: NoticeKind::Error,
+                    text: format!("This scenario cannot run here: {e}"),
+                });
+                return p;
+            }
+        }
         if shared.scenario.controllers.len() > 1 {
             // A manager file or link: its controllers side by side.
             let mut p = Playground::default();
@@ -566,13 +582,13 @@ impl Playground {
         let sim = self.sim.borrow();
         let mut cps = self.checkpoints.borrow_mut();
         let last = cps.last().map_or(0, |c| c.now());
-        let full = cps.len() >= MAX_CHECKPOINTS;
+        let full = cps.len() >= checkpoints_for(sim.queue().keys().len());
         let real_ok = !self.playing || !full || self.real_since_checkpoint >= CHECKPOINT_REAL_MS;
         if sim.now() >= last + CHECKPOINT_EVERY && real_ok {
             self.real_since_checkpoint = 0.0;
             // Make room first: the peak is the ring, never the ring plus one
             // (wasm memory, once grown, is never given back).
-            if full {
+            while cps.len() >= checkpoints_for(sim.queue().keys().len()) && cps.len() > 1 {
                 evict_most_crowded(&mut cps);
             }
             cps.push(sim.clone());
@@ -589,8 +605,8 @@ impl Playground {
             let cps = self.checkpoints.borrow();
             cps.iter().rev().find(|c| c.now() <= t).cloned()
         };
-        let base = restored
-            .unwrap_or_else(|| Simulation::new(&self.scenario).expect("validated scenario"));
+        let base =
+            restored.unwrap_or_else(|| page_sim(&self.scenario).expect("validated scenario"));
         // Drop checkpoints from the future we are leaving only when it changes
         // (a new input); until then they stay valid for seeking forward.
         *self.sim.borrow_mut() = base;
@@ -640,6 +656,35 @@ impl Playground {
 
 /// Drops the checkpoint closest to its predecessor (never the first, the
 /// run's start), so the ring stays spread over the timeline.
+/// A run of the page: the core's, under the page's key limit.
+fn page_sim(scenario: &Scenario) -> Result<Simulation, workqueue_core::ScenarioError> {
+    if scenario.key_count() > PAGE_MAX_KEYS {
+        return Err(workqueue_core::ScenarioError {
+            field: "items".into(),
+            reason: format!(
+                "{} keys is too many for the page: at most {PAGE_MAX_KEYS} (wqsim runs up to {})",
+                scenario.key_count(),
+                workqueue_core::validate::MAX_ITEMS
+            ),
+        });
+    }
+    let mut sim = Simulation::new(scenario)?;
+    sim.set_key_limit(PAGE_MAX_KEYS);
+    Ok(sim)
+}
+
+/// Checkpoints a run of `keys` keys may keep: at most [`MAX_CHECKPOINTS`],
+/// within [`CHECKPOINT_KEY_BUDGET`] key copies, and always 2 (the start and
+/// one more).
+pub fn checkpoints_for(keys: usize) -> usize {
+    (CHECKPOINT_KEY_BUDGET / keys.max(1)).clamp(2, MAX_CHECKPOINTS)
+}
+
+/// Key copies the rewind checkpoints hold (the timeline's memory).
+pub fn timeline_keys(cps: &[Simulation]) -> usize {
+    cps.iter().map(|c| c.queue().keys().len()).sum()
+}
+
 fn evict_most_crowded(cps: &mut Vec<Simulation>) {
     let victim = (1..cps.len()).min_by_key(|&i| (cps[i].now() - cps[i - 1].now(), i));
     if let Some(i) = victim {
@@ -1102,6 +1147,50 @@ mod tests {
         p = reduce(p, Action::Seek(end / 3));
         p = reduce(p, Action::Seek(end));
         assert_eq!(p.sim.borrow().digest(), digest);
+    }
+
+    #[test]
+    fn the_timeline_keeps_fewer_checkpoints_for_bigger_runs() {
+        assert_eq!(checkpoints_for(0), MAX_CHECKPOINTS);
+        assert_eq!(checkpoints_for(10_000), MAX_CHECKPOINTS);
+        assert_eq!(checkpoints_for(100_000), 2);
+        // 100,000 failing keys: the timeline holds at most the budget.
+        let mut s =
+            Scenario::failing_keys(workqueue_core::LimiterConfig::DefaultController, 100_000);
+        s.duration_ns = 600 * SECOND;
+        let mut p = Playground::with(Settings::default(), s);
+        for t in 1..=5 {
+            // Frame by frame, as the page does (each frame has a budget).
+            while !p.advance_to(t * 2 * SECOND) {}
+            p.real_since_checkpoint = CHECKPOINT_REAL_MS;
+            p.checkpoint();
+        }
+        let held = timeline_keys(&p.checkpoints());
+        assert!(held <= CHECKPOINT_KEY_BUDGET, "{held} key copies");
+        assert!(p.checkpoints().len() >= 2);
+    }
+
+    #[test]
+    fn a_scenario_too_big_for_the_page_is_refused_by_name() {
+        let s = Scenario::failing_keys(workqueue_core::LimiterConfig::DefaultController, 200_000);
+        let shared = Shared {
+            scenario: s,
+            inputs: Vec::new(),
+            at: 0,
+            lesson: None,
+            selected: None,
+        };
+        let p = Playground::from_shared(shared);
+        let text = p.notice.map(|n| n.text).unwrap_or_default();
+        assert!(
+            text.contains("items: 200000 keys is too many for the page: at most 100000"),
+            "{text}"
+        );
+        assert_eq!(
+            p.sim.borrow().queue().keys().len(),
+            0,
+            "a working default instead"
+        );
     }
 
     #[test]

@@ -8,6 +8,7 @@ use yew::prelude::*;
 
 use super::{event_value, use_playground};
 use crate::state::Action;
+use crate::state::PAGE_MAX_KEYS;
 
 /// A refusal: the id of the input at fault, and what to tell the user.
 type FieldError = Option<(&'static str, String)>;
@@ -69,6 +70,10 @@ pub fn inputs() -> Html {
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             match count.trim().parse::<u64>() {
+                Ok(n) if n > PAGE_MAX_KEYS => fail(
+                    "in-count",
+                    format!("count: {n} keys is out of range: use 1 to {PAGE_MAX_KEYS} (the page's limit; wqsim runs up to {})", validate::MAX_ITEMS),
+                ),
                 Ok(n) => submit(Input::AddMany {
                     prefix: "default/pod-".into(),
                     count: n,
@@ -78,7 +83,7 @@ pub fn inputs() -> Html {
                     format!(
                         "count: {:?} is not a whole number of keys: use 1 to {}",
                         *count,
-                        validate::MAX_ITEMS
+                        PAGE_MAX_KEYS
                     ),
                 ),
             }

@@ -1,7 +1,9 @@
 //! Hooks that connect the playground to the browser: the animation clock and
 //! keyboard shortcuts.
 
-use gloo_timers::callback::Interval;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -18,19 +20,40 @@ pub fn now_ms() -> f64 {
         .map_or(0.0, |p| p.now())
 }
 
-/// Ticks the playground about 60 times a second with the real time elapsed.
-/// A background tab's timer is throttled; the reducer caps each tick, so the
-/// run slows down there instead of leaping.
+/// Ticks the playground once per animation frame (`requestAnimationFrame`)
+/// with the real time elapsed, so each tick lands on a frame the browser
+/// paints. A hidden tab gets no frames; the reducer caps each tick, so the
+/// run pauses there instead of leaping.
 #[hook]
 pub fn use_ticker(dispatch: UseReducerDispatcher<Playground>) {
     use_effect_with((), move |_| {
-        let last = std::cell::Cell::new(now_ms());
-        let interval = Interval::new(16, move || {
-            let t = now_ms();
-            dispatch.dispatch(Action::Tick(t - last.replace(t)));
-        });
-        move || drop(interval)
+        let running = Rc::new(Cell::new(true));
+        // The callback asks for the next frame itself, so it holds itself.
+        let slot: Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>> = Rc::new(RefCell::new(None));
+        let again = slot.clone();
+        let alive = running.clone();
+        let last = Cell::new(None::<f64>);
+        *slot.borrow_mut() = Some(Closure::new(move |t: f64| {
+            if !alive.get() {
+                return; // unmounted: no next frame (the closure stays, unused)
+            }
+            let prev = last.replace(Some(t)).unwrap_or(t);
+            dispatch.dispatch(Action::Tick(t - prev));
+            if let Some(f) = again.borrow().as_ref() {
+                request_frame(f);
+            }
+        }));
+        if let Some(f) = slot.borrow().as_ref() {
+            request_frame(f);
+        }
+        move || running.set(false)
     });
+}
+
+fn request_frame(f: &Closure<dyn FnMut(f64)>) {
+    if let Some(w) = web_sys::window() {
+        let _ = w.request_animation_frame(f.as_ref().unchecked_ref());
+    }
 }
 
 /// The next speed up or down the logarithmic scale (×√10 per press… in

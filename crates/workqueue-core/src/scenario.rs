@@ -453,7 +453,7 @@ mod tests {
                 "controller.workers",
             ),
             (
-                r#"{"version": 1, "sources": [{"type": "add_many", "prefix": "p", "count": 100000}]}"#,
+                r#"{"version": 1, "sources": [{"type": "add_many", "prefix": "p", "count": 2000000}]}"#,
                 "items",
             ),
             (

@@ -362,6 +362,8 @@ pub struct Simulation {
     client_waited: Nanos,
     /// When a reconcile last succeeded (how long the keys took to converge).
     last_success_at: Option<Nanos>,
+    /// Most keys this run may hold (the page sets a lower limit than the core's).
+    key_limit: u64,
     /// The latest watch events and what the queue did with each (for the
     /// stage's particles); a small fixed ring.
     arrivals: VecDeque<crate::view::Arrival>,
@@ -450,6 +452,7 @@ impl Simulation {
             client_requests: 0,
             client_waited: 0,
             last_success_at: None,
+            key_limit: MAX_ITEMS,
             arrivals: VecDeque::with_capacity(crate::view::ARRIVALS_KEPT),
             event_buf: Vec::new(),
             inputs: Vec::new(),
@@ -769,7 +772,9 @@ impl Simulation {
                 ..
             } => {
                 let (prefix, count, script) = (prefix.clone(), *count, script.clone());
-                let room = MAX_ITEMS.saturating_sub(self.queue.keys().len() as u64);
+                let room = self
+                    .key_limit
+                    .saturating_sub(self.queue.keys().len() as u64);
                 let end = count.min(self.sources[s].cursor.saturating_add(room));
                 while self.sources[s].cursor < end {
                     if !self.spend() {
@@ -1217,11 +1222,12 @@ impl Simulation {
 
     fn ensure_room(&self, extra: u64) -> Result<(), SimError> {
         let have = self.queue.keys().len() as u64;
-        if have.saturating_add(extra) > MAX_ITEMS {
+        if have.saturating_add(extra) > self.key_limit {
             return Err(SimError::Invalid(ScenarioError {
                 field: "count".into(),
                 reason: format!(
-                    "{have} keys exist; {extra} more would pass the limit of {MAX_ITEMS}"
+                    "{have} keys exist; {extra} more would pass the limit of {}",
+                    self.key_limit
                 ),
             }));
         }
@@ -1252,6 +1258,12 @@ impl Simulation {
 
     pub fn scenario(&self) -> &Scenario {
         &self.scenario
+    }
+
+    /// Lowers the most keys this run may hold (never above the core's
+    /// [`MAX_ITEMS`]): the page keeps what it can draw and rewind.
+    pub fn set_key_limit(&mut self, limit: u64) {
+        self.key_limit = limit.min(MAX_ITEMS);
     }
 
     /// API requests sent through the client, and the time they waited in all.

@@ -31,7 +31,7 @@ use crate::sim::Input;
 use crate::time::{format_go_duration as go, Nanos, HOUR, MILLISECOND, SECOND};
 
 /// Most distinct keys a run may create.
-pub const MAX_ITEMS: u64 = 50_000;
+pub const MAX_ITEMS: u64 = 1_000_000;
 /// Longest virtual run.
 pub const MAX_RUN: Nanos = 7 * 24 * HOUR;
 /// Longest delay anywhere in a configuration (client-go itself allows more;
@@ -599,7 +599,7 @@ mod tests {
                     count: u64::MAX,
                 },
                 "count",
-                "1 to 50000",
+                "1 to 1000000",
             ),
             (
                 Input::SetScript {
