@@ -277,12 +277,13 @@ impl Playground {
     pub fn from_shared(shared: Shared) -> Playground {
         if let Err(e) = page_sim(&shared.scenario) {
             if shared.scenario.controllers.len() <= 1 {
-                let mut p = Playground::default();
-                p.notice = Some(Notice {
-                    kind: NoticeKind::Error,
-                    text: format!("This scenario cannot run here: {e}"),
-                });
-                return p;
+                return Playground {
+                    notice: Some(Notice {
+                        kind: NoticeKind::Error,
+                        text: format!("This scenario cannot run here: {e}"),
+                    }),
+                    ..Playground::default()
+                };
             }
         }
         if shared.scenario.controllers.len() > 1 {

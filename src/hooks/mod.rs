@@ -29,7 +29,7 @@ pub fn use_ticker(dispatch: UseReducerDispatcher<Playground>) {
     use_effect_with((), move |_| {
         let running = Rc::new(Cell::new(true));
         // The callback asks for the next frame itself, so it holds itself.
-        let slot: Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>> = Rc::new(RefCell::new(None));
+        let slot: FrameSlot = Rc::new(RefCell::new(None));
         let again = slot.clone();
         let alive = running.clone();
         let last = Cell::new(None::<f64>);
@@ -49,6 +49,9 @@ pub fn use_ticker(dispatch: UseReducerDispatcher<Playground>) {
         move || running.set(false)
     });
 }
+
+/// The frame callback, held where it can ask for the next frame.
+type FrameSlot = Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>;
 
 fn request_frame(f: &Closure<dyn FnMut(f64)>) {
     if let Some(w) = web_sys::window() {
