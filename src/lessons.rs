@@ -15,12 +15,14 @@ use workqueue_core::sim::SimEvent;
 use workqueue_core::Manager;
 use workqueue_core::QueueKind;
 
+#[derive(Clone)]
 pub struct Lesson {
     pub id: &'static str,
     pub title: &'static str,
     pub steps: Vec<Step>,
 }
 
+#[derive(Clone)]
 pub struct Step {
     pub title: &'static str,
     pub text: &'static str,
@@ -34,6 +36,7 @@ pub struct Step {
     pub show: Option<Show>,
 }
 
+#[derive(Clone)]
 pub struct Act {
     pub label: &'static str,
     pub inputs: Vec<Input>,
@@ -50,6 +53,7 @@ pub enum Show {
 
 /// A fresh run: settings, inputs applied at t=0, `later` inputs at their
 /// instants, then run to `run_to`, paused.
+#[derive(Clone)]
 pub struct Setup {
     pub settings: Settings,
     pub inputs: Vec<Input>,
@@ -58,6 +62,7 @@ pub struct Setup {
 }
 
 /// What must happen before the lesson moves on.
+#[derive(Clone)]
 pub enum Wait {
     /// A worker holds this key and waits for you to choose a result.
     Deciding(&'static str),
@@ -67,6 +72,7 @@ pub enum Wait {
     Time(Nanos),
 }
 
+#[derive(Clone)]
 pub struct Predict {
     pub question: &'static str,
     pub unit: &'static str,
@@ -268,7 +274,17 @@ fn next_delay(sim: &Simulation, key: &str) -> String {
     }
 }
 
-pub fn all() -> Vec<Lesson> {
+thread_local! {
+    /// Built once: a render asks for the lessons every frame.
+    static LESSONS: std::rc::Rc<Vec<Lesson>> = std::rc::Rc::new(build());
+}
+
+/// Every lesson, in order (built once per thread).
+pub fn all() -> std::rc::Rc<Vec<Lesson>> {
+    LESSONS.with(std::rc::Rc::clone)
+}
+
+fn build() -> Vec<Lesson> {
     let ms = MILLISECOND;
     vec![
         Lesson {
@@ -802,7 +818,7 @@ pub fn all() -> Vec<Lesson> {
 }
 
 pub fn find(id: &str) -> Option<(usize, Lesson)> {
-    all().into_iter().enumerate().find(|(_, l)| l.id == id)
+    all().iter().cloned().enumerate().find(|(_, l)| l.id == id)
 }
 
 #[cfg(test)]
@@ -828,7 +844,7 @@ mod tests {
 
     #[test]
     fn every_answer_is_computed_from_its_own_set_up_and_never_changes() {
-        for l in all() {
+        for l in all().iter() {
             for (i, step) in l.steps.iter().enumerate() {
                 if step.predict.is_some() {
                     let first = l.answer(i).unwrap_or_else(|| panic!("{} step {i}", l.id));
@@ -842,7 +858,7 @@ mod tests {
     fn every_setup_is_valid_and_every_prediction_has_an_answer() {
         let lessons = all();
         assert_eq!(lessons.len(), 10);
-        for l in &lessons {
+        for l in lessons.iter() {
             assert!(
                 l.steps[0].setup.is_some(),
                 "{}: the first step sets the scene",

@@ -118,6 +118,33 @@ struct ChartData {
 }
 
 impl ChartData {
+    /// What chart `which` shows, in two numbers: a chart whose fingerprint
+    /// did not change is not redrawn. Only complete samples are drawn, so a
+    /// series' last point is settled.
+    fn fingerprint(&self, which: usize) -> (usize, u64) {
+        let last = |p: &Points| {
+            p.last()
+                .map_or(0, |(x, y)| x.to_bits() ^ y.to_bits().rotate_left(17))
+        };
+        match which {
+            0 => (self.requeues.len(), last(&self.requeues)),
+            1 => (
+                self.depth.len(),
+                last(&self.depth) ^ last(&self.waiting).rotate_left(7),
+            ),
+            2 => (self.tokens.len(), last(&self.tokens) ^ self.burst.to_bits()),
+            _ => (
+                self.observed.len() << 8 | self.curve.len(),
+                self.observed.last().map_or(0, |o| o.1.to_bits())
+                    ^ self
+                        .curve
+                        .last()
+                        .map_or(0, |c| c.1.to_bits())
+                        .rotate_left(3),
+            ),
+        }
+    }
+
     fn of(sim: &Simulation, selected: Option<&str>) -> ChartData {
         let secs = sim.series().width as f64 / SECOND as f64;
         ChartData {
@@ -139,13 +166,6 @@ impl ChartData {
                 .unwrap_or_default(),
         }
     }
-}
-
-fn draw_all(sim: &Simulation, selected: Option<&str>, nodes: &[NodeRef; 4]) -> [Option<String>; 4] {
-    let data = ChartData::of(sim, selected);
-    let errors = std::array::from_fn(|which| draw_one(sim, &data, selected, nodes, which).err());
-    measured();
-    errors
 }
 
 /// Draws chart `which`; a failed draw says why (it is shown under the chart).
@@ -209,33 +229,53 @@ pub fn charts() -> Html {
         use_node_ref(),
     ];
     let errors = use_state(|| [None::<String>, None, None, None]);
-    // (last draw time, selection then, next chart in the round-robin)
-    let last = use_mut_ref(|| (f64::NEG_INFINITY, None::<String>, 0usize));
-    let data = ChartData::of(&state.sim.borrow(), state.selected.as_deref());
+    // The last draw: when, for which selection, the next chart in the
+    // round-robin, and what each chart showed then.
+    let last = use_mut_ref(|| {
+        (
+            f64::NEG_INFINITY,
+            None::<String>,
+            0usize,
+            [None::<(usize, u64)>; 4],
+        )
+    });
+    let data = std::rc::Rc::new(ChartData::of(
+        &state.sim.borrow(),
+        state.selected.as_deref(),
+    ));
     {
         let nodes = nodes.clone();
         let state = state.clone();
         let errors = errors.clone();
+        let data = data.clone();
         use_effect(move || {
             let t = now_ms();
             let mut last = last.borrow_mut();
-            let changed_selection = last.1 != state.selected;
-            let mut found = (*errors).clone();
-            if !state.playing || changed_selection {
-                // Paused or a new selection: everything at once, it is one frame.
-                *last = (t, state.selected.clone(), last.2);
-                found = draw_all(&state.sim.borrow(), state.selected.as_deref(), &nodes);
-            } else if t - last.0 >= REDRAW_ONE_MS {
-                let which = last.2;
-                *last = (t, state.selected.clone(), (which + 1) % 4);
-                let sim = state.sim.borrow();
-                let data = ChartData::of(&sim, state.selected.as_deref());
-                found[which] =
-                    draw_one(&sim, &data, state.selected.as_deref(), &nodes, which).err();
-                if which == 3 {
-                    measured();
-                }
+            let resized = MEASURED_FOR.with(|m| m.get() != window_size());
+            let everything = !state.playing || last.1 != state.selected || resized;
+            if !everything && t - last.0 < REDRAW_ONE_MS {
+                return;
             }
+            // Charts whose data changed (all of them after a resize or a new
+            // selection); while playing, one per turn.
+            let stale: Vec<usize> = (0..4)
+                .map(|k| (last.2 + k) % 4)
+                .filter(|&w| {
+                    resized || last.1 != state.selected || last.3[w] != Some(data.fingerprint(w))
+                })
+                .take(if everything { 4 } else { 1 })
+                .collect();
+            let mut found = (*errors).clone();
+            let sim = state.sim.borrow();
+            for &w in &stale {
+                found[w] = draw_one(&sim, &data, state.selected.as_deref(), &nodes, w).err();
+                last.3[w] = Some(data.fingerprint(w));
+            }
+            if resized {
+                measured();
+            }
+            let next = stale.last().map_or(last.2, |w| (w + 1) % 4);
+            *last = (t, state.selected.clone(), next, last.3);
             if found != *errors {
                 errors.set(found);
             }
