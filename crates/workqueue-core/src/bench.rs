@@ -149,9 +149,13 @@ pub fn run(now_ms: &dyn Fn() -> f64, rounds: usize) -> Vec<(&'static str, f64)> 
         })
         .fold(f64::INFINITY, f64::min);
     out.push(("storm_10k_60s_ms", storm_ms));
-    let t = now_ms();
-    assert!(storm_of(10 * KEYS as u64) > 1_000_000, "the storm ran");
-    let storm_100k = now_ms() - t;
+    let storm_100k = (0..2.min(rounds.max(1)))
+        .map(|_| {
+            let t = now_ms();
+            assert!(storm_of(10 * KEYS as u64) > 1_000_000, "the storm ran");
+            now_ms() - t
+        })
+        .fold(f64::INFINITY, f64::min);
     out.push(("storm_100k_60s_ms", storm_100k));
     out.push(("storm_100k_over_10k", storm_100k / storm_ms));
     out
