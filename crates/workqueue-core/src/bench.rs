@@ -86,6 +86,28 @@ pub fn storm_of(keys: u64) -> u64 {
     sim.requeues_total()
 }
 
+/// A watch storm on one key (1,000 events/s for 60 s, 1 ms reconciles) with
+/// `workers` workers, all but one idle: a step's cost must not grow with them.
+pub fn idle_workers(workers: u32) -> u64 {
+    let mut s = Scenario::new("idle workers");
+    s.controller.workers = workers;
+    s.controller.reconcile_ns = MILLISECOND;
+    s.default_script = crate::Script::Always {
+        outcome: crate::Outcome::Success,
+    };
+    s.sources.push(crate::scenario::Source::WatchEvents {
+        key: "ns/hot".into(),
+        per_second: 1000.0,
+        start_ns: 0,
+        duration_ns: 60 * SECOND,
+    });
+    s.duration_ns = 60 * SECOND;
+    let mut sim = Simulation::new(&s).expect("valid scenario");
+    sim.set_log_capacity(0);
+    sim.run_to_end();
+    sim.watch_events_total()
+}
+
 /// Runs every workload and returns `(name, value)` figures.
 pub fn run(now_ms: &dyn Fn() -> f64, rounds: usize) -> Vec<(&'static str, f64)> {
     let keys: Vec<String> = (0..KEYS).map(|i| format!("ns/pod-{i}")).collect();
@@ -158,5 +180,18 @@ pub fn run(now_ms: &dyn Fn() -> f64, rounds: usize) -> Vec<(&'static str, f64)> 
         .fold(f64::INFINITY, f64::min);
     out.push(("storm_100k_60s_ms", storm_100k));
     out.push(("storm_100k_over_10k", storm_100k / storm_ms));
+    let idle = |workers: u32| {
+        (0..3.min(rounds.max(1)))
+            .map(|_| {
+                let t = now_ms();
+                assert!(idle_workers(workers) >= 59_000, "the storm ran");
+                now_ms() - t
+            })
+            .fold(f64::INFINITY, f64::min)
+    };
+    let (one, thousand) = (idle(1), idle(1000));
+    out.push(("watch_storm_1_worker_ms", one));
+    out.push(("watch_storm_1000_workers_ms", thousand));
+    out.push(("watch_storm_1000_over_1_workers", thousand / one));
     out
 }

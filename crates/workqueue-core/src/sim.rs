@@ -9,7 +9,8 @@
 //! in order, then idle workers (by number) take items. So a run depends only
 //! on the scenario, its seed and the inputs, never on how time was sliced.
 
-use std::collections::VecDeque;
+use std::cmp::Reverse;
+use std::collections::{BTreeSet, BinaryHeap, VecDeque};
 
 use serde::{Deserialize, Serialize};
 
@@ -335,6 +336,11 @@ enum Resume {
 pub struct Simulation {
     scenario: Scenario,
     queue: ControllerQueue,
+    /// When each busy worker's reconcile ends, soonest first: the next
+    /// reconcile end without a scan of the workers.
+    ends: BinaryHeap<Reverse<(Nanos, u32)>>,
+    /// Idle workers, lowest first: a hand-out finds one without a scan.
+    idle: BTreeSet<u32>,
     /// The priority each key was last handed out with: a requeue reuses it.
     handed_priority: ItemMap<i64>,
     workers: Vec<WorkerState>,
@@ -425,6 +431,8 @@ impl Simulation {
             queue,
             handed_priority: ItemMap::new(0),
             workers: vec![WorkerState::Idle; workers as usize],
+            ends: BinaryHeap::new(),
+            idle: (0..workers).collect(),
             active: 0,
             items: ItemMap::new(ItemInfo::default()),
             scripts: ItemMap::new(None),
@@ -527,15 +535,13 @@ impl Simulation {
     /// The next release from the heap, reconcile end or scheduled add: every
     /// kind of event but the sources'.
     fn next_non_source_at(&self) -> Option<Nanos> {
-        let reconciles = self.workers.iter().filter_map(|w| match w {
-            WorkerState::Reconciling { until, .. } => Some(*until),
-            _ => None,
-        });
+        let reconciles = self.ends.peek().map(|Reverse((until, _))| *until);
         let scheduled = self
             .initial_adds
             .get(self.initial_cursor)
             .map(|(at, _)| *at);
         reconciles
+            .into_iter()
             .chain(self.queue.next_ready_at())
             .chain(scheduled)
             .min()
@@ -694,12 +700,18 @@ impl Simulation {
         self.set_time(t);
         self.queue.advance(t);
         self.collect_queue_events();
-        for w in 0..self.workers.len() {
-            if let WorkerState::Reconciling { until, .. } = self.workers[w] {
-                if until <= t {
-                    self.finish(w);
-                }
+        // Reconciles that end by `t`, finished in worker order.
+        let mut due = Vec::new();
+        while let Some(Reverse((until, w))) = self.ends.peek().copied() {
+            if until > t {
+                break;
             }
+            self.ends.pop();
+            due.push(w as usize);
+        }
+        due.sort_unstable();
+        for w in due {
+            self.finish(w);
         }
         while let Some(&(at, id)) = self.initial_adds.get(self.initial_cursor) {
             if at > t {
@@ -827,8 +839,11 @@ impl Simulation {
     /// the workers before are busy, so the order is the same).
     fn dispatch(&mut self) -> bool {
         self.queue.advance(self.now);
-        for w in 0..self.workers.len() {
-            while self.workers[w] == WorkerState::Idle {
+        // The lowest idle worker takes the next item (a worker the
+        // middleware turned back is idle again at once, and goes again).
+        while let Some(&w) = self.idle.first() {
+            let w = w as usize;
+            {
                 if !self.queue.can_hand_out() {
                     return true;
                 }
@@ -858,6 +873,7 @@ impl Simulation {
                     });
                     if let Gate::Defer { delay } = gate {
                         // The inner reconciler is not called: an instant RequeueAfter.
+                        self.idle.remove(&(w as u32));
                         self.workers[w] = WorkerState::AwaitingDecision {
                             item,
                             started: self.now,
@@ -871,10 +887,13 @@ impl Simulation {
                     .get(item)
                     .unwrap_or(self.scenario.controller.reconcile_ns);
                 let waited = self.call_api(w, item);
+                let until = after(self.now, waited.saturating_add(duration));
+                self.idle.remove(&(w as u32));
+                self.ends.push(Reverse((until, w as u32)));
                 self.workers[w] = WorkerState::Reconciling {
                     item,
                     started: self.now,
-                    until: after(self.now, waited.saturating_add(duration)),
+                    until,
                 };
             }
         }
@@ -1015,6 +1034,7 @@ impl Simulation {
         self.queue.done(now, item);
         self.collect_queue_events();
         self.workers[w] = WorkerState::Idle;
+        self.idle.insert(w as u32);
         self.active -= 1;
         self.metrics.active_workers = self.active;
     }
