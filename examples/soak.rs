@@ -88,6 +88,35 @@ fn report(p: &Playground, label: &str) -> isize {
     total
 }
 
+/// The memory the rewind timeline holds after 10 virtual minutes of the
+/// 100,000-key storm (per-item limiter, instant reconciles) at 1000x.
+fn timeline_of_the_100k_storm() {
+    let per_item = LimiterConfig::Exponential {
+        base_ns: 5 * workqueue_core::MILLISECOND,
+        max_ns: 1000 * SECOND,
+    };
+    let mut s = Scenario::failing_keys(per_item, 100_000);
+    s.duration_ns = 20 * MINUTE;
+    let mut p = Rc::new(Playground::with(Settings::from_scenario(&s), s));
+    p = p.reduce(Action::SetSpeed(1000.0));
+    let mut frames = 0u64;
+    while p.now() < 10 * MINUTE {
+        p = p.reduce(Action::Tick(1000.0 / 60.0));
+        frames += 1;
+        assert!(p.playing, "the 100k storm stopped: {:?}", p.notice);
+    }
+    let held_kb = p.checkpoints().iter().map(held).sum::<isize>() as f64 / 1024.0;
+    let sim_kb = held(&*p.sim.borrow()) as f64 / 1024.0;
+    println!("timeline_100k_10min_frames {frames}");
+    println!("timeline_100k_10min_checkpoints {}", p.checkpoints().len());
+    println!(
+        "timeline_100k_10min_key_copies {}",
+        workqueue_playground::state::timeline_keys(&p.checkpoints())
+    );
+    println!("timeline_100k_10min_kb {held_kb:.0}");
+    println!("timeline_100k_10min_simulation_kb {sim_kb:.0}");
+}
+
 fn main() {
     let s = scenario();
     let mut p = Rc::new(Playground::with(Settings::from_scenario(&s), s));
@@ -108,6 +137,7 @@ fn main() {
     }
     let ratio = totals[1] as f64 / totals[0] as f64;
     println!("soak_memory_60min_over_5min {ratio:.3}");
+    timeline_of_the_100k_storm();
     if !(0.9..=1.1).contains(&ratio) {
         eprintln!("soak: memory grew by more than 10% between 5 and 60 virtual minutes");
         std::process::exit(1);

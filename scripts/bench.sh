@@ -14,4 +14,6 @@ echo "# wasm (headless Chromium)"
 wasm_env cargo test --release -p workqueue-core --target wasm32-unknown-unknown --test wasm_bench -- --nocapture 2>/dev/null | grep '^wasm_' || true
 echo "# page"
 [ -f dist/index.html ] || wasm_env trunk build --release --offline >&2
+echo "# size (the bundle)"
+bash scripts/size.sh
 node tests/e2e/bench.mjs

@@ -27,19 +27,6 @@ cases="${WQ_CONFORMANCE_CASES:-$(pwd)/../shared/conformance/cases}"
 pq_cases="${WQ_PRIORITY_CASES:-$(pwd)/../shared/conformance/priorityqueue/cases}"
 export WQ_CONFORMANCE_CASES="$cases"
 
-size_report() {
-  local wasm js
-  wasm=$(ls dist/*_bg.wasm 2>/dev/null | head -1); js=$(ls dist/*.js 2>/dev/null | head -1)
-  [ -n "$wasm" ] && [ -n "$js" ] || { echo "no build output in dist/"; return 1; }
-  printf 'size wasm %s bytes, gzipped %s bytes\n' "$(wc -c <"$wasm")" "$(gzip -9c "$wasm" | wc -c)"
-  printf 'size js   %s bytes, gzipped %s bytes\n' "$(wc -c <"$js")" "$(gzip -9c "$js" | wc -c)"
-  # Where it weighs: code bytes per crate and the top functions, from the
-  # name section of the same build before wasm-opt strips it.
-  local named=target/web/wasm32-unknown-unknown/web/workqueue-playground.wasm
-  if [ -f "$named" ] && command -v python3 >/dev/null; then
-    python3 scripts/wasm_sizes.py "$named" 10 | sed 's/^/size /'
-  fi
-}
 
 stage "format" cargo fmt --all -- --check
 stage "clippy" cargo clippy --quiet --workspace --all-targets -- -D warnings
@@ -48,7 +35,7 @@ stage "conformance runner" cargo run --quiet --release -p workqueue-core --bin c
 stage "wasm tests (core, headless Chromium)" wasm_env cargo test -p workqueue-core --target wasm32-unknown-unknown --test wasm
 stage "wasm tests (app components, headless Chromium)" wasm_env cargo test -p workqueue-playground --target wasm32-unknown-unknown --test wasm_app
 if stage "release build" wasm_env trunk build --release --offline; then
-  stage "size report" size_report
+  stage "size report" bash scripts/size.sh
   if [ -z "${WQ_SKIP_E2E:-}" ]; then
     stage "end-to-end (Playwright, Chromium)" bash -c 'cd tests/e2e && node --test --test-concurrency=1 ./*.test.mjs'
   fi
