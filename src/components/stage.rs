@@ -217,7 +217,7 @@ fn queue_switch() -> Html {
             })
         };
         html! {
-            <button role="radio" aria-checked={on.to_string()} class={classes!("version", on.then_some("on"))} {onclick}
+            <button role="radio" aria-checked={on.to_string()} class={classes!("version", on.then_some("on"))} {onclick} title={format!("controller-runtime {label}: {detail}")}
                 data-testid={format!("queue-{}", if kind == QueueKind::Priority { "priority" } else { "client-go" })}>
                 <strong>{ label }</strong><small>{ detail }</small>
             </button>
