@@ -104,7 +104,7 @@ fn pace_cue(state: &crate::state::Playground) -> Html {
             <span class="pace slow" data-testid="pace">{ format!("slow motion {rate}") }</span>
         },
         Cue::SkippingAhead => html! {
-            <span class="pace skip" data-testid="pace">{ format!("skipping ahead {rate} ⏩") }</span>
+            <span class="pace skip" data-testid="pace">{ format!("skipping ahead {rate} »") }</span>
         },
     }
 }

@@ -562,7 +562,8 @@ impl PriorityQueue {
         if let Some(m) = &mut self.metrics {
             m.done(now, item);
         }
-        let requeued = self.records.get(item).is_some();
+        // Only a ready record waits on the lock; a waiting one waits on time.
+        let requeued = self.records.get(item).is_some_and(|r| r.ready_at.is_none());
         self.emit(QueueEvent::Done { item, requeued });
     }
 

@@ -1518,15 +1518,12 @@ impl Simulation {
                 QueueEvent::Released { item } => format!("waiting heap: {} is ready", k(item)),
                 QueueEvent::Get { item } => format!("queue.Get() = {}", k(item)),
                 QueueEvent::Done { item, requeued } => {
-                    format!(
-                        "queue.Done({}){}",
-                        k(item),
-                        if *requeued {
-                            " → dirty: pushed to the tail again"
-                        } else {
-                            ""
-                        }
-                    )
+                    let again = match (requeued, self.queue.kind()) {
+                        (false, _) => "",
+                        (true, QueueKind::ClientGo) => " → dirty: pushed to the tail again",
+                        (true, QueueKind::Priority) => " → unlocked: its ready record can be handed out",
+                    };
+                    format!("queue.Done({}){again}", k(item))
                 }
                 QueueEvent::Forget { item } => format!("queue.Forget({})", k(item)),
                 QueueEvent::ShutDown { drain } => {
