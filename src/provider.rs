@@ -146,6 +146,13 @@ impl Provider {
         if s.controllers.is_empty() {
             return Err("controllers: a manager needs at least one controller".into());
         }
+        let keys = s.key_count();
+        if keys > crate::state::PAGE_MAX_KEYS {
+            return Err(format!(
+                "objects: {keys} keys in all is too many for the page: at most {}",
+                crate::state::PAGE_MAX_KEYS
+            ));
+        }
         s.validate().map_err(|e| e.to_string())?;
         Ok(s)
     }
@@ -213,6 +220,12 @@ mod tests {
             ..Provider::default()
         };
         assert!(p.to_scenario().unwrap_err().starts_with("controllers"));
+        let mut p = Provider::default();
+        p.kinds[0].objects = 99_000;
+        assert!(p
+            .to_scenario()
+            .unwrap_err()
+            .starts_with("objects: 101000 keys in all is too many"));
         let p = Provider {
             client: ClientChoice::Custom { qps: 0.0, burst: 1 },
             ..Provider::default()

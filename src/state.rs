@@ -276,7 +276,8 @@ impl Playground {
 
     pub fn from_shared(shared: Shared) -> Playground {
         if let Err(e) = page_sim(&shared.scenario) {
-            if shared.scenario.controllers.len() <= 1 {
+            if shared.scenario.controllers.len() <= 1 || shared.scenario.key_count() > PAGE_MAX_KEYS
+            {
                 return Playground {
                     notice: Some(Notice {
                         kind: NoticeKind::Error,
@@ -520,7 +521,8 @@ impl Playground {
                 .now()
                 .saturating_add(pacing::virtual_step(real_ms, self.speed))
                 .min(end);
-            m.run_until(target);
+            // A frame's worth of work at most: a big manager lags, never freezes.
+            m.run_until_bounded(target, FRAME_BUDGET);
             let stalled = m
                 .controllers()
                 .find_map(|(_, c)| c.stalled().map(str::to_string));

@@ -324,11 +324,13 @@ pub struct CrossplaneDerived {
 impl CrossplaneConfig {
     pub fn derived(&self) -> CrossplaneDerived {
         let r = self.max_reconcile_rate;
+        // Saturating: asked before validation (a manager hands R down), an
+        // absurd R must give a value the validation gate then refuses.
         CrossplaneDerived {
             rest_qps: 5.0 * r as f64,
-            rest_burst: 10 * r,
+            rest_burst: r.saturating_mul(10),
             global_qps: r as f64,
-            global_burst: 10 * r as i64,
+            global_burst: (r as i64).saturating_mul(10),
             max_concurrent_reconciles: r,
             workers: r.max(1),
             per_object: LimiterConfig::Exponential {

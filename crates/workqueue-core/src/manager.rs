@@ -98,35 +98,48 @@ impl Manager {
     /// worker, a key added), as their goroutines would interleave: no
     /// controller's whole instant runs before the others start.
     pub fn run_until(&mut self, t: Nanos) {
+        while !self.run_until_bounded(t, u64::MAX) && !self.stalled() {}
+    }
+
+    /// Like [`Manager::run_until`], spending at most `budget` work units in
+    /// all (a page frame must end); whether `t` was reached. A later call
+    /// carries on exactly where this one stopped.
+    pub fn run_until_bounded(&mut self, t: Nanos, budget: u64) -> bool {
         let turn = if self.controllers.len() == 1 {
             u64::MAX
         } else {
             TURN
         };
-        while let Some(next) = self
-            .controllers
-            .iter()
-            .filter_map(Simulation::next_event_at)
-            .min()
-            .filter(|n| *n <= t)
-        {
+        let mut left = budget;
+        while let Some(next) = self.next_event_at().filter(|n| *n <= t) {
             loop {
                 let mut all_done = true;
                 for i in 0..self.controllers.len() {
-                    all_done &= self.run_controller(i, next, turn);
+                    let give = turn.min(left);
+                    if give == 0 {
+                        return false;
+                    }
+                    all_done &= self.run_controller(i, next, give);
+                    left -= give - self.controllers[i].budget_left().min(give);
                 }
-                if all_done || self.controllers.iter().any(|c| c.stalled().is_some()) {
+                if all_done || self.stalled() {
                     break;
                 }
             }
-            if self.controllers.iter().any(|c| c.stalled().is_some()) {
-                break; // a zero-delay loop never lets this instant end
+            if self.stalled() {
+                return false; // a zero-delay loop never lets this instant end
             }
         }
         for i in 0..self.controllers.len() {
             self.run_controller(i, t, u64::MAX);
         }
         self.now = self.now.max(t);
+        true
+    }
+
+    /// Whether a controller is stuck (a zero-delay retry loop).
+    pub fn stalled(&self) -> bool {
+        self.controllers.iter().any(|c| c.stalled().is_some())
     }
 
     pub fn run_to_end(&mut self) {

@@ -327,6 +327,13 @@ pub fn crossplane(cp: &CrossplaneConfig) -> Result<(), ScenarioError> {
 
 /// The number of distinct keys a scenario may create, or `None` past `u64`.
 pub fn key_count(s: &Scenario) -> Option<u64> {
+    if !s.controllers.is_empty() {
+        // A manager: every controller's keys.
+        return s
+            .controller_scenarios()
+            .iter()
+            .try_fold(0u64, |sum, c| sum.checked_add(key_count(c)?));
+    }
     s.sources.iter().try_fold(s.items.len() as u64, |sum, src| {
         sum.checked_add(match src {
             Source::AddMany { count, .. } => *count,

@@ -587,3 +587,67 @@ fn a_resync_at_the_end_of_time_fires_once() {
     assert_eq!(sim.sources().count(), 0, "the resync is over");
     sim.apply(Input::Add { key: "k2".into() }).unwrap();
 }
+
+/// Managers built from generated controllers, shared parts and clients are
+/// refused by name or run, in bounded calls, without a panic.
+#[test]
+fn arbitrary_managers_never_panic_and_stay_in_budget() {
+    use workqueue_core::scenario::{BucketSpec, ClientLimit, ControllerSpec};
+    use workqueue_core::Manager;
+    let cases = env_u64("WQ_FUZZ_CASES", 3_000) / 10;
+    let (mut driven, mut refused) = (0u64, 0u64);
+    for n in 0..cases {
+        let mut g = Gen(Rng::new(n ^ 0x4D41_4E41), n % 2 == 1);
+        let mut s = g.scenario();
+        for i in 0..1 + g.below(3) {
+            let c = g.scenario();
+            s.controllers.push(ControllerSpec {
+                name: if g.chance(5) {
+                    String::new()
+                } else {
+                    format!("c{i}")
+                },
+                queue: c.queue,
+                limiter: c.limiter,
+                controller: c.controller,
+                default_script: c.default_script,
+                items: c.items,
+                sources: c.sources,
+                requests_per_reconcile: g.below(5) as u32,
+                shares_bucket: g.chance(50),
+            });
+        }
+        if g.chance(50) {
+            s.shared_bucket = Some(BucketSpec {
+                qps: g.count() as f64 / 7.0,
+                burst: g.count() as i64,
+            });
+        }
+        if g.chance(50) {
+            s.client = Some(ClientLimit {
+                qps: g.count() as f64 / 3.0,
+                burst: g.count() as i64,
+            });
+        }
+        let result = catch_unwind(AssertUnwindSafe(|| match Manager::new(&s) {
+            Err(e) => {
+                refusal_names_a_field(&e.field, &e.reason).expect("a refusal names a field");
+                false
+            }
+            Ok(mut m) => {
+                for _ in 0..4 {
+                    let target = m.now().saturating_add(g.nanos().max(0));
+                    m.run_until_bounded(target, BUDGET);
+                }
+                true
+            }
+        }));
+        match result {
+            Ok(true) => driven += 1,
+            Ok(false) => refused += 1,
+            Err(p) => panic!("manager case {n} panicked: {}", panic_text(&p)),
+        }
+    }
+    println!("fuzz managers: {cases} cases ({driven} driven, {refused} refused naming a field)");
+    assert!(driven > 0 && refused > 0, "both paths are exercised");
+}
