@@ -66,6 +66,33 @@ impl WaitingHeap {
         &self.heap
     }
 
+    /// The `k` soonest entries, soonest first (equal instants by item),
+    /// found by walking down from the root: O(k log k), the heap untouched
+    /// and uncopied, however many keys wait. Among keys tied at the k-th
+    /// instant, the walk picks those nearest the root.
+    pub fn soonest(&self, k: usize) -> Vec<Waiting> {
+        use std::cmp::Reverse;
+        let key = |i: usize| Reverse((self.heap[i].ready_at, self.heap[i].item, i));
+        let mut frontier = std::collections::BinaryHeap::new();
+        if !self.heap.is_empty() {
+            frontier.push(key(0));
+        }
+        let mut out = Vec::with_capacity(k.min(self.heap.len()));
+        while out.len() < k {
+            let Some(Reverse((_, _, i))) = frontier.pop() else {
+                break;
+            };
+            out.push(self.heap[i]);
+            for child in [2 * i + 1, 2 * i + 2] {
+                if child < self.heap.len() {
+                    frontier.push(key(child));
+                }
+            }
+        }
+        out.sort_by_key(|w| (w.ready_at, w.item));
+        out
+    }
+
     /// client-go's `insert`: the earliest readyAt wins.
     pub fn insert(&mut self, item: ItemId, ready_at: ReadyAt) -> Insert {
         let p = *self.pos.get(item);

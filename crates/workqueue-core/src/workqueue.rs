@@ -505,21 +505,14 @@ impl Workqueue {
         self.waiting_soonest(usize::MAX)
     }
 
-    /// The `n` keys due soonest, earliest first: O(len) instead of a full sort,
-    /// for views that show only the head of a large heap.
+    /// The `n` keys due soonest, earliest first: a walk down the heap, no
+    /// copy of it, for views that show only the head of a large heap.
     pub fn waiting_soonest(&self, n: usize) -> Vec<(ItemId, ReadyAt)> {
-        let mut v: Vec<_> = self
-            .waiting
-            .entries()
-            .iter()
+        self.waiting
+            .soonest(n)
+            .into_iter()
             .map(|w| (w.item, w.ready_at))
-            .collect();
-        if n < v.len() {
-            v.select_nth_unstable_by_key(n, |(item, at)| (*at, *item));
-            v.truncate(n);
-        }
-        v.sort_by_key(|(item, at)| (*at, *item));
-        v
+            .collect()
     }
 
     /// Every key in the waiting heap, in no particular order.
