@@ -275,17 +275,14 @@ impl Playground {
     }
 
     pub fn from_shared(shared: Shared) -> Playground {
-        if let Err(e) = page_sim(&shared.scenario) {
-            if shared.scenario.controllers.len() <= 1 || shared.scenario.key_count() > PAGE_MAX_KEYS
-            {
-                return Playground {
-                    notice: Some(Notice {
-                        kind: NoticeKind::Error,
-                        text: format!("This scenario cannot run here: {e}"),
-                    }),
-                    ..Playground::default()
-                };
-            }
+        if let Err(e) = page_limit(&shared.scenario) {
+            return Playground {
+                notice: Some(Notice {
+                    kind: NoticeKind::Error,
+                    text: format!("This scenario cannot run here: {e}"),
+                }),
+                ..Playground::default()
+            };
         }
         if shared.scenario.controllers.len() > 1 {
             // A manager file or link: its controllers side by side.
@@ -661,19 +658,25 @@ impl Playground {
 /// run's start), so the ring stays spread over the timeline.
 /// A run of the page: the core's, under the page's key limit.
 fn page_sim(scenario: &Scenario) -> Result<Simulation, workqueue_core::ScenarioError> {
-    if scenario.key_count() > PAGE_MAX_KEYS {
-        return Err(workqueue_core::ScenarioError {
-            field: "items".into(),
-            reason: format!(
-                "{} keys is too many for the page: at most {PAGE_MAX_KEYS} (wqsim runs up to {})",
-                scenario.key_count(),
-                workqueue_core::validate::MAX_ITEMS
-            ),
-        });
-    }
+    page_limit(scenario)?;
     let mut sim = Simulation::new(scenario)?;
     sim.set_key_limit(PAGE_MAX_KEYS);
     Ok(sim)
+}
+
+/// The page's limit on a scenario's keys (a manager's, all controllers').
+fn page_limit(scenario: &Scenario) -> Result<(), workqueue_core::ScenarioError> {
+    let keys = scenario.key_count();
+    if keys <= PAGE_MAX_KEYS {
+        return Ok(());
+    }
+    Err(workqueue_core::ScenarioError {
+        field: "items".into(),
+        reason: format!(
+            "{keys} keys is too many for the page: at most {PAGE_MAX_KEYS} (wqsim runs up to {})",
+            workqueue_core::validate::MAX_ITEMS
+        ),
+    })
 }
 
 /// Checkpoints a run of `keys` keys may keep: at most [`MAX_CHECKPOINTS`],

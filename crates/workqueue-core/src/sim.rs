@@ -19,8 +19,7 @@ use crate::controller::{
 };
 use crate::item::{ItemId, ItemMap};
 use crate::limiter::{Answer, LimiterConfig};
-use crate::priority::Placed;
-use crate::priority::LOW_PRIORITY;
+use crate::priority::{Placed, LOW_PRIORITY};
 use crate::queue::{ControllerQueue, Handed, QueueKind};
 use crate::rate::TokenBucket;
 use crate::rng::Rng;
@@ -368,6 +367,8 @@ pub struct Simulation {
     client_waited: Nanos,
     /// When a reconcile last succeeded (how long the keys took to converge).
     last_success_at: Option<Nanos>,
+    /// Calls of the user's Reconcile so far.
+    inner_reconciles: u64,
     /// Most keys this run may hold (the page sets a lower limit than the core's).
     key_limit: u64,
     /// The latest watch events and what the queue did with each (for the
@@ -419,7 +420,13 @@ impl Simulation {
             });
         }
         // A manager of one is that one controller.
-        let scenario = &scenario.controller_scenarios()[0];
+        let one;
+        let scenario = if scenario.controllers.is_empty() {
+            scenario
+        } else {
+            one = scenario.controller_scenarios();
+            &one[0]
+        };
         let limiter = scenario.queue_limiter();
         let queue = ControllerQueue::new(scenario.queue, &limiter, 256, 0);
         let workers = match &scenario.crossplane {
@@ -460,6 +467,7 @@ impl Simulation {
             client_requests: 0,
             client_waited: 0,
             last_success_at: None,
+            inner_reconciles: 0,
             key_limit: MAX_ITEMS,
             arrivals: VecDeque::with_capacity(crate::view::ARRIVALS_KEPT),
             event_buf: Vec::new(),
@@ -700,18 +708,14 @@ impl Simulation {
         self.set_time(t);
         self.queue.advance(t);
         self.collect_queue_events();
-        // Reconciles that end by `t`, finished in worker order.
-        let mut due = Vec::new();
+        // Reconciles that end now, in worker order: `t` is the next event,
+        // so every due end is at `t` and the heap yields them by worker.
         while let Some(Reverse((until, w))) = self.ends.peek().copied() {
             if until > t {
                 break;
             }
             self.ends.pop();
-            due.push(w as usize);
-        }
-        due.sort_unstable();
-        for w in due {
-            self.finish(w);
+            self.finish(w as usize);
         }
         while let Some(&(at, id)) = self.initial_adds.get(self.initial_cursor) {
             if at > t {
@@ -843,59 +847,57 @@ impl Simulation {
         // middleware turned back is idle again at once, and goes again).
         while let Some(&w) = self.idle.first() {
             let w = w as usize;
-            {
-                if !self.queue.can_hand_out() {
-                    return true;
+            if !self.queue.can_hand_out() {
+                return true;
+            }
+            if !self.spend() {
+                return false;
+            }
+            let item = match self.queue.get(self.now) {
+                Handed::Item(item, priority) => {
+                    self.handed_priority.set(item, priority);
+                    item
                 }
-                if !self.spend() {
-                    return false;
-                }
-                let item = match self.queue.get(self.now) {
-                    Handed::Item(item, priority) => {
-                        self.handed_priority.set(item, priority);
-                        item
-                    }
-                    Handed::Empty | Handed::ShutDown => return true,
-                };
-                self.collect_queue_events();
-                self.active += 1;
-                self.metrics.active_workers = self.active;
-                self.push_log(SimEvent::ReconcileStart {
+                Handed::Empty | Handed::ShutDown => return true,
+            };
+            self.collect_queue_events();
+            self.active += 1;
+            self.metrics.active_workers = self.active;
+            self.push_log(SimEvent::ReconcileStart {
+                worker: w as u32,
+                item,
+            });
+            if let Some(mw) = &mut self.middleware {
+                let gate = mw.gate(item, self.now);
+                self.push_log(SimEvent::Gate {
                     worker: w as u32,
                     item,
+                    gate,
                 });
-                if let Some(mw) = &mut self.middleware {
-                    let gate = mw.gate(item, self.now);
-                    self.push_log(SimEvent::Gate {
-                        worker: w as u32,
+                if let Gate::Defer { delay } = gate {
+                    // The inner reconciler is not called: an instant RequeueAfter.
+                    self.idle.remove(&(w as u32));
+                    self.workers[w] = WorkerState::AwaitingDecision {
                         item,
-                        gate,
-                    });
-                    if let Gate::Defer { delay } = gate {
-                        // The inner reconciler is not called: an instant RequeueAfter.
-                        self.idle.remove(&(w as u32));
-                        self.workers[w] = WorkerState::AwaitingDecision {
-                            item,
-                            started: self.now,
-                        };
-                        self.conclude(w, item, Outcome::RequeueAfter { after_ns: delay }, false);
-                        continue;
-                    }
+                        started: self.now,
+                    };
+                    self.conclude(w, item, Outcome::RequeueAfter { after_ns: delay }, false);
+                    continue;
                 }
-                let duration = self
-                    .reconcile_ns
-                    .get(item)
-                    .unwrap_or(self.scenario.controller.reconcile_ns);
-                let waited = self.call_api(w, item);
-                let until = after(self.now, waited.saturating_add(duration));
-                self.idle.remove(&(w as u32));
-                self.ends.push(Reverse((until, w as u32)));
-                self.workers[w] = WorkerState::Reconciling {
-                    item,
-                    started: self.now,
-                    until,
-                };
             }
+            let duration = self
+                .reconcile_ns
+                .get(item)
+                .unwrap_or(self.scenario.controller.reconcile_ns);
+            let waited = self.call_api(w, item);
+            let until = after(self.now, waited.saturating_add(duration));
+            self.idle.remove(&(w as u32));
+            self.ends.push(Reverse((until, w as u32)));
+            self.workers[w] = WorkerState::Reconciling {
+                item,
+                started: self.now,
+                until,
+            };
         }
         true
     }
@@ -988,6 +990,7 @@ impl Simulation {
             info.last_decision = Some(decision);
         }
         self.metrics.count(&decision);
+        self.inner_reconciles += inner_ran as u64;
         if inner_ran && decision.label == ResultLabel::Success {
             self.last_success_at = Some(now);
         }
@@ -1312,9 +1315,7 @@ impl Simulation {
     /// Calls of the user's `Reconcile` (with Crossplane, only those the
     /// global bucket let through).
     pub fn inner_reconciles(&self) -> u64 {
-        (0..self.queue.keys().len())
-            .map(|i| self.items.get(ItemId(i as u32)).reconciles)
-            .sum()
+        self.inner_reconciles
     }
 
     /// When the last key converged: the last success, if nothing is left
@@ -1625,28 +1626,29 @@ fn initial_list_priority(now: Nanos) -> Option<i64> {
     (now == 0).then_some(LOW_PRIORITY)
 }
 
-/// Whether a log entry is about key `id`.
-pub(crate) fn concerns(e: &SimEvent, id: ItemId) -> bool {
-    let item = match e {
-        SimEvent::Queue(q) => match q {
-            QueueEvent::Add { item, .. }
-            | QueueEvent::AddAfter { item, .. }
-            | QueueEvent::RateLimited { item, .. }
-            | QueueEvent::Released { item }
-            | QueueEvent::Get { item }
-            | QueueEvent::Done { item, .. }
-            | QueueEvent::Forget { item }
-            | QueueEvent::AddWithOpts { item, .. }
-            | QueueEvent::GetWithPriority { item, .. } => Some(*item),
-            QueueEvent::ShutDown { .. } => None,
-        },
-        SimEvent::ReconcileStart { item, .. }
-        | SimEvent::ReconcileEnd { item, .. }
-        | SimEvent::AwaitingDecision { item, .. }
-        | SimEvent::Gate { item, .. }
-        | SimEvent::GaveUp { item, .. }
-        | SimEvent::ClientThrottled { item, .. } => Some(*item),
-        SimEvent::Stalled { .. } => None,
-    };
-    item == Some(id)
+impl SimEvent {
+    /// The key this event is about, if any.
+    pub fn item(&self) -> Option<ItemId> {
+        match self {
+            SimEvent::Queue(q) => match q {
+                QueueEvent::Add { item, .. }
+                | QueueEvent::AddAfter { item, .. }
+                | QueueEvent::RateLimited { item, .. }
+                | QueueEvent::Released { item }
+                | QueueEvent::Get { item }
+                | QueueEvent::Done { item, .. }
+                | QueueEvent::Forget { item }
+                | QueueEvent::AddWithOpts { item, .. }
+                | QueueEvent::GetWithPriority { item, .. } => Some(*item),
+                QueueEvent::ShutDown { .. } => None,
+            },
+            SimEvent::ReconcileStart { item, .. }
+            | SimEvent::ReconcileEnd { item, .. }
+            | SimEvent::AwaitingDecision { item, .. }
+            | SimEvent::Gate { item, .. }
+            | SimEvent::GaveUp { item, .. }
+            | SimEvent::ClientThrottled { item, .. } => Some(*item),
+            SimEvent::Stalled { .. } => None,
+        }
+    }
 }

@@ -428,7 +428,7 @@ impl Simulation {
                 // Its own entries, from its ReconcileEnd to its Done.
                 let mut calls = Vec::new();
                 for e in log.iter().skip((end - first.seq) as usize) {
-                    if !crate::sim::concerns(&e.event, id) {
+                    if e.event.item() != Some(id) {
                         continue;
                     }
                     calls.push(self.describe(e));
@@ -545,8 +545,8 @@ mod tests {
         Simulation::new(&s).expect("a valid scenario")
     }
 
-    #[test]
-    fn a_failing_key_waits_with_a_countdown_that_shrinks_to_zero() {
+    /// Key `a`, failing every time under per-item backoff from 5ms.
+    fn failing_key_a() -> Simulation {
         let mut s = sim(
             LimiterConfig::Exponential {
                 base_ns: 5 * MILLISECOND,
@@ -557,6 +557,12 @@ mod tests {
             },
         );
         s.apply(Input::Add { key: "a".into() }).unwrap();
+        s
+    }
+
+    #[test]
+    fn a_failing_key_waits_with_a_countdown_that_shrinks_to_zero() {
+        let mut s = failing_key_a();
         s.run_until(0);
         let v = s.stage_view(24, 32);
         assert_eq!(v.waiting_total, 1);
@@ -582,16 +588,7 @@ mod tests {
 
     #[test]
     fn a_key_report_explains_the_last_result_without_scanning_the_log() {
-        let mut s = sim(
-            LimiterConfig::Exponential {
-                base_ns: 5 * MILLISECOND,
-                max_ns: SECOND,
-            },
-            Script::Always {
-                outcome: Outcome::Error,
-            },
-        );
-        s.apply(Input::Add { key: "a".into() }).unwrap();
+        let mut s = failing_key_a();
         s.run_until(5 * MILLISECOND);
         let id = s.find("a").unwrap();
         let r = s.key_report(id);
