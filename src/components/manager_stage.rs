@@ -4,7 +4,7 @@
 //! waiting keys, with its own backoff), all fed by the shared parts.
 
 use workqueue_core::view::{BucketOwner, BucketView};
-use workqueue_core::{format_go_duration, Manager, Simulation, SECOND};
+use workqueue_core::{format_go_duration, Manager, Simulation, StageView, SECOND};
 use yew::prelude::*;
 
 use super::stage::{bucket_gauge, chip, more, waiting_chip};
@@ -16,7 +16,8 @@ use crate::state::{Action, PlaygroundContext};
 const CHIPS: usize = 6;
 
 /// The shared buckets, each drawn once, with who shares them.
-fn shared_parts(m: &Manager) -> Html {
+/// `views` are the controllers' stage views, in order (each computed once a frame).
+fn shared_parts(m: &Manager, views: &[StageView]) -> Html {
     let s = m.scenario();
     let names: Vec<&str> = m.controllers().map(|(n, _)| n).collect();
     let by_all = format!("shared by {}", names.join(", "));
@@ -27,8 +28,11 @@ fn shared_parts(m: &Manager) -> Html {
         .collect();
     let by_sharers = format!("passed to {}", sharers.join(", "));
     let (global, shared, client) = m.shared_levels();
-    let waiting = |f: fn(&Simulation) -> usize| m.controllers().map(|(_, c)| f(c)).sum::<usize>();
-    let on_bucket = waiting(|c| c.bucket_view().map_or(0, |b| b.waiting_on_bucket));
+    let on_bucket: usize = views
+        .iter()
+        .filter_map(|v| v.bucket.as_ref())
+        .map(|b| b.waiting_on_bucket)
+        .sum();
     let mut parts = Vec::new();
     if let (Some(tokens), Some(cp)) = (global, &s.crossplane) {
         let d = cp.derived();
@@ -83,8 +87,7 @@ fn shared_parts(m: &Manager) -> Html {
     }
 }
 
-fn column(state: &PlaygroundContext, name: &str, c: &Simulation) -> Html {
-    let view = c.stage_view(CHIPS, 0);
+fn column(state: &PlaygroundContext, name: &str, c: &Simulation, view: &StageView) -> Html {
     let now = view.now;
     let reconciles = c.inner_reconciles();
     let rate = if now > 0 {
@@ -127,6 +130,10 @@ pub fn manager_stage() -> Html {
         return html! {};
     };
     let m = m.borrow();
+    let views: Vec<StageView> = m
+        .controllers()
+        .map(|(_, c)| c.stage_view(CHIPS, 0))
+        .collect();
     let exit = {
         let d = state.dispatcher();
         Callback::from(move |_| d.dispatch(Action::ExitManager))
@@ -137,9 +144,9 @@ pub fn manager_stage() -> Html {
                 <p class="hint">{"Several controllers in one process. What they share is drawn once, on top; each column is one controller with its own queue and backoff."}</p>
                 <button onclick={exit} data-testid="exit-manager">{"Back to one controller"}</button>
             </div>
-            { shared_parts(&m) }
+            { shared_parts(&m, &views) }
             <div class="controllers" style={format!("grid-template-columns: repeat({}, minmax(0, 1fr))", m.len().clamp(1, 3))}>
-                { for m.controllers().map(|(name, c)| column(&state, name, c)) }
+                { for m.controllers().zip(&views).map(|((name, c), view)| column(&state, name, c, view)) }
             </div>
         </section>
     }
