@@ -194,6 +194,9 @@ impl Playground {
         let sim = page_sim(&scenario)
             .or_else(|_| page_sim(&Scenario::new("playground")))
             .expect("the empty scenario is valid");
+        // A fresh run with nothing scheduled waits for its first key from
+        // the first frame on (not only after a tick noticed it).
+        let idle = sim.next_event_at().is_none();
         Playground {
             settings,
             scenario,
@@ -211,7 +214,7 @@ impl Playground {
             pacing: Pacing::default(),
             effective_speed: 1.0,
             cue: Cue::Normal,
-            idle: false,
+            idle,
             lesson: None,
             mode: Mode::default(),
             manager: None,
@@ -298,6 +301,7 @@ impl Playground {
         }
         let settings = Settings::from_scenario(&shared.scenario);
         let mut p = Playground::with(settings, shared.scenario);
+        p.idle = false; // opened from a link or a file: not a first visit
         *p.tape.borrow_mut() = shared.inputs;
         p.advance_to(shared.at);
         p.playing = false;
@@ -348,6 +352,7 @@ impl Playground {
     pub fn enter_step(&mut self, index: usize, step: usize) {
         let all = lessons::all();
         let Some(lesson) = all.get(index) else { return };
+        self.idle = false; // a lesson's scene is never a first visit
         let step = step.min(lesson.steps.len().saturating_sub(1));
         let here = self.lesson.as_ref().is_some_and(|l| l.index == index);
         let from = (0..=step).rev().find(|i| lesson.steps[*i].setup.is_some());
@@ -889,6 +894,7 @@ impl Reducible for Playground {
                     next.selected = Some(key.clone());
                 }
                 next.record(input);
+                next.idle = false; // something happened
             }
             Action::Select(key) => next.selected = key,
             Action::Notify(n) => next.notice = n,
