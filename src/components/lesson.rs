@@ -46,19 +46,15 @@ pub fn lesson_panel() -> Html {
     };
     // What to do next when the step sits paused: never a silent stage.
     let predicted = step.predict.is_none() || ls.guess().is_some();
-    let play_hint = if state.playing || step.act.is_some() || state.idle {
+    // Before a prediction the form is what to do; after it, say how to run.
+    let play_hint = if state.playing || step.act.is_some() || state.idle || !predicted {
         html! {}
     } else {
         let d = d.clone();
         let play = Callback::from(move |_| d.dispatch(Action::Play));
-        let text = if predicted {
-            "Paused. Press play (or space) to run this step."
-        } else {
-            "Paused. Predict first, then press play (or space)."
-        };
         html! {
-            <p class="play-hint" data-testid="play-hint">{ text }{" "}
-                <button onclick={play} disabled={!predicted} data-testid="lesson-play">{"▶ Play"}</button></p>
+            <p class="play-hint" data-testid="play-hint">{"Paused. Press play (or space) to run this step. "}
+                <button onclick={play} data-testid="lesson-play">{"▶ Play"}</button></p>
         }
     };
     // Computed once when the step opened, from its own set-up: it never shifts.
@@ -96,7 +92,6 @@ pub fn lesson_panel() -> Html {
                 Some(lessons::Show::CompareLimiters) => html! { <super::compare::Compare /> },
                 None => html! {},
             } }
-            { play_hint }
             { match (&step.predict, ls.guess(), &answer) {
                 (Some(p), None, _) => html! {
                     <form class="predict" onsubmit={reveal}>
@@ -119,6 +114,7 @@ pub fn lesson_panel() -> Html {
                 }
                 _ => html! {},
             } }
+            { play_hint }
             { if let Some(w) = waiting { html! { <p class="waiting-for" data-testid="lesson-wait">{ w.describe() }</p> } } else { html! {} } }
             <div class="lesson-nav">
                 <button onclick={go(ls.step.saturating_sub(1))} disabled={ls.step == 0} data-testid="lesson-back">{"← Back"}</button>
