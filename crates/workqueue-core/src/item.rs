@@ -2,50 +2,66 @@
 //! dense [`ItemId`], so the queue and the limiters keep per-item state in plain
 //! vectors instead of hashing strings on every call.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+/// Odd constants (the fractional digits of pi) that key the hash.
+const K: [u64; 3] = [
+    0x243f_6a88_85a3_08d3,
+    0x1319_8a2e_0370_7344,
+    0xa409_3822_299f_31d0,
+];
 
-/// rustc's Fx hash: a multiply-rotate over 8-byte words. Keys are short,
-/// trusted strings, so a fast non-cryptographic hash is the right trade.
-/// It is deterministic, and nothing iterates over the map for output.
-#[derive(Default, Clone, Copy)]
-pub struct FxHasher(u64);
-
-const FX_SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-
-impl FxHasher {
-    #[inline]
-    fn mix(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(FX_SEED);
-    }
+/// A 64 x 64 -> 128 bit multiply, folded: every input bit reaches every
+/// output bit, the low ones (which pick a table slot) included.
+#[inline]
+fn fold_mul(a: u64, b: u64) -> u64 {
+    let wide = (a as u128) * (b as u128);
+    (wide as u64) ^ ((wide >> 64) as u64)
 }
 
-impl Hasher for FxHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.mix(u64::from_le_bytes([
-                c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
-            ]));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut buf = [0u8; 8];
-            buf[..rest.len()].copy_from_slice(rest);
-            self.mix(u64::from_le_bytes(buf));
-        }
-    }
+#[inline]
+fn word(bytes: &[u8], at: usize) -> u64 {
+    let mut w = [0; 8];
+    w.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_le_bytes(w)
+}
 
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.mix(i as u64);
-    }
+#[inline]
+fn half_word(bytes: &[u8], at: usize) -> u64 {
+    let mut w = [0; 4];
+    w.copy_from_slice(&bytes[at..at + 4]);
+    u32::from_le_bytes(w) as u64
+}
 
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
+/// The key hash, in the style of foldhash: 16 bytes per folded multiply, the
+/// last (or only) 16 read as two possibly overlapping words, so a key such as
+/// `ns/pod-1234` costs one multiply and no byte-by-byte tail. Keys are
+/// trusted strings, so a fast non-cryptographic hash is the right trade; it
+/// is fixed (no random seed), so runs are deterministic.
+#[inline]
+pub fn hash_key(key: &str) -> u64 {
+    let bytes = key.as_bytes();
+    let len = bytes.len();
+    let (acc, a, b) = if len <= 16 {
+        let (a, b) = if len >= 8 {
+            (word(bytes, 0), word(bytes, len - 8))
+        } else if len >= 4 {
+            (half_word(bytes, 0), half_word(bytes, len - 4))
+        } else if len > 0 {
+            let mid = bytes[len / 2] as u64;
+            (bytes[0] as u64, mid << 8 | bytes[len - 1] as u64)
+        } else {
+            (0, 0)
+        };
+        (K[0], a, b)
+    } else {
+        let mut acc = K[0];
+        let mut at = 0;
+        while at + 16 < len {
+            acc = fold_mul(word(bytes, at) ^ K[1], word(bytes, at + 8) ^ acc);
+            at += 16;
+        }
+        (acc, word(bytes, len - 16), word(bytes, len - 8))
+    };
+    fold_mul(a ^ K[1] ^ len as u64, b ^ K[2] ^ acc)
 }
 
 /// A dense handle for an interned key. Ids are handed out 0, 1, 2, ... in the
@@ -64,114 +80,141 @@ impl ItemId {
 }
 
 /// Maps keys to [`ItemId`]s and back, without an allocation per key: every
-/// key's bytes live in one arena, and the table maps a key's hash to the
-/// first id with that hash (ids with equal hashes are chained). A lookup
-/// hashes the key once. Ids are never recycled: memory grows with the number
-/// of distinct keys ever seen, like the limiters' maps in client-go grow with
-/// keys that are never forgotten.
-#[derive(Clone, Debug, Default)]
+/// key's bytes live in one arena, and an open-addressing table (linear
+/// probing) holds, per slot, 32 bits of the key's hash and its id. A lookup
+/// hashes the key once and compares bytes only when those 32 bits match;
+/// growing the table moves the slots without touching the arena. Ids are
+/// never recycled: memory grows with the number of distinct keys ever seen,
+/// like the limiters' maps in client-go grow with keys that are never
+/// forgotten.
+#[derive(Clone, Debug)]
 pub struct Interner {
     /// Every key's bytes, back to back.
     arena: String,
-    /// Where key `id` lives in the arena.
-    spans: Vec<(u32, u32)>,
-    /// A key's hash → the latest id with that hash.
-    by_hash: HashMap<u64, u32, BuildHasherDefault<Prehashed>>,
-    /// For each id, the previous id with the same hash (`u32::MAX`: none).
-    same_hash: Vec<u32>,
+    /// Key `id` is `arena[ends[id]..ends[id + 1]]` (`ends[0]` is 0).
+    ends: Vec<u32>,
+    /// `tag << 32 | (id + 1)` per slot, 0 when empty; the length is a power
+    /// of two (or 0 before the first key).
+    table: Vec<u64>,
 }
 
-/// The table's keys are hashes already: used as they are.
-#[derive(Default, Clone, Copy)]
-pub struct Prehashed(u64);
-
-impl Hasher for Prehashed {
-    fn write(&mut self, bytes: &[u8]) {
-        // Only u64 keys are hashed here; fold anything else in.
-        for b in bytes {
-            self.0 = self.0.rotate_left(8) ^ *b as u64;
+impl Default for Interner {
+    fn default() -> Self {
+        Interner {
+            arena: String::new(),
+            ends: vec![0],
+            table: Vec::new(),
         }
     }
-
-    #[inline]
-    fn write_u64(&mut self, i: u64) {
-        self.0 = i;
-    }
-
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
 }
 
-const NONE: u32 = u32::MAX;
-
+/// The 32 bits of a hash a slot keeps; their low bits also pick the slot.
 #[inline]
-fn hash_of(key: &str) -> u64 {
-    let mut h = FxHasher::default();
-    h.write(key.as_bytes());
-    h.finish()
+fn tag_of(hash: u64) -> u32 {
+    (hash >> 32) as u32
+}
+
+/// Where a lookup ended: the key's id, or the empty slot it would take.
+enum Probe {
+    Found(ItemId),
+    Vacant(usize),
 }
 
 impl Interner {
     /// An interner with room for `keys` keys of about `bytes_per_key` bytes.
     pub fn with_capacity(keys: usize, bytes_per_key: usize) -> Interner {
+        let mut ends = Vec::with_capacity(keys.saturating_add(1));
+        ends.push(0);
         Interner {
             arena: String::with_capacity(keys.saturating_mul(bytes_per_key)),
-            spans: Vec::with_capacity(keys),
-            by_hash: HashMap::with_capacity_and_hasher(keys, Default::default()),
-            same_hash: Vec::with_capacity(keys),
+            ends,
+            table: vec![0; Self::slots_for(keys)],
         }
     }
 
-    fn find(&self, key: &str, hash: u64) -> Option<ItemId> {
-        let mut id = *self.by_hash.get(&hash)?;
-        while id != NONE {
-            if self.name(ItemId(id)) == key {
-                return Some(ItemId(id));
+    /// Slots that hold `keys` keys at most 3/4 full.
+    fn slots_for(keys: usize) -> usize {
+        (keys.saturating_mul(4) / 3 + 1).next_power_of_two().max(16)
+    }
+
+    fn probe(&self, key: &str, tag: u32) -> Probe {
+        let mask = self.table.len() - 1;
+        let mut i = tag as usize & mask;
+        loop {
+            let slot = self.table[i];
+            if slot == 0 {
+                return Probe::Vacant(i);
             }
-            id = self.same_hash[id as usize];
+            if (slot >> 32) as u32 == tag {
+                let id = ItemId(slot as u32 - 1);
+                if self.name(id) == key {
+                    return Probe::Found(id);
+                }
+            }
+            i = (i + 1) & mask;
         }
-        None
+    }
+
+    /// Doubles the table, placing every slot again by its tag.
+    fn grow(&mut self) {
+        let slots = Self::slots_for(self.len() + 1).max(self.table.len() * 2);
+        let old = std::mem::replace(&mut self.table, vec![0; slots]);
+        let mask = slots - 1;
+        for slot in old.into_iter().filter(|s| *s != 0) {
+            let mut i = (slot >> 32) as usize & mask;
+            while self.table[i] != 0 {
+                i = (i + 1) & mask;
+            }
+            self.table[i] = slot;
+        }
     }
 
     pub fn intern(&mut self, key: &str) -> ItemId {
-        let hash = hash_of(key);
-        if let Some(id) = self.find(key, hash) {
-            return id;
+        if (self.len() + 1) * 4 > self.table.len() * 3 {
+            self.grow();
         }
-        let id = u32::try_from(self.spans.len())
+        let tag = tag_of(hash_key(key));
+        let vacant = match self.probe(key, tag) {
+            Probe::Found(id) => return id,
+            Probe::Vacant(i) => i,
+        };
+        let id = u32::try_from(self.len())
             .ok()
-            .filter(|id| *id != NONE)
-            .expect("fewer than 2^32 - 1 distinct keys");
-        let start = u32::try_from(self.arena.len()).expect("under 4 GiB of key bytes");
+            .filter(|id| *id < u32::MAX - 1)
+            .expect("fewer than 2^32 - 2 distinct keys");
         self.arena.push_str(key);
-        self.spans.push((start, key.len() as u32));
-        let previous = self.by_hash.insert(hash, id).unwrap_or(NONE);
-        self.same_hash.push(previous);
+        self.ends
+            .push(u32::try_from(self.arena.len()).expect("under 4 GiB of key bytes"));
+        self.table[vacant] = (tag as u64) << 32 | (id as u64 + 1);
         ItemId(id)
     }
 
     pub fn get(&self, key: &str) -> Option<ItemId> {
-        self.find(key, hash_of(key))
+        if self.table.is_empty() {
+            return None;
+        }
+        match self.probe(key, tag_of(hash_key(key))) {
+            Probe::Found(id) => Some(id),
+            Probe::Vacant(_) => None,
+        }
     }
 
     pub fn name(&self, id: ItemId) -> &str {
-        let (start, len) = self.spans[id.index()];
-        &self.arena[start as usize..(start + len) as usize]
+        let i = id.index();
+        &self.arena[self.ends[i] as usize..self.ends[i + 1] as usize]
     }
 
     pub fn len(&self) -> usize {
-        self.spans.len()
+        self.ends.len() - 1
     }
 
     pub fn is_empty(&self) -> bool {
-        self.spans.is_empty()
+        self.len() == 0
     }
 
     /// Every key in id order (the order keys were first seen).
     pub fn iter(&self) -> impl Iterator<Item = (ItemId, &str)> {
-        (0..self.spans.len()).map(|i| (ItemId(i as u32), self.name(ItemId(i as u32))))
+        (0..self.len()).map(|i| (ItemId(i as u32), self.name(ItemId(i as u32))))
     }
 }
 
@@ -236,15 +279,53 @@ mod tests {
             assert_eq!(i.name(ItemId(n as u32)), k);
         }
         assert_eq!(i.get("ns/pod-50000"), None);
-        // Two keys whose table entries collide are told apart by their bytes:
-        // chain them by hand under one hash, as a collision would.
+        assert_eq!(i.len(), 50_000);
+        assert!(
+            i.table.len() * 3 >= 50_000 * 4,
+            "the table stays at most 3/4 full"
+        );
+    }
+
+    #[test]
+    fn keys_with_equal_tags_are_told_apart_by_their_bytes() {
+        // Force every key onto one tag, as a collision of all 32 bits would:
+        // insert by hand through the same probe `intern` uses.
         let mut c = Interner::default();
-        let (a, b) = (c.intern("a"), c.intern("b"));
-        let hb = hash_of("b");
-        c.by_hash.insert(hash_of("a"), b.0);
-        c.same_hash[b.index()] = a.0;
-        c.by_hash.insert(hb, b.0);
-        assert_eq!((c.get("a"), c.get("b")), (Some(a), Some(b)));
+        c.grow();
+        let tag = 7;
+        for (n, key) in ["a", "b", "c"].into_iter().enumerate() {
+            let Probe::Vacant(slot) = c.probe(key, tag) else {
+                panic!("{key} is new")
+            };
+            c.arena.push_str(key);
+            c.ends.push(c.arena.len() as u32);
+            c.table[slot] = (tag as u64) << 32 | (n as u64 + 1);
+        }
+        for (n, key) in ["a", "b", "c"].into_iter().enumerate() {
+            assert!(matches!(c.probe(key, tag), Probe::Found(id) if id == ItemId(n as u32)));
+        }
+        assert!(matches!(c.probe("d", tag), Probe::Vacant(_)));
+        c.grow();
+        assert!(
+            matches!(c.probe("c", tag), Probe::Found(ItemId(2))),
+            "found after a move"
+        );
+    }
+
+    #[test]
+    fn keys_differing_only_in_their_last_digits_spread_over_the_table() {
+        // A hash whose low bits came only from the last bytes would put these
+        // keys into a few runs of slots; count the longest run of full slots.
+        let mut i = Interner::default();
+        for n in 0..10_000 {
+            i.intern(&format!("ns/pod-{n}"));
+        }
+        let (mut run, mut longest) = (0, 0);
+        for slot in &i.table {
+            run = if *slot == 0 { 0 } else { run + 1 };
+            longest = longest.max(run);
+        }
+        assert!(longest < 200, "longest run of full slots {longest}");
     }
 
     #[test]

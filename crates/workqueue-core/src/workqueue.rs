@@ -150,35 +150,43 @@ impl QueueOptions {
 /// "No time on record" in a slot.
 const NO_TIME: Nanos = Nanos::MIN;
 
-/// Everything the queue keeps per item, together so one call touches one
-/// cache line: the `dirty` and `processing` sets and the metrics' `addTimes`
-/// and `processingStartTimes`.
-#[derive(Clone, Copy, Debug)]
+/// The queue's two sets, `dirty` and `processing`, as two bytes per item.
+#[derive(Clone, Copy, Debug, Default)]
 struct Slot {
-    add_time: Nanos,
-    start_time: Nanos,
-    /// Position in `started` while `start_time` is set.
-    started_pos: u32,
     dirty: bool,
     processing: bool,
 }
 
 const EMPTY_SLOT: Slot = Slot {
-    add_time: NO_TIME,
-    start_time: NO_TIME,
-    started_pos: 0,
     dirty: false,
     processing: false,
 };
 
-/// The slot of `item`, growing the slots on first sight (a free function so
-/// the other fields stay borrowable).
+/// The metrics' `addTimes` and `processingStartTimes` of one item, kept
+/// apart from [`Slot`] so a queue without metrics (client-go's default)
+/// grows by two bytes per new key, not twenty-four.
+#[derive(Clone, Copy, Debug)]
+struct Timing {
+    add_time: Nanos,
+    start_time: Nanos,
+    /// Position in `started` while `start_time` is set.
+    started_pos: u32,
+}
+
+const NO_TIMING: Timing = Timing {
+    add_time: NO_TIME,
+    start_time: NO_TIME,
+    started_pos: 0,
+};
+
+/// The entry of `item` in `per_item`, growing it on first sight (a free
+/// function so the queue's other fields stay borrowable).
 #[inline]
-fn slot_in(slots: &mut Vec<Slot>, item: ItemId) -> &mut Slot {
-    if item.index() >= slots.len() {
-        slots.resize(item.index() + 1, EMPTY_SLOT);
+fn entry_in<T: Copy>(per_item: &mut Vec<T>, item: ItemId, empty: T) -> &mut T {
+    if item.index() >= per_item.len() {
+        per_item.resize(item.index() + 1, empty);
     }
-    &mut slots[item.index()]
+    &mut per_item[item.index()]
 }
 
 /// A rate-limiting work queue over string keys.
@@ -187,6 +195,8 @@ pub struct Workqueue {
     keys: Interner,
     fifo: VecDeque<ItemId>,
     slots: Vec<Slot>,
+    /// Per item, only when recording metrics.
+    timings: Vec<Timing>,
     /// Items with a processing start time, for the two work gauges.
     started: Vec<ItemId>,
     processing_count: usize,
@@ -206,6 +216,7 @@ impl Workqueue {
             keys: Interner::default(),
             fifo: VecDeque::new(),
             slots: Vec::new(),
+            timings: Vec::new(),
             started: Vec::new(),
             processing_count: 0,
             shutting_down: false,
@@ -320,8 +331,7 @@ impl Workqueue {
 
     fn add_inner(&mut self, item: ItemId) -> AddEffect {
         let now = self.now;
-        let metrics = self.metrics.is_some();
-        let slot = slot_in(&mut self.slots, item);
+        let slot = entry_in(&mut self.slots, item, EMPTY_SLOT);
         let effect = if self.shutting_down {
             AddEffect::Ignored
         } else if slot.dirty {
@@ -329,8 +339,11 @@ impl Workqueue {
             AddEffect::Deduplicated
         } else {
             slot.dirty = true;
-            if metrics && slot.add_time == NO_TIME {
-                slot.add_time = now; // latency runs from the moment it became dirty
+            if self.metrics.is_some() {
+                let timing = entry_in(&mut self.timings, item, NO_TIMING);
+                if timing.add_time == NO_TIME {
+                    timing.add_time = now; // latency runs from the moment it became dirty
+                }
             }
             let effect = if slot.processing {
                 AddEffect::MarkedDirty
@@ -360,18 +373,19 @@ impl Workqueue {
         };
         let now = self.now;
         let started_len = self.started.len() as u32;
-        let slot = slot_in(&mut self.slots, item);
+        let slot = entry_in(&mut self.slots, item, EMPTY_SLOT);
         let was_processing = slot.processing;
         slot.processing = true;
         slot.dirty = false;
         if let Some(m) = &mut self.metrics {
             m.depth -= 1;
-            let newly_started = slot.start_time == NO_TIME;
-            slot.start_time = now;
+            let timing = entry_in(&mut self.timings, item, NO_TIMING);
+            let newly_started = timing.start_time == NO_TIME;
+            timing.start_time = now;
             if newly_started {
-                slot.started_pos = started_len;
+                timing.started_pos = started_len;
             }
-            let added = std::mem::replace(&mut slot.add_time, NO_TIME);
+            let added = std::mem::replace(&mut timing.add_time, NO_TIME);
             if added != NO_TIME {
                 m.queue_duration.observe(since_seconds(now, added));
             }
@@ -391,17 +405,18 @@ impl Workqueue {
     pub fn done(&mut self, now: Nanos, item: ItemId) {
         self.advance(now);
         let now = self.now;
-        let slot = slot_in(&mut self.slots, item);
-        let started = std::mem::replace(&mut slot.start_time, NO_TIME);
-        let (pos, was_processing, requeued) =
-            (slot.started_pos as usize, slot.processing, slot.dirty);
+        let slot = entry_in(&mut self.slots, item, EMPTY_SLOT);
+        let (was_processing, requeued) = (slot.processing, slot.dirty);
         slot.processing = false;
         if let Some(m) = &mut self.metrics {
+            let timing = entry_in(&mut self.timings, item, NO_TIMING);
+            let started = std::mem::replace(&mut timing.start_time, NO_TIME);
             if started != NO_TIME {
+                let pos = timing.started_pos as usize;
                 m.work_duration.observe(since_seconds(now, started));
                 self.started.swap_remove(pos);
                 if let Some(&moved) = self.started.get(pos) {
-                    self.slots[moved.index()].started_pos = pos as u32;
+                    self.timings[moved.index()].started_pos = pos as u32;
                 }
             }
         }
@@ -614,7 +629,7 @@ impl Workqueue {
         let mut total = 0.0;
         let mut oldest: f64 = 0.0;
         for item in &self.started {
-            let age = since_seconds(now, self.slot(*item).start_time);
+            let age = since_seconds(now, self.timings[item.index()].start_time);
             total += age;
             oldest = oldest.max(age);
         }
