@@ -123,10 +123,25 @@ impl Default for Interner {
     }
 }
 
-/// The 32 bits of a hash a slot keeps; their low bits also pick the slot.
+/// The 32 bits of a hash a slot keeps; their top bits also pick the slot,
+/// so one more multiply spreads the hash's bits into them.
 #[inline]
 fn tag_of(hash: u64) -> u32 {
-    (hash >> 32) as u32
+    ((hash ^ hash >> 32).wrapping_mul(K[0]) >> 32) as u32
+}
+
+/// The slot a tag starts probing from in a table of `slots` slots: its top
+/// bits, so the table is roughly in tag order and doubling it moves every
+/// slot to about twice its index (the moves stream through memory instead of
+/// scattering).
+#[inline]
+fn home(tag: u32, slots: usize) -> usize {
+    ((tag as u64 * slots as u64) >> 32) as usize
+}
+
+#[inline]
+fn tag_in(slot: u64) -> u32 {
+    (slot >> 32) as u32
 }
 
 /// Where a lookup ended: the key's id, or the empty slot it would take.
@@ -154,13 +169,13 @@ impl Interner {
 
     fn probe(&self, key: &str, tag: u32) -> Probe {
         let mask = self.table.len() - 1;
-        let mut i = tag as usize & mask;
+        let mut i = home(tag, self.table.len());
         loop {
             let slot = self.table[i];
             if slot == 0 {
                 return Probe::Vacant(i);
             }
-            if (slot >> 32) as u32 == tag {
+            if tag_in(slot) == tag {
                 let id = ItemId(slot as u32 - 1);
                 if same_bytes(self.bytes(id), key.as_bytes()) {
                     return Probe::Found(id);
@@ -176,7 +191,7 @@ impl Interner {
         let old = std::mem::replace(&mut self.table, vec![0; slots]);
         let mask = slots - 1;
         for slot in old.into_iter().filter(|s| *s != 0) {
-            let mut i = (slot >> 32) as usize & mask;
+            let mut i = home(tag_in(slot), slots);
             while self.table[i] != 0 {
                 i = (i + 1) & mask;
             }

@@ -14,7 +14,11 @@ fn wasm_benchmark_figures() {
         .and_then(|w| w.performance())
         .expect("a browser with performance.now");
     let now_ms = move || perf.now();
-    for (name, value) in workqueue_core::bench::run(&now_ms, 9) {
+    let figures = workqueue_core::bench::run(&now_ms, 9)
+        .into_iter()
+        .map(|(name, value)| (name.to_string(), value))
+        .collect();
+    for (name, value) in workqueue_core::bench::with_ratios(figures) {
         console_log!("wasm_{name} {value:.3}");
         assert!(value.is_finite() && value > 0.0, "{name} measured");
     }
