@@ -114,35 +114,40 @@ impl Serialize for RetryHistory {
 }
 
 /// What the simulation knows about one key beyond the queue's own state.
+/// `repr(C)` keeps the fields every reconcile and queue event touches
+/// together at the front (two cache lines), then the latest answer, then the
+/// history ring: with 100,000 keys the records outgrow the caches, and each
+/// line a reconcile touches is a trip to memory.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[repr(C)]
 pub struct ItemInfo {
     pub reconciles: u64,
     pub errors: u64,
-    pub last_outcome: Option<Outcome>,
-    pub last_decision: Option<Decision>,
-    /// The latest rate-limited requeues, oldest first (bounded).
-    pub retries: RetryHistory,
-    /// Every sub-limiter's answer to the latest `When` (kept for the latest
-    /// requeue only: ten thousand keys × a full history would be heavy to keep
-    /// and to snapshot).
-    pub last_answer: Option<Answer>,
-    /// Dropped by "give up after N requeues" or a terminal error.
-    pub gave_up: bool,
-    pub watch_events: u64,
     /// Adds absorbed by deduplication since the key was last handed to a
     /// worker: how many events the one queued (or dirty) copy stands for.
     pub absorbed: u64,
     /// When the key's current wait in the heap began (its countdown's full
     /// length is `ready_at - wait_from`).
     pub wait_from: Nanos,
-    /// Whether the latest rate-limited requeue waits because of a token
-    /// bucket (its answer was decided by one).
-    pub bucket_bound: bool,
+    /// How long its latest reconcile waited for the API client.
+    pub client_waited: Nanos,
+    pub watch_events: u64,
     /// The log position (`seq`) of the key's latest `ReconcileEnd`: where
     /// the calls its last result caused begin.
     pub last_end_seq: Option<u64>,
-    /// How long its latest reconcile waited for the API client.
-    pub client_waited: Nanos,
+    pub last_outcome: Option<Outcome>,
+    pub last_decision: Option<Decision>,
+    /// Dropped by "give up after N requeues" or a terminal error.
+    pub gave_up: bool,
+    /// Whether the latest rate-limited requeue waits because of a token
+    /// bucket (its answer was decided by one).
+    pub bucket_bound: bool,
+    /// Every sub-limiter's answer to the latest `When` (kept for the latest
+    /// requeue only: ten thousand keys × a full history would be heavy to keep
+    /// and to snapshot).
+    pub last_answer: Option<Answer>,
+    /// The latest rate-limited requeues, oldest first (bounded).
+    pub retries: RetryHistory,
 }
 
 /// An entry of the event log.

@@ -2,7 +2,7 @@
 //! workloads are described in `workqueue_core::bench`.
 //!
 //! The figures are the best of [`PROCESSES`] runs, each in a fresh process:
-//! on this machine kind a process lands, about one time in four, in a memory
+//! on this machine kind a process lands, about one time in three, in a memory
 //! placement where every figure is a third slower, for its whole life.
 //! Best-of-rounds within one process cannot see past that; a few processes
 //! can.
@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use workqueue_core::bench;
 
-const PROCESSES: usize = 3;
+const PROCESSES: usize = 5;
 /// Set in the child processes, which measure and print raw figures.
 const CHILD: &str = "WQ_BENCH_CHILD";
 
@@ -66,12 +66,14 @@ fn keep_freed_memory() {
         fn mallopt(param: i32, value: i32) -> i32;
     }
     const M_TRIM_THRESHOLD: i32 = -1;
-    const M_MMAP_THRESHOLD: i32 = -3;
+    const M_MMAP_MAX: i32 = -4;
     // SAFETY: mallopt only changes allocator tunables; it is called before
     // any allocation-heavy work and before any thread starts.
     unsafe {
+        // Never trim the heap's top, and serve every block from the heap
+        // (no mmap, whose blocks go back to the kernel when freed).
         mallopt(M_TRIM_THRESHOLD, i32::MAX);
-        mallopt(M_MMAP_THRESHOLD, 32 << 20);
+        mallopt(M_MMAP_MAX, 0);
     }
 }
 
