@@ -105,8 +105,8 @@ pub fn decode(fragment: &str) -> Result<Shared, ShareError> {
         _ => return Err(ShareError::NotALink),
     };
     let json = String::from_utf8(json).map_err(|_| ShareError::Garbled("not text".into()))?;
-    let shared: Shared =
-        serde_json::from_str(&json).map_err(|e| ShareError::Garbled(e.to_string()))?;
+    let shared: Shared = workqueue_core::scenario::from_json_tracked(&json)
+        .map_err(|e| ShareError::Garbled(e.to_string()))?;
     shared.check().map_err(ShareError::Invalid)?;
     Ok(shared)
 }
