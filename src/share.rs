@@ -10,6 +10,7 @@ use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
 use base64::engine::DecodePaddingMode;
 use base64::Engine;
 use serde::{Deserialize, Serialize};
+use workqueue_core::json::{self, Decode, Fields, Json};
 use workqueue_core::{validate, Input, Nanos, Scenario, ScenarioError};
 
 /// The format this build writes.
@@ -105,10 +106,38 @@ pub fn decode(fragment: &str) -> Result<Shared, ShareError> {
         _ => return Err(ShareError::NotALink),
     };
     let json = String::from_utf8(json).map_err(|_| ShareError::Garbled("not text".into()))?;
-    let shared: Shared = workqueue_core::scenario::from_json_tracked(&json)
-        .map_err(|e| ShareError::Garbled(e.to_string()))?;
+    let shared: Shared = json::from_str(&json).map_err(|e| ShareError::Garbled(e.to_string()))?;
     shared.check().map_err(ShareError::Invalid)?;
     Ok(shared)
+}
+
+/// Read by hand like the scenario (see `workqueue_core::json`), with the
+/// same names and defaults as the serde attributes above.
+impl Decode for Shared {
+    fn decode(v: &Json, path: &str) -> Result<Self, ScenarioError> {
+        let mut f = Fields::of(v, path)?;
+        let shared = Shared {
+            scenario: f.required("scenario")?,
+            inputs: f.or_default("inputs")?,
+            at: f.or_default("at")?,
+            lesson: f.or_default("lesson")?,
+            selected: f.or_default("selected")?,
+        };
+        f.finish(true, &["scenario", "inputs", "at", "lesson", "selected"])?;
+        Ok(shared)
+    }
+}
+
+impl Decode for LessonPosition {
+    fn decode(v: &Json, path: &str) -> Result<Self, ScenarioError> {
+        let mut f = Fields::of(v, path)?;
+        let lesson = LessonPosition {
+            id: f.required("id")?,
+            step: f.required("step")?,
+        };
+        f.finish(false, &[])?;
+        Ok(lesson)
+    }
 }
 
 impl Shared {

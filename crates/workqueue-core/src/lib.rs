@@ -32,7 +32,9 @@
 pub mod bench;
 pub mod conformance;
 pub mod controller;
+pub mod decode;
 pub mod item;
+pub mod json;
 pub mod limiter;
 pub mod manager;
 pub mod metrics;

@@ -220,25 +220,6 @@ pub struct ScenarioError {
 
 use crate::validate::bad;
 
-/// Parses JSON into `T`, naming the field at fault (`controller.workers`)
-/// when it does not fit. Every document the page reads (scenario files and
-/// share links) goes through this one function, so each type's decoder is
-/// built once into the page.
-pub fn from_json_tracked<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ScenarioError> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let path = e.path().to_string();
-        let field = if path == "." {
-            "(document)".into()
-        } else {
-            path
-        };
-        bad(field, e.into_inner().to_string())
-    })?;
-    de.end().map_err(|e| bad("(document)", e.to_string()))?;
-    Ok(value)
-}
-
 impl Scenario {
     /// An empty run of a controller with client-go's default limiter.
     pub fn new(name: &str) -> Scenario {
@@ -280,32 +261,24 @@ impl Scenario {
         s
     }
 
-    /// Parses and validates a scenario document.
+    /// Parses and validates a scenario document. The version is read first,
+    /// so that a document from another version is refused for that, not for
+    /// a field it names differently.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        /// Only the version, read first so that a document from another
-        /// version is refused for that, not for a field it names differently.
-        #[derive(Deserialize)]
-        struct Version {
-            version: Option<u64>,
-        }
-        let version = serde_json::from_str::<Version>(text).map_err(|e| {
-            if e.is_data() {
-                bad(
-                    "version",
-                    format!("{e}: a scenario starts with \"version\": 1"),
-                )
-            } else {
-                bad("(document)", format!("not valid JSON: {e}"))
-            }
-        })?;
-        match version.version {
+        use crate::json::{Decode, Json};
+        let doc = crate::json::parse(text)?;
+        let version = match &doc {
+            Json::Object(fields) => fields.iter().find(|(k, _)| k == "version").map(|(_, v)| v),
+            other => return Err(crate::json::invalid("(document)", other, "an object")),
+        };
+        match version.map(|v| u64::decode(v, "version")).transpose()? {
             None => return Err(bad("version", "missing: a scenario starts with \"version\": 1")),
             Some(v) if v != SCENARIO_VERSION as u64 => {
                 return Err(bad("version", format!("version {v} is not supported: this playground reads version {SCENARIO_VERSION}")))
             }
             _ => {}
         }
-        let s: Scenario = from_json_tracked(text)?;
+        let s = Scenario::decode(&doc, "(document)")?;
         s.validate()?;
         Ok(s)
     }

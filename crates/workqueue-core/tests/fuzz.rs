@@ -19,6 +19,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use serde_json::Value;
 use workqueue_core::controller::{CrossplaneConfig, ReconcileResult};
+use workqueue_core::json;
 use workqueue_core::rng::Rng;
 use workqueue_core::scenario::{ItemSpec, Source};
 use workqueue_core::{
@@ -460,6 +461,67 @@ fn arbitrary_scenarios_and_inputs_never_panic_and_stay_in_budget() {
         println!("  case {n}: {e}");
     }
     assert!(failures.is_empty(), "{} cases failed", failures.len());
+}
+
+/// The page reads scenarios and share links with the hand-written reader in
+/// `workqueue_core::json`; the types' serde derives say the same format. On
+/// every fuzzed document (typed scenarios and inputs, mutated leaf by leaf,
+/// sometimes cut short) both must accept with the same value, or both refuse.
+/// One difference is by design: serde takes a variant's index in place of a
+/// tag's name in some nestings and not in others; the hand reader wants the
+/// name everywhere.
+#[test]
+fn the_hand_reader_and_serde_agree_on_every_document() {
+    fn agree<T>(text: &str) -> Result<bool, String>
+    where
+        T: serde::de::DeserializeOwned + json::Decode + PartialEq + std::fmt::Debug,
+    {
+        match (json::from_str::<T>(text), serde_json::from_str::<T>(text)) {
+            (Ok(a), Ok(b)) if a == b => Ok(true),
+            (Err(_), Err(_)) => Ok(false),
+            (Err(e), Ok(_)) if e.reason.contains("expected variant identifier") => Ok(false),
+            (hand, serde) => Err(format!("{text}\n  hand: {hand:?}\n  serde: {serde:?}")),
+        }
+    }
+    let cases = env_u64("WQ_FUZZ_CASES", 3_000);
+    let (mut accepted, mut failures) = (0u64, Vec::new());
+    for n in 0..cases {
+        let mut g = Gen(Rng::new(n ^ 0xDEC0DE), n % 2 == 1);
+        let (mut doc, input) = match g.below(3) {
+            0 => (serde_json::to_value(rich_scenario()).unwrap(), false),
+            1 => (serde_json::to_value(g.scenario()).unwrap(), false),
+            _ => (serde_json::to_value(g.input()).unwrap(), true),
+        };
+        for _ in 0..g.below(4) {
+            g.mutate(&mut doc);
+        }
+        let mut text = doc.to_string();
+        if g.chance(5) {
+            let cut = g.below(text.len() as u64) as usize;
+            text = text.chars().take(cut).collect();
+        }
+        let verdict = if input {
+            agree::<Input>(&text)
+        } else {
+            agree::<Scenario>(&text)
+        };
+        match verdict {
+            Ok(ok) => accepted += ok as u64,
+            Err(e) => failures.push((n, e)),
+        }
+    }
+    println!(
+        "readers: {cases} documents, {accepted} accepted by both, {} disagreements",
+        failures.len()
+    );
+    for (n, e) in failures.iter().take(5) {
+        println!("  case {n}: {e}");
+    }
+    assert!(failures.is_empty(), "{} disagreements", failures.len());
+    assert!(
+        accepted * 4 > cases,
+        "too few documents are valid to compare values"
+    );
 }
 
 fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
