@@ -684,6 +684,109 @@ mod tests {
         assert_eq!(f.finish(true, &["n"]).unwrap_err().field, "x.m");
     }
 
+    /// The same value as serde_json's tree (objects without duplicate keys).
+    fn as_serde(v: &Json) -> serde_json::Value {
+        use serde_json::Value;
+        match v {
+            Json::Null => Value::Null,
+            Json::Bool(b) => Value::Bool(*b),
+            Json::Number(Number::Unsigned(n)) => Value::from(*n),
+            Json::Number(Number::Negative(n)) => Value::from(*n),
+            Json::Number(Number::Float(f)) => Value::from(*f),
+            Json::String(s) => Value::String(s.clone()),
+            Json::Array(items) => Value::Array(items.iter().map(as_serde).collect()),
+            Json::Object(fields) => Value::Object(
+                fields
+                    .iter()
+                    .map(|(k, v)| (k.clone(), as_serde(v)))
+                    .collect(),
+            ),
+        }
+    }
+
+    fn has_duplicate_keys(v: &Json) -> bool {
+        match v {
+            Json::Array(items) => items.iter().any(has_duplicate_keys),
+            Json::Object(fields) => {
+                fields
+                    .iter()
+                    .enumerate()
+                    .any(|(i, (k, _))| fields[..i].iter().any(|(j, _)| j == k))
+                    || fields.iter().any(|(_, v)| has_duplicate_keys(v))
+            }
+            _ => false,
+        }
+    }
+
+    /// Byte-level fuzzing of the parser against serde_json: documents built
+    /// from JSON's own alphabet, mutated by inserting, deleting and replacing
+    /// characters. Both must accept (with the same tree) or both refuse, and
+    /// nothing panics.
+    #[test]
+    fn the_parser_agrees_with_serde_json_on_mangled_documents() {
+        const PIECES: [&str; 24] = [
+            "{",
+            "}",
+            "[",
+            "]",
+            ",",
+            ":",
+            "\"",
+            "\\",
+            "\\u00e9",
+            "\\ud83d\\ude00",
+            "0",
+            "-",
+            "1",
+            "9",
+            ".",
+            "e",
+            "E",
+            "+",
+            "true",
+            "null",
+            " ",
+            "\"k\"",
+            "é",
+            "\n",
+        ];
+        let seed = r#"{"version": 1, "a": [1, -2.5e3, "x\"y", null, true, {"b": {}}], "c": 18446744073709551615}"#;
+        let mut rng = crate::rng::Rng::new(0x5EED);
+        let (mut both_ok, mut both_err) = (0, 0);
+        for _ in 0..20_000 {
+            let mut text: Vec<String> = seed.chars().map(String::from).collect();
+            for _ in 0..1 + rng.next_u64() % 4 {
+                let at = (rng.next_u64() % (text.len() as u64 + 1)) as usize;
+                let piece = PIECES[(rng.next_u64() % PIECES.len() as u64) as usize].to_string();
+                match rng.next_u64() % 3 {
+                    0 => text.insert(at, piece),
+                    1 if at < text.len() => {
+                        text.remove(at);
+                    }
+                    _ if at < text.len() => text[at] = piece,
+                    _ => text.push(piece),
+                }
+            }
+            let text: String = text.concat();
+            let ours = parse(&text);
+            let theirs = serde_json::from_str::<serde_json::Value>(&text);
+            match (&ours, &theirs) {
+                (Ok(a), Ok(b)) => {
+                    both_ok += 1;
+                    if !has_duplicate_keys(a) {
+                        assert_eq!(&as_serde(a), b, "{text}");
+                    }
+                }
+                (Err(_), Err(_)) => both_err += 1,
+                _ => panic!("{text}: ours {ours:?}, serde_json {theirs:?}"),
+            }
+        }
+        assert!(
+            both_ok > 1000 && both_err > 1000,
+            "{both_ok} accepted, {both_err} refused"
+        );
+    }
+
     #[test]
     fn durations_read_integers_whole_floats_and_go_strings() {
         let d = |s: &str| Duration::decode(&parse(s).unwrap(), "d").map(|d| d.0);
