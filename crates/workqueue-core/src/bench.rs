@@ -8,7 +8,12 @@
 //! - `default_when_ns`: the default controller limiter's When over 10,000
 //!   keys at one instant, with a Forget on every 64th call;
 //! - `storm_10k_60s_ms`: 10,000 keys failing continuously for 60 virtual
-//!   seconds under the per-item limiter with instant reconciles.
+//!   seconds under the per-item limiter with instant reconciles;
+//! - `storm_100k_60s_ms`: the same with 100,000 keys;
+//! - `keys_1m_one_reconcile_each_ms`: 1,000,000 keys added at once and
+//!   reconciled once each by 64 workers (natively only: in the browser the
+//!   page stops at 100,000 keys);
+//! - `watch_storm_*`: one hot key's watch storm with 1 or 1,000 workers.
 //!
 //! The headline figures use client-go's default queue (no metrics provider);
 //! `_metrics` lines repeat the work with all seven metrics recorded, and
@@ -88,6 +93,24 @@ pub fn storm_of(keys: u64) -> u64 {
     sim.set_log_capacity(0);
     sim.run_to_end();
     sim.requeues_total()
+}
+
+/// `keys` keys added at once and reconciled once each (success, instant,
+/// 64 workers): the scale the core takes natively. Returns the reconciles.
+pub fn one_pass_of(keys: u64) -> u64 {
+    let mut s = Scenario::new("one pass");
+    s.controller.workers = 64;
+    s.sources.push(crate::scenario::Source::AddMany {
+        prefix: "ns/pod-".into(),
+        count: keys,
+        at_ns: 0,
+        script: None,
+    });
+    s.duration_ns = SECOND;
+    let mut sim = Simulation::new(&s).expect("valid scenario");
+    sim.set_log_capacity(0);
+    sim.run_to_end();
+    sim.controller_metrics().total(crate::ResultLabel::Success)
 }
 
 /// A watch storm on one key (1,000 events/s for 60 s, 1 ms reconciles) with
@@ -214,6 +237,16 @@ pub fn run(now_ms: &dyn Fn() -> f64, rounds: usize) -> Vec<(&'static str, f64)> 
         })
         .fold(f64::INFINITY, f64::min);
     out.push(("storm_100k_60s_ms", storm_100k));
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let t = now_ms();
+        assert_eq!(
+            one_pass_of(1_000_000),
+            1_000_000,
+            "every key reconciled once"
+        );
+        out.push(("keys_1m_one_reconcile_each_ms", now_ms() - t));
+    }
     let idle = |workers: u32| {
         (0..3.min(rounds.max(1)))
             .map(|_| {
