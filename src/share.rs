@@ -66,7 +66,7 @@ pub enum ShareError {
 
 pub fn encode(shared: &Shared) -> String {
     let json = serde_json::to_string(shared).unwrap_or_default();
-    let packed = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9);
+    let packed = crate::deflate::compress(json.as_bytes());
     format!("v{SHARE_VERSION}.{}", B64.encode(packed))
 }
 
@@ -221,7 +221,7 @@ mod tests {
             r#"{{"scenario":{{"version":1,"name":"{}"}}}}"#,
             "a".repeat(2 * MAX_INFLATED)
         );
-        let packed = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9);
+        let packed = crate::deflate::compress(json.as_bytes());
         let link = format!("v2.{}", B64.encode(packed));
         assert!(
             link.len() < MAX_FRAGMENT,
