@@ -396,7 +396,7 @@ impl ControllerQueue {
                 retries_total: m.retries_total,
                 queue_duration: &m.queue_duration,
                 work_duration: &m.work_duration,
-                depth_by_priority: m.depth.iter().map(|(p, v)| (*p, *v)).collect(),
+                depth_by_priority: m.depth.iter().collect(),
             }),
         }
     }

@@ -10,7 +10,7 @@
 //! on the scenario, its seed and the inputs, never on how time was sliced.
 
 use std::cmp::Reverse;
-use std::collections::{BTreeSet, BinaryHeap, VecDeque};
+use std::collections::{BinaryHeap, VecDeque};
 
 use serde::{Deserialize, Serialize};
 
@@ -344,7 +344,7 @@ pub struct Simulation {
     /// reconcile end without a scan of the workers.
     ends: BinaryHeap<Reverse<(Nanos, u32)>>,
     /// Idle workers, lowest first: a hand-out finds one without a scan.
-    idle: BTreeSet<u32>,
+    idle: BinaryHeap<Reverse<u32>>,
     /// The priority each key was last handed out with: a requeue reuses it.
     handed_priority: ItemMap<i64>,
     workers: Vec<WorkerState>,
@@ -444,7 +444,7 @@ impl Simulation {
             handed_priority: ItemMap::new(0),
             workers: vec![WorkerState::Idle; workers as usize],
             ends: BinaryHeap::new(),
-            idle: (0..workers).collect(),
+            idle: (0..workers).map(Reverse).collect(),
             active: 0,
             items: ItemMap::new(ItemInfo::default()),
             scripts: ItemMap::new(None),
@@ -850,7 +850,7 @@ impl Simulation {
         self.queue.advance(self.now);
         // The lowest idle worker takes the next item (a worker the
         // middleware turned back is idle again at once, and goes again).
-        while let Some(&w) = self.idle.first() {
+        while let Some(&Reverse(w)) = self.idle.peek() {
             let w = w as usize;
             if !self.queue.can_hand_out() {
                 return true;
@@ -881,7 +881,7 @@ impl Simulation {
                 });
                 if let Gate::Defer { delay } = gate {
                     // The inner reconciler is not called: an instant RequeueAfter.
-                    self.idle.remove(&(w as u32));
+                    self.idle.pop(); // w, the lowest idle worker
                     self.workers[w] = WorkerState::AwaitingDecision {
                         item,
                         started: self.now,
@@ -896,7 +896,7 @@ impl Simulation {
                 .unwrap_or(self.scenario.controller.reconcile_ns);
             let waited = self.call_api(w, item);
             let until = after(self.now, waited.saturating_add(duration));
-            self.idle.remove(&(w as u32));
+            self.idle.pop(); // w, the lowest idle worker
             self.ends.push(Reverse((until, w as u32)));
             self.workers[w] = WorkerState::Reconciling {
                 item,
@@ -1042,7 +1042,7 @@ impl Simulation {
         self.queue.done(now, item);
         self.collect_queue_events();
         self.workers[w] = WorkerState::Idle;
-        self.idle.insert(w as u32);
+        self.idle.push(Reverse(w as u32));
         self.active -= 1;
         self.metrics.active_workers = self.active;
     }
