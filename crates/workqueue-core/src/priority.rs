@@ -127,11 +127,21 @@ struct Record {
     ready_at: Option<ReadyAt>,
 }
 
-/// Ready order: priority descending, then counter ascending. The key makes
-/// entries unique (counters already are).
-type ReadyEntry = (std::cmp::Reverse<i64>, u64, ItemId);
-/// Waiting order: readyAt, then the ready order.
-type WaitingEntry = (ReadyAt, std::cmp::Reverse<i64>, u64, ItemId);
+/// An entry of either ordered set: readyAt, then priority descending, then
+/// counter ascending (the key makes entries unique; counters already are).
+/// Ready entries all carry [`READY`] first, so their order is the ready
+/// order; one entry type for both sets builds the tree's code once.
+type Entry = (ReadyAt, std::cmp::Reverse<i64>, u64, ItemId);
+const READY: ReadyAt = 0;
+
+fn entry(ready_at: Option<ReadyAt>, priority: i64, counter: u64, item: ItemId) -> Entry {
+    (
+        ready_at.unwrap_or(READY),
+        std::cmp::Reverse(priority),
+        counter,
+        item,
+    )
+}
 
 /// The depth gauge per priority, in priority order. A handful of
 /// priorities is usual, so a sorted vector serves (a tree map was 8 KB of
@@ -241,8 +251,8 @@ pub struct PriorityQueue {
     config: LimiterConfig,
     limiter: Limiter,
     records: ItemMap<Option<Record>>,
-    ready: BTreeSet<ReadyEntry>,
-    waiting: BTreeSet<WaitingEntry>,
+    ready: BTreeSet<Entry>,
+    waiting: BTreeSet<Entry>,
     locked: ItemMap<bool>,
     locked_count: usize,
     counter: u64,
@@ -335,7 +345,7 @@ impl PriorityQueue {
                     ready_at: None,
                 }),
             );
-            self.ready.insert((prio, counter, item));
+            self.ready.insert(entry(None, prio.0, counter, item));
             if let Some(m) = &mut self.metrics {
                 m.add(now, item, prio.0);
             }
@@ -434,12 +444,11 @@ impl PriorityQueue {
             let placed = match ready_at {
                 Some(at) => {
                     self.waiting
-                        .insert((at, std::cmp::Reverse(priority), counter, item));
+                        .insert(entry(Some(at), priority, counter, item));
                     Placed::NewWaiting { ready_at: at }
                 }
                 None => {
-                    self.ready
-                        .insert((std::cmp::Reverse(priority), counter, item));
+                    self.ready.insert(entry(None, priority, counter, item));
                     if let Some(m) = &mut self.metrics {
                         m.add(now, item, priority);
                     }
@@ -504,26 +513,23 @@ impl PriorityQueue {
         (added, when)
     }
 
+    /// The set a record's entry lives in: waiting, or ready.
+    fn set_of(&mut self, r: &Record) -> &mut BTreeSet<Entry> {
+        if r.ready_at.is_some() {
+            &mut self.waiting
+        } else {
+            &mut self.ready
+        }
+    }
+
     fn remove_entry(&mut self, item: ItemId, r: &Record) {
-        match r.ready_at {
-            Some(at) => self
-                .waiting
-                .remove(&(at, std::cmp::Reverse(r.priority), r.counter, item)),
-            None => self
-                .ready
-                .remove(&(std::cmp::Reverse(r.priority), r.counter, item)),
-        };
+        self.set_of(r)
+            .remove(&entry(r.ready_at, r.priority, r.counter, item));
     }
 
     fn insert_entry(&mut self, item: ItemId, r: &Record) {
-        match r.ready_at {
-            Some(at) => self
-                .waiting
-                .insert((at, std::cmp::Reverse(r.priority), r.counter, item)),
-            None => self
-                .ready
-                .insert((std::cmp::Reverse(r.priority), r.counter, item)),
-        };
+        self.set_of(r)
+            .insert(entry(r.ready_at, r.priority, r.counter, item));
     }
 
     pub fn add(&mut self, now: Nanos, item: ItemId) -> Vec<Added> {
@@ -553,15 +559,15 @@ impl PriorityQueue {
         if self.shut_down {
             return PqGot::ShutDown;
         }
-        let Some(&entry) = self
+        let Some(&first) = self
             .ready
             .iter()
-            .find(|(_, _, item)| !*self.locked.get(*item))
+            .find(|(_, _, _, item)| !*self.locked.get(*item))
         else {
             return PqGot::Empty;
         };
-        let (prio, _, item) = entry;
-        self.ready.remove(&entry);
+        let (_, prio, _, item) = first;
+        self.ready.remove(&first);
         self.records.set(item, None);
         self.locked.set(item, true);
         self.locked_count += 1;
@@ -607,7 +613,7 @@ impl PriorityQueue {
     pub fn has_ready_unlocked(&self) -> bool {
         self.ready
             .iter()
-            .any(|(_, _, item)| !*self.locked.get(*item))
+            .any(|(_, _, _, item)| !*self.locked.get(*item))
     }
 
     pub fn waiting_len(&self) -> usize {
@@ -624,7 +630,7 @@ impl PriorityQueue {
 
     /// The ready records in hand-out order (locked keys' included).
     pub fn ready(&self) -> impl Iterator<Item = (ItemId, i64)> + '_ {
-        self.ready.iter().map(|(p, _, item)| (*item, p.0))
+        self.ready.iter().map(|(_, p, _, item)| (*item, p.0))
     }
 
     /// The waiting records, soonest first.
