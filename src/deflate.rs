@@ -163,8 +163,8 @@ fn code_lengths(freq: &[u32], limit: u8) -> Vec<u8> {
         let mut parent = vec![usize::MAX; used.len()];
         let mut alive: Vec<usize> = (0..used.len()).collect();
         while alive.len() > 1 {
-            alive.sort_by_key(|&n| std::cmp::Reverse(weight[n]));
-            let (a, b) = (alive.pop().unwrap_or(0), alive.pop().unwrap_or(0));
+            let a = take_lightest(&mut alive, &weight);
+            let b = take_lightest(&mut alive, &weight);
             let node = weight.len();
             weight.push(weight[a] + weight[b]);
             parent.push(usize::MAX);
@@ -189,6 +189,17 @@ fn code_lengths(freq: &[u32], limit: u8) -> Vec<u8> {
             freq[s] = freq[s].div_ceil(2);
         }
     }
+}
+
+/// Removes and returns the lightest of `alive` (the first of equals).
+fn take_lightest(alive: &mut Vec<usize>, weight: &[u64]) -> usize {
+    let mut best = 0;
+    for (i, &n) in alive.iter().enumerate() {
+        if weight[n] < weight[alive[best]] {
+            best = i;
+        }
+    }
+    alive.swap_remove(best)
 }
 
 /// Canonical codes for `lengths` (RFC 1951, 3.2.2).
