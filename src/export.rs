@@ -92,6 +92,17 @@ fn limiter(l: &LimiterConfig, indent: &str) -> String {
 }
 
 /// Go source that sets up the same limiter and controller options.
+/// Whether the Go code builds a token bucket itself (and so imports
+/// `x/time/rate`): `DefaultController` names client-go's constructor instead.
+fn spells_out_a_bucket(l: &LimiterConfig) -> bool {
+    match l {
+        LimiterConfig::Bucket { .. } => true,
+        LimiterConfig::MaxOf { limiters } => limiters.iter().any(spells_out_a_bucket),
+        LimiterConfig::WithMaxWait { limiter, .. } => spells_out_a_bucket(limiter),
+        _ => false,
+    }
+}
+
 pub fn go_code(s: &Scenario) -> String {
     if let Some(cp) = &s.crossplane {
         let r = cp.max_reconcile_rate;
@@ -129,7 +140,7 @@ err := ctrl.NewControllerManagedBy(mgr).
             .as_ref()
             .is_none_or(|l| *l == s.queue.default_limiter());
     let uses_bucket = !default_for_queue
-        && format!("{chosen:?}").contains("Bucket")
+        && spells_out_a_bucket(&chosen)
         && chosen != LimiterConfig::default_controller_parts();
     let mut imports = vec!["\"time\"".to_string()];
     if uses_bucket {
