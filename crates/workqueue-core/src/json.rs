@@ -310,6 +310,62 @@ impl Parser<'_> {
     }
 }
 
+/// Compact JSON (serde_json's `to_string`) laid out as serde_json's
+/// `to_string_pretty` lays it out: two-space indents, `": "`, empty `[]` and
+/// `{}` kept on one line. Writing compact and indenting after keeps a single
+/// copy of every type's serializer in the page.
+pub fn indent(compact: &str) -> String {
+    let mut out = String::with_capacity(compact.len() * 2);
+    let mut depth = 0usize;
+    let (mut in_string, mut escaped) = (false, false);
+    let newline = |out: &mut String, depth: usize| {
+        out.push('\n');
+        for _ in 0..depth {
+            out.push_str("  ");
+        }
+    };
+    let mut chars = compact.chars().peekable();
+    while let Some(c) = chars.next() {
+        if in_string {
+            out.push(c);
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => {
+                in_string = true;
+                out.push(c);
+            }
+            '[' | '{' => {
+                out.push(c);
+                if matches!(chars.peek(), Some(']' | '}')) {
+                    out.extend(chars.next());
+                } else {
+                    depth += 1;
+                    newline(&mut out, depth);
+                }
+            }
+            ']' | '}' => {
+                depth = depth.saturating_sub(1);
+                newline(&mut out, depth);
+                out.push(c);
+            }
+            ',' => {
+                out.push(c);
+                newline(&mut out, depth);
+            }
+            ':' => out.push_str(": "),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// What a value is, for "invalid type" messages.
 fn kind(v: &Json) -> String {
     match v {

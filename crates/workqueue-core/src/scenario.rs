@@ -360,7 +360,7 @@ impl Scenario {
     }
 
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_default()
+        crate::json::indent(&serde_json::to_string(self).unwrap_or_default())
     }
 
     /// The number of distinct keys the scenario would create (at most),

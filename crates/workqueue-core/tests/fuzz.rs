@@ -524,6 +524,31 @@ fn the_hand_reader_and_serde_agree_on_every_document() {
     );
 }
 
+/// `Scenario::to_json` writes compact JSON and indents it by hand: the
+/// result must be exactly serde_json's pretty form, for every scenario.
+#[test]
+fn scenario_files_are_laid_out_as_serde_json_pretty_prints_them() {
+    for n in 0..env_u64("WQ_FUZZ_CASES", 3_000).min(3_000) {
+        let mut g = Gen(Rng::new(n ^ 0x1DE7), n % 2 == 1);
+        let mut s = if n == 0 {
+            rich_scenario()
+        } else {
+            g.scenario()
+        };
+        s.name = [
+            "",
+            "a \"quoted\" name, {with} [brackets]: and\\slashes",
+            "é\n\t",
+        ][n as usize % 3]
+            .into();
+        assert_eq!(
+            s.to_json(),
+            serde_json::to_string_pretty(&s).unwrap(),
+            "case {n}"
+        );
+    }
+}
+
 fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
     p.downcast_ref::<String>()
         .cloned()
