@@ -139,7 +139,7 @@ fn answer_rows(a: &Answer, depth: usize, out: &mut Vec<Html>) {
     };
     out.push(html! {
         <tr class={classes!(a.won.then_some("won"))}>
-            <td style={format!("padding-left:{}rem", 0.4 + depth as f32)}>{ name }{ if a.won { html! { <span class="won-badge">{"wins"}</span> } } else { html! {} } }</td>
+            <td style={format!("padding-left:{}rem", 0.4 + depth as f64)}>{ name }{ if a.won { html! { <span class="won-badge">{"wins"}</span> } } else { html! {} } }</td>
             <td class="mono">{ detail }</td>
             <td class="mono num" data-testid="answer-delay">{ format::dur(a.delay) }</td>
             <td class="mono num">{ format!("{} ns", a.delay) }</td>
