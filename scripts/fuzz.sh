@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Fuzzes the validation gate, the driver, managers (a tenth as many) and both
-# decoders with a million generated cases each (WQ_FUZZ_CASES to change), in an optimised build that
-# keeps overflow checks and debug assertions on, so any wrap is a failure.
+# Fuzzes the validation gate, the driver, managers (a tenth as many), both
+# decoders and the hand-written reader against serde, with a million generated
+# cases each (WQ_FUZZ_CASES to change), in an optimised build that keeps
+# overflow checks and debug assertions on, so any wrap is a failure.
 # Prints "fuzz ...: N cases ran, F failed" per target.
 #
 #   bash scripts/fuzz.sh                     a million cases per target
@@ -17,6 +18,7 @@ run() { cargo test --quiet --release "$@" -- --nocapture --test-threads=1 2>&1 |
 t0=$SECONDS
 run -p workqueue-core --test fuzz arbitrary_scenarios
 run -p workqueue-core --test fuzz the_scenario_decoder
+run -p workqueue-core --test fuzz the_hand_reader
 run -p workqueue-core --test fuzz arbitrary_managers
 run -p workqueue-playground --lib the_link_decoder_survives_garbage
 echo "fuzzing took $((SECONDS - t0)) s"
