@@ -241,6 +241,29 @@ fn sustained_rate(p: &Provider) -> String {
     format!("{:.1}", (total(&m) - before) as f64 / 50.0)
 }
 
+/// The herd: 10,000 keys that fail at once, with `settings`.
+fn ten_thousand_failing(settings: Settings) -> Setup {
+    Setup {
+        settings,
+        inputs: vec![Input::AddMany {
+            prefix: "default/pod-".into(),
+            count: 10_000,
+        }],
+        later: vec![],
+        run_to: 0,
+    }
+}
+
+/// "About how many requeues in the first second?", within 10%.
+fn requeues_in_first_second(question: &'static str) -> Predict {
+    Predict {
+        question,
+        unit: "requeues",
+        answer: |sim| format::count(requeues_within(sim, SECOND)),
+        tolerance: 0.1,
+    }
+}
+
 fn add(key: &str) -> Input {
     Input::Add {
         key: key.to_string(),
@@ -406,31 +429,16 @@ fn build() -> Vec<Lesson> {
                     show: None,
                     title: "A thundering herd",
                     text: "Ten thousand keys start failing at the same instant. With per-item backoff alone, nothing slows them down together: they all come back at 5ms, 15ms, 35ms… Predict, then press play and watch the whole crowd leave the waiting heap and come back, again and again.",
-                    setup: Some(Setup {
-                        settings: settings(Preset::PerItem, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s")]),
-                        inputs: vec![Input::AddMany { prefix: "default/pod-".into(), count: 10_000 }],
-                        later: vec![],
-                        run_to: 0,
-                    }),
+                    setup: Some(ten_thousand_failing(settings(Preset::PerItem, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s")]))),
                     wait: None,
-                    predict: Some(Predict {
-                        question: "About how many requeues happen in the first second (within 10%)?",
-                        unit: "requeues",
-                        answer: |sim| format::count(requeues_within(sim, SECOND)),
-                        tolerance: 0.1,
-                    }),
+                    predict: Some(requeues_in_first_second("About how many requeues happen in the first second (within 10%)?")),
                 },
                 Step {
                     act: None,
                     show: None,
                     title: "One bucket for the whole controller",
                     text: "The token bucket holds 100 tokens and refills 10 per second. When ten thousand keys fail at the same instant, the first 100 take a token and go back at once; every one after that reserves a token that does not exist yet, so the level goes below zero: a debt, drawn in red on its own scale, repaid at 10 per second.",
-                    setup: Some(Setup {
-                        settings: settings(Preset::BucketOnly, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s")]),
-                        inputs: vec![Input::AddMany { prefix: "default/pod-".into(), count: 10_000 }],
-                        later: vec![],
-                        run_to: 0,
-                    }),
+                    setup: Some(ten_thousand_failing(settings(Preset::BucketOnly, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s")]))),
                     wait: None,
                     predict: Some(Predict {
                         question: "How long does the 101st failing key wait?",
@@ -690,38 +698,18 @@ fn build() -> Vec<Lesson> {
                     show: None,
                     title: "No global bucket by default",
                     text: "Since v0.23 every controller runs on controller-runtime's priority queue unless it sets UsePriorityQueue: false, and when it passes no RateLimiter the default is per-item backoff alone (5ms doubling to 1000s): the 10 per second bucket is gone. The switch on the stage says which version you are watching. Here 10,000 keys fail at once on v0.23's defaults.",
-                    setup: Some(Setup {
-                        settings: on_priority_queue(Preset::PerItem, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s")]),
-                        inputs: vec![Input::AddMany { prefix: "default/pod-".into(), count: 10_000 }],
-                        later: vec![],
-                        run_to: 0,
-                    }),
+                    setup: Some(ten_thousand_failing(on_priority_queue(Preset::PerItem, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s")]))),
                     wait: None,
-                    predict: Some(Predict {
-                        question: "About how many requeues happen in the first second (within 10%)?",
-                        unit: "requeues",
-                        answer: |sim| format::count(requeues_within(sim, SECOND)),
-                        tolerance: 0.1,
-                    }),
+                    predict: Some(requeues_in_first_second("About how many requeues happen in the first second (within 10%)?")),
                 },
                 Step {
                     act: None,
                     show: None,
                     title: "Bringing a global limit back",
                     text: "A controller that relied on the bucket now has to pass it: RateLimiter: workqueue.DefaultTypedControllerRateLimiter[reconcile.Request](), the max of per-item backoff and a 10 qps bucket with a burst of 100. The priority queue asks that limiter just as the old queue did. Same 10,000 failing keys.",
-                    setup: Some(Setup {
-                        settings: on_priority_queue(Preset::ClientGoDefault, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s")]),
-                        inputs: vec![Input::AddMany { prefix: "default/pod-".into(), count: 10_000 }],
-                        later: vec![],
-                        run_to: 0,
-                    }),
+                    setup: Some(ten_thousand_failing(on_priority_queue(Preset::ClientGoDefault, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s")]))),
                     wait: None,
-                    predict: Some(Predict {
-                        question: "About how many requeues happen in the first second now (within 10%)?",
-                        unit: "requeues",
-                        answer: |sim| format::count(requeues_within(sim, SECOND)),
-                        tolerance: 0.1,
-                    }),
+                    predict: Some(requeues_in_first_second("About how many requeues happen in the first second now (within 10%)?")),
                 },
                 Step {
                     act: None,
