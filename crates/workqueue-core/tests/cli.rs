@@ -8,15 +8,10 @@ fn scenario(name: &str) -> String {
     format!("{}/../../scenarios/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
-#[test]
-fn wqsim_runs_a_scenario_and_writes_its_series() {
-    let dir = std::env::temp_dir().join(format!("wqsim-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let csv = dir.join("series.csv");
+/// Runs wqsim with `args`, requires success, and returns what it printed.
+fn wqsim_ok(args: &[&std::ffi::OsStr]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_wqsim"))
-        .arg(scenario("fail-three-times.json"))
-        .arg("--csv")
-        .arg(&csv)
+        .args(args)
         .output()
         .unwrap();
     assert!(
@@ -24,7 +19,19 @@ fn wqsim_runs_a_scenario_and_writes_its_series() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let text = String::from_utf8_lossy(&out.stdout);
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn wqsim_runs_a_scenario_and_writes_its_series() {
+    let dir = std::env::temp_dir().join(format!("wqsim-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("series.csv");
+    let text = wqsim_ok(&[
+        scenario("fail-three-times.json").as_ref(),
+        "--csv".as_ref(),
+        csv.as_os_str(),
+    ]);
     assert!(
         text.contains("reconcile_total{result=\"error\"} 3"),
         "{text}"
@@ -69,16 +76,7 @@ fn the_example_herd_scenario_is_valid_and_bounded_by_the_bucket() {
 
 #[test]
 fn wqsim_prints_each_controller_of_a_provider_and_its_client() {
-    let out = Command::new(env!("CARGO_BIN_EXE_wqsim"))
-        .arg(scenario("crossplane-provider.json"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = wqsim_ok(&[scenario("crossplane-provider.json").as_ref()]);
     let lines: Vec<&str> = text
         .lines()
         .filter(|l| l.starts_with("controller "))
