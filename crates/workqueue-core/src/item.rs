@@ -10,7 +10,7 @@ const K: [u64; 3] = [
 ];
 
 /// A 64 x 64 -> 128 bit multiply, folded: every input bit reaches every
-/// output bit, the low ones (which pick a table slot) included.
+/// output bit.
 #[inline]
 fn fold_mul(a: u64, b: u64) -> u64 {
     let wide = (a as u128) * (b as u128);
@@ -185,29 +185,40 @@ impl Interner {
         }
     }
 
+    /// The first empty slot from `tag`'s home: where a key known to be new
+    /// (or a slot being moved) goes.
+    fn vacancy(&self, tag: u32) -> usize {
+        let mask = self.table.len() - 1;
+        let mut i = home(tag, self.table.len());
+        while self.table[i] != 0 {
+            i = (i + 1) & mask;
+        }
+        i
+    }
+
     /// Doubles the table, placing every slot again by its tag.
     fn grow(&mut self) {
         let slots = Self::slots_for(self.len() + 1).max(self.table.len() * 2);
         let old = std::mem::replace(&mut self.table, vec![0; slots]);
-        let mask = slots - 1;
         for slot in old.into_iter().filter(|s| *s != 0) {
-            let mut i = home(tag_in(slot), slots);
-            while self.table[i] != 0 {
-                i = (i + 1) & mask;
-            }
+            let i = self.vacancy(tag_in(slot));
             self.table[i] = slot;
         }
     }
 
     pub fn intern(&mut self, key: &str) -> ItemId {
+        let tag = tag_of(hash_key(key));
+        // A key already seen is found without any thought of growing.
+        let mut vacant = match (!self.table.is_empty()).then(|| self.probe(key, tag)) {
+            Some(Probe::Found(id)) => return id,
+            Some(Probe::Vacant(i)) => Some(i),
+            None => None,
+        };
         if (self.len() + 1) * 4 > self.table.len() * 3 {
             self.grow();
+            vacant = None; // the slots moved
         }
-        let tag = tag_of(hash_key(key));
-        let vacant = match self.probe(key, tag) {
-            Probe::Found(id) => return id,
-            Probe::Vacant(i) => i,
-        };
+        let vacant = vacant.unwrap_or_else(|| self.vacancy(tag));
         let id = u32::try_from(self.len())
             .ok()
             .filter(|id| *id < u32::MAX - 1)
