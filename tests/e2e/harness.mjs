@@ -63,6 +63,15 @@ export async function open(browser, url, { viewport = { width: 1280, height: 800
   return { page, context, problems };
 }
 
+// A checksum of a canvas's pixels: it changes when the chart draws anew.
+export const canvasChecksum = (page, id) => page.evaluate((id) => {
+  const c = document.querySelector(`[data-testid="${id}"]`);
+  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  let h = 0;
+  for (let i = 0; i < d.length; i += 97) h = (h * 31 + d[i]) >>> 0;
+  return h;
+}, id);
+
 export async function shot(page, name) {
   fs.mkdirSync(shots, { recursive: true });
   const file = path.join(shots, `${name}.png`);

@@ -1,19 +1,11 @@
 // The page as a newcomer first sees it: it renders, draws, stays offline.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, open, shot } from './harness.mjs';
+import { serve, launch, open, shot, canvasChecksum as canvasSum } from './harness.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve()); browser = await launch(); });
 after(async () => { await browser?.close(); server?.close(); });
-
-const canvasSum = (page, id) => page.evaluate((id) => {
-  const c = document.querySelector(`[data-testid="${id}"]`);
-  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-  let h = 0;
-  for (let i = 0; i < d.length; i += 97) h = (h * 31 + d[i]) >>> 0;
-  return h;
-}, id);
 
 test('renders with no console errors and no request leaving localhost', async () => {
   const { page, problems, context } = await open(browser, url);
