@@ -52,9 +52,13 @@ try {
   const pageDir = path.join(work, 'page');
   fs.cpSync(staging, pageDir, { recursive: true });
   execFileSync(splitter, ['instrument', wasm, path.join(pageDir, wasmName[0])], { stdio: 'inherit' });
-  // The copy's preload names the original's digest; drop it rather than mismatch.
+  // The copy's preload names the original's digest: drop it rather than
+  // mismatch. So goes `trunk serve`'s live-reload script, not filled in yet.
   const recordingHtml = path.join(pageDir, 'index.html');
-  fs.writeFileSync(recordingHtml, fs.readFileSync(recordingHtml, 'utf8').replace(/<link rel="preload"[^>]*>/g, ''));
+  const recordingText = fs.readFileSync(recordingHtml, 'utf8')
+    .replace(/<link rel="preload"[^>]*>/g, '')
+    .replace(/<script\b[^>]*>(?:(?!<\/script>)[\s\S])*__trunk_address__[\s\S]*?<\/script>/gi, '');
+  fs.writeFileSync(recordingHtml, recordingText);
   const ran = await recordFirstScreen(pageDir);
   const profile = path.join(work, 'profile.txt');
   fs.writeFileSync(profile, ran.join('\n') + '\n');
