@@ -5,5 +5,7 @@
 set -euo pipefail
 [ "${TRUNK_PROFILE:-}" = release ] || exit 0
 cd "$(dirname "$0")/.."
-cargo build --quiet -p wasm-split
-exec node scripts/split-page.mjs "$TRUNK_STAGING_DIR" "${CARGO_TARGET_DIR:-target}/debug/wasm-split"
+# The splitter is a native tool: build it with the ordinary toolchain and
+# target dir (where the native tests built it already), not trunk's wasm ones.
+env -u RUSTC -u CARGO_TARGET_DIR cargo build --quiet -p wasm-split
+exec node scripts/split-page.mjs "$TRUNK_STAGING_DIR" target/debug/wasm-split

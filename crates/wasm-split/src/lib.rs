@@ -272,13 +272,12 @@ pub fn split(wasm: &[u8], ran: &BTreeSet<u32>) -> Result<Split> {
             }
         }
     }
-    let first_slot: BTreeMap<FunctionId, u32> =
-        positions.iter().rev().map(|(p, f)| (*f, *p)).collect();
+    let in_table: BTreeSet<FunctionId> = positions.values().copied().collect();
     let old_size = primary.tables.get(table).initial as u32;
     let appended: Vec<FunctionId> = entries
         .iter()
         .copied()
-        .filter(|f| !first_slot.contains_key(f))
+        .filter(|f| !in_table.contains(f))
         .collect();
     for (i, f) in appended.iter().enumerate() {
         positions.insert(old_size + i as u32, *f);
@@ -306,9 +305,12 @@ pub fn split(wasm: &[u8], ran: &BTreeSet<u32>) -> Result<Split> {
 
     // Point the table, the exports and kept code at the placeholders.
     for segment in primary.elements.iter_mut() {
-        let ElementKind::Active { offset, .. } = &segment.kind else {
+        let ElementKind::Active { table: t, offset } = &segment.kind else {
             continue;
         };
+        if *t != table {
+            continue;
+        }
         let base = constant_offset(offset)?;
         if let ElementItems::Functions(funcs) = &mut segment.items {
             for (i, f) in funcs.iter_mut().enumerate() {
