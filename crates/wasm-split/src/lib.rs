@@ -60,6 +60,25 @@ fn index(f: FunctionId) -> u32 {
     f.index() as u32
 }
 
+/// The name a table goes by between the two modules.
+fn table_name(t: TableId, function_table: TableId) -> String {
+    if t == function_table {
+        TABLE_EXPORT.to_string()
+    } else {
+        format!("t{}", t.index())
+    }
+}
+
+/// The module's defined functions whose index passes `keep`.
+fn defined_where(module: &Module, keep: impl Fn(u32) -> bool) -> Vec<FunctionId> {
+    module
+        .funcs
+        .iter_local()
+        .map(|(id, _)| id)
+        .filter(|id| keep(index(*id)))
+        .collect()
+}
+
 /// Adds a guarded `wq_profile.mark(index)` at the start of every function.
 pub fn instrument(wasm: &[u8]) -> Result<Vec<u8>> {
     let mut module = parse(wasm)?;
@@ -214,18 +233,10 @@ impl Redirect<'_> {
 pub fn split(wasm: &[u8], ran: &BTreeSet<u32>) -> Result<Split> {
     let mut primary = parse(wasm)?;
     let table = function_table(&primary)?;
-    let moved: BTreeSet<FunctionId> = primary
-        .funcs
-        .iter_local()
-        .map(|(id, _)| id)
-        .filter(|id| !ran.contains(&index(*id)))
+    let moved: BTreeSet<FunctionId> = defined_where(&primary, |f| !ran.contains(&f))
+        .into_iter()
         .collect();
-    let kept: Vec<FunctionId> = primary
-        .funcs
-        .iter_local()
-        .map(|(id, _)| id)
-        .filter(|id| !moved.contains(id))
-        .collect();
+    let kept = defined_where(&primary, |f| ran.contains(&f));
 
     // Moved functions the primary still reaches, and what moved code needs from it.
     let mut entries = BTreeSet::new();
@@ -361,11 +372,7 @@ pub fn split(wasm: &[u8], ran: &BTreeSet<u32>) -> Result<Split> {
     }
     let tables: Vec<_> = primary.tables.iter().map(|t| t.id()).collect();
     for t in tables {
-        let name = if t == table {
-            TABLE_EXPORT.to_string()
-        } else {
-            format!("t{}", t.index())
-        };
+        let name = table_name(t, table);
         primary.exports.add(&name, t);
     }
     let globals: Vec<_> = primary.globals.iter().map(|g| g.id()).collect();
@@ -427,13 +434,7 @@ fn secondary(
             bail!("moved function {f} uses a passive data or element segment");
         }
     }
-    let kept: Vec<FunctionId> = module
-        .funcs
-        .iter_local()
-        .map(|(id, _)| id)
-        .filter(|id| !moved.contains(&index(*id)))
-        .collect();
-    for f in kept {
+    for f in defined_where(&module, |f| !moved.contains(&f)) {
         let ty = module.funcs.get(f).ty();
         let import =
             module
@@ -460,11 +461,7 @@ fn secondary(
     }
     let tables: Vec<_> = module.tables.iter().map(|t| t.id()).collect();
     for t in tables {
-        let name = if t == table {
-            TABLE_EXPORT.to_string()
-        } else {
-            format!("t{}", t.index())
-        };
+        let name = table_name(t, table);
         let import = module.imports.add(PRIMARY, &name, ImportKind::Table(t));
         let entry = module.tables.get_mut(t);
         entry.import = Some(import);
