@@ -47,15 +47,19 @@
     const marker = document.querySelector('link[data-wq-lazy]');
     if (primary || !marker || !imports) return instantiate(source, imports);
     secondaryUrl = marker.href;
-    secondary ??= W.compileStreaming(fetch(secondaryUrl));
+    const compile = () => (secondary ??= W.compileStreaming(fetch(secondaryUrl)));
+    // A link, embed or lesson opens past the first screen: start with both
+    // parts, compiled side by side. Otherwise the primary compiles alone and
+    // the rest (its bytes already preloaded) once the first screen is up.
+    const eager = location.search.length > 1 || location.hash.length > 1;
+    if (eager) compile();
     const result = await instantiate(source, { ...imports, wq_lazy: placeholders });
     const instance = result instanceof W.Instance ? result : result.instance;
     primary = { imports, exports: instance.exports };
-    // A link, embed or lesson opens past the first screen: start with both parts.
-    if (location.search.length > 1 || location.hash.length > 1) {
+    if (eager) {
       try { link(await secondary); } catch (e) { console.warn(`wasm-split: ${e}`); }
     } else {
-      secondary.then(link).catch((e) => console.warn(`wasm-split: the rest of the page loads on first use (${e})`));
+      setTimeout(() => compile().then(link).catch((e) => console.warn(`wasm-split: the rest of the page loads on first use (${e})`)));
     }
     return result;
   };
