@@ -166,6 +166,32 @@ fn constant_offset(offset: &ConstExpr) -> Result<u32> {
     }
 }
 
+/// Visits each (position, function) the function table's active segments write.
+fn table_entries(
+    module: &mut Module,
+    table: TableId,
+    mut visit: impl FnMut(u32, &mut FunctionId),
+) -> Result<()> {
+    for segment in module.elements.iter_mut() {
+        let ElementKind::Active { table: t, offset } = &segment.kind else {
+            continue;
+        };
+        if *t != table {
+            continue;
+        }
+        let base = constant_offset(offset)?;
+        match &mut segment.items {
+            ElementItems::Functions(funcs) => {
+                for (i, f) in funcs.iter_mut().enumerate() {
+                    visit(base + i as u32, f);
+                }
+            }
+            ElementItems::Expressions(..) => bail!("function table segment with expressions"),
+        }
+    }
+    Ok(())
+}
+
 /// Rewrites the primary's references to moved functions: a call goes through
 /// the table slot, a `ref.func` names the slot's placeholder.
 struct Redirect<'a> {
@@ -187,32 +213,20 @@ impl VisitorMut for Redirect<'_> {
             };
             let (slot, placeholder) = self.slot[&f];
             let (ty, table) = (self.types[&f], self.table);
-            match instr {
-                Instr::RefFunc(_) => seq
-                    .instrs
-                    .push((Instr::RefFunc(RefFunc { func: placeholder }), loc)),
-                Instr::Call(_) => {
-                    seq.instrs.push((
-                        walrus::ir::Const {
-                            value: Value::I32(slot as i32),
-                        }
-                        .into(),
-                        loc,
-                    ));
-                    seq.instrs.push((CallIndirect { ty, table }.into(), loc));
-                }
-                _ => {
-                    seq.instrs.push((
-                        walrus::ir::Const {
-                            value: Value::I32(slot as i32),
-                        }
-                        .into(),
-                        loc,
-                    ));
-                    seq.instrs
-                        .push((ReturnCallIndirect { ty, table }.into(), loc));
-                }
+            if let Instr::RefFunc(_) = instr {
+                let func = RefFunc { func: placeholder };
+                seq.instrs.push((func.into(), loc));
+                continue;
             }
+            let slot = walrus::ir::Const {
+                value: Value::I32(slot as i32),
+            };
+            seq.instrs.push((slot.into(), loc));
+            let call = match instr {
+                Instr::Call(_) => CallIndirect { ty, table }.into(),
+                _ => ReturnCallIndirect { ty, table }.into(),
+            };
+            seq.instrs.push((call, loc));
         }
     }
 }
@@ -265,24 +279,11 @@ pub fn split(wasm: &[u8], ran: &BTreeSet<u32>) -> Result<Split> {
     // Every table position that holds a moved function gets a placeholder;
     // entries not in the table get new positions at its end.
     let mut positions: BTreeMap<u32, FunctionId> = BTreeMap::new();
-    for segment in primary.elements.iter() {
-        if let ElementKind::Active { table: t, offset } = &segment.kind {
-            if *t != table {
-                continue;
-            }
-            let base = constant_offset(offset)?;
-            match &segment.items {
-                ElementItems::Functions(funcs) => {
-                    for (i, f) in funcs.iter().enumerate() {
-                        if moved.contains(f) {
-                            positions.insert(base + i as u32, *f);
-                        }
-                    }
-                }
-                ElementItems::Expressions(..) => bail!("function table segment with expressions"),
-            }
+    table_entries(&mut primary, table, |p, f| {
+        if moved.contains(f) {
+            positions.insert(p, *f);
         }
-    }
+    })?;
     let in_table: BTreeSet<FunctionId> = positions.values().copied().collect();
     let old_size = primary.tables.get(table).initial as u32;
     let appended: Vec<FunctionId> = entries
@@ -315,22 +316,11 @@ pub fn split(wasm: &[u8], ran: &BTreeSet<u32>) -> Result<Split> {
         .collect();
 
     // Point the table, the exports and kept code at the placeholders.
-    for segment in primary.elements.iter_mut() {
-        let ElementKind::Active { table: t, offset } = &segment.kind else {
-            continue;
-        };
-        if *t != table {
-            continue;
+    table_entries(&mut primary, table, |p, f| {
+        if moved.contains(f) {
+            *f = placeholders[&p];
         }
-        let base = constant_offset(offset)?;
-        if let ElementItems::Functions(funcs) = &mut segment.items {
-            for (i, f) in funcs.iter_mut().enumerate() {
-                if moved.contains(f) {
-                    *f = placeholders[&(base + i as u32)];
-                }
-            }
-        }
-    }
+    })?;
     if !appended.is_empty() {
         let items = (old_size..old_size + appended.len() as u32)
             .map(|p| placeholders[&p])
