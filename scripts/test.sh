@@ -23,15 +23,17 @@ stage() {
   fi
 }
 
-cases="${WQ_CONFORMANCE_CASES:-$(pwd)/../shared/conformance/cases}"
-pq_cases="${WQ_PRIORITY_CASES:-$(pwd)/../shared/conformance/priorityqueue/cases}"
-export WQ_CONFORMANCE_CASES="$cases"
-
+# The recorded cases live in tests/conformance/; a shared folder beside the
+# checkout, where there is one, adds more of the same kinds.
+shared=../shared/conformance
+if [ -z "${WQ_CONFORMANCE_CASES:-}" ] && [ -d "$shared/cases" ]; then export WQ_CONFORMANCE_CASES="$(cd "$shared/cases" && pwd)"; fi
+if [ -z "${WQ_PRIORITY_CASES:-}" ] && [ -d "$shared/priorityqueue/cases" ]; then export WQ_PRIORITY_CASES="$(cd "$shared/priorityqueue/cases" && pwd)"; fi
+case_dirs=(tests/conformance/client-go tests/conformance/priority-queue ${WQ_CONFORMANCE_CASES:-} ${WQ_PRIORITY_CASES:-})
 
 stage "format" cargo fmt --all -- --check
 stage "clippy" cargo clippy --quiet --workspace --all-targets -- -D warnings
 stage "native tests" cargo test --workspace
-stage "conformance runner" cargo run --quiet --release -p workqueue-core --bin conformance -- "$cases" "$pq_cases"
+stage "conformance runner" cargo run --quiet --release -p workqueue-core --bin conformance -- "${case_dirs[@]}"
 stage "wasm tests (core, headless Chromium)" wasm_env cargo test -p workqueue-core --target wasm32-unknown-unknown --test wasm
 stage "wasm tests (app components, headless Chromium)" wasm_env cargo test -p workqueue-playground --target wasm32-unknown-unknown --test wasm_app
 if stage "release build" wasm_env trunk build --release --offline; then
