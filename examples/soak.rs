@@ -55,14 +55,14 @@ fn scenario() -> Scenario {
     let mut s = Scenario::failing_keys(LimiterConfig::DefaultController, 10_000);
     s.duration_ns = 2 * 60 * MINUTE;
     for (i, rate) in [50.0, 20.0, 5.0].into_iter().enumerate() {
-        s.sources.push(Source::WatchEvents {
+        s.controllers[0].sources.push(Source::WatchEvents {
             key: format!("prod/hot-{i}"),
             per_second: rate,
             start_ns: 0,
             duration_ns: 60 * MINUTE,
         });
     }
-    s.sources.push(Source::Resync {
+    s.controllers[0].sources.push(Source::Resync {
         period_ns: 10 * MINUTE,
     });
     s

@@ -18,7 +18,6 @@ run() { cargo test --quiet --release "$@" -- --nocapture --test-threads=1 2>&1 |
 t0=$SECONDS
 run -p workqueue-core --test fuzz arbitrary_scenarios
 run -p workqueue-core --test fuzz the_scenario_decoder
-run -p workqueue-core --test fuzz the_hand_reader
 run -p workqueue-core --test fuzz arbitrary_managers
 run -p workqueue-playground --lib the_link_decoder_survives_garbage
 echo "fuzzing took $((SECONDS - t0)) s"

@@ -132,13 +132,14 @@ err := ctrl.NewControllerManagedBy(mgr).
             burst = 10 * r,
         );
     }
-    let chosen = s.limiter();
-    let priority_queue = s.queue == QueueKind::Priority;
+    let chosen = s.first().limiter();
+    let priority_queue = s.controllers[0].queue == QueueKind::Priority;
     // The priority queue's own default needs no RateLimiter line at all.
     let default_for_queue = priority_queue
-        && s.limiter
+        && s.controllers[0]
+            .limiter
             .as_ref()
-            .is_none_or(|l| *l == s.queue.default_limiter());
+            .is_none_or(|l| *l == s.controllers[0].queue.default_limiter());
     let uses_bucket = !default_for_queue
         && spells_out_a_bucket(&chosen)
         && chosen != LimiterConfig::default_controller_parts();
@@ -182,7 +183,7 @@ err := ctrl.NewControllerManagedBy(mgr).
             "\t\tRateLimiter:             rateLimiter,\n\t\t// client-go's queue, as before controller-runtime v0.23 (which\n\t\t// defaults to its priority queue).\n\t\tUsePriorityQueue: ptr.To(false),\n".to_string(),
         )
     };
-    let give_up = match s.controller.give_up_after {
+    let give_up = match s.controllers[0].controller.give_up_after {
         Some(n) => format!(
             "\n// Giving up after {n} requeues, in Reconcile (controller-runtime has no option for it):\n//\tif err != nil && r.queue.NumRequeues(req) >= {n} {{ return ctrl.Result{{}}, reconcile.TerminalError(err) }}\n"
         ),
@@ -191,7 +192,7 @@ err := ctrl.NewControllerManagedBy(mgr).
     format!(
         "import (\n{}\n)\n\n{limiter_decl}{give_up}\nerr := ctrl.NewControllerManagedBy(mgr).\n\tNamed(\"my-controller\").\n\tFor(&corev1.Pod{{}}).\n\tWithOptions(controller.Options{{\n\t\tMaxConcurrentReconciles: {},\n{options}\t}}).\n\tComplete(r)\n",
         imports.iter().map(|i| format!("\t{i}")).collect::<Vec<_>>().join("\n"),
-        s.controller.workers,
+        s.controllers[0].controller.workers,
     )
 }
 

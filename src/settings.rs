@@ -343,8 +343,8 @@ impl Settings {
     pub fn to_scenario(&self) -> Result<Scenario, FieldErrors> {
         let mut errors = FieldErrors::new();
         let mut s = Scenario::new("playground");
-        s.queue = self.queue;
-        s.limiter = Some(self.limiter(&mut errors));
+        s.controllers[0].queue = self.queue;
+        s.controllers[0].limiter = Some(self.limiter(&mut errors));
         if self.preset == Preset::Crossplane {
             let r = self
                 .number::<u32>(
@@ -357,7 +357,7 @@ impl Settings {
                 max_reconcile_rate: r,
             });
         }
-        s.controller = ControllerConfig {
+        s.controllers[0].controller = ControllerConfig {
             workers: self
                 .number::<u32>(Field::Workers, "a whole number of workers", &mut errors)
                 .unwrap_or(1),
@@ -367,7 +367,7 @@ impl Settings {
                 _ => self.number::<u64>(Field::GiveUp, "a whole number of requeues", &mut errors),
             },
         };
-        s.default_script = match self.script {
+        s.controllers[0].default_script = match self.script {
             ScriptChoice::Live => Script::Live,
             ScriptChoice::Success => Script::Always {
                 outcome: Outcome::Success,
@@ -416,8 +416,8 @@ impl Settings {
             out.preset = Preset::Crossplane;
             out.set(Field::Rate, cp.max_reconcile_rate.to_string());
         } else {
-            out.queue = s.queue;
-            match &s.limiter() {
+            out.queue = s.controllers[0].queue;
+            match &s.first().limiter() {
                 LimiterConfig::DefaultController => out.preset = Preset::ClientGoDefault,
                 LimiterConfig::Exponential { base_ns, max_ns } => {
                     out.preset = Preset::PerItem;
@@ -471,17 +471,24 @@ impl Settings {
                 }
             }
         }
-        out.set(Field::Workers, s.controller.workers.to_string());
-        out.set(Field::Reconcile, d(s.controller.reconcile_ns));
+        out.set(
+            Field::Workers,
+            s.controllers[0].controller.workers.to_string(),
+        );
+        out.set(
+            Field::Reconcile,
+            d(s.controllers[0].controller.reconcile_ns),
+        );
         out.set(Field::Seed, s.seed.to_string());
         out.set(
             Field::GiveUp,
-            s.controller
+            s.controllers[0]
+                .controller
                 .give_up_after
                 .map(|n| n.to_string())
                 .unwrap_or_default(),
         );
-        out.script = match &s.default_script {
+        out.script = match &s.controllers[0].default_script {
             Script::Live => ScriptChoice::Live,
             Script::Always {
                 outcome: Outcome::Error,
@@ -532,8 +539,11 @@ mod tests {
     #[test]
     fn the_default_form_is_client_gos_default_limiter() {
         let s = Settings::default().to_scenario().unwrap();
-        assert_eq!(s.limiter(), LimiterConfig::default_controller_parts());
-        assert_eq!(s.controller.reconcile_ns, 200 * MILLISECOND);
+        assert_eq!(
+            s.first().limiter(),
+            LimiterConfig::default_controller_parts()
+        );
+        assert_eq!(s.controllers[0].controller.reconcile_ns, 200 * MILLISECOND);
     }
 
     #[test]
@@ -558,10 +568,13 @@ mod tests {
     fn switching_queues_follows_controller_runtimes_default_limiter() {
         let f = Settings::default().for_queue(QueueKind::Priority);
         let s = f.to_scenario().unwrap();
-        assert_eq!(s.queue, QueueKind::Priority);
-        assert_eq!(s.limiter(), QueueKind::Priority.default_limiter());
+        assert_eq!(s.controllers[0].queue, QueueKind::Priority);
+        assert_eq!(s.first().limiter(), QueueKind::Priority.default_limiter());
         let back = f.for_queue(QueueKind::ClientGo).to_scenario().unwrap();
-        assert_eq!(back.limiter(), LimiterConfig::default_controller_parts());
+        assert_eq!(
+            back.first().limiter(),
+            LimiterConfig::default_controller_parts()
+        );
         assert_eq!(Settings::from_scenario(&s).queue, QueueKind::Priority);
     }
 
@@ -581,7 +594,8 @@ mod tests {
         let mut f = Settings::default();
         f.set(Field::MaxWait, "2s".into());
         f.preset = Preset::WithMaxWait;
-        let LimiterConfig::WithMaxWait { max_wait_ns, .. } = f.to_scenario().unwrap().limiter()
+        let LimiterConfig::WithMaxWait { max_wait_ns, .. } =
+            f.to_scenario().unwrap().first().limiter()
         else {
             panic!()
         };

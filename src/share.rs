@@ -10,7 +10,8 @@ use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
 use base64::engine::DecodePaddingMode;
 use base64::Engine;
 use serde::{Deserialize, Serialize};
-use workqueue_core::json::{self, Decode, Fields, Json};
+use workqueue_core::document;
+use workqueue_core::scenario::upgrade_v1;
 use workqueue_core::{validate, Input, Nanos, Scenario, ScenarioError};
 
 /// The format this build writes.
@@ -43,30 +44,38 @@ pub struct Shared {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct LessonPosition {
     pub id: String,
     pub step: usize,
 }
 
+/// Why a link was refused, by the part of it that failed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ShareError {
     #[error("the link has no playground state in it")]
     Empty,
     #[error(
-        "the link was made by a newer playground (format v{0}; this one reads v{SHARE_VERSION})"
+        "the link was made by a newer playground (format v{0}; this one reads up to v{SHARE_VERSION})"
     )]
     FutureVersion(u32),
-    #[error("the link is not a playground link (it should start with #v1.)")]
-    NotALink,
+    #[error("the link is not a playground link: its state should start with #v{SHARE_VERSION}.")]
+    Prefix,
+    #[error("the link is too long: {0} characters, at most {MAX_FRAGMENT}")]
+    TooLong(usize),
+    #[error("the link is damaged: its state is not URL-safe base64")]
+    Base64,
     #[error("the link is damaged or cut short: {0}")]
-    Garbled(String),
+    Inflate(String),
+    #[error("the link's state is not JSON text: {0}")]
+    Json(ScenarioError),
     #[error("the link's setup is not valid: {0}")]
     Invalid(ScenarioError),
 }
 
 pub fn encode(shared: &Shared) -> String {
     let json = serde_json::to_string(shared).unwrap_or_default();
-    let packed = crate::deflate::compress(json.as_bytes());
+    let packed = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 10);
     format!("v{SHARE_VERSION}.{}", B64.encode(packed))
 }
 
@@ -76,67 +85,68 @@ pub fn decode(fragment: &str) -> Result<Shared, ShareError> {
         return Err(ShareError::Empty);
     }
     if f.len() > MAX_FRAGMENT {
-        return Err(ShareError::Garbled(format!(
-            "{} characters is more than a link holds (at most {MAX_FRAGMENT})",
-            f.len()
-        )));
+        return Err(ShareError::TooLong(f.len()));
     }
-    let (version, body) = f.split_once('.').ok_or(ShareError::NotALink)?;
+    let (version, body) = f.split_once('.').ok_or(ShareError::Prefix)?;
     let version: u32 = version
         .strip_prefix('v')
         .and_then(|v| v.parse().ok())
-        .ok_or(ShareError::NotALink)?;
+        .ok_or(ShareError::Prefix)?;
     if version > SHARE_VERSION {
         return Err(ShareError::FutureVersion(version));
     }
-    let bytes = B64
-        .decode(body)
-        .map_err(|_| ShareError::Garbled("not base64url".into()))?;
+    let bytes = B64.decode(body).map_err(|_| ShareError::Base64)?;
     let json = match version {
         1 => bytes,
         2 => miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, MAX_INFLATED).map_err(
             |e| match e.status {
-                miniz_oxide::inflate::TINFLStatus::HasMoreOutput => ShareError::Garbled(format!(
+                miniz_oxide::inflate::TINFLStatus::HasMoreOutput => ShareError::Inflate(format!(
                     "it unpacks to more than {} KiB",
                     MAX_INFLATED / 1024
                 )),
-                _ => ShareError::Garbled("the compressed data is damaged or cut short".into()),
+                _ => ShareError::Inflate("the compressed data does not unpack".into()),
             },
         )?,
-        _ => return Err(ShareError::NotALink),
+        _ => return Err(ShareError::Prefix),
     };
-    let json = String::from_utf8(json).map_err(|_| ShareError::Garbled("not text".into()))?;
-    let shared: Shared = json::from_str(&json).map_err(|e| ShareError::Garbled(e.to_string()))?;
+    let json = String::from_utf8(json).map_err(|_| {
+        ShareError::Json(ScenarioError {
+            field: "(document)".into(),
+            reason: "not UTF-8 text".into(),
+        })
+    })?;
+    let shared = read_state(&json).map_err(|e| {
+        if e.reason.starts_with("not JSON") {
+            ShareError::Json(e)
+        } else {
+            ShareError::Invalid(e)
+        }
+    })?;
     shared.check().map_err(ShareError::Invalid)?;
     Ok(shared)
 }
 
-/// Read by hand like the scenario (see `workqueue_core::json`), with the
-/// same names and defaults as the serde attributes above.
-impl Decode for Shared {
-    fn decode(v: &Json, path: &str) -> Result<Self, ScenarioError> {
-        let mut f = Fields::of(v, path)?;
-        let shared = Shared {
-            scenario: f.required("scenario")?,
-            inputs: f.or_default("inputs")?,
-            at: f.or_default("at")?,
-            lesson: f.or_default("lesson")?,
-            selected: f.or_default("selected")?,
-        };
-        f.finish(true, &["scenario", "inputs", "at", "lesson", "selected"])?;
-        Ok(shared)
+/// The state a link carries; a scenario in the first format (version 1) is
+/// upgraded before it is read, so old links open to the same run.
+fn read_state(json: &str) -> Result<Shared, ScenarioError> {
+    #[derive(Deserialize)]
+    struct Versioned {
+        scenario: Option<Version>,
     }
-}
-
-impl Decode for LessonPosition {
-    fn decode(v: &Json, path: &str) -> Result<Self, ScenarioError> {
-        let mut f = Fields::of(v, path)?;
-        let lesson = LessonPosition {
-            id: f.required("id")?,
-            step: f.required("step")?,
-        };
-        f.finish(false, &[])?;
-        Ok(lesson)
+    #[derive(Deserialize)]
+    struct Version {
+        version: Option<u32>,
+    }
+    let sniffed: Versioned = document::from_str(json)?;
+    match sniffed.scenario.and_then(|s| s.version) {
+        Some(1) => {
+            let mut doc: serde_json::Value = document::from_str(json)?;
+            if let Some(scenario) = doc.get_mut("scenario") {
+                upgrade_v1(scenario);
+            }
+            document::from_value(doc)
+        }
+        _ => document::from_str(json),
     }
 }
 
@@ -208,6 +218,39 @@ mod tests {
         assert!(decode(old).is_ok(), "{:?}", decode(old));
     }
 
+    /// A link whose scenario was written in version 1 (one controller's
+    /// fields at the top level), as links made before version 2 carry it.
+    fn link_with_v1_scenario(s: &Shared, packed: bool) -> String {
+        let mut doc = serde_json::to_value(s).unwrap();
+        let scenario = doc["scenario"].as_object_mut().unwrap();
+        let controllers = scenario.remove("controllers").unwrap();
+        let serde_json::Value::Array(mut list) = controllers else {
+            panic!("controllers is a list")
+        };
+        assert_eq!(list.len(), 1);
+        let serde_json::Value::Object(own) = list.remove(0) else {
+            panic!("a controller is an object")
+        };
+        scenario.extend(own);
+        scenario.insert("version".into(), 1.into());
+        let json = serde_json::to_string(&doc).unwrap();
+        if packed {
+            let bytes = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 10);
+            format!("v2.{}", B64.encode(bytes))
+        } else {
+            format!("v1.{}", B64.encode(json))
+        }
+    }
+
+    #[test]
+    fn links_with_a_version_1_scenario_open_to_the_same_state() {
+        let s = sample();
+        for packed in [false, true] {
+            let link = link_with_v1_scenario(&s, packed);
+            assert_eq!(decode(&link).unwrap(), s, "{link}");
+        }
+    }
+
     #[test]
     fn compression_shortens_links() {
         let s = sample();
@@ -221,7 +264,7 @@ mod tests {
             r#"{{"scenario":{{"version":1,"name":"{}"}}}}"#,
             "a".repeat(2 * MAX_INFLATED)
         );
-        let packed = crate::deflate::compress(json.as_bytes());
+        let packed = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 10);
         let link = format!("v2.{}", B64.encode(packed));
         assert!(
             link.len() < MAX_FRAGMENT,
@@ -229,7 +272,7 @@ mod tests {
             link.len()
         );
         match decode(&link) {
-            Err(ShareError::Garbled(m)) => assert!(m.contains("unpacks to more than"), "{m}"),
+            Err(ShareError::Inflate(m)) => assert!(m.contains("unpacks to more than"), "{m}"),
             other => panic!("{other:?}"),
         }
     }
@@ -268,21 +311,36 @@ mod tests {
     fn bad_links_say_what_is_wrong() {
         let link = encode(&sample());
         assert_eq!(decode(""), Err(ShareError::Empty));
-        assert_eq!(decode("#hello"), Err(ShareError::NotALink));
+        assert_eq!(decode("#hello"), Err(ShareError::Prefix));
+        assert_eq!(decode("#v2.***"), Err(ShareError::Base64));
+        assert!(matches!(decode("#v2.AAAA"), Err(ShareError::Inflate(_))));
+        let not_json = miniz_oxide::deflate::compress_to_vec(b"{nope", 10);
+        assert!(matches!(
+            decode(&format!("v2.{}", B64.encode(not_json))),
+            Err(ShareError::Json(_))
+        ));
+        let unknown = miniz_oxide::deflate::compress_to_vec(
+            br#"{"scenario": {"version": 1}, "selcted": "a"}"#,
+            10,
+        );
+        match decode(&format!("v2.{}", B64.encode(unknown))) {
+            Err(ShareError::Invalid(e)) => assert_eq!(e.field, "selcted"),
+            other => panic!("{other:?}"),
+        }
         assert_eq!(
             decode(&link.replacen("v2.", "v9.", 1)),
             Err(ShareError::FutureVersion(9))
         );
         assert!(
-            matches!(decode(&link[..link.len() / 2]), Err(ShareError::Garbled(_))),
+            matches!(decode(&link[..link.len() / 2]), Err(ShareError::Inflate(_))),
             "truncated"
         );
         assert!(
-            matches!(decode(&link.replace('A', "*")), Err(ShareError::Garbled(_))),
+            matches!(decode(&link.replace('A', "*")), Err(ShareError::Base64)),
             "garbled"
         );
         let mut bad = sample();
-        bad.scenario.controller.workers = 0;
+        bad.scenario.controllers[0].controller.workers = 0;
         assert!(matches!(decode(&encode(&bad)), Err(ShareError::Invalid(_))));
     }
 

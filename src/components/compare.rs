@@ -10,7 +10,7 @@ use yew::prelude::*;
 /// Requeues per second over `secs` seconds for 10,000 always-failing keys.
 pub fn herd(queue: QueueKind, limiter: LimiterConfig, secs: i64) -> Points {
     let mut s = Scenario::failing_keys(limiter, 10_000);
-    s.queue = queue;
+    s.controllers[0].queue = queue;
     s.sample_ns = 100 * MILLISECOND;
     s.duration_ns = secs * SECOND;
     let Ok(mut sim) = Simulation::new(&s) else {

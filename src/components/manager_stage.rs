@@ -23,7 +23,7 @@ fn shared_parts(m: &Manager, views: &[StageView]) -> Html {
     let by_all = format!("shared by {}", names.join(", "));
     let sharers: Vec<&str> = m
         .controllers()
-        .filter(|(_, c)| c.scenario().shares_bucket)
+        .filter(|(_, c)| c.spec().shares_bucket)
         .map(|(n, _)| n)
         .collect();
     let by_sharers = format!("passed to {}", sharers.join(", "));

@@ -99,13 +99,15 @@ pub fn storm_of(keys: u64) -> u64 {
 /// 64 workers): the scale the core takes natively. Returns the reconciles.
 pub fn one_pass_of(keys: u64) -> u64 {
     let mut s = Scenario::new("one pass");
-    s.controller.workers = 64;
-    s.sources.push(crate::scenario::Source::AddMany {
-        prefix: "ns/pod-".into(),
-        count: keys,
-        at_ns: 0,
-        script: None,
-    });
+    s.controllers[0].controller.workers = 64;
+    s.controllers[0]
+        .sources
+        .push(crate::scenario::Source::AddMany {
+            prefix: "ns/pod-".into(),
+            count: keys,
+            at_ns: 0,
+            script: None,
+        });
     s.duration_ns = SECOND;
     let mut sim = Simulation::new(&s).expect("valid scenario");
     sim.set_log_capacity(0);
@@ -117,17 +119,19 @@ pub fn one_pass_of(keys: u64) -> u64 {
 /// `workers` workers, all but one idle: a step's cost must not grow with them.
 pub fn idle_workers(workers: u32) -> u64 {
     let mut s = Scenario::new("idle workers");
-    s.controller.workers = workers;
-    s.controller.reconcile_ns = MILLISECOND;
-    s.default_script = crate::Script::Always {
+    s.controllers[0].controller.workers = workers;
+    s.controllers[0].controller.reconcile_ns = MILLISECOND;
+    s.controllers[0].default_script = crate::Script::Always {
         outcome: crate::Outcome::Success,
     };
-    s.sources.push(crate::scenario::Source::WatchEvents {
-        key: "ns/hot".into(),
-        per_second: 1000.0,
-        start_ns: 0,
-        duration_ns: 60 * SECOND,
-    });
+    s.controllers[0]
+        .sources
+        .push(crate::scenario::Source::WatchEvents {
+            key: "ns/hot".into(),
+            per_second: 1000.0,
+            start_ns: 0,
+            duration_ns: 60 * SECOND,
+        });
     s.duration_ns = 60 * SECOND;
     let mut sim = Simulation::new(&s).expect("valid scenario");
     sim.set_log_capacity(0);

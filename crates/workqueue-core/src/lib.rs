@@ -32,9 +32,8 @@
 pub mod bench;
 pub mod conformance;
 pub mod controller;
-pub mod decode;
+pub mod document;
 pub mod item;
-pub mod json;
 pub mod limiter;
 pub mod manager;
 pub mod metrics;

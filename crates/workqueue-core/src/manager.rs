@@ -38,18 +38,11 @@ impl Manager {
     /// one-controller scenario runs exactly as a [`Simulation`] of it.
     pub fn new(scenario: &Scenario) -> Result<Manager, ScenarioError> {
         scenario.validate()?;
-        let subs = scenario.controller_scenarios();
-        let controllers = subs
-            .iter()
-            .map(Simulation::new)
-            .collect::<Result<Vec<_>, _>>()?;
-        let names = subs
-            .iter()
-            .enumerate()
-            .map(|(i, s)| match s.name.as_str() {
-                "" => format!("controller-{i}"),
-                n => n.to_string(),
-            })
+        let controllers = (0..scenario.controllers.len())
+            .map(|i| Simulation::controller(scenario, i))
+            .collect();
+        let names = (0..scenario.controllers.len())
+            .map(|i| scenario.controller_name(i))
             .collect();
         Ok(Manager {
             scenario: scenario.clone(),

@@ -9,12 +9,17 @@ use crate::limiter::LimiterConfig;
 use crate::queue::QueueKind;
 use crate::time::{Nanos, MILLISECOND, SECOND};
 
-/// The scenario format this build reads and writes.
-pub const SCENARIO_VERSION: u32 = 1;
+/// The scenario format this build reads and writes. Version 1 documents
+/// (one controller's fields at the top level, or `controllers` beside them)
+/// are upgraded when read: see [`upgrade_v1`].
+pub const SCENARIO_VERSION: u32 = 2;
 pub use crate::validate::{
     MAX_BURST, MAX_DELAY, MAX_EVENTS_PER_SOURCE, MAX_ITEMS, MAX_RUN, MAX_WORKERS,
 };
 
+/// A manager and its controllers: a single controller is a list of one.
+/// What the manager shares (Crossplane's global bucket, a bucket passed to
+/// several controllers, the API client) sits at the top.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
@@ -23,30 +28,12 @@ pub struct Scenario {
     pub name: String,
     #[serde(default)]
     pub seed: u64,
-    /// Which queue the controller runs on: client-go's (the default, as in
-    /// every scenario made before the priority queue) or controller-runtime's
-    /// priority queue.
-    #[serde(default, skip_serializing_if = "QueueKind::is_client_go")]
-    pub queue: QueueKind,
-    /// The queue's rate limiter; none means the default controller-runtime
-    /// wires for this queue (see [`Scenario::limiter`]). Ignored when
-    /// `crossplane` is set (it derives its own).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub limiter: Option<LimiterConfig>,
-    #[serde(default)]
-    pub controller: ControllerConfig,
+    /// The manager's controllers, in the order they take turns.
+    pub controllers: Vec<ControllerSpec>,
+    /// Crossplane's `--max-reconcile-rate`: each controller's per-object
+    /// limiter and workers, the global bucket they share, the client's limit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub crossplane: Option<CrossplaneConfig>,
-    /// The script of every item that has none of its own.
-    #[serde(default)]
-    pub default_script: Script,
-    #[serde(default)]
-    pub items: Vec<ItemSpec>,
-    #[serde(default)]
-    pub sources: Vec<Source>,
-    /// API requests each reconcile makes through the manager's client.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub requests_per_reconcile: u32,
     /// The API client's own rate limit (x/time/rate, `Wait`): none is off,
     /// as in controller-runtime v0.21 and later. With `crossplane`, 5R/10R.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -55,13 +42,6 @@ pub struct Scenario {
     /// every controller that `shares_bucket` (max-of with its own limiter).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shared_bucket: Option<BucketSpec>,
-    /// This controller takes its tokens from the shared bucket.
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub shares_bucket: bool,
-    /// Several controllers in one manager. Empty: the scenario is one
-    /// controller, described by the fields above (as every file made before).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub controllers: Vec<ControllerSpec>,
     /// How long the run lasts (virtual time).
     #[serde(with = "crate::serde_duration", default = "default_duration")]
     pub duration_ns: Nanos,
@@ -101,11 +81,12 @@ pub struct BucketSpec {
     pub burst: i64,
 }
 
-/// One controller of a manager: everything a single-controller scenario
-/// says about its controller, under a name.
+/// One controller: its queue, limiter, workers, keys and event sources.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ControllerSpec {
+    /// Shown on the stage and in `wqsim`'s output (empty: `controller-<i>`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub name: String,
     #[serde(default, skip_serializing_if = "QueueKind::is_client_go")]
     pub queue: QueueKind,
@@ -113,16 +94,43 @@ pub struct ControllerSpec {
     pub limiter: Option<LimiterConfig>,
     #[serde(default)]
     pub controller: ControllerConfig,
+    /// The script of every item that has none of its own.
     #[serde(default)]
     pub default_script: Script,
     #[serde(default)]
     pub items: Vec<ItemSpec>,
     #[serde(default)]
     pub sources: Vec<Source>,
+    /// API requests each reconcile makes through the manager's client.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub requests_per_reconcile: u32,
+    /// This controller takes its tokens from the manager's shared bucket.
     #[serde(default, skip_serializing_if = "is_false")]
     pub shares_bucket: bool,
+}
+
+impl ControllerSpec {
+    /// A controller on client-go's queue with its default limiter, no keys.
+    pub fn new(name: &str) -> ControllerSpec {
+        ControllerSpec {
+            name: name.to_string(),
+            queue: QueueKind::ClientGo,
+            limiter: None,
+            controller: ControllerConfig::default(),
+            default_script: Script::default(),
+            items: Vec::new(),
+            sources: Vec::new(),
+            requests_per_reconcile: 0,
+            shares_bucket: false,
+        }
+    }
+
+    /// The limiter the queue uses: this controller's, or its queue's default.
+    pub fn limiter(&self) -> LimiterConfig {
+        self.limiter
+            .clone()
+            .unwrap_or_else(|| self.queue.default_limiter())
+    }
 }
 
 fn default_duration() -> Nanos {
@@ -221,24 +229,21 @@ pub struct ScenarioError {
 use crate::validate::bad;
 
 impl Scenario {
-    /// An empty run of a controller with client-go's default limiter.
+    /// An empty run of one controller with client-go's default limiter.
     pub fn new(name: &str) -> Scenario {
+        Scenario::of(name, vec![ControllerSpec::new("")])
+    }
+
+    /// A manager of these controllers, nothing shared.
+    pub fn of(name: &str, controllers: Vec<ControllerSpec>) -> Scenario {
         Scenario {
             version: SCENARIO_VERSION,
             name: name.to_string(),
             seed: 1,
-            queue: QueueKind::ClientGo,
-            limiter: None,
-            controller: ControllerConfig::default(),
+            controllers,
             crossplane: None,
-            default_script: Script::default(),
-            items: Vec::new(),
-            sources: Vec::new(),
-            requests_per_reconcile: 0,
             client: None,
             shared_bucket: None,
-            shares_bucket: false,
-            controllers: Vec::new(),
             duration_ns: default_duration(),
             sample_ns: default_sample(),
         }
@@ -248,11 +253,12 @@ impl Scenario {
     /// t=0, every reconcile an error, reconciles instant.
     pub fn failing_keys(limiter: LimiterConfig, count: u64) -> Scenario {
         let mut s = Scenario::new("failing keys");
-        s.limiter = Some(limiter);
-        s.default_script = Script::Always {
+        let c = s.first_mut();
+        c.limiter = Some(limiter);
+        c.default_script = Script::Always {
             outcome: Outcome::Error,
         };
-        s.sources.push(Source::AddMany {
+        c.sources.push(Source::AddMany {
             prefix: "ns/pod-".into(),
             count,
             at_ns: 0,
@@ -261,45 +267,48 @@ impl Scenario {
         s
     }
 
+    /// The first controller (the only one of a one-controller scenario).
+    ///
+    /// # Panics
+    /// On a scenario with no controller, which validation refuses.
+    pub fn first(&self) -> &ControllerSpec {
+        &self.controllers[0]
+    }
+
+    /// The first controller, to change it.
+    ///
+    /// # Panics
+    /// On a scenario with no controller, which validation refuses.
+    pub fn first_mut(&mut self) -> &mut ControllerSpec {
+        &mut self.controllers[0]
+    }
+
     /// Parses and validates a scenario document. The version is read first,
     /// so that a document from another version is refused for that, not for
-    /// a field it names differently.
+    /// a field it names differently; a version 1 document is upgraded.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        use crate::json::{Decode, Json};
-        let doc = crate::json::parse(text)?;
-        let version = match &doc {
-            Json::Object(fields) => fields.iter().find(|(k, _)| k == "version").map(|(_, v)| v),
-            other => return Err(crate::json::invalid("(document)", other, "an object")),
-        };
-        match version.map(|v| u64::decode(v, "version")).transpose()? {
-            None => return Err(bad("version", "missing: a scenario starts with \"version\": 1")),
-            Some(v) if v != SCENARIO_VERSION as u64 => {
-                return Err(bad("version", format!("version {v} is not supported: this playground reads version {SCENARIO_VERSION}")))
+        let s: Scenario = match document_version(text)? {
+            SCENARIO_VERSION => crate::document::from_str(text)?,
+            _ => {
+                let mut doc: serde_json::Value = crate::document::from_str(text)?;
+                upgrade_v1(&mut doc);
+                crate::document::from_value(doc)?
             }
-            _ => {}
-        }
-        let s = Scenario::decode(&doc, "(document)")?;
+        };
         s.validate()?;
         Ok(s)
     }
 
-    /// The limiter the queue uses: the scenario's, or the queue's default.
-    pub fn limiter(&self) -> LimiterConfig {
-        self.limiter
-            .clone()
-            .unwrap_or_else(|| self.queue.default_limiter())
-    }
-
-    /// The limiter the queue is built with: Crossplane's per-object one, or
-    /// [`Scenario::limiter`]; a controller that shares the manager's bucket
-    /// takes the larger of the shared bucket's answer and its own (the shared
-    /// bucket first, where the manager finds it).
-    pub fn queue_limiter(&self) -> LimiterConfig {
+    /// The limiter controller `c`'s queue is built with: Crossplane's
+    /// per-object one, or the controller's own; a controller that shares the
+    /// manager's bucket takes the larger of the shared bucket's answer and
+    /// its own (the shared bucket first, where the manager finds it).
+    pub fn queue_limiter(&self, c: &ControllerSpec) -> LimiterConfig {
         let own = match &self.crossplane {
             Some(cp) => cp.derived().per_object,
-            None => self.limiter(),
+            None => c.limiter(),
         };
-        match (self.shares_bucket, self.shared_bucket) {
+        match (c.shares_bucket, self.shared_bucket) {
             (true, Some(b)) => LimiterConfig::MaxOf {
                 limiters: vec![
                     LimiterConfig::Bucket {
@@ -327,40 +336,21 @@ impl Scenario {
         })
     }
 
-    /// The manager's controllers, each as a one-controller scenario (a
-    /// one-controller file is its own only controller, unchanged). Seeds
-    /// differ per controller; the manager-level parts are handed down.
-    pub fn controller_scenarios(&self) -> Vec<Scenario> {
-        if self.controllers.is_empty() {
-            return vec![self.clone()];
+    /// Controller `i`'s random seed: each controller draws its own.
+    pub fn controller_seed(&self, i: usize) -> u64 {
+        self.seed.wrapping_add(i as u64)
+    }
+
+    /// The name controller `i` is shown under.
+    pub fn controller_name(&self, i: usize) -> String {
+        match self.controllers.get(i).map(|c| c.name.as_str()) {
+            Some("") | None => format!("controller-{i}"),
+            Some(n) => n.to_string(),
         }
-        self.controllers
-            .iter()
-            .enumerate()
-            .map(|(i, c)| Scenario {
-                version: self.version,
-                name: c.name.clone(),
-                seed: self.seed.wrapping_add(i as u64),
-                queue: c.queue,
-                limiter: c.limiter.clone(),
-                controller: c.controller.clone(),
-                crossplane: self.crossplane,
-                default_script: c.default_script.clone(),
-                items: c.items.clone(),
-                sources: c.sources.clone(),
-                requests_per_reconcile: c.requests_per_reconcile,
-                client: self.client_limit(),
-                shared_bucket: self.shared_bucket,
-                shares_bucket: c.shares_bucket,
-                controllers: Vec::new(),
-                duration_ns: self.duration_ns,
-                sample_ns: self.sample_ns,
-            })
-            .collect()
     }
 
     pub fn to_json(&self) -> String {
-        crate::json::indent(&serde_json::to_string(self).unwrap_or_default())
+        serde_json::to_string_pretty(self).unwrap_or_default()
     }
 
     /// The number of distinct keys the scenario would create (at most),
@@ -385,90 +375,237 @@ impl Scenario {
     }
 }
 
+/// The fields of a version 1 document that belonged to its one controller.
+const V1_CONTROLLER_FIELDS: [&str; 8] = [
+    "queue",
+    "limiter",
+    "controller",
+    "default_script",
+    "items",
+    "sources",
+    "requests_per_reconcile",
+    "shares_bucket",
+];
+
+/// A document's `version`, read before anything else.
+fn document_version(text: &str) -> Result<u32, ScenarioError> {
+    #[derive(Deserialize)]
+    struct Versioned {
+        version: Option<u32>,
+    }
+    let v: Versioned = crate::document::from_str(text)?;
+    match v.version {
+        None => Err(bad(
+            "version",
+            format!("missing: a scenario starts with \"version\": {SCENARIO_VERSION}"),
+        )),
+        Some(v @ (1 | SCENARIO_VERSION)) => Ok(v),
+        Some(v) => Err(bad(
+            "version",
+            format!("version {v} is not supported: this playground reads versions 1 and {SCENARIO_VERSION}"),
+        )),
+    }
+}
+
+/// Rewrites a version 1 scenario (a JSON object) as version 2, in place: a
+/// one-controller file's controller fields move into `controllers[0]`; a
+/// manager file keeps its `controllers`, and the top-level controller fields
+/// it carried (which version 1 ignored) are dropped. Anything else is left
+/// for the decoder to judge. The run is the same: the first controller's seed
+/// is the scenario's, as it was.
+pub fn upgrade_v1(doc: &mut serde_json::Value) {
+    let Some(map) = doc.as_object_mut() else {
+        return;
+    };
+    if map.get("version").and_then(serde_json::Value::as_u64) != Some(1) {
+        return;
+    }
+    let mut own = serde_json::Map::new();
+    for f in V1_CONTROLLER_FIELDS {
+        if let Some(v) = map.remove(f) {
+            own.insert(f.to_string(), v);
+        }
+    }
+    let is_manager = map
+        .get("controllers")
+        .and_then(serde_json::Value::as_array)
+        .is_some_and(|c| !c.is_empty());
+    if !is_manager {
+        map.insert(
+            "controllers".into(),
+            serde_json::Value::Array(vec![serde_json::Value::Object(own)]),
+        );
+    }
+    map.insert("version".into(), SCENARIO_VERSION.into());
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn a_minimal_document_gets_defaults() {
-        let s =
-            Scenario::from_json(r#"{"version": 1, "items": [{"key": "default/web"}]}"#).unwrap();
-        assert_eq!(s.limiter(), LimiterConfig::DefaultController);
-        assert_eq!(s.queue, QueueKind::ClientGo);
-        assert_eq!(s.items[0].add_at_ns, Some(0));
-        assert_eq!(s.controller.workers, 1);
+        let s = Scenario::from_json(
+            r#"{"version": 2, "controllers": [{"items": [{"key": "default/web"}]}]}"#,
+        )
+        .unwrap();
+        let c = s.first();
+        assert_eq!(c.limiter(), LimiterConfig::DefaultController);
+        assert_eq!(c.queue, QueueKind::ClientGo);
+        assert_eq!(c.items[0].add_at_ns, Some(0));
+        assert_eq!(c.controller.workers, 1);
+        assert_eq!(s.controller_name(0), "controller-0");
     }
 
     #[test]
     fn the_default_limiter_follows_the_queue() {
-        let pq = Scenario::from_json(r#"{"version": 1, "queue": "priority"}"#).unwrap();
-        assert_eq!(pq.queue, QueueKind::Priority);
+        let pq = Scenario::from_json(r#"{"version": 2, "controllers": [{"queue": "priority"}]}"#)
+            .unwrap();
+        assert_eq!(pq.first().queue, QueueKind::Priority);
         assert_eq!(
-            pq.limiter(),
+            pq.first().limiter(),
             crate::priority::default_limiter(),
             "per-item alone, no bucket"
         );
         let named = Scenario::from_json(
-            r#"{"version": 1, "queue": "priority", "limiter": {"type": "default_controller"}}"#,
+            r#"{"version": 2, "controllers": [{"queue": "priority", "limiter": {"type": "default_controller"}}]}"#,
         )
         .unwrap();
         assert_eq!(
-            named.limiter(),
+            named.first().limiter(),
             LimiterConfig::DefaultController,
             "a named limiter is kept"
         );
-        // A scenario made before the switch still means what it meant, and
-        // writes the same document.
+        // A scenario made before the switch still means what it meant.
         let old = Scenario::new("old");
         assert!(!old.to_json().contains("queue"));
         assert_eq!(Scenario::from_json(&old.to_json()).unwrap(), old);
-        let bad = Scenario::from_json(r#"{"version": 1, "queue": "fifo"}"#).unwrap_err();
-        assert_eq!(bad.field, "queue");
+        let bad = Scenario::from_json(r#"{"version": 2, "controllers": [{"queue": "fifo"}]}"#)
+            .unwrap_err();
+        assert_eq!(bad.field, "controllers[0].queue");
+    }
+
+    #[test]
+    fn version_1_documents_are_upgraded() {
+        // One controller at the top level: its fields move into controllers[0].
+        let one = Scenario::from_json(
+            r#"{"version": 1, "seed": 4, "queue": "priority", "items": [{"key": "a"}],
+                "crossplane": {"max_reconcile_rate": 3}, "requests_per_reconcile": 2}"#,
+        )
+        .unwrap();
+        assert_eq!(one.version, SCENARIO_VERSION);
+        assert_eq!(one.controllers.len(), 1);
+        assert_eq!(one.first().queue, QueueKind::Priority);
+        assert_eq!(one.first().items[0].key, "a");
+        assert_eq!(one.first().requests_per_reconcile, 2);
+        assert_eq!(one.crossplane.unwrap().max_reconcile_rate, 3);
+        assert_eq!(one.seed, 4);
+        // A manager: its controllers stay; the top-level controller fields,
+        // which version 1 ignored, are dropped.
+        let many = Scenario::from_json(
+            r#"{"version": 1, "items": [{"key": "ignored"}], "shared_bucket": {"qps": 5, "burst": 5},
+                "controllers": [{"name": "a", "shares_bucket": true}, {"name": "b"}]}"#,
+        )
+        .unwrap();
+        assert_eq!(many.controllers.len(), 2);
+        assert!(many.controllers.iter().all(|c| c.items.is_empty()));
+        assert!(many.first().shares_bucket);
+        // Mistakes in an old file are named where they now stand.
+        let e = Scenario::from_json(r#"{"version": 1, "controller": {"workers": 0}}"#).unwrap_err();
+        assert_eq!(e.field, "controllers[0].controller.workers");
     }
 
     #[test]
     fn bad_documents_name_the_field() {
+        let one = |c: &str| format!(r#"{{"version": 2, "controllers": [{c}]}}"#);
         let cases = [
-            (r#"{"items": []}"#, "version"),
-            (r#"{"version": 2}"#, "version"),
+            (r#"{"items": []}"#.to_string(), "version"),
+            (r#"{"version": 3}"#.to_string(), "version"),
+            (r#"{"version": 2}"#.to_string(), "controllers"),
             (
-                r#"{"version": 1, "limiter": {"type": "bucket", "qps": 10, "burst": 0}}"#,
-                "limiter.burst",
+                r#"{"version": 2, "controllers": []}"#.to_string(),
+                "controllers",
             ),
             (
-                r#"{"version": 1, "limiter": {"type": "max_of", "limiters": [{"type": "exponential", "base_ns": -5, "max_ns": 1}]}}"#,
-                "limiter.limiters[0].base_ns",
+                one(r#"{"limiter": {"type": "bucket", "qps": 10, "burst": 0}}"#),
+                "controllers[0].limiter.burst",
             ),
             (
-                r#"{"version": 1, "limiter": {"type": "exponential", "base_ns": "5ms", "max_ns": "200000h"}}"#,
-                "limiter.max_ns",
+                one(
+                    r#"{"limiter": {"type": "max_of", "limiters": [{"type": "exponential", "base_ns": -5, "max_ns": 1}]}}"#,
+                ),
+                "controllers[0].limiter.limiters[0].base_ns",
             ),
             (
-                r#"{"version": 1, "controller": {"workers": 0}}"#,
-                "controller.workers",
+                one(
+                    r#"{"limiter": {"type": "exponential", "base_ns": "5ms", "max_ns": "200000h"}}"#,
+                ),
+                "controllers[0].limiter.max_ns",
             ),
             (
-                r#"{"version": 1, "sources": [{"type": "add_many", "prefix": "p", "count": 2000000}]}"#,
-                "items",
+                one(r#"{"controller": {"workers": 0}}"#),
+                "controllers[0].controller.workers",
             ),
             (
-                r#"{"version": 1, "default_script": {"type": "random", "error_probability": 1.5}}"#,
-                "default_script.error_probability",
-            ),
-            (r#"{"version": 1, "duration_ns": -1}"#, "duration_ns"),
-            (r#"{"version": 1, "items": [{"key": ""}]}"#, "items[0].key"),
-            ("{not json", "(document)"),
-            (
-                r#"{"version": 1, "limiter": {"type": "leaky"}}"#,
-                "limiter.type",
+                one(r#"{"sources": [{"type": "add_many", "prefix": "p", "count": 2000000}]}"#),
+                "controllers[0].sources[0].count",
             ),
             (
-                r#"{"version": 1, "controller": {"workers": -1}}"#,
-                "controller.workers",
+                one(
+                    r#"{"sources": [{"type": "add_many", "prefix": "p", "count": 600000}, {"type": "add_many", "prefix": "q", "count": 600000}]}"#,
+                ),
+                "controllers[0].items",
+            ),
+            (
+                one(r#"{"default_script": {"type": "random", "error_probability": 1.5}}"#),
+                "controllers[0].default_script.error_probability",
+            ),
+            (
+                r#"{"version": 2, "controllers": [{}], "duration_ns": -1}"#.to_string(),
+                "duration_ns",
+            ),
+            (
+                one(r#"{"items": [{"key": ""}]}"#),
+                "controllers[0].items[0].key",
+            ),
+            (
+                one(r#"{"items": [{"key": "a"}, {"key": "a"}]}"#),
+                "controllers[0].items[1].key",
+            ),
+            ("{not json".to_string(), "(document)"),
+            (
+                one(r#"{"limiter": {"type": "leaky"}}"#),
+                "controllers[0].limiter.type",
+            ),
+            (
+                one(r#"{"controller": {"workers": -1}}"#),
+                "controllers[0].controller.workers",
+            ),
+            (
+                one(r#"{"controller": {"wrokers": 2}}"#),
+                "controllers[0].controller.wrokers",
+            ),
+            (
+                r#"{"version": 2, "controllers": [{}], "client": {"qps": 0, "burst": 1}}"#
+                    .to_string(),
+                "client",
+            ),
+            (
+                r#"{"version": 2, "controllers": [{}], "shared_bucket": {"qps": 1, "burst": 0}}"#
+                    .to_string(),
+                "shared_bucket.burst",
+            ),
+            (
+                r#"{"version": 2, "controllers": [{"name": "a"}, {"name": "a"}]}"#.to_string(),
+                "controllers[1].name",
+            ),
+            (
+                one(r#"{"shares_bucket": true}"#),
+                "controllers[0].shares_bucket",
             ),
         ];
         for (doc, field) in cases {
-            let err = Scenario::from_json(doc).expect_err(doc);
+            let err = Scenario::from_json(&doc).expect_err(&doc);
             assert_eq!(err.field, field, "{doc}: {err}");
             assert!(!err.reason.is_empty());
         }
@@ -477,13 +614,13 @@ mod tests {
     #[test]
     fn round_trips_through_json() {
         let mut s = Scenario::new("round trip");
-        s.items.push(ItemSpec {
+        s.first_mut().items.push(ItemSpec {
             key: "a".into(),
             script: Some(Script::FailThenSucceed { failures: 3 }),
             reconcile_ns: Some(5),
             add_at_ns: Some(0),
         });
-        s.sources.push(Source::Resync {
+        s.first_mut().sources.push(Source::Resync {
             period_ns: 30 * SECOND,
         });
         s.crossplane = Some(CrossplaneConfig {

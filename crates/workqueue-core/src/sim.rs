@@ -23,7 +23,7 @@ use crate::priority::{Placed, LOW_PRIORITY};
 use crate::queue::{ControllerQueue, Handed, QueueKind};
 use crate::rate::TokenBucket;
 use crate::rng::Rng;
-use crate::scenario::{Scenario, ScenarioError, Source, MAX_ITEMS};
+use crate::scenario::{ControllerSpec, Scenario, ScenarioError, Source, MAX_ITEMS};
 use crate::time::{after, format_go_duration, Nanos, SECOND};
 use crate::validate;
 use crate::workqueue::{AddEffect, AfterEffect, QueueEvent};
@@ -338,7 +338,10 @@ enum Resume {
 
 #[derive(Clone, Debug)]
 pub struct Simulation {
-    scenario: Scenario,
+    /// This controller's part of the scenario.
+    spec: ControllerSpec,
+    /// How long the scenario's run lasts.
+    duration_ns: Nanos,
     queue: ControllerQueue,
     /// When each busy worker's reconcile ends, soonest first: the next
     /// reconcile end without a scan of the workers.
@@ -412,7 +415,8 @@ pub struct MetricsSnapshot {
 }
 
 impl Simulation {
-    /// Validates the scenario and builds the run at `T0 = 0`.
+    /// Validates a scenario of one controller and builds its run at `T0 = 0`
+    /// (a scenario of several runs as a [`crate::Manager`]).
     pub fn new(scenario: &Scenario) -> Result<Simulation, ScenarioError> {
         scenario.validate()?;
         if scenario.controllers.len() > 1 {
@@ -424,22 +428,22 @@ impl Simulation {
                 ),
             });
         }
-        // A manager of one is that one controller.
-        let one;
-        let scenario = if scenario.controllers.is_empty() {
-            scenario
-        } else {
-            one = scenario.controller_scenarios();
-            &one[0]
-        };
-        let limiter = scenario.queue_limiter();
-        let queue = ControllerQueue::new(scenario.queue, &limiter, 256, 0);
+        Ok(Simulation::controller(scenario, 0))
+    }
+
+    /// Controller `i` of a validated scenario, at `T0 = 0`, with its own
+    /// copies of what the manager shares (the manager lends it the real ones).
+    pub(crate) fn controller(scenario: &Scenario, i: usize) -> Simulation {
+        let spec = &scenario.controllers[i];
+        let limiter = scenario.queue_limiter(spec);
+        let queue = ControllerQueue::new(spec.queue, &limiter, 256, 0);
         let workers = match &scenario.crossplane {
             Some(cp) => cp.derived().workers,
-            None => scenario.controller.workers,
+            None => spec.controller.workers,
         };
         let mut sim = Simulation {
-            scenario: scenario.clone(),
+            spec: spec.clone(),
+            duration_ns: scenario.duration_ns,
             queue,
             handed_priority: ItemMap::new(0),
             workers: vec![WorkerState::Idle; workers as usize],
@@ -450,7 +454,7 @@ impl Simulation {
             scripts: ItemMap::new(None),
             reconcile_ns: ItemMap::new(None),
             attempts: ItemMap::new(0),
-            rng: Rng::new(scenario.seed),
+            rng: Rng::new(scenario.controller_seed(i)),
             now: 0,
             initial_adds: Vec::new(),
             initial_cursor: 0,
@@ -482,19 +486,19 @@ impl Simulation {
             work_left: 0,
             resume: None,
         };
-        for spec in &scenario.items {
-            let id = sim.queue.key(&spec.key);
-            sim.scripts.set(id, spec.script.clone());
-            sim.reconcile_ns.set(id, spec.reconcile_ns);
-            if let Some(at) = spec.add_at_ns {
+        for item in &spec.items {
+            let id = sim.queue.key(&item.key);
+            sim.scripts.set(id, item.script.clone());
+            sim.reconcile_ns.set(id, item.reconcile_ns);
+            if let Some(at) = item.add_at_ns {
                 sim.initial_adds.push((at, id));
             }
         }
         sim.initial_adds.sort_by_key(|(at, _)| *at); // stable: file order within an instant
-        for s in &scenario.sources {
+        for s in &spec.sources {
             sim.add_source(s.clone(), 0);
         }
-        Ok(sim)
+        sim
     }
 
     fn add_source(&mut self, source: Source, now: Nanos) {
@@ -637,7 +641,7 @@ impl Simulation {
 
     /// Runs until the scenario's duration (or until nothing more can happen).
     pub fn run_to_end(&mut self) {
-        self.run_until(self.scenario.duration_ns);
+        self.run_until(self.duration_ns);
     }
 
     fn set_time(&mut self, t: Nanos) {
@@ -893,7 +897,7 @@ impl Simulation {
             let duration = self
                 .reconcile_ns
                 .get(item)
-                .unwrap_or(self.scenario.controller.reconcile_ns);
+                .unwrap_or(self.spec.controller.reconcile_ns);
             let waited = self.call_api(w, item);
             let until = after(self.now, waited.saturating_add(duration));
             self.idle.pop(); // w, the lowest idle worker
@@ -917,7 +921,7 @@ impl Simulation {
             .scripts
             .get(item)
             .as_ref()
-            .unwrap_or(&self.scenario.default_script);
+            .unwrap_or(&self.spec.default_script);
         match script.outcome(attempt, &mut self.rng) {
             Some(outcome) => {
                 self.workers[w] = WorkerState::AwaitingDecision { item, started };
@@ -937,7 +941,7 @@ impl Simulation {
     /// x/time/rate's `Wait`: each waits for its reservation, one after the
     /// other, while the worker is held. Returns the whole wait.
     fn call_api(&mut self, w: usize, item: ItemId) -> Nanos {
-        let requests = self.scenario.requests_per_reconcile;
+        let requests = self.spec.requests_per_reconcile;
         self.client_requests += requests as u64;
         let Some(client) = &mut self.client else {
             return 0;
@@ -971,7 +975,7 @@ impl Simulation {
         let decision = decide(outcome.result());
         let mut requeue = decision.requeue;
         if decision.label == ResultLabel::Error && requeue == Requeue::RateLimited {
-            if let Some(limit) = self.scenario.controller.give_up_after {
+            if let Some(limit) = self.spec.controller.give_up_after {
                 let n = self.queue.num_requeues(item);
                 if n >= limit {
                     requeue = Requeue::None;
@@ -1284,8 +1288,9 @@ impl Simulation {
         self.now
     }
 
-    pub fn scenario(&self) -> &Scenario {
-        &self.scenario
+    /// This controller's part of the scenario.
+    pub fn spec(&self) -> &ControllerSpec {
+        &self.spec
     }
 
     /// Lowers the most keys this run may hold (never above the core's
@@ -1311,7 +1316,7 @@ impl Simulation {
 
     /// The queue limiter's shared bucket, when this controller shares one.
     pub fn shared_bucket_mut(&mut self) -> Option<&mut TokenBucket> {
-        if !self.scenario.shares_bucket {
+        if !self.spec.shares_bucket {
             return None;
         }
         self.queue.limiter_mut().bucket_mut()
@@ -1361,7 +1366,7 @@ impl Simulation {
         self.scripts
             .get(id)
             .as_ref()
-            .unwrap_or(&self.scenario.default_script)
+            .unwrap_or(&self.spec.default_script)
     }
 
     pub fn controller_metrics(&self) -> &ControllerMetrics {

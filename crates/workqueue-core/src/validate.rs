@@ -26,7 +26,7 @@
 
 use crate::controller::{CrossplaneConfig, Outcome, Script};
 use crate::limiter::LimiterConfig;
-use crate::scenario::{Scenario, ScenarioError, Source, SCENARIO_VERSION};
+use crate::scenario::{ControllerSpec, Scenario, ScenarioError, Source, SCENARIO_VERSION};
 use crate::sim::Input;
 use crate::time::{format_go_duration as go, Nanos, HOUR, MILLISECOND, SECOND};
 
@@ -327,14 +327,14 @@ pub fn crossplane(cp: &CrossplaneConfig) -> Result<(), ScenarioError> {
 
 /// The number of distinct keys a scenario may create, or `None` past `u64`.
 pub fn key_count(s: &Scenario) -> Option<u64> {
-    if !s.controllers.is_empty() {
-        // A manager: every controller's keys.
-        return s
-            .controller_scenarios()
-            .iter()
-            .try_fold(0u64, |sum, c| sum.checked_add(key_count(c)?));
-    }
-    s.sources.iter().try_fold(s.items.len() as u64, |sum, src| {
+    s.controllers
+        .iter()
+        .try_fold(0u64, |sum, c| sum.checked_add(controller_keys(c)?))
+}
+
+/// The keys one controller may create, or `None` past `u64`.
+fn controller_keys(c: &ControllerSpec) -> Option<u64> {
+    c.sources.iter().try_fold(c.items.len() as u64, |sum, src| {
         sum.checked_add(match src {
             Source::AddMany { count, .. } => *count,
             Source::WatchEvents { .. } => 1,
@@ -343,10 +343,10 @@ pub fn key_count(s: &Scenario) -> Option<u64> {
     })
 }
 
+/// A whole scenario: the manager's parts under their own names, then each
+/// controller under `controllers[i].`. The same limits hold for a manager
+/// of one as for a manager of many.
 pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
-    if !s.controllers.is_empty() {
-        return manager(s);
-    }
     if s.version != SCENARIO_VERSION {
         return Err(bad(
             "version",
@@ -356,57 +356,19 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
             ),
         ));
     }
-    match &s.crossplane {
-        Some(cp) => crossplane(cp)?,
-        None => limiter("limiter", &s.limiter())?,
+    if s.controllers.is_empty() || s.controllers.len() > MAX_CONTROLLERS {
+        return Err(bad(
+            "controllers",
+            format!(
+                "{} controllers: a scenario has 1 to {MAX_CONTROLLERS}",
+                s.controllers.len()
+            ),
+        ));
+    }
+    if let Some(cp) = &s.crossplane {
+        crossplane(cp)?;
     }
     manager_parts(s)?;
-    let c = &s.controller;
-    if c.workers == 0 || c.workers > MAX_WORKERS {
-        return Err(bad(
-            "controller.workers",
-            format!(
-                "{} workers is out of range: use 1 to {MAX_WORKERS}",
-                c.workers
-            ),
-        ));
-    }
-    duration("controller.reconcile_ns", c.reconcile_ns, 0)?;
-    script("default_script", &s.default_script)?;
-    if s.sources.len() > MAX_SOURCES {
-        return Err(bad(
-            "sources",
-            format!(
-                "{} sources is too many: at most {MAX_SOURCES}",
-                s.sources.len()
-            ),
-        ));
-    }
-    match key_count(s) {
-        Some(n) if n <= MAX_ITEMS => {}
-        n => {
-            let n = n.map_or_else(|| "more than 2^64".to_string(), |n| n.to_string());
-            return Err(bad(
-                "items",
-                format!("{n} keys is too many: at most {MAX_ITEMS} in all"),
-            ));
-        }
-    }
-    for (i, it) in s.items.iter().enumerate() {
-        key(&format!("items[{i}].key"), &it.key)?;
-        if let Some(sc) = &it.script {
-            script(&format!("items[{i}].script"), sc)?;
-        }
-        if let Some(d) = it.reconcile_ns {
-            duration(&format!("items[{i}].reconcile_ns"), d, 0)?;
-        }
-        if let Some(d) = it.add_at_ns {
-            duration(&format!("items[{i}].add_at_ns"), d, 0)?;
-        }
-    }
-    for (i, src) in s.sources.iter().enumerate() {
-        source(i, src)?;
-    }
     if s.duration_ns <= 0 || s.duration_ns > MAX_RUN {
         return Err(bad(
             "duration_ns",
@@ -426,52 +388,104 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
             ),
         ));
     }
-    Ok(())
-}
-
-/// A manager: its shared parts, then each controller as the one-controller
-/// scenario it runs (its fields named under `controllers[i].`).
-fn manager(s: &Scenario) -> Result<(), ScenarioError> {
-    if s.controllers.len() > MAX_CONTROLLERS {
-        return Err(bad(
-            "controllers",
-            format!(
-                "{} controllers is too many: at most {MAX_CONTROLLERS}",
-                s.controllers.len()
-            ),
-        ));
-    }
+    let mut keys: u64 = 0;
     for (i, c) in s.controllers.iter().enumerate() {
-        let field = format!("controllers[{i}].name");
-        if c.name.trim().is_empty() || c.name.len() > 63 {
+        let at = |e: ScenarioError| bad(format!("controllers[{i}].{}", e.field), e.reason);
+        if c.name.chars().count() > 63 {
             return Err(bad(
-                field,
-                "a controller needs a name of 1 to 63 characters",
+                format!("controllers[{i}].name"),
+                "a controller's name has at most 63 characters",
             ));
         }
         if s.controllers[..i].iter().any(|o| o.name == c.name) {
             return Err(bad(
-                field,
+                format!("controllers[{i}].name"),
                 format!("{:?} names two controllers: names are unique", c.name),
             ));
         }
-    }
-    let mut keys: u64 = 0;
-    for (i, sub) in s.controller_scenarios().iter().enumerate() {
-        scenario(sub).map_err(|e| bad(format!("controllers[{i}].{}", e.field), e.reason))?;
-        keys = keys.saturating_add(key_count(sub).unwrap_or(u64::MAX));
-    }
-    if keys > MAX_ITEMS {
-        return Err(bad(
-            "controllers",
-            format!("{keys} keys in all is too many: at most {MAX_ITEMS}"),
-        ));
+        controller(c, s.crossplane.is_some()).map_err(at)?;
+        if c.shares_bucket && s.shared_bucket.is_none() {
+            return Err(at(bad(
+                "shares_bucket",
+                "there is no shared_bucket to share: declare one in the manager",
+            )));
+        }
+        keys = keys.saturating_add(controller_keys(c).unwrap_or(u64::MAX));
+        if keys > MAX_ITEMS {
+            let field = if s.controllers.len() == 1 {
+                format!("controllers[{i}].items")
+            } else {
+                "controllers".to_string()
+            };
+            let n = controller_keys(c)
+                .filter(|_| s.controllers.len() == 1)
+                .map_or_else(|| format!("{keys} or more"), |n| n.to_string());
+            return Err(bad(
+                field,
+                format!("{n} keys is too many: at most {MAX_ITEMS} in all"),
+            ));
+        }
     }
     Ok(())
 }
 
-/// The manager-level parts every controller scenario carries: the client,
-/// the shared bucket, the requests each reconcile makes.
+/// One controller's own fields (named as within it). Under Crossplane its
+/// limiter and workers are derived from R, so its own are not used.
+fn controller(c: &ControllerSpec, crossplane: bool) -> Result<(), ScenarioError> {
+    if !crossplane {
+        limiter("limiter", &c.limiter())?;
+    }
+    let w = c.controller.workers;
+    if w == 0 || w > MAX_WORKERS {
+        return Err(bad(
+            "controller.workers",
+            format!("{w} workers is out of range: use 1 to {MAX_WORKERS}"),
+        ));
+    }
+    duration("controller.reconcile_ns", c.controller.reconcile_ns, 0)?;
+    script("default_script", &c.default_script)?;
+    count_in(
+        "requests_per_reconcile",
+        c.requests_per_reconcile as u64,
+        0,
+        MAX_REQUESTS_PER_RECONCILE as u64,
+        "requests",
+    )?;
+    if c.sources.len() > MAX_SOURCES {
+        return Err(bad(
+            "sources",
+            format!(
+                "{} sources is too many: at most {MAX_SOURCES}",
+                c.sources.len()
+            ),
+        ));
+    }
+    let mut seen = std::collections::HashSet::with_capacity(c.items.len());
+    for (i, it) in c.items.iter().enumerate() {
+        key(&format!("items[{i}].key"), &it.key)?;
+        if !seen.insert(it.key.as_str()) {
+            return Err(bad(
+                format!("items[{i}].key"),
+                format!("{:?} is listed twice: each key has one entry", it.key),
+            ));
+        }
+        if let Some(sc) = &it.script {
+            script(&format!("items[{i}].script"), sc)?;
+        }
+        if let Some(d) = it.reconcile_ns {
+            duration(&format!("items[{i}].reconcile_ns"), d, 0)?;
+        }
+        if let Some(d) = it.add_at_ns {
+            duration(&format!("items[{i}].add_at_ns"), d, 0)?;
+        }
+    }
+    for (i, src) in c.sources.iter().enumerate() {
+        source(i, src)?;
+    }
+    Ok(())
+}
+
+/// The manager-level parts: the client and the shared bucket.
 fn manager_parts(s: &Scenario) -> Result<(), ScenarioError> {
     if let Some(c) = &s.client {
         // A client that never refills would hold its workers for ever.
@@ -498,19 +512,7 @@ fn manager_parts(s: &Scenario) -> Result<(), ScenarioError> {
             },
         )?;
     }
-    if s.shares_bucket && s.shared_bucket.is_none() {
-        return Err(bad(
-            "shares_bucket",
-            "there is no shared_bucket to share: declare one in the manager",
-        ));
-    }
-    count_in(
-        "requests_per_reconcile",
-        s.requests_per_reconcile as u64,
-        0,
-        MAX_REQUESTS_PER_RECONCILE as u64,
-        "requests",
-    )
+    Ok(())
 }
 
 /// A live input, before it touches the run. Field names are the input's own
@@ -651,7 +653,7 @@ mod tests {
     fn sums_cannot_wrap() {
         let mut s = Scenario::new("overflow");
         for _ in 0..2 {
-            s.sources.push(Source::AddMany {
+            s.first_mut().sources.push(Source::AddMany {
                 prefix: "p".into(),
                 count: u64::MAX / 2 + 1,
                 at_ns: 0,
@@ -659,7 +661,10 @@ mod tests {
             });
         }
         assert_eq!(key_count(&s), None);
-        assert_eq!(scenario(&s).unwrap_err().field, "items");
+        assert_eq!(
+            scenario(&s).unwrap_err().field,
+            "controllers[0].sources[0].count"
+        );
     }
 
     #[test]

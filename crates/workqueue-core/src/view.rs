@@ -539,9 +539,9 @@ mod tests {
 
     fn sim(limiter: LimiterConfig, script: Script) -> Simulation {
         let mut s = Scenario::new("view");
-        s.limiter = Some(limiter);
-        s.default_script = script;
-        s.controller.reconcile_ns = 0;
+        s.controllers[0].limiter = Some(limiter);
+        s.controllers[0].default_script = script;
+        s.controllers[0].controller.reconcile_ns = 0;
         Simulation::new(&s).expect("a valid scenario")
     }
 
@@ -625,8 +625,9 @@ mod tests {
                 outcome: Outcome::Success,
             },
         );
-        let mut scenario = s.scenario().clone();
-        scenario.controller.reconcile_ns = SECOND;
+        let mut scenario = Scenario::new("view");
+        scenario.controllers[0].default_script = s.spec().default_script.clone();
+        scenario.controllers[0].controller.reconcile_ns = SECOND;
         s = Simulation::new(&scenario).unwrap();
         s.apply(Input::WatchEvents {
             key: "web".into(),

@@ -13,32 +13,40 @@ pub fn run() -> Simulation {
 
 /// The same run on either queue.
 pub fn run_on(queue: QueueKind) -> Simulation {
+    let s = scenario_on(queue);
+    let mut sim = Simulation::new(&s).expect("valid");
+    sim.run_to_end();
+    sim
+}
+
+/// The scenario of [`run_on`].
+pub fn scenario_on(queue: QueueKind) -> Scenario {
     let mut s = Scenario::new("determinism");
-    s.queue = queue;
+    s.controllers[0].queue = queue;
     s.seed = 20261122;
-    s.controller.workers = 3;
-    s.controller.reconcile_ns = 7 * MILLISECOND;
-    s.controller.give_up_after = Some(12);
-    s.default_script = Script::Random {
+    s.controllers[0].controller.workers = 3;
+    s.controllers[0].controller.reconcile_ns = 7 * MILLISECOND;
+    s.controllers[0].controller.give_up_after = Some(12);
+    s.controllers[0].default_script = Script::Random {
         error_probability: 0.6,
         otherwise: Outcome::Success,
     };
-    s.sources.push(Source::AddMany {
+    s.controllers[0].sources.push(Source::AddMany {
         prefix: "ns/pod-".into(),
         count: 400,
         at_ns: 0,
         script: None,
     });
-    s.sources.push(Source::WatchEvents {
+    s.controllers[0].sources.push(Source::WatchEvents {
         key: "ns/hot".into(),
         per_second: 50.0,
         start_ns: SECOND,
         duration_ns: 3 * SECOND,
     });
-    s.sources.push(Source::Resync {
+    s.controllers[0].sources.push(Source::Resync {
         period_ns: 10 * SECOND,
     });
-    s.items.push(ItemSpec {
+    s.controllers[0].items.push(ItemSpec {
         key: "ns/terminal".into(),
         script: Some(Script::Always {
             outcome: Outcome::TerminalError,
@@ -46,7 +54,7 @@ pub fn run_on(queue: QueueKind) -> Simulation {
         reconcile_ns: None,
         add_at_ns: Some(0),
     });
-    s.items.push(ItemSpec {
+    s.controllers[0].items.push(ItemSpec {
         key: "ns/poll".into(),
         script: Some(Script::Always {
             outcome: Outcome::RequeueAfter {
@@ -57,9 +65,7 @@ pub fn run_on(queue: QueueKind) -> Simulation {
         add_at_ns: Some(5 * MILLISECOND),
     });
     s.duration_ns = 30 * SECOND;
-    let mut sim = Simulation::new(&s).expect("valid");
-    sim.run_to_end();
-    sim
+    s
 }
 
 pub const GOLDEN: &str = include_str!("golden/determinism.txt");

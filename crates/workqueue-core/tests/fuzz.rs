@@ -19,7 +19,6 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use serde_json::Value;
 use workqueue_core::controller::{CrossplaneConfig, ReconcileResult};
-use workqueue_core::json;
 use workqueue_core::rng::Rng;
 use workqueue_core::scenario::{ItemSpec, Source};
 use workqueue_core::{
@@ -193,22 +192,22 @@ impl Gen {
         s.seed = self.0.next_u64();
         // Either queue, with a limiter or with the queue's default.
         if self.chance(40) {
-            s.queue = workqueue_core::QueueKind::Priority;
+            s.controllers[0].queue = workqueue_core::QueueKind::Priority;
         }
-        s.limiter = (!self.chance(15)).then(|| self.limiter(0));
-        s.controller.workers = if self.chance(20) {
+        s.controllers[0].limiter = (!self.chance(15)).then(|| self.limiter(0));
+        s.controllers[0].controller.workers = if self.chance(20) {
             self.count() as u32
         } else {
             1 + self.below(4) as u32
         };
-        s.controller.reconcile_ns = if self.chance(50) { 0 } else { self.nanos() };
-        s.controller.give_up_after = self.chance(20).then(|| self.count());
+        s.controllers[0].controller.reconcile_ns = if self.chance(50) { 0 } else { self.nanos() };
+        s.controllers[0].controller.give_up_after = self.chance(20).then(|| self.count());
         if self.chance(15) {
             s.crossplane = Some(CrossplaneConfig {
                 max_reconcile_rate: self.count() as u32,
             });
         }
-        s.default_script = self.script();
+        s.controllers[0].default_script = self.script();
         for _ in 0..self.below(4) {
             let spec = ItemSpec {
                 key: self.key(),
@@ -216,11 +215,11 @@ impl Gen {
                 reconcile_ns: self.chance(30).then(|| self.nanos()),
                 add_at_ns: self.chance(80).then(|| self.nanos()),
             };
-            s.items.push(spec);
+            s.controllers[0].items.push(spec);
         }
         for _ in 0..self.below(4) {
             let src = self.source();
-            s.sources.push(src);
+            s.controllers[0].sources.push(src);
         }
         if self.chance(20) {
             s.duration_ns = self.nanos();
@@ -301,7 +300,7 @@ impl Gen {
 /// A valid starting point for mutation: a scenario that uses every part.
 fn rich_scenario() -> Scenario {
     let mut s = Scenario::failing_keys(LimiterConfig::DefaultController, 20);
-    s.items.push(ItemSpec {
+    s.controllers[0].items.push(ItemSpec {
         key: "ns/a".into(),
         script: Some(Script::Random {
             error_probability: 0.5,
@@ -312,16 +311,16 @@ fn rich_scenario() -> Scenario {
         reconcile_ns: Some(100 * MILLISECOND),
         add_at_ns: Some(SECOND),
     });
-    s.sources.push(Source::WatchEvents {
+    s.controllers[0].sources.push(Source::WatchEvents {
         key: "ns/w".into(),
         per_second: 50.0,
         start_ns: SECOND,
         duration_ns: 2 * SECOND,
     });
-    s.sources.push(Source::Resync {
+    s.controllers[0].sources.push(Source::Resync {
         period_ns: 10 * SECOND,
     });
-    s.controller.workers = 2;
+    s.controllers[0].controller.workers = 2;
     s
 }
 
@@ -361,7 +360,7 @@ fn drive(g: &mut Gen, mut sim: Simulation) -> Result<Fate, String> {
         let pending = (sim.queue().len()
             + sim.queue().waiting_len()
             + sim.workers().len()
-            + sim.scenario().items.len()) as u64;
+            + sim.spec().items.len()) as u64;
         let log_before = sim.log_total();
         let target = before.saturating_add(g.nanos().max(0));
         let reached = sim.run_until_bounded(target, BUDGET);
@@ -463,92 +462,6 @@ fn arbitrary_scenarios_and_inputs_never_panic_and_stay_in_budget() {
     assert!(failures.is_empty(), "{} cases failed", failures.len());
 }
 
-/// The page reads scenarios and share links with the hand-written reader in
-/// `workqueue_core::json`; the types' serde derives say the same format. On
-/// every fuzzed document (typed scenarios and inputs, mutated leaf by leaf,
-/// sometimes cut short) both must accept with the same value, or both refuse.
-/// One difference is by design: serde takes a variant's index in place of a
-/// tag's name in some nestings and not in others; the hand reader wants the
-/// name everywhere.
-#[test]
-fn the_hand_reader_and_serde_agree_on_every_document() {
-    fn agree<T>(text: &str) -> Result<bool, String>
-    where
-        T: serde::de::DeserializeOwned + json::Decode + PartialEq + std::fmt::Debug,
-    {
-        match (json::from_str::<T>(text), serde_json::from_str::<T>(text)) {
-            (Ok(a), Ok(b)) if a == b => Ok(true),
-            (Err(_), Err(_)) => Ok(false),
-            (Err(e), Ok(_)) if e.reason.contains("expected variant identifier") => Ok(false),
-            (hand, serde) => Err(format!("{text}\n  hand: {hand:?}\n  serde: {serde:?}")),
-        }
-    }
-    let cases = env_u64("WQ_FUZZ_CASES", 3_000);
-    let (mut accepted, mut failures) = (0u64, Vec::new());
-    for n in 0..cases {
-        let mut g = Gen(Rng::new(n ^ 0xDEC0DE), n % 2 == 1);
-        let (mut doc, input) = match g.below(3) {
-            0 => (serde_json::to_value(rich_scenario()).unwrap(), false),
-            1 => (serde_json::to_value(g.scenario()).unwrap(), false),
-            _ => (serde_json::to_value(g.input()).unwrap(), true),
-        };
-        for _ in 0..g.below(4) {
-            g.mutate(&mut doc);
-        }
-        let mut text = doc.to_string();
-        if g.chance(5) {
-            let cut = g.below(text.len() as u64) as usize;
-            text = text.chars().take(cut).collect();
-        }
-        let verdict = if input {
-            agree::<Input>(&text)
-        } else {
-            agree::<Scenario>(&text)
-        };
-        match verdict {
-            Ok(ok) => accepted += ok as u64,
-            Err(e) => failures.push((n, e)),
-        }
-    }
-    println!(
-        "fuzz readers (hand-written vs serde): {cases} cases ran ({accepted} accepted by both), {} failed",
-        failures.len()
-    );
-    for (n, e) in failures.iter().take(5) {
-        println!("  case {n}: {e}");
-    }
-    assert!(failures.is_empty(), "{} disagreements", failures.len());
-    assert!(
-        accepted * 4 > cases,
-        "too few documents are valid to compare values"
-    );
-}
-
-/// `Scenario::to_json` writes compact JSON and indents it by hand: the
-/// result must be exactly serde_json's pretty form, for every scenario.
-#[test]
-fn scenario_files_are_laid_out_as_serde_json_pretty_prints_them() {
-    for n in 0..env_u64("WQ_FUZZ_CASES", 3_000).min(3_000) {
-        let mut g = Gen(Rng::new(n ^ 0x1DE7), n % 2 == 1);
-        let mut s = if n == 0 {
-            rich_scenario()
-        } else {
-            g.scenario()
-        };
-        s.name = [
-            "",
-            "a \"quoted\" name, {with} [brackets]: and\\slashes",
-            "é\n\t",
-        ][n as usize % 3]
-            .into();
-        assert_eq!(
-            s.to_json(),
-            serde_json::to_string_pretty(&s).unwrap(),
-            "case {n}"
-        );
-    }
-}
-
 fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
     p.downcast_ref::<String>()
         .cloned()
@@ -560,16 +473,16 @@ fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
 #[test]
 fn a_vanishing_rate_is_refused_and_a_late_start_cannot_wrap() {
     let mut s = Scenario::new("slow storm");
-    s.sources.push(Source::WatchEvents {
+    s.controllers[0].sources.push(Source::WatchEvents {
         key: "k".into(),
         per_second: 1e-10,
         start_ns: SECOND,
         duration_ns: 60 * SECOND,
     });
     let e = Simulation::new(&s).unwrap_err();
-    assert_eq!(e.field, "sources[0].per_second");
+    assert_eq!(e.field, "controllers[0].sources[0].per_second");
     // The slowest accepted rate, starting late in a long run: one event.
-    s.sources[0] = Source::WatchEvents {
+    s.controllers[0].sources[0] = Source::WatchEvents {
         key: "k".into(),
         per_second: 0.001,
         start_ns: 6 * 24 * 3600 * SECOND,
@@ -588,11 +501,11 @@ fn a_run_that_cannot_progress_stops_with_a_message() {
     // Requeue with a 0ns backoff and instant reconciles: back in the queue
     // at the same instant, for ever.
     let mut s = Scenario::new("spin");
-    s.limiter = Some(LimiterConfig::Exponential {
+    s.controllers[0].limiter = Some(LimiterConfig::Exponential {
         base_ns: 0,
         max_ns: 0,
     });
-    s.items.push(ItemSpec {
+    s.controllers[0].items.push(ItemSpec {
         key: "k".into(),
         script: Some(Script::Always {
             outcome: Outcome::Requeue,
@@ -658,7 +571,7 @@ fn the_scenario_decoder_refuses_garbage_by_name() {
 #[test]
 fn a_resync_at_the_end_of_time_fires_once() {
     let mut s = Scenario::new("end of time");
-    s.items.push(ItemSpec {
+    s.controllers[0].items.push(ItemSpec {
         key: "k".into(),
         script: None,
         reconcile_ns: None,
@@ -687,21 +600,16 @@ fn arbitrary_managers_never_panic_and_stay_in_budget() {
         let mut g = Gen(Rng::new(n ^ 0x4D41_4E41), n % 2 == 1);
         let mut s = g.scenario();
         for i in 0..1 + g.below(3) {
-            let c = g.scenario();
+            let c = g.scenario().controllers.remove(0);
             s.controllers.push(ControllerSpec {
                 name: if g.chance(5) {
                     String::new()
                 } else {
                     format!("c{i}")
                 },
-                queue: c.queue,
-                limiter: c.limiter,
-                controller: c.controller,
-                default_script: c.default_script,
-                items: c.items,
-                sources: c.sources,
                 requests_per_reconcile: g.below(5) as u32,
                 shares_bucket: g.chance(50),
+                ..c
             });
         }
         if g.chance(50) {

@@ -33,7 +33,7 @@ fn kind(name: &str, count: u64, script: Script) -> ControllerSpec {
 
 #[test]
 fn two_controllers_passed_the_same_bucket_take_tokens_from_one_pool() {
-    let mut s = Scenario::new("shared");
+    let mut s = Scenario::of("shared", Vec::new());
     s.shared_bucket = Some(BucketSpec {
         qps: 10.0,
         burst: 100,
@@ -86,7 +86,7 @@ fn two_controllers_passed_the_same_bucket_take_tokens_from_one_pool() {
 
 #[test]
 fn a_crossplane_provider_shares_its_global_bucket_and_client_across_kinds() {
-    let mut s = Scenario::new("provider");
+    let mut s = Scenario::of("provider", Vec::new());
     s.crossplane = Some(CrossplaneConfig {
         max_reconcile_rate: 10,
     });
@@ -128,13 +128,13 @@ fn a_crossplane_provider_shares_its_global_bucket_and_client_across_kinds() {
 fn the_client_waits_with_x_time_rate_arithmetic() {
     let mut s = Scenario::new("client");
     s.client = Some(ClientLimit { qps: 5.0, burst: 2 });
-    s.requests_per_reconcile = 3;
-    s.controller.workers = 2;
-    s.controller.reconcile_ns = 10 * MILLISECOND;
-    s.default_script = Script::Always {
+    s.controllers[0].requests_per_reconcile = 3;
+    s.controllers[0].controller.workers = 2;
+    s.controllers[0].controller.reconcile_ns = 10 * MILLISECOND;
+    s.controllers[0].default_script = Script::Always {
         outcome: Outcome::Success,
     };
-    s.sources.push(Source::AddMany {
+    s.controllers[0].sources.push(Source::AddMany {
         prefix: "k".into(),
         count: 2,
         at_ns: 0,
@@ -173,7 +173,7 @@ fn a_one_controller_file_runs_exactly_as_before() {
 
 #[test]
 fn a_manager_is_validated_by_field() {
-    let mut s = Scenario::new("bad");
+    let mut s = Scenario::of("bad", Vec::new());
     s.controllers.push(kind("a", 1, Script::default()));
     s.controllers.push(kind("a", 1, Script::default()));
     assert_eq!(s.validate().unwrap_err().field, "controllers[1].name");

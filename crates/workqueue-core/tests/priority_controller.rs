@@ -11,8 +11,8 @@ use workqueue_core::{Input, QueueKind, Scenario, Simulation, MILLISECOND, SECOND
 
 fn priority_scenario() -> Scenario {
     let mut s = Scenario::new("pq");
-    s.queue = QueueKind::Priority;
-    s.controller.reconcile_ns = 10 * MILLISECOND;
+    s.controllers[0].queue = QueueKind::Priority;
+    s.controllers[0].controller.reconcile_ns = 10 * MILLISECOND;
     s
 }
 
@@ -28,7 +28,7 @@ fn item(key: &str, script: Script) -> ItemSpec {
 #[test]
 fn a_failing_initial_list_key_is_requeued_at_its_handed_out_priority() {
     let mut s = priority_scenario();
-    s.items.push(item(
+    s.controllers[0].items.push(item(
         "a",
         Script::Always {
             outcome: Outcome::Error,
@@ -61,7 +61,7 @@ fn result_priority_overrides_the_handed_out_one() {
             priority: Some(10),
         },
     };
-    s.items.push(item(
+    s.controllers[0].items.push(item(
         "a",
         Script::Sequence {
             outcomes: vec![raised],
@@ -78,24 +78,24 @@ fn result_priority_overrides_the_handed_out_one() {
 #[test]
 fn a_resync_is_low_priority_and_a_watch_event_raises_it() {
     let mut s = priority_scenario();
-    s.controller.workers = 1;
-    s.controller.reconcile_ns = SECOND;
-    s.default_script = Script::Always {
+    s.controllers[0].controller.workers = 1;
+    s.controllers[0].controller.reconcile_ns = SECOND;
+    s.controllers[0].default_script = Script::Always {
         outcome: Outcome::Success,
     };
-    s.items.push(item(
+    s.controllers[0].items.push(item(
         "busy",
         Script::Always {
             outcome: Outcome::Success,
         },
     ));
-    s.items.push(item(
+    s.controllers[0].items.push(item(
         "other",
         Script::Always {
             outcome: Outcome::Success,
         },
     ));
-    s.sources.push(Source::Resync {
+    s.controllers[0].sources.push(Source::Resync {
         period_ns: 3 * SECOND,
     });
     let mut sim = Simulation::new(&s).unwrap();
@@ -121,13 +121,13 @@ fn a_resync_is_low_priority_and_a_watch_event_raises_it() {
 fn shutdown_stops_the_workers_at_once_on_the_priority_queue_but_drains_on_client_go() {
     for (queue, reconciled_after_shutdown) in [(QueueKind::Priority, 1), (QueueKind::ClientGo, 3)] {
         let mut s = priority_scenario();
-        s.queue = queue;
-        s.controller.reconcile_ns = SECOND;
-        s.default_script = Script::Always {
+        s.controllers[0].queue = queue;
+        s.controllers[0].controller.reconcile_ns = SECOND;
+        s.controllers[0].default_script = Script::Always {
             outcome: Outcome::Success,
         };
         for k in ["a", "b", "c"] {
-            s.items.push(item(
+            s.controllers[0].items.push(item(
                 k,
                 Script::Always {
                     outcome: Outcome::Success,

@@ -135,8 +135,8 @@ fn backoff_reaches_the_1000s_cap_after_about_eighteen_failures() {
 #[test]
 fn an_event_storm_on_one_key_gives_one_reconcile_in_flight_plus_one_queued() {
     let mut s = Scenario::new("storm on one key");
-    s.controller.reconcile_ns = 200 * MILLISECOND;
-    s.sources.push(Source::WatchEvents {
+    s.controllers[0].controller.reconcile_ns = 200 * MILLISECOND;
+    s.controllers[0].sources.push(Source::WatchEvents {
         key: "prod/web-7d8".into(),
         per_second: 50.0,
         start_ns: 0,
@@ -178,9 +178,9 @@ fn an_event_storm_on_one_key_gives_one_reconcile_in_flight_plus_one_queued() {
 #[test]
 fn give_up_after_15_requeues() {
     let mut s = Scenario::new("give up");
-    s.limiter = Some(per_item());
-    s.controller.give_up_after = Some(15);
-    s.items.push(ItemSpec {
+    s.controllers[0].limiter = Some(per_item());
+    s.controllers[0].controller.give_up_after = Some(15);
+    s.controllers[0].items.push(ItemSpec {
         key: "ns/broken".into(),
         script: Some(Script::Always {
             outcome: Outcome::Error,
@@ -202,7 +202,7 @@ fn give_up_after_15_requeues() {
 #[test]
 fn reconcile_result_table_walk_through() {
     let mut s = Scenario::new("S36");
-    s.items.push(ItemSpec {
+    s.controllers[0].items.push(ItemSpec {
         key: "k".into(),
         script: Some(Script::Live),
         reconcile_ns: None,
@@ -315,8 +315,8 @@ fn crossplane(r: u32) -> Scenario {
 #[test]
 fn crossplane_r10_runs_10_workers_with_a_10_per_second_burst_100_global_bucket() {
     let mut s = crossplane(10);
-    s.controller.reconcile_ns = 100 * MILLISECOND; // 10 workers could do 100/s
-    s.sources.push(Source::AddMany {
+    s.controllers[0].controller.reconcile_ns = 100 * MILLISECOND; // 10 workers could do 100/s
+    s.controllers[0].sources.push(Source::AddMany {
         prefix: "mr-".into(),
         count: 300,
         at_ns: 0,
@@ -357,7 +357,7 @@ fn crossplane_throttle_deferral_resets_the_per_object_backoff() {
     // S46: 1, 2, 4 s backoff; then the global bucket is empty on the 4th
     // dequeue, the middleware answers RequeueAfter, and the backoff restarts at 1s.
     let mut s = crossplane(1);
-    s.items.push(ItemSpec {
+    s.controllers[0].items.push(ItemSpec {
         key: "k".into(),
         script: Some(Script::Always {
             outcome: Outcome::Requeue,
@@ -399,7 +399,7 @@ fn crossplane_throttle_deferral_resets_the_per_object_backoff() {
 #[test]
 fn crossplane_r0_never_reconciles_anything() {
     let mut s = crossplane(0);
-    s.sources.push(Source::AddMany {
+    s.controllers[0].sources.push(Source::AddMany {
         prefix: "mr-".into(),
         count: 5,
         at_ns: 0,
@@ -424,8 +424,8 @@ fn crossplane_r0_never_reconciles_anything() {
 #[test]
 fn shutdown_lets_workers_finish_what_is_queued() {
     let mut s = Scenario::new("shutdown");
-    s.controller.reconcile_ns = SECOND;
-    s.sources.push(Source::AddMany {
+    s.controllers[0].controller.reconcile_ns = SECOND;
+    s.controllers[0].sources.push(Source::AddMany {
         prefix: "p".into(),
         count: 3,
         at_ns: 0,
@@ -456,8 +456,8 @@ fn shutdown_lets_workers_finish_what_is_queued() {
 #[test]
 fn a_storm_on_one_key_is_absorbed_by_one_dirty_copy() {
     let mut s = Scenario::new("absorbed");
-    s.controller.reconcile_ns = SECOND;
-    s.sources.push(Source::WatchEvents {
+    s.controllers[0].controller.reconcile_ns = SECOND;
+    s.controllers[0].sources.push(Source::WatchEvents {
         key: "prod/web".into(),
         per_second: 50.0,
         start_ns: 0,

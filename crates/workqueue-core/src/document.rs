@@ -1,0 +1,76 @@
+//! Reading what users write (scenario files, the state inside share links)
+//! through serde, the one schema: the types' derives say every name, default
+//! and tag once, and `serde_path_to_error` names the field at fault.
+//!
+//! One limit of serde: inside an internally tagged enum (a limiter, a script,
+//! a source) a type error is reported at the enum itself, with serde's own
+//! message; ranges are checked afterwards by [`crate::validate`], which
+//! always names the innermost field.
+
+use serde::de::DeserializeOwned;
+
+use crate::scenario::ScenarioError;
+use crate::validate::bad;
+
+/// Deserializes a whole JSON document, naming the field at fault.
+pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, ScenarioError> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = serde_path_to_error::deserialize(&mut de).map_err(path_error)?;
+    de.end()
+        .map_err(|e| bad("(document)", format!("not JSON: {e}")))?;
+    Ok(value)
+}
+
+/// Deserializes an already parsed JSON value, naming the field at fault.
+pub fn from_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, ScenarioError> {
+    serde_path_to_error::deserialize(value).map_err(path_error)
+}
+
+fn path_error(e: serde_path_to_error::Error<serde_json::Error>) -> ScenarioError {
+    let path = match e.path().to_string() {
+        p if p == "." || p == "?" => String::new(),
+        p => p,
+    };
+    let inner = e.into_inner();
+    // serde reports a missing field at its parent: name the field itself.
+    let text = inner.to_string();
+    let missing = text
+        .strip_prefix("missing field `")
+        .and_then(|rest| rest.split_once('`'))
+        .map(|(name, _)| name);
+    let field = match (path.as_str(), missing) {
+        ("", None) => "(document)".to_string(),
+        ("", Some(name)) => name.to_string(),
+        (p, Some(name)) => format!("{p}.{name}"),
+        (p, None) => p.to_string(),
+    };
+    let reason = if inner.is_syntax() || inner.is_eof() {
+        format!("not JSON: {inner}")
+    } else {
+        inner.to_string()
+    };
+    bad(field, reason)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::ItemSpec;
+
+    #[test]
+    fn errors_name_the_path() {
+        let e = from_str::<Vec<ItemSpec>>(r#"[{"key": "a"}, {"key": 5}]"#).unwrap_err();
+        assert_eq!(e.field, "[1].key");
+        assert!(e.reason.contains("expected a string"), "{}", e.reason);
+        let e = from_str::<Vec<ItemSpec>>(r#"[{"key": "a", "kye": 1}]"#).unwrap_err();
+        assert_eq!(e.field, "[0].kye");
+        let e = from_str::<Vec<ItemSpec>>("[{\"key\": \"a\"}] tail").unwrap_err();
+        assert_eq!(e.field, "(document)");
+        assert!(e.reason.starts_with("not JSON"), "{}", e.reason);
+        let e = from_str::<Vec<ItemSpec>>(r#"[{"script": null}]"#).unwrap_err();
+        assert_eq!(e.field, "[0].key");
+        assert!(e.reason.contains("missing field"), "{e}");
+        let e = from_str::<ItemSpec>(r#"{"key": "a", "key": "b"}"#).unwrap_err();
+        assert!(e.reason.contains("duplicate field"), "{e}");
+    }
+}
