@@ -69,12 +69,13 @@ fn scenario() -> Scenario {
 }
 
 fn report(p: &Playground, label: &str) -> isize {
-    let sim = p.sim.borrow();
+    let sim = p.sim();
     let total_sim = held(&*sim);
     let log = held(sim.log());
     let series = held(sim.series());
     drop(sim);
-    let checkpoints: isize = p.checkpoints().iter().map(held).sum();
+    let timeline = p.timeline.borrow();
+    let checkpoints: isize = timeline.checkpoints().iter().map(held).sum();
     let total = total_sim + checkpoints;
     println!(
         "soak_{label}_simulation_kb {:.0}\nsoak_{label}_log_kb {:.0}\nsoak_{label}_series_kb {:.0}\nsoak_{label}_checkpoints_kb {:.0} ({} checkpoints)\nsoak_{label}_total_kb {:.0}",
@@ -82,7 +83,7 @@ fn report(p: &Playground, label: &str) -> isize {
         log as f64 / 1024.0,
         series as f64 / 1024.0,
         checkpoints as f64 / 1024.0,
-        p.checkpoints().len(),
+        timeline.checkpoints().len(),
         total as f64 / 1024.0,
     );
     total
@@ -105,13 +106,17 @@ fn timeline_of_the_100k_storm() {
         frames += 1;
         assert!(p.playing, "the 100k storm stopped: {:?}", p.notice);
     }
-    let held_kb = p.checkpoints().iter().map(held).sum::<isize>() as f64 / 1024.0;
-    let sim_kb = held(&*p.sim.borrow()) as f64 / 1024.0;
+    let timeline = p.timeline.borrow();
+    let held_kb = timeline.checkpoints().iter().map(held).sum::<isize>() as f64 / 1024.0;
+    let sim_kb = held(&*p.sim()) as f64 / 1024.0;
     println!("timeline_100k_10min_frames {frames}");
-    println!("timeline_100k_10min_checkpoints {}", p.checkpoints().len());
+    println!(
+        "timeline_100k_10min_checkpoints {}",
+        timeline.checkpoints().len()
+    );
     println!(
         "timeline_100k_10min_key_copies {}",
-        workqueue_playground::state::timeline_keys(&p.checkpoints())
+        workqueue_playground::timeline::timeline_keys(timeline.checkpoints())
     );
     println!("timeline_100k_10min_kb {held_kb:.0}");
     println!("timeline_100k_10min_simulation_kb {sim_kb:.0}");

@@ -9,12 +9,15 @@ pub mod export;
 pub mod flights;
 pub mod format;
 pub mod hooks;
+pub mod lesson_nav;
 pub mod lessons;
+pub mod open;
 pub mod pacing;
 pub mod provider;
 pub mod settings;
 pub mod share;
 pub mod state;
+pub mod timeline;
 
 use yew::prelude::*;
 
@@ -99,7 +102,7 @@ pub fn app() -> Html {
     hooks::use_body_classes(state.mode.workshop, state.mode.embed);
     hooks::use_report_height(state.mode.embed);
     let narration = state.narration.clone();
-    let manager_mode = state.manager.is_some();
+    let manager_mode = state.is_manager();
     let brand = html! {
         <div class="brand">
             <svg class="logo" viewBox="0 0 32 32" aria-hidden="true"><rect width="32" height="32" rx="7"/><rect x="6" y="9" width="6" height="14" rx="2" class="l1"/><rect x="14" y="9" width="6" height="14" rx="2" class="l2"/><rect x="22" y="9" width="4" height="14" rx="2" class="l3"/></svg>

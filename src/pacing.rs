@@ -228,8 +228,35 @@ pub fn virtual_step(real_ms: f64, speed: f64) -> Nanos {
     }
 }
 
+pub const MIN_SPEED: f64 = 0.01;
+pub const MAX_SPEED: f64 = 1000.0;
+
+/// The next speed up or down the logarithmic scale (×√10 per press… in
+/// steps of 1, 2, 5 per decade, which people read more easily).
+pub fn speed_step(speed: f64, up: bool) -> f64 {
+    const STEPS: [f64; 16] = [
+        0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0,
+        1000.0,
+    ];
+    let next = if up {
+        STEPS.iter().copied().find(|s| *s > speed * 1.0001)
+    } else {
+        STEPS.iter().rev().copied().find(|s| *s < speed * 0.9999)
+    };
+    next.unwrap_or(if up { MAX_SPEED } else { MIN_SPEED })
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn speed_steps_are_1_2_5_and_clamped() {
+        assert_eq!(speed_step(1.0, true), 2.0);
+        assert_eq!(speed_step(2.0, false), 1.0);
+        assert_eq!(speed_step(1000.0, true), 1000.0);
+        assert_eq!(speed_step(0.01, false), 0.01);
+        assert_eq!(speed_step(3.0, true), 5.0);
+    }
+
     use super::*;
     use workqueue_core::{MILLISECOND, SECOND};
 

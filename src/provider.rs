@@ -147,10 +147,10 @@ impl Provider {
             return Err("controllers: a manager needs at least one controller".into());
         }
         let keys = s.key_count();
-        if keys > crate::state::PAGE_MAX_KEYS {
+        if keys > crate::timeline::PAGE_MAX_KEYS {
             return Err(format!(
                 "objects: {keys} keys in all is too many for the page: at most {}",
-                crate::state::PAGE_MAX_KEYS
+                crate::timeline::PAGE_MAX_KEYS
             ));
         }
         s.validate().map_err(|e| e.to_string())?;

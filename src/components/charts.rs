@@ -239,10 +239,7 @@ pub fn charts() -> Html {
             [None::<(usize, u64)>; 4],
         )
     });
-    let data = std::rc::Rc::new(ChartData::of(
-        &state.sim.borrow(),
-        state.selected.as_deref(),
-    ));
+    let data = std::rc::Rc::new(ChartData::of(&state.sim(), state.selected.as_deref()));
     {
         let nodes = nodes.clone();
         let state = state.clone();
@@ -266,7 +263,7 @@ pub fn charts() -> Html {
                 .take(if everything { 4 } else { 1 })
                 .collect();
             let mut found = (*errors).clone();
-            let sim = state.sim.borrow();
+            let sim = state.sim();
             for &w in &stale {
                 found[w] = draw_one(&sim, &data, state.selected.as_deref(), &nodes, w).err();
                 last.3[w] = Some(data.fingerprint(w));

@@ -8,7 +8,7 @@ use yew::prelude::*;
 
 use super::{event_value, use_playground};
 use crate::state::Action;
-use crate::state::PAGE_MAX_KEYS;
+use crate::timeline::PAGE_MAX_KEYS;
 
 /// A refusal: the id of the input at fault, and what to tell the user.
 type FieldError = Option<(&'static str, String)>;
@@ -121,8 +121,7 @@ pub fn inputs() -> Html {
         })
     };
     let resync_active = state
-        .sim
-        .borrow()
+        .sim()
         .sources()
         .any(|(s, _)| matches!(s, workqueue_core::scenario::Source::Resync { .. }));
     let toggle_resync = {

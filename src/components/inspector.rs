@@ -162,16 +162,10 @@ pub fn inspector() -> Html {
         };
     };
     // In a manager, the key belongs to one of the controllers.
-    let found = match &state.manager {
-        Some(m) => m
-            .borrow()
-            .controllers()
-            .find_map(|(_, c)| c.find(&key).map(|id| (c.key_report(id), c.now()))),
-        None => {
-            let sim = state.sim.borrow();
-            sim.find(&key).map(|id| (sim.key_report(id), sim.now()))
-        }
-    };
+    let found = state
+        .engine()
+        .controllers()
+        .find_map(|(_, c)| c.find(&key).map(|id| (c.key_report(id), c.now())));
     let Some((report, now)) = found else {
         return html! { <section class="panel inspector"><h2>{"Why is this key waiting?"}</h2><p>{ format!("{key} has not been seen yet.") }</p></section> };
     };
@@ -201,7 +195,7 @@ pub fn inspector() -> Html {
                 <dt>{"Script"}</dt><dd data-testid="script-words">{ format::script(&report.script) }</dd>
             </dl>
             // A manager's scripts come from its file; a single run's can change.
-            { if state.manager.is_none() { html! { <super::key_script::KeyScript key_name={key.clone()} /> } } else { html! {} } }
+            { if !state.is_manager() { html! { <super::key_script::KeyScript key_name={key.clone()} /> } } else { html! {} } }
             { match last {
                 None => html! { <p class="hint">{"No rate-limited requeue yet: the limiter has not been asked about this key."}</p> },
                 Some(r) => html! {

@@ -19,7 +19,7 @@ pub fn lesson_panel() -> Html {
         return html! {};
     };
     let step = &lesson.steps[ls.step];
-    let sim = state.sim.borrow();
+    let sim = state.sim();
     let waiting = step.wait.as_ref().filter(|w| !w.met(&sim));
     let done = state.step_done(step);
     let can_next = ls.step + 1 < lesson.steps.len() && done;

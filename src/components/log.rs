@@ -23,7 +23,7 @@ pub fn event_log() -> Html {
             return c.2.clone();
         }
     }
-    let sim = state.sim.borrow();
+    let sim = state.sim();
     let needle = filter.trim().to_string();
     let lines: Vec<(u64, String, String)> = sim
         .log()

@@ -126,10 +126,10 @@ fn column(state: &PlaygroundContext, name: &str, c: &Simulation, view: &StageVie
 #[function_component(ManagerStage)]
 pub fn manager_stage() -> Html {
     let state = use_playground();
-    let Some(m) = state.manager.clone() else {
+    if !state.is_manager() {
         return html! {};
-    };
-    let m = m.borrow();
+    }
+    let m = state.engine();
     let views: Vec<StageView> = m
         .controllers()
         .map(|(_, c)| c.stage_view(CHIPS, 0))

@@ -9,7 +9,7 @@ use crate::format;
 #[function_component(Metrics)]
 pub fn metrics() -> Html {
     let state = use_playground();
-    let m = state.sim.borrow().metrics_snapshot();
+    let m = state.sim().metrics_snapshot();
     let row = |name: &str, value: String, help: &str| {
         html! {
             <tr title={help.to_string()}><td class="mono">{ name.to_string() }</td><td class="mono num" data-metric={name.to_string()}>{ value }</td></tr>

@@ -101,7 +101,7 @@ pub(super) fn more(n: usize) -> Html {
 #[function_component(Stage)]
 pub fn stage() -> Html {
     let state = use_playground();
-    let view: StageView = state.sim.borrow().stage_view(MAX_CHIPS, MAX_WORKERS);
+    let view: StageView = state.sim().stage_view(MAX_CHIPS, MAX_WORKERS);
     let in_motion = view.queued_total + view.waiting_total + view.busy;
     crate::hooks::use_travel(in_motion <= crate::pacing::CROWD);
     let now = view.now;

@@ -173,7 +173,7 @@ pub fn toolbar() -> Html {
                 }
                 Dialog::Embed => html! { <EmbedDialog onclose={close.clone()} /> },
                 Dialog::Go => {
-                    let code = go_code(&state.scenario);
+                    let code = go_code(&state.current_scenario());
                     html! {
                         <Modal title="The same setup in Go" onclose={close.clone()}>
                             <pre class="code" data-testid="go-snippet">{ code.clone() }</pre>

@@ -4,7 +4,8 @@ use yew::prelude::*;
 
 use super::{event_value, use_playground};
 use crate::format;
-use crate::state::{Action, MAX_SPEED, MIN_SPEED};
+use crate::pacing::{MAX_SPEED, MIN_SPEED};
+use crate::state::Action;
 
 /// Transport icons as inline SVG: no icon font to fetch, same look everywhere.
 fn icon(path: &'static str) -> Html {
@@ -33,7 +34,7 @@ pub fn transport() -> Html {
             d.dispatch(Action::SetSpeed(10f64.powf(v).clamp(MIN_SPEED, MAX_SPEED)));
         })
     };
-    let horizon = state.horizon.max(now).max(1);
+    let horizon = state.horizon().max(now).max(1);
     let on_seek = {
         let d = d.clone();
         Callback::from(move |e: InputEvent| {
@@ -77,7 +78,7 @@ pub fn transport() -> Html {
             <div class="timeline">
                 <input type="range" min="0" max={horizon.to_string()} step="1" value={now.to_string()}
                     oninput={on_seek} aria-label="Timeline: drag to rewind" />
-                <span class="timeline-end">{ format::clock(state.horizon) }</span>
+                <span class="timeline-end">{ format::clock(state.horizon()) }</span>
             </div>
             <p class="shortcuts" aria-label="Keyboard shortcuts">
                 <kbd>{"space"}</kbd>{" play/pause "}<kbd>{"→"}</kbd>{" next event "}<kbd>{"←"}</kbd>{" previous "}<kbd>{"+"}</kbd><kbd>{"−"}</kbd>{" speed "}<kbd>{"esc"}</kbd>{" deselect"}

@@ -13,7 +13,7 @@
 
 use crate::rate::TokenBucket;
 use crate::scenario::{Scenario, ScenarioError};
-use crate::sim::Simulation;
+use crate::sim::{Input, SimError, Simulation};
 use crate::time::Nanos;
 
 /// Work units a controller spends per turn when several share an instant.
@@ -31,6 +31,8 @@ pub struct Manager {
     /// The API client every controller uses.
     client: Option<TokenBucket>,
     now: Nanos,
+    /// Work units the last bounded call left unspent.
+    work_left: u64,
 }
 
 impl Manager {
@@ -59,6 +61,7 @@ impl Manager {
                 .client_limit()
                 .map(|c| TokenBucket::new(c.qps, c.burst)),
             now: 0,
+            work_left: 0,
         })
     }
 
@@ -104,12 +107,14 @@ impl Manager {
             TURN
         };
         let mut left = budget;
+        self.work_left = left;
         while let Some(next) = self.next_event_at().filter(|n| *n <= t) {
             loop {
                 let mut all_done = true;
                 for i in 0..self.controllers.len() {
                     let give = turn.min(left);
                     if give == 0 {
+                        self.work_left = 0;
                         return false;
                     }
                     all_done &= self.run_controller(i, next, give);
@@ -119,6 +124,7 @@ impl Manager {
                     break;
                 }
             }
+            self.work_left = left;
             if self.stalled() {
                 return false; // a zero-delay loop never lets this instant end
             }
@@ -130,9 +136,88 @@ impl Manager {
         true
     }
 
+    /// Work units the last bounded call left unspent.
+    pub fn budget_left(&self) -> u64 {
+        self.work_left
+    }
+
+    /// Handles everything due at the next instant anything happens, in
+    /// every controller. Returns that instant, or `None` when nothing is
+    /// scheduled (or a controller is stuck).
+    pub fn step(&mut self) -> Option<Nanos> {
+        let t = self.next_event_at()?;
+        self.run_until(t);
+        Some(t)
+    }
+
+    /// Applies a person's input to controller `i`, with the shared buckets
+    /// lent to it. A refused input changes nothing.
+    pub fn apply(&mut self, i: usize, input: Input) -> Result<(), SimError> {
+        if i >= self.controllers.len() {
+            return Err(SimError::Invalid(ScenarioError {
+                field: "controller".into(),
+                reason: format!("there is no controller {i}: this run has {}", self.len()),
+            }));
+        }
+        self.swap_shared(i);
+        let result = self.controllers[i].apply(input);
+        self.swap_shared(i);
+        result
+    }
+
+    /// Inputs applied so far, over every controller.
+    pub fn inputs_applied(&self) -> usize {
+        self.controllers.iter().map(|c| c.inputs().len()).sum()
+    }
+
+    /// Lowers the most keys each controller may hold (the page keeps what
+    /// it can draw and rewind).
+    pub fn set_key_limit(&mut self, limit: u64) {
+        for c in &mut self.controllers {
+            c.set_key_limit(limit);
+        }
+    }
+
+    /// Keys known to every controller together.
+    pub fn key_total(&self) -> usize {
+        self.controllers
+            .iter()
+            .map(|c| c.queue().keys().len())
+            .sum()
+    }
+
+    /// Keys queued, waiting or being processed, over every controller.
+    pub fn in_motion(&self) -> usize {
+        self.controllers
+            .iter()
+            .map(|c| {
+                let q = c.queue();
+                q.len() + q.waiting_len() + q.processing_count()
+            })
+            .sum()
+    }
+
+    /// Whether the next instant holds events of sources alone, in every
+    /// controller that has something then (see
+    /// [`Simulation::next_is_sources_only`]).
+    pub fn next_is_sources_only(&self) -> bool {
+        let Some(next) = self.next_event_at() else {
+            return false;
+        };
+        self.controllers
+            .iter()
+            .filter(|c| c.next_event_at() == Some(next))
+            .all(Simulation::next_is_sources_only)
+    }
+
+    /// Why a controller is stuck (a zero-delay retry loop), if one is.
+    pub fn stall_reason(&self) -> Option<&str> {
+        self.controllers.iter().find_map(Simulation::stalled)
+    }
+
     /// Whether a controller is stuck (a zero-delay retry loop).
     pub fn stalled(&self) -> bool {
-        self.controllers.iter().any(|c| c.stalled().is_some())
+        self.stall_reason().is_some()
     }
 
     pub fn run_to_end(&mut self) {

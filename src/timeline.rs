@@ -1,0 +1,480 @@
+//! The run on the page as a tape: one engine (a [`Manager`], of one
+//! controller or of several), a ring of rewind checkpoints, and the inputs a
+//! person recorded with their instants. Rewinding restores the nearest
+//! checkpoint and replays the tape; a new input after a rewind cuts off the
+//! old future. Every call that moves time spends at most a frame's budget of
+//! work, for one controller or for sixteen, so nothing here can freeze the
+//! page. Plain Rust: tested natively.
+
+use workqueue_core::{
+    Input, Manager, Nanos, Scenario, ScenarioError, SimError, Simulation, SECOND,
+};
+
+/// Most work units (instants, keys added, items handed out) per animation
+/// frame, shared by everything one frame does; past it, virtual time lags
+/// behind the clock rather than freezing the page.
+pub const FRAME_BUDGET: u64 = 20_000;
+const CHECKPOINT_EVERY: Nanos = SECOND;
+/// Once the ring is full, a new checkpoint (a clone of the whole run) also
+/// waits this long in real time, so a large run never pays for one every frame.
+pub const CHECKPOINT_REAL_MS: f64 = 1000.0;
+/// Rewind checkpoints kept: a fixed ring, so memory stays flat however long
+/// the run; seeking restores the nearest one and replays the rest.
+pub const MAX_CHECKPOINTS: usize = 8;
+/// Copies of keys the rewind checkpoints may hold in all (keys × checkpoints):
+/// a big run keeps fewer checkpoints and replays further, so the timeline's
+/// memory does not grow with keys × checkpoints.
+pub const CHECKPOINT_KEY_BUDGET: usize = 200_000;
+/// Most keys the page runs (the core takes up to a million: `wqsim`).
+pub const PAGE_MAX_KEYS: u64 = 100_000;
+
+/// The controller a person's inputs go to (the stage's own).
+const INPUT_CONTROLLER: usize = 0;
+
+#[derive(Clone, Debug)]
+pub struct Timeline {
+    scenario: Scenario,
+    engine: Manager,
+    checkpoints: Vec<Manager>,
+    /// Every input with its instant, including those ahead of `now` after a rewind.
+    tape: Vec<(Nanos, Input)>,
+    /// The furthest instant reached: the end of the timeline.
+    horizon: Nanos,
+    /// Real milliseconds played since the last checkpoint.
+    real_since_checkpoint: f64,
+    /// Whether time is running (a full ring then takes a checkpoint at most
+    /// once per [`CHECKPOINT_REAL_MS`]).
+    playing: bool,
+    /// A taped input the run refused on replay.
+    refused: Option<SimError>,
+    /// An instant asked for (a seek, a link's) that one frame did not reach:
+    /// the next frames go on towards it.
+    pending: Option<Nanos>,
+}
+
+impl Timeline {
+    /// A run of `scenario` at its start, under the page's key limit.
+    pub fn new(scenario: Scenario) -> Result<Timeline, ScenarioError> {
+        let engine = page_engine(&scenario)?;
+        Ok(Timeline {
+            scenario,
+            checkpoints: vec![engine.clone()],
+            engine,
+            tape: Vec::new(),
+            horizon: 0,
+            real_since_checkpoint: 0.0,
+            playing: false,
+            refused: None,
+            pending: None,
+        })
+    }
+
+    /// A run of `scenario` with `tape` replayed up to `at`, as far as one
+    /// frame's budget goes (the rest plays on with [`Timeline::advance_to`]).
+    pub fn replayed(
+        scenario: Scenario,
+        tape: Vec<(Nanos, Input)>,
+        at: Nanos,
+    ) -> Result<Timeline, ScenarioError> {
+        workqueue_core::validate::tape(&tape)?;
+        let mut t = Timeline::new(scenario)?;
+        t.tape = tape;
+        t.advance_to(at);
+        Ok(t)
+    }
+
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    pub fn engine(&self) -> &Manager {
+        &self.engine
+    }
+
+    /// The stage's controller: the first (a one-controller run's only one).
+    pub fn sim(&self) -> &Simulation {
+        self.engine
+            .controller(INPUT_CONTROLLER)
+            .expect("a validated scenario has a controller")
+    }
+
+    pub fn now(&self) -> Nanos {
+        self.engine.now()
+    }
+
+    pub fn horizon(&self) -> Nanos {
+        self.horizon
+    }
+
+    /// Inputs recorded so far, with their instants.
+    pub fn tape(&self) -> &[(Nanos, Input)] {
+        &self.tape
+    }
+
+    /// The rewind checkpoints held (for the soak benchmark's memory figures).
+    pub fn checkpoints(&self) -> &[Manager] {
+        &self.checkpoints
+    }
+
+    pub fn set_playing(&mut self, playing: bool) {
+        self.playing = playing;
+    }
+
+    /// Real time played, for the checkpoint pace.
+    pub fn played(&mut self, real_ms: f64) {
+        self.real_since_checkpoint += real_ms;
+    }
+
+    /// The next instant something happens: an event of the run, or a taped
+    /// input ahead of the clock (after a rewind).
+    pub fn next_instant(&self) -> Option<Nanos> {
+        let at = self.engine.next_event_at();
+        let taped = self
+            .tape
+            .get(self.engine.inputs_applied())
+            .map(|(at, _)| *at);
+        match (at, taped) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Whether the next instant is an event of the run itself (not only a
+    /// taped input).
+    pub fn next_is_event(&self, at: Nanos) -> bool {
+        self.engine.next_event_at() == Some(at)
+    }
+
+    /// Advances to `target`, replaying taped inputs on the way, within one
+    /// frame's budget. Returns whether the target was reached.
+    pub fn advance_to(&mut self, target: Nanos) -> bool {
+        let mut reached = true;
+        let mut left = FRAME_BUDGET;
+        let mut next_input = self.engine.inputs_applied();
+        while let Some((at, input)) = self.tape.get(next_input) {
+            if *at > target {
+                break;
+            }
+            let done = self.engine.run_until_bounded(*at, left);
+            left = self.engine.budget_left();
+            if !done || left == 0 {
+                reached = false;
+                break;
+            }
+            if let Err(e) = self.engine.apply(INPUT_CONTROLLER, input.clone()) {
+                // Replay is exact, so an input that passed once passes again;
+                // should one not, it leaves the tape (what follows must still
+                // line up) and the refusal is kept for the page to show.
+                self.refused = Some(e);
+                self.tape.remove(next_input);
+                continue;
+            }
+            next_input += 1;
+        }
+        if reached {
+            reached = self.engine.run_until_bounded(target, left);
+        }
+        self.horizon = self.horizon.max(self.engine.now());
+        self.checkpoint();
+        self.pending = (!reached && !self.engine.stalled()).then_some(target);
+        reached
+    }
+
+    /// The instant a seek is still on its way to, if one frame was not enough.
+    pub fn pending(&self) -> Option<Nanos> {
+        self.pending
+    }
+
+    /// One more frame towards a pending instant; whether it is reached.
+    pub fn catch_up(&mut self) -> bool {
+        match self.pending {
+            Some(t) => self.advance_to(t),
+            None => true,
+        }
+    }
+
+    /// A taped input the run refused on replay, once.
+    pub fn take_refusal(&mut self) -> Option<SimError> {
+        self.refused.take()
+    }
+
+    /// Handles the next instant alone (one pass of the stage's slow motion).
+    /// A taped input due then is applied the ordinary way instead.
+    pub fn one_pass(&mut self, at: Nanos) {
+        if self.next_is_event(at) {
+            self.engine.run_until_bounded(at, FRAME_BUDGET);
+            self.horizon = self.horizon.max(at);
+            self.checkpoint();
+        } else {
+            self.advance_to(at);
+        }
+    }
+
+    fn checkpoint(&mut self) {
+        let keys = self.engine.key_total();
+        let last = self.checkpoints.last().map_or(0, Manager::now);
+        let full = self.checkpoints.len() >= checkpoints_for(keys);
+        let real_ok = !self.playing || !full || self.real_since_checkpoint >= CHECKPOINT_REAL_MS;
+        if self.engine.now() >= last + CHECKPOINT_EVERY && real_ok {
+            self.real_since_checkpoint = 0.0;
+            // Make room first: the peak is the ring, never the ring plus one
+            // (wasm memory, once grown, is never given back).
+            while self.checkpoints.len() >= checkpoints_for(keys) && self.checkpoints.len() > 1 {
+                evict_most_crowded(&mut self.checkpoints);
+            }
+            self.checkpoints.push(self.engine.clone());
+        }
+    }
+
+    /// Forces a checkpoint at the next chance (tests and benchmarks).
+    pub fn checkpoint_now(&mut self) {
+        self.real_since_checkpoint = CHECKPOINT_REAL_MS;
+        self.checkpoint();
+    }
+
+    /// Moves to instant `t`: forward by playing on, backward by restoring
+    /// the nearest checkpoint and replaying. Within one frame's budget;
+    /// returns whether `t` was reached.
+    pub fn seek(&mut self, t: Nanos) -> bool {
+        let t = t.max(0);
+        if t >= self.now() {
+            return self.advance_to(t);
+        }
+        let restored = self
+            .checkpoints
+            .iter()
+            .rev()
+            .find(|c| c.now() <= t)
+            .cloned();
+        // The first checkpoint is the start, so there always is one; a fresh
+        // engine is the fallback that cannot fail for a validated scenario.
+        self.engine = match restored {
+            Some(c) => c,
+            None => match page_engine(&self.scenario) {
+                Ok(e) => e,
+                Err(_) => return false,
+            },
+        };
+        // Checkpoints of the future we are leaving stay valid for seeking
+        // forward until a new input changes that future.
+        self.advance_to(t)
+    }
+
+    /// Records a person's input at the current instant and applies it. The
+    /// old future (taped inputs and checkpoints past now) is cut off.
+    pub fn record(&mut self, input: Input) -> Result<(), SimError> {
+        let now = self.now();
+        let applied = self.engine.inputs_applied();
+        self.tape.truncate(applied);
+        self.checkpoints.retain(|c| c.now() <= now);
+        self.horizon = now;
+        self.engine.apply(INPUT_CONTROLLER, input.clone())?;
+        self.tape.push((now, input));
+        Ok(())
+    }
+
+    /// Plays to the next instant anything happens; that instant, if any.
+    pub fn step(&mut self) -> Option<Nanos> {
+        let t = self.next_instant()?;
+        self.advance_to(t);
+        Some(t)
+    }
+
+    /// Back to the previous event in the stage's log (or the start).
+    pub fn step_back(&mut self) {
+        let now = self.now();
+        let prev = self
+            .engine
+            .controllers()
+            .filter_map(|(_, c)| c.log().iter().rev().map(|e| e.at).find(|at| *at < now))
+            .max();
+        self.seek(prev.unwrap_or(0));
+    }
+
+    /// Why the run is stuck, if it is.
+    pub fn stall_reason(&self) -> Option<String> {
+        self.engine.stall_reason().map(str::to_string)
+    }
+
+    /// Keys queued, waiting or being processed, over every controller.
+    pub fn in_motion(&self) -> usize {
+        self.engine.in_motion()
+    }
+
+    /// Whether the next instant holds events of sources alone.
+    pub fn next_is_sources_only(&self) -> bool {
+        self.engine.next_is_sources_only()
+    }
+}
+
+/// The page's engine for a scenario: the core's, under the page's key limit.
+fn page_engine(scenario: &Scenario) -> Result<Manager, ScenarioError> {
+    page_limit(scenario)?;
+    let mut engine = Manager::new(scenario)?;
+    engine.set_key_limit(PAGE_MAX_KEYS);
+    Ok(engine)
+}
+
+/// The page's limit on a scenario's keys (all controllers').
+pub fn page_limit(scenario: &Scenario) -> Result<(), ScenarioError> {
+    let keys = scenario.key_count();
+    if keys <= PAGE_MAX_KEYS {
+        return Ok(());
+    }
+    Err(ScenarioError {
+        field: "items".into(),
+        reason: format!(
+            "{keys} keys is too many for the page: at most {PAGE_MAX_KEYS} (wqsim runs up to {})",
+            workqueue_core::validate::MAX_ITEMS
+        ),
+    })
+}
+
+/// Checkpoints a run of `keys` keys may keep: at most [`MAX_CHECKPOINTS`],
+/// within [`CHECKPOINT_KEY_BUDGET`] key copies, and always 2 (the start and
+/// one more).
+pub fn checkpoints_for(keys: usize) -> usize {
+    (CHECKPOINT_KEY_BUDGET / keys.max(1)).clamp(2, MAX_CHECKPOINTS)
+}
+
+/// Key copies the rewind checkpoints hold (the timeline's memory).
+pub fn timeline_keys(cps: &[Manager]) -> usize {
+    cps.iter().map(Manager::key_total).sum()
+}
+
+/// Drops the checkpoint closest to its predecessor (never the first, the
+/// run's start), so the ring stays spread over the timeline.
+fn evict_most_crowded(cps: &mut Vec<Manager>) {
+    let victim = (1..cps.len()).min_by_key(|&i| (cps[i].now() - cps[i - 1].now(), i));
+    if let Some(i) = victim {
+        cps.remove(i);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use workqueue_core::scenario::{BucketSpec, ControllerSpec, Source};
+    use workqueue_core::{LimiterConfig, Outcome, Script, MILLISECOND};
+
+    fn failing(count: u64) -> Scenario {
+        Scenario::failing_keys(LimiterConfig::DefaultController, count)
+    }
+
+    /// Two controllers passed one bucket, each with a storm of failing keys.
+    fn two_controllers(keys: u64) -> Scenario {
+        let mut s = Scenario::of("two", Vec::new());
+        s.shared_bucket = Some(BucketSpec {
+            qps: 10.0,
+            burst: 100,
+        });
+        for name in ["a", "b"] {
+            let mut c = ControllerSpec::new(name);
+            c.shares_bucket = true;
+            c.default_script = Script::Always {
+                outcome: Outcome::Error,
+            };
+            c.sources.push(Source::AddMany {
+                prefix: format!("{name}-"),
+                count: keys,
+                at_ns: 0,
+                script: None,
+            });
+            s.controllers.push(c);
+        }
+        s.duration_ns = 30 * SECOND;
+        s
+    }
+
+    fn run_to(t: &mut Timeline, at: Nanos) {
+        while !t.advance_to(at) {}
+    }
+
+    #[test]
+    fn rewinding_and_replaying_gives_the_same_run_for_one_controller_or_two() {
+        for scenario in [failing(40), two_controllers(40)] {
+            let mut t = Timeline::new(scenario).unwrap();
+            run_to(&mut t, 2 * SECOND);
+            t.record(Input::Add { key: "late".into() }).unwrap();
+            run_to(&mut t, 9 * SECOND);
+            let digest = t.engine().digest();
+            assert!(t.seek(1500 * MILLISECOND));
+            assert_eq!(t.now(), 1500 * MILLISECOND);
+            run_to(&mut t, 9 * SECOND);
+            assert_eq!(t.engine().digest(), digest, "replayed through the input");
+            // Step back lands on an earlier event, step forward on a later one.
+            t.step_back();
+            assert!(t.now() < 9 * SECOND);
+            let before = t.now();
+            assert!(t.step().is_some_and(|at| at > before));
+        }
+    }
+
+    #[test]
+    fn a_big_manager_moves_one_frame_at_a_time() {
+        let mut t = Timeline::new(two_controllers(40_000)).unwrap();
+        // 80,000 keys added at t=0 cannot fit one frame: each call returns.
+        let mut frames = 0;
+        while !t.advance_to(10 * SECOND) {
+            frames += 1;
+            assert!(frames < 10_000, "no progress");
+        }
+        assert!(frames > 1, "the work was spread over {frames} frames");
+        assert_eq!(t.now(), 10 * SECOND);
+        // Seeking back replays one frame at a time too, and the frames
+        // after the seek go on towards it.
+        t.seek(5 * SECOND);
+        let mut frames = 0;
+        while t.pending().is_some() {
+            t.catch_up();
+            frames += 1;
+            assert!(frames < 10_000, "no progress");
+        }
+        assert_eq!(t.now(), 5 * SECOND);
+    }
+
+    #[test]
+    fn a_new_input_after_a_rewind_cuts_off_the_old_future() {
+        let mut t = Timeline::new(failing(3)).unwrap();
+        t.record(Input::Add { key: "x".into() }).unwrap();
+        run_to(&mut t, 5 * SECOND);
+        t.record(Input::Add { key: "y".into() }).unwrap();
+        assert_eq!(t.tape().len(), 2);
+        t.seek(SECOND);
+        t.record(Input::Add { key: "z".into() }).unwrap();
+        let keys: Vec<String> = t
+            .tape()
+            .iter()
+            .map(|(_, i)| match i {
+                Input::Add { key } => key.clone(),
+                other => format!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(keys, ["x", "z"]);
+        assert!(t.checkpoints().iter().all(|c| c.now() <= SECOND));
+    }
+
+    #[test]
+    fn the_checkpoint_ring_stays_bounded_for_big_runs() {
+        assert_eq!(checkpoints_for(0), MAX_CHECKPOINTS);
+        assert_eq!(checkpoints_for(10_000), MAX_CHECKPOINTS);
+        assert_eq!(checkpoints_for(100_000), 2);
+        let mut s = failing(100_000);
+        s.duration_ns = 600 * SECOND;
+        let mut t = Timeline::new(s).unwrap();
+        for i in 1..=5 {
+            run_to(&mut t, i * 2 * SECOND);
+            t.checkpoint_now();
+        }
+        let held = timeline_keys(t.checkpoints());
+        assert!(held <= CHECKPOINT_KEY_BUDGET, "{held} key copies");
+        assert!(t.checkpoints().len() >= 2);
+    }
+
+    #[test]
+    fn a_scenario_too_big_for_the_page_is_refused_by_name() {
+        let e = Timeline::new(failing(200_000)).unwrap_err();
+        assert_eq!(e.field, "items");
+        assert!(e.reason.contains("at most 100000"), "{e}");
+    }
+}
