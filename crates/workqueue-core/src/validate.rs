@@ -25,9 +25,9 @@
 //! | a key                              | 1 to 253 characters             |
 
 use crate::controller::{CrossplaneConfig, Outcome, Script};
+use crate::events::Input;
 use crate::limiter::LimiterConfig;
 use crate::scenario::{ControllerSpec, Scenario, ScenarioError, Source, SCENARIO_VERSION};
-use crate::sim::Input;
 use crate::time::{format_go_duration as go, Nanos, HOUR, MILLISECOND, SECOND};
 
 /// Most distinct keys a run may create.

@@ -1,0 +1,150 @@
+//! What happens in a run, as values: workers' states, the event log's
+//! entries, a person's inputs and the errors a running simulation gives.
+
+use serde::{Deserialize, Serialize};
+
+use crate::controller::{Decision, Gate, Outcome, Script};
+use crate::item::ItemId;
+use crate::scenario::ScenarioError;
+use crate::time::Nanos;
+use crate::workqueue::QueueEvent;
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum WorkerState {
+    Idle,
+    /// Running `Reconcile(item)` until `until`.
+    Reconciling {
+        item: ItemId,
+        started: Nanos,
+        until: Nanos,
+    },
+    /// Reconcile finished; waiting for the caller to choose its outcome.
+    AwaitingDecision {
+        item: ItemId,
+        started: Nanos,
+    },
+}
+
+/// An entry of the event log.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LogEntry {
+    /// Position in the whole run (the log itself keeps only the latest entries).
+    pub seq: u64,
+    pub at: Nanos,
+    pub event: SimEvent,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum SimEvent {
+    Queue(QueueEvent),
+    ReconcileStart {
+        worker: u32,
+        item: ItemId,
+    },
+    ReconcileEnd {
+        worker: u32,
+        item: ItemId,
+        outcome: Outcome,
+        decision: Decision,
+    },
+    AwaitingDecision {
+        worker: u32,
+        item: ItemId,
+    },
+    /// Crossplane's middleware let the request through or deferred it.
+    Gate {
+        worker: u32,
+        item: ItemId,
+        gate: Gate,
+    },
+    GaveUp {
+        item: ItemId,
+        requeues: u64,
+    },
+    Stalled {
+        reason: String,
+    },
+    /// The reconcile's API requests waited for the client's rate limiter.
+    ClientThrottled {
+        worker: u32,
+        item: ItemId,
+        requests: u32,
+        waited: Nanos,
+    },
+}
+
+/// Something a person (or a lesson) does to a running simulation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "input", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Input {
+    Add {
+        key: String,
+    },
+    AddMany {
+        prefix: String,
+        count: u64,
+    },
+    WatchEvents {
+        key: String,
+        per_second: f64,
+        #[serde(with = "crate::serde_duration")]
+        duration_ns: Nanos,
+    },
+    /// Starts (or with `null`, stops) the periodic resync.
+    Resync {
+        #[serde(with = "crate::serde_duration::option")]
+        period_ns: Option<Nanos>,
+    },
+    Decide {
+        key: String,
+        outcome: Outcome,
+    },
+    SetScript {
+        key: String,
+        script: Script,
+    },
+    Shutdown,
+}
+
+/// Misuse of a running simulation: the message is meant for the user.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SimError {
+    #[error("{key} is not waiting for a decision")]
+    NotAwaiting { key: String },
+    #[error("{0}")]
+    Invalid(ScenarioError),
+    #[error("the simulation is stuck: {0}")]
+    Stalled(String),
+    /// controller-runtime's priority queue panics on a second `ShutDown`.
+    #[error("the priority queue is already shut down: a second ShutDown panics ({0})")]
+    AlreadyShutDown(String),
+}
+
+impl SimEvent {
+    /// The key this event is about, if any.
+    pub fn item(&self) -> Option<ItemId> {
+        match self {
+            SimEvent::Queue(q) => match q {
+                QueueEvent::Add { item, .. }
+                | QueueEvent::AddAfter { item, .. }
+                | QueueEvent::RateLimited { item, .. }
+                | QueueEvent::Released { item }
+                | QueueEvent::Get { item }
+                | QueueEvent::Done { item, .. }
+                | QueueEvent::Forget { item }
+                | QueueEvent::AddWithOpts { item, .. }
+                | QueueEvent::GetWithPriority { item, .. } => Some(*item),
+                QueueEvent::ShutDown { .. } => None,
+            },
+            SimEvent::ReconcileStart { item, .. }
+            | SimEvent::ReconcileEnd { item, .. }
+            | SimEvent::AwaitingDecision { item, .. }
+            | SimEvent::Gate { item, .. }
+            | SimEvent::GaveUp { item, .. }
+            | SimEvent::ClientThrottled { item, .. } => Some(*item),
+            SimEvent::Stalled { .. } => None,
+        }
+    }
+}
