@@ -291,10 +291,7 @@ fn requeues_within(sim: &Simulation, until: Nanos) -> u64 {
 
 /// The delay the next failure of `key` would get, without touching the run.
 fn next_delay(sim: &Simulation, key: &str) -> String {
-    match sim.find(key) {
-        Some(id) => format::dur(sim.queue().limiter().peek(id, sim.now())),
-        None => "?".into(),
-    }
+    sim.next_delay(key).map_or_else(|| "?".into(), format::dur)
 }
 
 thread_local! {

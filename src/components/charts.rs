@@ -326,7 +326,7 @@ pub fn charts() -> Html {
             let doc = web_sys::window().and_then(|w| w.document());
             if let (Some(doc), Some(c)) = (doc, node.cast::<web_sys::HtmlCanvasElement>()) {
                 if let Ok(url) = c.to_data_url() {
-                    super::toolbar::download_url(&doc, "requeues-per-second.png", &url);
+                    super::download::download_url(&doc, "requeues-per-second.png", &url);
                 }
             }
         })

@@ -3,6 +3,7 @@
 
 pub mod charts;
 pub mod compare;
+pub mod download;
 pub mod inputs;
 pub mod inspector;
 pub mod key_script;

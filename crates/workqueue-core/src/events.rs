@@ -7,7 +7,20 @@ use crate::controller::{Decision, Gate, Outcome, Script};
 use crate::item::ItemId;
 use crate::scenario::ScenarioError;
 use crate::time::Nanos;
-use crate::workqueue::QueueEvent;
+use crate::workqueue::{AddEffect, QueueEvent};
+
+/// Watch events remembered for the stage's particles.
+pub const ARRIVALS_KEPT: usize = 16;
+
+/// One watch event and what the queue did with it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Arrival {
+    /// The event's number in the run (1 for the first): a stable identity.
+    pub seq: u64,
+    pub at: Nanos,
+    pub item: ItemId,
+    pub effect: AddEffect,
+}
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "state", rename_all = "snake_case")]

@@ -304,11 +304,6 @@ impl<T: Clone> ItemMap<T> {
     pub fn values(&self) -> impl Iterator<Item = &T> + '_ {
         self.values.iter()
     }
-
-    /// Puts every slot back to the default value.
-    pub fn clear(&mut self) {
-        self.values.clear();
-    }
 }
 
 #[cfg(test)]

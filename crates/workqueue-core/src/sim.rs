@@ -105,7 +105,7 @@ pub struct Simulation {
     key_limit: u64,
     /// The latest watch events and what the queue did with each (for the
     /// stage's particles); a small fixed ring.
-    arrivals: VecDeque<crate::view::Arrival>,
+    arrivals: VecDeque<crate::events::Arrival>,
     /// The queue's event buffer, swapped out and back so it is allocated once.
     event_buf: Vec<(Nanos, QueueEvent)>,
     inputs: Vec<(Nanos, Input)>,
@@ -202,7 +202,7 @@ impl Simulation {
             last_success_at: None,
             inner_reconciles: 0,
             key_limit: MAX_ITEMS,
-            arrivals: VecDeque::with_capacity(crate::view::ARRIVALS_KEPT),
+            arrivals: VecDeque::with_capacity(crate::events::ARRIVALS_KEPT),
             event_buf: Vec::new(),
             inputs: Vec::new(),
             stalled: None,
@@ -504,10 +504,10 @@ impl Simulation {
                 self.items.get_mut(id).watch_events += 1;
                 self.watch_events_total += 1;
                 let effect = self.queue.add(now, id, None);
-                if self.arrivals.len() == crate::view::ARRIVALS_KEPT {
+                if self.arrivals.len() == crate::events::ARRIVALS_KEPT {
                     self.arrivals.pop_front();
                 }
-                self.arrivals.push_back(crate::view::Arrival {
+                self.arrivals.push_back(crate::events::Arrival {
                     seq: self.watch_events_total,
                     at: now,
                     item: id,
@@ -1144,8 +1144,8 @@ impl Simulation {
         self.watch_events_total
     }
 
-    /// The latest watch events, oldest first (at most [`crate::view::ARRIVALS_KEPT`]).
-    pub fn arrivals(&self) -> impl DoubleEndedIterator<Item = &crate::view::Arrival> + '_ {
+    /// The latest watch events, oldest first (at most [`crate::events::ARRIVALS_KEPT`]).
+    pub fn arrivals(&self) -> impl DoubleEndedIterator<Item = &crate::events::Arrival> + '_ {
         self.arrivals.iter()
     }
 

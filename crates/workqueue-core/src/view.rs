@@ -14,18 +14,7 @@ use crate::sim::{Simulation, WorkerState};
 use crate::time::Nanos;
 use crate::workqueue::AddEffect;
 
-/// Watch events remembered for the stage's particles.
-pub const ARRIVALS_KEPT: usize = 16;
-
-/// One watch event and what the queue did with it.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Arrival {
-    /// The event's number in the run (1 for the first): a stable identity.
-    pub seq: u64,
-    pub at: Nanos,
-    pub item: ItemId,
-    pub effect: AddEffect,
-}
+pub use crate::events::{Arrival, ARRIVALS_KEPT};
 
 /// What happened to a watch event, in the stage's words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -379,6 +368,13 @@ impl Simulation {
             waiting_total: q.waiting_len(),
             bucket: self.bucket_view(),
         }
+    }
+
+    /// The delay `key`'s next failure would get (the queue limiter's `When`,
+    /// asked without touching the run), or `None` for a key not yet seen.
+    pub fn next_delay(&self, key: &str) -> Option<Nanos> {
+        let id = self.find(key)?;
+        Some(self.queue().limiter().peek(id, self.now()))
     }
 
     /// "Why is this key here?" for `id`. Finds the calls of its last result

@@ -48,10 +48,6 @@ impl WaitingHeap {
         self.heap.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
-    }
-
     pub fn peek(&self) -> Option<Waiting> {
         self.heap.first().copied()
     }
