@@ -198,11 +198,12 @@ impl Timeline {
         self.refused.take()
     }
 
-    /// Handles the next instant alone (one pass of the stage's slow motion).
-    /// A taped input due then is applied the ordinary way instead.
+    /// One pass over the next instant (the stage's slow motion shows a busy
+    /// instant pass by pass). A taped input due then is applied the ordinary
+    /// way instead.
     pub fn one_pass(&mut self, at: Nanos) {
         if self.next_is_event(at) {
-            self.engine.run_until_bounded(at, FRAME_BUDGET);
+            self.engine.step();
             self.horizon = self.horizon.max(at);
             self.checkpoint();
         } else {

@@ -1,5 +1,6 @@
 // Browser benchmark (figures, not a pass/fail test): the page's load time,
-// and frame times while 10,000 failing keys run at 10x speed.
+// on this machine and on an emulated slow link, and frame times while
+// 10,000 failing keys run at 10x speed.
 // Prints `name value` lines. Needs a release build in dist/.
 import { serve, launch, open, failingStorm, parseGoDuration } from './harness.mjs';
 
@@ -30,6 +31,39 @@ try {
     await context.close();
   }
   console.log(`page_load_ms ${pct(loads, 50).toFixed(1)}`);
+
+  // Emulated Slow 4G (1.6 Mbps down, 750 kbps up, 150 ms latency) with the CPU
+  // 4x slower, the page served gzipped, a fresh cache each time; medians of 5.
+  // "stage" is navigation start to the stage on screen; "first key" is
+  // navigation start to a key on the stage, after a click on queue.Add as
+  // soon as the button is there.
+  const slow = await serve(dist, { gzip: true });
+  const stage = [], firstKey = [], bytes = [];
+  for (let i = 0; i < 5; i++) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    let received = 0;
+    page.on('response', async (r) => { try { received += Number((await r.headerValue('content-length')) || (await r.body()).length); } catch { /* navigated away */ } });
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false, latency: 150, downloadThroughput: (1.6e6 / 8) * 0.9, uploadThroughput: (750e3 / 8) * 0.9,
+    });
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    await page.goto(slow.url, { waitUntil: 'commit' });
+    await page.waitForSelector('[data-stage]', { state: 'visible', timeout: 60000 });
+    stage.push(await page.evaluate(() => performance.now()));
+    await page.click('[data-testid="add"]');
+    await page.waitForSelector('[data-stage] [data-key]', { timeout: 60000 });
+    firstKey.push(await page.evaluate(() => performance.now()));
+    bytes.push(received);
+    await context.close();
+  }
+  slow.server.close();
+  console.log(`page_slow4g_stage_ms ${pct(stage, 50).toFixed(0)} (budget 3400)`);
+  console.log(`page_slow4g_first_key_ms ${pct(firstKey, 50).toFixed(0)} (budget 4000)`);
+  console.log(`page_slow4g_bytes ${pct(bytes, 50)}`);
 
   // Frame times with a crowd of failing keys at 10x.
   for (const keys of [10000, 100000]) {

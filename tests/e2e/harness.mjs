@@ -4,6 +4,7 @@
 // would leave localhost.
 import http from 'node:http';
 import fs from 'node:fs';
+import zlib from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -15,14 +16,23 @@ export const shots = path.join(root, 'target', 'e2e-screenshots');
 
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json', '.png': 'image/png' };
 
-export function serve(dir = dist) {
+// With `gzip`, files go out compressed to a client that accepts it, as a
+// real host serves them (the load benchmark on a slow link needs that).
+export function serve(dir = dist, { gzip = false } = {}) {
+  const packed = new Map();
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://localhost');
     let file = path.join(dir, decodeURIComponent(url.pathname));
     if (!file.startsWith(dir)) { res.writeHead(403).end(); return; }
     if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
     if (!fs.existsSync(file)) { res.writeHead(404).end('not found'); return; }
-    res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream' });
+    const headers = { 'content-type': types[path.extname(file)] || 'application/octet-stream' };
+    if (gzip && /\bgzip\b/.test(req.headers['accept-encoding'] || '')) {
+      if (!packed.has(file)) packed.set(file, zlib.gzipSync(fs.readFileSync(file), { level: 9 }));
+      res.writeHead(200, { ...headers, 'content-encoding': 'gzip' }).end(packed.get(file));
+      return;
+    }
+    res.writeHead(200, headers);
     fs.createReadStream(file).pipe(res);
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${server.address().port}` })));

@@ -63,7 +63,7 @@ test('a share link reopens exactly what was shared', async () => {
 });
 
 test('a garbled, truncated or future link says so and opens a working default', async () => {
-  for (const [hash, why] of [['#v1.%%%garbage', /damaged/], ['#v1.eyJzY2VuYXJpbyI6', /damaged or cut short/], ['#v7.abc', /newer playground/], ['#hello', /not a playground link/]]) {
+  for (const [hash, why] of [['#v1.%%%garbage', /not URL-safe base64/], ['#v1.eyJzY2VuYXJpbyI6', /not JSON/], ['#v2.AAAA', /damaged or cut short/], ['#v7.abc', /newer playground/], ['#hello', /not a playground link/]]) {
     const { page, problems, context } = await open(browser, `${url}/${hash}`);
     assert.match(await page.textContent('[data-testid="notice"]'), why);
     await page.fill('[data-testid="key"]', 'still/works');
@@ -131,7 +131,7 @@ test('a scenario downloads, and a bad upload is refused with a message', async (
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="download"]')]);
   const fs = await import('node:fs');
   const text = fs.readFileSync(await download.path(), 'utf8');
-  assert.match(text, /"version": 1/);
+  assert.match(text, /"version": 2/);
   await page.setInputFiles('[data-testid="upload"]', { name: 'good.json', mimeType: 'application/json', buffer: Buffer.from(text.replace('"workers": 1', '"workers": 3')) });
   await page.waitForSelector('text=Scenario loaded.');
   assert.match(await page.textContent('[data-testid="workers"]'), /of 3 busy/);

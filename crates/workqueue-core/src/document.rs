@@ -22,8 +22,10 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, ScenarioError> {
 }
 
 /// Deserializes an already parsed JSON value, naming the field at fault.
+/// It goes through text so that every type is decoded by one instance of its
+/// decoder (a second one, over `Value`, would weigh as much again in the page).
 pub fn from_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, ScenarioError> {
-    serde_path_to_error::deserialize(value).map_err(path_error)
+    from_str(&value.to_string())
 }
 
 fn path_error(e: serde_path_to_error::Error<serde_json::Error>) -> ScenarioError {

@@ -141,12 +141,21 @@ impl Manager {
         self.work_left
     }
 
-    /// Handles everything due at the next instant anything happens, in
-    /// every controller. Returns that instant, or `None` when nothing is
-    /// scheduled (or a controller is stuck).
+    /// One pass over the next instant anything happens, in every controller
+    /// due then (see [`Simulation::step`]): an instant with instant
+    /// reconciles takes several passes, and the stage shows them one by one.
+    /// Returns that instant, or `None` when nothing is scheduled (or a
+    /// controller is stuck).
     pub fn step(&mut self) -> Option<Nanos> {
         let t = self.next_event_at()?;
-        self.run_until(t);
+        for i in 0..self.controllers.len() {
+            if self.controllers[i].next_event_at() == Some(t) {
+                self.swap_shared(i);
+                self.controllers[i].step();
+                self.swap_shared(i);
+            }
+        }
+        self.now = self.now.max(t);
         Some(t)
     }
 
