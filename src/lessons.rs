@@ -86,17 +86,18 @@ pub struct Predict {
 impl Setup {
     /// The scene this set-up describes, built exactly as the playground
     /// builds it (inputs at t=0, later inputs at their instants).
+    /// Runs on the page's engine; the answers read its controller.
     pub fn run(&self) -> Option<Simulation> {
-        let mut sim = Simulation::new(&self.settings.to_scenario().ok()?).ok()?;
+        let mut run = Manager::new(&self.settings.to_scenario().ok()?).ok()?;
         for input in &self.inputs {
-            sim.apply(input.clone()).ok()?;
+            run.apply(0, input.clone()).ok()?;
         }
         for (at, input) in &self.later {
-            sim.run_until(*at);
-            sim.apply(input.clone()).ok()?;
+            run.run_until(*at);
+            run.apply(0, input.clone()).ok()?;
         }
-        sim.run_until(self.run_to);
-        Some(sim)
+        run.run_until(self.run_to);
+        run.controller(0).cloned()
     }
 }
 

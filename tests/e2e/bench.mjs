@@ -2,7 +2,7 @@
 // on this machine and on an emulated slow link, and frame times while
 // 10,000 failing keys run at 10x speed.
 // Prints `name value` lines. Needs a release build in dist/.
-import { serve, launch, open, failingStorm, parseGoDuration } from './harness.mjs';
+import { serve, launch, open, failingStorm, parseGoDuration, dist } from './harness.mjs';
 
 // Times the page's own work per frame: each requestAnimationFrame callback
 // the app registers, until the microtasks it queued (Yew renders there) have
@@ -42,9 +42,10 @@ try {
   for (let i = 0; i < 5; i++) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
-    let received = 0;
-    page.on('response', async (r) => { try { received += Number((await r.headerValue('content-length')) || (await r.body()).length); } catch { /* navigated away */ } });
     const cdp = await context.newCDPSession(page);
+    // Bytes on the wire (compressed, headers included), as the network saw them.
+    let received = 0;
+    cdp.on('Network.loadingFinished', (e) => { received += e.encodedDataLength; });
     await cdp.send('Network.enable');
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
     await cdp.send('Network.emulateNetworkConditions', {

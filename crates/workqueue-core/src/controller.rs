@@ -25,6 +25,7 @@ pub enum ErrorKind {
 
 /// What `Reconcile` returned: `(reconcile.Result{Requeue, RequeueAfter}, err)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
 pub struct ReconcileResult {
     #[serde(default)]
     pub requeue: bool,
@@ -41,7 +42,7 @@ pub struct ReconcileResult {
 
 /// The outcomes a user picks in the playground; each is a [`ReconcileResult`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Outcome {
     /// `(Result{}, nil)`.
     Success,

@@ -65,28 +65,38 @@ impl Manager {
         })
     }
 
-    /// Swaps the manager's shared buckets with controller `i`'s copies:
-    /// called once to lend them, once more to take them back.
-    fn swap_shared(&mut self, i: usize) {
+    /// Runs `f` on controller `i` with the manager's shared buckets lent to
+    /// it (swapped in, then back out). Afterwards the controller keeps a copy
+    /// of them as they stand, so what it shows (its bucket's level, its
+    /// client) is never older than its own last turn, and a manager of one
+    /// is exactly its controller.
+    fn with_shared<R>(&mut self, i: usize, f: impl FnOnce(&mut Simulation) -> R) -> R {
         let c = &mut self.controllers[i];
-        if let (Some(mine), Some(theirs)) = (&mut self.global, c.global_bucket_mut()) {
-            std::mem::swap(mine, theirs);
-        }
-        if let (Some(mine), Some(theirs)) = (&mut self.shared_bucket, c.shared_bucket_mut()) {
-            std::mem::swap(mine, theirs);
-        }
-        if let (Some(mine), Some(theirs)) = (&mut self.client, c.client_bucket_mut()) {
-            std::mem::swap(mine, theirs);
-        }
+        let lend = |mine: &mut Option<TokenBucket>, theirs: Option<&mut TokenBucket>| {
+            if let (Some(mine), Some(theirs)) = (mine, theirs) {
+                std::mem::swap(mine, theirs);
+            }
+        };
+        lend(&mut self.global, c.global_bucket_mut());
+        lend(&mut self.shared_bucket, c.shared_bucket_mut());
+        lend(&mut self.client, c.client_bucket_mut());
+        let result = f(c);
+        let take_back = |mine: &mut Option<TokenBucket>, theirs: Option<&mut TokenBucket>| {
+            if let (Some(mine), Some(theirs)) = (mine, theirs) {
+                std::mem::swap(mine, theirs);
+                theirs.clone_from(mine);
+            }
+        };
+        take_back(&mut self.global, c.global_bucket_mut());
+        take_back(&mut self.shared_bucket, c.shared_bucket_mut());
+        take_back(&mut self.client, c.client_bucket_mut());
+        result
     }
 
     /// Runs controller `i` to `t` with the shared buckets lent to it,
     /// spending at most `budget` work units; whether it got there.
     fn run_controller(&mut self, i: usize, t: Nanos, budget: u64) -> bool {
-        self.swap_shared(i);
-        let done = self.controllers[i].run_until_bounded(t, budget);
-        self.swap_shared(i);
-        done
+        self.with_shared(i, |c| c.run_until_bounded(t, budget))
     }
 
     /// Runs every controller to `t`, instant by instant. Within an instant
@@ -150,9 +160,7 @@ impl Manager {
         let t = self.next_event_at()?;
         for i in 0..self.controllers.len() {
             if self.controllers[i].next_event_at() == Some(t) {
-                self.swap_shared(i);
-                self.controllers[i].step();
-                self.swap_shared(i);
+                self.with_shared(i, Simulation::step);
             }
         }
         self.now = self.now.max(t);
@@ -168,10 +176,7 @@ impl Manager {
                 reason: format!("there is no controller {i}: this run has {}", self.len()),
             }));
         }
-        self.swap_shared(i);
-        let result = self.controllers[i].apply(input);
-        self.swap_shared(i);
-        result
+        self.with_shared(i, |c| c.apply(input))
     }
 
     /// Inputs applied so far, over every controller.

@@ -203,3 +203,38 @@ fn a_manager_is_validated_by_field() {
         "a client that never refills: {e}"
     );
 }
+
+/// A manager of one is its controller: the same digest, and the controller
+/// read out of it shows the buckets as they stand (Crossplane's global
+/// bucket, the client), so it can run on alone exactly as a Simulation.
+#[test]
+fn a_manager_of_one_is_exactly_its_controller() {
+    let mut s = Scenario::new("one");
+    s.crossplane = Some(CrossplaneConfig {
+        max_reconcile_rate: 1,
+    });
+    s.controllers[0].default_script = Script::Always {
+        outcome: Outcome::Error,
+    };
+    s.controllers[0].requests_per_reconcile = 2;
+    s.controllers[0].sources.push(Source::AddMany {
+        prefix: "obj-".into(),
+        count: 20,
+        at_ns: 0,
+        script: None,
+    });
+    let mut plain = Simulation::new(&s).unwrap();
+    let mut managed = Manager::new(&s).unwrap();
+    for t in [0, 500 * MILLISECOND, 3 * SECOND, 10 * SECOND] {
+        plain.run_until(t);
+        managed.run_until(t);
+        let c = managed.controller(0).unwrap();
+        assert_eq!(c.bucket_tokens_at(t), plain.bucket_tokens_at(t), "at {t}");
+        assert_eq!(c.digest(), plain.digest(), "at {t}");
+    }
+    // Taken out of the manager, the controller runs on as the plain one.
+    let mut alone = managed.controller(0).unwrap().clone();
+    alone.run_until(30 * SECOND);
+    plain.run_until(30 * SECOND);
+    assert_eq!(alone.digest(), plain.digest());
+}
