@@ -1,15 +1,20 @@
 //! The metrics a Prometheus scrape would see, under their real names.
 
+use workqueue_core::sim::MetricsSnapshot;
 use workqueue_core::ResultLabel;
 use yew::prelude::*;
 
-use super::use_playground;
 use crate::format;
 
+#[derive(Properties, PartialEq)]
+pub struct MetricsProps {
+    /// The scrape to show.
+    pub snapshot: MetricsSnapshot,
+}
+
 #[function_component(Metrics)]
-pub fn metrics() -> Html {
-    let state = use_playground();
-    let m = state.sim().metrics_snapshot();
+pub fn metrics(props: &MetricsProps) -> Html {
+    let m = &props.snapshot;
     let row = |name: &str, value: String, help: &str| {
         html! {
             <tr title={help.to_string()}><td class="mono">{ name.to_string() }</td><td class="mono num" data-metric={name.to_string()}>{ value }</td></tr>
