@@ -7,6 +7,10 @@ use crate::lessons;
 use crate::state::{Notice, Playground};
 use crate::timeline::Timeline;
 
+/// Real time a step's scene plays before a clicker may leave it (ms), so
+/// the room sees what the step is about.
+pub const MIN_DWELL_MS: f64 = 2000.0;
+
 /// Where a lesson is, and what was predicted and answered at each step.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LessonState {
@@ -17,6 +21,30 @@ pub struct LessonState {
     /// Per step, the core's answer: computed once, from the step's own
     /// set-up, when the step is first entered; never recomputed.
     pub answers: Vec<Option<String>>,
+    /// What is typed in the prediction field, not yet revealed.
+    pub draft: String,
+    /// The clicker opened the prediction field at this step: the next press
+    /// reveals, with the draft or without a guess.
+    pub asked: bool,
+    /// When (real ms) this step's scene started playing, if it did.
+    pub played_at: Option<f64>,
+    /// When (real ms) this step's answer was revealed, if it was.
+    pub revealed_at: Option<f64>,
+}
+
+/// What one press of the clicker did (the page says it in words).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Press {
+    /// Opened the prediction field (a second press reveals).
+    Asked,
+    Revealed,
+    /// Started the step's scene (or played on until what it waits for).
+    Played,
+    /// Too soon after the scene started: the room has not seen it yet.
+    Dwelling,
+    Moved,
+    /// Nothing further: the last step of the last lesson.
+    AtEnd,
 }
 
 impl LessonState {
@@ -26,7 +54,20 @@ impl LessonState {
             step,
             guesses: vec![None; steps],
             answers: vec![None; steps],
+            draft: String::new(),
+            asked: false,
+            played_at: None,
+            revealed_at: None,
         }
+    }
+
+    /// A step was entered: what the clicker knew of the previous one goes.
+    fn entered(&mut self, step: usize) {
+        self.step = step;
+        self.draft.clear();
+        self.asked = false;
+        self.played_at = None;
+        self.revealed_at = None;
     }
 
     /// The prediction made at the current step, if any.
@@ -40,10 +81,13 @@ impl LessonState {
     }
 
     /// Records the prediction at the current step (the first one stays).
-    pub fn reveal(&mut self, guess: String) {
+    pub fn reveal(&mut self, guess: String, now_ms: f64) {
         if let Some(g) = self.guesses.get_mut(self.step) {
             g.get_or_insert(guess);
         }
+        self.draft.clear();
+        self.asked = false;
+        self.revealed_at.get_or_insert(now_ms);
     }
 }
 
@@ -80,9 +124,10 @@ impl Playground {
             }
         }
         self.playing = false;
+        self.until_wait = false;
         let mut ls = match self.lesson.take() {
             Some(mut l) if l.index == index => {
-                l.step = step;
+                l.entered(step);
                 l
             }
             _ => LessonState::new(index, step, lesson.steps.len()),
@@ -93,52 +138,115 @@ impl Playground {
         self.lesson = Some(ls);
     }
 
-    /// Whether the lesson may move on from its current step (the keyboard
-    /// shortcuts ask this; the lesson panel asks [`Playground::step_done`]
-    /// with the step it already has).
-    pub fn can_advance(&self) -> bool {
-        let Some(l) = &self.lesson else { return false };
+    /// What one press of the clicker (PageDown, `n`, the Next button) would
+    /// do now: the next visible thing. An open prediction is asked for,
+    /// then revealed (with the typed guess or without one); a paused scene
+    /// is played, or played on until what the step waits for happens; once
+    /// it has played for [`MIN_DWELL_MS`], the next step opens, and after the
+    /// last step the next lesson.
+    pub fn next_press(&self, now_ms: f64) -> Press {
+        let Some(l) = &self.lesson else {
+            return Press::AtEnd;
+        };
         let all = lessons::all();
-        all.get(l.index)
-            .and_then(|x| x.steps.get(l.step))
-            .is_some_and(|step| self.step_done(step))
-    }
-
-    /// The one rule for leaving a lesson step, for the Next buttons and the
-    /// keys alike: what the step waits for has happened, and its prediction
-    /// was made.
-    pub fn step_done(&self, step: &lessons::Step) -> bool {
-        let waited = step
+        let Some(step) = all.get(l.index).and_then(|x| x.steps.get(l.step)) else {
+            return Press::AtEnd;
+        };
+        if step.predict.is_some() && l.guess().is_none() {
+            return if l.asked || !l.draft.trim().is_empty() {
+                Press::Revealed
+            } else {
+                Press::Asked
+            };
+        }
+        let waiting = step
             .wait
             .as_ref()
-            .is_none_or(|w| w.met(self.timeline.borrow().sim()));
-        let predicted =
-            step.predict.is_none() || self.lesson.as_ref().is_some_and(|l| l.guess().is_some());
-        waited && predicted
+            .is_some_and(|w| !w.met(self.timeline.borrow().sim()));
+        let playable = self.timeline.borrow().next_instant().is_some();
+        if (waiting && !self.playing) || (l.played_at.is_none() && playable && !self.playing) {
+            return Press::Played;
+        }
+        // The later of the scene's start and the reveal.
+        let since = [l.played_at, l.revealed_at]
+            .into_iter()
+            .flatten()
+            .reduce(f64::max);
+        if waiting || since.is_some_and(|t| now_ms - t < MIN_DWELL_MS) {
+            return Press::Dwelling;
+        }
+        let last_step = l.step + 1 >= all[l.index].steps.len();
+        if last_step && l.index + 1 >= all.len() {
+            return Press::AtEnd;
+        }
+        Press::Moved
     }
 
-    /// The next step, or the next lesson's first; refused with a notice
-    /// while the step still waits.
-    pub fn lesson_next(&mut self) {
+    /// Does what [`Playground::next_press`] says, and returns it.
+    pub fn clicker_next(&mut self, now_ms: f64) -> Press {
+        let press = self.next_press(now_ms);
+        let Some(l) = self.lesson.as_mut() else {
+            return press;
+        };
+        match press {
+            Press::Asked => {
+                l.asked = true;
+                self.focus_guess += 1;
+                self.notice = Notice::info(
+                    "Type a prediction, or press Next again to reveal the answer without one.",
+                );
+            }
+            Press::Revealed => {
+                let guess = std::mem::take(&mut l.draft);
+                l.reveal(guess, now_ms);
+            }
+            Press::Played => {
+                l.played_at.get_or_insert(now_ms);
+                self.playing = true;
+                self.until_wait = true;
+            }
+            Press::Moved => {
+                let (index, step) = (l.index, l.step);
+                if step + 1 < lessons::all()[index].steps.len() {
+                    self.enter_step(index, step + 1);
+                } else {
+                    self.enter_step(index + 1, 0);
+                }
+            }
+            Press::Dwelling | Press::AtEnd => {}
+        }
+        press
+    }
+
+    /// The clicker's back press: the previous step, or the previous
+    /// lesson's last step.
+    pub fn clicker_back(&mut self) {
         let Some(l) = self.lesson.clone() else { return };
-        if !self.can_advance() {
-            self.notice = Notice::info(
-                "Not yet: this step is waiting for something, or for your prediction.",
-            );
+        if l.step > 0 {
+            self.enter_step(l.index, l.step - 1);
+        } else if l.index > 0 {
+            let last = lessons::all()[l.index - 1].steps.len().saturating_sub(1);
+            self.enter_step(l.index - 1, last);
+        }
+    }
+
+    /// After a frame of play: a step played until what it waits for has
+    /// happened pauses there, for the room to look.
+    pub fn pause_when_waited(&mut self) {
+        if !self.until_wait {
             return;
         }
-        let count = lessons::all().get(l.index).map_or(0, |x| x.steps.len());
-        if l.step + 1 < count {
-            self.enter_step(l.index, l.step + 1);
-        } else if l.index + 1 < lessons::all().len() {
-            self.enter_step(l.index + 1, 0);
-        }
-    }
-
-    /// The previous step.
-    pub fn lesson_back(&mut self) {
-        if let Some(l) = self.lesson.clone().filter(|l| l.step > 0) {
-            self.enter_step(l.index, l.step - 1);
+        let Some(l) = &self.lesson else { return };
+        let all = lessons::all();
+        // Only a step that waits for something pauses by itself.
+        let met = all
+            .get(l.index)
+            .and_then(|x| x.steps.get(l.step))
+            .and_then(|s| s.wait.as_ref())
+            .is_some_and(|w| w.met(self.timeline.borrow().sim()));
+        if met {
+            self.playing = false;
+            self.until_wait = false;
         }
     }
 }

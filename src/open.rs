@@ -92,3 +92,42 @@ impl Playground {
         p
     }
 }
+
+/// The page's query string with `workshop=1` set or removed, the other
+/// parameters kept in order: a reload keeps the room's view.
+pub fn with_workshop_param(search: &str, on: bool) -> String {
+    let mut params: Vec<&str> = search
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|kv| !kv.is_empty() && kv.split('=').next() != Some("workshop"))
+        .collect();
+    if on {
+        params.push("workshop=1");
+    }
+    if params.is_empty() {
+        String::new()
+    } else {
+        format!("?{}", params.join("&"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn workshop_mode_goes_into_the_url_and_comes_back_from_it() {
+        assert_eq!(with_workshop_param("", true), "?workshop=1");
+        assert_eq!(
+            with_workshop_param("?lesson=backoff&step=2", true),
+            "?lesson=backoff&step=2&workshop=1"
+        );
+        assert_eq!(
+            with_workshop_param("?workshop=1&lesson=herd", false),
+            "?lesson=herd"
+        );
+        assert_eq!(with_workshop_param("?workshop=0", true), "?workshop=1");
+        let p = Playground::from_url(&with_workshop_param("?lesson=herd", true), "");
+        assert!(p.mode.workshop && p.lesson.is_some());
+    }
+}

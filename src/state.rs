@@ -78,11 +78,15 @@ pub enum Action {
     /// Go to a step of the current lesson (replaying its set-up).
     LessonStep(usize),
     ExitLesson,
-    /// The next or previous lesson step (keyboard: n / p, PageDown / PageUp).
-    LessonNext,
+    /// The clicker's next press (PageDown, `n`, the Next button), at this
+    /// real instant (ms): the next visible thing (see [`Playground::next_press`]).
+    LessonNext(f64),
+    /// The previous step, across lessons too (PageUp, `p`).
     LessonBack,
-    /// Record a prediction and show the core's answer.
-    Reveal(String),
+    /// What is typed in the prediction field.
+    Draft(String),
+    /// Record a prediction and show the core's answer, at this real instant (ms).
+    Reveal(String, f64),
     ToggleWorkshop,
     /// Adaptive playback on or off (see [`crate::pacing`]).
     TogglePacing,
@@ -122,6 +126,10 @@ pub struct Playground {
     pub mode: Mode,
     /// The manager form's values.
     pub provider: Provider,
+    /// Bumped when the clicker opens the prediction field: the field takes focus.
+    pub focus_guess: u64,
+    /// A step played by the clicker pauses once what it waits for happened.
+    pub until_wait: bool,
 }
 
 impl PartialEq for Playground {
@@ -177,6 +185,8 @@ impl Playground {
             lesson: None,
             mode: Mode::default(),
             provider: Provider::default(),
+            focus_guess: 0,
+            until_wait: false,
         }
     }
 
@@ -347,6 +357,7 @@ impl Reducible for Playground {
                     next.timeline.borrow_mut().catch_up();
                 } else if self.playing {
                     next.tick(real_ms.clamp(0.0, MAX_TICK_MS));
+                    next.pause_when_waited();
                 } else {
                     return self;
                 }
@@ -436,11 +447,21 @@ impl Reducible for Playground {
                 }
             }
             Action::ExitLesson => next.lesson = None,
-            Action::LessonNext => next.lesson_next(),
-            Action::LessonBack => next.lesson_back(),
-            Action::Reveal(guess) => {
+            Action::LessonNext(now_ms) => {
+                let press = next.clicker_next(now_ms);
+                if press == crate::lesson_nav::Press::Dwelling {
+                    next.notice = Notice::info("Showing the step: press again in a moment.");
+                }
+            }
+            Action::LessonBack => next.clicker_back(),
+            Action::Draft(text) => {
                 if let Some(l) = &mut next.lesson {
-                    l.reveal(guess);
+                    l.draft = text;
+                }
+            }
+            Action::Reveal(guess, now_ms) => {
+                if let Some(l) = &mut next.lesson {
+                    l.reveal(guess, now_ms);
                 }
             }
             Action::ToggleWorkshop => next.mode.workshop = !next.mode.workshop,
@@ -571,13 +592,15 @@ mod tests {
         let mut p = Rc::new(Playground::from_url("?lesson=max-of&step=1", ""));
         let answer = p.lesson.as_ref().unwrap().answer().cloned();
         assert_eq!(answer.as_deref(), Some("160ms"));
-        p = reduce(p, Action::LessonNext);
+        p = reduce(p, Action::LessonNext(0.0));
+        let l = p.lesson.as_ref().unwrap();
         assert_eq!(
-            p.lesson.as_ref().unwrap().step,
-            0,
-            "n cannot skip a prediction"
+            (l.step, l.guess(), l.asked),
+            (0, None, true),
+            "the first press asks for the prediction"
         );
-        p = reduce(p, Action::Reveal("0.16s".into()));
+        assert_eq!(p.focus_guess, 1, "and puts the field in front");
+        p = reduce(p, Action::Reveal("0.16s".into(), 0.0));
         for _ in 0..5 {
             p = reduce(p, Action::Step);
         }
@@ -596,8 +619,13 @@ mod tests {
         ));
 
         let mut p = Rc::new(Playground::from_url("?lesson=backoff&step=1", ""));
-        p = reduce(p, Action::Reveal("7".into()));
-        p = reduce(p, Action::LessonNext);
+        p = reduce(p, Action::Reveal("7".into(), 0.0));
+        let mut t = 0.0;
+        while p.lesson.as_ref().unwrap().step == 0 && t < 60_000.0 {
+            t += 1000.0;
+            p = reduce(p, Action::LessonNext(t));
+            p = reduce(p, Action::Tick(16.0));
+        }
         assert_eq!(p.lesson.as_ref().unwrap().step, 1);
         p = reduce(p, Action::LessonBack);
         let l = p.lesson.as_ref().unwrap();
@@ -605,6 +633,69 @@ mod tests {
             (l.step, l.guess().map(String::as_str)),
             (0, Some("7")),
             "back keeps the prediction"
+        );
+    }
+
+    /// A trainer with a clicker: PageDown alone walks the lessons, asking for
+    /// each prediction and revealing it, playing each scene, never leaving a
+    /// step before its scene has played for the minimum dwell, and crossing
+    /// into the next lesson; PageUp walks back across lessons.
+    #[test]
+    fn a_clicker_alone_walks_through_lessons() {
+        use crate::lesson_nav::{Press, MIN_DWELL_MS};
+        let mut p = Rc::new(Playground::from_url(
+            "?workshop=1&lesson=backoff&step=1",
+            "",
+        ));
+        let start = p.lesson.as_ref().map(|l| l.index).unwrap();
+        let mut t = 0.0;
+        let mut seen = vec![(start, 0)];
+        let mut presses = Vec::new();
+        let mut last_show = None;
+        while seen.len() < 8 && presses.len() < 200 {
+            let press = p.next_press(t);
+            presses.push(press);
+            let before = p.lesson.as_ref().map(|l| (l.index, l.step)).unwrap();
+            p = reduce(p, Action::LessonNext(t));
+            match press {
+                Press::Played | Press::Revealed => last_show = Some(t),
+                Press::Moved => {
+                    let now = p.lesson.as_ref().map(|l| (l.index, l.step)).unwrap();
+                    assert_ne!(now, before, "a move moves");
+                    if let Some(shown) = last_show.take() {
+                        assert!(
+                            t - shown >= MIN_DWELL_MS,
+                            "left {before:?} {}ms after it was shown",
+                            t - shown
+                        );
+                    }
+                    seen.push(now);
+                }
+                _ => {}
+            }
+            // Real time passes between presses; the scene plays meanwhile.
+            for _ in 0..30 {
+                p = reduce(p, Action::Tick(1000.0 / 60.0));
+            }
+            t += 500.0;
+        }
+        assert!(seen.len() >= 8, "walked {seen:?} with {presses:?}");
+        assert!(
+            seen.iter().any(|(i, _)| *i == start + 1),
+            "crossed into the next lesson: {seen:?}"
+        );
+        assert!(presses.contains(&Press::Asked) && presses.contains(&Press::Revealed));
+        assert!(presses.contains(&Press::Played) && presses.contains(&Press::Dwelling));
+        // PageUp walks back across the lesson boundary.
+        while p.lesson.as_ref().map(|l| l.index).unwrap() > start {
+            p = reduce(p, Action::LessonBack);
+        }
+        let l = p.lesson.as_ref().unwrap();
+        let last = lessons::all()[start].steps.len() - 1;
+        assert_eq!(
+            (l.index, l.step),
+            (start, last),
+            "back lands on the last step"
         );
     }
 

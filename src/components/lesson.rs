@@ -4,13 +4,40 @@
 use yew::prelude::*;
 
 use super::{event_value, use_playground};
+use crate::hooks::now_ms;
+use crate::lesson_nav::Press;
 use crate::lessons;
 use crate::state::Action;
 
 #[function_component(LessonPanel)]
 pub fn lesson_panel() -> Html {
     let state = use_playground();
-    let guess = use_state(String::new);
+    let guess_field = use_node_ref();
+    {
+        // The clicker opened the prediction: the field takes focus.
+        let field = guess_field.clone();
+        use_effect_with(state.focus_guess, move |asked| {
+            if *asked > 0 {
+                if let Some(input) = field.cast::<web_sys::HtmlInputElement>() {
+                    let _ = input.focus();
+                    input.scroll_into_view_with_bool(false);
+                }
+            }
+        });
+    }
+    let panel = use_node_ref();
+    let lesson_index = state.lesson.as_ref().map(|l| l.index);
+    {
+        // A lesson that opens takes focus: never a form field.
+        let panel = panel.clone();
+        use_effect_with(lesson_index, move |index| {
+            if index.is_some() {
+                if let Some(section) = panel.cast::<web_sys::HtmlElement>() {
+                    let _ = section.focus();
+                }
+            }
+        });
+    }
     let Some(ls) = state.lesson.clone() else {
         return html! {};
     };
@@ -21,27 +48,30 @@ pub fn lesson_panel() -> Html {
     let step = &lesson.steps[ls.step];
     let sim = state.sim();
     let waiting = step.wait.as_ref().filter(|w| !w.met(&sim));
-    let done = state.step_done(step);
-    let can_next = ls.step + 1 < lesson.steps.len() && done;
     let d = state.dispatcher();
-    let go = |to: usize| {
+    // One button does what the clicker's next press does, and says what.
+    let press = state.next_press(now_ms());
+    let next = {
         let d = d.clone();
-        Callback::from(move |_| d.dispatch(Action::LessonStep(to)))
+        Callback::from(move |_| d.dispatch(Action::LessonNext(now_ms())))
+    };
+    let back = {
+        let d = d.clone();
+        Callback::from(move |_| d.dispatch(Action::LessonBack))
     };
     let exit = {
         let d = d.clone();
         Callback::from(move |_| d.dispatch(Action::ExitLesson))
     };
     let on_guess = {
-        let guess = guess.clone();
-        Callback::from(move |e: InputEvent| guess.set(event_value(&e)))
+        let d = d.clone();
+        Callback::from(move |e: InputEvent| d.dispatch(Action::Draft(event_value(&e))))
     };
     let reveal = {
-        let (d, guess) = (d.clone(), guess.clone());
+        let (d, draft) = (d.clone(), ls.draft.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            d.dispatch(Action::Reveal((*guess).clone()));
-            guess.set(String::new());
+            d.dispatch(Action::Reveal(draft.clone(), now_ms()));
         })
     };
     // What to do next when the step sits paused: never a silent stage.
@@ -60,7 +90,7 @@ pub fn lesson_panel() -> Html {
     // Computed once when the step opened, from its own set-up: it never shifts.
     let answer = ls.answer().cloned();
     html! {
-        <section class="panel lesson" aria-label={format!("Lesson: {}", lesson.title)} data-testid="lesson">
+        <section class="panel lesson" ref={panel} tabindex="-1" aria-label={format!("Lesson: {}", lesson.title)} data-testid="lesson">
             <div class="panel-head">
                 <h2>{ lesson.title }<small>{ format!("step {} of {}", ls.step + 1, lesson.steps.len()) }</small></h2>
                 <button class="icon small" onclick={exit} aria-label="Close the lesson">{"×"}</button>
@@ -97,7 +127,7 @@ pub fn lesson_panel() -> Html {
                     <form class="predict" onsubmit={reveal}>
                         <label for="guess">{ format!("Predict first: {}", p.question) }</label>
                         <div class="row">
-                            <input id="guess" type="text" value={(*guess).clone()} oninput={on_guess} placeholder={p.unit} data-testid="guess" />
+                            <input id="guess" ref={guess_field.clone()} type="text" value={ls.draft.clone()} oninput={on_guess} placeholder={p.unit} data-testid="guess" />
                             <button type="submit" class="primary" data-testid="reveal">{"Reveal"}</button>
                         </div>
                     </form>
@@ -117,15 +147,19 @@ pub fn lesson_panel() -> Html {
             { play_hint }
             { if let Some(w) = waiting { html! { <p class="waiting-for" data-testid="lesson-wait">{ w.describe() }</p> } } else { html! {} } }
             <div class="lesson-nav">
-                <button onclick={go(ls.step.saturating_sub(1))} disabled={ls.step == 0} data-testid="lesson-back">{"← Back"}</button>
-                { if ls.step + 1 < lesson.steps.len() {
-                    html! { <button class="primary" onclick={go(ls.step + 1)} disabled={!can_next} data-testid="lesson-next">{"Next →"}</button> }
-                } else if ls.index + 1 < all.len() {
-                    let d = d.clone();
-                    let next = ls.index + 1;
-                    html! { <button class="primary" onclick={Callback::from(move |_| d.dispatch(Action::StartLesson(next)))} disabled={!done} data-testid="lesson-next-lesson">{"Next lesson →"}</button> }
-                } else {
-                    html! { <span class="hint">{"That was the last lesson."}</span> }
+                <button onclick={back} disabled={ls.step == 0 && ls.index == 0} data-testid="lesson-back">{"← Back"}</button>
+                { match press {
+                    Press::AtEnd => html! { <span class="hint">{"That was the last lesson."}</span> },
+                    press => {
+                        let label = match press {
+                            Press::Asked => "Predict…",
+                            Press::Revealed => "Reveal",
+                            Press::Played => "▶ Play the step",
+                            _ if ls.step + 1 >= lesson.steps.len() => "Next lesson →",
+                            _ => "Next →",
+                        };
+                        html! { <button class="primary" onclick={next} data-testid="lesson-next" data-press={format!("{press:?}").to_lowercase()}>{ label }</button> }
+                    }
                 } }
             </div>
         </section>

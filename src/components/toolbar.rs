@@ -49,6 +49,14 @@ pub fn toolbar() -> Html {
         let d = d.clone();
         Callback::from(move |e: Event| {
             if let Ok(i) = event_value(&e).parse::<usize>() {
+                // Focus leaves the select (the lesson panel takes it), so a
+                // clicker's PageDown moves the step, not the lesson.
+                if let Some(select) = e
+                    .target()
+                    .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
+                {
+                    let _ = select.blur();
+                }
                 d.dispatch(Action::StartLesson(i));
             }
         })
@@ -130,7 +138,9 @@ pub fn toolbar() -> Html {
                 },
                 Dialog::Share => {
                     // Encoded only while the dialog is open: it serialises the whole run.
-                    let link = format!("{}#{}", base_url(), share::encode(&state.shared()));
+                    // A link made in workshop mode opens in workshop mode.
+                    let query = if state.mode.workshop { "?workshop=1" } else { "" };
+                    let link = format!("{}{query}#{}", base_url(), share::encode(&state.shared()));
                     html! {
                     <Modal title="Share this exact view" onclose={close.clone()}>
                         <p>{"The link holds the settings, everything you did, the instant and the lesson step. Nothing is stored anywhere else."}</p>

@@ -87,25 +87,17 @@ pub fn transport() -> Html {
     }
 }
 
-/// How fast virtual time runs right now, when pacing changed it.
+/// How fast virtual time runs right now, when pacing changed it. The badge's
+/// line is always there (empty when time runs as chosen), so the page never
+/// shifts when it comes and goes.
 fn pace_cue(state: &crate::state::Playground) -> Html {
     use crate::pacing::Cue;
-    if !state.playing {
-        return html! {};
-    }
-    if state.idle {
-        return html! {
-            <span class="pace idle" data-testid="pace">{"waiting for your first key"}</span>
-        };
-    }
     let rate = format::speed(state.effective_speed);
-    match state.cue {
-        Cue::Normal => html! {},
-        Cue::SlowMotion => html! {
-            <span class="pace slow" data-testid="pace">{ format!("slow motion {rate}") }</span>
-        },
-        Cue::SkippingAhead => html! {
-            <span class="pace skip" data-testid="pace">{ format!("skipping ahead {rate} »") }</span>
-        },
-    }
+    let (class, text) = match (state.playing, state.idle, state.cue) {
+        (false, _, _) | (true, false, Cue::Normal) => ("none", String::new()),
+        (true, true, _) => ("idle", "waiting for your first key".to_string()),
+        (true, false, Cue::SlowMotion) => ("slow", format!("slow motion {rate}")),
+        (true, false, Cue::SkippingAhead) => ("skip", format!("skipping ahead {rate} »")),
+    };
+    html! { <span class={classes!("pace", class)} data-testid="pace">{ text }</span> }
 }

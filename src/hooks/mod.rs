@@ -106,7 +106,10 @@ impl Drop for KeyListener {
 pub fn use_keyboard(dispatch: UseReducerDispatcher<Playground>) {
     use_effect_with((), move |_| {
         let listener = KeyListener::new(move |e: KeyboardEvent| {
-            if typing_in_a_field(&e) {
+            // A clicker's keys always drive the lesson, wherever focus is
+            // (a focused select would otherwise change lesson on PageDown).
+            let clicker = matches!(e.key().as_str(), "PageDown" | "PageUp");
+            if typing_in_a_field(&e) && !clicker {
                 return;
             }
             let action = match e.key().as_str() {
@@ -116,7 +119,7 @@ pub fn use_keyboard(dispatch: UseReducerDispatcher<Playground>) {
                 "+" | "=" => Action::Faster,
                 "-" | "_" => Action::Slower,
                 "Escape" => Action::Select(None),
-                "n" | "PageDown" => Action::LessonNext,
+                "n" | "PageDown" => Action::LessonNext(now_ms()),
                 "p" | "PageUp" => Action::LessonBack,
                 _ => return,
             };
@@ -175,6 +178,27 @@ pub fn use_body_classes(workshop: bool, embed: bool) {
                 classes.push("embed");
             }
             body.set_class_name(&classes.join(" "));
+        }
+        // Workshop mode lives in the address too, so a reload keeps it (an
+        // embed's address belongs to its host page: left alone).
+        if !*embed {
+            if let Some(w) = web_sys::window() {
+                let location = w.location();
+                let search = location.search().unwrap_or_default();
+                let wanted = crate::open::with_workshop_param(&search, *workshop);
+                if wanted != search {
+                    let path = location.pathname().unwrap_or_default();
+                    let hash = location.hash().unwrap_or_default();
+                    if let Ok(history) = w.history() {
+                        let url = format!("{path}{wanted}{hash}");
+                        let _ = history.replace_state_with_url(
+                            &wasm_bindgen::JsValue::NULL,
+                            "",
+                            Some(&url),
+                        );
+                    }
+                }
+            }
         }
     });
 }

@@ -106,3 +106,17 @@ export async function failingStorm(page, count) {
   await page.fill('[data-testid="count"]', String(count));
   await page.click('[data-testid="add-many"]');
 }
+
+// The lesson's Next button does what a clicker's press does (ask, reveal,
+// play, then move on once the step has been seen): press it until the step
+// changes, as a trainer would.
+export async function nextStep(page, timeout = 20000) {
+  const title = await page.textContent('[data-testid="lesson-step-title"]');
+  const t0 = Date.now();
+  while (Date.now() - t0 < timeout) {
+    await page.click('[data-testid="lesson-next"]');
+    await page.waitForTimeout(400);
+    if ((await page.textContent('[data-testid="lesson-step-title"]')) !== title) return;
+  }
+  throw new Error(`the lesson stayed on "${title}"`);
+}

@@ -2,7 +2,7 @@
 // stage and sees what their controller does, exported as the Go they need.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, open, shot, failingStorm } from './harness.mjs';
+import { serve, launch, open, shot, failingStorm, nextStep } from './harness.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve()); browser = await launch(); });
@@ -48,13 +48,13 @@ test('the v0.23 lesson: no bucket, then one passed back in', async () => {
   const noBucket = Number((await page.textContent('[data-testid="answer-value"]')).replace(/[^\d]/g, ''));
   assert.equal(noBucket, 70000);
   assert.match(await page.textContent('[data-testid="answer"]'), /you got it/);
-  await page.click('[data-testid="lesson-next"]');
+  await nextStep(page);
   await page.fill('[data-testid="guess"]', '70000');
   await page.click('[data-testid="reveal"]');
   const withBucket = Number((await page.textContent('[data-testid="answer-value"]')).replace(/[^\d]/g, ''));
   assert.ok(withBucket >= 100 && withBucket <= 111, `the bucket is back: ${withBucket}`);
   assert.match(await page.textContent('[data-testid="answer"]'), /you said 70000/);
-  await page.click('[data-testid="lesson-next"]');
+  await nextStep(page);
   await page.fill('[data-testid="guess"]', '10ms');
   await page.click('[data-testid="reveal"]');
   assert.match(await page.textContent('[data-testid="answer"]'), /you got it/);

@@ -1,7 +1,7 @@
 // Lessons, share links, embedding and export, as a trainer and a blog author use them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, open, shot } from './harness.mjs';
+import { serve, launch, open, shot, nextStep } from './harness.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve()); browser = await launch(); });
@@ -10,12 +10,12 @@ after(async () => { await browser?.close(); server?.close(); });
 test('walk a whole lesson: predict, reveal, next, back', async () => {
   const { page, problems, context } = await open(browser, `${url}/?lesson=backoff`);
   assert.match(await page.textContent('[data-testid="lesson"]'), /Per-item backoff/);
-  assert.ok(await page.isDisabled('[data-testid="lesson-next"]'), 'predict before moving on');
+  assert.equal(await page.getAttribute('[data-testid="lesson-next"]', 'data-press'), 'asked', 'the prediction comes first');
   await page.fill('[data-testid="guess"]', '7');
   await page.click('[data-testid="reveal"]');
   assert.equal((await page.textContent('[data-testid="answer-value"]')).trim(), '7 requeues');
   assert.match(await page.textContent('[data-testid="answer"]'), /you got it/);
-  await page.click('[data-testid="lesson-next"]');
+  await nextStep(page);
   assert.match(await page.textContent('[data-testid="lesson-step-title"]'), /long tail/);
   // This step waits for the run to reach 1s.
   assert.match(await page.textContent('[data-testid="lesson-wait"]'), /Waiting until t=1s/);
