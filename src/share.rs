@@ -11,7 +11,7 @@ use base64::engine::DecodePaddingMode;
 use base64::Engine;
 use serde::{Deserialize, Serialize};
 use workqueue_core::document;
-use workqueue_core::scenario::upgrade_v1;
+use workqueue_core::scenario::{document_version, upgrade_v1};
 use workqueue_core::{validate, Input, Nanos, Scenario, ScenarioError};
 
 /// The format this build writes.
@@ -141,21 +141,15 @@ pub fn decode(fragment: &str) -> Result<Shared, ShareError> {
 /// The state a link carries; a scenario in the first format (version 1) is
 /// upgraded before it is read, so old links open to the same run.
 fn read_state(json: &str) -> Result<Shared, ScenarioError> {
-    #[derive(Deserialize)]
-    struct Versioned {
-        scenario: Option<Version>,
-    }
-    #[derive(Deserialize)]
-    struct Version {
-        version: Option<u32>,
-    }
-    let sniffed: Versioned = document::from_str(json)?;
-    match sniffed.scenario.and_then(|s| s.version) {
-        Some(1) => {
-            let mut doc: serde_json::Value = document::from_str(json)?;
-            if let Some(scenario) = doc.get_mut("scenario") {
-                upgrade_v1(scenario);
-            }
+    let mut doc = document::parse(json)?;
+    match doc.get_mut("scenario") {
+        Some(scenario)
+            if document_version(scenario).map_err(|e| ScenarioError {
+                field: format!("scenario.{}", e.field),
+                ..e
+            })? == 1 =>
+        {
+            upgrade_v1(scenario);
             document::from_value(doc)
         }
         _ => document::from_str(json),

@@ -186,10 +186,10 @@ pub fn inspector() -> Html {
                 <button class="icon small" onclick={close} aria-label="Close the inspector">{"×"}</button>
             </div>
             <dl class="facts">
-                <dt>{"Now"}</dt><dd data-testid="where">{ where_is(&report.places, now) }</dd>
-                { if report.holding.is_empty() { html! {} } else { html! {
-                    <><dt>{"Held by"}</dt><dd data-testid="holding">{ holders(&report.holding) }</dd></>
-                } } }
+                <dt>{"Now"}</dt><dd class="where" data-testid="where">{ where_is(&report.places, now) }</dd>
+                // Always a row, so the panel keeps its layout as the key moves.
+                <dt>{"Held by"}</dt>
+                <dd class="held" data-testid="holding">{ if report.holding.is_empty() { "nothing".to_string() } else { holders(&report.holding) } }</dd>
                 <dt>{"NumRequeues"}</dt><dd data-testid="num-requeues">{ report.num_requeues }</dd>
                 <dt>{"Reconciles"}</dt><dd>{ format!("{} ({} failed)", report.reconciles, report.errors) }</dd>
                 <dt>{"Script"}</dt><dd data-testid="script-words">{ format::script(&report.script) }</dd>

@@ -19,7 +19,7 @@ test('walk a whole lesson: predict, reveal, next, back', async () => {
   assert.match(await page.textContent('[data-testid="lesson-step-title"]'), /long tail/);
   // This step waits for the run to reach 1s.
   assert.match(await page.textContent('[data-testid="lesson-wait"]'), /Waiting until t=1s/);
-  await page.keyboard.press('Space');
+  await page.click('[data-testid="play"]');
   await page.keyboard.press('+'); await page.keyboard.press('+'); await page.keyboard.press('+');
   await page.waitForSelector('[data-testid="lesson-wait"]', { state: 'detached', timeout: 10000 });
   // The same value in another unit is right: 1000s = 16m40s.

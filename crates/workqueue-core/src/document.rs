@@ -21,6 +21,12 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, ScenarioError> {
     Ok(value)
 }
 
+/// Parses any JSON document (a version is read from it before its type is
+/// known); refused only when it is not JSON.
+pub fn parse(text: &str) -> Result<serde_json::Value, ScenarioError> {
+    serde_json::from_str(text).map_err(|e| bad("(document)", format!("not JSON: {e}")))
+}
+
 /// Deserializes an already parsed JSON value, naming the field at fault.
 /// It goes through text so that every type is decoded by one instance of its
 /// decoder (a second one, over `Value`, would weigh as much again in the page).

@@ -287,10 +287,10 @@ impl Scenario {
     /// so that a document from another version is refused for that, not for
     /// a field it names differently; a version 1 document is upgraded.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        let s: Scenario = match document_version(text)? {
+        let mut doc = crate::document::parse(text)?;
+        let s: Scenario = match document_version(&doc)? {
             SCENARIO_VERSION => crate::document::from_str(text)?,
             _ => {
-                let mut doc: serde_json::Value = crate::document::from_str(text)?;
                 upgrade_v1(&mut doc);
                 crate::document::from_value(doc)?
             }
@@ -387,14 +387,20 @@ const V1_CONTROLLER_FIELDS: [&str; 8] = [
     "shares_bucket",
 ];
 
-/// A document's `version`, read before anything else.
-fn document_version(text: &str) -> Result<u32, ScenarioError> {
-    #[derive(Deserialize)]
-    struct Versioned {
-        version: Option<u32>,
-    }
-    let v: Versioned = crate::document::from_str(text)?;
-    match v.version {
+/// A scenario document's `version`, read before anything else (1 or 2).
+pub fn document_version(doc: &serde_json::Value) -> Result<u32, ScenarioError> {
+    let Some(map) = doc.as_object() else {
+        return Err(bad("(document)", "a scenario is a JSON object"));
+    };
+    let version = match map.get("version") {
+        None => None,
+        Some(v) => Some(
+            v.as_u64()
+                .and_then(|v| u32::try_from(v).ok())
+                .ok_or_else(|| bad("version", format!("{v} is not a version number")))?,
+        ),
+    };
+    match version {
         None => Err(bad(
             "version",
             format!("missing: a scenario starts with \"version\": {SCENARIO_VERSION}"),
