@@ -91,6 +91,31 @@ fn location() -> (String, String) {
     (search, hash)
 }
 
+/// The welcome panel, on a first visit to the free playground only.
+fn welcome(state: &PlaygroundContext) -> Html {
+    use components::welcome::DEMO_KEY;
+    use workqueue_core::{Input, Script};
+    if !state.idle || state.lesson.is_some() || state.mode.embed {
+        return html! {};
+    }
+    let d = state.dispatcher();
+    let on_watch = {
+        let d = d.clone();
+        Callback::from(move |_| {
+            d.dispatch(Action::Input(Input::SetScript {
+                key: DEMO_KEY.into(),
+                script: Script::FailThenSucceed { failures: 3 },
+            }));
+            d.dispatch(Action::Input(Input::Add {
+                key: DEMO_KEY.into(),
+            }));
+            d.dispatch(Action::Select(Some(DEMO_KEY.into())));
+        })
+    };
+    let on_lesson = Callback::from(move |_| d.dispatch(Action::StartLesson(0)));
+    html! { <Welcome {on_watch} {on_lesson} /> }
+}
+
 #[function_component(App)]
 pub fn app() -> Html {
     let state = use_reducer(|| {
@@ -114,7 +139,7 @@ pub fn app() -> Html {
     };
     if state.mode.embed {
         return html! {
-            <ContextProvider<PlaygroundContext> context={state}>
+            <ContextProvider<PlaygroundContext> context={state.clone()}>
                 <header class="top compact">{ brand }<Transport /></header>
                 <Notices />
                 // A fixed frame: the stage beside the narration; what grows
@@ -132,7 +157,7 @@ pub fn app() -> Html {
         };
     }
     html! {
-        <ContextProvider<PlaygroundContext> context={state}>
+        <ContextProvider<PlaygroundContext> context={state.clone()}>
             <header class="top">
                 { brand }
                 <Transport />
@@ -143,7 +168,7 @@ pub fn app() -> Html {
             // details one click away beside it.
             <main class="layout">
                 <div class="center">
-                    <Welcome />
+                    { welcome(&state) }
                     <LessonPanel />
                     { if manager_mode { html! { <ManagerStage /> } } else { html! { <><Inputs /><Stage /></> } } }
                 </div>

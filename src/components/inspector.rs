@@ -195,7 +195,14 @@ pub fn inspector() -> Html {
                 <dt>{"Script"}</dt><dd data-testid="script-words">{ format::script(&report.script) }</dd>
             </dl>
             // A manager's scripts come from its file; a single run's can change.
-            { if !state.is_manager() { html! { <super::key_script::KeyScript key_name={key.clone()} /> } } else { html! {} } }
+            { if !state.is_manager() {
+                let d = state.dispatcher();
+                let target = key.clone();
+                let on_set = Callback::from(move |script| {
+                    d.dispatch(crate::state::Action::Input(workqueue_core::Input::SetScript { key: target.clone(), script }))
+                });
+                html! { <super::key_script::KeyScript key_name={key.clone()} {on_set} /> }
+            } else { html! {} } }
             { match last {
                 None => html! { <p class="hint">{"No rate-limited requeue yet: the limiter has not been asked about this key."}</p> },
                 Some(r) => html! {

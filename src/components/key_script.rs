@@ -1,21 +1,21 @@
 //! Per-key scripts: how this key's reconciles turn out, for hands-off runs.
 
 use workqueue_core::controller::Script;
-use workqueue_core::{Input, Outcome};
+use workqueue_core::Outcome;
 use yew::prelude::*;
 
-use super::{event_value, use_playground};
+use super::event_value;
 use crate::settings::parse_outcomes;
-use crate::state::Action;
 
 #[derive(Properties, PartialEq)]
 pub struct KeyScriptProps {
     pub key_name: String,
+    /// Called with the script chosen for the key.
+    pub on_set: Callback<Script>,
 }
 
 #[function_component(KeyScript)]
 pub fn key_script(props: &KeyScriptProps) -> Html {
-    let state = use_playground();
     let kind = use_state(|| "fail".to_string());
     let arg = use_state(|| "3".to_string());
     let parsed: Result<Script, String> = match kind.as_str() {
@@ -57,22 +57,18 @@ pub fn key_script(props: &KeyScriptProps) -> Html {
         Callback::from(move |e: InputEvent| arg.set(event_value(&e)))
     };
     let submit = {
-        let d = state.dispatcher();
-        let key = props.key_name.clone();
+        let on_set = props.on_set.clone();
         let script = parsed.clone().ok();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             if let Some(script) = script.clone() {
-                d.dispatch(Action::Input(Input::SetScript {
-                    key: key.clone(),
-                    script,
-                }));
+                on_set.emit(script);
             }
         })
     };
     let needs_arg = matches!(kind.as_str(), "fail" | "list" | "random");
     html! {
-        <form class="key-script" onsubmit={submit} aria-label="Script for this key">
+        <form class="key-script" onsubmit={submit} aria-label={format!("Script for {}", props.key_name)}>
             <label for="ks-kind">{"This key's reconciles"}</label>
             <div class="row">
                 <select id="ks-kind" onchange={on_kind} data-testid="key-script">
