@@ -95,9 +95,7 @@ fn location() -> (String, String) {
 fn welcome(state: &PlaygroundContext) -> Html {
     use components::welcome::DEMO_KEY;
     use workqueue_core::{Input, Script};
-    if !state.idle || state.lesson.is_some() || state.mode.embed {
-        return html! {};
-    }
+    let show = state.idle && state.lesson.is_none() && !state.mode.embed;
     let d = state.dispatcher();
     let on_watch = {
         let d = d.clone();
@@ -113,7 +111,7 @@ fn welcome(state: &PlaygroundContext) -> Html {
         })
     };
     let on_lesson = Callback::from(move |_| d.dispatch(Action::StartLesson(0)));
-    html! { <Welcome {on_watch} {on_lesson} /> }
+    html! { <Welcome {show} {on_watch} {on_lesson} /> }
 }
 
 #[function_component(App)]

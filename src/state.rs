@@ -485,7 +485,7 @@ impl Reducible for Playground {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{lessons, share};
+    use crate::share;
     use workqueue_core::{Outcome, MILLISECOND};
 
     fn reduce(p: Rc<Playground>, a: Action) -> Rc<Playground> {
@@ -583,120 +583,6 @@ mod tests {
             })
         ));
         assert_eq!(bad.now(), 0);
-    }
-
-    #[test]
-    fn a_revealed_answer_never_shifts_and_back_keeps_predictions() {
-        // The max-of lesson: the answer (160ms) depends on the run, which
-        // moves on when the step is played.
-        let mut p = Rc::new(Playground::from_url("?lesson=max-of&step=1", ""));
-        let answer = p.lesson.as_ref().unwrap().answer().cloned();
-        assert_eq!(answer.as_deref(), Some("160ms"));
-        p = reduce(p, Action::LessonNext(0.0));
-        let l = p.lesson.as_ref().unwrap();
-        assert_eq!(
-            (l.step, l.guess(), l.asked),
-            (0, None, true),
-            "the first press asks for the prediction"
-        );
-        assert_eq!(p.focus_guess, 1, "and puts the field in front");
-        p = reduce(p, Action::Reveal("0.16s".into(), 0.0));
-        for _ in 0..5 {
-            p = reduce(p, Action::Step);
-        }
-        p = reduce(p, Action::TogglePlay);
-        p = reduce(p, Action::Tick(200.0));
-        let l = p.lesson.as_ref().unwrap();
-        assert_eq!(
-            l.answer().cloned(),
-            answer,
-            "unchanged after stepping and playing"
-        );
-        assert!(lessons::same_answer(
-            l.guess().unwrap(),
-            l.answer().unwrap(),
-            0.0
-        ));
-
-        let mut p = Rc::new(Playground::from_url("?lesson=backoff&step=1", ""));
-        p = reduce(p, Action::Reveal("7".into(), 0.0));
-        let mut t = 0.0;
-        while p.lesson.as_ref().unwrap().step == 0 && t < 60_000.0 {
-            t += 1000.0;
-            p = reduce(p, Action::LessonNext(t));
-            p = reduce(p, Action::Tick(16.0));
-        }
-        assert_eq!(p.lesson.as_ref().unwrap().step, 1);
-        p = reduce(p, Action::LessonBack);
-        let l = p.lesson.as_ref().unwrap();
-        assert_eq!(
-            (l.step, l.guess().map(String::as_str)),
-            (0, Some("7")),
-            "back keeps the prediction"
-        );
-    }
-
-    /// A trainer with a clicker: PageDown alone walks the lessons, asking for
-    /// each prediction and revealing it, playing each scene, never leaving a
-    /// step before its scene has played for the minimum dwell, and crossing
-    /// into the next lesson; PageUp walks back across lessons.
-    #[test]
-    fn a_clicker_alone_walks_through_lessons() {
-        use crate::lesson_nav::{Press, MIN_DWELL_MS};
-        let mut p = Rc::new(Playground::from_url(
-            "?workshop=1&lesson=backoff&step=1",
-            "",
-        ));
-        let start = p.lesson.as_ref().map(|l| l.index).unwrap();
-        let mut t = 0.0;
-        let mut seen = vec![(start, 0)];
-        let mut presses = Vec::new();
-        let mut last_show = None;
-        while seen.len() < 8 && presses.len() < 200 {
-            let press = p.next_press(t);
-            presses.push(press);
-            let before = p.lesson.as_ref().map(|l| (l.index, l.step)).unwrap();
-            p = reduce(p, Action::LessonNext(t));
-            match press {
-                Press::Played | Press::Revealed => last_show = Some(t),
-                Press::Moved => {
-                    let now = p.lesson.as_ref().map(|l| (l.index, l.step)).unwrap();
-                    assert_ne!(now, before, "a move moves");
-                    if let Some(shown) = last_show.take() {
-                        assert!(
-                            t - shown >= MIN_DWELL_MS,
-                            "left {before:?} {}ms after it was shown",
-                            t - shown
-                        );
-                    }
-                    seen.push(now);
-                }
-                _ => {}
-            }
-            // Real time passes between presses; the scene plays meanwhile.
-            for _ in 0..30 {
-                p = reduce(p, Action::Tick(1000.0 / 60.0));
-            }
-            t += 500.0;
-        }
-        assert!(seen.len() >= 8, "walked {seen:?} with {presses:?}");
-        assert!(
-            seen.iter().any(|(i, _)| *i == start + 1),
-            "crossed into the next lesson: {seen:?}"
-        );
-        assert!(presses.contains(&Press::Asked) && presses.contains(&Press::Revealed));
-        assert!(presses.contains(&Press::Played) && presses.contains(&Press::Dwelling));
-        // PageUp walks back across the lesson boundary.
-        while p.lesson.as_ref().map(|l| l.index).unwrap() > start {
-            p = reduce(p, Action::LessonBack);
-        }
-        let l = p.lesson.as_ref().unwrap();
-        let last = lessons::all()[start].steps.len() - 1;
-        assert_eq!(
-            (l.index, l.step),
-            (start, last),
-            "back lands on the last step"
-        );
     }
 
     #[test]

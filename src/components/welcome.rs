@@ -9,6 +9,9 @@ pub const DEMO_KEY: &str = "default/flaky";
 
 #[derive(Properties, PartialEq)]
 pub struct WelcomeProps {
+    /// Whether it shows (it stays in the tree either way, so its siblings
+    /// keep their places when it comes and goes).
+    pub show: bool,
     /// Plays the short scene: [`DEMO_KEY`] fails three times and recovers.
     pub on_watch: Callback<MouseEvent>,
     /// Opens the first lesson.
@@ -17,6 +20,9 @@ pub struct WelcomeProps {
 
 #[function_component(Welcome)]
 pub fn welcome(props: &WelcomeProps) -> Html {
+    if !props.show {
+        return html! {};
+    }
     let (watch, lesson) = (props.on_watch.clone(), props.on_lesson.clone());
     html! {
         <section class="panel welcome" aria-label="Start here" data-testid="welcome">
