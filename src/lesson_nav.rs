@@ -92,6 +92,19 @@ impl LessonState {
 }
 
 impl Playground {
+    /// The current step's focus, where the stage gives way to it: in
+    /// workshop mode and in embeds.
+    pub fn focus(&self) -> Option<lessons::Focus> {
+        if !(self.mode.workshop || self.mode.embed) {
+            return None;
+        }
+        let l = self.lesson.as_ref()?;
+        lessons::all()
+            .get(l.index)
+            .and_then(|x| x.steps.get(l.step))
+            .map(|s| s.focus)
+    }
+
     /// Moves a lesson to `step`, rebuilding the run from the nearest step at
     /// or before it that sets one up, so "back" is exact.
     pub fn enter_step(&mut self, index: usize, step: usize) {
@@ -122,6 +135,9 @@ impl Playground {
                     _ => None,
                 });
             }
+        }
+        if let Some(key) = lesson.steps[step].focus.key {
+            self.selected = Some(key.to_string());
         }
         self.playing = false;
         self.until_wait = false;
@@ -163,7 +179,8 @@ impl Playground {
             .wait
             .as_ref()
             .is_some_and(|w| !w.met(self.timeline.borrow().sim()));
-        let playable = self.timeline.borrow().next_instant().is_some();
+        // A step's own action (its button) counts as playing it.
+        let playable = self.timeline.borrow().next_instant().is_some() || step.act.is_some();
         if (waiting && !self.playing) || (l.played_at.is_none() && playable && !self.playing) {
             return Press::Played;
         }
@@ -201,7 +218,11 @@ impl Playground {
                 l.reveal(guess, now_ms);
             }
             Press::Played => {
+                let first = l.played_at.is_none();
                 l.played_at.get_or_insert(now_ms);
+                if first {
+                    self.do_act();
+                }
                 self.playing = true;
                 self.until_wait = true;
             }
@@ -216,6 +237,36 @@ impl Playground {
             Press::Dwelling | Press::AtEnd => {}
         }
         press
+    }
+
+    /// What the current step asks to be done (its button in the lesson
+    /// panel): run the provider's manager, or apply its inputs.
+    fn do_act(&mut self) {
+        let Some(l) = &self.lesson else { return };
+        let all = lessons::all();
+        let Some(act) = all
+            .get(l.index)
+            .and_then(|x| x.steps.get(l.step))
+            .and_then(|s| s.act.clone())
+        else {
+            return;
+        };
+        if let Some(provider) = act.provider {
+            let provider = provider();
+            match provider.to_scenario().map(Timeline::new) {
+                Ok(Ok(t)) => {
+                    self.timeline = std::rc::Rc::new(std::cell::RefCell::new(t));
+                    self.provider = provider;
+                }
+                Ok(Err(e)) => self.notice = Notice::error(e.to_string()),
+                Err(e) => self.notice = Notice::error(e),
+            }
+        }
+        for input in act.inputs {
+            if let Err(e) = self.timeline.borrow_mut().record(input) {
+                self.notice = Notice::error(e.to_string());
+            }
+        }
     }
 
     /// The clicker's back press: the previous step, or the previous
@@ -392,6 +443,30 @@ mod tests {
             (l.index, l.step),
             (start, last),
             "back lands on the last step"
+        );
+    }
+
+    /// A step whose text asks for an action (its button) gets it from the
+    /// clicker too: the provider lesson's press runs the manager.
+    #[test]
+    fn the_clicker_does_what_a_step_asks() {
+        let mut p = Rc::new(Playground::from_url(
+            "?workshop=1&lesson=provider&step=1",
+            "",
+        ));
+        assert!(!p.is_manager());
+        let mut t = 0.0;
+        // Ask and reveal the prediction first, then the press acts.
+        while !p.is_manager() && t < 10_000.0 {
+            p = reduce(p, Action::LessonNext(t));
+            t += 100.0;
+        }
+        assert!(p.is_manager() && p.playing, "the press ran the provider");
+        let mut p = Rc::new(Playground::from_url("?lesson=sets&step=1", ""));
+        p = reduce(p, Action::LessonNext(0.0));
+        assert!(
+            p.sim().find("default/web-1").is_some(),
+            "the press added the key the step talks about"
         );
     }
 }

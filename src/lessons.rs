@@ -22,9 +22,44 @@ pub struct Lesson {
     pub steps: Vec<Step>,
 }
 
+/// A part of the stage a step talks about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lane {
+    Sources,
+    Queue,
+    Workers,
+    Waiting,
+    Bucket,
+    /// A manager's controllers side by side, with what they share.
+    Manager,
+}
+
+impl Lane {
+    /// The stage's name for the lane (its `data-lane`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Lane::Sources => "sources",
+            Lane::Queue => "queue",
+            Lane::Workers => "workers",
+            Lane::Waiting => "waiting",
+            Lane::Bucket => "bucket",
+            Lane::Manager => "manager",
+        }
+    }
+}
+
+/// What a step is about: the lanes the stage shows in full where space is
+/// short (a projector, an embed), and the key its text follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Focus {
+    pub lanes: &'static [Lane],
+    pub key: Option<&'static str>,
+}
+
 #[derive(Clone)]
 pub struct Step {
     pub title: &'static str,
+    pub focus: Focus,
     pub text: &'static str,
     pub setup: Option<Setup>,
     pub wait: Option<Wait>,
@@ -316,6 +351,7 @@ fn build() -> Vec<Lesson> {
                     act: Some(Act { label: "queue.Add(\"default/web-1\")", inputs: vec![add("default/web-1")], provider: None }),
                     show: None,
                     title: "A key enters the queue",
+                    focus: Focus { lanes: &[Lane::Queue, Lane::Workers], key: Some("default/web-1") },
                     text: "A work queue holds keys, not events. Press the queue.Add button below: default/web-1 goes to the FIFO and is marked dirty. A worker takes it at once (Get moves it from dirty to processing) and reconciles it for one second.",
                     setup: Some(Setup { settings: settings(Preset::ClientGoDefault, ScriptChoice::Success, &[(Field::Reconcile, "1s")]), inputs: vec![], later: vec![], run_to: 0 }),
                     wait: Some(Wait::Results(ResultLabel::Success, 1)),
@@ -325,6 +361,7 @@ fn build() -> Vec<Lesson> {
                     act: None,
                     show: None,
                     title: "Fifty events, how many reconciles?",
+                    focus: Focus { lanes: &[Lane::Sources, Lane::Queue, Lane::Workers], key: Some("default/web-1") },
                     text: "Now the informer fires 50 watch events per second on that key for two seconds, while each reconcile takes one second. Each event flies in from the sources and lands on the key: the first is queued, one that arrives during a reconcile marks the key dirty, and every later one merges into that one copy (its +N badge). Done puts the key back once. Predict, then press play.",
                     setup: Some(Setup {
                         settings: settings(Preset::ClientGoDefault, ScriptChoice::Success, &[(Field::Reconcile, "1s")]),
@@ -354,6 +391,7 @@ fn build() -> Vec<Lesson> {
                     act: None,
                     show: None,
                     title: "An error is rate limited",
+                    focus: Focus { lanes: &[Lane::Workers, Lane::Waiting], key: Some("default/web-1") },
                     text: "Each reconcile below waits for you. Choose Error: controller-runtime calls AddRateLimited, so the limiter decides the delay, and the failure count (NumRequeues) goes up. The key's panel (Why is default/web-1 here?) lists the queue calls it caused.",
                     setup: Some(Setup { settings: settings(Preset::ClientGoDefault, ScriptChoice::Live, &[]), inputs: vec![add("default/web-1")], later: vec![], run_to: 200 * ms }),
                     wait: Some(Wait::Results(ResultLabel::Error, 1)),
@@ -363,6 +401,7 @@ fn build() -> Vec<Lesson> {
                     act: None,
                     show: None,
                     title: "RequeueAfter forgets the failures",
+                    focus: Focus { lanes: &[Lane::Workers, Lane::Waiting], key: None },
                     text: "Now choose RequeueAfter (30s). controller-runtime first calls Forget, wiping the backoff history, then AddAfter with exactly your delay: no limiter is asked. That is why a poll interval is not slowed down by earlier failures.",
                     setup: None,
                     wait: Some(Wait::Results(ResultLabel::RequeueAfter, 1)),
@@ -372,6 +411,7 @@ fn build() -> Vec<Lesson> {
                     act: None,
                     show: None,
                     title: "An error wins over RequeueAfter",
+                    focus: Focus { lanes: &[Lane::Workers, Lane::Waiting], key: None },
                     text: "Returning an error together with RequeueAfter does not do both: the error takes the rate-limited path and the RequeueAfter is ignored (controller-runtime logs a warning). Terminal errors are neither requeued nor forgotten. Requeue: true (deprecated) is rate limited like an error but counted as 'requeue'. Try them on the next reconcile.",
                     setup: None,
                     wait: None,
@@ -387,6 +427,7 @@ fn build() -> Vec<Lesson> {
                     act: None,
                     show: None,
                     title: "Doubling delays",
+                    focus: Focus { lanes: &[Lane::Waiting], key: Some("default/flaky") },
                     text: "With the per-item limiter every failure doubles the key's delay: 5ms, 10ms, 20ms… up to 1000s. This key fails every time and reconciles instantly: watch the ring on it in the waiting heap run down, each wait twice as long as the one before. Its panel lists every requeue.",
                     setup: Some(Setup {
                         settings: settings(Preset::PerItem, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s")]),
@@ -406,6 +447,7 @@ fn build() -> Vec<Lesson> {
                     act: None,
                     show: None,
                     title: "The long tail",
+                    focus: Focus { lanes: &[Lane::Waiting], key: Some("default/flaky") },
                     text: "After about eighteen failures the delay reaches its 1000s cap, and the key is tried about every sixteen minutes. Raise the speed (+) to 1000× to watch it get there.",
                     setup: None,
                     wait: Some(Wait::Time(SECOND)),
@@ -426,6 +468,7 @@ fn build() -> Vec<Lesson> {
                     act: None,
                     show: None,
                     title: "A thundering herd",
+                    focus: Focus { lanes: &[Lane::Waiting], key: None },
                     text: "Ten thousand keys start failing at the same instant. With per-item backoff alone, nothing slows them down together: they all come back at 5ms, 15ms, 35ms… Predict, then press play and watch the whole crowd leave the waiting heap and come back, again and again.",
                     setup: Some(ten_thousand_failing(settings(Preset::PerItem, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s")]))),
                     wait: None,
@@ -435,6 +478,7 @@ fn build() -> Vec<Lesson> {
                     act: None,
                     show: None,
                     title: "One bucket for the whole controller",
+                    focus: Focus { lanes: &[Lane::Bucket, Lane::Waiting], key: None },
                     text: "The token bucket holds 100 tokens and refills 10 per second. When ten thousand keys fail at the same instant, the first 100 take a token and go back at once; every one after that reserves a token that does not exist yet, so the level goes below zero: a debt, drawn in red on its own scale, repaid at 10 per second.",
                     setup: Some(ten_thousand_failing(settings(Preset::BucketOnly, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s")]))),
                     wait: None,
@@ -455,6 +499,7 @@ fn build() -> Vec<Lesson> {
                     act: None,
                     show: None,
                     title: "Empty, then refill",
+                    focus: Focus { lanes: &[Lane::Bucket], key: None },
                     text: "Now 200 keys fail once each, then succeed; each reconcile takes 5ms. Press play and watch the bucket: every failure takes a token, so the level falls from 100, goes into debt, and once the failures stop it climbs back at 10 tokens per second. A key waiting for its token wears a green ring; the bucket counts them.",
                     setup: Some(Setup {
                         settings: settings(Preset::BucketOnly, ScriptChoice::FailThenSucceed, &[(Field::Reconcile, "5ms"), (Field::FailN, "1")]),
@@ -484,6 +529,7 @@ fn build() -> Vec<Lesson> {
                     act: None,
                     show: Some(Show::CompareLimiters),
                     title: "Side by side",
+                    focus: Focus { lanes: &[Lane::Waiting, Lane::Bucket], key: None },
                     text: "Here are the same 10,000 failing keys under per-item only, bucket only and client-go's default (max-of both), side by side: per-item alone sends tens of thousands of requeues in the first second, the bucket holds the whole controller to 10 per second after its burst.",
                     setup: None,
                     wait: None,
@@ -499,6 +545,7 @@ fn build() -> Vec<Lesson> {
                     act: None,
                     show: None,
                     title: "The larger delay wins",
+                    focus: Focus { lanes: &[Lane::Waiting, Lane::Bucket], key: Some("default/flaky") },
                     text: "client-go's default asks both limiters and keeps the larger answer, and every call takes a token, even when the key's own backoff wins. Here default/flaky has failed at 0, 5, 15, 35 and 75ms, and its sixth try is due at 155ms. A microsecond before, 97 other keys fail once and empty the bucket. Predict, then step once (→) and read every limiter's answer in the key's panel.",
                     setup: Some(Setup {
                         settings: settings(Preset::ClientGoDefault, ScriptChoice::FailThenSucceed, &[(Field::Reconcile, "0s"), (Field::FailN, "1")]),
@@ -524,6 +571,7 @@ fn build() -> Vec<Lesson> {
                     act: None,
                     show: None,
                     title: "Requeue never forgets",
+                    focus: Focus { lanes: &[Lane::Workers, Lane::Waiting], key: Some("default/web-1") },
                     text: "Forget is what resets a key's backoff. controller-runtime calls it on success and on RequeueAfter, never on errors or Requeue: true. A reconciler that keeps returning Requeue: true (never an error) still climbs the backoff, as if it had forgotten to Forget.",
                     setup: Some(Setup {
                         settings: settings(Preset::PerItem, ScriptChoice::Success, &[(Field::Reconcile, "0s")]),
@@ -547,6 +595,7 @@ fn build() -> Vec<Lesson> {
                     act: None,
                     show: None,
                     title: "Done is not optional",
+                    focus: Focus { lanes: &[Lane::Queue, Lane::Workers], key: None },
                     text: "Done is what lets a key out of the processing set. A worker that forgets it leaves the key processing for ever: every later Add only marks it dirty, and it is never handed out again. controller-runtime calls Done for you, deferred, even when Reconcile panics.",
                     setup: None,
                     wait: None,
@@ -556,6 +605,7 @@ fn build() -> Vec<Lesson> {
                     act: None,
                     show: None,
                     title: "Giving up after N requeues",
+                    focus: Focus { lanes: &[Lane::Waiting, Lane::Workers], key: Some("default/broken") },
                     text: "A common pattern in hand-written workers: after N rate-limited retries, Forget the key and drop it. This run gives up after 5 requeues of a key that always fails.",
                     setup: Some(Setup {
                         settings: settings(Preset::PerItem, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s"), (Field::GiveUp, "5")]),
@@ -585,6 +635,7 @@ fn build() -> Vec<Lesson> {
                     act: None,
                     show: None,
                     title: "Fast, then slow",
+                    focus: Focus { lanes: &[Lane::Waiting], key: Some("default/web-1") },
                     text: "The fast/slow limiter retries quickly a few times (5ms, three attempts here), then settles on a fixed slow delay (10s). It counts a failure before comparing, so the 4th failure is the first slow one. Predict, then press play.",
                     setup: Some(Setup {
                         settings: settings(Preset::FastSlow, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s")]),
@@ -615,6 +666,7 @@ fn build() -> Vec<Lesson> {
                     act: None,
                     show: None,
                     title: "A cap on any delay",
+                    focus: Focus { lanes: &[Lane::Waiting, Lane::Bucket], key: Some("default/web-1") },
                     text: "With-max-wait wraps another limiter and caps its answer, while the wrapped limiter still counts every failure. This run uses client-go's default capped at 10s: play it fast (+) and watch the key's waits stop growing at 10s while its failure count keeps climbing.",
                     setup: Some(Setup {
                         settings: settings(Preset::WithMaxWait, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s"), (Field::MaxWait, "10s")]),
@@ -640,6 +692,7 @@ fn build() -> Vec<Lesson> {
                     act: None,
                     show: None,
                     title: "A global bucket in front",
+                    focus: Focus { lanes: &[Lane::Bucket, Lane::Workers], key: None },
                     text: "Crossplane derives everything from --max-reconcile-rate R: a bucket of R per second with a burst of 10R shared by all controllers, R workers, and a per-object backoff from 1s to 60s in the queue. The bucket sits in a middleware reconciler: with no token, it answers RequeueAfter without calling your reconciler. Here R = 1 and 20 objects arrive at once.",
                     setup: Some(Setup {
                         settings: settings(Preset::Crossplane, ScriptChoice::Success, &[(Field::Rate, "1"), (Field::Reconcile, "0s")]),
@@ -659,6 +712,7 @@ fn build() -> Vec<Lesson> {
                     act: None,
                     show: None,
                     title: "The backoff reset",
+                    focus: Focus { lanes: &[Lane::Waiting, Lane::Bucket], key: Some("mr-flaky") },
                     text: "A failing object normally backs off 1s, 2s, 4s… But when the global bucket defers it, the RequeueAfter path calls Forget, and its backoff starts again at 1s. The deferred request also comes back with a free pass: it already paid for its token.",
                     setup: Some(Setup {
                         settings: settings(Preset::Crossplane, ScriptChoice::Success, &[(Field::Rate, "1"), (Field::Reconcile, "0s")]),
@@ -695,6 +749,7 @@ fn build() -> Vec<Lesson> {
                     act: None,
                     show: None,
                     title: "No global bucket by default",
+                    focus: Focus { lanes: &[Lane::Waiting], key: None },
                     text: "Since v0.23 every controller runs on controller-runtime's priority queue unless it sets UsePriorityQueue: false, and when it passes no RateLimiter the default is per-item backoff alone (5ms doubling to 1000s): the 10 per second bucket is gone. The switch on the stage says which version you are watching. Here 10,000 keys fail at once on v0.23's defaults.",
                     setup: Some(ten_thousand_failing(on_priority_queue(Preset::PerItem, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s")]))),
                     wait: None,
@@ -704,6 +759,7 @@ fn build() -> Vec<Lesson> {
                     act: None,
                     show: None,
                     title: "Bringing a global limit back",
+                    focus: Focus { lanes: &[Lane::Bucket, Lane::Waiting], key: None },
                     text: "A controller that relied on the bucket now has to pass it: RateLimiter: workqueue.DefaultTypedControllerRateLimiter[reconcile.Request](), the max of per-item backoff and a 10 qps bucket with a burst of 100. The priority queue asks that limiter just as the old queue did. Same 10,000 failing keys.",
                     setup: Some(ten_thousand_failing(on_priority_queue(Preset::ClientGoDefault, ScriptChoice::AlwaysError, &[(Field::Reconcile, "0s")]))),
                     wait: None,
@@ -713,6 +769,7 @@ fn build() -> Vec<Lesson> {
                     act: None,
                     show: None,
                     title: "A resync storm waits its turn",
+                    focus: Focus { lanes: &[Lane::Queue, Lane::Workers], key: Some("default/fresh") },
                     text: "The informer's initial list and every resync are enqueued at priority -100; a real change has priority 0 and goes first. Here 300 keys from the initial list take 10ms each on one worker, and at t=100ms a fresh change to default/fresh arrives. On a client-go queue it would wait behind the other 290 keys, about 2.9s.",
                     setup: Some(Setup {
                         settings: on_priority_queue(Preset::PerItem, ScriptChoice::Success, &[(Field::Reconcile, "10ms")]),
@@ -732,6 +789,7 @@ fn build() -> Vec<Lesson> {
                     act: None,
                     show: None,
                     title: "An event during a RequeueAfter",
+                    focus: Focus { lanes: &[Lane::Sources, Lane::Waiting], key: Some("default/web-1") },
                     text: "default/web-1's first reconcile returns RequeueAfter: 30s; its second succeeds. At t=5s a watch event arrives for it. The priority queue keeps one record per key, and an immediate add beats a delayed one: the event is reconciled at once and the pending 30s requeue is gone. client-go's queue keeps both: it reconciles the event, then again at 30s.",
                     setup: Some(Setup {
                         settings: on_priority_queue(Preset::PerItem, ScriptChoice::Success, &[(Field::Reconcile, "0s")]),
@@ -760,6 +818,7 @@ fn build() -> Vec<Lesson> {
                     act: Some(Act { label: "Run the provider (one kind)", inputs: vec![], provider: Some(|| provider(1, 1)) }),
                     show: None,
                     title: "One kind",
+                    focus: Focus { lanes: &[Lane::Manager], key: None },
                     text: "A Crossplane provider with --max-reconcile-rate R = 10 reconciles 1,000 objects of one kind. Its global bucket lets 100 reconciles through at once, then 10 a second; a request without a token is answered RequeueAfter by the middleware, and comes back later with its token already paid: it travels through the queue twice. Predict, then run it and watch the global bucket.",
                     setup: Some(Setup { settings: settings(Preset::Crossplane, ScriptChoice::Success, &[]), inputs: vec![], later: vec![], run_to: 0 }),
                     wait: None,
@@ -774,6 +833,7 @@ fn build() -> Vec<Lesson> {
                     act: Some(Act { label: "Run the provider (three kinds)", inputs: vec![], provider: Some(|| provider(3, 1)) }),
                     show: None,
                     title: "Three kinds",
+                    focus: Focus { lanes: &[Lane::Manager], key: None },
                     text: "Now the provider has three managed-resource kinds of 1,000 objects each. Each kind is a controller with its own queue, its own 1s-to-60s backoff and R workers, but the global bucket is one object for the whole provider.",
                     setup: None,
                     wait: None,
@@ -788,6 +848,7 @@ fn build() -> Vec<Lesson> {
                     act: Some(Act { label: "Run it with 10 requests per reconcile", inputs: vec![], provider: Some(|| provider(3, 10)) }),
                     show: None,
                     title: "When the client is the bottleneck",
+                    focus: Focus { lanes: &[Lane::Manager], key: None },
                     text: "Every controller of the provider talks to the API server through one client, limited to 5R = 50 requests per second with a burst of 10R = 100. When each reconcile makes 10 requests, a reconcile waits for its client tokens while holding its worker; the log says 'Waited for … due to client-side throttling'.",
                     setup: None,
                     wait: None,
@@ -810,6 +871,45 @@ pub fn find(id: &str) -> Option<(usize, Lesson)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every step names its focus, and what it names is in its scene: each
+    /// lane is on the stage (a bucket lane only where the limiter has a
+    /// bucket, the manager lane only for a manager), and the key is in the
+    /// run, or is added by the step's own action.
+    #[test]
+    fn every_step_focus_exists_in_its_scene() {
+        for l in all().iter() {
+            let mut scene = None;
+            for (i, step) in l.steps.iter().enumerate() {
+                if let Some(setup) = &step.setup {
+                    scene = Some(play(setup));
+                }
+                let sim = scene.as_ref().expect("the first step sets the scene");
+                let at = format!("{} step {}", l.id, i + 1);
+                assert!(!step.focus.lanes.is_empty(), "{at}: no focus");
+                let manager = step.act.as_ref().is_some_and(|a| a.provider.is_some());
+                for lane in step.focus.lanes {
+                    match lane {
+                        Lane::Manager => assert!(manager, "{at}: a manager lane without a manager"),
+                        Lane::Bucket => assert!(
+                            sim.stage_view(1, 1).bucket.is_some(),
+                            "{at}: the bucket lane, but the limiter has no bucket"
+                        ),
+                        _ => assert!(!manager, "{at}: a one-controller lane in a manager"),
+                    }
+                }
+                if let Some(key) = step.focus.key {
+                    let added = step.act.iter().flat_map(|a| &a.inputs).any(
+                        |i| matches!(i, Input::Add { key: k } | Input::WatchEvents { key: k, .. } if k == key),
+                    );
+                    assert!(
+                        sim.find(key).is_some() || added,
+                        "{at}: the focus key {key} is not in the scene"
+                    );
+                }
+            }
+        }
+    }
 
     fn play(setup: &Setup) -> Simulation {
         setup.run().expect("a valid set-up")

@@ -122,6 +122,9 @@ pub fn lesson_panel() -> Html {
                 Some(lessons::Show::CompareLimiters) => html! { <super::compare::Compare /> },
                 None => html! {},
             } }
+            // The question, the answer and the buttons stay in view (on a
+            // projector the narration above them scrolls, never they).
+            <div class="lesson-foot">
             { match (&step.predict, ls.guess(), &answer) {
                 (Some(p), None, _) => html! {
                     <form class="predict" onsubmit={reveal}>
@@ -161,6 +164,7 @@ pub fn lesson_panel() -> Html {
                         html! { <button class="primary" onclick={next} data-testid="lesson-next" data-press={format!("{press:?}").to_lowercase()}>{ label }</button> }
                     }
                 } }
+            </div>
             </div>
         </section>
     }

@@ -16,11 +16,14 @@ use yew::prelude::*;
 use super::{event_value, use_playground};
 use crate::flights::Flight;
 use crate::format;
+use crate::lessons::Lane;
 use crate::state::{Action, PlaygroundContext};
 
 /// Chips drawn per lane; past this the lane shows a count instead, which
 /// keeps ten thousand keys smooth.
 pub const MAX_CHIPS: usize = 12;
+/// Chips per lane where the room reads from afar (workshop, embed).
+pub const ROOM_CHIPS: usize = 6;
 /// Workers drawn; more are summed up.
 pub const MAX_WORKERS: usize = 32;
 
@@ -101,10 +104,27 @@ pub(super) fn more(n: usize) -> Html {
 #[function_component(Stage)]
 pub fn stage() -> Html {
     let state = use_playground();
-    let view: StageView = state.sim().stage_view(MAX_CHIPS, MAX_WORKERS);
+    // A projector or an embed shows a crowd as a few keys and a count.
+    let chips = if state.mode.workshop || state.mode.embed {
+        ROOM_CHIPS
+    } else {
+        MAX_CHIPS
+    };
+    let view: StageView = state.sim().stage_view(chips, MAX_WORKERS);
     let in_motion = view.queued_total + view.waiting_total + view.busy;
     crate::hooks::use_travel(in_motion <= crate::pacing::CROWD);
     let now = view.now;
+    // Where space is short (a projector, an embed), a lesson step's focused
+    // lanes are drawn in full and the others shrink to their one-line title.
+    let focus = state.focus();
+    let lane = |lane: Lane| {
+        let name = lane.id();
+        match focus {
+            Some(f) if f.lanes.contains(&lane) => classes!("lane", name, "focus"),
+            Some(_) => classes!("lane", name, "dim"),
+            None => classes!("lane", name),
+        }
+    };
 
     let sources: Html = view.sources.iter().map(|s| match s {
         SourceView::Watch { key, per_second, next } => html! { <li>{ format!("watch events on {key}: {per_second}/s, next {}", format::until(*next as i128, now)) }</li> },
@@ -153,14 +173,14 @@ pub fn stage() -> Html {
     html! {
         <section class="stage" aria-label="The stage: sources, queue, workers, waiting heap and bucket" data-stage="" data-queue={if priority_queue { "priority" } else { "client_go" }}>
             <QueueSwitch />
-            <div class="lane sources" data-testid="sources">
+            <div class={lane(Lane::Sources)} data-lane="sources" data-testid="sources">
                 <h3>{"Sources"}</h3>
                 <p class="stat"><strong data-testid="watch-total">{ format::count(view.watch_events_total) }</strong>{" watch events so far"}</p>
                 <div class="stream" aria-hidden="true">{ particles }</div>
                 <p class="legend" aria-hidden="true"><span class="dot queued"></span>{"queued "}<span class="dot merged"></span>{"merged "}<span class="dot dirty"></span>{"marks dirty"}</p>
                 <ul class="plain">{ sources }</ul>
             </div>
-            <div class="lane queue" data-testid="queue">
+            <div class={lane(Lane::Queue)} data-lane="queue" data-testid="queue">
                 <h3>{ queue_title }<small>{ format!("Len() = {}", format::count(view.queued_total as u64)) }</small></h3>
                 <p class="hint">{ queue_hint }</p>
                 <div class="chips">
@@ -172,14 +192,14 @@ pub fn stage() -> Html {
                     <p class="dirty-note">{ format!("{} key(s) re-added while being reconciled: dirty, not in the FIFO until Done", view.dirty_in_flight) }</p>
                 } } else { html! {} } }
             </div>
-            <div class="lane workers" data-testid="workers">
+            <div class={lane(Lane::Workers)} data-lane="workers" data-testid="workers">
                 <h3>{"Workers "}<small>{ format!("{} of {} busy", view.busy, view.workers_total) }</small></h3>
                 <div class="worker-grid">
                     { for view.workers.iter().enumerate().map(|(i, w)| worker(&state, now, i, w, primary.as_deref())) }
                 </div>
                 { if view.workers_total > view.workers.len() { html! { <p class="more">{ format!("+{} more workers", view.workers_total - view.workers.len()) }</p> } } else { html! {} } }
             </div>
-            <div class="lane waiting" data-testid="waiting">
+            <div class={lane(Lane::Waiting)} data-lane="waiting" data-testid="waiting">
                 <h3>{ waiting_title }<small>{ format!("{} key(s)", format::count(view.waiting_total as u64)) }</small></h3>
                 <p class="hint">{ waiting_hint }</p>
                 <div class="chips">
@@ -188,7 +208,7 @@ pub fn stage() -> Html {
                     { if view.waiting_total == 0 { html! { <span class="empty">{"nothing waiting"}</span> } } else { html! {} } }
                 </div>
             </div>
-            <div class="lane bucket" data-testid="bucket">
+            <div class={lane(Lane::Bucket)} data-lane="bucket" data-testid="bucket">
                 <h3>{"Token bucket"}</h3>
                 { match &view.bucket {
                     None => html! { <p class="hint">{"This limiter has no bucket: keys only slow themselves down."}</p> },
