@@ -147,8 +147,13 @@ wq_setup() {
 }
 
 # Runs a wasm32 cargo/trunk command with the wasm toolchain's environment.
+# Paths in the wasm (panic locations) are written relative, so the page has
+# the same bytes whatever folder it is built in.
 wasm_env() {
-  RUSTC="$WQ_WASM_RUSTC" CARGO_TARGET_DIR="$WQ_WASM_TARGET_DIR" "$@"
+  local cargo_home="${CARGO_HOME:-$HOME/.cargo}"
+  RUSTC="$WQ_WASM_RUSTC" CARGO_TARGET_DIR="$WQ_WASM_TARGET_DIR" \
+    CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="--remap-path-prefix=$WQ_ROOT=. --remap-path-prefix=$cargo_home/registry/src=crates ${CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS:-}" \
+    "$@"
 }
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then

@@ -32,7 +32,7 @@ pub struct LessonState {
     pub revealed_at: Option<f64>,
 }
 
-/// What one press of the clicker did (the page says it in words).
+/// What one press of the clicker does (the Next button says it in words).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Press {
     /// Opened the prediction field (a second press reveals).
@@ -45,6 +45,20 @@ pub enum Press {
     Moved,
     /// Nothing further: the last step of the last lesson.
     AtEnd,
+}
+
+impl Press {
+    /// Its name in the page (`data-press` on the Next button).
+    pub fn id(self) -> &'static str {
+        match self {
+            Press::Asked => "asked",
+            Press::Revealed => "revealed",
+            Press::Played => "played",
+            Press::Dwelling => "dwelling",
+            Press::Moved => "moved",
+            Press::AtEnd => "at-end",
+        }
+    }
 }
 
 impl LessonState {

@@ -157,7 +157,8 @@ pub fn same_answer(guess: &str, answer: &str, tolerance: f64) -> bool {
         s.chars()
             .filter(|c| !c.is_whitespace() && *c != ',' && *c != '_')
             .collect::<String>()
-            .to_lowercase()
+            // Units and numbers are ASCII: no Unicode case tables needed.
+            .to_ascii_lowercase()
     };
     let (g, a) = (clean(guess), clean(answer));
     if g.is_empty() {

@@ -11,7 +11,7 @@ use base64::engine::DecodePaddingMode;
 use base64::Engine;
 use serde::{Deserialize, Serialize};
 use workqueue_core::document;
-use workqueue_core::scenario::{document_version, upgrade_v1};
+use workqueue_core::scenario::ScenarioDoc;
 use workqueue_core::{validate, Input, Nanos, Scenario, ScenarioError};
 
 /// The format this build writes.
@@ -29,10 +29,11 @@ const B64: GeneralPurpose = GeneralPurpose::new(
         .with_decode_padding_mode(DecodePaddingMode::Indifferent),
 );
 
+/// Everything a link holds, around a scenario of either version.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Shared {
-    pub scenario: Scenario,
+pub struct SharedOf<S> {
+    pub scenario: S,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub inputs: Vec<(Nanos, Input)>,
     #[serde(default)]
@@ -42,6 +43,9 @@ pub struct Shared {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selected: Option<String>,
 }
+
+/// Everything a link holds: what the page writes and opens.
+pub type Shared = SharedOf<Scenario>;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -138,22 +142,22 @@ pub fn decode(fragment: &str) -> Result<Shared, ShareError> {
     Ok(shared)
 }
 
-/// The state a link carries; a scenario in the first format (version 1) is
-/// upgraded before it is read, so old links open to the same run.
+/// The state a link carries. Its scenario is read by the same reader as a
+/// scenario file ([`ScenarioDoc`]), so a version 1 scenario is upgraded and
+/// old links open to the same run; its mistakes are named under `scenario.`.
 fn read_state(json: &str) -> Result<Shared, ScenarioError> {
-    let mut doc = document::parse(json)?;
-    match doc.get_mut("scenario") {
-        Some(scenario)
-            if document_version(scenario).map_err(|e| ScenarioError {
-                field: format!("scenario.{}", e.field),
-                ..e
-            })? == 1 =>
-        {
-            upgrade_v1(scenario);
-            document::from_value(doc)
-        }
-        _ => document::from_str(json),
-    }
+    let doc: SharedOf<ScenarioDoc> = document::from_str(json)?;
+    let scenario = doc.scenario.into_scenario().map_err(|e| ScenarioError {
+        field: format!("scenario.{}", e.field),
+        ..e
+    })?;
+    Ok(SharedOf {
+        scenario,
+        inputs: doc.inputs,
+        at: doc.at,
+        lesson: doc.lesson,
+        selected: doc.selected,
+    })
 }
 
 impl Shared {

@@ -19,8 +19,8 @@ pub fn lesson_panel() -> Html {
         use_effect_with(state.focus_guess, move |asked| {
             if *asked > 0 {
                 if let Some(input) = field.cast::<web_sys::HtmlInputElement>() {
+                    // Focusing scrolls the field into view as well.
                     let _ = input.focus();
-                    input.scroll_into_view_with_bool(false);
                 }
             }
         });
@@ -161,7 +161,7 @@ pub fn lesson_panel() -> Html {
                             _ if ls.step + 1 >= lesson.steps.len() => "Next lesson →",
                             _ => "Next →",
                         };
-                        html! { <button class="primary" onclick={next} data-testid="lesson-next" data-press={format!("{press:?}").to_lowercase()}>{ label }</button> }
+                        html! { <button class="primary" onclick={next} data-testid="lesson-next" data-press={press.id()}>{ label }</button> }
                     }
                 } }
             </div>

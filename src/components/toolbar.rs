@@ -224,15 +224,15 @@ pub fn embed_dialog(props: &EmbedProps) -> Html {
         format!("#{}", share::encode(&state.shared()))
     };
     let src = format!("{}?{}{}", base_url(), query.join("&"), fragment);
-    // The frame keeps one height while it plays; the script fits the frame
-    // to the height the playground reports (a phone column, a wide post).
+    // The playground reports its content's height; the script fits the
+    // frame to it, so nothing in the frame hides in a scroll area.
     let snippet = format!(
         "<iframe src=\"{src}\" title=\"Workqueue Playground\" width=\"100%\" height=\"600\" style=\"border:0;max-width:700px\" loading=\"lazy\"></iframe>\n\
 <script>\n\
 addEventListener('message', (e) => {{\n\
   if (!e.data || e.data.type !== 'workqueue-playground:height') return;\n\
   for (const f of document.querySelectorAll('iframe'))\n\
-    if (f.contentWindow === e.source) f.style.height = Math.min(Math.max(e.data.height, 300), 900) + 'px';\n\
+    if (f.contentWindow === e.source) f.style.height = Math.min(Math.max(e.data.height, 300), 2400) + 'px';\n\
 }});\n\
 </script>"
     );
@@ -247,8 +247,11 @@ addEventListener('message', (e) => {{\n\
             <label class="check"><input type="checkbox" checked={*autoplay} onchange={toggle} />{" start playing on load"}</label>
             <textarea class="wide mono" readonly=true rows="9" value={snippet.clone()} aria-label="Embed snippet" data-testid="embed-snippet" />
             <button class="primary" onclick={let s = snippet.clone(); Callback::from(move |_| copy(&s))}>{"Copy snippet"}</button>
-            <h3>{"Preview"}</h3>
-            <iframe class="preview" src={src} title="Embed preview"></iframe>
+            <h3>{"Preview: a blog column (700 px) and a phone (390 px)"}</h3>
+            <div class="previews">
+                <iframe class="preview wide" src={src.clone()} title="Embed preview, 700 px wide" data-testid="preview-700"></iframe>
+                <iframe class="preview phone" src={src} title="Embed preview, 390 px wide" data-testid="preview-390"></iframe>
+            </div>
         </Modal>
     }
 }

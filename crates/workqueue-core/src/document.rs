@@ -21,19 +21,6 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, ScenarioError> {
     Ok(value)
 }
 
-/// Parses any JSON document (a version is read from it before its type is
-/// known); refused only when it is not JSON.
-pub fn parse(text: &str) -> Result<serde_json::Value, ScenarioError> {
-    serde_json::from_str(text).map_err(|e| bad("(document)", format!("not JSON: {e}")))
-}
-
-/// Deserializes an already parsed JSON value, naming the field at fault.
-/// It goes through text so that every type is decoded by one instance of its
-/// decoder (a second one, over `Value`, would weigh as much again in the page).
-pub fn from_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, ScenarioError> {
-    from_str(&value.to_string())
-}
-
 fn path_error(e: serde_path_to_error::Error<serde_json::Error>) -> ScenarioError {
     let path = match e.path().to_string() {
         p if p == "." || p == "?" => String::new(),

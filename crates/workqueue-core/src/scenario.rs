@@ -11,7 +11,7 @@ use crate::time::{Nanos, MILLISECOND, SECOND};
 
 /// The scenario format this build reads and writes. Version 1 documents
 /// (one controller's fields at the top level, or `controllers` beside them)
-/// are upgraded when read: see [`upgrade_v1`].
+/// are upgraded when read: see [`ScenarioV1`].
 pub const SCENARIO_VERSION: u32 = 2;
 pub use crate::validate::{
     MAX_BURST, MAX_DELAY, MAX_EVENTS_PER_SOURCE, MAX_ITEMS, MAX_RUN, MAX_WORKERS,
@@ -19,9 +19,9 @@ pub use crate::validate::{
 
 /// A manager and its controllers: a single controller is a list of one.
 /// What the manager shares (Crossplane's global bucket, a bucket passed to
-/// several controllers, the API client) sits at the top.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// several controllers, the API client) sits at the top. Written with
+/// serde; read through [`ScenarioDoc`], which takes either version.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Scenario {
     pub version: u32,
     #[serde(default)]
@@ -287,14 +287,8 @@ impl Scenario {
     /// so that a document from another version is refused for that, not for
     /// a field it names differently; a version 1 document is upgraded.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        let mut doc = crate::document::parse(text)?;
-        let s: Scenario = match document_version(&doc)? {
-            SCENARIO_VERSION => crate::document::from_str(text)?,
-            _ => {
-                upgrade_v1(&mut doc);
-                crate::document::from_value(doc)?
-            }
-        };
+        document_version(text)?;
+        let s = crate::document::from_str::<ScenarioDoc>(text)?.into_scenario()?;
         s.validate()?;
         Ok(s)
     }
@@ -375,31 +369,26 @@ impl Scenario {
     }
 }
 
-/// The fields of a version 1 document that belonged to its one controller.
-const V1_CONTROLLER_FIELDS: [&str; 8] = [
-    "queue",
-    "limiter",
-    "controller",
-    "default_script",
-    "items",
-    "sources",
-    "requests_per_reconcile",
-    "shares_bucket",
-];
-
 /// A scenario document's `version`, read before anything else (1 or 2).
-pub fn document_version(doc: &serde_json::Value) -> Result<u32, ScenarioError> {
-    let Some(map) = doc.as_object() else {
-        return Err(bad("(document)", "a scenario is a JSON object"));
-    };
-    let version = match map.get("version") {
-        None => None,
-        Some(v) => Some(
-            v.as_u64()
-                .and_then(|v| u32::try_from(v).ok())
-                .ok_or_else(|| bad("version", format!("{v} is not a version number")))?,
-        ),
-    };
+pub fn document_version(text: &str) -> Result<u32, ScenarioError> {
+    #[derive(Deserialize)]
+    struct Versioned {
+        version: Option<u32>,
+    }
+    // Only the version is read here (any other field is skipped); the
+    // document itself is then read whole, with every field checked.
+    let v: Versioned = serde_json::from_str(text).map_err(|e| {
+        if e.is_data() {
+            bad("version", format!("not a version number: {e}"))
+        } else {
+            bad("(document)", format!("not JSON: {e}"))
+        }
+    })?;
+    check_version(v.version)
+}
+
+/// Whether this build reads a document of `version`.
+pub fn check_version(version: Option<u32>) -> Result<u32, ScenarioError> {
     match version {
         None => Err(bad(
             "version",
@@ -413,36 +402,108 @@ pub fn document_version(doc: &serde_json::Value) -> Result<u32, ScenarioError> {
     }
 }
 
-/// Rewrites a version 1 scenario (a JSON object) as version 2, in place: a
-/// one-controller file's controller fields move into `controllers[0]`; a
-/// manager file keeps its `controllers`, and the top-level controller fields
-/// it carried (which version 1 ignored) are dropped. Anything else is left
-/// for the decoder to judge. The run is the same: the first controller's seed
-/// is the scenario's, as it was.
-pub fn upgrade_v1(doc: &mut serde_json::Value) {
-    let Some(map) = doc.as_object_mut() else {
-        return;
-    };
-    if map.get("version").and_then(serde_json::Value::as_u64) != Some(1) {
-        return;
-    }
-    let mut own = serde_json::Map::new();
-    for f in V1_CONTROLLER_FIELDS {
-        if let Some(v) = map.remove(f) {
-            own.insert(f.to_string(), v);
+/// A scenario document as written, in either version: version 2's fields,
+/// and version 1's (one controller's fields at the top level, or, for a
+/// manager, `controllers` beside them, whose top-level controller fields
+/// version 1 ignored). One reader for both, so the page holds one decoder;
+/// [`ScenarioDoc::into_scenario`] upgrades version 1 (to the same run: the
+/// first controller's seed is the scenario's, as it was) and refuses
+/// version 1's fields in a version 2 document by name.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioDoc {
+    version: u32,
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    seed: u64,
+    #[serde(default)]
+    controllers: Option<Vec<ControllerSpec>>,
+    #[serde(default)]
+    crossplane: Option<CrossplaneConfig>,
+    #[serde(default)]
+    client: Option<ClientLimit>,
+    #[serde(default)]
+    shared_bucket: Option<BucketSpec>,
+    #[serde(with = "crate::serde_duration", default = "default_duration")]
+    duration_ns: Nanos,
+    #[serde(with = "crate::serde_duration", default = "default_sample")]
+    sample_ns: Nanos,
+    // Version 1 only: the one controller's fields.
+    #[serde(default)]
+    queue: Option<QueueKind>,
+    #[serde(default)]
+    limiter: Option<LimiterConfig>,
+    #[serde(default)]
+    controller: Option<ControllerConfig>,
+    #[serde(default)]
+    default_script: Option<Script>,
+    #[serde(default)]
+    items: Option<Vec<ItemSpec>>,
+    #[serde(default)]
+    sources: Option<Vec<Source>>,
+    #[serde(default)]
+    requests_per_reconcile: Option<u32>,
+    #[serde(default)]
+    shares_bucket: Option<bool>,
+}
+
+impl ScenarioDoc {
+    /// The scenario this document describes, upgraded from version 1.
+    pub fn into_scenario(self) -> Result<Scenario, ScenarioError> {
+        check_version(Some(self.version))?;
+        let v1 = self.version == 1;
+        let own = [
+            ("queue", self.queue.is_some()),
+            ("limiter", self.limiter.is_some()),
+            ("controller", self.controller.is_some()),
+            ("default_script", self.default_script.is_some()),
+            ("items", self.items.is_some()),
+            ("sources", self.sources.is_some()),
+            (
+                "requests_per_reconcile",
+                self.requests_per_reconcile.is_some(),
+            ),
+            ("shares_bucket", self.shares_bucket.is_some()),
+        ];
+        if let (false, Some((field, _))) = (v1, own.iter().find(|(_, set)| *set)) {
+            return Err(bad(
+                *field,
+                "in version 2 a controller's fields go in its entry of controllers",
+            ));
         }
+        let controllers = match self.controllers {
+            Some(list) if !(v1 && list.is_empty()) => list,
+            None if !v1 => {
+                return Err(bad(
+                    "controllers",
+                    "missing: a scenario lists its controllers",
+                ))
+            }
+            _ => vec![ControllerSpec {
+                name: String::new(),
+                queue: self.queue.unwrap_or_default(),
+                limiter: self.limiter,
+                controller: self.controller.unwrap_or_default(),
+                default_script: self.default_script.unwrap_or_default(),
+                items: self.items.unwrap_or_default(),
+                sources: self.sources.unwrap_or_default(),
+                requests_per_reconcile: self.requests_per_reconcile.unwrap_or_default(),
+                shares_bucket: self.shares_bucket.unwrap_or_default(),
+            }],
+        };
+        Ok(Scenario {
+            version: SCENARIO_VERSION,
+            name: self.name,
+            seed: self.seed,
+            controllers,
+            crossplane: self.crossplane,
+            client: self.client,
+            shared_bucket: self.shared_bucket,
+            duration_ns: self.duration_ns,
+            sample_ns: self.sample_ns,
+        })
     }
-    let is_manager = map
-        .get("controllers")
-        .and_then(serde_json::Value::as_array)
-        .is_some_and(|c| !c.is_empty());
-    if !is_manager {
-        map.insert(
-            "controllers".into(),
-            serde_json::Value::Array(vec![serde_json::Value::Object(own)]),
-        );
-    }
-    map.insert("version".into(), SCENARIO_VERSION.into());
 }
 
 #[cfg(test)]
