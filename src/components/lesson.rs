@@ -33,7 +33,11 @@ pub fn lesson_panel() -> Html {
         use_effect_with(lesson_index, move |index| {
             if index.is_some() {
                 if let Some(section) = panel.cast::<web_sys::HtmlElement>() {
-                    let _ = section.focus();
+                    // Focus only: the page (an embed's frame above all) stays
+                    // where it is.
+                    let options = web_sys::FocusOptions::new();
+                    options.set_prevent_scroll(true);
+                    let _ = section.focus_with_options(&options);
                 }
             }
         });

@@ -117,10 +117,30 @@ pub fn stage() -> Html {
     // Where space is short (a projector, an embed), a lesson step's focused
     // lanes are drawn in full and the others shrink to their one-line title.
     let focus = state.focus();
+    // The lane that holds the step's key is never reduced: the key the text
+    // names stays in sight wherever it goes.
+    let key_lane = focus.and_then(|f| f.key).and_then(|key| {
+        if view.queued.iter().any(|k| k.key == key) {
+            Some(Lane::Queue)
+        } else if view.waiting.iter().any(|w| w.key.key == key) {
+            Some(Lane::Waiting)
+        } else if view.workers.iter().any(|w| match w {
+            WorkerView::Reconciling { key: k, .. } | WorkerView::Deciding { key: k, .. } => {
+                k.key == key
+            }
+            _ => false,
+        }) {
+            Some(Lane::Workers)
+        } else {
+            None
+        }
+    });
     let lane = |lane: Lane| {
         let name = lane.id();
         match focus {
-            Some(f) if f.lanes.contains(&lane) => classes!("lane", name, "focus"),
+            Some(f) if f.lanes.contains(&lane) || key_lane == Some(lane) => {
+                classes!("lane", name, "focus")
+            }
             Some(_) => classes!("lane", name, "dim"),
             None => classes!("lane", name),
         }
