@@ -154,8 +154,20 @@ pub fn app() -> Html {
             </ContextProvider<PlaygroundContext>>
         };
     }
+    let skip_to_stage = Callback::from(|e: MouseEvent| {
+        e.prevent_default();
+        let stage = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id("stage"))
+            .and_then(|el| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el).ok());
+        if let Some(stage) = stage {
+            let _ = stage.focus();
+        }
+    });
     html! {
         <ContextProvider<PlaygroundContext> context={state.clone()}>
+            // A link, not a fragment: the address's fragment is a share link's.
+            <a class="skip-link" href="" onclick={skip_to_stage} data-testid="skip-link">{"Skip to the stage"}</a>
             <header class="top">
                 { brand }
                 <Transport />

@@ -191,7 +191,7 @@ pub fn stage() -> Html {
         )
     };
     html! {
-        <section class="stage" aria-label="The stage: sources, queue, workers, waiting heap and bucket" data-stage="" data-queue={if priority_queue { "priority" } else { "client_go" }}>
+        <section class="stage" id="stage" tabindex="-1" aria-label="The stage: sources, queue, workers, waiting heap and bucket" data-stage="" data-queue={if priority_queue { "priority" } else { "client_go" }}>
             <QueueSwitch />
             <div class={lane(Lane::Sources)} data-lane="sources" data-testid="sources">
                 <h3>{"Sources"}</h3>
@@ -199,6 +199,16 @@ pub fn stage() -> Html {
                 <div class="stream" aria-hidden="true">{ particles }</div>
                 <p class="legend" aria-hidden="true"><span class="dot queued"></span>{"queued "}<span class="dot merged"></span>{"merged "}<span class="dot dirty"></span>{"marks dirty"}</p>
                 <ul class="plain">{ sources }</ul>
+            </div>
+            // The workers come first in the page's order (the grid places
+            // them where they belong): a keyboard reaches a pending decision
+            // in a few Tabs from the stage.
+            <div class={lane(Lane::Workers)} data-lane="workers" data-testid="workers">
+                <h3>{"Workers "}<small>{ format!("{} of {} busy", view.busy, view.workers_total) }</small></h3>
+                <div class="worker-grid">
+                    { for view.workers.iter().enumerate().map(|(i, w)| worker(&state, now, i, w, primary.as_deref())) }
+                </div>
+                { if view.workers_total > view.workers.len() { html! { <p class="more">{ format!("+{} more workers", view.workers_total - view.workers.len()) }</p> } } else { html! {} } }
             </div>
             <div class={lane(Lane::Queue)} data-lane="queue" data-testid="queue">
                 <h3>{ queue_title }<small>{ format!("Len() = {}", format::count(view.queued_total as u64)) }</small></h3>
@@ -211,13 +221,6 @@ pub fn stage() -> Html {
                 { if view.dirty_in_flight > 0 { html! {
                     <p class="dirty-note">{ format!("{} key(s) re-added while being reconciled: dirty, not in the FIFO until Done", view.dirty_in_flight) }</p>
                 } } else { html! {} } }
-            </div>
-            <div class={lane(Lane::Workers)} data-lane="workers" data-testid="workers">
-                <h3>{"Workers "}<small>{ format!("{} of {} busy", view.busy, view.workers_total) }</small></h3>
-                <div class="worker-grid">
-                    { for view.workers.iter().enumerate().map(|(i, w)| worker(&state, now, i, w, primary.as_deref())) }
-                </div>
-                { if view.workers_total > view.workers.len() { html! { <p class="more">{ format!("+{} more workers", view.workers_total - view.workers.len()) }</p> } } else { html! {} } }
             </div>
             <div class={lane(Lane::Waiting)} data-lane="waiting" data-testid="waiting">
                 <h3>{ waiting_title }<small>{ format!("{} key(s)", format::count(view.waiting_total as u64)) }</small></h3>

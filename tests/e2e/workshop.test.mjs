@@ -105,3 +105,23 @@ for (const [width, height] of [[1024, 768], [1280, 720]]) {
     await context.close();
   });
 }
+
+test('keyboard: a skip link to the stage, and a pending decision within 5 Tabs of it', async () => {
+  const { page, context, problems } = await open(browser, `${url}/?lesson=results`, { viewport: { width: 1280, height: 800 } });
+  await page.click('[data-testid="play"]');
+  await page.waitForSelector('.decision .outcome', { timeout: 15000 });
+  await page.focus('[data-testid="skip-link"]');
+  assert.ok(await page.isVisible('[data-testid="skip-link"]'), 'the skip link shows when focused');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement && document.activeElement.id), 'stage', 'Enter lands on the stage');
+  let tabs = 0;
+  while (tabs < 5 && !(await page.evaluate(() => !!document.activeElement.closest('.decision')))) {
+    await page.keyboard.press('Tab');
+    tabs += 1;
+  }
+  assert.ok(await page.evaluate(() => !!document.activeElement.closest('.decision')), `no decision within ${tabs} Tabs`);
+  console.log(`a pending decision is ${tabs} Tabs from the stage`);
+  assert.ok(!(await page.url()).includes('#stage'), 'the address keeps its fragment for share links');
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
