@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Fuzzes the validation gate, the driver, managers (a tenth as many), both
-# decoders and the hand-written reader against serde, with a million generated
+# Fuzzes the validation gate, the driver, managers (a tenth as many), the
+# scenario decoder and the share-link decoder, with a million generated
 # cases each (WQ_FUZZ_CASES to change), in an optimised build that keeps
 # overflow checks and debug assertions on, so any wrap is a failure.
 # Prints "fuzz ...: N cases ran, F failed" per target.
