@@ -64,10 +64,14 @@ pub fn compare() -> Html {
         ]
     });
     let error = use_state(|| None::<String>);
+    // One scale for the four plots (the default: the difference is the
+    // point), or each its own (the shape of each).
+    let shared = use_state(|| true);
     {
         let canvases = canvases.clone();
         let runs = runs.clone();
         let error = error.clone();
+        let shared = *shared;
         use_effect(move || {
             let mut failed = None;
             let ratio = web_sys::window()
@@ -85,7 +89,17 @@ pub fn compare() -> Html {
                 t.series[0] = theme.series[i];
                 if let Some(b) = CanvasBackend::with_canvas_object(c) {
                     let (name, points) = &runs[i];
-                    if let Err(e) = requeues::draw(&b.into_drawing_area(), &t, &[(name, points)]) {
+                    let scale: Vec<&Points> = if shared {
+                        runs.iter().map(|(_, p)| p).collect()
+                    } else {
+                        Vec::new()
+                    };
+                    if let Err(e) = requeues::draw_on_scale(
+                        &b.into_drawing_area(),
+                        &t,
+                        &[(name, points)],
+                        &scale,
+                    ) {
                         failed.get_or_insert(format!("the {name} chart could not be drawn: {e}"));
                     }
                 }
@@ -103,7 +117,9 @@ pub fn compare() -> Html {
     };
     html! {
         <section class="compare" aria-label="10,000 failing keys under four limiters" data-testid="compare">
-            <p class="hint">{"The same input, 10,000 keys failing at t=0 with instant reconciles, under client-go's three limiters and under controller-runtime v0.23's default. Each plot has its own scale."}</p>
+            <p class="hint">{"The same input, 10,000 keys failing at t=0 with instant reconciles, under client-go's three limiters and under controller-runtime v0.23's default."}</p>
+            <label class="check"><input type="checkbox" checked={*shared} data-testid="compare-shared-scale"
+                onchange={let s = shared.clone(); Callback::from(move |_| s.set(!*s))} />{" one scale for all four plots"}</label>
             <div class="multiples">
                 { for runs.iter().enumerate().map(|(i, (name, points))| html! {
                     <figure>

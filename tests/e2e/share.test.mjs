@@ -167,6 +167,19 @@ test('the articles figure, live: 10,000 failing keys under three limiters', asyn
   assert.ok(bucket >= 100 && bucket <= 111, `bucket: 100 at once, then 10/s: ${totals}`);
   assert.ok(maxOf >= 100 && maxOf <= 111, totals);
   await shot(page, '34-compare');
+  // One scale for all four (the default), or each its own: the bucket's plot
+  // is redrawn on its own, much smaller, scale.
+  const pixels = () => page.$$eval('[data-testid="compare"] canvas', (cs) => cs.map((c) => {
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let h = 0; for (let i = 0; i < d.length; i += 97) h = (h * 31 + d[i]) >>> 0; return h;
+  }));
+  assert.ok(await page.isChecked('[data-testid="compare-shared-scale"]'), 'one scale by default');
+  const shared = await pixels();
+  await page.click('[data-testid="compare-shared-scale"]');
+  await page.waitForTimeout(300);
+  const own = await pixels();
+  assert.notEqual(own[1], shared[1], 'the bucket-only plot changes scale');
+  await shot(page, '34-compare-own-scales');
   await context.close();
 });
 

@@ -18,6 +18,7 @@ pub fn draw<DB: DrawingBackend>(
         "keys",
         &[("queued (Len)", depth), ("waiting (heap)", waiting)],
         true,
+        &[],
     )
 }
 

@@ -205,8 +205,15 @@ pub(crate) fn line_chart<DB: DrawingBackend>(
     y_label: &str,
     series: &[(&str, &Points)],
     floor_zero: bool,
+    axes_from: &[&Points],
 ) -> ChartResult {
-    let all: Vec<&Points> = series.iter().map(|(_, p)| *p).collect();
+    // The axes fit the drawn series, and any others the caller names (a
+    // scale shared by several charts).
+    let all: Vec<&Points> = series
+        .iter()
+        .map(|(_, p)| *p)
+        .chain(axes_from.iter().copied())
+        .collect();
     let (x0, x1) = x_range(&all, 1.0);
     let (y0, y1) = y_range(&all, floor_zero);
     let mut chart = frame(area, theme, caption)?

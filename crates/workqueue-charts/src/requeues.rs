@@ -11,13 +11,55 @@ pub fn draw<DB: DrawingBackend>(
     theme: &Theme,
     runs: &[(&str, &Points)],
 ) -> ChartResult {
-    line_chart(area, theme, "Requeues per second", "requeues/s", runs, true)
+    draw_on_scale(area, theme, runs, &[])
+}
+
+/// The same chart on axes that also fit `scale` (series drawn in other
+/// charts), so several charts side by side share one scale.
+pub fn draw_on_scale<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    theme: &Theme,
+    runs: &[(&str, &Points)],
+    scale: &[&Points],
+) -> ChartResult {
+    line_chart(
+        area,
+        theme,
+        "Requeues per second",
+        "requeues/s",
+        runs,
+        true,
+        scale,
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::test_support::svg;
+
+    /// Two charts on one scale label the same top tick, whatever their own
+    /// series reach; each on its own scale they do not.
+    #[test]
+    fn charts_can_share_one_scale() {
+        let small: Points = (0..10).map(|i| (i as f64, 10.0)).collect();
+        let big: Points = (0..10).map(|i| (i as f64, 40_000.0)).collect();
+        let theme = Theme::LIGHT;
+        let own = svg(|a| draw(a, &theme, &[("small", &small)]));
+        let shared = svg(|a| draw_on_scale(a, &theme, &[("small", &small)], &[&big]));
+        let big_alone = svg(|a| draw(a, &theme, &[("big", &big)]));
+        assert!(
+            !own.contains("40k") && !own.contains("40000"),
+            "its own scale stops near 10"
+        );
+        let top =
+            |svg: &str| svg.contains("40k") || svg.contains("40000") || svg.contains("40,000");
+        assert!(top(&big_alone), "the big series reaches 40k");
+        assert!(
+            top(&shared),
+            "on the shared scale the small series' chart reaches 40k too"
+        );
+    }
 
     #[test]
     fn renders_one_polyline_per_run_with_a_legend() {
