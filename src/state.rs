@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use workqueue_core::sim::SimEvent;
-use workqueue_core::{Input, Manager, Nanos, Scenario, Simulation};
+use workqueue_core::{Input, Manager, Nanos, QueueKind, ResultLabel, Scenario, Simulation};
 use yew::prelude::*;
 
 use crate::lesson_nav::LessonState;
@@ -96,6 +96,33 @@ pub enum Action {
     RunManager(Provider),
     /// Back to the one controller of the settings.
     ExitManager,
+    /// The same run on the other controller-runtime version: the settings
+    /// for that queue, the recorded inputs replayed to the same instant,
+    /// and the run left behind kept as figures beside the new one.
+    SwitchQueue(QueueKind),
+}
+
+/// A run's headline figures, to set two runs side by side.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Headline {
+    pub queue: QueueKind,
+    pub at: Nanos,
+    pub reconciles: u64,
+    pub errors: u64,
+    pub requeues: u64,
+}
+
+impl Headline {
+    pub fn of(sim: &Simulation) -> Headline {
+        let m = sim.controller_metrics();
+        Headline {
+            queue: sim.spec().queue,
+            at: sim.now(),
+            reconciles: sim.inner_reconciles(),
+            errors: m.total(ResultLabel::Error),
+            requeues: sim.requeues_total(),
+        }
+    }
 }
 
 /// How the page was opened (`?embed=1`, `?workshop=1`).
@@ -128,6 +155,8 @@ pub struct Playground {
     pub provider: Provider,
     /// Bumped when the clicker opens the prediction field: the field takes focus.
     pub focus_guess: u64,
+    /// The run on the other queue, left by the last version switch.
+    pub other_run: Option<Headline>,
     /// A step played by the clicker pauses once what it waits for happened.
     pub until_wait: bool,
 }
@@ -187,6 +216,7 @@ impl Playground {
             provider: Provider::default(),
             focus_guess: 0,
             until_wait: false,
+            other_run: None,
         }
     }
 
@@ -317,6 +347,12 @@ impl Playground {
                 self.effective_speed = speed;
                 self.cue = cue;
                 let target = now.saturating_add(pacing::virtual_step(real_ms, speed));
+                // A manager's run stops exactly at its duration, at any speed.
+                let target = if self.is_manager() {
+                    target.min(end.max(now))
+                } else {
+                    target
+                };
                 let is_event = upcoming.is_some_and(|at| self.timeline.borrow().next_is_event(at));
                 match upcoming {
                     // Land on the event and show its first pass alone.
@@ -335,6 +371,10 @@ impl Playground {
         // goes on while something is scheduled.
         if self.is_manager() && self.now() >= end {
             self.playing = false;
+            self.notice = Notice::info(format!(
+                "The run reached its set length, {}, and stopped.",
+                crate::format::clock(end)
+            ));
         }
         if let Some(reason) = self.timeline.borrow().stall_reason() {
             self.playing = false;
@@ -430,6 +470,35 @@ impl Reducible for Playground {
                 let mut fresh = next.carry_over(Playground::with(settings, scenario));
                 fresh.provider = next.provider.clone();
                 return Rc::new(fresh);
+            }
+            Action::SwitchQueue(queue) => {
+                let settings = next.settings.for_queue(queue);
+                let (before, tape, at) = {
+                    let t = next.timeline.borrow();
+                    (Headline::of(t.sim()), t.tape().to_vec(), t.now())
+                };
+                let replayed = settings.to_scenario().map_err(|errors| {
+                    errors
+                        .iter()
+                        .map(|(f, e)| format!("{}: {e}", f.label()))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                });
+                match replayed
+                    .and_then(|s| Timeline::replayed(s, tape, at).map_err(|e| e.to_string()))
+                {
+                    Ok(t) => {
+                        let mut fresh = next.carry_over(Playground::on(settings, t, None));
+                        fresh.other_run = Some(before);
+                        fresh.selected = next.selected.clone();
+                        fresh.idle = next.idle;
+                        fresh.notice = Notice::info(
+                            "The same run on the other queue: what you did is replayed to the same instant.",
+                        );
+                        return Rc::new(fresh);
+                    }
+                    Err(text) => next.notice = Notice::error(text),
+                }
             }
             Action::Input(input) => {
                 if let Input::Add { key } | Input::Decide { key, .. } = &input {
@@ -717,6 +786,49 @@ mod tests {
         p = reduce(p, Action::LessonStep(1));
         p = reduce(p, Action::LessonStep(0));
         assert_eq!(p.sim().digest(), first, "back replays the step's set-up");
+    }
+
+    /// Switching the version replays what was done on the other queue, to
+    /// the same instant, and keeps the first run's figures beside it.
+    #[test]
+    fn switching_the_version_replays_the_same_run_on_the_other_queue() {
+        let mut settings = Settings::default();
+        settings.script = crate::settings::ScriptChoice::AlwaysError;
+        settings.set(crate::settings::Field::Reconcile, "0s".into());
+        let scenario = settings.to_scenario().unwrap();
+        let mut p = Rc::new(Playground::with(settings, scenario));
+        p = reduce(
+            p,
+            Action::Input(Input::AddMany {
+                prefix: "ns/p-".into(),
+                count: 300,
+            }),
+        );
+        for _ in 0..40 {
+            p = reduce(p, Action::Step);
+        }
+        let (at, before) = (p.now(), p.sim().requeues_total());
+        assert!(before > 0);
+        p = reduce(p, Action::SwitchQueue(QueueKind::Priority));
+        while p.timeline.borrow().pending().is_some() {
+            p = reduce(p, Action::Tick(16.0));
+        }
+        assert_eq!(p.sim().spec().queue, QueueKind::Priority);
+        assert_eq!(p.now(), at, "the same instant");
+        assert_eq!(p.sim().queue().keys().len(), 300, "the same keys");
+        let other = p
+            .other_run
+            .clone()
+            .expect("the first run's figures are kept");
+        assert_eq!(
+            (other.queue, other.at, other.requeues),
+            (QueueKind::ClientGo, at, before)
+        );
+        assert_ne!(
+            p.sim().requeues_total(),
+            before,
+            "a different queue, a different run"
+        );
     }
 
     #[test]

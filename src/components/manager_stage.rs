@@ -87,6 +87,39 @@ fn shared_parts(m: &Manager, views: &[StageView]) -> Html {
     }
 }
 
+/// All controllers together against the limit they share, and the end of
+/// the run: a manager's run lasts its set duration.
+fn totals(m: &Manager) -> Html {
+    let now = m.now();
+    let rate: Option<f64> = m
+        .controllers()
+        .map(|(_, c)| c.series().reconciles_per_second(now, SECOND))
+        .sum();
+    let s = m.scenario();
+    let limit = match (&s.crossplane, &s.shared_bucket) {
+        (Some(cp), _) => Some(("the global bucket", cp.derived().global_qps)),
+        (None, Some(b)) => Some(("the shared bucket", b.qps)),
+        _ => None,
+    };
+    let rate_text = match rate {
+        Some(r) => format!(
+            "All {} controllers: {r:.1} reconciles/s over the last second",
+            m.len()
+        ),
+        None => format!("All {} controllers: no whole second yet", m.len()),
+    };
+    let against = limit.map(|(what, qps)| format!(", against the {qps}/s that {what} allows"));
+    let ended = now >= s.duration_ns;
+    html! {
+        <div class="manager-totals">
+            <p class="total-rate" data-testid="total-rate">{ rate_text }{ against.unwrap_or_default() }</p>
+            { if ended { html! {
+                <p class="run-ended" role="status" data-testid="run-ended">{ format!("The run ended at {}, the length it was set to. Restart plays it again.", format::clock(s.duration_ns)) }</p>
+            } } else { html! {} } }
+        </div>
+    }
+}
+
 fn column(state: &PlaygroundContext, name: &str, c: &Simulation, view: &StageView) -> Html {
     let now = view.now;
     let reconciles = c.inner_reconciles();
@@ -144,6 +177,7 @@ pub fn manager_stage() -> Html {
                 <p class="hint">{"Several controllers in one process. What they share is drawn once, on top; each column is one controller with its own queue and backoff."}</p>
                 <button onclick={exit} data-testid="exit-manager">{"Back to one controller"}</button>
             </div>
+            { totals(&m) }
             { shared_parts(&m, &views) }
             <div class="controllers" style={format!("grid-template-columns: repeat({}, minmax(0, 1fr))", m.len().clamp(1, 3))}>
                 { for m.controllers().zip(&views).map(|((name, c), view)| column(&state, name, c, view)) }

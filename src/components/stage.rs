@@ -10,14 +10,15 @@ use workqueue_charts::bucket::level;
 use workqueue_core::view::{
     BucketOwner, BucketView, KeyView, Landing, SourceView, WaitingView, WorkerView,
 };
-use workqueue_core::{parse_go_duration, Input, Nanos, Outcome, QueueKind, StageView};
+use workqueue_core::{parse_go_duration, Input, Nanos, Outcome, QueueKind, ResultLabel, StageView};
 use yew::prelude::*;
 
 use super::{event_value, use_playground};
 use crate::flights::Flight;
 use crate::format;
 use crate::lessons::Lane;
-use crate::state::{Action, PlaygroundContext};
+use crate::settings::{Field, ScriptChoice};
+use crate::state::{Action, Headline, PlaygroundContext};
 
 /// Chips drawn per lane; past this the lane shows a count instead, which
 /// keeps ten thousand keys smooth.
@@ -235,7 +236,7 @@ pub fn stage() -> Html {
                 <h3>{"Token bucket"}</h3>
                 { match &view.bucket {
                     None => html! { <p class="hint">{"This limiter has no bucket: keys only slow themselves down."}</p> },
-                    Some(b) => bucket_gauge(b),
+                    Some(b) => html! { <>{ bucket_gauge(b) }{ drain_hint(&state, b) }</> },
                 } }
             </div>
         </section>
@@ -252,10 +253,9 @@ fn queue_switch() -> Html {
         let on = current == kind;
         let onclick = {
             let d = state.dispatcher();
-            let settings = state.settings.clone();
             Callback::from(move |_| {
-                if settings.queue != kind {
-                    d.dispatch(Action::Apply(settings.for_queue(kind)));
+                if current != kind {
+                    d.dispatch(Action::SwitchQueue(kind));
                 }
             })
         };
@@ -271,7 +271,43 @@ fn queue_switch() -> Html {
             <span class="switch-label">{"controller-runtime"}</span>
             { option(QueueKind::ClientGo, "v0.22 and earlier", "client-go queue") }
             { option(QueueKind::Priority, "v0.23 and later", "priority queue, today's default") }
+            { side_by_side(&state) }
         </div>
+    }
+}
+
+/// After a version switch: the run left behind and this one, in figures.
+fn side_by_side(state: &PlaygroundContext) -> Html {
+    let Some(other) = state
+        .other_run
+        .clone()
+        .filter(|o| o.queue != state.settings.queue)
+    else {
+        return html! {};
+    };
+    let version = |q: QueueKind| {
+        if q == QueueKind::Priority {
+            "v0.23"
+        } else {
+            "v0.22"
+        }
+    };
+    let now = Headline::of(&state.sim());
+    let line = |h: &Headline| {
+        format!(
+            "{} at {}: {} reconciles, {} errors, {} requeues",
+            version(h.queue),
+            format::clock(h.at),
+            format::count(h.reconciles),
+            format::count(h.errors),
+            format::count(h.requeues)
+        )
+    };
+    html! {
+        <p class="side-by-side" data-testid="version-compare">
+            <span>{ line(&other) }</span>
+            <span>{ line(&now) }</span>
+        </p>
     }
 }
 
@@ -329,9 +365,16 @@ pub(super) fn bucket_gauge(b: &BucketView) -> Html {
     let floor = -level(-DEBT_FLOOR_BURSTS * burst, burst);
     let debt_pct = (-level(-b.debt(), burst) / floor * 100.0).clamp(0.0, 100.0);
     let next = b.next_token_in().map(format::short);
+    // The drip: the refill toward the next whole token, drawn in virtual
+    // time, so it pauses with the run and slows with slow motion.
+    let drip = b.refill_progress().map(|p| {
+        html! { <span class="drip" aria-hidden="true" data-testid="drip" style={format!("--p:{p:.3}")}></span> }
+    });
+    let every = (b.qps > 0.0).then(|| format::short((1e9 / b.qps).round() as Nanos));
     html! {
         <div class={classes!("gauge", (b.debt() > 0.0).then_some("in-debt"))} role="meter" aria-label={name} aria-valuemin={format!("-{}", b.burst * 100)} aria-valuemax={b.burst.to_string()} aria-valuenow={format!("{:.2}", b.tokens)} data-testid="bucket-gauge">
             <div class="tube" aria-hidden="true">
+                { drip.unwrap_or_default() }
                 <div class="tokens-zone"><div class="fill" style={format!("height:{tokens_pct:.1}%")}></div><span class="tick top">{ b.burst }</span></div>
                 <div class="zero"><span class="tick">{"0"}</span></div>
                 <div class="debt-zone"><div class="debt" style={format!("height:{debt_pct:.1}%")}></div><span class="tick bottom">{ format!("-{}", format::count(b.burst as u64 * 100)) }</span></div>
@@ -339,6 +382,13 @@ pub(super) fn bucket_gauge(b: &BucketView) -> Html {
             <div class="gauge-text">
                 <p class="big" data-testid="tokens">{ format!("{:.1}", b.tokens) }<small>{ format!(" / {} tokens", b.burst) }</small></p>
                 <p>{ format!("{name}: refills {}/s", b.qps) }</p>
+                { match every {
+                    Some(every) if b.debt() > 0.0 && b.waiting_on_bucket > 0 => html! {
+                        <p class="drip-text" data-testid="drip-text">{ format!("+1 token every {every}, taken at once by the next waiting key") }</p>
+                    },
+                    Some(every) if b.tokens < b.burst as f64 => html! { <p class="drip-text">{ format!("+1 token every {every}") }</p> },
+                    _ => html! {},
+                } }
                 { match &next {
                     Some(next) if b.debt() > 0.0 => html! { <p class="debt-text" data-testid="debt">{ format!("in debt by {}", format::count(b.debt().ceil() as u64)) }<br/>{ format!("next free token in {next}") }</p> },
                     Some(next) => html! { <p>{ format!("next free token in {next}") }</p> },
@@ -350,6 +400,51 @@ pub(super) fn bucket_gauge(b: &BucketView) -> Html {
             </div>
         </div>
     }
+}
+
+/// A full bucket while keys fail: failures come slower than it refills, so
+/// it never drains. Says why, and offers settings that drain it.
+fn drain_hint(state: &PlaygroundContext, b: &BucketView) -> Html {
+    if b.owner != BucketOwner::Controller || b.tokens < b.burst as f64 - 1.0 {
+        return html! {};
+    }
+    let sim = state.sim();
+    let failing = sim.controller_metrics().total(ResultLabel::Error) > 0;
+    let spec = &sim.spec().controller;
+    let Some(most) = failures_per_second(spec.workers, spec.reconcile_ns) else {
+        return html! {};
+    };
+    if !failing || most >= b.qps {
+        return html! {};
+    }
+    let drain = {
+        let d = state.dispatcher();
+        let mut settings = state.settings.clone();
+        settings.set(Field::Reconcile, DRAIN_RECONCILE.into());
+        settings.script = ScriptChoice::AlwaysError;
+        Callback::from(move |_| {
+            d.dispatch(Action::Apply(settings.clone()));
+            d.dispatch(Action::Input(Input::AddMany {
+                prefix: "default/pod-".into(),
+                count: 300,
+            }));
+        })
+    };
+    html! {
+        <p class="hint drain-hint" data-testid="drain-hint">
+            { format!("Full: at most {} failures/s reach it ({} worker(s), {} per reconcile), fewer than the {}/s it refills. ", (most * 10.0).round() / 10.0, spec.workers, format::short(spec.reconcile_ns), b.qps) }
+            <button onclick={drain} data-testid="drain">{ format!("Drain it: 300 keys failing every {DRAIN_RECONCILE}") }</button>
+        </p>
+    }
+}
+
+/// Reconciles short enough that one worker's failures outrun a 10/s refill.
+const DRAIN_RECONCILE: &str = "20ms";
+
+/// The most reconciles per second `workers` can finish, each taking
+/// `reconcile_ns`: `None` when reconciles take no time (no ceiling).
+pub(crate) fn failures_per_second(workers: u32, reconcile_ns: Nanos) -> Option<f64> {
+    (reconcile_ns > 0).then(|| workers as f64 * 1e9 / reconcile_ns as f64)
 }
 
 fn worker(
@@ -507,5 +602,20 @@ pub fn decision(props: &DecisionProps) -> Html {
             </label>
             { if let Err(e) = &parsed { html! { <small class="error">{ e.to_string() }</small> } } else { html! {} } }
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The reviewer's case: one worker, 200 ms reconciles, 5 failures/s
+    /// against a 10/s refill, so the bucket never drains; 20 ms does.
+    #[test]
+    fn failures_per_second_is_the_workers_ceiling() {
+        assert_eq!(failures_per_second(1, 200_000_000), Some(5.0));
+        let fast = parse_go_duration(DRAIN_RECONCILE).unwrap();
+        assert!(failures_per_second(1, fast).unwrap() > 10.0);
+        assert_eq!(failures_per_second(4, 0), None, "no ceiling");
     }
 }

@@ -26,7 +26,19 @@ test('a provider of three kinds shares one global bucket and one client', async 
   // Why is this key waiting? Across levels.
   await page.click('[data-testid="controller"] >> nth=1 >> .chip.waiting >> nth=0');
   assert.match(await page.textContent('[data-testid="holding"]'), /backoff|bucket|client/);
+  // Together against the global bucket: the total over the last second, and its limit.
+  assert.match(await page.textContent('[data-testid="total-rate"]'), /All 3 controllers: [\d.]+ reconciles\/s over the last second, against the 10\/s that the global bucket allows/);
   await shot(page, '60-manager-provider');
+  // Played to its end, the run says so.
+  await page.fill('[aria-label="Speed"]', '2');
+  await page.waitForSelector('[data-testid="run-ended"]', { timeout: 30000 });
+  assert.match(await page.textContent('[data-testid="run-ended"]'), /The run ended at 1m0s/);
+  assert.match(await page.textContent('[data-testid="notice"]'), /reached its set length, 1m0s/);
+  assert.match(await page.textContent('[data-testid="clock"]'), /1m0s|60/);
+  const rate = parseFloat((await page.textContent('[data-testid="total-rate"]')).split(':')[1]);
+  assert.ok(rate > 5 && rate <= 10.5, `after the burst the three share about 10/s: ${rate}`);
+  await page.locator('[data-testid="run-ended"]').scrollIntoViewIfNeeded();
+  await shot(page, '61-manager-ended');
   await page.click('[data-testid="exit-manager"]');
   await page.waitForSelector('[data-stage]:not([data-manager])');
   assert.deepEqual(problems.console, []);

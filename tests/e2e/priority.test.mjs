@@ -87,3 +87,19 @@ test('the comparison shows v0.23 beside the classic limiters', async () => {
   assert.equal(v023, 70000, totals);
   await context.close();
 });
+
+test('switching the version keeps the run: the same storm on the other queue, both runs in figures', async () => {
+  const { page, context, problems } = await open(browser, url);
+  await failingStorm(page, 300);
+  await page.waitForTimeout(1500);
+  await page.click('[data-testid="play"]'); // pause
+  await switchTo(page, 'priority');
+  await page.waitForSelector('[data-testid="version-compare"]');
+  const text = await page.textContent('[data-testid="version-compare"]');
+  assert.match(text, /v0\.22 at [^:]+: [\d,]+ reconciles/, text);
+  assert.match(text, /v0\.23 at [^:]+: [\d,]+ reconciles/, text);
+  assert.match(await page.textContent('[data-testid="waiting"]') + await page.textContent('[data-testid="queue"]') + await page.textContent('[data-testid="workers"]'), /pod-/, 'the storm is still there');
+  await shot(page, '52-version-switch');
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});

@@ -220,3 +220,76 @@ test('the outcome buttons meet WCAG AA contrast in light and dark mode', async (
     await context.close();
   }
 });
+
+test('the bucket demo: a full bucket says why, one click drains it, and the drip moves while in debt', async () => {
+  const { page, context, problems } = await open(browser, url);
+  // The reviewer's case: 300 failing keys, one worker, 200 ms reconciles.
+  await page.selectOption('[data-testid="script"]', 'always-error');
+  await page.click('[data-testid="apply"]');
+  await page.fill('[data-testid="count"]', '300');
+  await page.click('[data-testid="add-many"]');
+  await page.waitForSelector('[data-testid="drain-hint"]', { timeout: 10000 });
+  assert.match(await page.textContent('[data-testid="drain-hint"]'), /at most 5 failures\/s .* fewer than the 10\/s/);
+  await page.click('[data-testid="drain"]');
+  // Draining: the level falls below the burst within a few seconds, then into debt.
+  const level = async () => parseFloat(await page.textContent('[data-testid="tokens"]'));
+  const seen = [];
+  const t0 = Date.now();
+  while (Date.now() - t0 < 20000) {
+    seen.push(await level());
+    if (seen.at(-1) < 0) break;
+    await page.waitForTimeout(250);
+  }
+  assert.ok(seen.some((v) => v > 0 && v < 100), `a level between full and empty was on screen: ${seen}`);
+  assert.ok(seen.at(-1) < 0, `the bucket went into debt: ${seen}`);
+  await page.waitForSelector('[data-testid="drip-text"]');
+  assert.match(await page.textContent('[data-testid="drip-text"]'), /\+1 token every 100ms, taken at once by the next waiting key/);
+  // The drip is drawn from the refill's progress: it moves from frame to frame.
+  const drops = new Set();
+  for (let i = 0; i < 12; i++) {
+    drops.add(await page.$eval('[data-testid="drip"]', (el) => el.style.getPropertyValue('--p')));
+    await page.waitForTimeout(40);
+  }
+  assert.ok(drops.size >= 4, `the drop moved: ${[...drops]}`);
+  await shot(page, '53-bucket-drip');
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
+
+// Every built-in lesson's first step, embedded as a blog would at 700 px
+// and read on a 390x844 phone: a picture of each, the step's focus begins
+// on the first screen, and nothing hides in inner scroll areas.
+const LESSONS = ['sets', 'results', 'backoff', 'herd', 'max-of', 'forget-done', 'fast-slow', 'crossplane', 'v023', 'provider'];
+test('each lesson embedded: its first step at 700 px and on a 390x844 phone', async () => {
+  const late = [];
+  for (const viewport of [{ width: 700, height: 600 }, { width: 390, height: 844 }]) {
+    const context = await browser.newContext({ viewport, reducedMotion: 'no-preference' });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    for (const id of LESSONS) {
+      await page.goto(`${url}/?embed=1&lesson=${id}&step=1&autoplay=1`);
+      await page.waitForSelector('[data-testid="lesson-step-title"]');
+      await page.waitForTimeout(1200);
+      const first = await page.$$eval('[data-stage] [data-lane].focus', (els) => els.map((e) => e.getBoundingClientRect().top));
+      const manager = (await page.$('[data-stage][data-manager]')) || ((await page.$('[data-testid="lesson-act"]')) && first.length === 0);
+      if (!manager) {
+        assert.ok(first.length > 0, `${id}: the step names a lane and the stage shows it`);
+        if (Math.min(...first) > viewport.height - 40) late.push(`${id} at ${viewport.width}: focus starts at ${Math.round(Math.min(...first))}`);
+      }
+      const hidden = await page.evaluate(() => {
+        let px = 0;
+        for (const el of document.querySelectorAll('body *')) {
+          const o = getComputedStyle(el).overflowY;
+          if ((o === 'auto' || o === 'scroll') && el.scrollHeight > el.clientHeight + 1) px += el.scrollHeight - el.clientHeight;
+        }
+        return px;
+      });
+      assert.ok(hidden <= 40, `${id} at ${viewport.width}: ${hidden}px hidden in scroll areas`);
+      await shot(page, `embed-${viewport.width}x${viewport.height}-${id}-1`);
+    }
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+  assert.deepEqual(late, [], 'a focused lane below the first screen');
+});

@@ -9,6 +9,7 @@ use crate::item::{ItemId, ItemMap};
 use crate::limiter::LimiterConfig;
 use crate::rate::TokenBucket;
 use crate::rng::Rng;
+use crate::tagged::{nothing_left, take};
 use crate::time::{format_go_duration, Nanos, SECOND};
 
 /// Whether and how `Reconcile` failed.
@@ -41,8 +42,9 @@ pub struct ReconcileResult {
 }
 
 /// The outcomes a user picks in the playground; each is a [`ReconcileResult`].
+/// Read through a flat record (see [`crate::tagged`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(tag = "kind", rename_all = "snake_case", try_from = "OutcomeDoc")]
 pub enum Outcome {
     /// `(Result{}, nil)`.
     Success,
@@ -64,6 +66,64 @@ pub enum Outcome {
     },
     /// Any other combination.
     Custom { result: ReconcileResult },
+}
+
+/// Which outcome a document holds: the `kind` tag.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum OutcomeKind {
+    Success,
+    Requeue,
+    RequeueAfter,
+    Error,
+    TerminalError,
+    ErrorWithRequeueAfter,
+    Custom,
+}
+
+/// An outcome as written: every field any outcome has.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OutcomeDoc {
+    kind: OutcomeKind,
+    #[serde(default, with = "crate::serde_duration::option")]
+    after_ns: Option<Nanos>,
+    result: Option<ReconcileResult>,
+}
+
+impl TryFrom<OutcomeDoc> for Outcome {
+    type Error = String;
+
+    fn try_from(doc: OutcomeDoc) -> Result<Outcome, String> {
+        let OutcomeDoc {
+            kind,
+            mut after_ns,
+            mut result,
+        } = doc;
+        let made = match kind {
+            OutcomeKind::Success => Outcome::Success,
+            OutcomeKind::Requeue => Outcome::Requeue,
+            OutcomeKind::Error => Outcome::Error,
+            OutcomeKind::TerminalError => Outcome::TerminalError,
+            OutcomeKind::RequeueAfter => Outcome::RequeueAfter {
+                after_ns: take(&mut after_ns, "after_ns")?,
+            },
+            OutcomeKind::ErrorWithRequeueAfter => Outcome::ErrorWithRequeueAfter {
+                after_ns: take(&mut after_ns, "after_ns")?,
+            },
+            OutcomeKind::Custom => Outcome::Custom {
+                result: take(&mut result, "result")?,
+            },
+        };
+        nothing_left(
+            kind,
+            &[
+                ("after_ns", after_ns.is_some()),
+                ("result", result.is_some()),
+            ],
+        )?;
+        Ok(made)
+    }
 }
 
 impl Outcome {

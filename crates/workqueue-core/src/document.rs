@@ -27,12 +27,15 @@ fn path_error(e: serde_path_to_error::Error<serde_json::Error>) -> ScenarioError
         p => p,
     };
     let inner = e.into_inner();
-    // serde reports a missing field at its parent: name the field itself.
+    // serde reports a missing field at its parent, and so does a tagged
+    // document refusing another variant's field: name the field itself.
     let text = inner.to_string();
-    let missing = text
-        .strip_prefix("missing field `")
+    let missing = ["missing field `", "unknown field `"]
+        .iter()
+        .find_map(|prefix| text.strip_prefix(prefix))
         .and_then(|rest| rest.split_once('`'))
-        .map(|(name, _)| name);
+        .map(|(name, _)| name)
+        .filter(|name| !path.ends_with(name));
     let field = match (path.as_str(), missing) {
         ("", None) => "(document)".to_string(),
         ("", Some(name)) => name.to_string(),
@@ -67,5 +70,51 @@ mod tests {
         assert!(e.reason.contains("missing field"), "{e}");
         let e = from_str::<ItemSpec>(r#"{"key": "a", "key": "b"}"#).unwrap_err();
         assert!(e.reason.contains("duplicate field"), "{e}");
+    }
+
+    /// Inputs, outcomes and sources are read flat and checked against their
+    /// tag: a field of another variant, a missing one and an unknown tag are
+    /// each named at their own path.
+    #[test]
+    fn tagged_documents_name_their_fields() {
+        use crate::events::Input;
+        use crate::scenario::Source;
+        let e =
+            from_str::<Vec<Input>>(r#"[{"input": "add", "key": "a", "count": 3}]"#).unwrap_err();
+        assert_eq!(e.field, "[0].count");
+        assert!(e.reason.contains("`add` does not have it"), "{e}");
+        let e = from_str::<Vec<Input>>(r#"[{"input": "add_many", "prefix": "p"}]"#).unwrap_err();
+        assert_eq!(e.field, "[0].count");
+        let e = from_str::<Input>(
+            r#"{"input": "decide", "key": "a", "outcome": {"kind": "requeue_after"}}"#,
+        )
+        .unwrap_err();
+        assert_eq!(e.field, "outcome.after_ns");
+        let e = from_str::<Input>(r#"{"input": "jump"}"#).unwrap_err();
+        assert_eq!(e.field, "input");
+        assert!(e.reason.contains("unknown variant `jump`"), "{e}");
+        let e = from_str::<Input>(r#"{"input": "add", "key": "a", "wat": 1}"#).unwrap_err();
+        assert_eq!(e.field, "wat");
+        let e =
+            from_str::<Source>(r#"{"type": "resync", "period_ns": "1s", "key": "a"}"#).unwrap_err();
+        assert_eq!(e.field, "key");
+        // A resync written with `null` stops it; written without, it is refused.
+        let stop = from_str::<Input>(r#"{"input": "resync", "period_ns": null}"#).unwrap();
+        assert_eq!(stop, Input::Resync { period_ns: None });
+        let e = from_str::<Input>(r#"{"input": "resync"}"#).unwrap_err();
+        assert_eq!(e.field, "period_ns");
+        let read = from_str::<Source>(
+            r#"{"type": "watch_events", "key": "k", "per_second": 2.5, "duration_ns": "3s"}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            read,
+            Source::WatchEvents {
+                key: "k".into(),
+                per_second: 2.5,
+                start_ns: 0,
+                duration_ns: 3_000_000_000
+            }
+        );
     }
 }

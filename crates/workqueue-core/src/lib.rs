@@ -48,6 +48,7 @@ pub mod scenario;
 mod serde_duration;
 mod series;
 pub mod sim;
+mod tagged;
 mod time;
 pub mod validate;
 pub mod view;

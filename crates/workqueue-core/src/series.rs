@@ -14,6 +14,11 @@ pub struct Sample {
     pub retries: u32,
     pub adds: u32,
     pub reconciles: [u32; 4],
+    /// Reconciles whose own Reconcile ran: all of them, except those
+    /// Crossplane's global bucket turned away with a RequeueAfter. Read by
+    /// the stage; left out of exports and digests, which it does not change.
+    #[serde(skip)]
+    pub ran: u32,
     pub depth: u32,
     pub waiting: u32,
     pub processing: u32,
@@ -57,6 +62,7 @@ impl Series {
                     s.requeues = s.requeues.saturating_add(c[0].requeues);
                     s.retries = s.retries.saturating_add(c[0].retries);
                     s.adds = s.adds.saturating_add(c[0].adds);
+                    s.ran = s.ran.saturating_add(c[0].ran);
                     for k in 0..4 {
                         s.reconciles[k] = s.reconciles[k].saturating_add(c[0].reconciles[k]);
                     }
@@ -68,8 +74,48 @@ impl Series {
         self.width = self.width.saturating_mul(2);
     }
 
+    /// Reconciles that ran (see [`Sample::ran`]) per second over the whole samples that ended in the last
+    /// `window` before `now` (at least one sample): `None` before one ended.
+    pub fn reconciles_per_second(&self, now: Nanos, window: Nanos) -> Option<f64> {
+        let closed = ((now / self.width.max(1)) as usize).min(self.samples.len());
+        let take = ((window / self.width.max(1)) as usize).clamp(1, closed.max(1));
+        let recent = self.samples.get(closed.checked_sub(take)?..closed)?;
+        if recent.is_empty() {
+            return None;
+        }
+        let total: u64 = recent.iter().map(|s| u64::from(s.ran)).sum();
+        Some(total as f64 * 1e9 / (recent.len() as f64 * self.width as f64))
+    }
+
     /// Sample `i` covers `[i·width, (i+1)·width)`.
     pub fn start_of(&self, i: usize) -> Nanos {
         (i as Nanos).saturating_mul(self.width)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::time::{MILLISECOND, SECOND};
+
+    #[test]
+    fn the_recent_rate_counts_whole_samples_only() {
+        let mut s = Series::new(100 * MILLISECOND);
+        assert_eq!(s.reconciles_per_second(50 * MILLISECOND, SECOND), None);
+        s.samples = vec![Sample::default(); 30];
+        for (i, sample) in s.samples.iter_mut().enumerate() {
+            // 5 reconciles a sample for the first second, then 1.
+            sample.ran = if i < 10 { 5 } else { 1 };
+        }
+        // At 2.05 s the last whole second is samples 10..20: 10 in 1 s.
+        assert_eq!(
+            s.reconciles_per_second(2_050 * MILLISECOND, SECOND),
+            Some(10.0)
+        );
+        // Early on, the window shrinks to what has ended: 5 per 100 ms.
+        assert_eq!(
+            s.reconciles_per_second(150 * MILLISECOND, SECOND),
+            Some(50.0)
+        );
     }
 }

@@ -724,6 +724,8 @@ impl Simulation {
         }
         self.metrics.count(&decision);
         self.inner_reconciles += inner_ran as u64;
+        let ran = &mut self.series.current(now).ran;
+        *ran = ran.saturating_add(inner_ran as u32);
         if inner_ran && decision.label == ResultLabel::Success {
             self.last_success_at = Some(now);
         }

@@ -142,6 +142,13 @@ impl BucketView {
         (-self.tokens).max(0.0)
     }
 
+    /// How far the refill is toward the next whole token, from 0 to 1:
+    /// `None` when the bucket is full or never refills.
+    pub fn refill_progress(&self) -> Option<f64> {
+        (self.qps > 0.0 && self.tokens < self.burst as f64)
+            .then(|| self.tokens - self.tokens.floor())
+    }
+
     /// How long until a whole token is free (a failure then would not wait):
     /// `None` when one is free now or the bucket never refills.
     pub fn next_token_in(&self) -> Option<Nanos> {
@@ -687,5 +694,15 @@ mod tests {
         let b = s.bucket_view().unwrap();
         assert!((b.tokens + 45.0).abs() < 1e-9, "{}", b.tokens);
         assert_eq!(b.waiting_on_bucket, 45);
+        // In debt, the drip still moves: 50 ms on, half of the next token.
+        s.run_until(550 * MILLISECOND);
+        let b = s.bucket_view().unwrap();
+        let p = b.refill_progress().expect("in debt, the bucket refills");
+        assert!((p - 0.5).abs() < 1e-6, "{p}");
+        let full = BucketView {
+            tokens: b.burst as f64,
+            ..b.clone()
+        };
+        assert_eq!(full.refill_progress(), None, "a full bucket does not drip");
     }
 }
