@@ -7,7 +7,8 @@ use workqueue_core::{parse_go_duration, validate, Input};
 use yew::prelude::*;
 
 use super::{event_value, use_playground};
-use crate::state::Action;
+use crate::settings::{Preset, ScriptChoice};
+use crate::state::{Action, PlaygroundContext};
 use crate::timeline::PAGE_MAX_KEYS;
 
 /// A refusal: the id of the input at fault, and what to tell the user.
@@ -182,6 +183,37 @@ pub fn inputs() -> Html {
                 <button type="submit">{ if resync_active { "Stop resync" } else { "Start resync" } }</button>
             </form>
             { message(&["in-resync"]) }
+            { demo_choices(&state) }
         </section>
+    }
+}
+
+/// In workshop mode, where the settings tab is hidden: the limiter and what
+/// each reconcile returns, applied as soon as they are picked, so a live
+/// demo needs nothing off screen.
+fn demo_choices(state: &PlaygroundContext) -> Html {
+    let pick = |apply: fn(&mut crate::settings::Settings, &str) -> bool| {
+        let (d, settings) = (state.dispatcher(), state.settings.clone());
+        Callback::from(move |e: Event| {
+            let mut next = settings.clone();
+            if apply(&mut next, &event_value(&e)) {
+                d.dispatch(Action::Apply(next));
+            }
+        })
+    };
+    let on_preset = pick(|s, id| Preset::from_id(id).map(|p| s.preset = p).is_some());
+    let on_script = pick(|s, id| ScriptChoice::from_id(id).map(|c| s.script = c).is_some());
+    let (preset, script) = (state.settings.preset, state.settings.script);
+    html! {
+        <div class="row wrap demo-choices">
+            <label for="w-preset">{"Limiter"}</label>
+            <select id="w-preset" data-testid="demo-preset" onchange={on_preset}>
+                { for Preset::ALL.iter().map(|p| html! { <option value={p.id()} selected={*p == preset}>{ p.label() }</option> }) }
+            </select>
+            <label for="w-script">{"Each reconcile"}</label>
+            <select id="w-script" data-testid="demo-script" onchange={on_script}>
+                { for ScriptChoice::ALL.iter().map(|c| html! { <option value={c.id()} selected={*c == script}>{ c.label() }</option> }) }
+            </select>
+        </div>
     }
 }

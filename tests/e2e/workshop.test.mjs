@@ -125,3 +125,37 @@ test('keyboard: a skip link to the stage, and a pending decision within 5 Tabs o
   assert.deepEqual(problems.console, []);
   await context.close();
 });
+
+test('a free demo in workshop mode: one large strip holds adds, the storm, the limiter and the outcome', async () => {
+  for (const [width, height] of [[1024, 768], [1280, 720]]) {
+    const context = await browser.newContext({ viewport: { width, height } });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${url}/?workshop=1`);
+    await page.waitForSelector('body.workshop');
+    // Everything a live demo needs is on the first screen.
+    for (const sel of ['[data-testid="add"]', '[data-testid="add-many"]', '[data-testid="storm"]', '[data-testid="demo-preset"]', '[data-testid="demo-script"]', '[data-testid="queue-switch"], .queue-switch']) {
+      const box = await page.locator(sel).first().boundingBox();
+      assert.ok(box && box.y >= 0 && box.y + box.height <= height, `${sel} at ${JSON.stringify(box)} in ${width}x${height}`);
+    }
+    // Pick what each reconcile does and a limiter without leaving the strip.
+    await page.selectOption('[data-testid="demo-script"]', 'always-error');
+    await page.selectOption('[data-testid="demo-preset"]', 'bucket');
+    await page.fill('[data-testid="count"]', '300');
+    await page.click('[data-testid="add-many"]');
+    await page.waitForSelector('[data-testid="bucket-gauge"]');
+    await page.waitForTimeout(1500);
+    assert.match(await page.textContent('[data-testid="bucket"]'), /in debt|tokens/);
+    // Keys are readable from the back of the room.
+    const size = await page.$eval('[data-stage] .chip', (el) => parseFloat(getComputedStyle(el).fontSize));
+    assert.ok(size >= 16, `key labels at ${size}px`);
+    // A decision: the outcome buttons come up on the stage.
+    await page.selectOption('[data-testid="demo-script"]', 'live');
+    await page.click('[data-testid="add"]');
+    await page.waitForSelector('[data-testid="decision"] button, .decision button', { timeout: 10000 });
+    await shot(page, `workshop-demo-${width}x${height}`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});

@@ -269,8 +269,9 @@ pub fn decide(r: ReconcileResult) -> Decision {
 }
 
 /// How an item's reconciles turn out: a stand-in for the user's `Reconcile`.
+/// Read through a flat record (see [`crate::tagged`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(tag = "type", rename_all = "snake_case", try_from = "ScriptDoc")]
 pub enum Script {
     /// Every reconcile returns the same outcome.
     Always { outcome: Outcome },
@@ -279,22 +280,86 @@ pub enum Script {
     /// The listed outcomes in order, then `then` for ever.
     Sequence {
         outcomes: Vec<Outcome>,
-        #[serde(default = "success")]
         then: Outcome,
     },
     /// An error with probability `error_probability` (from the scenario's
     /// seed), otherwise `otherwise`.
     Random {
         error_probability: f64,
-        #[serde(default = "success")]
         otherwise: Outcome,
     },
     /// A worker waits until the caller decides ([`crate::Simulation::decide`]).
     Live,
 }
 
-fn success() -> Outcome {
-    Outcome::Success
+/// Which script a document holds: the `type` tag.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum ScriptKind {
+    Always,
+    FailThenSucceed,
+    Sequence,
+    Random,
+    Live,
+}
+
+/// A script as written: every field any script has.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScriptDoc {
+    #[serde(rename = "type")]
+    kind: ScriptKind,
+    outcome: Option<Outcome>,
+    failures: Option<u32>,
+    outcomes: Option<Vec<Outcome>>,
+    then: Option<Outcome>,
+    error_probability: Option<f64>,
+    otherwise: Option<Outcome>,
+}
+
+impl TryFrom<ScriptDoc> for Script {
+    type Error = String;
+
+    fn try_from(doc: ScriptDoc) -> Result<Script, String> {
+        let ScriptDoc {
+            kind,
+            mut outcome,
+            mut failures,
+            mut outcomes,
+            mut then,
+            mut error_probability,
+            mut otherwise,
+        } = doc;
+        let made = match kind {
+            ScriptKind::Always => Script::Always {
+                outcome: take(&mut outcome, "outcome")?,
+            },
+            ScriptKind::FailThenSucceed => Script::FailThenSucceed {
+                failures: take(&mut failures, "failures")?,
+            },
+            ScriptKind::Sequence => Script::Sequence {
+                outcomes: take(&mut outcomes, "outcomes")?,
+                then: then.take().unwrap_or(Outcome::Success),
+            },
+            ScriptKind::Random => Script::Random {
+                error_probability: take(&mut error_probability, "error_probability")?,
+                otherwise: otherwise.take().unwrap_or(Outcome::Success),
+            },
+            ScriptKind::Live => Script::Live,
+        };
+        nothing_left(
+            kind,
+            &[
+                ("outcome", outcome.is_some()),
+                ("failures", failures.is_some()),
+                ("outcomes", outcomes.is_some()),
+                ("then", then.is_some()),
+                ("error_probability", error_probability.is_some()),
+                ("otherwise", otherwise.is_some()),
+            ],
+        )?;
+        Ok(made)
+    }
 }
 
 impl Default for Script {

@@ -98,6 +98,21 @@ mod tests {
         let e =
             from_str::<Source>(r#"{"type": "resync", "period_ns": "1s", "key": "a"}"#).unwrap_err();
         assert_eq!(e.field, "key");
+        use crate::limiter::LimiterConfig;
+        let e = from_str::<LimiterConfig>(
+            r#"{"type": "max_of", "limiters": [{"type": "default_controller"}, {"type": "bucket", "burst": 5}]}"#,
+        )
+        .unwrap_err();
+        assert_eq!(e.field, "limiters[1].qps");
+        let e = from_str::<LimiterConfig>(
+            r#"{"type": "bucket", "qps": 1, "burst": 5, "base_ns": "5ms"}"#,
+        )
+        .unwrap_err();
+        assert_eq!(e.field, "base_ns");
+        let e = from_str::<crate::controller::Script>(r#"{"type": "live", "failures": 3}"#)
+            .unwrap_err();
+        assert_eq!(e.field, "failures");
+        assert!(e.reason.contains("`live` does not have it"), "{e}");
         // A resync written with `null` stops it; written without, it is refused.
         let stop = from_str::<Input>(r#"{"input": "resync", "period_ns": null}"#).unwrap();
         assert_eq!(stop, Input::Resync { period_ns: None });
