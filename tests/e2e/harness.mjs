@@ -120,3 +120,15 @@ export async function nextStep(page, timeout = 20000) {
   }
   throw new Error(`the lesson stayed on "${title}"`);
 }
+
+// Pixels of content hidden in inner scroll areas (an embed should have none).
+export function hiddenInScrollAreas(page) {
+  return page.evaluate(() => {
+    let px = 0;
+    for (const el of document.querySelectorAll('body *')) {
+      const o = getComputedStyle(el).overflowY;
+      if ((o === 'auto' || o === 'scroll') && el.scrollHeight > el.clientHeight + 1) px += el.scrollHeight - el.clientHeight;
+    }
+    return px;
+  });
+}

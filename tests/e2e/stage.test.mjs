@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, launch, open, shot, failingStorm } from './harness.mjs';
+import { serve, launch, open, shot, failingStorm, hiddenInScrollAreas } from './harness.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve()); browser = await launch(); });
@@ -108,14 +108,7 @@ test('an embedded lesson shows its key, hides nothing in scroll areas, and repor
     const key = await page.locator('[data-stage] .chip[data-key="default/flaky"]').boundingBox();
     assert.ok(key && key.y >= 0 && key.y + key.height <= viewport.height, `the key at ${JSON.stringify(key)} in a ${viewport.height}px frame`);
     // Nothing hides in inner scroll areas: the frame takes the content's height.
-    const hidden = await page.evaluate(() => {
-      let px = 0;
-      for (const el of document.querySelectorAll('body *')) {
-        const o = getComputedStyle(el).overflowY;
-        if ((o === 'auto' || o === 'scroll') && el.scrollHeight > el.clientHeight + 1) px += el.scrollHeight - el.clientHeight;
-      }
-      return px;
-    });
+    const hidden = await hiddenInScrollAreas(page);
     assert.ok(hidden <= 40, `${hidden}px hidden in scroll areas`);
     const { heights, scroll } = await page.evaluate(() => ({ heights: window.__heights, scroll: document.documentElement.scrollHeight }));
     assert.ok(heights.length >= 1, 'it reports its height');
@@ -139,8 +132,9 @@ test('workshop mode on a projector: the stage takes most of the screen, keys in 
     assert.ok(chipPx >= 18, `key labels at ${chipPx}px`);
     const lessonPx = await page.$eval('.lesson-text', (el) => parseFloat(getComputedStyle(el).fontSize));
     assert.ok(lessonPx >= 16, `narration at ${lessonPx}px`);
-    const countdownPx = await page.$eval('[data-stage] .chip .countdown', (el) => parseFloat(getComputedStyle(el).fontSize)).catch(() => 16);
-    assert.ok(countdownPx >= 14, `countdowns at ${countdownPx}px`);
+    await page.waitForSelector('[data-stage] .chip .countdown');
+    const countdownPx = await page.$eval('[data-stage] .chip .countdown', (el) => parseFloat(getComputedStyle(el).fontSize));
+    assert.ok(countdownPx >= 16, `countdowns at ${countdownPx}px`);
     assert.equal(await page.isVisible('#in-count'), false, 'forms step aside');
     await shot(page, `41-workshop-${viewport.width}x${viewport.height}`);
     assert.deepEqual(problems.console, []);
@@ -277,14 +271,7 @@ test('each lesson embedded: its first step at 700 px and on a 390x844 phone', as
         assert.ok(first.length > 0, `${id}: the step names a lane and the stage shows it`);
         if (Math.min(...first) > viewport.height - 40) late.push(`${id} at ${viewport.width}: focus starts at ${Math.round(Math.min(...first))}`);
       }
-      const hidden = await page.evaluate(() => {
-        let px = 0;
-        for (const el of document.querySelectorAll('body *')) {
-          const o = getComputedStyle(el).overflowY;
-          if ((o === 'auto' || o === 'scroll') && el.scrollHeight > el.clientHeight + 1) px += el.scrollHeight - el.clientHeight;
-        }
-        return px;
-      });
+      const hidden = await hiddenInScrollAreas(page);
       assert.ok(hidden <= 40, `${id} at ${viewport.width}: ${hidden}px hidden in scroll areas`);
       await shot(page, `embed-${viewport.width}x${viewport.height}-${id}-1`);
     }
