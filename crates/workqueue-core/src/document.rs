@@ -14,10 +14,19 @@ use crate::validate::bad;
 
 /// Deserializes a whole JSON document, naming the field at fault.
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, ScenarioError> {
+    from_str_at(text).map_err(|(e, _)| e)
+}
+
+/// The same, with the line (from 1) where the reader stopped: a document
+/// inside another file (a lesson's step block) reports it in file lines.
+pub fn from_str_at<T: DeserializeOwned>(text: &str) -> Result<T, (ScenarioError, usize)> {
     let mut de = serde_json::Deserializer::from_str(text);
-    let value = serde_path_to_error::deserialize(&mut de).map_err(path_error)?;
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let line = e.inner().line();
+        (path_error(e), line)
+    })?;
     de.end()
-        .map_err(|e| bad("(document)", format!("not JSON: {e}")))?;
+        .map_err(|e| (bad("(document)", format!("not JSON: {e}")), e.line()))?;
     Ok(value)
 }
 

@@ -45,7 +45,7 @@ mod rate;
 mod records;
 pub mod rng;
 pub mod scenario;
-mod serde_duration;
+pub mod serde_duration;
 mod series;
 pub mod sim;
 mod tagged;

@@ -1,0 +1,16 @@
+//! # workqueue-lessons
+//!
+//! Lessons as files a trainer writes in a text editor: Markdown prose with
+//! one ```` ```step ```` block of JSON per step ([`parse`]), set-ups in the
+//! scenario files' own schema, and questions from a small vocabulary of
+//! queries the core answers ([`query`]). The page, `wqsim lesson` and the
+//! tests read the same files through the same code.
+
+pub mod model;
+pub mod parse;
+pub mod query;
+mod scene;
+
+pub use model::{Act, Focus, Lane, Lesson, Setup, Show, Step, Wait};
+pub use parse::{lesson, LessonError};
+pub use query::{same_answer, Condition, Goal, Query, Question, Value};

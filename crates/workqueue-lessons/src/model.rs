@@ -1,0 +1,121 @@
+//! A lesson as the page and `wqsim lesson` use it: a title, prose, and steps
+//! that each may set up a run, wait for something, focus the stage, and ask
+//! a question or set a goal that the core answers.
+
+use serde::Deserialize;
+use workqueue_core::{Input, Nanos, ResultLabel, Scenario};
+
+use crate::query::{Goal, Question};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lesson {
+    /// From the file's name (`backoff.md` is `backoff`).
+    pub id: String,
+    /// The first `#` heading.
+    pub title: String,
+    /// Prose before the first step, as Markdown.
+    pub intro: String,
+    pub steps: Vec<Step>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    /// The step's `##` heading.
+    pub title: String,
+    /// The step's prose, as Markdown (never rendered as HTML).
+    pub text: String,
+    /// The line of the step's heading in its file.
+    pub line: usize,
+    pub focus: Focus,
+    pub setup: Option<Setup>,
+    pub wait: Option<Wait>,
+    pub question: Option<Question>,
+    pub goal: Option<Goal>,
+    pub act: Option<Act>,
+    pub show: Option<Show>,
+}
+
+/// A part of the stage a step talks about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Lane {
+    Sources,
+    Queue,
+    Workers,
+    Waiting,
+    Bucket,
+    /// A manager's controllers side by side, with what they share.
+    Manager,
+}
+
+impl Lane {
+    /// The stage's name for the lane (its `data-lane`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Lane::Sources => "sources",
+            Lane::Queue => "queue",
+            Lane::Workers => "workers",
+            Lane::Waiting => "waiting",
+            Lane::Bucket => "bucket",
+            Lane::Manager => "manager",
+        }
+    }
+}
+
+/// What a step is about: the lanes the stage shows in full where space is
+/// short (a projector, an embed), and the key its text follows.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Focus {
+    pub lanes: Vec<Lane>,
+    #[serde(default)]
+    pub key: Option<String>,
+}
+
+/// A fresh run: a scenario, inputs at their instants, then run to `run_to`
+/// and paused. Going back to the step replays it exactly.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Setup {
+    pub scenario: Scenario,
+    pub inputs: Vec<(Nanos, Input)>,
+    pub run_to: Nanos,
+}
+
+/// An input at an instant of the set-up: `{"at": "5s", "do": {...}}`.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TimedInput {
+    #[serde(default, with = "workqueue_core::serde_duration")]
+    pub at: Nanos,
+    #[serde(rename = "do")]
+    pub input: Input,
+}
+
+/// What must happen before the lesson moves on.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Wait {
+    /// A worker holds this key and waits for you to choose a result.
+    Deciding(String),
+    /// At least `count` reconciles ended with this result label.
+    Results { label: ResultLabel, count: u64 },
+    /// Virtual time reached this instant.
+    Time(#[serde(with = "workqueue_core::serde_duration")] Nanos),
+}
+
+/// Something the step does when the clicker presses on: the inputs a
+/// button in the lesson applies (forms are hidden in workshops and embeds).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Act {
+    pub label: String,
+    pub inputs: Vec<Input>,
+}
+
+/// Extra pictures a step brings into the lesson panel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Show {
+    /// The same 10,000 failing keys under three limiters, side by side.
+    CompareLimiters,
+}

@@ -1,0 +1,366 @@
+//! Reading a lesson file: Markdown where the first `#` heading is the title,
+//! each `##` heading starts a step, and each step holds one fenced block
+//! marked `step` with its JSON (focus, set-up, wait, question or goal, act).
+//! Every refusal names a line of the file and the field at fault.
+
+use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Parser, Tag, TagEnd};
+use serde::Deserialize;
+use workqueue_core::scenario::ScenarioDoc;
+use workqueue_core::{validate, Nanos, MAX_RUN};
+
+use crate::model::{Act, Focus, Lesson, Setup, Show, Step, TimedInput, Wait};
+use crate::query::{Goal, Question};
+
+/// Larger files are refused before they are read.
+pub const MAX_FILE_BYTES: usize = 256 * 1024;
+/// Steps in one lesson, at most.
+pub const MAX_STEPS: usize = 100;
+/// The fence's info string that marks a step's block.
+pub const STEP_FENCE: &str = "step";
+
+/// A refusal: the line of the file (from 1), the field, and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {field}: {reason}")]
+pub struct LessonError {
+    pub line: usize,
+    pub field: String,
+    pub reason: String,
+}
+
+fn refuse(line: usize, field: impl Into<String>, reason: impl Into<String>) -> LessonError {
+    LessonError {
+        line,
+        field: field.into(),
+        reason: reason.into(),
+    }
+}
+
+/// A step's block as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StepDoc {
+    focus: Focus,
+    #[serde(default)]
+    setup: Option<SetupDoc>,
+    #[serde(default)]
+    wait: Option<Wait>,
+    #[serde(default)]
+    question: Option<Question>,
+    #[serde(default)]
+    goal: Option<Goal>,
+    #[serde(default)]
+    act: Option<Act>,
+    #[serde(default)]
+    show: Option<Show>,
+}
+
+/// A set-up as written: the scenario in the scenario files' own schema.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SetupDoc {
+    scenario: ScenarioDoc,
+    #[serde(default)]
+    inputs: Vec<TimedInput>,
+    #[serde(default, with = "workqueue_core::serde_duration")]
+    run_to: Nanos,
+}
+
+/// Line numbers of byte offsets.
+struct Lines(Vec<usize>);
+
+impl Lines {
+    fn of(text: &str) -> Lines {
+        let starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        Lines(starts)
+    }
+
+    fn line(&self, offset: usize) -> usize {
+        self.0.partition_point(|&start| start <= offset)
+    }
+}
+
+/// A step while its file is read.
+struct Draft {
+    title: String,
+    line: usize,
+    prose: Vec<String>,
+    block: Option<(usize, String)>,
+}
+
+/// Reads lesson `id` from its file's text.
+pub fn lesson(id: &str, text: &str) -> Result<Lesson, LessonError> {
+    if text.len() > MAX_FILE_BYTES {
+        return Err(refuse(
+            1,
+            "(file)",
+            format!(
+                "{} KB is too large: a lesson file holds at most {} KB",
+                text.len() / 1024,
+                MAX_FILE_BYTES / 1024
+            ),
+        ));
+    }
+    let lines = Lines::of(text);
+    let mut title: Option<String> = None;
+    let mut intro: Vec<String> = Vec::new();
+    let mut drafts: Vec<Draft> = Vec::new();
+    // The heading being read: its level, line and text so far.
+    let mut heading: Option<(HeadingLevel, usize, String)> = None;
+    // A fenced step block being read: its first line and text so far.
+    let mut block: Option<(usize, String)> = None;
+    let mut depth = 0usize;
+    for (event, range) in Parser::new(text).into_offset_iter() {
+        let line = lines.line(range.start);
+        match event {
+            Event::Start(Tag::Heading { level, .. }) if depth == 0 => {
+                heading = Some((level, line, String::new()));
+            }
+            Event::End(TagEnd::Heading(level)) if heading.is_some() => {
+                let (_, at, words) = heading.take().expect("checked");
+                let words = words.trim().to_string();
+                match level {
+                    HeadingLevel::H1 if title.is_none() && drafts.is_empty() => {
+                        if words.is_empty() {
+                            return Err(refuse(at, "title", "the # heading is empty"));
+                        }
+                        title = Some(words);
+                    }
+                    HeadingLevel::H1 => {
+                        return Err(refuse(
+                            at,
+                            "title",
+                            "a lesson has one # title, before its steps; steps are ## headings",
+                        ))
+                    }
+                    HeadingLevel::H2 => {
+                        if drafts.len() == MAX_STEPS {
+                            return Err(refuse(
+                                at,
+                                "steps",
+                                format!("a lesson has at most {MAX_STEPS} steps"),
+                            ));
+                        }
+                        if words.is_empty() {
+                            return Err(refuse(at, "title", "the step's ## heading is empty"));
+                        }
+                        drafts.push(Draft {
+                            title: words,
+                            line: at,
+                            prose: Vec::new(),
+                            block: None,
+                        });
+                    }
+                    // Smaller headings are prose.
+                    _ => prose(&mut drafts, &mut intro, &text[range]),
+                }
+            }
+            Event::Text(t) | Event::Code(t) if heading.is_some() => {
+                heading.as_mut().expect("checked").2.push_str(&t);
+            }
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info)))
+                if depth == 0 && info.trim() == STEP_FENCE =>
+            {
+                block = Some((line + 1, String::new()));
+                depth += 1;
+            }
+            Event::Text(t) if block.is_some() => block.as_mut().expect("checked").1.push_str(&t),
+            Event::End(TagEnd::CodeBlock) if block.is_some() => {
+                depth -= 1;
+                let (at, json) = block.take().expect("checked");
+                let Some(step) = drafts.last_mut() else {
+                    return Err(refuse(
+                        at - 1,
+                        "step",
+                        "a step block comes after a ## step heading",
+                    ));
+                };
+                if step.block.is_some() {
+                    return Err(refuse(
+                        at - 1,
+                        "step",
+                        format!("step \"{}\" has a second step block", step.title),
+                    ));
+                }
+                step.block = Some((at, json));
+            }
+            Event::Start(_) => {
+                if depth == 0 && heading.is_none() {
+                    prose(&mut drafts, &mut intro, &text[range.clone()]);
+                }
+                depth += 1;
+            }
+            Event::End(_) => depth = depth.saturating_sub(1),
+            // A rule or raw HTML at the top: kept as prose (shown as text).
+            Event::Rule | Event::Html(_) if depth == 0 => {
+                prose(&mut drafts, &mut intro, &text[range])
+            }
+            _ => {}
+        }
+    }
+    let title = title.ok_or_else(|| refuse(1, "title", "a lesson starts with a # title"))?;
+    if drafts.is_empty() {
+        return Err(refuse(
+            lines.0.len(),
+            "steps",
+            "a lesson has at least one ## step",
+        ));
+    }
+    let mut steps = Vec::with_capacity(drafts.len());
+    for (i, draft) in drafts.into_iter().enumerate() {
+        let step = step(draft, &lines)?;
+        if i == 0 && step.setup.is_none() {
+            return Err(refuse(
+                step.line,
+                "setup",
+                "the first step sets up the scene (the later ones may go on with it)",
+            ));
+        }
+        steps.push(step);
+    }
+    Ok(Lesson {
+        id: id.to_string(),
+        title,
+        intro: intro.join("\n\n"),
+        steps,
+    })
+}
+
+/// Adds a block of prose to the current step, or to the intro before any.
+fn prose(drafts: &mut [Draft], intro: &mut Vec<String>, source: &str) {
+    let source = source.trim_end().to_string();
+    match drafts.last_mut() {
+        Some(step) => step.prose.push(source),
+        None => intro.push(source),
+    }
+}
+
+fn step(draft: Draft, lines: &Lines) -> Result<Step, LessonError> {
+    let Draft {
+        title,
+        line,
+        prose,
+        block,
+    } = draft;
+    let Some((at, json)) = block else {
+        return Err(refuse(
+            line,
+            "focus",
+            format!("step \"{title}\" needs a ```step block with at least its focus"),
+        ));
+    };
+    let _ = lines;
+    let doc: StepDoc = workqueue_core::document::from_str_at(&json)
+        .map_err(|(e, l)| refuse(at + l.saturating_sub(1), e.field, strip_position(&e.reason)))?;
+    // A field refused after reading: the line where its name is written.
+    let line_of = |field: &str| {
+        let name = field.rsplit('.').next().unwrap_or(field);
+        let name = name.split('[').next().unwrap_or(name);
+        json.lines()
+            .position(|l| l.contains(&format!("\"{name}\"")))
+            .map_or(at, |i| at + i)
+    };
+    let checked = |field: String, reason: String| refuse(line_of(&field), field, reason);
+    if doc.focus.lanes.is_empty() {
+        return Err(checked(
+            "focus.lanes".into(),
+            "name at least one lane".into(),
+        ));
+    }
+    let setup = match doc.setup {
+        None => None,
+        Some(s) => {
+            let scenario = s
+                .scenario
+                .into_scenario()
+                .and_then(|sc| sc.validate().map(|_| sc))
+                .map_err(|e| checked(format!("setup.scenario.{}", e.field), e.reason))?;
+            let mut inputs = Vec::with_capacity(s.inputs.len());
+            for (i, t) in s.inputs.into_iter().enumerate() {
+                if !(0..=MAX_RUN).contains(&t.at) {
+                    return Err(checked(
+                        format!("setup.inputs[{i}].at"),
+                        "out of range: use 0s to a year".into(),
+                    ));
+                }
+                validate::input(&t.input)
+                    .map_err(|e| checked(format!("setup.inputs[{i}].do.{}", e.field), e.reason))?;
+                inputs.push((t.at, t.input));
+            }
+            if !(0..=MAX_RUN).contains(&s.run_to) {
+                return Err(checked(
+                    "setup.run_to".into(),
+                    "out of range: use 0s to a year".into(),
+                ));
+            }
+            Some(Setup {
+                scenario,
+                inputs,
+                run_to: s.run_to,
+            })
+        }
+    };
+    if let Some(q) = &doc.question {
+        if !(0.0..=1.0).contains(&q.tolerance) {
+            return Err(checked(
+                "question.tolerance".into(),
+                format!(
+                    "{} is out of range: a fraction from 0 (exact) to 1",
+                    q.tolerance
+                ),
+            ));
+        }
+    }
+    if let Some(g) = &doc.goal {
+        if g.conditions.is_empty() {
+            return Err(checked(
+                "goal.conditions".into(),
+                "a goal has at least one condition".into(),
+            ));
+        }
+        if let Some(i) = g
+            .conditions
+            .iter()
+            .position(|c| c.at_most.is_none() && c.at_least.is_none())
+        {
+            return Err(checked(
+                format!("goal.conditions[{i}]"),
+                "give at_most, at_least or both".into(),
+            ));
+        }
+    }
+    if doc.question.is_some() && doc.goal.is_some() {
+        return Err(checked(
+            "goal".into(),
+            "a step asks a question or sets a goal, not both".into(),
+        ));
+    }
+    if let Some(act) = &doc.act {
+        for (i, input) in act.inputs.iter().enumerate() {
+            validate::input(input)
+                .map_err(|e| checked(format!("act.inputs[{i}].{}", e.field), e.reason))?;
+        }
+    }
+    Ok(Step {
+        title,
+        text: prose.join("\n\n"),
+        line,
+        focus: doc.focus,
+        setup,
+        wait: doc.wait,
+        question: doc.question,
+        goal: doc.goal,
+        act: doc.act,
+        show: doc.show,
+    })
+}
+
+/// serde_json ends its messages with a position in the block; the error
+/// carries the file's line instead.
+fn strip_position(reason: &str) -> String {
+    match reason.rsplit_once(" at line ") {
+        Some((head, tail)) if tail.contains(" column ") => head.to_string(),
+        _ => reason.to_string(),
+    }
+}

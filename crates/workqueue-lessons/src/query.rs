@@ -1,0 +1,421 @@
+//! The questions a lesson may ask of a run, answered by the core. Each query
+//! runs on a copy of the step's scene (its set-up, at its instant), so an
+//! answer never depends on what was played since.
+
+use serde::Deserialize;
+use workqueue_core::sim::{SimEvent, WorkerState};
+use workqueue_core::{format_go_duration, Manager, Nanos, ResultLabel, Simulation, MILLISECOND};
+
+use workqueue_core::serde_duration as duration;
+
+/// Virtual time a query may run its copy of the scene to, at most.
+pub const HORIZON: Nanos = 7 * 24 * 3600 * 1_000_000_000;
+
+/// A question with a unit and how far off a guess may be.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Question {
+    pub ask: String,
+    #[serde(default)]
+    pub unit: String,
+    /// A fraction of the answer (0.1 is within 10%); 0 asks for the exact value.
+    #[serde(default)]
+    pub tolerance: f64,
+    pub query: Query,
+}
+
+/// An exercise: conditions the learner's own settings must meet.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Goal {
+    /// The goal in words, shown above the figures.
+    pub describe: String,
+    pub conditions: Vec<Condition>,
+}
+
+/// One figure of a goal and its bound: `at_most` and/or `at_least`, in the
+/// query's own unit (a duration as `"40s"`).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Condition {
+    pub query: Query,
+    #[serde(default, deserialize_with = "bound")]
+    pub at_most: Option<f64>,
+    #[serde(default, deserialize_with = "bound")]
+    pub at_least: Option<f64>,
+}
+
+/// A bound: a number, or a Go duration string read as nanoseconds.
+fn bound<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Bound {
+        Number(f64),
+        Text(String),
+    }
+    match Bound::deserialize(d)? {
+        Bound::Number(n) if n.is_finite() => Ok(Some(n)),
+        Bound::Number(n) => Err(serde::de::Error::custom(format!("{n} is not a bound"))),
+        Bound::Text(t) => workqueue_core::parse_go_duration(&t)
+            .map(|ns| Some(ns as f64))
+            .map_err(serde::de::Error::custom),
+    }
+}
+
+/// The vocabulary. Instants are virtual time from the start of the run.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Query {
+    /// Keys re-entering the queue after a delay, in `[from, until)`.
+    Requeues {
+        #[serde(default, with = "duration")]
+        from: Nanos,
+        #[serde(with = "duration")]
+        until: Nanos,
+    },
+    /// Reconciles that ended with `label` up to `until` (default: the
+    /// set-up's instant), every controller together.
+    Results {
+        label: ResultLabel,
+        #[serde(default, with = "duration::option")]
+        until: Option<Nanos>,
+    },
+    /// The wait `key` gets after its `failure`-th failure (1 is the first).
+    WaitAfterFailure { key: String, failure: u64 },
+    /// The wait `key`'s next failure would get, asked at the set-up's instant.
+    NextWait { key: String },
+    /// The deepest the controller's bucket goes below zero up to `until`
+    /// (sampled every millisecond), in tokens.
+    DeepestDebt {
+        #[serde(with = "duration")]
+        until: Nanos,
+    },
+    /// `NumRequeues(key)` at `at`.
+    NumRequeues {
+        key: String,
+        #[serde(with = "duration")]
+        at: Nanos,
+    },
+    /// Reconciles of `key` up to `until`.
+    Reconciles {
+        key: String,
+        #[serde(with = "duration")]
+        until: Nanos,
+    },
+    /// The instant the `n`-th reconcile starts (1 is the first).
+    NthReconcile { n: u64 },
+    /// How long `key` waits from `since` until a worker takes it.
+    WaitForWorker {
+        key: String,
+        #[serde(with = "duration")]
+        since: Nanos,
+    },
+    /// Reconciles that ran per second in `[from, until)`, every controller
+    /// together (Crossplane's deferrals do not count: they never ran).
+    ReconcilesPerSecond {
+        #[serde(with = "duration")]
+        from: Nanos,
+        #[serde(with = "duration")]
+        until: Nanos,
+    },
+    /// The instant every key of every controller has converged (its last
+    /// reconcile succeeded and nothing is scheduled), looked for up to `until`.
+    ConvergedAt {
+        #[serde(with = "duration")]
+        until: Nanos,
+    },
+    /// API requests sent through the client up to `until`, per second.
+    RequestsPerSecond {
+        #[serde(with = "duration")]
+        until: Nanos,
+    },
+    /// How long reconciles waited for the API client's limiter, in all, up to `until`.
+    ClientWait {
+        #[serde(with = "duration")]
+        until: Nanos,
+    },
+}
+
+/// An answer: a number in a unit of its own, shown as the page shows it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Value {
+    Count(u64),
+    Duration(Nanos),
+    Instant(Nanos),
+    PerSecond(f64),
+    Tokens(f64),
+}
+
+impl Value {
+    /// The number goals compare (durations and instants in nanoseconds).
+    pub fn number(self) -> f64 {
+        match self {
+            Value::Count(n) => n as f64,
+            Value::Duration(d) | Value::Instant(d) => d as f64,
+            Value::PerSecond(x) | Value::Tokens(x) => x,
+        }
+    }
+
+    pub fn text(self) -> String {
+        match self {
+            Value::Count(n) => count(n),
+            Value::Duration(d) => format_go_duration(d),
+            Value::Instant(t) => format!("t={}", format_go_duration(t)),
+            Value::PerSecond(x) => format!("{x:.1}"),
+            Value::Tokens(x) => format!("{x:.0}"),
+        }
+    }
+}
+
+/// Thousands separators: 10000 is 10,000.
+fn count(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+impl Query {
+    /// The answer on a copy of `scene`, which stays as it is.
+    pub fn answer(&self, scene: &Manager) -> Result<Value, String> {
+        let mut run = scene.clone();
+        run.set_log_capacity(0);
+        let now = run.now();
+        let first = |run: &Manager| -> Result<Simulation, String> {
+            run.controller(0)
+                .cloned()
+                .ok_or_else(|| "the scene has no controller".to_string())
+        };
+        let find = |sim: &Simulation, key: &str| {
+            sim.find(key)
+                .ok_or_else(|| format!("no key {key:?} in the scene"))
+        };
+        Ok(match self {
+            Query::Requeues { from, until } => {
+                run.run_until(*until);
+                let total = run
+                    .controllers()
+                    .map(|(_, c)| {
+                        let s = c.series();
+                        (0..s.samples.len())
+                            .filter(|i| (*from..*until).contains(&s.start_of(*i)))
+                            .map(|i| u64::from(s.samples[i].requeues))
+                            .sum::<u64>()
+                    })
+                    .sum();
+                Value::Count(total)
+            }
+            Query::Results { label, until } => {
+                run.run_until(until.unwrap_or(now));
+                Value::Count(
+                    run.controllers()
+                        .map(|(_, c)| c.controller_metrics().total(*label))
+                        .sum(),
+                )
+            }
+            Query::WaitAfterFailure { key, failure } => {
+                let mut sim = first(&run)?;
+                let id = find(&sim, key)?;
+                while sim.item(id).retries.total() < *failure {
+                    match sim.step() {
+                        Some(t) if t <= HORIZON => {}
+                        _ => {
+                            return Err(format!(
+                                "{key} does not fail {failure} time(s) within a week"
+                            ))
+                        }
+                    }
+                }
+                let retry = sim.item(id).retries.back().ok_or("no failure")?;
+                Value::Duration(retry.delay)
+            }
+            Query::NextWait { key } => {
+                let sim = first(&run)?;
+                Value::Duration(
+                    sim.next_delay(key)
+                        .ok_or_else(|| format!("no key {key:?} in the scene"))?,
+                )
+            }
+            Query::DeepestDebt { until } => {
+                let mut sim = first(&run)?;
+                let mut lowest = f64::INFINITY;
+                let mut t = now;
+                while t <= *until {
+                    sim.run_until(t);
+                    lowest = lowest.min(sim.bucket_view().map_or(0.0, |b| b.tokens));
+                    t += MILLISECOND;
+                }
+                Value::Tokens((-lowest).max(0.0))
+            }
+            Query::NumRequeues { key, at } => {
+                let mut sim = first(&run)?;
+                sim.run_until(*at);
+                let id = find(&sim, key)?;
+                Value::Count(sim.queue().num_requeues(id))
+            }
+            Query::Reconciles { key, until } => {
+                let mut sim = first(&run)?;
+                sim.run_until(*until);
+                let id = find(&sim, key)?;
+                Value::Count(sim.item(id).reconciles)
+            }
+            Query::NthReconcile { n } => {
+                // Reconciles started since the run began: ended ones and
+                // the ones workers hold now.
+                let started = |sim: &Simulation| -> u64 {
+                    let ended: u64 = ResultLabel::ALL
+                        .iter()
+                        .map(|l| sim.controller_metrics().total(*l))
+                        .sum();
+                    let busy = sim
+                        .workers()
+                        .iter()
+                        .filter(|w| !matches!(w, WorkerState::Idle))
+                        .count() as u64;
+                    ended + busy
+                };
+                let mut sim = first(&run)?;
+                while started(&sim) < *n {
+                    match sim.step() {
+                        Some(t) if t <= HORIZON => {}
+                        _ => return Err(format!("fewer than {n} reconciles within a week")),
+                    }
+                }
+                Value::Instant(sim.now())
+            }
+            Query::WaitForWorker { key, since } => {
+                let mut sim = first(&run)?;
+                sim.set_log_capacity(1024);
+                loop {
+                    let before = sim.log_total();
+                    match sim.step() {
+                        Some(t) if t <= HORIZON => {}
+                        _ => return Err(format!("no worker takes {key} within a week")),
+                    }
+                    let new = (sim.log_total() - before) as usize;
+                    let id = sim.find(key);
+                    let taken = sim.log().iter().rev().take(new).find(|e| {
+                        e.at >= *since
+                            && matches!(e.event, SimEvent::ReconcileStart { item, .. } if Some(item) == id)
+                    });
+                    if let Some(e) = taken {
+                        return Ok(Value::Duration(e.at - since));
+                    }
+                }
+            }
+            Query::ReconcilesPerSecond { from, until } => {
+                if until <= from {
+                    return Err("until must come after from".into());
+                }
+                let ran = |m: &Manager| -> u64 {
+                    m.controllers().map(|(_, c)| c.inner_reconciles()).sum()
+                };
+                run.run_until(*from);
+                let before = ran(&run);
+                run.run_until(*until);
+                let secs = (*until - *from) as f64 / 1e9;
+                Value::PerSecond((ran(&run) - before) as f64 / secs)
+            }
+            Query::ConvergedAt { until } => {
+                run.run_until(*until);
+                let mut last = 0;
+                for (name, c) in run.controllers() {
+                    let at = c.converged_at().ok_or_else(|| {
+                        format!("{name} has not converged by {}", format_go_duration(*until))
+                    })?;
+                    last = last.max(at);
+                }
+                Value::Instant(last)
+            }
+            Query::RequestsPerSecond { until } => {
+                if *until <= 0 {
+                    return Err("until must be after the start".into());
+                }
+                run.run_until(*until);
+                let (requests, _) = run.client_totals();
+                Value::PerSecond(requests as f64 / (*until as f64 / 1e9))
+            }
+            Query::ClientWait { until } => {
+                run.run_until(*until);
+                Value::Duration(run.client_totals().1)
+            }
+        })
+    }
+}
+
+impl Condition {
+    /// Whether `value` is within the bounds.
+    pub fn met_by(&self, value: Value) -> bool {
+        let x = value.number();
+        self.at_most.is_none_or(|m| x <= m) && self.at_least.is_none_or(|m| x >= m)
+    }
+}
+
+/// Whether a guess matches an answer by value: durations in any unit
+/// (`1000s` = `16m40s`, `0.1s` = `100ms`), numbers with or without thousands
+/// separators, within `tolerance` (a fraction of the answer); other text
+/// compares without case or spaces.
+pub fn same_answer(guess: &str, answer: &str, tolerance: f64) -> bool {
+    let clean = |s: &str| -> String {
+        s.chars()
+            .filter(|c| !c.is_whitespace() && *c != ',' && *c != '_')
+            .collect::<String>()
+            // Units and numbers are ASCII: no Unicode case tables needed.
+            .to_ascii_lowercase()
+    };
+    let (g, a) = (clean(guess), clean(answer));
+    if g.is_empty() {
+        return false;
+    }
+    let strip = |s: &str| {
+        s.strip_prefix("t=")
+            .map(str::to_string)
+            .unwrap_or(s.to_string())
+    };
+    let (g, a) = (strip(&g), strip(&a));
+    let close = |g: f64, a: f64| (g - a).abs() <= tolerance * a.abs();
+    if let (Ok(g), Ok(a)) = (
+        workqueue_core::parse_go_duration(&g),
+        workqueue_core::parse_go_duration(&a),
+    ) {
+        return close(g as f64, a as f64);
+    }
+    let number = |s: &str| -> Option<f64> {
+        let end = s
+            .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+            .unwrap_or(s.len());
+        s[..end].parse::<f64>().ok().filter(|x| x.is_finite())
+    };
+    match (number(&g), number(&a)) {
+        (Some(g), Some(a)) => close(g, a),
+        _ => g == a,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn guesses_match_by_value() {
+        assert!(same_answer("1000s", "16m40s", 0.0));
+        assert!(same_answer("0.1s", "100ms", 0.0));
+        assert!(same_answer("65000", "70,000", 0.1));
+        assert!(!same_answer("60000", "70,000", 0.1));
+        assert!(same_answer("10.015s", "t=10.015s", 0.0));
+        assert!(!same_answer("", "7", 0.0));
+    }
+
+    #[test]
+    fn values_read_as_the_page_shows_them() {
+        assert_eq!(Value::Count(70_000).text(), "70,000");
+        assert_eq!(Value::Duration(1000 * 1_000_000_000).text(), "16m40s");
+        assert_eq!(Value::Instant(10_015 * MILLISECOND).text(), "t=10.015s");
+        assert_eq!(Value::PerSecond(10.0).text(), "10.0");
+    }
+}
