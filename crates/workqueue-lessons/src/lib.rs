@@ -13,4 +13,4 @@ mod scene;
 
 pub use model::{Act, Focus, Lane, Lesson, Setup, Show, Step, Wait};
 pub use parse::{lesson, LessonError};
-pub use query::{same_answer, Condition, Goal, Query, Question, Value};
+pub use query::{check, same_answer, Condition, Goal, Query, Question, Value};

@@ -119,3 +119,30 @@ pub enum Show {
     /// The same 10,000 failing keys under three limiters, side by side.
     CompareLimiters,
 }
+
+impl Wait {
+    /// Whether it has happened in `sim`.
+    pub fn met(&self, sim: &workqueue_core::Simulation) -> bool {
+        use workqueue_core::sim::WorkerState;
+        match self {
+            Wait::Deciding(key) => sim.workers().iter().any(|w| {
+                matches!(w, WorkerState::AwaitingDecision { item, .. } if sim.key(*item) == key.as_str())
+            }),
+            Wait::Results { label, count } => sim.controller_metrics().total(*label) >= *count,
+            Wait::Time(t) => sim.now() >= *t,
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        match self {
+            Wait::Deciding(key) => format!("Waiting until a worker asks you about {key}"),
+            Wait::Results { label, count } => {
+                format!(
+                    "Waiting for {count} reconcile(s) with result {}",
+                    label.as_str()
+                )
+            }
+            Wait::Time(t) => format!("Waiting until t={}", workqueue_core::format_go_duration(*t)),
+        }
+    }
+}

@@ -156,6 +156,17 @@ impl Value {
         }
     }
 
+    /// `x` in this value's unit (a goal's bound, shown beside the figure).
+    pub fn like(self, x: f64) -> Value {
+        match self {
+            Value::Count(_) => Value::Count(x.max(0.0) as u64),
+            Value::Duration(_) => Value::Duration(x as Nanos),
+            Value::Instant(_) => Value::Instant(x as Nanos),
+            Value::PerSecond(_) => Value::PerSecond(x),
+            Value::Tokens(_) => Value::Tokens(x),
+        }
+    }
+
     pub fn text(self) -> String {
         match self {
             Value::Count(n) => count(n),
@@ -346,6 +357,18 @@ impl Query {
             }
         })
     }
+}
+
+/// A goal checked on a scene: each condition's figure and whether it holds.
+pub fn check(goal: &Goal, scene: &Manager) -> Vec<(Result<Value, String>, bool)> {
+    goal.conditions
+        .iter()
+        .map(|c| {
+            let v = c.query.answer(scene);
+            let met = v.as_ref().is_ok_and(|v| c.met_by(*v));
+            (v, met)
+        })
+        .collect()
 }
 
 impl Condition {

@@ -32,7 +32,20 @@ fn every_built_in_lesson_is_accepted_and_focused() {
     for l in &all {
         for (i, s) in l.steps.iter().enumerate() {
             assert!(!s.focus.lanes.is_empty(), "{}/{}", l.id, i + 1);
-            assert!(l.setup_for(i).is_some(), "{}/{} has a scene", l.id, i + 1);
+            let scene = l.setup_for(i).expect("a scene").scene().expect("it runs");
+            // A focused key is in the scene, or the step's act adds it.
+            if let Some(key) = &s.focus.key {
+                let added = s.act.iter().flat_map(|a| &a.inputs).any(
+                    |input| matches!(input, workqueue_core::Input::Add { key: k } if k == key),
+                );
+                let known = scene.controllers().any(|(_, c)| c.find(key).is_some());
+                assert!(
+                    known || added,
+                    "{}/{}: {key} is not in the scene",
+                    l.id,
+                    i + 1
+                );
+            }
         }
     }
 }
