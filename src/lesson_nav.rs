@@ -4,6 +4,7 @@
 use workqueue_core::Input;
 
 use crate::lessons;
+use crate::settings::Settings;
 use crate::state::{Notice, Playground};
 use crate::timeline::Timeline;
 
@@ -116,7 +117,7 @@ impl Playground {
         lessons::all()
             .get(l.index)
             .and_then(|x| x.steps.get(l.step))
-            .map(|s| s.focus)
+            .map(|s| s.focus.clone())
     }
 
     /// Moves a lesson to `step`, rebuilding the run from the nearest step at
@@ -142,16 +143,16 @@ impl Playground {
         if let (true, Some(i)) = (rebuild, from) {
             let setup = lesson.steps[i].setup.as_ref().expect("found above");
             if let Some(timeline) = scene(setup) {
-                self.settings = setup.settings.clone();
+                self.settings = Settings::from_scenario(&setup.scenario);
                 self.timeline = std::rc::Rc::new(std::cell::RefCell::new(timeline));
-                self.selected = setup.inputs.iter().rev().find_map(|i| match i {
+                self.selected = setup.inputs.iter().rev().find_map(|(_, i)| match i {
                     Input::Add { key } => Some(key.clone()),
                     _ => None,
                 });
             }
         }
-        if let Some(key) = lesson.steps[step].focus.key {
-            self.selected = Some(key.to_string());
+        if let Some(key) = &lesson.steps[step].focus.key {
+            self.selected = Some(key.clone());
         }
         self.playing = false;
         self.until_wait = false;
@@ -163,7 +164,7 @@ impl Playground {
             _ => LessonState::new(index, step, lesson.steps.len()),
         };
         if ls.answers[step].is_none() {
-            ls.answers[step] = lesson.answer(step);
+            ls.answers[step] = lessons::answer(lesson, step);
         }
         self.lesson = Some(ls);
     }
@@ -182,7 +183,7 @@ impl Playground {
         let Some(step) = all.get(l.index).and_then(|x| x.steps.get(l.step)) else {
             return Press::AtEnd;
         };
-        if step.predict.is_some() && l.guess().is_none() {
+        if step.question.is_some() && l.guess().is_none() {
             return if l.asked || !l.draft.trim().is_empty() {
                 Press::Revealed
             } else {
@@ -265,17 +266,6 @@ impl Playground {
         else {
             return;
         };
-        if let Some(provider) = act.provider {
-            let provider = provider();
-            match provider.to_scenario().map(Timeline::new) {
-                Ok(Ok(t)) => {
-                    self.timeline = std::rc::Rc::new(std::cell::RefCell::new(t));
-                    self.provider = provider;
-                }
-                Ok(Err(e)) => self.notice = Notice::error(e.to_string()),
-                Err(e) => self.notice = Notice::error(e),
-            }
-        }
         for input in act.inputs {
             if let Err(e) = self.timeline.borrow_mut().record(input) {
                 self.notice = Notice::error(e.to_string());
@@ -317,14 +307,14 @@ impl Playground {
 }
 
 /// The scene a step's set-up describes, built as the page builds any run:
-/// inputs at t=0, later inputs at their instants, then paused at `run_to`.
-/// Lesson scenes are small, so each call reaches its instant.
+/// each input at its instant, then paused at `run_to` (the same order as
+/// [`lessons::Setup::scene`], which answers the questions). Lesson scenes
+/// are small, so each call reaches its instant.
 fn scene(setup: &lessons::Setup) -> Option<Timeline> {
-    let mut t = Timeline::new(setup.settings.to_scenario().ok()?).ok()?;
-    for input in &setup.inputs {
-        t.record(input.clone()).ok()?;
-    }
-    for (at, input) in &setup.later {
+    let mut t = Timeline::new(setup.scenario.clone()).ok()?;
+    let mut inputs: Vec<_> = setup.inputs.iter().collect();
+    inputs.sort_by_key(|(at, _)| *at);
+    for (at, input) in inputs {
         while !t.advance_to(*at) {}
         t.record(input.clone()).ok()?;
     }
@@ -461,21 +451,21 @@ mod tests {
     }
 
     /// A step whose text asks for an action (its button) gets it from the
-    /// clicker too: the provider lesson's press runs the manager.
+    /// clicker too; a step whose scene is a manager opens on it and plays it.
     #[test]
     fn the_clicker_does_what_a_step_asks() {
         let mut p = Rc::new(Playground::from_url(
-            "?workshop=1&lesson=provider&step=1",
+            "?workshop=1&lesson=provider&step=2",
             "",
         ));
-        assert!(!p.is_manager());
+        assert!(p.is_manager(), "three kinds: a manager on the stage");
         let mut t = 0.0;
-        // Ask and reveal the prediction first, then the press acts.
-        while !p.is_manager() && t < 10_000.0 {
+        // Ask and reveal the prediction first, then the press plays it.
+        while !p.playing && t < 10_000.0 {
             p = reduce(p, Action::LessonNext(t));
             t += 100.0;
         }
-        assert!(p.is_manager() && p.playing, "the press ran the provider");
+        assert!(p.is_manager() && p.playing, "the press plays the provider");
         let mut p = Rc::new(Playground::from_url("?lesson=sets&step=1", ""));
         p = reduce(p, Action::LessonNext(0.0));
         assert!(

@@ -6,11 +6,13 @@
 
 pub mod components;
 pub mod export;
+pub mod fetch;
 pub mod flights;
 pub mod format;
 pub mod hooks;
 pub mod lesson_nav;
 pub mod lessons;
+pub mod markdown;
 pub mod open;
 pub mod pacing;
 pub mod provider;
@@ -23,7 +25,7 @@ use yew::prelude::*;
 
 use components::inputs::Inputs;
 use components::inspector::Inspector;
-use components::lesson::LessonPanel;
+use components::lesson::{LessonPanel, LessonRefusal};
 use components::manager_stage::ManagerStage;
 use components::side::Side;
 use components::stage::Stage;
@@ -120,6 +122,20 @@ pub fn app() -> Html {
         let (search, hash) = location();
         Playground::from_url(&search, &hash)
     });
+    {
+        // The lessons are files beside the page: fetched once it is up.
+        let d = state.dispatcher();
+        use_effect_with((), move |_| {
+            let (search, _) = location();
+            let params = web_sys::UrlSearchParams::new_with_str(&search).ok();
+            let param = |name: &str| params.as_ref().and_then(|p| p.get(name));
+            let lesson_file = param("lesson-file").map(|path| {
+                let step = param("step").and_then(|s| s.parse().ok()).unwrap_or(1);
+                (path, step)
+            });
+            wasm_bindgen_futures::spawn_local(fetch::library(move |a| d.dispatch(a), lesson_file));
+        });
+    }
     hooks::use_ticker(state.dispatcher());
     hooks::use_keyboard(state.dispatcher());
     hooks::use_body_classes(state.mode.workshop, state.mode.embed);
@@ -146,6 +162,7 @@ pub fn app() -> Html {
                 <main class="embed-layout">
                     <Stage />
                     <div class="embed-side">
+                        <LessonRefusal />
                         <LessonPanel />
                         <Inspector />
                     </div>
@@ -179,6 +196,7 @@ pub fn app() -> Html {
             <main class="layout">
                 <div class="center">
                     { welcome(&state) }
+                    <LessonRefusal />
                     <LessonPanel />
                     { if manager_mode { html! { <ManagerStage /> } } else { html! { <><Inputs /><Stage /></> } } }
                 </div>

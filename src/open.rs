@@ -37,28 +37,13 @@ impl Playground {
         };
         p.mode = mode;
         if let Some(id) = param("lesson") {
-            match lessons::find(&id) {
-                Some((index, lesson)) => {
-                    let step: usize = param("step")
-                        .and_then(|s| s.parse::<usize>().ok())
-                        .unwrap_or(1)
-                        .clamp(1, lesson.steps.len())
-                        - 1;
-                    p.enter_step(index, step);
-                }
-                None => {
-                    let missing = format!("There is no lesson {id:?}.");
-                    // Keep a link's refusal in view: both are said.
-                    let text = match p.notice.take() {
-                        Some(n) => format!("{} {missing}", n.text),
-                        None => missing,
-                    };
-                    p.notice = Notice::error(text);
-                }
-            }
+            let step = param("step")
+                .and_then(|s| s.parse::<usize>().ok())
+                .unwrap_or(1);
+            p.open_lesson(&id, step);
         }
         // Embedded and lesson pages start paused unless asked to play.
-        if mode.embed || p.lesson.is_some() {
+        if mode.embed || p.lesson.is_some() || p.pending_lesson.is_some() {
             p.playing = flag("autoplay");
         }
         p
@@ -82,12 +67,17 @@ impl Playground {
         p.playing = false;
         p.selected = shared.selected;
         if let Some(pos) = shared.lesson {
-            if let Some((index, lesson)) = lessons::find(&pos.id) {
-                let step = pos.step.min(lesson.steps.len().saturating_sub(1));
-                let mut ls = LessonState::new(index, step, lesson.steps.len());
-                ls.answers[step] = lesson.answer(step);
-                p.lesson = Some(ls);
+            if let Some(text) = &pos.text {
+                if let Err(e) = lessons::load(&format!("{}.md", pos.id), text) {
+                    p.notice = Notice::error(format!("The lesson in this link was refused: {e}"));
+                }
             }
+            p.pending_lesson = Some(PendingLesson {
+                id: pos.id,
+                step: pos.step + 1,
+                replay: false,
+            });
+            p.resolve_pending_lesson();
         }
         p
     }
@@ -129,5 +119,61 @@ mod tests {
         assert_eq!(with_workshop_param("?workshop=0", true), "?workshop=1");
         let p = Playground::from_url(&with_workshop_param("?lesson=herd", true), "");
         assert!(p.mode.workshop && p.lesson.is_some());
+    }
+}
+
+/// A lesson asked for (by a link or the address) before the built-in
+/// lessons arrived: opened when they do.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PendingLesson {
+    pub id: String,
+    /// From 1, as in `?step=`.
+    pub step: usize,
+    /// Replays the step's set-up (`?lesson=`); a shared link keeps its own run.
+    pub replay: bool,
+}
+
+impl Playground {
+    /// Opens lesson `id` at `step` (from 1), or waits for the library.
+    pub fn open_lesson(&mut self, id: &str, step: usize) {
+        self.pending_lesson = Some(PendingLesson {
+            id: id.to_string(),
+            step,
+            replay: true,
+        });
+        self.resolve_pending_lesson();
+    }
+
+    /// Opens the lesson waited for, if it is here now; refuses it once the
+    /// library is complete and it is still missing.
+    pub fn resolve_pending_lesson(&mut self) {
+        let Some(pending) = self.pending_lesson.take() else {
+            return;
+        };
+        match lessons::find(&pending.id) {
+            Some((index, lesson)) => {
+                let step = pending.step.clamp(1, lesson.steps.len()) - 1;
+                if pending.replay {
+                    // Opening keeps whether the page plays (`?autoplay=1`).
+                    let playing = self.playing;
+                    self.enter_step(index, step);
+                    self.playing = playing;
+                } else {
+                    let mut ls = LessonState::new(index, step, lesson.steps.len());
+                    ls.answers[step] = lessons::answer(&lesson, step);
+                    self.lesson = Some(ls);
+                }
+            }
+            None if !lessons::loaded() => self.pending_lesson = Some(pending),
+            None => {
+                let missing = format!("There is no lesson {:?}.", pending.id);
+                // Keep a link's refusal in view: both are said.
+                let text = match self.notice.take() {
+                    Some(n) => format!("{} {missing}", n.text),
+                    None => missing,
+                };
+                self.notice = Notice::error(text);
+            }
+        }
     }
 }

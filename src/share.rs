@@ -52,6 +52,10 @@ pub type Shared = SharedOf<Scenario>;
 pub struct LessonPosition {
     pub id: String,
     pub step: usize,
+    /// A lesson that is not built in travels as its file's text (deflated
+    /// with the rest of the link), so the link opens it anywhere.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
 }
 
 /// Why a link was refused, by the part of it that failed.
@@ -207,6 +211,7 @@ mod tests {
             ],
             at: 3 * SECOND,
             lesson: Some(LessonPosition {
+                text: None,
                 id: "backoff".into(),
                 step: 2,
             }),

@@ -75,6 +75,8 @@ pub enum Action {
     Notify(Option<Notice>),
     /// Open lesson `index` at its first step.
     StartLesson(usize),
+    /// Open lesson `index` at a step (from 1, as in `?step=`).
+    StartLessonAt(usize, usize),
     /// Go to a step of the current lesson (replaying its set-up).
     LessonStep(usize),
     ExitLesson,
@@ -96,10 +98,43 @@ pub enum Action {
     RunManager(Provider),
     /// Back to the one controller of the settings.
     ExitManager,
+    /// Lessons arrived (the built-in files, or a trainer's): redraw, and
+    /// open a lesson that was waited for.
+    LibraryLoaded,
+    /// A trainer's lesson file was refused: say where, beside its text.
+    LessonRefused(Refusal),
+    DismissRefusal,
     /// The same run on the other controller-runtime version: the settings
     /// for that queue, the recorded inputs replayed to the same instant,
     /// and the run left behind kept as figures beside the new one.
     SwitchQueue(QueueKind),
+}
+
+/// A refused lesson file: its name, the refusal, and the lines around it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Refusal {
+    pub file: String,
+    pub error: crate::lessons::LessonError,
+    /// (line number, text) around the refused line.
+    pub excerpt: Vec<(usize, String)>,
+}
+
+impl Refusal {
+    pub fn new(file: &str, text: &str, error: crate::lessons::LessonError) -> Refusal {
+        let from = error.line.saturating_sub(3).max(1);
+        let excerpt = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| (i + 1, l.chars().take(200).collect()))
+            .skip(from - 1)
+            .take(5)
+            .collect();
+        Refusal {
+            file: file.to_string(),
+            error,
+            excerpt,
+        }
+    }
 }
 
 /// A run's headline figures, to set two runs side by side.
@@ -155,6 +190,12 @@ pub struct Playground {
     pub provider: Provider,
     /// Bumped when the clicker opens the prediction field: the field takes focus.
     pub focus_guess: u64,
+    /// A lesson asked for before the library arrived.
+    pub pending_lesson: Option<crate::open::PendingLesson>,
+    /// A lesson file that was refused: shown beside its text.
+    pub refused_lesson: Option<Refusal>,
+    /// Bumped when lessons arrive, so the menu and panels redraw.
+    pub library: u64,
     /// The run on the other queue, left by the last version switch.
     pub other_run: Option<Headline>,
     /// A step played by the clicker pauses once what it waits for happened.
@@ -217,6 +258,9 @@ impl Playground {
             focus_guess: 0,
             until_wait: false,
             other_run: None,
+            pending_lesson: None,
+            refused_lesson: None,
+            library: 0,
         }
     }
 
@@ -272,9 +316,13 @@ impl Playground {
                 .cloned()
                 .collect(),
             at: now,
-            lesson: self.lesson.as_ref().map(|l| LessonPosition {
-                id: crate::lessons::all()[l.index].id.to_string(),
-                step: l.step,
+            lesson: self.lesson.as_ref().map(|l| {
+                let id = crate::lessons::all()[l.index].id.to_string();
+                LessonPosition {
+                    text: crate::lessons::source(&id),
+                    id,
+                    step: l.step,
+                }
             }),
             selected: self.selected.clone(),
         }
@@ -471,6 +519,19 @@ impl Reducible for Playground {
                 fresh.provider = next.provider.clone();
                 return Rc::new(fresh);
             }
+            Action::LibraryLoaded => {
+                next.library += 1;
+                next.refused_lesson = None;
+                next.resolve_pending_lesson();
+            }
+            Action::DismissRefusal => next.refused_lesson = None,
+            Action::LessonRefused(refusal) => {
+                next.notice = Notice::error(format!(
+                    "The lesson {} was refused: {}",
+                    refusal.file, refusal.error
+                ));
+                next.refused_lesson = Some(refusal);
+            }
             Action::SwitchQueue(queue) => {
                 let settings = next.settings.for_queue(queue);
                 let (before, tape, at) = {
@@ -510,6 +571,7 @@ impl Reducible for Playground {
             Action::Select(key) => next.selected = key,
             Action::Notify(n) => next.notice = n,
             Action::StartLesson(index) => next.enter_step(index, 0),
+            Action::StartLessonAt(index, step) => next.enter_step(index, step.max(1) - 1),
             Action::LessonStep(step) => {
                 if let Some(index) = next.lesson.as_ref().map(|l| l.index) {
                     next.enter_step(index, step);

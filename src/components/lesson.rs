@@ -79,7 +79,7 @@ pub fn lesson_panel() -> Html {
         })
     };
     // What to do next when the step sits paused: never a silent stage.
-    let predicted = step.predict.is_none() || ls.guess().is_some();
+    let predicted = step.question.is_none() || ls.guess().is_some();
     // Before a prediction the form is what to do; after it, say how to run.
     let play_hint = if state.playing || step.act.is_some() || state.idle || !predicted {
         html! {}
@@ -96,29 +96,27 @@ pub fn lesson_panel() -> Html {
     html! {
         <section class="panel lesson" ref={panel} tabindex="-1" aria-label={format!("Lesson: {}", lesson.title)} data-testid="lesson">
             <div class="panel-head">
-                <h2>{ lesson.title }<small>{ format!("step {} of {}", ls.step + 1, lesson.steps.len()) }</small></h2>
+                <h2>{ lesson.title.clone() }<small>{ format!("step {} of {}", ls.step + 1, lesson.steps.len()) }</small></h2>
                 <button class="icon small" onclick={exit} aria-label="Close the lesson">{"×"}</button>
             </div>
             <ol class="dots" aria-hidden="true">
                 { for (0..lesson.steps.len()).map(|i| html! { <li class={classes!((i == ls.step).then_some("on"), (i < ls.step).then_some("done"))}></li> }) }
             </ol>
-            <h3 data-testid="lesson-step-title">{ step.title }</h3>
-            <p class="lesson-text">{ step.text }</p>
+            <h3 data-testid="lesson-step-title">{ step.title.clone() }</h3>
+            { if ls.step == 0 && !lesson.intro.is_empty() { crate::markdown::render(&lesson.intro, "lesson-text intro") } else { html! {} } }
+            { crate::markdown::render(&step.text, "lesson-text") }
+            { match &step.goal { Some(goal) => html! { <super::goal::GoalCheck goal={goal.clone()} /> }, None => html! {} } }
             { match &step.act {
                 Some(act) => {
                     let d = d.clone();
                     let inputs = act.inputs.clone();
-                    let provider = act.provider;
                     let onclick = Callback::from(move |_| {
-                        if let Some(p) = provider {
-                            d.dispatch(Action::RunManager(p()));
-                        }
                         for input in &inputs {
                             d.dispatch(Action::Input(input.clone()));
                         }
                         d.dispatch(Action::Play);
                     });
-                    html! { <p><button class="primary" {onclick} data-testid="lesson-act">{ act.label }</button></p> }
+                    html! { <p><button class="primary" {onclick} data-testid="lesson-act">{ act.label.clone() }</button></p> }
                 }
                 None => html! {},
             } }
@@ -129,12 +127,12 @@ pub fn lesson_panel() -> Html {
             // The question, the answer and the buttons stay in view (on a
             // projector the narration above them scrolls, never they).
             <div class="lesson-foot">
-            { match (&step.predict, ls.guess(), &answer) {
+            { match (&step.question, ls.guess(), &answer) {
                 (Some(p), None, _) => html! {
                     <form class="predict" onsubmit={reveal}>
-                        <label for="guess">{ format!("Predict first: {}", p.question) }</label>
+                        <label for="guess">{ format!("Predict first: {}", p.ask) }</label>
                         <div class="row">
-                            <input id="guess" ref={guess_field.clone()} type="text" value={ls.draft.clone()} oninput={on_guess} placeholder={p.unit} data-testid="guess" />
+                            <input id="guess" ref={guess_field.clone()} type="text" value={ls.draft.clone()} oninput={on_guess} placeholder={p.unit.clone()} data-testid="guess" />
                             <button type="submit" class="primary" data-testid="reveal">{"Reveal"}</button>
                         </div>
                     </form>
@@ -143,7 +141,7 @@ pub fn lesson_panel() -> Html {
                     let right = lessons::same_answer(g, a, p.tolerance);
                     html! {
                         <div class={classes!("answer", right.then_some("right"))} role="status" data-testid="answer">
-                            <p class="q">{ p.question }</p>
+                            <p class="q">{ p.ask.clone() }</p>
                             <p>{"Answer: "}<strong data-testid="answer-value">{ format!("{a} {}", p.unit) }</strong>
                                { if g.trim().is_empty() { html! {} } else if right { html! { <span>{" — you got it."}</span> } } else { html! { <span>{ format!(" — you said {g}.") }</span> } } }</p>
                         </div>
@@ -170,6 +168,32 @@ pub fn lesson_panel() -> Html {
                 } }
             </div>
             </div>
+        </section>
+    }
+}
+
+/// A refused lesson file, beside its text: the line and field at fault and
+/// the lines around it. What was open keeps working.
+#[function_component(LessonRefusal)]
+pub fn lesson_refusal() -> Html {
+    let state = use_playground();
+    let Some(r) = state.refused_lesson.clone() else {
+        return html! {};
+    };
+    let d = state.dispatcher();
+    let dismiss = Callback::from(move |_| d.dispatch(Action::DismissRefusal));
+    html! {
+        <section class="panel refusal" role="alert" aria-label="A refused lesson file" data-testid="lesson-refusal">
+            <div class="panel-head">
+                <h2>{ format!("{} was not opened", r.file) }</h2>
+                <button class="icon small" onclick={dismiss} aria-label="Dismiss">{"×"}</button>
+            </div>
+            <p data-testid="refusal-reason"><strong>{ format!("Line {}", r.error.line) }</strong>{ format!(", {}: {}", r.error.field, r.error.reason) }</p>
+            <pre class="code excerpt">
+                { for r.excerpt.iter().map(|(n, text)| html! {
+                    <span class={classes!("excerpt-line", (*n == r.error.line).then_some("bad"))}>{ format!("{n:>4}  {text}\n") }</span>
+                }) }
+            </pre>
         </section>
     }
 }

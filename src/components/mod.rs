@@ -4,6 +4,7 @@
 pub mod charts;
 pub mod compare;
 pub mod download;
+pub mod goal;
 pub mod inputs;
 pub mod inspector;
 pub mod key_script;

@@ -120,7 +120,7 @@ pub fn stage() -> Html {
     let focus = state.focus();
     // The lane that holds the step's key is never reduced: the key the text
     // names stays in sight wherever it goes.
-    let key_lane = focus.and_then(|f| f.key).and_then(|key| {
+    let key_lane = focus.as_ref().and_then(|f| f.key.as_deref()).and_then(|key| {
         if view.queued.iter().any(|k| k.key == key) {
             Some(Lane::Queue)
         } else if view.waiting.iter().any(|w| w.key.key == key) {
@@ -138,7 +138,7 @@ pub fn stage() -> Html {
     });
     let lane = |lane: Lane| {
         let name = lane.id();
-        match focus {
+        match &focus {
             Some(f) if f.lanes.contains(&lane) || key_lane == Some(lane) => {
                 classes!("lane", name, "focus")
             }

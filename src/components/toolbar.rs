@@ -9,7 +9,7 @@ use super::{event_value, use_playground};
 use crate::export::go_code;
 use crate::lessons;
 use crate::share::{self, Shared};
-use crate::state::{Action, Notice, NoticeKind};
+use crate::state::{Action, Notice, NoticeKind, Playground, Refusal};
 
 #[derive(Clone, Copy, PartialEq)]
 enum Dialog {
@@ -61,46 +61,31 @@ pub fn toolbar() -> Html {
             }
         })
     };
-    // Lesson titles never change: build the lessons once, not every frame.
-    let titles = use_memo((), |_| {
-        lessons::all().iter().map(|l| l.title).collect::<Vec<_>>()
+    // Titles change only when lessons arrive: not rebuilt every frame.
+    let titles = use_memo(state.library, |_| {
+        lessons::all().iter().map(|l| l.title.clone()).collect::<Vec<_>>()
     });
-    let on_upload = {
-        let d = d.clone();
-        Callback::from(move |e: Event| {
-            let Some(input) = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-            else {
-                return;
-            };
-            let Some(file) = input.files().and_then(|f| f.get(0)) else {
-                return;
-            };
-            input.set_value("");
-            let d = d.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                let text = wasm_bindgen_futures::JsFuture::from(file.text())
-                    .await
-                    .ok()
-                    .and_then(|t| t.as_string())
-                    .unwrap_or_default();
-                match Scenario::from_json(&text) {
-                    Ok(scenario) => d.dispatch(Action::Load(Box::new(Shared {
-                        scenario,
-                        inputs: Vec::new(),
-                        at: 0,
-                        lesson: None,
-                        selected: None,
-                    }))),
-                    Err(e) => d.dispatch(Action::Notify(Some(Notice {
-                        kind: NoticeKind::Error,
-                        text: format!("{} is not a usable scenario: {e}", file.name()),
-                    }))),
-                }
-            });
-        })
-    };
+    let on_upload = read_file(d.clone(), |d, name, text| match Scenario::from_json(&text) {
+        Ok(scenario) => d.dispatch(Action::Load(Box::new(Shared {
+            scenario,
+            inputs: Vec::new(),
+            at: 0,
+            lesson: None,
+            selected: None,
+        }))),
+        Err(e) => d.dispatch(Action::Notify(Some(Notice {
+            kind: NoticeKind::Error,
+            text: format!("{name} is not a usable scenario: {e}"),
+        }))),
+    });
+    // A trainer's lesson: read by the same code as the built-in ones.
+    let on_lesson_file = read_file(d.clone(), |d, name, text| match lessons::load(&name, &text) {
+        Ok(index) => {
+            d.dispatch(Action::LibraryLoaded);
+            d.dispatch(Action::StartLesson(index));
+        }
+        Err(e) => d.dispatch(Action::LessonRefused(Refusal::new(&name, &text, e))),
+    });
     let save_scenario = {
         let json = state.current_scenario().to_json();
         Callback::from(move |_| download("workqueue-scenario.json", "application/json", &json))
@@ -117,7 +102,7 @@ pub fn toolbar() -> Html {
                 <label class="sr-only" for="lesson-pick">{"Open a lesson"}</label>
                 <select id="lesson-pick" onchange={on_lesson} data-testid="lesson-pick">
                     <option value="" selected={current.is_none()} disabled=true>{"Lessons…"}</option>
-                    { for titles.iter().enumerate().map(|(i, t)| html! { <option value={i.to_string()} selected={current == Some(i)}>{ *t }</option> }) }
+                    { for titles.iter().enumerate().map(|(i, t)| html! { <option value={i.to_string()} selected={current == Some(i)}>{ t.clone() }</option> }) }
                 </select>
                 <button onclick={open(Dialog::Compare)} data-testid="compare-toggle">{"Compare limiters"}</button>
                 <button onclick={open(Dialog::Share)} data-testid="share">{"Share"}</button>
@@ -126,6 +111,9 @@ pub fn toolbar() -> Html {
                 <button onclick={save_scenario} data-testid="download">{"Download scenario"}</button>
                 <label class="button" data-testid="upload-label">{"Load scenario…"}
                     <input type="file" accept=".json,application/json" onchange={on_upload} class="sr-only" data-testid="upload" />
+                </label>
+                <label class="button" data-testid="lesson-upload-label">{"Load lesson…"}
+                    <input type="file" accept=".md,text/markdown,text/plain" onchange={on_lesson_file} class="sr-only" data-testid="lesson-upload" />
                 </label>
                 <button onclick={workshop} aria-pressed={state.mode.workshop.to_string()} data-testid="workshop">{"Workshop mode"}</button>
             </nav>
@@ -162,6 +150,34 @@ pub fn toolbar() -> Html {
             } }
         </>
     }
+}
+
+/// A file input's change: the chosen file's name and text, to `read`.
+fn read_file(
+    d: UseReducerDispatcher<Playground>,
+    read: fn(&UseReducerDispatcher<Playground>, String, String),
+) -> Callback<Event> {
+    Callback::from(move |e: Event| {
+        let Some(input) = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            return;
+        };
+        input.set_value("");
+        let d = d.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let text = wasm_bindgen_futures::JsFuture::from(file.text())
+                .await
+                .ok()
+                .and_then(|t| t.as_string())
+                .unwrap_or_default();
+            read(&d, file.name(), text);
+        });
+    })
 }
 
 #[derive(Properties, PartialEq)]
@@ -211,14 +227,21 @@ pub fn embed_dialog(props: &EmbedProps) -> Html {
     let state = use_playground();
     let autoplay = use_state(|| false);
     let mut query = vec!["embed=1".to_string()];
-    if let Some(l) = &state.lesson {
-        query.push(format!("lesson={}", lessons::all()[l.index].id));
+    // A built-in lesson is named; any other view (a trainer's own lesson
+    // included, with its text) travels in the fragment.
+    let built_in = state
+        .lesson
+        .as_ref()
+        .map(|l| lessons::all()[l.index].id.clone())
+        .filter(|id| lessons::is_built_in(id));
+    if let (Some(id), Some(l)) = (&built_in, &state.lesson) {
+        query.push(format!("lesson={id}"));
         query.push(format!("step={}", l.step + 1));
     }
     if *autoplay {
         query.push("autoplay=1".into());
     }
-    let fragment = if state.lesson.is_some() {
+    let fragment = if built_in.is_some() {
         String::new()
     } else {
         format!("#{}", share::encode(&state.shared()))

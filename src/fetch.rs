@@ -1,0 +1,94 @@
+//! Lesson files from the page's own origin: the built-in lessons (static
+//! files beside the page) and `?lesson-file=` paths. Nothing is fetched from
+//! another origin.
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+use crate::lessons::{self, Lesson};
+use crate::state::{Action, Refusal};
+
+/// Whether `path` stays on the page's origin: relative, no scheme, no host.
+pub fn same_origin(path: &str) -> bool {
+    let p = path.trim();
+    !p.is_empty()
+        && !p.starts_with("//")
+        && !p.starts_with('\\')
+        && !p.contains('\\')
+        && p.split('/').next().is_none_or(|first| !first.contains(':'))
+}
+
+/// The text at `path` (relative to the page).
+pub async fn text(path: &str) -> Result<String, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let response = JsFuture::from(window.fetch_with_str(path))
+        .await
+        .map_err(|_| format!("{path} could not be fetched"))?;
+    let response: web_sys::Response = response.dyn_into().map_err(|_| "not a response")?;
+    if !response.ok() {
+        return Err(format!("{path}: HTTP {}", response.status()));
+    }
+    let body = response.text().map_err(|_| "no body")?;
+    JsFuture::from(body)
+        .await
+        .ok()
+        .and_then(|t| t.as_string())
+        .ok_or_else(|| format!("{path} is not text"))
+}
+
+/// Fetches the built-in lessons, then a `?lesson-file=` lesson if asked,
+/// and tells the page as each arrives.
+pub async fn library(dispatch: impl Fn(Action), lesson_file: Option<(String, usize)>) {
+    let mut built_in: Vec<Lesson> = Vec::new();
+    let mut failed = Vec::new();
+    for id in lessons::BUILT_IN {
+        let path = format!("lessons/{id}.md");
+        match text(&path).await.map(|t| workqueue_lessons::lesson(id, &t)) {
+            Ok(Ok(lesson)) => built_in.push(lesson),
+            Ok(Err(e)) => failed.push(format!("{path} {e}")),
+            Err(e) => failed.push(e),
+        }
+    }
+    lessons::built_ins_arrived(built_in);
+    dispatch(Action::LibraryLoaded);
+    if !failed.is_empty() {
+        dispatch(Action::Notify(crate::state::Notice::error(format!(
+            "Some lessons could not be loaded: {}",
+            failed.join("; ")
+        ))));
+    }
+    let Some((path, step)) = lesson_file else { return };
+    if !same_origin(&path) {
+        dispatch(Action::Notify(crate::state::Notice::error(format!(
+            "lesson-file: {path:?} is not a path on this site (lessons are only read from the page's own origin)"
+        ))));
+        return;
+    }
+    match text(&path).await {
+        Ok(t) => match lessons::load(&path, &t) {
+            Ok(index) => {
+                dispatch(Action::LibraryLoaded);
+                dispatch(Action::StartLessonAt(index, step));
+            }
+            Err(e) => dispatch(Action::LessonRefused(Refusal::new(&path, &t, e))),
+        },
+        Err(e) => dispatch(Action::Notify(crate::state::Notice::error(format!(
+            "lesson-file: {e}"
+        )))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_paths_on_this_origin() {
+        assert!(same_origin("lessons/mine.md"));
+        assert!(same_origin("/lessons/mine.md"));
+        assert!(same_origin("../x.md"));
+        for bad in ["https://evil.example/x.md", "//evil.example/x.md", "data:text/plain,x", "javascript:alert(1)", "", "\\\\host\\x"] {
+            assert!(!same_origin(bad), "{bad}");
+        }
+    }
+}
