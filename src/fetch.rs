@@ -5,8 +5,7 @@
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::lessons::{self, Lesson};
-use crate::state::{Action, Refusal};
+use crate::state::{Action, Notice};
 
 /// Whether `path` stays on the page's origin: relative, no scheme, no host.
 pub fn same_origin(path: &str) -> bool {
@@ -36,45 +35,22 @@ pub async fn text(path: &str) -> Result<String, String> {
         .ok_or_else(|| format!("{path} is not text"))
 }
 
-/// Fetches the built-in lessons, then a `?lesson-file=` lesson if asked,
-/// and tells the page as each arrives.
-pub async fn library(dispatch: impl Fn(Action), lesson_file: Option<(String, usize)>) {
-    let mut built_in: Vec<Lesson> = Vec::new();
-    let mut failed = Vec::new();
-    for id in lessons::BUILT_IN {
-        let path = format!("lessons/{id}.md");
-        match text(&path).await.map(|t| workqueue_lessons::lesson(id, &t)) {
-            Ok(Ok(lesson)) => built_in.push(lesson),
-            Ok(Err(e)) => failed.push(format!("{path} {e}")),
-            Err(e) => failed.push(e),
-        }
-    }
-    lessons::built_ins_arrived(built_in);
-    dispatch(Action::LibraryLoaded);
-    if !failed.is_empty() {
-        dispatch(Action::Notify(crate::state::Notice::error(format!(
-            "Some lessons could not be loaded: {}",
-            failed.join("; ")
-        ))));
-    }
-    let Some((path, step)) = lesson_file else { return };
+/// A `?lesson-file=` path: fetched from this origin, then read and opened
+/// at `step` (from 1) like an upload.
+pub async fn lesson_file(path: String, step: usize, dispatch: impl Fn(Action)) {
     if !same_origin(&path) {
-        dispatch(Action::Notify(crate::state::Notice::error(format!(
+        dispatch(Action::Notify(Notice::error(format!(
             "lesson-file: {path:?} is not a path on this site (lessons are only read from the page's own origin)"
         ))));
         return;
     }
     match text(&path).await {
-        Ok(t) => match lessons::load(&path, &t) {
-            Ok(index) => {
-                dispatch(Action::LibraryLoaded);
-                dispatch(Action::StartLessonAt(index, step));
-            }
-            Err(e) => dispatch(Action::LessonRefused(Refusal::new(&path, &t, e))),
-        },
-        Err(e) => dispatch(Action::Notify(crate::state::Notice::error(format!(
-            "lesson-file: {e}"
-        )))),
+        Ok(text) => dispatch(Action::OpenLessonFile {
+            file: path,
+            text,
+            step,
+        }),
+        Err(e) => dispatch(Action::Notify(Notice::error(format!("lesson-file: {e}")))),
     }
 }
 

@@ -1,7 +1,8 @@
 //! Moving through a lesson: where it is, what was predicted and answered at
 //! each step, and the one rule for leaving a step.
 
-use workqueue_core::Input;
+use workqueue_core::{Input, Scenario};
+use crate::share::Shared;
 
 use crate::lessons;
 use crate::settings::Settings;
@@ -114,17 +115,18 @@ impl Playground {
             return None;
         }
         let l = self.lesson.as_ref()?;
-        lessons::all()
-            .get(l.index)
-            .and_then(|x| x.steps.get(l.step))
+        lessons::get(l.index)?
+            .steps
+            .get(l.step)
             .map(|s| s.focus.clone())
     }
 
     /// Moves a lesson to `step`, rebuilding the run from the nearest step at
     /// or before it that sets one up, so "back" is exact.
     pub fn enter_step(&mut self, index: usize, step: usize) {
-        let all = lessons::all();
-        let Some(lesson) = all.get(index) else { return };
+        let Some(lesson) = lessons::get(index) else {
+            return;
+        };
         self.idle = false; // a lesson's scene is never a first visit
         let step = step.min(lesson.steps.len().saturating_sub(1));
         let here = self.lesson.as_ref().is_some_and(|l| l.index == index);
@@ -141,14 +143,18 @@ impl Playground {
             None => false,
         };
         if let (true, Some(i)) = (rebuild, from) {
-            let setup = lesson.steps[i].setup.as_ref().expect("found above");
-            if let Some(timeline) = scene(setup) {
-                self.settings = Settings::from_scenario(&setup.scenario);
-                self.timeline = std::rc::Rc::new(std::cell::RefCell::new(timeline));
-                self.selected = setup.inputs.iter().rev().find_map(|(_, i)| match i {
-                    Input::Add { key } => Some(key.clone()),
-                    _ => None,
-                });
+            let setup = lessons::setup_for(&lesson, i);
+            match setup.as_ref().ok_or_else(|| "its set-up does not read".to_string()).and_then(scene) {
+                Ok((scenario, timeline)) => {
+                    self.settings = Settings::from_scenario(&scenario);
+                    self.timeline = std::rc::Rc::new(std::cell::RefCell::new(timeline));
+                    let inputs = setup.map(|s| s.inputs).unwrap_or_default();
+                    self.selected = inputs.iter().rev().find_map(|(_, i)| match i {
+                        Input::Add { key } => Some(key.clone()),
+                        _ => None,
+                    });
+                }
+                Err(e) => self.notice = Notice::error(format!("This step's scene cannot run: {e}")),
             }
         }
         if let Some(key) = &lesson.steps[step].focus.key {
@@ -164,7 +170,7 @@ impl Playground {
             _ => LessonState::new(index, step, lesson.steps.len()),
         };
         if ls.answers[step].is_none() {
-            ls.answers[step] = lessons::answer(lesson, step);
+            ls.answers[step] = lessons::answer(&lesson, step);
         }
         self.lesson = Some(ls);
     }
@@ -179,8 +185,10 @@ impl Playground {
         let Some(l) = &self.lesson else {
             return Press::AtEnd;
         };
-        let all = lessons::all();
-        let Some(step) = all.get(l.index).and_then(|x| x.steps.get(l.step)) else {
+        let Some(lesson) = lessons::get(l.index) else {
+            return Press::AtEnd;
+        };
+        let Some(step) = lesson.steps.get(l.step) else {
             return Press::AtEnd;
         };
         if step.question.is_some() && l.guess().is_none() {
@@ -207,8 +215,8 @@ impl Playground {
         if waiting || since.is_some_and(|t| now_ms - t < MIN_DWELL_MS) {
             return Press::Dwelling;
         }
-        let last_step = l.step + 1 >= all[l.index].steps.len();
-        if last_step && l.index + 1 >= all.len() {
+        let last_step = l.step + 1 >= lesson.steps.len();
+        if last_step && l.index + 1 >= lessons::all().len() {
             return Press::AtEnd;
         }
         Press::Moved
@@ -243,10 +251,11 @@ impl Playground {
             }
             Press::Moved => {
                 let (index, step) = (l.index, l.step);
-                if step + 1 < lessons::all()[index].steps.len() {
+                let steps = lessons::get(index).map_or(0, |l| l.steps.len());
+                if step + 1 < steps {
                     self.enter_step(index, step + 1);
                 } else {
-                    self.enter_step(index + 1, 0);
+                    self.start_lesson(index + 1, 1);
                 }
             }
             Press::Dwelling | Press::AtEnd => {}
@@ -258,12 +267,7 @@ impl Playground {
     /// panel): run the provider's manager, or apply its inputs.
     fn do_act(&mut self) {
         let Some(l) = &self.lesson else { return };
-        let all = lessons::all();
-        let Some(act) = all
-            .get(l.index)
-            .and_then(|x| x.steps.get(l.step))
-            .and_then(|s| s.act.clone())
-        else {
+        let Some(act) = lessons::get(l.index).and_then(|x| lessons::act(&x, l.step)) else {
             return;
         };
         for input in act.inputs {
@@ -280,8 +284,11 @@ impl Playground {
         if l.step > 0 {
             self.enter_step(l.index, l.step - 1);
         } else if l.index > 0 {
-            let last = lessons::all()[l.index - 1].steps.len().saturating_sub(1);
-            self.enter_step(l.index - 1, last);
+            match lessons::get(l.index - 1) {
+                Some(prev) => self.enter_step(l.index - 1, prev.steps.len().saturating_sub(1)),
+                // Not read yet: it opens at its end once the worker sends it.
+                None => self.start_lesson(l.index - 1, usize::MAX),
+            }
         }
     }
 
@@ -292,12 +299,9 @@ impl Playground {
             return;
         }
         let Some(l) = &self.lesson else { return };
-        let all = lessons::all();
         // Only a step that waits for something pauses by itself.
-        let met = all
-            .get(l.index)
-            .and_then(|x| x.steps.get(l.step))
-            .and_then(|s| s.wait.as_ref())
+        let met = lessons::get(l.index)
+            .and_then(|x| x.steps.get(l.step).and_then(|s| s.wait.clone()))
             .is_some_and(|w| w.met(self.timeline.borrow().sim()));
         if met {
             self.playing = false;
@@ -306,20 +310,20 @@ impl Playground {
     }
 }
 
-/// The scene a step's set-up describes, built as the page builds any run:
-/// each input at its instant, then paused at `run_to` (the same order as
-/// [`lessons::Setup::scene`], which answers the questions). Lesson scenes
-/// are small, so each call reaches its instant.
-fn scene(setup: &lessons::Setup) -> Option<Timeline> {
-    let mut t = Timeline::new(setup.scenario.clone()).ok()?;
+/// The scene a step's set-up describes, built as a shared link's run is:
+/// each input at its instant, then paused at its instant (the order the
+/// worker used to answer the questions). Lesson scenes are small, so each
+/// call reaches its instant.
+fn scene(setup: &Shared) -> Result<(Scenario, Timeline), String> {
+    let mut t = Timeline::new(setup.scenario.clone()).map_err(|e| e.to_string())?;
     let mut inputs: Vec<_> = setup.inputs.iter().collect();
     inputs.sort_by_key(|(at, _)| *at);
     for (at, input) in inputs {
         while !t.advance_to(*at) {}
-        t.record(input.clone()).ok()?;
+        t.record(input.clone()).map_err(|e| e.to_string())?;
     }
-    while !t.advance_to(setup.run_to) {}
-    Some(t)
+    while !t.advance_to(setup.at) {}
+    Ok((setup.scenario.clone(), t))
 }
 
 #[cfg(test)]
@@ -442,7 +446,7 @@ mod tests {
             p = reduce(p, Action::LessonBack);
         }
         let l = p.lesson.as_ref().unwrap();
-        let last = lessons::all()[start].steps.len() - 1;
+        let last = lessons::get(start).unwrap().steps.len() - 1;
         assert_eq!(
             (l.index, l.step),
             (start, last),

@@ -11,8 +11,8 @@ pub mod flights;
 pub mod format;
 pub mod hooks;
 pub mod lesson_nav;
+pub mod lesson_worker;
 pub mod lessons;
-pub mod markdown;
 pub mod open;
 pub mod pacing;
 pub mod provider;
@@ -123,17 +123,32 @@ pub fn app() -> Html {
         Playground::from_url(&search, &hash)
     });
     {
-        // The lessons are files beside the page: fetched once it is up.
+        // Lessons are read by the lesson worker; its replies come back here.
+        let d = state.dispatcher();
+        use_effect_with((), move |_| {
+            lesson_worker::install(Callback::from(move |a| d.dispatch(a)));
+        });
+        // A lesson waited for: the worker is asked for it (a built-in file
+        // is fetched first), once.
+        use_effect_with(state.pending_lesson.clone(), |pending| {
+            if let Some(p) = pending {
+                match &p.source {
+                    Some((file, text)) => lesson_worker::open(file.clone(), text.clone()),
+                    None if lessons::is_built_in(&p.id) => lesson_worker::fetch_built_in(&p.id),
+                    None => {}
+                }
+            }
+        });
+        // `?lesson-file=path`: a trainer's file from this site.
         let d = state.dispatcher();
         use_effect_with((), move |_| {
             let (search, _) = location();
             let params = web_sys::UrlSearchParams::new_with_str(&search).ok();
             let param = |name: &str| params.as_ref().and_then(|p| p.get(name));
-            let lesson_file = param("lesson-file").map(|path| {
+            if let Some(path) = param("lesson-file") {
                 let step = param("step").and_then(|s| s.parse().ok()).unwrap_or(1);
-                (path, step)
-            });
-            wasm_bindgen_futures::spawn_local(fetch::library(move |a| d.dispatch(a), lesson_file));
+                wasm_bindgen_futures::spawn_local(fetch::lesson_file(path, step, move |a| d.dispatch(a)));
+            }
         });
     }
     hooks::use_ticker(state.dispatcher());

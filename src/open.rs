@@ -67,14 +67,10 @@ impl Playground {
         p.playing = false;
         p.selected = shared.selected;
         if let Some(pos) = shared.lesson {
-            if let Some(text) = &pos.text {
-                if let Err(e) = lessons::load(&format!("{}.md", pos.id), text) {
-                    p.notice = Notice::error(format!("The lesson in this link was refused: {e}"));
-                }
-            }
             p.pending_lesson = Some(PendingLesson {
+                source: pos.text.map(|text| (format!("{}.md", pos.id), text)),
                 id: pos.id,
-                step: pos.step + 1,
+                step: pos.step.saturating_add(1),
                 replay: false,
             });
             p.resolve_pending_lesson();
@@ -122,37 +118,48 @@ mod tests {
     }
 }
 
-/// A lesson asked for (by a link or the address) before the built-in
-/// lessons arrived: opened when they do.
+/// A lesson asked for (by the menu, a link, the address or a file) that the
+/// lesson worker has not sent yet: opened when it arrives.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PendingLesson {
     pub id: String,
-    /// From 1, as in `?step=`.
+    /// From 1, as in `?step=` (`usize::MAX`: the last step).
     pub step: usize,
-    /// Replays the step's set-up (`?lesson=`); a shared link keeps its own run.
+    /// Replays the step's set-up; a shared link keeps its own run.
     pub replay: bool,
+    /// A file to read (its name and text), for a lesson that is not built in.
+    pub source: Option<(String, String)>,
 }
 
 impl Playground {
-    /// Opens lesson `id` at `step` (from 1), or waits for the library.
+    /// Opens lesson `id` at `step` (from 1), or waits for it.
     pub fn open_lesson(&mut self, id: &str, step: usize) {
         self.pending_lesson = Some(PendingLesson {
             id: id.to_string(),
             step,
             replay: true,
+            source: None,
         });
         self.resolve_pending_lesson();
     }
 
-    /// Opens the lesson waited for, if it is here now; refuses it once the
-    /// library is complete and it is still missing.
+    /// Opens the lesson at `index` at `step` (from 1), or waits for it.
+    pub fn start_lesson(&mut self, index: usize, step: usize) {
+        if let Some(id) = lessons::all().get(index).map(|e| e.id.clone()) {
+            self.open_lesson(&id, step);
+        }
+    }
+
+    /// Opens the lesson waited for if it is here; keeps waiting if the
+    /// worker will send it; refuses an id nothing can provide.
     pub fn resolve_pending_lesson(&mut self) {
         let Some(pending) = self.pending_lesson.take() else {
             return;
         };
-        match lessons::find(&pending.id) {
-            Some((index, lesson)) => {
-                let step = pending.step.clamp(1, lesson.steps.len()) - 1;
+        let index = lessons::index_of(&pending.id);
+        match index.and_then(|i| Some((i, lessons::get(i)?))) {
+            Some((index, lesson)) if pending.source.is_none() => {
+                let step = pending.step.clamp(1, lesson.steps.len().max(1)) - 1;
                 if pending.replay {
                     // Opening keeps whether the page plays (`?autoplay=1`).
                     let playing = self.playing;
@@ -164,8 +171,11 @@ impl Playground {
                     self.lesson = Some(ls);
                 }
             }
-            None if !lessons::loaded() => self.pending_lesson = Some(pending),
-            None => {
+            // The worker reads it: a built-in file, or the text given.
+            _ if index.is_some() || pending.source.is_some() => {
+                self.pending_lesson = Some(pending)
+            }
+            _ => {
                 let missing = format!("There is no lesson {:?}.", pending.id);
                 // Keep a link's refusal in view: both are said.
                 let text = match self.notice.take() {

@@ -164,6 +164,14 @@ fn read_state(json: &str) -> Result<Shared, ScenarioError> {
     })
 }
 
+/// A state written as JSON (a link's, once unpacked, or a lesson step's
+/// set-up), read and checked.
+pub fn read(json: &str) -> Result<Shared, ScenarioError> {
+    let shared = read_state(json)?;
+    shared.check()?;
+    Ok(shared)
+}
+
 impl Shared {
     /// The validation gate for everything a link carries: the scenario, the
     /// recorded inputs and the instant.

@@ -9,6 +9,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use workqueue_core::sim::SimEvent;
+use workqueue_lessons::view::{Figure, LessonView};
 use workqueue_core::{Input, Manager, Nanos, QueueKind, ResultLabel, Scenario, Simulation};
 use yew::prelude::*;
 
@@ -75,8 +76,6 @@ pub enum Action {
     Notify(Option<Notice>),
     /// Open lesson `index` at its first step.
     StartLesson(usize),
-    /// Open lesson `index` at a step (from 1, as in `?step=`).
-    StartLessonAt(usize, usize),
     /// Go to a step of the current lesson (replaying its set-up).
     LessonStep(usize),
     ExitLesson,
@@ -98,9 +97,14 @@ pub enum Action {
     RunManager(Provider),
     /// Back to the one controller of the settings.
     ExitManager,
-    /// Lessons arrived (the built-in files, or a trainer's): redraw, and
-    /// open a lesson that was waited for.
-    LibraryLoaded,
+    /// A lesson file to read and open at a step (from 1): an upload or a
+    /// `?lesson-file=` path, with its text.
+    OpenLessonFile { file: String, text: String, step: usize },
+    /// The lesson worker sent a lesson back (with the file's text when it
+    /// is not built in): redraw, and open the lesson that was waited for.
+    LessonArrived(Box<LessonView>, Option<String>),
+    /// The lesson worker checked a goal: the figures for (lesson, step).
+    GoalFigures(usize, usize, Vec<Figure>),
     /// A trainer's lesson file was refused: say where, beside its text.
     LessonRefused(Refusal),
     DismissRefusal,
@@ -114,14 +118,16 @@ pub enum Action {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Refusal {
     pub file: String,
-    pub error: crate::lessons::LessonError,
+    pub line: usize,
+    pub field: String,
+    pub reason: String,
     /// (line number, text) around the refused line.
     pub excerpt: Vec<(usize, String)>,
 }
 
 impl Refusal {
-    pub fn new(file: &str, text: &str, error: crate::lessons::LessonError) -> Refusal {
-        let from = error.line.saturating_sub(3).max(1);
+    pub fn new(file: &str, text: &str, line: usize, field: String, reason: String) -> Refusal {
+        let from = line.saturating_sub(3).max(1);
         let excerpt = text
             .lines()
             .enumerate()
@@ -131,7 +137,9 @@ impl Refusal {
             .collect();
         Refusal {
             file: file.to_string(),
-            error,
+            line,
+            field,
+            reason,
             excerpt,
         }
     }
@@ -196,6 +204,8 @@ pub struct Playground {
     pub refused_lesson: Option<Refusal>,
     /// Bumped when lessons arrive, so the menu and panels redraw.
     pub library: u64,
+    /// The lesson worker's figures for a step's goal: (lesson, step, figures).
+    pub goal_figures: Option<(usize, usize, Vec<Figure>)>,
     /// The run on the other queue, left by the last version switch.
     pub other_run: Option<Headline>,
     /// A step played by the clicker pauses once what it waits for happened.
@@ -261,6 +271,7 @@ impl Playground {
             pending_lesson: None,
             refused_lesson: None,
             library: 0,
+            goal_figures: None,
         }
     }
 
@@ -317,7 +328,7 @@ impl Playground {
                 .collect(),
             at: now,
             lesson: self.lesson.as_ref().map(|l| {
-                let id = crate::lessons::all()[l.index].id.to_string();
+                let id = crate::lessons::all()[l.index].id.clone();
                 LessonPosition {
                     text: crate::lessons::source(&id),
                     id,
@@ -519,17 +530,31 @@ impl Reducible for Playground {
                 fresh.provider = next.provider.clone();
                 return Rc::new(fresh);
             }
-            Action::LibraryLoaded => {
+            Action::OpenLessonFile { file, text, step } => {
+                next.pending_lesson = Some(crate::open::PendingLesson {
+                    id: workqueue_lessons::parse::id_of(&file),
+                    step,
+                    replay: true,
+                    source: Some((file, text)),
+                });
+                next.resolve_pending_lesson();
+            }
+            Action::LessonArrived(lesson, source) => {
+                crate::lessons::arrived(*lesson, source);
                 next.library += 1;
                 next.refused_lesson = None;
                 next.resolve_pending_lesson();
             }
+            Action::GoalFigures(index, step, figures) => {
+                next.goal_figures = Some((index, step, figures));
+            }
             Action::DismissRefusal => next.refused_lesson = None,
             Action::LessonRefused(refusal) => {
                 next.notice = Notice::error(format!(
-                    "The lesson {} was refused: {}",
-                    refusal.file, refusal.error
+                    "The lesson {} was refused: line {}: {}: {}",
+                    refusal.file, refusal.line, refusal.field, refusal.reason
                 ));
+                next.pending_lesson = None;
                 next.refused_lesson = Some(refusal);
             }
             Action::SwitchQueue(queue) => {
@@ -570,8 +595,7 @@ impl Reducible for Playground {
             }
             Action::Select(key) => next.selected = key,
             Action::Notify(n) => next.notice = n,
-            Action::StartLesson(index) => next.enter_step(index, 0),
-            Action::StartLessonAt(index, step) => next.enter_step(index, step.max(1) - 1),
+            Action::StartLesson(index) => next.start_lesson(index, 1),
             Action::LessonStep(step) => {
                 if let Some(index) = next.lesson.as_ref().map(|l| l.index) {
                     next.enter_step(index, step);

@@ -45,8 +45,7 @@ pub fn lesson_panel() -> Html {
     let Some(ls) = state.lesson.clone() else {
         return html! {};
     };
-    let all = lessons::all();
-    let Some(lesson) = all.get(ls.index) else {
+    let Some(lesson) = lessons::get(ls.index) else {
         return html! {};
     };
     let step = &lesson.steps[ls.step];
@@ -103,10 +102,10 @@ pub fn lesson_panel() -> Html {
                 { for (0..lesson.steps.len()).map(|i| html! { <li class={classes!((i == ls.step).then_some("on"), (i < ls.step).then_some("done"))}></li> }) }
             </ol>
             <h3 data-testid="lesson-step-title">{ step.title.clone() }</h3>
-            { if ls.step == 0 && !lesson.intro.is_empty() { crate::markdown::render(&lesson.intro, "lesson-text intro") } else { html! {} } }
-            { crate::markdown::render(&step.text, "lesson-text") }
-            { match &step.goal { Some(goal) => html! { <super::goal::GoalCheck goal={goal.clone()} /> }, None => html! {} } }
-            { match &step.act {
+            { if ls.step == 0 && !lesson.intro.is_empty() { prose(&lesson.intro, "lesson-text intro") } else { html! {} } }
+            { prose(&step.text, "lesson-text") }
+            { if step.goal.is_some() { html! { <super::goal::GoalCheck /> } } else { html! {} } }
+            { match lessons::act(&lesson, ls.step) {
                 Some(act) => {
                     let d = d.clone();
                     let inputs = act.inputs.clone();
@@ -120,10 +119,7 @@ pub fn lesson_panel() -> Html {
                 }
                 None => html! {},
             } }
-            { match step.show {
-                Some(lessons::Show::CompareLimiters) => html! { <super::compare::Compare /> },
-                None => html! {},
-            } }
+            { if step.compare_limiters { html! { <super::compare::Compare /> } } else { html! {} } }
             // The question, the answer and the buttons stay in view (on a
             // projector the narration above them scrolls, never they).
             <div class="lesson-foot">
@@ -172,6 +168,13 @@ pub fn lesson_panel() -> Html {
     }
 }
 
+/// Lesson prose: HTML the lesson worker wrote with pulldown-cmark's writer,
+/// where anything the file says is escaped text (see
+/// `workqueue_lessons::view::prose`): only the worker's own tags are markup.
+fn prose(html: &str, class: &'static str) -> Html {
+    html! { <div class={class}>{ Html::from_html_unchecked(AttrValue::from(html.to_string())) }</div> }
+}
+
 /// A refused lesson file, beside its text: the line and field at fault and
 /// the lines around it. What was open keeps working.
 #[function_component(LessonRefusal)]
@@ -188,10 +191,10 @@ pub fn lesson_refusal() -> Html {
                 <h2>{ format!("{} was not opened", r.file) }</h2>
                 <button class="icon small" onclick={dismiss} aria-label="Dismiss">{"×"}</button>
             </div>
-            <p data-testid="refusal-reason"><strong>{ format!("Line {}", r.error.line) }</strong>{ format!(", {}: {}", r.error.field, r.error.reason) }</p>
+            <p data-testid="refusal-reason"><strong>{ format!("Line {}", r.line) }</strong>{ format!(", {}: {}", r.field, r.reason) }</p>
             <pre class="code excerpt">
                 { for r.excerpt.iter().map(|(n, text)| html! {
-                    <span class={classes!("excerpt-line", (*n == r.error.line).then_some("bad"))}>{ format!("{n:>4}  {text}\n") }</span>
+                    <span class={classes!("excerpt-line", (*n == r.line).then_some("bad"))}>{ format!("{n:>4}  {text}\n") }</span>
                 }) }
             </pre>
         </section>

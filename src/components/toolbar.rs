@@ -9,7 +9,7 @@ use super::{event_value, use_playground};
 use crate::export::go_code;
 use crate::lessons;
 use crate::share::{self, Shared};
-use crate::state::{Action, Notice, NoticeKind, Playground, Refusal};
+use crate::state::{Action, Notice, NoticeKind, Playground};
 
 #[derive(Clone, Copy, PartialEq)]
 enum Dialog {
@@ -79,12 +79,9 @@ pub fn toolbar() -> Html {
         }))),
     });
     // A trainer's lesson: read by the same code as the built-in ones.
-    let on_lesson_file = read_file(d.clone(), |d, name, text| match lessons::load(&name, &text) {
-        Ok(index) => {
-            d.dispatch(Action::LibraryLoaded);
-            d.dispatch(Action::StartLesson(index));
-        }
-        Err(e) => d.dispatch(Action::LessonRefused(Refusal::new(&name, &text, e))),
+    // A trainer's lesson: the lesson worker reads it as it reads the built-in ones.
+    let on_lesson_file = read_file(d.clone(), |d, file, text| {
+        d.dispatch(Action::OpenLessonFile { file, text, step: 1 })
     });
     let save_scenario = {
         let json = state.current_scenario().to_json();

@@ -1,0 +1,200 @@
+//! A lesson as the page draws it: prose already read into blocks, set-ups as
+//! they are, and every question already answered. The lesson worker makes
+//! it (with the Markdown reader and the core); the page only deserializes
+//! it, so the reader never weighs on the page's first load.
+
+use serde::{Deserialize, Serialize};
+use workqueue_core::{Input, Nanos};
+
+use crate::model::{Focus, Lesson, Setup, Show, Wait};
+use crate::query::{Goal, Question};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LessonView {
+    pub id: String,
+    pub title: String,
+    /// Prose as HTML (see [`prose`]).
+    pub intro: String,
+    pub steps: Vec<StepView>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StepView {
+    pub title: String,
+    pub text: String,
+    pub line: usize,
+    pub focus: Focus,
+    /// A [`SetupView`] as JSON: the page reads it as it reads a link's state.
+    pub setup: Option<String>,
+    pub wait: Option<Wait>,
+    pub question: Option<QuestionView>,
+    pub goal: Option<GoalView>,
+    /// An [`Act`] as JSON (inputs, like a set-up's, read by the page's reader).
+    pub act: Option<String>,
+    pub compare_limiters: bool,
+}
+
+/// A set-up, written as a share link's state is (`scenario`, `inputs` at
+/// their instants, `at`): the page opens it with the reader it has for
+/// links, so a lesson's scene and a shared run are built the same way.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SetupView {
+    pub scenario: workqueue_core::Scenario,
+    pub inputs: Vec<(Nanos, Input)>,
+    pub at: Nanos,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct QuestionView {
+    pub ask: String,
+    pub unit: String,
+    pub tolerance: f64,
+    /// The core's answer, as the page shows it (or why it has none).
+    pub answer: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GoalView {
+    pub describe: String,
+}
+
+/// The lesson as the page draws it; `answer` says how each question is
+/// answered (the worker asks the core).
+pub fn view(lesson: &Lesson) -> LessonView {
+    LessonView {
+        id: lesson.id.clone(),
+        title: lesson.title.clone(),
+        intro: prose(&lesson.intro),
+        steps: lesson
+            .steps
+            .iter()
+            .enumerate()
+            .map(|(i, s)| StepView {
+                title: s.title.clone(),
+                text: prose(&s.text),
+                line: s.line,
+                focus: s.focus.clone(),
+                setup: s
+                    .setup
+                    .as_ref()
+                    .and_then(|x| serde_json::to_string(&setup_view(x)).ok()),
+                wait: s.wait.clone(),
+                question: s.question.as_ref().map(|q| question_view(lesson, i, q)),
+                goal: s.goal.as_ref().map(|g: &Goal| GoalView {
+                    describe: g.describe.clone(),
+                }),
+                act: s.act.as_ref().and_then(|a| serde_json::to_string(a).ok()),
+                compare_limiters: s.show == Some(Show::CompareLimiters),
+            })
+            .collect(),
+    }
+}
+
+fn setup_view(s: &Setup) -> SetupView {
+    SetupView {
+        scenario: s.scenario.clone(),
+        inputs: s.inputs.clone(),
+        at: s.run_to,
+    }
+}
+
+fn question_view(lesson: &Lesson, step: usize, q: &Question) -> QuestionView {
+    let answer = match lesson.answer(step) {
+        Some(Ok(v)) => v.text(),
+        Some(Err(e)) => format!("(the core could not answer: {e})"),
+        None => String::new(),
+    };
+    QuestionView {
+        ask: q.ask.clone(),
+        unit: q.unit.clone(),
+        tolerance: q.tolerance,
+        answer,
+    }
+}
+
+/// Markdown prose as HTML, written by pulldown-cmark's own writer. HTML in
+/// the file is written as text (escaped), never as markup, and links keep
+/// their words but lead nowhere: the page may show the result as it is.
+pub fn prose(source: &str) -> String {
+    use pulldown_cmark::{html, CowStr, Event, Parser, Tag, TagEnd};
+    let events = Parser::new(source).filter_map(|event| match event {
+        Event::Html(t) | Event::InlineHtml(t) => Some(Event::Text(t)),
+        Event::Start(Tag::Link { .. } | Tag::Image { .. }) => None,
+        Event::End(TagEnd::Link | TagEnd::Image) => None,
+        Event::FootnoteReference(t) => Some(Event::Text(CowStr::from(format!("[{t}]")))),
+        other => Some(other),
+    });
+    let mut out = String::new();
+    html::push_html(&mut out, events);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prose_is_html_and_html_in_the_file_is_text() {
+        let html = prose("Hello *there* `x` <b>bold</b>\n\n- one\n- **two**\n\n> quoted\n");
+        assert!(html.contains("<em>there</em>"), "{html}");
+        assert!(html.contains("<code>x</code>"), "{html}");
+        assert!(html.contains("&lt;b&gt;bold&lt;/b&gt;"), "{html}");
+        assert!(!html.contains("<b>"), "{html}");
+        assert!(html.contains("<li><strong>two</strong></li>"), "{html}");
+        assert!(html.contains("<blockquote>"), "{html}");
+        let html = prose("<script>alert(1)</script>\n\nsee [docs](javascript:alert(1))");
+        assert!(!html.contains("<script") && !html.contains("href"), "{html}");
+        assert!(html.contains("see docs"), "{html}");
+    }
+}
+
+/// What the page asks the lesson worker.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Request {
+    /// Read a lesson file (`file` names it; its id comes from that name).
+    Open {
+        seq: u64,
+        file: String,
+        text: String,
+    },
+    /// Check step `step`'s goal on `scenario` (a scenario file's text), with
+    /// the step's own inputs.
+    Check {
+        seq: u64,
+        id: String,
+        step: usize,
+        scenario: String,
+    },
+}
+
+/// What the lesson worker answers, with the request's `seq`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Reply {
+    Lesson {
+        seq: u64,
+        lesson: LessonView,
+    },
+    Refused {
+        seq: u64,
+        file: String,
+        line: usize,
+        field: String,
+        reason: String,
+    },
+    Figures {
+        seq: u64,
+        figures: Vec<Figure>,
+    },
+    Failed {
+        seq: u64,
+        reason: String,
+    },
+}
+
+/// One condition of a goal on the learner's run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Figure {
+    /// The figure and its bounds, in words: `t=35s (at most 40s)`.
+    pub text: String,
+    pub met: bool,
+}

@@ -1,0 +1,179 @@
+//! The headless CLI on the example scenarios in `scenarios/`.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::process::Command;
+
+fn scenario(name: &str) -> String {
+    format!("{}/../../scenarios/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs wqsim with `args`, requires success, and returns what it printed.
+fn wqsim_ok(args: &[&std::ffi::OsStr]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_wqsim"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn wqsim_runs_a_scenario_and_writes_its_series() {
+    let dir = std::env::temp_dir().join(format!("wqsim-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("series.csv");
+    let text = wqsim_ok(&[
+        scenario("fail-three-times.json").as_ref(),
+        "--csv".as_ref(),
+        csv.as_os_str(),
+    ]);
+    assert!(
+        text.contains("reconcile_total{result=\"error\"} 3"),
+        "{text}"
+    );
+    assert!(
+        text.contains("reconcile_total{result=\"success\"} 1"),
+        "{text}"
+    );
+    let series = std::fs::read_to_string(&csv).unwrap();
+    assert!(series.starts_with("start_ns,requeues,retries"));
+    assert_eq!(series.lines().count(), 1 + 50, "5s in 100ms samples");
+}
+
+#[test]
+fn wqsim_refuses_a_malformed_scenario_and_names_the_field() {
+    let dir = std::env::temp_dir().join(format!("wqsim-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, r#"{"version": 1, "controller": {"workers": 0}}"#).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_wqsim"))
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("controller.workers"));
+}
+
+#[test]
+fn the_example_herd_scenario_is_valid_and_bounded_by_the_bucket() {
+    let text = std::fs::read_to_string(scenario("thundering-herd.json")).unwrap();
+    let s = workqueue_core::Scenario::from_json(&text).unwrap();
+    let mut sim = workqueue_core::Simulation::new(&s).unwrap();
+    sim.set_log_capacity(0);
+    sim.run_to_end();
+    // 100 at 5ms, then about 10 per second for the rest of the 10s.
+    assert!(
+        (190..=210).contains(&sim.requeues_total()),
+        "{}",
+        sim.requeues_total()
+    );
+}
+
+#[test]
+fn wqsim_prints_each_controller_of_a_provider_and_its_client() {
+    let text = wqsim_ok(&[scenario("crossplane-provider.json").as_ref()]);
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("controller "))
+        .collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    let reconciles: u64 = lines
+        .iter()
+        .map(|l| {
+            assert!(l.contains(" errors=") && l.contains(" requeues="), "{l}");
+            l.split("reconciles=")
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap()
+                .parse::<u64>()
+                .unwrap()
+        })
+        .sum();
+    // One global bucket of 10/s (burst 100) for the whole provider: about
+    // 100 + 10 x 60 reconciles in the minute, across the three kinds.
+    assert!((600..=700).contains(&reconciles), "{reconciles}: {text}");
+    let client = text.lines().find(|l| l.starts_with("client ")).unwrap();
+    let requests: u64 = client
+        .split("requests=")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    // Three API requests per reconcile, those still in flight at 60s included
+    // (30 workers at most).
+    assert!(
+        (3 * reconciles..=3 * (reconciles + 30)).contains(&requests),
+        "{client}"
+    );
+    assert!(client.contains("waited="), "{client}");
+}
+
+fn lessons_dir() -> String {
+    format!("{}/../../lessons", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `wqsim lesson lessons/*`: every built-in lesson is accepted, every
+/// question answered, the exercise's goal checked on its own set-up.
+#[test]
+fn wqsim_lesson_answers_every_built_in_question() {
+    let mut files: Vec<String> = std::fs::read_dir(lessons_dir())
+        .unwrap()
+        .map(|e| e.unwrap().path().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    let args: Vec<&std::ffi::OsStr> = std::iter::once("lesson".as_ref())
+        .chain(files.iter().map(|f| f.as_ref()))
+        .collect();
+    let text = wqsim_ok(&args);
+    let answers: Vec<&str> = text.lines().filter(|l| l.starts_with("answer ")).collect();
+    assert_eq!(answers.len(), 20, "{text}");
+    assert!(text.contains("answer backoff/1: 7 requeues"), "{text}");
+    assert!(text.contains("answer backoff/2: 16m40s\n"), "{text}");
+    assert!(text.contains("answer herd/1: 70,000 requeues"), "{text}");
+    assert!(text.contains("answer v023/2: 109 requeues"), "{text}");
+    assert!(
+        text.contains("goal herd/5: all 300 keys converge within 40s"),
+        "{text}"
+    );
+    assert!(
+        text.contains(": not met with the step's own set-up"),
+        "{text}"
+    );
+}
+
+/// A refused lesson names its file, line and field, and the exit code is 1;
+/// the good files given with it are still answered.
+#[test]
+fn wqsim_lesson_refuses_a_bad_file_with_its_line() {
+    let dir = std::env::temp_dir().join(format!("wqsim-lesson-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.md");
+    std::fs::write(
+        &bad,
+        "# Bad\n\n## Step\n\n```step\n{\"focus\": {\"lanes\": [\"queue\"]},\n \"setup\": {\"scenario\": {\"version\": 2, \"controllers\": [{}]}},\n \"question\": {\"ask\": \"?\", \"query\": {\"mood\": {}}}}\n```\n",
+    )
+    .unwrap();
+    let good = format!("{}/backoff.md", lessons_dir());
+    let out = Command::new(env!("CARGO_BIN_EXE_wqsim"))
+        .args(["lesson".as_ref(), bad.as_os_str(), good.as_ref()])
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad.md: line 8: question.query: unknown variant `mood`"),
+        "{err}"
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("answer backoff/1: 7 requeues"));
+}

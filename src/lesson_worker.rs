@@ -1,0 +1,203 @@
+//! The page's side of the lesson worker (`crates/lesson-worker`): it sends
+//! lesson files to be read and goals to be checked, and turns the replies
+//! into actions. The worker starts the first time a lesson is needed, so
+//! the page's first load carries none of it. Lesson files come only from
+//! the page's own origin (built-in files, `?lesson-file=` paths), an upload
+//! or a link.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use workqueue_lessons::view::{Reply, Request};
+use yew::Callback;
+
+use crate::state::{Action, Notice, Refusal};
+
+/// What the worker was asked, by sequence number: for a reply to say it
+/// in the page's terms (a refused file's text, a goal's lesson and step).
+enum Asked {
+    Open { text: String },
+    Check { index: usize, step: usize },
+}
+
+#[derive(Default)]
+struct Client {
+    dispatch: Option<Callback<Action>>,
+    #[cfg(target_arch = "wasm32")]
+    worker: Option<(web_sys::Worker, wasm_bindgen::closure::Closure<dyn FnMut(web_sys::MessageEvent)>)>,
+    seq: u64,
+    asked: HashMap<u64, Asked>,
+    /// Built-in lessons already asked for.
+    fetching: Vec<String>,
+}
+
+thread_local! {
+    static CLIENT: RefCell<Client> = RefCell::new(Client::default());
+}
+
+/// Where replies go (the page's reducer).
+pub fn install(dispatch: Callback<Action>) {
+    CLIENT.with(|c| c.borrow_mut().dispatch = Some(dispatch));
+}
+
+fn send(request: impl FnOnce(u64) -> (Request, Asked)) {
+    CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        c.seq += 1;
+        let (request, asked) = request(c.seq);
+        let seq = c.seq;
+        c.asked.insert(seq, asked);
+        post(&mut c, &request);
+    });
+}
+
+#[cfg(target_arch = "wasm32")]
+fn post(c: &mut Client, request: &Request) {
+    use wasm_bindgen::JsCast;
+    if c.worker.is_none() {
+        let Ok(worker) = web_sys::Worker::new("./lesson-worker_loader.js") else {
+            fail(c, "the lesson worker could not start");
+            return;
+        };
+        let onmessage = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
+            |e: web_sys::MessageEvent| {
+                if let Some(text) = e.data().as_string() {
+                    received(&text);
+                }
+            },
+        );
+        worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+        c.worker = Some((worker, onmessage));
+    }
+    if let (Some((worker, _)), Ok(text)) = (&c.worker, serde_json::to_string(request)) {
+        let _ = worker.post_message(&wasm_bindgen::JsValue::from_str(&text));
+    }
+}
+
+/// Natively the worker's library answers in place, after the current call
+/// (as a worker's reply comes after the request).
+#[cfg(not(target_arch = "wasm32"))]
+fn post(_: &mut Client, request: &Request) {
+    thread_local! {
+        static LIBRARY: RefCell<lesson_worker::Library> = RefCell::new(Default::default());
+        static REPLIES: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+    }
+    if let Ok(text) = serde_json::to_string(request) {
+        let reply = LIBRARY.with(|l| l.borrow_mut().respond(&text));
+        REPLIES.with(|r| r.borrow_mut().push(reply));
+    }
+    DELIVER.with(|d| *d.borrow_mut() = Some(|| {
+        for reply in REPLIES.with(|r| std::mem::take(&mut *r.borrow_mut())) {
+            received(&reply);
+        }
+    }));
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+thread_local! {
+    static DELIVER: RefCell<Option<fn()>> = const { RefCell::new(None) };
+}
+
+/// Natively: hands over the replies the library gave (a test's event loop).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn deliver() {
+    if let Some(f) = DELIVER.with(|d| d.borrow_mut().take()) {
+        f();
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+fn fail(c: &Client, text: &str) {
+    if let Some(d) = &c.dispatch {
+        d.emit(Action::Notify(Notice::error(text.to_string())));
+    }
+}
+
+/// Asks the worker to read a lesson file.
+pub fn open(file: String, text: String) {
+    send(|seq| {
+        (
+            Request::Open {
+                seq,
+                file: file.clone(),
+                text: text.clone(),
+            },
+            Asked::Open { text },
+        )
+    });
+}
+
+/// Asks the worker to check step `step`'s goal on `scenario`.
+pub fn check(id: &str, index: usize, step: usize, scenario: String) {
+    send(|seq| {
+        (
+            Request::Check {
+                seq,
+                id: id.to_string(),
+                step,
+                scenario,
+            },
+            Asked::Check { index, step },
+        )
+    });
+}
+
+/// Fetches a built-in lesson's file (once) and has the worker read it.
+pub fn fetch_built_in(id: &str) {
+    let first = CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        let first = !c.fetching.iter().any(|f| f == id);
+        if first {
+            c.fetching.push(id.to_string());
+        }
+        first
+    });
+    if !first {
+        return;
+    }
+    let path = format!("lessons/{id}.md");
+    wasm_bindgen_futures::spawn_local(async move {
+        match crate::fetch::text(&path).await {
+            Ok(text) => open(path, text),
+            Err(e) => CLIENT.with(|c| {
+                if let Some(d) = &c.borrow().dispatch {
+                    d.emit(Action::Notify(Notice::error(format!("The lesson could not be loaded: {e}"))));
+                }
+            }),
+        }
+    });
+}
+
+/// A reply from the worker, as an action.
+fn received(text: &str) {
+    let Ok(reply) = serde_json::from_str::<Reply>(text) else {
+        return;
+    };
+    let (action, dispatch) = CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        let seq = match &reply {
+            Reply::Lesson { seq, .. }
+            | Reply::Refused { seq, .. }
+            | Reply::Figures { seq, .. }
+            | Reply::Failed { seq, .. } => *seq,
+        };
+        let asked = c.asked.remove(&seq);
+        let action = match (reply, asked) {
+            (Reply::Lesson { lesson, .. }, Some(Asked::Open { text, .. })) => {
+                Some(Action::LessonArrived(Box::new(lesson), Some(text)))
+            }
+            (Reply::Refused { file, line, field, reason, .. }, Some(Asked::Open { text, .. })) => {
+                Some(Action::LessonRefused(Refusal::new(&file, &text, line, field, reason)))
+            }
+            (Reply::Figures { figures, .. }, Some(Asked::Check { index, step })) => {
+                Some(Action::GoalFigures(index, step, figures))
+            }
+            (Reply::Failed { reason, .. }, _) => Some(Action::Notify(Notice::error(reason))),
+            _ => None,
+        };
+        (action, c.dispatch.clone())
+    });
+    if let (Some(action), Some(d)) = (action, dispatch) {
+        d.emit(action);
+    }
+}
