@@ -63,7 +63,14 @@ mod tests {
         assert!(same_origin("lessons/mine.md"));
         assert!(same_origin("/lessons/mine.md"));
         assert!(same_origin("../x.md"));
-        for bad in ["https://evil.example/x.md", "//evil.example/x.md", "data:text/plain,x", "javascript:alert(1)", "", "\\\\host\\x"] {
+        for bad in [
+            "https://evil.example/x.md",
+            "//evil.example/x.md",
+            "data:text/plain,x",
+            "javascript:alert(1)",
+            "",
+            "\\\\host\\x",
+        ] {
             assert!(!same_origin(bad), "{bad}");
         }
     }

@@ -1,8 +1,8 @@
 //! Moving through a lesson: where it is, what was predicted and answered at
 //! each step, and the one rule for leaving a step.
 
-use workqueue_core::{Input, Scenario};
 use crate::share::Shared;
+use workqueue_core::{Input, Scenario};
 
 use crate::lessons;
 use crate::settings::Settings;
@@ -144,7 +144,11 @@ impl Playground {
         };
         if let (true, Some(i)) = (rebuild, from) {
             let setup = lessons::setup_for(&lesson, i);
-            match setup.as_ref().ok_or_else(|| "its set-up does not read".to_string()).and_then(scene) {
+            match setup
+                .as_ref()
+                .ok_or_else(|| "its set-up does not read".to_string())
+                .and_then(scene)
+            {
                 Ok((scenario, timeline)) => {
                     self.settings = Settings::from_scenario(&scenario);
                     self.timeline = std::rc::Rc::new(std::cell::RefCell::new(timeline));

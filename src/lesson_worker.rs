@@ -24,7 +24,10 @@ enum Asked {
 struct Client {
     dispatch: Option<Callback<Action>>,
     #[cfg(target_arch = "wasm32")]
-    worker: Option<(web_sys::Worker, wasm_bindgen::closure::Closure<dyn FnMut(web_sys::MessageEvent)>)>,
+    worker: Option<(
+        web_sys::Worker,
+        wasm_bindgen::closure::Closure<dyn FnMut(web_sys::MessageEvent)>,
+    )>,
     seq: u64,
     asked: HashMap<u64, Asked>,
     /// Built-in lessons already asked for.
@@ -86,11 +89,13 @@ fn post(_: &mut Client, request: &Request) {
         let reply = LIBRARY.with(|l| l.borrow_mut().respond(&text));
         REPLIES.with(|r| r.borrow_mut().push(reply));
     }
-    DELIVER.with(|d| *d.borrow_mut() = Some(|| {
-        for reply in REPLIES.with(|r| std::mem::take(&mut *r.borrow_mut())) {
-            received(&reply);
-        }
-    }));
+    DELIVER.with(|d| {
+        *d.borrow_mut() = Some(|| {
+            for reply in REPLIES.with(|r| std::mem::take(&mut *r.borrow_mut())) {
+                received(&reply);
+            }
+        })
+    });
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -161,7 +166,9 @@ pub fn fetch_built_in(id: &str) {
             Ok(text) => open(path, text),
             Err(e) => CLIENT.with(|c| {
                 if let Some(d) = &c.borrow().dispatch {
-                    d.emit(Action::Notify(Notice::error(format!("The lesson could not be loaded: {e}"))));
+                    d.emit(Action::Notify(Notice::error(format!(
+                        "The lesson could not be loaded: {e}"
+                    ))));
                 }
             }),
         }
@@ -170,7 +177,7 @@ pub fn fetch_built_in(id: &str) {
 
 /// A reply from the worker, as an action.
 fn received(text: &str) {
-    let Ok(reply) = serde_json::from_str::<Reply>(text) else {
+    let Some(reply) = crate::lesson_reply::reply(text) else {
         return;
     };
     let (action, dispatch) = CLIENT.with(|c| {
@@ -186,9 +193,18 @@ fn received(text: &str) {
             (Reply::Lesson { lesson, .. }, Some(Asked::Open { text, .. })) => {
                 Some(Action::LessonArrived(Box::new(lesson), Some(text)))
             }
-            (Reply::Refused { file, line, field, reason, .. }, Some(Asked::Open { text, .. })) => {
-                Some(Action::LessonRefused(Refusal::new(&file, &text, line, field, reason)))
-            }
+            (
+                Reply::Refused {
+                    file,
+                    line,
+                    field,
+                    reason,
+                    ..
+                },
+                Some(Asked::Open { text, .. }),
+            ) => Some(Action::LessonRefused(Refusal::new(
+                &file, &text, line, field, reason,
+            ))),
             (Reply::Figures { figures, .. }, Some(Asked::Check { index, step })) => {
                 Some(Action::GoalFigures(index, step, figures))
             }

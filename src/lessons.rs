@@ -132,7 +132,10 @@ pub fn is_built_in(id: &str) -> bool {
 
 /// The file of a lesson that is not built in, as loaded.
 pub fn source(id: &str) -> Option<String> {
-    all().iter().find(|e| e.id == id).and_then(|e| e.source.clone())
+    all()
+        .iter()
+        .find(|e| e.id == id)
+        .and_then(|e| e.source.clone())
 }
 
 /// The set-up step `step` plays (its own, or the nearest before it), read

@@ -11,6 +11,7 @@ pub mod flights;
 pub mod format;
 pub mod hooks;
 pub mod lesson_nav;
+pub mod lesson_reply;
 pub mod lesson_worker;
 pub mod lessons;
 pub mod open;
@@ -147,7 +148,9 @@ pub fn app() -> Html {
             let param = |name: &str| params.as_ref().and_then(|p| p.get(name));
             if let Some(path) = param("lesson-file") {
                 let step = param("step").and_then(|s| s.parse().ok()).unwrap_or(1);
-                wasm_bindgen_futures::spawn_local(fetch::lesson_file(path, step, move |a| d.dispatch(a)));
+                wasm_bindgen_futures::spawn_local(fetch::lesson_file(path, step, move |a| {
+                    d.dispatch(a)
+                }));
             }
         });
     }

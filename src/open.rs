@@ -172,9 +172,7 @@ impl Playground {
                 }
             }
             // The worker reads it: a built-in file, or the text given.
-            _ if index.is_some() || pending.source.is_some() => {
-                self.pending_lesson = Some(pending)
-            }
+            _ if index.is_some() || pending.source.is_some() => self.pending_lesson = Some(pending),
             _ => {
                 let missing = format!("There is no lesson {:?}.", pending.id);
                 // Keep a link's refusal in view: both are said.

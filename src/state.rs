@@ -9,8 +9,8 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use workqueue_core::sim::SimEvent;
-use workqueue_lessons::view::{Figure, LessonView};
 use workqueue_core::{Input, Manager, Nanos, QueueKind, ResultLabel, Scenario, Simulation};
+use workqueue_lessons::view::{Figure, LessonView};
 use yew::prelude::*;
 
 use crate::lesson_nav::LessonState;
@@ -99,7 +99,11 @@ pub enum Action {
     ExitManager,
     /// A lesson file to read and open at a step (from 1): an upload or a
     /// `?lesson-file=` path, with its text.
-    OpenLessonFile { file: String, text: String, step: usize },
+    OpenLessonFile {
+        file: String,
+        text: String,
+        step: usize,
+    },
     /// The lesson worker sent a lesson back (with the file's text when it
     /// is not built in): redraw, and open the lesson that was waited for.
     LessonArrived(Box<LessonView>, Option<String>),

@@ -120,22 +120,25 @@ pub fn stage() -> Html {
     let focus = state.focus();
     // The lane that holds the step's key is never reduced: the key the text
     // names stays in sight wherever it goes.
-    let key_lane = focus.as_ref().and_then(|f| f.key.as_deref()).and_then(|key| {
-        if view.queued.iter().any(|k| k.key == key) {
-            Some(Lane::Queue)
-        } else if view.waiting.iter().any(|w| w.key.key == key) {
-            Some(Lane::Waiting)
-        } else if view.workers.iter().any(|w| match w {
-            WorkerView::Reconciling { key: k, .. } | WorkerView::Deciding { key: k, .. } => {
-                k.key == key
+    let key_lane = focus
+        .as_ref()
+        .and_then(|f| f.key.as_deref())
+        .and_then(|key| {
+            if view.queued.iter().any(|k| k.key == key) {
+                Some(Lane::Queue)
+            } else if view.waiting.iter().any(|w| w.key.key == key) {
+                Some(Lane::Waiting)
+            } else if view.workers.iter().any(|w| match w {
+                WorkerView::Reconciling { key: k, .. } | WorkerView::Deciding { key: k, .. } => {
+                    k.key == key
+                }
+                _ => false,
+            }) {
+                Some(Lane::Workers)
+            } else {
+                None
             }
-            _ => false,
-        }) {
-            Some(Lane::Workers)
-        } else {
-            None
-        }
-    });
+        });
     let lane = |lane: Lane| {
         let name = lane.id();
         match &focus {

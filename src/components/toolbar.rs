@@ -63,25 +63,34 @@ pub fn toolbar() -> Html {
     };
     // Titles change only when lessons arrive: not rebuilt every frame.
     let titles = use_memo(state.library, |_| {
-        lessons::all().iter().map(|l| l.title.clone()).collect::<Vec<_>>()
+        lessons::all()
+            .iter()
+            .map(|l| l.title.clone())
+            .collect::<Vec<_>>()
     });
-    let on_upload = read_file(d.clone(), |d, name, text| match Scenario::from_json(&text) {
-        Ok(scenario) => d.dispatch(Action::Load(Box::new(Shared {
-            scenario,
-            inputs: Vec::new(),
-            at: 0,
-            lesson: None,
-            selected: None,
-        }))),
-        Err(e) => d.dispatch(Action::Notify(Some(Notice {
-            kind: NoticeKind::Error,
-            text: format!("{name} is not a usable scenario: {e}"),
-        }))),
+    let on_upload = read_file(d.clone(), |d, name, text| {
+        match Scenario::from_json(&text) {
+            Ok(scenario) => d.dispatch(Action::Load(Box::new(Shared {
+                scenario,
+                inputs: Vec::new(),
+                at: 0,
+                lesson: None,
+                selected: None,
+            }))),
+            Err(e) => d.dispatch(Action::Notify(Some(Notice {
+                kind: NoticeKind::Error,
+                text: format!("{name} is not a usable scenario: {e}"),
+            }))),
+        }
     });
     // A trainer's lesson: read by the same code as the built-in ones.
     // A trainer's lesson: the lesson worker reads it as it reads the built-in ones.
     let on_lesson_file = read_file(d.clone(), |d, file, text| {
-        d.dispatch(Action::OpenLessonFile { file, text, step: 1 })
+        d.dispatch(Action::OpenLessonFile {
+            file,
+            text,
+            step: 1,
+        })
     });
     let save_scenario = {
         let json = state.current_scenario().to_json();
