@@ -30,6 +30,9 @@ struct Client {
     )>,
     seq: u64,
     asked: HashMap<u64, Asked>,
+    /// Requests written before the worker listens (it says "ready").
+    #[cfg(target_arch = "wasm32")]
+    held: Option<Vec<String>>,
     /// Built-in lessons already asked for.
     fetching: Vec<String>,
 }
@@ -64,17 +67,39 @@ fn post(c: &mut Client, request: &Request) {
         };
         let onmessage = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
             |e: web_sys::MessageEvent| {
-                if let Some(text) = e.data().as_string() {
-                    received(&text);
+                match e.data().as_string().as_deref() {
+                    Some("ready") => ready(),
+                    Some(text) => received(text),
+                    None => {}
                 }
             },
         );
         worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
         c.worker = Some((worker, onmessage));
+        c.held = Some(Vec::new());
     }
-    if let (Some((worker, _)), Ok(text)) = (&c.worker, serde_json::to_string(request)) {
-        let _ = worker.post_message(&wasm_bindgen::JsValue::from_str(&text));
+    let Ok(text) = serde_json::to_string(request) else { return };
+    match (&mut c.held, &c.worker) {
+        (Some(held), _) => held.push(text),
+        (None, Some((worker, _))) => {
+            let _ = worker.post_message(&wasm_bindgen::JsValue::from_str(&text));
+        }
+        _ => {}
     }
+}
+
+/// The worker listens: what was held goes out.
+#[cfg(target_arch = "wasm32")]
+fn ready() {
+    CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        let held = c.held.take().unwrap_or_default();
+        if let Some((worker, _)) = &c.worker {
+            for text in held {
+                let _ = worker.post_message(&wasm_bindgen::JsValue::from_str(&text));
+            }
+        }
+    });
 }
 
 /// Natively the worker's library answers in place, after the current call

@@ -43,7 +43,16 @@ pub fn lesson_panel() -> Html {
         });
     }
     let Some(ls) = state.lesson.clone() else {
-        return html! {};
+        // A lesson on its way from the lesson worker keeps its place, so
+        // the page does not jump when it arrives.
+        return match &state.pending_lesson {
+            Some(p) => html! {
+                <section class="panel lesson loading" aria-busy="true" data-testid="lesson-loading">
+                    <p class="hint">{ format!("Opening the lesson {}…", p.id) }</p>
+                </section>
+            },
+            None => html! {},
+        };
     };
     let Some(lesson) = lessons::get(ls.index) else {
         return html! {};

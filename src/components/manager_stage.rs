@@ -17,7 +17,7 @@ const CHIPS: usize = 6;
 
 /// The shared buckets, each drawn once, with who shares them.
 /// `views` are the controllers' stage views, in order (each computed once a frame).
-fn shared_parts(m: &Manager, views: &[StageView]) -> Html {
+fn shared_parts(m: &Manager, views: &[StageView], focused: bool) -> Html {
     let s = m.scenario();
     let names: Vec<&str> = m.controllers().map(|(n, _)| n).collect();
     let by_all = format!("shared by {}", names.join(", "));
@@ -72,7 +72,7 @@ fn shared_parts(m: &Manager, views: &[StageView]) -> Html {
         }
     };
     html! {
-        <div class="shared-row" data-testid="shared">
+        <div class={classes!("shared-row", focused.then_some("focus"))} data-lane="manager" data-testid="shared">
             { for parts.into_iter().map(|(id, gauge)| html! {
                 <div class={classes!("lane", "shared-part", id)} data-testid={format!("shared-{id}")}>
                     <h3>{ if id == "global" { "Global bucket " } else { "Shared bucket " } }<small>{ if id == "global" { by_all.clone() } else { by_sharers.clone() } }</small></h3>
@@ -163,6 +163,11 @@ pub fn manager_stage() -> Html {
         return html! {};
     }
     let m = state.engine();
+    // A lesson step about the manager: what its controllers share is the
+    // part the stage keeps in full view.
+    let focused = state
+        .focus()
+        .is_some_and(|f| f.lanes.contains(&crate::lessons::Lane::Manager));
     let views: Vec<StageView> = m
         .controllers()
         .map(|(_, c)| c.stage_view(CHIPS, 0))
@@ -178,7 +183,7 @@ pub fn manager_stage() -> Html {
                 <button onclick={exit} data-testid="exit-manager">{"Back to one controller"}</button>
             </div>
             { totals(&m) }
-            { shared_parts(&m, &views) }
+            { shared_parts(&m, &views, focused) }
             <div class="controllers" style={format!("grid-template-columns: repeat({}, minmax(0, 1fr))", m.len().clamp(1, 3))}>
                 { for m.controllers().zip(&views).map(|((name, c), view)| column(&state, name, c, view)) }
             </div>

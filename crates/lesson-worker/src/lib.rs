@@ -14,6 +14,9 @@ use workqueue_lessons::{check, lesson, Lesson, Setup};
 /// than a frame, but not for ever).
 pub const CHECK_BUDGET: u64 = 50_000_000;
 
+/// What the worker says once it listens.
+pub const READY: &str = "ready";
+
 /// The lessons read so far, by id.
 #[derive(Default)]
 pub struct Library {

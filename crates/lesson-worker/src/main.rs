@@ -17,6 +17,9 @@ fn main() {
     });
     scope.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
     onmessage.forget();
+    // Messages that arrive before a handler exists are lost: the page
+    // holds its requests until it hears this.
+    let _ = scope.post_message(&JsValue::from_str(lesson_worker::READY));
 }
 
 /// Natively there is nothing to run: the library is tested as a library.
