@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes the validation gate, the driver, managers (a tenth as many), the
-# scenario decoder and the share-link decoder, with a million generated
+# scenario decoder, the share-link decoder and the lesson reader, with a million generated
 # cases each (WQ_FUZZ_CASES to change), in an optimised build that keeps
 # overflow checks and debug assertions on, so any wrap is a failure.
 # Prints "fuzz ...: N cases ran, F failed" per target.
@@ -20,4 +20,5 @@ run -p workqueue-core --test fuzz arbitrary_scenarios
 run -p workqueue-core --test fuzz the_scenario_decoder
 run -p workqueue-core --test fuzz arbitrary_managers
 run -p workqueue-playground --lib the_link_decoder_survives_garbage
+run -p workqueue-lessons --test fuzz the_lesson_reader
 echo "fuzzing took $((SECONDS - t0)) s"

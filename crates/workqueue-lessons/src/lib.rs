@@ -14,3 +14,17 @@ mod scene;
 pub use model::{Act, Focus, Lane, Lesson, Setup, Show, Step, Wait};
 pub use parse::{lesson, LessonError};
 pub use query::{check, same_answer, Condition, Goal, Query, Question, Value};
+
+/// The built-in lessons (`lessons/<id>.md`), in the menu's order.
+pub const BUILT_IN: [&str; 10] = [
+    "sets",
+    "results",
+    "backoff",
+    "herd",
+    "max-of",
+    "forget-done",
+    "fast-slow",
+    "crossplane",
+    "v023",
+    "provider",
+];

@@ -364,3 +364,25 @@ fn strip_position(reason: &str) -> String {
         _ => reason.to_string(),
     }
 }
+
+/// A lesson's id from its file's name: `lessons/mine.md` is `mine`.
+pub fn id_of(file_name: &str) -> String {
+    let base = file_name.rsplit(['/', '\\']).next().unwrap_or(file_name);
+    let stem = base.strip_suffix(".md").unwrap_or(base);
+    let id: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .take(64)
+        .collect();
+    if id.is_empty() {
+        "lesson".into()
+    } else {
+        id
+    }
+}

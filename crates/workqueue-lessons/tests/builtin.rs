@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use workqueue_lessons::{lesson, Lesson};
+use workqueue_lessons::{lesson, Lesson, BUILT_IN};
 
 fn dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../lessons")
@@ -13,10 +13,17 @@ fn dir() -> PathBuf {
 
 /// Every built-in lesson, in the menu's order.
 fn builtin() -> Vec<Lesson> {
-    let order = std::fs::read_to_string(dir().join("index.txt")).expect("lessons/index.txt");
-    order
-        .lines()
-        .filter(|l| !l.trim().is_empty())
+    // Every file in lessons/ is a built-in lesson, and each is listed.
+    let mut files: Vec<String> = std::fs::read_dir(dir())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    let mut listed: Vec<String> = BUILT_IN.iter().map(|id| format!("{id}.md")).collect();
+    listed.sort();
+    assert_eq!(files, listed, "lessons/ holds exactly the built-in lessons");
+    BUILT_IN
+        .iter()
         .map(|id| {
             let text = std::fs::read_to_string(dir().join(format!("{id}.md")))
                 .unwrap_or_else(|e| panic!("{id}.md: {e}"));
@@ -81,4 +88,56 @@ fn every_answer_is_what_the_coded_lessons_said() {
         .map(|l| l.steps.iter().filter(|s| s.question.is_some()).count())
         .sum();
     assert_eq!(checked, asked, "every question has a recorded answer");
+}
+
+/// The exercise in the herd lesson fails with its own set-up, fails when
+/// the bucket is simply removed, and is met by a faster bucket: the goal
+/// asks for understanding, not for switching limiting off.
+#[test]
+fn the_herd_exercise_is_solvable_and_not_by_removing_the_bucket() {
+    use workqueue_core::LimiterConfig;
+    use workqueue_lessons::check;
+    let herd = builtin().into_iter().find(|l| l.id == "herd").unwrap();
+    let (i, step) = herd
+        .steps
+        .iter()
+        .enumerate()
+        .find(|(_, s)| s.goal.is_some())
+        .expect("an exercise");
+    let goal = step.goal.as_ref().unwrap();
+    let with = |limiter: LimiterConfig| {
+        let mut setup = herd.setup_for(i).unwrap().clone();
+        setup.scenario.controllers[0].limiter = Some(limiter);
+        let figures = check(goal, &setup.scene().unwrap());
+        figures.iter().map(|(_, met)| *met).collect::<Vec<_>>()
+    };
+    let own = check(goal, &herd.setup_for(i).unwrap().scene().unwrap());
+    assert_eq!(
+        own.iter().map(|(_, m)| *m).collect::<Vec<_>>(),
+        [false, true],
+        "too slow as set up"
+    );
+    let per_item = LimiterConfig::Exponential {
+        base_ns: 5_000_000,
+        max_ns: 1000 * 1_000_000_000,
+    };
+    assert_eq!(
+        with(per_item.clone()),
+        [true, false],
+        "fast, but the crowd comes back at once"
+    );
+    let faster_bucket = LimiterConfig::MaxOf {
+        limiters: vec![
+            per_item,
+            LimiterConfig::Bucket {
+                qps: 50.0,
+                burst: 100,
+            },
+        ],
+    };
+    assert_eq!(
+        with(faster_bucket),
+        [true, true],
+        "a faster bucket meets the goal"
+    );
 }

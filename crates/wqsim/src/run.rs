@@ -5,10 +5,9 @@ use std::process::ExitCode;
 
 use workqueue_core::{format_go_duration, Manager, ResultLabel, Scenario};
 
-fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+pub fn main(args: &[String]) -> ExitCode {
     let Some(path) = args.first() else {
-        eprintln!("usage: wqsim SCENARIO.json [--csv OUT.csv] [--json OUT.json]");
+        eprintln!("usage: wqsim SCENARIO.json [--csv OUT.csv] [--json OUT.json]\n       wqsim lesson FILE.md...");
         return ExitCode::from(2);
     };
     let flag = |name: &str| {

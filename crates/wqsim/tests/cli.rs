@@ -117,3 +117,63 @@ fn wqsim_prints_each_controller_of_a_provider_and_its_client() {
     );
     assert!(client.contains("waited="), "{client}");
 }
+
+fn lessons_dir() -> String {
+    format!("{}/../../lessons", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `wqsim lesson lessons/*`: every built-in lesson is accepted, every
+/// question answered, the exercise's goal checked on its own set-up.
+#[test]
+fn wqsim_lesson_answers_every_built_in_question() {
+    let mut files: Vec<String> = std::fs::read_dir(lessons_dir())
+        .unwrap()
+        .map(|e| e.unwrap().path().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    let args: Vec<&std::ffi::OsStr> = std::iter::once("lesson".as_ref())
+        .chain(files.iter().map(|f| f.as_ref()))
+        .collect();
+    let text = wqsim_ok(&args);
+    let answers: Vec<&str> = text.lines().filter(|l| l.starts_with("answer ")).collect();
+    assert_eq!(answers.len(), 20, "{text}");
+    assert!(text.contains("answer backoff/1: 7 requeues"), "{text}");
+    assert!(text.contains("answer backoff/2: 16m40s\n"), "{text}");
+    assert!(text.contains("answer herd/1: 70,000 requeues"), "{text}");
+    assert!(text.contains("answer v023/2: 109 requeues"), "{text}");
+    assert!(
+        text.contains("goal herd/5: all 300 keys converge within 40s"),
+        "{text}"
+    );
+    assert!(
+        text.contains(": not met with the step's own set-up"),
+        "{text}"
+    );
+}
+
+/// A refused lesson names its file, line and field, and the exit code is 1;
+/// the good files given with it are still answered.
+#[test]
+fn wqsim_lesson_refuses_a_bad_file_with_its_line() {
+    let dir = std::env::temp_dir().join(format!("wqsim-lesson-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.md");
+    std::fs::write(
+        &bad,
+        "# Bad\n\n## Step\n\n```step\n{\"focus\": {\"lanes\": [\"queue\"]},\n \"setup\": {\"scenario\": {\"version\": 2, \"controllers\": [{}]}},\n \"question\": {\"ask\": \"?\", \"query\": {\"mood\": {}}}}\n```\n",
+    )
+    .unwrap();
+    let good = format!("{}/backoff.md", lessons_dir());
+    let out = Command::new(env!("CARGO_BIN_EXE_wqsim"))
+        .args(["lesson".as_ref(), bad.as_os_str(), good.as_ref()])
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad.md: line 8: question.query: unknown variant `mood`"),
+        "{err}"
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("answer backoff/1: 7 requeues"));
+}

@@ -1,0 +1,132 @@
+//! A lesson with a mistake is refused, and the refusal names the line of
+//! the file and the field at fault.
+
+use workqueue_lessons::{lesson, LessonError};
+
+/// A small, correct lesson; each test below breaks one thing in it.
+const GOOD: &str = r#"# A small lesson
+
+Some *intro* prose.
+
+## One key
+
+A key is added and fails.
+
+```step
+{
+  "focus": {"lanes": ["waiting"], "key": "default/a"},
+  "setup": {
+    "scenario": {"version": 2, "controllers": [{"default_script": {"type": "always", "outcome": {"kind": "error"}}}]},
+    "inputs": [{"do": {"input": "add", "key": "default/a"}}]
+  },
+  "question": {
+    "ask": "How many requeues in the first second?",
+    "unit": "requeues",
+    "query": {"requeues": {"until": "1s"}}
+  }
+}
+```
+"#;
+
+fn refused(text: &str) -> LessonError {
+    lesson("small", text).expect_err("refused")
+}
+
+fn line_of(text: &str, needle: &str) -> usize {
+    text.lines().position(|l| l.contains(needle)).expect(needle) + 1
+}
+
+#[test]
+fn the_good_lesson_reads_and_answers() {
+    let l = lesson("small", GOOD).unwrap();
+    assert_eq!(l.title, "A small lesson");
+    assert_eq!(l.intro, "Some *intro* prose.");
+    assert_eq!(l.steps[0].title, "One key");
+    assert_eq!(l.steps[0].line, line_of(GOOD, "## One key"));
+    assert_eq!(l.answer(0).unwrap().unwrap().text(), "7");
+}
+
+#[test]
+fn an_unknown_field_is_named_on_its_line() {
+    let text = GOOD.replace(
+        r#""unit": "requeues","#,
+        r#""unit": "requeues", "hint": "x","#,
+    );
+    let e = refused(&text);
+    assert_eq!(e.line, line_of(&text, "\"hint\""), "{e}");
+    assert!(e.field.ends_with("hint"), "{e}");
+    assert!(e.reason.contains("unknown field"), "{e}");
+}
+
+#[test]
+fn a_bad_duration_is_named_on_its_line() {
+    let text = GOOD.replace(r#""until": "1s""#, r#""until": "1 sec""#);
+    let e = refused(&text);
+    assert_eq!(e.line, line_of(&text, "1 sec"), "{e}");
+    assert!(e.field.contains("until"), "{e}");
+}
+
+#[test]
+fn a_question_the_vocabulary_lacks_is_named() {
+    let text = GOOD.replace(
+        r#"{"requeues": {"until": "1s"}}"#,
+        r#"{"happiness": {"until": "1s"}}"#,
+    );
+    let e = refused(&text);
+    assert_eq!(e.line, line_of(&text, "happiness"), "{e}");
+    assert!(e.field.contains("query"), "{e}");
+    assert!(e.reason.contains("unknown variant `happiness`"), "{e}");
+}
+
+#[test]
+fn a_lane_the_stage_lacks_is_named() {
+    let text = GOOD.replace(r#"["waiting"]"#, r#"["waiting", "backlog"]"#);
+    let e = refused(&text);
+    assert_eq!(e.line, line_of(&text, "backlog"), "{e}");
+    assert!(e.field.contains("lanes"), "{e}");
+    assert!(e.reason.contains("backlog"), "{e}");
+}
+
+#[test]
+fn a_scenario_mistake_is_named_under_the_setup() {
+    let text = GOOD.replace(
+        r#"{"version": 2, "controllers": [{"#,
+        r#"{"version": 2, "controllers": [{"controller": {"workers": 0}, "#,
+    );
+    let e = refused(&text);
+    assert_eq!(
+        e.field, "setup.scenario.controllers[0].controller.workers",
+        "{e}"
+    );
+    assert_eq!(e.line, line_of(&text, "\"workers\""), "{e}");
+}
+
+#[test]
+fn structure_mistakes_are_named() {
+    let e = refused("no title\n\n## A step\n");
+    assert_eq!((e.line, e.field.as_str()), (1, "title"), "{e}");
+    let e = refused("# Title\n\nJust prose.\n");
+    assert_eq!(e.field, "steps", "{e}");
+    let e = refused("# Title\n\n## A step\n\nNo block.\n");
+    assert_eq!((e.line, e.field.as_str()), (3, "focus"), "{e}");
+    let text = GOOD.replace(
+        "## One key",
+        "## One key\n\n```step\n{\"focus\": {\"lanes\": [\"queue\"]}}\n```\n",
+    );
+    let e = refused(&text);
+    assert!(e.reason.contains("second step block"), "{e}");
+    let e = refused(&"x".repeat(300 * 1024));
+    assert_eq!(e.field, "(file)", "{e}");
+    let no_setup = GOOD.replace(
+        r#"  "setup": {"#,
+        r#"  "wait": {"time": "1s"}, "unused": {"#,
+    );
+    assert!(refused(&no_setup).reason.contains("unknown field"));
+}
+
+#[test]
+fn raw_html_stays_prose() {
+    let text = GOOD.replace("A key is added and fails.", "<script>alert(1)</script>");
+    let l = lesson("small", &text).unwrap();
+    assert_eq!(l.steps[0].text, "<script>alert(1)</script>");
+}

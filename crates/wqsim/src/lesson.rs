@@ -1,0 +1,84 @@
+//! `wqsim lesson FILE.md...`: reads each lesson file as the page does,
+//! prints one line per question (`answer <lesson>/<step>: <value> <unit>`)
+//! and one per exercise (its goal, checked on the step's own set-up), and
+//! fails if any file is refused or a question cannot be answered.
+
+use std::process::ExitCode;
+
+use workqueue_lessons::{check, lesson, parse::id_of, Lesson};
+
+pub fn main(files: &[String]) -> ExitCode {
+    if files.is_empty() {
+        eprintln!("usage: wqsim lesson FILE.md...");
+        return ExitCode::from(2);
+    }
+    let mut worst = 0u8;
+    for path in files {
+        let code = match std::fs::read_to_string(path) {
+            Ok(text) => match lesson(&id_of(path), &text) {
+                Ok(l) => report(path, &l),
+                Err(e) => {
+                    eprintln!("{path}: {e}");
+                    1
+                }
+            },
+            Err(e) => {
+                eprintln!("cannot read {path}: {e}");
+                2
+            }
+        };
+        worst = worst.max(code);
+    }
+    ExitCode::from(worst)
+}
+
+/// Prints a lesson's answers and goals; 1 if the core could not answer one.
+fn report(path: &str, l: &Lesson) -> u8 {
+    let mut code = 0;
+    for (i, step) in l.steps.iter().enumerate() {
+        let at = format!("{}/{}", l.id, i + 1);
+        if let Some(q) = &step.question {
+            match l.answer(i) {
+                Some(Ok(v)) => println!(
+                    "{}",
+                    format!("answer {at}: {} {}", v.text(), q.unit).trim_end()
+                ),
+                Some(Err(e)) => {
+                    eprintln!(
+                        "{path}: line {}: question: the core cannot answer it: {e}",
+                        step.line
+                    );
+                    code = 1;
+                }
+                None => {}
+            }
+        }
+        if let Some(goal) = &step.goal {
+            let scene = l.setup_for(i).map(|s| s.scene());
+            let Some(Ok(scene)) = scene else {
+                eprintln!(
+                    "{path}: line {}: goal: the step has no scene to check",
+                    step.line
+                );
+                code = 1;
+                continue;
+            };
+            let figures = check(goal, &scene);
+            let met = figures.iter().all(|(_, m)| *m);
+            let shown: Vec<String> = figures
+                .iter()
+                .map(|(v, _)| match v {
+                    Ok(v) => v.text(),
+                    Err(e) => e.clone(),
+                })
+                .collect();
+            println!(
+                "goal {at}: {}: {} with the step's own set-up ({})",
+                goal.describe,
+                if met { "met" } else { "not met" },
+                shown.join(", ")
+            );
+        }
+    }
+    code
+}
