@@ -10,6 +10,7 @@ pub mod model;
 pub mod parse;
 pub mod query;
 mod scene;
+pub mod view;
 
 pub use model::{Act, Focus, Lane, Lesson, Setup, Show, Step, Wait};
 pub use parse::{lesson, LessonError};

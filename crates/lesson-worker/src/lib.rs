@@ -1,0 +1,184 @@
+//! The lesson engine behind the page: it reads lesson files (Markdown and
+//! step blocks), answers every question with the core, and checks goals on
+//! the learner's runs. It runs in a web worker, so the reader and a second
+//! copy of the core load only when a lesson opens, and answers are computed
+//! off the page's thread. Requests and replies are JSON
+//! ([`workqueue_lessons::view::Request`], [`workqueue_lessons::view::Reply`]).
+
+use workqueue_core::Scenario;
+use workqueue_lessons::parse::id_of;
+use workqueue_lessons::view::{view, Figure, Reply, Request};
+use workqueue_lessons::{check, lesson, Lesson, Setup};
+
+/// Work a learner's run may take to check a goal (a worker can afford more
+/// than a frame, but not for ever).
+pub const CHECK_BUDGET: u64 = 50_000_000;
+
+/// The lessons read so far, by id.
+#[derive(Default)]
+pub struct Library {
+    lessons: Vec<Lesson>,
+}
+
+impl Library {
+    /// Answers one request (JSON in, JSON out).
+    pub fn respond(&mut self, request: &str) -> String {
+        let reply = match serde_json::from_str::<Request>(request) {
+            Ok(Request::Open { seq, file, text }) => self.open(seq, &file, &text),
+            Ok(Request::Check {
+                seq,
+                id,
+                step,
+                scenario,
+            }) => self.check(seq, &id, step, &scenario),
+            Err(e) => Reply::Failed {
+                seq: 0,
+                reason: format!("not a request: {e}"),
+            },
+        };
+        serde_json::to_string(&reply).unwrap_or_default()
+    }
+
+    fn open(&mut self, seq: u64, file: &str, text: &str) -> Reply {
+        match lesson(&id_of(file), text) {
+            Ok(l) => {
+                let shown = view(&l);
+                self.lessons.retain(|x| x.id != l.id);
+                self.lessons.push(l);
+                Reply::Lesson { seq, lesson: shown }
+            }
+            Err(e) => Reply::Refused {
+                seq,
+                file: file.to_string(),
+                line: e.line,
+                field: e.field,
+                reason: e.reason,
+            },
+        }
+    }
+
+    fn check(&self, seq: u64, id: &str, step: usize, scenario: &str) -> Reply {
+        let failed = |reason: String| Reply::Failed { seq, reason };
+        let Some(l) = self.lessons.iter().find(|l| l.id == id) else {
+            return failed(format!("no lesson {id:?} was opened"));
+        };
+        let Some(goal) = l.steps.get(step).and_then(|s| s.goal.as_ref()) else {
+            return failed(format!("step {} sets no goal", step + 1));
+        };
+        let scenario = match Scenario::from_json(scenario) {
+            Ok(s) => s,
+            Err(e) => return failed(e.to_string()),
+        };
+        let setup = Setup {
+            scenario,
+            inputs: l
+                .setup_for(step)
+                .map(|s| s.inputs.clone())
+                .unwrap_or_default(),
+            run_to: 0,
+        };
+        let scene = match setup.scene_within(CHECK_BUDGET) {
+            Ok(scene) => scene,
+            Err(e) => return failed(e),
+        };
+        let figures = goal
+            .conditions
+            .iter()
+            .zip(check(goal, &scene))
+            .map(|(c, (value, met))| Figure {
+                text: match value {
+                    Ok(v) => {
+                        let bounds: Vec<String> =
+                            [("at most", c.at_most), ("at least", c.at_least)]
+                                .into_iter()
+                                .filter_map(|(word, b)| {
+                                    b.map(|b| format!("{word} {}", v.like(b).text()))
+                                })
+                                .collect();
+                        format!("{} ({})", v.text(), bounds.join(", "))
+                    }
+                    Err(e) => e,
+                },
+                met,
+            })
+            .collect();
+        Reply::Figures { seq, figures }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn open(lib: &mut Library, file: &str, text: &str) -> Reply {
+        let request = serde_json::to_string(&Request::Open {
+            seq: 7,
+            file: file.into(),
+            text: text.into(),
+        })
+        .unwrap();
+        serde_json::from_str(&lib.respond(&request)).unwrap()
+    }
+
+    #[test]
+    fn a_lesson_comes_back_answered_and_a_goal_is_checked() {
+        let mut lib = Library::default();
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../lessons/herd.md"
+        ))
+        .unwrap();
+        let Reply::Lesson { seq: 7, lesson } = open(&mut lib, "lessons/herd.md", &text) else {
+            panic!("the herd lesson opens")
+        };
+        assert_eq!(lesson.id, "herd");
+        assert_eq!(lesson.steps[0].question.as_ref().unwrap().answer, "70,000");
+        let step = lesson.steps.iter().position(|s| s.goal.is_some()).unwrap();
+        let scenario = lesson.steps[step].setup.as_ref().unwrap().scenario.clone();
+        let request = serde_json::to_string(&Request::Check {
+            seq: 8,
+            id: "herd".into(),
+            step,
+            scenario,
+        })
+        .unwrap();
+        let Reply::Figures { seq: 8, figures } =
+            serde_json::from_str(&lib.respond(&request)).unwrap()
+        else {
+            panic!("figures")
+        };
+        assert_eq!(figures.len(), 2);
+        assert!(
+            figures[0].text.contains("(at most t=40s)") && !figures[0].met,
+            "{figures:?}"
+        );
+        assert!(figures[1].met, "{figures:?}");
+    }
+
+    #[test]
+    fn a_refusal_names_the_file_line_and_field() {
+        let mut lib = Library::default();
+        let reply = open(
+            &mut lib,
+            "mine.md",
+            "# T\n\n## S\n\n```step\n{\"focus\": {\"lanes\": [\"nowhere\"]}}\n```\n",
+        );
+        let Reply::Refused {
+            file,
+            line,
+            field,
+            reason,
+            ..
+        } = reply
+        else {
+            panic!("{reply:?}")
+        };
+        assert_eq!(
+            (file.as_str(), line, field.as_str()),
+            ("mine.md", 6, "focus.lanes[0]"),
+            "{reason}"
+        );
+        let reply: Reply = serde_json::from_str(&lib.respond("nonsense")).unwrap();
+        assert!(matches!(reply, Reply::Failed { .. }));
+    }
+}
