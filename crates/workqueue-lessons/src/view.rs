@@ -259,11 +259,7 @@ pub fn prose(source: &str) -> Vec<Block> {
                     }
                 }
             }
-            Event::End(_) => {
-                if stack.len() > 1 {
-                    close(&mut stack)
-                }
-            }
+            Event::End(_) if stack.len() > 1 => close(&mut stack),
             Event::Text(t) | Event::Html(t) | Event::InlineHtml(t) => {
                 push_inline(&mut stack, Inline::Text(t.to_string()))
             }
