@@ -2,7 +2,7 @@
 //! that each may set up a run, wait for something, focus the stage, and ask
 //! a question or set a goal that the core answers.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use workqueue_core::{Input, Nanos, ResultLabel, Scenario};
 
 use crate::query::{Goal, Question};
@@ -36,7 +36,7 @@ pub struct Step {
 }
 
 /// A part of the stage a step talks about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Lane {
     Sources,
@@ -64,7 +64,7 @@ impl Lane {
 
 /// What a step is about: the lanes the stage shows in full where space is
 /// short (a projector, an embed), and the key its text follows.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Focus {
     pub lanes: Vec<Lane>,
@@ -92,7 +92,7 @@ pub struct TimedInput {
 }
 
 /// What must happen before the lesson moves on.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Wait {
     /// A worker holds this key and waits for you to choose a result.
@@ -105,7 +105,7 @@ pub enum Wait {
 
 /// Something the step does when the clicker presses on: the inputs a
 /// button in the lesson applies (forms are hidden in workshops and embeds).
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Act {
     pub label: String,

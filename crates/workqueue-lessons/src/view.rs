@@ -23,20 +23,13 @@ pub struct StepView {
     pub title: String,
     pub text: Vec<Block>,
     pub line: usize,
-    pub focus: FocusView,
+    pub focus: Focus,
     pub setup: Option<SetupView>,
-    pub wait: Option<WaitView>,
+    pub wait: Option<Wait>,
     pub question: Option<QuestionView>,
     pub goal: Option<GoalView>,
-    pub act: Option<ActView>,
+    pub act: Option<Act>,
     pub compare_limiters: bool,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct FocusView {
-    /// The stage's lane names (`waiting`, `bucket`, ...).
-    pub lanes: Vec<String>,
-    pub key: Option<String>,
 }
 
 /// A set-up: the scenario as a scenario file's text (the page reads it with
@@ -46,14 +39,6 @@ pub struct SetupView {
     pub scenario: String,
     pub inputs: Vec<(Nanos, Input)>,
     pub run_to: Nanos,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum WaitView {
-    Deciding(String),
-    /// A result label's name and a count.
-    Results(String, u64),
-    Time(Nanos),
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -68,12 +53,6 @@ pub struct QuestionView {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GoalView {
     pub describe: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ActView {
-    pub label: String,
-    pub inputs: Vec<Input>,
 }
 
 /// Prose, as blocks of inline runs. HTML in a file is kept as text.
@@ -113,27 +92,17 @@ pub fn view(lesson: &Lesson) -> LessonView {
                 title: s.title.clone(),
                 text: prose(&s.text),
                 line: s.line,
-                focus: focus_view(&s.focus),
+                focus: s.focus.clone(),
                 setup: s.setup.as_ref().map(setup_view),
-                wait: s.wait.as_ref().map(wait_view),
+                wait: s.wait.clone(),
                 question: s.question.as_ref().map(|q| question_view(lesson, i, q)),
                 goal: s.goal.as_ref().map(|g: &Goal| GoalView {
                     describe: g.describe.clone(),
                 }),
-                act: s.act.as_ref().map(|a: &Act| ActView {
-                    label: a.label.clone(),
-                    inputs: a.inputs.clone(),
-                }),
+                act: s.act.clone(),
                 compare_limiters: s.show == Some(Show::CompareLimiters),
             })
             .collect(),
-    }
-}
-
-fn focus_view(f: &Focus) -> FocusView {
-    FocusView {
-        lanes: f.lanes.iter().map(|l| l.id().to_string()).collect(),
-        key: f.key.clone(),
     }
 }
 
@@ -142,14 +111,6 @@ fn setup_view(s: &Setup) -> SetupView {
         scenario: s.scenario.to_json(),
         inputs: s.inputs.clone(),
         run_to: s.run_to,
-    }
-}
-
-fn wait_view(w: &Wait) -> WaitView {
-    match w {
-        Wait::Deciding(k) => WaitView::Deciding(k.clone()),
-        Wait::Results { label, count } => WaitView::Results(label.as_str().to_string(), *count),
-        Wait::Time(t) => WaitView::Time(*t),
     }
 }
 
