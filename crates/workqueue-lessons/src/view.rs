@@ -3,42 +3,45 @@
 //! it (with the Markdown reader and the core); the page only deserializes
 //! it, so the reader never weighs on the page's first load.
 
-use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 use serde::{Deserialize, Serialize};
 use workqueue_core::{Input, Nanos};
 
-use crate::model::{Act, Focus, Lesson, Setup, Show, Wait};
+use crate::model::{Focus, Lesson, Setup, Show, Wait};
 use crate::query::{Goal, Question};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LessonView {
     pub id: String,
     pub title: String,
-    pub intro: Vec<Block>,
+    /// Prose as HTML (see [`prose`]).
+    pub intro: String,
     pub steps: Vec<StepView>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StepView {
     pub title: String,
-    pub text: Vec<Block>,
+    pub text: String,
     pub line: usize,
     pub focus: Focus,
-    pub setup: Option<SetupView>,
+    /// A [`SetupView`] as JSON: the page reads it as it reads a link's state.
+    pub setup: Option<String>,
     pub wait: Option<Wait>,
     pub question: Option<QuestionView>,
     pub goal: Option<GoalView>,
-    pub act: Option<Act>,
+    /// An [`Act`] as JSON (inputs, like a set-up's, read by the page's reader).
+    pub act: Option<String>,
     pub compare_limiters: bool,
 }
 
-/// A set-up: the scenario as a scenario file's text (the page reads it with
-/// the reader it has for files), inputs at their instants, the instant.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A set-up, written as a share link's state is (`scenario`, `inputs` at
+/// their instants, `at`): the page opens it with the reader it has for
+/// links, so a lesson's scene and a shared run are built the same way.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SetupView {
-    pub scenario: String,
+    pub scenario: workqueue_core::Scenario,
     pub inputs: Vec<(Nanos, Input)>,
-    pub run_to: Nanos,
+    pub at: Nanos,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -53,28 +56,6 @@ pub struct QuestionView {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GoalView {
     pub describe: String,
-}
-
-/// Prose, as blocks of inline runs. HTML in a file is kept as text.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Block {
-    Paragraph(Vec<Inline>),
-    Heading(Vec<Inline>),
-    List {
-        ordered: bool,
-        items: Vec<Vec<Block>>,
-    },
-    Quote(Vec<Block>),
-    Code(String),
-    Rule,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Inline {
-    Text(String),
-    Emphasis(Vec<Inline>),
-    Strong(Vec<Inline>),
-    Code(String),
 }
 
 /// The lesson as the page draws it; `answer` says how each question is
@@ -93,13 +74,16 @@ pub fn view(lesson: &Lesson) -> LessonView {
                 text: prose(&s.text),
                 line: s.line,
                 focus: s.focus.clone(),
-                setup: s.setup.as_ref().map(setup_view),
+                setup: s
+                    .setup
+                    .as_ref()
+                    .and_then(|x| serde_json::to_string(&setup_view(x)).ok()),
                 wait: s.wait.clone(),
                 question: s.question.as_ref().map(|q| question_view(lesson, i, q)),
                 goal: s.goal.as_ref().map(|g: &Goal| GoalView {
                     describe: g.describe.clone(),
                 }),
-                act: s.act.clone(),
+                act: s.act.as_ref().and_then(|a| serde_json::to_string(a).ok()),
                 compare_limiters: s.show == Some(Show::CompareLimiters),
             })
             .collect(),
@@ -108,9 +92,9 @@ pub fn view(lesson: &Lesson) -> LessonView {
 
 fn setup_view(s: &Setup) -> SetupView {
     SetupView {
-        scenario: s.scenario.to_json(),
+        scenario: s.scenario.clone(),
         inputs: s.inputs.clone(),
-        run_to: s.run_to,
+        at: s.run_to,
     }
 }
 
@@ -128,117 +112,21 @@ fn question_view(lesson: &Lesson, step: usize, q: &Question) -> QuestionView {
     }
 }
 
-/// Markdown prose as blocks.
-pub fn prose(source: &str) -> Vec<Block> {
-    // Open containers, innermost last, each with what it collected.
-    enum Open {
-        Root(Vec<Block>),
-        Para(Vec<Inline>, bool),
-        List(bool, Vec<Vec<Block>>),
-        Item(Vec<Block>, Vec<Inline>),
-        Quote(Vec<Block>),
-        Code(String),
-        Span(u8, Vec<Inline>),
-    }
-    fn push_inline(stack: &mut [Open], inline: Inline) {
-        match stack.last_mut() {
-            Some(Open::Para(runs, _)) | Some(Open::Span(_, runs)) | Some(Open::Item(_, runs)) => {
-                runs.push(inline)
-            }
-            Some(Open::Code(text)) => {
-                if let Inline::Text(t) | Inline::Code(t) = inline {
-                    text.push_str(&t)
-                }
-            }
-            _ => {}
-        }
-    }
-    fn push_block(stack: &mut [Open], block: Block) {
-        match stack.last_mut() {
-            Some(Open::Root(blocks)) | Some(Open::Quote(blocks)) => blocks.push(block),
-            Some(Open::Item(blocks, runs)) => {
-                if !runs.is_empty() {
-                    blocks.push(Block::Paragraph(std::mem::take(runs)));
-                }
-                blocks.push(block)
-            }
-            _ => {}
-        }
-    }
-    fn close(stack: &mut Vec<Open>) {
-        let Some(top) = stack.pop() else { return };
-        match top {
-            Open::Root(_) => {}
-            Open::Para(runs, heading) => {
-                let block = if heading {
-                    Block::Heading(runs)
-                } else {
-                    Block::Paragraph(runs)
-                };
-                push_block(stack, block)
-            }
-            Open::List(ordered, items) => push_block(stack, Block::List { ordered, items }),
-            Open::Item(mut blocks, runs) => {
-                if !runs.is_empty() {
-                    blocks.push(Block::Paragraph(runs));
-                }
-                if let Some(Open::List(_, items)) = stack.last_mut() {
-                    items.push(blocks)
-                }
-            }
-            Open::Quote(blocks) => push_block(stack, Block::Quote(blocks)),
-            Open::Code(text) => push_block(stack, Block::Code(text)),
-            Open::Span(kind, runs) => push_inline(
-                stack,
-                if kind == 0 {
-                    Inline::Emphasis(runs)
-                } else {
-                    Inline::Strong(runs)
-                },
-            ),
-        }
-    }
-    let mut stack = vec![Open::Root(Vec::new())];
-    for event in Parser::new(source) {
-        match event {
-            Event::Start(tag) => stack.push(match tag {
-                Tag::Paragraph => Open::Para(Vec::new(), false),
-                Tag::Heading { .. } => Open::Para(Vec::new(), true),
-                Tag::List(start) => Open::List(start.is_some(), Vec::new()),
-                Tag::Item => Open::Item(Vec::new(), Vec::new()),
-                Tag::BlockQuote(_) => Open::Quote(Vec::new()),
-                Tag::CodeBlock(_) => Open::Code(String::new()),
-                Tag::Strong => Open::Span(1, Vec::new()),
-                // Emphasis, and anything else inline (a link keeps its words).
-                _ => Open::Span(0, Vec::new()),
-            }),
-            Event::End(TagEnd::Link) | Event::End(TagEnd::Image) => {
-                // A link's words without emphasis: unwrap the span.
-                if let Some(Open::Span(_, runs)) = stack.pop() {
-                    for r in runs {
-                        push_inline(&mut stack, r)
-                    }
-                }
-            }
-            Event::End(_) if stack.len() > 1 => close(&mut stack),
-            Event::Text(t) | Event::Html(t) | Event::InlineHtml(t) => {
-                push_inline(&mut stack, Inline::Text(t.to_string()))
-            }
-            Event::Code(t) => push_inline(&mut stack, Inline::Code(t.to_string())),
-            Event::SoftBreak | Event::HardBreak => {
-                push_inline(&mut stack, Inline::Text(" ".into()))
-            }
-            Event::Rule => push_block(&mut stack, Block::Rule),
-            _ => {}
-        }
-    }
-    while stack.len() > 1 {
-        close(&mut stack);
-    }
-    match stack.pop() {
-        Some(Open::Root(blocks)) => blocks,
-        _ => Vec::new(),
-    }
+/// Markdown prose as HTML, written by pulldown-cmark's own writer. HTML in
+/// the file is written as text (escaped), never as markup, and links keep
+/// their words but lead nowhere: the page may show the result as it is.
+pub fn prose(source: &str) -> String {
+    use pulldown_cmark::{html, CowStr, Event, Parser, Tag, TagEnd};
+    let events = Parser::new(source).filter_map(|event| match event {
+        Event::Html(t) | Event::InlineHtml(t) => Some(Event::Text(t)),
+        Event::Start(Tag::Link { .. } | Tag::Image { .. }) => None,
+        Event::End(TagEnd::Link | TagEnd::Image) => None,
+        Event::FootnoteReference(t) => Some(Event::Text(CowStr::from(format!("[{t}]")))),
+        other => Some(other),
+    });
+    let mut out = String::new();
+    html::push_html(&mut out, events);
+    out
 }
 
 #[cfg(test)]
@@ -246,50 +134,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn prose_reads_into_blocks_and_html_stays_text() {
-        let blocks = prose("Hello *there* `x` <b>bold</b>\n\n- one\n- **two**\n\n> quoted\n");
-        assert_eq!(
-            blocks[0],
-            Block::Paragraph(vec![
-                Inline::Text("Hello ".into()),
-                Inline::Emphasis(vec![Inline::Text("there".into())]),
-                Inline::Text(" ".into()),
-                Inline::Code("x".into()),
-                Inline::Text(" ".into()),
-                Inline::Text("<b>".into()),
-                Inline::Text("bold".into()),
-                Inline::Text("</b>".into()),
-            ])
-        );
-        assert_eq!(
-            blocks[1],
-            Block::List {
-                ordered: false,
-                items: vec![
-                    vec![Block::Paragraph(vec![Inline::Text("one".into())])],
-                    vec![Block::Paragraph(vec![Inline::Strong(vec![Inline::Text(
-                        "two".into()
-                    )])])],
-                ]
-            }
-        );
-        assert_eq!(
-            blocks[2],
-            Block::Quote(vec![Block::Paragraph(vec![Inline::Text("quoted".into())])])
-        );
-    }
-
-    #[test]
-    fn a_link_keeps_its_words_only() {
-        let blocks = prose("see [the docs](https://example.com) now");
-        assert_eq!(
-            blocks[0],
-            Block::Paragraph(vec![
-                Inline::Text("see ".into()),
-                Inline::Text("the docs".into()),
-                Inline::Text(" now".into()),
-            ])
-        );
+    fn prose_is_html_and_html_in_the_file_is_text() {
+        let html = prose("Hello *there* `x` <b>bold</b>\n\n- one\n- **two**\n\n> quoted\n");
+        assert!(html.contains("<em>there</em>"), "{html}");
+        assert!(html.contains("<code>x</code>"), "{html}");
+        assert!(html.contains("&lt;b&gt;bold&lt;/b&gt;"), "{html}");
+        assert!(!html.contains("<b>"), "{html}");
+        assert!(html.contains("<li><strong>two</strong></li>"), "{html}");
+        assert!(html.contains("<blockquote>"), "{html}");
+        let html = prose("<script>alert(1)</script>\n\nsee [docs](javascript:alert(1))");
+        assert!(!html.contains("<script") && !html.contains("href"), "{html}");
+        assert!(html.contains("see docs"), "{html}");
     }
 }
 
