@@ -134,7 +134,8 @@ mod tests {
         assert_eq!(lesson.id, "herd");
         assert_eq!(lesson.steps[0].question.as_ref().unwrap().answer, "70,000");
         let step = lesson.steps.iter().position(|s| s.goal.is_some()).unwrap();
-        let setup: serde_json::Value = serde_json::from_str(lesson.steps[step].setup.as_ref().unwrap()).unwrap();
+        let setup: serde_json::Value =
+            serde_json::from_str(lesson.steps[step].setup.as_ref().unwrap()).unwrap();
         let scenario = setup["scenario"].to_string();
         let request = serde_json::to_string(&Request::Check {
             seq: 8,

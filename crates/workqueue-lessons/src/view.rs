@@ -143,7 +143,10 @@ mod tests {
         assert!(html.contains("<li><strong>two</strong></li>"), "{html}");
         assert!(html.contains("<blockquote>"), "{html}");
         let html = prose("<script>alert(1)</script>\n\nsee [docs](javascript:alert(1))");
-        assert!(!html.contains("<script") && !html.contains("href"), "{html}");
+        assert!(
+            !html.contains("<script") && !html.contains("href"),
+            "{html}"
+        );
         assert!(html.contains("see docs"), "{html}");
     }
 }
