@@ -66,19 +66,19 @@ fn post(c: &mut Client, request: &Request) {
             return;
         };
         let onmessage = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
-            |e: web_sys::MessageEvent| {
-                match e.data().as_string().as_deref() {
-                    Some("ready") => ready(),
-                    Some(text) => received(text),
-                    None => {}
-                }
+            |e: web_sys::MessageEvent| match e.data().as_string().as_deref() {
+                Some("ready") => ready(),
+                Some(text) => received(text),
+                None => {}
             },
         );
         worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
         c.worker = Some((worker, onmessage));
         c.held = Some(Vec::new());
     }
-    let Ok(text) = serde_json::to_string(request) else { return };
+    let Ok(text) = serde_json::to_string(request) else {
+        return;
+    };
     match (&mut c.held, &c.worker) {
         (Some(held), _) => held.push(text),
         (None, Some((worker, _))) => {
