@@ -290,6 +290,15 @@ impl Playground {
         fresh
     }
 
+    /// The open lesson step, if it is an exercise, with its set-up.
+    fn exercise(&self) -> Option<(LessonState, crate::share::Shared)> {
+        let ls = self.lesson.clone()?;
+        let lesson = crate::lessons::get(ls.index)?;
+        lesson.steps.get(ls.step)?.goal.as_ref()?;
+        let setup = crate::lessons::setup_for(&lesson, ls.step)?;
+        Some((ls, setup))
+    }
+
     /// The stage's controller, to read (see [`Timeline::sim`]).
     pub fn sim(&self) -> std::cell::Ref<'_, Simulation> {
         std::cell::Ref::map(self.timeline.borrow(), Timeline::sim)
@@ -500,6 +509,18 @@ impl Reducible for Playground {
                 Ok(scenario) => {
                     let mut fresh = next.carry_over(Playground::with(settings, scenario));
                     fresh.notice = Notice::info("New settings applied: the run starts over.");
+                    // An exercise stays open: the learner's settings run on
+                    // the step's own keys, ready to be checked.
+                    if let Some((ls, setup)) = next.exercise() {
+                        for (_, input) in setup.inputs.into_iter().filter(|(at, _)| *at == 0) {
+                            let _ = fresh.timeline.borrow_mut().record(input);
+                        }
+                        fresh.idle = false;
+                        fresh.lesson = Some(ls);
+                        fresh.notice = Notice::info(
+                            "New settings applied to the exercise's keys: press Check my settings.",
+                        );
+                    }
                     return Rc::new(fresh);
                 }
                 Err(errors) => {
@@ -544,6 +565,10 @@ impl Reducible for Playground {
                 next.resolve_pending_lesson();
             }
             Action::LessonArrived(lesson, source) => {
+                // Its text has been read: what waits for it now opens it.
+                if let Some(p) = next.pending_lesson.as_mut().filter(|p| p.id == lesson.id) {
+                    p.source = None;
+                }
                 crate::lessons::arrived(*lesson, source);
                 next.library += 1;
                 next.refused_lesson = None;

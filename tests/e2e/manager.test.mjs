@@ -2,7 +2,7 @@
 // bucket and one API client, drawn once; each has its own queue.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, open, shot } from './harness.mjs';
+import { serve, launch, open, shot, nextStep } from './harness.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve()); browser = await launch(); });
@@ -65,9 +65,15 @@ test('the provider lesson: the bucket is shared, then the client holds everyone'
   await page.click('[data-testid="reveal"]');
   const three = Number(await page.textContent('[data-testid="answer-value"]').then((t) => t.match(/[\d.]+/)[0]));
   assert.ok(three >= 9 && three <= 11, `three kinds share 10/s: ${three}`);
-  await page.click('[data-testid="lesson-act"]');
+  // The step's scene is the provider itself: three kinds, one global bucket.
   await page.waitForSelector('[data-stage][data-manager]');
   assert.equal(await page.locator('[data-testid="controller"]').count(), 3);
+  // The next step brings 10 requests per reconcile: the client holds everyone.
+  await nextStep(page, 30000);
+  assert.match(await page.textContent('[data-testid="lesson-step-title"]'), /client is the bottleneck/);
+  await page.fill('[data-testid="guess"]', '5');
+  await page.click('[data-testid="reveal"]');
+  assert.match(await page.textContent('[data-testid="answer-value"]'), /^5\.0 per second/);
   assert.deepEqual(problems.console, []);
   await context.close();
 });

@@ -102,6 +102,7 @@ test('the demo blog page embeds two playgrounds that fit their frames', async ()
 
 test('the Embed dialog produces a snippet whose frame shows the chosen step', async () => {
   const { page, context } = await open(browser, `${url}/?lesson=max-of`);
+  await page.waitForSelector('[data-testid="lesson-step-title"]');
   await page.click('[data-testid="embed"]');
   const snippet = await page.inputValue('[data-testid="embed-snippet"]');
   assert.match(snippet, /^<iframe src="[^"]+\?embed=1&lesson=max-of&step=1" title="Workqueue Playground"/);
