@@ -64,15 +64,7 @@ pub fn short(d: Nanos) -> String {
 
 /// Thousands separators: 10000 → 10,000.
 pub fn count(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    workqueue_core::format_count(n)
 }
 
 /// Seconds with as many decimals as carry meaning.

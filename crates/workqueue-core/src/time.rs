@@ -56,6 +56,19 @@ impl fmt::Display for GoDuration {
     }
 }
 
+/// A count with thousands separators, as people read it: 10000 is 10,000.
+pub fn format_count(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// Port of Go's `time.Duration.String`.
 pub fn format_go_duration(d: Nanos) -> String {
     if d == 0 {

@@ -169,26 +169,13 @@ impl Value {
 
     pub fn text(self) -> String {
         match self {
-            Value::Count(n) => count(n),
+            Value::Count(n) => workqueue_core::format_count(n),
             Value::Duration(d) => format_go_duration(d),
             Value::Instant(t) => format!("t={}", format_go_duration(t)),
             Value::PerSecond(x) => format!("{x:.1}"),
             Value::Tokens(x) => format!("{x:.0}"),
         }
     }
-}
-
-/// Thousands separators: 10000 is 10,000.
-fn count(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 impl Query {
