@@ -103,6 +103,7 @@ test('an embedded lesson shows its key, hides nothing in scroll areas, and repor
   };
   for (const viewport of [{ width: 700, height: 600 }, { width: 390, height: 844 }]) {
     const { page, context, problems } = await open(browser, `${url}/?embed=1&lesson=backoff&step=1&autoplay=1`, { viewport, initScript });
+    await page.waitForSelector('[data-testid="lesson-step-title"]');
     await page.waitForTimeout(2500);
     // The key the lesson talks about is on screen, without any scrolling.
     const key = await page.locator('[data-stage] .chip[data-key="default/flaky"]').boundingBox();
@@ -110,6 +111,12 @@ test('an embedded lesson shows its key, hides nothing in scroll areas, and repor
     // Nothing hides in inner scroll areas: the frame takes the content's height.
     const hidden = await hiddenInScrollAreas(page);
     assert.ok(hidden <= 40, `${hidden}px hidden in scroll areas`);
+    // The last height reported matches the content (a report is a message:
+    // it lands a moment after the render that made it).
+    await page.waitForFunction(() => {
+      const h = window.__heights;
+      return h.length > 0 && Math.abs(h[h.length - 1] - document.documentElement.scrollHeight) <= 2;
+    }, null, { timeout: 3000 }).catch(() => {});
     const { heights, scroll } = await page.evaluate(() => ({ heights: window.__heights, scroll: document.documentElement.scrollHeight }));
     assert.ok(heights.length >= 1, 'it reports its height');
     assert.ok(Math.abs(heights[heights.length - 1] - scroll) <= 2, `reported ${heights[heights.length - 1]}, content ${scroll}`);
