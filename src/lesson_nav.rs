@@ -314,6 +314,67 @@ impl Playground {
     }
 }
 
+impl Playground {
+    /// A trainer's file (an upload, a `?lesson-file=` path): the lesson
+    /// worker reads it, and it opens at `step` (from 1) when it arrives.
+    pub fn open_lesson_file(&mut self, file: String, text: String, step: usize) {
+        self.pending_lesson = Some(crate::open::PendingLesson {
+            id: workqueue_lessons::parse::id_of(&file),
+            step,
+            replay: true,
+            source: Some((file, text)),
+        });
+        self.resolve_pending_lesson();
+    }
+
+    /// The lesson worker sent a lesson: into the library, and open it if it
+    /// was waited for.
+    pub fn lesson_arrived(&mut self, lesson: lessons::LessonView, source: Option<String>) {
+        // Its text has been read: what waits for it now opens it.
+        if let Some(p) = self.pending_lesson.as_mut().filter(|p| p.id == lesson.id) {
+            p.source = None;
+        }
+        lessons::arrived(lesson, source);
+        self.library += 1;
+        self.refused_lesson = None;
+        self.resolve_pending_lesson();
+    }
+
+    /// A refused file: said in the notice, and shown beside its lines.
+    pub fn lesson_refused(&mut self, refusal: lessons::Refusal) {
+        self.notice = Notice::error(format!(
+            "The lesson {} was refused: line {}: {}: {}",
+            refusal.file, refusal.line, refusal.field, refusal.reason
+        ));
+        self.pending_lesson = None;
+        self.refused_lesson = Some(refusal);
+    }
+
+    /// New settings during an exercise: the exercise stays open, and the
+    /// learner's settings run on the step's own keys, ready to be checked.
+    pub fn keep_exercise(&self, fresh: &mut Playground) {
+        let Some(ls) = self.lesson.clone() else {
+            return;
+        };
+        let Some(lesson) = lessons::get(ls.index) else {
+            return;
+        };
+        if lesson.steps.get(ls.step).is_none_or(|s| s.goal.is_none()) {
+            return;
+        }
+        let Some(setup) = lessons::setup_for(&lesson, ls.step) else {
+            return;
+        };
+        for (_, input) in setup.inputs.into_iter().filter(|(at, _)| *at == 0) {
+            let _ = fresh.timeline.borrow_mut().record(input);
+        }
+        fresh.idle = false;
+        fresh.lesson = Some(ls);
+        fresh.notice =
+            Notice::info("New settings applied to the exercise's keys: press Check my settings.");
+    }
+}
+
 /// The scene a step's set-up describes, built as a shared link's run is:
 /// each input at its instant, then paused at its instant (the order the
 /// worker used to answer the questions). Lesson scenes are small, so each

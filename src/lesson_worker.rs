@@ -11,7 +11,8 @@ use std::collections::HashMap;
 use workqueue_lessons::view::{Reply, Request};
 use yew::Callback;
 
-use crate::state::{Action, Notice, Refusal};
+use crate::lessons::Refusal;
+use crate::state::{Action, Notice};
 
 /// What the worker was asked, by sequence number: for a reply to say it
 /// in the page's terms (a refused file's text, a goal's lesson and step).

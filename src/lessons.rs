@@ -184,3 +184,34 @@ mod tests {
         }
     }
 }
+
+/// A refused lesson file: its name, the refusal, and the lines around it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Refusal {
+    pub file: String,
+    pub line: usize,
+    pub field: String,
+    pub reason: String,
+    /// (line number, text) around the refused line.
+    pub excerpt: Vec<(usize, String)>,
+}
+
+impl Refusal {
+    pub fn new(file: &str, text: &str, line: usize, field: String, reason: String) -> Refusal {
+        let from = line.saturating_sub(3).max(1);
+        let excerpt = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| (i + 1, l.chars().take(200).collect()))
+            .skip(from - 1)
+            .take(5)
+            .collect();
+        Refusal {
+            file: file.to_string(),
+            line,
+            field,
+            reason,
+            excerpt,
+        }
+    }
+}

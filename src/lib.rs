@@ -14,6 +14,7 @@ pub mod lesson_nav;
 pub mod lesson_reply;
 pub mod lesson_worker;
 pub mod lessons;
+pub mod notice;
 pub mod open;
 pub mod pacing;
 pub mod provider;
@@ -21,6 +22,7 @@ pub mod settings;
 pub mod share;
 pub mod state;
 pub mod timeline;
+pub mod versions;
 
 use yew::prelude::*;
 

@@ -9,11 +9,12 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use workqueue_core::sim::SimEvent;
-use workqueue_core::{Input, Manager, Nanos, QueueKind, ResultLabel, Scenario, Simulation};
+use workqueue_core::{Input, Manager, Nanos, QueueKind, Scenario, Simulation};
 use workqueue_lessons::view::{Figure, LessonView};
 use yew::prelude::*;
 
 use crate::lesson_nav::LessonState;
+use crate::lessons::Refusal;
 use crate::pacing::{self, Cue, Pacing, MAX_SPEED, MIN_SPEED};
 use crate::provider::Provider;
 use crate::settings::Settings;
@@ -24,33 +25,7 @@ use crate::timeline::Timeline;
 /// timer must not become a leap).
 pub const MAX_TICK_MS: f64 = 250.0;
 
-#[derive(Clone, Debug, PartialEq)]
-pub enum NoticeKind {
-    Info,
-    Error,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct Notice {
-    pub kind: NoticeKind,
-    pub text: String,
-}
-
-impl Notice {
-    pub fn info(text: impl Into<String>) -> Option<Notice> {
-        Some(Notice {
-            kind: NoticeKind::Info,
-            text: text.into(),
-        })
-    }
-
-    pub fn error(text: impl Into<String>) -> Option<Notice> {
-        Some(Notice {
-            kind: NoticeKind::Error,
-            text: text.into(),
-        })
-    }
-}
+pub use crate::notice::{Notice, NoticeKind};
 
 pub enum Action {
     /// Real time passed (ms); advances virtual time when playing.
@@ -118,60 +93,6 @@ pub enum Action {
     SwitchQueue(QueueKind),
 }
 
-/// A refused lesson file: its name, the refusal, and the lines around it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Refusal {
-    pub file: String,
-    pub line: usize,
-    pub field: String,
-    pub reason: String,
-    /// (line number, text) around the refused line.
-    pub excerpt: Vec<(usize, String)>,
-}
-
-impl Refusal {
-    pub fn new(file: &str, text: &str, line: usize, field: String, reason: String) -> Refusal {
-        let from = line.saturating_sub(3).max(1);
-        let excerpt = text
-            .lines()
-            .enumerate()
-            .map(|(i, l)| (i + 1, l.chars().take(200).collect()))
-            .skip(from - 1)
-            .take(5)
-            .collect();
-        Refusal {
-            file: file.to_string(),
-            line,
-            field,
-            reason,
-            excerpt,
-        }
-    }
-}
-
-/// A run's headline figures, to set two runs side by side.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Headline {
-    pub queue: QueueKind,
-    pub at: Nanos,
-    pub reconciles: u64,
-    pub errors: u64,
-    pub requeues: u64,
-}
-
-impl Headline {
-    pub fn of(sim: &Simulation) -> Headline {
-        let m = sim.controller_metrics();
-        Headline {
-            queue: sim.spec().queue,
-            at: sim.now(),
-            reconciles: sim.inner_reconciles(),
-            errors: m.total(ResultLabel::Error),
-            requeues: sim.requeues_total(),
-        }
-    }
-}
-
 /// How the page was opened (`?embed=1`, `?workshop=1`).
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Mode {
@@ -211,7 +132,7 @@ pub struct Playground {
     /// The lesson worker's figures for a step's goal: (lesson, step, figures).
     pub goal_figures: Option<(usize, usize, Vec<Figure>)>,
     /// The run on the other queue, left by the last version switch.
-    pub other_run: Option<Headline>,
+    pub other_run: Option<crate::versions::Headline>,
     /// A step played by the clicker pauses once what it waits for happened.
     pub until_wait: bool,
 }
@@ -288,15 +209,6 @@ impl Playground {
         fresh.playing = self.playing;
         fresh.mode = self.mode;
         fresh
-    }
-
-    /// The open lesson step, if it is an exercise, with its set-up.
-    fn exercise(&self) -> Option<(LessonState, crate::share::Shared)> {
-        let ls = self.lesson.clone()?;
-        let lesson = crate::lessons::get(ls.index)?;
-        lesson.steps.get(ls.step)?.goal.as_ref()?;
-        let setup = crate::lessons::setup_for(&lesson, ls.step)?;
-        Some((ls, setup))
     }
 
     /// The stage's controller, to read (see [`Timeline::sim`]).
@@ -509,18 +421,7 @@ impl Reducible for Playground {
                 Ok(scenario) => {
                     let mut fresh = next.carry_over(Playground::with(settings, scenario));
                     fresh.notice = Notice::info("New settings applied: the run starts over.");
-                    // An exercise stays open: the learner's settings run on
-                    // the step's own keys, ready to be checked.
-                    if let Some((ls, setup)) = next.exercise() {
-                        for (_, input) in setup.inputs.into_iter().filter(|(at, _)| *at == 0) {
-                            let _ = fresh.timeline.borrow_mut().record(input);
-                        }
-                        fresh.idle = false;
-                        fresh.lesson = Some(ls);
-                        fresh.notice = Notice::info(
-                            "New settings applied to the exercise's keys: press Check my settings.",
-                        );
-                    }
+                    next.keep_exercise(&mut fresh);
                     return Rc::new(fresh);
                 }
                 Err(errors) => {
@@ -555,66 +456,17 @@ impl Reducible for Playground {
                 fresh.provider = next.provider.clone();
                 return Rc::new(fresh);
             }
-            Action::OpenLessonFile { file, text, step } => {
-                next.pending_lesson = Some(crate::open::PendingLesson {
-                    id: workqueue_lessons::parse::id_of(&file),
-                    step,
-                    replay: true,
-                    source: Some((file, text)),
-                });
-                next.resolve_pending_lesson();
-            }
-            Action::LessonArrived(lesson, source) => {
-                // Its text has been read: what waits for it now opens it.
-                if let Some(p) = next.pending_lesson.as_mut().filter(|p| p.id == lesson.id) {
-                    p.source = None;
-                }
-                crate::lessons::arrived(*lesson, source);
-                next.library += 1;
-                next.refused_lesson = None;
-                next.resolve_pending_lesson();
-            }
+            Action::OpenLessonFile { file, text, step } => next.open_lesson_file(file, text, step),
+            Action::LessonArrived(lesson, source) => next.lesson_arrived(*lesson, source),
             Action::GoalFigures(index, step, figures) => {
                 next.goal_figures = Some((index, step, figures));
             }
             Action::DismissRefusal => next.refused_lesson = None,
-            Action::LessonRefused(refusal) => {
-                next.notice = Notice::error(format!(
-                    "The lesson {} was refused: line {}: {}: {}",
-                    refusal.file, refusal.line, refusal.field, refusal.reason
-                ));
-                next.pending_lesson = None;
-                next.refused_lesson = Some(refusal);
-            }
-            Action::SwitchQueue(queue) => {
-                let settings = next.settings.for_queue(queue);
-                let (before, tape, at) = {
-                    let t = next.timeline.borrow();
-                    (Headline::of(t.sim()), t.tape().to_vec(), t.now())
-                };
-                let replayed = settings.to_scenario().map_err(|errors| {
-                    errors
-                        .iter()
-                        .map(|(f, e)| format!("{}: {e}", f.label()))
-                        .collect::<Vec<_>>()
-                        .join("; ")
-                });
-                match replayed
-                    .and_then(|s| Timeline::replayed(s, tape, at).map_err(|e| e.to_string()))
-                {
-                    Ok(t) => {
-                        let mut fresh = next.carry_over(Playground::on(settings, t, None));
-                        fresh.other_run = Some(before);
-                        fresh.selected = next.selected.clone();
-                        fresh.idle = next.idle;
-                        fresh.notice = Notice::info(
-                            "The same run on the other queue: what you did is replayed to the same instant.",
-                        );
-                        return Rc::new(fresh);
-                    }
-                    Err(text) => next.notice = Notice::error(text),
-                }
-            }
+            Action::LessonRefused(refusal) => next.lesson_refused(refusal),
+            Action::SwitchQueue(queue) => match next.switch_queue(queue) {
+                Ok(fresh) => return Rc::new(fresh),
+                Err(text) => next.notice = Notice::error(text),
+            },
             Action::Input(input) => {
                 if let Input::Add { key } | Input::Decide { key, .. } = &input {
                     next.selected = Some(key.clone());
@@ -901,49 +753,6 @@ mod tests {
         p = reduce(p, Action::LessonStep(1));
         p = reduce(p, Action::LessonStep(0));
         assert_eq!(p.sim().digest(), first, "back replays the step's set-up");
-    }
-
-    /// Switching the version replays what was done on the other queue, to
-    /// the same instant, and keeps the first run's figures beside it.
-    #[test]
-    fn switching_the_version_replays_the_same_run_on_the_other_queue() {
-        let mut settings = Settings::default();
-        settings.script = crate::settings::ScriptChoice::AlwaysError;
-        settings.set(crate::settings::Field::Reconcile, "0s".into());
-        let scenario = settings.to_scenario().unwrap();
-        let mut p = Rc::new(Playground::with(settings, scenario));
-        p = reduce(
-            p,
-            Action::Input(Input::AddMany {
-                prefix: "ns/p-".into(),
-                count: 300,
-            }),
-        );
-        for _ in 0..40 {
-            p = reduce(p, Action::Step);
-        }
-        let (at, before) = (p.now(), p.sim().requeues_total());
-        assert!(before > 0);
-        p = reduce(p, Action::SwitchQueue(QueueKind::Priority));
-        while p.timeline.borrow().pending().is_some() {
-            p = reduce(p, Action::Tick(16.0));
-        }
-        assert_eq!(p.sim().spec().queue, QueueKind::Priority);
-        assert_eq!(p.now(), at, "the same instant");
-        assert_eq!(p.sim().queue().keys().len(), 300, "the same keys");
-        let other = p
-            .other_run
-            .clone()
-            .expect("the first run's figures are kept");
-        assert_eq!(
-            (other.queue, other.at, other.requeues),
-            (QueueKind::ClientGo, at, before)
-        );
-        assert_ne!(
-            p.sim().requeues_total(),
-            before,
-            "a different queue, a different run"
-        );
     }
 
     #[test]

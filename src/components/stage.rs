@@ -18,7 +18,8 @@ use crate::flights::Flight;
 use crate::format;
 use crate::lessons::Lane;
 use crate::settings::{Field, ScriptChoice};
-use crate::state::{Action, Headline, PlaygroundContext};
+use crate::state::{Action, PlaygroundContext};
+use crate::versions::Headline;
 
 /// Chips drawn per lane; past this the lane shows a count instead, which
 /// keeps ten thousand keys smooth.
