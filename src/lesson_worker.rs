@@ -103,39 +103,10 @@ fn ready() {
     });
 }
 
-/// Natively the worker's library answers in place, after the current call
-/// (as a worker's reply comes after the request).
+/// Natively there is no worker: the built-in lessons are read in place
+/// (see `lessons`), and nothing else asks.
 #[cfg(not(target_arch = "wasm32"))]
-fn post(_: &mut Client, request: &Request) {
-    thread_local! {
-        static LIBRARY: RefCell<lesson_worker::Library> = RefCell::new(Default::default());
-        static REPLIES: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
-    }
-    if let Ok(text) = serde_json::to_string(request) {
-        let reply = LIBRARY.with(|l| l.borrow_mut().respond(&text));
-        REPLIES.with(|r| r.borrow_mut().push(reply));
-    }
-    DELIVER.with(|d| {
-        *d.borrow_mut() = Some(|| {
-            for reply in REPLIES.with(|r| std::mem::take(&mut *r.borrow_mut())) {
-                received(&reply);
-            }
-        })
-    });
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-thread_local! {
-    static DELIVER: RefCell<Option<fn()>> = const { RefCell::new(None) };
-}
-
-/// Natively: hands over the replies the library gave (a test's event loop).
-#[cfg(not(target_arch = "wasm32"))]
-pub fn deliver() {
-    if let Some(f) = DELIVER.with(|d| d.borrow_mut().take()) {
-        f();
-    }
-}
+fn post(_: &mut Client, _: &Request) {}
 
 #[cfg(target_arch = "wasm32")]
 fn fail(c: &Client, text: &str) {
@@ -202,6 +173,7 @@ pub fn fetch_built_in(id: &str) {
 }
 
 /// A reply from the worker, as an action.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 fn received(text: &str) {
     let Some(reply) = crate::lesson_reply::reply(text) else {
         return;
