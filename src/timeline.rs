@@ -161,13 +161,19 @@ impl Timeline {
                 reached = false;
                 break;
             }
-            if let Err(e) = self.engine.apply(INPUT_CONTROLLER, input.clone()) {
+            // The input's own work draws on the frame's budget too, and
+            // each input costs at least one unit.
+            let applied = self
+                .engine
+                .apply_bounded(INPUT_CONTROLLER, input.clone(), left);
+            left = self.engine.budget_left().min(left - 1);
+            if let Err(e) = applied {
                 // Replay is exact, so an input that passed once passes again;
-                // should one not, it leaves the tape (what follows must still
-                // line up) and the refusal is kept for the page to show.
+                // should one not (a link's tape), it is passed over in place,
+                // so what follows still lines up, and the refusal is kept
+                // for the page to show.
+                self.engine.skip_input();
                 self.refused = Some(e);
-                self.tape.remove(next_input);
-                continue;
             }
             next_input += 1;
         }
@@ -203,7 +209,7 @@ impl Timeline {
     /// way instead.
     pub fn one_pass(&mut self, at: Nanos) {
         if self.next_is_event(at) {
-            self.engine.step();
+            self.engine.step_bounded(FRAME_BUDGET);
             self.horizon = self.horizon.max(at);
             self.checkpoint();
         } else {

@@ -33,6 +33,8 @@ pub struct Manager {
     now: Nanos,
     /// Work units the last bounded call left unspent.
     work_left: u64,
+    /// Recorded inputs passed over as refused (see [`Manager::skip_input`]).
+    inputs_skipped: usize,
 }
 
 impl Manager {
@@ -62,6 +64,7 @@ impl Manager {
                 .map(|c| TokenBucket::new(c.qps, c.burst)),
             now: 0,
             work_left: 0,
+            inputs_skipped: 0,
         })
     }
 
@@ -128,7 +131,10 @@ impl Manager {
                         return false;
                     }
                     all_done &= self.run_controller(i, next, give);
-                    left -= give - self.controllers[i].budget_left().min(give);
+                    // A turn costs at least one unit, even one with nothing
+                    // to do: sixteen idle controllers are sixteen visits.
+                    let spent = give - self.controllers[i].budget_left().min(give);
+                    left -= spent.max(1);
                 }
                 if all_done || self.stalled() {
                     break;
@@ -157,12 +163,27 @@ impl Manager {
     /// Returns that instant, or `None` when nothing is scheduled (or a
     /// controller is stuck).
     pub fn step(&mut self) -> Option<Nanos> {
+        self.step_bounded(u64::MAX)
+    }
+
+    /// Like [`Manager::step`], spending at most `budget` work units over
+    /// the controllers due; a controller whose pass did not fit takes it
+    /// (or finishes it) on the next call, at the same instant.
+    pub fn step_bounded(&mut self, budget: u64) -> Option<Nanos> {
         let t = self.next_event_at()?;
+        let mut left = budget;
         for i in 0..self.controllers.len() {
+            if left == 0 {
+                break;
+            }
             if self.controllers[i].next_event_at() == Some(t) {
-                self.with_shared(i, Simulation::step);
+                self.with_shared(i, |c| c.step_bounded(left));
+                left = left
+                    .saturating_sub(1)
+                    .min(self.controllers[i].budget_left());
             }
         }
+        self.work_left = left;
         self.now = self.now.max(t);
         Some(t)
     }
@@ -170,18 +191,37 @@ impl Manager {
     /// Applies a person's input to controller `i`, with the shared buckets
     /// lent to it. A refused input changes nothing.
     pub fn apply(&mut self, i: usize, input: Input) -> Result<(), SimError> {
+        self.apply_bounded(i, input, crate::sim::APPLY_BUDGET)
+    }
+
+    /// Like [`Manager::apply`], starting at most `budget` work units of what
+    /// the input sets off ([`Manager::budget_left`] tells what is left).
+    pub fn apply_bounded(&mut self, i: usize, input: Input, budget: u64) -> Result<(), SimError> {
         if i >= self.controllers.len() {
             return Err(SimError::Invalid(ScenarioError {
                 field: "controller".into(),
                 reason: format!("there is no controller {i}: this run has {}", self.len()),
             }));
         }
-        self.with_shared(i, |c| c.apply(input))
+        let result = self.with_shared(i, |c| c.apply_bounded(input, budget));
+        self.work_left = self.controllers[i].budget_left();
+        result
     }
 
-    /// Inputs applied so far, over every controller.
+    /// Passes over a recorded input that this run refused, so the inputs
+    /// after it still line up with their places on the tape.
+    pub fn skip_input(&mut self) {
+        self.inputs_skipped += 1;
+    }
+
+    /// Inputs applied (or skipped as refused) so far, over every controller:
+    /// the place on the tape the next input comes from.
     pub fn inputs_applied(&self) -> usize {
-        self.controllers.iter().map(|c| c.inputs().len()).sum()
+        self.controllers
+            .iter()
+            .map(|c| c.inputs().len())
+            .sum::<usize>()
+            + self.inputs_skipped
     }
 
     /// Lowers the most keys each controller may hold (the page keeps what

@@ -28,10 +28,13 @@ use crate::time::{after, format_go_duration, Nanos, SECOND};
 use crate::validate;
 use crate::workqueue::{AddEffect, AfterEffect, QueueEvent};
 
-/// Most passes over one instant before the run is declared stuck (a
-/// zero-delay retry loop with instant reconciles never lets time move). A
-/// legitimate instant needs about one pass per key per worker: 50,000 at most.
-pub const MAX_EVENTS_PER_INSTANT: u64 = 1_000_000;
+/// Passes over one instant in which no key moved on (left the queue, or
+/// left this instant for a later one) before the run is declared stuck: a
+/// zero-delay retry loop with instant reconciles never lets time move. A
+/// crowd is not a loop: a million keys that each succeed once move on at
+/// every pass. The limit grows with the keys (see [`StallGuard`]), so a
+/// crowd retried a few times at zero delay is not mistaken for one either.
+pub const MAX_PASSES_WITHOUT_PROGRESS: u64 = 1_000_000;
 /// Work units (keys added, items handed out, instants) one input may spend
 /// at once; what is left is carried out by the next `run_until_bounded`.
 pub const APPLY_BUDGET: u64 = 200_000;
@@ -50,6 +53,31 @@ struct SourceState {
     /// Keys already handled by an add-many or resync that ran out of budget
     /// mid-way (it resumes there, at the same instant).
     cursor: u64,
+}
+
+/// Tells a zero-delay loop from a crowd: passes over one instant are
+/// counted only while no key moves on.
+#[derive(Clone, Copy, Debug, Default)]
+struct StallGuard {
+    at: Nanos,
+    /// Passes at `at` since a key last moved on.
+    idle_passes: u64,
+    /// Keys that moved on, ever; compared with the count at the last pass.
+    moved_on: u64,
+    seen: u64,
+}
+
+impl StallGuard {
+    /// Counts a pass at `t`; whether the run is stuck there (`keys` known).
+    fn pass(&mut self, t: Nanos, keys: u64) -> bool {
+        if t != self.at || self.moved_on != self.seen {
+            self.at = t;
+            self.seen = self.moved_on;
+            self.idle_passes = 0;
+        }
+        self.idle_passes += 1;
+        self.idle_passes > MAX_PASSES_WITHOUT_PROGRESS.max(keys.saturating_mul(3))
+    }
 }
 
 /// Where an instant that ran out of budget resumes. Resuming finishes the
@@ -84,7 +112,17 @@ pub struct Simulation {
     now: Nanos,
     initial_adds: Vec<(Nanos, ItemId)>,
     initial_cursor: usize,
+    /// Every source ever started, in the order it started (a slot is never
+    /// reused; a finished source keeps its slot with `next: None`).
     sources: Vec<SourceState>,
+    /// The sources' timer table: `(next firing, slot)` for each scheduled
+    /// source, soonest first. The next firing comes from here, not from a
+    /// scan, so a thousand quiet sources cost nothing per instant.
+    source_timers: BinaryHeap<Reverse<(Nanos, u32)>>,
+    /// Sources still scheduled (the cap on sources counts these).
+    live_sources: usize,
+    /// The slots due at the instant in progress (reused buffer).
+    due_sources: Vec<u32>,
     middleware: Option<Middleware>,
     metrics: ControllerMetrics,
     log: VecDeque<LogEntry>,
@@ -110,7 +148,7 @@ pub struct Simulation {
     event_buf: Vec<(Nanos, QueueEvent)>,
     inputs: Vec<(Nanos, Input)>,
     stalled: Option<String>,
-    instant: (Nanos, u64),
+    stall_guard: StallGuard,
     /// Work units left in the current call (see [`Simulation::run_until_bounded`]).
     work_left: u64,
     resume: Option<Resume>,
@@ -183,6 +221,9 @@ impl Simulation {
             initial_adds: Vec::new(),
             initial_cursor: 0,
             sources: Vec::new(),
+            source_timers: BinaryHeap::new(),
+            live_sources: 0,
+            due_sources: Vec::new(),
             middleware: scenario.crossplane.as_ref().map(Middleware::new),
             metrics: ControllerMetrics {
                 max_concurrent_reconciles: workers,
@@ -206,7 +247,7 @@ impl Simulation {
             event_buf: Vec::new(),
             inputs: Vec::new(),
             stalled: None,
-            instant: (0, 0),
+            stall_guard: StallGuard::default(),
             work_left: 0,
             resume: None,
         };
@@ -245,6 +286,11 @@ impl Simulation {
                 Nanos::MAX,
             ),
         };
+        let slot = self.sources.len() as u32;
+        if let Some(at) = next {
+            self.source_timers.push(Reverse((at, slot)));
+            self.live_sources += 1;
+        }
         self.sources.push(SourceState {
             source,
             key_id: None,
@@ -265,7 +311,7 @@ impl Simulation {
         if self.resume.is_some() {
             return Some(self.now);
         }
-        let sources = self.sources.iter().filter_map(|s| s.next).min();
+        let sources = self.source_timers.peek().map(|Reverse((at, _))| *at);
         let next = match (self.next_non_source_at(), sources) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -303,9 +349,14 @@ impl Simulation {
     /// Handles everything due at the next event's instant. Returns that
     /// instant, or `None` when nothing is scheduled (or the run is stuck).
     pub fn step(&mut self) -> Option<Nanos> {
+        self.step_bounded(u64::MAX)
+    }
+
+    /// Like [`Simulation::step`], spending at most `budget` work units: a
+    /// pass that runs out is finished by the next call, at the same instant.
+    pub fn step_bounded(&mut self, budget: u64) -> Option<Nanos> {
         let t = self.next_event_at()?;
-        // One instant is bounded by itself (keys and workers are capped).
-        self.work_left = u64::MAX;
+        self.work_left = budget;
         self.process_instant(t);
         Some(t)
     }
@@ -360,7 +411,10 @@ impl Simulation {
 
     /// The event sources with the instant each fires next (`None`: done).
     pub fn sources(&self) -> impl Iterator<Item = (&Source, Option<Nanos>)> {
-        self.sources.iter().map(|s| (&s.source, s.next))
+        self.sources
+            .iter()
+            .filter(|s| s.next.is_some())
+            .map(|s| (&s.source, s.next))
     }
 
     /// Runs until the scenario's duration (or until nothing more can happen).
@@ -404,10 +458,14 @@ impl Simulation {
     }
 
     fn process_instant(&mut self, t: Nanos) {
-        self.spend();
         let resume = self.resume.take();
-        if resume.is_none() && !self.begin_instant(t) {
-            return;
+        // A fresh instant costs a unit; a resumed one was paid for, so all
+        // of a small budget goes to the work left (it always moves on).
+        if resume.is_none() {
+            self.spend();
+            if !self.begin_instant(t) {
+                return;
+            }
         }
         if resume != Some(Resume::Dispatch) && !self.fire_due_sources(t) {
             self.resume = Some(Resume::Sources);
@@ -422,21 +480,18 @@ impl Simulation {
     /// heap's releases, finished reconciles and scheduled adds. False if the
     /// run is stuck.
     fn begin_instant(&mut self, t: Nanos) -> bool {
-        if t == self.instant.0 {
-            self.instant.1 += 1;
-            if self.instant.1 > MAX_EVENTS_PER_INSTANT {
-                let reason = format!(
-                    "more than {MAX_EVENTS_PER_INSTANT} passes at {} without time moving: a zero-delay retry loop with instant reconciles",
-                    format_go_duration(t)
-                );
-                self.push_log(SimEvent::Stalled {
-                    reason: reason.clone(),
-                });
-                self.stalled = Some(reason);
-                return false;
-            }
-        } else {
-            self.instant = (t, 1);
+        let keys = self.queue.keys().len() as u64;
+        if self.stall_guard.pass(t, keys) {
+            let reason = format!(
+                "{} passes at {} in which no key moved on: a zero-delay retry loop with instant reconciles",
+                crate::time::format_count(self.stall_guard.idle_passes - 1),
+                format_go_duration(t)
+            );
+            self.push_log(SimEvent::Stalled {
+                reason: reason.clone(),
+            });
+            self.stalled = Some(reason);
+            return false;
         }
         self.set_time(t);
         self.queue.advance(t);
@@ -461,30 +516,61 @@ impl Simulation {
         true
     }
 
-    /// Fires every source due by `t`, in order. False if the budget ran out
-    /// (the source in progress keeps its cursor).
+    /// Fires every source due by `t`, in the order they started. Only the
+    /// due ones are visited (taken from the timer table); each event or key
+    /// a source makes is one work unit. False if the budget ran out: the source in progress keeps
+    /// its cursor, and it and those after it go back in the table.
     fn fire_due_sources(&mut self, t: Nanos) -> bool {
-        let mut finished = false;
+        let mut due = std::mem::take(&mut self.due_sources);
+        due.clear();
+        while let Some(&Reverse((at, slot))) = self.source_timers.peek() {
+            if at > t {
+                break;
+            }
+            self.source_timers.pop();
+            due.push(slot);
+        }
+        due.sort_unstable();
         let mut complete = true;
-        'sources: for s in 0..self.sources.len() {
+        'due: for &slot in &due {
+            let s = slot as usize;
             while self.sources[s].next.is_some_and(|n| n <= t) {
                 if !self.fire_source(s) {
                     complete = false;
-                    break 'sources;
+                    break 'due;
                 }
-                finished |= self.sources[s].next.is_none();
             }
         }
-        if finished {
-            // Done sources never fire again: keep the per-instant scan short.
-            self.sources.retain(|s| s.next.is_some());
+        for &slot in &due {
+            match self.sources[slot as usize].next {
+                Some(at) => self.source_timers.push(Reverse((at, slot))),
+                None => self.live_sources -= 1,
+            }
         }
+        self.due_sources = due;
         complete
+    }
+
+    /// Stops every source that `stop` picks (a resync replaced or turned off).
+    fn stop_sources(&mut self, stop: impl Fn(&Source) -> bool) {
+        for state in &mut self.sources {
+            if state.next.is_some() && stop(&state.source) {
+                state.next = None;
+                self.live_sources -= 1;
+            }
+        }
+        let sources = &self.sources;
+        self.source_timers
+            .retain(|Reverse((_, slot))| sources[*slot as usize].next.is_some());
     }
 
     /// Fires source `s` once. False if the budget ran out part-way through
     /// an add-many or a resync (it resumes from its cursor).
     fn fire_source(&mut self, s: usize) -> bool {
+        // A watch event is one unit; add-many and resync pay per key below.
+        if matches!(self.sources[s].source, Source::WatchEvents { .. }) && !self.spend() {
+            return false;
+        }
         let now = self.now;
         let state = &mut self.sources[s];
         match &state.source {
@@ -500,7 +586,6 @@ impl Simulation {
                         id
                     }
                 };
-                self.spend();
                 self.items.get_mut(id).watch_events += 1;
                 self.watch_events_total += 1;
                 let effect = self.queue.add(now, id, None);
@@ -677,6 +762,9 @@ impl Simulation {
             .map(|_| client.reserve_delay(now))
             .max()
             .unwrap_or(0);
+        // Each reservation is work: a thousand requests per reconcile cost
+        // a thousand units of the caller's budget, not one.
+        self.work_left = self.work_left.saturating_sub(requests as u64);
         self.items.get_mut(item).client_waited = waited;
         if waited > 0 {
             self.client_waited = self.client_waited.saturating_add(waited);
@@ -746,6 +834,8 @@ impl Simulation {
                 .priority
                 .unwrap_or(*self.handed_priority.get(item)),
         );
+        // Whether the key leaves this instant: done, or back later.
+        let mut moved_on = true;
         match requeue {
             Requeue::None => {}
             Requeue::RateLimited => {
@@ -753,6 +843,7 @@ impl Simulation {
                 // None: a shut-down priority queue ignores the add
                 // before asking the limiter.
                 if let Some((answer, delay)) = self.queue.add_rate_limited(now, item, priority) {
+                    moved_on = delay > 0;
                     let info = self.items.get_mut(item);
                     info.gave_up = false;
                     info.bucket_bound = delay == answer.delay && answer.decided_by_bucket();
@@ -765,10 +856,12 @@ impl Simulation {
                 }
             }
             Requeue::After { delay } => {
+                moved_on = delay > 0;
                 self.items.get_mut(item).bucket_bound = false;
                 self.queue.add_after(now, item, delay, priority);
             }
         }
+        self.stall_guard.moved_on += moved_on as u64;
         self.queue.done(now, item);
         self.collect_queue_events();
         self.workers[w] = WorkerState::Idle;
@@ -887,6 +980,13 @@ impl Simulation {
     /// nothing. Work it starts (a thousand keys to add) is bounded by
     /// [`APPLY_BUDGET`]; the rest is done by the next `run_until_bounded`.
     pub fn apply(&mut self, input: Input) -> Result<(), SimError> {
+        self.apply_bounded(input, APPLY_BUDGET)
+    }
+
+    /// Like [`Simulation::apply`], starting at most `budget` work units of
+    /// what the input sets off ([`Simulation::budget_left`] tells what is
+    /// left); the rest is done by the next `run_until_bounded`.
+    pub fn apply_bounded(&mut self, input: Input, budget: u64) -> Result<(), SimError> {
         if let Some(reason) = &self.stalled {
             return Err(SimError::Stalled(reason.clone()));
         }
@@ -895,7 +995,7 @@ impl Simulation {
             // Finish the instant in progress first, so the input lands after it.
             self.run_until_bounded(self.now, u64::MAX);
         }
-        self.work_left = APPLY_BUDGET;
+        self.work_left = budget;
         let now = self.now;
         match &input {
             Input::Add { key } => {
@@ -906,6 +1006,7 @@ impl Simulation {
             }
             Input::AddMany { prefix, count } => {
                 self.ensure_room(*count)?;
+                self.ensure_source_room()?;
                 self.add_source(
                     Source::AddMany {
                         prefix: prefix.clone(),
@@ -929,12 +1030,12 @@ impl Simulation {
                     duration_ns: *duration_ns,
                 };
                 self.ensure_room(1)?;
+                self.ensure_source_room()?;
                 self.add_source(source, now);
                 self.process_instant(now);
             }
             Input::Resync { period_ns } => {
-                self.sources
-                    .retain(|s| !matches!(s.source, Source::Resync { .. }));
+                self.stop_sources(|s| matches!(s, Source::Resync { .. }));
                 if let Some(p) = period_ns {
                     self.add_source(Source::Resync { period_ns: *p }, now);
                 }
@@ -976,6 +1077,21 @@ impl Simulation {
             Some(_) => Ok(()),
             None => self.ensure_room(1),
         }
+    }
+
+    /// Room for one more source under the same cap as a file's.
+    fn ensure_source_room(&self) -> Result<(), SimError> {
+        if self.live_sources >= validate::MAX_SOURCES {
+            return Err(SimError::Invalid(ScenarioError {
+                field: "sources".into(),
+                reason: format!(
+                    "{} sources are running: at most {} at once",
+                    self.live_sources,
+                    validate::MAX_SOURCES
+                ),
+            }));
+        }
+        Ok(())
     }
 
     fn ensure_room(&self, extra: u64) -> Result<(), SimError> {

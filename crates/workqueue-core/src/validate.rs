@@ -582,6 +582,31 @@ pub fn tape(inputs: &[(Nanos, Input)]) -> Result<(), ScenarioError> {
         last = *at;
         input(i).map_err(|e| bad(format!("inputs[{n}].{}", e.field), e.reason))?;
     }
+    // The same caps as a file's: a link cannot start more sources or name
+    // more keys by recording them as inputs.
+    let sources = inputs
+        .iter()
+        .filter(|(_, i)| matches!(i, Input::WatchEvents { .. } | Input::AddMany { .. }))
+        .count();
+    if sources > MAX_SOURCES {
+        return Err(bad(
+            "inputs",
+            format!("{sources} inputs start event sources: at most {MAX_SOURCES}, as in a file"),
+        ));
+    }
+    let keys = inputs.iter().fold(0u64, |sum, (_, i)| {
+        sum.saturating_add(match i {
+            Input::AddMany { count, .. } => *count,
+            Input::Add { .. } | Input::WatchEvents { .. } | Input::SetScript { .. } => 1,
+            _ => 0,
+        })
+    });
+    if keys > MAX_ITEMS {
+        return Err(bad(
+            "inputs",
+            format!("the inputs add {keys} keys or more: at most {MAX_ITEMS}, as in a file"),
+        ));
+    }
     Ok(())
 }
 
