@@ -739,7 +739,7 @@ mod tests {
             (
                 r#"{"version": 2, "controllers": [{}], "client": {"qps": 0, "burst": 1}}"#
                     .to_string(),
-                "client",
+                "client.qps",
             ),
             (
                 r#"{"version": 2, "controllers": [{}], "shared_bucket": {"qps": 1, "burst": 0}}"#

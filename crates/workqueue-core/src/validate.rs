@@ -9,7 +9,8 @@
 //! | `RequeueAfter`                     | -10 years to 10 years           |
 //! | a run                              | more than 0, at most 7 days     |
 //! | a time-series sample               | 1ms to 1h                       |
-//! | a bucket's qps                     | 0 to 1e9, finite                |
+//! | a bucket's qps                     | 0, or 0.001 to 1e9              |
+//! | a client's qps                     | 0.001 to 1e9                    |
 //! | a bucket's burst                   | 1 to 1,000,000                  |
 //! | workers                            | 1 to 1,000                      |
 //! | Crossplane's R (R workers)         | 0 to 1,000                      |
@@ -22,7 +23,7 @@
 //! | limiters in one tree               | at most 32                      |
 //! | event sources                      | at most 1,000                   |
 //! | a resync period                    | 10ms to 10 years                |
-//! | a key                              | 1 to 253 characters             |
+//! | a key (add-many: prefix and index) | 1 to 253 characters             |
 
 use crate::controller::{CrossplaneConfig, Outcome, Script};
 use crate::events::Input;
@@ -40,6 +41,9 @@ pub const MAX_DELAY: Nanos = 10 * 365 * 24 * HOUR;
 pub const MAX_WORKERS: u32 = 1_000;
 pub const MAX_BURST: i64 = 1_000_000;
 pub const MAX_QPS: f64 = 1e9;
+/// Slowest refill a bucket may have (besides 0, "never"): one token in
+/// about 17 minutes. Slower is a typo, and would print as years of waiting.
+pub const MIN_QPS: f64 = 0.001;
 pub const MAX_EVENTS_PER_SOURCE: u64 = 1_000_000;
 pub const MIN_EVENTS_PER_SECOND: f64 = 0.001;
 pub const MAX_EVENTS_PER_SECOND: f64 = 1e6;
@@ -73,6 +77,23 @@ fn duration(field: &str, d: Nanos, min: Nanos) -> Result<(), ScenarioError> {
     Ok(())
 }
 
+/// A number as a person reads it in a message: plain in everyday ranges,
+/// in scientific notation when huge or tiny (never 309 digits).
+pub fn brief(x: f64) -> String {
+    let a = x.abs();
+    if x.is_nan() {
+        "NaN".into()
+    } else if x.is_infinite() {
+        if x > 0.0 { "infinity" } else { "-infinity" }.into()
+    } else if a != 0.0 && !(1e-3..1e9).contains(&a) {
+        format!("{x:e}")
+    } else {
+        // Up to six significant decimals, without trailing zeros.
+        let s = format!("{x:.6}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
 fn count_in(field: &str, n: u64, min: u64, max: u64, what: &str) -> Result<(), ScenarioError> {
     if n < min || n > max {
         return Err(bad(
@@ -90,12 +111,34 @@ pub fn key(field: &str, key: &str) -> Result<(), ScenarioError> {
             format!("a key cannot be empty: use 1 to {MAX_KEY_LEN} characters"),
         ));
     }
-    if key.len() > MAX_KEY_LEN {
+    // Characters, not bytes: a CJK key is as long as it reads.
+    let chars = key.chars().count();
+    if chars > MAX_KEY_LEN {
         return Err(bad(
             field,
+            format!("a key is at most {MAX_KEY_LEN} characters, this one has {chars}"),
+        ));
+    }
+    Ok(())
+}
+
+/// An add-many's prefix and count: the longest key it makes (the prefix
+/// and the last index) is a key like any other.
+fn add_many(
+    prefix_field: &str,
+    count_field: &str,
+    prefix: &str,
+    count: u64,
+) -> Result<(), ScenarioError> {
+    key(prefix_field, prefix)?;
+    count_in(count_field, count, 1, MAX_ITEMS, "keys")?;
+    let last = (count - 1).to_string();
+    let longest = prefix.chars().count() + last.len();
+    if longest > MAX_KEY_LEN {
+        return Err(bad(
+            prefix_field,
             format!(
-                "a key is at most {MAX_KEY_LEN} characters, this one has {}",
-                key.len()
+                "the last key, the prefix and {last}, has {longest} characters: a key is at most {MAX_KEY_LEN}"
             ),
         ));
     }
@@ -135,10 +178,15 @@ fn limiter_node(field: &str, l: &LimiterConfig) -> Result<(), ScenarioError> {
             duration(&f("slow_ns"), *slow_ns, 0)
         }
         LimiterConfig::Bucket { qps, burst } => {
-            if !qps.is_finite() || *qps < 0.0 || *qps > MAX_QPS {
+            let never = *qps == 0.0;
+            if !never && !(MIN_QPS..=MAX_QPS).contains(qps) {
                 return Err(bad(
                     f("qps"),
-                    format!("{qps} tokens per second is out of range: use 0 to {MAX_QPS:e}"),
+                    format!(
+                        "{} tokens per second is out of range: use 0 (never refills) or {MIN_QPS} to {}",
+                        brief(*qps),
+                        brief(MAX_QPS)
+                    ),
                 ));
             }
             if *burst < 1 || *burst > MAX_BURST {
@@ -249,7 +297,8 @@ fn events_per_second(field: &str, per_second: f64) -> Result<(), ScenarioError> 
         return Err(bad(
             field,
             format!(
-                "{per_second} events per second is out of range: use {MIN_EVENTS_PER_SECOND} to {MAX_EVENTS_PER_SECOND:.0}"
+                "{} events per second is out of range: use {MIN_EVENTS_PER_SECOND} to {MAX_EVENTS_PER_SECOND:.0}",
+                brief(per_second)
             ),
         ));
     }
@@ -280,7 +329,11 @@ fn source_at(prefix: &str, s: &Source) -> Result<(), ScenarioError> {
             if events > MAX_EVENTS_PER_SOURCE as f64 {
                 return Err(bad(
                     f("duration_ns"),
-                    format!("{events:.0} events is too many: at most {MAX_EVENTS_PER_SOURCE}"),
+                    format!(
+                        "{} events is too many: at most {}",
+                        crate::time::format_count(events as u64),
+                        crate::time::format_count(MAX_EVENTS_PER_SOURCE)
+                    ),
                 ));
             }
         }
@@ -290,8 +343,7 @@ fn source_at(prefix: &str, s: &Source) -> Result<(), ScenarioError> {
             at_ns,
             script: sc,
         } => {
-            key(&f("prefix"), prefix)?;
-            count_in(&f("count"), *count, 1, MAX_ITEMS, "keys")?;
+            add_many(&f("prefix"), &f("count"), prefix, *count)?;
             duration(&f("at_ns"), *at_ns, 0)?;
             if let Some(sc) = sc {
                 script(&f("script"), sc)?;
@@ -489,10 +541,14 @@ fn controller(c: &ControllerSpec, crossplane: bool) -> Result<(), ScenarioError>
 fn manager_parts(s: &Scenario) -> Result<(), ScenarioError> {
     if let Some(c) = &s.client {
         // A client that never refills would hold its workers for ever.
-        if c.qps.is_nan() || c.qps <= 0.0 || c.burst < 1 {
+        if c.qps.is_nan() || c.qps <= 0.0 {
             return Err(bad(
-                "client",
-                format!("{} qps, burst {}: a client limit needs a positive rate and a burst of 1 or more (or no limit at all)", c.qps, c.burst),
+                "client.qps",
+                format!(
+                    "{} qps: a client limit needs a rate of {MIN_QPS} to {} (or no limit at all)",
+                    brief(c.qps),
+                    brief(MAX_QPS)
+                ),
             ));
         }
         limiter_node(
@@ -520,10 +576,7 @@ fn manager_parts(s: &Scenario) -> Result<(), ScenarioError> {
 pub fn input(i: &Input) -> Result<(), ScenarioError> {
     match i {
         Input::Add { key: k } => key("key", k),
-        Input::AddMany { prefix, count } => {
-            key("prefix", prefix)?;
-            count_in("count", *count, 1, MAX_ITEMS, "keys")
-        }
+        Input::AddMany { prefix, count } => add_many("prefix", "count", prefix, *count),
         Input::WatchEvents {
             key: k,
             per_second,
