@@ -33,6 +33,7 @@ pub mod bench;
 pub mod conformance;
 pub mod controller;
 pub mod document;
+pub mod estimate;
 mod events;
 mod item;
 pub mod limiter;

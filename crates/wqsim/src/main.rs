@@ -1,12 +1,21 @@
 //! `wqsim`: the playground's core from a terminal.
 //!
-//! * `wqsim SCENARIO.json [--csv OUT.csv] [--json OUT.json]` runs a scenario
-//!   and prints its figures ([`run`]).
+//! * `wqsim SCENARIO.json [--csv OUT.csv] [--json OUT.json] [--no-limit]`
+//!   runs a scenario and prints its figures ([`run`]). A file whose
+//!   estimated work is above the default cap is refused with the estimate;
+//!   `--no-limit` runs it anyway, with progress on stderr every second.
 //! * `wqsim lesson FILE.md...` checks lesson files and prints every answer
 //!   ([`lesson`]).
 //!
-//! Exit codes: 0 done, 1 a file was refused, 2 a file could not be read or
-//! written, or the command line is wrong.
+//! Exit codes:
+//!
+//! | code | meaning                                                        |
+//! |------|----------------------------------------------------------------|
+//! | 0    | the run finished (every lesson file checked out)               |
+//! | 1    | refused: the file is invalid, or asks for more than the cap    |
+//! | 2    | a file could not be read or written, or the command line is wrong |
+//! | 3    | the run stalled (a zero-delay loop); the figures so far are printed |
+//! | 130  | stopped by Ctrl-C; the figures so far are printed              |
 
 use std::process::ExitCode;
 

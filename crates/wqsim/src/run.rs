@@ -1,13 +1,55 @@
-//! `wqsim SCENARIO.json [--csv OUT.csv] [--json OUT.json]`: runs a scenario
-//! headlessly and prints a summary; optionally writes the time series.
+//! `wqsim SCENARIO.json [--csv OUT.csv] [--json OUT.json] [--no-limit]`:
+//! runs a scenario headlessly and prints a summary; optionally writes the
+//! time series. The work is estimated first, and a file that asks for more
+//! than [`DEFAULT_WORK_CAP`] is refused (with the estimate) unless
+//! `--no-limit` is given. A run that takes longer than a second reports its
+//! progress on stderr every second; Ctrl-C stops it with the figures so far.
 
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
-use workqueue_core::{format_go_duration, Manager, ResultLabel, Scenario};
+use workqueue_core::{format_count, format_go_duration, Manager, ResultLabel, Scenario};
+
+/// Estimated work units above which a run is refused without `--no-limit`:
+/// about ten seconds of work (the core does some ten million units a
+/// second on one core of the CI machine).
+pub const DEFAULT_WORK_CAP: f64 = 1e8;
+/// Work units between two looks at the clock and at Ctrl-C (a few ms).
+const CHUNK: u64 = 200_000;
+/// Stalled runs exit with this code (see `main.rs`).
+const EXIT_STALLED: u8 = 3;
+/// Runs stopped by Ctrl-C exit with the shell's code for SIGINT.
+const EXIT_INTERRUPTED: u8 = 130;
+
+/// A name from a file, printed so that it cannot forge lines or colours:
+/// newlines, escapes and other control characters show as `\n`, `\u{1b}`.
+fn shown(name: &str) -> String {
+    name.chars()
+        .flat_map(|c| {
+            let escaped: Vec<char> = if c.is_control() {
+                c.escape_default().collect()
+            } else {
+                vec![c]
+            };
+            escaped
+        })
+        .collect()
+}
+
+/// A work figure as a person reads it: 123,456 or 3.2e13.
+fn figure(x: f64) -> String {
+    if x < 1e12 {
+        format_count(x as u64)
+    } else {
+        format!("{x:.1e}")
+    }
+}
 
 pub fn main(args: &[String]) -> ExitCode {
     let Some(path) = args.first() else {
-        eprintln!("usage: wqsim SCENARIO.json [--csv OUT.csv] [--json OUT.json]\n       wqsim lesson FILE.md...");
+        eprintln!("usage: wqsim SCENARIO.json [--csv OUT.csv] [--json OUT.json] [--no-limit]\n       wqsim lesson FILE.md...");
         return ExitCode::from(2);
     };
     let flag = |name: &str| {
@@ -15,29 +57,53 @@ pub fn main(args: &[String]) -> ExitCode {
             .position(|a| a == name)
             .and_then(|i| args.get(i + 1))
     };
+    let no_limit = args.iter().any(|a| a == "--no-limit");
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("cannot read {path}: {e}");
+            eprintln!("cannot read {}: {e}", shown(path));
             return ExitCode::from(2);
         }
     };
     let scenario = match Scenario::from_json(&text) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("{path}: {e}");
+            eprintln!("{}: {}", shown(path), shown(&e.to_string()));
             return ExitCode::from(1);
         }
     };
+    let estimate = workqueue_core::estimate::work(&scenario);
+    if estimate > DEFAULT_WORK_CAP && !no_limit {
+        eprintln!(
+            "{}: this run asks for about {} work units (keys, events, reconciles, client requests), more than the {} wqsim runs by default (about ten seconds). Shorten duration_ns, or run it anyway with --no-limit (progress is shown every second; Ctrl-C stops it with the figures so far).",
+            shown(path),
+            figure(estimate),
+            figure(DEFAULT_WORK_CAP)
+        );
+        return ExitCode::from(1);
+    }
     let mut manager = match Manager::new(&scenario) {
         Ok(m) => m,
         Err(e) => {
-            eprintln!("{path}: {e}");
+            eprintln!("{}: {}", shown(path), shown(&e.to_string()));
             return ExitCode::from(1);
         }
     };
     manager.set_log_capacity(0);
-    manager.run_to_end();
+    let interrupted = Arc::new(AtomicBool::new(false));
+    {
+        let flag = interrupted.clone();
+        // Without a handler (another one is set) Ctrl-C simply ends the run.
+        let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
+    }
+    let finished = run_with_progress(&mut manager, scenario.duration_ns, estimate, &interrupted);
+    if !finished && !manager.stalled() {
+        eprintln!(
+            "interrupted at {} of {} virtual: the figures so far",
+            format_go_duration(virtual_now(&manager)),
+            format_go_duration(scenario.duration_ns)
+        );
+    }
     // The first controller's figures, as for a one-controller file; then
     // one line per controller and one for the shared client.
     let (_, sim) = manager
@@ -47,11 +113,11 @@ pub fn main(args: &[String]) -> ExitCode {
     let m = sim.metrics_snapshot();
     println!(
         "scenario          {}",
-        if scenario.name.is_empty() {
+        shown(if scenario.name.is_empty() {
             path
         } else {
             &scenario.name
-        }
+        })
     );
     println!("virtual time      {}", format_go_duration(sim.now()));
     println!("keys              {}", sim.queue().keys().len());
@@ -72,13 +138,14 @@ pub fn main(args: &[String]) -> ExitCode {
             .converged_at()
             .map_or_else(|| "no".to_string(), format_go_duration);
         println!(
-            "controller {name} reconciles={} errors={} requeues={} converged={converged}",
+            "controller {} reconciles={} errors={} requeues={} converged={converged}",
+            shown(name),
             c.inner_reconciles(),
             cm.controller.reconcile_errors_total,
             cm.requeues_total
         );
         if let Some(reason) = c.stalled() {
-            println!("stalled           {name}: {reason}");
+            println!("stalled           {}: {}", shown(name), shown(reason));
         }
     }
     let (requests, waited) = manager.client_totals();
@@ -114,16 +181,64 @@ pub fn main(args: &[String]) -> ExitCode {
             ));
         }
         if let Err(e) = std::fs::write(out, csv) {
-            eprintln!("cannot write {out}: {e}");
+            eprintln!("cannot write {}: {e}", shown(out));
             return ExitCode::from(2);
         }
     }
     if let Some(out) = flag("--json") {
         let doc = serde_json::json!({ "metrics": m, "series": series });
         if let Err(e) = std::fs::write(out, serde_json::to_string(&doc).unwrap_or_default()) {
-            eprintln!("cannot write {out}: {e}");
+            eprintln!("cannot write {}: {e}", shown(out));
             return ExitCode::from(2);
         }
     }
-    ExitCode::SUCCESS
+    if manager.stalled() {
+        ExitCode::from(EXIT_STALLED)
+    } else if !finished {
+        ExitCode::from(EXIT_INTERRUPTED)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// How far the run has got: its furthest controller (the manager's own
+/// clock moves only when a whole call reaches its target).
+fn virtual_now(manager: &Manager) -> i64 {
+    manager
+        .controllers()
+        .map(|(_, c)| c.now())
+        .max()
+        .unwrap_or(0)
+}
+
+/// Runs to `end` in chunks, printing progress to stderr once a second after
+/// the first second. Whether the end was reached (false: stalled, or
+/// stopped by Ctrl-C).
+fn run_with_progress(manager: &mut Manager, end: i64, estimate: f64, stop: &AtomicBool) -> bool {
+    let started = Instant::now();
+    let mut last_report = started;
+    let mut done: u64 = 0;
+    loop {
+        let reached = manager.run_until_bounded(end, CHUNK);
+        done += CHUNK - manager.budget_left().min(CHUNK);
+        if reached {
+            return true;
+        }
+        if manager.stalled() || stop.load(Ordering::SeqCst) {
+            return false;
+        }
+        let now = Instant::now();
+        if now - last_report >= Duration::from_secs(1) {
+            last_report = now;
+            let secs = (now - started).as_secs_f64();
+            eprintln!(
+                "wqsim: {} of {} virtual, {} events of about {}, {}/s",
+                format_go_duration(virtual_now(manager)),
+                format_go_duration(end),
+                format_count(done),
+                figure(estimate),
+                figure(done as f64 / secs)
+            );
+        }
+    }
 }

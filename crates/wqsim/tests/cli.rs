@@ -177,3 +177,121 @@ fn wqsim_lesson_refuses_a_bad_file_with_its_line() {
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("answer backoff/1: 7 requeues"));
 }
+
+/// A scenario file written to a fresh temporary directory.
+fn temp_file(name: &str, json: &serde_json::Value) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("wqsim-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.json"));
+    std::fs::write(&path, json.to_string()).unwrap();
+    path
+}
+
+#[test]
+fn a_file_asking_for_a_billion_events_is_refused_at_once_with_its_estimate() {
+    // 800 watch sources of 1.25 million events each (within every limit of
+    // a source: 2,500 a second for 500 s), for a week.
+    let sources: Vec<_> = (0..800)
+        .map(|i| serde_json::json!({"type": "watch_events", "key": format!("ns/obj-{i}"), "per_second": 2000, "duration_ns": "500s"}))
+        .collect();
+    let path = temp_file(
+        "billion",
+        &serde_json::json!({"version": 2, "duration_ns": "168h", "controllers": [{"sources": sources}]}),
+    );
+    let started = std::time::Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_wqsim"))
+        .arg(&path)
+        .output()
+        .unwrap();
+    let took = started.elapsed();
+    println!("refused in {took:?}");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("work units") && err.contains("--no-limit"),
+        "{err}"
+    );
+    assert!(
+        err.contains("1,6") || err.contains("2,4"),
+        "an estimate: {err}"
+    );
+    assert!(out.stdout.is_empty(), "nothing ran");
+    assert!(took < std::time::Duration::from_secs(1), "{took:?}");
+}
+
+#[test]
+fn with_no_limit_a_long_run_shows_progress_and_ctrl_c_prints_the_figures_so_far() {
+    use std::io::{BufRead, BufReader};
+    // A requeue every 2 microseconds for three days.
+    let path = temp_file(
+        "long",
+        &serde_json::json!({"version": 2, "duration_ns": "72h", "controllers": [{"controller": {"reconcile_ns": 0}, "items": [{"key": "hot", "script": {"type": "always", "outcome": {"kind": "requeue_after", "after_ns": "2us"}}}]}]}),
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wqsim"))
+        .arg(&path)
+        .arg("--no-limit")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let mut progress = Vec::new();
+    while progress.len() < 2 {
+        let line = lines.next().expect("progress before the end").unwrap();
+        assert!(line.starts_with("wqsim: "), "{line}");
+        progress.push(line);
+    }
+    assert!(progress[1].contains("of 72h0m0s virtual"), "{progress:?}");
+    assert!(progress[1].contains("/s"), "a rate: {progress:?}");
+    Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let rest: Vec<String> = lines.map(Result::unwrap).collect();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{rest:?}");
+    assert!(
+        rest.iter().any(|l| l.starts_with("interrupted at")),
+        "{rest:?}"
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("reconcile_total{result=\"requeue_after\"}"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_stalled_run_exits_with_3_and_says_why() {
+    let path = temp_file(
+        "stall",
+        &serde_json::json!({"version": 2, "duration_ns": "1s", "controllers": [{"limiter": {"type": "exponential", "base_ns": 0, "max_ns": 0}, "controller": {"reconcile_ns": 0, "workers": 3}, "items": [{"key": "a", "script": {"type": "always", "outcome": {"kind": "error"}}}, {"key": "b"}]}]}),
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_wqsim"))
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("stalled"), "{text}");
+}
+
+#[test]
+fn names_with_newlines_and_escapes_cannot_forge_output_lines() {
+    let path = temp_file(
+        "forge",
+        &serde_json::json!({"version": 2, "name": "real\nclient requests=999 waited=1h", "duration_ns": "1s", "controllers": [
+            {"name": "web\u{1b}[2K\rcontroller fake reconciles=0", "items": [{"key": "k"}]}
+        ]}),
+    );
+    let text = wqsim_ok(&[path.as_os_str()]);
+    assert!(!text.contains('\u{1b}') && !text.contains('\r'), "{text:?}");
+    let client_lines = text.lines().filter(|l| l.starts_with("client ")).count();
+    assert_eq!(client_lines, 1, "{text}");
+    let controller_lines = text
+        .lines()
+        .filter(|l| l.starts_with("controller "))
+        .count();
+    assert_eq!(controller_lines, 1, "{text}");
+    assert!(text.contains(r"real\nclient requests=999"), "{text}");
+}
