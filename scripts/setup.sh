@@ -124,6 +124,12 @@ setup_browser() {
   step "browser: $WQ_CHROMIUM (ready)"
 }
 
+setup_go() {
+  # Go's gofmt checks that the page's Go export is pasted as gofmt leaves it.
+  if command -v gofmt >/dev/null; then step "gofmt (ready)"; return 0; fi
+  apt_install golang-go || return 1
+}
+
 setup_npm() {
   # playwright-core (drives the system Chromium, never downloads one) and binaryen's wasm-opt.
   local dir="$WQ_ROOT/tests/e2e" stamp="$WQ_ROOT/tests/e2e/node_modules/.wq-stamp"
@@ -139,7 +145,7 @@ setup_npm() {
 wq_setup() {
   local t0=$SECONDS
   command -v cargo >/dev/null || fail "no cargo: install Rust with rustup first (https://rustup.rs)" || return 1
-  setup_wasm_rustc && setup_wasm_bindgen && setup_trunk && setup_browser && setup_npm || return 1
+  setup_wasm_rustc && setup_wasm_bindgen && setup_trunk && setup_browser && setup_go && setup_npm || return 1
   # Wasm builds get their own target dir: a different rustc must not evict native artefacts.
   export WQ_WASM_TARGET_DIR="$WQ_ROOT/target/web"
   export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner

@@ -91,46 +91,11 @@ fn limiter(l: &LimiterConfig, indent: &str) -> String {
     }
 }
 
-/// Go source that sets up the same limiter and controller options.
-/// Whether the Go code builds a token bucket itself (and so imports
-/// `x/time/rate`): `DefaultController` names client-go's constructor instead.
-fn spells_out_a_bucket(l: &LimiterConfig) -> bool {
-    match l {
-        LimiterConfig::Bucket { .. } => true,
-        LimiterConfig::MaxOf { limiters } => limiters.iter().any(spells_out_a_bucket),
-        LimiterConfig::WithMaxWait { limiter, .. } => spells_out_a_bucket(limiter),
-        _ => false,
-    }
-}
-
+/// A complete Go file (package, imports, a `SetupWithManager` function that
+/// returns `error`) that sets up the same limiter and controller options.
 pub fn go_code(s: &Scenario) -> String {
     if let Some(cp) = &s.crossplane {
-        let r = cp.max_reconcile_rate;
-        return format!(
-            r#"import (
-	"github.com/crossplane/crossplane-runtime/pkg/controller"
-	"github.com/crossplane/crossplane-runtime/pkg/ratelimiter"
-	ctrl "sigs.k8s.io/controller-runtime"
-)
-
-// main.go: --max-reconcile-rate={r}
-cfg = ratelimiter.LimitRESTConfig(cfg, {r}) // API client: {qps} qps, burst {burst}
-o := controller.Options{{
-	GlobalRateLimiter:       ratelimiter.NewGlobal({r}), // {r}/s, burst {burst} for every controller
-	MaxConcurrentReconciles: {r},
-}}
-
-// Each controller: per-object backoff 1s→60s in the queue, the global bucket
-// in front of the reconciler (it answers RequeueAfter when out of tokens).
-err := ctrl.NewControllerManagedBy(mgr).
-	Named(name).
-	WithOptions(o.ForControllerRuntime()). // RateLimiter: ratelimiter.NewController()
-	For(&v1alpha1.MyResource{{}}).
-	Complete(ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter))
-"#,
-            qps = 5 * r,
-            burst = 10 * r,
-        );
+        return crossplane_code(cp.max_reconcile_rate);
     }
     let chosen = s.first().limiter();
     let priority_queue = s.controllers[0].queue == QueueKind::Priority;
@@ -140,59 +105,103 @@ err := ctrl.NewControllerManagedBy(mgr).
             .limiter
             .as_ref()
             .is_none_or(|l| *l == s.controllers[0].queue.default_limiter());
-    let uses_bucket = !default_for_queue
-        && spells_out_a_bucket(&chosen)
-        && chosen != LimiterConfig::default_controller_parts();
-    let mut imports = vec!["\"time\"".to_string()];
+    let lim = limiter(&chosen, "\t");
+    let uses_bucket = !default_for_queue && lim.contains("rate.NewLimiter");
+    // Standard library first, then the rest, sorted: as gofmt and goimports
+    // leave them.
+    let mut imports = Vec::new();
+    if !default_for_queue && lim.contains("time.") {
+        imports.push("\t\"time\"\n\n");
+    }
     if uses_bucket {
-        imports.push("\"golang.org/x/time/rate\"".into());
+        imports.push("\t\"golang.org/x/time/rate\"\n");
     }
-    imports.extend(
-        [
-            "\"k8s.io/client-go/util/workqueue\"",
-            "\"k8s.io/utils/ptr\"",
-            "ctrl \"sigs.k8s.io/controller-runtime\"",
-            "\"sigs.k8s.io/controller-runtime/pkg/controller\"",
-            "\"sigs.k8s.io/controller-runtime/pkg/reconcile\"",
-        ]
-        .map(String::from),
-    );
-    let lim = limiter(&chosen, "");
-    if default_for_queue || !lim.contains("time.") {
-        imports.retain(|i| i != "\"time\"");
+    imports.push("\tcorev1 \"k8s.io/api/core/v1\"\n");
+    if !default_for_queue {
+        imports.push("\t\"k8s.io/client-go/util/workqueue\"\n");
     }
-    if default_for_queue {
-        imports.retain(|i| !i.contains("client-go/util/workqueue"));
+    if !priority_queue {
+        imports.push("\t\"k8s.io/utils/ptr\"\n");
     }
-    if priority_queue {
-        imports.retain(|i| !i.contains("k8s.io/utils/ptr"));
-    }
+    imports.push("\tctrl \"sigs.k8s.io/controller-runtime\"\n");
+    imports.push("\t\"sigs.k8s.io/controller-runtime/pkg/controller\"\n");
+    imports.push("\t\"sigs.k8s.io/controller-runtime/pkg/reconcile\"\n");
+    let workers = s.controllers[0].controller.workers;
     let (limiter_decl, options) = if priority_queue {
-        let limiter_line = if default_for_queue {
-            "\t\t// No RateLimiter: the priority queue's default is per-item backoff,\n\t\t// 5ms doubling to 1000s, with no controller-wide bucket.\n".to_string()
+        if default_for_queue {
+            (
+                String::new(),
+                format!("\t\t\tMaxConcurrentReconciles: {workers},\n\t\t\t// No RateLimiter: the priority queue's default is per-item\n\t\t\t// backoff, 5ms doubling to 1000s, with no controller-wide bucket.\n\t\t\t// UsePriorityQueue unset: controller-runtime v0.23+ runs the\n\t\t\t// priority queue by default.\n"),
+            )
         } else {
-            "\t\tRateLimiter:             rateLimiter,\n".to_string()
-        };
-        (
-            if default_for_queue { String::new() } else { format!("rateLimiter := {lim}\n") },
-            format!("{limiter_line}\t\t// UsePriorityQueue unset: controller-runtime v0.23+ runs the\n\t\t// priority queue by default.\n"),
-        )
+            (
+                format!("\trateLimiter := {lim}\n"),
+                format!("\t\t\tMaxConcurrentReconciles: {workers},\n\t\t\tRateLimiter:             rateLimiter,\n\t\t\t// UsePriorityQueue unset: controller-runtime v0.23+ runs the\n\t\t\t// priority queue by default.\n"),
+            )
+        }
     } else {
         (
-            format!("rateLimiter := {lim}\n"),
-            "\t\tRateLimiter:             rateLimiter,\n\t\t// client-go's queue, as before controller-runtime v0.23 (which\n\t\t// defaults to its priority queue).\n\t\tUsePriorityQueue: ptr.To(false),\n".to_string(),
+            format!("\trateLimiter := {lim}\n"),
+            format!("\t\t\tMaxConcurrentReconciles: {workers},\n\t\t\tRateLimiter:             rateLimiter,\n\t\t\t// client-go's queue, as before controller-runtime v0.23 (which\n\t\t\t// defaults to its priority queue).\n\t\t\tUsePriorityQueue: ptr.To(false),\n"),
         )
     };
     let give_up = match s.controllers[0].controller.give_up_after {
         Some(n) => format!(
-            "\n// Giving up after {n} requeues, in Reconcile (controller-runtime has no option for it):\n//\tif err != nil && r.queue.NumRequeues(req) >= {n} {{ return ctrl.Result{{}}, reconcile.TerminalError(err) }}\n"
+            "\n\n// Giving up after {n} requeues happens in Reconcile (controller-runtime\n// has no option for it):\n//\n//\tif err != nil && r.queue.NumRequeues(req) >= {n} {{\n//\t\treturn ctrl.Result{{}}, reconcile.TerminalError(err)\n//\t}}"
         ),
         None => String::new(),
     };
     format!(
-        "import (\n{}\n)\n\n{limiter_decl}{give_up}\nerr := ctrl.NewControllerManagedBy(mgr).\n\tNamed(\"my-controller\").\n\tFor(&corev1.Pod{{}}).\n\tWithOptions(controller.Options{{\n\t\tMaxConcurrentReconciles: {},\n{options}\t}}).\n\tComplete(r)\n",
-        imports.iter().map(|i| format!("\t{i}")).collect::<Vec<_>>().join("\n"),
-        s.controllers[0].controller.workers,
+        "package controllers\n\nimport (\n{}){give_up}\n\n// SetupWithManager registers r with the limiter and options set up in\n// the playground.\nfunc SetupWithManager(mgr ctrl.Manager, r reconcile.Reconciler) error {{\n{limiter_decl}\treturn ctrl.NewControllerManagedBy(mgr).\n\t\tNamed(\"my-controller\").\n\t\tFor(&corev1.Pod{{}}).\n\t\tWithOptions(controller.Options{{\n{options}\t\t}}).\n\t\tComplete(r)\n}}\n",
+        imports.concat(),
+    )
+}
+
+/// Crossplane's two layers for `--max-reconcile-rate=R`, with the
+/// crossplane-runtime v2 import paths.
+fn crossplane_code(r: u32) -> String {
+    format!(
+        r#"package controllers
+
+import (
+	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
+	"k8s.io/client-go/rest"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+)
+
+// maxReconcileRate is the provider's --max-reconcile-rate.
+const maxReconcileRate = {r}
+
+// LimitClient limits the API client to {qps} qps, burst {burst}.
+func LimitClient(cfg *rest.Config) *rest.Config {{
+	return ratelimiter.LimitRESTConfig(cfg, maxReconcileRate)
+}}
+
+// Options holds the global bucket ({r}/s, burst {burst}) every controller
+// shares, and {r} workers each.
+func Options() controller.Options {{
+	return controller.Options{{
+		GlobalRateLimiter:       ratelimiter.NewGlobal(maxReconcileRate),
+		MaxConcurrentReconciles: maxReconcileRate,
+	}}
+}}
+
+// SetupWithManager registers one controller: per-object backoff 1s to 60s
+// in its queue, and the global bucket in front of the reconciler (it
+// answers RequeueAfter when out of tokens).
+func SetupWithManager(mgr ctrl.Manager, name string, obj client.Object, r reconcile.Reconciler, o controller.Options) error {{
+	return ctrl.NewControllerManagedBy(mgr).
+		Named(name).
+		WithOptions(o.ForControllerRuntime()).
+		For(obj).
+		Complete(ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter))
+}}
+"#,
+        qps = 5 * r,
+        burst = 10 * r,
     )
 }
 
@@ -239,9 +248,10 @@ mod tests {
         );
         let cp = code(Preset::Crossplane);
         assert!(
-            cp.contains("ratelimiter.NewGlobal(10)")
-                && cp.contains("ratelimiter.LimitRESTConfig(cfg, 10)")
-                && cp.contains("MaxConcurrentReconciles: 10")
+            cp.contains("const maxReconcileRate = 10\n")
+                && cp.contains("ratelimiter.NewGlobal(maxReconcileRate)")
+                && cp.contains("ratelimiter.LimitRESTConfig(cfg, maxReconcileRate)")
+                && cp.contains("crossplane-runtime/v2/pkg/ratelimiter")
         );
         assert!(code(Preset::PerItem).contains("MaxConcurrentReconciles: 1,"));
         assert!(code(Preset::PerItem).contains("UsePriorityQueue: ptr.To(false)"));
@@ -270,5 +280,139 @@ mod tests {
             "{go}"
         );
         assert!(!go.contains("ptr.To(false)"));
+    }
+
+    /// Every exported file for every preset, on both queues, with and
+    /// without giving up: what a person pastes.
+    fn every_export() -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for preset in Preset::ALL {
+            for queue in [QueueKind::ClientGo, QueueKind::Priority] {
+                let mut f = Settings::default();
+                f.preset = preset;
+                f.queue = queue;
+                let mut s = f.to_scenario().unwrap();
+                out.push((format!("{preset:?}/{queue:?}"), go_code(&s)));
+                s.controllers[0].controller.give_up_after = Some(5);
+                out.push((format!("{preset:?}/{queue:?}/give-up"), go_code(&s)));
+            }
+        }
+        out
+    }
+
+    /// The imports of a Go file: (the name the code uses, the path).
+    fn imports(go: &str) -> Vec<(String, String)> {
+        let block = go
+            .split_once("import (\n")
+            .and_then(|(_, rest)| rest.split_once("\n)"))
+            .map(|(block, _)| block)
+            .unwrap_or_default();
+        block
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(|l| {
+                let (alias, path) = match l.split_once(' ') {
+                    Some((alias, path)) => (Some(alias), path),
+                    None => (None, l),
+                };
+                let path = path.trim_matches('"').to_string();
+                let last = path.rsplit('/').next().unwrap_or_default().to_string();
+                (alias.map_or(last, str::to_string), path)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_export_is_a_complete_file_whose_imports_are_used_and_present() {
+        for (name, go) in every_export() {
+            assert!(go.starts_with("package controllers\n"), "{name}: {go}");
+            assert!(
+                go.contains(") error {\n"),
+                "{name}: a SetupWithManager returning error"
+            );
+            let imported = imports(&go);
+            let body = go.split_once("\n)\n").map(|(_, b)| b).unwrap_or_default();
+            // Comments do not use an import.
+            let code: String = body
+                .lines()
+                .filter(|l| !l.trim_start().starts_with("//"))
+                .collect::<Vec<_>>()
+                .join("\n");
+            for (ident, path) in &imported {
+                assert!(
+                    code.contains(&format!("{ident}.")),
+                    "{name}: {path} is imported, not used\n{go}"
+                );
+            }
+            for used in [
+                "time",
+                "rate",
+                "workqueue",
+                "ptr",
+                "ctrl",
+                "controller",
+                "reconcile",
+                "corev1",
+                "ratelimiter",
+                "client",
+                "rest",
+            ] {
+                if code.contains(&format!("{used}.")) && !code.contains(&format!("&{used}."))
+                    || code.contains(&format!("(&{used}."))
+                {
+                    assert!(
+                        imported.iter().any(|(i, _)| i == used),
+                        "{name}: {used} is used, not imported\n{go}"
+                    );
+                }
+            }
+            if code.contains("rateLimiter :=") {
+                assert!(
+                    code.contains("rateLimiter,"),
+                    "{name}: rateLimiter is declared, not used"
+                );
+            }
+            assert!(!code.contains("err :="), "{name}: {go}");
+            assert!(
+                !go.contains("v1alpha1") && !go.contains("crossplane-runtime/pkg"),
+                "{name}: {go}"
+            );
+            let opens = go.matches(['(', '{', '[']).count();
+            let closes = go.matches([')', '}', ']']).count();
+            assert_eq!(opens, closes, "{name}: brackets balance\n{go}");
+        }
+    }
+
+    #[test]
+    fn every_export_is_gofmt_clean() {
+        // scripts/setup.sh installs Go's gofmt; a machine without it still
+        // runs the syntactic checks above.
+        let Ok(probe) = std::process::Command::new("gofmt").arg("-h").output() else {
+            println!("gofmt not installed: the syntactic checks stand alone");
+            return;
+        };
+        let _ = probe;
+        let dir = std::env::temp_dir().join(format!("wq-gofmt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for (i, (name, go)) in every_export().into_iter().enumerate() {
+            let path = dir.join(format!("export{i}.go"));
+            std::fs::write(&path, &go).unwrap();
+            let out = std::process::Command::new("gofmt")
+                .arg("-d")
+                .arg(&path)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{name}: gofmt refused it: {}\n{go}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert!(
+                out.stdout.is_empty(),
+                "{name}: not gofmt-clean:\n{}",
+                String::from_utf8_lossy(&out.stdout)
+            );
+        }
     }
 }

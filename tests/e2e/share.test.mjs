@@ -118,7 +118,7 @@ test('the Go code uses the real constructors for every preset', async () => {
     bucket: 'rate.NewLimiter(rate.Limit(10), 100)',
     'fast-slow': 'workqueue.NewTypedItemFastSlowRateLimiter[reconcile.Request](5*time.Millisecond, 10*time.Second, 3)',
     'max-wait': 'workqueue.NewTypedWithMaxWaitRateLimiter(',
-    crossplane: 'ratelimiter.NewGlobal(10)',
+    crossplane: 'const maxReconcileRate = 10\n',
   };
   for (const [preset, code] of Object.entries(expected)) {
     await page.selectOption('[data-testid="preset"]', preset);
