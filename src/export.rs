@@ -131,28 +131,28 @@ pub fn go_code(s: &Scenario) -> String {
         if default_for_queue {
             (
                 String::new(),
-                format!("\t\t\tMaxConcurrentReconciles: {workers},\n\t\t\t// No RateLimiter: the priority queue's default is per-item\n\t\t\t// backoff, 5ms doubling to 1000s, with no controller-wide bucket.\n\t\t\t// UsePriorityQueue unset: controller-runtime v0.23+ runs the\n\t\t\t// priority queue by default.\n"),
+                format!("\t\t\tMaxConcurrentReconciles: {workers},\n\t\t\t// The priority queue (v0.23+) backs off 5ms to 1000s per item.\n"),
             )
         } else {
             (
                 format!("\trateLimiter := {lim}\n"),
-                format!("\t\t\tMaxConcurrentReconciles: {workers},\n\t\t\tRateLimiter:             rateLimiter,\n\t\t\t// UsePriorityQueue unset: controller-runtime v0.23+ runs the\n\t\t\t// priority queue by default.\n"),
+                format!("\t\t\tMaxConcurrentReconciles: {workers},\n\t\t\tRateLimiter:             rateLimiter,\n\t\t\t// The priority queue: the default since v0.23.\n"),
             )
         }
     } else {
         (
             format!("\trateLimiter := {lim}\n"),
-            format!("\t\t\tMaxConcurrentReconciles: {workers},\n\t\t\tRateLimiter:             rateLimiter,\n\t\t\t// client-go's queue, as before controller-runtime v0.23 (which\n\t\t\t// defaults to its priority queue).\n\t\t\tUsePriorityQueue: ptr.To(false),\n"),
+            format!("\t\t\tMaxConcurrentReconciles: {workers},\n\t\t\tRateLimiter:             rateLimiter,\n\t\t\t// client-go's queue, the default before v0.23.\n\t\t\tUsePriorityQueue: ptr.To(false),\n"),
         )
     };
     let give_up = match s.controllers[0].controller.give_up_after {
         Some(n) => format!(
-            "\n\n// Giving up after {n} requeues happens in Reconcile (controller-runtime\n// has no option for it):\n//\n//\tif err != nil && r.queue.NumRequeues(req) >= {n} {{\n//\t\treturn ctrl.Result{{}}, reconcile.TerminalError(err)\n//\t}}"
+            "\n\n// Giving up after {n} requeues is up to Reconcile:\n//\n//\tif err != nil && r.queue.NumRequeues(req) >= {n} {{\n//\t\treturn ctrl.Result{{}}, reconcile.TerminalError(err)\n//\t}}"
         ),
         None => String::new(),
     };
     format!(
-        "package controllers\n\nimport (\n{}){give_up}\n\n// SetupWithManager registers r with the limiter and options set up in\n// the playground.\nfunc SetupWithManager(mgr ctrl.Manager, r reconcile.Reconciler) error {{\n{limiter_decl}\treturn ctrl.NewControllerManagedBy(mgr).\n\t\tNamed(\"my-controller\").\n\t\tFor(&corev1.Pod{{}}).\n\t\tWithOptions(controller.Options{{\n{options}\t\t}}).\n\t\tComplete(r)\n}}\n",
+        "package controllers\n\nimport (\n{}){give_up}\n\n// SetupWithManager: the playground's limiter and options.\nfunc SetupWithManager(mgr ctrl.Manager, r reconcile.Reconciler) error {{\n{limiter_decl}\treturn ctrl.NewControllerManagedBy(mgr).\n\t\tNamed(\"my-controller\").\n\t\tFor(&corev1.Pod{{}}).\n\t\tWithOptions(controller.Options{{\n{options}\t\t}}).\n\t\tComplete(r)\n}}\n",
         imports.concat(),
     )
 }
@@ -172,16 +172,15 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
-// maxReconcileRate is the provider's --max-reconcile-rate.
+// --max-reconcile-rate
 const maxReconcileRate = {r}
 
-// LimitClient limits the API client to {qps} qps, burst {burst}.
+// LimitClient: {qps} qps, burst {burst}.
 func LimitClient(cfg *rest.Config) *rest.Config {{
 	return ratelimiter.LimitRESTConfig(cfg, maxReconcileRate)
 }}
 
-// Options holds the global bucket ({r}/s, burst {burst}) every controller
-// shares, and {r} workers each.
+// Options: one global bucket ({r}/s, burst {burst}) for every controller.
 func Options() controller.Options {{
 	return controller.Options{{
 		GlobalRateLimiter:       ratelimiter.NewGlobal(maxReconcileRate),
@@ -189,9 +188,8 @@ func Options() controller.Options {{
 	}}
 }}
 
-// SetupWithManager registers one controller: per-object backoff 1s to 60s
-// in its queue, and the global bucket in front of the reconciler (it
-// answers RequeueAfter when out of tokens).
+// SetupWithManager: per-object backoff 1s to 60s in the queue, the global
+// bucket in front of the reconciler.
 func SetupWithManager(mgr ctrl.Manager, name string, obj client.Object, r reconcile.Reconciler, o controller.Options) error {{
 	return ctrl.NewControllerManagedBy(mgr).
 		Named(name).

@@ -528,9 +528,15 @@ impl Simulation {
                 break;
             }
             self.source_timers.pop();
-            due.push(slot);
+            // A stopped source's entry is stale: dropped here, not searched
+            // for when it stops.
+            if self.sources[slot as usize].next == Some(at) {
+                due.push(slot);
+            }
         }
-        due.sort_unstable();
+        // The next event is `t` itself, so every due source is due at `t`:
+        // the table hands them out by slot, the order they started in.
+        debug_assert!(due.windows(2).all(|w| w[0] < w[1]));
         let mut complete = true;
         'due: for &slot in &due {
             let s = slot as usize;
@@ -548,6 +554,7 @@ impl Simulation {
             }
         }
         self.due_sources = due;
+        self.drop_stale_timers();
         complete
     }
 
@@ -559,9 +566,19 @@ impl Simulation {
                 self.live_sources -= 1;
             }
         }
-        let sources = &self.sources;
-        self.source_timers
-            .retain(|Reverse((_, slot))| sources[*slot as usize].next.is_some());
+        self.drop_stale_timers();
+    }
+
+    /// Drops stopped sources' entries from the top of the timer table, so
+    /// the next firing it shows is a real one (deeper stale entries are
+    /// dropped when they surface: after each pop).
+    fn drop_stale_timers(&mut self) {
+        while let Some(&Reverse((at, slot))) = self.source_timers.peek() {
+            if self.sources[slot as usize].next == Some(at) {
+                break;
+            }
+            self.source_timers.pop();
+        }
     }
 
     /// Fires source `s` once. False if the budget ran out part-way through
