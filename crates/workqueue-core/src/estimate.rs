@@ -9,7 +9,7 @@ use crate::controller::{Outcome, Script};
 use crate::limiter::LimiterConfig;
 use crate::scenario::{ControllerSpec, Scenario, Source};
 use crate::sim::MAX_PASSES_WITHOUT_PROGRESS;
-use crate::time::{Nanos, MILLISECOND, SECOND};
+use crate::time::{Nanos, SECOND};
 
 /// The estimated work units of a whole run, every controller.
 pub fn work(s: &Scenario) -> f64 {
@@ -109,21 +109,9 @@ fn limiter_returns(l: &LimiterConfig, run: f64) -> (f64, f64) {
             let (k, g) = limiter_returns(limiter, run);
             (k.max(over(*max_wait_ns)), g)
         }
-        LimiterConfig::DefaultController => limiter_returns(
-            &LimiterConfig::MaxOf {
-                limiters: vec![
-                    LimiterConfig::Exponential {
-                        base_ns: 5 * MILLISECOND,
-                        max_ns: 1000 * SECOND,
-                    },
-                    LimiterConfig::Bucket {
-                        qps: 10.0,
-                        burst: 100,
-                    },
-                ],
-            },
-            run,
-        ),
+        LimiterConfig::DefaultController => {
+            limiter_returns(&LimiterConfig::default_controller_parts(), run)
+        }
     }
 }
 
