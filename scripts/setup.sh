@@ -127,7 +127,9 @@ setup_browser() {
 setup_go() {
   # Go's gofmt checks that the page's Go export is pasted as gofmt leaves it.
   if command -v gofmt >/dev/null; then step "gofmt (ready)"; return 0; fi
-  apt_install golang-go || return 1
+  # Optional: without it the export keeps its syntactic checks.
+  apt_install golang-go || step "no gofmt: the Go export gets the syntactic checks only"
+  return 0
 }
 
 setup_npm() {
