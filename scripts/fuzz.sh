@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Fuzzes the validation gate, the driver, managers (a tenth as many), the
+# Fuzzes the validation gate, the driver, managers and their replayed tapes
+# (a tenth as many), the
 # scenario decoder, the share-link decoder and the lesson reader, with a million generated
 # cases each (WQ_FUZZ_CASES to change), in an optimised build that keeps
 # overflow checks and debug assertions on, so any wrap is a failure.
@@ -18,7 +19,9 @@ run() { cargo test --quiet --release "$@" -- --nocapture --test-threads=1 2>&1 |
 t0=$SECONDS
 run -p workqueue-core --test fuzz arbitrary_scenarios
 run -p workqueue-core --test fuzz the_scenario_decoder
-run -p workqueue-core --test fuzz arbitrary_managers
+run -p workqueue-core --test fuzz arbitrary_managers_never
+# Links' tapes replayed frame by frame: no frame over 50 ms of wall clock here.
+WQ_FUZZ_WALL_MS=50 run -p workqueue-core --test fuzz arbitrary_manager_tapes
 run -p workqueue-playground --lib the_link_decoder_survives_garbage
 run -p workqueue-lessons --test fuzz the_lesson_reader
 echo "fuzzing took $((SECONDS - t0)) s"

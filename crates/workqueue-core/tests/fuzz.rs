@@ -590,40 +590,47 @@ fn a_resync_at_the_end_of_time_fires_once() {
 
 /// Managers built from generated controllers, shared parts and clients are
 /// refused by name or run, in bounded calls, without a panic.
+/// Up to four controllers from generated scenarios, with a shared bucket
+/// and a client limit half the time each.
+fn manager_scenario(g: &mut Gen) -> Scenario {
+    use workqueue_core::scenario::{BucketSpec, ClientLimit, ControllerSpec};
+    let mut s = g.scenario();
+    for i in 0..1 + g.below(3) {
+        let c = g.scenario().controllers.remove(0);
+        s.controllers.push(ControllerSpec {
+            name: if g.chance(5) {
+                String::new()
+            } else {
+                format!("c{i}")
+            },
+            requests_per_reconcile: g.below(5) as u32,
+            shares_bucket: g.chance(50),
+            ..c
+        });
+    }
+    if g.chance(50) {
+        s.shared_bucket = Some(BucketSpec {
+            qps: g.count() as f64 / 7.0,
+            burst: g.count() as i64,
+        });
+    }
+    if g.chance(50) {
+        s.client = Some(ClientLimit {
+            qps: g.count() as f64 / 3.0,
+            burst: g.count() as i64,
+        });
+    }
+    s
+}
+
 #[test]
 fn arbitrary_managers_never_panic_and_stay_in_budget() {
-    use workqueue_core::scenario::{BucketSpec, ClientLimit, ControllerSpec};
     use workqueue_core::Manager;
     let cases = env_u64("WQ_FUZZ_CASES", 3_000) / 10;
     let (mut driven, mut refused) = (0u64, 0u64);
     for n in 0..cases {
         let mut g = Gen(Rng::new(n ^ 0x4D41_4E41), n % 2 == 1);
-        let mut s = g.scenario();
-        for i in 0..1 + g.below(3) {
-            let c = g.scenario().controllers.remove(0);
-            s.controllers.push(ControllerSpec {
-                name: if g.chance(5) {
-                    String::new()
-                } else {
-                    format!("c{i}")
-                },
-                requests_per_reconcile: g.below(5) as u32,
-                shares_bucket: g.chance(50),
-                ..c
-            });
-        }
-        if g.chance(50) {
-            s.shared_bucket = Some(BucketSpec {
-                qps: g.count() as f64 / 7.0,
-                burst: g.count() as i64,
-            });
-        }
-        if g.chance(50) {
-            s.client = Some(ClientLimit {
-                qps: g.count() as f64 / 3.0,
-                burst: g.count() as i64,
-            });
-        }
+        let s = manager_scenario(&mut g);
         let result = catch_unwind(AssertUnwindSafe(|| match Manager::new(&s) {
             Err(e) => {
                 refusal_names_a_field(&e.field, &e.reason).expect("a refusal names a field");
@@ -645,4 +652,89 @@ fn arbitrary_managers_never_panic_and_stay_in_budget() {
     }
     println!("fuzz managers: {cases} cases ({driven} driven, {refused} refused naming a field)");
     assert!(driven > 0 && refused > 0, "both paths are exercised");
+}
+
+/// A manager fed a recorded tape as the page replays a link: frame by
+/// frame, each frame one budget for the inputs it applies and the run
+/// between them. No frame may do much more work than its budget (counted
+/// in log events), and under `WQ_FUZZ_WALL_MS` (set by scripts/fuzz.sh, an
+/// optimised build) none may take longer than that many milliseconds.
+#[test]
+fn arbitrary_manager_tapes_replay_frame_by_frame_within_budget() {
+    use workqueue_core::{validate, Manager};
+    let cases = env_u64("WQ_FUZZ_CASES", 3_000) / 10;
+    let wall_ms = env_u64("WQ_FUZZ_WALL_MS", 0);
+    let (mut replayed, mut refused, mut frames, mut slowest) = (0u64, 0u64, 0u64, 0f64);
+    for n in 0..cases {
+        let mut g = Gen(Rng::new(n ^ 0x7441_5045), n % 2 == 1);
+        let s = manager_scenario(&mut g);
+        let mut at: Nanos = 0;
+        let tape: Vec<(Nanos, Input)> = (0..g.below(40))
+            .map(|_| {
+                at = at.saturating_add(g.nanos().max(0) / 8);
+                (at, g.input())
+            })
+            .collect();
+        let checked = validate::tape(&tape).and_then(|()| Manager::new(&s));
+        let mut m = match checked {
+            Err(e) => {
+                refusal_names_a_field(&e.field, &e.reason).expect("a refusal names a field");
+                refused += 1;
+                continue;
+            }
+            Ok(m) => m,
+        };
+        let work = |m: &Manager| m.controllers().map(|(_, c)| c.log_total()).sum::<u64>();
+        let mut next = 0;
+        for _ in 0..12 {
+            let started = std::time::Instant::now();
+            let before = work(&m);
+            let target = m.now().saturating_add(g.nanos().max(0));
+            let mut left = BUDGET;
+            let mut reached = true;
+            while let Some((at, input)) = tape.get(next).filter(|(at, _)| *at <= target) {
+                if !m.run_until_bounded(*at, left) || m.budget_left() == 0 {
+                    reached = false;
+                    break;
+                }
+                left = m.budget_left();
+                let i = next % m.len();
+                if m.apply_bounded(i, input.clone(), left).is_err() {
+                    m.skip_input();
+                }
+                left = m.budget_left().min(left - 1);
+                next += 1;
+            }
+            if reached && left > 0 {
+                m.run_until_bounded(target, left);
+            }
+            if g.chance(20) {
+                m.step_bounded(BUDGET);
+            }
+            let done = work(&m) - before;
+            let keys: u64 = m
+                .controllers()
+                .map(|(_, c)| c.queue().keys().len() as u64)
+                .sum();
+            assert!(
+                done <= 16 * (2 * BUDGET + keys + 64),
+                "case {n}: {done} events in one frame of budget {BUDGET}"
+            );
+            let ms = started.elapsed().as_secs_f64() * 1e3;
+            slowest = slowest.max(ms);
+            assert!(
+                wall_ms == 0 || ms <= wall_ms as f64,
+                "case {n}: a frame took {ms:.1} ms"
+            );
+            frames += 1;
+        }
+        assert_eq!(
+            m.inputs_applied(),
+            next,
+            "case {n}: every taped input applied or skipped in place"
+        );
+        replayed += 1;
+    }
+    println!("fuzz manager tapes: {cases} cases ({replayed} replayed in {frames} frames, {refused} refused naming a field), slowest frame {slowest:.2} ms");
+    assert!(replayed > 0 && refused > 0, "both paths are exercised");
 }
