@@ -518,8 +518,9 @@ impl Simulation {
 
     /// Fires every source due by `t`, in the order they started. Only the
     /// due ones are visited (taken from the timer table); each event or key
-    /// a source makes is one work unit. False if the budget ran out: the source in progress keeps
-    /// its cursor, and it and those after it go back in the table.
+    /// a source makes is one work unit. False if the budget ran out: the
+    /// source in progress keeps its cursor, and it and those after it go
+    /// back in the table.
     fn fire_due_sources(&mut self, t: Nanos) -> bool {
         let mut due = std::mem::take(&mut self.due_sources);
         due.clear();
