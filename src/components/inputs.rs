@@ -14,6 +14,19 @@ use crate::timeline::PAGE_MAX_KEYS;
 /// A refusal: the id of the input at fault, and what to tell the user.
 type FieldError = Option<(&'static str, String)>;
 
+/// Each input's name as its label reads: a refusal names the field the user
+/// sees, not the scenario file's name for it.
+fn label(id: &str) -> &'static str {
+    match id {
+        "in-key" => "Key to add",
+        "in-count" => "Distinct keys",
+        "in-storm-key" => "Watch storm on",
+        "in-rate" => "Events per second",
+        "in-storm-for" => "Storm duration",
+        _ => "Resync every",
+    }
+}
+
 /// The form input that shows each field of an input's refusal.
 fn input_id(input: &Input, field: &str) -> &'static str {
     match (input, field) {
@@ -53,7 +66,7 @@ pub fn inputs() -> Html {
                 error.set(None);
                 d.dispatch(Action::Input(input));
             }
-            Err(e) => error.set(Some((input_id(&input, &e.field), e.to_string()))),
+            Err(e) => error.set(Some((input_id(&input, &e.field), e.reason))),
         }
     };
 
@@ -73,7 +86,7 @@ pub fn inputs() -> Html {
             match count.trim().parse::<u64>() {
                 Ok(n) if n > PAGE_MAX_KEYS => fail(
                     "in-count",
-                    format!("count: {n} keys is out of range: use 1 to {PAGE_MAX_KEYS} (the page's limit; wqsim runs up to {})", validate::MAX_ITEMS),
+                    format!("{n} keys is out of range: use 1 to {PAGE_MAX_KEYS} (the page's limit; wqsim runs up to {})", validate::MAX_ITEMS),
                 ),
                 Ok(n) => submit(Input::AddMany {
                     prefix: "default/pod-".into(),
@@ -82,7 +95,7 @@ pub fn inputs() -> Html {
                 _ => fail(
                     "in-count",
                     format!(
-                        "count: {:?} is not a whole number of keys: use 1 to {}",
+                        "{:?} is not a whole number of keys: use 1 to {}",
                         *count,
                         PAGE_MAX_KEYS
                     ),
@@ -111,13 +124,13 @@ pub fn inputs() -> Html {
                 (Err(_), _) => fail(
                     "in-rate",
                     format!(
-                        "per_second: {:?} is not a number of events per second: use {} to {}",
+                        "{:?} is not a number of events per second: use {} to {}",
                         *rate,
                         validate::MIN_EVENTS_PER_SECOND,
                         validate::MAX_EVENTS_PER_SECOND
                     ),
                 ),
-                (_, Err(e)) => fail("in-storm-for", format!("duration_ns: {e}")),
+                (_, Err(e)) => fail("in-storm-for", e.to_string()),
             }
         })
     };
@@ -134,7 +147,7 @@ pub fn inputs() -> Html {
             } else {
                 match parse_go_duration(&period) {
                     Ok(p) => submit(Input::Resync { period_ns: Some(p) }),
-                    Err(e) => fail("in-resync", format!("period_ns: {e}")),
+                    Err(e) => fail("in-resync", e.to_string()),
                 }
             }
         })
@@ -147,7 +160,7 @@ pub fn inputs() -> Html {
     };
     let message = |ids: &[&str]| match error.as_ref() {
         Some((at, text)) if ids.contains(at) => html! {
-            <p class="field-error" role="alert" id={format!("{at}-error")} data-testid="field-error">{ text.clone() }</p>
+            <p class="field-error" role="alert" id={format!("{at}-error")} data-testid="field-error">{ label(at) }{ ": " }{ text.clone() }</p>
         },
         _ => html! {},
     };

@@ -60,7 +60,7 @@ test('ten thousand keys stay responsive and are aggregated', async () => {
   // The gate refuses it next to the field, naming the field and the range.
   await page.fill('[data-testid="count"]', '200000');
   await page.click('[data-testid="add-many"]');
-  assert.match(await page.textContent('[data-testid="field-error"]'), /count: 200000 keys is out of range: use 1 to 100000/);
+  assert.match(await page.textContent('[data-testid="field-error"]'), /^Distinct keys: 200000 keys is out of range: use 1 to 100000/);
   assert.equal(await page.getAttribute('[data-testid="count"]', 'aria-invalid'), 'true');
   // Within the range, but more than the run has room for: the run says so.
   await page.fill('[data-testid="count"]', '95000');
@@ -75,8 +75,17 @@ test('a vanishing storm rate is refused by name and the page keeps running', asy
   const { page, context, problems } = await open(browser, url);
   await page.fill('[data-testid="rate"]', '1e-10');
   await page.click('[data-testid="storm"]');
-  assert.match(await page.textContent('[data-testid="field-error"]'), /per_second: 1e-10 events per second is out of range: use 0\.001 to 1000000/);
+  assert.match(await page.textContent('[data-testid="field-error"]'), /^Events per second: 1e-10 events per second is out of range: use 0\.001 to 1000000/);
   assert.equal(await page.getAttribute('[data-testid="rate"]', 'aria-invalid'), 'true');
+  // An empty duration is named as its label reads, not by the file's field name.
+  await page.fill('[data-testid="rate"]', '50');
+  await page.fill('#in-storm-for', '');
+  await page.click('[data-testid="storm"]');
+  const empty = await page.textContent('[data-testid="field-error"]');
+  assert.match(empty, /^Storm duration: /);
+  assert.doesNotMatch(empty, /_ns|per_second/);
+  assert.equal(await page.getAttribute('#in-storm-for', 'aria-invalid'), 'true');
+  await page.fill('#in-storm-for', '2s');
   // Still alive: a key added now is handled.
   await page.fill('[data-testid="rate"]', '50');
   await page.click('[data-testid="storm"]');

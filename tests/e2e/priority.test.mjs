@@ -31,7 +31,9 @@ test('switching versions changes the queue, the default limiter and the Go code'
   await page.click('[data-testid="go-code"]');
   const go = await page.textContent('[data-testid="go-snippet"]');
   assert.doesNotMatch(go, /UsePriorityQueue: ptr\.To\(false\)/);
-  assert.match(go, /No RateLimiter/);
+  // v0.23's own default limiter: no RateLimiter option at all.
+  assert.doesNotMatch(go, /RateLimiter:/);
+  assert.match(go, /backs off 5ms to 1000s per item/);
   await page.keyboard.press('Escape');
   await shot(page, '50-priority-queue');
   await switchTo(page, 'client-go');
