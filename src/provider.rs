@@ -103,7 +103,7 @@ impl Provider {
                 burst: 10 * r as i64,
             }),
             (ClientChoice::Crossplane, _) => {
-                return Err("client: 5R / 10R is Crossplane's: choose Crossplane sharing, or another client limit".into())
+                return Err("API client limit: 5R / 10R is Crossplane's: choose Crossplane sharing, or another client limit".into())
             }
             (ClientChoice::Custom { qps, burst }, _) => Some(ClientLimit { qps, burst }),
         };
@@ -144,17 +144,33 @@ impl Provider {
             })
             .collect();
         if s.controllers.is_empty() {
-            return Err("controllers: a manager needs at least one controller".into());
+            return Err("Controllers: a manager needs at least one controller".into());
         }
         let keys = s.key_count();
         if keys > crate::timeline::PAGE_MAX_KEYS {
             return Err(format!(
-                "objects: {keys} keys in all is too many for the page: at most {}",
+                "Objects each: {keys} keys in all is too many for the page: at most {}",
                 crate::timeline::PAGE_MAX_KEYS
             ));
         }
-        s.validate().map_err(|e| e.to_string())?;
+        s.validate()
+            .map_err(|e| format!("{}: {}", label(&e.field), e.reason))?;
         Ok(s)
+    }
+}
+
+/// The form's label for a field of the scenario it builds: a refusal
+/// names what the user typed into. Every controller is built alike, so the
+/// first one is where a refusal lands.
+fn label(field: &str) -> &str {
+    match field {
+        "client.qps" => "Client qps",
+        "client.burst" => "Client burst",
+        "shared_bucket.qps" => "Bucket qps",
+        "shared_bucket.burst" => "Bucket burst",
+        "controllers[0].requests_per_reconcile" => "API requests per reconcile",
+        "controllers[0].controller.reconcile_ns" => "Reconcile takes (ms)",
+        _ => field,
     }
 }
 
@@ -214,26 +230,63 @@ mod tests {
             client: ClientChoice::Crossplane,
             ..Provider::default()
         };
-        assert!(p.to_scenario().unwrap_err().starts_with("client"));
+        assert!(p
+            .to_scenario()
+            .unwrap_err()
+            .starts_with("API client limit: "));
         let p = Provider {
             kinds: Vec::new(),
             ..Provider::default()
         };
-        assert!(p.to_scenario().unwrap_err().starts_with("controllers"));
+        assert!(p.to_scenario().unwrap_err().starts_with("Controllers: "));
         let mut p = Provider::default();
         p.kinds[0].objects = 99_000;
         assert!(p
             .to_scenario()
             .unwrap_err()
-            .starts_with("objects: 101000 keys in all is too many"));
-        let p = Provider {
-            client: ClientChoice::Custom { qps: 0.0, burst: 1 },
+            .starts_with("Objects each: 101000 keys in all is too many"));
+    }
+
+    /// What the core refuses is named by the form's label, never by the
+    /// scenario file's path (`client.qps`, `shared_bucket.burst`).
+    #[test]
+    fn refusals_name_the_forms_labels() {
+        let refused = |p: Provider| p.to_scenario().unwrap_err();
+        let custom = |qps, burst| Provider {
+            client: ClientChoice::Custom { qps, burst },
             ..Provider::default()
         };
-        assert!(
-            p.to_scenario().unwrap_err().contains("client"),
-            "{:?}",
-            p.to_scenario()
-        );
+        let bucket = |qps, burst| Provider {
+            sharing: Sharing::Bucket { qps, burst },
+            client: ClientChoice::Off,
+            ..Provider::default()
+        };
+        let cases = [
+            (refused(custom(0.0, 1)), "Client qps: "),
+            (refused(custom(10.0, -1)), "Client burst: "),
+            (refused(bucket(-1.0, 10)), "Bucket qps: "),
+            (refused(bucket(10.0, -5)), "Bucket burst: "),
+            (
+                refused(Provider {
+                    requests_per_reconcile: 1_000_000,
+                    ..Provider::default()
+                }),
+                "API requests per reconcile: ",
+            ),
+            (
+                refused(Provider {
+                    reconcile_ms: -5,
+                    ..Provider::default()
+                }),
+                "Reconcile takes (ms): ",
+            ),
+        ];
+        for (text, label) in cases {
+            assert!(
+                text.starts_with(label),
+                "{text:?} should start with {label:?}"
+            );
+            assert!(!text.contains("_ns") && !text.contains("client."), "{text}");
+        }
     }
 }

@@ -64,20 +64,24 @@ fn number<T: std::str::FromStr>(field: &str, text: &str, what: &str) -> Result<T
 
 impl Form {
     fn provider(&self) -> Result<Provider, String> {
-        let kinds: usize = number("controllers", &self.kinds, "a whole number")?;
+        let kinds: usize = number("Controllers", &self.kinds, "a whole number")?;
         if !(1..=MAX_KINDS).contains(&kinds) {
             return Err(format!(
-                "controllers: {kinds} is out of range: use 1 to {MAX_KINDS}"
+                "Controllers: {kinds} is out of range: use 1 to {MAX_KINDS}"
             ));
         }
-        let objects: u64 = number("objects", &self.objects, "a whole number of objects")?;
+        let objects: u64 = number("Objects each", &self.objects, "a whole number of objects")?;
         let sharing = match self.sharing.as_str() {
             "crossplane" => Sharing::Crossplane {
-                r: number("R", &self.r, "a whole number of reconciles per second")?,
+                r: number(
+                    "--max-reconcile-rate R",
+                    &self.r,
+                    "a whole number of reconciles per second",
+                )?,
             },
             "bucket" => Sharing::Bucket {
-                qps: number("bucket qps", &self.qps, "a rate")?,
-                burst: number("bucket burst", &self.burst, "a whole number of tokens")?,
+                qps: number("Bucket qps", &self.qps, "a rate")?,
+                burst: number("Bucket burst", &self.burst, "a whole number of tokens")?,
             },
             _ => Sharing::Nothing,
         };
@@ -86,9 +90,9 @@ impl Form {
             "v020" => ClientChoice::V020,
             "crossplane" => ClientChoice::Crossplane,
             _ => ClientChoice::Custom {
-                qps: number("client qps", &self.client_qps, "a rate")?,
+                qps: number("Client qps", &self.client_qps, "a rate")?,
                 burst: number(
-                    "client burst",
+                    "Client burst",
                     &self.client_burst,
                     "a whole number of requests",
                 )?,
@@ -107,13 +111,13 @@ impl Form {
             sharing,
             client,
             requests_per_reconcile: number(
-                "requests per reconcile",
+                "API requests per reconcile",
                 &self.requests,
                 "a whole number",
             )?,
-            failures: number("failures", &self.failures, "a whole number")?,
+            failures: number("Failures before success", &self.failures, "a whole number")?,
             reconcile_ms: number(
-                "reconcile ms",
+                "Reconcile takes (ms)",
                 &self.reconcile_ms,
                 "a whole number of milliseconds",
             )?,

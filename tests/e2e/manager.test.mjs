@@ -53,7 +53,7 @@ test('a bad manager setting is named and nothing runs', async () => {
   await page.fill('[data-testid="pv-kinds"]', '40');
   await page.press('[data-testid="pv-kinds"]', 'Tab');
   await page.click('[data-testid="run-manager"]');
-  assert.match(await page.textContent('[data-testid="pv-error"]'), /controllers: 40 is out of range/);
+  assert.match(await page.textContent('[data-testid="pv-error"]'), /^Controllers: 40 is out of range/);
   assert.equal(await page.$('[data-stage][data-manager]'), null);
   assert.deepEqual(problems.console, []);
   await context.close();
