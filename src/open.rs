@@ -174,14 +174,18 @@ impl Playground {
             // The worker reads it: a built-in file, or the text given.
             _ if index.is_some() || pending.source.is_some() => self.pending_lesson = Some(pending),
             _ => {
-                let missing = format!("There is no lesson {:?}.", pending.id);
-                // Keep a link's refusal in view: both are said.
-                let text = match self.notice.take() {
-                    Some(n) => format!("{} {missing}", n.text),
-                    None => missing,
-                };
-                self.notice = Notice::error(text);
+                self.refuse_beside(format!("There is no lesson {:?}.", pending.id));
             }
         }
+    }
+
+    /// Says a refusal without hiding one already in view (a link refused
+    /// on opening stays said beside a refused `?lesson=`).
+    pub fn refuse_beside(&mut self, text: String) {
+        let text = match self.notice.take() {
+            Some(n) if n.kind == crate::notice::NoticeKind::Error => format!("{} {text}", n.text),
+            _ => text,
+        };
+        self.notice = Notice::error(text);
     }
 }

@@ -58,26 +58,25 @@ pub struct LessonPosition {
     pub text: Option<String>,
 }
 
-/// Why a link was refused, by the part of it that failed.
+/// Why a link was refused, by the part of it that failed: its prefix, its
+/// base64, its compressed data, its JSON, or a field of the state (by path).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ShareError {
     #[error("the link has no playground state in it")]
     Empty,
-    #[error(
-        "the link was made by a newer playground (format v{0}; this one reads up to v{SHARE_VERSION})"
-    )]
+    #[error("its format v{0} is newer than this playground reads (up to v{SHARE_VERSION})")]
     FutureVersion(u32),
-    #[error("the link is not a playground link: its state should start with #v{SHARE_VERSION}.")]
+    #[error("the prefix: not a playground format (v1. to v{SHARE_VERSION}. before the state)")]
     Prefix,
     #[error("the link is too long: {0} characters, at most {MAX_FRAGMENT}")]
     TooLong(usize),
-    #[error("the link is damaged: its state is not URL-safe base64")]
+    #[error("the base64: the state is not URL-safe base64")]
     Base64,
-    #[error("the link is damaged or cut short: {0}")]
+    #[error("the compressed data: {0}")]
     Inflate(String),
-    #[error("the link's state is not JSON text: {0}")]
-    Json(ScenarioError),
-    #[error("the link's setup is not valid: {0}")]
+    #[error("the JSON: {0}")]
+    Json(String),
+    #[error("the field {}: {}", .0.field, .0.reason)]
     Invalid(ScenarioError),
 }
 
@@ -124,23 +123,15 @@ pub fn decode(fragment: &str) -> Result<Shared, ShareError> {
                     "it unpacks to more than {} KiB",
                     MAX_INFLATED / 1024
                 )),
-                _ => ShareError::Inflate("the compressed data does not unpack".into()),
+                _ => ShareError::Inflate("damaged or cut short: it does not unpack".into()),
             },
         )?,
         _ => return Err(ShareError::Prefix),
     };
-    let json = String::from_utf8(json).map_err(|_| {
-        ShareError::Json(ScenarioError {
-            field: "(document)".into(),
-            reason: "not UTF-8 text".into(),
-        })
-    })?;
-    let shared = read_state(&json).map_err(|e| {
-        if e.reason.starts_with("not JSON") {
-            ShareError::Json(e)
-        } else {
-            ShareError::Invalid(e)
-        }
+    let json = String::from_utf8(json).map_err(|_| ShareError::Json("not UTF-8 text".into()))?;
+    let shared = read_state(&json).map_err(|e| match e.reason.strip_prefix("not JSON: ") {
+        Some(why) => ShareError::Json(why.into()),
+        None => ShareError::Invalid(e),
     })?;
     shared.check().map_err(ShareError::Invalid)?;
     Ok(shared)
@@ -367,6 +358,39 @@ mod tests {
         let mut bad = sample();
         bad.scenario.controllers[0].controller.workers = 0;
         assert!(matches!(decode(&encode(&bad)), Err(ShareError::Invalid(_))));
+    }
+
+    /// What a person reads: each refusal starts with the part that failed,
+    /// and a field is named by its path in the state.
+    #[test]
+    fn each_refusal_names_the_part_that_failed() {
+        let packed = |json: &str| {
+            let bytes = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 10);
+            format!("v2.{}", B64.encode(bytes))
+        };
+        let said = |link: &str| decode(link).unwrap_err().to_string();
+        for (link, part) in [
+            ("#hello".to_string(), "the prefix: "),
+            ("#x2.abc".to_string(), "the prefix: "),
+            ("#v2.%%".to_string(), "the base64: "),
+            ("#v2.AAAA".to_string(), "the compressed data: "),
+            (packed("{\"scenario\": "), "the JSON: "),
+            (
+                packed(r#"{"scenario": {"version": 2}, "selcted": "a"}"#),
+                "the field selcted: ",
+            ),
+            (
+                packed(
+                    r#"{"scenario": {"version": 2, "controllers": [{"controller": {"workers": -1}}]}}"#,
+                ),
+                "the field scenario.controllers[0].controller.workers: ",
+            ),
+        ] {
+            let text = said(&link);
+            assert!(text.starts_with(part), "{link}: {text}");
+            assert!(!text.contains("should start with"), "{text}");
+        }
+        assert!(said(&packed("{\"scenario\": ")).contains("EOF"));
     }
 
     /// The decoder fed arbitrary bytes and damaged links: truncated,

@@ -621,6 +621,51 @@ mod tests {
         assert_eq!(bad.now(), 0);
     }
 
+    /// A manager's link keeps what was done to it and the lesson it was in:
+    /// reopened, the same inputs, the same instant, the same run.
+    #[test]
+    fn a_manager_link_keeps_its_inputs_and_its_lesson() {
+        let mut p = Rc::new(Playground::from_url("?lesson=provider&step=2", ""));
+        assert!(p.is_manager() && p.lesson.is_some());
+        p = reduce(
+            p,
+            Action::Input(Input::Add {
+                key: "ns/extra".into(),
+            }),
+        );
+        p = reduce(p, Action::Seek(3 * workqueue_core::SECOND));
+        p = reduce(
+            p,
+            Action::Input(Input::WatchEvents {
+                key: "ns/extra".into(),
+                per_second: 20.0,
+                duration_ns: workqueue_core::SECOND,
+            }),
+        );
+        p = reduce(p, Action::Seek(5 * workqueue_core::SECOND));
+        let shared = p.shared();
+        assert_eq!(shared.inputs.len(), 2, "{:?}", shared.inputs);
+        let q = Playground::from_url("", &format!("#{}", share::encode(&shared)));
+        assert_eq!(q.notice, None);
+        assert!(q.is_manager());
+        assert_eq!(q.shared().inputs, shared.inputs);
+        assert_eq!(q.now(), p.now());
+        assert_eq!(q.engine().digest(), p.engine().digest());
+        let (ql, pl) = (q.lesson.as_ref().unwrap(), p.lesson.as_ref().unwrap());
+        assert_eq!((ql.index, ql.step), (pl.index, pl.step));
+    }
+
+    #[test]
+    fn a_refused_link_stays_said_beside_a_refused_lesson() {
+        let p = Playground::from_url("?lesson=no-such-lesson", "#hello");
+        let text = p.notice.map(|n| n.text).unwrap_or_default();
+        assert!(text.contains("the prefix: "), "{text}");
+        assert!(
+            text.contains("There is no lesson \"no-such-lesson\""),
+            "{text}"
+        );
+    }
+
     #[test]
     fn at_1x_a_failing_keys_5ms_backoff_is_on_screen_for_over_half_a_second() {
         let mut settings = Settings::default();

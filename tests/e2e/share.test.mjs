@@ -1,6 +1,7 @@
 // Lessons, share links, embedding and export, as a trainer and a blog author use them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { deflateRawSync } from 'node:zlib';
 import { serve, launch, open, shot, nextStep } from './harness.mjs';
 
 let server, url, browser;
@@ -67,8 +68,21 @@ test('a share link reopens exactly what was shared', async () => {
 });
 
 test('a garbled, truncated or future link says so and opens a working default', async () => {
-  for (const [hash, why] of [['#v1.%%%garbage', /not URL-safe base64/], ['#v1.eyJzY2VuYXJpbyI6', /not JSON/], ['#v2.AAAA', /damaged or cut short/], ['#v7.abc', /newer playground/], ['#hello', /not a playground link/]]) {
+  // A well-formed link whose state has a misspelled field: named by its path.
+  const packed = (json) => `#v2.${deflateRawSync(Buffer.from(json)).toString('base64url')}`;
+  const misspelled = packed('{"scenario": {"version": 2}, "selcted": "a"}');
+  for (const [hash, why] of [
+    ['#v1.%%%garbage', /the base64: the state is not URL-safe base64/],
+    ['#v1.eyJzY2VuYXJpbyI6', /the JSON: EOF/],
+    ['#v2.AAAA', /the compressed data: damaged or cut short/],
+    ['#v7.abc', /format v7 is newer than this playground/],
+    ['#hello', /the prefix: not a playground format/],
+    [misspelled, /the field selcted: unknown field/],
+    // A refused lesson parameter does not hide the link's refusal.
+    ['?lesson=no-such-lesson#hello', /the prefix: .*There is no lesson "no-such-lesson"/],
+  ]) {
     const { page, problems, context } = await open(browser, `${url}/${hash}`);
+    assert.doesNotMatch(await page.textContent('[data-testid="notice"]'), /should start with/);
     assert.match(await page.textContent('[data-testid="notice"]'), why);
     await page.fill('[data-testid="key"]', 'still/works');
     await page.click('[data-testid="add"]');
