@@ -23,5 +23,7 @@ run -p workqueue-core --test fuzz arbitrary_managers_never
 # Links' tapes replayed frame by frame: no frame over 50 ms of wall clock here.
 WQ_FUZZ_WALL_MS=50 run -p workqueue-core --test fuzz arbitrary_manager_tapes
 run -p workqueue-playground --lib the_link_decoder_survives_garbage
+# Whole manager links opened as the page opens them (a thousandth as many).
+WQ_FUZZ_WALL_MS=50 run -p workqueue-playground --lib arbitrary_manager_links
 run -p workqueue-lessons --test fuzz the_lesson_reader
 echo "fuzzing took $((SECONDS - t0)) s"

@@ -100,6 +100,187 @@ pub fn with_workshop_param(search: &str, on: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::provider::{ClientChoice, Kind, Provider, Sharing};
+    use crate::timeline::FRAME_BUDGET;
+    use workqueue_core::rng::Rng;
+    use workqueue_core::{Input, Nanos, Outcome, SECOND};
+
+    fn env_u64(name: &str, default: u64) -> u64 {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    }
+
+    /// A manager link as a person could make or garble one: a provider of
+    /// up to six kinds (now and then 100,000 keys in all), every way of
+    /// sharing, inputs at any instants, a lesson position, and sometimes a
+    /// digit of its JSON changed before it is packed.
+    fn manager_link(rng: &mut Rng) -> String {
+        let mut below = |n: u64| rng.next_u64() % n.max(1);
+        let big = below(20) == 0;
+        let kinds = 1 + below(6) as usize;
+        let objects = if big {
+            100_000 / kinds as u64
+        } else {
+            below(3_000)
+        };
+        let provider = Provider {
+            kinds: (0..kinds)
+                .map(|i| Kind {
+                    name: format!("kind{i}"),
+                    objects,
+                    shares_bucket: below(3) > 0,
+                })
+                .collect(),
+            sharing: match below(3) {
+                0 => Sharing::Crossplane {
+                    r: below(60) as u32,
+                },
+                1 => Sharing::Bucket {
+                    qps: below(2_000) as f64 / 10.0,
+                    burst: below(500) as i64,
+                },
+                _ => Sharing::Nothing,
+            },
+            client: match below(4) {
+                0 => ClientChoice::Off,
+                1 => ClientChoice::V020,
+                2 => ClientChoice::Crossplane,
+                _ => ClientChoice::Custom {
+                    qps: below(100_000) as f64 / 10.0,
+                    burst: below(2_000) as i64,
+                },
+            },
+            requests_per_reconcile: below(30) as u32,
+            failures: below(6) as u32,
+            reconcile_ms: below(300) as i64,
+            seconds: 1 + below(120) as i64,
+        };
+        let Ok(scenario) = provider.to_scenario() else {
+            return "#v2.garbage".into();
+        };
+        let mut at: Nanos = 0;
+        let inputs: Vec<(Nanos, Input)> = (0..below(30))
+            .map(|_| {
+                at += (below(3_000) as Nanos) * 10_000_000;
+                let key = format!("kind0/obj-{}", below(objects + 5));
+                let input = match below(7) {
+                    0 => Input::Add { key },
+                    1 => Input::AddMany {
+                        prefix: format!("x{}/", below(9)),
+                        count: below(if big { 50_000 } else { 2_000 }),
+                    },
+                    2 => Input::WatchEvents {
+                        key,
+                        per_second: below(100_000) as f64 / 10.0,
+                        duration_ns: (below(20) as Nanos) * SECOND / 2,
+                    },
+                    3 => Input::Resync {
+                        period_ns: (below(3) > 0).then(|| (1 + below(30_000) as Nanos) * 1_000_000),
+                    },
+                    4 => Input::Decide {
+                        key,
+                        outcome: Outcome::Error,
+                    },
+                    5 if below(10) == 0 => Input::Shutdown,
+                    _ => Input::Add { key },
+                };
+                (at, input)
+            })
+            .collect();
+        let shared = share::Shared {
+            scenario,
+            inputs,
+            at: (below(150) as Nanos) * SECOND,
+            lesson: (below(4) == 0).then(|| share::LessonPosition {
+                id: "provider".into(),
+                step: below(4) as usize,
+                text: None,
+            }),
+            selected: None,
+        };
+        let link = share::encode(&shared);
+        if below(4) > 0 {
+            return link;
+        }
+        // A changed digit: a legal link of another size, or a refused one.
+        let json = share::decode(&link).map(|s| serde_json::to_string(&s).unwrap());
+        let mut json = json.unwrap_or_default().into_bytes();
+        let digits: Vec<usize> = (0..json.len())
+            .filter(|&i| json[i].is_ascii_digit())
+            .collect();
+        if !digits.is_empty() {
+            let i = digits[below(digits.len() as u64) as usize];
+            json[i] = b'0' + below(10) as u8;
+        }
+        let packed = miniz_oxide::deflate::compress_to_vec(&json, 6);
+        format!(
+            "v2.{}",
+            base64::Engine::encode(&base64::engine::general_purpose::URL_SAFE_NO_PAD, packed)
+        )
+    }
+
+    /// Whole manager links opened as the page opens them, then replayed
+    /// frame by frame: no panic, a refusal names its part, no frame does
+    /// much more work than its budget, and under `WQ_FUZZ_WALL_MS` (set by
+    /// scripts/fuzz.sh, an optimised build) none takes longer than that.
+    #[test]
+    fn arbitrary_manager_links_open_frame_by_frame_within_budget() {
+        let cases = env_u64("WQ_FUZZ_CASES", 40_000) / 1_000;
+        let wall_ms = env_u64("WQ_FUZZ_WALL_MS", 0);
+        let mut rng = Rng::new(0x11_4b5);
+        // Natively the built-in lessons are read (and their answers run) on
+        // first use, which the page leaves to its worker: not a frame's work.
+        crate::lessons::index_of("provider").and_then(crate::lessons::get);
+        let (mut opened, mut refused, mut frames, mut slowest) = (0u64, 0u64, 0u64, 0f64);
+        for n in 0..cases {
+            let link = manager_link(&mut rng);
+            let started = std::time::Instant::now();
+            let p = Playground::from_url("", &format!("#{link}"));
+            let mut ms = started.elapsed().as_secs_f64() * 1e3;
+            if let Some(notice) = p
+                .notice
+                .as_ref()
+                .filter(|n| n.kind == crate::notice::NoticeKind::Error)
+            {
+                assert!(notice.text.len() > 40, "case {n}: {}", notice.text);
+                refused += 1;
+                continue;
+            }
+            opened += 1;
+            let work = |p: &Playground| {
+                p.engine()
+                    .controllers()
+                    .map(|(_, c)| c.log_total())
+                    .sum::<u64>()
+            };
+            let keys = p.engine().key_total() as u64;
+            for frame in 0.. {
+                assert!(
+                    wall_ms == 0 || ms <= wall_ms as f64,
+                    "case {n}: frame {frame} took {ms:.1} ms"
+                );
+                slowest = slowest.max(ms);
+                frames += 1;
+                if p.timeline.borrow().pending().is_none() {
+                    break;
+                }
+                assert!(frame < 10_000, "case {n}: the link never finished opening");
+                let before = work(&p);
+                let started = std::time::Instant::now();
+                p.timeline.borrow_mut().catch_up();
+                ms = started.elapsed().as_secs_f64() * 1e3;
+                let done = work(&p) - before;
+                assert!(
+                    done <= 16 * (2 * FRAME_BUDGET + keys + 64),
+                    "case {n}: {done} events in one frame of budget {FRAME_BUDGET}"
+                );
+            }
+        }
+        println!("fuzz manager links: {cases} cases ({opened} opened in {frames} frames, {refused} refused), slowest frame {slowest:.2} ms");
+        assert!(opened > 0, "no link opened");
+    }
 
     #[test]
     fn workshop_mode_goes_into_the_url_and_comes_back_from_it() {
