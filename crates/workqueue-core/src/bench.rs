@@ -13,7 +13,10 @@
 //! - `keys_1m_one_reconcile_each_ms`: 1,000,000 keys added at once and
 //!   reconciled once each by 64 workers (natively only: in the browser the
 //!   page stops at 100,000 keys);
-//! - `watch_storm_*`: one hot key's watch storm with 1 or 1,000 workers.
+//! - `watch_storm_*`: one hot key's watch storm with 1 or 1,000 workers;
+//! - `pq_add_get_done_ns` and `pq_fill10k_drain_ms`: the same two workloads
+//!   on controller-runtime's priority queue (Add, GetWithPriority, Done)
+//!   with its own default limiter.
 //!
 //! The headline figures use client-go's default queue (no metrics provider);
 //! `_metrics` lines repeat the work with all seven metrics recorded, and
@@ -24,6 +27,7 @@
 
 use std::hint::black_box;
 
+use crate::priority::{self, PqGot, PriorityQueue};
 use crate::{
     Got, LimiterConfig, QueueOptions, Scenario, Simulation, Workqueue, MILLISECOND, SECOND,
 };
@@ -72,6 +76,50 @@ fn when_all(q: &mut Workqueue, keys: &[String]) {
             q.forget(id);
         }
     }
+}
+
+/// Either queue, so one timing harness serves both.
+trait Bench {
+    fn fresh(metrics: bool) -> Self;
+}
+
+impl Bench for Workqueue {
+    fn fresh(metrics: bool) -> Self {
+        queue(metrics)
+    }
+}
+
+impl Bench for PriorityQueue {
+    fn fresh(_: bool) -> Self {
+        PriorityQueue::new(&priority::default_limiter(), None)
+    }
+}
+
+/// Like controller-runtime's `Add(item)`: keyed by the item itself.
+fn pq_add(q: &mut PriorityQueue, key: &str) {
+    let id = q.key(key);
+    black_box(q.add(0, id));
+}
+
+fn pq_add_get_done(q: &mut PriorityQueue, keys: &[String]) {
+    for k in keys {
+        pq_add(q, k);
+        if let PqGot::Item { item, .. } = q.get(0) {
+            q.done(0, item);
+        }
+    }
+}
+
+fn pq_fill_drain(q: &mut PriorityQueue, keys: &[String]) {
+    for _ in 0..2 {
+        for k in keys {
+            pq_add(q, k);
+        }
+    }
+    while let PqGot::Item { item, .. } = q.get(0) {
+        q.done(0, item);
+    }
+    black_box(q.len());
 }
 
 /// The storm of `storm_10k_60s_ms`; returns the number of requeues (so the
@@ -164,6 +212,36 @@ pub fn with_ratios(mut figures: Vec<(String, f64)>) -> Vec<(String, f64)> {
     figures
 }
 
+/// Times `work` on fresh queues (the `_cold` figure, best of
+/// [`COLD_TRIALS`]) and on one warmed queue (best of `rounds`).
+#[allow(clippy::too_many_arguments)]
+fn time_workload<Q: Bench>(
+    out: &mut Vec<(&'static str, f64)>,
+    time: &dyn Fn(&mut dyn FnMut()) -> f64,
+    keys: &[String],
+    rounds: usize,
+    (name_warm, name_cold): (&'static str, Option<&'static str>),
+    metrics: bool,
+    work: fn(&mut Q, &[String]),
+    scale: &dyn Fn(f64) -> f64,
+) {
+    let cold = (0..COLD_TRIALS)
+        .map(|_| {
+            let mut fresh = Q::fresh(metrics);
+            time(&mut || work(&mut fresh, keys))
+        })
+        .fold(f64::INFINITY, f64::min);
+    let mut q = Q::fresh(metrics);
+    work(&mut q, keys);
+    let warm = (0..rounds)
+        .map(|_| time(&mut || work(&mut q, keys)))
+        .fold(f64::INFINITY, f64::min);
+    out.push((name_warm, scale(warm)));
+    if let Some(n) = name_cold {
+        out.push((n, scale(cold)));
+    }
+}
+
 /// Runs every workload and returns `(name, value)` figures (ratios not included).
 pub fn run(now_ms: &dyn Fn() -> f64, rounds: usize) -> Vec<(&'static str, f64)> {
     let keys: Vec<String> = (0..KEYS).map(|i| format!("ns/pod-{i}")).collect();
@@ -174,56 +252,48 @@ pub fn run(now_ms: &dyn Fn() -> f64, rounds: usize) -> Vec<(&'static str, f64)> 
     };
     let per_key_ns = |ms: f64| ms * 1e6 / KEYS as f64;
     let mut out = Vec::new();
-    let mut measure = |name_warm: &'static str,
-                       name_cold: Option<&'static str>,
-                       metrics: bool,
-                       work: fn(&mut Workqueue, &[String]),
-                       scale: &dyn Fn(f64) -> f64| {
-        let cold = (0..COLD_TRIALS)
-            .map(|_| {
-                let mut fresh = queue(metrics);
-                time(&mut || work(&mut fresh, &keys))
-            })
-            .fold(f64::INFINITY, f64::min);
-        let mut q = queue(metrics);
-        work(&mut q, &keys);
-        let warm = (0..rounds)
-            .map(|_| time(&mut || work(&mut q, &keys)))
-            .fold(f64::INFINITY, f64::min);
-        out.push((name_warm, scale(warm)));
-        if let Some(n) = name_cold {
-            out.push((n, scale(cold)));
-        }
+    let mut measure = |names, metrics, work: fn(&mut Workqueue, &[String]), scale: &dyn Fn(f64) -> f64| {
+        time_workload(&mut out, &time, &keys, rounds, names, metrics, work, scale)
     };
     let ms = |x: f64| x;
     measure(
-        "add_get_done_ns",
-        Some("add_get_done_cold_ns"),
+        ("add_get_done_ns", Some("add_get_done_cold_ns")),
         false,
         add_get_done,
         &per_key_ns,
     );
     measure(
-        "add_get_done_metrics_ns",
-        None,
+        ("add_get_done_metrics_ns", None),
         true,
         add_get_done,
         &per_key_ns,
     );
     measure(
-        "fill10k_drain_ms",
-        Some("fill10k_drain_cold_ms"),
+        ("fill10k_drain_ms", Some("fill10k_drain_cold_ms")),
         false,
         fill_drain,
         &ms,
     );
-    measure("fill10k_drain_metrics_ms", None, true, fill_drain, &ms);
+    measure(("fill10k_drain_metrics_ms", None), true, fill_drain, &ms);
     measure(
-        "default_when_ns",
-        Some("default_when_cold_ns"),
+        ("default_when_ns", Some("default_when_cold_ns")),
         false,
         when_all,
         &per_key_ns,
+    );
+    drop(measure);
+    let mut pq = |names, work: fn(&mut PriorityQueue, &[String]), scale: &dyn Fn(f64) -> f64| {
+        time_workload(&mut out, &time, &keys, rounds, names, false, work, scale)
+    };
+    pq(
+        ("pq_add_get_done_ns", Some("pq_add_get_done_cold_ns")),
+        pq_add_get_done,
+        &per_key_ns,
+    );
+    pq(
+        ("pq_fill10k_drain_ms", Some("pq_fill10k_drain_cold_ms")),
+        pq_fill_drain,
+        &ms,
     );
     let storm_ms = (0..3.min(rounds.max(1)))
         .map(|_| {

@@ -500,9 +500,13 @@ impl PriorityQueue {
                 m.add(now, item, record.priority);
             }
         }
-        self.remove_entry(item, &old);
-        self.insert_entry(item, &record);
-        self.records.set(item, Some(record));
+        // The entry sorts by (readyAt, priority, counter): when none moved
+        // (a key added again while it waits or is ready), it stays put.
+        if record != old {
+            self.remove_entry(item, &old);
+            self.insert_entry(item, &record);
+            self.records.set(item, Some(record));
+        }
         let added = Added {
             item,
             limiter,
@@ -532,24 +536,34 @@ impl PriorityQueue {
             .insert(entry(r.ready_at, r.priority, r.counter, item));
     }
 
-    pub fn add(&mut self, now: Nanos, item: ItemId) -> Vec<Added> {
-        self.add_with_opts(now, AddOpts::default(), &[item])
+    /// `AddWithOpts` for one key, without a list to allocate (`None` after
+    /// shutdown): `Add`, `AddAfter` and `AddRateLimited` are this.
+    fn add_single(&mut self, now: Nanos, opts: AddOpts, item: ItemId) -> Option<Added> {
+        self.advance(now);
+        if self.shut_down {
+            return None;
+        }
+        Some(self.add_one(now, opts, item, None))
     }
 
-    pub fn add_after(&mut self, now: Nanos, item: ItemId, after: Nanos) -> Vec<Added> {
+    pub fn add(&mut self, now: Nanos, item: ItemId) -> Option<Added> {
+        self.add_single(now, AddOpts::default(), item)
+    }
+
+    pub fn add_after(&mut self, now: Nanos, item: ItemId, after: Nanos) -> Option<Added> {
         let opts = AddOpts {
             after,
             ..AddOpts::default()
         };
-        self.add_with_opts(now, opts, &[item])
+        self.add_single(now, opts, item)
     }
 
-    pub fn add_rate_limited(&mut self, now: Nanos, item: ItemId) -> Vec<Added> {
+    pub fn add_rate_limited(&mut self, now: Nanos, item: ItemId) -> Option<Added> {
         let opts = AddOpts {
             rate_limited: true,
             ..AddOpts::default()
         };
-        self.add_with_opts(now, opts, &[item])
+        self.add_single(now, opts, item)
     }
 
     /// `GetWithPriority` at `now`: the first ready record whose key is not
@@ -733,7 +747,7 @@ mod tests {
         q.add_with_opts(0, prio(LOW_PRIORITY), &[b]);
         q.add(0, c);
         let added = q.add(0, b); // nil counts as 0: -100 → 0
-        assert_eq!(added[0].raised, Some((-100, 0)));
+        assert_eq!(added.unwrap().raised, Some((-100, 0)));
         let order: Vec<_> = (0..3)
             .filter_map(|_| got(&mut q, 0))
             .map(|(k, _)| k)
@@ -748,7 +762,7 @@ mod tests {
         q.add_after(0, a, 10 * SECOND);
         let r = q.add_after(0, a, 5 * SECOND);
         assert_eq!(
-            r[0].placed,
+            r.unwrap().placed,
             Placed::MovedEarlier {
                 from: 10 * SECOND as i128,
                 ready_at: 5 * SECOND as i128
@@ -756,7 +770,7 @@ mod tests {
         );
         let r = q.add_after(0, a, 8 * SECOND);
         assert_eq!(
-            r[0].placed,
+            r.unwrap().placed,
             Placed::KeptEarlier {
                 ready_at: 5 * SECOND as i128
             }
@@ -764,7 +778,7 @@ mod tests {
         assert_eq!((q.len(), q.waiting_len()), (0, 1));
         let r = q.add(MILLISECOND, a);
         assert_eq!(
-            r[0].placed,
+            r.unwrap().placed,
             Placed::DelayCancelled {
                 was: 5 * SECOND as i128
             }
@@ -775,7 +789,7 @@ mod tests {
             "the pending delay is gone"
         );
         let r = q.add_after(MILLISECOND, a, SECOND);
-        assert_eq!(r[0].placed, Placed::StayedReady);
+        assert_eq!(r.unwrap().placed, Placed::StayedReady);
         assert_eq!(q.len(), 1);
     }
 
@@ -847,7 +861,7 @@ mod tests {
         assert_eq!(q.shutdown(), Ok(()));
         assert_eq!(q.get(0), PqGot::ShutDown);
         assert_eq!(q.len(), 1, "the abandoned record still counts");
-        assert!(q.add_rate_limited(0, a).is_empty());
+        assert!(q.add_rate_limited(0, a).is_none());
         assert_eq!(
             q.num_requeues(a),
             0,
