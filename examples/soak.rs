@@ -120,6 +120,12 @@ fn timeline_of_the_100k_storm() {
     );
     println!("timeline_100k_10min_kb {held_kb:.0}");
     println!("timeline_100k_10min_simulation_kb {sim_kb:.0}");
+    // Per key: one checkpoint (a copy of the whole run, what rewinding
+    // keeps) and the live run as the page holds it (log and series included).
+    let keys = p.engine().key_total() as f64;
+    let checkpoint = timeline.checkpoints().last().map_or(0, held) as f64;
+    println!("checkpoint_bytes_per_key {:.0} (budget 200)", checkpoint / keys);
+    println!("live_bytes_per_key {:.0} (budget 300)", held(&*p.engine()) as f64 / keys);
 }
 
 fn main() {

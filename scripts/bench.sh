@@ -7,11 +7,19 @@ cd "$(dirname "$0")/.."
 . scripts/setup.sh
 wq_setup >&2
 echo "# native"
-cargo run --quiet --release -p workqueue-core --bin bench
-echo "# soak (native, through the page's reducer: memory after 5 and 60 virtual minutes)"
+native=$(cargo run --quiet --release -p workqueue-core --bin bench)
+echo "$native"
+echo "# soak (native, through the page's reducer: memory after 5 and 60 virtual minutes, bytes per key)"
 cargo run --quiet --release --example soak
 echo "# wasm (headless Chromium)"
-wasm_env cargo test --release -p workqueue-core --target wasm32-unknown-unknown --test wasm_bench -- --nocapture 2>/dev/null | grep '^wasm_' || true
+wasm=$(wasm_env cargo test --release -p workqueue-core --target wasm32-unknown-unknown --test wasm_bench -- --nocapture 2>/dev/null | grep '^wasm_' || true)
+echo "$wasm"
+# The same figures side by side: wasm over native (the cold path's aim: 2x).
+echo "# wasm beside native: name native wasm wasm/native"
+printf '%s\n%s\n' "$native" "$wasm" | awk '
+  /^wasm_/ { sub(/^wasm_/, "", $1); w[$1] = $2; next }
+  { n[$1] = $2; order[++k] = $1 }
+  END { for (i = 1; i <= k; i++) { f = order[i]; if (f in w && n[f] > 0 && f !~ /_over_/) printf "side_by_side %s %s %s %.2fx\n", f, n[f], w[f], w[f] / n[f] } }'
 echo "# page"
 [ -f dist/index.html ] || wasm_env trunk build --release --offline >&2
 echo "# size (the bundle)"
