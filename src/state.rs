@@ -684,7 +684,7 @@ mod tests {
             p = reduce(p, Action::Tick(1000.0 / 60.0));
             let sim = p.sim();
             let id = sim.find("ns/a").unwrap();
-            let retries = sim.item(id).retries.total();
+            let retries = sim.item(id).retries_total;
             let waiting = sim.queue().waiting_until(id).is_some();
             if retries == 1 && waiting {
                 frames_waiting_5ms += 1;

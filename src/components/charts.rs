@@ -156,9 +156,9 @@ impl ChartData {
             curve: fresh_curve(sim),
             observed: selected
                 .and_then(|k| sim.find(k))
-                .map(|id| {
-                    sim.item(id)
-                        .retries
+                .and_then(|id| sim.details(id))
+                .map(|d| {
+                    d.retries
                         .iter()
                         .map(|r| (r.failures_before + 1, r.delay as f64 / 1e9))
                         .collect()

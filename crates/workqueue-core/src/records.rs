@@ -3,7 +3,8 @@
 
 use serde::Serialize;
 
-use crate::controller::{Decision, Outcome};
+use crate::controller::Outcome;
+use crate::item::{ItemId, ItemMap};
 use crate::limiter::Answer;
 use crate::time::Nanos;
 
@@ -68,13 +69,10 @@ impl Serialize for RetryHistory {
     }
 }
 
-/// What the simulation knows about one key beyond the queue's own state.
-/// `repr(C)` keeps the fields every reconcile and queue event touches
-/// together at the front (two cache lines), then the latest answer, then the
-/// history ring: with 100,000 keys the records outgrow the caches, and each
-/// line a reconcile touches is a trip to memory.
+/// What the simulation knows about one key beyond the queue's own state:
+/// counters and flags, one small record per key (its retry history and the
+/// limiter's latest answer are in [`Details`]).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[repr(C)]
 pub struct ItemInfo {
     pub reconciles: u64,
     pub errors: u64,
@@ -90,17 +88,137 @@ pub struct ItemInfo {
     /// The log position (`seq`) of the key's latest `ReconcileEnd`: where
     /// the calls its last result caused begin.
     pub last_end_seq: Option<u64>,
+    /// Its latest result (what controller-runtime decided from it is
+    /// `controller::decide(outcome.result())`).
     pub last_outcome: Option<Outcome>,
-    pub last_decision: Option<Decision>,
+    /// Rate-limited requeues so far (however many [`Details`] still holds).
+    pub retries_total: u64,
     /// Dropped by "give up after N requeues" or a terminal error.
     pub gave_up: bool,
     /// Whether the latest rate-limited requeue waits because of a token
     /// bucket (its answer was decided by one).
     pub bucket_bound: bool,
-    /// Every sub-limiter's answer to the latest `When` (kept for the latest
-    /// requeue only: ten thousand keys × a full history would be heavy to keep
-    /// and to snapshot).
-    pub last_answer: Option<Answer>,
+}
+
+/// Keys whose details are held: every key, up to this many; beyond, the
+/// keys that retried most recently. The page shows details for the key a
+/// person selects; held for every key of a 100,000-key storm they were
+/// 300 bytes a key, in the live run and in every rewind checkpoint.
+pub const DETAILED_KEYS: usize = 16_384;
+
+/// What the inspector and the backoff chart show of one key: its latest
+/// retries and every sub-limiter's answer to its latest `When`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct KeyDetail {
     /// The latest rate-limited requeues, oldest first (bounded).
     pub retries: RetryHistory,
+    pub answer: Option<Answer>,
+}
+
+/// Per-key details in at most [`DETAILED_KEYS`] slots. A key is given a
+/// slot at its first retry; once all are taken, slots are reused round the
+/// ring (the key that was given its slot longest ago loses its details;
+/// its counters in [`ItemInfo`] stay).
+#[derive(Clone, Debug)]
+pub struct Details {
+    /// Each key's slot, [`NO_SLOT`] when it has none.
+    slot_of: ItemMap<u32>,
+    slots: Vec<(ItemId, KeyDetail)>,
+    /// The slot handed out next once all are taken.
+    next: usize,
+}
+
+const NO_SLOT: u32 = u32::MAX;
+
+impl Default for Details {
+    fn default() -> Self {
+        Details {
+            slot_of: ItemMap::new(NO_SLOT),
+            slots: Vec::new(),
+            next: 0,
+        }
+    }
+}
+
+impl Details {
+    pub fn get(&self, item: ItemId) -> Option<&KeyDetail> {
+        match *self.slot_of.get(item) {
+            NO_SLOT => None,
+            slot => self.slots.get(slot as usize).map(|(_, d)| d),
+        }
+    }
+
+    /// Records a rate-limited requeue of `item` and the answer behind it.
+    pub fn record(&mut self, item: ItemId, retry: Retry, answer: Answer) {
+        let slot = match *self.slot_of.get(item) {
+            NO_SLOT => self.claim(item),
+            slot => slot as usize,
+        };
+        let detail = &mut self.slots[slot].1;
+        detail.retries.push(retry);
+        detail.answer = Some(answer);
+    }
+
+    fn claim(&mut self, item: ItemId) -> usize {
+        let slot = if self.slots.len() < DETAILED_KEYS {
+            self.slots.push((item, KeyDetail::default()));
+            self.slots.len() - 1
+        } else {
+            let slot = self.next;
+            self.next = (self.next + 1) % DETAILED_KEYS;
+            let (owner, detail) = &mut self.slots[slot];
+            self.slot_of.set(*owner, NO_SLOT);
+            *owner = item;
+            *detail = KeyDetail::default();
+            slot
+        };
+        self.slot_of.set(item, slot as u32);
+        slot
+    }
+}
+
+#[cfg(test)]
+mod details_tests {
+    use super::*;
+    use crate::item::ItemId;
+    use crate::limiter::AnswerKind;
+
+    fn answer(delay: Nanos) -> Answer {
+        Answer {
+            kind: AnswerKind::MaxOf,
+            delay,
+            parts: Vec::new(),
+            won: false,
+        }
+    }
+
+    fn retry(at: Nanos) -> Retry {
+        Retry {
+            at,
+            failures_before: 0,
+            delay: at,
+        }
+    }
+
+    #[test]
+    fn every_key_keeps_its_details_up_to_the_limit_then_the_oldest_slot_goes() {
+        let mut d = Details::default();
+        for i in 0..DETAILED_KEYS as u32 {
+            d.record(ItemId(i), retry(i as Nanos), answer(1));
+        }
+        d.record(ItemId(0), retry(7), answer(2));
+        assert_eq!(d.get(ItemId(0)).unwrap().retries.len(), 2);
+        // One more key: the slot given out first (key 0's) is reused.
+        let newcomer = ItemId(DETAILED_KEYS as u32);
+        d.record(newcomer, retry(9), answer(3));
+        assert_eq!(d.get(ItemId(0)), None);
+        assert_eq!(d.get(newcomer).unwrap().retries.len(), 1);
+        assert_eq!(d.get(newcomer).unwrap().answer.as_ref().unwrap().delay, 3);
+        assert!(d.get(ItemId(1)).is_some());
+        // Key 0 retries again: it takes the next slot (key 1's), afresh.
+        d.record(ItemId(0), retry(11), answer(4));
+        assert_eq!(d.get(ItemId(0)).unwrap().retries.len(), 1);
+        assert_eq!(d.get(ItemId(1)), None);
+        assert_eq!(d.slots.len(), DETAILED_KEYS);
+    }
 }

@@ -39,7 +39,9 @@ pub const MAX_PASSES_WITHOUT_PROGRESS: u64 = 1_000_000;
 /// at once; what is left is carried out by the next `run_until_bounded`.
 pub const APPLY_BUDGET: u64 = 200_000;
 pub use crate::events::{Input, LogEntry, SimError, SimEvent, WorkerState};
-pub use crate::records::{ItemInfo, Retry, RetryHistory, HISTORY_PER_ITEM};
+pub use crate::records::{
+    Details, ItemInfo, KeyDetail, Retry, RetryHistory, DETAILED_KEYS, HISTORY_PER_ITEM,
+};
 pub use crate::series::{Sample, Series, MAX_SAMPLES};
 
 #[derive(Clone, Debug)]
@@ -105,6 +107,7 @@ pub struct Simulation {
     workers: Vec<WorkerState>,
     active: u32,
     items: ItemMap<ItemInfo>,
+    details: Details,
     scripts: ItemMap<Option<Script>>,
     reconcile_ns: ItemMap<Option<Nanos>>,
     attempts: ItemMap<u64>,
@@ -213,6 +216,7 @@ impl Simulation {
             idle: (0..workers).map(Reverse).collect(),
             active: 0,
             items: ItemMap::new(ItemInfo::default()),
+            details: Details::default(),
             scripts: ItemMap::new(None),
             reconcile_ns: ItemMap::new(None),
             attempts: ItemMap::new(0),
@@ -826,7 +830,6 @@ impl Simulation {
                 info.gave_up = true;
             }
             info.last_outcome = Some(outcome);
-            info.last_decision = Some(decision);
         }
         self.metrics.count(&decision);
         self.inner_reconciles += inner_ran as u64;
@@ -865,12 +868,13 @@ impl Simulation {
                     let info = self.items.get_mut(item);
                     info.gave_up = false;
                     info.bucket_bound = delay == answer.delay && answer.decided_by_bucket();
-                    info.retries.push(Retry {
+                    info.retries_total += 1;
+                    let retry = Retry {
                         at: now,
                         failures_before,
                         delay,
-                    });
-                    info.last_answer = Some(answer);
+                    };
+                    self.details.record(item, retry, answer);
                 }
             }
             Requeue::After { delay } => {
@@ -1212,6 +1216,12 @@ impl Simulation {
 
     pub fn item(&self, id: ItemId) -> &ItemInfo {
         self.items.get(id)
+    }
+
+    /// The key's retry history and latest answer, if still held (see
+    /// [`DETAILED_KEYS`]).
+    pub fn details(&self, id: ItemId) -> Option<&KeyDetail> {
+        self.details.get(id)
     }
 
     pub fn key(&self, id: ItemId) -> &str {

@@ -425,6 +425,7 @@ impl Simulation {
                 Place::Idle
             });
         }
+        let detail = self.details(id);
         let log = self.log();
         let calls = match (info.last_end_seq, log.front()) {
             (Some(end), Some(first)) if end >= first.seq => {
@@ -451,10 +452,10 @@ impl Simulation {
             reconciles: info.reconciles,
             errors: info.errors,
             script: self.script_of(id).clone(),
-            last_retry: info.retries.back().copied(),
-            answer: info.last_answer.clone(),
+            last_retry: detail.and_then(|d| d.retries.back().copied()),
+            answer: detail.and_then(|d| d.answer.clone()),
             calls,
-            history: info.retries.iter().rev().copied().collect(),
+            history: detail.map_or(Vec::new(), |d| d.retries.iter().rev().copied().collect()),
             holding: self.holders(id),
         }
     }

@@ -389,11 +389,11 @@ fn crossplane_throttle_deferral_resets_the_per_object_backoff() {
         "RequeueAfter forgot the backoff"
     );
     // Next time k passes (free pass) and fails, it waits 1s, not 8s.
-    let before = sim.item(k).retries.total();
-    while sim.item(k).retries.total() == before {
+    let before = sim.item(k).retries_total;
+    while sim.item(k).retries_total == before {
         sim.step().unwrap();
     }
-    assert_eq!(sim.item(k).retries.back().unwrap().delay, SECOND);
+    assert_eq!(sim.details(k).unwrap().retries.back().unwrap().delay, SECOND);
 }
 
 #[test]

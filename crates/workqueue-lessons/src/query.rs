@@ -219,7 +219,7 @@ impl Query {
             Query::WaitAfterFailure { key, failure } => {
                 let mut sim = first(&run)?;
                 let id = find(&sim, key)?;
-                while sim.item(id).retries.total() < *failure {
+                while sim.item(id).retries_total < *failure {
                     match sim.step() {
                         Some(t) if t <= HORIZON => {}
                         _ => {
@@ -229,7 +229,10 @@ impl Query {
                         }
                     }
                 }
-                let retry = sim.item(id).retries.back().ok_or("no failure")?;
+                let retry = sim
+                    .details(id)
+                    .and_then(|d| d.retries.back())
+                    .ok_or("no failure")?;
                 Value::Duration(retry.delay)
             }
             Query::NextWait { key } => {
