@@ -281,7 +281,6 @@ pub fn run(now_ms: &dyn Fn() -> f64, rounds: usize) -> Vec<(&'static str, f64)> 
         when_all,
         &per_key_ns,
     );
-    drop(measure);
     let mut pq = |names, work: fn(&mut PriorityQueue, &[String]), scale: &dyn Fn(f64) -> f64| {
         time_workload(&mut out, &time, &keys, rounds, names, false, work, scale)
     };

@@ -87,7 +87,8 @@ pub struct ItemInfo {
     pub watch_events: u64,
     /// The log position (`seq`) of the key's latest `ReconcileEnd`: where
     /// the calls its last result caused begin.
-    pub last_end_seq: Option<u64>,
+    /// (`None` before the first; never position 0, which its Get took first.)
+    pub last_end_seq: Option<std::num::NonZeroU64>,
     /// Its latest result (what controller-runtime decided from it is
     /// `controller::decide(outcome.result())`).
     pub last_outcome: Option<Outcome>,

@@ -695,7 +695,12 @@ impl Simulation {
             }
             let item = match self.queue.get(self.now) {
                 Handed::Item(item, priority) => {
-                    self.handed_priority.set(item, priority);
+                    // Only a priority differing from the default takes a
+                    // slot: client-go's queue hands out 0, and its keys
+                    // need no record of it.
+                    if priority != *self.handed_priority.get(item) {
+                        self.handed_priority.set(item, priority);
+                    }
                     item
                 }
                 Handed::Empty | Handed::ShutDown => return true,
@@ -978,7 +983,7 @@ impl Simulation {
             let i = decision.label.index();
             let n = &mut self.series.current(self.now).reconciles[i];
             *n = n.saturating_add(1);
-            self.items.get_mut(*item).last_end_seq = Some(self.log_total);
+            self.items.get_mut(*item).last_end_seq = std::num::NonZeroU64::new(self.log_total);
         }
         if self.log_capacity == 0 {
             self.log_total += 1;

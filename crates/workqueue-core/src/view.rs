@@ -428,7 +428,8 @@ impl Simulation {
         let detail = self.details(id);
         let log = self.log();
         let calls = match (info.last_end_seq, log.front()) {
-            (Some(end), Some(first)) if end >= first.seq => {
+            (Some(end), Some(first)) if end.get() >= first.seq => {
+                let end = end.get();
                 // Its own entries, from its ReconcileEnd to its Done.
                 let mut calls = Vec::new();
                 for e in log.iter().skip((end - first.seq) as usize) {
