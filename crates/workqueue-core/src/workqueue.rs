@@ -294,7 +294,7 @@ impl Workqueue {
         // The waiting loop exits on shutdown: nothing is released after it.
         while !self.shutting_down {
             match self.waiting.peek() {
-                Some(w) if w.ready_at <= now as ReadyAt => {
+                Some(w) if w.ready_at() <= now as ReadyAt => {
                     self.waiting.pop();
                     self.emit(QueueEvent::Released { item: w.item });
                     self.add_inner(w.item);
@@ -318,7 +318,7 @@ impl Workqueue {
         }
         self.waiting
             .peek()
-            .and_then(|w| Nanos::try_from(w.ready_at).ok())
+            .and_then(|w| Nanos::try_from(w.ready_at()).ok())
     }
 
     // ----- the basic queue -----
@@ -526,7 +526,7 @@ impl Workqueue {
         self.waiting
             .soonest(n)
             .into_iter()
-            .map(|w| (w.item, w.ready_at))
+            .map(|w| (w.item, w.ready_at()))
             .collect()
     }
 
