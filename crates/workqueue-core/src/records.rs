@@ -3,7 +3,6 @@
 
 use serde::Serialize;
 
-use crate::controller::Outcome;
 use crate::item::{ItemId, ItemMap};
 use crate::limiter::Answer;
 use crate::time::Nanos;
@@ -89,9 +88,6 @@ pub struct ItemInfo {
     /// the calls its last result caused begin.
     /// (`None` before the first; never position 0, which its Get took first.)
     pub last_end_seq: Option<std::num::NonZeroU64>,
-    /// Its latest result (what controller-runtime decided from it is
-    /// `controller::decide(outcome.result())`).
-    pub last_outcome: Option<Outcome>,
     /// Rate-limited requeues so far (however many [`Details`] still holds).
     pub retries_total: u64,
     /// Dropped by "give up after N requeues" or a terminal error.

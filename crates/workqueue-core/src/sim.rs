@@ -834,7 +834,6 @@ impl Simulation {
             if decision.terminal {
                 info.gave_up = true;
             }
-            info.last_outcome = Some(outcome);
         }
         self.metrics.count(&decision);
         self.inner_reconciles += inner_ran as u64;
