@@ -35,7 +35,7 @@ use crate::{
 const KEYS: usize = 10_000;
 
 /// Fresh queues whose first round is timed for a `_cold` figure.
-pub const COLD_TRIALS: usize = 5;
+pub const COLD_TRIALS: usize = 15;
 
 fn queue(metrics: bool) -> Workqueue {
     let options = if metrics {
