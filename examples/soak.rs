@@ -124,8 +124,14 @@ fn timeline_of_the_100k_storm() {
     // keeps) and the live run as the page holds it (log and series included).
     let keys = p.engine().key_total() as f64;
     let checkpoint = timeline.checkpoints().last().map_or(0, held) as f64;
-    println!("checkpoint_bytes_per_key {:.0} (budget 200)", checkpoint / keys);
-    println!("live_bytes_per_key {:.0} (budget 300)", held(&*p.engine()) as f64 / keys);
+    println!(
+        "checkpoint_bytes_per_key {:.0} (budget 200)",
+        checkpoint / keys
+    );
+    println!(
+        "live_bytes_per_key {:.0} (budget 300)",
+        held(&*p.engine()) as f64 / keys
+    );
 }
 
 fn main() {

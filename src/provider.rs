@@ -240,11 +240,11 @@ mod tests {
         };
         assert!(p.to_scenario().unwrap_err().starts_with("Controllers: "));
         let mut p = Provider::default();
-        p.kinds[0].objects = 99_000;
+        p.kinds[0].objects = 249_000;
         assert!(p
             .to_scenario()
             .unwrap_err()
-            .starts_with("Objects each: 101000 keys in all is too many"));
+            .starts_with("Objects each: 251000 keys in all is too many"));
     }
 
     /// What the core refuses is named by the form's label, never by the

@@ -742,7 +742,7 @@ mod tests {
 
     #[test]
     fn a_scenario_too_big_for_the_page_is_refused_by_name() {
-        let s = Scenario::failing_keys(workqueue_core::LimiterConfig::DefaultController, 200_000);
+        let s = Scenario::failing_keys(workqueue_core::LimiterConfig::DefaultController, 300_000);
         let shared = Shared {
             scenario: s,
             inputs: Vec::new(),
@@ -753,7 +753,7 @@ mod tests {
         let p = Playground::from_shared(shared);
         let text = p.notice.clone().map(|n| n.text).unwrap_or_default();
         assert!(
-            text.contains("items: 200000 keys is too many for the page: at most 100000"),
+            text.contains("items: 300000 keys is too many for the page: at most 250000"),
             "{text}"
         );
         assert_eq!(p.sim().queue().keys().len(), 0, "a working default instead");

@@ -23,10 +23,12 @@ pub const CHECKPOINT_REAL_MS: f64 = 1000.0;
 pub const MAX_CHECKPOINTS: usize = 8;
 /// Copies of keys the rewind checkpoints may hold in all (keys × checkpoints):
 /// a big run keeps fewer checkpoints and replays further, so the timeline's
-/// memory does not grow with keys × checkpoints.
+/// memory does not grow with keys × checkpoints (the ring keeps two at
+/// least: the largest page run holds two copies).
 pub const CHECKPOINT_KEY_BUDGET: usize = 200_000;
-/// Most keys the page runs (the core takes up to a million: `wqsim`).
-pub const PAGE_MAX_KEYS: u64 = 100_000;
+/// Most keys the page runs (the core takes up to a million: `wqsim`): at
+/// ~260 bytes a key, live and in each of two checkpoints, some 160 MB.
+pub const PAGE_MAX_KEYS: u64 = 250_000;
 
 /// The controller a person's inputs go to (the stage's own).
 const INPUT_CONTROLLER: usize = 0;
@@ -476,12 +478,15 @@ mod tests {
         let held = timeline_keys(t.checkpoints());
         assert!(held <= CHECKPOINT_KEY_BUDGET, "{held} key copies");
         assert!(t.checkpoints().len() >= 2);
+        // The largest run the page takes still keeps two (one to seek from,
+        // one being replaced): two copies, past the budget only by that.
+        assert_eq!(checkpoints_for(PAGE_MAX_KEYS as usize), 2);
     }
 
     #[test]
     fn a_scenario_too_big_for_the_page_is_refused_by_name() {
-        let e = Timeline::new(failing(200_000)).unwrap_err();
+        let e = Timeline::new(failing(300_000)).unwrap_err();
         assert_eq!(e.field, "items");
-        assert!(e.reason.contains("at most 100000"), "{e}");
+        assert!(e.reason.contains("at most 250000"), "{e}");
     }
 }

@@ -86,7 +86,7 @@ try {
   console.log(`page_slow4g_bytes ${pct(bytes, 50)}`);
 
   // Frame times with a crowd of failing keys at 10x.
-  for (const keys of [10000, 100000]) {
+  for (const keys of [10000, 100000, 250000]) {
     const { page, context, problems } = await open(browser, url, { initScript: timeFrameWork });
     await failingStorm(page, keys);
     for (let i = 0; i < 3; i++) await page.keyboard.press('+'); // 1x → 2x → 5x → 10x

@@ -58,14 +58,14 @@ test('ten thousand keys stay responsive and are aggregated', async () => {
   assert.ok(chips < 200, `${chips} chips drawn`);
   assert.match(await page.textContent('[data-testid="waiting"]'), /more/);
   // The gate refuses it next to the field, naming the field and the range.
-  await page.fill('[data-testid="count"]', '200000');
+  await page.fill('[data-testid="count"]', '300000');
   await page.click('[data-testid="add-many"]');
-  assert.match(await page.textContent('[data-testid="field-error"]'), /^Distinct keys: 200000 keys is out of range: use 1 to 100000/);
+  assert.match(await page.textContent('[data-testid="field-error"]'), /^Distinct keys: 300000 keys is out of range: use 1 to 250000/);
   assert.equal(await page.getAttribute('[data-testid="count"]', 'aria-invalid'), 'true');
   // Within the range, but more than the run has room for: the run says so.
-  await page.fill('[data-testid="count"]', '95000');
+  await page.fill('[data-testid="count"]', '245000');
   await page.click('[data-testid="add-many"]');
-  assert.match(await page.textContent('[data-testid="notice"]'), /limit of 100000/);
+  assert.match(await page.textContent('[data-testid="notice"]'), /limit of 250000/);
   await shot(page, '23-ten-thousand');
   assert.deepEqual(problems.console, []);
   await context.close();

@@ -252,9 +252,10 @@ pub fn run(now_ms: &dyn Fn() -> f64, rounds: usize) -> Vec<(&'static str, f64)> 
     };
     let per_key_ns = |ms: f64| ms * 1e6 / KEYS as f64;
     let mut out = Vec::new();
-    let mut measure = |names, metrics, work: fn(&mut Workqueue, &[String]), scale: &dyn Fn(f64) -> f64| {
-        time_workload(&mut out, &time, &keys, rounds, names, metrics, work, scale)
-    };
+    let mut measure =
+        |names, metrics, work: fn(&mut Workqueue, &[String]), scale: &dyn Fn(f64) -> f64| {
+            time_workload(&mut out, &time, &keys, rounds, names, metrics, work, scale)
+        };
     let ms = |x: f64| x;
     measure(
         ("add_get_done_ns", Some("add_get_done_cold_ns")),

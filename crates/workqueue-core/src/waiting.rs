@@ -199,7 +199,15 @@ mod layout_tests {
 
     #[test]
     fn an_entry_keeps_every_instant_exactly_in_24_bytes() {
-        for at in [0, 1, -1, i64::MAX as i128 * 3, i64::MIN as i128 * 2, i128::MAX, i128::MIN] {
+        for at in [
+            0,
+            1,
+            -1,
+            i64::MAX as i128 * 3,
+            i64::MIN as i128 * 2,
+            i128::MAX,
+            i128::MIN,
+        ] {
             assert_eq!(Waiting::new(ItemId(7), at).ready_at(), at);
         }
         assert_eq!(std::mem::size_of::<Waiting>(), 24);

@@ -393,7 +393,10 @@ fn crossplane_throttle_deferral_resets_the_per_object_backoff() {
     while sim.item(k).retries_total == before {
         sim.step().unwrap();
     }
-    assert_eq!(sim.details(k).unwrap().retries.back().unwrap().delay, SECOND);
+    assert_eq!(
+        sim.details(k).unwrap().retries.back().unwrap().delay,
+        SECOND
+    );
 }
 
 #[test]

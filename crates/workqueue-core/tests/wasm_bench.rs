@@ -38,4 +38,3 @@ fn keep_freed_memory() {
     }
     std::hint::black_box(&grown);
 }
-
