@@ -246,8 +246,8 @@ impl SimEvent {
                 | QueueEvent::Get { item }
                 | QueueEvent::Done { item, .. }
                 | QueueEvent::Forget { item }
-                | QueueEvent::AddWithOpts { item, .. }
                 | QueueEvent::GetWithPriority { item, .. } => Some(*item),
+                QueueEvent::AddWithOpts(call) => Some(call.item),
                 QueueEvent::ShutDown { .. } => None,
             },
             SimEvent::ReconcileStart { item, .. }

@@ -69,4 +69,6 @@ pub use sim::{Input, SimError, Simulation};
 pub use time::*;
 pub use validate::MAX_RUN;
 pub use view::StageView;
-pub use workqueue::{AddEffect, AfterEffect, Got, QueueEvent, QueueOptions, Workqueue};
+pub use workqueue::{
+    AddEffect, AddWithOptsCall, AfterEffect, Got, QueueEvent, QueueOptions, Workqueue,
+};

@@ -9,7 +9,7 @@ use crate::priority::Placed;
 use crate::queue::QueueKind;
 use crate::sim::Simulation;
 use crate::time::{format_go_duration, Nanos};
-use crate::workqueue::{AddEffect, AfterEffect, QueueEvent};
+use crate::workqueue::{AddEffect, AddWithOptsCall, AfterEffect, QueueEvent};
 
 impl Simulation {
     /// One log entry as the Go calls it stands for.
@@ -72,14 +72,15 @@ impl Simulation {
                 QueueEvent::ShutDown { drain } => {
                     format!("queue.ShutDown{}()", if *drain { "WithDrain" } else { "" })
                 }
-                QueueEvent::AddWithOpts {
-                    item,
-                    opts,
-                    when,
-                    effective,
-                    placed,
-                    raised,
-                } => {
+                QueueEvent::AddWithOpts(call) => {
+                    let AddWithOptsCall {
+                        item,
+                        opts,
+                        when,
+                        effective,
+                        placed,
+                        raised,
+                    } = &**call;
                     let delay = match (when, opts.after) {
                         (Some(w), 0) => format!(": When = {}", d(*w)),
                         (Some(w), a) => {

@@ -21,7 +21,7 @@ use crate::limiter::{Answer, Limiter, LimiterConfig};
 use crate::metrics::{since_seconds, Histogram};
 use crate::time::{Nanos, MILLISECOND, SECOND};
 use crate::waiting::ReadyAt;
-use crate::workqueue::QueueEvent;
+use crate::workqueue::{AddWithOptsCall, QueueEvent};
 
 /// controller-runtime's `handler.LowPriority`: creates from the informer's
 /// initial list and resync updates are enqueued with it.
@@ -389,14 +389,16 @@ impl PriorityQueue {
         explain: Option<&mut Vec<Answer>>,
     ) -> Added {
         let (added, when) = self.place(now, opts, item, explain);
-        self.emit(QueueEvent::AddWithOpts {
-            item,
-            opts,
-            when,
-            effective: added.effective,
-            placed: added.placed,
-            raised: added.raised,
-        });
+        if self.events.is_some() {
+            self.emit(QueueEvent::AddWithOpts(Box::new(AddWithOptsCall {
+                item,
+                opts,
+                when,
+                effective: added.effective,
+                placed: added.placed,
+                raised: added.raised,
+            })));
+        }
         added
     }
 

@@ -907,12 +907,10 @@ impl Simulation {
                 QueueEvent::Add {
                     item,
                     effect: AddEffect::Deduplicated,
-                }
-                | QueueEvent::AddWithOpts {
-                    item,
-                    placed: Placed::StayedReady,
-                    ..
                 } => self.items.get_mut(*item).absorbed += 1,
+                QueueEvent::AddWithOpts(call) if call.placed == Placed::StayedReady => {
+                    self.items.get_mut(call.item).absorbed += 1
+                }
                 QueueEvent::Get { item } | QueueEvent::GetWithPriority { item, .. } => {
                     self.items.get_mut(*item).absorbed = 0
                 }
@@ -920,12 +918,15 @@ impl Simulation {
                     item,
                     effect: AfterEffect::Waiting { .. } | AfterEffect::MovedEarlier { .. },
                     ..
-                }
-                | QueueEvent::AddWithOpts {
-                    item,
-                    placed: Placed::NewWaiting { .. } | Placed::MovedEarlier { .. },
-                    ..
                 } => self.items.get_mut(*item).wait_from = at,
+                QueueEvent::AddWithOpts(call)
+                    if matches!(
+                        call.placed,
+                        Placed::NewWaiting { .. } | Placed::MovedEarlier { .. }
+                    ) =>
+                {
+                    self.items.get_mut(call.item).wait_from = at
+                }
                 _ => {}
             }
             let sample = self.series.current(at);
@@ -941,18 +942,15 @@ impl Simulation {
                     false,
                     matches!(effect, AddEffect::Queued | AddEffect::MarkedDirty),
                 ),
-                QueueEvent::AddWithOpts {
-                    opts,
-                    effective,
-                    placed,
-                    ..
-                } => {
-                    let became_ready =
-                        matches!(placed, Placed::NewReady | Placed::DelayCancelled { .. });
-                    let delayed = opts.rate_limited || opts.after != 0;
+                QueueEvent::AddWithOpts(call) => {
+                    let became_ready = matches!(
+                        call.placed,
+                        Placed::NewReady | Placed::DelayCancelled { .. }
+                    );
+                    let delayed = call.opts.rate_limited || call.opts.after != 0;
                     (
-                        delayed && *effective <= 0 && became_ready,
-                        *effective > 0,
+                        delayed && call.effective <= 0 && became_ready,
+                        call.effective > 0,
                         became_ready,
                     )
                 }

@@ -28,6 +28,20 @@ pub enum Got {
     ShutDown,
 }
 
+/// What one `AddWithOpts` call did (see [`QueueEvent::AddWithOpts`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AddWithOptsCall {
+    pub item: ItemId,
+    pub opts: crate::priority::AddOpts,
+    /// The limiter's `When`, when rate limited.
+    pub when: Option<Nanos>,
+    /// The delay used: `After`, `When`, or the smaller of the two.
+    pub effective: Nanos,
+    pub placed: crate::priority::Placed,
+    /// The record's priority went up (from, to).
+    pub raised: Option<(i64, i64)>,
+}
+
 /// One observable thing the queue did, for the log and the animation.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "call", rename_all = "snake_case")]
@@ -64,17 +78,9 @@ pub enum QueueEvent {
         drain: bool,
     },
     /// controller-runtime's priority queue: `AddWithOpts(opts, item)`.
-    AddWithOpts {
-        item: ItemId,
-        opts: crate::priority::AddOpts,
-        /// The limiter's `When`, when rate limited.
-        when: Option<Nanos>,
-        /// The delay used: `After`, `When`, or the smaller of the two.
-        effective: Nanos,
-        placed: crate::priority::Placed,
-        /// The record's priority went up (from, to).
-        raised: Option<(i64, i64)>,
-    },
+    /// Boxed: four times the size of any other event, it would set the size
+    /// of every entry in the log (and in every rewind checkpoint's log).
+    AddWithOpts(Box<AddWithOptsCall>),
     /// controller-runtime's priority queue: `GetWithPriority()`.
     GetWithPriority {
         item: ItemId,
