@@ -82,7 +82,7 @@ test('a vanishing storm rate is refused by name and the page keeps running', asy
   await page.fill('#in-storm-for', '');
   await page.click('[data-testid="storm"]');
   const empty = await page.textContent('[data-testid="field-error"]');
-  assert.match(empty, /^Storm duration: /);
+  assert.match(empty, /^Storm duration: empty: write a duration such as 5ms/);
   assert.doesNotMatch(empty, /_ns|per_second/);
   assert.equal(await page.getAttribute('#in-storm-for', 'aria-invalid'), 'true');
   await page.fill('#in-storm-for', '2s');

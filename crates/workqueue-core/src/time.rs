@@ -135,7 +135,7 @@ fn fmt_frac(mut v: u64, prec: u32) -> (String, u64) {
 /// Why a duration string was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DurationError {
-    #[error("empty duration")]
+    #[error("empty: write a duration such as 5ms, 1.5s or 2m30s")]
     Empty,
     #[error("invalid duration {0:?}: expected a number with a unit, like 5ms, 1.5s or 2m30s")]
     Invalid(String),
