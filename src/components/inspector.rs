@@ -204,7 +204,8 @@ pub fn inspector() -> Html {
                 html! { <super::key_script::KeyScript key_name={key.clone()} {on_set} /> }
             } else { html! {} } }
             { match last {
-                None => html! { <p class="hint">{"No rate-limited requeue yet: the limiter has not been asked about this key."}</p> },
+                None if report.retries == 0 => html! { <p class="hint">{"No rate-limited requeue yet: the limiter has not been asked about this key."}</p> },
+                None => html! { <p class="hint" data-testid="details-not-held">{ format!("{} rate-limited requeues; their details are not held: a run this large keeps them for the {} keys that retried last.", report.retries, format::count(workqueue_core::sim::DETAILED_KEYS as u64)) }</p> },
                 Some(r) => html! {
                     <>
                         <h3>{ format!("Last AddRateLimited at {}: failure #{} → When = {}", format::at(r.at), r.failures_before + 1, format::dur(r.delay)) }</h3>

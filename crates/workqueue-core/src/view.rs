@@ -197,7 +197,10 @@ pub struct KeyReport {
     pub reconciles: u64,
     pub errors: u64,
     pub script: crate::controller::Script,
-    /// The latest rate-limited requeue and every limiter's answer to it.
+    /// Rate-limited requeues so far; the latest of them, and every
+    /// limiter's answer to it, while the run still holds its details (see
+    /// [`crate::sim::DETAILED_KEYS`]).
+    pub retries: u64,
     pub last_retry: Option<crate::sim::Retry>,
     pub answer: Option<crate::limiter::Answer>,
     /// What its latest result did, as Go calls (the log, from its
@@ -453,6 +456,7 @@ impl Simulation {
             reconciles: info.reconciles,
             errors: info.errors,
             script: self.script_of(id).clone(),
+            retries: info.retries_total,
             last_retry: detail.and_then(|d| d.retries.back().copied()),
             answer: detail.and_then(|d| d.answer.clone()),
             calls,
@@ -541,6 +545,32 @@ mod tests {
     use crate::scenario::Scenario;
     use crate::sim::Input;
     use crate::time::{MILLISECOND, SECOND};
+
+    /// Past [`crate::sim::DETAILED_KEYS`] retrying keys, the first to have
+    /// retried loses its details but not its count; the latest keeps both.
+    #[test]
+    fn a_key_whose_details_were_let_go_still_reports_its_requeues() {
+        let keys = crate::sim::DETAILED_KEYS as u64 + 100;
+        let per_item = LimiterConfig::Exponential {
+            base_ns: SECOND,
+            max_ns: 1000 * SECOND,
+        };
+        let mut s = Scenario::failing_keys(per_item, keys);
+        s.first_mut().controller.workers = 64;
+        s.first_mut().controller.reconcile_ns = 0;
+        let mut sim = crate::sim::Simulation::new(&s).unwrap();
+        sim.run_until(SECOND / 2);
+        let first = sim.key_report(crate::item::ItemId(0));
+        assert_eq!(first.retries, 1);
+        assert_eq!(
+            (first.last_retry, first.answer, first.history.len()),
+            (None, None, 0)
+        );
+        let last = sim.key_report(crate::item::ItemId(keys as u32 - 1));
+        assert_eq!(last.retries, 1);
+        assert_eq!(last.last_retry.map(|r| r.delay), Some(SECOND));
+        assert!(last.answer.is_some());
+    }
 
     fn sim(limiter: LimiterConfig, script: Script) -> Simulation {
         let mut s = Scenario::new("view");
