@@ -205,7 +205,7 @@ pub fn inspector() -> Html {
             } else { html! {} } }
             { match last {
                 None if report.retries == 0 => html! { <p class="hint">{"No rate-limited requeue yet: the limiter has not been asked about this key."}</p> },
-                None => html! { <p class="hint" data-testid="details-not-held">{ format!("{} rate-limited requeues; their details are not held: a run this large keeps them for the {} keys that retried last.", report.retries, format::count(workqueue_core::sim::DETAILED_KEYS as u64)) }</p> },
+                None => html! { <p class="hint" data-testid="details-not-held">{ format!("{} rate-limited requeues; their details are not held: a run this large keeps them for the first {} keys to retry.", report.retries, format::count(workqueue_core::sim::DETAILED_KEYS as u64)) }</p> },
                 Some(r) => html! {
                     <>
                         <h3>{ format!("Last AddRateLimited at {}: failure #{} → When = {}", format::at(r.at), r.failures_before + 1, format::dur(r.delay)) }</h3>

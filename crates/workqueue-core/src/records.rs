@@ -97,10 +97,12 @@ pub struct ItemInfo {
     pub bucket_bound: bool,
 }
 
-/// Keys whose details are held: every key, up to this many; beyond, the
-/// keys that retried most recently. The page shows details for the key a
-/// person selects; held for every key of a 100,000-key storm they were
-/// 300 bytes a key, in the live run and in every rewind checkpoint.
+/// Keys whose details are held: the first this many keys to retry (every
+/// key of the lessons' 10,000-key storms). Held for every key of a
+/// 100,000-key storm they were 300 bytes a key, in the live run and in every
+/// rewind checkpoint. The first to retry are kept, not the latest: in a
+/// storm the keys that retried first are the ones ready first, the ones
+/// the stage shows and a person clicks.
 pub const DETAILED_KEYS: usize = 16_384;
 
 /// What the inspector and the backoff chart show of one key: its latest
@@ -112,17 +114,14 @@ pub struct KeyDetail {
     pub answer: Option<Answer>,
 }
 
-/// Per-key details in at most [`DETAILED_KEYS`] slots. A key is given a
-/// slot at its first retry; once all are taken, slots are reused round the
-/// ring (the key that was given its slot longest ago loses its details;
-/// its counters in [`ItemInfo`] stay).
+/// Per-key details in at most [`DETAILED_KEYS`] slots: a key is given
+/// one at its first retry while any is free, and keeps it. A key without
+/// one still has its counters in [`ItemInfo`].
 #[derive(Clone, Debug)]
 pub struct Details {
     /// Each key's slot, [`NO_SLOT`] when it has none.
     slot_of: ItemMap<u32>,
-    slots: Vec<(ItemId, KeyDetail)>,
-    /// The slot handed out next once all are taken.
-    next: usize,
+    slots: Vec<KeyDetail>,
 }
 
 const NO_SLOT: u32 = u32::MAX;
@@ -132,7 +131,6 @@ impl Default for Details {
         Details {
             slot_of: ItemMap::new(NO_SLOT),
             slots: Vec::new(),
-            next: 0,
         }
     }
 }
@@ -141,36 +139,25 @@ impl Details {
     pub fn get(&self, item: ItemId) -> Option<&KeyDetail> {
         match *self.slot_of.get(item) {
             NO_SLOT => None,
-            slot => self.slots.get(slot as usize).map(|(_, d)| d),
+            slot => self.slots.get(slot as usize),
         }
     }
 
-    /// Records a rate-limited requeue of `item` and the answer behind it.
+    /// Records a rate-limited requeue of `item` and the answer behind it
+    /// (dropped for a key without a slot once none is free).
     pub fn record(&mut self, item: ItemId, retry: Retry, answer: Answer) {
         let slot = match *self.slot_of.get(item) {
-            NO_SLOT => self.claim(item),
+            NO_SLOT if self.slots.len() < DETAILED_KEYS => {
+                self.slot_of.set(item, self.slots.len() as u32);
+                self.slots.push(KeyDetail::default());
+                self.slots.len() - 1
+            }
+            NO_SLOT => return,
             slot => slot as usize,
         };
-        let detail = &mut self.slots[slot].1;
+        let detail = &mut self.slots[slot];
         detail.retries.push(retry);
         detail.answer = Some(answer);
-    }
-
-    fn claim(&mut self, item: ItemId) -> usize {
-        let slot = if self.slots.len() < DETAILED_KEYS {
-            self.slots.push((item, KeyDetail::default()));
-            self.slots.len() - 1
-        } else {
-            let slot = self.next;
-            self.next = (self.next + 1) % DETAILED_KEYS;
-            let (owner, detail) = &mut self.slots[slot];
-            self.slot_of.set(*owner, NO_SLOT);
-            *owner = item;
-            *detail = KeyDetail::default();
-            slot
-        };
-        self.slot_of.set(item, slot as u32);
-        slot
     }
 }
 
@@ -198,24 +185,19 @@ mod details_tests {
     }
 
     #[test]
-    fn every_key_keeps_its_details_up_to_the_limit_then_the_oldest_slot_goes() {
+    fn the_first_keys_to_retry_keep_their_details_and_later_ones_get_none() {
         let mut d = Details::default();
-        for i in 0..DETAILED_KEYS as u32 {
-            d.record(ItemId(i), retry(i as Nanos), answer(1));
+        // Ids out of order: slots go by first retry, not by id.
+        for i in (0..DETAILED_KEYS as u32).rev() {
+            d.record(ItemId(i + 5), retry(i as Nanos), answer(1));
         }
-        d.record(ItemId(0), retry(7), answer(2));
-        assert_eq!(d.get(ItemId(0)).unwrap().retries.len(), 2);
-        // One more key: the slot given out first (key 0's) is reused.
-        let newcomer = ItemId(DETAILED_KEYS as u32);
-        d.record(newcomer, retry(9), answer(3));
+        d.record(ItemId(5), retry(7), answer(2));
+        assert_eq!(d.get(ItemId(5)).unwrap().retries.len(), 2);
+        assert_eq!(d.get(ItemId(5)).unwrap().answer.as_ref().unwrap().delay, 2);
+        // All taken: a newcomer is not held, and nobody loses theirs.
+        d.record(ItemId(0), retry(9), answer(3));
         assert_eq!(d.get(ItemId(0)), None);
-        assert_eq!(d.get(newcomer).unwrap().retries.len(), 1);
-        assert_eq!(d.get(newcomer).unwrap().answer.as_ref().unwrap().delay, 3);
-        assert!(d.get(ItemId(1)).is_some());
-        // Key 0 retries again: it takes the next slot (key 1's), afresh.
-        d.record(ItemId(0), retry(11), answer(4));
-        assert_eq!(d.get(ItemId(0)).unwrap().retries.len(), 1);
-        assert_eq!(d.get(ItemId(1)), None);
+        assert!((5..DETAILED_KEYS as u32 + 5).all(|i| d.get(ItemId(i)).is_some()));
         assert_eq!(d.slots.len(), DETAILED_KEYS);
     }
 }
