@@ -12,7 +12,7 @@ use std::rc::Rc;
 use std::sync::atomic::{AtomicIsize, Ordering};
 
 use workqueue_core::scenario::Source;
-use workqueue_core::{LimiterConfig, Scenario, MINUTE, SECOND};
+use workqueue_core::{LimiterConfig, Manager, QueueKind, Scenario, MINUTE, SECOND};
 use workqueue_playground::settings::Settings;
 use workqueue_playground::state::{Action, Playground};
 use yew::Reducible;
@@ -51,6 +51,20 @@ fn held<T: Clone>(value: &T) -> isize {
     bytes
 }
 
+/// Bytes of key names `engine` holds that `beside` does not share: a
+/// clone shares its names (see `Interner`), so [`held`] leaves them out.
+fn names_not_shared(engine: &Manager, beside: Option<&Manager>) -> isize {
+    engine
+        .controllers()
+        .enumerate()
+        .filter(|(i, (_, c))| {
+            let other = beside.and_then(|b| b.controller(*i));
+            !other.is_some_and(|o| o.queue().keys().shares_names_with(c.queue().keys()))
+        })
+        .map(|(_, (_, c))| c.queue().keys().heap_bytes() as isize)
+        .sum()
+}
+
 fn scenario() -> Scenario {
     let mut s = Scenario::failing_keys(LimiterConfig::DefaultController, 10_000);
     s.duration_ns = 2 * 60 * MINUTE;
@@ -70,12 +84,17 @@ fn scenario() -> Scenario {
 
 fn report(p: &Playground, label: &str) -> isize {
     let sim = p.sim();
-    let total_sim = held(&*sim);
+    let total_sim = held(&*sim) + sim.queue().keys().heap_bytes() as isize;
     let log = held(sim.log());
     let series = held(sim.series());
     drop(sim);
+    let live = p.engine();
     let timeline = p.timeline.borrow();
-    let checkpoints: isize = timeline.checkpoints().iter().map(held).sum();
+    let checkpoints: isize = timeline
+        .checkpoints()
+        .iter()
+        .map(|c| held(c) + names_not_shared(c, Some(&live)))
+        .sum();
     let total = total_sim + checkpoints;
     println!(
         "soak_{label}_simulation_kb {:.0}\nsoak_{label}_log_kb {:.0}\nsoak_{label}_series_kb {:.0}\nsoak_{label}_checkpoints_kb {:.0} ({} checkpoints)\nsoak_{label}_total_kb {:.0}",
@@ -90,13 +109,15 @@ fn report(p: &Playground, label: &str) -> isize {
 }
 
 /// The memory the rewind timeline holds after 10 virtual minutes of the
-/// 100,000-key storm (per-item limiter, instant reconciles) at 1000x.
-fn timeline_of_the_100k_storm() {
+/// 100,000-key storm (per-item limiter, instant reconciles) at 1000x, on
+/// `queue`; figures are prefixed with `prefix`.
+fn timeline_of_the_100k_storm(queue: QueueKind, prefix: &str) {
     let per_item = LimiterConfig::Exponential {
         base_ns: 5 * workqueue_core::MILLISECOND,
         max_ns: 1000 * SECOND,
     };
     let mut s = Scenario::failing_keys(per_item, 100_000);
+    s.first_mut().queue = queue;
     s.duration_ns = 20 * MINUTE;
     let mut p = Rc::new(Playground::with(Settings::from_scenario(&s), s));
     p = p.reduce(Action::SetSpeed(1000.0));
@@ -106,31 +127,43 @@ fn timeline_of_the_100k_storm() {
         frames += 1;
         assert!(p.playing, "the 100k storm stopped: {:?}", p.notice);
     }
+    let live = p.engine();
     let timeline = p.timeline.borrow();
-    let held_kb = timeline.checkpoints().iter().map(held).sum::<isize>() as f64 / 1024.0;
-    let sim_kb = held(&*p.sim()) as f64 / 1024.0;
-    println!("timeline_100k_10min_frames {frames}");
+    // A checkpoint as it costs: a copy of the whole run, less the key names
+    // it shares with the live run; the live run with its names.
+    let checkpoint_bytes = |c: &Manager| held(c) + names_not_shared(c, Some(&live));
+    let live_bytes = held(&*live) + names_not_shared(&live, None);
+    let held_kb = timeline
+        .checkpoints()
+        .iter()
+        .map(checkpoint_bytes)
+        .sum::<isize>() as f64
+        / 1024.0;
+    println!("{prefix}timeline_100k_10min_frames {frames}");
     println!(
-        "timeline_100k_10min_checkpoints {}",
+        "{prefix}timeline_100k_10min_checkpoints {}",
         timeline.checkpoints().len()
     );
     println!(
-        "timeline_100k_10min_key_copies {}",
+        "{prefix}timeline_100k_10min_key_copies {}",
         workqueue_playground::timeline::timeline_keys(timeline.checkpoints())
     );
-    println!("timeline_100k_10min_kb {held_kb:.0}");
-    println!("timeline_100k_10min_simulation_kb {sim_kb:.0}");
-    // Per key: one checkpoint (a copy of the whole run, what rewinding
-    // keeps) and the live run as the page holds it (log and series included).
-    let keys = p.engine().key_total() as f64;
-    let checkpoint = timeline.checkpoints().last().map_or(0, held) as f64;
+    println!("{prefix}timeline_100k_10min_kb {held_kb:.0}");
     println!(
-        "checkpoint_bytes_per_key {:.0} (budget 200)",
+        "{prefix}timeline_100k_10min_simulation_kb {:.0}",
+        live_bytes as f64 / 1024.0
+    );
+    // Per key: one checkpoint (what rewinding keeps) and the live run as
+    // the page holds it (log and series included).
+    let keys = live.key_total() as f64;
+    let checkpoint = timeline.checkpoints().last().map_or(0, checkpoint_bytes) as f64;
+    println!(
+        "{prefix}checkpoint_bytes_per_key {:.0} (budget 200)",
         checkpoint / keys
     );
     println!(
-        "live_bytes_per_key {:.0} (budget 300)",
-        held(&*p.engine()) as f64 / keys
+        "{prefix}live_bytes_per_key {:.0} (budget 300)",
+        live_bytes as f64 / keys
     );
 }
 
@@ -154,7 +187,8 @@ fn main() {
     }
     let ratio = totals[1] as f64 / totals[0] as f64;
     println!("soak_memory_60min_over_5min {ratio:.3}");
-    timeline_of_the_100k_storm();
+    timeline_of_the_100k_storm(QueueKind::ClientGo, "");
+    timeline_of_the_100k_storm(QueueKind::Priority, "v0_23_");
     if !(0.9..=1.1).contains(&ratio) {
         eprintln!("soak: memory grew by more than 10% between 5 and 60 virtual minutes");
         std::process::exit(1);

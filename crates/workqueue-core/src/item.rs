@@ -2,6 +2,8 @@
 //! dense [`ItemId`], so the queue and the limiters keep per-item state in plain
 //! vectors instead of hashing strings on every call.
 
+use std::sync::Arc;
+
 /// Odd constants (the fractional digits of pi) that key the hash.
 const K: [u64; 3] = [
     0x243f_6a88_85a3_08d3,
@@ -102,8 +104,19 @@ impl ItemId {
 /// never recycled: memory grows with the number of distinct keys ever seen,
 /// like the limiters' maps in client-go grow with keys that are never
 /// forgotten.
-#[derive(Clone, Debug)]
+///
+/// A key's name never changes once interned, so a clone (a rewind
+/// checkpoint) shares the names instead of copying them; the first new key
+/// interned after a clone copies them once, then goes on alone.
+#[derive(Clone, Debug, Default)]
 pub struct Interner {
+    names: Arc<KeyNames>,
+}
+
+/// The interner's contents, shared by its clones until one of them learns
+/// a new key.
+#[derive(Debug)]
+struct KeyNames {
     /// Every key's bytes, back to back.
     arena: String,
     /// Key `id` is `arena[ends[id]..ends[id + 1]]` (`ends[0]` is 0).
@@ -113,12 +126,28 @@ pub struct Interner {
     table: Vec<u64>,
 }
 
-impl Default for Interner {
+impl Default for KeyNames {
     fn default() -> Self {
-        Interner {
+        KeyNames {
             arena: String::new(),
             ends: vec![0],
             table: Vec::new(),
+        }
+    }
+}
+
+/// A copy keeps the original's capacity: the copy is the live run, about to
+/// learn more keys.
+impl Clone for KeyNames {
+    fn clone(&self) -> Self {
+        let mut arena = String::with_capacity(self.arena.capacity());
+        arena.push_str(&self.arena);
+        let mut ends = Vec::with_capacity(self.ends.capacity());
+        ends.extend_from_slice(&self.ends);
+        KeyNames {
+            arena,
+            ends,
+            table: self.table.clone(),
         }
     }
 }
@@ -150,18 +179,7 @@ enum Probe {
     Vacant(usize),
 }
 
-impl Interner {
-    /// An interner with room for `keys` keys of about `bytes_per_key` bytes.
-    pub fn with_capacity(keys: usize, bytes_per_key: usize) -> Interner {
-        let mut ends = Vec::with_capacity(keys.saturating_add(1));
-        ends.push(0);
-        Interner {
-            arena: String::with_capacity(keys.saturating_mul(bytes_per_key)),
-            ends,
-            table: vec![0; Self::slots_for(keys)],
-        }
-    }
-
+impl KeyNames {
     /// Slots that hold `keys` keys at most 3/4 full.
     fn slots_for(keys: usize) -> usize {
         (keys.saturating_mul(4) / 3 + 1).next_power_of_two().max(16)
@@ -206,14 +224,9 @@ impl Interner {
         }
     }
 
-    pub fn intern(&mut self, key: &str) -> ItemId {
-        let tag = tag_of(hash_key(key));
-        // A key already seen is found without any thought of growing.
-        let mut vacant = match (!self.table.is_empty()).then(|| self.probe(key, tag)) {
-            Some(Probe::Found(id)) => return id,
-            Some(Probe::Vacant(i)) => Some(i),
-            None => None,
-        };
+    /// Adds `key`, known to be new, whose lookup ended at `vacant`.
+    fn insert(&mut self, key: &str, tag: u32, vacant: Option<usize>) -> ItemId {
+        let mut vacant = vacant;
         if (self.len() + 1) * 4 > self.table.len() * 3 {
             self.grow();
             vacant = None; // the slots moved
@@ -230,16 +243,6 @@ impl Interner {
         ItemId(id)
     }
 
-    pub fn get(&self, key: &str) -> Option<ItemId> {
-        if self.table.is_empty() {
-            return None;
-        }
-        match self.probe(key, tag_of(hash_key(key))) {
-            Probe::Found(id) => Some(id),
-            Probe::Vacant(_) => None,
-        }
-    }
-
     /// Key `id`'s bytes (no character-boundary checks, unlike [`Interner::name`]).
     #[inline]
     fn bytes(&self, id: ItemId) -> &[u8] {
@@ -247,13 +250,54 @@ impl Interner {
         &self.arena.as_bytes()[self.ends[i] as usize..self.ends[i + 1] as usize]
     }
 
+    fn len(&self) -> usize {
+        self.ends.len() - 1
+    }
+}
+
+impl Interner {
+    /// An interner with room for `keys` keys of about `bytes_per_key` bytes.
+    pub fn with_capacity(keys: usize, bytes_per_key: usize) -> Interner {
+        let mut ends = Vec::with_capacity(keys.saturating_add(1));
+        ends.push(0);
+        Interner {
+            names: Arc::new(KeyNames {
+                arena: String::with_capacity(keys.saturating_mul(bytes_per_key)),
+                ends,
+                table: vec![0; KeyNames::slots_for(keys)],
+            }),
+        }
+    }
+
+    pub fn intern(&mut self, key: &str) -> ItemId {
+        let tag = tag_of(hash_key(key));
+        // A key already seen is found without any thought of growing (or
+        // of copying names shared with a checkpoint).
+        let vacant = match (!self.names.table.is_empty()).then(|| self.names.probe(key, tag)) {
+            Some(Probe::Found(id)) => return id,
+            Some(Probe::Vacant(i)) => Some(i),
+            None => None,
+        };
+        Arc::make_mut(&mut self.names).insert(key, tag, vacant)
+    }
+
+    pub fn get(&self, key: &str) -> Option<ItemId> {
+        if self.names.table.is_empty() {
+            return None;
+        }
+        match self.names.probe(key, tag_of(hash_key(key))) {
+            Probe::Found(id) => Some(id),
+            Probe::Vacant(_) => None,
+        }
+    }
+
     pub fn name(&self, id: ItemId) -> &str {
         let i = id.index();
-        &self.arena[self.ends[i] as usize..self.ends[i + 1] as usize]
+        &self.names.arena[self.names.ends[i] as usize..self.names.ends[i + 1] as usize]
     }
 
     pub fn len(&self) -> usize {
-        self.ends.len() - 1
+        self.names.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -263,6 +307,20 @@ impl Interner {
     /// Every key in id order (the order keys were first seen).
     pub fn iter(&self) -> impl Iterator<Item = (ItemId, &str)> {
         (0..self.len()).map(|i| (ItemId(i as u32), self.name(ItemId(i as u32))))
+    }
+
+    /// Bytes the names hold on the heap, however many clones share them
+    /// (a clone allocates none of it).
+    pub fn heap_bytes(&self) -> usize {
+        self.names.arena.capacity()
+            + self.names.ends.capacity() * 4
+            + self.names.table.capacity() * 8
+    }
+
+    /// Whether `self` and `other` share their names (one is a clone of the
+    /// other and neither has learnt a key since).
+    pub fn shares_names_with(&self, other: &Interner) -> bool {
+        Arc::ptr_eq(&self.names, &other.names)
     }
 }
 
@@ -324,7 +382,7 @@ mod tests {
         assert_eq!(i.get("ns/pod-50000"), None);
         assert_eq!(i.len(), 50_000);
         assert!(
-            i.table.len() * 3 >= 50_000 * 4,
+            i.names.table.len() * 3 >= 50_000 * 4,
             "the table stays at most 3/4 full"
         );
     }
@@ -333,7 +391,7 @@ mod tests {
     fn keys_with_equal_tags_are_told_apart_by_their_bytes() {
         // Force every key onto one tag, as a collision of all 32 bits would:
         // insert by hand through the same probe `intern` uses.
-        let mut c = Interner::default();
+        let mut c = KeyNames::default();
         c.grow();
         let tag = 7;
         for (n, key) in ["a", "b", "c"].into_iter().enumerate() {
@@ -364,11 +422,32 @@ mod tests {
             i.intern(&format!("ns/pod-{n}"));
         }
         let (mut run, mut longest) = (0, 0);
-        for slot in &i.table {
+        for slot in &i.names.table {
             run = if *slot == 0 { 0 } else { run + 1 };
             longest = longest.max(run);
         }
         assert!(longest < 200, "longest run of full slots {longest}");
+    }
+
+    #[test]
+    fn a_clone_shares_the_names_until_it_learns_a_key() {
+        let mut live = Interner::default();
+        for n in 0..1000 {
+            live.intern(&format!("ns/pod-{n}"));
+        }
+        let checkpoint = live.clone();
+        assert!(live.shares_names_with(&checkpoint));
+        // Known keys are looked up without copying.
+        assert_eq!(live.intern("ns/pod-7"), ItemId(7));
+        assert!(live.shares_names_with(&checkpoint));
+        // A new key copies once; the checkpoint keeps the names as they were.
+        assert_eq!(live.intern("ns/new"), ItemId(1000));
+        assert!(!live.shares_names_with(&checkpoint));
+        assert_eq!(checkpoint.len(), 1000);
+        assert_eq!(checkpoint.get("ns/new"), None);
+        assert_eq!(live.get("ns/new"), Some(ItemId(1000)));
+        assert_eq!(live.name(ItemId(999)), "ns/pod-999");
+        assert_eq!(checkpoint.name(ItemId(999)), "ns/pod-999");
     }
 
     #[test]

@@ -168,22 +168,8 @@ const EMPTY_SLOT: Slot = Slot {
     processing: false,
 };
 
-/// The metrics' `addTimes` and `processingStartTimes` of one item, kept
-/// apart from [`Slot`] so a queue without metrics (client-go's default)
-/// grows by two bytes per new key, not twenty-four.
-#[derive(Clone, Copy, Debug)]
-struct Timing {
-    add_time: Nanos,
-    start_time: Nanos,
-    /// Position in `started` while `start_time` is set.
-    started_pos: u32,
-}
-
-const NO_TIMING: Timing = Timing {
-    add_time: NO_TIME,
-    start_time: NO_TIME,
-    started_pos: 0,
-};
+/// `started_pos` of an item without a processing start time.
+const NOT_STARTED: u32 = u32::MAX;
 
 /// The entry of `item` in `per_item`, growing it on first sight (a free
 /// function so the queue's other fields stay borrowable).
@@ -201,10 +187,15 @@ pub struct Workqueue {
     keys: Interner,
     fifo: VecDeque<ItemId>,
     slots: Vec<Slot>,
-    /// Per item, only when recording metrics.
-    timings: Vec<Timing>,
-    /// Items with a processing start time, for the two work gauges.
-    started: Vec<ItemId>,
+    /// The metrics' `addTimes`, per item (only when recording metrics:
+    /// client-go's default queue grows by two bytes per new key, not twelve).
+    add_times: Vec<Nanos>,
+    /// The metrics' `processingStartTimes`: the items with one, and the
+    /// time, for the two work gauges (a handful: the items being processed).
+    started: Vec<(ItemId, Nanos)>,
+    /// Each item's position in `started` ([`NOT_STARTED`] when not there),
+    /// so `Done` removes it in one step.
+    started_pos: Vec<u32>,
     processing_count: usize,
     shutting_down: bool,
     drain: bool,
@@ -222,8 +213,9 @@ impl Workqueue {
             keys: Interner::default(),
             fifo: VecDeque::new(),
             slots: Vec::new(),
-            timings: Vec::new(),
+            add_times: Vec::new(),
             started: Vec::new(),
+            started_pos: Vec::new(),
             processing_count: 0,
             shutting_down: false,
             drain: false,
@@ -346,9 +338,9 @@ impl Workqueue {
         } else {
             slot.dirty = true;
             if self.metrics.is_some() {
-                let timing = entry_in(&mut self.timings, item, NO_TIMING);
-                if timing.add_time == NO_TIME {
-                    timing.add_time = now; // latency runs from the moment it became dirty
+                let add_time = entry_in(&mut self.add_times, item, NO_TIME);
+                if *add_time == NO_TIME {
+                    *add_time = now; // latency runs from the moment it became dirty
                 }
             }
             let effect = if slot.processing {
@@ -378,25 +370,22 @@ impl Workqueue {
             };
         };
         let now = self.now;
-        let started_len = self.started.len() as u32;
         let slot = entry_in(&mut self.slots, item, EMPTY_SLOT);
         let was_processing = slot.processing;
         slot.processing = true;
         slot.dirty = false;
         if let Some(m) = &mut self.metrics {
             m.depth -= 1;
-            let timing = entry_in(&mut self.timings, item, NO_TIMING);
-            let newly_started = timing.start_time == NO_TIME;
-            timing.start_time = now;
-            if newly_started {
-                timing.started_pos = started_len;
+            let pos = entry_in(&mut self.started_pos, item, NOT_STARTED);
+            if *pos == NOT_STARTED {
+                *pos = self.started.len() as u32;
+                self.started.push((item, now));
+            } else {
+                self.started[*pos as usize].1 = now;
             }
-            let added = std::mem::replace(&mut timing.add_time, NO_TIME);
+            let added = std::mem::replace(entry_in(&mut self.add_times, item, NO_TIME), NO_TIME);
             if added != NO_TIME {
                 m.queue_duration.observe(since_seconds(now, added));
-            }
-            if newly_started {
-                self.started.push(item);
             }
         }
         if !was_processing {
@@ -415,14 +404,15 @@ impl Workqueue {
         let (was_processing, requeued) = (slot.processing, slot.dirty);
         slot.processing = false;
         if let Some(m) = &mut self.metrics {
-            let timing = entry_in(&mut self.timings, item, NO_TIMING);
-            let started = std::mem::replace(&mut timing.start_time, NO_TIME);
-            if started != NO_TIME {
-                let pos = timing.started_pos as usize;
+            let pos = std::mem::replace(
+                entry_in(&mut self.started_pos, item, NOT_STARTED),
+                NOT_STARTED,
+            );
+            if pos != NOT_STARTED {
+                let (_, started) = self.started.swap_remove(pos as usize);
                 m.work_duration.observe(since_seconds(now, started));
-                self.started.swap_remove(pos);
-                if let Some(&moved) = self.started.get(pos) {
-                    self.timings[moved.index()].started_pos = pos as u32;
+                if let Some(&(moved, _)) = self.started.get(pos as usize) {
+                    self.started_pos[moved.index()] = pos;
                 }
             }
         }
@@ -634,8 +624,8 @@ impl Workqueue {
     fn compute_gauges(&self, now: Nanos) -> (f64, f64) {
         let mut total = 0.0;
         let mut oldest: f64 = 0.0;
-        for item in &self.started {
-            let age = since_seconds(now, self.timings[item.index()].start_time);
+        for &(_, start_time) in &self.started {
+            let age = since_seconds(now, start_time);
             total += age;
             oldest = oldest.max(age);
         }
