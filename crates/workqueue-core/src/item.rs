@@ -357,11 +357,6 @@ impl<T: Clone> ItemMap<T> {
     pub fn set(&mut self, id: ItemId, value: T) {
         *self.get_mut(id) = value;
     }
-
-    /// Every slot set so far, in key order (unset ones hold the default).
-    pub fn values(&self) -> impl Iterator<Item = &T> + '_ {
-        self.values.iter()
-    }
 }
 
 #[cfg(test)]

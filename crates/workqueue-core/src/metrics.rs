@@ -6,6 +6,10 @@ use std::collections::VecDeque;
 
 use crate::time::{go_seconds, Nanos};
 
+/// "No time on record" in a queue's per-key `addTimes` (a sentinel, not an
+/// `Option`: eight bytes a key, not sixteen).
+pub const NO_TIME: Nanos = Nanos::MIN;
+
 /// Upper bounds of controller-runtime's latency buckets: 1e-8 s to 1e3 s.
 pub const HISTOGRAM_BOUNDS: [f64; 12] = [
     1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1e0, 1e1, 1e2, 1e3,

@@ -12,15 +12,15 @@
 //! draining at shutdown. Upstream's add buffer is applied before anything
 //! reads the queue, so here every add takes effect at once.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
 use crate::item::{Interner, ItemId, ItemMap};
 use crate::limiter::{Answer, Limiter, LimiterConfig};
-use crate::metrics::{since_seconds, Histogram};
+use crate::metrics::{since_seconds, Histogram, NO_TIME};
 use crate::time::{Nanos, MILLISECOND, SECOND};
-use crate::waiting::ReadyAt;
+use crate::waiting::{HeapEntry, IndexedHeap, Instant2w, ReadyAt};
 use crate::workqueue::{AddWithOptsCall, QueueEvent};
 
 /// controller-runtime's `handler.LowPriority`: creates from the informer's
@@ -124,19 +124,59 @@ struct Record {
     priority: i64,
     counter: u64,
     /// `None`: ready.
-    ready_at: Option<ReadyAt>,
+    ready: Option<Instant2w>,
+}
+
+/// What `records` keeps of a record: its place in the ready order. Whether
+/// it waits, and until when, is its entry in the waiting heap (kept once:
+/// 24 bytes a key here, not 40).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Order {
+    priority: i64,
+    counter: u64,
+}
+
+impl Record {
+    fn new(priority: i64, counter: u64, ready_at: Option<ReadyAt>) -> Record {
+        Record {
+            priority,
+            counter,
+            ready: ready_at.map(Instant2w::new),
+        }
+    }
+
+    fn ready_at(&self) -> Option<ReadyAt> {
+        self.ready.map(Instant2w::get)
+    }
 }
 
 /// An entry of either ordered set: readyAt, then priority descending, then
 /// counter ascending (the key makes entries unique; counters already are).
 /// Ready entries all carry [`READY`] first, so their order is the ready
 /// order; one entry type for both sets builds the tree's code once.
-type Entry = (ReadyAt, std::cmp::Reverse<i64>, u64, ItemId);
+type Entry = (Instant2w, std::cmp::Reverse<i64>, u64, ItemId);
 const READY: ReadyAt = 0;
 
-fn entry(ready_at: Option<ReadyAt>, priority: i64, counter: u64, item: ItemId) -> Entry {
+/// The waiting records, in a heap on this same order (a pop is the
+/// B-tree's `first`: entries are unique, so the order is total).
+impl HeapEntry for Entry {
+    fn item(&self) -> ItemId {
+        self.3
+    }
+
+    fn less(&self, other: &Self) -> bool {
+        self < other
+    }
+
+    type Listing = Entry;
+    fn listing(&self) -> Entry {
+        *self
+    }
+}
+
+fn entry(ready: Option<Instant2w>, priority: i64, counter: u64, item: ItemId) -> Entry {
     (
-        ready_at.unwrap_or(READY),
+        ready.unwrap_or(Instant2w::new(READY)),
         std::cmp::Reverse(priority),
         counter,
         item,
@@ -182,8 +222,11 @@ pub struct PqMetrics {
     pub retries_total: u64,
     pub queue_duration: Histogram,
     pub work_duration: Histogram,
-    add_times: ItemMap<Option<Nanos>>,
-    start_times: ItemMap<Option<Nanos>>,
+    /// When each ready record's key was added ([`NO_TIME`] when none).
+    add_times: ItemMap<Nanos>,
+    /// Processing start times of the keys handed out and not yet done (a
+    /// handful: a map of them, not a slot per key), summed in key order.
+    start_times: BTreeMap<ItemId, Nanos>,
 }
 
 impl PqMetrics {
@@ -194,8 +237,8 @@ impl PqMetrics {
             retries_total: 0,
             queue_duration: Histogram::new(keep_observations),
             work_duration: Histogram::new(keep_observations),
-            add_times: ItemMap::new(None),
-            start_times: ItemMap::new(None),
+            add_times: ItemMap::new(NO_TIME),
+            start_times: BTreeMap::new(),
         }
     }
 
@@ -203,15 +246,16 @@ impl PqMetrics {
         self.adds_total += 1;
         self.depth.add(priority, 1);
         let t = self.add_times.get_mut(item);
-        if t.is_none() {
-            *t = Some(now);
+        if *t == NO_TIME {
+            *t = now;
         }
     }
 
     fn get(&mut self, now: Nanos, item: ItemId, priority: i64) {
         self.depth.add(priority, -1);
-        self.start_times.set(item, Some(now));
-        if let Some(added) = self.add_times.get_mut(item).take() {
+        self.start_times.insert(item, now);
+        let added = std::mem::replace(self.add_times.get_mut(item), NO_TIME);
+        if added != NO_TIME {
             self.queue_duration.observe(since_seconds(now, added));
         }
     }
@@ -222,7 +266,7 @@ impl PqMetrics {
     }
 
     fn done(&mut self, now: Nanos, item: ItemId) {
-        if let Some(start) = self.start_times.get_mut(item).take() {
+        if let Some(start) = self.start_times.remove(&item) {
             self.work_duration.observe(since_seconds(now, start));
         }
     }
@@ -232,8 +276,7 @@ impl PqMetrics {
     pub fn work_gauges(&self, now: Nanos) -> (f64, f64) {
         self.start_times
             .values()
-            .filter_map(|t| *t)
-            .map(|start| since_seconds(now, start))
+            .map(|&start| since_seconds(now, start))
             .fold((0.0, 0.0), |(sum, oldest), age| {
                 (sum + age, f64::max(oldest, age))
             })
@@ -250,9 +293,9 @@ pub struct PriorityQueue {
     keys: Interner,
     config: LimiterConfig,
     limiter: Limiter,
-    records: ItemMap<Option<Record>>,
+    records: ItemMap<Option<Order>>,
     ready: BTreeSet<Entry>,
-    waiting: BTreeSet<Entry>,
+    waiting: IndexedHeap<Entry>,
     locked: ItemMap<bool>,
     locked_count: usize,
     counter: u64,
@@ -274,7 +317,7 @@ impl PriorityQueue {
             limiter: limiter.build(),
             records: ItemMap::new(None),
             ready: BTreeSet::new(),
-            waiting: BTreeSet::new(),
+            waiting: IndexedHeap::default(),
             locked: ItemMap::new(false),
             locked_count: 0,
             counter: 0,
@@ -330,21 +373,14 @@ impl PriorityQueue {
         if self.shut_down {
             return;
         }
-        while let Some(&first) = self.waiting.first() {
+        while let Some(first) = self.waiting.peek() {
             let (ready_at, prio, _, item) = first;
-            if ready_at > now as ReadyAt {
+            if ready_at.get() > now as ReadyAt {
                 break;
             }
-            self.waiting.remove(&first);
+            self.waiting.pop();
             let counter = self.next_counter();
-            self.records.set(
-                item,
-                Some(Record {
-                    priority: prio.0,
-                    counter,
-                    ready_at: None,
-                }),
-            );
+            self.set_record(item, Some(Record::new(prio.0, counter, None)));
             self.ready.insert(entry(None, prio.0, counter, item));
             if let Some(m) = &mut self.metrics {
                 m.add(now, item, prio.0);
@@ -355,7 +391,7 @@ impl PriorityQueue {
 
     /// The earliest readyAt in the waiting tree.
     pub fn next_ready_at(&self) -> Option<ReadyAt> {
-        self.waiting.first().map(|w| w.0)
+        self.waiting.peek().map(|w| w.0.get())
     }
 
     /// `AddWithOpts(opts, items...)` at `now`. After shutdown it returns at
@@ -432,21 +468,14 @@ impl PriorityQueue {
             }
         }
         let priority = opts.priority.unwrap_or(0);
-        let Some(old) = *self.records.get(item) else {
+        let Some(old) = self.record_of(item) else {
             // A new key, or a key being processed (its record went at hand-out).
             let counter = self.next_counter();
-            self.records.set(
-                item,
-                Some(Record {
-                    priority,
-                    counter,
-                    ready_at,
-                }),
-            );
+            self.set_record(item, Some(Record::new(priority, counter, ready_at)));
             let placed = match ready_at {
                 Some(at) => {
                     self.waiting
-                        .insert(entry(Some(at), priority, counter, item));
+                        .push(entry(Some(Instant2w::new(at)), priority, counter, item));
                     Placed::NewWaiting { ready_at: at }
                 }
                 None => {
@@ -468,7 +497,7 @@ impl PriorityQueue {
         };
         // An existing record: readyAt only moves earlier (or to ready), the
         // priority only up, with a fresh counter when it rises.
-        let (new_ready_at, placed) = match (old.ready_at, ready_at) {
+        let (new_ready_at, placed) = match (old.ready_at(), ready_at) {
             (None, _) => (None, Placed::StayedReady),
             (Some(was), None) => (None, Placed::DelayCancelled { was }),
             (Some(was), Some(new)) if was <= new => {
@@ -482,13 +511,10 @@ impl PriorityQueue {
                 },
             ),
         };
-        let mut record = Record {
-            ready_at: new_ready_at,
-            ..old
-        };
+        let mut record = Record::new(old.priority, old.counter, new_ready_at);
         let mut raised = None;
         if priority > old.priority {
-            if old.ready_at.is_none() {
+            if old.ready.is_none() {
                 if let Some(m) = &mut self.metrics {
                     m.raise(old.priority, priority);
                 }
@@ -497,7 +523,7 @@ impl PriorityQueue {
             record.counter = self.next_counter();
             raised = Some((old.priority, priority));
         }
-        if new_ready_at.is_none() && old.ready_at.is_some() {
+        if new_ready_at.is_none() && old.ready.is_some() {
             if let Some(m) = &mut self.metrics {
                 m.add(now, item, record.priority);
             }
@@ -507,7 +533,7 @@ impl PriorityQueue {
         if record != old {
             self.remove_entry(item, &old);
             self.insert_entry(item, &record);
-            self.records.set(item, Some(record));
+            self.set_record(item, Some(record));
         }
         let added = Added {
             item,
@@ -519,23 +545,42 @@ impl PriorityQueue {
         (added, when)
     }
 
-    /// The set a record's entry lives in: waiting, or ready.
-    fn set_of(&mut self, r: &Record) -> &mut BTreeSet<Entry> {
-        if r.ready_at.is_some() {
-            &mut self.waiting
+    /// `item`'s record, put together from its order and its waiting entry.
+    fn record_of(&self, item: ItemId) -> Option<Record> {
+        self.records.get(item).map(|o| Record {
+            priority: o.priority,
+            counter: o.counter,
+            ready: self.waiting.get(item).map(|e| e.0),
+        })
+    }
+
+    /// Keeps `record`'s order (its entry, which says whether it waits, is
+    /// placed by the caller).
+    fn set_record(&mut self, item: ItemId, record: Option<Record>) {
+        let order = record.map(|r| Order {
+            priority: r.priority,
+            counter: r.counter,
+        });
+        self.records.set(item, order);
+    }
+
+    /// Takes a record's entry out of its set: waiting, or ready.
+    fn remove_entry(&mut self, item: ItemId, r: &Record) {
+        if r.ready.is_some() {
+            self.waiting.remove(item);
         } else {
-            &mut self.ready
+            self.ready
+                .remove(&entry(r.ready, r.priority, r.counter, item));
         }
     }
 
-    fn remove_entry(&mut self, item: ItemId, r: &Record) {
-        self.set_of(r)
-            .remove(&entry(r.ready_at, r.priority, r.counter, item));
-    }
-
     fn insert_entry(&mut self, item: ItemId, r: &Record) {
-        self.set_of(r)
-            .insert(entry(r.ready_at, r.priority, r.counter, item));
+        let e = entry(r.ready, r.priority, r.counter, item);
+        if r.ready.is_some() {
+            self.waiting.push(e);
+        } else {
+            self.ready.insert(e);
+        }
     }
 
     /// `AddWithOpts` for one key, without a list to allocate (`None` after
@@ -584,7 +629,7 @@ impl PriorityQueue {
         };
         let (_, prio, _, item) = first;
         self.ready.remove(&first);
-        self.records.set(item, None);
+        self.set_record(item, None);
         self.locked.set(item, true);
         self.locked_count += 1;
         if let Some(m) = &mut self.metrics {
@@ -612,7 +657,7 @@ impl PriorityQueue {
             m.done(now, item);
         }
         // Only a ready record waits on the lock; a waiting one waits on time.
-        let requeued = self.records.get(item).is_some_and(|r| r.ready_at.is_none());
+        let requeued = self.records.get(item).is_some() && self.waiting.get(item).is_none();
         self.emit(QueueEvent::Done { item, requeued });
     }
 
@@ -649,16 +694,32 @@ impl PriorityQueue {
         self.ready.iter().map(|(_, p, _, item)| (*item, p.0))
     }
 
-    /// The waiting records, soonest first.
-    pub fn waiting(&self) -> impl Iterator<Item = (ItemId, ReadyAt, i64)> + '_ {
+    /// The waiting records, soonest first (a sorted copy: for a whole
+    /// listing; [`PriorityQueue::waiting_soonest`] finds the first few).
+    pub fn waiting(&self) -> impl Iterator<Item = (ItemId, ReadyAt, i64)> {
         self.waiting
-            .iter()
-            .map(|(at, p, _, item)| (*item, *at, p.0))
+            .sorted()
+            .into_iter()
+            .map(|(at, p, _, item)| (item, at.get(), p.0))
+    }
+
+    /// The `n` soonest waiting records, soonest first.
+    pub fn waiting_soonest(&self, n: usize) -> Vec<(ItemId, ReadyAt, i64)> {
+        self.waiting
+            .soonest(n)
+            .into_iter()
+            .map(|(at, p, _, item)| (item, at.get(), p.0))
+            .collect()
+    }
+
+    /// The waiting keys, in no particular order.
+    pub fn waiting_ids(&self) -> impl Iterator<Item = ItemId> + '_ {
+        self.waiting.entries().iter().map(|e| e.3)
     }
 
     /// The key's record, if it has one: its priority and readyAt (`None`: ready).
     pub fn record(&self, item: ItemId) -> Option<(i64, Option<ReadyAt>)> {
-        self.records.get(item).map(|r| (r.priority, r.ready_at))
+        self.record_of(item).map(|r| (r.priority, r.ready_at()))
     }
 
     /// `ShutDown`: no draining. A second call is what upstream panics on.
@@ -709,6 +770,16 @@ impl PriorityQueue {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_record_takes_24_bytes_and_an_entry_40() {
+        // What a key costs in the live run and in every rewind checkpoint.
+        assert_eq!(std::mem::size_of::<Option<Order>>(), 24);
+        assert_eq!(std::mem::size_of::<Entry>(), 40);
+        let r = Record::new(3, 9, Some(i128::MAX - 1));
+        assert_eq!(r.ready_at(), Some(i128::MAX - 1));
+        assert_eq!(Record::new(3, 9, None).ready_at(), None);
+    }
 
     fn q() -> (PriorityQueue, ItemId, ItemId, ItemId) {
         let mut q = PriorityQueue::new(&default_limiter(), Some(usize::MAX));

@@ -314,8 +314,8 @@ impl ControllerQueue {
         match self {
             ControllerQueue::ClientGo(q) => q.waiting_soonest(n),
             ControllerQueue::Priority(q) => q
-                .waiting()
-                .take(n)
+                .waiting_soonest(n)
+                .into_iter()
                 .map(|(item, at, _)| (item, at))
                 .collect(),
         }
@@ -324,7 +324,7 @@ impl ControllerQueue {
     pub fn waiting_ids(&self) -> Box<dyn Iterator<Item = ItemId> + '_> {
         match self {
             ControllerQueue::ClientGo(q) => Box::new(q.waiting_ids()),
-            ControllerQueue::Priority(q) => Box::new(q.waiting().map(|(item, _, _)| item)),
+            ControllerQueue::Priority(q) => Box::new(q.waiting_ids()),
         }
     }
 

@@ -7,38 +7,91 @@ use crate::item::{ItemId, ItemMap};
 /// Instants in the heap are i128: `now + InfDuration` must not overflow.
 pub type ReadyAt = i128;
 
+/// A [`ReadyAt`] as two words, ordered as the i128 is (high word signed,
+/// then low word unsigned). An i128 field aligns its struct to 16 bytes: a
+/// waiting entry would be 32 bytes instead of 24, a priority-queue entry 48
+/// instead of 40, in the live run and in every rewind checkpoint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Instant2w {
+    high: i64,
+    low: u64,
+}
+
+impl Instant2w {
+    #[inline]
+    pub fn new(at: ReadyAt) -> Instant2w {
+        Instant2w {
+            high: (at >> 64) as i64,
+            low: at as u64,
+        }
+    }
+
+    #[inline]
+    pub fn get(self) -> ReadyAt {
+        (i128::from(self.high) << 64) | i128::from(self.low)
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Waiting {
     pub item: ItemId,
-    /// `readyAt` as two words: an i128 field would align each entry to 16
-    /// bytes, 32 a waiting key instead of 24 (in every rewind checkpoint).
-    ready: [u64; 2],
+    ready: Instant2w,
 }
 
 impl Waiting {
     pub fn new(item: ItemId, ready_at: ReadyAt) -> Waiting {
-        let bits = ready_at as u128;
         Waiting {
             item,
-            ready: [(bits >> 64) as u64, bits as u64],
+            ready: Instant2w::new(ready_at),
         }
     }
 
     pub fn ready_at(&self) -> ReadyAt {
-        ((u128::from(self.ready[0]) << 64) | u128::from(self.ready[1])) as i128
-    }
-
-    fn set_ready_at(&mut self, ready_at: ReadyAt) {
-        *self = Waiting::new(self.item, ready_at);
+        self.ready.get()
     }
 }
 
+/// An entry of an [`IndexedHeap`]: the key it belongs to (one entry per key)
+/// and its order.
+pub trait HeapEntry: Copy {
+    fn item(&self) -> ItemId;
+    /// The heap's `Less`.
+    fn less(&self, other: &Self) -> bool;
+    /// A total order for listing entries, soonest first.
+    type Listing: Ord;
+    fn listing(&self) -> Self::Listing;
+}
+
+impl HeapEntry for Waiting {
+    fn item(&self) -> ItemId {
+        self.item
+    }
+
+    /// client-go compares readyAt only: equal instants leave in heap order.
+    fn less(&self, other: &Self) -> bool {
+        self.ready < other.ready
+    }
+
+    type Listing = (Instant2w, ItemId);
+    fn listing(&self) -> Self::Listing {
+        (self.ready, self.item)
+    }
+}
+
+/// A binary min-heap, as Go's `container/heap` runs it, with each key's
+/// position on record so an entry is found, moved or removed in
+/// O(log n): 4 bytes a key beside the entries, in one flat vector (a
+/// B-tree of the same entries holds some twice their size in half-full
+/// nodes).
 #[derive(Clone, Debug)]
-pub struct WaitingHeap {
-    heap: Vec<Waiting>,
+pub struct IndexedHeap<E> {
+    heap: Vec<E>,
     /// Heap index per item, `u32::MAX` when absent (client-go's `knownEntries`).
     pos: ItemMap<u32>,
 }
+
+/// client-go's `waitForPriorityQueue`.
+pub type WaitingHeap = IndexedHeap<Waiting>;
 
 /// What an insert did, for the event log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,48 +107,56 @@ pub enum Insert {
     },
 }
 
-impl Default for WaitingHeap {
+impl<E> Default for IndexedHeap<E> {
     fn default() -> Self {
-        WaitingHeap {
+        IndexedHeap {
             heap: Vec::new(),
             pos: ItemMap::new(u32::MAX),
         }
     }
 }
 
-impl WaitingHeap {
+impl<E: HeapEntry> IndexedHeap<E> {
     pub fn len(&self) -> usize {
         self.heap.len()
     }
 
-    pub fn peek(&self) -> Option<Waiting> {
+    pub fn peek(&self) -> Option<E> {
         self.heap.first().copied()
     }
 
-    pub fn ready_at(&self, item: ItemId) -> Option<ReadyAt> {
+    /// The entry of `item`, if it has one.
+    pub fn get(&self, item: ItemId) -> Option<&E> {
         let p = *self.pos.get(item);
-        (p != u32::MAX).then(|| self.heap[p as usize].ready_at())
+        (p != u32::MAX).then(|| &self.heap[p as usize])
     }
 
     /// Entries in heap (array) order; sort them for display.
-    pub fn entries(&self) -> &[Waiting] {
+    pub fn entries(&self) -> &[E] {
         &self.heap
     }
 
-    /// The `k` soonest entries, soonest first (equal instants by item),
-    /// found by walking down from the root: O(k log k), the heap untouched
-    /// and uncopied, however many keys wait. Among keys tied at the k-th
+    /// Every entry, soonest first.
+    pub fn sorted(&self) -> Vec<E> {
+        let mut all = self.heap.clone();
+        all.sort_by_key(E::listing);
+        all
+    }
+
+    /// The `k` soonest entries, soonest first (in listing order), found by
+    /// walking down from the root: O(k log k), the heap untouched and
+    /// uncopied, however many keys wait. Among keys tied at the k-th
     /// instant, the walk picks those nearest the root.
-    pub fn soonest(&self, k: usize) -> Vec<Waiting> {
+    pub fn soonest(&self, k: usize) -> Vec<E> {
         use std::cmp::Reverse;
-        let key = |i: usize| Reverse((self.heap[i].ready_at(), self.heap[i].item, i));
+        let key = |i: usize| Reverse((self.heap[i].listing(), i));
         let mut frontier = std::collections::BinaryHeap::new();
         if !self.heap.is_empty() {
             frontier.push(key(0));
         }
         let mut out = Vec::with_capacity(k.min(self.heap.len()));
         while out.len() < k {
-            let Some(Reverse((_, _, i))) = frontier.pop() else {
+            let Some(Reverse((_, i))) = frontier.pop() else {
                 break;
             };
             out.push(self.heap[i]);
@@ -105,52 +166,69 @@ impl WaitingHeap {
                 }
             }
         }
-        out.sort_by_key(|w| (w.ready_at(), w.item));
+        out.sort_by_key(E::listing);
         out
     }
 
-    /// client-go's `insert`: the earliest readyAt wins.
-    pub fn insert(&mut self, item: ItemId, ready_at: ReadyAt) -> Insert {
-        let p = *self.pos.get(item);
-        if p != u32::MAX {
-            let existing = self.heap[p as usize].ready_at();
-            if existing > ready_at {
-                self.heap[p as usize].set_ready_at(ready_at);
-                self.fix(p as usize);
-                return Insert::MovedEarlier { from: existing };
-            }
-            return Insert::KeptEarlier { existing };
-        }
-        self.heap.push(Waiting::new(item, ready_at));
-        self.pos.set(item, (self.heap.len() - 1) as u32);
+    /// `heap.Push` of an entry whose key has none.
+    pub fn push(&mut self, entry: E) {
+        debug_assert!(self.get(entry.item()).is_none(), "one entry per key");
+        self.heap.push(entry);
+        self.pos.set(entry.item(), (self.heap.len() - 1) as u32);
         self.up(self.heap.len() - 1);
-        Insert::New
+    }
+
+    /// Replaces `item`'s entry with `entry` (same key) and restores the
+    /// order (`heap.Fix`).
+    pub fn replace(&mut self, item: ItemId, entry: E) {
+        let p = *self.pos.get(item);
+        debug_assert!(p != u32::MAX && entry.item() == item);
+        self.heap[p as usize] = entry;
+        self.fix(p as usize);
     }
 
     /// `heap.Pop`: swap the root with the last entry, sift down, take the last.
-    pub fn pop(&mut self) -> Option<Waiting> {
+    pub fn pop(&mut self) -> Option<E> {
         let n = self.heap.len().checked_sub(1)?;
         self.swap(0, n);
         self.down(0, n);
-        let w = self.heap.pop()?;
-        self.pos.set(w.item, u32::MAX);
-        Some(w)
+        let e = self.heap.pop()?;
+        self.pos.set(e.item(), u32::MAX);
+        Some(e)
+    }
+
+    /// `heap.Remove` of `item`'s entry, if it has one.
+    pub fn remove(&mut self, item: ItemId) -> Option<E> {
+        let i = *self.pos.get(item);
+        if i == u32::MAX {
+            return None;
+        }
+        let (i, n) = (i as usize, self.heap.len() - 1);
+        if i != n {
+            self.swap(i, n);
+            if !self.down(i, n) {
+                self.up(i);
+            }
+        }
+        let e = self.heap.pop()?;
+        self.pos.set(e.item(), u32::MAX);
+        Some(e)
     }
 
     pub fn clear(&mut self) {
-        for w in self.heap.drain(..) {
-            self.pos.set(w.item, u32::MAX);
+        for e in self.heap.drain(..) {
+            self.pos.set(e.item(), u32::MAX);
         }
     }
 
     fn less(&self, i: usize, j: usize) -> bool {
-        self.heap[i].ready_at() < self.heap[j].ready_at()
+        self.heap[i].less(&self.heap[j])
     }
 
     fn swap(&mut self, i: usize, j: usize) {
         self.heap.swap(i, j);
-        self.pos.set(self.heap[i].item, i as u32);
-        self.pos.set(self.heap[j].item, j as u32);
+        self.pos.set(self.heap[i].item(), i as u32);
+        self.pos.set(self.heap[j].item(), j as u32);
     }
 
     /// `heap.Fix`.
@@ -193,6 +271,27 @@ impl WaitingHeap {
     }
 }
 
+impl WaitingHeap {
+    pub fn ready_at(&self, item: ItemId) -> Option<ReadyAt> {
+        self.get(item).map(Waiting::ready_at)
+    }
+
+    /// client-go's `insert`: the earliest readyAt wins.
+    pub fn insert(&mut self, item: ItemId, ready_at: ReadyAt) -> Insert {
+        match self.ready_at(item) {
+            Some(existing) if existing > ready_at => {
+                self.replace(item, Waiting::new(item, ready_at));
+                Insert::MovedEarlier { from: existing }
+            }
+            Some(existing) => Insert::KeptEarlier { existing },
+            None => {
+                self.push(Waiting::new(item, ready_at));
+                Insert::New
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod layout_tests {
     use super::*;
@@ -211,5 +310,76 @@ mod layout_tests {
             assert_eq!(Waiting::new(ItemId(7), at).ready_at(), at);
         }
         assert_eq!(std::mem::size_of::<Waiting>(), 24);
+    }
+
+    /// A test entry: (order, key), unique as the priority queue's are.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+    struct Keyed(u8, ItemId);
+
+    impl HeapEntry for Keyed {
+        fn item(&self) -> ItemId {
+            self.1
+        }
+        fn less(&self, other: &Self) -> bool {
+            self < other
+        }
+        type Listing = Keyed;
+        fn listing(&self) -> Keyed {
+            *self
+        }
+    }
+
+    proptest::proptest! {
+        /// Against a naive reference (an ordered set): push, move, remove
+        /// and pop leave the same entries, and pops come in the same order.
+        #[test]
+        fn the_indexed_heap_keeps_what_an_ordered_set_keeps(
+            ops in proptest::collection::vec((0u8..4, 0u32..24, proptest::num::u8::ANY), 0..300)
+        ) {
+            let mut heap = IndexedHeap::<Keyed>::default();
+            let mut naive = std::collections::BTreeSet::new();
+            for (op, key, order) in ops {
+                let item = ItemId(key);
+                let had = naive.iter().copied().find(|e: &Keyed| e.1 == item);
+                match (op, had) {
+                    (0, None) => {
+                        heap.push(Keyed(order, item));
+                        naive.insert(Keyed(order, item));
+                    }
+                    (0, Some(old)) | (1, Some(old)) => {
+                        heap.replace(item, Keyed(order, item));
+                        naive.remove(&old);
+                        naive.insert(Keyed(order, item));
+                    }
+                    (2, _) => {
+                        proptest::prop_assert_eq!(heap.remove(item), had);
+                        if let Some(old) = had {
+                            naive.remove(&old);
+                        }
+                    }
+                    (3, _) => {
+                        let first = naive.iter().next().copied();
+                        proptest::prop_assert_eq!(heap.pop(), first);
+                        if let Some(first) = first {
+                            naive.remove(&first);
+                        }
+                    }
+                    _ => {}
+                }
+                proptest::prop_assert_eq!(heap.len(), naive.len());
+                proptest::prop_assert_eq!(heap.peek(), naive.iter().next().copied());
+                proptest::prop_assert_eq!(heap.get(item).copied(), naive.iter().copied().find(|e| e.1 == item));
+                let listed: Vec<Keyed> = naive.iter().copied().collect();
+                proptest::prop_assert_eq!(heap.sorted(), listed.clone());
+                proptest::prop_assert_eq!(heap.soonest(5), listed[..listed.len().min(5)].to_vec());
+            }
+        }
+
+        #[test]
+        fn two_words_order_as_the_i128_does(a: i128, b: i128) {
+            let (x, y) = (Instant2w::new(a), Instant2w::new(b));
+            proptest::prop_assert_eq!(x.get(), a);
+            proptest::prop_assert_eq!(x.cmp(&y), a.cmp(&b));
+        }
     }
 }

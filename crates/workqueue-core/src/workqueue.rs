@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use crate::item::{Interner, ItemId};
 use crate::limiter::{Answer, Limiter, LimiterConfig};
-use crate::metrics::{since_seconds, QueueMetrics, UNFINISHED_WORK_PERIOD};
+use crate::metrics::{since_seconds, QueueMetrics, NO_TIME, UNFINISHED_WORK_PERIOD};
 use crate::time::Nanos;
 use crate::waiting::{Insert, ReadyAt, WaitingHeap};
 
@@ -152,9 +152,6 @@ impl QueueOptions {
         }
     }
 }
-
-/// "No time on record" in a slot.
-const NO_TIME: Nanos = Nanos::MIN;
 
 /// The queue's two sets, `dirty` and `processing`, as two bytes per item.
 #[derive(Clone, Copy, Debug, Default)]
