@@ -110,7 +110,6 @@ pub struct Simulation {
     details: Details,
     scripts: ItemMap<Option<Script>>,
     reconcile_ns: ItemMap<Option<Nanos>>,
-    attempts: ItemMap<u64>,
     rng: Rng,
     now: Nanos,
     initial_adds: Vec<(Nanos, ItemId)>,
@@ -219,7 +218,6 @@ impl Simulation {
             details: Details::default(),
             scripts: ItemMap::new(None),
             reconcile_ns: ItemMap::new(None),
-            attempts: ItemMap::new(0),
             rng: Rng::new(scenario.controller_seed(i)),
             now: 0,
             initial_adds: Vec::new(),
@@ -752,7 +750,8 @@ impl Simulation {
         let WorkerState::Reconciling { item, started, .. } = self.workers[w] else {
             return;
         };
-        let attempt = *self.attempts.get(item);
+        // The attempt's number: the reconciles that ran before it.
+        let attempt = self.items.get(item).reconciles;
         let script = self
             .scripts
             .get(item)
@@ -808,9 +807,6 @@ impl Simulation {
     /// controller-runtime's `reconcileHandler` after `Reconcile` returned, then `Done`.
     fn conclude(&mut self, w: usize, item: ItemId, outcome: Outcome, inner_ran: bool) {
         let now = self.now;
-        if inner_ran {
-            *self.attempts.get_mut(item) += 1;
-        }
         let decision = decide(outcome.result());
         let mut requeue = decision.requeue;
         if decision.label == ResultLabel::Error && requeue == Requeue::RateLimited {
