@@ -12,7 +12,7 @@
 //! draining at shutdown. Upstream's add buffer is applied before anything
 //! reads the queue, so here every add takes effect at once.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use serde::Serialize;
 
@@ -224,9 +224,10 @@ pub struct PqMetrics {
     pub work_duration: Histogram,
     /// When each ready record's key was added ([`NO_TIME`] when none).
     add_times: ItemMap<Nanos>,
-    /// Processing start times of the keys handed out and not yet done (a
-    /// handful: a map of them, not a slot per key), summed in key order.
-    start_times: BTreeMap<ItemId, Nanos>,
+    /// Processing start times of the keys handed out and not yet done, in
+    /// key order (the order the gauges sum them in): a handful, so a
+    /// sorted vector, not a slot per key (nor a tree map's code).
+    start_times: Vec<(ItemId, Nanos)>,
 }
 
 impl PqMetrics {
@@ -238,7 +239,7 @@ impl PqMetrics {
             queue_duration: Histogram::new(keep_observations),
             work_duration: Histogram::new(keep_observations),
             add_times: ItemMap::new(NO_TIME),
-            start_times: BTreeMap::new(),
+            start_times: Vec::new(),
         }
     }
 
@@ -253,7 +254,10 @@ impl PqMetrics {
 
     fn get(&mut self, now: Nanos, item: ItemId, priority: i64) {
         self.depth.add(priority, -1);
-        self.start_times.insert(item, now);
+        match self.start_times.binary_search_by_key(&item, |(i, _)| *i) {
+            Ok(at) => self.start_times[at].1 = now,
+            Err(at) => self.start_times.insert(at, (item, now)),
+        }
         let added = std::mem::replace(self.add_times.get_mut(item), NO_TIME);
         if added != NO_TIME {
             self.queue_duration.observe(since_seconds(now, added));
@@ -266,7 +270,8 @@ impl PqMetrics {
     }
 
     fn done(&mut self, now: Nanos, item: ItemId) {
-        if let Some(start) = self.start_times.remove(&item) {
+        if let Ok(at) = self.start_times.binary_search_by_key(&item, |(i, _)| *i) {
+            let (_, start) = self.start_times.remove(at);
             self.work_duration.observe(since_seconds(now, start));
         }
     }
@@ -275,8 +280,8 @@ impl PqMetrics {
     /// the oldest, in seconds.
     pub fn work_gauges(&self, now: Nanos) -> (f64, f64) {
         self.start_times
-            .values()
-            .map(|&start| since_seconds(now, start))
+            .iter()
+            .map(|&(_, start)| since_seconds(now, start))
             .fold((0.0, 0.0), |(sum, oldest), age| {
                 (sum + age, f64::max(oldest, age))
             })

@@ -144,29 +144,38 @@ impl<E: HeapEntry> IndexedHeap<E> {
     }
 
     /// The `k` soonest entries, soonest first (in listing order), found by
-    /// walking down from the root: O(k log k), the heap untouched and
-    /// uncopied, however many keys wait. Among keys tied at the k-th
-    /// instant, the walk picks those nearest the root.
+    /// walking down from the root: the heap untouched and uncopied, however
+    /// many keys wait. Among keys tied at the k-th instant, the walk picks
+    /// those nearest the root. The frontier is at most k + 1 entries, and k
+    /// is what a view shows (tens), so it is scanned, not kept as a heap.
     pub fn soonest(&self, k: usize) -> Vec<E> {
-        use std::cmp::Reverse;
-        let key = |i: usize| Reverse((self.heap[i].listing(), i));
-        let mut frontier = std::collections::BinaryHeap::new();
-        if !self.heap.is_empty() {
-            frontier.push(key(0));
-        }
+        let mut frontier: Vec<usize> = if self.heap.is_empty() {
+            vec![]
+        } else {
+            vec![0]
+        };
         let mut out = Vec::with_capacity(k.min(self.heap.len()));
         while out.len() < k {
-            let Some(Reverse((_, i))) = frontier.pop() else {
+            let Some((at, &i)) = frontier
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, &i)| (self.heap[i].listing(), i))
+            else {
                 break;
             };
+            frontier.swap_remove(at);
             out.push(self.heap[i]);
-            for child in [2 * i + 1, 2 * i + 2] {
-                if child < self.heap.len() {
-                    frontier.push(key(child));
-                }
+            frontier.extend((2 * i + 1..=2 * i + 2).filter(|c| *c < self.heap.len()));
+        }
+        // Ties the heap does not order (client-go's equal instants) may
+        // come out of listing order; a few entries, so an insertion sort.
+        for i in 1..out.len() {
+            let mut j = i;
+            while j > 0 && out[j].listing() < out[j - 1].listing() {
+                out.swap(j, j - 1);
+                j -= 1;
             }
         }
-        out.sort_by_key(E::listing);
         out
     }
 

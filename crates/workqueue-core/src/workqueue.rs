@@ -510,7 +510,11 @@ impl Workqueue {
     /// Everything waiting, earliest first (ties in Go's pop order are not
     /// guaranteed here; this is for display).
     pub fn waiting_sorted(&self) -> Vec<(ItemId, ReadyAt)> {
-        self.waiting_soonest(usize::MAX)
+        self.waiting
+            .sorted()
+            .into_iter()
+            .map(|w| (w.item, w.ready_at()))
+            .collect()
     }
 
     /// The `n` keys due soonest, earliest first: a walk down the heap, no
