@@ -164,10 +164,6 @@ impl HeapEntry for Entry {
         self.3
     }
 
-    fn less(&self, other: &Self) -> bool {
-        self < other
-    }
-
     type Listing = Entry;
     fn listing(&self) -> Entry {
         *self
@@ -536,8 +532,14 @@ impl PriorityQueue {
         // The entry sorts by (readyAt, priority, counter): when none moved
         // (a key added again while it waits or is ready), it stays put.
         if record != old {
-            self.remove_entry(item, &old);
-            self.insert_entry(item, &record);
+            if old.ready.is_some() && record.ready.is_some() {
+                // Still waiting, earlier or higher: one sift in place.
+                let e = entry(record.ready, record.priority, record.counter, item);
+                self.waiting.replace(item, e);
+            } else {
+                self.remove_entry(item, &old);
+                self.insert_entry(item, &record);
+            }
             self.set_record(item, Some(record));
         }
         let added = Added {

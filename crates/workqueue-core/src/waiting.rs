@@ -55,11 +55,14 @@ impl Waiting {
 /// and its order.
 pub trait HeapEntry: Copy {
     fn item(&self) -> ItemId;
-    /// The heap's `Less`.
-    fn less(&self, other: &Self) -> bool;
     /// A total order for listing entries, soonest first.
     type Listing: Ord;
     fn listing(&self) -> Self::Listing;
+    /// The heap's `Less`: the listing order, unless the heap being ported
+    /// orders less finely.
+    fn less(&self, other: &Self) -> bool {
+        self.listing() < other.listing()
+    }
 }
 
 impl HeapEntry for Waiting {
@@ -328,9 +331,6 @@ mod layout_tests {
     impl HeapEntry for Keyed {
         fn item(&self) -> ItemId {
             self.1
-        }
-        fn less(&self, other: &Self) -> bool {
-            self < other
         }
         type Listing = Keyed;
         fn listing(&self) -> Keyed {
