@@ -8,6 +8,8 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+const PASSES: usize = 3;
+
 #[wasm_bindgen_test]
 fn wasm_benchmark_figures() {
     let perf = web_sys::window()
@@ -15,10 +17,18 @@ fn wasm_benchmark_figures() {
         .expect("a browser with performance.now");
     let now_ms = move || perf.now();
     keep_freed_memory();
-    let figures = workqueue_core::bench::run(&now_ms, 9)
-        .into_iter()
-        .map(|(name, value)| (name.to_string(), value))
-        .collect();
+    // Best of a few passes, as the native bench takes the best of a few
+    // processes: the browser is still busy for a moment after the page
+    // loads, and that moment would otherwise land on the first workload.
+    let mut figures: Vec<(String, f64)> = Vec::new();
+    for _ in 0..PASSES {
+        for (name, value) in workqueue_core::bench::run(&now_ms, 9) {
+            match figures.iter_mut().find(|(n, _)| n == name) {
+                Some((_, best)) => *best = best.min(value),
+                None => figures.push((name.to_string(), value)),
+            }
+        }
+    }
     for (name, value) in workqueue_core::bench::with_ratios(figures) {
         console_log!("wasm_{name} {value:.3}");
         assert!(value.is_finite() && value > 0.0, "{name} measured");
