@@ -40,6 +40,18 @@ pub enum WorkerState {
     },
 }
 
+impl WorkerState {
+    /// The key in this worker's hands, if any.
+    pub fn item(&self) -> Option<ItemId> {
+        match *self {
+            WorkerState::Idle => None,
+            WorkerState::Reconciling { item, .. } | WorkerState::AwaitingDecision { item, .. } => {
+                Some(item)
+            }
+        }
+    }
+}
+
 /// An entry of the event log.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LogEntry {

@@ -127,14 +127,19 @@ struct Record {
     ready: Option<Instant2w>,
 }
 
-/// What `records` keeps of a record: its place in the ready order. Whether
-/// it waits, and until when, is its entry in the waiting heap (kept once:
-/// 24 bytes a key here, not 40).
+/// What `records` keeps per key, 16 bytes: its record's place in the
+/// ready order. Whether it waits, and until when, is its entry in the
+/// waiting heap (kept once). A key without a record keeps the priority its
+/// last record had, the one it was last handed out with: the page shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Order {
     priority: i64,
+    /// [`NO_RECORD`] when the key has no record.
     counter: u64,
 }
+
+/// A counter no record has (counters count adds from 0: never this many).
+const NO_RECORD: u64 = u64::MAX;
 
 impl Record {
     fn new(priority: i64, counter: u64, ready_at: Option<ReadyAt>) -> Record {
@@ -153,30 +158,68 @@ impl Record {
 /// An entry of either ordered set: readyAt, then priority descending, then
 /// counter ascending (the key makes entries unique; counters already are).
 /// Ready entries all carry [`READY`] first, so their order is the ready
-/// order; one entry type for both sets builds the tree's code once.
-type Entry = (Instant2w, std::cmp::Reverse<i64>, u64, ItemId);
+/// order; one entry type for both sets builds the tree's code once. 32
+/// bytes: readyAt's high word packs beside the key (see [`Instant2w`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Entry {
+    ready_low: u64,
+    priority: i64,
+    counter: u64,
+    ready_high: i32,
+    item: ItemId,
+}
+
 const READY: ReadyAt = 0;
+
+impl Entry {
+    fn new(ready: Option<Instant2w>, priority: i64, counter: u64, item: ItemId) -> Entry {
+        let (ready_high, ready_low) = ready.unwrap_or(Instant2w::new(READY)).words();
+        Entry {
+            ready_low,
+            priority,
+            counter,
+            ready_high,
+            item,
+        }
+    }
+
+    fn ready(&self) -> Instant2w {
+        Instant2w::from_words(self.ready_high, self.ready_low)
+    }
+
+    fn order(&self) -> (Instant2w, std::cmp::Reverse<i64>, u64, ItemId) {
+        (
+            self.ready(),
+            std::cmp::Reverse(self.priority),
+            self.counter,
+            self.item,
+        )
+    }
+}
+
+impl Ord for Entry {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.order().cmp(&other.order())
+    }
+}
+
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
 
 /// The waiting records, in a heap on this same order (a pop is the
 /// B-tree's `first`: entries are unique, so the order is total).
 impl HeapEntry for Entry {
     fn item(&self) -> ItemId {
-        self.3
+        self.item
     }
 
     type Listing = Entry;
     fn listing(&self) -> Entry {
         *self
     }
-}
-
-fn entry(ready: Option<Instant2w>, priority: i64, counter: u64, item: ItemId) -> Entry {
-    (
-        ready.unwrap_or(Instant2w::new(READY)),
-        std::cmp::Reverse(priority),
-        counter,
-        item,
-    )
 }
 
 /// The depth gauge per priority, in priority order. A handful of
@@ -294,7 +337,7 @@ pub struct PriorityQueue {
     keys: Interner,
     config: LimiterConfig,
     limiter: Limiter,
-    records: ItemMap<Option<Order>>,
+    records: ItemMap<Order>,
     ready: BTreeSet<Entry>,
     waiting: IndexedHeap<Entry>,
     locked: ItemMap<bool>,
@@ -308,6 +351,7 @@ pub struct PriorityQueue {
 }
 
 impl PriorityQueue {
+
     /// A queue whose limiter is `limiter` (see [`default_limiter`] for
     /// `New`'s own); `metrics` keeps that many observations per histogram
     /// (`None`: an unnamed queue, without metrics).
@@ -316,7 +360,10 @@ impl PriorityQueue {
             keys: Interner::default(),
             config: limiter.clone(),
             limiter: limiter.build(),
-            records: ItemMap::new(None),
+            records: ItemMap::new(Order {
+                priority: 0,
+                counter: NO_RECORD,
+            }),
             ready: BTreeSet::new(),
             waiting: IndexedHeap::default(),
             locked: ItemMap::new(false),
@@ -375,16 +422,16 @@ impl PriorityQueue {
             return;
         }
         while let Some(first) = self.waiting.peek() {
-            let (ready_at, prio, _, item) = first;
-            if ready_at.get() > now as ReadyAt {
+            let (prio, item) = (first.priority, first.item);
+            if first.ready().get() > now as ReadyAt {
                 break;
             }
             self.waiting.pop();
             let counter = self.next_counter();
-            self.set_record(item, Some(Record::new(prio.0, counter, None)));
-            self.ready.insert(entry(None, prio.0, counter, item));
+            self.set_record(item, Record::new(prio, counter, None));
+            self.ready.insert(Entry::new(None, prio, counter, item));
             if let Some(m) = &mut self.metrics {
-                m.add(now, item, prio.0);
+                m.add(now, item, prio);
             }
             self.emit(QueueEvent::Released { item });
         }
@@ -392,7 +439,7 @@ impl PriorityQueue {
 
     /// The earliest readyAt in the waiting tree.
     pub fn next_ready_at(&self) -> Option<ReadyAt> {
-        self.waiting.peek().map(|w| w.0.get())
+        self.waiting.peek().map(|w| w.ready().get())
     }
 
     /// `AddWithOpts(opts, items...)` at `now`. After shutdown it returns at
@@ -472,15 +519,19 @@ impl PriorityQueue {
         let Some(old) = self.record_of(item) else {
             // A new key, or a key being processed (its record went at hand-out).
             let counter = self.next_counter();
-            self.set_record(item, Some(Record::new(priority, counter, ready_at)));
+            self.set_record(item, Record::new(priority, counter, ready_at));
             let placed = match ready_at {
                 Some(at) => {
-                    self.waiting
-                        .push(entry(Some(Instant2w::new(at)), priority, counter, item));
+                    self.waiting.push(Entry::new(
+                        Some(Instant2w::new(at)),
+                        priority,
+                        counter,
+                        item,
+                    ));
                     Placed::NewWaiting { ready_at: at }
                 }
                 None => {
-                    self.ready.insert(entry(None, priority, counter, item));
+                    self.ready.insert(Entry::new(None, priority, counter, item));
                     if let Some(m) = &mut self.metrics {
                         m.add(now, item, priority);
                     }
@@ -534,13 +585,13 @@ impl PriorityQueue {
         if record != old {
             if old.ready.is_some() && record.ready.is_some() {
                 // Still waiting, earlier or higher: one sift in place.
-                let e = entry(record.ready, record.priority, record.counter, item);
+                let e = Entry::new(record.ready, record.priority, record.counter, item);
                 self.waiting.replace(item, e);
             } else {
                 self.remove_entry(item, &old);
                 self.insert_entry(item, &record);
             }
-            self.set_record(item, Some(record));
+            self.set_record(item, record);
         }
         let added = Added {
             item,
@@ -554,20 +605,21 @@ impl PriorityQueue {
 
     /// `item`'s record, put together from its order and its waiting entry.
     fn record_of(&self, item: ItemId) -> Option<Record> {
-        self.records.get(item).map(|o| Record {
+        let o = self.records.get(item);
+        (o.counter != NO_RECORD).then(|| Record {
             priority: o.priority,
             counter: o.counter,
-            ready: self.waiting.get(item).map(|e| e.0),
+            ready: self.waiting.get(item).map(Entry::ready),
         })
     }
 
     /// Keeps `record`'s order (its entry, which says whether it waits, is
     /// placed by the caller).
-    fn set_record(&mut self, item: ItemId, record: Option<Record>) {
-        let order = record.map(|r| Order {
-            priority: r.priority,
-            counter: r.counter,
-        });
+    fn set_record(&mut self, item: ItemId, record: Record) {
+        let order = Order {
+            priority: record.priority,
+            counter: record.counter,
+        };
         self.records.set(item, order);
     }
 
@@ -577,12 +629,12 @@ impl PriorityQueue {
             self.waiting.remove(item);
         } else {
             self.ready
-                .remove(&entry(r.ready, r.priority, r.counter, item));
+                .remove(&Entry::new(r.ready, r.priority, r.counter, item));
         }
     }
 
     fn insert_entry(&mut self, item: ItemId, r: &Record) {
-        let e = entry(r.ready, r.priority, r.counter, item);
+        let e = Entry::new(r.ready, r.priority, r.counter, item);
         if r.ready.is_some() {
             self.waiting.push(e);
         } else {
@@ -627,28 +679,25 @@ impl PriorityQueue {
         if self.shut_down {
             return PqGot::ShutDown;
         }
-        let Some(&first) = self
-            .ready
-            .iter()
-            .find(|(_, _, _, item)| !*self.locked.get(*item))
-        else {
+        let Some(&first) = self.ready.iter().find(|e| !*self.locked.get(e.item)) else {
             return PqGot::Empty;
         };
-        let (_, prio, _, item) = first;
+        let (prio, item) = (first.priority, first.item);
         self.ready.remove(&first);
-        self.set_record(item, None);
+        // The record goes; its priority stays, as the one handed out.
+        self.records.get_mut(item).counter = NO_RECORD;
         self.locked.set(item, true);
         self.locked_count += 1;
         if let Some(m) = &mut self.metrics {
-            m.get(now, item, prio.0);
+            m.get(now, item, prio);
         }
         self.emit(QueueEvent::GetWithPriority {
             item,
-            priority: prio.0,
+            priority: prio,
         });
         PqGot::Item {
             item,
-            priority: prio.0,
+            priority: prio,
         }
     }
 
@@ -664,7 +713,8 @@ impl PriorityQueue {
             m.done(now, item);
         }
         // Only a ready record waits on the lock; a waiting one waits on time.
-        let requeued = self.records.get(item).is_some() && self.waiting.get(item).is_none();
+        let requeued =
+            self.records.get(item).counter != NO_RECORD && self.waiting.get(item).is_none();
         self.emit(QueueEvent::Done { item, requeued });
     }
 
@@ -679,9 +729,7 @@ impl PriorityQueue {
 
     /// Ready records that can be handed out now (their key is not locked).
     pub fn has_ready_unlocked(&self) -> bool {
-        self.ready
-            .iter()
-            .any(|(_, _, _, item)| !*self.locked.get(*item))
+        self.ready.iter().any(|e| !*self.locked.get(e.item))
     }
 
     pub fn waiting_len(&self) -> usize {
@@ -698,7 +746,7 @@ impl PriorityQueue {
 
     /// The ready records in hand-out order (locked keys' included).
     pub fn ready(&self) -> impl Iterator<Item = (ItemId, i64)> + '_ {
-        self.ready.iter().map(|(_, p, _, item)| (*item, p.0))
+        self.ready.iter().map(|e| (e.item, e.priority))
     }
 
     /// The waiting records, soonest first (a sorted copy: for a whole
@@ -707,7 +755,7 @@ impl PriorityQueue {
         self.waiting
             .sorted()
             .into_iter()
-            .map(|(at, p, _, item)| (item, at.get(), p.0))
+            .map(|e| (e.item, e.ready().get(), e.priority))
     }
 
     /// The `n` soonest waiting records, soonest first.
@@ -715,13 +763,20 @@ impl PriorityQueue {
         self.waiting
             .soonest(n)
             .into_iter()
-            .map(|(at, p, _, item)| (item, at.get(), p.0))
+            .map(|e| (e.item, e.ready().get(), e.priority))
             .collect()
     }
 
     /// The waiting keys, in no particular order.
     pub fn waiting_ids(&self) -> impl Iterator<Item = ItemId> + '_ {
-        self.waiting.entries().iter().map(|e| e.3)
+        self.waiting.entries().iter().map(|e| e.item)
+    }
+
+    /// The priority of the key's record, or when it has none, of its last
+    /// one: the priority it was last handed out with (0 for a key never
+    /// queued).
+    pub fn last_priority(&self, item: ItemId) -> i64 {
+        self.records.get(item).priority
     }
 
     /// The key's record, if it has one: its priority and readyAt (`None`: ready).
@@ -779,13 +834,51 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_record_takes_24_bytes_and_an_entry_40() {
+    fn a_record_takes_16_bytes_and_an_entry_32() {
         // What a key costs in the live run and in every rewind checkpoint.
-        assert_eq!(std::mem::size_of::<Option<Order>>(), 24);
-        assert_eq!(std::mem::size_of::<Entry>(), 40);
-        let r = Record::new(3, 9, Some(i128::MAX - 1));
-        assert_eq!(r.ready_at(), Some(i128::MAX - 1));
+        assert_eq!(std::mem::size_of::<Order>(), 16);
+        assert_eq!(std::mem::size_of::<Entry>(), 32);
+        // The latest readyAt a queue computes: now and after both i64::MAX.
+        let latest = i64::MAX as i128 * 2;
+        let r = Record::new(3, 9, Some(latest));
+        assert_eq!(r.ready_at(), Some(latest));
+        let e = Entry::new(r.ready, 3, 9, ItemId(1));
+        assert_eq!(e.ready().get(), latest);
+        assert!(Entry::new(None, 3, 9, ItemId(1)) < e);
         assert_eq!(Record::new(3, 9, None).ready_at(), None);
+    }
+
+    #[test]
+    fn a_key_without_a_record_keeps_the_priority_it_was_handed_out_with() {
+        let (mut q, a, _, _) = q();
+        assert_eq!(q.last_priority(a), 0, "never queued");
+        let high = AddOpts {
+            priority: Some(7),
+            ..AddOpts::default()
+        };
+        q.add_with_opts(0, high, &[a]);
+        assert_eq!(
+            q.get(0),
+            PqGot::Item {
+                item: a,
+                priority: 7
+            }
+        );
+        assert_eq!((q.record(a), q.last_priority(a)), (None, 7));
+        // Added again while in flight: the new record's priority shows...
+        q.add(0, a);
+        assert_eq!((q.record(a), q.last_priority(a)), (Some((0, None)), 0));
+        q.done(0, a);
+        // ...and once it is handed out, it is the one kept.
+        assert_eq!(
+            q.get(0),
+            PqGot::Item {
+                item: a,
+                priority: 0
+            }
+        );
+        q.done(0, a);
+        assert_eq!((q.record(a), q.last_priority(a)), (None, 0));
     }
 
     fn q() -> (PriorityQueue, ItemId, ItemId, ItemId) {

@@ -81,9 +81,6 @@ pub struct ItemInfo {
     /// When the key's current wait in the heap began (its countdown's full
     /// length is `ready_at - wait_from`).
     pub wait_from: Nanos,
-    /// How long its latest reconcile waited for the API client.
-    pub client_waited: Nanos,
-    pub watch_events: u64,
     /// The log position (`seq`) of the key's latest `ReconcileEnd`: where
     /// the calls its last result caused begin.
     /// (`None` before the first; never position 0, which its Get took first.)

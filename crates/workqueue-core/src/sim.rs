@@ -102,11 +102,14 @@ pub struct Simulation {
     ends: BinaryHeap<Reverse<(Nanos, u32)>>,
     /// Idle workers, lowest first: a hand-out finds one without a scan.
     idle: BinaryHeap<Reverse<u32>>,
-    /// The priority each key was last handed out with: a requeue reuses it.
-    handed_priority: ItemMap<i64>,
     workers: Vec<WorkerState>,
+    /// The priority each worker's key was handed out with: its requeue
+    /// reuses it. (A key not in flight: see [`ControllerQueue::last_priority`].)
+    worker_priority: Vec<i64>,
     active: u32,
     items: ItemMap<ItemInfo>,
+    /// How long each key's latest reconcile waited for the API client.
+    last_client_wait: ItemMap<Nanos>,
     details: Details,
     scripts: ItemMap<Option<Script>>,
     reconcile_ns: ItemMap<Option<Nanos>>,
@@ -209,12 +212,13 @@ impl Simulation {
             spec: spec.clone(),
             duration_ns: scenario.duration_ns,
             queue,
-            handed_priority: ItemMap::new(0),
             workers: vec![WorkerState::Idle; workers as usize],
+            worker_priority: vec![0; workers as usize],
             ends: BinaryHeap::new(),
             idle: (0..workers).map(Reverse).collect(),
             active: 0,
             items: ItemMap::new(ItemInfo::default()),
+            last_client_wait: ItemMap::new(0),
             details: Details::default(),
             scripts: ItemMap::new(None),
             reconcile_ns: ItemMap::new(None),
@@ -606,7 +610,6 @@ impl Simulation {
                         id
                     }
                 };
-                self.items.get_mut(id).watch_events += 1;
                 self.watch_events_total += 1;
                 let effect = self.queue.add(now, id, None);
                 if self.arrivals.len() == crate::events::ARRIVALS_KEPT {
@@ -693,12 +696,7 @@ impl Simulation {
             }
             let item = match self.queue.get(self.now) {
                 Handed::Item(item, priority) => {
-                    // Only a priority differing from the default takes a
-                    // slot: client-go's queue hands out 0, and its keys
-                    // need no record of it.
-                    if priority != *self.handed_priority.get(item) {
-                        self.handed_priority.set(item, priority);
-                    }
+                    self.worker_priority[w] = priority;
                     item
                 }
                 Handed::Empty | Handed::ShutDown => return true,
@@ -791,7 +789,11 @@ impl Simulation {
         // Each reservation is work: a thousand requests per reconcile cost
         // a thousand units of the caller's budget, not one.
         self.work_left = self.work_left.saturating_sub(requests as u64);
-        self.items.get_mut(item).client_waited = waited;
+        // Written only once a key has waited: without an API client limit
+        // (or before its bucket runs dry) the map stays empty.
+        if waited > 0 || *self.last_client_wait.get(item) > 0 {
+            self.last_client_wait.set(item, waited);
+        }
         if waited > 0 {
             self.client_waited = self.client_waited.saturating_add(waited);
             self.push_log(SimEvent::ClientThrottled {
@@ -849,12 +851,7 @@ impl Simulation {
         }
         // Every re-add carries Result.Priority, else the priority the key
         // was handed out with.
-        let priority = Some(
-            outcome
-                .result()
-                .priority
-                .unwrap_or(*self.handed_priority.get(item)),
-        );
+        let priority = Some(outcome.result().priority.unwrap_or(self.worker_priority[w]));
         // Whether the key leaves this instant: done, or back later.
         let mut moved_on = true;
         match requeue {
@@ -1201,7 +1198,16 @@ impl Simulation {
 
     /// The priority `id` was last handed out with (0 on a client-go queue).
     pub fn handed_priority(&self, id: ItemId) -> i64 {
-        *self.handed_priority.get(id)
+        let in_flight = self.workers.iter().position(|s| s.item() == Some(id));
+        match in_flight {
+            Some(w) => self.worker_priority(w),
+            None => self.queue.last_priority(id),
+        }
+    }
+
+    /// The priority worker `w`'s key was handed out with.
+    pub fn worker_priority(&self, w: usize) -> i64 {
+        self.worker_priority[w]
     }
 
     pub fn queue(&self) -> &ControllerQueue {
@@ -1210,6 +1216,11 @@ impl Simulation {
 
     pub fn workers(&self) -> &[WorkerState] {
         &self.workers
+    }
+
+    /// How long `id`'s latest reconcile waited for the API client.
+    pub fn last_client_wait(&self, id: ItemId) -> Nanos {
+        *self.last_client_wait.get(id)
     }
 
     pub fn item(&self, id: ItemId) -> &ItemInfo {

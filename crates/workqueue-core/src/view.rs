@@ -279,8 +279,7 @@ impl Simulation {
         let q = self.queue();
         let info = self.item(id);
         let priority_queue = q.kind() == QueueKind::Priority;
-        let priority =
-            priority_queue.then(|| q.priority_of(id).unwrap_or(self.handed_priority(id)));
+        let priority = priority_queue.then(|| q.last_priority(id));
         KeyView {
             key: self.key(id).to_string(),
             dirty: q.is_dirty(id) && q.is_processing(id),
@@ -294,10 +293,10 @@ impl Simulation {
 
     /// A key as drawn in its worker's hands: the priority it was handed out
     /// with (its new record, if any, is drawn in the ready lane).
-    fn worker_key_view(&self, id: ItemId) -> KeyView {
+    fn worker_key_view(&self, w: usize, id: ItemId) -> KeyView {
         let mut k = self.key_view(id);
         if k.priority.is_some() {
-            k.priority = Some(self.handed_priority(id));
+            k.priority = Some(self.worker_priority(w));
         }
         k
     }
@@ -317,19 +316,19 @@ impl Simulation {
                 on_bucket: self.waits_on_bucket(id),
             })
             .collect();
-        let worker_view = |w: &WorkerState| match *w {
+        let worker_view = |(w, state): (usize, &WorkerState)| match *state {
             WorkerState::Idle => WorkerView::Idle,
             WorkerState::Reconciling {
                 item,
                 started,
                 until,
             } => WorkerView::Reconciling {
-                key: self.worker_key_view(item),
+                key: self.worker_key_view(w, item),
                 started,
                 until,
             },
             WorkerState::AwaitingDecision { item, started } => WorkerView::Deciding {
-                key: self.worker_key_view(item),
+                key: self.worker_key_view(w, item),
                 started,
             },
         };
@@ -369,6 +368,7 @@ impl Simulation {
             workers: self
                 .workers()
                 .iter()
+                .enumerate()
                 .take(workers)
                 .map(worker_view)
                 .collect(),
@@ -477,10 +477,9 @@ impl Simulation {
                 out.push(Holder::OwnBackoff);
             }
         }
-        if info.client_waited > 0 {
-            out.push(Holder::Client {
-                waited: info.client_waited,
-            });
+        let waited = self.last_client_wait(id);
+        if waited > 0 {
+            out.push(Holder::Client { waited });
         }
         out
     }

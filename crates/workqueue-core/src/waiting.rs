@@ -8,21 +8,30 @@ use crate::item::{ItemId, ItemMap};
 pub type ReadyAt = i128;
 
 /// A [`ReadyAt`] as two words, ordered as the i128 is (high word signed,
-/// then low word unsigned). An i128 field aligns its struct to 16 bytes: a
-/// waiting entry would be 32 bytes instead of 24, a priority-queue entry 48
-/// instead of 40, in the live run and in every rewind checkpoint.
+/// then low word unsigned). The queues only ever compute `now + after`, two
+/// i64s, which takes 65 bits: a 32-bit high word holds every such instant
+/// exactly and packs beside a 32-bit item id. An i128 field would align its
+/// entry to 16 bytes: a waiting entry would be 32 bytes instead of 16, a
+/// priority-queue entry 48 instead of 32, in the live run and in every
+/// rewind checkpoint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Instant2w {
-    high: i64,
+    high: i32,
     low: u64,
 }
 
 impl Instant2w {
+    /// Exact for every instant within ±2^95 ns (any sum of two i64s);
+    /// beyond that, which no queue computes, it saturates.
     #[inline]
     pub fn new(at: ReadyAt) -> Instant2w {
-        Instant2w {
-            high: (at >> 64) as i64,
-            low: at as u64,
+        match i32::try_from(at >> 64) {
+            Ok(high) => Instant2w {
+                high,
+                low: at as u64,
+            },
+            Err(_) if at < 0 => Instant2w::from_words(i32::MIN, 0),
+            Err(_) => Instant2w::from_words(i32::MAX, u64::MAX),
         }
     }
 
@@ -30,24 +39,45 @@ impl Instant2w {
     pub fn get(self) -> ReadyAt {
         (i128::from(self.high) << 64) | i128::from(self.low)
     }
+
+    /// The two words, for an entry that stores them apart (so that the
+    /// high one packs beside a 32-bit field).
+    #[inline]
+    pub fn words(self) -> (i32, u64) {
+        (self.high, self.low)
+    }
+
+    #[inline]
+    pub fn from_words(high: i32, low: u64) -> Instant2w {
+        Instant2w { high, low }
+    }
 }
 
+/// A waiting item: 16 bytes (see [`Instant2w`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Waiting {
+    ready_low: u64,
+    ready_high: i32,
     pub item: ItemId,
-    ready: Instant2w,
 }
 
 impl Waiting {
     pub fn new(item: ItemId, ready_at: ReadyAt) -> Waiting {
+        let (ready_high, ready_low) = Instant2w::new(ready_at).words();
         Waiting {
+            ready_low,
+            ready_high,
             item,
-            ready: Instant2w::new(ready_at),
         }
     }
 
+    #[inline]
+    fn ready(&self) -> Instant2w {
+        Instant2w::from_words(self.ready_high, self.ready_low)
+    }
+
     pub fn ready_at(&self) -> ReadyAt {
-        self.ready.get()
+        self.ready().get()
     }
 }
 
@@ -72,12 +102,12 @@ impl HeapEntry for Waiting {
 
     /// client-go compares readyAt only: equal instants leave in heap order.
     fn less(&self, other: &Self) -> bool {
-        self.ready < other.ready
+        self.ready() < other.ready()
     }
 
     type Listing = (Instant2w, ItemId);
     fn listing(&self) -> Self::Listing {
-        (self.ready, self.item)
+        (self.ready(), self.item)
     }
 }
 
@@ -308,20 +338,31 @@ impl WaitingHeap {
 mod layout_tests {
     use super::*;
 
+    /// Every instant a queue computes is `now + after`, two i64s.
+    const EXTREMES: [i128; 7] = [
+        0,
+        1,
+        -1,
+        i64::MAX as i128 * 2,
+        i64::MIN as i128 * 2,
+        i64::MAX as i128 + 1,
+        i64::MIN as i128 - 1,
+    ];
+
     #[test]
-    fn an_entry_keeps_every_instant_exactly_in_24_bytes() {
-        for at in [
-            0,
-            1,
-            -1,
-            i64::MAX as i128 * 3,
-            i64::MIN as i128 * 2,
-            i128::MAX,
-            i128::MIN,
-        ] {
+    fn an_entry_keeps_every_instant_a_queue_computes_exactly_in_16_bytes() {
+        for at in EXTREMES {
             assert_eq!(Waiting::new(ItemId(7), at).ready_at(), at);
         }
-        assert_eq!(std::mem::size_of::<Waiting>(), 24);
+        assert_eq!(std::mem::size_of::<Waiting>(), 16);
+    }
+
+    #[test]
+    fn an_instant_beyond_any_sum_of_two_i64s_saturates_in_order() {
+        let (lowest, highest) = (Instant2w::new(i128::MIN), Instant2w::new(i128::MAX));
+        for at in EXTREMES {
+            assert!(lowest < Instant2w::new(at) && Instant2w::new(at) < highest);
+        }
     }
 
     /// A test entry: (order, key), unique as the priority queue's are.
@@ -385,7 +426,8 @@ mod layout_tests {
         }
 
         #[test]
-        fn two_words_order_as_the_i128_does(a: i128, b: i128) {
+        fn two_words_order_as_the_i128_does(a: (i64, i64), b: (i64, i64)) {
+            let (a, b) = (a.0 as i128 + a.1 as i128, b.0 as i128 + b.1 as i128);
             let (x, y) = (Instant2w::new(a), Instant2w::new(b));
             proptest::prop_assert_eq!(x.get(), a);
             proptest::prop_assert_eq!(x.cmp(&y), a.cmp(&b));
