@@ -351,7 +351,6 @@ pub struct PriorityQueue {
 }
 
 impl PriorityQueue {
-
     /// A queue whose limiter is `limiter` (see [`default_limiter`] for
     /// `New`'s own); `metrics` keeps that many observations per histogram
     /// (`None`: an unnamed queue, without metrics).
@@ -417,11 +416,19 @@ impl PriorityQueue {
     /// becoming ready together keep that order within their priority).
     /// After shutdown the waiting loop has stopped: nothing moves any more.
     pub fn advance(&mut self, now: Nanos) {
+        self.advance_bounded(now, usize::MAX);
+    }
+
+    /// Like [`PriorityQueue::advance`], releasing at most `max` records (in
+    /// the same order): returns how many it released, fewer than `max` once
+    /// nothing due is left.
+    pub fn advance_bounded(&mut self, now: Nanos, max: usize) -> usize {
         self.now = self.now.max(now);
-        if self.shut_down {
-            return;
-        }
-        while let Some(first) = self.waiting.peek() {
+        let mut released = 0;
+        while !self.shut_down && released < max {
+            let Some(first) = self.waiting.peek() else {
+                break;
+            };
             let (prio, item) = (first.priority, first.item);
             if first.ready().get() > now as ReadyAt {
                 break;
@@ -434,7 +441,9 @@ impl PriorityQueue {
                 m.add(now, item, prio);
             }
             self.emit(QueueEvent::Released { item });
+            released += 1;
         }
+        released
     }
 
     /// The earliest readyAt in the waiting tree.

@@ -128,6 +128,15 @@ impl ControllerQueue {
         }
     }
 
+    /// Releases at most `max` keys due by `now`; returns how many (fewer
+    /// than `max`: none due is left).
+    pub fn advance_bounded(&mut self, now: Nanos, max: usize) -> usize {
+        match self {
+            ControllerQueue::ClientGo(q) => q.advance_bounded(now, max),
+            ControllerQueue::Priority(q) => q.advance_bounded(now, max),
+        }
+    }
+
     /// When the next waiting key becomes ready (none after shutdown).
     pub fn next_ready_at(&self) -> Option<Nanos> {
         match self {

@@ -86,6 +86,8 @@ impl StallGuard {
 /// same work in the same order, so a run never depends on how it was sliced.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Resume {
+    /// Releases from the waiting heap and scheduled adds.
+    Settle,
     Sources,
     Dispatch,
 }
@@ -473,6 +475,10 @@ impl Simulation {
                 return;
             }
         }
+        if matches!(resume, None | Some(Resume::Settle)) && !self.settle_instant(t) {
+            self.resume = Some(Resume::Settle);
+            return;
+        }
         if resume != Some(Resume::Dispatch) && !self.fire_due_sources(t) {
             self.resume = Some(Resume::Sources);
             return;
@@ -482,9 +488,8 @@ impl Simulation {
         }
     }
 
-    /// The first part of an instant: the stall guard, the clock, the waiting
-    /// heap's releases, finished reconciles and scheduled adds. False if the
-    /// run is stuck.
+    /// The first part of an instant: the stall guard and the clock. False if
+    /// the run is stuck.
     fn begin_instant(&mut self, t: Nanos) -> bool {
         let keys = self.queue.keys().len() as u64;
         if self.stall_guard.pass(t, keys) {
@@ -500,8 +505,28 @@ impl Simulation {
             return false;
         }
         self.set_time(t);
-        self.queue.advance(t);
-        self.collect_queue_events();
+        true
+    }
+
+    /// The waiting heap's releases, finished reconciles and scheduled adds,
+    /// a unit per key released or added (a storm of a quarter of a million
+    /// keys due at one instant is released over several frames, not in one).
+    /// False if the budget ran out: the next call carries on, and since each
+    /// part resumes from its own cursor (the heap, the reconcile ends, the
+    /// list of adds), in the same order.
+    fn settle_instant(&mut self, t: Nanos) -> bool {
+        loop {
+            let max = usize::try_from(self.work_left).unwrap_or(usize::MAX);
+            let released = self.queue.advance_bounded(t, max);
+            self.work_left -= released as u64;
+            self.collect_queue_events();
+            if self.queue.next_ready_at().is_none_or(|at| at > t) {
+                break;
+            }
+            if self.work_left == 0 {
+                return false;
+            }
+        }
         // Reconciles that end now, in worker order: `t` is the next event,
         // so every due end is at `t` and the heap yields them by worker.
         while let Some(Reverse((until, w))) = self.ends.peek().copied() {
@@ -514,6 +539,9 @@ impl Simulation {
         while let Some(&(at, id)) = self.initial_adds.get(self.initial_cursor) {
             if at > t {
                 break;
+            }
+            if !self.spend() {
+                return false;
             }
             self.initial_cursor += 1;
             self.queue.add(t, id, initial_list_priority(t));

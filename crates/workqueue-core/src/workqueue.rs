@@ -275,11 +275,20 @@ impl Workqueue {
             // there, and new entries are always due later: nothing to do.
             return self.now;
         }
-        self.now = now;
-        if !self.shutting_down {
+        self.advance_bounded(now, usize::MAX);
+        now
+    }
+
+    /// Like [`Workqueue::advance`], releasing at most `max` items (in the
+    /// same order): returns how many it released, fewer than `max` once
+    /// nothing due is left. A caller with a frame to render releases a
+    /// storm's worth of keys over several calls at one instant.
+    pub fn advance_bounded(&mut self, now: Nanos, max: usize) -> usize {
+        if now > self.now {
+            self.now = now;
             // The unfinished-work ticker: a fake ticker fires once per clock
             // step, however many periods passed.
-            if self.metrics.as_ref().is_some_and(|m| now >= m.next_tick) {
+            if !self.shutting_down && self.metrics.as_ref().is_some_and(|m| now >= m.next_tick) {
                 self.refresh_gauges(now);
                 if let Some(m) = &mut self.metrics {
                     m.next_tick = m.tick_after(now);
@@ -287,17 +296,19 @@ impl Workqueue {
             }
         }
         // The waiting loop exits on shutdown: nothing is released after it.
-        while !self.shutting_down {
+        let mut released = 0;
+        while !self.shutting_down && released < max {
             match self.waiting.peek() {
-                Some(w) if w.ready_at() <= now as ReadyAt => {
+                Some(w) if w.ready_at() <= self.now as ReadyAt => {
                     self.waiting.pop();
                     self.emit(QueueEvent::Released { item: w.item });
                     self.add_inner(w.item);
+                    released += 1;
                 }
                 _ => break,
             }
         }
-        now
+        released
     }
 
     /// The latest instant the queue has seen.

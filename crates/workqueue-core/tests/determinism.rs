@@ -68,3 +68,37 @@ fn the_priority_queue_run_matches_its_golden_file_too() {
         "the queues differ"
     );
 }
+
+/// A storm's keys, all due at one instant, are released over several
+/// bounded calls (a unit each, so no frame pays for a quarter of a million
+/// at once), and the run is the one an unbounded call gives.
+#[test]
+fn a_storm_due_at_one_instant_is_released_over_bounded_calls_with_the_same_run() {
+    use workqueue_core::{LimiterConfig, QueueKind, Scenario, Simulation, MILLISECOND, SECOND};
+    for queue in [QueueKind::ClientGo, QueueKind::Priority] {
+        let per_item = LimiterConfig::Exponential {
+            base_ns: 5 * MILLISECOND,
+            max_ns: 1000 * SECOND,
+        };
+        let mut s = Scenario::failing_keys(per_item, 5_000);
+        s.first_mut().queue = queue;
+        s.duration_ns = 3 * SECOND;
+        let mut whole = Simulation::new(&s).unwrap();
+        whole.run_until(s.duration_ns);
+        let mut sliced = Simulation::new(&s).unwrap();
+        let (mut calls, mut split_releases) = (0, 0);
+        while !sliced.run_until_bounded(s.duration_ns, 700) {
+            calls += 1;
+            let now = sliced.now();
+            if sliced.queue().next_ready_at().is_some_and(|at| at <= now) {
+                split_releases += 1;
+            }
+        }
+        assert!(
+            split_releases >= 5,
+            "{queue:?}: 5,000 keys due at once span calls of 700 units ({split_releases} of {calls})"
+        );
+        assert_eq!(sliced.digest(), whole.digest(), "{queue:?}");
+        assert_eq!(sliced.requeues_total(), whole.requeues_total());
+    }
+}
