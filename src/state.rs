@@ -30,6 +30,8 @@ pub use crate::notice::{Notice, NoticeKind};
 pub enum Action {
     /// Real time passed (ms); advances virtual time when playing.
     Tick(f64),
+    /// What the last tick's work took (ms): fits the next frames' budget.
+    FrameWork(f64),
     TogglePlay,
     Play,
     Pause,
@@ -371,9 +373,15 @@ impl Reducible for Playground {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        if let Action::FrameWork(work_ms) = action {
+            // Nothing on screen changes: the same state, so no render.
+            self.timeline.borrow_mut().fit_budget(work_ms);
+            return self;
+        }
         let mut next = (*self).clone();
         next.rev += 1;
         match action {
+            Action::FrameWork(_) => return self,
             Action::Tick(real_ms) => {
                 let pending = self.timeline.borrow().pending().is_some();
                 if pending {

@@ -10,10 +10,16 @@ use workqueue_core::{
     Input, Manager, Nanos, Scenario, ScenarioError, SimError, Simulation, SECOND,
 };
 
-/// Most work units (instants, keys added, items handed out) per animation
-/// frame, shared by everything one frame does; past it, virtual time lags
-/// behind the clock rather than freezing the page.
+/// Most work units (instants, keys added or released, items handed out) per
+/// animation frame, shared by everything one frame does; past it, virtual
+/// time lags behind the clock rather than freezing the page. A slower device
+/// or a costlier queue gets fewer (see [`Timeline::fit_budget`]).
 pub const FRAME_BUDGET: u64 = 20_000;
+/// The fewest work units a frame gets, however slow the device.
+pub const MIN_FRAME_BUDGET: u64 = 500;
+/// What a frame's work aims to take, in milliseconds: the rest of a 60 Hz
+/// frame is the stage's to draw.
+pub const FRAME_WORK_TARGET_MS: f64 = 8.0;
 const CHECKPOINT_EVERY: Nanos = SECOND;
 /// Once the ring is full, a new checkpoint (a clone of the whole run) also
 /// waits this long in real time, so a large run never pays for one every frame.
@@ -52,6 +58,8 @@ pub struct Timeline {
     /// An instant asked for (a seek, a link's) that one frame did not reach:
     /// the next frames go on towards it.
     pending: Option<Nanos>,
+    /// Work units a frame may spend, fitted to what they cost here.
+    budget: u64,
 }
 
 impl Timeline {
@@ -68,6 +76,7 @@ impl Timeline {
             playing: false,
             refused: None,
             pending: None,
+            budget: FRAME_BUDGET,
         })
     }
 
@@ -122,6 +131,28 @@ impl Timeline {
         self.playing = playing;
     }
 
+    /// Work units a frame may spend now.
+    pub fn budget(&self) -> u64 {
+        self.budget
+    }
+
+    /// Fits the frame budget to this device and this run, from what the
+    /// last frame's work took (`work_ms`). Only a frame that spent its whole
+    /// budget tells what the units cost: the budget then scales towards
+    /// [`FRAME_WORK_TARGET_MS`], by half at most (one odd frame does not
+    /// stall the run) and by a quarter up at most (a storm's next frames
+    /// are never much heavier than its last). A frame that had budget to
+    /// spare changes nothing. Results never depend on it: a run is the same
+    /// however it is sliced.
+    pub fn fit_budget(&mut self, work_ms: f64) {
+        if !(work_ms.is_finite() && work_ms > 0.0) || self.engine.budget_left() > 0 {
+            return;
+        }
+        let scale = (FRAME_WORK_TARGET_MS / work_ms).clamp(0.5, 1.25);
+        let fitted = (self.budget as f64 * scale) as u64;
+        self.budget = fitted.clamp(MIN_FRAME_BUDGET, FRAME_BUDGET);
+    }
+
     /// Real time played, for the checkpoint pace.
     pub fn played(&mut self, real_ms: f64) {
         self.real_since_checkpoint += real_ms;
@@ -151,7 +182,7 @@ impl Timeline {
     /// frame's budget. Returns whether the target was reached.
     pub fn advance_to(&mut self, target: Nanos) -> bool {
         let mut reached = true;
-        let mut left = FRAME_BUDGET;
+        let mut left = self.budget;
         let mut next_input = self.engine.inputs_applied();
         while let Some((at, input)) = self.tape.get(next_input) {
             if *at > target {
@@ -211,7 +242,7 @@ impl Timeline {
     /// way instead.
     pub fn one_pass(&mut self, at: Nanos) {
         if self.next_is_event(at) {
-            self.engine.step_bounded(FRAME_BUDGET);
+            self.engine.step_bounded(self.budget);
             self.horizon = self.horizon.max(at);
             self.checkpoint();
         } else {
@@ -417,6 +448,47 @@ mod tests {
             let before = t.now();
             assert!(t.step().is_some_and(|at| at > before));
         }
+    }
+
+    #[test]
+    fn the_frame_budget_fits_what_a_frame_costs_and_leaves_the_run_as_it_is() {
+        let scenario = failing(60_000);
+        let mut whole = Timeline::new(scenario.clone()).unwrap();
+        run_to(&mut whole, 3 * SECOND);
+        let mut t = Timeline::new(scenario).unwrap();
+        assert_eq!(t.budget(), FRAME_BUDGET);
+        // 60,000 keys added at t=0 take more than a frame: slow frames
+        // (40 ms of work each) halve the budget, down to the floor at most.
+        assert!(!t.advance_to(3 * SECOND));
+        t.fit_budget(40.0);
+        assert_eq!(t.budget(), FRAME_BUDGET / 2);
+        for _ in 0..20 {
+            t.catch_up();
+            t.fit_budget(40.0);
+        }
+        assert_eq!(t.budget(), MIN_FRAME_BUDGET);
+        // Quick frames win it back, a quarter at a time.
+        t.catch_up();
+        t.fit_budget(2.0);
+        assert_eq!(t.budget(), MIN_FRAME_BUDGET * 5 / 4);
+        while t.budget() < FRAME_BUDGET && t.pending().is_some() {
+            t.catch_up();
+            t.fit_budget(2.0);
+        }
+        // A frame with budget to spare says nothing of a unit's cost.
+        while t.pending().is_some() {
+            t.catch_up();
+        }
+        let before = t.budget();
+        t.fit_budget(40.0);
+        assert_eq!(t.budget(), before);
+        // Nonsense timings change nothing either.
+        for bad in [f64::NAN, -1.0, 0.0, f64::INFINITY] {
+            t.fit_budget(bad);
+            assert_eq!(t.budget(), before);
+        }
+        assert_eq!(t.now(), 3 * SECOND);
+        assert_eq!(t.engine().digest(), whole.engine().digest());
     }
 
     #[test]

@@ -38,7 +38,11 @@ pub fn use_ticker(dispatch: UseReducerDispatcher<Playground>) {
                 return; // unmounted: no next frame (the closure stays, unused)
             }
             let prev = last.replace(Some(t)).unwrap_or(t);
+            // The reducer runs inside `dispatch`: timed here, it fits the
+            // next frames' work to this device (the reducer reads no clock).
+            let started = now_ms();
             dispatch.dispatch(Action::Tick(t - prev));
+            dispatch.dispatch(Action::FrameWork(now_ms() - started));
             if let Some(f) = again.borrow().as_ref() {
                 request_frame(f);
             }
