@@ -381,7 +381,7 @@ impl Reducible for Playground {
         let mut next = (*self).clone();
         next.rev += 1;
         match action {
-            Action::FrameWork(_) => return self,
+            Action::FrameWork(_) => return self, // handled above, without a clone
             Action::Tick(real_ms) => {
                 let pending = self.timeline.borrow().pending().is_some();
                 if pending {

@@ -345,8 +345,6 @@ impl ControllerQueue {
         }
     }
 
-    /// The priority of the key's record (`None` on a client-go queue, or
-    /// when the key has no record).
     /// The priority of the key's record, else the one it was last handed
     /// out with (always 0 on client-go's queue).
     pub fn last_priority(&self, item: ItemId) -> i64 {
@@ -356,6 +354,8 @@ impl ControllerQueue {
         }
     }
 
+    /// The priority of the key's record (`None` on a client-go queue, or
+    /// when the key has no record).
     pub fn priority_of(&self, item: ItemId) -> Option<i64> {
         match self {
             ControllerQueue::ClientGo(_) => None,

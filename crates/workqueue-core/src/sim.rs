@@ -515,17 +515,14 @@ impl Simulation {
     /// part resumes from its own cursor (the heap, the reconcile ends, the
     /// list of adds), in the same order.
     fn settle_instant(&mut self, t: Nanos) -> bool {
-        loop {
-            let max = usize::try_from(self.work_left).unwrap_or(usize::MAX);
-            let released = self.queue.advance_bounded(t, max);
-            self.work_left -= released as u64;
-            self.collect_queue_events();
-            if self.queue.next_ready_at().is_none_or(|at| at > t) {
-                break;
-            }
-            if self.work_left == 0 {
-                return false;
-            }
+        // One bounded call: it stops early only once nothing due is left
+        // (a release never makes another key due).
+        let max = usize::try_from(self.work_left).unwrap_or(usize::MAX);
+        let released = self.queue.advance_bounded(t, max);
+        self.work_left -= released as u64;
+        self.collect_queue_events();
+        if self.queue.next_ready_at().is_some_and(|at| at <= t) {
+            return false;
         }
         // Reconciles that end now, in worker order: `t` is the next event,
         // so every due end is at `t` and the heap yields them by worker.
