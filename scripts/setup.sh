@@ -103,13 +103,16 @@ setup_wasm_bindgen() {
     || fail "cargo install wasm-bindgen-cli --version $want" || return 1
 }
 
+# trunk at one exact version: the same tool every day (an unpinned install took
+# 0.22.1, whose dev server injects a reload snippet with an unfilled address).
+TRUNK_VERSION=0.21.14
 setup_trunk() {
-  if command -v trunk >/dev/null; then step "trunk $(trunk --version | awk '{print $2}') (ready)"; return 0; fi
-  step "cargo install trunk (about 14 minutes on 2 cores)"
-  # trunk 0.22 wants a newer rustc than some stables: fall back to nightly.
-  cargo install --quiet trunk --locked 2>/dev/null \
-    || cargo +nightly install --quiet trunk --locked \
-    || fail "cargo install trunk --locked" || return 1
+  if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" = "$TRUNK_VERSION" ]; then
+    step "trunk $TRUNK_VERSION (ready)"; return 0
+  fi
+  step "cargo install trunk $TRUNK_VERSION (about 14 minutes on 2 cores)"
+  cargo install --quiet --force trunk --version "=$TRUNK_VERSION" --locked \
+    || fail "cargo install trunk --version =$TRUNK_VERSION --locked" || return 1
 }
 
 setup_browser() {

@@ -1,8 +1,10 @@
 //! Moving through a lesson: where it is, what was predicted and answered at
 //! each step, and the one rule for leaving a step.
 
+use crate::lessons::Wait;
 use crate::share::Shared;
-use workqueue_core::{Input, Scenario};
+use workqueue_core::sim::WorkerState;
+use workqueue_core::{Input, Outcome, ResultLabel, Scenario};
 
 use crate::lessons;
 use crate::settings::Settings;
@@ -32,16 +34,26 @@ pub struct LessonState {
     pub played_at: Option<f64>,
     /// When (real ms) this step's answer was revealed, if it was.
     pub revealed_at: Option<f64>,
+    /// The narration's page on screen, and how many pages it takes where
+    /// the panel has a fixed height (workshop, embed): the panel measures
+    /// and says, and the clicker turns the pages before anything else.
+    pub page: usize,
+    pub pages: usize,
 }
 
 /// What one press of the clicker does (the Next button says it in words).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Press {
+    /// Turned the narration to its next page.
+    Page,
     /// Opened the prediction field (a second press reveals).
     Asked,
     Revealed,
     /// Started the step's scene (or played on until what it waits for).
     Played,
+    /// Made the decision the step waits for (its suggested choice), so a
+    /// clicker never sticks on a step that waits for the room's decisions.
+    Decided,
     /// Too soon after the scene started: the room has not seen it yet.
     Dwelling,
     Moved,
@@ -53,9 +65,11 @@ impl Press {
     /// Its name in the page (`data-press` on the Next button).
     pub fn id(self) -> &'static str {
         match self {
+            Press::Page => "page",
             Press::Asked => "asked",
             Press::Revealed => "revealed",
             Press::Played => "played",
+            Press::Decided => "decided",
             Press::Dwelling => "dwelling",
             Press::Moved => "moved",
             Press::AtEnd => "at-end",
@@ -74,6 +88,8 @@ impl LessonState {
             asked: false,
             played_at: None,
             revealed_at: None,
+            page: 0,
+            pages: 1,
         }
     }
 
@@ -84,6 +100,8 @@ impl LessonState {
         self.asked = false;
         self.played_at = None;
         self.revealed_at = None;
+        self.page = 0;
+        self.pages = 1;
     }
 
     /// The prediction made at the current step, if any.
@@ -195,6 +213,9 @@ impl Playground {
         let Some(step) = lesson.steps.get(l.step) else {
             return Press::AtEnd;
         };
+        if l.page + 1 < l.pages {
+            return Press::Page;
+        }
         if step.question.is_some() && l.guess().is_none() {
             return if l.asked || !l.draft.trim().is_empty() {
                 Press::Revealed
@@ -206,6 +227,9 @@ impl Playground {
             .wait
             .as_ref()
             .is_some_and(|w| !w.met(self.timeline.borrow().sim()));
+        if waiting && self.suggested_decision(step).is_some() {
+            return Press::Decided;
+        }
         // A step's own action (its button) counts as playing it.
         let playable = self.timeline.borrow().next_instant().is_some() || step.act.is_some();
         if (waiting && !self.playing) || (l.played_at.is_none() && playable && !self.playing) {
@@ -229,10 +253,17 @@ impl Playground {
     /// Does what [`Playground::next_press`] says, and returns it.
     pub fn clicker_next(&mut self, now_ms: f64) -> Press {
         let press = self.next_press(now_ms);
+        let decision = match (press, &self.lesson) {
+            (Press::Decided, Some(l)) => lessons::get(l.index)
+                .and_then(|x| x.steps.get(l.step).cloned())
+                .and_then(|s| self.suggested_decision(&s)),
+            _ => None,
+        };
         let Some(l) = self.lesson.as_mut() else {
             return press;
         };
         match press {
+            Press::Page => l.page += 1,
             Press::Asked => {
                 l.asked = true;
                 self.focus_guess += 1;
@@ -253,7 +284,23 @@ impl Playground {
                 self.playing = true;
                 self.until_wait = true;
             }
+            Press::Decided => {
+                if let Some((key, outcome)) = decision {
+                    l.played_at.get_or_insert(now_ms);
+                    if let Err(e) = self
+                        .timeline
+                        .borrow_mut()
+                        .record(Input::Decide { key, outcome })
+                    {
+                        self.notice = Notice::error(e.to_string());
+                    }
+                    self.playing = true;
+                    self.until_wait = true;
+                }
+            }
             Press::Moved => {
+                // Nothing of this step's scene plays on into the next one.
+                self.playing = false;
                 let (index, step) = (l.index, l.step);
                 let steps = lessons::get(index).map_or(0, |l| l.steps.len());
                 if step + 1 < steps {
@@ -265,6 +312,47 @@ impl Playground {
             Press::Dwelling | Press::AtEnd => {}
         }
         press
+    }
+
+    /// The panel measured the narration: it takes `pages` pages here.
+    pub fn narration_pages(&mut self, pages: usize) {
+        if let Some(l) = self.lesson.as_mut() {
+            l.pages = pages.max(1);
+            l.page = l.page.min(l.pages - 1);
+        }
+    }
+
+    /// The decision a step waits for, when a reconcile is waiting for it
+    /// now: the key on the first deciding worker and the outcome the step's
+    /// wait names (RequeueAfter with the decision panel's 30s).
+    pub fn suggested_decision(&self, step: &lessons::StepView) -> Option<(String, Outcome)> {
+        let Some(Wait::Results { label, .. }) = &step.wait else {
+            return None;
+        };
+        let outcome = match label {
+            ResultLabel::Error => Outcome::Error,
+            ResultLabel::RequeueAfter => Outcome::RequeueAfter {
+                after_ns: 30 * workqueue_core::SECOND,
+            },
+            ResultLabel::Requeue => Outcome::Requeue,
+            ResultLabel::Success => Outcome::Success,
+        };
+        let sim = self.sim();
+        let key = sim.workers().iter().find_map(|w| match w {
+            WorkerState::AwaitingDecision { item, .. } => Some(sim.key(*item).to_string()),
+            _ => None,
+        })?;
+        Some((key, outcome))
+    }
+
+    /// A step whose prediction is still open holds the clock: the room
+    /// predicts before the scene moves, however the step was entered.
+    pub fn holds_for_prediction(&self) -> bool {
+        let Some(l) = &self.lesson else { return false };
+        lessons::get(l.index)
+            .and_then(|x| x.steps.get(l.step).map(|s| s.question.is_some()))
+            .unwrap_or(false)
+            && l.guess().is_none()
     }
 
     /// What the current step asks to be done (its button in the lesson
@@ -285,7 +373,11 @@ impl Playground {
     /// lesson's last step.
     pub fn clicker_back(&mut self) {
         let Some(l) = self.lesson.clone() else { return };
-        if l.step > 0 {
+        if l.page > 0 {
+            if let Some(l) = self.lesson.as_mut() {
+                l.page -= 1;
+            }
+        } else if l.step > 0 {
             self.enter_step(l.index, l.step - 1);
         } else if l.index > 0 {
             match lessons::get(l.index - 1) {

@@ -17,8 +17,16 @@ use crate::state::{Action, Notice};
 /// What the worker was asked, by sequence number: for a reply to say it
 /// in the page's terms (a refused file's text, a goal's lesson and step).
 enum Asked {
-    Open { text: String },
-    Check { index: usize, step: usize },
+    Open {
+        text: String,
+    },
+    /// A built-in lesson the page already has (read at build time), read
+    /// by the worker too so it can check the lesson's goals.
+    Prime,
+    Check {
+        index: usize,
+        step: usize,
+    },
 }
 
 #[derive(Default)]
@@ -36,6 +44,8 @@ struct Client {
     held: Option<Vec<String>>,
     /// Built-in lessons already asked for.
     fetching: Vec<String>,
+    /// Built-in lessons the worker has read (for goal checks).
+    primed: Vec<String>,
 }
 
 thread_local! {
@@ -129,22 +139,67 @@ pub fn open(file: String, text: String) {
     });
 }
 
-/// Asks the worker to check step `step`'s goal on `scenario`.
+/// Asks the worker to check step `step`'s goal on `scenario`. A built-in
+/// lesson the page got read at build time is read by the worker first
+/// (the worker answers in order).
 pub fn check(id: &str, index: usize, step: usize, scenario: String) {
+    let prime = crate::lessons::is_built_in(id)
+        && CLIENT.with(|c| {
+            let mut c = c.borrow_mut();
+            let first = !c.primed.iter().any(|p| p == id);
+            if first {
+                c.primed.push(id.to_string());
+            }
+            first
+        });
+    if !prime {
+        return ask_check(id.to_string(), index, step, scenario);
+    }
+    let (id, path) = (id.to_string(), format!("lessons/{id}.md"));
+    wasm_bindgen_futures::spawn_local(async move {
+        match crate::fetch::text(&path).await {
+            Ok(text) => {
+                send(|seq| {
+                    (
+                        Request::Open {
+                            seq,
+                            file: path.clone(),
+                            text: text.clone(),
+                        },
+                        Asked::Prime,
+                    )
+                });
+                ask_check(id, index, step, scenario);
+            }
+            Err(e) => notify_error(format!("The lesson could not be loaded: {e}")),
+        }
+    });
+}
+
+fn ask_check(id: String, index: usize, step: usize, scenario: String) {
     send(|seq| {
         (
             Request::Check {
                 seq,
-                id: id.to_string(),
+                id: id.clone(),
                 step,
-                scenario,
+                scenario: scenario.clone(),
             },
             Asked::Check { index, step },
         )
     });
 }
 
-/// Fetches a built-in lesson's file (once) and has the worker read it.
+fn notify_error(text: String) {
+    let dispatch = CLIENT.with(|c| c.borrow().dispatch.clone());
+    if let Some(d) = dispatch {
+        d.emit(Action::Notify(Notice::error(text)));
+    }
+}
+
+/// Fetches a built-in lesson (once): as the build read and answered it
+/// (`lessons/<id>.json`, see `wqsim lesson --views`), so no worker starts;
+/// from its file through the worker where the build did not write it.
 pub fn fetch_built_in(id: &str) {
     let first = CLIENT.with(|c| {
         let mut c = c.borrow_mut();
@@ -157,17 +212,20 @@ pub fn fetch_built_in(id: &str) {
     if !first {
         return;
     }
-    let path = format!("lessons/{id}.md");
+    let (read, path) = (format!("lessons/{id}.json"), format!("lessons/{id}.md"));
     wasm_bindgen_futures::spawn_local(async move {
+        if let Ok(json) = crate::fetch::text(&read).await {
+            if let Some(Reply::Lesson { lesson, .. }) = crate::lesson_reply::reply(&json) {
+                let dispatch = CLIENT.with(|c| c.borrow().dispatch.clone());
+                if let Some(d) = dispatch {
+                    d.emit(Action::LessonArrived(Box::new(lesson), None));
+                }
+                return;
+            }
+        }
         match crate::fetch::text(&path).await {
             Ok(text) => open(path, text),
-            Err(e) => CLIENT.with(|c| {
-                if let Some(d) = &c.borrow().dispatch {
-                    d.emit(Action::Notify(Notice::error(format!(
-                        "The lesson could not be loaded: {e}"
-                    ))));
-                }
-            }),
+            Err(e) => notify_error(format!("The lesson could not be loaded: {e}")),
         }
     });
 }
@@ -207,6 +265,7 @@ fn received(text: &str) {
                 Some(Action::GoalFigures(index, step, figures))
             }
             (Reply::Failed { reason, .. }, _) => Some(Action::Notify(Notice::error(reason))),
+            (_, Some(Asked::Prime)) => None,
             _ => None,
         };
         (action, c.dispatch.clone())

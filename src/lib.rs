@@ -62,9 +62,31 @@ pub fn install_panic_hook() {
     }));
 }
 
+/// How long an information notice stays (ms).
+const NOTICE_MS: u32 = 6000;
+
 #[function_component(Notices)]
 fn notices() -> Html {
     let state = components::use_playground();
+    {
+        // Where notices float over the header (workshop, embed), information
+        // goes by itself after a while; an error stays until dismissed.
+        let d = state.dispatcher();
+        let floats = state.mode.workshop || state.mode.embed;
+        let info = state
+            .notice
+            .as_ref()
+            .filter(|n| floats && n.kind == NoticeKind::Info)
+            .map(|n| n.text.clone());
+        use_effect_with(info, move |info| {
+            let timer = info.clone().map(|text| {
+                gloo_timers::callback::Timeout::new(NOTICE_MS, move || {
+                    d.dispatch(Action::ExpireNotice(text))
+                })
+            });
+            move || drop(timer)
+        });
+    }
     let Some(n) = state.notice.clone() else {
         return html! {};
     };
@@ -159,7 +181,7 @@ pub fn app() -> Html {
     hooks::use_ticker(state.dispatcher());
     hooks::use_keyboard(state.dispatcher());
     hooks::use_body_classes(state.mode.workshop, state.mode.embed);
-    hooks::use_report_height(state.mode.embed);
+    hooks::use_header_height();
     let narration = state.narration.clone();
     let manager_mode = state.is_manager();
     let brand = html! {
@@ -176,15 +198,15 @@ pub fn app() -> Html {
             <ContextProvider<PlaygroundContext> context={state.clone()}>
                 <header class="top compact">{ brand }<Transport /></header>
                 <Notices />
-                // A fixed frame: the stage beside the narration; what grows
-                // (the lesson text, the inspector's history) scrolls inside,
-                // so the embed's height never changes while it plays.
+                // A frame of fixed height (the snippet sets it): the stage
+                // beside the narration, which is paged to fit, never cut.
                 <main class="embed-layout">
                     <Stage />
                     <div class="embed-side">
                         <LessonRefusal />
                         <LessonPanel />
-                        <Inspector />
+                        // A lesson's narration has the side to itself.
+                        { if state.lesson.is_none() && state.pending_lesson.is_none() { html! { <Inspector /> } } else { html! {} } }
                     </div>
                 </main>
                 <div class="sr-only" aria-live="polite" data-testid="narration">{ narration }</div>

@@ -345,7 +345,8 @@ impl Playground {
                     // Opening keeps whether the page plays (`?autoplay=1`).
                     let playing = self.playing;
                     self.enter_step(index, step);
-                    self.playing = playing;
+                    // ...but never before the room has predicted.
+                    self.playing = playing && !self.holds_for_prediction();
                 } else {
                     let mut ls = LessonState::new(index, step, lesson.steps.len());
                     ls.answers[step] = lessons::answer(&lesson, step);

@@ -51,6 +51,8 @@ pub enum Action {
     Input(Input),
     Select(Option<String>),
     Notify(Option<Notice>),
+    /// An information notice has been read: it goes, unless another took its place.
+    ExpireNotice(String),
     /// Open lesson `index` at its first step.
     StartLesson(usize),
     /// Go to a step of the current lesson (replaying its set-up).
@@ -61,6 +63,8 @@ pub enum Action {
     LessonNext(f64),
     /// The previous step, across lessons too (PageUp, `p`).
     LessonBack,
+    /// The lesson panel measured the step's narration: this many pages.
+    NarrationPages(usize),
     /// What is typed in the prediction field.
     Draft(String),
     /// Record a prediction and show the core's answer, at this real instant (ms).
@@ -387,12 +391,18 @@ impl Reducible for Playground {
                 if pending {
                     // A seek or a link too big for one frame goes on first.
                     next.timeline.borrow_mut().catch_up();
-                } else if self.playing {
+                } else if self.playing && !self.holds_for_prediction() {
                     next.tick(real_ms.clamp(0.0, MAX_TICK_MS));
                     next.pause_when_waited();
                 } else {
                     return self;
                 }
+            }
+            Action::TogglePlay | Action::Play | Action::Step if next.holds_for_prediction() => {
+                next.playing = false;
+                next.notice = Notice::info(
+                    "Predict first: type your answer and press Reveal (or press Next to reveal it without one).",
+                );
             }
             Action::TogglePlay => next.playing = !next.playing,
             Action::Play => next.playing = true,
@@ -484,6 +494,12 @@ impl Reducible for Playground {
             }
             Action::Select(key) => next.selected = key,
             Action::Notify(n) => next.notice = n,
+            Action::ExpireNotice(text) => {
+                if self.notice.as_ref().is_none_or(|n| n.text != text) {
+                    return self;
+                }
+                next.notice = None;
+            }
             Action::StartLesson(index) => next.start_lesson(index, 1),
             Action::LessonStep(step) => {
                 if let Some(index) = next.lesson.as_ref().map(|l| l.index) {
@@ -498,6 +514,12 @@ impl Reducible for Playground {
                 }
             }
             Action::LessonBack => next.clicker_back(),
+            Action::NarrationPages(pages) => {
+                if self.lesson.as_ref().is_none_or(|l| l.pages == pages.max(1)) {
+                    return self;
+                }
+                next.narration_pages(pages);
+            }
             Action::Draft(text) => {
                 if let Some(l) = &mut next.lesson {
                     l.draft = text;

@@ -13,11 +13,13 @@ use crate::state::Action;
 pub fn lesson_panel() -> Html {
     let state = use_playground();
     let guess_field = use_node_ref();
+    // An embed is a guest: it takes focus only once the reader is in it.
+    let may_focus = !state.mode.embed || crate::hooks::page_has_focus();
     {
         // The clicker opened the prediction: the field takes focus.
         let field = guess_field.clone();
         use_effect_with(state.focus_guess, move |asked| {
-            if *asked > 0 {
+            if *asked > 0 && may_focus {
                 if let Some(input) = field.cast::<web_sys::HtmlInputElement>() {
                     // Focusing scrolls the field into view as well.
                     let _ = input.focus();
@@ -31,13 +33,36 @@ pub fn lesson_panel() -> Html {
         // A lesson that opens takes focus: never a form field.
         let panel = panel.clone();
         use_effect_with(lesson_index, move |index| {
-            if index.is_some() {
+            if index.is_some() && may_focus {
                 if let Some(section) = panel.cast::<web_sys::HtmlElement>() {
                     // Focus only: the page (an embed's frame above all) stays
                     // where it is.
                     let options = web_sys::FocusOptions::new();
                     options.set_prevent_scroll(true);
                     let _ = section.focus_with_options(&options);
+                }
+            }
+        });
+    }
+    // Where the panel has a fixed height (workshop, embed), the narration
+    // is laid out in pages that fit it: measured after each render, the
+    // blocks of the page on screen shown, the others hidden, never cut.
+    let body = use_node_ref();
+    let layout = use_mut_ref(PageLayout::default);
+    let fitted = state.mode.workshop || state.mode.embed;
+    {
+        let (body, layout, d) = (body.clone(), layout.clone(), state.dispatcher());
+        let at = state
+            .lesson
+            .as_ref()
+            .map(|l| (l.index, l.step, l.page, l.pages));
+        use_effect(move || {
+            if let (true, Some((index, step, page, pages)), Some(body)) =
+                (fitted, at, body.cast::<web_sys::HtmlElement>())
+            {
+                let found = layout.borrow_mut().show(&body, (index, step), page);
+                if found != pages {
+                    d.dispatch(Action::NarrationPages(found));
                 }
             }
         });
@@ -89,7 +114,8 @@ pub fn lesson_panel() -> Html {
     // What to do next when the step sits paused: never a silent stage.
     let predicted = step.question.is_none() || ls.guess().is_some();
     // Before a prediction the form is what to do; after it, say how to run.
-    let play_hint = if state.playing || step.act.is_some() || state.idle || !predicted {
+    // (Where the clicker drives, its Next button already says "Play".)
+    let play_hint = if fitted || state.playing || step.act.is_some() || state.idle || !predicted {
         html! {}
     } else {
         let d = d.clone();
@@ -110,7 +136,10 @@ pub fn lesson_panel() -> Html {
             <ol class="dots" aria-hidden="true">
                 { for (0..lesson.steps.len()).map(|i| html! { <li class={classes!((i == ls.step).then_some("on"), (i < ls.step).then_some("done"))}></li> }) }
             </ol>
-            <h3 data-testid="lesson-step-title">{ step.title.clone() }</h3>
+            <h3 data-testid="lesson-step-title">{ step.title.clone() }
+                { if ls.pages > 1 { html! { <small class="page-of" data-testid="lesson-page">{ format!("page {} of {}", ls.page + 1, ls.pages) }</small> } } else { html! {} } }
+            </h3>
+            <div class="lesson-body" ref={body}>
             { if ls.step == 0 && !lesson.intro.is_empty() { prose(&lesson.intro, "lesson-text intro") } else { html! {} } }
             { prose(&step.text, "lesson-text") }
             { if step.goal.is_some() { html! { <super::goal::GoalCheck /> } } else { html! {} } }
@@ -129,6 +158,7 @@ pub fn lesson_panel() -> Html {
                 None => html! {},
             } }
             { if step.compare_limiters { html! { <super::compare::Compare /> } } else { html! {} } }
+            </div>
             // The question, the answer and the buttons stay in view (on a
             // projector the narration above them scrolls, never they).
             <div class="lesson-foot">
@@ -157,16 +187,21 @@ pub fn lesson_panel() -> Html {
             { play_hint }
             { if let Some(w) = waiting { html! { <p class="waiting-for" data-testid="lesson-wait">{ w.describe() }</p> } } else { html! {} } }
             <div class="lesson-nav">
-                <button onclick={back} disabled={ls.step == 0 && ls.index == 0} data-testid="lesson-back">{"← Back"}</button>
+                <button onclick={back} disabled={ls.step == 0 && ls.index == 0 && ls.page == 0} data-testid="lesson-back">{"← Back"}</button>
                 { match press {
-                    Press::AtEnd => html! { <span class="hint">{"That was the last lesson."}</span> },
+                    Press::AtEnd => html! { <span class="hint" data-testid="lesson-at-end">{"That was the last lesson."}</span> },
                     press => {
                         let label = match press {
-                            Press::Asked => "Predict…",
-                            Press::Revealed => "Reveal",
-                            Press::Played => "▶ Play the step",
-                            _ if ls.step + 1 >= lesson.steps.len() => "Next lesson →",
-                            _ => "Next →",
+                            Press::Page => format!("Read on ({}/{}) ↓", ls.page + 2, ls.pages),
+                            Press::Asked => "Predict…".to_string(),
+                            Press::Revealed => "Reveal".to_string(),
+                            Press::Played => "▶ Play the step".to_string(),
+                            Press::Decided => match state.suggested_decision(step) {
+                                Some((_, outcome)) => format!("Choose {}", outcome_name(outcome)),
+                                None => "Next →".to_string(),
+                            },
+                            _ if ls.step + 1 >= lesson.steps.len() => "Next lesson →".to_string(),
+                            _ => "Next →".to_string(),
                         };
                         html! { <button class="primary" onclick={next} data-testid="lesson-next" data-press={press.id()}>{ label }</button> }
                     }
@@ -174,6 +209,171 @@ pub fn lesson_panel() -> Html {
             </div>
             </div>
         </section>
+    }
+}
+
+/// The narration's pages in a panel of fixed height: the blocks (a
+/// paragraph, a list, a figure) each page holds, measured once per step
+/// and size, so a frame that only turns a page does no layout reads.
+#[derive(Default)]
+struct PageLayout {
+    /// (lesson, step, body width, body height, blocks) the pages were laid for.
+    laid_for: Option<((usize, usize), i32, i32, usize)>,
+    /// The first block of each page.
+    starts: Vec<usize>,
+}
+
+impl PageLayout {
+    /// Shows page `page` of the narration in `body` and returns how many
+    /// pages it takes. A block taller than the panel gets a page of its own.
+    fn show(&mut self, body: &web_sys::HtmlElement, at: (usize, usize), page: usize) -> usize {
+        let mut blocks = blocks(body);
+        let key = (at, body.client_width(), body.client_height(), blocks.len());
+        if self.laid_for != Some(key) {
+            for b in &blocks {
+                let _ = b.remove_attribute("hidden");
+            }
+            let room = f64::from(body.client_height());
+            // A paragraph taller than the panel is paged by its sentences.
+            blocks = blocks
+                .into_iter()
+                .flat_map(|b| {
+                    if b.tag_name() == "P" && b.get_bounding_client_rect().height() > room {
+                        sentences(&b)
+                    } else {
+                        vec![b]
+                    }
+                })
+                .collect();
+            let top = body.get_bounding_client_rect().top();
+            let mut starts = vec![0];
+            let mut page_top = top;
+            // A sentence shown first on its page starts a line of its own,
+            // so it may take one line more than measured inside its paragraph.
+            let line = web_sys::window()
+                .and_then(|w| w.get_computed_style(body).ok().flatten())
+                .and_then(|cs| cs.get_property_value("font-size").ok())
+                .and_then(|fs| fs.trim_end_matches("px").parse::<f64>().ok())
+                .map_or(24.0, |px| px * 1.5);
+            for (i, b) in blocks.iter().enumerate() {
+                let r = b.get_bounding_client_rect();
+                let slack = if b.class_list().contains("sentence") {
+                    line
+                } else {
+                    0.0
+                };
+                if i > 0 && r.bottom() - page_top > room - slack {
+                    starts.push(i);
+                    page_top = r.top();
+                }
+            }
+            self.starts = starts;
+            self.laid_for = Some(key);
+        }
+        let pages = self.starts.len().max(1);
+        let page = page.min(pages - 1);
+        let from = self.starts.get(page).copied().unwrap_or(0);
+        let to = self.starts.get(page + 1).copied().unwrap_or(blocks.len());
+        for (i, b) in blocks.iter().enumerate() {
+            let _ = if (from..to).contains(&i) {
+                b.remove_attribute("hidden")
+            } else {
+                b.set_attribute("hidden", "")
+            };
+        }
+        pages
+    }
+}
+
+/// The narration's blocks: each paragraph, list or figure of the prose (a
+/// paragraph already split into sentences, each sentence), and each other
+/// part of the body (a goal, an action, a comparison) whole.
+fn blocks(body: &web_sys::HtmlElement) -> Vec<web_sys::Element> {
+    let children = |el: &web_sys::Element| {
+        let c = el.children();
+        (0..c.length()).filter_map(move |i| c.item(i))
+    };
+    let mut out = Vec::new();
+    for child in children(body) {
+        if !child.class_list().contains("lesson-text") {
+            out.push(child);
+            continue;
+        }
+        for block in children(&child) {
+            if block.class_list().contains("by-sentence") {
+                out.extend(children(&block));
+            } else {
+                out.push(block);
+            }
+        }
+    }
+    out
+}
+
+/// Splits a paragraph into one `<span class="sentence">` per sentence (its
+/// inline markup kept whole inside them), so it can be paged by sentences.
+/// The paragraph is the worker's HTML, written once per step: Yew leaves it
+/// alone until the step's text changes.
+fn sentences(p: &web_sys::Element) -> Vec<web_sys::Element> {
+    let Some(doc) = p.owner_document() else {
+        return vec![p.clone()];
+    };
+    let nodes = p.child_nodes();
+    let nodes: Vec<web_sys::Node> = (0..nodes.length()).filter_map(|i| nodes.item(i)).collect();
+    let mut spans: Vec<web_sys::Element> = Vec::new();
+    let mut current: Option<web_sys::Element> = None;
+    let mut span = |doc: &web_sys::Document, current: &mut Option<web_sys::Element>| {
+        current
+            .get_or_insert_with(|| {
+                let s = doc.create_element("span").expect("a span");
+                s.set_class_name("sentence");
+                spans.push(s.clone());
+                s
+            })
+            .clone()
+    };
+    for node in nodes {
+        if node.node_type() != web_sys::Node::TEXT_NODE {
+            let _ = span(&doc, &mut current).append_child(&node);
+            continue;
+        }
+        let text = node.text_content().unwrap_or_default();
+        let mut rest = text.as_str();
+        while !rest.is_empty() {
+            // A sentence ends at . ! ? followed by a space.
+            let end = rest
+                .char_indices()
+                .zip(rest.chars().skip(1))
+                .find(|((_, c), next)| matches!(c, '.' | '!' | '?') && *next == ' ')
+                .map(|((i, _), _)| i + 2);
+            let (piece, after) = rest.split_at(end.unwrap_or(rest.len()));
+            let _ = span(&doc, &mut current).append_child(&doc.create_text_node(piece));
+            if end.is_some() {
+                current = None;
+            }
+            rest = after;
+        }
+    }
+    p.set_text_content(None);
+    for s in &spans {
+        let _ = p.append_child(s);
+    }
+    p.class_list().add_1("by-sentence").ok();
+    spans
+}
+
+/// An outcome as its button on the stage names it.
+fn outcome_name(outcome: workqueue_core::Outcome) -> String {
+    use workqueue_core::Outcome;
+    match outcome {
+        Outcome::Success => "Success".into(),
+        Outcome::Requeue => "Requeue".into(),
+        Outcome::RequeueAfter { after_ns } => {
+            format!("RequeueAfter {}", crate::format::dur(after_ns))
+        }
+        Outcome::Error => "Error".into(),
+        Outcome::TerminalError => "Terminal error".into(),
+        Outcome::ErrorWithRequeueAfter { .. } | Outcome::Custom { .. } => "it".into(),
     }
 }
 

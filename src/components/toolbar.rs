@@ -227,6 +227,17 @@ pub struct EmbedProps {
     pub onclose: Callback<MouseEvent>,
 }
 
+/// The embed's height in a post: what a stage beside its narration needs,
+/// in a 700 px column as on a phone.
+pub const EMBED_HEIGHT: u32 = 640;
+
+/// The `<iframe>` a post pastes for the playground at `src`.
+pub fn embed_snippet(src: &str) -> String {
+    format!(
+        "<iframe src=\"{src}\" title=\"Workqueue Playground\" width=\"100%\" height=\"{EMBED_HEIGHT}\" style=\"border:0;max-width:700px;height:{EMBED_HEIGHT}px\" loading=\"lazy\"></iframe>"
+    )
+}
+
 /// Builds the `<iframe>` snippet for a blog post, with a live preview.
 #[function_component(EmbedDialog)]
 pub fn embed_dialog(props: &EmbedProps) -> Html {
@@ -253,28 +264,20 @@ pub fn embed_dialog(props: &EmbedProps) -> Html {
         format!("#{}", share::encode(&state.shared()))
     };
     let src = format!("{}?{}{}", base_url(), query.join("&"), fragment);
-    // The playground reports its content's height; the script fits the
-    // frame to it, so nothing in the frame hides in a scroll area.
-    let snippet = format!(
-        "<iframe src=\"{src}\" title=\"Workqueue Playground\" width=\"100%\" height=\"600\" style=\"border:0;max-width:700px\" loading=\"lazy\"></iframe>\n\
-<script>\n\
-addEventListener('message', (e) => {{\n\
-  if (!e.data || e.data.type !== 'workqueue-playground:height') return;\n\
-  for (const f of document.querySelectorAll('iframe'))\n\
-    if (f.contentWindow === e.source) f.style.height = Math.min(Math.max(e.data.height, 300), 2400) + 'px';\n\
-}});\n\
-</script>"
-    );
+    // A guest in the host's page: the frame's height is set before it
+    // loads and never changes (the playground fits itself to it), it loads
+    // when scrolled near, and it takes no focus until the reader clicks in.
+    let snippet = embed_snippet(&src);
     let toggle = {
         let a = autoplay.clone();
         Callback::from(move |_| a.set(!*a))
     };
     html! {
         <Modal title="Embed in a page" onclose={props.onclose.clone()}>
-            <p>{"Paste this into your post. The frame reports its height to the page (message type workqueue-playground:height); "}
+            <p>{ format!("Paste this into your post. The frame is {EMBED_HEIGHT} px tall from the start, so nothing in the post moves while it loads; the playground fits itself to it and pages the narration. ") }
                { if state.lesson.is_some() { "it opens the current lesson step." } else { "it opens this exact setup." } }</p>
             <label class="check"><input type="checkbox" checked={*autoplay} onchange={toggle} />{" start playing on load"}</label>
-            <textarea class="wide mono" readonly=true rows="9" value={snippet.clone()} aria-label="Embed snippet" data-testid="embed-snippet" />
+            <textarea class="wide mono" readonly=true rows="4" value={snippet.clone()} aria-label="Embed snippet" data-testid="embed-snippet" />
             <button class="primary" onclick={let s = snippet.clone(); Callback::from(move |_| copy(&s))}>{"Copy snippet"}</button>
             <h3>{"Preview: a blog column (700 px) and a phone (390 px)"}</h3>
             <div class="previews">

@@ -20,6 +20,15 @@ pub fn now_ms() -> f64 {
         .map_or(0.0, |p| p.now())
 }
 
+/// Whether this document has the keyboard (in an iframe: whether the
+/// reader clicked or tabbed into it).
+pub fn page_has_focus() -> bool {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.has_focus().ok())
+        .unwrap_or(false)
+}
+
 /// Ticks the playground once per animation frame (`requestAnimationFrame`)
 /// with the real time elapsed, so each tick lands on a frame the browser
 /// paints. A hidden tab gets no frames; the reducer caps each tick, so the
@@ -134,33 +143,45 @@ pub fn use_keyboard(dispatch: UseReducerDispatcher<Playground>) {
     });
 }
 
-/// In embed mode, tells the host page how tall the playground is, so the
-/// iframe can fit it: `{type: "workqueue-playground:height", height}`.
+/// Keeps `--top-h` on the root element at the header's height, so panels
+/// that fit the screen (the workshop's lesson, an embed's) know the room
+/// below it, whatever the header wraps to.
 #[hook]
-pub fn use_report_height(embed: bool) {
-    let last = use_mut_ref(|| 0i32);
-    use_effect(move || {
-        if !embed {
-            return;
+pub fn use_header_height() {
+    use_effect_with((), |_| {
+        let doc = web_sys::window().and_then(|w| w.document());
+        let measure = {
+            let doc = doc.clone();
+            move || {
+                let Some(doc) = &doc else { return };
+                let height = doc
+                    .query_selector("header.top")
+                    .ok()
+                    .flatten()
+                    .and_then(|h| h.dyn_into::<web_sys::HtmlElement>().ok())
+                    .map_or(0, |h| h.offset_height());
+                if let Some(root) = doc
+                    .document_element()
+                    .and_then(|r| r.dyn_into::<web_sys::HtmlElement>().ok())
+                {
+                    let _ = root.style().set_property("--top-h", &format!("{height}px"));
+                }
+            }
+        };
+        measure();
+        let on_resize = Closure::<dyn Fn()>::new(measure);
+        let observer = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok();
+        if let (Some(o), Some(h)) = (
+            &observer,
+            doc.and_then(|d| d.query_selector("header.top").ok().flatten()),
+        ) {
+            o.observe(&h);
         }
-        let Some(w) = web_sys::window() else { return };
-        let height = w
-            .document()
-            .and_then(|d| d.document_element())
-            .map_or(0, |e| e.scroll_height());
-        if height == *last.borrow() {
-            return;
-        }
-        *last.borrow_mut() = height;
-        let message = js_sys::Object::new();
-        let _ = js_sys::Reflect::set(
-            &message,
-            &"type".into(),
-            &"workqueue-playground:height".into(),
-        );
-        let _ = js_sys::Reflect::set(&message, &"height".into(), &height.into());
-        if let Ok(Some(parent)) = w.parent() {
-            let _ = parent.post_message(&message, "*");
+        move || {
+            if let Some(o) = observer {
+                o.disconnect();
+            }
+            drop(on_resize);
         }
     });
 }

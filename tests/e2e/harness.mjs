@@ -14,19 +14,41 @@ export const root = path.resolve(here, '../..');
 export const dist = path.join(root, 'dist');
 export const shots = path.join(root, 'target', 'e2e-screenshots');
 
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json', '.png': 'image/png' };
+const types = { '.md': 'text/markdown', '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json', '.png': 'image/png' };
 
 // With `gzip`, files go out compressed to a client that accepts it, as a
 // real host serves them (the load benchmark on a slow link needs that).
-export function serve(dir = dist, { gzip = false } = {}) {
+// With `prefix` (say '/playground'), dist/ is served under that path only, as
+// a project site is, and anything outside it is a 404. With `shape`, each
+// response waits `latency` ms and the bytes of all responses share `rate`
+// bytes a second, as on a slow link.
+export function serve(dir = dist, { gzip = false, prefix = '', shape = null } = {}) {
   const packed = new Map();
-  const server = http.createServer((req, res) => {
+  let linkFreeAt = 0;
+  const server = http.createServer(async (req, res) => {
     const url = new URL(req.url, 'http://localhost');
-    let file = path.join(dir, decodeURIComponent(url.pathname));
+    if (prefix && !url.pathname.startsWith(prefix + '/')) { res.writeHead(404).end('not found'); return; }
+    let file = path.join(dir, decodeURIComponent(url.pathname.slice(prefix.length)));
     if (!file.startsWith(dir)) { res.writeHead(403).end(); return; }
     if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
     if (!fs.existsSync(file)) { res.writeHead(404).end('not found'); return; }
     const headers = { 'content-type': types[path.extname(file)] || 'application/octet-stream' };
+    if (shape) {
+      // The link is one pipe: a response's bytes go after those already sent.
+      const zipped = gzip && /\bgzip\b/.test(req.headers['accept-encoding'] || '');
+      if (zipped && !packed.has(file)) packed.set(file, zlib.gzipSync(fs.readFileSync(file), { level: 9 }));
+      const body = zipped ? packed.get(file) : fs.readFileSync(file);
+      const start = Math.max(Date.now() + shape.latency, linkFreeAt);
+      linkFreeAt = start + (body.length / shape.rate) * 1000;
+      shape.bytes = (shape.bytes || 0) + body.length;
+      (shape.served ||= []).push(url.pathname);
+      await new Promise((r) => setTimeout(r, linkFreeAt - Date.now()));
+      // As a static host answers: cacheable for a while, so a second embed
+      // of the same site reuses what the first fetched.
+      const cache = { 'cache-control': 'max-age=600', 'last-modified': fs.statSync(file).mtime.toUTCString() };
+      res.writeHead(200, { ...headers, ...cache, ...(zipped ? { 'content-encoding': 'gzip' } : {}) }).end(body);
+      return;
+    }
     if (gzip && /\bgzip\b/.test(req.headers['accept-encoding'] || '')) {
       if (!packed.has(file)) packed.set(file, zlib.gzipSync(fs.readFileSync(file), { level: 9 }));
       res.writeHead(200, { ...headers, 'content-encoding': 'gzip' }).end(packed.get(file));

@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, launch, open, shot, failingStorm, hiddenInScrollAreas } from './harness.mjs';
+import { serve, launch, open, shot, failingStorm } from './harness.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve()); browser = await launch(); });
@@ -94,38 +94,6 @@ test('a revealed answer stays put after stepping and playing', async () => {
   await shot(page, '31-answer-stays');
   assert.deepEqual(problems.console, []);
   await context.close();
-});
-
-test('an embedded lesson shows its key, hides nothing in scroll areas, and reports its height', async () => {
-  const initScript = () => {
-    window.__heights = [];
-    addEventListener('message', (e) => { if (e.data && e.data.type === 'workqueue-playground:height') window.__heights.push(e.data.height); });
-  };
-  for (const viewport of [{ width: 700, height: 600 }, { width: 390, height: 844 }]) {
-    const { page, context, problems } = await open(browser, `${url}/?embed=1&lesson=backoff&step=1&autoplay=1`, { viewport, initScript });
-    await page.waitForSelector('[data-testid="lesson-step-title"]');
-    await page.waitForTimeout(2500);
-    // The key the lesson talks about is on screen, without any scrolling.
-    const key = await page.locator('[data-stage] .chip[data-key="default/flaky"]').boundingBox();
-    assert.ok(key && key.y >= 0 && key.y + key.height <= viewport.height, `the key at ${JSON.stringify(key)} in a ${viewport.height}px frame`);
-    // Nothing hides in inner scroll areas: the frame takes the content's height.
-    const hidden = await hiddenInScrollAreas(page);
-    assert.ok(hidden <= 40, `${hidden}px hidden in scroll areas`);
-    // The last height reported matches the content (a report is a message:
-    // it lands a moment after the render that made it).
-    await page.waitForFunction(() => {
-      const h = window.__heights;
-      return h.length > 0 && Math.abs(h[h.length - 1] - document.documentElement.scrollHeight) <= 2;
-    }, null, { timeout: 3000 }).catch(() => {});
-    const { heights, scroll } = await page.evaluate(() => ({ heights: window.__heights, scroll: document.documentElement.scrollHeight }));
-    assert.ok(heights.length >= 1, 'it reports its height');
-    assert.ok(Math.abs(heights[heights.length - 1] - scroll) <= 2, `reported ${heights[heights.length - 1]}, content ${scroll}`);
-    const lesson = await page.locator('[data-testid="lesson"]').boundingBox();
-    assert.ok(lesson, 'the narration is there');
-    await shot(page, `40-embed-${viewport.width}x${viewport.height}`);
-    assert.deepEqual(problems.console, []);
-    await context.close();
-  }
 });
 
 test('workshop mode on a projector: the stage takes most of the screen, keys in large type', async () => {
@@ -257,35 +225,4 @@ test('the bucket demo: a full bucket says why, one click drains it, and the drip
   await shot(page, '53-bucket-drip');
   assert.deepEqual(problems.console, []);
   await context.close();
-});
-
-// Every built-in lesson's first step, embedded as a blog would at 700 px
-// and read on a 390x844 phone: a picture of each, the step's focus begins
-// on the first screen, and nothing hides in inner scroll areas.
-const LESSONS = ['sets', 'results', 'backoff', 'herd', 'max-of', 'forget-done', 'fast-slow', 'crossplane', 'v023', 'provider'];
-test('each lesson embedded: its first step at 700 px and on a 390x844 phone', async () => {
-  const late = [];
-  for (const viewport of [{ width: 700, height: 600 }, { width: 390, height: 844 }]) {
-    const context = await browser.newContext({ viewport, reducedMotion: 'no-preference' });
-    const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    for (const id of LESSONS) {
-      await page.goto(`${url}/?embed=1&lesson=${id}&step=1&autoplay=1`);
-      await page.waitForSelector('[data-testid="lesson-step-title"]');
-      await page.waitForTimeout(1200);
-      const first = await page.$$eval('[data-stage] [data-lane].focus', (els) => els.map((e) => e.getBoundingClientRect().top));
-      const manager = (await page.$('[data-stage][data-manager]')) || ((await page.$('[data-testid="lesson-act"]')) && first.length === 0);
-      if (!manager) {
-        assert.ok(first.length > 0, `${id}: the step names a lane and the stage shows it`);
-        if (Math.min(...first) > viewport.height - 40) late.push(`${id} at ${viewport.width}: focus starts at ${Math.round(Math.min(...first))}`);
-      }
-      const hidden = await hiddenInScrollAreas(page);
-      assert.ok(hidden <= 40, `${id} at ${viewport.width}: ${hidden}px hidden in scroll areas`);
-      await shot(page, `embed-${viewport.width}x${viewport.height}-${id}-1`);
-    }
-    assert.deepEqual(errors, []);
-    await context.close();
-  }
-  assert.deepEqual(late, [], 'a focused lane below the first screen');
 });

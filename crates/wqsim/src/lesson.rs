@@ -2,21 +2,37 @@
 //! prints one line per question (`answer <lesson>/<step>: <value> <unit>`)
 //! and one per exercise (its goal, checked on the step's own set-up), and
 //! fails if any file is refused or a question cannot be answered.
+//!
+//! `wqsim lesson --views DIR FILE.md...` also writes each lesson as the page
+//! shows it (`DIR/<id>.json`, the lesson worker's reply): the build ships
+//! the built-in lessons read and answered, so a visit that opens one never
+//! loads the worker's second copy of the core.
 
 use std::process::ExitCode;
 
+use workqueue_lessons::view::{view, Reply};
 use workqueue_lessons::{check, lesson, parse::id_of, Lesson};
 
-pub fn main(files: &[String]) -> ExitCode {
+pub fn main(args: &[String]) -> ExitCode {
+    let (views, files) = match args {
+        [flag, dir, rest @ ..] if flag == "--views" => (Some(dir.as_str()), rest),
+        _ => (None, args),
+    };
     if files.is_empty() {
-        eprintln!("usage: wqsim lesson FILE.md...");
+        eprintln!("usage: wqsim lesson [--views DIR] FILE.md...");
         return ExitCode::from(2);
+    }
+    if let Some(dir) = views {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            eprintln!("cannot write {dir}: {e}");
+            return ExitCode::from(2);
+        }
     }
     let mut worst = 0u8;
     for path in files {
         let code = match std::fs::read_to_string(path) {
             Ok(text) => match lesson(&id_of(path), &text) {
-                Ok(l) => report(path, &l),
+                Ok(l) => report(path, &l).max(views.map_or(0, |dir| write_view(dir, &l))),
                 Err(e) => {
                     eprintln!("{path}: {e}");
                     1
@@ -81,4 +97,23 @@ fn report(path: &str, l: &Lesson) -> u8 {
         }
     }
     code
+}
+
+/// Writes the lesson as the worker would send it to the page.
+fn write_view(dir: &str, l: &Lesson) -> u8 {
+    let reply = Reply::Lesson {
+        seq: 0,
+        lesson: view(l),
+    };
+    let path = std::path::Path::new(dir).join(format!("{}.json", l.id));
+    let written = serde_json::to_string(&reply)
+        .map_err(|e| e.to_string())
+        .and_then(|json| std::fs::write(&path, json).map_err(|e| e.to_string()));
+    match written {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("cannot write {}: {e}", path.display());
+            2
+        }
+    }
 }

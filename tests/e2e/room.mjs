@@ -1,0 +1,74 @@
+// What a room sees, measured the same way on every view: is the control the
+// clicker stands for on screen, is the lesson panel whole, are the lanes the
+// step talks about in view, how small is the smallest type, how far did the
+// virtual clock move. Used by the workshop and embed tests on every step of
+// every lesson.
+import { parseGoDuration } from './harness.mjs';
+
+// Everything about one view, measured in the page.
+export function measure(page) {
+  return page.evaluate(() => {
+    const W = innerWidth, H = innerHeight;
+    const box = (el) => { const r = el.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, left: r.left, right: r.right }; };
+    const onScreen = (b) => b.top >= -0.5 && b.left >= -0.5 && b.bottom <= H + 0.5 && b.right <= W + 0.5;
+    const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+    const out = { problems: [] };
+    const next = document.querySelector('[data-testid="lesson-next"], [data-testid="lesson-at-end"]');
+    out.press = next?.dataset.press || 'at-end';
+    if (!next || !shown(next)) out.problems.push('no Next control');
+    else if (!onScreen(box(next))) out.problems.push(`Next at ${JSON.stringify(box(next))}`);
+    const panel = document.querySelector('[data-testid="lesson"]');
+    if (panel) {
+      const pb = box(panel);
+      if (!onScreen(pb)) out.problems.push(`panel at ${Math.round(pb.top)}..${Math.round(pb.bottom)}`);
+      for (const el of panel.querySelectorAll('*')) {
+        if (!shown(el)) continue;
+        const cs = getComputedStyle(el);
+        if (/(auto|scroll|hidden)/.test(cs.overflowY) && el.scrollHeight > el.clientHeight + 1) out.problems.push(`${el.className || el.tagName} hides ${el.scrollHeight - el.clientHeight}px`);
+        if (/(auto|scroll|hidden)/.test(cs.overflowX) && el.scrollWidth > el.clientWidth + 1) out.problems.push(`${el.className || el.tagName} hides ${el.scrollWidth - el.clientWidth}px across`);
+        const text = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+        if (text && !onScreen(box(el))) out.problems.push(`text off screen: "${el.textContent.trim().slice(0, 40)}"`);
+      }
+    } else out.problems.push('no lesson panel');
+    for (const lane of document.querySelectorAll('[data-stage] [data-lane].focus')) {
+      if (!onScreen(box(lane))) out.problems.push(`lane ${lane.dataset.lane} at ${Math.round(box(lane).top)}..${Math.round(box(lane).bottom)}`);
+    }
+    // The smallest type a person can see in the stage and the panel.
+    let smallest = Infinity, where = ''; out.small = new Set();
+    for (const el of document.querySelectorAll('[data-stage] *, [data-testid="lesson"] *')) {
+      if (!shown(el) || el.closest('.sr-only, [aria-hidden="true"]')) continue;
+      if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+      const b = box(el);
+      if (b.bottom < 0 || b.top > H || b.right < 0 || b.left > W) continue;
+      const size = parseFloat(getComputedStyle(el).fontSize);
+      if (size < 16) out.small.add(`${el.className || el.tagName} ${size}px`);
+      if (size < smallest) { smallest = size; where = `${el.className || el.tagName}: "${el.textContent.trim().slice(0, 30)}"`; }
+    }
+    out.smallest = smallest; out.smallestWhere = where; out.small = [...out.small];
+    out.step = document.querySelector('[data-testid="lesson-step-title"]')?.textContent || '';
+    out.lesson = panel?.getAttribute('aria-label') || '';
+    out.asking = !!document.querySelector('[data-testid="guess"]');
+    out.clock = document.querySelector('[data-testid="clock"]')?.textContent || '';
+    out.scrollY = scrollY;
+    return out;
+  });
+}
+
+// Layout shift without input, summed since the last call.
+export async function watchShift(page) {
+  await page.evaluate(() => {
+    window.__wqShift = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (!e.hadRecentInput) window.__wqShift += e.value;
+    }).observe({ type: 'layout-shift', buffered: false });
+  });
+}
+export const takeShift = (page) => page.evaluate(() => { const s = window.__wqShift || 0; window.__wqShift = 0; return s; });
+
+// Whether the virtual clock holds while the step's question is open.
+export async function clockHolds(page, ms = 1500) {
+  const a = parseGoDuration(await page.textContent('[data-testid="clock"]'));
+  await page.waitForTimeout(ms);
+  const b = parseGoDuration(await page.textContent('[data-testid="clock"]'));
+  return { held: a === b, from: a, to: b };
+}

@@ -1,0 +1,156 @@
+// The room, as properties: a trainer at a projector (1024x768, 1280x720)
+// with a clicker that sends PageDown only, on every step of every built-in
+// lesson and on a long lesson a trainer wrote. After opening and after every
+// press: (a) the control PageDown stands for is wholly on screen; (b) the
+// lesson panel is whole, hides nothing, no text off screen; (c) the lanes the
+// step is about are on screen; (d) no visible type under 16 px; (e) a step
+// that asks for a prediction holds the virtual clock until it is answered;
+// (f) nothing shifts without input; (g) PageDown alone reaches the end of the
+// course. A screenshot of every view goes to target/e2e-screenshots/room/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { serve, launch, shots } from './harness.mjs';
+import { measure, watchShift, takeShift, clockHolds } from './room.mjs';
+
+let server, url, browser;
+before(async () => { ({ server, url } = await serve()); browser = await launch(); });
+after(async () => { await browser?.close(); server?.close(); });
+
+const SIZES = [[1024, 768], [1280, 720]];
+const dir = path.join(shots, 'room');
+
+// PageDown from where the page is until the course ends, checking every view.
+async function walk(page, label, { maxPresses = 600 } = {}) {
+  fs.mkdirSync(dir, { recursive: true });
+  await watchShift(page);
+  const faults = [];
+  const seen = new Set();
+  let views = 0, last = '', same = 0, press = '';
+  for (let n = 0; n <= maxPresses; n++) {
+    await page.waitForTimeout(120);
+    const m = await measure(page);
+    const where = `${m.lesson} / ${m.step} [${m.press}]`;
+    seen.add(`${m.lesson} / ${m.step.replace(/page \d+ of \d+$/, '')}`);
+    if (m.asking) {
+      const c = await clockHolds(page, 1000);
+      if (!c.held) m.problems.push(`the clock moved ${c.from} -> ${c.to} ns while the question was open`);
+    }
+    const shift = await takeShift(page);
+    if (shift >= 0.02) m.problems.push(`layout shift ${shift.toFixed(3)} without input`);
+    if (m.smallest < 16) m.problems.push(`type at ${m.smallest}px: ${m.smallestWhere}`);
+    if (m.scrollY !== 0) m.problems.push(`the page scrolled to ${m.scrollY}`);
+    for (const p of m.problems) faults.push(`${where}: ${p}`);
+    await page.screenshot({ path: path.join(dir, `${label}-${String(views).padStart(3, '0')}.png`) });
+    views += 1;
+    press = m.press;
+    if (press === 'at-end') break;
+    // A step waits on its scene: the press says "dwelling" until it may go on.
+    same = where === last ? same + 1 : 0;
+    last = where;
+    if (same > 30) { faults.push(`${where}: the clicker is stuck`); break; }
+    await page.keyboard.press('PageDown');
+    await page.waitForTimeout(press === 'dwelling' ? 700 : 450);
+  }
+  return { faults, views, seen, press };
+}
+
+for (const [width, height] of SIZES) {
+  test(`a workshop at ${width}x${height}: PageDown alone walks every lesson, and every view holds (a)-(g)`, async () => {
+    const context = await browser.newContext({ viewport: { width, height } });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('console', (m) => { if (['error', 'warning'].includes(m.type())) errors.push(m.text()); });
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${url}/?workshop=1&lesson=sets&step=1`);
+    await page.waitForSelector('[data-testid="lesson-step-title"]');
+    const { faults, views, seen, press } = await walk(page, `walk-${width}x${height}`);
+    console.log(`${width}x${height}: ${views} views over ${seen.size} steps`);
+    assert.equal(press, 'at-end', `PageDown reached the end of the course (${seen.size} steps seen)`);
+    assert.ok(seen.size >= 30, `every step was visited: ${seen.size}`);
+    assert.deepEqual(faults, []);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
+
+// However a question step is entered (a link, a reload, PageUp from the
+// step after it, PageDown from the lesson before), the clock holds until
+// the room has predicted.
+test('every question holds the clock, however its step was entered', async () => {
+  const context = await browser.newContext({ viewport: { width: 1024, height: 768 } });
+  const page = await context.newPage();
+  const moved = [];
+  let asked = 0;
+  const ids = ['sets', 'results', 'backoff', 'herd', 'max-of', 'forget-done', 'fast-slow', 'crossplane', 'v023', 'provider'];
+  for (const id of ids) {
+    await page.goto(`${url}/?workshop=1&autoplay=1&lesson=${id}&step=1`);
+    await page.waitForSelector('[data-testid="lesson-step-title"]');
+    const steps = Number((await page.textContent('[data-testid="lesson"] h2 small')).match(/of (\d+)/)[1]);
+    for (let step = 1; step <= steps; step++) {
+      const link = `${url}/?workshop=1&autoplay=1&lesson=${id}&step=${step}`;
+      await page.goto(link);
+      await page.waitForSelector('[data-testid="lesson-step-title"]');
+      if (!(await page.$('[data-testid="guess"]'))) continue;
+      asked += 1;
+      for (const how of ['a link', 'a reload', 'PageUp from the next step']) {
+        if (how === 'a reload') { await page.reload(); await page.waitForSelector('[data-testid="guess"]'); }
+        if (how === 'PageUp from the next step') {
+          if (step === steps) continue;
+          await page.goto(`${url}/?workshop=1&lesson=${id}&step=${step + 1}`);
+          await page.waitForSelector('[data-testid="lesson-step-title"]');
+          await page.keyboard.press('PageUp');
+          while (await page.$('[data-testid="lesson-page"]') && !(await page.$('[data-testid="guess"]'))) await page.keyboard.press('PageUp');
+          await page.waitForSelector('[data-testid="guess"]');
+        }
+        const c = await clockHolds(page, 800);
+        if (!c.held) moved.push(`${id} step ${step} entered by ${how}: ${c.from} -> ${c.to}`);
+      }
+    }
+  }
+  assert.ok(asked >= 15, `${asked} question steps checked`);
+  assert.deepEqual(moved, []);
+  await context.close();
+});
+
+// A trainer's own lesson: long narration (a paragraph longer than any panel
+// among them) and many keys; the clicker pages through it, nothing is cut.
+function longLesson() {
+  const para = (n) => `Paragraph ${n}. ` + 'A key that fails is handed to the rate limiter, which answers with a delay; the queue holds the key in its waiting heap until then, and a second event for the same key while it waits changes nothing. '.repeat(2);
+  const huge = 'One very long paragraph follows, as trainers sometimes write them. ' + 'Every failure doubles the delay from five milliseconds, and the bucket behind it lets ten keys a second through once its hundred tokens are spent. '.repeat(9);
+  const block = (json) => '```step\n' + JSON.stringify(json, null, 1) + '\n```\n';
+  const scenario = {
+    version: 2, name: 'long', controllers: [{ controller: { reconcile_ns: '20ms', workers: 2 },
+      default_script: { type: 'fail_then_succeed', failures: 2 }, limiter: { type: 'default_controller' } }],
+  };
+  return `# A trainer's long lesson\n\n${para(0)}\n\n## Many keys, many words\n\n${[1, 2, 3, 4, 5].map(para).join('\n\n')}\n\n${huge}\n\n`
+    + block({ focus: { lanes: ['waiting', 'bucket'] },
+      setup: { scenario, inputs: [{ do: { input: 'add_many', count: 400, prefix: 'tenant-a/object-' } }] },
+      question: { ask: 'When has every object converged (within 10%)?', tolerance: 0.1, query: { converged_at: { until: '10m' } } } })
+    + `\n## And one more\n\n${para(6)}\n\n${para(7)}\n\n` + block({ focus: { lanes: ['queue', 'workers'] } });
+}
+
+for (const [width, height] of SIZES) {
+  test(`a trainer's long lesson with many keys at ${width}x${height}: paged by the clicker, nothing cut`, async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'wq-room-')), 'long-lesson.md');
+    fs.writeFileSync(file, longLesson());
+    const context = await browser.newContext({ viewport: { width, height } });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${url}/?workshop=1`);
+    await page.waitForSelector('body.workshop');
+    await page.setInputFiles('[data-testid="lesson-upload"]', file);
+    await page.waitForSelector('[data-testid="lesson-step-title"]', { timeout: 20000 });
+    assert.ok(await page.$('[data-testid="lesson-page"]'), 'the long narration is paged');
+    const { faults, views, seen, press } = await walk(page, `long-${width}x${height}`, { maxPresses: 80 });
+    console.log(`long lesson at ${width}x${height}: ${views} views over ${seen.size} steps`);
+    assert.equal(press, 'at-end');
+    assert.ok(seen.size >= 2, `both steps seen: ${[...seen]}`);
+    assert.deepEqual(faults, []);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
