@@ -267,9 +267,11 @@ impl Playground {
             Press::Asked => {
                 l.asked = true;
                 self.focus_guess += 1;
-                self.notice = Notice::info(
-                    "Type a prediction, or press Next again to reveal the answer without one.",
-                );
+                if !(self.mode.workshop || self.mode.embed) {
+                    self.notice = Notice::info(
+                        "Type a prediction, or press Next again to reveal the answer without one.",
+                    );
+                }
             }
             Press::Revealed => {
                 let guess = std::mem::take(&mut l.draft);

@@ -509,7 +509,9 @@ impl Reducible for Playground {
             Action::ExitLesson => next.lesson = None,
             Action::LessonNext(now_ms) => {
                 let press = next.clicker_next(now_ms);
-                if press == crate::lesson_nav::Press::Dwelling {
+                // (Where the panel fits the screen its Next button says it.)
+                let fitted = next.mode.workshop || next.mode.embed;
+                if press == crate::lesson_nav::Press::Dwelling && !fitted {
                     next.notice = Notice::info("Showing the step: press again in a moment.");
                 }
             }

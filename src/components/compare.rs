@@ -116,11 +116,11 @@ pub fn compare() -> Html {
             .sum::<f64>()
     };
     html! {
-        <section class="compare" aria-label="10,000 failing keys under four limiters" data-testid="compare">
+        <section class="compare" aria-label="10,000 failing keys under four limiters" data-testid="compare" data-pages="">
             <p class="hint">{"The same input, 10,000 keys failing at t=0 with instant reconciles, under client-go's three limiters and under controller-runtime v0.23's default."}</p>
             <label class="check"><input type="checkbox" checked={*shared} data-testid="compare-shared-scale"
                 onchange={let s = shared.clone(); Callback::from(move |_| s.set(!*s))} />{" one scale for all four plots"}</label>
-            <div class="multiples">
+            <div class="multiples" data-pages="">
                 { for runs.iter().enumerate().map(|(i, (name, points))| html! {
                     <figure>
                         <canvas ref={canvases[i].clone()} role="img" aria-label={format!("Requeues per second, {name}")}></canvas>

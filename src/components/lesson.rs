@@ -21,8 +21,11 @@ pub fn lesson_panel() -> Html {
         use_effect_with(state.focus_guess, move |asked| {
             if *asked > 0 && may_focus {
                 if let Some(input) = field.cast::<web_sys::HtmlInputElement>() {
-                    // Focusing scrolls the field into view as well.
-                    let _ = input.focus();
+                    // The field is in view (the panel's foot): focus only,
+                    // so neither the page nor an embed's host scrolls.
+                    let options = web_sys::FocusOptions::new();
+                    options.set_prevent_scroll(true);
+                    let _ = input.focus_with_options(&options);
                 }
             }
         });
@@ -51,12 +54,13 @@ pub fn lesson_panel() -> Html {
     let layout = use_mut_ref(PageLayout::default);
     let fitted = state.mode.workshop || state.mode.embed;
     {
+        let watched = body.clone();
         let (body, layout, d) = (body.clone(), layout.clone(), state.dispatcher());
         let at = state
             .lesson
             .as_ref()
             .map(|l| (l.index, l.step, l.page, l.pages));
-        use_effect(move || {
+        let lay_out = move || {
             if let (true, Some((index, step, page, pages)), Some(body)) =
                 (fitted, at, body.cast::<web_sys::HtmlElement>())
             {
@@ -64,6 +68,42 @@ pub fn lesson_panel() -> Html {
                 if found != pages {
                     d.dispatch(Action::NarrationPages(found));
                 }
+            }
+        };
+        // After every render, and whenever the panel's room changes without
+        // one (the stage beside it grew, the window turned).
+        let latest = use_mut_ref(|| None::<Box<dyn Fn()>>);
+        *latest.borrow_mut() = Some(Box::new(lay_out));
+        {
+            let latest = latest.clone();
+            use_effect(move || {
+                if let Some(f) = latest.borrow().as_ref() {
+                    f();
+                }
+            });
+        }
+        let open = state.lesson.is_some();
+        use_effect_with((fitted, open), move |(fitted, open)| {
+            let observer = (*fitted && *open).then(|| {
+                let callback = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
+                    if let Some(f) = latest.borrow().as_ref() {
+                        f();
+                    }
+                });
+                let observer = web_sys::ResizeObserver::new(wasm_bindgen::JsCast::unchecked_ref(
+                    callback.as_ref(),
+                ))
+                .ok();
+                if let (Some(o), Some(el)) = (&observer, watched.cast::<web_sys::Element>()) {
+                    o.observe(&el);
+                }
+                (observer, callback)
+            });
+            move || {
+                if let Some((Some(o), _)) = &observer {
+                    o.disconnect();
+                }
+                drop(observer);
             }
         });
     }
@@ -127,10 +167,44 @@ pub fn lesson_panel() -> Html {
     };
     // Computed once when the step opened, from its own set-up: it never shifts.
     let answer = ls.answer().cloned();
+    // The question and the answer. Where the panel fits the screen they close
+    // the narration (paged with it), and the foot keeps only the field.
+    let asking = step.question.is_some() && ls.guess().is_none();
+    let ask = match (&step.question, asking) {
+        (Some(p), true) => {
+            html! { <p class="ask"><label for="guess">{ format!("Predict first: {}", p.ask) }</label></p> }
+        }
+        _ => html! {},
+    };
+    let answered = match (&step.question, ls.guess(), &answer) {
+        (Some(p), Some(g), Some(a)) => {
+            let right = lessons::same_answer(g, a, p.tolerance);
+            html! {
+                <div class={classes!("answer", right.then_some("right"))} role="status" data-testid="answer">
+                    <p class="q">{ p.ask.clone() }</p>
+                    <p>{"Answer: "}<strong data-testid="answer-value">{ format!("{a} {}", p.unit) }</strong>
+                       { if g.trim().is_empty() { html! {} } else if right { html! { <span>{" — you got it."}</span> } } else { html! { <span>{ format!(" — you said {g}.") }</span> } } }</p>
+                </div>
+            }
+        }
+        _ => html! {},
+    };
+    let field = match &step.question {
+        Some(p) if asking => html! {
+            <form class="predict" onsubmit={reveal}>
+                { if fitted { html! {} } else { ask.clone() } }
+                <div class="row">
+                    <input id="guess" ref={guess_field.clone()} type="text" value={ls.draft.clone()} oninput={on_guess} placeholder={p.unit.clone()} aria-label={format!("Your prediction: {}", p.ask)} data-testid="guess" />
+                    <button type="submit" class="primary" data-testid="reveal">{"Reveal"}</button>
+                </div>
+            </form>
+        },
+        _ => html! {},
+    };
     html! {
         <section class="panel lesson" ref={panel} tabindex="-1" aria-label={format!("Lesson: {}", lesson.title)} data-testid="lesson">
             <div class="panel-head">
-                <h2>{ lesson.title.clone() }<small>{ format!("step {} of {}", ls.step + 1, lesson.steps.len()) }</small></h2>
+                <h2><span class="lesson-title">{ lesson.title.clone() }</span><small>{ format!("step {} of {}", ls.step + 1, lesson.steps.len()) }</small></h2>
                 <button class="icon small" onclick={exit} aria-label="Close the lesson">{"×"}</button>
             </div>
             <ol class="dots" aria-hidden="true">
@@ -158,32 +232,13 @@ pub fn lesson_panel() -> Html {
                 None => html! {},
             } }
             { if step.compare_limiters { html! { <super::compare::Compare /> } } else { html! {} } }
+            { if fitted { html! { <>{ ask.clone() }{ answered.clone() }</> } } else { html! {} } }
             </div>
             // The question, the answer and the buttons stay in view (on a
             // projector the narration above them scrolls, never they).
             <div class="lesson-foot">
-            { match (&step.question, ls.guess(), &answer) {
-                (Some(p), None, _) => html! {
-                    <form class="predict" onsubmit={reveal}>
-                        <label for="guess">{ format!("Predict first: {}", p.ask) }</label>
-                        <div class="row">
-                            <input id="guess" ref={guess_field.clone()} type="text" value={ls.draft.clone()} oninput={on_guess} placeholder={p.unit.clone()} data-testid="guess" />
-                            <button type="submit" class="primary" data-testid="reveal">{"Reveal"}</button>
-                        </div>
-                    </form>
-                },
-                (Some(p), Some(g), Some(a)) => {
-                    let right = lessons::same_answer(g, a, p.tolerance);
-                    html! {
-                        <div class={classes!("answer", right.then_some("right"))} role="status" data-testid="answer">
-                            <p class="q">{ p.ask.clone() }</p>
-                            <p>{"Answer: "}<strong data-testid="answer-value">{ format!("{a} {}", p.unit) }</strong>
-                               { if g.trim().is_empty() { html! {} } else if right { html! { <span>{" — you got it."}</span> } } else { html! { <span>{ format!(" — you said {g}.") }</span> } } }</p>
-                        </div>
-                    }
-                }
-                _ => html! {},
-            } }
+            { if fitted { html! {} } else { answered.clone() } }
+            { field }
             { play_hint }
             { if let Some(w) = waiting { html! { <p class="waiting-for" data-testid="lesson-wait">{ w.describe() }</p> } } else { html! {} } }
             <div class="lesson-nav">
@@ -234,12 +289,21 @@ impl PageLayout {
                 let _ = b.remove_attribute("hidden");
             }
             let room = f64::from(body.client_height());
-            // A paragraph taller than the panel is paged by its sentences.
+            // A paragraph taller than the panel is paged by its sentences,
+            // and a sentence taller than the panel by its words.
+            let too_tall = |b: &web_sys::Element| b.get_bounding_client_rect().height() > room;
             blocks = blocks
                 .into_iter()
                 .flat_map(|b| {
-                    if b.tag_name() == "P" && b.get_bounding_client_rect().height() > room {
-                        sentences(&b)
+                    if b.tag_name() == "P" && too_tall(&b) {
+                        split(&b, Cut::Sentences)
+                    } else {
+                        vec![b]
+                    }
+                })
+                .flat_map(|b| {
+                    if b.class_list().contains("sentence") && too_tall(&b) {
+                        split(&b, Cut::Words)
                     } else {
                         vec![b]
                     }
@@ -257,11 +321,12 @@ impl PageLayout {
                 .map_or(24.0, |px| px * 1.5);
             for (i, b) in blocks.iter().enumerate() {
                 let r = b.get_bounding_client_rect();
-                let slack = if b.class_list().contains("sentence") {
-                    line
-                } else {
-                    0.0
-                };
+                let slack =
+                    if b.class_list().contains("sentence") || b.class_list().contains("word") {
+                        line
+                    } else {
+                        0.0
+                    };
                 if i > 0 && r.bottom() - page_top > room - slack {
                     starts.push(i);
                     page_top = r.top();
@@ -287,46 +352,55 @@ impl PageLayout {
 
 /// The narration's blocks: each paragraph, list or figure of the prose (a
 /// paragraph already split into sentences, each sentence), and each other
-/// part of the body (a goal, an action, a comparison) whole.
+/// part of the body (a goal, an action, a comparison's figures). An element
+/// marked `data-pages` is paged by its children.
 fn blocks(body: &web_sys::HtmlElement) -> Vec<web_sys::Element> {
-    let children = |el: &web_sys::Element| {
+    fn expand(el: web_sys::Element, out: &mut Vec<web_sys::Element>) {
         let c = el.children();
-        (0..c.length()).filter_map(move |i| c.item(i))
-    };
-    let mut out = Vec::new();
-    for child in children(body) {
-        if !child.class_list().contains("lesson-text") {
-            out.push(child);
-            continue;
-        }
-        for block in children(&child) {
-            if block.class_list().contains("by-sentence") {
-                out.extend(children(&block));
+        for child in (0..c.length()).filter_map(|i| c.item(i)) {
+            if child.has_attribute("data-pages") {
+                expand(child, out);
             } else {
-                out.push(block);
+                out.push(child);
             }
         }
     }
+    let mut out = Vec::new();
+    expand(body.clone().into(), &mut out);
     out
 }
 
-/// Splits a paragraph into one `<span class="sentence">` per sentence (its
-/// inline markup kept whole inside them), so it can be paged by sentences.
-/// The paragraph is the worker's HTML, written once per step: Yew leaves it
-/// alone until the step's text changes.
-fn sentences(p: &web_sys::Element) -> Vec<web_sys::Element> {
-    let Some(doc) = p.owner_document() else {
-        return vec![p.clone()];
+/// Where [`split`] cuts a paragraph's text.
+#[derive(Clone, Copy, PartialEq)]
+enum Cut {
+    /// After `.`, `!` or `?` and a space.
+    Sentences,
+    /// After each space.
+    Words,
+}
+
+/// Splits an element's text into one `<span class="sentence">` (or
+/// `"word"`) per piece, its inline markup kept whole inside them, so it can
+/// be paged piece by piece. The paragraph is the worker's HTML, written once
+/// per step: Yew leaves it alone until the step's text changes.
+fn split(el: &web_sys::Element, cut: Cut) -> Vec<web_sys::Element> {
+    let Some(doc) = el.owner_document() else {
+        return vec![el.clone()];
     };
-    let nodes = p.child_nodes();
+    let class = if cut == Cut::Words {
+        "word"
+    } else {
+        "sentence"
+    };
+    let nodes = el.child_nodes();
     let nodes: Vec<web_sys::Node> = (0..nodes.length()).filter_map(|i| nodes.item(i)).collect();
     let mut spans: Vec<web_sys::Element> = Vec::new();
     let mut current: Option<web_sys::Element> = None;
-    let mut span = |doc: &web_sys::Document, current: &mut Option<web_sys::Element>| {
+    let mut span = |current: &mut Option<web_sys::Element>| {
         current
             .get_or_insert_with(|| {
                 let s = doc.create_element("span").expect("a span");
-                s.set_class_name("sentence");
+                s.set_class_name(class);
                 spans.push(s.clone());
                 s
             })
@@ -334,31 +408,33 @@ fn sentences(p: &web_sys::Element) -> Vec<web_sys::Element> {
     };
     for node in nodes {
         if node.node_type() != web_sys::Node::TEXT_NODE {
-            let _ = span(&doc, &mut current).append_child(&node);
+            let _ = span(&mut current).append_child(&node);
             continue;
         }
         let text = node.text_content().unwrap_or_default();
         let mut rest = text.as_str();
         while !rest.is_empty() {
-            // A sentence ends at . ! ? followed by a space.
             let end = rest
                 .char_indices()
                 .zip(rest.chars().skip(1))
-                .find(|((_, c), next)| matches!(c, '.' | '!' | '?') && *next == ' ')
-                .map(|((i, _), _)| i + 2);
+                .find(|((_, c), next)| match cut {
+                    Cut::Sentences => matches!(c, '.' | '!' | '?') && *next == ' ',
+                    Cut::Words => *c != ' ' && *next == ' ',
+                })
+                .map(|((i, c), _)| i + c.len_utf8() + 1);
             let (piece, after) = rest.split_at(end.unwrap_or(rest.len()));
-            let _ = span(&doc, &mut current).append_child(&doc.create_text_node(piece));
+            let _ = span(&mut current).append_child(&doc.create_text_node(piece));
             if end.is_some() {
                 current = None;
             }
             rest = after;
         }
     }
-    p.set_text_content(None);
+    el.set_text_content(None);
     for s in &spans {
-        let _ = p.append_child(s);
+        let _ = el.append_child(s);
     }
-    p.class_list().add_1("by-sentence").ok();
+    let _ = el.set_attribute("data-pages", class);
     spans
 }
 
@@ -381,7 +457,7 @@ fn outcome_name(outcome: workqueue_core::Outcome) -> String {
 /// where anything the file says is escaped text (see
 /// `workqueue_lessons::view::prose`): only the worker's own tags are markup.
 fn prose(html: &str, class: &'static str) -> Html {
-    html! { <div class={class}>{ Html::from_html_unchecked(AttrValue::from(html.to_string())) }</div> }
+    html! { <div class={class} data-pages="">{ Html::from_html_unchecked(AttrValue::from(html.to_string())) }</div> }
 }
 
 /// A refused lesson file, beside its text: the line and field at fault and

@@ -26,6 +26,9 @@ use crate::versions::Headline;
 pub const MAX_CHIPS: usize = 12;
 /// Chips per lane where the room reads from afar (workshop, embed).
 pub const ROOM_CHIPS: usize = 6;
+/// Chips per lane in an embed's frame (it shares a blog column's height
+/// with the narration).
+pub const FRAME_CHIPS: usize = 4;
 /// Workers drawn; more are summed up.
 pub const MAX_WORKERS: usize = 32;
 
@@ -107,7 +110,9 @@ pub(super) fn more(n: usize) -> Html {
 pub fn stage() -> Html {
     let state = use_playground();
     // A projector or an embed shows a crowd as a few keys and a count.
-    let chips = if state.mode.workshop || state.mode.embed {
+    let chips = if state.mode.embed {
+        FRAME_CHIPS
+    } else if state.mode.workshop {
         ROOM_CHIPS
     } else {
         MAX_CHIPS

@@ -72,3 +72,21 @@ export async function clockHolds(page, ms = 1500) {
   const b = parseGoDuration(await page.textContent('[data-testid="clock"]'));
   return { held: a === b, from: a, to: b };
 }
+
+// What a reader of an embed meets besides: controls cut by the frame's
+// edge or by their own box, and content that spills below the frame.
+export function clipped(page) {
+  return page.evaluate(() => {
+    const W = innerWidth, out = [];
+    for (const el of document.querySelectorAll('button, select, input:not(.sr-only), label.button, a')) {
+      if (el.getClientRects().length === 0 || el.closest('.sr-only, [hidden]')) continue;
+      const r = el.getBoundingClientRect();
+      const name = (el.textContent || el.getAttribute('aria-label') || el.tagName).trim().slice(0, 30);
+      if (r.left < -0.5 || r.right > W + 0.5) out.push(`${name} at ${Math.round(r.left)}..${Math.round(r.right)} of ${W}`);
+      else if (el.tagName === 'BUTTON' && el.scrollWidth > el.clientWidth + 1) out.push(`${name} cut inside its button`);
+    }
+    const spill = document.documentElement.scrollHeight - innerHeight;
+    if (spill > 1) out.push(`the page is ${spill}px taller than its frame`);
+    return out;
+  });
+}

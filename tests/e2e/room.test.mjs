@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serve, launch, shots } from './harness.mjs';
+import { serve, launch, shots, root } from './harness.mjs';
 import { measure, watchShift, takeShift, clockHolds } from './room.mjs';
 
 let server, url, browser;
@@ -20,6 +20,9 @@ before(async () => { ({ server, url } = await serve()); browser = await launch()
 after(async () => { await browser?.close(); server?.close(); });
 
 const SIZES = [[1024, 768], [1280, 720]];
+// Every step of every built-in lesson: one step block each.
+const STEPS = fs.readdirSync(path.join(root, 'lessons')).filter((f) => f.endsWith('.md'))
+  .reduce((n, f) => n + (fs.readFileSync(path.join(root, 'lessons', f), 'utf8').match(/^```step$/gm) || []).length, 0);
 const dir = path.join(shots, 'room');
 
 // PageDown from where the page is until the course ends, checking every view.
@@ -69,7 +72,7 @@ for (const [width, height] of SIZES) {
     const { faults, views, seen, press } = await walk(page, `walk-${width}x${height}`);
     console.log(`${width}x${height}: ${views} views over ${seen.size} steps`);
     assert.equal(press, 'at-end', `PageDown reached the end of the course (${seen.size} steps seen)`);
-    assert.ok(seen.size >= 30, `every step was visited: ${seen.size}`);
+    assert.equal(seen.size, STEPS, `every step was visited: ${[...seen].join(' | ')}`);
     assert.deepEqual(faults, []);
     assert.deepEqual(errors, []);
     await context.close();
