@@ -232,7 +232,9 @@ impl Playground {
         }
         // A step's own action (its button) counts as playing it.
         let playable = self.timeline.borrow().next_instant().is_some() || step.act.is_some();
-        if (waiting && !self.playing) || (l.played_at.is_none() && playable && !self.playing) {
+        // (A scene already playing by hand still gets the press: the step's
+        // own action runs, and the dwell starts.)
+        if (waiting && !self.playing) || (l.played_at.is_none() && playable) {
             return Press::Played;
         }
         // The later of the scene's start and the reveal.
@@ -491,6 +493,7 @@ mod tests {
 
     use yew::Reducible;
 
+    use crate::lesson_nav::Press;
     use crate::lessons;
     use crate::state::{Action, Playground};
 
@@ -556,7 +559,7 @@ mod tests {
 
     #[test]
     fn a_clicker_alone_walks_through_lessons() {
-        use crate::lesson_nav::{Press, MIN_DWELL_MS};
+        use crate::lesson_nav::MIN_DWELL_MS;
         let mut p = Rc::new(Playground::from_url(
             "?workshop=1&lesson=backoff&step=1",
             "",
@@ -635,5 +638,140 @@ mod tests {
             p.sim().find("default/web-1").is_some(),
             "the press added the key the step talks about"
         );
+    }
+
+    /// PageDown alone, from the first step of the first lesson, reaches the
+    /// end of the course: every step that waits for something (a time, a
+    /// reconcile's result the room would choose) lets the clicker on.
+    #[test]
+    fn the_clicker_alone_reaches_the_end_of_the_course() {
+        let mut p = Rc::new(Playground::from_url("?workshop=1&lesson=sets&step=1", ""));
+        let mut t = 0.0;
+        let mut seen = std::collections::BTreeSet::new();
+        let total: usize = lessons::all()
+            .iter()
+            .map(|e| e.lesson.as_ref().unwrap().steps.len())
+            .sum();
+        for _ in 0..5000 {
+            let l = p.lesson.clone().unwrap();
+            seen.insert((l.index, l.step));
+            if p.next_press(t) == Press::AtEnd {
+                break;
+            }
+            p = reduce(p, Action::LessonNext(t));
+            for _ in 0..30 {
+                p = reduce(p, Action::Tick(1000.0 / 60.0));
+            }
+            t += 500.0;
+        }
+        assert_eq!(p.next_press(t), Press::AtEnd, "stuck at {:?}", p.lesson);
+        assert_eq!(seen.len(), total, "every step visited");
+    }
+
+    /// However a step with a question is entered, the virtual clock holds
+    /// until the prediction is revealed, and runs after it.
+    #[test]
+    fn no_scene_moves_before_the_room_predicts() {
+        let mut checked = 0;
+        for (index, entry) in lessons::all().iter().enumerate() {
+            let lesson = entry.lesson.clone().unwrap();
+            for (step, s) in lesson.steps.iter().enumerate() {
+                if s.question.is_none() {
+                    continue;
+                }
+                checked += 1;
+                // A link that asks to play, and the press into it from the
+                // step before (its scene playing), across lessons too.
+                let link = format!(
+                    "?workshop=1&autoplay=1&lesson={}&step={}",
+                    entry.id,
+                    step + 1
+                );
+                let mut ways = vec![Rc::new(Playground::from_url(&link, ""))];
+                let mut p = Rc::new(Playground::from_url(&link, ""));
+                p = reduce(p, Action::LessonBack);
+                p = reduce(p, Action::Play);
+                for _ in 0..10 {
+                    p = reduce(p, Action::Tick(16.0));
+                }
+                let mut t = 1e6;
+                for _ in 0..400 {
+                    if p.lesson.as_ref().map(|l| (l.index, l.step)) == Some((index, step)) {
+                        break;
+                    }
+                    p = reduce(p, Action::LessonNext(t));
+                    t += 5000.0;
+                    for _ in 0..30 {
+                        p = reduce(p, Action::Tick(1000.0 / 60.0));
+                    }
+                }
+                assert_eq!(
+                    p.lesson.as_ref().map(|l| (l.index, l.step)),
+                    Some((index, step)),
+                    "the clicker reached {} step {}",
+                    entry.id,
+                    step + 1
+                );
+                ways.push(p);
+                for mut p in ways {
+                    let at = p.now();
+                    for _ in 0..60 {
+                        p = reduce(p, Action::Tick(16.0));
+                    }
+                    p = reduce(p, Action::Play);
+                    p = reduce(p, Action::Step);
+                    assert_eq!(
+                        p.now(),
+                        at,
+                        "{} step {}: the clock moved before the prediction",
+                        entry.id,
+                        step + 1
+                    );
+                    assert!(!p.playing);
+                    p = reduce(p, Action::Reveal("1".into(), 0.0));
+                    p = reduce(p, Action::Play);
+                    for _ in 0..60 {
+                        p = reduce(p, Action::Tick(16.0));
+                    }
+                    let runs = p.now() > at
+                        || p.timeline.borrow().next_instant().is_none()
+                        || p.deciding();
+                    assert!(
+                        runs,
+                        "{} step {}: the scene runs once predicted",
+                        entry.id,
+                        step + 1
+                    );
+                }
+            }
+        }
+        assert!(checked >= 10, "{checked} questions");
+    }
+
+    /// A narration longer than the panel: the clicker turns its pages
+    /// first, and back turns them back before leaving the step.
+    #[test]
+    fn the_clicker_turns_the_narrations_pages_first() {
+        let mut p = Rc::new(Playground::from_url(
+            "?workshop=1&lesson=backoff&step=1",
+            "",
+        ));
+        p = reduce(p, Action::NarrationPages(3));
+        assert_eq!(p.next_press(0.0), Press::Page);
+        p = reduce(p, Action::LessonNext(0.0));
+        p = reduce(p, Action::LessonNext(0.0));
+        let l = p.lesson.clone().unwrap();
+        assert_eq!((l.page, l.pages), (2, 3));
+        assert_ne!(
+            p.next_press(0.0),
+            Press::Page,
+            "then the step's own presses"
+        );
+        p = reduce(p, Action::LessonBack);
+        assert_eq!(p.lesson.as_ref().unwrap().page, 1, "back turns a page back");
+        assert_eq!(p.lesson.as_ref().unwrap().step, 0);
+        // A panel that grew: the page on screen stays within the narration.
+        p = reduce(p, Action::NarrationPages(1));
+        assert_eq!(p.lesson.as_ref().unwrap().page, 0);
     }
 }

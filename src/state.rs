@@ -303,8 +303,22 @@ impl Playground {
         entry.map(|e| sim.describe(e)).unwrap_or_default()
     }
 
+    /// Whether a reconcile has ended and waits for the person to choose
+    /// its result: the virtual clock holds meanwhile, so a reconcile lasts
+    /// its set duration however long they think.
+    pub fn deciding(&self) -> bool {
+        self.engine().controllers().any(|(_, c)| {
+            c.workers()
+                .iter()
+                .any(|w| matches!(w, workqueue_core::sim::WorkerState::AwaitingDecision { .. }))
+        })
+    }
+
     /// One animation frame of playing.
     fn tick(&mut self, real_ms: f64) {
+        if self.deciding() {
+            return;
+        }
         let (now, upcoming, in_motion, sources_only, taped) = {
             let mut t = self.timeline.borrow_mut();
             t.set_playing(true);
@@ -698,6 +712,41 @@ mod tests {
         );
     }
 
+    /// A reconcile that waits for the person's choice holds the virtual
+    /// clock: it lasts its set duration however long they think, and time
+    /// runs again once they have chosen.
+    #[test]
+    fn the_clock_holds_while_a_reconcile_waits_for_a_choice() {
+        let mut p = Rc::new(Playground::default());
+        let reconcile = p.current_scenario().controllers[0].controller.reconcile_ns;
+        p = reduce(p, Action::Input(Input::Add { key: "ns/a".into() }));
+        for _ in 0..600 {
+            p = reduce(p, Action::Tick(16.0));
+        }
+        assert!(p.deciding(), "the reconcile ended and waits for a choice");
+        let held = p.now();
+        assert!(held >= reconcile, "it ran its {reconcile} ns first");
+        for _ in 0..120 {
+            p = reduce(p, Action::Tick(16.0));
+        }
+        assert_eq!(
+            p.now(),
+            held,
+            "two seconds of thinking cost no virtual time"
+        );
+        p = reduce(
+            p,
+            Action::Input(Input::Decide {
+                key: "ns/a".into(),
+                outcome: Outcome::Error,
+            }),
+        );
+        for _ in 0..60 {
+            p = reduce(p, Action::Tick(16.0));
+        }
+        assert!(p.now() > held, "time runs again once chosen");
+    }
+
     #[test]
     fn at_1x_a_failing_keys_5ms_backoff_is_on_screen_for_over_half_a_second() {
         let mut settings = Settings::default();
@@ -739,7 +788,11 @@ mod tests {
 
     #[test]
     fn the_checkpoint_ring_stays_bounded_and_spread_and_seeks_exactly() {
-        let mut p = Rc::new(Playground::default());
+        // Keys that fail by themselves: nothing waits for a person's choice.
+        let mut settings = Settings::default();
+        settings.script = crate::settings::ScriptChoice::AlwaysError;
+        let scenario = settings.to_scenario().unwrap();
+        let mut p = Rc::new(Playground::with(settings, scenario));
         p = reduce(
             p,
             Action::Input(Input::AddMany {

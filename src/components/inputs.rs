@@ -65,6 +65,7 @@ pub fn inputs() -> Html {
             Ok(()) => {
                 error.set(None);
                 d.dispatch(Action::Input(input));
+                focus_the_stage();
             }
             Err(e) => error.set(Some((input_id(&input, &e.field), e.reason))),
         }
@@ -228,5 +229,20 @@ fn demo_choices(state: &PlaygroundContext) -> Html {
                 { for ScriptChoice::ALL.iter().map(|c| html! { <option value={c.id()} selected={*c == script}>{ c.label() }</option> }) }
             </select>
         </div>
+    }
+}
+
+/// After an input, the keyboard goes to the stage, where the next decision
+/// comes up (the digits 1 to 6 answer it), not back into the form's field.
+fn focus_the_stage() {
+    use wasm_bindgen::JsCast;
+    let stage = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector("[data-stage]").ok().flatten())
+        .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(stage) = stage {
+        let options = web_sys::FocusOptions::new();
+        options.set_prevent_scroll(true);
+        let _ = stage.focus_with_options(&options);
     }
 }

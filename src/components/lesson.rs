@@ -189,13 +189,16 @@ pub fn lesson_panel() -> Html {
         }
         _ => html! {},
     };
+    // The field shows with the question's page (the clicker's Next reveals
+    // where the panel is fitted, so the form's own button gives way there).
+    let on_last_page = ls.page + 1 >= ls.pages;
     let field = match &step.question {
-        Some(p) if asking => html! {
+        Some(p) if asking && on_last_page => html! {
             <form class="predict" onsubmit={reveal}>
                 { if fitted { html! {} } else { ask.clone() } }
                 <div class="row">
                     <input id="guess" ref={guess_field.clone()} type="text" value={ls.draft.clone()} oninput={on_guess} placeholder={p.unit.clone()} aria-label={format!("Your prediction: {}", p.ask)} data-testid="guess" />
-                    <button type="submit" class="primary" data-testid="reveal">{"Reveal"}</button>
+                    { if fitted { html! {} } else { html! { <button type="submit" class="primary" data-testid="reveal">{"Reveal"}</button> } } }
                 </div>
             </form>
         },
@@ -255,6 +258,11 @@ pub fn lesson_panel() -> Html {
                                 Some((_, outcome)) => format!("Choose {}", outcome_name(outcome)),
                                 None => "Next →".to_string(),
                             },
+                            // Pressed too soon: the button says why nothing moved yet.
+                            Press::Dwelling => match waiting {
+                                Some(w) => format!("Next after {}", w.describe().trim_start_matches("Waiting ").trim_start_matches("for ").trim_start_matches("until ")),
+                                None => "Next → in a moment".to_string(),
+                            },
                             _ if ls.step + 1 >= lesson.steps.len() => "Next lesson →".to_string(),
                             _ => "Next →".to_string(),
                         };
@@ -291,11 +299,30 @@ impl PageLayout {
             let room = f64::from(body.client_height());
             // A paragraph taller than the panel is paged by its sentences,
             // and a sentence taller than the panel by its words.
-            let too_tall = |b: &web_sys::Element| b.get_bounding_client_rect().height() > room;
+            // (What a page holds: the room less a block's bottom margin, which
+            // the panel keeps too, and a line a piece may gain when it starts
+            // a page of its own.)
+            let line = web_sys::window()
+                .and_then(|w| w.get_computed_style(body).ok().flatten())
+                .and_then(|cs| cs.get_property_value("font-size").ok())
+                .and_then(|fs| fs.trim_end_matches("px").parse::<f64>().ok())
+                .map_or(24.0, |px| px * 1.5);
+            let too_tall =
+                |b: &web_sys::Element| b.get_bounding_client_rect().height() > room - 14.0 - line;
             blocks = blocks
                 .into_iter()
                 .flat_map(|b| {
-                    if b.tag_name() == "P" && too_tall(&b) {
+                    if matches!(b.tag_name().as_str(), "UL" | "OL" | "BLOCKQUOTE") && too_tall(&b) {
+                        // A long list is paged by its items.
+                        let _ = b.set_attribute("data-pages", "items");
+                        let c = b.children();
+                        (0..c.length()).filter_map(|i| c.item(i)).collect()
+                    } else {
+                        vec![b]
+                    }
+                })
+                .flat_map(|b| {
+                    if matches!(b.tag_name().as_str(), "P" | "LI") && too_tall(&b) {
                         split(&b, Cut::Sentences)
                     } else {
                         vec![b]
@@ -314,11 +341,6 @@ impl PageLayout {
             let mut page_top = top;
             // A sentence shown first on its page starts a line of its own,
             // so it may take one line more than measured inside its paragraph.
-            let line = web_sys::window()
-                .and_then(|w| w.get_computed_style(body).ok().flatten())
-                .and_then(|cs| cs.get_property_value("font-size").ok())
-                .and_then(|fs| fs.trim_end_matches("px").parse::<f64>().ok())
-                .map_or(24.0, |px| px * 1.5);
             for (i, b) in blocks.iter().enumerate() {
                 let r = b.get_bounding_client_rect();
                 let slack =
@@ -327,7 +349,7 @@ impl PageLayout {
                     } else {
                         0.0
                     };
-                if i > 0 && r.bottom() - page_top > room - slack {
+                if i > 0 && r.bottom() - page_top > room - slack - 14.0 {
                     starts.push(i);
                     page_top = r.top();
                 }

@@ -81,8 +81,19 @@ pub(super) fn chip(
         format!("{key}: select to see why it is here")
     };
     let low = k.priority.is_some_and(|p| p < 0);
+    // Selected on the press itself: a travelling chip is caught where the
+    // pointer went down, not where it has glided to by the release.
+    let onpointerdown = {
+        let d = state.dispatcher();
+        let key = key.clone();
+        Callback::from(move |e: PointerEvent| {
+            if e.button() == 0 {
+                d.dispatch(Action::Select(Some(key.clone())))
+            }
+        })
+    };
     html! {
-        <button key={key.clone()} class={classes!("chip", class, selected.then_some("selected"), k.dirty.then_some("dirty"), arrived.then_some("arrived"), low.then_some("low"), k.skipped.then_some("skipped"))}
+        <button key={key.clone()} {onpointerdown} class={classes!("chip", class, selected.then_some("selected"), k.dirty.then_some("dirty"), arrived.then_some("arrived"), low.then_some("low"), k.skipped.then_some("skipped"))}
             {onclick} aria-label={label} aria-pressed={selected.to_string()} data-key={key.clone()} data-priority={k.priority.map(|p| p.to_string())}>
             <span class="chip-key">{ key }</span>
             { match k.priority {
@@ -338,6 +349,7 @@ fn particle(f: &Flight) -> Html {
 
 pub(super) fn waiting_chip(state: &PlaygroundContext, now: Nanos, w: &WaitingView) -> Html {
     let left = w.fraction_left(now);
+    let delay = (w.ready_at - w.from as i128).clamp(0, Nanos::MAX as i128) as Nanos;
     let title = if w.on_bucket {
         "waiting for a token from the bucket"
     } else {
@@ -350,6 +362,8 @@ pub(super) fn waiting_chip(state: &PlaygroundContext, now: Nanos, w: &WaitingVie
         html! {
             <>
                 <span class={classes!("ring", w.on_bucket.then_some("on-bucket"))} style={format!("--left:{left:.3}")} title={title}></span>
+                // The delay the limiter (or the RequeueAfter) chose, then the time left.
+                <span class="delay" title="the delay chosen when the key was parked" data-testid="delay">{ format::short(delay) }</span>
                 <span class="countdown">{ format::until(w.ready_at, now) }</span>
                 { if w.key.failures > 0 { html! { <span class="failures" title="NumRequeues: failures so far">{ format!("#{}", w.key.failures) }</span> } } else { html! {} } }
             </>
@@ -515,7 +529,10 @@ fn keep_focus_on_the_work() {
             .flatten()
             .or_else(|| doc.query_selector("[data-stage]").ok().flatten());
         if let Some(el) = target.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
-            let _ = el.focus();
+            // Focus only: the page stays where the person is looking.
+            let options = web_sys::FocusOptions::new();
+            options.set_prevent_scroll(true);
+            let _ = el.focus_with_options(&options);
         }
     })
     .forget();

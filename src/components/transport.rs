@@ -81,7 +81,7 @@ pub fn transport() -> Html {
                 <span class="timeline-end">{ format::clock(state.horizon()) }</span>
             </div>
             <p class="shortcuts" aria-label="Keyboard shortcuts">
-                <kbd>{"space"}</kbd>{" play/pause "}<kbd>{"→"}</kbd>{" next event "}<kbd>{"←"}</kbd>{" previous "}<kbd>{"+"}</kbd><kbd>{"−"}</kbd>{" speed "}<kbd>{"esc"}</kbd>{" deselect"}
+                <kbd>{"space"}</kbd>{" play/pause "}<kbd>{"→"}</kbd>{" next event "}<kbd>{"←"}</kbd>{" previous "}<kbd>{"+"}</kbd><kbd>{"−"}</kbd>{" speed "}<kbd>{"1"}</kbd>{"–"}<kbd>{"6"}</kbd>{" a reconcile's result "}<kbd>{"esc"}</kbd>{" deselect"}
             </p>
         </section>
     }
@@ -94,6 +94,10 @@ fn pace_cue(state: &crate::state::Playground) -> Html {
     use crate::pacing::Cue;
     let rate = format::speed(state.effective_speed);
     let (class, text) = match (state.playing, state.idle, state.cue) {
+        (true, false, _) if state.deciding() => (
+            "idle",
+            "held: a reconcile waits for your choice".to_string(),
+        ),
         (false, _, _) | (true, false, Cue::Normal) => ("none", String::new()),
         (true, true, _) => ("idle", "waiting for your first key".to_string()),
         (true, false, Cue::SlowMotion) => ("slow", format!("slow motion {rate}")),
