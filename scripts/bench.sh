@@ -25,3 +25,5 @@ echo "# page"
 echo "# size (the bundle)"
 bash scripts/size.sh
 node tests/e2e/bench.mjs
+# what a blog reader on a slow link waits for: an embedded lesson's first words
+node tests/e2e/load.mjs

@@ -213,9 +213,8 @@ pub fn lesson_panel() -> Html {
             <ol class="dots" aria-hidden="true">
                 { for (0..lesson.steps.len()).map(|i| html! { <li class={classes!((i == ls.step).then_some("on"), (i < ls.step).then_some("done"))}></li> }) }
             </ol>
-            <h3 data-testid="lesson-step-title">{ step.title.clone() }
-                { if ls.pages > 1 { html! { <small class="page-of" data-testid="lesson-page">{ format!("page {} of {}", ls.page + 1, ls.pages) }</small> } } else { html! {} } }
-            </h3>
+            <h3 data-testid="lesson-step-title">{ step.title.clone() }</h3>
+            { if ls.pages > 1 { html! { <p class="page-of" data-testid="lesson-page">{ format!("page {} of {}", ls.page + 1, ls.pages) }</p> } } else { html! {} } }
             <div class="lesson-body" ref={body}>
             { if ls.step == 0 && !lesson.intro.is_empty() { prose(&lesson.intro, "lesson-text intro") } else { html! {} } }
             { prose(&step.text, "lesson-text") }

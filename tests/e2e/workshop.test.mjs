@@ -25,6 +25,10 @@ test('a lesson picked from the menu leaves the clicker on the steps, not the men
 test('the page does not jiggle while a lesson plays (layout shift under 0.02)', async () => {
   const { page, context } = await open(browser, `${url}/?lesson=backoff&step=2`, { viewport: { width: 1280, height: 720 } });
   await page.waitForSelector('[data-testid="lesson-step-title"]');
+  // The room predicts first (the scene holds until then), then it plays.
+  await page.fill('[data-testid="guess"]', '1000s');
+  await page.click('[data-testid="reveal"]');
+  await page.waitForTimeout(600);
   await page.evaluate(() => {
     window.__wqShift = 0; window.__wqShifts = 0;
     new PerformanceObserver((list) => {
