@@ -143,15 +143,7 @@ pub fn open(file: String, text: String) {
 /// lesson the page got read at build time is read by the worker first
 /// (the worker answers in order).
 pub fn check(id: &str, index: usize, step: usize, scenario: String) {
-    let prime = crate::lessons::is_built_in(id)
-        && CLIENT.with(|c| {
-            let mut c = c.borrow_mut();
-            let first = !c.primed.iter().any(|p| p == id);
-            if first {
-                c.primed.push(id.to_string());
-            }
-            first
-        });
+    let prime = crate::lessons::is_built_in(id) && first_time(|c| &mut c.primed, id);
     if !prime {
         return ask_check(id.to_string(), index, step, scenario);
     }
@@ -190,6 +182,19 @@ fn ask_check(id: String, index: usize, step: usize, scenario: String) {
     });
 }
 
+/// Whether `id` is new to the list `which` picks (and notes it there).
+fn first_time(which: impl FnOnce(&mut Client) -> &mut Vec<String>, id: &str) -> bool {
+    CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        let list = which(&mut c);
+        let first = !list.iter().any(|x| x == id);
+        if first {
+            list.push(id.to_string());
+        }
+        first
+    })
+}
+
 fn notify_error(text: String) {
     let dispatch = CLIENT.with(|c| c.borrow().dispatch.clone());
     if let Some(d) = dispatch {
@@ -201,15 +206,7 @@ fn notify_error(text: String) {
 /// (`lessons/<id>.json`, see `wqsim lesson --views`), so no worker starts;
 /// from its file through the worker where the build did not write it.
 pub fn fetch_built_in(id: &str) {
-    let first = CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
-        let first = !c.fetching.iter().any(|f| f == id);
-        if first {
-            c.fetching.push(id.to_string());
-        }
-        first
-    });
-    if !first {
+    if !first_time(|c| &mut c.fetching, id) {
         return;
     }
     let (read, path) = (format!("lessons/{id}.json"), format!("lessons/{id}.md"));

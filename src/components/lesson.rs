@@ -214,7 +214,10 @@ pub fn lesson_panel() -> Html {
                 { for (0..lesson.steps.len()).map(|i| html! { <li class={classes!((i == ls.step).then_some("on"), (i < ls.step).then_some("done"))}></li> }) }
             </ol>
             <h3 data-testid="lesson-step-title">{ step.title.clone() }</h3>
-            { if ls.pages > 1 { html! { <p class="page-of" data-testid="lesson-page">{ format!("page {} of {}", ls.page + 1, ls.pages) }</p> } } else { html! {} } }
+            // (Its line is kept where the panel is fitted, so the narration
+            // does not move when a second page comes or goes.)
+            { if ls.pages > 1 { html! { <p class="page-of" data-testid="lesson-page">{ format!("page {} of {}", ls.page + 1, ls.pages) }</p> } }
+              else if fitted { html! { <p class="page-of" aria-hidden="true">{"\u{a0}"}</p> } } else { html! {} } }
             <div class="lesson-body" ref={body}>
             { if ls.step == 0 && !lesson.intro.is_empty() { prose(&lesson.intro, "lesson-text intro") } else { html! {} } }
             { prose(&step.text, "lesson-text") }
@@ -242,7 +245,13 @@ pub fn lesson_panel() -> Html {
             { if fitted { html! {} } else { answered.clone() } }
             { field }
             { play_hint }
-            { if let Some(w) = waiting { html! { <p class="waiting-for" data-testid="lesson-wait">{ w.describe() }</p> } } else { html! {} } }
+            { match (waiting, &step.wait) {
+                (Some(w), _) => html! { <p class="waiting-for" data-testid="lesson-wait">{ w.describe() }</p> },
+                // Where the panel is fitted the line stays once met, so the
+                // narration above it does not move when the wait ends.
+                (None, Some(_)) if fitted => html! { <p class="waiting-for met">{"✓ That has happened."}</p> },
+                _ => html! {},
+            } }
             <div class="lesson-nav">
                 <button onclick={back} disabled={ls.step == 0 && ls.index == 0 && ls.page == 0} data-testid="lesson-back">{"← Back"}</button>
                 { match press {
@@ -307,7 +316,7 @@ impl PageLayout {
                 .and_then(|fs| fs.trim_end_matches("px").parse::<f64>().ok())
                 .map_or(24.0, |px| px * 1.5);
             let too_tall =
-                |b: &web_sys::Element| b.get_bounding_client_rect().height() > room - 14.0 - line;
+                |b: &web_sys::Element| b.get_bounding_client_rect().height() > room - 20.0 - line;
             blocks = blocks
                 .into_iter()
                 .flat_map(|b| {
@@ -348,7 +357,7 @@ impl PageLayout {
                     } else {
                         0.0
                     };
-                if i > 0 && r.bottom() - page_top > room - slack - 14.0 {
+                if i > 0 && r.bottom() - page_top > room - slack - 20.0 {
                     starts.push(i);
                     page_top = r.top();
                 }
