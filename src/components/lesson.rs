@@ -365,18 +365,32 @@ impl PageLayout {
             self.starts = starts;
             self.laid_for = Some(key);
         }
-        let pages = self.starts.len().max(1);
-        let page = page.min(pages - 1);
+        let page = page.min(self.starts.len().max(1) - 1);
         let from = self.starts.get(page).copied().unwrap_or(0);
-        let to = self.starts.get(page + 1).copied().unwrap_or(blocks.len());
-        for (i, b) in blocks.iter().enumerate() {
-            let _ = if (from..to).contains(&i) {
-                b.remove_attribute("hidden")
-            } else {
-                b.set_attribute("hidden", "")
-            };
+        let mut to = self.starts.get(page + 1).copied().unwrap_or(blocks.len());
+        let show = |to: usize| {
+            for (i, b) in blocks.iter().enumerate() {
+                let _ = if (from..to).contains(&i) {
+                    b.remove_attribute("hidden")
+                } else {
+                    b.set_attribute("hidden", "")
+                };
+            }
+        };
+        show(to);
+        // The page as shown is the last word: where it still spills (a piece
+        // that wrapped otherwise on its own), its last block opens the next
+        // page (the next page is checked the same way when it is shown),
+        // until it fits or holds one block.
+        while body.scroll_height() > body.client_height() + 1 && to - from > 1 {
+            to -= 1;
+            match self.starts.get_mut(page + 1) {
+                Some(next) => *next = to,
+                None => self.starts.push(to),
+            }
+            show(to);
         }
-        pages
+        self.starts.len().max(1)
     }
 }
 
