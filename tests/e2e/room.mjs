@@ -5,8 +5,10 @@
 // every lesson.
 import { parseGoDuration } from './harness.mjs';
 
-// Everything about one view, measured in the page.
-export function measure(page) {
+// Everything about one view, measured in the page as it was last painted
+// (after a frame: what a person sees, not a state between two renders).
+export async function measure(page) {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   return page.evaluate(() => {
     const W = innerWidth, H = innerHeight;
     const box = (el) => { const r = el.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, left: r.left, right: r.right }; };
@@ -75,7 +77,8 @@ export async function clockHolds(page, ms = 1500) {
 
 // What a reader of an embed meets besides: controls cut by the frame's
 // edge or by their own box, and content that spills below the frame.
-export function clipped(page) {
+export async function clipped(page) {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   return page.evaluate(() => {
     const W = innerWidth, out = [];
     for (const el of document.querySelectorAll('button, select, input:not(.sr-only), label.button, a')) {
