@@ -57,6 +57,10 @@ export function serve(dir = dist, { gzip = false, prefix = '', shape = null } = 
     res.writeHead(200, headers);
     fs.createReadStream(file).pipe(res);
   });
+  // Closing ends the browser's kept-alive connections too, so a test file's
+  // process exits as soon as its tests are done.
+  const close = server.close.bind(server);
+  server.close = (cb) => { const r = close(cb); server.closeAllConnections(); return r; };
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${server.address().port}` })));
 }
 
