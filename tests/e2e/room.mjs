@@ -26,7 +26,9 @@ export async function measure(page) {
       for (const el of panel.querySelectorAll('*')) {
         if (!shown(el)) continue;
         const cs = getComputedStyle(el);
-        if (/(auto|scroll|hidden)/.test(cs.overflowY) && el.scrollHeight > el.clientHeight + 1) out.problems.push(`${el.className || el.tagName} hides ${el.scrollHeight - el.clientHeight}px`);
+        // Up to 9 px is the last paragraph's bottom margin, not text (a line is
+        // over 20 px): more is a line cut.
+        if (/(auto|scroll|hidden)/.test(cs.overflowY) && el.scrollHeight > el.clientHeight + 9) out.problems.push(`${el.className || el.tagName} hides ${el.scrollHeight - el.clientHeight}px`);
         if (/(auto|scroll|hidden)/.test(cs.overflowX) && el.scrollWidth > el.clientWidth + 1) out.problems.push(`${el.className || el.tagName} hides ${el.scrollWidth - el.clientWidth}px across`);
         const text = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
         if (text && !onScreen(box(el))) out.problems.push(`text off screen: "${el.textContent.trim().slice(0, 40)}"`);
