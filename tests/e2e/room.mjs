@@ -5,10 +5,16 @@
 // every lesson.
 import { parseGoDuration } from './harness.mjs';
 
+// Two frames have been painted (or 300 ms passed, where a page gets no frames).
+const painted = (page) => page.evaluate(() => new Promise((r) => {
+  setTimeout(r, 300);
+  requestAnimationFrame(() => requestAnimationFrame(r));
+}));
+
 // Everything about one view, measured in the page as it was last painted
 // (after a frame: what a person sees, not a state between two renders).
 export async function measure(page) {
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await painted(page);
   return page.evaluate(() => {
     const W = innerWidth, H = innerHeight;
     const box = (el) => { const r = el.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, left: r.left, right: r.right }; };
@@ -80,7 +86,7 @@ export async function clockHolds(page, ms = 1500) {
 // What a reader of an embed meets besides: controls cut by the frame's
 // edge or by their own box, and content that spills below the frame.
 export async function clipped(page) {
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await painted(page);
   return page.evaluate(() => {
     const W = innerWidth, out = [];
     for (const el of document.querySelectorAll('button, select, input:not(.sr-only), label.button, a')) {
