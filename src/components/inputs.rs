@@ -241,8 +241,6 @@ fn focus_the_stage() {
         .and_then(|d| d.query_selector("[data-stage]").ok().flatten())
         .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
     if let Some(stage) = stage {
-        let options = web_sys::FocusOptions::new();
-        options.set_prevent_scroll(true);
-        let _ = stage.focus_with_options(&options);
+        crate::hooks::focus_quietly(&stage);
     }
 }

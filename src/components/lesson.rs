@@ -23,9 +23,7 @@ pub fn lesson_panel() -> Html {
                 if let Some(input) = field.cast::<web_sys::HtmlInputElement>() {
                     // The field is in view (the panel's foot): focus only,
                     // so neither the page nor an embed's host scrolls.
-                    let options = web_sys::FocusOptions::new();
-                    options.set_prevent_scroll(true);
-                    let _ = input.focus_with_options(&options);
+                    crate::hooks::focus_quietly(&input);
                 }
             }
         });
@@ -40,9 +38,7 @@ pub fn lesson_panel() -> Html {
                 if let Some(section) = panel.cast::<web_sys::HtmlElement>() {
                     // Focus only: the page (an embed's frame above all) stays
                     // where it is.
-                    let options = web_sys::FocusOptions::new();
-                    options.set_prevent_scroll(true);
-                    let _ = section.focus_with_options(&options);
+                    crate::hooks::focus_quietly(&section);
                 }
             }
         });

@@ -530,9 +530,7 @@ fn keep_focus_on_the_work() {
             .or_else(|| doc.query_selector("[data-stage]").ok().flatten());
         if let Some(el) = target.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
             // Focus only: the page stays where the person is looking.
-            let options = web_sys::FocusOptions::new();
-            options.set_prevent_scroll(true);
-            let _ = el.focus_with_options(&options);
+            crate::hooks::focus_quietly(&el);
         }
     })
     .forget();

@@ -20,6 +20,14 @@ pub fn now_ms() -> f64 {
         .map_or(0.0, |p| p.now())
 }
 
+/// Gives `el` the keyboard without scrolling anything: the page (or an
+/// embed's host) stays where the person is looking.
+pub fn focus_quietly(el: &web_sys::HtmlElement) {
+    let options = web_sys::FocusOptions::new();
+    options.set_prevent_scroll(true);
+    let _ = el.focus_with_options(&options);
+}
+
 /// Whether this document has the keyboard (in an iframe: whether the
 /// reader clicked or tabbed into it).
 pub fn page_has_focus() -> bool {
