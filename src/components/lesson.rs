@@ -364,13 +364,18 @@ impl PageLayout {
         let page = page.min(self.starts.len().max(1) - 1);
         let from = self.starts.get(page).copied().unwrap_or(0);
         let mut to = self.starts.get(page + 1).copied().unwrap_or(blocks.len());
+        // (This runs after every render: only a block whose state changes is
+        // written, so a playing frame touches no attribute.)
         let show = |to: usize| {
             for (i, b) in blocks.iter().enumerate() {
-                let _ = if (from..to).contains(&i) {
-                    b.remove_attribute("hidden")
-                } else {
-                    b.set_attribute("hidden", "")
-                };
+                let hide = !(from..to).contains(&i);
+                if b.has_attribute("hidden") != hide {
+                    let _ = if hide {
+                        b.set_attribute("hidden", "")
+                    } else {
+                        b.remove_attribute("hidden")
+                    };
+                }
             }
         };
         show(to);
