@@ -262,11 +262,6 @@ pub fn lesson_panel() -> Html {
                                 Some((_, outcome)) => format!("Choose {}", outcome_name(outcome)),
                                 None => "Next →".to_string(),
                             },
-                            // Pressed too soon: the button says why nothing moved yet.
-                            Press::Dwelling => match waiting {
-                                Some(w) => format!("Next after {}", w.describe().trim_start_matches("Waiting ").trim_start_matches("for ").trim_start_matches("until ")),
-                                None => "Next → in a moment".to_string(),
-                            },
                             _ if ls.step + 1 >= lesson.steps.len() => "Next lesson →".to_string(),
                             _ => "Next →".to_string(),
                         };
