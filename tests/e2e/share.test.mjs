@@ -18,16 +18,20 @@ test('walk a whole lesson: predict, reveal, next, back', async () => {
   assert.match(await page.textContent('[data-testid="answer"]'), /you got it/);
   await nextStep(page);
   assert.match(await page.textContent('[data-testid="lesson-step-title"]'), /long tail/);
-  // This step waits for the run to reach 1s.
+  // This step waits for the run to reach 1s, and asks first: the clock
+  // holds until the room has predicted.
   assert.match(await page.textContent('[data-testid="lesson-wait"]'), /Waiting until t=1s/);
   await page.click('[data-testid="play"]');
-  await page.keyboard.press('+'); await page.keyboard.press('+'); await page.keyboard.press('+');
-  await page.waitForSelector('[data-testid="lesson-wait"]', { state: 'detached', timeout: 10000 });
+  await page.waitForTimeout(300);
+  assert.equal(await page.textContent('[data-testid="clock"]'), '0s', 'no scene moves before the prediction');
   // The same value in another unit is right: 1000s = 16m40s.
   await page.fill('[data-testid="guess"]', '1000s');
   await page.click('[data-testid="reveal"]');
   assert.match(await page.textContent('[data-testid="answer-value"]'), /16m40s/);
   assert.match(await page.textContent('[data-testid="answer"]'), /you got it/);
+  await page.click('[data-testid="play"]');
+  await page.keyboard.press('+'); await page.keyboard.press('+'); await page.keyboard.press('+');
+  await page.waitForSelector('[data-testid="lesson-wait"]', { state: 'detached', timeout: 10000 });
   await shot(page, '30-lesson');
   await page.click('[data-testid="lesson-back"]');
   assert.match(await page.textContent('[data-testid="lesson-step-title"]'), /Doubling delays/);
