@@ -107,3 +107,48 @@ async fn the_clock_waits_for_a_first_key_then_moves_while_playing() {
     sleep(Duration::from_millis(300)).await;
     assert_ne!(text(&root, "[data-testid=clock]"), "0s");
 }
+
+// `?lesson-file=` stays on this site whatever characters the URL standard
+// strips or rewrites: the check reads the address the browser will fetch.
+#[wasm_bindgen_test]
+fn a_lesson_path_is_resolved_as_the_browser_will_then_kept_on_this_origin() {
+    let origin = web_sys::window().unwrap().location().origin().unwrap();
+    for good in [
+        "lessons/mine.md",
+        "/lessons/mine.md",
+        "../x.md",
+        "%2F%2Fevil.example/x.md",
+        "./a b.md",
+    ] {
+        let href = workqueue_playground::fetch::on_this_site(good)
+            .unwrap_or_else(|e| panic!("{good:?} refused: {e}"));
+        assert!(
+            href.starts_with(&format!("{origin}/")),
+            "{good:?} -> {href}"
+        );
+    }
+    for bad in [
+        "https://evil.example/x.md",
+        "//evil.example/x.md",
+        "/\t/evil.example/x.md",
+        "/\n/evil.example/x.md",
+        "\t//evil.example/x.md",
+        "\u{1}//evil.example/x.md",
+        "\u{1f}//evil.example/x.md",
+        " //evil.example/x.md",
+        "/\\evil.example/x.md",
+        "\\\\evil.example\\x.md",
+        "\\/evil.example/x.md",
+        "h\tttps://evil.example/x.md",
+        "data:text/plain,x",
+        "javascript:alert(1)",
+        "blob:https://evil.example/1",
+        "",
+        "   ",
+    ] {
+        assert!(
+            workqueue_playground::fetch::on_this_site(bad).is_err(),
+            "{bad:?} was let through"
+        );
+    }
+}

@@ -198,6 +198,15 @@ pub fn lesson_panel() -> Html {
                 </div>
             </form>
         },
+        // Where the panel is fitted the field's room is kept on the pages
+        // before the question's: the narration's room does not change when
+        // the last page comes, so its pages stay as laid out (else the last
+        // page, with less room, spilled into one more page, and back).
+        Some(_) if asking && fitted => html! {
+            <div class="predict reserve" aria-hidden="true">
+                <div class="row"><input type="text" disabled=true tabindex="-1" /></div>
+            </div>
+        },
         _ => html! {},
     };
     html! {

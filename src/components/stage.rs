@@ -25,7 +25,7 @@ use crate::versions::Headline;
 /// keeps ten thousand keys smooth.
 pub const MAX_CHIPS: usize = 12;
 /// Chips per lane where the room reads from afar (workshop, embed).
-pub const ROOM_CHIPS: usize = 6;
+pub const ROOM_CHIPS: usize = 4;
 /// Chips per lane in an embed's frame (it shares a blog column's height
 /// with the narration).
 pub const FRAME_CHIPS: usize = 4;
@@ -135,33 +135,18 @@ pub fn stage() -> Html {
     // Where space is short (a projector, an embed), a lesson step's focused
     // lanes are drawn in full and the others shrink to their one-line title.
     let focus = state.focus();
-    // The lane that holds the step's key is never reduced: the key the text
-    // names stays in sight wherever it goes.
-    let key_lane = focus
-        .as_ref()
-        .and_then(|f| f.key.as_deref())
-        .and_then(|key| {
-            if view.queued.iter().any(|k| k.key == key) {
-                Some(Lane::Queue)
-            } else if view.waiting.iter().any(|w| w.key.key == key) {
-                Some(Lane::Waiting)
-            } else if view.workers.iter().any(|w| match w {
-                WorkerView::Reconciling { key: k, .. } | WorkerView::Deciding { key: k, .. } => {
-                    k.key == key
-                }
-                _ => false,
-            }) {
-                Some(Lane::Workers)
-            } else {
-                None
-            }
-        });
+    // The lanes a step's key passes through (queue, workers, waiting) are
+    // never reduced while the step lasts: the key the text names stays in
+    // sight wherever it goes, and no lane opens or closes under the room's
+    // eyes as it moves (that pushed the lanes below it up and down).
+    let keyed = focus.as_ref().is_some_and(|f| f.key.is_some());
+    let key_lane =
+        |lane: Lane| keyed && matches!(lane, Lane::Queue | Lane::Workers | Lane::Waiting);
     let lane = |lane: Lane| {
         let name = lane.id();
         match &focus {
-            Some(f) if f.lanes.contains(&lane) || key_lane == Some(lane) => {
-                classes!("lane", name, "focus")
-            }
+            Some(f) if f.lanes.contains(&lane) => classes!("lane", name, "focus"),
+            Some(_) if key_lane(lane) => classes!("lane", name, "focus", "keyed"),
             Some(_) => classes!("lane", name, "dim"),
             None => classes!("lane", name),
         }
@@ -212,7 +197,7 @@ pub fn stage() -> Html {
         )
     };
     html! {
-        <section class="stage" id="stage" tabindex="-1" aria-label="The stage: sources, queue, workers, waiting heap and bucket" data-stage="" data-queue={if priority_queue { "priority" } else { "client_go" }}>
+        <section class="stage" id="stage" tabindex="-1" aria-label="The stage: sources, queue, workers, waiting heap and bucket" data-stage="" data-queue={if priority_queue { "priority" } else { "client_go" }} data-asks={view.asks.then_some("")}>
             <QueueSwitch />
             <div class={lane(Lane::Sources)} data-lane="sources" data-testid="sources">
                 <h3>{"Sources"}</h3>
@@ -239,11 +224,12 @@ pub fn stage() -> Html {
                     { more(view.queued_total.saturating_sub(view.queued.len())) }
                     { if view.queued_total == 0 { html! { <span class="empty">{"empty"}</span> } } else { html! {} } }
                 </div>
-                { if view.dirty_in_flight > 0 { html! {
-                    <p class="dirty-note">{ format!("{} key(s) re-added while being reconciled: dirty, not in the FIFO until Done", view.dirty_in_flight) }</p>
-                } } else { html! {} } }
+                // (Kept, unseen, while no key is dirty: on a projector the
+                // lanes below do not move when the note comes and goes.)
+                <p class={classes!("dirty-note", (view.dirty_in_flight == 0).then_some("none"))} aria-hidden={(view.dirty_in_flight == 0).then_some("true")}>
+                    { format!("{} dirty: re-added while being reconciled", view.dirty_in_flight) }<span class="more-words">{", not in the FIFO until Done"}</span></p>
             </div>
-            <div class={lane(Lane::Waiting)} data-lane="waiting" data-testid="waiting">
+            <div class={lane(Lane::Waiting)} data-lane="waiting" data-testid="waiting" style={format!("--rows: {}", chips.min(view.keys).max(1))}>
                 <h3>{ waiting_title }<small>{ format!("{} key(s)", format::count(view.waiting_total as u64)) }</small></h3>
                 <p class="hint">{ waiting_hint }</p>
                 <div class="chips">
@@ -566,14 +552,14 @@ pub fn decision(props: &DecisionProps) -> Html {
         ("Success", "success", Some(Outcome::Success)),
         ("Requeue", "requeue", Some(Outcome::Requeue)),
         (
-            "RequeueAfter",
+            "Requeue\u{200b}After",
             "requeue-after",
             after_ns.map(|a| Outcome::RequeueAfter { after_ns: a }),
         ),
         ("Error", "error", Some(Outcome::Error)),
         ("Terminal error", "terminal", Some(Outcome::TerminalError)),
         (
-            "Error + RequeueAfter",
+            "Error + Requeue\u{200b}After",
             "error-after",
             after_ns.map(|a| Outcome::ErrorWithRequeueAfter { after_ns: a }),
         ),

@@ -66,6 +66,21 @@ test('a lesson from a path on the site opens with ?lesson-file=, is shared and e
   await context.close();
 });
 
+// A link with ?lesson-file= never makes the page fetch from another host,
+// whatever characters the URL standard strips (tab, newline, C0 controls) or
+// rewrites (backslashes), and says so in words.
+test('?lesson-file= only reads from this site, however the path is spelled', async () => {
+  const values = ['//evil.example/x.md', '/\t/evil.example/x.md', '/\n/evil.example/x.md', '\u0001//evil.example/x.md',
+    '\\\\evil.example\\x.md', '/\\evil.example/x.md', 'https://evil.example/x.md', 'h\ttps://evil.example/x.md'];
+  for (const value of values) {
+    const { page, context, problems } = await open(browser, `${url}/?lesson-file=${encodeURIComponent(value)}`);
+    await page.waitForSelector('.notice', { timeout: 10000 });
+    assert.match(await page.textContent('.notice'), /not a path on this site/, JSON.stringify(value));
+    assert.deepEqual(problems.external, [], `nothing fetched from another host for ${JSON.stringify(value)}`);
+    await context.close();
+  }
+});
+
 test('three mistakes, each refused by line and field, and the open lesson keeps working', async () => {
   const { page, context } = await open(browser, `${url}/?lesson=backoff`);
   await page.waitForSelector('[data-testid="lesson-step-title"]', { timeout: 20000 });

@@ -7,6 +7,7 @@
 
 use serde::Serialize;
 
+use crate::controller::Script;
 use crate::item::ItemId;
 use crate::queue::QueueKind;
 use crate::scenario::Source;
@@ -271,6 +272,12 @@ pub struct StageView {
     pub waiting: Vec<WaitingView>,
     pub waiting_total: usize,
     pub bucket: Option<BucketView>,
+    /// Reconciles wait for a person's choice (the default script is live):
+    /// a stage that must not move keeps room for the choice's buttons.
+    pub asks: bool,
+    /// Keys the run has met so far (a lane that must not move keeps room
+    /// for as many chips as could come to it).
+    pub keys: usize,
 }
 
 impl Simulation {
@@ -377,6 +384,8 @@ impl Simulation {
             waiting,
             waiting_total: q.waiting_len(),
             bucket: self.bucket_view(),
+            asks: matches!(self.spec().default_script, Script::Live),
+            keys: q.keys().len(),
         }
     }
 
