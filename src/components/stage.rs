@@ -135,13 +135,33 @@ pub fn stage() -> Html {
     // Where space is short (a projector, an embed), a lesson step's focused
     // lanes are drawn in full and the others shrink to their one-line title.
     let focus = state.focus();
-    // The lanes a step's key passes through (queue, workers, waiting) are
-    // never reduced while the step lasts: the key the text names stays in
-    // sight wherever it goes, and no lane opens or closes under the room's
-    // eyes as it moves (that pushed the lanes below it up and down).
-    let keyed = focus.as_ref().is_some_and(|f| f.key.is_some());
-    let key_lane =
-        |lane: Lane| keyed && matches!(lane, Lane::Queue | Lane::Workers | Lane::Waiting);
+    // The lane that holds the step's key is never reduced: the key the text
+    // names stays in sight wherever it goes. On a projector every lane it
+    // passes through (queue, workers, waiting) stays drawn for the whole
+    // step, so no lane opens or closes under the room's eyes as it moves
+    // (that pushed the lanes below up and down); an embed's frame has room
+    // for the one that holds it now.
+    let key = focus.as_ref().and_then(|f| f.key.as_deref());
+    let holds_key = |lane: Lane| {
+        key.is_some_and(|key| match lane {
+            Lane::Queue => view.queued.iter().any(|k| k.key == key),
+            Lane::Waiting => view.waiting.iter().any(|w| w.key.key == key),
+            Lane::Workers => view.workers.iter().any(|w| match w {
+                WorkerView::Reconciling { key: k, .. } | WorkerView::Deciding { key: k, .. } => {
+                    k.key == key
+                }
+                _ => false,
+            }),
+            _ => false,
+        })
+    };
+    let key_lane = |lane: Lane| {
+        if state.mode.workshop && !state.mode.embed {
+            key.is_some() && matches!(lane, Lane::Queue | Lane::Workers | Lane::Waiting)
+        } else {
+            holds_key(lane)
+        }
+    };
     let lane = |lane: Lane| {
         let name = lane.id();
         match &focus {
@@ -233,7 +253,13 @@ pub fn stage() -> Html {
                 <h3>{ waiting_title }<small>{ format!("{} key(s)", format::count(view.waiting_total as u64)) }</small></h3>
                 <p class="hint">{ waiting_hint }</p>
                 <div class="chips">
-                    { for view.waiting.iter().map(|w| waiting_chip(&state, now, w)) }
+                    // Each key in a slot of its own: on a projector and in an
+                    // embed the slots place the keys by transform, so a key
+                    // moving up a row as the one before it leaves glides
+                    // there, and nothing around it is laid out anew.
+                    { for view.waiting.iter().enumerate().map(|(i, w)| html! {
+                        <div class="slot" key={w.key.key.clone()} style={format!("--i: {i}")}>{ waiting_chip(&state, now, w) }</div>
+                    }) }
                     { more(view.waiting_total.saturating_sub(view.waiting.len())) }
                     { if view.waiting_total == 0 { html! { <span class="empty">{"nothing waiting"}</span> } } else { html! {} } }
                 </div>

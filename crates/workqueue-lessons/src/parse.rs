@@ -312,7 +312,17 @@ fn step(draft: Draft, lines: &Lines) -> Result<Step, LessonError> {
             ));
         }
     }
+    if let Some(q) = &doc.question {
+        q.query
+            .check()
+            .map_err(|(field, reason)| checked(format!("question.query.{field}"), reason))?;
+    }
     if let Some(g) = &doc.goal {
+        for (i, c) in g.conditions.iter().enumerate() {
+            c.query.check().map_err(|(field, reason)| {
+                checked(format!("goal.conditions[{i}].query.{field}"), reason)
+            })?;
+        }
         if g.conditions.is_empty() {
             return Err(checked(
                 "goal.conditions".into(),

@@ -178,9 +178,90 @@ impl Value {
     }
 }
 
+/// Samples [`Query::DeepestDebt`] may take (one a millisecond): ten minutes.
+pub const MAX_DEBT_SAMPLES: i64 = 600_000;
+/// The largest count a query may ask for (a failure's or a reconcile's number).
+pub const MAX_COUNT: u64 = 1_000_000;
+
 impl Query {
+    /// Refuses what no answer could be computed for in bounded work: an
+    /// instant outside the first week, a window that ends before it starts,
+    /// more debt samples or a larger count than the limits above. Returns
+    /// the field at fault and why. Every instant is then small enough that
+    /// no arithmetic on it overflows.
+    pub fn check(&self) -> Result<(), (String, String)> {
+        let week = format_go_duration(HORIZON);
+        let instant = |field: &str, t: Nanos| {
+            if (0..=HORIZON).contains(&t) {
+                Ok(())
+            } else {
+                Err((
+                    field.to_string(),
+                    format!(
+                        "{} is out of range: use 0s to {week}",
+                        format_go_duration(t)
+                    ),
+                ))
+            }
+        };
+        let window = |from: Nanos, until: Nanos| {
+            instant("from", from)?;
+            instant("until", until)?;
+            if until <= from {
+                return Err(("until".to_string(), "must come after from".to_string()));
+            }
+            Ok(())
+        };
+        let count = |field: &str, n: u64| {
+            if (1..=MAX_COUNT).contains(&n) {
+                Ok(())
+            } else {
+                Err((
+                    field.to_string(),
+                    format!("{n} is out of range: use 1 to {MAX_COUNT}"),
+                ))
+            }
+        };
+        match self {
+            Query::Requeues { from, until } | Query::ReconcilesPerSecond { from, until } => {
+                window(*from, *until)
+            }
+            Query::Results { until, .. } => until.map_or(Ok(()), |t| instant("until", t)),
+            Query::WaitAfterFailure { failure, .. } => count("failure", *failure),
+            Query::NextWait { .. } => Ok(()),
+            Query::DeepestDebt { until } => {
+                instant("until", *until)?;
+                if *until / MILLISECOND > MAX_DEBT_SAMPLES {
+                    return Err((
+                        "until".to_string(),
+                        format!(
+                            "the debt is sampled every millisecond: use at most {}",
+                            format_go_duration(MAX_DEBT_SAMPLES * MILLISECOND)
+                        ),
+                    ));
+                }
+                Ok(())
+            }
+            Query::NumRequeues { at, .. } => instant("at", *at),
+            Query::Reconciles { until, .. }
+            | Query::ConvergedAt { until }
+            | Query::ClientWait { until } => instant("until", *until),
+            Query::RequestsPerSecond { until } => {
+                instant("until", *until)?;
+                if *until == 0 {
+                    return Err(("until".to_string(), "must be after the start".to_string()));
+                }
+                Ok(())
+            }
+            Query::NthReconcile { n } => count("n", *n),
+            Query::WaitForWorker { since, .. } => instant("since", *since),
+        }
+    }
+
     /// The answer on a copy of `scene`, which stays as it is.
     pub fn answer(&self, scene: &Manager) -> Result<Value, String> {
+        self.check()
+            .map_err(|(field, reason)| format!("{field}: {reason}"))?;
         let mut run = scene.clone();
         run.set_log_capacity(0);
         let now = run.now();
@@ -245,7 +326,8 @@ impl Query {
             Query::DeepestDebt { until } => {
                 let mut sim = first(&run)?;
                 let mut lowest = f64::INFINITY;
-                let mut t = now;
+                // (From the scene's instant: at most MAX_DEBT_SAMPLES + 1 samples.)
+                let mut t = now.min(*until);
                 while t <= *until {
                     sim.run_until(t);
                     lowest = lowest.min(sim.bucket_view().map_or(0.0, |b| b.tokens));
