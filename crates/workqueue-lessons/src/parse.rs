@@ -89,19 +89,55 @@ struct Draft {
     block: Option<(usize, String)>,
 }
 
+/// A lesson file's bytes as text: refused, naming the line and the byte
+/// offset, where they are not UTF-8 (a file saved in another encoding).
+pub fn text_of(bytes: &[u8]) -> Result<&str, LessonError> {
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(too_large(bytes.len()));
+    }
+    std::str::from_utf8(bytes).map_err(|e| {
+        let at = e.valid_up_to();
+        let valid = &bytes[..at];
+        let line = 1 + valid
+            .iter()
+            .enumerate()
+            .filter(|&(i, b)| *b == b'\n' || (*b == b'\r' && valid.get(i + 1) != Some(&b'\n')))
+            .count();
+        refuse(
+            line,
+            "(file)",
+            format!("byte {at} is not UTF-8 text: save the file as UTF-8"),
+        )
+    })
+}
+
+/// The refusal of a file of `bytes` over [`MAX_FILE_BYTES`].
+pub fn too_large(bytes: usize) -> LessonError {
+    refuse(
+        1,
+        "(file)",
+        format!(
+            "{} KB is too large: a lesson file holds at most {} KB",
+            bytes / 1024,
+            MAX_FILE_BYTES / 1024
+        ),
+    )
+}
+
 /// Reads lesson `id` from its file's text.
 pub fn lesson(id: &str, text: &str) -> Result<Lesson, LessonError> {
     if text.len() > MAX_FILE_BYTES {
-        return Err(refuse(
-            1,
-            "(file)",
-            format!(
-                "{} KB is too large: a lesson file holds at most {} KB",
-                text.len() / 1024,
-                MAX_FILE_BYTES / 1024
-            ),
-        ));
+        return Err(too_large(text.len()));
     }
+    // Lines end as an editor ends them: CR LF, LF or a lone CR (old Mac
+    // files). Counted one way from here on, a refusal names the line the
+    // trainer sees.
+    let text = if text.contains('\r') {
+        std::borrow::Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n"))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    };
+    let text: &str = &text;
     let lines = Lines::of(text);
     let mut title: Option<String> = None;
     let mut intro: Vec<String> = Vec::new();

@@ -130,3 +130,42 @@ fn raw_html_stays_prose() {
     let l = lesson("small", &text).unwrap();
     assert_eq!(l.steps[0].text, "<script>alert(1)</script>");
 }
+
+// A mistake is named on the line an editor shows, whatever the file's line
+// endings: LF, CR LF, or a lone CR (old Mac files).
+#[test]
+fn a_mistake_is_on_its_line_whatever_the_line_endings() {
+    let text = GOOD.replace(
+        r#""unit": "requeues","#,
+        r#""unit": "requeues", "hint": "x","#,
+    );
+    let want = line_of(&text, "\"hint\"");
+    for (name, ending) in [("LF", "\n"), ("CR LF", "\r\n"), ("CR", "\r")] {
+        let e = refused(&text.replace('\n', ending));
+        assert_eq!(e.line, want, "{name}: {e}");
+        assert!(e.field.ends_with("hint"), "{name}: {e}");
+    }
+    let l = lesson("small", &GOOD.replace('\n', "\r")).unwrap();
+    assert_eq!(l.steps[0].line, line_of(GOOD, "## One key"));
+}
+
+// Bytes that are not UTF-8 are refused with their line and byte offset.
+#[test]
+fn bytes_that_are_not_utf8_are_named_by_line_and_offset() {
+    let mut bytes = GOOD.as_bytes().to_vec();
+    let at = GOOD.find("A key is added").unwrap();
+    bytes[at] = 0xff;
+    let e = workqueue_lessons::parse::text_of(&bytes).unwrap_err();
+    assert_eq!(e.line, line_of(GOOD, "A key is added"), "{e}");
+    assert!(e.reason.contains(&format!("byte {at}")), "{e}");
+    // The same with old-Mac line endings.
+    let cr: Vec<u8> = bytes
+        .iter()
+        .map(|&b| if b == b'\n' { b'\r' } else { b })
+        .collect();
+    assert_eq!(
+        workqueue_lessons::parse::text_of(&cr).unwrap_err().line,
+        e.line
+    );
+    assert!(workqueue_lessons::parse::text_of(GOOD.as_bytes()).is_ok());
+}

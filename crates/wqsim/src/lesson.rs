@@ -10,8 +10,9 @@
 
 use std::process::ExitCode;
 
+use workqueue_lessons::parse::{id_of, text_of, too_large, MAX_FILE_BYTES};
 use workqueue_lessons::view::{view, Reply};
-use workqueue_lessons::{check, lesson, parse::id_of, Lesson};
+use workqueue_lessons::{check, lesson, Lesson};
 
 pub fn main(args: &[String]) -> ExitCode {
     let (views, files) = match args {
@@ -30,14 +31,19 @@ pub fn main(args: &[String]) -> ExitCode {
     }
     let mut worst = 0u8;
     for path in files {
-        let code = match std::fs::read_to_string(path) {
-            Ok(text) => match lesson(&id_of(path), &text) {
-                Ok(l) => report(path, &l).max(views.map_or(0, |dir| write_view(dir, &l))),
-                Err(e) => {
-                    eprintln!("{path}: {e}");
-                    1
-                }
-            },
+        // The size first: a file too large is refused before it is read.
+        let size = std::fs::metadata(path).map(|m| m.len());
+        let read = match size {
+            Ok(n) if n > MAX_FILE_BYTES as u64 => Ok(Err(too_large(n as usize))),
+            _ => std::fs::read(path)
+                .map(|bytes| text_of(&bytes).and_then(|text| lesson(&id_of(path), text))),
+        };
+        let code = match read {
+            Ok(Ok(l)) => report(path, &l).max(views.map_or(0, |dir| write_view(dir, &l))),
+            Ok(Err(e)) => {
+                eprintln!("{path}: {e}");
+                1
+            }
             Err(e) => {
                 eprintln!("cannot read {path}: {e}");
                 2
