@@ -124,6 +124,36 @@ pub fn too_large(bytes: usize) -> LessonError {
     )
 }
 
+/// An HTML comment never closed swallows the rest of the file (every step
+/// after it): refused on the line where it opens, not the file's last.
+fn unclosed_comment(text: &str) -> Result<(), LessonError> {
+    let mut fenced = false;
+    let mut offset = 0;
+    for (i, line) in text.split('\n').enumerate() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced {
+            if let Some(open) = line.find("<!--") {
+                let from = offset + open + 4;
+                match text[from..].find("-->") {
+                    // Reading goes on after the comment's end.
+                    Some(end) => return unclosed_comment(&text[from + end + 3..])
+                        .map_err(|e| refuse(e.line + i + text[from..from + end].matches('\n').count(), e.field, e.reason)),
+                    None => {
+                        return Err(refuse(
+                            i + 1,
+                            "(comment)",
+                            "this <!-- comment is never closed with -->, so it hides every step after it",
+                        ))
+                    }
+                }
+            }
+        }
+        offset += line.len() + 1;
+    }
+    Ok(())
+}
+
 /// Reads lesson `id` from its file's text.
 pub fn lesson(id: &str, text: &str) -> Result<Lesson, LessonError> {
     if text.len() > MAX_FILE_BYTES {
@@ -138,6 +168,7 @@ pub fn lesson(id: &str, text: &str) -> Result<Lesson, LessonError> {
         std::borrow::Cow::Borrowed(text)
     };
     let text: &str = &text;
+    unclosed_comment(text)?;
     let lines = Lines::of(text);
     let mut title: Option<String> = None;
     let mut intro: Vec<String> = Vec::new();

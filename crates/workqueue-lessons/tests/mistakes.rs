@@ -169,3 +169,32 @@ fn bytes_that_are_not_utf8_are_named_by_line_and_offset() {
     );
     assert!(workqueue_lessons::parse::text_of(GOOD.as_bytes()).is_ok());
 }
+
+// An HTML comment left open is named on the line where it opens.
+#[test]
+fn an_unclosed_comment_is_named_where_it_opens() {
+    let text = GOOD.replace(
+        "A key is added and fails.",
+        "A key is added and fails.\n\n<!-- a note for myself",
+    );
+    let e = refused(&text);
+    assert_eq!(e.line, line_of(&text, "<!--"), "{e}");
+    assert!(e.reason.contains("never closed"), "{e}");
+    // A closed one, then an open one further down: the second is named.
+    let text = GOOD
+        .replace(
+            "Some *intro* prose.",
+            "Some *intro* prose. <!-- fine -->\n\n<!--\nstill fine\n-->",
+        )
+        .replace(
+            "A key is added and fails.",
+            "A key is added and fails.\n\n<!-- left open",
+        );
+    let e = refused(&text);
+    assert_eq!(e.line, line_of(&text, "<!-- left open"), "{e}");
+    assert!(lesson(
+        "small",
+        &GOOD.replace("Some *intro* prose.", "Some <!-- x --> prose.")
+    )
+    .is_ok());
+}
