@@ -246,7 +246,7 @@ impl Playground {
             return Press::Dwelling;
         }
         let last_step = l.step + 1 >= lesson.steps.len();
-        if last_step && l.index + 1 >= lessons::all().len() {
+        if last_step && self.next_lesson(l.index).is_none() {
             return Press::AtEnd;
         }
         Press::Moved
@@ -309,8 +309,8 @@ impl Playground {
                 let steps = lessons::get(index).map_or(0, |l| l.steps.len());
                 if step + 1 < steps {
                     self.enter_step(index, step + 1);
-                } else {
-                    self.start_lesson(index + 1, 1);
+                } else if let Some(next) = self.next_lesson(index) {
+                    self.start_lesson(next, 1);
                 }
             }
             Press::Dwelling | Press::AtEnd => {}
@@ -383,12 +383,41 @@ impl Playground {
             }
         } else if l.step > 0 {
             self.enter_step(l.index, l.step - 1);
-        } else if l.index > 0 {
-            match lessons::get(l.index - 1) {
-                Some(prev) => self.enter_step(l.index - 1, prev.steps.len().saturating_sub(1)),
+        } else if let Some(before) = self.previous_lesson(l.index) {
+            match lessons::get(before) {
+                Some(prev) => self.enter_step(before, prev.steps.len().saturating_sub(1)),
                 // Not read yet: it opens at its end once the worker sends it.
-                None => self.start_lesson(l.index - 1, usize::MAX),
+                None => self.start_lesson(before, usize::MAX),
             }
+        }
+    }
+
+    /// The lesson after `index`: the next of the room's course where the
+    /// trainer chose one (`?lessons=`), else the next in the menu.
+    pub fn next_lesson(&self, index: usize) -> Option<usize> {
+        match &self.course {
+            Some(course) => {
+                let at = course
+                    .iter()
+                    .position(|id| lessons::index_of(id) == Some(index))?;
+                course.get(at + 1).and_then(|id| lessons::index_of(id))
+            }
+            None => (index + 1 < lessons::all().len()).then_some(index + 1),
+        }
+    }
+
+    /// The lesson before `index`, the same way.
+    pub fn previous_lesson(&self, index: usize) -> Option<usize> {
+        match &self.course {
+            Some(course) => {
+                let at = course
+                    .iter()
+                    .position(|id| lessons::index_of(id) == Some(index))?;
+                at.checked_sub(1)
+                    .and_then(|i| course.get(i))
+                    .and_then(|id| lessons::index_of(id))
+            }
+            None => index.checked_sub(1),
         }
     }
 
@@ -666,6 +695,82 @@ mod tests {
         }
         assert_eq!(p.next_press(t), Press::AtEnd, "stuck at {:?}", p.lesson);
         assert_eq!(seen.len(), total, "every step visited");
+    }
+
+    /// A room's own course (`?lessons=`): the clicker walks the chosen
+    /// lessons in the chosen order, every step of each, and no other; Back
+    /// from the first step of one goes to the last of the one before it.
+    #[test]
+    fn the_clicker_walks_the_rooms_own_course_and_no_other_lesson() {
+        for course in [
+            ["herd", "forget-done", "provider"],
+            ["provider", "sets", "v023"],
+        ] {
+            let link = format!("?workshop=1&lessons={}", course.join(","));
+            let mut p = Rc::new(Playground::from_url(&link, ""));
+            let mut t = 0.0;
+            let mut order: Vec<String> = Vec::new();
+            let mut seen = std::collections::BTreeSet::new();
+            for _ in 0..5000 {
+                let l = p.lesson.clone().expect("a lesson is open");
+                let id = lessons::all()[l.index].id.clone();
+                if order.last() != Some(&id) {
+                    order.push(id);
+                }
+                seen.insert((l.index, l.step));
+                if p.next_press(t) == Press::AtEnd {
+                    break;
+                }
+                p = reduce(p, Action::LessonNext(t));
+                for _ in 0..30 {
+                    p = reduce(p, Action::Tick(1000.0 / 60.0));
+                }
+                t += 500.0;
+            }
+            assert_eq!(order, course, "{link}");
+            assert_eq!(
+                p.next_press(t),
+                Press::AtEnd,
+                "{link}: stuck at {:?}",
+                p.lesson
+            );
+            let steps: usize = course
+                .iter()
+                .map(|id| {
+                    lessons::get(lessons::index_of(id).unwrap())
+                        .unwrap()
+                        .steps
+                        .len()
+                })
+                .sum();
+            assert_eq!(seen.len(), steps, "{link}: every step of the course");
+            // Back from the second lesson's first step: the first's last step.
+            let second = lessons::index_of(course[1]).unwrap();
+            let first = lessons::index_of(course[0]).unwrap();
+            let mut p = Rc::new(Playground::from_url(
+                &format!("{link}&lesson={}&step=1", course[1]),
+                "",
+            ));
+            assert_eq!(p.lesson.as_ref().unwrap().index, second);
+            p = reduce(p, Action::LessonBack);
+            let l = p.lesson.clone().unwrap();
+            assert_eq!(
+                (l.index, l.step + 1),
+                (first, lessons::get(first).unwrap().steps.len())
+            );
+            // And no further back than the course's first lesson.
+            let mut p = Rc::new(Playground::from_url(&link, ""));
+            p = reduce(p, Action::LessonBack);
+            assert_eq!(p.lesson.as_ref().unwrap().index, first);
+        }
+        // An id that is not a lesson is named, and the rest of the course holds.
+        let p = Playground::from_url("?workshop=1&lessons=herd,nope,provider", "");
+        assert!(
+            p.notice.as_ref().is_some_and(|n| n.text.contains("nope")),
+            "{:?}",
+            p.notice
+        );
+        assert_eq!(p.course.as_deref().map(Vec::len), Some(2));
     }
 
     /// However a step with a question is entered, the virtual clock holds

@@ -36,6 +36,35 @@ impl Playground {
             },
         };
         p.mode = mode;
+        // `?lessons=herd,forget-done,provider`: the room's course, in order.
+        if let Some(list) = param("lessons") {
+            let ids: Vec<String> = list
+                .split(',')
+                .map(|id| id.trim().to_string())
+                .filter(|id| !id.is_empty())
+                .collect();
+            let unknown: Vec<&str> = ids
+                .iter()
+                .filter(|id| crate::lessons::index_of(id).is_none())
+                .map(String::as_str)
+                .collect();
+            if !unknown.is_empty() {
+                p.notice = Notice::error(format!(
+                    "lessons: {} is not a built-in lesson (the menu lists them); the course goes on without it",
+                    unknown.join(", ")
+                ));
+            }
+            let ids: Vec<String> = ids
+                .into_iter()
+                .filter(|id| crate::lessons::index_of(id).is_some())
+                .collect();
+            if !ids.is_empty() {
+                if param("lesson").is_none() {
+                    p.open_lesson(&ids[0], 1);
+                }
+                p.course = Some(std::rc::Rc::new(ids));
+            }
+        }
         if let Some(id) = param("lesson") {
             let step = param("step")
                 .and_then(|s| s.parse::<usize>().ok())

@@ -125,6 +125,9 @@ pub struct Playground {
     pub idle: bool,
     pub lesson: Option<LessonState>,
     pub mode: Mode,
+    /// The lessons a trainer chose for the room (`?lessons=herd,provider`),
+    /// in their order: the clicker goes from one to the next, and no other.
+    pub course: Option<Rc<Vec<String>>>,
     /// The manager form's values.
     pub provider: Provider,
     /// Bumped when the clicker opens the prediction field: the field takes focus.
@@ -195,6 +198,7 @@ impl Playground {
             idle,
             lesson: None,
             mode: Mode::default(),
+            course: None,
             provider: Provider::default(),
             focus_guess: 0,
             until_wait: false,
@@ -214,6 +218,7 @@ impl Playground {
         fresh.speed = self.speed;
         fresh.playing = self.playing;
         fresh.mode = self.mode;
+        fresh.course = self.course.clone();
         fresh
     }
 

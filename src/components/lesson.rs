@@ -258,7 +258,7 @@ pub fn lesson_panel() -> Html {
                 _ => html! {},
             } }
             <div class="lesson-nav">
-                <button onclick={back} disabled={ls.step == 0 && ls.index == 0 && ls.page == 0} data-testid="lesson-back">{"← Back"}</button>
+                <button onclick={back} disabled={ls.step == 0 && ls.page == 0 && state.previous_lesson(ls.index).is_none()} data-testid="lesson-back">{"← Back"}</button>
                 { match press {
                     Press::AtEnd => html! { <span class="hint" data-testid="lesson-at-end">{"That was the last lesson."}</span> },
                     press => {

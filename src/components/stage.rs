@@ -28,7 +28,7 @@ pub const MAX_CHIPS: usize = 12;
 pub const ROOM_CHIPS: usize = 4;
 /// Chips per lane in an embed's frame (it shares a blog column's height
 /// with the narration).
-pub const FRAME_CHIPS: usize = 4;
+pub const FRAME_CHIPS: usize = 3;
 /// Workers drawn; more are summed up.
 pub const MAX_WORKERS: usize = 32;
 
