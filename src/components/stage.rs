@@ -29,6 +29,9 @@ pub const ROOM_CHIPS: usize = 4;
 /// Chips per lane in an embed's frame (it shares a blog column's height
 /// with the narration).
 pub const FRAME_CHIPS: usize = 3;
+/// Chips per lane in an embed on a phone, where the narration needs the
+/// frame's height more than a third key does.
+pub const PHONE_CHIPS: usize = 2;
 /// Workers drawn; more are summed up.
 pub const MAX_WORKERS: usize = 32;
 
@@ -121,7 +124,9 @@ pub(super) fn more(n: usize) -> Html {
 pub fn stage() -> Html {
     let state = use_playground();
     // A projector or an embed shows a crowd as a few keys and a count.
-    let chips = if state.mode.embed {
+    let chips = if state.mode.embed && crate::hooks::narrow() {
+        PHONE_CHIPS
+    } else if state.mode.embed {
         FRAME_CHIPS
     } else if state.mode.workshop {
         ROOM_CHIPS

@@ -37,6 +37,14 @@ pub fn page_has_focus() -> bool {
         .unwrap_or(false)
 }
 
+/// Whether the page is a phone's width (the stylesheet's `max-width: 560px`).
+pub fn narrow() -> bool {
+    web_sys::window()
+        .and_then(|w| w.inner_width().ok())
+        .and_then(|w| w.as_f64())
+        .is_some_and(|w| w <= 560.0)
+}
+
 /// Ticks the playground once per animation frame (`requestAnimationFrame`)
 /// with the real time elapsed, so each tick lands on a frame the browser
 /// paints. A hidden tab gets no frames; the reducer caps each tick, so the

@@ -1,8 +1,9 @@
 // An embed is a guest in someone's page. Every step of every built-in lesson,
 // embedded as the README's snippet does (a frame 640 px tall) in a 700 px
-// blog column and on 390 and 360 px phones: the lesson panel is whole, its
+// blog column and on 390, 360 and 328 px phones: the lesson panel is whole, its
 // Next on screen, the step's lanes in view, no control cut, nothing spills
-// below the frame. And a blog post with two embeds, read on a slow link
+// below the frame, the narration in pages of a few lines (8 pages at most).
+// And a blog post with two embeds, read on a slow link
 // while they load: the text never moves, the host keeps the keyboard, Space
 // scrolls the post, a tap inside an embed never scrolls it, at / and under
 // /playground/.
@@ -43,7 +44,8 @@ test('the README gives the snippet the Embed dialog gives, and the demo post use
   server.close();
 });
 
-for (const [width, height] of [[700, 640], [390, 640], [360, 640]]) {
+// 328 is the frame a 360 px phone gives the demo post's embeds (its margins).
+for (const [width, height] of [[700, 640], [390, 640], [360, 640], [328, 640]]) {
   test(`every step embedded in a ${width}x${height} frame: panel whole, Next on screen, lanes in view, nothing cut`, async () => {
     const { server, url } = await serve();
     const context = await browser.newContext({ viewport: { width, height }, hasTouch: width < 500 });
@@ -62,6 +64,9 @@ for (const [width, height] of [[700, 640], [390, 640], [360, 640]]) {
           await page.waitForTimeout(200);
           const m = await measure(page);
           for (const p of [...m.problems, ...(await clipped(page))]) faults.push(`${id} step ${step} [${m.press}]: ${p}`);
+          // The narration is read a few lines at a time, never a word at a time.
+          const pages = Number(((await page.textContent('[data-testid="lesson-page"]').catch(() => '')) || '').match(/of (\d+)/)?.[1] || 1);
+          if (pages > 8) faults.push(`${id} step ${step} [${m.press}]: the narration takes ${pages} pages`);
           await page.screenshot({ path: path.join(shots, 'embed', `${width}x${height}-${id}-${step}-${press}.png`) });
           views += 1;
           if (['moved', 'dwelling', 'at-end'].includes(m.press)) break;
