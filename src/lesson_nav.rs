@@ -674,18 +674,27 @@ mod tests {
     /// reconcile's result the room would choose) lets the clicker on.
     #[test]
     fn the_clicker_alone_reaches_the_end_of_the_course() {
-        let mut p = Rc::new(Playground::from_url("?workshop=1&lesson=sets&step=1", ""));
-        let mut t = 0.0;
-        let mut seen = std::collections::BTreeSet::new();
         let total: usize = lessons::all()
             .iter()
             .map(|e| e.lesson.as_ref().unwrap().steps.len())
             .sum();
+        let (at_end, visited) = clicker_alone("?workshop=1&lesson=sets&step=1");
+        assert!(at_end, "stuck at {:?}", visited.last());
+        let seen: std::collections::BTreeSet<_> = visited.into_iter().collect();
+        assert_eq!(seen.len(), total, "every step visited");
+    }
+
+    /// PageDown alone from `link`, a press every half second: whether it
+    /// reached the end, and every (lesson, step) it showed, in order.
+    fn clicker_alone(link: &str) -> (bool, Vec<(usize, usize)>) {
+        let mut p = Rc::new(Playground::from_url(link, ""));
+        let mut t = 0.0;
+        let mut visited = Vec::new();
         for _ in 0..5000 {
-            let l = p.lesson.clone().unwrap();
-            seen.insert((l.index, l.step));
+            let l = p.lesson.clone().expect("a lesson is open");
+            visited.push((l.index, l.step));
             if p.next_press(t) == Press::AtEnd {
-                break;
+                return (true, visited);
             }
             p = reduce(p, Action::LessonNext(t));
             for _ in 0..30 {
@@ -693,8 +702,7 @@ mod tests {
             }
             t += 500.0;
         }
-        assert_eq!(p.next_press(t), Press::AtEnd, "stuck at {:?}", p.lesson);
-        assert_eq!(seen.len(), total, "every step visited");
+        (false, visited)
     }
 
     /// A room's own course (`?lessons=`): the clicker walks the chosen
@@ -707,33 +715,17 @@ mod tests {
             ["provider", "sets", "v023"],
         ] {
             let link = format!("?workshop=1&lessons={}", course.join(","));
-            let mut p = Rc::new(Playground::from_url(&link, ""));
-            let mut t = 0.0;
+            let (at_end, visited) = clicker_alone(&link);
+            assert!(at_end, "{link}: stuck at {:?}", visited.last());
             let mut order: Vec<String> = Vec::new();
-            let mut seen = std::collections::BTreeSet::new();
-            for _ in 0..5000 {
-                let l = p.lesson.clone().expect("a lesson is open");
-                let id = lessons::all()[l.index].id.clone();
+            for (index, _) in &visited {
+                let id = lessons::all()[*index].id.clone();
                 if order.last() != Some(&id) {
                     order.push(id);
                 }
-                seen.insert((l.index, l.step));
-                if p.next_press(t) == Press::AtEnd {
-                    break;
-                }
-                p = reduce(p, Action::LessonNext(t));
-                for _ in 0..30 {
-                    p = reduce(p, Action::Tick(1000.0 / 60.0));
-                }
-                t += 500.0;
             }
             assert_eq!(order, course, "{link}");
-            assert_eq!(
-                p.next_press(t),
-                Press::AtEnd,
-                "{link}: stuck at {:?}",
-                p.lesson
-            );
+            let seen: std::collections::BTreeSet<_> = visited.into_iter().collect();
             let steps: usize = course
                 .iter()
                 .map(|id| {
