@@ -65,7 +65,7 @@ for (const [width, height] of [[700, 640], [390, 640], [360, 640], [328, 640]]) 
           const m = await measure(page);
           for (const p of [...m.problems, ...(await clipped(page))]) faults.push(`${id} step ${step} [${m.press}]: ${p}`);
           // The narration is read a few lines at a time, never a word at a time.
-          const pages = Number(((await page.textContent('[data-testid="lesson-page"]').catch(() => '')) || '').match(/of (\d+)/)?.[1] || 1);
+          const pages = Number((await page.evaluate(() => document.querySelector('[data-testid="lesson-page"]')?.textContent || '')).match(/of (\d+)/)?.[1] || 1);
           if (pages > 8) faults.push(`${id} step ${step} [${m.press}]: the narration takes ${pages} pages`);
           await page.screenshot({ path: path.join(shots, 'embed', `${width}x${height}-${id}-${step}-${press}.png`) });
           views += 1;
