@@ -1,5 +1,6 @@
 //! Fuzzing the lesson reader: the built-in lessons and a small one, mutated
-//! character by character, line by line and value by value. For every case:
+//! character by character, line by line and value by value (numbers at the
+//! edges of 64 bits, CR LF and lone-CR line endings too). For every case:
 //!
 //! * nothing panics (the fuzz build keeps overflow checks on);
 //! * a refusal names a line of the file and a field, and gives a reason;
@@ -80,7 +81,7 @@ fn mutate(rng: &mut Rng, text: &str) -> String {
     for _ in 0..rounds {
         let len = chars.len().max(1);
         let at = (rng.next_u64() % len as u64) as usize;
-        match rng.next_u64() % 5 {
+        match rng.next_u64() % 7 {
             // Replace a run with a token.
             0 => {
                 let end = (at + (rng.next_u64() % 8) as usize).min(chars.len());
@@ -107,6 +108,37 @@ fn mutate(rng: &mut Rng, text: &str) -> String {
                     let mut out = lines.clone();
                     out.insert(i, lines[i]);
                     chars = out.join("\n").chars().collect();
+                }
+            }
+            // Line endings as other editors write them: CR LF, or a lone CR.
+            4 => {
+                let s: String = chars.iter().collect();
+                let ending = if rng.next_u64() % 2 == 0 {
+                    "\r\n"
+                } else {
+                    "\r"
+                };
+                chars = s.replace('\n', ending).chars().collect();
+            }
+            // A number at the edge of 64 bits.
+            5 => {
+                let s: String = chars.iter().collect();
+                let digits: Vec<usize> = s
+                    .char_indices()
+                    .filter(|(_, c)| c.is_ascii_digit())
+                    .map(|(i, _)| i)
+                    .collect();
+                if let Some(&i) = digits.get((rng.next_u64() % digits.len().max(1) as u64) as usize)
+                {
+                    let n = [
+                        "-9223372036854775808",
+                        "9223372036854775807",
+                        "18446744073709551615",
+                        "604800000000001",
+                    ][(rng.next_u64() % 4) as usize];
+                    let mut t = s.clone();
+                    t.replace_range(i..i + 1, n);
+                    chars = t.chars().collect();
                 }
             }
             // Swap a number for another.
@@ -136,7 +168,14 @@ fn one_case(n: u64, bases: &[String]) -> Result<(), String> {
     let text = mutate(&mut rng, base);
     let outcome = catch_unwind(AssertUnwindSafe(|| match lesson("fuzz", &text) {
         Err(e) => {
-            let lines = text.lines().count().max(1) + 1;
+            // Lines as an editor counts them (a lone CR ends one too).
+            let lines = text
+                .replace("\r\n", "\n")
+                .replace('\r', "\n")
+                .lines()
+                .count()
+                .max(1)
+                + 1;
             if e.line == 0 || e.line > lines || e.field.is_empty() || e.reason.is_empty() {
                 Err(format!("a refusal that names nothing: {e:?}"))
             } else {
