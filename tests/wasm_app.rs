@@ -152,3 +152,53 @@ fn a_lesson_path_is_resolved_as_the_browser_will_then_kept_on_this_origin() {
         );
     }
 }
+
+// The lesson queries' bounds hold in wasm as natively: the smallest and
+// largest instants are refused by field, the edges of the first week are
+// answered, nothing panics.
+#[wasm_bindgen_test]
+fn every_query_refuses_or_answers_extreme_instants_in_wasm() {
+    use workqueue_lessons::query::{Query, HORIZON};
+    let scenario = workqueue_core::Scenario::from_json(
+        r#"{"version": 2, "controllers": [{"default_script": {"type": "fail_then_succeed", "failures": 3}, "items": [{"key": "a"}]}]}"#,
+    )
+    .unwrap();
+    let scene = workqueue_core::Manager::new(&scenario).unwrap();
+    assert!(Query::Requeues {
+        from: 0,
+        until: HORIZON
+    }
+    .answer(&scene)
+    .is_ok());
+    for t in [i64::MIN, -1, 0, 1, HORIZON, HORIZON + 1, i64::MAX] {
+        for q in [
+            Query::Requeues {
+                from: t,
+                until: i64::MAX,
+            },
+            Query::Requeues { from: 0, until: t },
+            Query::NumRequeues {
+                key: "a".into(),
+                at: t,
+            },
+            Query::WaitForWorker {
+                key: "a".into(),
+                since: t,
+            },
+            Query::ConvergedAt { until: t },
+        ] {
+            let in_range = (0..=HORIZON).contains(&t);
+            match q.check() {
+                // Answered (a number, or in words: "has not converged by 0s").
+                Ok(()) => {
+                    assert!(in_range, "{q:?} let through");
+                    let _ = q.answer(&scene);
+                }
+                Err((field, reason)) => {
+                    assert!(!field.is_empty() && !reason.is_empty(), "{q:?}");
+                    assert!(q.answer(&scene).is_err(), "{q:?}");
+                }
+            }
+        }
+    }
+}
