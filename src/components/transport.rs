@@ -96,7 +96,7 @@ fn pace_cue(state: &crate::state::Playground) -> Html {
     let (class, text) = match (state.playing, state.idle, state.cue) {
         (true, false, _) if state.deciding() => (
             "idle",
-            "held: a reconcile waits for your choice".to_string(),
+            "held for your choice".to_string(),
         ),
         (false, _, _) | (true, false, Cue::Normal) => ("none", String::new()),
         (true, true, _) => ("idle", "waiting for your first key".to_string()),
