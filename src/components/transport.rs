@@ -94,10 +94,7 @@ fn pace_cue(state: &crate::state::Playground) -> Html {
     use crate::pacing::Cue;
     let rate = format::speed(state.effective_speed);
     let (class, text) = match (state.playing, state.idle, state.cue) {
-        (true, false, _) if state.deciding() => (
-            "idle",
-            "held for your choice".to_string(),
-        ),
+        (true, false, _) if state.deciding() => ("idle", "held for your choice".to_string()),
         (false, _, _) | (true, false, Cue::Normal) => ("none", String::new()),
         (true, true, _) => ("idle", "waiting for your first key".to_string()),
         (true, false, Cue::SlowMotion) => ("slow", format!("slow motion {rate}")),
