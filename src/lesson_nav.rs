@@ -395,30 +395,25 @@ impl Playground {
     /// The lesson after `index`: the next of the room's course where the
     /// trainer chose one (`?lessons=`), else the next in the menu.
     pub fn next_lesson(&self, index: usize) -> Option<usize> {
-        match &self.course {
-            Some(course) => {
-                let at = course
-                    .iter()
-                    .position(|id| lessons::index_of(id) == Some(index))?;
-                course.get(at + 1).and_then(|id| lessons::index_of(id))
-            }
-            None => (index + 1 < lessons::all().len()).then_some(index + 1),
-        }
+        self.neighbour_lesson(index, 1)
     }
 
     /// The lesson before `index`, the same way.
     pub fn previous_lesson(&self, index: usize) -> Option<usize> {
-        match &self.course {
-            Some(course) => {
-                let at = course
-                    .iter()
-                    .position(|id| lessons::index_of(id) == Some(index))?;
-                at.checked_sub(1)
-                    .and_then(|i| course.get(i))
-                    .and_then(|id| lessons::index_of(id))
-            }
-            None => index.checked_sub(1),
-        }
+        self.neighbour_lesson(index, -1)
+    }
+
+    /// The lesson `by` places from `index` in the room's order.
+    fn neighbour_lesson(&self, index: usize, by: isize) -> Option<usize> {
+        let order: Vec<usize> = match &self.course {
+            Some(course) => course
+                .iter()
+                .filter_map(|id| lessons::index_of(id))
+                .collect(),
+            None => (0..lessons::all().len()).collect(),
+        };
+        let at = order.iter().position(|&i| i == index)?;
+        order.get(at.checked_add_signed(by)?).copied()
     }
 
     /// After a frame of play: a step played until what it waits for has

@@ -81,7 +81,7 @@ fn mutate(rng: &mut Rng, text: &str) -> String {
     for _ in 0..rounds {
         let len = chars.len().max(1);
         let at = (rng.next_u64() % len as u64) as usize;
-        match rng.next_u64() % 7 {
+        match rng.next_u64() % 6 {
             // Replace a run with a token.
             0 => {
                 let end = (at + (rng.next_u64() % 8) as usize).min(chars.len());
@@ -120,27 +120,6 @@ fn mutate(rng: &mut Rng, text: &str) -> String {
                 };
                 chars = s.replace('\n', ending).chars().collect();
             }
-            // A number at the edge of 64 bits.
-            5 => {
-                let s: String = chars.iter().collect();
-                let digits: Vec<usize> = s
-                    .char_indices()
-                    .filter(|(_, c)| c.is_ascii_digit())
-                    .map(|(i, _)| i)
-                    .collect();
-                if let Some(&i) = digits.get((rng.next_u64() % digits.len().max(1) as u64) as usize)
-                {
-                    let n = [
-                        "-9223372036854775808",
-                        "9223372036854775807",
-                        "18446744073709551615",
-                        "604800000000001",
-                    ][(rng.next_u64() % 4) as usize];
-                    let mut t = s.clone();
-                    t.replace_range(i..i + 1, n);
-                    chars = t.chars().collect();
-                }
-            }
             // Swap a number for another.
             _ => {
                 let s: String = chars.iter().collect();
@@ -151,7 +130,18 @@ fn mutate(rng: &mut Rng, text: &str) -> String {
                     .collect();
                 if let Some(&i) = digits.get((rng.next_u64() % digits.len().max(1) as u64) as usize)
                 {
-                    let n = ["0", "99999999999", "1000000", "7"][(rng.next_u64() % 4) as usize];
+                    // Ordinary values, and the edges of 64 bits and of the first week.
+                    const NUMBERS: [&str; 8] = [
+                        "0",
+                        "99999999999",
+                        "1000000",
+                        "7",
+                        "-9223372036854775808",
+                        "9223372036854775807",
+                        "18446744073709551615",
+                        "604800000000001",
+                    ];
+                    let n = NUMBERS[(rng.next_u64() % NUMBERS.len() as u64) as usize];
                     let mut t = s.clone();
                     t.replace_range(i..i + 1, n);
                     chars = t.chars().collect();
