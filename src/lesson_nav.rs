@@ -472,6 +472,14 @@ impl Playground {
 
     /// New settings during an exercise: the exercise stays open, and the
     /// learner's settings run on the step's own keys, ready to be checked.
+    /// Whether the open step is an exercise (a goal for the settings).
+    pub fn in_exercise(&self) -> bool {
+        self.lesson.as_ref().is_some_and(|ls| {
+            lessons::get(ls.index)
+                .is_some_and(|l| l.steps.get(ls.step).is_some_and(|s| s.goal.is_some()))
+        })
+    }
+
     pub fn keep_exercise(&self, fresh: &mut Playground) {
         let Some(ls) = self.lesson.clone() else {
             return;
@@ -479,7 +487,7 @@ impl Playground {
         let Some(lesson) = lessons::get(ls.index) else {
             return;
         };
-        if lesson.steps.get(ls.step).is_none_or(|s| s.goal.is_none()) {
+        if !self.in_exercise() {
             return;
         }
         let Some(setup) = lessons::setup_for(&lesson, ls.step) else {

@@ -141,7 +141,7 @@ pub struct Playground {
     /// The lesson worker's figures for a step's goal: (lesson, step, figures).
     pub goal_figures: Option<(usize, usize, Vec<Figure>)>,
     /// The run on the other queue, left by the last version switch.
-    pub other_run: Option<crate::versions::Headline>,
+    pub other_run: Option<crate::versions::SideBySide>,
     /// A step played by the clicker pauses once what it waits for happened.
     pub until_wait: bool,
 }
@@ -410,6 +410,9 @@ impl Reducible for Playground {
                 if pending {
                     // A seek or a link too big for one frame goes on first.
                     next.timeline.borrow_mut().catch_up();
+                    if let Some(pair) = &mut next.other_run {
+                        pair.settle(next.timeline.borrow().sim());
+                    }
                 } else if self.playing && !self.holds_for_prediction() {
                     next.tick(real_ms.clamp(0.0, MAX_TICK_MS));
                     next.pause_when_waited();
@@ -449,26 +452,27 @@ impl Reducible for Playground {
             Action::Faster => next.speed = pacing::speed_step(next.speed, true),
             Action::Slower => next.speed = pacing::speed_step(next.speed, false),
             Action::Restart => {
-                let scenario = next.current_scenario();
+                // What each reconcile returns, as last set (it may have
+                // changed during the run).
+                let mut scenario = next.current_scenario();
+                scenario.first_mut().default_script = next.sim().spec().default_script.clone();
                 let mut fresh = Playground::with(next.settings.clone(), scenario);
                 fresh.provider = next.provider.clone();
                 return Rc::new(next.carry_over(fresh));
             }
-            Action::Apply(settings) => match settings.to_scenario() {
+            Action::Apply(settings) if next.in_exercise() => match settings.to_scenario() {
+                // An exercise's check runs its own keys from the start: the
+                // stage starts them over too, under the new settings.
                 Ok(scenario) => {
                     let mut fresh = next.carry_over(Playground::with(settings, scenario));
-                    fresh.notice = Notice::info("New settings applied: the run starts over.");
                     next.keep_exercise(&mut fresh);
                     return Rc::new(fresh);
                 }
-                Err(errors) => {
-                    let text = errors
-                        .iter()
-                        .map(|(f, e)| format!("{}: {e}", f.label()))
-                        .collect::<Vec<_>>()
-                        .join("; ");
-                    next.notice = Notice::error(text);
-                }
+                Err(errors) => next.notice = Notice::error(crate::versions::field_errors(&errors)),
+            },
+            Action::Apply(settings) => match next.apply_settings(settings) {
+                Ok(fresh) => return Rc::new(fresh),
+                Err(text) => next.notice = Notice::error(text),
             },
             Action::RunManager(provider) => match provider.to_scenario() {
                 Ok(scenario) => {

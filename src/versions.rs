@@ -1,11 +1,31 @@
-//! Which controller-runtime the stage runs. Switching keeps the run: the
-//! same scenario on the other queue, what was done replayed to the same
-//! instant, and the run left behind kept as its headline figures.
+//! New settings for a running scene, and which controller-runtime the stage
+//! runs. Neither starts over: what was done is replayed under the new
+//! settings to the same instant, or (a change of what each reconcile returns)
+//! applied from now on. A version switch keeps the run left behind as its
+//! headline figures, beside this run's at the same instant.
 
-use workqueue_core::{Nanos, QueueKind, ResultLabel, Simulation};
+use workqueue_core::{Input, Nanos, QueueKind, ResultLabel, Simulation};
 
+use crate::settings::Settings;
 use crate::state::{Notice, Playground};
 use crate::timeline::Timeline;
+
+/// Two runs' figures at one instant: the run left by a version switch, and
+/// this one once its replay has reached the switch's instant.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SideBySide {
+    pub before: Headline,
+    pub after: Option<Headline>,
+}
+
+impl SideBySide {
+    /// Takes this run's figures if it stands at the switch's instant.
+    pub fn settle(&mut self, sim: &Simulation) {
+        if self.after.is_none() && sim.now() == self.before.at {
+            self.after = Some(Headline::of(sim));
+        }
+    }
+}
 
 /// A run's headline figures, to set two runs side by side.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,28 +54,78 @@ impl Playground {
     /// The same run on `queue`: the settings for that queue, the recorded
     /// inputs replayed to the same instant, this run's figures kept beside it.
     pub fn switch_queue(&self, queue: QueueKind) -> Result<Playground, String> {
-        let settings = self.settings.for_queue(queue);
-        let (before, tape, at) = {
-            let t = self.timeline.borrow();
-            (Headline::of(t.sim()), t.tape().to_vec(), t.now())
+        let before = Headline::of(&self.sim());
+        let mut fresh = self.replayed_under(self.settings.for_queue(queue))?;
+        let mut pair = SideBySide {
+            before,
+            after: None,
         };
-        let scenario = settings.to_scenario().map_err(|errors| {
-            errors
-                .iter()
-                .map(|(f, e)| format!("{}: {e}", f.label()))
-                .collect::<Vec<_>>()
-                .join("; ")
-        })?;
-        let t = Timeline::replayed(scenario, tape, at).map_err(|e| e.to_string())?;
-        let mut fresh = self.carry_over(Playground::on(settings, t, None));
-        fresh.other_run = Some(before);
-        fresh.selected = self.selected.clone();
-        fresh.idle = self.idle;
+        pair.settle(&fresh.sim());
+        fresh.other_run = Some(pair);
         fresh.notice = Notice::info(
             "The same run on the other queue: what you did is replayed to the same instant.",
         );
         Ok(fresh)
     }
+
+    /// New settings for the scene on the stage, without starting over. A
+    /// change of what each reconcile returns only applies from now on (a
+    /// drained bucket can then be watched refilling); any other change
+    /// replays what was done under the new settings, to the same instant.
+    pub fn apply_settings(&self, settings: Settings) -> Result<Playground, String> {
+        let mut same_but_script = settings.clone();
+        same_but_script.script = self.settings.script;
+        let script_only = same_but_script == self.settings && !self.is_manager();
+        if script_only && self.timeline.borrow().now() > 0 {
+            let scenario = settings.to_scenario().map_err(|e| field_errors(&e))?;
+            let input = Input::DefaultScript {
+                script: scenario.first().default_script.clone(),
+            };
+            self.timeline
+                .borrow_mut()
+                .record(input)
+                .map_err(|e| e.to_string())?;
+            let mut next = self.clone();
+            next.notice = Notice::info(format!(
+                "From now on each reconcile: {}. What happened before stays as it was.",
+                settings.script.label()
+            ));
+            next.settings = settings;
+            next.idle = false;
+            return Ok(next);
+        }
+        let mut fresh = self.replayed_under(settings)?;
+        fresh.notice = Notice::info(if self.timeline.borrow().tape().is_empty() {
+            "New settings applied."
+        } else {
+            "New settings: what you did is replayed under them, to the same instant."
+        });
+        Ok(fresh)
+    }
+
+    /// This run's recorded inputs replayed under `settings` to its instant.
+    fn replayed_under(&self, settings: Settings) -> Result<Playground, String> {
+        let (tape, at) = {
+            let t = self.timeline.borrow();
+            let at = t.now();
+            let done = t.tape().iter().filter(|(when, _)| *when <= at);
+            (done.cloned().collect::<Vec<_>>(), at)
+        };
+        let scenario = settings.to_scenario().map_err(|e| field_errors(&e))?;
+        let t = Timeline::replayed(scenario, tape, at).map_err(|e| e.to_string())?;
+        let mut fresh = self.carry_over(Playground::on(settings, t, None));
+        fresh.selected = self.selected.clone();
+        fresh.idle = self.idle;
+        Ok(fresh)
+    }
+}
+
+pub(crate) fn field_errors(errors: &crate::settings::FieldErrors) -> String {
+    errors
+        .iter()
+        .map(|(f, e)| format!("{}: {e}", f.label()))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 #[cfg(test)]
@@ -105,6 +175,16 @@ mod tests {
             .other_run
             .clone()
             .expect("the first run's figures are kept");
+        let after = other
+            .after
+            .clone()
+            .expect("this run's figures at the same instant");
+        assert_eq!(
+            (after.queue, after.at),
+            (QueueKind::Priority, at),
+            "one instant"
+        );
+        let other = other.before;
         assert_eq!(
             (other.queue, other.at, other.requeues),
             (QueueKind::ClientGo, at, before)
@@ -113,6 +193,103 @@ mod tests {
             p.sim().requeues_total(),
             before,
             "a different queue, a different run"
+        );
+    }
+
+    fn settle(mut p: Rc<Playground>) -> Rc<Playground> {
+        while p.timeline.borrow().pending().is_some() {
+            p = reduce(p, Action::Tick(16.0));
+        }
+        p
+    }
+
+    fn failing_run() -> Rc<Playground> {
+        let mut settings = Settings::default();
+        settings.script = crate::settings::ScriptChoice::AlwaysError;
+        settings.preset = crate::settings::Preset::BucketOnly;
+        settings.set(crate::settings::Field::Reconcile, "20ms".into());
+        let scenario = settings.to_scenario().unwrap();
+        let mut p = Rc::new(Playground::with(settings, scenario));
+        p = reduce(p, Action::Input(Input::Add { key: "mine".into() }));
+        p = reduce(
+            p,
+            Action::Input(Input::AddMany {
+                prefix: "ns/p-".into(),
+                count: 300,
+            }),
+        );
+        for _ in 0..400 {
+            p = reduce(p, Action::Step);
+        }
+        p
+    }
+
+    /// Every settings change keeps the scene: any setting but what each
+    /// reconcile returns replays what was done, to the same instant.
+    #[test]
+    fn new_settings_keep_the_keys_and_the_instant() {
+        for change in [
+            |s: &mut Settings| s.set(crate::settings::Field::Workers, "3".into()),
+            |s: &mut Settings| s.preset = crate::settings::Preset::ClientGoDefault,
+            |s: &mut Settings| s.set(crate::settings::Field::Reconcile, "50ms".into()),
+        ] {
+            let p = failing_run();
+            let (at, keys) = (p.now(), p.sim().queue().keys().len());
+            assert!(at > 0);
+            let mut next = p.settings.clone();
+            change(&mut next);
+            let p = settle(reduce(p, Action::Apply(next.clone())));
+            assert_eq!(p.settings, next);
+            assert_eq!(p.now(), at, "the same instant");
+            assert_eq!(p.sim().queue().keys().len(), keys, "the same keys");
+            assert!(p.sim().find("mine").is_some());
+            assert!(p
+                .notice
+                .as_ref()
+                .is_some_and(|n| n.text.contains("replayed")));
+        }
+    }
+
+    /// A change of what each reconcile returns applies from now on: the
+    /// drained bucket stays drained, then refills as the keys succeed; a
+    /// restart keeps the new choice.
+    #[test]
+    fn a_new_result_applies_from_now_on() {
+        let p = failing_run();
+        let at = p.now();
+        let errors = p.sim().controller_metrics().total(ResultLabel::Error);
+        let drained = p.sim().bucket_tokens_at(at).unwrap();
+        assert!(drained < 50.0, "drained: {drained}");
+        let mut next = p.settings.clone();
+        next.script = crate::settings::ScriptChoice::Success;
+        let mut p = reduce(p, Action::Apply(next));
+        assert_eq!(p.now(), at);
+        assert_eq!(
+            p.sim().bucket_tokens_at(at).unwrap(),
+            drained,
+            "nothing replayed"
+        );
+        assert_eq!(
+            p.sim().controller_metrics().total(ResultLabel::Error),
+            errors
+        );
+        for _ in 0..2000 {
+            p = reduce(p, Action::Step);
+        }
+        assert_eq!(
+            p.sim().controller_metrics().total(ResultLabel::Error),
+            errors
+        );
+        assert!(
+            p.sim().bucket_tokens_at(p.now()).unwrap() > drained,
+            "it refills"
+        );
+        let p = reduce(p, Action::Restart);
+        assert_eq!(
+            p.sim().spec().default_script,
+            workqueue_core::controller::Script::Always {
+                outcome: workqueue_core::controller::Outcome::Success
+            }
         );
     }
 }

@@ -313,12 +313,13 @@ fn queue_switch() -> Html {
     }
 }
 
-/// After a version switch: the run left behind and this one, in figures.
+/// After a version switch: the run left behind and this one, in figures
+/// taken at the same instant (the switch's), so they can be compared.
 fn side_by_side(state: &PlaygroundContext) -> Html {
-    let Some(other) = state
+    let Some(pair) = state
         .other_run
         .clone()
-        .filter(|o| o.queue != state.settings.queue)
+        .filter(|o| o.before.queue != state.settings.queue)
     else {
         return html! {};
     };
@@ -329,21 +330,24 @@ fn side_by_side(state: &PlaygroundContext) -> Html {
             "v0.22"
         }
     };
-    let now = Headline::of(&state.sim());
     let line = |h: &Headline| {
         format!(
-            "{} at {}: {} reconciles, {} errors, {} requeues",
+            "{}: {} reconciles, {} errors, {} requeues",
             version(h.queue),
-            format::clock(h.at),
             format::count(h.reconciles),
             format::count(h.errors),
             format::count(h.requeues)
         )
     };
+    let after = match &pair.after {
+        Some(h) => line(h),
+        None => format!("{}: replaying…", version(state.settings.queue)),
+    };
     html! {
         <p class="side-by-side" data-testid="version-compare">
-            <span>{ line(&other) }</span>
-            <span>{ line(&now) }</span>
+            <span class="at">{ format!("Both at {}", format::clock(pair.before.at)) }</span>
+            <span>{ line(&pair.before) }</span>
+            <span>{ after }</span>
         </p>
     }
 }

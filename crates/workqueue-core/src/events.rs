@@ -133,6 +133,11 @@ pub enum Input {
         key: String,
         script: Script,
     },
+    /// From now on, what each reconcile returns for every key without a
+    /// script of its own (a settings change applied to a running scene).
+    DefaultScript {
+        script: Script,
+    },
     Shutdown,
 }
 
@@ -146,6 +151,7 @@ enum InputKind {
     Resync,
     Decide,
     SetScript,
+    DefaultScript,
     Shutdown,
 }
 
@@ -211,6 +217,9 @@ impl TryFrom<InputDoc> for Input {
             },
             InputKind::SetScript => Input::SetScript {
                 key: take(&mut key, "key")?,
+                script: take(&mut script, "script")?,
+            },
+            InputKind::DefaultScript => Input::DefaultScript {
                 script: take(&mut script, "script")?,
             },
             InputKind::Shutdown => Input::Shutdown,

@@ -795,6 +795,23 @@ impl Simulation {
         }
     }
 
+    /// Reconciles held for a person's decision whose key now follows a script
+    /// that decides (the default script changed): the script decides them.
+    fn decide_waiting_by_script(&mut self) {
+        for w in 0..self.workers.len() {
+            let WorkerState::AwaitingDecision { item, .. } = self.workers[w] else {
+                continue;
+            };
+            if self.scripts.get(item).is_some() {
+                continue;
+            }
+            let attempt = self.items.get(item).reconciles;
+            if let Some(outcome) = self.spec.default_script.outcome(attempt, &mut self.rng) {
+                self.conclude(w, item, outcome, true);
+            }
+        }
+    }
+
     /// The reconcile's API requests through the client's rate limiter, with
     /// x/time/rate's `Wait`: each waits for its reservation, one after the
     /// other, while the worker is held. Returns the whole wait.
@@ -1098,6 +1115,10 @@ impl Simulation {
                 self.ensure_key_room(key)?;
                 let id = self.intern(key);
                 self.scripts.set(id, Some(script.clone()));
+            }
+            Input::DefaultScript { script } => {
+                self.spec.default_script = script.clone();
+                self.decide_waiting_by_script();
             }
             Input::Shutdown => {
                 self.queue

@@ -614,6 +614,7 @@ pub fn input(i: &Input) -> Result<(), ScenarioError> {
             key("key", k)?;
             script("script", s)
         }
+        Input::DefaultScript { script: s } => script("script", s),
         Input::Shutdown => Ok(()),
     }
 }
