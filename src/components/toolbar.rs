@@ -44,6 +44,17 @@ pub fn toolbar() -> Html {
         Callback::from(move |_| dialog.set(which))
     };
     let close = open(Dialog::None);
+    // The comparison replays the stage's run as it was when it was opened.
+    let snapshot = use_state(|| None::<super::compare::OwnRun>);
+    let open_compare = {
+        let (dialog, snapshot, state) = (dialog.clone(), snapshot.clone(), state.clone());
+        Callback::from(move |_| {
+            snapshot.set(Some(super::compare::OwnRun(std::rc::Rc::new(
+                state.shared(),
+            ))));
+            dialog.set(Dialog::Compare);
+        })
+    };
 
     let on_lesson = {
         let d = d.clone();
@@ -110,7 +121,7 @@ pub fn toolbar() -> Html {
                     <option value="" selected={current.is_none()} disabled=true>{"Lessons…"}</option>
                     { for titles.iter().enumerate().map(|(i, t)| html! { <option value={i.to_string()} selected={current == Some(i)}>{ t.clone() }</option> }) }
                 </select>
-                <button onclick={open(Dialog::Compare)} data-testid="compare-toggle">{"Compare limiters"}</button>
+                <button onclick={open_compare} data-testid="compare-toggle">{"Compare limiters"}</button>
                 <button onclick={open(Dialog::Share)} data-testid="share">{"Share"}</button>
                 <button onclick={open(Dialog::Embed)} data-testid="embed">{"Embed"}</button>
                 <button onclick={open(Dialog::Go)} data-testid="go-code">{"Go code"}</button>
@@ -127,7 +138,7 @@ pub fn toolbar() -> Html {
                 Dialog::None => html! {},
                 Dialog::Compare => html! {
                     <Modal title="The same storm under four limiters" onclose={close.clone()}>
-                        <super::compare::Compare />
+                        <super::compare::Compare own={(*snapshot).clone()} />
                     </Modal>
                 },
                 Dialog::Share => {

@@ -81,6 +81,25 @@ test('a share link keeps the chosen version', async () => {
   await again.context.close();
 });
 
+test("the comparison runs the newcomer's own scenario, and the articles' storm on request", async () => {
+  const { page, context, problems } = await open(browser, url);
+  await failingStorm(page, 300);
+  await page.waitForTimeout(1000);
+  await page.click('[data-testid="compare-toggle"]');
+  assert.equal(await page.getAttribute('[data-testid="compare-yours"]', 'aria-checked'), 'true', 'their run first');
+  assert.match(await page.textContent('[data-testid="compare-intro"]'), /Your scenario/);
+  const captions = await page.$$eval('[data-testid="compare"] figcaption', (fs) => fs.map((f) => f.textContent));
+  assert.equal(captions.length, 4);
+  for (const c of captions) assert.match(c, /: [\d,]+ requeues/, c);
+  const counts = captions.map((c) => Number(c.match(/: ([\d,]+) requeues/)[1].replace(/,/g, '')));
+  assert.ok(counts.some((n) => n > 0), `their 300 failing keys requeue: ${captions}`);
+  await shot(page, '34-compare-yours');
+  await page.click('[data-testid="compare-articles"]');
+  assert.match(await page.textContent('[data-testid="compare-totals"]'), /v0\.23 default 70,000/);
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
+
 test('the comparison shows v0.23 beside the classic limiters', async () => {
   const { page, context } = await open(browser, url);
   await page.click('[data-testid="compare-toggle"]');
@@ -97,9 +116,14 @@ test('switching the version keeps the run: the same storm on the other queue, bo
   await page.click('[data-testid="play"]'); // pause
   await switchTo(page, 'priority');
   await page.waitForSelector('[data-testid="version-compare"]');
+  // Both runs' figures are taken at one instant, the switch's.
+  await page.waitForFunction(() => /v0\.23: [\d,]+ reconciles/.test(document.querySelector('[data-testid="version-compare"]')?.textContent ?? ''));
   const text = await page.textContent('[data-testid="version-compare"]');
-  assert.match(text, /v0\.22 at [^:]+: [\d,]+ reconciles/, text);
-  assert.match(text, /v0\.23 at [^:]+: [\d,]+ reconciles/, text);
+  assert.match(text, /^Both at [\d.]+m?s/, text);
+  assert.match(text, /v0\.22: [\d,]+ reconciles/, text);
+  assert.match(text, /v0\.23: [\d,]+ reconciles/, text);
+  await page.waitForTimeout(1500);
+  assert.equal(await page.textContent('[data-testid="version-compare"]'), text, 'the figures stay those of the one instant');
   assert.match(await page.textContent('[data-testid="waiting"]') + await page.textContent('[data-testid="queue"]') + await page.textContent('[data-testid="workers"]'), /pod-/, 'the storm is still there');
   await shot(page, '52-version-switch');
   assert.deepEqual(problems.console, []);
