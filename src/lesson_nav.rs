@@ -39,6 +39,10 @@ pub struct LessonState {
     /// and says, and the clicker turns the pages before anything else.
     pub page: usize,
     pub pages: usize,
+    /// A press made while the step was still being shown (the dwell, or
+    /// its wait not yet met): kept, with the real instant (ms) it has
+    /// reached, and carried out once the step may go on.
+    pub kept: Option<f64>,
 }
 
 /// What one press of the clicker does (the Next button says it in words).
@@ -90,6 +94,7 @@ impl LessonState {
             revealed_at: None,
             page: 0,
             pages: 1,
+            kept: None,
         }
     }
 
@@ -102,6 +107,7 @@ impl LessonState {
         self.revealed_at = None;
         self.page = 0;
         self.pages = 1;
+        self.kept = None;
     }
 
     /// The prediction made at the current step, if any.
@@ -313,9 +319,30 @@ impl Playground {
                     self.start_lesson(next, 1);
                 }
             }
-            Press::Dwelling | Press::AtEnd => {}
+            Press::Dwelling => l.kept = Some(now_ms),
+            Press::AtEnd => {}
         }
         press
+    }
+
+    /// Real time passed (ms): a press kept during the dwell is carried out
+    /// once the step may go on. Whether anything changed.
+    pub fn carry_kept_press(&mut self, real_ms: f64) -> bool {
+        let Some(at) = self.lesson.as_ref().and_then(|l| l.kept) else {
+            return false;
+        };
+        let now = at + real_ms.max(0.0);
+        if self.next_press(now) == Press::Dwelling {
+            if let Some(l) = self.lesson.as_mut() {
+                l.kept = Some(now);
+            }
+            return false;
+        }
+        if let Some(l) = self.lesson.as_mut() {
+            l.kept = None;
+        }
+        self.clicker_next(now);
+        true
     }
 
     /// The panel measured the narration: it takes `pages` pages here.
@@ -582,6 +609,48 @@ mod tests {
             (0, Some("7")),
             "back keeps the prediction"
         );
+    }
+
+    /// A press while the step is still being shown is not lost: it is kept,
+    /// and carried out once the dwell is over, never before, and only once.
+    #[test]
+    fn a_press_during_the_dwell_moves_on_when_the_dwell_ends() {
+        use crate::lesson_nav::MIN_DWELL_MS;
+        for link in [
+            "?workshop=1&lesson=backoff&step=1",
+            "?workshop=1&lesson=herd&step=2",
+            "?embed=1&lesson=sets&step=1",
+        ] {
+            let mut p = Rc::new(Playground::from_url(link, ""));
+            let mut t = 0.0;
+            // Press until the step is shown and dwelling.
+            while p.next_press(t) != Press::Dwelling {
+                assert!(t < 60_000.0, "{link}: never dwelt");
+                p = reduce(p, Action::LessonNext(t));
+                p = reduce(p, Action::Tick(100.0));
+                t += 100.0;
+            }
+            let step = p.lesson.as_ref().map(|l| (l.index, l.step)).unwrap();
+            p = reduce(p, Action::LessonNext(t));
+            assert!(p.lesson.as_ref().unwrap().kept.is_some(), "{link}: kept");
+            let pressed = t;
+            let mut moved_at = None;
+            for _ in 0..600 {
+                p = reduce(p, Action::Tick(1000.0 / 60.0));
+                t += 1000.0 / 60.0;
+                let now = p.lesson.as_ref().map(|l| (l.index, l.step)).unwrap();
+                if now != step {
+                    moved_at.get_or_insert(t);
+                    assert_eq!(now, (step.0, step.1 + 1), "{link}: one step on, once");
+                }
+            }
+            let moved_at = moved_at.unwrap_or_else(|| panic!("{link}: the kept press was lost"));
+            let after = moved_at - pressed;
+            assert!(
+                after < MIN_DWELL_MS + 50.0,
+                "{link}: it moved {after}ms after the press"
+            );
+        }
     }
 
     /// A trainer with a clicker: PageDown alone walks the lessons, asking for

@@ -406,6 +406,7 @@ impl Reducible for Playground {
         match action {
             Action::FrameWork(_) => return self, // handled above, without a clone
             Action::Tick(real_ms) => {
+                let carried = next.carry_kept_press(real_ms);
                 let pending = self.timeline.borrow().pending().is_some();
                 if pending {
                     // A seek or a link too big for one frame goes on first.
@@ -416,7 +417,7 @@ impl Reducible for Playground {
                 } else if self.playing && !self.holds_for_prediction() {
                     next.tick(real_ms.clamp(0.0, MAX_TICK_MS));
                     next.pause_when_waited();
-                } else {
+                } else if !carried && next.lesson == self.lesson {
                     return self;
                 }
             }
@@ -535,7 +536,7 @@ impl Reducible for Playground {
                 // (Where the panel fits the screen its Next button says it.)
                 let fitted = next.mode.workshop || next.mode.embed;
                 if press == crate::lesson_nav::Press::Dwelling && !fitted {
-                    next.notice = Notice::info("Showing the step: press again in a moment.");
+                    next.notice = Notice::info("Showing the step: it moves on in a moment.");
                 }
             }
             Action::LessonBack => next.clicker_back(),

@@ -271,6 +271,7 @@ pub fn lesson_panel() -> Html {
                                 Some((_, outcome)) => format!("Choose {}", outcome_name(outcome)),
                                 None => "Next →".to_string(),
                             },
+                            Press::Dwelling if ls.kept.is_some() => "Moving on…".to_string(),
                             _ if ls.step + 1 >= lesson.steps.len() => "Next lesson →".to_string(),
                             _ => "Next →".to_string(),
                         };
