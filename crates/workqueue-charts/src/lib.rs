@@ -144,9 +144,15 @@ pub(crate) fn frame<'a, 'b, DB: DrawingBackend>(
     } else {
         theme.font_px * 2
     };
+    // Room for a tick label ("400k") and, with titles, the axis title beside it.
+    let y_area = if theme.titles {
+        theme.font_px * 4 + 6
+    } else {
+        theme.font_px * 3 + 4
+    };
     b.margin(8)
         .x_label_area_size(x_area)
-        .y_label_area_size(theme.font_px * 3 + 4);
+        .y_label_area_size(y_area);
     Ok(b)
 }
 
@@ -167,6 +173,8 @@ where
         .bold_line_style(theme.grid)
         .axis_style(theme.grid)
         .label_style(sans_serif(theme.font_px).color(&theme.text))
+        // Five labels at most: they stay apart on a short plot at projector type.
+        .y_labels(5)
         .max_light_lines(2);
     if theme.titles {
         m.x_desc(x_desc.to_string()).y_desc(y_desc.to_string());
