@@ -6,6 +6,7 @@
 //! queries the core answers ([`query`]). The page, `wqsim lesson` and the
 //! tests read the same files through the same code.
 
+pub mod layout;
 pub mod model;
 pub mod parse;
 pub mod query;

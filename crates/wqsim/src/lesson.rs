@@ -54,9 +54,14 @@ pub fn main(args: &[String]) -> ExitCode {
     ExitCode::from(worst)
 }
 
-/// Prints a lesson's answers and goals; 1 if the core could not answer one.
+/// Prints a lesson's answers and goals; 1 if the core could not answer one
+/// or a step asks for something no screen can show.
 fn report(path: &str, l: &Lesson) -> u8 {
     let mut code = 0;
+    for e in workqueue_lessons::layout::unshowable(l) {
+        eprintln!("{path}: {e}");
+        code = 1;
+    }
     for (i, step) in l.steps.iter().enumerate() {
         let at = format!("{}/{}", l.id, i + 1);
         if let Some(q) = &step.question {

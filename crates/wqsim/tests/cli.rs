@@ -178,6 +178,35 @@ fn wqsim_lesson_refuses_a_bad_file_with_its_line() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("answer backoff/1: 7 requeues"));
 }
 
+/// A step no screen can show (a key its scene never has, the bucket of a
+/// run without one) is named with its step and line; the answers still print.
+#[test]
+fn wqsim_lesson_names_a_step_no_screen_can_show() {
+    let dir = std::env::temp_dir().join(format!("wqsim-unshowable-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("ghost.md");
+    std::fs::write(
+        &file,
+        "# Ghost\n\n## First\n\nText.\n\n```step\n{\"focus\": {\"lanes\": [\"waiting\"]},\n \"setup\": {\"scenario\": {\"version\": 2, \"controllers\": [{\"limiter\": {\"type\": \"exponential\", \"base_ns\": \"5ms\", \"max_ns\": \"1s\"}}]},\n  \"inputs\": [{\"do\": {\"input\": \"add\", \"key\": \"a\"}}]}}\n```\n\n## Second\n\nMore.\n\n```step\n{\"focus\": {\"lanes\": [\"bucket\"], \"key\": \"b\"}}\n```\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_wqsim"))
+        .args(["lesson".as_ref(), file.as_os_str()])
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("ghost.md: line 13: focus.key: step 2 (\"Second\"): b is never added"),
+        "{err}"
+    );
+    assert!(
+        err.contains("ghost.md: line 13: focus.lanes: step 2 (\"Second\"): the bucket lane"),
+        "{err}"
+    );
+}
+
 /// A scenario file written to a fresh temporary directory.
 fn temp_file(name: &str, json: &serde_json::Value) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("wqsim-{name}-{}", std::process::id()));
