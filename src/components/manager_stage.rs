@@ -14,6 +14,9 @@ use crate::state::{Action, PlaygroundContext};
 
 /// Keys drawn per lane in a controller's column.
 const CHIPS: usize = 6;
+/// Keys per lane of a column where the stage has a fixed height (a
+/// projector, an embed): none, the lanes' counts keep every column on screen.
+const FITTED_CHIPS: usize = 0;
 
 /// The shared buckets, each drawn once, with who shares them.
 /// `views` are the controllers' stage views, in order (each computed once a frame).
@@ -120,7 +123,13 @@ fn totals(m: &Manager) -> Html {
     }
 }
 
-fn column(state: &PlaygroundContext, name: &str, c: &Simulation, view: &StageView) -> Html {
+fn column(
+    state: &PlaygroundContext,
+    name: &str,
+    c: &Simulation,
+    view: &StageView,
+    fitted: bool,
+) -> Html {
     let now = view.now;
     let reconciles = c.inner_reconciles();
     let rate = if now > 0 {
@@ -129,27 +138,36 @@ fn column(state: &PlaygroundContext, name: &str, c: &Simulation, view: &StageVie
         0.0
     };
     let converged = match c.converged_at() {
-        Some(t) => format!("converged at {}", format::clock(t)),
-        None => "not converged yet".into(),
+        Some(t) => format!(" · converged at {}", format::clock(t)),
+        // On a projector each column is narrow: what has not happened yet
+        // goes unsaid.
+        None if state.mode.workshop => String::new(),
+        None => " · not converged yet".into(),
     };
     html! {
         <div class="controller-column" data-testid="controller" data-controller={name.to_string()}>
             <h3 class="controller-name">{ name.to_string() }</h3>
             <p class="controller-stats" data-testid="controller-stats">
-                { format!("{} reconciles ({rate:.1}/s) · {} of {} workers busy · {converged}", format::count(reconciles), view.busy, view.workers_total) }
+                { format!("{} reconciles ({rate:.1}/s) · {}/{} workers busy{converged}", format::count(reconciles), view.busy, view.workers_total) }
             </p>
-            <div class="lane queue mini">
-                <h4>{ format!("Queue: {}", format::count(view.queued_total as u64)) }</h4>
-                <div class="chips">
-                    { for view.queued.iter().map(|k| chip(state, k, "queued", html! {})) }
-                    { more(view.queued_total.saturating_sub(view.queued.len())) }
+            <div class={classes!("lanes", fitted.then_some("counts"))}>
+                <div class="lane queue mini">
+                    <h4>{ format!("Queue: {}", format::count(view.queued_total as u64)) }</h4>
+                    if !fitted {
+                        <div class="chips">
+                            { for view.queued.iter().map(|k| chip(state, k, "queued", html! {})) }
+                            { more(view.queued_total.saturating_sub(view.queued.len())) }
+                        </div>
+                    }
                 </div>
-            </div>
-            <div class="lane waiting mini">
-                <h4>{ format!("Waiting: {}", format::count(view.waiting_total as u64)) }</h4>
-                <div class="chips">
-                    { for view.waiting.iter().map(|w| waiting_chip(state, now, w)) }
-                    { more(view.waiting_total.saturating_sub(view.waiting.len())) }
+                <div class="lane waiting mini">
+                    <h4>{ format!("Waiting: {}", format::count(view.waiting_total as u64)) }</h4>
+                    if !fitted {
+                        <div class="chips">
+                            { for view.waiting.iter().map(|w| waiting_chip(state, now, w)) }
+                            { more(view.waiting_total.saturating_sub(view.waiting.len())) }
+                        </div>
+                    }
                 </div>
             </div>
         </div>
@@ -168,9 +186,12 @@ pub fn manager_stage() -> Html {
     let focused = state
         .focus()
         .is_some_and(|f| f.lanes.contains(&crate::lessons::Lane::Manager));
+    // A projector or an embed keeps every column on screen: counts only.
+    let fitted = state.mode.workshop || state.mode.embed;
+    let chips = if fitted { FITTED_CHIPS } else { CHIPS };
     let views: Vec<StageView> = m
         .controllers()
-        .map(|(_, c)| c.stage_view(CHIPS, 0))
+        .map(|(_, c)| c.stage_view(chips, 0))
         .collect();
     let exit = {
         let d = state.dispatcher();
@@ -178,14 +199,17 @@ pub fn manager_stage() -> Html {
     };
     html! {
         <section class="stage manager-stage" aria-label={format!("The stage: a manager with {} controllers and what they share", m.len())} data-stage="" data-manager="">
-            <div class="manager-head">
-                <p class="hint">{"Several controllers in one process. What they share is drawn once, on top; each column is one controller with its own queue and backoff."}</p>
-                <button onclick={exit} data-testid="exit-manager">{"Back to one controller"}</button>
-            </div>
+            // (A lesson's step leads the way back on a projector.)
+            if !(state.mode.workshop && state.lesson.is_some()) {
+                <div class="manager-head">
+                    <p class="hint">{"Several controllers in one process. What they share is drawn once, on top; each column is one controller with its own queue and backoff."}</p>
+                    <button onclick={exit} data-testid="exit-manager">{"Back to one controller"}</button>
+                </div>
+            }
             { totals(&m) }
             { shared_parts(&m, &views, focused) }
             <div class="controllers" style={format!("grid-template-columns: repeat({}, minmax(0, 1fr))", m.len().clamp(1, 3))}>
-                { for m.controllers().zip(&views).map(|((name, c), view)| column(&state, name, c, view)) }
+                { for m.controllers().zip(&views).map(|((name, c), view)| column(&state, name, c, view, fitted)) }
             </div>
         </section>
     }
