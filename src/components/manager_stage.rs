@@ -208,7 +208,7 @@ pub fn manager_stage() -> Html {
             }
             { totals(&m) }
             { shared_parts(&m, &views, focused) }
-            <div class="controllers" style={format!("grid-template-columns: repeat({}, minmax(0, 1fr))", m.len().clamp(1, 3))}>
+            <div class={classes!("controllers", focused.then_some("focus"))} data-lane="manager" style={format!("grid-template-columns: repeat({}, minmax(0, 1fr))", m.len().clamp(1, 3))}>
                 { for m.controllers().zip(&views).map(|((name, c), view)| column(&state, name, c, view, fitted)) }
             </div>
         </section>
