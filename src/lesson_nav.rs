@@ -489,16 +489,20 @@ impl Playground {
 
     /// A refused file: said in the notice, and shown beside its lines.
     pub fn lesson_refused(&mut self, refusal: lessons::Refusal) {
-        self.notice = Notice::error(format!(
-            "The lesson {} was refused: line {}: {}: {}",
-            refusal.file, refusal.line, refusal.field, refusal.reason
-        ));
+        let more = match refusal.mistakes.len() {
+            0 | 1 => String::new(),
+            n => format!(" (and {} more, listed beside the file)", n - 1),
+        };
+        if let Some(m) = refusal.mistakes.first() {
+            self.notice = Notice::error(format!(
+                "The lesson {} was refused: line {}: {}: {}{more}",
+                refusal.file, m.line, m.field, m.reason
+            ));
+        }
         self.pending_lesson = None;
         self.refused_lesson = Some(refusal);
     }
 
-    /// New settings during an exercise: the exercise stays open, and the
-    /// learner's settings run on the step's own keys, ready to be checked.
     /// Whether the open step is an exercise (a goal for the settings).
     pub fn in_exercise(&self) -> bool {
         self.lesson.as_ref().is_some_and(|ls| {
@@ -507,6 +511,8 @@ impl Playground {
         })
     }
 
+    /// New settings during an exercise: the exercise stays open, and the
+    /// learner's settings run on the step's own keys, ready to be checked.
     pub fn keep_exercise(&self, fresh: &mut Playground) {
         let Some(ls) = self.lesson.clone() else {
             return;

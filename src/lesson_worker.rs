@@ -212,7 +212,7 @@ pub fn fetch_built_in(id: &str) {
     let (read, path) = (format!("lessons/{id}.json"), format!("lessons/{id}.md"));
     wasm_bindgen_futures::spawn_local(async move {
         if let Ok(json) = crate::fetch::text(&read).await {
-            if let Some(Reply::Lesson { lesson, .. }) = crate::lesson_reply::reply(&json) {
+            if let Some(Reply::Lesson { lesson, .. }) = serde_json::from_str::<Reply>(&json).ok() {
                 let dispatch = CLIENT.with(|c| c.borrow().dispatch.clone());
                 if let Some(d) = dispatch {
                     d.emit(Action::LessonArrived(Box::new(lesson), None));
@@ -230,7 +230,8 @@ pub fn fetch_built_in(id: &str) {
 /// A reply from the worker, as an action.
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 fn received(text: &str) {
-    let Some(reply) = crate::lesson_reply::reply(text) else {
+    // The worker's replies are read with the types it wrote them with.
+    let Ok(reply) = serde_json::from_str::<Reply>(text) else {
         return;
     };
     let (action, dispatch) = CLIENT.with(|c| {
@@ -246,18 +247,9 @@ fn received(text: &str) {
             (Reply::Lesson { lesson, .. }, Some(Asked::Open { text, .. })) => {
                 Some(Action::LessonArrived(Box::new(lesson), Some(text)))
             }
-            (
-                Reply::Refused {
-                    file,
-                    line,
-                    field,
-                    reason,
-                    ..
-                },
-                Some(Asked::Open { text, .. }),
-            ) => Some(Action::LessonRefused(Refusal::new(
-                &file, &text, line, field, reason,
-            ))),
+            (Reply::Refused { file, mistakes, .. }, Some(Asked::Open { text, .. })) => {
+                Some(Action::LessonRefused(Refusal::new(&file, &text, mistakes)))
+            }
             (Reply::Figures { figures, .. }, Some(Asked::Check { index, step })) => {
                 Some(Action::GoalFigures(index, step, figures))
             }

@@ -185,10 +185,16 @@ mod tests {
     }
 }
 
-/// A refused lesson file: its name, the refusal, and the lines around it.
+/// A refused lesson file: its name, and each mistake with the lines around it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Refusal {
     pub file: String,
+    pub mistakes: Vec<Mistake>,
+}
+
+/// One mistake of a refused file, where it is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mistake {
     pub line: usize,
     pub field: String,
     pub reason: String,
@@ -197,21 +203,30 @@ pub struct Refusal {
 }
 
 impl Refusal {
-    pub fn new(file: &str, text: &str, line: usize, field: String, reason: String) -> Refusal {
-        let from = line.saturating_sub(3).max(1);
-        let excerpt = text
-            .lines()
-            .enumerate()
-            .map(|(i, l)| (i + 1, l.chars().take(200).collect()))
-            .skip(from - 1)
-            .take(5)
+    pub fn new(file: &str, text: &str, mistakes: Vec<workqueue_lessons::LessonError>) -> Refusal {
+        let lines: Vec<&str> = text.lines().collect();
+        let mistakes = mistakes
+            .into_iter()
+            .map(|e| {
+                let from = e.line.saturating_sub(3).max(1);
+                let excerpt = lines
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| (i + 1, l.chars().take(200).collect()))
+                    .skip(from - 1)
+                    .take(5)
+                    .collect();
+                Mistake {
+                    line: e.line,
+                    field: e.field,
+                    reason: e.reason,
+                    excerpt,
+                }
+            })
             .collect();
         Refusal {
             file: file.to_string(),
-            line,
-            field,
-            reason,
-            excerpt,
+            mistakes,
         }
     }
 }

@@ -11,7 +11,6 @@ pub mod flights;
 pub mod format;
 pub mod hooks;
 pub mod lesson_nav;
-pub mod lesson_reply;
 pub mod lesson_worker;
 pub mod lessons;
 pub mod notice;

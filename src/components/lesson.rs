@@ -526,12 +526,19 @@ pub fn lesson_refusal() -> Html {
                 <h2>{ format!("{} was not opened", r.file) }</h2>
                 <button class="icon small" onclick={dismiss} aria-label="Dismiss">{"×"}</button>
             </div>
-            <p data-testid="refusal-reason"><strong>{ format!("Line {}", r.line) }</strong>{ format!(", {}: {}", r.field, r.reason) }</p>
-            <pre class="code excerpt">
-                { for r.excerpt.iter().map(|(n, text)| html! {
-                    <span class={classes!("excerpt-line", (*n == r.line).then_some("bad"))}>{ format!("{n:>4}  {text}\n") }</span>
-                }) }
-            </pre>
+            if r.mistakes.len() > 1 {
+                <p class="hint">{ format!("{} mistakes, in file order:", r.mistakes.len()) }</p>
+            }
+            { for r.mistakes.iter().map(|m| html! {
+                <div class="mistake" data-testid="refusal-mistake">
+                    <p data-testid="refusal-reason"><strong>{ format!("Line {}", m.line) }</strong>{ format!(", {}: {}", m.field, m.reason) }</p>
+                    <pre class="code excerpt">
+                        { for m.excerpt.iter().map(|(n, text)| html! {
+                            <span class={classes!("excerpt-line", (*n == m.line).then_some("bad"))}>{ format!("{n:>4}  {text}\n") }</span>
+                        }) }
+                    </pre>
+                </div>
+            }) }
         </section>
     }
 }

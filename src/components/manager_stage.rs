@@ -139,35 +139,46 @@ fn column(
     };
     let converged = match c.converged_at() {
         Some(t) => format!(" · converged at {}", format::clock(t)),
-        // On a projector each column is narrow: what has not happened yet
-        // goes unsaid.
-        None if state.mode.workshop => String::new(),
         None => " · not converged yet".into(),
     };
+    if fitted {
+        // A projector or an embed: each column in three short lines, so
+        // every column stays on screen however the shared row grows.
+        let converged = c
+            .converged_at()
+            .map(|t| format!(" · done {}", format::clock(t)))
+            .unwrap_or_default();
+        return html! {
+            <div class="controller-column fitted" data-testid="controller" data-controller={name.to_string()}>
+                <h3 class="controller-name">{ name.to_string() }</h3>
+                <p class="controller-stats" data-testid="controller-stats">
+                    { format!("{rate:.1}/s · {}/{} busy{converged}", view.busy, view.workers_total) }
+                </p>
+                <p class="controller-counts">
+                    <span class="count queue">{ format!("queue {}", format::count(view.queued_total as u64)) }</span>
+                    <span class="count waiting">{ format!("waiting {}", format::count(view.waiting_total as u64)) }</span>
+                </p>
+            </div>
+        };
+    }
     html! {
         <div class="controller-column" data-testid="controller" data-controller={name.to_string()}>
             <h3 class="controller-name">{ name.to_string() }</h3>
             <p class="controller-stats" data-testid="controller-stats">
-                { format!("{} reconciles ({rate:.1}/s) · {}/{} workers busy{converged}", format::count(reconciles), view.busy, view.workers_total) }
+                { format!("{} reconciles ({rate:.1}/s) · {} of {} workers busy{converged}", format::count(reconciles), view.busy, view.workers_total) }
             </p>
-            <div class={classes!("lanes", fitted.then_some("counts"))}>
-                <div class="lane queue mini">
-                    <h4>{ format!("Queue: {}", format::count(view.queued_total as u64)) }</h4>
-                    if !fitted {
-                        <div class="chips">
-                            { for view.queued.iter().map(|k| chip(state, k, "queued", html! {})) }
-                            { more(view.queued_total.saturating_sub(view.queued.len())) }
-                        </div>
-                    }
+            <div class="lane queue mini">
+                <h4>{ format!("Queue: {}", format::count(view.queued_total as u64)) }</h4>
+                <div class="chips">
+                    { for view.queued.iter().map(|k| chip(state, k, "queued", html! {})) }
+                    { more(view.queued_total.saturating_sub(view.queued.len())) }
                 </div>
-                <div class="lane waiting mini">
-                    <h4>{ format!("Waiting: {}", format::count(view.waiting_total as u64)) }</h4>
-                    if !fitted {
-                        <div class="chips">
-                            { for view.waiting.iter().map(|w| waiting_chip(state, now, w)) }
-                            { more(view.waiting_total.saturating_sub(view.waiting.len())) }
-                        </div>
-                    }
+            </div>
+            <div class="lane waiting mini">
+                <h4>{ format!("Waiting: {}", format::count(view.waiting_total as u64)) }</h4>
+                <div class="chips">
+                    { for view.waiting.iter().map(|w| waiting_chip(state, now, w)) }
+                    { more(view.waiting_total.saturating_sub(view.waiting.len())) }
                 </div>
             </div>
         </div>

@@ -8,7 +8,7 @@
 use workqueue_core::Scenario;
 use workqueue_lessons::parse::id_of;
 use workqueue_lessons::view::{view, Figure, Reply, Request};
-use workqueue_lessons::{check, lesson, Lesson, Setup};
+use workqueue_lessons::{check, lesson_or_mistakes, Lesson, Setup};
 
 /// Work a learner's run may take to check a goal (a worker can afford more
 /// than a frame, but not for ever).
@@ -43,19 +43,17 @@ impl Library {
     }
 
     fn open(&mut self, seq: u64, file: &str, text: &str) -> Reply {
-        match lesson(&id_of(file), text) {
+        match lesson_or_mistakes(&id_of(file), text) {
             Ok(l) => {
                 let shown = view(&l);
                 self.lessons.retain(|x| x.id != l.id);
                 self.lessons.push(l);
                 Reply::Lesson { seq, lesson: shown }
             }
-            Err(e) => Reply::Refused {
+            Err(mistakes) => Reply::Refused {
                 seq,
                 file: file.to_string(),
-                line: e.line,
-                field: e.field,
-                reason: e.reason,
+                mistakes,
             },
         }
     }
@@ -161,27 +159,25 @@ mod tests {
     }
 
     #[test]
-    fn a_refusal_names_the_file_line_and_field() {
+    fn a_refusal_names_the_file_line_and_field_of_every_mistake() {
         let mut lib = Library::default();
         let reply = open(
             &mut lib,
             "mine.md",
-            "# T\n\n## S\n\n```step\n{\"focus\": {\"lanes\": [\"nowhere\"]}}\n```\n",
+            "# T\n\n## S\n\n```step\n{\"focus\": {\"lanes\": [\"nowhere\"]}}\n```\n\n## U\n\n```step\n{\"focus\": {\"lanes\": []}}\n```\n",
         );
-        let Reply::Refused {
-            file,
-            line,
-            field,
-            reason,
-            ..
-        } = reply
-        else {
+        let Reply::Refused { file, mistakes, .. } = reply else {
             panic!("{reply:?}")
         };
+        assert_eq!(file, "mine.md");
+        let found: Vec<_> = mistakes
+            .iter()
+            .map(|e| (e.line, e.field.as_str()))
+            .collect();
         assert_eq!(
-            (file.as_str(), line, field.as_str()),
-            ("mine.md", 6, "focus.lanes[0]"),
-            "{reason}"
+            found,
+            [(6, "focus.lanes[0]"), (12, "focus.lanes")],
+            "{mistakes:?}"
         );
         let reply: Reply = serde_json::from_str(&lib.respond("nonsense")).unwrap();
         assert!(matches!(reply, Reply::Failed { .. }));

@@ -6,6 +6,7 @@
 //! queries the core answers ([`query`]). The page, `wqsim lesson` and the
 //! tests read the same files through the same code.
 
+pub mod cost;
 pub mod layout;
 pub mod model;
 pub mod parse;
@@ -14,7 +15,7 @@ mod scene;
 pub mod view;
 
 pub use model::{Act, Focus, Lane, Lesson, Setup, Show, Step, Wait};
-pub use parse::{lesson, LessonError};
+pub use parse::{lesson, lesson_or_mistakes, LessonError};
 pub use query::{check, same_answer, Condition, Goal, Query, Question, Value};
 
 /// The built-in lessons (`lessons/<id>.md`), in the menu's order.

@@ -8,6 +8,7 @@ use serde::Deserialize;
 use workqueue_core::scenario::ScenarioDoc;
 use workqueue_core::{validate, Nanos, MAX_RUN};
 
+use crate::cost;
 use crate::model::{Act, Focus, Lesson, Setup, Show, Step, TimedInput, Wait};
 use crate::query::{Goal, Question};
 
@@ -15,11 +16,15 @@ use crate::query::{Goal, Question};
 pub const MAX_FILE_BYTES: usize = 256 * 1024;
 /// Steps in one lesson, at most.
 pub const MAX_STEPS: usize = 100;
+/// Markdown blocks and spans nested in one another, at most.
+pub const MAX_NESTING: usize = 24;
+/// Mistakes one refusal lists, at most (in file order).
+pub const MAX_MISTAKES: usize = 20;
 /// The fence's info string that marks a step's block.
 pub const STEP_FENCE: &str = "step";
 
 /// A refusal: the line of the file (from 1), the field, and why.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize)]
 #[error("line {line}: {field}: {reason}")]
 pub struct LessonError {
     pub line: usize,
@@ -156,6 +161,21 @@ fn unclosed_comment(text: &str) -> Result<(), LessonError> {
 
 /// Reads lesson `id` from its file's text.
 pub fn lesson(id: &str, text: &str) -> Result<Lesson, LessonError> {
+    lesson_or_mistakes(id, text).map_err(|mut all| all.swap_remove(0))
+}
+
+/// Reads a lesson file, or lists its mistakes: every step's own mistake
+/// (steps are read independently), in file order, at most
+/// [`MAX_MISTAKES`]; a mistake in the file's outline (its title, its
+/// headings, an unclosed comment) stops the reading there. Never empty.
+pub fn lesson_or_mistakes(id: &str, text: &str) -> Result<Lesson, Vec<LessonError>> {
+    outline(id, text)
+        .map_err(|e| vec![e])
+        .and_then(|(lesson, drafts, lines)| steps_of(lesson, drafts, &lines))
+}
+
+/// The file's title, intro and step drafts (their blocks not yet read).
+fn outline(id: &str, text: &str) -> Result<(Lesson, Vec<Draft>, Lines), LessonError> {
     if text.len() > MAX_FILE_BYTES {
         return Err(too_large(text.len()));
     }
@@ -257,6 +277,17 @@ pub fn lesson(id: &str, text: &str) -> Result<Lesson, LessonError> {
                     prose(&mut drafts, &mut intro, &text[range.clone()]);
                 }
                 depth += 1;
+                // Lists in lists in quotes…: a page lays each level out, so
+                // the nesting is bounded before anything is drawn.
+                if depth > MAX_NESTING {
+                    return Err(refuse(
+                        line,
+                        "text",
+                        format!(
+                            "lists, quotes or emphasis nested more than {MAX_NESTING} levels deep"
+                        ),
+                    ));
+                }
             }
             Event::End(_) => depth = depth.saturating_sub(1),
             // A rule or raw HTML at the top: kept as prose (shown as text).
@@ -274,24 +305,123 @@ pub fn lesson(id: &str, text: &str) -> Result<Lesson, LessonError> {
             "a lesson has at least one ## step",
         ));
     }
-    let mut steps = Vec::with_capacity(drafts.len());
+    let lesson = Lesson {
+        id: id.to_string(),
+        title,
+        intro: intro.join("\n\n"),
+        steps: Vec::new(),
+    };
+    Ok((lesson, drafts, lines))
+}
+
+/// Reads every step's block, costs each step, and lists what is wrong.
+fn steps_of(
+    mut lesson: Lesson,
+    drafts: Vec<Draft>,
+    lines: &Lines,
+) -> Result<Lesson, Vec<LessonError>> {
+    let mut mistakes = Vec::new();
+    let mut total = 0.0;
+    // The set-up a step goes on with: its own, or the last one before it.
+    let mut current: Option<Setup> = None;
     for (i, draft) in drafts.into_iter().enumerate() {
-        let step = step(draft, &lines)?;
+        let step = match step(draft, lines) {
+            Ok(step) => step,
+            Err(e) => {
+                mistakes.push(e);
+                continue;
+            }
+        };
         if i == 0 && step.setup.is_none() {
-            return Err(refuse(
+            mistakes.push(refuse(
                 step.line,
                 "setup",
                 "the first step sets up the scene (the later ones may go on with it)",
             ));
         }
-        steps.push(step);
+        if let Some(s) = &step.setup {
+            current = Some(s.clone());
+        }
+        if let Some(setup) = &current {
+            let (cost, over) = costed(&step, setup);
+            total += cost;
+            match over {
+                Some(e) => mistakes.push(e),
+                None if total > cost::LESSON_BUDGET as f64 => mistakes.push(refuse(
+                    step.line,
+                    "steps",
+                    format!(
+                        "the steps up to this one ask for about {} work units together, more than a lesson's budget of {}: split the lesson, or make its scenes smaller",
+                        work_units(total),
+                        work_units(cost::LESSON_BUDGET as f64)
+                    ),
+                )),
+                None => {}
+            }
+        }
+        lesson.steps.push(step);
     }
-    Ok(Lesson {
-        id: id.to_string(),
-        title,
-        intro: intro.join("\n\n"),
-        steps,
-    })
+    if mistakes.is_empty() {
+        return Ok(lesson);
+    }
+    mistakes.sort_by_key(|e| e.line);
+    mistakes.truncate(MAX_MISTAKES);
+    Err(mistakes)
+}
+
+/// What a step's scene and its question or goal cost, and the refusal when
+/// one of them is over a step's budget.
+fn costed(step: &Step, setup: &Setup) -> (f64, Option<LessonError>) {
+    let budget = cost::STEP_BUDGET as f64;
+    let over = |field: &str, what: &str, n: f64| {
+        refuse(
+            step.line,
+            field,
+            format!(
+                "{what} asks for about {} work units (keys, events, reconciles and requests), more than a step's budget of {}: fewer keys, a shorter run or a shorter window",
+                work_units(n),
+                work_units(budget)
+            ),
+        )
+    };
+    let mut total = 0.0;
+    if step.setup.is_some() {
+        let n = cost::scene(setup);
+        total += n;
+        if n > budget {
+            return (total, Some(over("setup", "the scene", n)));
+        }
+    }
+    let queries = step
+        .question
+        .iter()
+        .map(|q| ("question.query", &q.query))
+        .chain(step.goal.iter().flat_map(|g| {
+            g.conditions
+                .iter()
+                .map(|c| ("goal.conditions.query", &c.query))
+        }));
+    for (field, q) in queries {
+        let n = cost::question(setup, q);
+        total += n;
+        if n > budget {
+            return (total, Some(over(field, "answering it", n)));
+        }
+    }
+    (total, None)
+}
+
+/// A count of work units as people read it: `2.5e7` is "25 million".
+fn work_units(n: f64) -> String {
+    if !n.is_finite() {
+        "no end of".to_string()
+    } else if n >= 1e9 {
+        format!("{:.0} billion", n / 1e9)
+    } else if n >= 1e6 {
+        format!("{:.0} million", n / 1e6)
+    } else {
+        format!("{:.0}", n)
+    }
 }
 
 /// Adds a block of prose to the current step, or to the intro before any.

@@ -258,12 +258,22 @@ impl Query {
         }
     }
 
-    /// The answer on a copy of `scene`, which stays as it is.
+    /// The answer on a copy of `scene`, which stays as it is, within a
+    /// step's budget ([`crate::cost::STEP_BUDGET`]).
     pub fn answer(&self, scene: &Manager) -> Result<Value, String> {
+        self.answer_within(scene, crate::cost::STEP_BUDGET)
+    }
+
+    /// The answer, refused once it has taken `budget` work units.
+    pub fn answer_within(&self, scene: &Manager, budget: u64) -> Result<Value, String> {
         self.check()
             .map_err(|(field, reason)| format!("{field}: {reason}"))?;
         let mut run = scene.clone();
         run.set_log_capacity(0);
+        let mut b = Budget {
+            left: budget,
+            total: budget,
+        };
         let now = run.now();
         let first = |run: &Manager| -> Result<Simulation, String> {
             run.controller(0)
@@ -276,7 +286,7 @@ impl Query {
         };
         Ok(match self {
             Query::Requeues { from, until } => {
-                run.run_until(*until);
+                b.run(&mut run, *until)?;
                 let total = run
                     .controllers()
                     .map(|(_, c)| {
@@ -290,7 +300,7 @@ impl Query {
                 Value::Count(total)
             }
             Query::Results { label, until } => {
-                run.run_until(until.unwrap_or(now));
+                b.run(&mut run, until.unwrap_or(now))?;
                 Value::Count(
                     run.controllers()
                         .map(|(_, c)| c.controller_metrics().total(*label))
@@ -301,7 +311,7 @@ impl Query {
                 let mut sim = first(&run)?;
                 let id = find(&sim, key)?;
                 while sim.item(id).retries_total < *failure {
-                    match sim.step() {
+                    match b.step(&mut sim)? {
                         Some(t) if t <= HORIZON => {}
                         _ => {
                             return Err(format!(
@@ -329,21 +339,21 @@ impl Query {
                 // (From the scene's instant: at most MAX_DEBT_SAMPLES + 1 samples.)
                 let mut t = now.min(*until);
                 while t <= *until {
-                    sim.run_until(t);
-                    lowest = lowest.min(sim.bucket_view().map_or(0.0, |b| b.tokens));
+                    b.run_sim(&mut sim, t)?;
+                    lowest = lowest.min(sim.bucket_view().map_or(0.0, |v| v.tokens));
                     t += MILLISECOND;
                 }
                 Value::Tokens((-lowest).max(0.0))
             }
             Query::NumRequeues { key, at } => {
                 let mut sim = first(&run)?;
-                sim.run_until(*at);
+                b.run_sim(&mut sim, *at)?;
                 let id = find(&sim, key)?;
                 Value::Count(sim.queue().num_requeues(id))
             }
             Query::Reconciles { key, until } => {
                 let mut sim = first(&run)?;
-                sim.run_until(*until);
+                b.run_sim(&mut sim, *until)?;
                 let id = find(&sim, key)?;
                 Value::Count(sim.item(id).reconciles)
             }
@@ -364,7 +374,7 @@ impl Query {
                 };
                 let mut sim = first(&run)?;
                 while started(&sim) < *n {
-                    match sim.step() {
+                    match b.step(&mut sim)? {
                         Some(t) if t <= HORIZON => {}
                         _ => return Err(format!("fewer than {n} reconciles within a week")),
                     }
@@ -376,7 +386,7 @@ impl Query {
                 sim.set_log_capacity(1024);
                 loop {
                     let before = sim.log_total();
-                    match sim.step() {
+                    match b.step(&mut sim)? {
                         Some(t) if t <= HORIZON => {}
                         _ => return Err(format!("no worker takes {key} within a week")),
                     }
@@ -398,14 +408,14 @@ impl Query {
                 let ran = |m: &Manager| -> u64 {
                     m.controllers().map(|(_, c)| c.inner_reconciles()).sum()
                 };
-                run.run_until(*from);
+                b.run(&mut run, *from)?;
                 let before = ran(&run);
-                run.run_until(*until);
+                b.run(&mut run, *until)?;
                 let secs = (*until - *from) as f64 / 1e9;
                 Value::PerSecond((ran(&run) - before) as f64 / secs)
             }
             Query::ConvergedAt { until } => {
-                run.run_until(*until);
+                b.run(&mut run, *until)?;
                 let mut last = 0;
                 for (name, c) in run.controllers() {
                     let at = c.converged_at().ok_or_else(|| {
@@ -419,15 +429,61 @@ impl Query {
                 if *until <= 0 {
                     return Err("until must be after the start".into());
                 }
-                run.run_until(*until);
+                b.run(&mut run, *until)?;
                 let (requests, _) = run.client_totals();
                 Value::PerSecond(requests as f64 / (*until as f64 / 1e9))
             }
             Query::ClientWait { until } => {
-                run.run_until(*until);
+                b.run(&mut run, *until)?;
                 Value::Duration(run.client_totals().1)
             }
         })
+    }
+}
+
+/// Work spent answering, out of what a question may take.
+struct Budget {
+    left: u64,
+    total: u64,
+}
+
+impl Budget {
+    fn over(&self) -> String {
+        format!(
+            "answering it takes more than {} work units (the budget of one step): ask about a shorter window or a smaller scene",
+            self.total
+        )
+    }
+
+    /// The run on to `t`; a run that is stuck stays where it got stuck.
+    fn run(&mut self, run: &mut Manager, t: Nanos) -> Result<(), String> {
+        let reached = run.run_until_bounded(t, self.left);
+        self.left = run.budget_left();
+        if reached || run.stalled() {
+            Ok(())
+        } else {
+            Err(self.over())
+        }
+    }
+
+    fn run_sim(&mut self, sim: &mut Simulation, t: Nanos) -> Result<(), String> {
+        let reached = sim.run_until_bounded(t, self.left);
+        self.left = sim.budget_left();
+        if reached || sim.stalled().is_some() {
+            Ok(())
+        } else {
+            Err(self.over())
+        }
+    }
+
+    /// The next instant anything happens, handled; every step costs a unit.
+    fn step(&mut self, sim: &mut Simulation) -> Result<Option<Nanos>, String> {
+        if self.left == 0 {
+            return Err(self.over());
+        }
+        let t = sim.step_bounded(self.left);
+        self.left = sim.budget_left().min(self.left - 1);
+        Ok(t)
     }
 }
 

@@ -177,12 +177,11 @@ pub enum Reply {
         seq: u64,
         lesson: LessonView,
     },
+    /// The file's mistakes, in file order (never none).
     Refused {
         seq: u64,
         file: String,
-        line: usize,
-        field: String,
-        reason: String,
+        mistakes: Vec<crate::LessonError>,
     },
     Figures {
         seq: u64,

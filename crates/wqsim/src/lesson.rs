@@ -12,7 +12,7 @@ use std::process::ExitCode;
 
 use workqueue_lessons::parse::{id_of, text_of, too_large, MAX_FILE_BYTES};
 use workqueue_lessons::view::{view, Reply};
-use workqueue_lessons::{check, lesson, Lesson};
+use workqueue_lessons::{check, lesson_or_mistakes, Lesson};
 
 pub fn main(args: &[String]) -> ExitCode {
     let (views, files) = match args {
@@ -34,14 +34,19 @@ pub fn main(args: &[String]) -> ExitCode {
         // The size first: a file too large is refused before it is read.
         let size = std::fs::metadata(path).map(|m| m.len());
         let read = match size {
-            Ok(n) if n > MAX_FILE_BYTES as u64 => Ok(Err(too_large(n as usize))),
-            _ => std::fs::read(path)
-                .map(|bytes| text_of(&bytes).and_then(|text| lesson(&id_of(path), text))),
+            Ok(n) if n > MAX_FILE_BYTES as u64 => Ok(Err(vec![too_large(n as usize)])),
+            _ => std::fs::read(path).map(|bytes| {
+                text_of(&bytes)
+                    .map_err(|e| vec![e])
+                    .and_then(|text| lesson_or_mistakes(&id_of(path), text))
+            }),
         };
         let code = match read {
             Ok(Ok(l)) => report(path, &l).max(views.map_or(0, |dir| write_view(dir, &l))),
-            Ok(Err(e)) => {
-                eprintln!("{path}: {e}");
+            Ok(Err(mistakes)) => {
+                for e in mistakes {
+                    eprintln!("{path}: {e}");
+                }
                 1
             }
             Err(e) => {
@@ -81,7 +86,9 @@ fn report(path: &str, l: &Lesson) -> u8 {
             }
         }
         if let Some(goal) = &step.goal {
-            let scene = l.setup_for(i).map(|s| s.scene());
+            let scene = l
+                .setup_for(i)
+                .map(|s| s.scene_within(workqueue_lessons::cost::STEP_BUDGET));
             let Some(Ok(scene)) = scene else {
                 eprintln!(
                     "{path}: line {}: goal: the step has no scene to check",

@@ -1,0 +1,123 @@
+//! What a step costs before anything of it runs, in the core's work units
+//! (keys added, events, reconciles and retries, client requests: see
+//! `workqueue_core::estimate`): its scene, the scenario and its inputs up to
+//! the last instant the set-up names; its question or goal, the scene on to
+//! the query's window, plus the samples it reads. A file whose step asks for
+//! more than [`STEP_BUDGET`], or whose steps together ask for more than
+//! [`LESSON_BUDGET`], is refused at the step's line. What cannot be costed
+//! from the file (a query that runs until something happens) is bounded as
+//! it runs, by the same budget ([`Query::answer_within`]).
+
+use workqueue_core::estimate;
+use workqueue_core::scenario::{ItemSpec, Source};
+use workqueue_core::{Input, Nanos, Scenario, MILLISECOND};
+
+use crate::model::Setup;
+use crate::query::Query;
+
+/// Work units one step's scene, or one question on it, may take.
+pub const STEP_BUDGET: u64 = 5_000_000;
+/// Work units a whole lesson's scenes and answers may take together: what
+/// opening a lesson computes (every question is answered when it opens).
+pub const LESSON_BUDGET: u64 = 20_000_000;
+
+/// The last instant a set-up names: its inputs' and where it pauses.
+pub fn horizon(setup: &Setup) -> Nanos {
+    setup
+        .inputs
+        .iter()
+        .map(|(at, _)| *at)
+        .fold(setup.run_to, Nanos::max)
+}
+
+/// The estimated work of building the step's scene.
+pub fn scene(setup: &Setup) -> f64 {
+    work_to(setup, horizon(setup))
+}
+
+/// The estimated work of answering `query` on the scene: the run on to its
+/// window (from the start: the scene is part of it), and its samples.
+pub fn question(setup: &Setup, query: &Query) -> f64 {
+    let from = horizon(setup);
+    let until = query.window_end().map_or(from, |t| t.max(from));
+    work_to(setup, until) + query.samples_from(setup.run_to) as f64
+}
+
+/// The scenario with the set-up's inputs as the sources they start, run to
+/// `until`: what `estimate::work` costs.
+fn work_to(setup: &Setup, until: Nanos) -> f64 {
+    let mut s: Scenario = setup.scenario.clone();
+    s.duration_ns = until.max(0);
+    let Some(first) = s.controllers.first_mut() else {
+        return 0.0;
+    };
+    for (at, input) in &setup.inputs {
+        match input {
+            Input::Add { key } => first.items.push(ItemSpec {
+                key: key.clone(),
+                script: None,
+                reconcile_ns: None,
+                add_at_ns: Some(*at),
+            }),
+            Input::AddMany { prefix, count } => first.sources.push(Source::AddMany {
+                prefix: prefix.clone(),
+                count: *count,
+                at_ns: *at,
+                script: None,
+            }),
+            Input::WatchEvents {
+                key,
+                per_second,
+                duration_ns,
+            } => first.sources.push(Source::WatchEvents {
+                key: key.clone(),
+                per_second: *per_second,
+                start_ns: *at,
+                duration_ns: *duration_ns,
+            }),
+            Input::Resync {
+                period_ns: Some(period_ns),
+            } => first.sources.push(Source::Resync {
+                period_ns: *period_ns,
+            }),
+            // A script for a key, a decision: no more work than the key's.
+            Input::Resync { period_ns: None }
+            | Input::Decide { .. }
+            | Input::SetScript { .. }
+            | Input::DefaultScript { .. }
+            | Input::Shutdown => {}
+        }
+    }
+    estimate::work(&s)
+}
+
+impl Query {
+    /// The last instant the query runs the scene to, when the file says it;
+    /// `None` for a query that runs until something happens (bounded as it
+    /// runs).
+    pub fn window_end(&self) -> Option<Nanos> {
+        match self {
+            Query::Requeues { until, .. }
+            | Query::ReconcilesPerSecond { until, .. }
+            | Query::DeepestDebt { until }
+            | Query::Reconciles { until, .. }
+            | Query::ConvergedAt { until }
+            | Query::RequestsPerSecond { until }
+            | Query::ClientWait { until } => Some(*until),
+            Query::Results { until, .. } => *until,
+            Query::NumRequeues { at, .. } => Some(*at),
+            Query::WaitAfterFailure { .. }
+            | Query::NextWait { .. }
+            | Query::NthReconcile { .. }
+            | Query::WaitForWorker { .. } => None,
+        }
+    }
+
+    /// The samples the query reads from the scene's instant `from`.
+    pub fn samples_from(&self, from: Nanos) -> u64 {
+        match self {
+            Query::DeepestDebt { until } => ((*until - from.min(*until)) / MILLISECOND) as u64 + 1,
+            _ => 0,
+        }
+    }
+}
