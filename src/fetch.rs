@@ -64,12 +64,59 @@ pub async fn lesson_file(path: String, step: usize, dispatch: impl Fn(Action)) {
         Ok(href) => href,
         Err(e) => return dispatch(Action::Notify(Notice::error(format!("lesson-file: {e}")))),
     };
-    match text(&href).await {
+    let limit = workqueue_lessons::parse::MAX_FILE_BYTES;
+    let bytes = match bytes_within(&href, limit).await {
+        Ok(bytes) => bytes,
+        Err(e) => return dispatch(Action::Notify(Notice::error(format!("lesson-file: {e}")))),
+    };
+    match workqueue_lessons::parse::text_of(&bytes) {
         Ok(text) => dispatch(Action::OpenLessonFile {
             file: path,
-            text,
+            text: text.to_string(),
             step,
         }),
-        Err(e) => dispatch(Action::Notify(Notice::error(format!("lesson-file: {e}")))),
+        Err(e) => dispatch(Action::LessonRefused(crate::lessons::Refusal::new(
+            &path,
+            &String::from_utf8_lossy(&bytes),
+            vec![e],
+        ))),
     }
+}
+
+/// A file's bytes, refused unread when its declared length is over `limit`
+/// (and refused after reading when it had none and was).
+async fn bytes_within(path: &str, limit: usize) -> Result<Vec<u8>, String> {
+    let too_large = |n: f64| {
+        format!(
+            "{path} is {} KB: the playground reads lesson files of at most {} KB",
+            (n / 1024.0).ceil(),
+            limit / 1024
+        )
+    };
+    let window = web_sys::window().ok_or("no window")?;
+    let response = JsFuture::from(window.fetch_with_str(path))
+        .await
+        .map_err(|_| format!("{path} could not be fetched"))?;
+    let response: web_sys::Response = response.dyn_into().map_err(|_| "not a response")?;
+    if !response.ok() {
+        return Err(format!("{path}: HTTP {}", response.status()));
+    }
+    let declared = response
+        .headers()
+        .get("content-length")
+        .ok()
+        .flatten()
+        .and_then(|n| n.parse::<f64>().ok());
+    if let Some(n) = declared.filter(|n| *n > limit as f64) {
+        return Err(too_large(n));
+    }
+    let body = response.array_buffer().map_err(|_| "no body")?;
+    let bytes = JsFuture::from(body)
+        .await
+        .map(|b| js_sys::Uint8Array::new(&b).to_vec())
+        .map_err(|_| format!("{path} could not be read"))?;
+    if bytes.len() > limit {
+        return Err(too_large(bytes.len() as f64));
+    }
+    Ok(bytes)
 }

@@ -470,6 +470,7 @@ impl Playground {
             step,
             replay: true,
             source: Some((file, text)),
+            progress: None,
         });
         self.resolve_pending_lesson();
     }

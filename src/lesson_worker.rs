@@ -125,8 +125,32 @@ fn fail(c: &Client, text: &str) {
     }
 }
 
-/// Asks the worker to read a lesson file.
+/// Stops whatever the worker is reading (a lesson left or replaced while it
+/// was being read): the worker is ended, and the next request starts a new
+/// one. Goal checks and built-in lessons it had read are asked again.
+pub fn cancel() {
+    CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        if !c.asked.values().any(|a| matches!(a, Asked::Open { .. })) {
+            return;
+        }
+        #[cfg(target_arch = "wasm32")]
+        if let Some((worker, _)) = c.worker.take() {
+            worker.terminate();
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            c.held = None;
+        }
+        c.asked.clear();
+        c.primed.clear();
+    });
+}
+
+/// Asks the worker to read a lesson file (what it was reading before is
+/// stopped: only the latest file is waited for).
 pub fn open(file: String, text: String) {
+    cancel();
     send(|seq| {
         (
             Request::Open {
@@ -240,8 +264,17 @@ fn received(text: &str) {
             Reply::Lesson { seq, .. }
             | Reply::Refused { seq, .. }
             | Reply::Figures { seq, .. }
-            | Reply::Failed { seq, .. } => *seq,
+            | Reply::Failed { seq, .. }
+            | Reply::Progress { seq, .. } => *seq,
         };
+        if let Reply::Progress { done, total, .. } = reply {
+            // Still reading: the request stays asked.
+            let reading = matches!(c.asked.get(&seq), Some(Asked::Open { .. }));
+            return (
+                reading.then_some(Action::LessonProgress(done, total)),
+                c.dispatch.clone(),
+            );
+        }
         let asked = c.asked.remove(&seq);
         let action = match (reply, asked) {
             (Reply::Lesson { lesson, .. }, Some(Asked::Open { text, .. })) => {

@@ -101,6 +101,7 @@ impl Playground {
                 id: pos.id,
                 step: pos.step.saturating_add(1),
                 replay: false,
+                progress: None,
             });
             p.resolve_pending_lesson();
         }
@@ -339,6 +340,8 @@ pub struct PendingLesson {
     pub replay: bool,
     /// A file to read (its name and text), for a lesson that is not built in.
     pub source: Option<(String, String)>,
+    /// Steps answered so far, of how many, while the worker reads it.
+    pub progress: Option<(usize, usize)>,
 }
 
 impl Playground {
@@ -349,6 +352,7 @@ impl Playground {
             step,
             replay: true,
             source: None,
+            progress: None,
         });
         self.resolve_pending_lesson();
     }

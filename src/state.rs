@@ -92,6 +92,11 @@ pub enum Action {
     GoalFigures(usize, usize, Vec<Figure>),
     /// A trainer's lesson file was refused: say where, beside its text.
     LessonRefused(Refusal),
+    /// The lesson worker has answered `done` of the `total` steps of the
+    /// file it is reading.
+    LessonProgress(usize, usize),
+    /// Stop waiting for the lesson being read (the worker is stopped too).
+    CancelLesson,
     DismissRefusal,
     /// The same run on the other controller-runtime version: the settings
     /// for that queue, the recorded inputs replayed to the same instant,
@@ -530,7 +535,19 @@ impl Reducible for Playground {
                     next.enter_step(index, step);
                 }
             }
-            Action::ExitLesson => next.lesson = None,
+            Action::ExitLesson => {
+                next.lesson = None;
+                next.pending_lesson = None;
+            }
+            Action::LessonProgress(done, total) => match &mut next.pending_lesson {
+                Some(p) => p.progress = Some((done, total)),
+                None => return self,
+            },
+            Action::CancelLesson => {
+                if let Some(p) = next.pending_lesson.take() {
+                    next.notice = Notice::info(format!("Stopped opening the lesson {}.", p.id));
+                }
+            }
             Action::LessonNext(now_ms) => {
                 let press = next.clicker_next(now_ms);
                 // (Where the panel fits the screen its Next button says it.)

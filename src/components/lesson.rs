@@ -107,11 +107,30 @@ pub fn lesson_panel() -> Html {
         // A lesson on its way from the lesson worker keeps its place, so
         // the page does not jump when it arrives.
         return match &state.pending_lesson {
-            Some(p) => html! {
-                <section class="panel lesson loading" aria-busy="true" data-testid="lesson-loading">
-                    <p class="hint">{ format!("Opening the lesson {}…", p.id) }</p>
-                </section>
-            },
+            Some(p) => {
+                // Reading a file answers every question: it can take a
+                // while, so it shows how far it is and can be stopped.
+                let cancel = {
+                    let d = state.dispatcher();
+                    Callback::from(move |_| {
+                        crate::lesson_worker::cancel();
+                        d.dispatch(Action::CancelLesson);
+                    })
+                };
+                let (done, total) = p.progress.unwrap_or((0, 0));
+                html! {
+                    <section class="panel lesson loading" aria-busy="true" data-testid="lesson-loading">
+                        <p class="hint">{ format!("Opening the lesson {}…", p.id) }</p>
+                        if total > 0 {
+                            <p class="hint" data-testid="lesson-progress">{ format!("Answering its questions: step {done} of {total}") }</p>
+                            <progress max={total.to_string()} value={done.to_string()}></progress>
+                        }
+                        if p.source.is_some() || total > 0 {
+                            <button onclick={cancel} data-testid="lesson-cancel">{"Stop"}</button>
+                        }
+                    </section>
+                }
+            }
             None => html! {},
         };
     };

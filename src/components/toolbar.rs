@@ -79,7 +79,8 @@ pub fn toolbar() -> Html {
             .map(|l| l.title.clone())
             .collect::<Vec<_>>()
     });
-    let on_upload = read_file(d.clone(), |d, name, text| {
+    let on_upload = read_file(d.clone(), MAX_SCENARIO_BYTES, |d, name, bytes| {
+        let text = String::from_utf8_lossy(&bytes);
         match Scenario::from_json(&text) {
             Ok(scenario) => d.dispatch(Action::Load(Box::new(Shared {
                 scenario,
@@ -96,13 +97,23 @@ pub fn toolbar() -> Html {
     });
     // A trainer's lesson: read by the same code as the built-in ones.
     // A trainer's lesson: the lesson worker reads it as it reads the built-in ones.
-    let on_lesson_file = read_file(d.clone(), |d, file, text| {
-        d.dispatch(Action::OpenLessonFile {
-            file,
-            text,
-            step: 1,
-        })
-    });
+    let on_lesson_file = read_file(
+        d.clone(),
+        workqueue_lessons::parse::MAX_FILE_BYTES as f64,
+        |d, file, bytes| match workqueue_lessons::parse::text_of(&bytes) {
+            Ok(text) => d.dispatch(Action::OpenLessonFile {
+                file,
+                text: text.to_string(),
+                step: 1,
+            }),
+            // Not UTF-8: refused where the first bad byte is.
+            Err(e) => d.dispatch(Action::LessonRefused(crate::lessons::Refusal::new(
+                &file,
+                &String::from_utf8_lossy(&bytes),
+                vec![e],
+            ))),
+        },
+    );
     let save_scenario = {
         let json = state.current_scenario().to_json();
         Callback::from(move |_| download("workqueue-scenario.json", "application/json", &json))
@@ -170,9 +181,16 @@ pub fn toolbar() -> Html {
 }
 
 /// A file input's change: the chosen file's name and text, to `read`.
+/// The largest scenario file the page reads (a lesson file's limit is its
+/// reader's, [`workqueue_lessons::parse::MAX_FILE_BYTES`]).
+const MAX_SCENARIO_BYTES: f64 = 8.0 * 1024.0 * 1024.0;
+
+/// An upload, read once its size is known to be within `limit` bytes: its
+/// bytes go to `read` with the file's name, or what is wrong to `refuse`.
 fn read_file(
     d: UseReducerDispatcher<Playground>,
-    read: fn(&UseReducerDispatcher<Playground>, String, String),
+    limit: f64,
+    read: fn(&UseReducerDispatcher<Playground>, String, Vec<u8>),
 ) -> Callback<Event> {
     Callback::from(move |e: Event| {
         let Some(input) = e
@@ -185,14 +203,23 @@ fn read_file(
             return;
         };
         input.set_value("");
+        // The size first: a file too large is never read.
+        if file.size() > limit {
+            d.dispatch(Action::Notify(Notice::error(format!(
+                "{} is {} KB: the playground reads files of at most {} KB.",
+                file.name(),
+                (file.size() / 1024.0).ceil(),
+                (limit / 1024.0).floor()
+            ))));
+            return;
+        }
         let d = d.clone();
         wasm_bindgen_futures::spawn_local(async move {
-            let text = wasm_bindgen_futures::JsFuture::from(file.text())
+            let bytes = wasm_bindgen_futures::JsFuture::from(file.array_buffer())
                 .await
-                .ok()
-                .and_then(|t| t.as_string())
+                .map(|b| js_sys::Uint8Array::new(&b).to_vec())
                 .unwrap_or_default();
-            read(&d, file.name(), text);
+            read(&d, file.name(), bytes);
         });
     })
 }

@@ -7,7 +7,7 @@
 
 use workqueue_core::Scenario;
 use workqueue_lessons::parse::id_of;
-use workqueue_lessons::view::{view, Figure, Reply, Request};
+use workqueue_lessons::view::{view_with, Figure, Reply, Request};
 use workqueue_lessons::{check, lesson_or_mistakes, Lesson, Setup};
 
 /// Work a learner's run may take to check a goal (a worker can afford more
@@ -26,8 +26,19 @@ pub struct Library {
 impl Library {
     /// Answers one request (JSON in, JSON out).
     pub fn respond(&mut self, request: &str) -> String {
+        self.respond_with(request, |_| {})
+    }
+
+    /// [`Library::respond`], handing `progress` a [`Reply::Progress`] (as
+    /// JSON) after each step of a lesson being read.
+    pub fn respond_with(&mut self, request: &str, mut progress: impl FnMut(&str)) -> String {
         let reply = match serde_json::from_str::<Request>(request) {
-            Ok(Request::Open { seq, file, text }) => self.open(seq, &file, &text),
+            Ok(Request::Open { seq, file, text }) => {
+                self.open(seq, &file, &text, &mut |done, total| {
+                    let p = Reply::Progress { seq, done, total };
+                    progress(&serde_json::to_string(&p).unwrap_or_default());
+                })
+            }
             Ok(Request::Check {
                 seq,
                 id,
@@ -42,10 +53,16 @@ impl Library {
         serde_json::to_string(&reply).unwrap_or_default()
     }
 
-    fn open(&mut self, seq: u64, file: &str, text: &str) -> Reply {
+    fn open(
+        &mut self,
+        seq: u64,
+        file: &str,
+        text: &str,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Reply {
         match lesson_or_mistakes(&id_of(file), text) {
             Ok(l) => {
-                let shown = view(&l);
+                let shown = view_with(&l, progress);
                 self.lessons.retain(|x| x.id != l.id);
                 self.lessons.push(l);
                 Reply::Lesson { seq, lesson: shown }
@@ -181,5 +198,39 @@ mod tests {
         );
         let reply: Reply = serde_json::from_str(&lib.respond("nonsense")).unwrap();
         assert!(matches!(reply, Reply::Failed { .. }));
+    }
+
+    /// A lesson being read says how far it is, step by step, before its
+    /// answer comes.
+    #[test]
+    fn reading_a_lesson_reports_its_progress_step_by_step() {
+        let mut lib = Library::default();
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../lessons/herd.md"
+        ))
+        .unwrap();
+        let request = serde_json::to_string(&Request::Open {
+            seq: 4,
+            file: "herd.md".into(),
+            text,
+        })
+        .unwrap();
+        let mut seen = Vec::new();
+        let last = lib.respond_with(&request, |p| {
+            seen.push(serde_json::from_str::<Reply>(p).unwrap())
+        });
+        let expected: Vec<Reply> = (1..=5)
+            .map(|done| Reply::Progress {
+                seq: 4,
+                done,
+                total: 5,
+            })
+            .collect();
+        assert_eq!(seen, expected);
+        assert!(matches!(
+            serde_json::from_str::<Reply>(&last).unwrap(),
+            Reply::Lesson { seq: 4, .. }
+        ));
     }
 }

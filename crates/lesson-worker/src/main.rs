@@ -12,7 +12,10 @@ fn main() {
     let reply_to = scope.clone();
     let onmessage = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
         let request = e.data().as_string().unwrap_or_default();
-        let reply = library.borrow_mut().respond(&request);
+        // Progress goes out as it is made: the page shows it, and can cancel.
+        let reply = library.borrow_mut().respond_with(&request, |p| {
+            let _ = reply_to.post_message(&JsValue::from_str(p));
+        });
         let _ = reply_to.post_message(&JsValue::from_str(&reply));
     });
     scope.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));

@@ -61,6 +61,13 @@ pub struct GoalView {
 /// The lesson as the page draws it; `answer` says how each question is
 /// answered (the worker asks the core).
 pub fn view(lesson: &Lesson) -> LessonView {
+    view_with(lesson, |_, _| {})
+}
+
+/// [`view`], saying after each step how many of the lesson's steps are
+/// done (answering is the long part: the page shows the progress).
+pub fn view_with(lesson: &Lesson, mut progress: impl FnMut(usize, usize)) -> LessonView {
+    let total = lesson.steps.len();
     LessonView {
         id: lesson.id.clone(),
         title: lesson.title.clone(),
@@ -85,6 +92,11 @@ pub fn view(lesson: &Lesson) -> LessonView {
                 }),
                 act: s.act.as_ref().and_then(|a| serde_json::to_string(a).ok()),
                 compare_limiters: s.show == Some(Show::CompareLimiters),
+            })
+            .enumerate()
+            .map(|(i, step)| {
+                progress(i + 1, total);
+                step
             })
             .collect(),
     }
@@ -190,6 +202,12 @@ pub enum Reply {
     Failed {
         seq: u64,
         reason: String,
+    },
+    /// Reading request `seq`: `done` of its `total` steps answered so far.
+    Progress {
+        seq: u64,
+        done: usize,
+        total: usize,
     },
 }
 
