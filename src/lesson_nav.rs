@@ -471,6 +471,7 @@ impl Playground {
             replay: true,
             source: Some((file, text)),
             progress: None,
+            ticket: self.rev,
         });
         self.resolve_pending_lesson();
     }

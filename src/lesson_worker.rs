@@ -72,7 +72,7 @@ fn send(request: impl FnOnce(u64) -> (Request, Asked)) {
 fn post(c: &mut Client, request: &Request) {
     use wasm_bindgen::JsCast;
     if c.worker.is_none() {
-        let Ok(worker) = web_sys::Worker::new("./lesson-worker_loader.js") else {
+        let Ok(worker) = web_sys::Worker::new("./lesson-worker-loader.js") else {
             fail(c, "the lesson worker could not start");
             return;
         };

@@ -154,7 +154,13 @@ pub fn app() -> Html {
         });
         // A lesson waited for: the worker is asked for it (a built-in file
         // is fetched first), once.
-        use_effect_with(state.pending_lesson.clone(), |pending| {
+        // (Once per asking: its progress changes the pending lesson too.)
+        let ticket = state
+            .pending_lesson
+            .as_ref()
+            .map(|p| (p.id.clone(), p.ticket));
+        let pending = state.pending_lesson.clone();
+        use_effect_with(ticket, move |_| {
             if let Some(p) = pending {
                 match &p.source {
                     Some((file, text)) => lesson_worker::open(file.clone(), text.clone()),

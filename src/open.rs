@@ -102,6 +102,7 @@ impl Playground {
                 step: pos.step.saturating_add(1),
                 replay: false,
                 progress: None,
+                ticket: p.rev,
             });
             p.resolve_pending_lesson();
         }
@@ -342,6 +343,9 @@ pub struct PendingLesson {
     pub source: Option<(String, String)>,
     /// Steps answered so far, of how many, while the worker reads it.
     pub progress: Option<(usize, usize)>,
+    /// Which asking this is (the page's revision when it was asked): the
+    /// worker is asked once per ticket, whatever else changes meanwhile.
+    pub ticket: u64,
 }
 
 impl Playground {
@@ -353,6 +357,7 @@ impl Playground {
             replay: true,
             source: None,
             progress: None,
+            ticket: self.rev,
         });
         self.resolve_pending_lesson();
     }

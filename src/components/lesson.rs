@@ -103,9 +103,13 @@ pub fn lesson_panel() -> Html {
             }
         });
     }
-    let Some(ls) = state.lesson.clone() else {
-        // A lesson on its way from the lesson worker keeps its place, so
-        // the page does not jump when it arrives.
+    // A lesson on its way from the lesson worker keeps its place (the page
+    // does not jump when it arrives), over the one open before it.
+    let reading = state
+        .pending_lesson
+        .as_ref()
+        .is_some_and(|p| p.source.is_some() || p.progress.is_some());
+    if state.lesson.is_none() || reading {
         return match &state.pending_lesson {
             Some(p) => {
                 // Reading a file answers every question: it can take a
@@ -133,6 +137,9 @@ pub fn lesson_panel() -> Html {
             }
             None => html! {},
         };
+    }
+    let Some(ls) = state.lesson.clone() else {
+        return html! {};
     };
     let Some(lesson) = lessons::get(ls.index) else {
         return html! {};

@@ -86,7 +86,8 @@ export async function open(browser, url, { viewport = { width: 1280, height: 800
   const page = await context.newPage();
   if (initScript) await page.addInitScript(initScript);
   const problems = { console: [], external: [] };
-  page.on('console', (m) => { if (m.type() === 'error') problems.console.push(m.text()); });
+  // Any error or warning on any page is a problem the tests report.
+  page.on('console', (m) => { if (['error', 'warning'].includes(m.type())) problems.console.push(m.text()); });
   page.on('pageerror', (e) => problems.console.push(String(e)));
   await context.route('**/*', (route) => {
     const u = new URL(route.request().url());

@@ -67,9 +67,13 @@ for (const how of ['upload', 'link']) {
       if (how === 'link' && name === 'huge.md') continue; // (covered by the upload: same check)
       const target = how === 'upload' ? `${url}/` : `${url}/?lesson-file=${name}`;
       const { page, context, problems } = await open(browser, target, { initScript: frames });
+      // The page's own first load is not the file's doing: gaps count from here.
+      await page.waitForTimeout(300);
+      await worstGap(page);
       const started = Date.now();
       if (how === 'upload') {
-        await page.setInputFiles('[data-testid="lesson-upload"]', { name, mimeType: 'text/markdown', buffer: Buffer.from(text) });
+        // (As a file on disk: the browser is handed its path, as a person's would be.)
+        await page.setInputFiles('[data-testid="lesson-upload"]', path.join(dir, name));
       }
       // Either the outcome, or (still being read) the progress of its reading.
       let got = await outcome(page).catch(() => 'nothing');
@@ -90,6 +94,7 @@ for (const how of ['upload', 'link']) {
       const gap = await worstGap(page);
       if (gap > 200) faults.push(`${name}: a frame gap of ${gap.toFixed(0)} ms`);
       if (problems.external.length) faults.push(`${name}: requests left the origin: ${problems.external}`);
+      if (problems.console.length) faults.push(`${name}: console: ${problems.console}`);
       figures.push(`${name}: ${got} after ${took} ms, good lesson after ${good} ms, worst frame gap ${gap.toFixed(0)} ms`);
       await context.close();
     }
@@ -109,5 +114,25 @@ test('a file with a mistake in each of two steps lists both, each at its line', 
   const said = await page.$$eval('[data-testid="refusal-reason"]', (ps) => ps.map((p) => p.textContent));
   assert.equal(said.length, 2, said.join(' | '));
   said.forEach((s, i) => assert.ok(s.startsWith(`Line ${lines[i]}`), `${s} (expected line ${lines[i]})`));
+  await context.close();
+});
+
+test('a lesson loaded while another is still being read opens at once: the old reading is stopped', async () => {
+  const { page, context, problems } = await open(browser, url);
+  await page.setInputFiles('[data-testid="lesson-upload"]', path.join(dir, 'million-keys.md'));
+  await page.waitForSelector('[data-testid="lesson-loading"]');
+  const before = Date.now();
+  await page.setInputFiles('[data-testid="lesson-upload"]', { name: 'good.md', mimeType: 'text/markdown', buffer: Buffer.from(example) });
+  await page.waitForFunction(() => document.querySelector('[data-testid="lesson-step-title"]')?.textContent === 'Five hundred keys, two failures each', null, { timeout: 15000 });
+  const took = Date.now() - before;
+  console.log(`# the good lesson opened ${took} ms after, while the million keys were being answered`);
+  assert.ok(took <= 2000, `${took} ms`);
+  // Stop: a long reading can be stopped by hand too.
+  await page.setInputFiles('[data-testid="lesson-upload"]', path.join(dir, 'million-keys.md'));
+  await page.waitForSelector('[data-testid="lesson-cancel"]');
+  await page.click('[data-testid="lesson-cancel"]');
+  await page.waitForFunction(() => !document.querySelector('[data-testid="lesson-loading"]'));
+  assert.match(await page.textContent('[data-testid="notice"]'), /Stopped opening the lesson million-keys/);
+  assert.deepEqual(problems.console, []);
   await context.close();
 });

@@ -103,7 +103,7 @@ test('workshop mode on a projector: the stage takes most of the screen, keys in 
     const stage = await page.locator('[data-stage]').boundingBox();
     assert.ok(stage.width >= 0.6 * viewport.width, `stage ${stage.width.toFixed(0)}px of ${viewport.width}px`);
     assert.ok(stage.y < viewport.height / 3, `the stage starts high on the screen (${stage.y.toFixed(0)}px)`);
-    const chipPx = await page.$eval('[data-stage] .chip', (el) => parseFloat(getComputedStyle(el).fontSize));
+    const chipPx = await page.evaluate(() => parseFloat(getComputedStyle(document.querySelector('[data-stage] .chip')).fontSize));
     assert.ok(chipPx >= 18, `key labels at ${chipPx}px`);
     const lessonPx = await page.$eval('.lesson-text', (el) => parseFloat(getComputedStyle(el).fontSize));
     assert.ok(lessonPx >= 16, `narration at ${lessonPx}px`);

@@ -85,7 +85,8 @@ test('a free demo in workshop mode: one large strip holds adds, the storm, the l
     await page.waitForTimeout(1500);
     assert.match(await page.textContent('[data-testid="bucket"]'), /in debt|tokens/);
     // Keys are readable from the back of the room.
-    const size = await page.$eval('[data-stage] .chip', (el) => parseFloat(getComputedStyle(el).fontSize));
+    // (Read in one step: a chip found, then measured later, may have left.)
+    const size = await page.evaluate(() => parseFloat(getComputedStyle(document.querySelector('[data-stage] .chip')).fontSize));
     assert.ok(size >= 16, `key labels at ${size}px`);
     // A decision: the outcome buttons come up on the stage.
     await page.selectOption('[data-testid="demo-script"]', 'live');

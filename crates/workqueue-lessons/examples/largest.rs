@@ -46,10 +46,21 @@ fn main() {
     let l = lesson_or_mistakes("largest", &text).expect("accepted");
     let v = view(&l);
     let took = started.elapsed();
-    let answers: Vec<_> = v.steps.iter().filter_map(|s| s.question.as_ref()).map(|q| q.answer.as_str()).collect();
+    let answers: Vec<_> = v
+        .steps
+        .iter()
+        .filter_map(|s| s.question.as_ref())
+        .map(|q| q.answer.as_str())
+        .collect();
     println!("budget: {STEP_BUDGET} work units a step, {LESSON_BUDGET} a lesson");
-    println!("largest accepted: {steps} steps of {keys} failing keys, each answered ({} bytes)", text.len());
-    println!("read and answered natively in {:.0} ms (answers {answers:?})", took.as_secs_f64() * 1e3);
+    println!(
+        "largest accepted: {steps} steps of {keys} failing keys, each answered ({} bytes)",
+        text.len()
+    );
+    println!(
+        "read and answered natively in {:.0} ms (answers {answers:?})",
+        took.as_secs_f64() * 1e3
+    );
     if let Some(out) = std::env::args().nth(1) {
         std::fs::write(&out, &text).expect("written");
         println!("written to {out}");
