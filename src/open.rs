@@ -183,6 +183,11 @@ mod tests {
                     burst: below(2_000) as i64,
                 },
             },
+            client_per: if below(2) == 0 {
+                workqueue_core::scenario::ClientScope::Kind
+            } else {
+                workqueue_core::scenario::ClientScope::Shared
+            },
             requests_per_reconcile: below(30) as u32,
             failures: below(6) as u32,
             reconcile_ms: below(300) as i64,

@@ -3,7 +3,9 @@
 //! tested natively.
 
 use workqueue_core::controller::{CrossplaneConfig, Script};
-use workqueue_core::scenario::{BucketSpec, ClientLimit, ControllerConfig, ControllerSpec, Source};
+use workqueue_core::scenario::{
+    BucketSpec, ClientLimit, ClientScope, ControllerConfig, ControllerSpec, Source,
+};
 use workqueue_core::{LimiterConfig, Scenario, MILLISECOND, SECOND};
 
 /// What the controllers share.
@@ -47,6 +49,9 @@ pub struct Provider {
     pub kinds: Vec<Kind>,
     pub sharing: Sharing,
     pub client: ClientChoice,
+    /// One client bucket per kind (controller-runtime's client), or one
+    /// for all (a clientset, an explicit `Config.RateLimiter`).
+    pub client_per: ClientScope,
     pub requests_per_reconcile: u32,
     /// Each reconcile fails this many times, then succeeds.
     pub failures: u32,
@@ -72,6 +77,7 @@ impl Default for Provider {
                 .collect(),
             sharing: Sharing::Crossplane { r: 10 },
             client: ClientChoice::Crossplane,
+            client_per: ClientScope::Kind,
             requests_per_reconcile: 3,
             failures: 3,
             reconcile_ms: 50,
@@ -98,15 +104,18 @@ impl Provider {
         s.client = match (self.client, self.sharing) {
             (ClientChoice::Off, _) => None,
             (ClientChoice::V020, _) => Some(ClientLimit::V0_20),
-            (ClientChoice::Crossplane, Sharing::Crossplane { r }) => Some(ClientLimit {
-                qps: 5.0 * r as f64,
-                burst: 10 * r as i64,
-            }),
+            (ClientChoice::Crossplane, Sharing::Crossplane { r }) => {
+                Some(ClientLimit::per_kind(5.0 * r as f64, 10 * r as i64))
+            }
             (ClientChoice::Crossplane, _) => {
                 return Err("API client limit: 5R / 10R is Crossplane's: choose Crossplane sharing, or another client limit".into())
             }
-            (ClientChoice::Custom { qps, burst }, _) => Some(ClientLimit { qps, burst }),
-        };
+            (ClientChoice::Custom { qps, burst }, _) => Some(ClientLimit::per_kind(qps, burst)),
+        }
+        .map(|c| ClientLimit {
+            per: self.client_per,
+            ..c
+        });
         let script = Script::FailThenSucceed {
             failures: self.failures,
         };
@@ -140,6 +149,7 @@ impl Provider {
                     script: None,
                 }],
                 requests_per_reconcile: self.requests_per_reconcile,
+                kind: String::new(),
                 shares_bucket: shares,
             })
             .collect();
@@ -184,13 +194,7 @@ mod tests {
         let s = Provider::default().to_scenario().unwrap();
         assert_eq!(s.controllers.len(), 3);
         assert_eq!(s.crossplane.unwrap().max_reconcile_rate, 10);
-        assert_eq!(
-            s.client_limit(),
-            Some(ClientLimit {
-                qps: 50.0,
-                burst: 100
-            })
-        );
+        assert_eq!(s.client_limit(), Some(ClientLimit::per_kind(50.0, 100)));
         let m = Manager::new(&s).unwrap();
         assert!(
             m.controllers().all(|(_, c)| c.workers().len() == 10),

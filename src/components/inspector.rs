@@ -21,9 +21,13 @@ fn holders(holding: &[Holder]) -> String {
                 "the global bucket: the middleware answered RequeueAfter; its next pass is paid for"
                     .into()
             }
-            Holder::Client { waited } => format!(
-                "the API client: its last reconcile waited {} for its requests",
-                format::dur(*waited)
+            Holder::Client { waited, kinds } => format!(
+                "the API client: its last reconcile waited {} for its requests, on {}",
+                format::dur(*waited),
+                match kinds.as_slice() {
+                    [one] => format!("the bucket of {one}'s REST client (one per kind)"),
+                    _ => "the client's one bucket, shared by every kind".to_string(),
+                }
             ),
         })
         .collect::<Vec<_>>()

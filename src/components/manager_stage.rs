@@ -30,7 +30,7 @@ fn shared_parts(m: &Manager, views: &[StageView], focused: bool) -> Html {
         .map(|(n, _)| n)
         .collect();
     let by_sharers = format!("passed to {}", sharers.join(", "));
-    let (global, shared, client) = m.shared_levels();
+    let (global, shared) = m.shared_levels();
     let on_bucket: usize = views
         .iter()
         .filter_map(|v| v.bucket.as_ref())
@@ -63,16 +63,41 @@ fn shared_parts(m: &Manager, views: &[StageView], focused: bool) -> Html {
         ));
     }
     let (requests, waited) = m.client_totals();
-    let client_part = match (client, s.client_limit()) {
-        (Some(tokens), Some(c)) => html! {
+    let buckets = m.client_levels();
+    let client_part = match (buckets.as_slice(), s.client_limit()) {
+        // One bucket for every kind: drawn as the others are.
+        ([(_, tokens)], Some(c)) => html! {
             <>
-                { bucket_gauge(&BucketView { owner: BucketOwner::Client, tokens, burst: c.burst, qps: c.qps, waiting_on_bucket: 0 }) }
+                { bucket_gauge(&BucketView { owner: BucketOwner::Client, tokens: *tokens, burst: c.burst, qps: c.qps, waiting_on_bucket: 0 }) }
+                <p class="client-totals" data-testid="client-totals">{ format!("{} requests, {} waited in all", format::count(requests), format_go_duration(waited)) }</p>
+            </>
+        },
+        // A bucket per kind: each kind's level, side by side.
+        (many, Some(c)) if !many.is_empty() => html! {
+            <>
+                <ul class="client-kinds" data-testid="client-kinds">
+                    { for many.iter().map(|(kinds, tokens)| {
+                        let low = *tokens < 1.0;
+                        html! {
+                            <li class={classes!("client-kind", low.then_some("debt"))} data-testid="client-kind" data-kind={kinds.join(",")}>
+                                <span class="kind">{ kinds.join(", ") }</span>
+                                <meter min="0" max={c.burst.to_string()} value={tokens.max(0.0).to_string()}></meter>
+                                <span class="level">{ format!("{:.1}/{}", tokens, c.burst) }</span>
+                            </li>
+                        }
+                    }) }
+                </ul>
+                <p class="hint">{ format!("{} qps, burst {} for each kind's REST client", c.qps, c.burst) }</p>
                 <p class="client-totals" data-testid="client-totals">{ format!("{} requests, {} waited in all", format::count(requests), format_go_duration(waited)) }</p>
             </>
         },
         _ => {
             html! { <p class="hint" data-testid="client-totals">{ format!("No client-side limit (controller-runtime v0.21 and later): {} requests went straight out.", format::count(requests)) }</p> }
         }
+    };
+    let client_by = match buckets.len() {
+        0 | 1 => by_all.clone(),
+        n => format!("{n} buckets, one per kind"),
     };
     html! {
         <div class={classes!("shared-row", focused.then_some("focus"))} data-lane="manager" data-testid="shared">
@@ -83,7 +108,7 @@ fn shared_parts(m: &Manager, views: &[StageView], focused: bool) -> Html {
                 </div>
             }) }
             <div class="lane shared-part client" data-testid="shared-client">
-                <h3>{"API client "}<small>{ by_all.clone() }</small></h3>
+                <h3>{"API client "}<small>{ client_by }</small></h3>
                 { client_part }
             </div>
         </div>

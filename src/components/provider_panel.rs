@@ -7,6 +7,7 @@ use yew::prelude::*;
 use super::{event_value, use_playground};
 use crate::provider::{ClientChoice, Kind, Provider, Sharing, MAX_KINDS};
 use crate::state::Action;
+use workqueue_core::scenario::ClientScope;
 
 const KIND_NAMES: [&str; MAX_KINDS] = [
     "buckets",
@@ -26,6 +27,8 @@ struct Form {
     qps: String,
     burst: String,
     client: String,
+    /// "kind" (a bucket per kind) or "shared" (one for all).
+    client_per: String,
     client_qps: String,
     client_burst: String,
     requests: String,
@@ -46,6 +49,7 @@ impl Default for Form {
             qps: f("10"),
             burst: f("100"),
             client: f("crossplane"),
+            client_per: f("kind"),
             client_qps: f("20"),
             client_burst: f("30"),
             requests: f("3"),
@@ -110,6 +114,11 @@ impl Form {
                 .collect(),
             sharing,
             client,
+            client_per: if self.client_per == "shared" {
+                ClientScope::Shared
+            } else {
+                ClientScope::Kind
+            },
             requests_per_reconcile: number(
                 "API requests per reconcile",
                 &self.requests,
@@ -216,6 +225,15 @@ pub fn provider_panel() -> Html {
                     <option value="custom" selected={form.client == "custom"}>{"custom"}</option>
                 </select>
             </div>
+            { if form.client != "off" { html! {
+                <div class="field">
+                    <label for="pv-client-per">{"Client buckets"}</label>
+                    <select id="pv-client-per" onchange={bind(|f, v| f.client_per = v)} data-testid="pv-client-per">
+                        <option value="kind" selected={form.client_per == "kind"}>{"one per kind (controller-runtime's client)"}</option>
+                        <option value="shared" selected={form.client_per == "shared"}>{"one for all (a clientset, or Config.RateLimiter)"}</option>
+                    </select>
+                </div>
+            } } else { html! {} } }
             { if form.client == "custom" { html! { <div class="grid2">{ text("pv-client-qps", "Client qps", &form.client_qps, |f, v| f.client_qps = v) }{ text("pv-client-burst", "Client burst", &form.client_burst, |f, v| f.client_burst = v) }</div> } } else { html! {} } }
             <div class="grid2">
                 { text("pv-requests", "API requests per reconcile", &form.requests, |f, v| f.requests = v) }

@@ -28,8 +28,13 @@ pub struct Manager {
     global: Option<TokenBucket>,
     /// The bucket declared once and passed to the controllers that share it.
     shared_bucket: Option<TokenBucket>,
-    /// The API client every controller uses.
-    client: Option<TokenBucket>,
+    /// The API client's buckets: one per resource kind (controller-runtime's
+    /// client), or one for every request (a clientset, an explicit limiter).
+    client: Vec<TokenBucket>,
+    /// The kinds each client bucket serves, in the order they appear.
+    client_kinds: Vec<Vec<String>>,
+    /// Which client bucket controller `i` draws from.
+    client_of: Vec<usize>,
     now: Nanos,
     /// Work units the last bounded call left unspent.
     work_left: u64,
@@ -59,9 +64,16 @@ impl Manager {
             shared_bucket: scenario
                 .shared_bucket
                 .map(|b| TokenBucket::new(b.qps, b.burst)),
-            client: scenario
-                .client_limit()
-                .map(|c| TokenBucket::new(c.qps, c.burst)),
+            client: {
+                let (kinds, _) = scenario.client_buckets();
+                let limit = scenario.client_limit();
+                kinds
+                    .iter()
+                    .filter_map(|_| limit.map(|c| TokenBucket::new(c.qps, c.burst)))
+                    .collect()
+            },
+            client_kinds: scenario.client_buckets().0,
+            client_of: scenario.client_buckets().1,
             now: 0,
             work_left: 0,
             inputs_skipped: 0,
@@ -80,9 +92,15 @@ impl Manager {
                 std::mem::swap(mine, theirs);
             }
         };
+        // Controller i's requests draw from its kind's bucket.
+        let mut client = self
+            .client_of
+            .get(i)
+            .and_then(|b| self.client.get_mut(*b))
+            .map(|b| std::mem::replace(b, TokenBucket::new(0.0, 0)));
         lend(&mut self.global, c.global_bucket_mut());
         lend(&mut self.shared_bucket, c.shared_bucket_mut());
-        lend(&mut self.client, c.client_bucket_mut());
+        lend(&mut client, c.client_bucket_mut());
         let result = f(c);
         let take_back = |mine: &mut Option<TokenBucket>, theirs: Option<&mut TokenBucket>| {
             if let (Some(mine), Some(theirs)) = (mine, theirs) {
@@ -92,7 +110,10 @@ impl Manager {
         };
         take_back(&mut self.global, c.global_bucket_mut());
         take_back(&mut self.shared_bucket, c.shared_bucket_mut());
-        take_back(&mut self.client, c.client_bucket_mut());
+        take_back(&mut client, c.client_bucket_mut());
+        if let (Some(b), Some(slot)) = (client, self.client_of.get(i)) {
+            self.client[*slot] = b;
+        }
         result
     }
 
@@ -330,14 +351,26 @@ impl Manager {
     }
 
     /// The shared buckets' levels at the manager's clock: (Crossplane's
-    /// global bucket, the shared limiter bucket, the client).
-    pub fn shared_levels(&self) -> (Option<f64>, Option<f64>, Option<f64>) {
+    /// global bucket, the shared limiter bucket).
+    pub fn shared_levels(&self) -> (Option<f64>, Option<f64>) {
         let level = |b: &Option<TokenBucket>| b.as_ref().map(|b| b.tokens_at(self.now));
-        (
-            level(&self.global),
-            level(&self.shared_bucket),
-            level(&self.client),
-        )
+        (level(&self.global), level(&self.shared_bucket))
+    }
+
+    /// The API client's buckets at the manager's clock: the kinds each
+    /// serves, and its level (none without a client limit).
+    pub fn client_levels(&self) -> Vec<(&[String], f64)> {
+        self.client_kinds
+            .iter()
+            .zip(&self.client)
+            .map(|(kinds, b)| (kinds.as_slice(), b.tokens_at(self.now)))
+            .collect()
+    }
+
+    /// The client bucket controller `i` draws from, and the kinds it serves.
+    pub fn client_bucket_of(&self, i: usize) -> Option<(&[String], &TokenBucket)> {
+        let b = *self.client_of.get(i)?;
+        Some((self.client_kinds.get(b)?.as_slice(), self.client.get(b)?))
     }
 
     /// A fingerprint of the whole run. A manager of one has its controller's

@@ -58,20 +58,52 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
-/// The API client's rate limit: `rest.Config{QPS, Burst}`.
+/// The API client's rate limit: `rest.Config{QPS, Burst}`, and which
+/// requests share one bucket of it.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ClientLimit {
     pub qps: f64,
     pub burst: i64,
+    /// Per resource kind (controller-runtime's client), or one bucket for
+    /// every request (a clientset, or a `Config.RateLimiter` set by hand).
+    #[serde(default, skip_serializing_if = "ClientScope::is_per_kind")]
+    pub per: ClientScope,
+}
+
+/// Which requests draw from one client bucket.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClientScope {
+    /// controller-runtime's client: one REST client per GroupVersionKind,
+    /// each with a token bucket of its own when `Config.RateLimiter` is nil.
+    #[default]
+    Kind,
+    /// client-go's typed clientset: one limiter for every resource it serves.
+    Clientset,
+    /// A `Config.RateLimiter` the program set: one bucket shared by every
+    /// client made from that config.
+    Shared,
+}
+
+impl ClientScope {
+    fn is_per_kind(&self) -> bool {
+        *self == ClientScope::Kind
+    }
 }
 
 impl ClientLimit {
-    /// controller-runtime up to v0.20: 20 qps, burst 30.
-    pub const V0_20: ClientLimit = ClientLimit {
-        qps: 20.0,
-        burst: 30,
-    };
+    /// controller-runtime up to v0.20: 20 qps, burst 30, per kind.
+    pub const V0_20: ClientLimit = ClientLimit::per_kind(20.0, 30);
+
+    /// `qps` and `burst` for each resource kind's REST client.
+    pub const fn per_kind(qps: f64, burst: i64) -> ClientLimit {
+        ClientLimit {
+            qps,
+            burst,
+            per: ClientScope::Kind,
+        }
+    }
 }
 
 /// A token bucket's parameters.
@@ -105,6 +137,10 @@ pub struct ControllerSpec {
     /// API requests each reconcile makes through the manager's client.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub requests_per_reconcile: u32,
+    /// The resource kind those requests write (its REST client's bucket,
+    /// when the client limits per kind). Empty: the controller's name.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub kind: String,
     /// This controller takes its tokens from the manager's shared bucket.
     #[serde(default, skip_serializing_if = "is_false")]
     pub shares_bucket: bool,
@@ -122,6 +158,7 @@ impl ControllerSpec {
             items: Vec::new(),
             sources: Vec::new(),
             requests_per_reconcile: 0,
+            kind: String::new(),
             shares_bucket: false,
         }
     }
@@ -406,10 +443,7 @@ impl Scenario {
         self.client.or_else(|| {
             self.crossplane.as_ref().map(|cp| {
                 let d = cp.derived();
-                ClientLimit {
-                    qps: d.rest_qps,
-                    burst: d.rest_burst as i64,
-                }
+                ClientLimit::per_kind(d.rest_qps, d.rest_burst as i64)
             })
         })
     }
@@ -425,6 +459,41 @@ impl Scenario {
             Some("") | None => format!("controller-{i}"),
             Some(n) => n.to_string(),
         }
+    }
+
+    /// The resource kind controller `i`'s requests write: its `kind`, else
+    /// its name.
+    pub fn controller_kind(&self, i: usize) -> String {
+        match self.controllers.get(i).map(|c| c.kind.as_str()) {
+            Some("") | None => self.controller_name(i),
+            Some(k) => k.to_string(),
+        }
+    }
+
+    /// The API client's buckets: the kinds that share each (one bucket per
+    /// kind, or one for all), and which bucket each controller draws from.
+    pub fn client_buckets(&self) -> (Vec<Vec<String>>, Vec<usize>) {
+        let Some(limit) = self.client_limit() else {
+            return (Vec::new(), Vec::new());
+        };
+        let mut buckets: Vec<Vec<String>> = Vec::new();
+        let mut of = Vec::with_capacity(self.controllers.len());
+        for i in 0..self.controllers.len() {
+            let kind = self.controller_kind(i);
+            let at = match limit.per {
+                ClientScope::Kind => buckets.iter().position(|b| b[0] == kind),
+                ClientScope::Clientset | ClientScope::Shared => (!buckets.is_empty()).then_some(0),
+            };
+            let at = at.unwrap_or_else(|| {
+                buckets.push(Vec::new());
+                buckets.len() - 1
+            });
+            if !buckets[at].contains(&kind) {
+                buckets[at].push(kind);
+            }
+            of.push(at);
+        }
+        (buckets, of)
     }
 
     pub fn to_json(&self) -> String {
@@ -556,6 +625,20 @@ impl ScenarioDoc {
                 "in version 2 a controller's fields go in its entry of controllers",
             ));
         }
+        // A version 1 file with both forms: neither is dropped in silence.
+        if let (true, Some(list), Some((field, _))) = (
+            v1,
+            self.controllers.as_ref().filter(|l| !l.is_empty()),
+            own.iter().find(|(_, set)| *set),
+        ) {
+            return Err(bad(
+                *field,
+                format!(
+                    "this file sets {field} for one controller and also lists {} controller(s) in controllers: keep one form (put {field} in each controller's entry)",
+                    list.len()
+                ),
+            ));
+        }
         let controllers = match self.controllers {
             Some(list) if !(v1 && list.is_empty()) => list,
             None if !v1 => {
@@ -573,6 +656,7 @@ impl ScenarioDoc {
                 items: self.items.unwrap_or_default(),
                 sources: self.sources.unwrap_or_default(),
                 requests_per_reconcile: self.requests_per_reconcile.unwrap_or_default(),
+                kind: String::new(),
                 shares_bucket: self.shares_bucket.unwrap_or_default(),
             }],
         };
@@ -651,15 +735,21 @@ mod tests {
         assert_eq!(one.first().requests_per_reconcile, 2);
         assert_eq!(one.crossplane.unwrap().max_reconcile_rate, 3);
         assert_eq!(one.seed, 4);
-        // A manager: its controllers stay; the top-level controller fields,
-        // which version 1 ignored, are dropped.
-        let many = Scenario::from_json(
+        // A manager that also sets one controller's fields at the top: the
+        // file is refused, naming both (version 1 dropped them in silence).
+        let mixed = Scenario::from_json(
             r#"{"version": 1, "items": [{"key": "ignored"}], "shared_bucket": {"qps": 5, "burst": 5},
+                "controllers": [{"name": "a", "shares_bucket": true}, {"name": "b"}]}"#,
+        )
+        .unwrap_err();
+        assert_eq!(mixed.field, "items");
+        assert!(mixed.reason.contains("controllers"), "{mixed}");
+        let many = Scenario::from_json(
+            r#"{"version": 1, "shared_bucket": {"qps": 5, "burst": 5},
                 "controllers": [{"name": "a", "shares_bucket": true}, {"name": "b"}]}"#,
         )
         .unwrap();
         assert_eq!(many.controllers.len(), 2);
-        assert!(many.controllers.iter().all(|c| c.items.is_empty()));
         assert!(many.first().shares_bucket);
         // Mistakes in an old file are named where they now stand.
         let e = Scenario::from_json(r#"{"version": 1, "controller": {"workers": 0}}"#).unwrap_err();

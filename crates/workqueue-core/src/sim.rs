@@ -140,6 +140,9 @@ pub struct Simulation {
     watch_events_total: u64,
     /// The API client's rate limiter (none: off), and what went through it.
     client: Option<TokenBucket>,
+    /// The kinds whose requests share that bucket (this controller's kind
+    /// alone when the client limits per kind).
+    client_kinds: Vec<String>,
     client_requests: u64,
     client_waited: Nanos,
     /// When a reconcile last succeeded (how long the keys took to converge).
@@ -246,6 +249,12 @@ impl Simulation {
             client: scenario
                 .client_limit()
                 .map(|c| TokenBucket::new(c.qps, c.burst)),
+            client_kinds: {
+                let (kinds, of) = scenario.client_buckets();
+                of.get(i)
+                    .and_then(|b| kinds.get(*b).cloned())
+                    .unwrap_or_default()
+            },
             client_requests: 0,
             client_waited: 0,
             last_success_at: None,
@@ -1207,6 +1216,11 @@ impl Simulation {
     /// API requests sent through the client, and the time they waited in all.
     pub fn client_totals(&self) -> (u64, Nanos) {
         (self.client_requests, self.client_waited)
+    }
+
+    /// The kinds whose requests share this controller's client bucket.
+    pub fn client_kinds(&self) -> &[String] {
+        &self.client_kinds
     }
 
     /// The client's rate limiter, to lend a manager's shared one.

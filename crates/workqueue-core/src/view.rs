@@ -214,7 +214,7 @@ pub struct KeyReport {
 }
 
 /// What holds a key back, across the levels of a manager.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "holder", rename_all = "snake_case")]
 pub enum Holder {
     /// Its own per-item backoff (or a RequeueAfter it asked for).
@@ -224,8 +224,9 @@ pub enum Holder {
     /// Crossplane's global bucket: the middleware answered RequeueAfter and
     /// the next pass is paid for.
     GlobalBucket,
-    /// Its latest reconcile waited this long for the API client.
-    Client { waited: Nanos },
+    /// Its latest reconcile waited this long for the API client's bucket
+    /// that serves `kinds` (one kind, or every kind when they share one).
+    Client { waited: Nanos, kinds: Vec<String> },
 }
 
 /// Calls shown for one result: a result causes at most Forget, the add
@@ -488,7 +489,10 @@ impl Simulation {
         }
         let waited = self.last_client_wait(id);
         if waited > 0 {
-            out.push(Holder::Client { waited });
+            out.push(Holder::Client {
+                waited,
+                kinds: self.client_kinds().to_vec(),
+            });
         }
         out
     }

@@ -593,7 +593,7 @@ fn a_resync_at_the_end_of_time_fires_once() {
 /// Up to four controllers from generated scenarios, with a shared bucket
 /// and a client limit half the time each.
 fn manager_scenario(g: &mut Gen) -> Scenario {
-    use workqueue_core::scenario::{BucketSpec, ClientLimit, ControllerSpec};
+    use workqueue_core::scenario::{BucketSpec, ClientLimit, ClientScope, ControllerSpec};
     let mut s = g.scenario();
     for i in 0..1 + g.below(3) {
         let c = g.scenario().controllers.remove(0);
@@ -618,6 +618,11 @@ fn manager_scenario(g: &mut Gen) -> Scenario {
         s.client = Some(ClientLimit {
             qps: g.count() as f64 / 3.0,
             burst: g.count() as i64,
+            per: if g.chance(50) {
+                ClientScope::Kind
+            } else {
+                ClientScope::Shared
+            },
         });
     }
     s

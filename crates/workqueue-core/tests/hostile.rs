@@ -159,10 +159,9 @@ fn rates_below_the_minimum_are_refused_and_numbers_are_shown_briefly() {
 
 fn client_heavy(requests: u32) -> Scenario {
     let mut s = Scenario::of("heavy", Vec::new());
-    s.client = Some(workqueue_core::scenario::ClientLimit {
-        qps: 1e6,
-        burst: 1_000_000,
-    });
+    s.client = Some(workqueue_core::scenario::ClientLimit::per_kind(
+        1e6, 1_000_000,
+    ));
     let mut c = ControllerSpec::new("a");
     c.controller.workers = 100;
     c.requests_per_reconcile = requests;

@@ -4,7 +4,9 @@
 //! a one-controller file runs exactly as before.
 
 use workqueue_core::controller::{CrossplaneConfig, Outcome, Script};
-use workqueue_core::scenario::{BucketSpec, ClientLimit, ControllerConfig, ControllerSpec, Source};
+use workqueue_core::scenario::{
+    BucketSpec, ClientLimit, ClientScope, ControllerConfig, ControllerSpec, Source,
+};
 use workqueue_core::{
     LimiterConfig, Manager, Scenario, Simulation, TokenBucket, MILLISECOND, SECOND,
 };
@@ -27,6 +29,7 @@ fn kind(name: &str, count: u64, script: Script) -> ControllerSpec {
             script: None,
         }],
         requests_per_reconcile: 0,
+        kind: String::new(),
         shares_bucket: false,
     }
 }
@@ -47,7 +50,7 @@ fn two_controllers_passed_the_same_bucket_take_tokens_from_one_pool() {
     let mut m = Manager::new(&s).unwrap();
     m.run_until(0);
     // 160 failures at t=0 against one bucket of 100: 60 in debt.
-    let (_, shared, _) = m.shared_levels();
+    let (_, shared) = m.shared_levels();
     assert_eq!(shared, Some(-60.0));
     // The two controllers' workers take turns: 60 keys wait on the shared
     // debt, 30 of each (the others wait out their own 5ms backoff).
@@ -103,11 +106,11 @@ fn a_crossplane_provider_shares_its_global_bucket_and_client_across_kinds() {
     // The seeds' numbers at the manager level: 10 workers per controller,
     // one global bucket of 10/s with a burst of 100, a 50 qps / 100 client.
     assert!(m.controllers().all(|(_, c)| c.workers().len() == 10));
-    assert_eq!(m.shared_levels(), (Some(100.0), None, Some(100.0)));
+    assert_eq!(m.shared_levels(), (Some(100.0), None));
     m.run_until(0);
     // 300 objects at t=0: the one global bucket lets 100 through and defers
     // 200 with a paid reservation, however the objects split across kinds.
-    let (global, _, _) = m.shared_levels();
+    let (global, _) = m.shared_levels();
     assert_eq!(global, Some(-200.0));
     let inner: u64 = m.controllers().map(|(_, c)| c.inner_reconciles()).sum();
     assert_eq!(inner, 100);
@@ -127,7 +130,7 @@ fn a_crossplane_provider_shares_its_global_bucket_and_client_across_kinds() {
 #[test]
 fn the_client_waits_with_x_time_rate_arithmetic() {
     let mut s = Scenario::new("client");
-    s.client = Some(ClientLimit { qps: 5.0, burst: 2 });
+    s.client = Some(ClientLimit::per_kind(5.0, 2));
     s.controllers[0].requests_per_reconcile = 3;
     s.controllers[0].controller.workers = 2;
     s.controllers[0].controller.reconcile_ns = 10 * MILLISECOND;
@@ -190,13 +193,10 @@ fn a_manager_is_validated_by_field() {
         "controllers[1].shares_bucket"
     );
     s.controllers[1].shares_bucket = false;
-    s.client = Some(ClientLimit {
-        qps: -1.0,
-        burst: 10,
-    });
+    s.client = Some(ClientLimit::per_kind(-1.0, 10));
     let e = s.validate().unwrap_err();
     assert!(e.field.contains("client"), "{e}");
-    s.client = Some(ClientLimit { qps: 0.0, burst: 1 });
+    s.client = Some(ClientLimit::per_kind(0.0, 1));
     let e = s.validate().unwrap_err();
     assert!(
         e.field.contains("client"),
@@ -237,4 +237,80 @@ fn a_manager_of_one_is_exactly_its_controller() {
     alone.run_until(30 * SECOND);
     plain.run_until(30 * SECOND);
     assert_eq!(alone.digest(), plain.digest());
+}
+
+/// Two kinds at 5 qps / burst 10, 100 writes each at once. controller-
+/// runtime's client gives each kind's REST client its own bucket: each
+/// kind's 100th request goes at 10 + 90 × 200 ms = 18 s, side by side. One
+/// bucket for both (a clientset, an explicit `Config.RateLimiter`): the
+/// 200th goes at (200 − 10) × 200 ms = 38 s.
+#[test]
+fn the_client_limits_each_kind_on_its_own_unless_told_to_share() {
+    let run = |per: ClientScope| {
+        let mut s = Scenario::of(
+            "kinds",
+            vec![
+                kind(
+                    "a",
+                    100,
+                    Script::Always {
+                        outcome: Outcome::Success,
+                    },
+                ),
+                kind(
+                    "b",
+                    100,
+                    Script::Always {
+                        outcome: Outcome::Success,
+                    },
+                ),
+            ],
+        );
+        s.client = Some(ClientLimit {
+            qps: 5.0,
+            burst: 10,
+            per,
+        });
+        for c in &mut s.controllers {
+            c.requests_per_reconcile = 1;
+            c.controller.workers = 100;
+            c.controller.reconcile_ns = 0;
+        }
+        s.duration_ns = 60 * SECOND;
+        let mut m = Manager::new(&s).unwrap();
+        m.run_until(60 * SECOND);
+        let converged: Vec<_> = m
+            .controllers()
+            .map(|(_, c)| c.converged_at().unwrap())
+            .collect();
+        (converged, m.client_levels().len(), m.client_totals().0)
+    };
+    let (per_kind, buckets, requests) = run(ClientScope::Kind);
+    assert_eq!((buckets, requests), (2, 200));
+    assert_eq!(
+        per_kind,
+        vec![18 * SECOND, 18 * SECOND],
+        "each kind on its own bucket"
+    );
+    let (shared, buckets, _) = run(ClientScope::Shared);
+    assert_eq!(buckets, 1);
+    assert_eq!(
+        *shared.iter().max().unwrap(),
+        38 * SECOND,
+        "one bucket for both"
+    );
+    // Two controllers that write the same kind share its bucket.
+    let mut s = Scenario::of(
+        "same",
+        vec![
+            kind("a", 1, Script::default()),
+            kind("b", 1, Script::default()),
+        ],
+    );
+    s.controllers[1].kind = "a".into();
+    s.client = Some(ClientLimit::per_kind(5.0, 10));
+    assert_eq!(
+        s.client_buckets(),
+        (vec![vec!["a".to_string()]], vec![0, 0])
+    );
 }

@@ -64,10 +64,10 @@ pub fn unshowable(lesson: &Lesson) -> Vec<LessonError> {
 /// Whether any bucket is drawn for `scene`: a controller's, Crossplane's
 /// global one, a shared limiter's or the API client's.
 fn has_bucket(scene: &Manager) -> bool {
-    let (global, shared, client) = scene.shared_levels();
+    let (global, shared) = scene.shared_levels();
     global.is_some()
         || shared.is_some()
-        || client.is_some()
+        || !scene.client_levels().is_empty()
         || scene
             .controllers()
             .any(|(_, c)| c.bucket_tokens_at(c.now()).is_some())
