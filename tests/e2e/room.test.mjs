@@ -59,6 +59,15 @@ async function walk(page, label, { maxPresses = 600 } = {}) {
     if (same > 30) { faults.push(`${where}: the clicker is stuck`); break; }
     await page.keyboard.press('PageDown');
     await page.waitForTimeout(press === 'dwelling' ? 700 : 450);
+    if (press === 'dwelling') {
+      // A press during the dwell is kept and carried out when the dwell
+      // ends: what moves then is that press's doing, so it is set aside
+      // like any press's (the browser counts input only 500 ms back).
+      await page.waitForFunction(() => document.querySelector('[data-testid="lesson-next"]')?.dataset.press !== 'dwelling'
+        || !/Moving on/.test(document.querySelector('[data-testid="lesson-next"]')?.textContent ?? ''), null, { timeout: 5000 }).catch(() => {});
+      await page.waitForTimeout(150);
+      await takeShift(page);
+    }
   }
   console.log(`${label}: ${views} views, the largest layout shift between two presses ${worst.toFixed(3)}`);
   return { faults, views, seen, press };
