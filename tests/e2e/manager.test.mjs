@@ -1,5 +1,6 @@
 // A Crossplane user loads a provider: three controllers share one global
-// bucket and one API client, drawn once; each has its own queue.
+// bucket, drawn once; each has its own queue, and the API client's limit is
+// one bucket per kind (controller-runtime makes a REST client per kind).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
@@ -9,7 +10,7 @@ let server, url, browser;
 before(async () => { ({ server, url } = await serve()); browser = await launch(); });
 after(async () => { await browser?.close(); server?.close(); });
 
-test('a provider of three kinds shares one global bucket and one client', async () => {
+test('a provider of three kinds shares one global bucket; its client limits each kind on its own', async () => {
   const { page, context, problems } = await open(browser, url);
   await page.click('[data-testid="run-manager"]');
   await page.waitForSelector('[data-stage][data-manager]');
@@ -17,7 +18,11 @@ test('a provider of three kinds shares one global bucket and one client', async 
   // The shared parts are drawn once, and say who shares them.
   assert.equal(await page.locator('[data-testid="shared-global"]').count(), 1);
   assert.match(await page.textContent('[data-testid="shared-global"]'), /shared by buckets, queues, topics/);
-  assert.match(await page.textContent('[data-testid="shared-client"]'), /API client: refills 50\/s/);
+  // controller-runtime's client: one REST client, with its own bucket, per kind.
+  assert.match(await page.textContent('[data-testid="shared-client"]'), /3 buckets, one per kind/);
+  const kinds = await page.$$eval('[data-testid="client-kind"]', (ks) => ks.map((k) => k.dataset.kind));
+  assert.deepEqual(kinds, ['buckets', 'queues', 'topics']);
+  assert.match(await page.textContent('[data-testid="shared-client"]'), /50 qps, burst 100 for each kind's REST client/);
   await page.waitForTimeout(2500);
   // Every controller gets reconciles, and the client has sent requests.
   for (const stats of await page.locator('[data-testid="controller-stats"]').allTextContents()) {
@@ -60,7 +65,7 @@ test('a bad manager setting is named and nothing runs', async () => {
   await context.close();
 });
 
-test('the provider lesson: the bucket is shared, then the client holds everyone', async () => {
+test('the provider lesson: the bucket is shared, then each kind\'s client bucket holds its kind', async () => {
   const { page, context, problems } = await open(browser, `${url}/?lesson=provider&step=2`);
   await page.fill('[data-testid="guess"]', '10');
   await page.click('[data-testid="reveal"]');
@@ -69,12 +74,14 @@ test('the provider lesson: the bucket is shared, then the client holds everyone'
   // The step's scene is the provider itself: three kinds, one global bucket.
   await page.waitForSelector('[data-stage][data-manager]');
   assert.equal(await page.locator('[data-testid="controller"]').count(), 3);
-  // The next step brings 10 requests per reconcile: the client holds everyone.
+  // The next step brings 20 requests per reconcile: each kind's client
+  // bucket (50/s) holds its kind to 2.5 reconciles a second, 7.5 in all.
   await nextStep(page, 30000);
   assert.match(await page.textContent('[data-testid="lesson-step-title"]'), /client is the bottleneck/);
-  await page.fill('[data-testid="guess"]', '5');
+  await page.fill('[data-testid="guess"]', '2.5');
   await page.click('[data-testid="reveal"]');
-  assert.match(await page.textContent('[data-testid="answer-value"]'), /^5\.0 per second/);
+  assert.match(await page.textContent('[data-testid="answer-value"]'), /^7\.5 per second/);
+  assert.equal(await page.locator('[data-testid="client-kind"]').count(), 3, 'one client bucket per kind on the stage');
   assert.deepEqual(problems.console, []);
   await context.close();
 });
