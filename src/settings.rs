@@ -328,7 +328,10 @@ impl Settings {
     pub fn for_queue(&self, queue: QueueKind) -> Settings {
         let mut out = self.clone();
         out.queue = queue;
-        if out.preset != Preset::Crossplane {
+        // controller-runtime keeps a RateLimiter the program set and puts
+        // the version's default in only where it was left nil: so does the
+        // switch (a limiter other than the old version's default is kept).
+        if out.preset != Preset::Crossplane && self.has_default_limiter() {
             out.preset = match queue {
                 QueueKind::ClientGo => Preset::ClientGoDefault,
                 QueueKind::Priority => Preset::PerItem,
@@ -337,6 +340,67 @@ impl Settings {
             out.set(Field::Max, "1000s".into());
         }
         out
+    }
+
+    /// Whether the limiter is its queue's default (what a nil RateLimiter
+    /// gets): client-go's max-of on the client-go queue, per-item 5ms–1000s
+    /// on the priority queue.
+    fn has_default_limiter(&self) -> bool {
+        let defaults = self.get(Field::Base) == "5ms" && self.get(Field::Max) == "1000s";
+        match self.queue {
+            QueueKind::ClientGo => {
+                self.preset == Preset::ClientGoDefault
+                    && defaults
+                    && self.get(Field::Qps) == "10"
+                    && self.get(Field::Burst) == "100"
+            }
+            QueueKind::Priority => self.preset == Preset::PerItem && defaults,
+        }
+    }
+
+    /// `scenario` with what changed from `before` to these settings, and
+    /// nothing else: the form edits the run's scenario (its keys, sources,
+    /// client limit, requests per reconcile and other controllers stay); a
+    /// limiter the form cannot show stays unless the limiter was changed.
+    pub fn edit(&self, before: &Settings, scenario: &Scenario) -> Result<Scenario, FieldErrors> {
+        let form = self.to_scenario()?;
+        let mut out = scenario.clone();
+        let changed = |fields: &[Field]| fields.iter().any(|f| self.get(*f) != before.get(*f));
+        let limiter_changed = self.preset != before.preset
+            || changed(&[
+                Field::Base,
+                Field::Max,
+                Field::Qps,
+                Field::Burst,
+                Field::Fast,
+                Field::Slow,
+                Field::MaxFast,
+                Field::MaxWait,
+                Field::Rate,
+            ]);
+        if self.queue != before.queue {
+            for c in &mut out.controllers {
+                c.queue = self.queue;
+            }
+        }
+        let (new, c) = (form.first(), out.first_mut());
+        if limiter_changed || self.queue != before.queue && before.has_default_limiter() {
+            c.limiter = new.limiter.clone();
+            out.crossplane = form.crossplane;
+        }
+        let c = out.first_mut();
+        if changed(&[Field::Workers, Field::Reconcile, Field::GiveUp]) {
+            c.controller = new.controller.clone();
+        }
+        if self.script != before.script || changed(&[Field::FailN, Field::Probability]) {
+            c.default_script = new.default_script.clone();
+        }
+        if changed(&[Field::Seed]) {
+            out.seed = form.seed;
+        }
+        out.validate()
+            .map_err(|e| vec![(field_of(&e.field, self.preset), e.reason)])?;
+        Ok(out)
     }
 
     /// The scenario these settings describe, or every field at fault.

@@ -75,9 +75,10 @@ impl Playground {
     pub fn apply_settings(&self, settings: Settings) -> Result<Playground, String> {
         let mut same_but_script = settings.clone();
         same_but_script.script = self.settings.script;
-        let script_only = same_but_script == self.settings && !self.is_manager();
+        let script_only = same_but_script == self.settings;
         if script_only && self.timeline.borrow().now() > 0 {
             let scenario = settings.to_scenario().map_err(|e| field_errors(&e))?;
+            // (The script input goes to the stage's first controller.)
             let input = Input::DefaultScript {
                 script: scenario.first().default_script.clone(),
             };
@@ -103,7 +104,8 @@ impl Playground {
         Ok(fresh)
     }
 
-    /// This run's recorded inputs replayed under `settings` to its instant.
+    /// This run's recorded inputs replayed, to its instant, on its scenario
+    /// as `settings` edit it (everything they do not change is kept).
     fn replayed_under(&self, settings: Settings) -> Result<Playground, String> {
         let (tape, at) = {
             let t = self.timeline.borrow();
@@ -111,7 +113,9 @@ impl Playground {
             let done = t.tape().iter().filter(|(when, _)| *when <= at);
             (done.cloned().collect::<Vec<_>>(), at)
         };
-        let scenario = settings.to_scenario().map_err(|e| field_errors(&e))?;
+        let scenario = settings
+            .edit(&self.settings, &self.current_scenario())
+            .map_err(|e| field_errors(&e))?;
         let t = Timeline::replayed(scenario, tape, at).map_err(|e| e.to_string())?;
         let mut fresh = self.carry_over(Playground::on(settings, t, None));
         fresh.selected = self.selected.clone();
@@ -291,5 +295,120 @@ mod tests {
                 outcome: workqueue_core::controller::Outcome::Success
             }
         );
+    }
+
+    /// Every action keeps what the user set: a scenario with keys of its
+    /// own, a client limit, requests per reconcile and a limiter the form
+    /// cannot show, plus keys typed on the page, through any sequence of
+    /// version switches, settings changes (workers, seed, what each
+    /// reconcile returns) and restarts.
+    #[cfg(not(target_arch = "wasm32"))]
+    mod every_action_keeps_what_was_set {
+        use proptest::prelude::*;
+        use workqueue_core::scenario::{ClientLimit, ItemSpec};
+        use workqueue_core::{LimiterConfig, Scenario, MILLISECOND, SECOND};
+
+        use super::*;
+        use crate::settings::{Field, ScriptChoice};
+
+        #[derive(Clone, Debug)]
+        enum Act {
+            Switch,
+            Workers(u32),
+            Seed(u64),
+            Script(u8),
+            Typed(u8),
+            Step,
+        }
+
+        fn act() -> impl Strategy<Value = Act> {
+            prop_oneof![
+                Just(Act::Switch),
+                (1u32..6).prop_map(Act::Workers),
+                (1u64..100).prop_map(Act::Seed),
+                (0u8..4).prop_map(Act::Script),
+                (0u8..20).prop_map(Act::Typed),
+                Just(Act::Step),
+            ]
+        }
+
+        fn start(client: f64, requests: u32, items: usize) -> Rc<Playground> {
+            let mut s = Scenario::new("mine");
+            s.client = Some(ClientLimit::per_kind(client, 10));
+            let c = s.first_mut();
+            c.requests_per_reconcile = requests;
+            c.limiter = Some(LimiterConfig::MaxOf {
+                limiters: vec![
+                    LimiterConfig::FastSlow {
+                        fast_ns: 5 * MILLISECOND,
+                        slow_ns: 10 * SECOND,
+                        max_fast_attempts: 3,
+                    },
+                    LimiterConfig::Bucket { qps: 3.0, burst: 4 },
+                ],
+            });
+            c.items = (0..items)
+                .map(|i| ItemSpec {
+                    key: format!("file/{i}"),
+                    script: None,
+                    reconcile_ns: None,
+                    add_at_ns: Some(0),
+                })
+                .collect();
+            let settings = Settings::from_scenario(&s);
+            Rc::new(Playground::with(settings, s))
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(48))]
+            #[test]
+            fn through_any_actions(client in 1.0f64..50.0, requests in 1u32..4, items in 1usize..5,
+                                   acts in proptest::collection::vec(act(), 1..10)) {
+                let mut p = start(client, requests, items);
+                let limiter = p.current_scenario().first().limiter.clone();
+                let mut typed: Vec<String> = Vec::new();
+                for a in &acts {
+                    let mut next = p.settings.clone();
+                    p = match a {
+                        Act::Switch => {
+                            let other = match p.settings.queue {
+                                QueueKind::ClientGo => QueueKind::Priority,
+                                QueueKind::Priority => QueueKind::ClientGo,
+                            };
+                            reduce(p, Action::SwitchQueue(other))
+                        }
+                        Act::Workers(n) => {
+                            next.set(Field::Workers, n.to_string());
+                            reduce(p, Action::Apply(next))
+                        }
+                        Act::Seed(n) => {
+                            next.set(Field::Seed, n.to_string());
+                            reduce(p, Action::Apply(next))
+                        }
+                        Act::Script(k) => {
+                            next.script = [ScriptChoice::Success, ScriptChoice::AlwaysError, ScriptChoice::FailThenSucceed, ScriptChoice::Random][*k as usize];
+                            reduce(p, Action::Apply(next))
+                        }
+                        Act::Typed(k) => {
+                            let key = format!("typed/{k}");
+                            typed.push(key.clone());
+                            reduce(p, Action::Input(Input::Add { key }))
+                        }
+                        Act::Step => reduce(p, Action::Step),
+                    };
+                    while p.timeline.borrow().pending().is_some() {
+                        p = reduce(p, Action::Tick(16.0));
+                    }
+                    let s = p.current_scenario();
+                    prop_assert_eq!(s.client.map(|c| c.qps), Some(client), "the client limit, after {:?}", a);
+                    prop_assert_eq!(s.first().requests_per_reconcile, requests, "requests per reconcile, after {:?}", a);
+                    prop_assert_eq!(s.first().items.len(), items, "the file's keys, after {:?}", a);
+                    prop_assert_eq!(&s.first().limiter, &limiter, "the limiter, after {:?}", a);
+                    for key in typed.iter().chain(s.first().items.iter().map(|i| &i.key)) {
+                        prop_assert!(p.sim().find(key).is_some(), "{} is on the stage after {:?}", key, a);
+                    }
+                }
+            }
+        }
     }
 }
