@@ -98,6 +98,20 @@ impl Timeline {
         &self.scenario
     }
 
+    /// Keys the run will have met once its recorded inputs are played: the
+    /// scenario's and those the tape adds (a lane that must not move keeps
+    /// room for them from the first frame, while a set-up still plays).
+    pub fn keys_planned(&self) -> u64 {
+        let taped = self.tape.iter().fold(0u64, |n, (_, i)| {
+            n.saturating_add(match i {
+                Input::AddMany { count, .. } => *count,
+                Input::Add { .. } | Input::WatchEvents { .. } => 1,
+                _ => 0,
+            })
+        });
+        self.scenario.key_count().saturating_add(taped)
+    }
+
     pub fn engine(&self) -> &Manager {
         &self.engine
     }

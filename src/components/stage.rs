@@ -124,6 +124,9 @@ pub(super) fn more(n: usize) -> Html {
 pub fn stage() -> Html {
     let state = use_playground();
     // A projector or an embed shows a crowd as a few keys and a count.
+    // Keys still to come from a set-up being played count too: the lanes
+    // take their final size from the first frame.
+    let planned = usize::try_from(state.timeline.borrow().keys_planned()).unwrap_or(usize::MAX);
     let chips = if state.mode.embed && crate::hooks::narrow() {
         PHONE_CHIPS
     } else if state.mode.embed {
@@ -254,7 +257,7 @@ pub fn stage() -> Html {
                 <p class={classes!("dirty-note", (view.dirty_in_flight == 0).then_some("none"))} aria-hidden={(view.dirty_in_flight == 0).then_some("true")}>
                     { format!("{} dirty: re-added while being reconciled", view.dirty_in_flight) }<span class="more-words">{", not in the FIFO until Done"}</span></p>
             </div>
-            <div class={lane(Lane::Waiting)} data-lane="waiting" data-testid="waiting" style={format!("--rows: {}", chips.min(view.keys).max(1))}>
+            <div class={lane(Lane::Waiting)} data-lane="waiting" data-testid="waiting" style={format!("--rows: {}", chips.min(view.keys.max(planned)).max(1))}>
                 <h3>{ waiting_title }<small>{ format!("{} key(s)", format::count(view.waiting_total as u64)) }</small></h3>
                 <p class="hint">{ waiting_hint }</p>
                 <div class="chips">

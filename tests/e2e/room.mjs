@@ -68,12 +68,25 @@ export async function measure(page) {
 export async function watchShift(page) {
   await page.evaluate(() => {
     window.__wqShift = 0;
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) if (!e.hadRecentInput) window.__wqShift += e.value;
-    }).observe({ type: 'layout-shift', buffered: false });
+    window.__wqShifted = [];
+    const name = (n) => (n ? `${n.className?.baseVal ?? n.className ?? n.nodeName}` : '?').slice(0, 40);
+    window.__wqCount = (entries) => {
+      for (const e of entries) {
+        if (e.hadRecentInput) continue;
+        window.__wqShift += e.value;
+        // What moved, for the failure message.
+        for (const s of e.sources) window.__wqShifted.push(`${name(s.node)} ${Math.round(s.previousRect.top)}->${Math.round(s.currentRect.top)}`);
+      }
+    };
+    window.__wqObserver = new PerformanceObserver((list) => window.__wqCount(list.getEntries()));
+    window.__wqObserver.observe({ type: 'layout-shift', buffered: false });
   });
 }
-export const takeShift = (page) => page.evaluate(() => { const s = window.__wqShift || 0; window.__wqShift = 0; return s; });
+// (Entries the observer holds but has not delivered yet, while the page was
+// busy, are counted now: a shift is never put down to the wrong view.)
+const flush = () => window.__wqObserver && window.__wqCount(window.__wqObserver.takeRecords());
+export const takeShift = (page) => page.evaluate(`(${flush})(); (() => { const s = window.__wqShift || 0; window.__wqShift = 0; window.__wqShifted = []; return s; })()`);
+export const shifted = (page) => page.evaluate(`(${flush})(); (window.__wqShifted || []).slice(0, 6).join('; ')`);
 
 // Whether the virtual clock holds while the step's question is open.
 export async function clockHolds(page, ms = 1500) {

@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { serve, launch, shots, root } from './harness.mjs';
-import { measure, watchShift, takeShift, clockHolds } from './room.mjs';
+import { measure, watchShift, takeShift, shifted, clockHolds } from './room.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve()); browser = await launch(); });
@@ -43,8 +43,9 @@ async function walk(page, label, { maxPresses = 600 } = {}) {
       const c = await clockHolds(page, 1000);
       if (!c.held) m.problems.push(`the clock moved ${c.from} -> ${c.to} ns while the question was open`);
     }
+    const moved = await shifted(page);
     const shift = await takeShift(page);
-    if (shift >= 0.02) m.problems.push(`layout shift ${shift.toFixed(3)} without input`);
+    if (shift >= 0.02) m.problems.push(`layout shift ${shift.toFixed(3)} without input (${moved})`);
     worst = Math.max(worst, shift);
     if (m.smallest < 16) m.problems.push(`type at ${m.smallest}px: ${m.smallestWhere}`);
     if (m.scrollY !== 0) m.problems.push(`the page scrolled to ${m.scrollY}`);
