@@ -637,7 +637,11 @@ pub fn decision(props: &DecisionProps) -> Html {
             <div class="decision-buttons">
                 { for options.iter().enumerate().map(|(n, (label, id, outcome))| html! {
                     <button class={classes!("outcome", *id)} data-testid={format!("outcome-{id}")}
-                        title={outcome.map(|o| o.go_return()).unwrap_or_else(|| "fix the duration first".into())}
+                        title={outcome.map(|o| match o {
+                            // controller-runtime marks the field deprecated (pkg/reconcile/reconcile.go).
+                            Outcome::Requeue => format!("{}: deprecated since controller-runtime v0.21, use RequeueAfter", o.go_return()),
+                            _ => o.go_return(),
+                        }).unwrap_or_else(|| "fix the duration first".into())}
                         aria-keyshortcuts={props.primary.then(|| (n + 1).to_string())}
                         disabled={outcome.is_none()} onclick={choose(*outcome)}>
                         { if props.primary { html! { <kbd aria-hidden="true">{ n + 1 }</kbd> } } else { html! {} } }
