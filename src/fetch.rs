@@ -39,8 +39,8 @@ pub fn on_this_site(path: &str) -> Result<String, String> {
     }
 }
 
-/// The text at `path` (relative to the page).
-pub async fn text(path: &str) -> Result<String, String> {
+/// The response for `path` (relative to the page), refused unless it is OK.
+async fn response(path: &str) -> Result<web_sys::Response, String> {
     let window = web_sys::window().ok_or("no window")?;
     let response = JsFuture::from(window.fetch_with_str(path))
         .await
@@ -49,7 +49,12 @@ pub async fn text(path: &str) -> Result<String, String> {
     if !response.ok() {
         return Err(format!("{path}: HTTP {}", response.status()));
     }
-    let body = response.text().map_err(|_| "no body")?;
+    Ok(response)
+}
+
+/// The text at `path` (relative to the page).
+pub async fn text(path: &str) -> Result<String, String> {
+    let body = response(path).await?.text().map_err(|_| "no body")?;
     JsFuture::from(body)
         .await
         .ok()
@@ -93,14 +98,7 @@ async fn bytes_within(path: &str, limit: usize) -> Result<Vec<u8>, String> {
             limit / 1024
         )
     };
-    let window = web_sys::window().ok_or("no window")?;
-    let response = JsFuture::from(window.fetch_with_str(path))
-        .await
-        .map_err(|_| format!("{path} could not be fetched"))?;
-    let response: web_sys::Response = response.dyn_into().map_err(|_| "not a response")?;
-    if !response.ok() {
-        return Err(format!("{path}: HTTP {}", response.status()));
-    }
+    let response = response(path).await?;
     let declared = response
         .headers()
         .get("content-length")
