@@ -14,6 +14,9 @@ use crate::timeline::Timeline;
 /// Real time a step's scene plays before a clicker may leave it (ms), so
 /// the room sees what the step is about.
 pub const MIN_DWELL_MS: f64 = 2000.0;
+/// Two presses closer than this are one (a clicker pressed twice by a
+/// nervous hand).
+pub const DOUBLE_PRESS_MS: f64 = 300.0;
 
 /// Where a lesson is, and what was predicted and answered at each step.
 #[derive(Clone, Debug, PartialEq)]
@@ -43,6 +46,9 @@ pub struct LessonState {
     /// its wait not yet met): kept, with the real instant (ms) it has
     /// reached, and carried out once the step may go on.
     pub kept: Option<f64>,
+    /// When (real ms) the clicker was last pressed: a second press right
+    /// after it (a nervous double press) is the same press.
+    pub pressed_at: Option<f64>,
 }
 
 /// What one press of the clicker does (the Next button says it in words).
@@ -95,6 +101,7 @@ impl LessonState {
             page: 0,
             pages: 1,
             kept: None,
+            pressed_at: None,
         }
     }
 
@@ -258,8 +265,23 @@ impl Playground {
         Press::Moved
     }
 
-    /// Does what [`Playground::next_press`] says, and returns it.
+    /// Does what [`Playground::next_press`] says, and returns it. A press
+    /// within [`DOUBLE_PRESS_MS`] of the one before does nothing.
     pub fn clicker_next(&mut self, now_ms: f64) -> Press {
+        if let Some(l) = self.lesson.as_mut() {
+            let double = l
+                .pressed_at
+                .is_some_and(|t| (0.0..DOUBLE_PRESS_MS).contains(&(now_ms - t)));
+            if double {
+                return Press::Dwelling;
+            }
+            l.pressed_at = Some(now_ms);
+        }
+        self.carry_out_press(now_ms)
+    }
+
+    /// The press [`Playground::next_press`] names, done now.
+    fn carry_out_press(&mut self, now_ms: f64) -> Press {
         let press = self.next_press(now_ms);
         let decision = match (press, &self.lesson) {
             (Press::Decided, Some(l)) => lessons::get(l.index)
@@ -341,7 +363,7 @@ impl Playground {
         if let Some(l) = self.lesson.as_mut() {
             l.kept = None;
         }
-        self.clicker_next(now);
+        self.carry_out_press(now);
         true
     }
 
@@ -437,6 +459,9 @@ impl Playground {
                 .iter()
                 .filter_map(|id| lessons::index_of(id))
                 .collect(),
+            // An embed is a guest in someone's post about one lesson: it
+            // ends with that lesson (a `lessons=` course goes on).
+            None if self.mode.embed => vec![index],
             None => (0..lessons::all().len()).collect(),
         };
         let at = order.iter().position(|&i| i == index)?;
@@ -638,6 +663,11 @@ mod tests {
                 p = reduce(p, Action::Tick(100.0));
                 t += 100.0;
             }
+            // (A moment later: a press right after another is the same press.)
+            for _ in 0..4 {
+                p = reduce(p, Action::Tick(100.0));
+            }
+            t += 400.0;
             let step = p.lesson.as_ref().map(|l| (l.index, l.step)).unwrap();
             p = reduce(p, Action::LessonNext(t));
             assert!(p.lesson.as_ref().unwrap().kept.is_some(), "{link}: kept");
@@ -925,6 +955,27 @@ mod tests {
         assert!(checked >= 10, "{checked} questions");
     }
 
+    /// Two presses a moment apart (a nervous double press) are one press:
+    /// the revealed answer is not played past at once.
+    #[test]
+    fn a_double_press_is_one_press() {
+        let mut p = Rc::new(Playground::from_url(
+            "?workshop=1&lesson=backoff&step=1",
+            "",
+        ));
+        p = reduce(p, Action::NarrationPages(1));
+        let first = p.next_press(0.0);
+        p = reduce(p, Action::LessonNext(0.0));
+        let after_one = p.lesson.clone();
+        p = reduce(p, Action::LessonNext(120.0));
+        assert_eq!(
+            p.lesson, after_one,
+            "the second press of {first:?} did nothing"
+        );
+        p = reduce(p, Action::LessonNext(500.0));
+        assert_ne!(p.lesson, after_one, "a press later is a press");
+    }
+
     /// A narration longer than the panel: the clicker turns its pages
     /// first, and back turns them back before leaving the step.
     #[test]
@@ -936,7 +987,7 @@ mod tests {
         p = reduce(p, Action::NarrationPages(3));
         assert_eq!(p.next_press(0.0), Press::Page);
         p = reduce(p, Action::LessonNext(0.0));
-        p = reduce(p, Action::LessonNext(0.0));
+        p = reduce(p, Action::LessonNext(400.0));
         let l = p.lesson.clone().unwrap();
         assert_eq!((l.page, l.pages), (2, 3));
         assert_ne!(

@@ -206,7 +206,8 @@ pub fn app() -> Html {
                 // A frame of fixed height (the snippet sets it): the stage
                 // beside the narration, which is paged to fit, never cut.
                 <main class="embed-layout">
-                    <Stage />
+                    // A lesson about a manager shows its controllers here too.
+                    { if state.is_manager() { html! { <ManagerStage /> } } else { html! { <Stage /> } } }
                     <div class="embed-side">
                         <LessonRefusal />
                         <LessonPanel />

@@ -298,6 +298,7 @@ pub fn lesson_panel() -> Html {
                                 None => "Next →".to_string(),
                             },
                             Press::Dwelling if ls.kept.is_some() => "Moving on…".to_string(),
+                            _ if ls.step + 1 >= lesson.steps.len() && state.next_lesson(ls.index).is_none() => "Last step".to_string(),
                             _ if ls.step + 1 >= lesson.steps.len() => "Next lesson →".to_string(),
                             _ => "Next →".to_string(),
                         };

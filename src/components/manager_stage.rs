@@ -236,7 +236,7 @@ pub fn manager_stage() -> Html {
     html! {
         <section class="stage manager-stage" aria-label={format!("The stage: a manager with {} controllers and what they share", m.len())} data-stage="" data-manager="">
             // (A lesson's step leads the way back on a projector.)
-            if !(state.mode.workshop && state.lesson.is_some()) {
+            if !((state.mode.workshop || state.mode.embed) && state.lesson.is_some()) {
                 <div class="manager-head">
                     <p class="hint">{"Several controllers in one process. What they share is drawn once, on top; each column is one controller with its own queue and backoff."}</p>
                     <button onclick={exit} data-testid="exit-manager">{"Back to one controller"}</button>
