@@ -42,9 +42,13 @@ pub fn on_this_site(path: &str) -> Result<String, String> {
 /// The response for `path` (relative to the page), refused unless it is OK.
 async fn response(path: &str) -> Result<web_sys::Response, String> {
     let window = web_sys::window().ok_or("no window")?;
-    let response = JsFuture::from(window.fetch_with_str(path))
+    // A redirect is refused, not followed: a path on this site that answers
+    // "look over there" must not lead the page to another host.
+    let init = web_sys::RequestInit::new();
+    init.set_redirect(web_sys::RequestRedirect::Error);
+    let response = JsFuture::from(window.fetch_with_str_and_init(path, &init))
         .await
-        .map_err(|_| format!("{path} could not be fetched"))?;
+        .map_err(|_| format!("{path} could not be fetched (a redirect is not followed)"))?;
     let response: web_sys::Response = response.dyn_into().map_err(|_| "not a response")?;
     if !response.ok() {
         return Err(format!("{path}: HTTP {}", response.status()));

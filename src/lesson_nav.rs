@@ -563,11 +563,28 @@ impl Playground {
     }
 }
 
+/// Estimated work (see `workqueue_lessons::cost`) up to which a step's
+/// scene is built at once; a larger one is built over the next frames, as a
+/// long link is, so the page keeps drawing while it comes.
+const SCENE_AT_ONCE: f64 = 500_000.0;
+
 /// The scene a step's set-up describes, built as a shared link's run is:
 /// each input at its instant, then paused at its instant (the order the
-/// worker used to answer the questions). Lesson scenes are small, so each
-/// call reaches its instant.
+/// worker used to answer the questions).
 fn scene(setup: &Shared) -> Result<(Scenario, Timeline), String> {
+    let mut inputs = setup.inputs.clone();
+    inputs.sort_by_key(|(at, _)| *at);
+    let costed = workqueue_lessons::Setup {
+        scenario: setup.scenario.clone(),
+        inputs: inputs.clone(),
+        run_to: setup.at,
+    };
+    if workqueue_lessons::cost::scene(&costed) > SCENE_AT_ONCE {
+        // One frame's budget now, the rest as the frames go (see Tick).
+        let t = Timeline::replayed(setup.scenario.clone(), inputs, setup.at)
+            .map_err(|e| e.to_string())?;
+        return Ok((setup.scenario.clone(), t));
+    }
     let mut t = Timeline::new(setup.scenario.clone()).map_err(|e| e.to_string())?;
     let mut inputs: Vec<_> = setup.inputs.iter().collect();
     inputs.sort_by_key(|(at, _)| *at);

@@ -34,7 +34,7 @@ pub const MAX_CHECKPOINTS: usize = 8;
 pub const CHECKPOINT_KEY_BUDGET: usize = 200_000;
 /// Most keys the page runs (the core takes up to a million: `wqsim`): at
 /// ~260 bytes a key, live and in each of two checkpoints, some 160 MB.
-pub const PAGE_MAX_KEYS: u64 = 250_000;
+pub const PAGE_MAX_KEYS: u64 = workqueue_lessons::cost::MAX_SCENE_KEYS;
 
 /// The controller a person's inputs go to (the stage's own).
 const INPUT_CONTROLLER: usize = 0;

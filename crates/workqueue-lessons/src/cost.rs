@@ -15,6 +15,23 @@ use workqueue_core::{Input, Nanos, Scenario, MILLISECOND};
 use crate::model::Setup;
 use crate::query::Query;
 
+/// Keys one step's scene may hold: what the page runs (the core, natively,
+/// runs more; a lesson is meant for the page).
+pub const MAX_SCENE_KEYS: u64 = 250_000;
+
+/// Keys the step's scene holds once its set-up has played: the scenario's
+/// and those its inputs add.
+pub fn scene_keys(setup: &Setup) -> u64 {
+    let taped = setup.inputs.iter().fold(0u64, |n, (_, i)| {
+        n.saturating_add(match i {
+            Input::AddMany { count, .. } => *count,
+            Input::Add { .. } | Input::WatchEvents { .. } => 1,
+            _ => 0,
+        })
+    });
+    setup.scenario.key_count().saturating_add(taped)
+}
+
 /// Work units one step's scene, or one question on it, may take.
 pub const STEP_BUDGET: u64 = 5_000_000;
 /// Work units a whole lesson's scenes and answers may take together: what

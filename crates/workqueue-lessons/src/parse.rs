@@ -361,11 +361,24 @@ fn steps_of(
         }
         lesson.steps.push(step);
     }
+    // What no screen can show, for every step read so far.
+    mistakes.extend(crate::layout::unshowable(&lesson));
     if mistakes.is_empty() {
         return Ok(lesson);
     }
     mistakes.sort_by_key(|e| e.line);
-    mistakes.truncate(MAX_MISTAKES);
+    if mistakes.len() > MAX_MISTAKES {
+        let more = mistakes.len() - MAX_MISTAKES;
+        mistakes.truncate(MAX_MISTAKES);
+        let line = mistakes.last().map_or(1, |e| e.line);
+        mistakes.push(refuse(
+            line,
+            "file",
+            format!(
+                "and {more} more mistake(s) after this line: fix these and read the file again"
+            ),
+        ));
+    }
     Err(mistakes)
 }
 
@@ -386,6 +399,20 @@ fn costed(step: &Step, setup: &Setup) -> (f64, Option<LessonError>) {
     };
     let mut total = 0.0;
     if step.setup.is_some() {
+        let keys = cost::scene_keys(setup);
+        if keys > cost::MAX_SCENE_KEYS {
+            return (
+                total,
+                Some(refuse(
+                    step.line,
+                    "setup",
+                    format!(
+                        "the scene has {keys} keys: the page runs at most {} (fewer keys)",
+                        cost::MAX_SCENE_KEYS
+                    ),
+                )),
+            );
+        }
         let n = cost::scene(setup);
         total += n;
         if n > budget {
@@ -498,6 +525,17 @@ fn step(draft: Draft, lines: &Lines) -> Result<Step, LessonError> {
             })
         }
     };
+    if let Some(Wait::Time(t)) = &doc.wait {
+        if !(0..=MAX_RUN).contains(t) {
+            return Err(checked(
+                "wait.time".into(),
+                format!(
+                    "{} is out of range: use 0s to a year",
+                    workqueue_core::format_go_duration(*t)
+                ),
+            ));
+        }
+    }
     if let Some(q) = &doc.question {
         if !(0.0..=1.0).contains(&q.tolerance) {
             return Err(checked(

@@ -198,11 +198,11 @@ fn wqsim_lesson_names_a_step_no_screen_can_show() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("ghost.md: line 13: focus.key: step 2 (\"Second\"): b is never added"),
+        err.contains("ghost.md: line 13: focus.key: step \"Second\": b is never added"),
         "{err}"
     );
     assert!(
-        err.contains("ghost.md: line 13: focus.lanes: step 2 (\"Second\"): the bucket lane"),
+        err.contains("ghost.md: line 13: focus.lanes: step \"Second\": the bucket lane"),
         "{err}"
     );
 }
