@@ -112,13 +112,36 @@ async fn bytes_within(path: &str, limit: usize) -> Result<Vec<u8>, String> {
     if let Some(n) = declared.filter(|n| *n > limit as f64) {
         return Err(too_large(n));
     }
-    let body = response.array_buffer().map_err(|_| "no body")?;
-    let bytes = JsFuture::from(body)
-        .await
-        .map(|b| js_sys::Uint8Array::new(&b).to_vec())
+    // Read chunk by chunk, and stop as soon as it is too large: a host that
+    // does not say the length (or never ends) is not read to its end.
+    let Some(body) = response.body() else {
+        return Ok(Vec::new());
+    };
+    let reader: web_sys::ReadableStreamDefaultReader = body
+        .get_reader()
+        .dyn_into()
         .map_err(|_| format!("{path} could not be read"))?;
-    if bytes.len() > limit {
-        return Err(too_large(bytes.len() as f64));
+    let mut bytes = Vec::new();
+    loop {
+        let chunk = JsFuture::from(reader.read())
+            .await
+            .map_err(|_| format!("{path} could not be read"))?;
+        let done = js_sys::Reflect::get(&chunk, &"done".into())
+            .map(|d| d.is_truthy())
+            .unwrap_or(true);
+        if done {
+            return Ok(bytes);
+        }
+        if let Ok(value) = js_sys::Reflect::get(&chunk, &"value".into()) {
+            bytes.extend(js_sys::Uint8Array::new(&value).to_vec());
+        }
+        if bytes.len() > limit {
+            let _ = reader.cancel();
+            return Err(format!(
+                "{path} is more than {} KB: the playground reads lesson files of at most {} KB",
+                limit / 1024,
+                limit / 1024
+            ));
+        }
     }
-    Ok(bytes)
 }

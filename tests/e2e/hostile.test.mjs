@@ -66,7 +66,6 @@ for (const how of ['upload', 'link']) {
     const faults = [];
     const figures = [];
     for (const [name, [text, expected]] of Object.entries(HOSTILE)) {
-      if (how === 'link' && name === 'huge.md') continue; // (covered by the upload: same check)
       const target = how === 'upload' ? `${url}/` : `${url}/?lesson-file=${name}`;
       const { page, context, problems } = await open(browser, target, { initScript: frames });
       // The page's own first load is not the file's doing: gaps count from here.
