@@ -236,7 +236,7 @@ pub fn fetch_built_in(id: &str) {
     let (read, path) = (format!("lessons/{id}.json"), format!("lessons/{id}.md"));
     wasm_bindgen_futures::spawn_local(async move {
         if let Ok(json) = crate::fetch::text(&read).await {
-            if let Some(Reply::Lesson { lesson, .. }) = serde_json::from_str::<Reply>(&json).ok() {
+            if let Ok(Reply::Lesson { lesson, .. }) = serde_json::from_str::<Reply>(&json) {
                 let dispatch = CLIENT.with(|c| c.borrow().dispatch.clone());
                 if let Some(d) = dispatch {
                     d.emit(Action::LessonArrived(Box::new(lesson), None));

@@ -18,9 +18,9 @@ test('walk a whole lesson: predict, reveal, next, back', async () => {
   assert.match(await page.textContent('[data-testid="answer"]'), /you got it/);
   await nextStep(page);
   assert.match(await page.textContent('[data-testid="lesson-step-title"]'), /long tail/);
-  // This step waits for the run to reach 1s, and asks first: the clock
+  // This step waits for the 19th failure (21m51s), and asks first: the clock
   // holds until the room has predicted.
-  assert.match(await page.textContent('[data-testid="lesson-wait"]'), /Waiting until t=1s/);
+  assert.match(await page.textContent('[data-testid="lesson-wait"]'), /Waiting until t=21m51s/);
   // (The step's set-up may replay over a few frames first: read the clock
   // once it has settled.)
   let entered = await page.textContent('[data-testid="clock"]');
