@@ -40,7 +40,8 @@ test('walk a whole lesson: predict, reveal, next, back', async () => {
   assert.match(await page.textContent('[data-testid="answer"]'), /you got it/);
   await page.click('[data-testid="play"]');
   await page.keyboard.press('+'); await page.keyboard.press('+'); await page.keyboard.press('+');
-  await page.waitForSelector('[data-testid="lesson-wait"]', { state: 'detached', timeout: 10000 });
+  // (The step plays to the 19th failure at 21m51s; the long waits go by fast.)
+  await page.waitForSelector('[data-testid="lesson-wait"]', { state: 'detached', timeout: 60000 });
   await shot(page, '30-lesson');
   await page.click('[data-testid="lesson-back"]');
   assert.match(await page.textContent('[data-testid="lesson-step-title"]'), /Doubling delays/);
