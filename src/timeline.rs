@@ -60,12 +60,15 @@ pub struct Timeline {
     pending: Option<Nanos>,
     /// Work units a frame may spend, fitted to what they cost here.
     budget: u64,
+    /// See [`Timeline::keys_planned`].
+    keys_planned: u64,
 }
 
 impl Timeline {
     /// A run of `scenario` at its start, under the page's key limit.
     pub fn new(scenario: Scenario) -> Result<Timeline, ScenarioError> {
         let engine = page_engine(&scenario)?;
+        let scenario_keys = scenario.key_count();
         Ok(Timeline {
             scenario,
             checkpoints: vec![engine.clone()],
@@ -77,6 +80,7 @@ impl Timeline {
             refused: None,
             pending: None,
             budget: FRAME_BUDGET,
+            keys_planned: scenario_keys,
         })
     }
 
@@ -90,6 +94,7 @@ impl Timeline {
         workqueue_core::validate::tape(&tape)?;
         let mut t = Timeline::new(scenario)?;
         t.tape = tape;
+        t.count_planned();
         t.advance_to(at);
         Ok(t)
     }
@@ -101,15 +106,16 @@ impl Timeline {
     /// Keys the run will have met once its recorded inputs are played: the
     /// scenario's and those the tape adds (a lane that must not move keeps
     /// room for them from the first frame, while a set-up still plays).
+    /// Counted when the tape changes, not each frame.
     pub fn keys_planned(&self) -> u64 {
-        let taped = self.tape.iter().fold(0u64, |n, (_, i)| {
-            n.saturating_add(match i {
-                Input::AddMany { count, .. } => *count,
-                Input::Add { .. } | Input::WatchEvents { .. } => 1,
-                _ => 0,
-            })
-        });
-        self.scenario.key_count().saturating_add(taped)
+        self.keys_planned
+    }
+
+    fn count_planned(&mut self) {
+        self.keys_planned = self
+            .scenario
+            .key_count()
+            .saturating_add(workqueue_lessons::cost::keys_added(&self.tape));
     }
 
     pub fn engine(&self) -> &Manager {
@@ -324,6 +330,7 @@ impl Timeline {
         self.horizon = now;
         self.engine.apply(INPUT_CONTROLLER, input.clone())?;
         self.tape.push((now, input));
+        self.count_planned();
         Ok(())
     }
 

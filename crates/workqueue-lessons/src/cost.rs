@@ -22,14 +22,22 @@ pub const MAX_SCENE_KEYS: u64 = 250_000;
 /// Keys the step's scene holds once its set-up has played: the scenario's
 /// and those its inputs add.
 pub fn scene_keys(setup: &Setup) -> u64 {
-    let taped = setup.inputs.iter().fold(0u64, |n, (_, i)| {
+    setup
+        .scenario
+        .key_count()
+        .saturating_add(keys_added(&setup.inputs))
+}
+
+/// Keys a list of inputs adds (an `add_many` its count, an add or a watch
+/// storm its one key).
+pub fn keys_added(inputs: &[(Nanos, Input)]) -> u64 {
+    inputs.iter().fold(0u64, |n, (_, i)| {
         n.saturating_add(match i {
             Input::AddMany { count, .. } => *count,
             Input::Add { .. } | Input::WatchEvents { .. } => 1,
             _ => 0,
         })
-    });
-    setup.scenario.key_count().saturating_add(taped)
+    })
 }
 
 /// Work units one step's scene, or one question on it, may take.
