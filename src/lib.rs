@@ -17,6 +17,7 @@ pub mod notice;
 pub mod open;
 pub mod pacing;
 pub mod provider;
+pub mod session;
 pub mod settings;
 pub mod share;
 pub mod state;
@@ -142,10 +143,32 @@ fn welcome(state: &PlaygroundContext) -> Html {
 
 #[function_component(App)]
 pub fn app() -> Html {
-    let state = use_reducer(|| {
-        let (search, hash) = location();
-        Playground::from_url(&search, &hash)
+    // A reload reopens the run as it was left (never in an embed: its
+    // state is its host page's address).
+    let reloaded = use_memo((), |_| {
+        let (search, _) = location();
+        (!open::mode_of(&search).embed)
+            .then(session::restored)
+            .flatten()
     });
+    let state = {
+        let reloaded = reloaded.clone();
+        use_reducer(move || {
+            let (search, hash) = location();
+            let opened = Playground::from_url(&search, &hash);
+            match (*reloaded).clone() {
+                Some(saved) => opened.reloaded(saved),
+                None => opened,
+            }
+        })
+    };
+    {
+        // The run is saved as the page is hidden (a reload, a closed tab, a
+        // phone's app switch), from the state of the last render.
+        let latest = use_mut_ref(|| None::<PlaygroundContext>);
+        *latest.borrow_mut() = Some(state.clone());
+        use_effect_with((), move |_| session::save_when_hidden(latest));
+    }
     {
         // Lessons are read by the lesson worker; its replies come back here.
         let d = state.dispatcher();
@@ -171,7 +194,11 @@ pub fn app() -> Html {
         });
         // `?lesson-file=path`: a trainer's file from this site.
         let d = state.dispatcher();
+        let reopened = reloaded.is_some();
         use_effect_with((), move |_| {
+            if reopened {
+                return; // the reloaded run holds the lesson, as it was left
+            }
             let (search, _) = location();
             let params = web_sys::UrlSearchParams::new_with_str(&search).ok();
             let param = |name: &str| params.as_ref().and_then(|p| p.get(name));

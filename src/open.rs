@@ -12,19 +12,9 @@ use crate::timeline::Timeline;
 impl Playground {
     /// The page's initial state from its URL and fragment.
     pub fn from_url(search: &str, hash: &str) -> Playground {
-        let param = |name: &str| {
-            search
-                .trim_start_matches('?')
-                .split('&')
-                .filter_map(|kv| kv.split_once('=').or(Some((kv, ""))))
-                .find(|(k, _)| *k == name)
-                .map(|(_, v)| v.to_string())
-        };
-        let flag = |name: &str| param(name).is_some_and(|v| v != "0" && v != "false");
-        let mode = Mode {
-            embed: flag("embed"),
-            workshop: flag("workshop"),
-        };
+        let param = |name: &str| param(search, name);
+        let flag = |name: &str| flag(search, name);
+        let mode = mode_of(search);
         let mut p = match share::decode(hash) {
             Ok(shared) => Playground::from_shared(shared),
             Err(share::ShareError::Empty) => Playground::default(),
@@ -78,10 +68,30 @@ impl Playground {
         p
     }
 
+    /// The page reopened by a reload: the run as it was left (see
+    /// [`crate::session`]), in this address's mode and course.
+    pub fn reloaded(self, saved: Result<Shared, String>) -> Playground {
+        match saved {
+            Ok(shared) => {
+                let mut p = Playground::from_shared(shared);
+                p.mode = self.mode;
+                p.course = self.course;
+                p
+            }
+            Err(e) => Playground {
+                notice: Notice::error(format!(
+                    "The run before the reload could not be reopened ({e}); the address's own settings are shown instead."
+                )),
+                ..self
+            },
+        }
+    }
+
     /// The page at a shared state: its scenario, replayed through its inputs
     /// to its instant (as far as one frame goes; the rest plays on), paused.
     pub fn from_shared(shared: Shared) -> Playground {
         let settings = Settings::from_scenario(&shared.scenario);
+        let provider = crate::provider::Provider::from_scenario(&shared.scenario);
         let timeline = match Timeline::replayed(shared.scenario, shared.inputs, shared.at) {
             Ok(t) => t,
             Err(e) => {
@@ -92,6 +102,7 @@ impl Playground {
             }
         };
         let mut p = Playground::on(settings, timeline, None);
+        p.provider = provider.unwrap_or_default();
         p.idle = false; // opened from a link or a file: not a first visit
         p.playing = false;
         p.selected = shared.selected;
@@ -107,6 +118,29 @@ impl Playground {
             p.resolve_pending_lesson();
         }
         p
+    }
+}
+
+/// A parameter of the query string `search`.
+fn param(search: &str, name: &str) -> Option<String> {
+    search
+        .trim_start_matches('?')
+        .split('&')
+        .filter_map(|kv| kv.split_once('=').or(Some((kv, ""))))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v.to_string())
+}
+
+/// A yes/no parameter: present and not `0` or `false`.
+fn flag(search: &str, name: &str) -> bool {
+    param(search, name).is_some_and(|v| v != "0" && v != "false")
+}
+
+/// The page's mode from its query string.
+pub fn mode_of(search: &str) -> Mode {
+    Mode {
+        embed: flag(search, "embed"),
+        workshop: flag(search, "workshop"),
     }
 }
 

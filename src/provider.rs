@@ -169,6 +169,78 @@ impl Provider {
     }
 }
 
+impl Provider {
+    /// The form that builds `s` exactly, if one does: a manager reopened
+    /// from a link, a file or a reload shows the form it was run from. A
+    /// scenario the form cannot build (a file's own limiters, keys, kinds)
+    /// gives `None`, and the form keeps its values.
+    pub fn from_scenario(s: &Scenario) -> Option<Provider> {
+        let first = s.controllers.first()?;
+        let sharing = match (&s.crossplane, s.shared_bucket) {
+            (Some(cp), _) => Sharing::Crossplane {
+                r: cp.max_reconcile_rate,
+            },
+            (None, Some(b)) => Sharing::Bucket {
+                qps: b.qps,
+                burst: b.burst,
+            },
+            (None, None) => Sharing::Nothing,
+        };
+        let client = match (s.client, sharing) {
+            (None, _) => ClientChoice::Off,
+            (Some(c), _)
+                if (c.qps, c.burst) == (ClientLimit::V0_20.qps, ClientLimit::V0_20.burst) =>
+            {
+                ClientChoice::V020
+            }
+            (Some(c), Sharing::Crossplane { r })
+                if (c.qps, c.burst) == (5.0 * r as f64, 10 * r as i64) =>
+            {
+                ClientChoice::Crossplane
+            }
+            (Some(c), _) => ClientChoice::Custom {
+                qps: c.qps,
+                burst: c.burst,
+            },
+        };
+        let failures = match first.default_script {
+            Script::FailThenSucceed { failures } => failures,
+            _ => return None,
+        };
+        let kinds = s
+            .controllers
+            .iter()
+            .map(|c| match c.sources.as_slice() {
+                [Source::AddMany { count, .. }] => Some(Kind {
+                    name: c.name.clone(),
+                    objects: *count,
+                    // Only a shared bucket asks who is passed it.
+                    shares_bucket: c.shares_bucket || !matches!(sharing, Sharing::Bucket { .. }),
+                }),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let form = Provider {
+            kinds,
+            sharing,
+            client,
+            client_per: s.client.map(|c| c.per).unwrap_or_default(),
+            requests_per_reconcile: first.requests_per_reconcile,
+            failures,
+            reconcile_ms: first.controller.reconcile_ns / MILLISECOND,
+            seconds: s.duration_ns / SECOND,
+        };
+        // Only a form that builds this very scenario (its name and seed aside).
+        let built = form.to_scenario().ok()?;
+        let same = Scenario {
+            name: built.name.clone(),
+            seed: built.seed,
+            ..s.clone()
+        };
+        (built == same).then_some(form)
+    }
+}
+
 /// The form's label for a field of the scenario it builds: a refusal
 /// names what the user typed into. Every controller is built alike, so the
 /// first one is where a refusal lands.
@@ -188,6 +260,52 @@ fn label(field: &str) -> &str {
 mod tests {
     use super::*;
     use workqueue_core::Manager;
+
+    /// Every form the manager panel can hold reopens as itself, and a
+    /// scenario the form cannot build is not mistaken for one.
+    #[test]
+    fn a_forms_scenario_reads_back_as_the_form() {
+        let forms = [
+            Provider::default(),
+            Provider {
+                sharing: Sharing::Bucket {
+                    qps: 7.5,
+                    burst: 40,
+                },
+                client: ClientChoice::V020,
+                client_per: ClientScope::Shared,
+                ..Provider::default()
+            },
+            Provider {
+                sharing: Sharing::Nothing,
+                client: ClientChoice::Custom { qps: 3.0, burst: 4 },
+                client_per: ClientScope::Clientset,
+                failures: 0,
+                reconcile_ms: 120,
+                seconds: 30,
+                kinds: vec![Kind {
+                    name: "disks".into(),
+                    objects: 12,
+                    shares_bucket: true,
+                }],
+                ..Provider::default()
+            },
+        ];
+        for form in forms {
+            let s = form.to_scenario().unwrap();
+            assert_eq!(Provider::from_scenario(&s), Some(form));
+        }
+        let mut s = Provider::default().to_scenario().unwrap();
+        s.controllers[1].requests_per_reconcile = 9;
+        assert_eq!(
+            Provider::from_scenario(&s),
+            None,
+            "controllers unlike each other"
+        );
+        let mut s = Provider::default().to_scenario().unwrap();
+        s.controllers[0].limiter = Some(LimiterConfig::Bucket { qps: 1.0, burst: 1 });
+        assert_eq!(Provider::from_scenario(&s), None, "a limiter of its own");
+    }
 
     #[test]
     fn the_default_is_the_issues_provider() {

@@ -11,6 +11,7 @@ use base64::engine::DecodePaddingMode;
 use base64::Engine;
 use serde::{Deserialize, Serialize};
 use workqueue_core::document;
+use workqueue_core::run_file::Run;
 use workqueue_core::scenario::ScenarioDoc;
 use workqueue_core::{validate, Input, Nanos, Scenario, ScenarioError};
 
@@ -98,6 +99,12 @@ fn compact_json(shared: &Shared) -> Vec<u8> {
     out
 }
 
+/// The state as the JSON a link packs (a run file, a saved session).
+pub fn to_json(shared: &Shared) -> String {
+    // serde_json writes UTF-8 only.
+    String::from_utf8(compact_json(shared)).unwrap_or_default()
+}
+
 pub fn decode(fragment: &str) -> Result<Shared, ShareError> {
     let f = fragment.trim().trim_start_matches('#');
     if f.is_empty() {
@@ -163,6 +170,37 @@ pub fn read(json: &str) -> Result<Shared, ScenarioError> {
     Ok(shared)
 }
 
+/// A run file ([`Run`]: what *Download run* writes, a lesson step's set-up)
+/// or a bare scenario file, read and checked.
+pub fn from_file(text: &str) -> Result<Shared, ScenarioError> {
+    let (scenario, inputs, at) = if Run::is_run_file(text) {
+        let run = Run::from_json(text)?;
+        (run.scenario, run.inputs, run.run_to)
+    } else {
+        (Scenario::from_json(text)?, Vec::new(), 0)
+    };
+    let shared = Shared {
+        scenario,
+        inputs,
+        at,
+        lesson: None,
+        selected: None,
+    };
+    shared.check()?;
+    Ok(shared)
+}
+
+/// The run file of a state: its scenario, inputs and instant (the lesson
+/// and the selected key stay with links).
+pub fn to_file(shared: &Shared) -> String {
+    Run {
+        scenario: shared.scenario.clone(),
+        inputs: shared.inputs.clone(),
+        run_to: shared.at,
+    }
+    .to_json()
+}
+
 impl Shared {
     /// The validation gate for everything a link carries: the scenario, the
     /// recorded inputs and the instant.
@@ -221,6 +259,27 @@ mod tests {
     /// A link in the first format: base64url of the plain JSON.
     fn v1_link(s: &Shared) -> String {
         format!("v1.{}", B64.encode(serde_json::to_string(s).unwrap()))
+    }
+
+    /// A downloaded run loads back with everything it had: the scenario,
+    /// the keys typed on the page, and the instant.
+    #[test]
+    fn a_run_file_loads_back_whole() {
+        let run = Shared {
+            lesson: None,
+            selected: None,
+            ..sample()
+        };
+        assert_eq!(from_file(&to_file(&run)), Ok(run.clone()));
+        // A bare scenario file still loads, at 0s with nothing done.
+        let bare = from_file(&run.scenario.to_json()).unwrap();
+        assert_eq!(
+            (bare.scenario, bare.inputs.len(), bare.at),
+            (run.scenario, 0, 0)
+        );
+        // A mistake is named from the file's top.
+        let e = from_file(&to_file(&sample()).replace("3000000000", "-1")).unwrap_err();
+        assert_eq!(e.field, "run_to");
     }
 
     #[test]

@@ -115,7 +115,7 @@ impl Timeline {
         self.keys_planned = self
             .scenario
             .key_count()
-            .saturating_add(workqueue_lessons::cost::keys_added(&self.tape));
+            .saturating_add(workqueue_core::run_file::Run::keys_added(&self.tape));
     }
 
     pub fn engine(&self) -> &Manager {

@@ -1,14 +1,13 @@
 //! Lessons, the comparison, sharing, embedding, export and workshop mode.
 
 use wasm_bindgen::JsCast;
-use workqueue_core::Scenario;
 use yew::prelude::*;
 
 use super::download::download;
 use super::{event_value, use_playground};
 use crate::export::go_code;
 use crate::lessons;
-use crate::share::{self, Shared};
+use crate::share;
 use crate::state::{Action, Notice, NoticeKind, Playground};
 
 #[derive(Clone, Copy, PartialEq)]
@@ -81,17 +80,11 @@ pub fn toolbar() -> Html {
     });
     let on_upload = read_file(d.clone(), MAX_SCENARIO_BYTES, |d, name, bytes| {
         let text = String::from_utf8_lossy(&bytes);
-        match Scenario::from_json(&text) {
-            Ok(scenario) => d.dispatch(Action::Load(Box::new(Shared {
-                scenario,
-                inputs: Vec::new(),
-                at: 0,
-                lesson: None,
-                selected: None,
-            }))),
+        match crate::share::from_file(&text) {
+            Ok(shared) => d.dispatch(Action::Load(Box::new(shared))),
             Err(e) => d.dispatch(Action::Notify(Some(Notice {
                 kind: NoticeKind::Error,
-                text: format!("{name} is not a usable scenario: {e}"),
+                text: format!("{name} is not a usable scenario or run: {e}"),
             }))),
         }
     });
@@ -114,9 +107,14 @@ pub fn toolbar() -> Html {
             ))),
         },
     );
-    let save_scenario = {
-        let json = state.current_scenario().to_json();
-        Callback::from(move |_| download("workqueue-scenario.json", "application/json", &json))
+    // The run as a file: its scenario, what was done to it and the instant
+    // (written when clicked: it serialises the whole tape).
+    let save_run = {
+        let state = state.clone();
+        Callback::from(move |_| {
+            let json = crate::share::to_file(&state.shared());
+            download("workqueue-run.json", "application/json", &json)
+        })
     };
     let workshop = {
         let d = d.clone();
@@ -136,8 +134,8 @@ pub fn toolbar() -> Html {
                 <button onclick={open(Dialog::Share)} data-testid="share">{"Share"}</button>
                 <button onclick={open(Dialog::Embed)} data-testid="embed">{"Embed"}</button>
                 <button onclick={open(Dialog::Go)} data-testid="go-code">{"Go code"}</button>
-                <button onclick={save_scenario} data-testid="download">{"Download scenario"}</button>
-                <label class="button" data-testid="upload-label">{"Load scenario…"}
+                <button onclick={save_run} data-testid="download" title="The scenario, everything done to it and the instant, as a file: Load reopens it, wqsim runs it, a lesson step takes it as its setup">{"Download run"}</button>
+                <label class="button" data-testid="upload-label" title="A run or a scenario file (JSON)">{"Load run…"}
                     <input type="file" accept=".json,application/json" onchange={on_upload} class="sr-only" data-testid="upload" />
                 </label>
                 <label class="button" data-testid="lesson-upload-label">{"Load lesson…"}

@@ -159,12 +159,15 @@ test('the Go code uses the real constructors for every preset', async () => {
   await context.close();
 });
 
-test('a scenario downloads, and a bad upload is refused with a message', async () => {
+test('a run downloads, and a bad upload is refused with a message', async () => {
   const { page, context } = await open(browser, url);
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="download"]')]);
   const fs = await import('node:fs');
   const text = fs.readFileSync(await download.path(), 'utf8');
+  assert.equal(download.suggestedFilename(), 'workqueue-run.json');
+  assert.match(text, /"scenario": \{/);
   assert.match(text, /"version": 2/);
+  assert.match(text, /"run_to": 0/);
   await page.setInputFiles('[data-testid="upload"]', { name: 'good.json', mimeType: 'application/json', buffer: Buffer.from(text.replace('"workers": 1', '"workers": 3')) });
   await page.waitForSelector('text=Scenario loaded.');
   assert.match(await page.textContent('[data-testid="workers"]'), /of 3 busy/);

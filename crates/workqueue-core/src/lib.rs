@@ -45,6 +45,7 @@ mod queue;
 mod rate;
 mod records;
 pub mod rng;
+pub mod run_file;
 pub mod scenario;
 pub mod serde_duration;
 mod series;

@@ -8,9 +8,8 @@
 //! from the file (a query that runs until something happens) is bounded as
 //! it runs, by the same budget ([`Query::answer_within`]).
 
-use workqueue_core::estimate;
-use workqueue_core::scenario::{ItemSpec, Source};
-use workqueue_core::{Input, Nanos, Scenario, MILLISECOND};
+use workqueue_core::run_file::Run;
+use workqueue_core::{Nanos, MILLISECOND};
 
 use crate::model::Setup;
 use crate::query::Query;
@@ -25,19 +24,7 @@ pub fn scene_keys(setup: &Setup) -> u64 {
     setup
         .scenario
         .key_count()
-        .saturating_add(keys_added(&setup.inputs))
-}
-
-/// Keys a list of inputs adds (an `add_many` its count, an add or a watch
-/// storm its one key).
-pub fn keys_added(inputs: &[(Nanos, Input)]) -> u64 {
-    inputs.iter().fold(0u64, |n, (_, i)| {
-        n.saturating_add(match i {
-            Input::AddMany { count, .. } => *count,
-            Input::Add { .. } | Input::WatchEvents { .. } => 1,
-            _ => 0,
-        })
-    })
+        .saturating_add(Run::keys_added(&setup.inputs))
 }
 
 /// Work units one step's scene, or one question on it, may take.
@@ -57,7 +44,7 @@ pub fn horizon(setup: &Setup) -> Nanos {
 
 /// The estimated work of building the step's scene.
 pub fn scene(setup: &Setup) -> f64 {
-    work_to(setup, horizon(setup))
+    setup.work_to(horizon(setup))
 }
 
 /// The estimated work of answering `query` on the scene: the run on to its
@@ -65,55 +52,7 @@ pub fn scene(setup: &Setup) -> f64 {
 pub fn question(setup: &Setup, query: &Query) -> f64 {
     let from = horizon(setup);
     let until = query.window_end().map_or(from, |t| t.max(from));
-    work_to(setup, until) + query.samples_from(setup.run_to) as f64
-}
-
-/// The scenario with the set-up's inputs as the sources they start, run to
-/// `until`: what `estimate::work` costs.
-fn work_to(setup: &Setup, until: Nanos) -> f64 {
-    let mut s: Scenario = setup.scenario.clone();
-    s.duration_ns = until.max(0);
-    let Some(first) = s.controllers.first_mut() else {
-        return 0.0;
-    };
-    for (at, input) in &setup.inputs {
-        match input {
-            Input::Add { key } => first.items.push(ItemSpec {
-                key: key.clone(),
-                script: None,
-                reconcile_ns: None,
-                add_at_ns: Some(*at),
-            }),
-            Input::AddMany { prefix, count } => first.sources.push(Source::AddMany {
-                prefix: prefix.clone(),
-                count: *count,
-                at_ns: *at,
-                script: None,
-            }),
-            Input::WatchEvents {
-                key,
-                per_second,
-                duration_ns,
-            } => first.sources.push(Source::WatchEvents {
-                key: key.clone(),
-                per_second: *per_second,
-                start_ns: *at,
-                duration_ns: *duration_ns,
-            }),
-            Input::Resync {
-                period_ns: Some(period_ns),
-            } => first.sources.push(Source::Resync {
-                period_ns: *period_ns,
-            }),
-            // A script for a key, a decision: no more work than the key's.
-            Input::Resync { period_ns: None }
-            | Input::Decide { .. }
-            | Input::SetScript { .. }
-            | Input::DefaultScript { .. }
-            | Input::Shutdown => {}
-        }
-    }
-    estimate::work(&s)
+    setup.work_to(until) + query.samples_from(setup.run_to) as f64
 }
 
 impl Query {

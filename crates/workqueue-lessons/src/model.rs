@@ -3,7 +3,7 @@
 //! a question or set a goal that the core answers.
 
 use serde::{Deserialize, Serialize};
-use workqueue_core::{Input, Nanos, ResultLabel, Scenario};
+use workqueue_core::{Input, Nanos, ResultLabel};
 
 use crate::query::{Goal, Question};
 
@@ -73,23 +73,9 @@ pub struct Focus {
 }
 
 /// A fresh run: a scenario, inputs at their instants, then run to `run_to`
-/// and paused. Going back to the step replays it exactly.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Setup {
-    pub scenario: Scenario,
-    pub inputs: Vec<(Nanos, Input)>,
-    pub run_to: Nanos,
-}
-
-/// An input at an instant of the set-up: `{"at": "5s", "do": {...}}`.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TimedInput {
-    #[serde(default, with = "workqueue_core::serde_duration")]
-    pub at: Nanos,
-    #[serde(rename = "do")]
-    pub input: Input,
-}
+/// and paused. Going back to the step replays it exactly. It is the core's
+/// run file, so a run downloaded from the page pastes in as a set-up.
+pub type Setup = workqueue_core::run_file::Run;
 
 /// What must happen before the lesson moves on.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -5,11 +5,10 @@
 
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Parser, Tag, TagEnd};
 use serde::Deserialize;
-use workqueue_core::scenario::ScenarioDoc;
-use workqueue_core::{validate, Nanos, MAX_RUN};
+use workqueue_core::{validate, MAX_RUN};
 
 use crate::cost;
-use crate::model::{Act, Focus, Lesson, Setup, Show, Step, TimedInput, Wait};
+use crate::model::{Act, Focus, Lesson, Setup, Show, Step, Wait};
 use crate::query::{Goal, Question};
 
 /// Larger files are refused before they are read.
@@ -46,7 +45,7 @@ fn refuse(line: usize, field: impl Into<String>, reason: impl Into<String>) -> L
 struct StepDoc {
     focus: Focus,
     #[serde(default)]
-    setup: Option<SetupDoc>,
+    setup: Option<workqueue_core::run_file::RunDoc>,
     #[serde(default)]
     wait: Option<Wait>,
     #[serde(default)]
@@ -57,17 +56,6 @@ struct StepDoc {
     act: Option<Act>,
     #[serde(default)]
     show: Option<Show>,
-}
-
-/// A set-up as written: the scenario in the scenario files' own schema.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SetupDoc {
-    scenario: ScenarioDoc,
-    #[serde(default)]
-    inputs: Vec<TimedInput>,
-    #[serde(default, with = "workqueue_core::serde_duration")]
-    run_to: Nanos,
 }
 
 /// Line numbers of byte offsets.
@@ -494,36 +482,10 @@ fn step(draft: Draft, lines: &Lines) -> Result<Step, LessonError> {
     }
     let setup = match doc.setup {
         None => None,
-        Some(s) => {
-            let scenario = s
-                .scenario
-                .into_scenario()
-                .and_then(|sc| sc.validate().map(|_| sc))
-                .map_err(|e| checked(format!("setup.scenario.{}", e.field), e.reason))?;
-            let mut inputs = Vec::with_capacity(s.inputs.len());
-            for (i, t) in s.inputs.into_iter().enumerate() {
-                if !(0..=MAX_RUN).contains(&t.at) {
-                    return Err(checked(
-                        format!("setup.inputs[{i}].at"),
-                        "out of range: use 0s to a year".into(),
-                    ));
-                }
-                validate::input(&t.input)
-                    .map_err(|e| checked(format!("setup.inputs[{i}].do.{}", e.field), e.reason))?;
-                inputs.push((t.at, t.input));
-            }
-            if !(0..=MAX_RUN).contains(&s.run_to) {
-                return Err(checked(
-                    "setup.run_to".into(),
-                    "out of range: use 0s to a year".into(),
-                ));
-            }
-            Some(Setup {
-                scenario,
-                inputs,
-                run_to: s.run_to,
-            })
-        }
+        Some(s) => Some(
+            s.into_run()
+                .map_err(|e| checked(format!("setup.{}", e.field), e.reason))?,
+        ),
     };
     if let Some(Wait::Time(t)) = &doc.wait {
         if !(0..=MAX_RUN).contains(t) {

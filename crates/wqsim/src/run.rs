@@ -1,4 +1,4 @@
-//! `wqsim SCENARIO.json [--csv OUT.csv] [--json OUT.json] [--no-limit]`:
+//! `wqsim SCENARIO-or-RUN.json [--csv OUT.csv] [--json OUT.json] [--no-limit]`:
 //! runs a scenario headlessly and prints a summary; optionally writes the
 //! time series. The work is estimated first, and a file that asks for more
 //! than [`DEFAULT_WORK_CAP`] is refused (with the estimate) unless
@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use workqueue_core::run_file::Run;
 use workqueue_core::{format_count, format_go_duration, Manager, ResultLabel, Scenario};
 
 /// Estimated work units above which a run is refused without `--no-limit`:
@@ -49,7 +50,7 @@ fn figure(x: f64) -> String {
 
 pub fn main(args: &[String]) -> ExitCode {
     let Some(path) = args.first() else {
-        eprintln!("usage: wqsim SCENARIO.json [--csv OUT.csv] [--json OUT.json] [--no-limit]\n       wqsim lesson FILE.md...");
+        eprintln!("usage: wqsim SCENARIO-or-RUN.json [--csv OUT.csv] [--json OUT.json] [--no-limit]\n       wqsim lesson FILE.md...");
         return ExitCode::from(2);
     };
     let flag = |name: &str| {
@@ -65,14 +66,28 @@ pub fn main(args: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let scenario = match Scenario::from_json(&text) {
-        Ok(s) => s,
+    // A run file (the page's *Download run*, a lesson step's set-up) or a
+    // bare scenario; a run's inputs are applied at their instants.
+    let read = match Run::is_run_file(&text) {
+        true => Run::from_json(&text),
+        false => Scenario::from_json(&text).map(|scenario| Run {
+            scenario,
+            inputs: Vec::new(),
+            run_to: 0,
+        }),
+    };
+    let run = match read {
+        Ok(r) => r,
         Err(e) => {
             eprintln!("{}: {}", shown(path), shown(&e.to_string()));
             return ExitCode::from(1);
         }
     };
-    let estimate = workqueue_core::estimate::work(&scenario);
+    // The inputs' keys and storms are costed as the sources they start.
+    let estimate = run.work_to(run.scenario.duration_ns);
+    let Run {
+        scenario, inputs, ..
+    } = run;
     if estimate > DEFAULT_WORK_CAP && !no_limit {
         eprintln!(
             "{}: this run asks for about {} work units (keys, events, reconciles, client requests), more than the {} wqsim runs by default (about ten seconds). Shorten duration_ns, or run it anyway with --no-limit (progress is shown every second; Ctrl-C stops it with the figures so far).",
@@ -96,7 +111,17 @@ pub fn main(args: &[String]) -> ExitCode {
         // Without a handler (another one is set) Ctrl-C simply ends the run.
         let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
     }
-    let finished = run_with_progress(&mut manager, scenario.duration_ns, estimate, &interrupted);
+    let mut finished = true;
+    for (at, input) in inputs {
+        finished = at > scenario.duration_ns
+            || (run_with_progress(&mut manager, at, estimate, &interrupted)
+                && manager.apply(0, input).is_ok());
+        if !finished {
+            break;
+        }
+    }
+    finished =
+        finished && run_with_progress(&mut manager, scenario.duration_ns, estimate, &interrupted);
     if !finished && !manager.stalled() {
         eprintln!(
             "interrupted at {} of {} virtual: the figures so far",

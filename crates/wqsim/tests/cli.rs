@@ -324,3 +324,44 @@ fn names_with_newlines_and_escapes_cannot_forge_output_lines() {
     assert_eq!(controller_lines, 1, "{text}");
     assert!(text.contains(r"real\nclient requests=999"), "{text}");
 }
+
+/// A run downloaded from the page (a scenario, the keys typed on it at
+/// their instants) runs as the page ran it; its inputs are costed before
+/// anything runs.
+#[test]
+fn wqsim_runs_a_downloaded_run_with_its_typed_keys() {
+    let path = temp_file(
+        "run",
+        &serde_json::json!({
+            "scenario": {"version": 2, "duration_ns": "5s", "controllers": [{"default_script": {"type": "fail_then_succeed", "failures": 2}}]},
+            "inputs": [{"at": "1s", "do": {"input": "add", "key": "default/typed"}},
+                       {"at": "2s", "do": {"input": "add_many", "prefix": "default/many-", "count": 4}}],
+            "run_to": "3s"
+        }),
+    );
+    let text = wqsim_ok(&[path.as_os_str()]);
+    // Five keys, each failing twice, then succeeding.
+    assert!(
+        text.contains("reconcile_total{result=\"error\"} 10"),
+        "{text}"
+    );
+    assert!(
+        text.contains("reconcile_total{result=\"success\"} 5"),
+        "{text}"
+    );
+    let heavy = temp_file(
+        "heavy-run",
+        &serde_json::json!({
+            "scenario": {"version": 2, "duration_ns": "168h", "controllers": [{"default_script": {"type": "always", "outcome": {"kind": "requeue_after", "after_ns": "1ms"}}}]},
+            "inputs": [{"do": {"input": "add_many", "prefix": "k-", "count": 1000}}]
+        }),
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_wqsim"))
+        .arg(&heavy)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("work units"), "the inputs were costed: {err}");
+    assert!(out.stdout.is_empty(), "nothing ran");
+}

@@ -1,0 +1,301 @@
+//! A run as a file: a scenario, inputs at their instants, and the instant
+//! the run was left at. It is exactly a lesson step's `setup` block, so a
+//! run downloaded from the page pastes into a lesson as it is, and a
+//! lesson's set-up loads into the page.
+//!
+//! ```json
+//! {"scenario": {"version": 2, "controllers": [{}]},
+//!  "inputs": [{"at": "5s", "do": {"input": "add", "key": "ours/late"}}],
+//!  "run_to": "7s"}
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+use crate::manager::Manager;
+use crate::scenario::{ItemSpec, Scenario, ScenarioDoc, ScenarioError, Source};
+use crate::sim::Input;
+use crate::time::{format_go_duration, Nanos};
+use crate::validate::{self, MAX_RUN};
+
+/// A run as written; `S` is the scenario as read ([`ScenarioDoc`], any
+/// version) or as written ([`Scenario`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunOf<S> {
+    pub scenario: S,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inputs: Vec<TimedInput>,
+    #[serde(default, with = "crate::serde_duration")]
+    pub run_to: Nanos,
+}
+
+/// A run file as read.
+pub type RunDoc = RunOf<ScenarioDoc>;
+
+/// An input at an instant of the run: `{"at": "5s", "do": {...}}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TimedInput {
+    #[serde(default, with = "crate::serde_duration")]
+    pub at: Nanos,
+    #[serde(rename = "do")]
+    pub input: Input,
+}
+
+/// A checked run: replaying `inputs` (to the first controller, at their
+/// instants) to `run_to` reproduces it exactly.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Run {
+    pub scenario: Scenario,
+    pub inputs: Vec<(Nanos, Input)>,
+    pub run_to: Nanos,
+}
+
+fn out_of_range(field: String, t: Nanos) -> ScenarioError {
+    ScenarioError {
+        field,
+        reason: format!(
+            "{} is out of range: use 0s to {}",
+            format_go_duration(t),
+            format_go_duration(MAX_RUN)
+        ),
+    }
+}
+
+impl RunDoc {
+    /// The run, every field checked; a refusal names its field from the
+    /// run's top (`scenario.controllers[0].limiter`, `inputs[2].at`).
+    pub fn into_run(self) -> Result<Run, ScenarioError> {
+        let scenario = self
+            .scenario
+            .into_scenario()
+            .and_then(|s| s.validate().map(|_| s))
+            .map_err(|e| ScenarioError {
+                field: format!("scenario.{}", e.field),
+                ..e
+            })?;
+        let mut inputs = Vec::with_capacity(self.inputs.len());
+        for (i, t) in self.inputs.into_iter().enumerate() {
+            if !(0..=MAX_RUN).contains(&t.at) {
+                return Err(out_of_range(format!("inputs[{i}].at"), t.at));
+            }
+            validate::input(&t.input).map_err(|e| ScenarioError {
+                field: format!("inputs[{i}].do.{}", e.field),
+                ..e
+            })?;
+            inputs.push((t.at, t.input));
+        }
+        // Written in any order, applied in time order (stable: two inputs
+        // at one instant keep theirs).
+        inputs.sort_by_key(|(at, _)| *at);
+        validate::tape(&inputs)?;
+        if !(0..=MAX_RUN).contains(&self.run_to) {
+            return Err(out_of_range("run_to".into(), self.run_to));
+        }
+        Ok(Run {
+            scenario,
+            inputs,
+            run_to: self.run_to,
+        })
+    }
+}
+
+impl Run {
+    /// Reads a run file, naming the field at fault.
+    pub fn from_json(text: &str) -> Result<Run, ScenarioError> {
+        crate::document::from_str::<RunDoc>(text)?.into_run()
+    }
+
+    /// The file: pretty JSON, durations as integer nanoseconds (exact).
+    pub fn to_json(&self) -> String {
+        let doc = RunOf {
+            scenario: &self.scenario,
+            inputs: self
+                .inputs
+                .iter()
+                .map(|(at, input)| TimedInput {
+                    at: *at,
+                    input: input.clone(),
+                })
+                .collect(),
+            run_to: self.run_to,
+        };
+        serde_json::to_string_pretty(&doc).unwrap_or_default()
+    }
+
+    /// The run built: the scenario, each input at its instant (to the first
+    /// controller), then on to `run_to`.
+    pub fn scene(&self) -> Result<Manager, String> {
+        self.scene_within(u64::MAX)
+    }
+
+    /// The scene, refused if building it takes more than `budget` units of
+    /// the core's work (a file from anyone cannot hold a page or a tool).
+    pub fn scene_within(&self, budget: u64) -> Result<Manager, String> {
+        let mut run = Manager::new(&self.scenario).map_err(|e| e.to_string())?;
+        let mut left = budget;
+        let mut reach = |run: &mut Manager, t| {
+            let reached = run.run_until_bounded(t, left);
+            left = run.budget_left();
+            match reached {
+                true => Ok(()),
+                false => Err(run.stall_reason().map_or_else(
+                    || format!("setting the scene up takes more than {budget} steps of work"),
+                    str::to_string,
+                )),
+            }
+        };
+        for (at, input) in &self.inputs {
+            reach(&mut run, *at)?;
+            run.apply(0, input.clone()).map_err(|e| e.to_string())?;
+        }
+        reach(&mut run, self.run_to)?;
+        Ok(run)
+    }
+
+    /// Keys a list of inputs adds (an `add_many` its count, an add or a watch
+    /// storm its one key).
+    pub fn keys_added(inputs: &[(Nanos, Input)]) -> u64 {
+        inputs.iter().fold(0u64, |n, (_, i)| {
+            n.saturating_add(match i {
+                Input::AddMany { count, .. } => *count,
+                Input::Add { .. } | Input::WatchEvents { .. } => 1,
+                _ => 0,
+            })
+        })
+    }
+
+    /// The estimated work of the run to `until`: its scenario with its inputs
+    /// as the sources they start, costed by [`crate::estimate::work`].
+    pub fn work_to(&self, until: Nanos) -> f64 {
+        let mut s: Scenario = self.scenario.clone();
+        s.duration_ns = until.max(0);
+        let Some(first) = s.controllers.first_mut() else {
+            return 0.0;
+        };
+        for (at, input) in &self.inputs {
+            match input {
+                Input::Add { key } => first.items.push(ItemSpec {
+                    key: key.clone(),
+                    script: None,
+                    reconcile_ns: None,
+                    add_at_ns: Some(*at),
+                }),
+                Input::AddMany { prefix, count } => first.sources.push(Source::AddMany {
+                    prefix: prefix.clone(),
+                    count: *count,
+                    at_ns: *at,
+                    script: None,
+                }),
+                Input::WatchEvents {
+                    key,
+                    per_second,
+                    duration_ns,
+                } => first.sources.push(Source::WatchEvents {
+                    key: key.clone(),
+                    per_second: *per_second,
+                    start_ns: *at,
+                    duration_ns: *duration_ns,
+                }),
+                Input::Resync {
+                    period_ns: Some(period_ns),
+                } => first.sources.push(Source::Resync {
+                    period_ns: *period_ns,
+                }),
+                // A script for a key, a decision: no more work than the key's.
+                Input::Resync { period_ns: None }
+                | Input::Decide { .. }
+                | Input::SetScript { .. }
+                | Input::DefaultScript { .. }
+                | Input::Shutdown => {}
+            }
+        }
+        crate::estimate::work(&s)
+    }
+
+    /// Whether `text` is a run file rather than a bare scenario: a run has
+    /// a `scenario` at its top, a scenario a `version`.
+    pub fn is_run_file(text: &str) -> bool {
+        #[derive(Deserialize)]
+        struct Top {
+            #[serde(default)]
+            scenario: Option<serde::de::IgnoredAny>,
+        }
+        serde_json::from_str::<Top>(text).is_ok_and(|t| t.scenario.is_some())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::SECOND;
+
+    fn run() -> Run {
+        let mut scenario = Scenario::new("typed");
+        scenario.seed = 3;
+        Run {
+            scenario,
+            inputs: vec![
+                (
+                    0,
+                    Input::Add {
+                        key: "default/a".into(),
+                    },
+                ),
+                (
+                    2 * SECOND,
+                    Input::AddMany {
+                        prefix: "ns/obj-".into(),
+                        count: 40,
+                    },
+                ),
+            ],
+            run_to: 5 * SECOND + 7,
+        }
+    }
+
+    #[test]
+    fn a_run_round_trips_exactly() {
+        let text = run().to_json();
+        assert!(Run::is_run_file(&text));
+        assert!(!Run::is_run_file(&run().scenario.to_json()));
+        assert_eq!(Run::from_json(&text), Ok(run()));
+    }
+
+    #[test]
+    fn a_lesson_setup_block_is_a_run_file() {
+        let text = r#"{"scenario": {"version": 2, "controllers": [{}]},
+            "inputs": [{"do": {"input": "add_many", "count": 5, "prefix": "o-"}},
+                       {"at": "5s", "do": {"input": "add", "key": "ours/late"}}],
+            "run_to": "7s"}"#;
+        let r = Run::from_json(text).unwrap();
+        assert_eq!(r.inputs[1].0, 5 * SECOND);
+        assert_eq!(r.run_to, 7 * SECOND);
+    }
+
+    #[test]
+    fn refusals_name_the_field_from_the_top() {
+        let field = |text: &str| Run::from_json(text).unwrap_err().field;
+        let base = r#"{"scenario": {"version": 2, "controllers": [{}]}"#;
+        assert_eq!(field(&format!(r#"{base}, "run_to": "-1s"}}"#)), "run_to");
+        assert_eq!(
+            field(&format!(
+                r#"{base}, "inputs": [{{"at": "-2s", "do": {{"input": "add", "key": "a"}}}}]}}"#
+            )),
+            "inputs[0].at"
+        );
+        assert_eq!(
+            field(&format!(
+                r#"{base}, "inputs": [{{"do": {{"input": "add", "key": ""}}}}]}}"#
+            )),
+            "inputs[0].do.key"
+        );
+        assert_eq!(
+            field(
+                r#"{"scenario": {"version": 2, "controllers": [{"controller": {"workers": 0}}]}}"#
+            ),
+            "scenario.controllers[0].controller.workers"
+        );
+        assert_eq!(field(&format!(r#"{base}, "at": 5}}"#)), "at");
+    }
+}
