@@ -67,6 +67,56 @@ fn number<T: std::str::FromStr>(field: &str, text: &str, what: &str) -> Result<T
 }
 
 impl Form {
+    /// The form showing `p`, when its fields can: kinds named as the form
+    /// names them, the same number of objects each.
+    fn of(p: &Provider) -> Option<Form> {
+        let objects = p.kinds.first()?.objects;
+        let named = p.kinds.len() <= MAX_KINDS
+            && p.kinds.iter().zip(KIND_NAMES).all(|(k, n)| k.name == n)
+            && p.kinds.iter().all(|k| k.objects == objects)
+            && p.seconds == 60
+            && p.client_per != ClientScope::Clientset;
+        if !named {
+            return None;
+        }
+        let d = Form::default();
+        let mut opted_out = [false; MAX_KINDS];
+        for (o, k) in opted_out.iter_mut().zip(&p.kinds) {
+            *o = !k.shares_bucket;
+        }
+        let (sharing, r, qps, burst) = match p.sharing {
+            Sharing::Crossplane { r } => ("crossplane", r.to_string(), d.qps, d.burst),
+            Sharing::Bucket { qps, burst } => ("bucket", d.r, qps.to_string(), burst.to_string()),
+            Sharing::Nothing => ("nothing", d.r, d.qps, d.burst),
+        };
+        let (client, client_qps, client_burst) = match p.client {
+            ClientChoice::Off => ("off", d.client_qps, d.client_burst),
+            ClientChoice::V020 => ("v020", d.client_qps, d.client_burst),
+            ClientChoice::Crossplane => ("crossplane", d.client_qps, d.client_burst),
+            ClientChoice::Custom { qps, burst } => ("custom", qps.to_string(), burst.to_string()),
+        };
+        Some(Form {
+            kinds: p.kinds.len().to_string(),
+            objects: objects.to_string(),
+            sharing: sharing.into(),
+            r,
+            qps,
+            burst,
+            client: client.into(),
+            client_per: match p.client_per {
+                ClientScope::Kind => "kind",
+                _ => "shared",
+            }
+            .into(),
+            client_qps,
+            client_burst,
+            requests: p.requests_per_reconcile.to_string(),
+            failures: p.failures.to_string(),
+            reconcile_ms: p.reconcile_ms.to_string(),
+            opted_out,
+        })
+    }
+
     fn provider(&self) -> Result<Provider, String> {
         let kinds: usize = number("Controllers", &self.kinds, "a whole number")?;
         if !(1..=MAX_KINDS).contains(&kinds) {
@@ -138,7 +188,16 @@ impl Form {
 #[function_component(ProviderPanel)]
 pub fn provider_panel() -> Html {
     let state = use_playground();
-    let form = use_state(Form::default);
+    let form = use_state(|| Form::of(&state.provider).unwrap_or_default());
+    {
+        // A run reopened (a reload, a link, a file) shows the form it was run from.
+        let form = form.clone();
+        use_effect_with(state.provider.clone(), move |p| {
+            if let Some(f) = Form::of(p) {
+                form.set(f);
+            }
+        });
+    }
     let error = use_state(|| None::<String>);
     // Typing updates the form at once: the page re-renders every frame,
     // and a field that waited for `change` would be reset under the fingers.
