@@ -109,8 +109,9 @@ pub fn go_code(s: &Scenario) -> String {
     let uses_bucket = !default_for_queue && lim.contains("rate.NewLimiter");
     // Standard library first, then the rest, sorted: as gofmt and goimports
     // leave them.
+    let timeout = s.controllers[0].controller.reconcile_timeout_ns;
     let mut imports = Vec::new();
-    if !default_for_queue && lim.contains("time.") {
+    if timeout.is_some() || !default_for_queue && lim.contains("time.") {
         imports.push("\t\"time\"\n\n");
     }
     if uses_bucket {
@@ -127,6 +128,15 @@ pub fn go_code(s: &Scenario) -> String {
     imports.push("\t\"sigs.k8s.io/controller-runtime/pkg/controller\"\n");
     imports.push("\t\"sigs.k8s.io/controller-runtime/pkg/reconcile\"\n");
     let workers = s.controllers[0].controller.workers;
+    // v0.22's deadline on each Reconcile's context, aligned as gofmt aligns it.
+    let workers = match timeout {
+        Some(t) => format!(
+            "{workers},\n\t\t\tReconciliationTimeout:   {}",
+            // A field's value at the top level: gofmt spaces the product.
+            go_duration(t).replace('*', " * ")
+        ),
+        None => workers.to_string(),
+    };
     let (limiter_decl, options) = if priority_queue {
         if default_for_queue {
             (
@@ -293,6 +303,8 @@ mod tests {
                 out.push((format!("{preset:?}/{queue:?}"), go_code(&s)));
                 s.controllers[0].controller.give_up_after = Some(5);
                 out.push((format!("{preset:?}/{queue:?}/give-up"), go_code(&s)));
+                s.controllers[0].controller.reconcile_timeout_ns = Some(1_500_000_000);
+                out.push((format!("{preset:?}/{queue:?}/timeout"), go_code(&s)));
             }
         }
         out

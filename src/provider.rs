@@ -139,6 +139,7 @@ impl Provider {
                     workers: 1,
                     reconcile_ns: self.reconcile_ms.saturating_mul(MILLISECOND),
                     give_up_after: None,
+                    reconcile_timeout_ns: None,
                 },
                 default_script: script.clone(),
                 items: Vec::new(),

@@ -95,6 +95,7 @@ pub enum Field {
     Probability,
     Seed,
     GiveUp,
+    Timeout,
 }
 
 impl Field {
@@ -115,6 +116,7 @@ impl Field {
             Field::Probability => "probability",
             Field::Seed => "seed",
             Field::GiveUp => "give-up",
+            Field::Timeout => "timeout",
         }
     }
 
@@ -135,6 +137,7 @@ impl Field {
             Field::Probability => "Error probability",
             Field::Seed => "Seed",
             Field::GiveUp => "Give up after",
+            Field::Timeout => "Reconciliation timeout",
         }
     }
 
@@ -149,6 +152,7 @@ impl Field {
             Field::Probability => "0 to 1",
             Field::Seed => "",
             Field::GiveUp => "requeues (empty: never)",
+            Field::Timeout => "v0.22+: a Go duration (empty: none)",
             _ => "Go duration: 5ms, 1.5s, 2m",
         }
     }
@@ -227,6 +231,7 @@ impl Default for Settings {
             (Field::Probability, "0.3"),
             (Field::Seed, "1"),
             (Field::GiveUp, ""),
+            (Field::Timeout, ""),
         ];
         Settings {
             queue: QueueKind::ClientGo,
@@ -389,7 +394,12 @@ impl Settings {
             out.crossplane = form.crossplane;
         }
         let c = out.first_mut();
-        if changed(&[Field::Workers, Field::Reconcile, Field::GiveUp]) {
+        if changed(&[
+            Field::Workers,
+            Field::Reconcile,
+            Field::GiveUp,
+            Field::Timeout,
+        ]) {
             c.controller = new.controller.clone();
         }
         if self.script != before.script || changed(&[Field::FailN, Field::Probability]) {
@@ -429,6 +439,10 @@ impl Settings {
             give_up_after: match self.get(Field::GiveUp).trim() {
                 "" => None,
                 _ => self.number::<u64>(Field::GiveUp, "a whole number of requeues", &mut errors),
+            },
+            reconcile_timeout_ns: match self.get(Field::Timeout).trim() {
+                "" => None,
+                _ => Some(self.duration(Field::Timeout, &mut errors)),
             },
         };
         s.controllers[0].default_script = match self.script {
@@ -552,6 +566,14 @@ impl Settings {
                 .map(|n| n.to_string())
                 .unwrap_or_default(),
         );
+        out.set(
+            Field::Timeout,
+            s.controllers[0]
+                .controller
+                .reconcile_timeout_ns
+                .map(d)
+                .unwrap_or_default(),
+        );
         out.script = match &s.controllers[0].default_script {
             Script::Live => ScriptChoice::Live,
             Script::Always {
@@ -585,6 +607,7 @@ fn field_of(path: &str, preset: Preset) -> Field {
         ("slow_ns", Field::Slow),
         ("max_reconcile_rate", Field::Rate),
         ("workers", Field::Workers),
+        ("reconcile_timeout_ns", Field::Timeout),
         ("reconcile_ns", Field::Reconcile),
         ("error_probability", Field::Probability),
     ];

@@ -37,6 +37,7 @@ pub fn metrics(props: &MetricsProps) -> Html {
                     { for ResultLabel::ALL.iter().map(|l| row(&format!("controller_runtime_reconcile_total{{result=\"{}\"}}", l.as_str()), format::count(c.total(*l)), "reconciles by result")) }
                     { row("controller_runtime_reconcile_errors_total", format::count(c.reconcile_errors_total), "") }
                     { row("controller_runtime_terminal_reconcile_errors_total", format::count(c.terminal_reconcile_errors_total), "") }
+                    { row("controller_runtime_reconcile_timeouts_total", format::count(c.reconcile_timeouts_total), "v0.23+: reconciles whose ReconciliationTimeout fired") }
                     { row("controller_runtime_active_workers", c.active_workers.to_string(), "") }
                     { row("controller_runtime_max_concurrent_reconciles", c.max_concurrent_reconciles.to_string(), "") }
                 </tbody>

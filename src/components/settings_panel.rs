@@ -92,7 +92,10 @@ pub fn settings_panel() -> Html {
                 { if preset == Preset::Crossplane { html!{} } else { field(Field::Workers) } }
                 { field(Field::Reconcile) }
             </div>
-            { field(Field::GiveUp) }
+            <div class="grid2">
+                { field(Field::GiveUp) }
+                { field(Field::Timeout) }
+            </div>
             <div class="field">
                 <label for="f-script">{"Each reconcile"}</label>
                 <select id="f-script" data-testid="script" onchange={on_script}>

@@ -509,17 +509,26 @@ fn worker(
             key,
             started,
             until,
+            times_out,
         } => {
             let total = (*until - *started).max(1) as f64;
             let pct = (((now - *started) as f64 / total) * 100.0).clamp(0.0, 100.0);
+            let ends = if *times_out {
+                format!(
+                    "ReconciliationTimeout fires at {}: an error",
+                    format::dur(*until)
+                )
+            } else {
+                format!("Reconcile ends at {}", format::dur(*until))
+            };
             html! {
-                <div class="worker busy">
+                <div class={classes!("worker", "busy", times_out.then_some("times-out"))}>
                     <span class="worker-name">{ format!("worker {i}") }</span>
                     { chip(state, key, "processing", html! {}) }
                     <div class="progress" role="progressbar" aria-label="reconcile progress" aria-valuenow={format!("{pct:.0}")} aria-valuemin="0" aria-valuemax="100">
                         <div style={format!("width:{pct:.1}%")}></div>
                     </div>
-                    <span class="hint">{ format!("Reconcile ends at {}", format::dur(*until)) }</span>
+                    <span class="hint">{ ends }</span>
                 </div>
             }
         }

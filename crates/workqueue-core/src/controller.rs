@@ -404,10 +404,19 @@ pub struct ControllerMetrics {
     pub reconcile_total: [u64; 4],
     pub reconcile_errors_total: u64,
     pub terminal_reconcile_errors_total: u64,
+    /// `controller_runtime_reconcile_timeouts_total` (v0.23): reconciles
+    /// whose `ReconciliationTimeout` fired. (Not written while 0: runs
+    /// without the option keep their recorded digests.)
+    #[serde(skip_serializing_if = "is_zero")]
+    pub reconcile_timeouts_total: u64,
     /// Items dropped by the "give up after N requeues" pattern.
     pub gave_up_total: u64,
     pub active_workers: u32,
     pub max_concurrent_reconciles: u32,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl ControllerMetrics {

@@ -32,6 +32,9 @@ pub enum WorkerState {
         item: ItemId,
         started: Nanos,
         until: Nanos,
+        /// `until` is the `ReconciliationTimeout` firing, not the end of the work.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        times_out: bool,
     },
     /// Reconcile finished; waiting for the caller to choose its outcome.
     AwaitingDecision {
@@ -88,6 +91,13 @@ pub enum SimEvent {
     GaveUp {
         item: ItemId,
         requeues: u64,
+    },
+    /// The `ReconciliationTimeout` fired: the reconcile returns its
+    /// context's error (the `ReconcileEnd` that follows).
+    TimedOut {
+        worker: u32,
+        item: ItemId,
+        after: Nanos,
     },
     Stalled {
         reason: String,
@@ -276,6 +286,7 @@ impl SimEvent {
             | SimEvent::AwaitingDecision { item, .. }
             | SimEvent::Gate { item, .. }
             | SimEvent::GaveUp { item, .. }
+            | SimEvent::TimedOut { item, .. }
             | SimEvent::ClientThrottled { item, .. } => Some(*item),
             SimEvent::Stalled { .. } => None,
         }

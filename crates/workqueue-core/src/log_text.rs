@@ -148,6 +148,15 @@ impl Simulation {
                 "giving up on {} after {requeues} requeues: queue.Forget",
                 k(item)
             ),
+            SimEvent::TimedOut {
+                worker,
+                item,
+                after,
+            } => format!(
+                "worker {worker}: Reconcile({}) still running after {}: ReconciliationTimeout fires, it returns context deadline exceeded",
+                k(item),
+                d(*after)
+            ),
             SimEvent::Stalled { reason } => format!("stopped: {reason}"),
             SimEvent::ClientThrottled {
                 worker,

@@ -194,6 +194,17 @@ pub struct ControllerConfig {
     /// `NumRequeues(key) >= N`, `Forget` it instead of `AddRateLimited`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub give_up_after: Option<u64>,
+    /// controller-runtime's `ReconciliationTimeout` (v0.22, off by default):
+    /// the deadline on each Reconcile's context. A reconcile still running
+    /// when it fires (its API requests' waits included) returns the
+    /// context's error, which is rate-limited like any error, and is
+    /// counted in `controller_runtime_reconcile_timeouts_total`.
+    #[serde(
+        default,
+        with = "crate::serde_duration::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub reconcile_timeout_ns: Option<Nanos>,
 }
 
 fn one() -> u32 {
@@ -206,6 +217,7 @@ impl Default for ControllerConfig {
             workers: 1,
             reconcile_ns: 0,
             give_up_after: None,
+            reconcile_timeout_ns: None,
         }
     }
 }

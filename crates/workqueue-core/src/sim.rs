@@ -765,13 +765,24 @@ impl Simulation {
                 .get(item)
                 .unwrap_or(self.spec.controller.reconcile_ns);
             let waited = self.call_api(w, item);
-            let until = after(self.now, waited.saturating_add(duration));
+            let busy = waited.saturating_add(duration);
+            // The context's deadline ends a reconcile that would run past it.
+            let times_out = self
+                .spec
+                .controller
+                .reconcile_timeout_ns
+                .is_some_and(|t| busy > t);
+            let until = match self.spec.controller.reconcile_timeout_ns {
+                Some(t) if times_out => after(self.now, t),
+                _ => after(self.now, busy),
+            };
             self.idle.pop(); // w, the lowest idle worker
             self.ends.push(Reverse((until, w as u32)));
             self.workers[w] = WorkerState::Reconciling {
                 item,
                 started: self.now,
                 until,
+                times_out,
             };
         }
         true
@@ -779,9 +790,28 @@ impl Simulation {
 
     /// A reconcile's time is up: its script decides, or the caller must.
     fn finish(&mut self, w: usize) {
-        let WorkerState::Reconciling { item, started, .. } = self.workers[w] else {
+        let WorkerState::Reconciling {
+            item,
+            started,
+            times_out,
+            ..
+        } = self.workers[w]
+        else {
             return;
         };
+        if times_out {
+            // A reconciler that honours its context returns ctx.Err(): an
+            // error, whatever its script would have said.
+            self.metrics.reconcile_timeouts_total += 1;
+            self.push_log(SimEvent::TimedOut {
+                worker: w as u32,
+                item,
+                after: self.now - started,
+            });
+            self.workers[w] = WorkerState::AwaitingDecision { item, started };
+            self.conclude(w, item, Outcome::Error, true);
+            return;
+        }
         // The attempt's number: the reconciles that ran before it.
         let attempt = self.items.get(item).reconciles;
         let script = self

@@ -507,6 +507,10 @@ fn controller(c: &ControllerSpec, crossplane: bool) -> Result<(), ScenarioError>
         ));
     }
     duration("controller.reconcile_ns", c.controller.reconcile_ns, 0)?;
+    if let Some(t) = c.controller.reconcile_timeout_ns {
+        // controller-runtime's zero means no timeout: here, leave it out.
+        duration("controller.reconcile_timeout_ns", t, 1)?;
+    }
     script("default_script", &c.default_script)?;
     count_in(
         "requests_per_reconcile",

@@ -105,6 +105,8 @@ pub enum WorkerView {
         key: KeyView,
         started: Nanos,
         until: Nanos,
+        /// The reconcile ends when its `ReconciliationTimeout` fires.
+        times_out: bool,
     },
     /// Reconcile returned; the user picks its result.
     Deciding {
@@ -330,10 +332,12 @@ impl Simulation {
                 item,
                 started,
                 until,
+                times_out,
             } => WorkerView::Reconciling {
                 key: self.worker_key_view(w, item),
                 started,
                 until,
+                times_out,
             },
             WorkerState::AwaitingDecision { item, started } => WorkerView::Deciding {
                 key: self.worker_key_view(w, item),

@@ -153,6 +153,12 @@ pub fn main(args: &[String]) -> ExitCode {
             m.controller.total(label)
         );
     }
+    if m.controller.reconcile_timeouts_total > 0 {
+        println!(
+            "reconcile_timeouts_total {}",
+            m.controller.reconcile_timeouts_total
+        );
+    }
     println!("requeues          {}", m.requeues_total);
     println!("workqueue_adds_total    {}", m.workqueue_adds_total);
     println!("workqueue_retries_total {}", m.workqueue_retries_total);

@@ -1,0 +1,103 @@
+//! controller-runtime's `ReconciliationTimeout` (v0.22): a deadline on each
+//! Reconcile's context. A reconcile still running when it fires returns the
+//! context's error: rate-limited like any error, and counted in
+//! `controller_runtime_reconcile_timeouts_total`.
+
+use workqueue_core::controller::{Outcome, Script};
+use workqueue_core::scenario::{ClientLimit, ItemSpec};
+use workqueue_core::{Input, ResultLabel, Scenario, Simulation, MILLISECOND, SECOND};
+
+fn slow(timeout: Option<i64>) -> Scenario {
+    let mut s = Scenario::new("slow");
+    let c = s.first_mut();
+    c.controller.reconcile_ns = 2 * SECOND;
+    c.controller.reconcile_timeout_ns = timeout;
+    c.default_script = Script::Always {
+        outcome: Outcome::Success,
+    };
+    s
+}
+
+/// A 2 s reconcile under a 500 ms timeout never succeeds: it fails at each
+/// deadline, and the default limiter's 5 ms, 10 ms, 20 ms… come between.
+#[test]
+fn a_reconcile_longer_than_the_timeout_fails_at_each_deadline() {
+    let mut sim = Simulation::new(&slow(Some(500 * MILLISECOND))).unwrap();
+    sim.apply(Input::Add { key: "a".into() }).unwrap();
+    // Timeouts at 0.5s, 1.005s, 1.515s, 2.035s, 2.575s; the sixth at 3.155s.
+    sim.run_until(3 * SECOND);
+    let m = sim.controller_metrics();
+    assert_eq!(m.reconcile_timeouts_total, 5);
+    assert_eq!(m.total(ResultLabel::Error), 5);
+    assert_eq!(m.total(ResultLabel::Success), 0);
+    sim.run_until(3155 * MILLISECOND);
+    assert_eq!(sim.controller_metrics().reconcile_timeouts_total, 6);
+
+    // Without the option the same reconcile succeeds at 2 s.
+    let mut sim = Simulation::new(&slow(None)).unwrap();
+    sim.apply(Input::Add { key: "a".into() }).unwrap();
+    sim.run_until(3 * SECOND);
+    let m = sim.controller_metrics();
+    assert_eq!(
+        (m.reconcile_timeouts_total, m.total(ResultLabel::Success)),
+        (0, 1)
+    );
+}
+
+/// A reconcile within its deadline is not touched, and one that takes the
+/// deadline exactly is not cut either (the context fires after it).
+#[test]
+fn reconciles_within_the_deadline_are_untouched() {
+    let mut s = slow(Some(500 * MILLISECOND));
+    s.first_mut().items = ["fast", "exact"]
+        .iter()
+        .zip([100 * MILLISECOND, 500 * MILLISECOND])
+        .map(|(k, d)| ItemSpec {
+            key: k.to_string(),
+            script: None,
+            reconcile_ns: Some(d),
+            add_at_ns: Some(0),
+        })
+        .collect();
+    let mut sim = Simulation::new(&s).unwrap();
+    sim.run_until(5 * SECOND);
+    let m = sim.controller_metrics();
+    assert_eq!(
+        (m.reconcile_timeouts_total, m.total(ResultLabel::Success)),
+        (0, 2)
+    );
+}
+
+/// The deadline covers the whole call: a reconcile whose API requests wait
+/// for the client's bucket past it times out too.
+#[test]
+fn waiting_for_the_client_counts_against_the_deadline() {
+    let mut s = slow(Some(500 * MILLISECOND));
+    s.client = Some(ClientLimit::per_kind(1.0, 1));
+    let c = s.first_mut();
+    c.controller.reconcile_ns = 10 * MILLISECOND;
+    c.requests_per_reconcile = 3; // 1 at once, then 1 s each: 2 s of waiting
+    let mut sim = Simulation::new(&s).unwrap();
+    sim.apply(Input::Add { key: "a".into() }).unwrap();
+    sim.run_until(600 * MILLISECOND);
+    let m = sim.controller_metrics();
+    assert_eq!(
+        (m.reconcile_timeouts_total, m.total(ResultLabel::Error)),
+        (1, 1)
+    );
+}
+
+/// A zero or negative timeout is refused by name (controller-runtime's
+/// zero means none: a file leaves the field out).
+#[test]
+fn a_timeout_of_zero_is_refused_by_name() {
+    let e = slow(Some(0)).validate().unwrap_err();
+    assert_eq!(e.field, "controllers[0].controller.reconcile_timeout_ns");
+    let text = r#"{"version": 2, "controllers": [{"controller": {"reconcile_ns": "2s", "reconcile_timeout_ns": "30s"}}]}"#;
+    let s = Scenario::from_json(text).unwrap();
+    assert_eq!(
+        s.controllers[0].controller.reconcile_timeout_ns,
+        Some(30 * SECOND)
+    );
+    assert_eq!(Scenario::from_json(&s.to_json()).unwrap(), s);
+}
