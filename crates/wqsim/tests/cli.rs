@@ -136,7 +136,9 @@ fn wqsim_lesson_answers_every_built_in_question() {
         .collect();
     let text = wqsim_ok(&args);
     let answers: Vec<&str> = text.lines().filter(|l| l.starts_with("answer ")).collect();
-    assert_eq!(answers.len(), 21, "{text}");
+    assert_eq!(answers.len(), 24, "{text}");
+    assert!(text.contains("answer provider/5: t=38s\n"), "{text}");
+    assert!(text.contains("answer results/4: 5 reconciles\n"), "{text}");
     assert!(text.contains("answer backoff/1: 7 requeues"), "{text}");
     assert!(text.contains("answer backoff/2: 16m40s\n"), "{text}");
     assert!(text.contains("answer herd/1: 70,000 requeues"), "{text}");
