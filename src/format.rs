@@ -25,6 +25,20 @@ pub fn clock(t: Nanos) -> String {
     format_go_duration(t / step * step)
 }
 
+/// A total to read at a glance: to the nearest step of [`clock`]'s scale
+/// (the exact sum of x/time/rate's reservations can end in …999996ns).
+pub fn about(d: Nanos) -> String {
+    let step = if d < 1_000_000_000 {
+        100_000
+    } else if d < 60_000_000_000 {
+        10_000_000
+    } else {
+        1_000_000_000
+    };
+    let rounded = (d / step).saturating_add(((d % step) * 2 >= step) as i64);
+    format_go_duration(rounded.saturating_mul(step))
+}
+
 /// A speed factor: `1000×`, `2.5×`, and below 1 as a fraction, `1/120×`.
 pub fn speed(s: f64) -> String {
     if s >= 10.0 {
@@ -132,6 +146,15 @@ pub fn script(s: &Script) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn totals_round_to_the_nearest_step_of_their_scale() {
+        assert_eq!(about(27 * 60_000_000_000 + 17_999_999_996), "27m18s");
+        assert_eq!(about(1_234_449_999), "1.23s");
+        assert_eq!(about(1_235_000_000), "1.24s");
+        assert_eq!(about(12_340_000), "12.3ms");
+        assert_eq!(about(0), "0s");
+    }
 
     #[test]
     fn scripts_read_as_words() {

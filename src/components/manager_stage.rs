@@ -69,7 +69,7 @@ fn shared_parts(m: &Manager, views: &[StageView], focused: bool) -> Html {
         ([(_, tokens)], Some(c)) => html! {
             <>
                 { bucket_gauge(&BucketView { owner: BucketOwner::Client, tokens: *tokens, burst: c.burst, qps: c.qps, waiting_on_bucket: 0 }) }
-                <p class="client-totals" data-testid="client-totals">{ format!("{} requests, {} waited in all", format::count(requests), format_go_duration(waited)) }</p>
+                <p class="client-totals" data-testid="client-totals" title={format!("{} exactly", format_go_duration(waited))}>{ format!("{} requests, {} waited in all", format::count(requests), format::about(waited)) }</p>
             </>
         },
         // A bucket per kind: each kind's level, side by side.
@@ -88,7 +88,7 @@ fn shared_parts(m: &Manager, views: &[StageView], focused: bool) -> Html {
                     }) }
                 </ul>
                 <p class="hint">{ format!("{} qps, burst {} for each kind's REST client", c.qps, c.burst) }</p>
-                <p class="client-totals" data-testid="client-totals">{ format!("{} requests, {} waited in all", format::count(requests), format_go_duration(waited)) }</p>
+                <p class="client-totals" data-testid="client-totals" title={format!("{} exactly", format_go_duration(waited))}>{ format!("{} requests, {} waited in all", format::count(requests), format::about(waited)) }</p>
             </>
         },
         _ => {

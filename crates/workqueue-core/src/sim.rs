@@ -1054,7 +1054,13 @@ impl Simulation {
             let i = decision.label.index();
             let n = &mut self.series.current(self.now).reconciles[i];
             *n = n.saturating_add(1);
-            self.items.get_mut(*item).last_end_seq = std::num::NonZeroU64::new(self.log_total);
+            // A reconcile cut by its timeout: its story starts at the firing.
+            let timed_out = self.log.back().is_some_and(|e| {
+                e.seq + 1 == self.log_total
+                    && matches!(&e.event, SimEvent::TimedOut { item: i, .. } if i == item)
+            });
+            let seq = self.log_total - timed_out as u64;
+            self.items.get_mut(*item).last_end_seq = std::num::NonZeroU64::new(seq);
         }
         if self.log_capacity == 0 {
             self.log_total += 1;

@@ -32,6 +32,13 @@ fn a_reconcile_longer_than_the_timeout_fails_at_each_deadline() {
     assert_eq!(m.total(ResultLabel::Success), 0);
     sim.run_until(3155 * MILLISECOND);
     assert_eq!(sim.controller_metrics().reconcile_timeouts_total, 6);
+    // "What its last result did" starts with the deadline firing.
+    let calls = sim.key_report(sim.find("a").unwrap()).calls;
+    assert!(
+        calls[0].contains("ReconciliationTimeout fires"),
+        "{calls:?}"
+    );
+    assert!(calls[1].contains("err [result=error]"), "{calls:?}");
 
     // Without the option the same reconcile succeeds at 2 s.
     let mut sim = Simulation::new(&slow(None)).unwrap();
