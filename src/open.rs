@@ -226,6 +226,11 @@ mod tests {
             failures: below(6) as u32,
             reconcile_ms: below(300) as i64,
             seconds: 1 + below(120) as i64,
+            queue: if below(2) == 0 {
+                workqueue_core::QueueKind::ClientGo
+            } else {
+                workqueue_core::QueueKind::Priority
+            },
         };
         let Ok(scenario) = provider.to_scenario() else {
             return "#v2.garbage".into();

@@ -6,7 +6,7 @@ use workqueue_core::controller::{CrossplaneConfig, Script};
 use workqueue_core::scenario::{
     BucketSpec, ClientLimit, ClientScope, ControllerConfig, ControllerSpec, Source,
 };
-use workqueue_core::{LimiterConfig, Scenario, MILLISECOND, SECOND};
+use workqueue_core::{LimiterConfig, QueueKind, Scenario, MILLISECOND, SECOND};
 
 /// What the controllers share.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -17,7 +17,7 @@ pub enum Sharing {
     /// One `BucketRateLimiter` passed to every controller (max-of with its
     /// own per-item backoff), as a seed suggests for a shared external API.
     Bucket { qps: f64, burst: i64 },
-    /// Nothing: each controller has client-go's default limiter of its own.
+    /// Nothing: each controller has its version's default limiter of its own.
     Nothing,
 }
 
@@ -57,6 +57,8 @@ pub struct Provider {
     pub failures: u32,
     pub reconcile_ms: i64,
     pub seconds: i64,
+    /// Which controller-runtime every controller runs (the stage's switch).
+    pub queue: QueueKind,
 }
 
 /// Most controllers the form offers (the core takes up to 16).
@@ -82,6 +84,7 @@ impl Default for Provider {
             failures: 3,
             reconcile_ms: 50,
             seconds: 60,
+            queue: QueueKind::ClientGo,
         }
     }
 }
@@ -126,14 +129,12 @@ impl Provider {
             .map(|k| (k, bucket && k.shares_bucket))
             .map(|(k, shares)| ControllerSpec {
                 name: k.name.clone(),
-                queue: Default::default(),
-                limiter: Some(if shares {
-                    LimiterConfig::Exponential {
-                        base_ns: 5 * MILLISECOND,
-                        max_ns: 1000 * SECOND,
-                    }
-                } else {
-                    LimiterConfig::DefaultController
+                queue: self.queue,
+                // Passed the shared bucket: max-of it and a per-item
+                // backoff. Otherwise no RateLimiter: the version's default.
+                limiter: shares.then_some(LimiterConfig::Exponential {
+                    base_ns: 5 * MILLISECOND,
+                    max_ns: 1000 * SECOND,
                 }),
                 controller: ControllerConfig {
                     workers: 1,
@@ -230,6 +231,7 @@ impl Provider {
             failures,
             reconcile_ms: first.controller.reconcile_ns / MILLISECOND,
             seconds: s.duration_ns / SECOND,
+            queue: first.queue,
         };
         // Only a form that builds this very scenario (its name and seed aside).
         let built = form.to_scenario().ok()?;
@@ -280,6 +282,7 @@ mod tests {
             Provider {
                 sharing: Sharing::Nothing,
                 client: ClientChoice::Custom { qps: 3.0, burst: 4 },
+                queue: QueueKind::Priority,
                 client_per: ClientScope::Clientset,
                 failures: 0,
                 reconcile_ms: 120,
@@ -340,10 +343,7 @@ mod tests {
         let s = p.to_scenario().unwrap();
         let sharing: Vec<bool> = s.controllers.iter().map(|c| c.shares_bucket).collect();
         assert_eq!(sharing, vec![true, false, true]);
-        assert_eq!(
-            s.controllers[1].limiter,
-            Some(LimiterConfig::DefaultController)
-        );
+        assert_eq!(s.controllers[1].limiter, None, "the version's default");
     }
 
     #[test]

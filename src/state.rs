@@ -417,7 +417,7 @@ impl Reducible for Playground {
                     // A seek or a link too big for one frame goes on first.
                     next.timeline.borrow_mut().catch_up();
                     if let Some(pair) = &mut next.other_run {
-                        pair.settle(next.timeline.borrow().sim());
+                        pair.settle(next.timeline.borrow().engine());
                     }
                 } else if self.playing && !self.holds_for_prediction() {
                     next.tick(real_ms.clamp(0.0, MAX_TICK_MS));

@@ -4,7 +4,7 @@
 //! applied from now on. A version switch keeps the run left behind as its
 //! headline figures, beside this run's at the same instant.
 
-use workqueue_core::{Input, Nanos, QueueKind, ResultLabel, Simulation};
+use workqueue_core::{Input, Manager, Nanos, QueueKind, ResultLabel, Scenario};
 
 use crate::settings::Settings;
 use crate::state::{Notice, Playground};
@@ -20,14 +20,15 @@ pub struct SideBySide {
 
 impl SideBySide {
     /// Takes this run's figures if it stands at the switch's instant.
-    pub fn settle(&mut self, sim: &Simulation) {
-        if self.after.is_none() && sim.now() == self.before.at {
-            self.after = Some(Headline::of(sim));
+    pub fn settle(&mut self, run: &Manager) {
+        if self.after.is_none() && run.now() == self.before.at {
+            self.after = Some(Headline::of(run));
         }
     }
 }
 
-/// A run's headline figures, to set two runs side by side.
+/// A run's headline figures, to set two runs side by side: every
+/// controller's together.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Headline {
     pub queue: QueueKind,
@@ -38,15 +39,20 @@ pub struct Headline {
 }
 
 impl Headline {
-    pub fn of(sim: &Simulation) -> Headline {
-        let m = sim.controller_metrics();
-        Headline {
-            queue: sim.spec().queue,
-            at: sim.now(),
-            reconciles: sim.inner_reconciles(),
-            errors: m.total(ResultLabel::Error),
-            requeues: sim.requeues_total(),
+    pub fn of(run: &Manager) -> Headline {
+        let mut h = Headline {
+            queue: run.scenario().first().queue,
+            at: run.now(),
+            reconciles: 0,
+            errors: 0,
+            requeues: 0,
+        };
+        for (_, sim) in run.controllers() {
+            h.reconciles += sim.inner_reconciles();
+            h.errors += sim.controller_metrics().total(ResultLabel::Error);
+            h.requeues += sim.requeues_total();
         }
+        h
     }
 }
 
@@ -54,13 +60,16 @@ impl Playground {
     /// The same run on `queue`: the settings for that queue, the recorded
     /// inputs replayed to the same instant, this run's figures kept beside it.
     pub fn switch_queue(&self, queue: QueueKind) -> Result<Playground, String> {
-        let before = Headline::of(&self.sim());
-        let mut fresh = self.replayed_under(self.settings.for_queue(queue))?;
+        let before = Headline::of(&self.engine());
+        let mut fresh = match self.is_manager() {
+            true => self.manager_on(queue)?,
+            false => self.replayed_under(self.settings.for_queue(queue))?,
+        };
         let mut pair = SideBySide {
             before,
             after: None,
         };
-        pair.settle(&fresh.sim());
+        pair.settle(&fresh.engine());
         fresh.other_run = Some(pair);
         fresh.notice = Notice::info(
             "The same run on the other queue: what you did is replayed to the same instant.",
@@ -104,18 +113,41 @@ impl Playground {
         Ok(fresh)
     }
 
+    /// A manager on `queue`: every controller's queue changes, and each
+    /// keeps its limiter; one left unset takes the version's default, as
+    /// controller-runtime builds it only where `RateLimiter` is nil.
+    fn manager_on(&self, queue: QueueKind) -> Result<Playground, String> {
+        let mut scenario = self.current_scenario();
+        for c in &mut scenario.controllers {
+            c.queue = queue;
+        }
+        let mut settings = self.settings.clone();
+        settings.queue = queue;
+        let mut fresh = self.replayed_on(settings, scenario)?;
+        fresh.provider = crate::provider::Provider {
+            queue,
+            ..self.provider.clone()
+        };
+        Ok(fresh)
+    }
+
     /// This run's recorded inputs replayed, to its instant, on its scenario
     /// as `settings` edit it (everything they do not change is kept).
     fn replayed_under(&self, settings: Settings) -> Result<Playground, String> {
+        let scenario = settings
+            .edit(&self.settings, &self.current_scenario())
+            .map_err(|e| field_errors(&e))?;
+        self.replayed_on(settings, scenario)
+    }
+
+    /// This run's recorded inputs replayed, to its instant, on `scenario`.
+    fn replayed_on(&self, settings: Settings, scenario: Scenario) -> Result<Playground, String> {
         let (tape, at) = {
             let t = self.timeline.borrow();
             let at = t.now();
             let done = t.tape().iter().filter(|(when, _)| *when <= at);
             (done.cloned().collect::<Vec<_>>(), at)
         };
-        let scenario = settings
-            .edit(&self.settings, &self.current_scenario())
-            .map_err(|e| field_errors(&e))?;
         let t = Timeline::replayed(scenario, tape, at).map_err(|e| e.to_string())?;
         let mut fresh = self.carry_over(Playground::on(settings, t, None));
         fresh.selected = self.selected.clone();
@@ -145,6 +177,62 @@ mod tests {
 
     fn reduce(p: Rc<Playground>, a: Action) -> Rc<Playground> {
         p.reduce(a)
+    }
+
+    /// A manager switches every controller: each keeps its limiter and
+    /// everything else, one left unset takes the new version's default, and
+    /// the figures beside it are every controller's together.
+    #[test]
+    fn a_manager_switches_every_controller_and_keeps_the_rest() {
+        use crate::provider::{Provider, Sharing};
+        let provider = Provider {
+            sharing: Sharing::Bucket {
+                qps: 5.0,
+                burst: 20,
+            },
+            client: crate::provider::ClientChoice::V020,
+            ..Provider::default()
+        };
+        let mut form = provider.clone();
+        form.kinds[1].shares_bucket = false;
+        let mut p = Rc::new(Playground::default());
+        p = reduce(p, Action::RunManager(form.clone()));
+        for _ in 0..30 {
+            p = reduce(p, Action::Step);
+        }
+        let (at, before) = (p.now(), p.current_scenario());
+        p = reduce(p, Action::SwitchQueue(QueueKind::Priority));
+        while p.timeline.borrow().pending().is_some() {
+            p = reduce(p, Action::Tick(16.0));
+        }
+        let after = p.current_scenario();
+        assert_eq!(p.now(), at, "the same instant");
+        let mut expected = before.clone();
+        for c in &mut expected.controllers {
+            c.queue = QueueKind::Priority;
+        }
+        assert_eq!(after, expected, "only the queues changed");
+        assert_eq!(after.controllers[1].limiter, None);
+        assert_eq!(
+            after.queue_limiter(&after.controllers[1]),
+            QueueKind::Priority.default_limiter(),
+            "the unset limiter is the new version's default"
+        );
+        assert_eq!(
+            p.provider,
+            Provider {
+                queue: QueueKind::Priority,
+                ..form
+            },
+            "the manager's form is kept, on the new version"
+        );
+        let pair = p.other_run.clone().unwrap();
+        let engine = p.engine();
+        let reconciles: u64 = engine
+            .controllers()
+            .map(|(_, c)| c.inner_reconciles())
+            .sum();
+        assert_eq!(pair.after.unwrap().reconciles, reconciles);
     }
 
     /// Switching the version replays what was done on the other queue, to

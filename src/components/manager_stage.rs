@@ -241,6 +241,9 @@ pub fn manager_stage() -> Html {
                     <p class="hint">{"Several controllers in one process. What they share is drawn once, on top; each column is one controller with its own queue and backoff."}</p>
                     <button onclick={exit} data-testid="exit-manager">{"Back to one controller"}</button>
                 </div>
+                // Every controller on the other version: each keeps its
+                // limiter, and one left unset takes that version's default.
+                <super::stage::QueueSwitch />
             }
             { totals(&m) }
             { shared_parts(&m, &views, focused) }

@@ -181,6 +181,8 @@ impl Form {
                 "a whole number of milliseconds",
             )?,
             seconds: 60,
+            // (Set from the stage's version when the manager runs.)
+            queue: Default::default(),
         })
     }
 }
@@ -223,9 +225,12 @@ pub fn provider_panel() -> Html {
     };
     let run = {
         let (form, error, d) = (form.clone(), error.clone(), state.dispatcher());
+        let queue = state.settings.queue;
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            match form.provider().and_then(|p| p.to_scenario().map(|_| p)) {
+            // The manager runs on the version the stage shows.
+            let built = form.provider().map(|p| Provider { queue, ..p });
+            match built.and_then(|p| p.to_scenario().map(|_| p)) {
                 Ok(p) => {
                     error.set(None);
                     d.dispatch(Action::RunManager(p));

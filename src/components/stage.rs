@@ -286,7 +286,7 @@ pub fn stage() -> Html {
 /// Which controller-runtime the stage runs: the queue, and with it the
 /// default limiter. Always on the stage, so the picture says what it shows.
 #[function_component(QueueSwitch)]
-fn queue_switch() -> Html {
+pub(super) fn queue_switch() -> Html {
     let state = use_playground();
     let current = state.settings.queue;
     let option = |kind: QueueKind, label: &'static str, detail: &'static str| {

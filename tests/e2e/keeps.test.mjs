@@ -129,8 +129,14 @@ test('a manager is reloaded with its form, and a new address starts afresh', asy
   await page.waitForSelector('[data-stage][data-manager]');
   await playTo(page, 1);
   const form = () => page.$$eval('form.provider input, form.provider select', (els) => els.map((e) => `${e.id}=${e.type === 'checkbox' ? e.checked : e.value}`));
+  const first = await downloadRun(page);
+  assert.equal(first.scenario.client.per, 'shared');
+  // The version switch: every controller's queue, and nothing else.
+  await page.click('[data-testid="queue-priority"]');
+  await page.waitForSelector('[data-testid="queue-priority"][aria-checked="true"]');
+  await page.waitForFunction(() => /v0\.23: [\d,]+ reconciles/.test(document.querySelector('[data-testid="version-compare"]')?.textContent ?? ''));
   const run = await downloadRun(page);
-  assert.equal(run.scenario.client.per, 'shared');
+  assert.deepEqual(differences(first, run), first.scenario.controllers.map((_, i) => `.scenario.controllers.${i}.queue: undefined -> "priority"`));
   await page.click('[data-testid="tab-settings"]');
   const fields = await form();
   assert.ok(fields.includes('pv-client-per=shared') && fields.includes('pv-requests=7'), fields.join(' '));
