@@ -16,6 +16,7 @@ pub mod provider_panel;
 pub mod settings_panel;
 pub mod side;
 pub mod stage;
+pub mod summary;
 pub mod toolbar;
 pub mod transport;
 pub mod welcome;

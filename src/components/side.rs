@@ -91,7 +91,10 @@ pub fn side() -> Html {
             { panel(Tab::Key, html! { <Inspector /> }) }
             { panel(Tab::Settings, html! { <><SettingsPanel /><super::provider_panel::ProviderPanel /></> }) }
             { panel(Tab::Charts, if *tab == Tab::Charts { html! { <Charts /> } } else { html! {} }) }
-            { panel(Tab::Metrics, if *tab == Tab::Metrics { html! { <Metrics snapshot={state.sim().metrics_snapshot()} /> } } else { html! {} }) }
+            { panel(Tab::Metrics, if *tab == Tab::Metrics { html! { <>
+                <super::summary::RunSummary summary={workqueue_core::summary::Summary::of(&state.engine())} />
+                <Metrics snapshot={state.sim().metrics_snapshot()} />
+            </> } } else { html! {} }) }
             { panel(Tab::Log, html! { <EventLog /> }) }
         </aside>
     }

@@ -269,18 +269,7 @@ impl SimEvent {
     /// The key this event is about, if any.
     pub fn item(&self) -> Option<ItemId> {
         match self {
-            SimEvent::Queue(q) => match q {
-                QueueEvent::Add { item, .. }
-                | QueueEvent::AddAfter { item, .. }
-                | QueueEvent::RateLimited { item, .. }
-                | QueueEvent::Released { item }
-                | QueueEvent::Get { item }
-                | QueueEvent::Done { item, .. }
-                | QueueEvent::Forget { item }
-                | QueueEvent::GetWithPriority { item, .. } => Some(*item),
-                QueueEvent::AddWithOpts(call) => Some(call.item),
-                QueueEvent::ShutDown { .. } => None,
-            },
+            SimEvent::Queue(q) => q.item(),
             SimEvent::ReconcileStart { item, .. }
             | SimEvent::ReconcileEnd { item, .. }
             | SimEvent::AwaitingDecision { item, .. }

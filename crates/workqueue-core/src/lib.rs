@@ -50,6 +50,7 @@ pub mod scenario;
 pub mod serde_duration;
 mod series;
 pub mod sim;
+pub mod summary;
 mod tagged;
 mod time;
 pub mod validate;

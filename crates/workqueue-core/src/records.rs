@@ -92,6 +92,12 @@ pub struct ItemInfo {
     /// Whether the latest rate-limited requeue waits because of a token
     /// bucket (its answer was decided by one).
     pub bucket_bound: bool,
+    /// Whether the latest wait is a `RequeueAfter` (not the limiter's).
+    pub waits_after: bool,
+    /// When the key was first added: where its time to converge starts.
+    pub first_added: Option<Nanos>,
+    /// When a reconcile of the key last succeeded.
+    pub last_success: Option<Nanos>,
 }
 
 /// Keys whose details are held: the first this many keys to retry (every

@@ -147,6 +147,11 @@ pub struct Simulation {
     client_waited: Nanos,
     /// When a reconcile last succeeded (how long the keys took to converge).
     last_success_at: Option<Nanos>,
+    /// Time keys spent in the waiting heap, by what set the wait: the
+    /// limiter's own backoff, a token bucket, a `RequeueAfter`.
+    heap_waited: [Nanos; 3],
+    /// The most keys the queue held at once.
+    deepest_queue: usize,
     /// Calls of the user's Reconcile so far.
     inner_reconciles: u64,
     /// Most keys this run may hold (the page sets a lower limit than the core's).
@@ -258,6 +263,8 @@ impl Simulation {
             client_requests: 0,
             client_waited: 0,
             last_success_at: None,
+            heap_waited: [0; 3],
+            deepest_queue: 0,
             inner_reconciles: 0,
             key_limit: MAX_ITEMS,
             arrivals: VecDeque::with_capacity(crate::events::ARRIVALS_KEPT),
@@ -920,6 +927,7 @@ impl Simulation {
         *ran = ran.saturating_add(inner_ran as u32);
         if inner_ran && decision.label == ResultLabel::Success {
             self.last_success_at = Some(now);
+            self.items.get_mut(item).last_success = Some(now);
         }
         self.push_log(SimEvent::ReconcileEnd {
             worker: w as u32,
@@ -946,6 +954,7 @@ impl Simulation {
                     let info = self.items.get_mut(item);
                     info.gave_up = false;
                     info.bucket_bound = delay == answer.delay && answer.decided_by_bucket();
+                    info.waits_after = false;
                     info.retries_total += 1;
                     let retry = Retry {
                         at: now,
@@ -957,7 +966,9 @@ impl Simulation {
             }
             Requeue::After { delay } => {
                 moved_on = delay > 0;
-                self.items.get_mut(item).bucket_bound = false;
+                let info = self.items.get_mut(item);
+                info.bucket_bound = false;
+                info.waits_after = true;
                 self.queue.add_after(now, item, delay, priority);
             }
         }
@@ -977,6 +988,22 @@ impl Simulation {
         // follows a release): a release is an add there.
         let priority_queue = self.queue.kind() == QueueKind::Priority;
         for (at, e) in events.drain(..) {
+            if let Some(item) = e.item() {
+                let info = self.items.get_mut(item);
+                info.first_added.get_or_insert(at);
+                // A wait in the heap ends: released, or cut short by an add.
+                let ended = matches!(&e, QueueEvent::Released { .. })
+                    || matches!(&e, QueueEvent::AddWithOpts(c) if matches!(c.placed, Placed::DelayCancelled { .. }));
+                if ended {
+                    let cause = if info.waits_after {
+                        2
+                    } else {
+                        info.bucket_bound as usize
+                    };
+                    let waited = at.saturating_sub(info.wait_from);
+                    self.heap_waited[cause] = self.heap_waited[cause].saturating_add(waited);
+                }
+            }
             match &e {
                 QueueEvent::Add {
                     item,
@@ -1046,6 +1073,7 @@ impl Simulation {
                 self.log_total += 1;
             }
         }
+        self.deepest_queue = self.deepest_queue.max(self.queue.len());
         self.event_buf = events;
     }
 
@@ -1247,6 +1275,17 @@ impl Simulation {
     /// [`MAX_ITEMS`]): the page keeps what it can draw and rewind.
     pub fn set_key_limit(&mut self, limit: u64) {
         self.key_limit = limit.min(MAX_ITEMS);
+    }
+
+    /// Time keys spent in the waiting heap, by cause: `[backoff, bucket,
+    /// requeue_after]`.
+    pub fn heap_waited(&self) -> [Nanos; 3] {
+        self.heap_waited
+    }
+
+    /// The most keys the queue held at once.
+    pub fn deepest_queue(&self) -> usize {
+        self.deepest_queue
     }
 
     /// API requests sent through the client, and the time they waited in all.

@@ -88,6 +88,24 @@ pub enum QueueEvent {
     },
 }
 
+impl QueueEvent {
+    /// The key this event is about (a shutdown is about none).
+    pub fn item(&self) -> Option<ItemId> {
+        match self {
+            QueueEvent::Add { item, .. }
+            | QueueEvent::AddAfter { item, .. }
+            | QueueEvent::RateLimited { item, .. }
+            | QueueEvent::Released { item }
+            | QueueEvent::Get { item }
+            | QueueEvent::Done { item, .. }
+            | QueueEvent::Forget { item }
+            | QueueEvent::GetWithPriority { item, .. } => Some(*item),
+            QueueEvent::AddWithOpts(call) => Some(call.item),
+            QueueEvent::ShutDown { .. } => None,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AddEffect {

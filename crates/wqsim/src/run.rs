@@ -1,4 +1,4 @@
-//! `wqsim SCENARIO-or-RUN.json [--csv OUT.csv] [--json OUT.json] [--no-limit]`:
+//! `wqsim SCENARIO-or-RUN.json [--summary] [--summary-json OUT.json] [--csv OUT.csv] [--json OUT.json] [--no-limit]`:
 //! runs a scenario headlessly and prints a summary; optionally writes the
 //! time series. The work is estimated first, and a file that asks for more
 //! than [`DEFAULT_WORK_CAP`] is refused (with the estimate) unless
@@ -11,6 +11,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use workqueue_core::run_file::Run;
+use workqueue_core::summary::Summary;
 use workqueue_core::{format_count, format_go_duration, Manager, ResultLabel, Scenario};
 
 /// Estimated work units above which a run is refused without `--no-limit`:
@@ -50,7 +51,7 @@ fn figure(x: f64) -> String {
 
 pub fn main(args: &[String]) -> ExitCode {
     let Some(path) = args.first() else {
-        eprintln!("usage: wqsim SCENARIO-or-RUN.json [--csv OUT.csv] [--json OUT.json] [--no-limit]\n       wqsim lesson FILE.md...");
+        eprintln!("usage: wqsim SCENARIO-or-RUN.json [--summary] [--summary-json OUT.json] [--csv OUT.csv] [--json OUT.json] [--no-limit]\n       wqsim lesson FILE.md...");
         return ExitCode::from(2);
     };
     let flag = |name: &str| {
@@ -216,8 +217,19 @@ pub fn main(args: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     }
+    let summary = Summary::of(&manager);
+    if args.iter().any(|a| a == "--summary") {
+        print!("{}", summary_text(&summary));
+    }
+    if let Some(out) = flag("--summary-json") {
+        let text = serde_json::to_string_pretty(&summary).unwrap_or_default();
+        if let Err(e) = std::fs::write(out, text) {
+            eprintln!("cannot write {}: {e}", shown(out));
+            return ExitCode::from(2);
+        }
+    }
     if let Some(out) = flag("--json") {
-        let doc = serde_json::json!({ "metrics": m, "series": series });
+        let doc = serde_json::json!({ "metrics": m, "series": series, "summary": summary });
         if let Err(e) = std::fs::write(out, serde_json::to_string(&doc).unwrap_or_default()) {
             eprintln!("cannot write {}: {e}", shown(out));
             return ExitCode::from(2);
@@ -230,6 +242,55 @@ pub fn main(args: &[String]) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// The summary as a person reads it (`--summary`).
+fn summary_text(s: &Summary) -> String {
+    // Rounded to the millisecond (the microsecond under a second): sums of
+    // x/time/rate's waits end in …999ns. `--summary-json` keeps them exact.
+    let d = |n: i64| {
+        let step: i64 = if n >= 1_000_000_000 { 1_000_000 } else { 1_000 };
+        format_go_duration((n + step / 2) / step * step)
+    };
+    let mut out = format!("summary at {}\n", d(s.at));
+    out += &format!(
+        "  keys              {} ({} converged)\n",
+        format_count(s.keys),
+        format_count(s.converged_keys)
+    );
+    if let Some(t) = s.time_to_converge {
+        out += &format!(
+            "  time to converge  p50 {} · p95 {} · max {}\n",
+            d(t.p50),
+            d(t.p95),
+            d(t.max)
+        );
+    }
+    let t = s.time_spent;
+    out += &format!(
+        "  time spent        queued {} · backoff {} · bucket {} · requeue_after {} · client limit {} · reconciling {}\n",
+        d(t.queued),
+        d(t.backoff),
+        d(t.bucket),
+        d(t.requeue_after),
+        d(t.client),
+        d(t.reconciling)
+    );
+    out += &format!("  reconciles/s      {:.2}\n", s.reconciles_per_second);
+    for k in s.requests.iter().filter(|k| k.requests > 0) {
+        out += &format!(
+            "  requests          {}: {} ({:.2}/s)\n",
+            shown(&k.kind),
+            format_count(k.requests),
+            k.per_second
+        );
+    }
+    out += &format!("  deepest queue     {}\n", format_count(s.deepest_queue));
+    out += &format!(
+        "  last converged    {}\n",
+        s.last_converged_at.map_or_else(|| "not yet".to_string(), d)
+    );
+    out
 }
 
 /// How far the run has got: its furthest controller (the manager's own

@@ -367,3 +367,25 @@ fn wqsim_runs_a_downloaded_run_with_its_typed_keys() {
     assert!(err.contains("work units"), "the inputs were costed: {err}");
     assert!(out.stdout.is_empty(), "nothing ran");
 }
+
+/// `--summary` prints the numbers an author asks for; `--summary-json` the
+/// same value, exact, for a script.
+#[test]
+fn wqsim_summarises_a_run_in_words_and_in_json() {
+    let dir = std::env::temp_dir().join(format!("wqsim-summary-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("summary.json");
+    let text = wqsim_ok(&[
+        scenario("fail-three-times.json").as_ref(),
+        "--summary".as_ref(),
+        "--summary-json".as_ref(),
+        json.as_os_str(),
+    ]);
+    assert!(text.contains("summary at 5s"), "{text}");
+    assert!(text.contains("keys              1 (1 converged)"), "{text}");
+    assert!(text.contains("time to converge  p50 "), "{text}");
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(doc["converged_keys"], 1);
+    assert!(doc["time_spent"]["backoff"].as_i64().unwrap() > 0, "{doc}");
+}

@@ -1,0 +1,169 @@
+//! The numbers a controller author asks of a run: how long keys took to
+//! converge, where that time went, the rates, the deepest queue. Read from a
+//! [`Manager`] at its instant, every controller together; the page, `wqsim
+//! --summary` and its JSON all print this one value.
+
+use serde::Serialize;
+
+use crate::manager::Manager;
+use crate::sim::Simulation;
+use crate::time::{Nanos, SECOND};
+use crate::ItemId;
+
+/// A run's summary at its instant.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    /// The run's instant.
+    pub at: Nanos,
+    /// Keys the run has seen, and those settled after a success (nothing
+    /// queued, waiting or in flight for them).
+    pub keys: u64,
+    pub converged_keys: u64,
+    /// Each converged key's time from its first add to its last success.
+    pub time_to_converge: Option<Spread>,
+    /// Where the keys' time went, summed over every key.
+    pub time_spent: TimeSpent,
+    /// Calls of the reconcilers per second, over the whole run.
+    pub reconciles_per_second: f64,
+    /// API requests per resource kind (the client's limit is per kind
+    /// unless the scenario shares one bucket).
+    pub requests: Vec<KindRequests>,
+    /// The most keys one controller's queue held at once.
+    pub deepest_queue: u64,
+    /// When the last key converged, if every key has.
+    pub last_converged_at: Option<Nanos>,
+}
+
+/// The 50th and 95th percentile and the largest of a set of durations
+/// (nearest-rank percentiles: each is one of the measured values).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Spread {
+    pub p50: Nanos,
+    pub p95: Nanos,
+    pub max: Nanos,
+}
+
+impl Spread {
+    /// `None` for no values.
+    pub fn of(mut values: Vec<Nanos>) -> Option<Spread> {
+        if values.is_empty() {
+            return None;
+        }
+        values.sort_unstable();
+        let rank = |p: usize| values[(values.len() * p).div_ceil(100).max(1) - 1];
+        Some(Spread {
+            p50: rank(50),
+            p95: rank(95),
+            max: *values.last()?,
+        })
+    }
+}
+
+/// Time summed over every key, by where the key was.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct TimeSpent {
+    /// Ready in the queue, waiting for a worker (`workqueue_queue_duration`).
+    pub queued: Nanos,
+    /// In the waiting heap for the limiter's per-key backoff.
+    pub backoff: Nanos,
+    /// In the waiting heap for a token bucket.
+    pub bucket: Nanos,
+    /// In the waiting heap for a `RequeueAfter`.
+    pub requeue_after: Nanos,
+    /// In a worker, waiting for the API client's rate limiter.
+    pub client: Nanos,
+    /// In a worker, reconciling (client waits excluded).
+    pub reconciling: Nanos,
+}
+
+/// One kind's API requests.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct KindRequests {
+    pub kind: String,
+    pub requests: u64,
+    pub per_second: f64,
+}
+
+/// A histogram's sum (seconds, as Prometheus keeps it) in nanoseconds.
+fn nanos(seconds: f64) -> Nanos {
+    (seconds * 1e9).round() as Nanos
+}
+
+/// Whether nothing is left to do for `id`: not queued, waiting or in flight.
+fn settled(sim: &Simulation, id: ItemId) -> bool {
+    let q = sim.queue();
+    !q.is_processing(id)
+        && !q.is_dirty(id)
+        && q.waiting_until(id).is_none()
+        && q.priority_of(id).is_none()
+}
+
+impl Summary {
+    pub fn of(run: &Manager) -> Summary {
+        let at = run.now();
+        let mut converge = Vec::new();
+        let mut keys = 0u64;
+        let mut spent = TimeSpent::default();
+        let mut reconciles = 0u64;
+        let mut deepest = 0u64;
+        let mut requests: Vec<KindRequests> = Vec::new();
+        for (i, (_, sim)) in run.controllers().enumerate() {
+            let q = sim.queue();
+            keys += q.keys().len() as u64;
+            for id in (0..q.keys().len()).map(|i| ItemId(i as u32)) {
+                let info = sim.item(id);
+                if let (Some(first), Some(done)) = (info.first_added, info.last_success) {
+                    if settled(sim, id) && !info.gave_up {
+                        converge.push(done - first);
+                    }
+                }
+            }
+            let (sent, waited) = sim.client_totals();
+            let m = sim.metrics_snapshot();
+            let [backoff, bucket, after] = sim.heap_waited();
+            spent.queued += nanos(m.workqueue_queue_duration_seconds_sum);
+            spent.backoff += backoff;
+            spent.bucket += bucket;
+            spent.requeue_after += after;
+            spent.client += waited;
+            spent.reconciling += (nanos(m.workqueue_work_duration_seconds_sum) - waited).max(0);
+            reconciles += sim.inner_reconciles();
+            deepest = deepest.max(sim.deepest_queue() as u64);
+            let kind = run.scenario().controller_kind(i).to_string();
+            match requests.iter_mut().find(|k| k.kind == kind) {
+                Some(k) => k.requests += sent,
+                None => requests.push(KindRequests {
+                    kind,
+                    requests: sent,
+                    per_second: 0.0,
+                }),
+            }
+        }
+        let per_second = |n: u64| {
+            if at > 0 {
+                n as f64 * SECOND as f64 / at as f64
+            } else {
+                0.0
+            }
+        };
+        for k in &mut requests {
+            k.per_second = per_second(k.requests);
+        }
+        let converged_keys = converge.len() as u64;
+        Summary {
+            at,
+            keys,
+            converged_keys,
+            time_to_converge: Spread::of(converge),
+            time_spent: spent,
+            reconciles_per_second: per_second(reconciles),
+            requests,
+            deepest_queue: deepest,
+            last_converged_at: run
+                .controllers()
+                .map(|(_, c)| c.converged_at())
+                .collect::<Option<Vec<_>>>()
+                .and_then(|all| all.into_iter().max()),
+        }
+    }
+}

@@ -1,0 +1,169 @@
+//! The numbers an author asks of a run, against figures computed by hand.
+
+use workqueue_core::controller::{Outcome, Script};
+use workqueue_core::scenario::{ClientLimit, ClientScope, Source};
+use workqueue_core::summary::{Spread, Summary};
+use workqueue_core::{Input, LimiterConfig, Manager, Scenario, MILLISECOND, SECOND};
+
+fn one(script: Script, limiter: LimiterConfig) -> Scenario {
+    let mut s = Scenario::new("one");
+    let c = s.first_mut();
+    c.default_script = script;
+    c.limiter = Some(limiter);
+    s
+}
+
+const BACKOFF: LimiterConfig = LimiterConfig::Exponential {
+    base_ns: 5 * MILLISECOND,
+    max_ns: 1000 * SECOND,
+};
+
+#[test]
+fn a_spread_of_nothing_is_none_and_ranks_are_measured_values() {
+    assert_eq!(Spread::of(Vec::new()), None);
+    let s = Spread::of(vec![3, 1, 2]).unwrap();
+    assert_eq!((s.p50, s.p95, s.max), (2, 3, 3));
+}
+
+/// Three failures under a 5 ms exponential backoff: the key converges 35 ms
+/// after its add (5 + 10 + 20), all of it spent backing off.
+#[test]
+fn a_failing_key_spends_its_time_backing_off() {
+    let s = one(Script::FailThenSucceed { failures: 3 }, BACKOFF);
+    let mut m = Manager::new(&s).unwrap();
+    m.apply(0, Input::Add { key: "a".into() }).unwrap();
+    m.run_until(SECOND);
+    let sum = Summary::of(&m);
+    assert_eq!((sum.keys, sum.converged_keys), (1, 1));
+    let t = 35 * MILLISECOND;
+    assert_eq!(
+        sum.time_to_converge,
+        Some(Spread {
+            p50: t,
+            p95: t,
+            max: t
+        })
+    );
+    assert_eq!(sum.time_spent.backoff, t);
+    assert_eq!(
+        sum.time_spent.bucket + sum.time_spent.requeue_after + sum.time_spent.client,
+        0
+    );
+    assert_eq!(sum.last_converged_at, Some(t));
+    assert_eq!(
+        sum.reconciles_per_second, 4.0,
+        "four reconciles in one second"
+    );
+}
+
+/// A RequeueAfter's wait is its own cause; a bucket's wait is the bucket's.
+#[test]
+fn waits_are_told_apart_by_what_set_them() {
+    let s = one(
+        Script::Sequence {
+            outcomes: vec![Outcome::RequeueAfter { after_ns: SECOND }],
+            then: Outcome::Success,
+        },
+        BACKOFF,
+    );
+    let mut m = Manager::new(&s).unwrap();
+    m.apply(0, Input::Add { key: "a".into() }).unwrap();
+    m.run_until(2 * SECOND);
+    let sum = Summary::of(&m);
+    assert_eq!(sum.time_spent.requeue_after, SECOND);
+    assert_eq!(sum.time_spent.backoff, 0);
+
+    // A bucket of 1/s, burst 1: the second failure waits a whole second.
+    let s = one(
+        Script::FailThenSucceed { failures: 2 },
+        LimiterConfig::Bucket { qps: 1.0, burst: 1 },
+    );
+    let mut m = Manager::new(&s).unwrap();
+    m.apply(0, Input::Add { key: "a".into() }).unwrap();
+    m.run_until(5 * SECOND);
+    let sum = Summary::of(&m);
+    assert_eq!(sum.time_spent.bucket, SECOND);
+    assert_eq!(sum.time_to_converge.unwrap().max, SECOND);
+}
+
+/// One worker, 100 keys at once: the queue holds 100, and the keys wait
+/// their turn (0 + 10 + … + 990 ms with 10 ms reconciles).
+#[test]
+fn a_storm_fills_the_queue_and_keys_wait_their_turn() {
+    let mut s = one(
+        Script::Always {
+            outcome: Outcome::Success,
+        },
+        BACKOFF,
+    );
+    s.first_mut().controller.reconcile_ns = 10 * MILLISECOND;
+    s.first_mut().sources = vec![Source::AddMany {
+        prefix: "k-".into(),
+        count: 100,
+        at_ns: 0,
+        script: None,
+    }];
+    let mut m = Manager::new(&s).unwrap();
+    m.run_until(5 * SECOND);
+    let sum = Summary::of(&m);
+    assert_eq!(sum.deepest_queue, 100);
+    assert_eq!(
+        sum.time_spent.queued,
+        (0..100).map(|i| i * 10 * MILLISECOND).sum::<i64>()
+    );
+    assert_eq!(sum.time_spent.reconciling, 100 * 10 * MILLISECOND);
+    let spread = sum.time_to_converge.unwrap();
+    assert_eq!(
+        (spread.p50, spread.p95, spread.max),
+        (500 * MILLISECOND, 950 * MILLISECOND, SECOND)
+    );
+}
+
+/// Two kinds at client-go's 5/10, 100 writes each: requests are counted per
+/// kind, and the client's wait is where their time went.
+#[test]
+fn requests_are_counted_per_kind_and_the_client_wait_is_named() {
+    let mut s = Scenario::new("kinds");
+    let mut a = s.controllers[0].clone();
+    a.name = "secrets".into();
+    a.default_script = Script::Always {
+        outcome: Outcome::Success,
+    };
+    a.requests_per_reconcile = 1;
+    a.controller.workers = 100;
+    a.sources = vec![Source::AddMany {
+        prefix: "s-".into(),
+        count: 100,
+        at_ns: 0,
+        script: None,
+    }];
+    let mut b = a.clone();
+    b.name = "configmaps".into();
+    b.sources = vec![Source::AddMany {
+        prefix: "c-".into(),
+        count: 100,
+        at_ns: 0,
+        script: None,
+    }];
+    s.controllers = vec![a, b];
+    s.client = Some(ClientLimit {
+        qps: 5.0,
+        burst: 10,
+        per: ClientScope::Kind,
+    });
+    let mut m = Manager::new(&s).unwrap();
+    m.run_until(20 * SECOND);
+    let sum = Summary::of(&m);
+    let kinds: Vec<_> = sum
+        .requests
+        .iter()
+        .map(|k| (k.kind.as_str(), k.requests))
+        .collect();
+    assert_eq!(kinds, vec![("secrets", 100), ("configmaps", 100)]);
+    assert_eq!(sum.requests[0].per_second, 5.0, "100 in 20 s");
+    assert_eq!(sum.last_converged_at, Some(18 * SECOND));
+    assert_eq!(sum.time_to_converge.unwrap().max, 18 * SECOND);
+    let (_, waited) = m.client_totals();
+    assert_eq!(sum.time_spent.client, waited);
+    assert!(waited > 0);
+}
