@@ -1,0 +1,407 @@
+//! The values of Go expressions where they are plain: numbers, strings,
+//! durations, the rate limiters of client-go and crossplane-runtime,
+//! controller options. Anything else is `Unknown`, with the reason.
+
+use std::collections::HashMap;
+
+use gosyn::ast::{CompositeLit, Element, Expression};
+use gosyn::token::{LitKind, Operator};
+use workqueue_core::{LimiterConfig, Nanos, MILLISECOND, SECOND};
+
+/// A value the set-up computes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Num(f64),
+    Dur(Nanos),
+    Str(String),
+    Bool(bool),
+    Limiter(LimiterConfig),
+    /// `rate.NewLimiter(qps, burst)`, before a `BucketRateLimiter` wraps it.
+    Rate {
+        qps: f64,
+        burst: i64,
+    },
+    /// `flowcontrol.NewTokenBucketRateLimiter(qps, burst)`: a client's limiter.
+    ClientBucket {
+        qps: f64,
+        burst: i64,
+    },
+    /// `ratelimiter.NewGlobal(R)`: Crossplane's global bucket.
+    Global(u32),
+    Options(Options),
+    Unknown(String),
+}
+
+/// Controller options as written (`controller.Options`, the manager's
+/// `config.Controller`, crossplane-runtime's `controller.Options`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Options {
+    pub workers: Option<u32>,
+    pub limiter: Option<LimiterConfig>,
+    pub priority_queue: Option<bool>,
+    pub timeout: Option<Nanos>,
+    /// Crossplane's `--max-reconcile-rate`, from its global bucket.
+    pub crossplane: Option<u32>,
+}
+
+/// Names and their values, as the set-up assigns them.
+#[derive(Default)]
+pub struct Env {
+    pub names: HashMap<String, Value>,
+}
+
+/// The last name of a selector or identifier: `workqueue.NewTypedMaxOfRateLimiter`
+/// gives `NewTypedMaxOfRateLimiter`; an instantiation `F[T]` gives `F`'s.
+pub fn name_of(e: &Expression) -> Option<&str> {
+    match e {
+        Expression::Ident(i) => Some(&i.name),
+        Expression::Selector(s) => Some(&s.sel.name),
+        Expression::Index(i) => name_of(&i.left),
+        Expression::IndexList(i) => name_of(&i.left),
+        Expression::Paren(p) => name_of(&p.expr),
+        Expression::Star(s) => name_of(&s.right),
+        _ => None,
+    }
+}
+
+/// `time.Second`'s package and name.
+fn qualified(e: &Expression) -> Option<(&str, &str)> {
+    match e {
+        Expression::Selector(s) => match &*s.x {
+            Expression::Ident(p) => Some((&p.name, &s.sel.name)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn unit(name: &str) -> Option<Nanos> {
+    Some(match name {
+        "Nanosecond" => 1,
+        "Microsecond" => 1_000,
+        "Millisecond" => MILLISECOND,
+        "Second" => SECOND,
+        "Minute" => 60 * SECOND,
+        "Hour" => 3600 * SECOND,
+        _ => return None,
+    })
+}
+
+/// A limiter's client-go name without `New`, `Typed` and package: the
+/// typed (v0.27+) and untyped constructors read alike.
+fn limiter_name(name: &str) -> &str {
+    let n = name.strip_prefix("New").unwrap_or(name);
+    n.strip_prefix("Typed").unwrap_or(n)
+}
+
+impl Env {
+    pub fn eval(&self, e: &Expression) -> Value {
+        match e {
+            Expression::BasicLit(l) => match l.kind {
+                LitKind::Integer => parse_int(&l.value).map_or_else(
+                    || Value::Unknown(format!("the number {}", l.value)),
+                    |n| Value::Num(n as f64),
+                ),
+                LitKind::Float => l
+                    .value
+                    .replace('_', "")
+                    .parse()
+                    .map(Value::Num)
+                    .unwrap_or_else(|_| Value::Unknown(format!("the number {}", l.value))),
+                LitKind::String => Value::Str(unquote(&l.value)),
+                _ => Value::Unknown(format!("the literal {}", l.value)),
+            },
+            Expression::Ident(i) => match i.name.as_str() {
+                "true" => Value::Bool(true),
+                "false" => Value::Bool(false),
+                name => self.names.get(name).cloned().unwrap_or_else(|| {
+                    Value::Unknown(format!("{name} is not set where it can be read"))
+                }),
+            },
+            Expression::Paren(p) => self.eval(&p.expr),
+            // `*flagValue`: the flag's value.
+            Expression::Star(s) => self.eval(&s.right),
+            Expression::Selector(_) => match qualified(e) {
+                Some(("time", u)) if unit(u).is_some() => Value::Dur(unit(u).unwrap_or(1)),
+                Some(("handler", "LowPriority")) => Value::Num(-100.0),
+                _ => Value::Unknown(format!("{} is a field or a package's value", describe(e))),
+            },
+            Expression::Operation(op) => self.operation(op.op, &op.x, op.y.as_deref()),
+            Expression::Call(c) => self.call(&c.func, &c.args),
+            Expression::CompositeLit(c) => self.composite(c),
+            _ => Value::Unknown(format!("{} is not a plain value", describe(e))),
+        }
+    }
+
+    fn operation(&self, op: Operator, x: &Expression, y: Option<&Expression>) -> Value {
+        let Some(y) = y else {
+            // Unary: `&x`, `*x` (a flag's pointer: its value) and `-x`.
+            return match (op, self.eval(x)) {
+                (Operator::And | Operator::Star, v) => v,
+                (Operator::Sub, Value::Num(n)) => Value::Num(-n),
+                (Operator::Sub, Value::Dur(d)) => Value::Dur(-d),
+                (_, Value::Unknown(why)) => Value::Unknown(why),
+                _ => Value::Unknown("an operator the reader does not evaluate".into()),
+            };
+        };
+        use Value::{Dur, Num};
+        match (op, self.eval(x), self.eval(y)) {
+            (Operator::Star, Num(a), Num(b)) => Num(a * b),
+            (Operator::Star, Num(a), Dur(d)) | (Operator::Star, Dur(d), Num(a)) => {
+                Dur((a * d as f64).round() as Nanos)
+            }
+            (Operator::Star, Dur(a), Dur(b)) => Dur(a.saturating_mul(b)),
+            (Operator::Quo, Num(a), Num(b)) if b != 0.0 => Num(a / b),
+            (Operator::Quo, Dur(d), Num(b)) if b != 0.0 => Dur((d as f64 / b).round() as Nanos),
+            (Operator::Add, Num(a), Num(b)) => Num(a + b),
+            (Operator::Add, Dur(a), Dur(b)) => Dur(a.saturating_add(b)),
+            (Operator::Sub, Num(a), Num(b)) => Num(a - b),
+            (Operator::Sub, Dur(a), Dur(b)) => Dur(a.saturating_sub(b)),
+            (_, Value::Unknown(why), _) | (_, _, Value::Unknown(why)) => Value::Unknown(why),
+            _ => Value::Unknown("arithmetic the reader does not evaluate".into()),
+        }
+    }
+
+    fn num(&self, e: Option<&Expression>) -> Result<f64, String> {
+        match e.map(|e| self.eval(e)) {
+            Some(Value::Num(n)) => Ok(n),
+            Some(Value::Dur(d)) => Ok(d as f64),
+            Some(Value::Unknown(why)) => Err(why),
+            Some(v) => Err(format!("{v:?} is not a number")),
+            None => Err("an argument is missing".into()),
+        }
+    }
+
+    fn dur(&self, e: Option<&Expression>) -> Result<Nanos, String> {
+        match e.map(|e| self.eval(e)) {
+            Some(Value::Dur(d)) => Ok(d),
+            Some(Value::Num(n)) => Ok(n as Nanos),
+            Some(Value::Str(s)) => workqueue_core::parse_go_duration(&s).map_err(|e| e.to_string()),
+            Some(Value::Unknown(why)) => Err(why),
+            Some(v) => Err(format!("{v:?} is not a duration")),
+            None => Err("an argument is missing".into()),
+        }
+    }
+
+    fn limiter(&self, e: Option<&Expression>) -> Result<LimiterConfig, String> {
+        match e.map(|e| self.eval(e)) {
+            Some(Value::Limiter(l)) => Ok(l),
+            Some(Value::Unknown(why)) => Err(why),
+            Some(v) => Err(format!("{v:?} is not a rate limiter")),
+            None => Err("an argument is missing".into()),
+        }
+    }
+
+    fn call(&self, func: &Expression, args: &[Expression]) -> Value {
+        let arg = |i: usize| args.get(i);
+        let name = name_of(func).unwrap_or("");
+        if let Some(("time", "Duration")) = qualified(func) {
+            return match self.num(arg(0)) {
+                Ok(n) => Value::Dur(n as Nanos),
+                Err(why) => Value::Unknown(why),
+            };
+        }
+        if let Some(v) = self.flag_default(func, name, args) {
+            return v;
+        }
+        let made: Result<Value, String> = match (qualified(func), limiter_name(name)) {
+            // Conversions and pointers pass their value through.
+            (
+                _,
+                "float32" | "float64" | "int" | "int32" | "int64" | "uint" | "Limit" | "To" | "Ptr",
+            )
+            | (Some(("pointer" | "ptr", _)), _)
+                if args.len() == 1 =>
+            {
+                return self.eval(&args[0])
+            }
+            (_, "ItemExponentialFailureRateLimiter") => (|| {
+                Ok(Value::Limiter(LimiterConfig::Exponential {
+                    base_ns: self.dur(arg(0))?,
+                    max_ns: self.dur(arg(1))?,
+                }))
+            })(),
+            (_, "ItemFastSlowRateLimiter") => (|| {
+                Ok(Value::Limiter(LimiterConfig::FastSlow {
+                    fast_ns: self.dur(arg(0))?,
+                    slow_ns: self.dur(arg(1))?,
+                    max_fast_attempts: self.num(arg(2))? as u32,
+                }))
+            })(),
+            (_, "MaxOfRateLimiter") => args
+                .iter()
+                .map(|a| self.limiter(Some(a)))
+                .collect::<Result<Vec<_>, _>>()
+                .map(|limiters| Value::Limiter(LimiterConfig::MaxOf { limiters })),
+            (_, "WithMaxWaitRateLimiter") => (|| {
+                Ok(Value::Limiter(LimiterConfig::WithMaxWait {
+                    limiter: Box::new(self.limiter(arg(0))?),
+                    max_wait_ns: self.dur(arg(1))?,
+                }))
+            })(),
+            (_, "DefaultControllerRateLimiter") => {
+                Ok(Value::Limiter(LimiterConfig::DefaultController))
+            }
+            (Some(("rate", "NewLimiter")), _) => (|| {
+                Ok(Value::Rate {
+                    qps: self.num(arg(0))?,
+                    burst: self.num(arg(1))? as i64,
+                })
+            })(),
+            (Some(("flowcontrol", "NewTokenBucketRateLimiter")), _) => (|| {
+                Ok(Value::ClientBucket {
+                    qps: self.num(arg(0))?,
+                    burst: self.num(arg(1))? as i64,
+                })
+            })(),
+            // crossplane-runtime's ratelimiter package.
+            (Some(("ratelimiter", "NewGlobal")), _) => {
+                self.num(arg(0)).map(|r| Value::Global(r as u32))
+            }
+            (Some(("ratelimiter", "NewController")), _) => {
+                Ok(Value::Limiter(LimiterConfig::Exponential {
+                    base_ns: SECOND,
+                    max_ns: 60 * SECOND,
+                }))
+            }
+            (Some(("time", "ParseDuration")), _) => self.dur(arg(0)).map(Value::Dur),
+            // `o.ForControllerRuntime()`: the options it was called on.
+            (_, "ForControllerRuntime") => match func {
+                Expression::Selector(s) => return self.eval(&s.x),
+                _ => Err("ForControllerRuntime on an unknown value".into()),
+            },
+            _ => Err(format!("the call {}(…)", describe(func))),
+        };
+        made.unwrap_or_else(Value::Unknown)
+    }
+
+    /// A flag's value is its default: `flag.Int("name", 10, …)`, pflag's
+    /// `IntP("name", "n", 10, …)`, kingpin's `Flag(…).Default("10").Int()`.
+    /// (The `…Var(&x, …)` forms bind `x` where they are called.)
+    fn flag_default(&self, func: &Expression, method: &str, args: &[Expression]) -> Option<Value> {
+        let Expression::Selector(s) = func else {
+            return None;
+        };
+        let base = method.strip_suffix('P').unwrap_or(method);
+        if !FLAG_KINDS.contains(&base) {
+            return None;
+        }
+        if args.is_empty() {
+            // kingpin: the receiver is `….Default("10")`.
+            let Expression::Call(d) = &*s.x else {
+                return None;
+            };
+            if name_of(&d.func) != Some("Default") {
+                return None;
+            }
+            return Some(match self.eval(d.args.first()?) {
+                Value::Str(t) => parse_text(&t),
+                other => other,
+            });
+        }
+        let at = 1 + usize::from(method.ends_with('P') && base != method);
+        args.get(at).map(|d| self.eval(d))
+    }
+
+    fn composite(&self, c: &CompositeLit) -> Value {
+        let ty = name_of(&c.typ).unwrap_or("");
+        let field = |key: &str| {
+            c.val.values.iter().find_map(|kv| match (&kv.key, &kv.val) {
+                (Some(Element::Expr(Expression::Ident(k))), Element::Expr(v)) if k.name == key => {
+                    Some(v)
+                }
+                _ => None,
+            })
+        };
+        match limiter_name(ty) {
+            "BucketRateLimiter" => match field("Limiter").map(|e| self.eval(e)) {
+                Some(Value::Rate { qps, burst }) => {
+                    Value::Limiter(LimiterConfig::Bucket { qps, burst })
+                }
+                Some(Value::Unknown(why)) => Value::Unknown(why),
+                _ => Value::Unknown("a BucketRateLimiter without rate.NewLimiter(…)".into()),
+            },
+            "Options" | "Controller" => {
+                let mut o = Options::default();
+                if let Some(Value::Num(n)) = field("MaxConcurrentReconciles").map(|e| self.eval(e))
+                {
+                    o.workers = Some(n as u32);
+                }
+                if let Some(Value::Limiter(l)) = field("RateLimiter").map(|e| self.eval(e)) {
+                    o.limiter = Some(l);
+                }
+                if let Some(Value::Bool(b)) = field("UsePriorityQueue").map(|e| self.eval(e)) {
+                    o.priority_queue = Some(b);
+                }
+                if let Some(Value::Dur(d)) = field("ReconciliationTimeout").map(|e| self.eval(e)) {
+                    o.timeout = Some(d);
+                }
+                if let Some(Value::Global(r)) = field("GlobalRateLimiter").map(|e| self.eval(e)) {
+                    o.crossplane = Some(r);
+                }
+                Value::Options(o)
+            }
+            _ => Value::Unknown(format!("a {ty} literal")),
+        }
+    }
+}
+
+/// The value-returning flag constructors (their `…Var` forms bind instead).
+pub const FLAG_KINDS: [&str; 9] = [
+    "Int", "Int32", "Int64", "Uint", "Float64", "Float32", "Duration", "String", "Bool",
+];
+
+/// A flag default written as text (kingpin): a number, a duration or text.
+fn parse_text(t: &str) -> Value {
+    if let Ok(n) = t.parse::<f64>() {
+        return Value::Num(n);
+    }
+    if let Ok(d) = workqueue_core::parse_go_duration(t) {
+        return Value::Dur(d);
+    }
+    match t {
+        "true" => Value::Bool(true),
+        "false" => Value::Bool(false),
+        _ => Value::Str(t.to_string()),
+    }
+}
+
+/// A Go integer literal: decimal, `0x`, `0o`, `0b`, with `_` separators.
+fn parse_int(text: &str) -> Option<i64> {
+    let t = text.replace('_', "");
+    let (digits, radix) = match t.get(..2) {
+        Some("0x" | "0X") => (&t[2..], 16),
+        Some("0o" | "0O") => (&t[2..], 8),
+        Some("0b" | "0B") => (&t[2..], 2),
+        _ if t.len() > 1 && t.starts_with('0') => (&t[1..], 8),
+        _ => (&t[..], 10),
+    };
+    i64::from_str_radix(digits, radix).ok()
+}
+
+/// A Go string literal's text: `"…"` with its escapes, or a raw `` `…` ``.
+fn unquote(lit: &str) -> String {
+    if let Some(raw) = lit.strip_prefix('`').and_then(|l| l.strip_suffix('`')) {
+        return raw.to_string();
+    }
+    let inner = lit
+        .strip_prefix('"')
+        .and_then(|l| l.strip_suffix('"'))
+        .unwrap_or(lit);
+    inner.replace("\\\"", "\"").replace("\\\\", "\\")
+}
+
+/// An expression as a person would name it in a note: `cfg.QPS`, `newLimiter`.
+pub fn describe(e: &Expression) -> String {
+    match e {
+        Expression::Ident(i) => i.name.clone(),
+        Expression::Selector(s) => format!("{}.{}", describe(&s.x), s.sel.name),
+        Expression::Call(c) => format!("{}(…)", describe(&c.func)),
+        Expression::Index(i) => describe(&i.left),
+        Expression::IndexList(i) => describe(&i.left),
+        Expression::Star(s) => format!("*{}", describe(&s.right)),
+        Expression::Paren(p) => describe(&p.expr),
+        Expression::BasicLit(l) => l.value.clone(),
+        _ => "an expression".into(),
+    }
+}

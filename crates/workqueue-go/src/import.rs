@@ -1,0 +1,757 @@
+//! From Go files to a scenario. Two passes over every function of every
+//! file: the first evaluates what the set-up assigns (flags with their
+//! defaults, constants, variables, the `rest.Config`'s limit), the second
+//! finds the controllers (`ctrl.NewControllerManagedBy(mgr)…`,
+//! `controller.New`, client-go's rate-limiting queues) and reads their
+//! options with what the first pass knows.
+
+use gosyn::ast::{self, DeclStmt, Declaration, Element, Expression, Statement};
+use gosyn::token::Operator;
+use serde::Serialize;
+use workqueue_core::controller::{CrossplaneConfig, Outcome, Script};
+use workqueue_core::scenario::{
+    ClientLimit, ClientScope, ControllerConfig, ControllerSpec, Source as KeySource,
+};
+use workqueue_core::{format_go_duration, QueueKind, Scenario, MILLISECOND};
+
+use crate::eval::{describe, name_of, Env, Options, Value, FLAG_KINDS};
+use crate::source::Source;
+
+/// The most Go read at once, all files together (a provider's set-up is a
+/// few hundred kilobytes at most).
+pub const MAX_BYTES: usize = 4 * 1024 * 1024;
+/// Objects each imported controller is given: the code does not say.
+const OBJECTS: u64 = 100;
+
+/// A scenario read from Go, with what was taken and what was not.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Imported {
+    pub scenario: Scenario,
+    /// Every value taken, where it was written.
+    pub taken: Vec<Found>,
+    /// What the reader met and did not understand, and what it assumed.
+    pub unread: Vec<Found>,
+}
+
+/// A place in the files and what was found there.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Found {
+    pub file: String,
+    pub line: usize,
+    pub text: String,
+}
+
+impl std::fmt::Display for Found {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}: {}", self.file, self.line, self.text)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ImportError {
+    #[error("{file}: line {line}: not Go this reader can parse: {reason}")]
+    Parse {
+        file: String,
+        line: usize,
+        reason: String,
+    },
+    #[error("the files hold {bytes} bytes: at most {MAX_BYTES} are read")]
+    TooBig { bytes: usize },
+    #[error("no controller found: the reader looks for ctrl.NewControllerManagedBy(…), controller.New(…) and workqueue.NewTypedRateLimitingQueue(…)")]
+    NoController,
+}
+
+/// A controller found in the code.
+struct Found_ {
+    name: String,
+    kind: String,
+    options: Options,
+    queue_client_go: bool,
+    at: (usize, usize),
+}
+
+struct Reader<'a> {
+    sources: &'a [Source],
+    env: Env,
+    taken: Vec<Found>,
+    unread: Vec<Found>,
+    /// `rest.Config`'s limit as set: qps, burst, an explicit limiter.
+    qps: Option<(f64, usize, usize)>,
+    burst: Option<(i64, usize, usize)>,
+    shared_client: Option<(f64, i64)>,
+    /// A typed clientset was made: one limiter for every resource it serves.
+    clientset: bool,
+    /// Options for every controller (`ctrl.Options{Controller: …}`), and the
+    /// last options value assigned anywhere (a provider passes it to each Setup).
+    manager_options: Options,
+    last_options: Option<Options>,
+    controllers: Vec<Found_>,
+}
+
+/// Reads `files` (name, text) into a scenario.
+pub fn import(files: &[(String, String)]) -> Result<Imported, ImportError> {
+    let bytes: usize = files.iter().map(|(_, t)| t.len()).sum();
+    if bytes > MAX_BYTES {
+        return Err(ImportError::TooBig { bytes });
+    }
+    let sources = files
+        .iter()
+        .map(|(name, text)| {
+            Source::parse(name, text).map_err(|(line, reason)| ImportError::Parse {
+                file: name.clone(),
+                line,
+                reason,
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut r = Reader {
+        sources: &sources,
+        env: Env::default(),
+        taken: Vec::new(),
+        unread: Vec::new(),
+        qps: None,
+        burst: None,
+        shared_client: None,
+        clientset: false,
+        manager_options: Options::default(),
+        last_options: None,
+        controllers: Vec::new(),
+    };
+    for pass in [Pass::Values, Pass::Controllers] {
+        for (i, s) in sources.iter().enumerate() {
+            for d in &s.file.decl {
+                r.declaration(i, d, pass);
+            }
+        }
+    }
+    r.scenario()
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Pass {
+    Values,
+    Controllers,
+}
+
+/// Where an expression starts.
+fn pos(e: &Expression) -> usize {
+    match e {
+        Expression::Call(c) => c.pos.0,
+        Expression::Ident(i) => i.pos,
+        Expression::Selector(s) => s.pos,
+        Expression::BasicLit(l) => l.pos,
+        Expression::CompositeLit(c) => c.val.pos.0,
+        Expression::Operation(o) => o.pos,
+        Expression::Paren(p) => p.pos.0,
+        Expression::Star(s) => s.pos,
+        Expression::Index(i) => i.pos.0,
+        Expression::IndexList(i) => i.pos.0,
+        _ => 0,
+    }
+}
+
+impl Reader<'_> {
+    fn at(&self, file: usize, p: usize) -> (String, usize) {
+        let s = &self.sources[file];
+        (s.name.clone(), s.line(p))
+    }
+
+    fn note(&mut self, took: bool, file: usize, p: usize, text: String) {
+        let (file, line) = self.at(file, p);
+        let f = Found { file, line, text };
+        let list = if took {
+            &mut self.taken
+        } else {
+            &mut self.unread
+        };
+        if !list.contains(&f) {
+            list.push(f);
+        }
+    }
+
+    fn declaration(&mut self, file: usize, d: &Declaration, pass: Pass) {
+        match d {
+            Declaration::Const(c) if pass == Pass::Values => {
+                for spec in &c.specs {
+                    self.bind(file, &spec.name, &spec.values);
+                }
+            }
+            Declaration::Variable(v) if pass == Pass::Values => {
+                for spec in &v.specs {
+                    self.bind(file, &spec.name, &spec.values);
+                }
+            }
+            Declaration::Function(f) => {
+                if let Some(body) = &f.body {
+                    self.block(file, &body.list, pass);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn bind(&mut self, _file: usize, names: &[ast::Ident], values: &[Expression]) {
+        for (n, v) in names.iter().zip(values) {
+            let value = self.env.eval(v);
+            if let Value::Options(o) = &value {
+                self.last_options = Some(o.clone());
+            }
+            self.env.names.insert(n.name.clone(), value);
+        }
+    }
+
+    fn block(&mut self, file: usize, list: &[Statement], pass: Pass) {
+        for s in list {
+            self.statement(file, s, pass);
+        }
+    }
+
+    fn statement(&mut self, file: usize, s: &Statement, pass: Pass) {
+        match s {
+            Statement::Assign(a) => {
+                if pass == Pass::Values {
+                    self.assign(file, a);
+                }
+                for e in &a.right {
+                    self.expression(file, e, pass);
+                }
+            }
+            Statement::Declaration(DeclStmt::Variable(v)) => {
+                for spec in &v.specs {
+                    if pass == Pass::Values {
+                        self.bind(file, &spec.name, &spec.values);
+                    }
+                    for e in &spec.values {
+                        self.expression(file, e, pass);
+                    }
+                }
+            }
+            Statement::Declaration(DeclStmt::Const(c)) if pass == Pass::Values => {
+                for spec in &c.specs {
+                    self.bind(file, &spec.name, &spec.values);
+                }
+            }
+            Statement::Expr(e) => self.expression(file, &e.expr, pass),
+            Statement::Return(r) => {
+                for e in &r.ret {
+                    self.expression(file, e, pass);
+                }
+            }
+            Statement::If(i) => {
+                if let Some(init) = &i.init {
+                    self.statement(file, init, pass);
+                }
+                self.expression(file, &i.cond, pass);
+                self.block(file, &i.body.list, pass);
+                if let Some(e) = &i.else_ {
+                    self.statement(file, e, pass);
+                }
+            }
+            Statement::Block(b) => self.block(file, &b.list, pass),
+            Statement::For(f) => self.block(file, &f.body.list, pass),
+            Statement::Range(r) => self.block(file, &r.body.list, pass),
+            Statement::Switch(sw) => {
+                for c in &sw.block.body {
+                    self.block(file, &c.body, pass);
+                }
+            }
+            Statement::Go(g) => self.expression(file, &Expression::Call(g.call.clone()), pass),
+            Statement::Defer(_) => {}
+            _ => {}
+        }
+    }
+
+    /// `x := v`, `x = v`, `cfg.QPS = v`, `cfg.Burst = v`, `cfg.RateLimiter = v`.
+    fn assign(&mut self, file: usize, a: &ast::AssignStmt) {
+        if !matches!(a.op, Operator::Assign | Operator::Define) {
+            return;
+        }
+        for (left, right) in a.left.iter().zip(&a.right) {
+            let value = self.env.eval(right);
+            match left {
+                Expression::Ident(n) => {
+                    if let Value::Options(o) = &value {
+                        self.last_options = Some(o.clone());
+                    }
+                    self.env.names.insert(n.name.clone(), value);
+                }
+                Expression::Selector(s) => self.config_field(file, &s.sel.name, right, value),
+                _ => {}
+            }
+        }
+    }
+
+    fn config_field(&mut self, file: usize, field: &str, right: &Expression, value: Value) {
+        let p = pos(right);
+        let (f, line) = self.at(file, p);
+        match (field, value) {
+            ("QPS", Value::Num(q)) => self.qps = Some((q, file, p)),
+            ("Burst", Value::Num(b)) => self.burst = Some((b as i64, file, p)),
+            ("RateLimiter", Value::ClientBucket { qps, burst }) => {
+                self.shared_client = Some((qps, burst));
+                self.note(true, file, p, format!("rest.Config.RateLimiter: one client bucket of {qps} qps, burst {burst}, shared by every client made from the config"));
+            }
+            ("QPS" | "Burst" | "RateLimiter", Value::Unknown(why)) => {
+                self.unread.push(Found {
+                    file: f,
+                    line,
+                    text: format!(
+                        "rest.Config.{field}: {why}: set the client limit in the scenario"
+                    ),
+                });
+            }
+            _ => {}
+        }
+    }
+
+    /// Looks into an expression for what sets things up: flags (first
+    /// pass), controllers and Crossplane's client limit (second pass).
+    fn expression(&mut self, file: usize, e: &Expression, pass: Pass) {
+        match e {
+            Expression::Call(c) => {
+                if pass == Pass::Values {
+                    self.values_in_call(file, c);
+                } else if self.call_chain(file, e) {
+                    // A controller's chain: its links are read with it.
+                    return;
+                }
+                for a in &c.args {
+                    self.expression(file, a, pass);
+                }
+                if let Expression::Selector(s) = &*c.func {
+                    self.expression(file, &s.x, pass);
+                }
+            }
+            Expression::CompositeLit(c) => {
+                for kv in &c.val.values {
+                    if let Element::Expr(v) = &kv.val {
+                        self.expression(file, v, pass);
+                    }
+                }
+            }
+            Expression::Operation(o) => {
+                self.expression(file, &o.x, pass);
+                if let Some(y) = &o.y {
+                    self.expression(file, y, pass);
+                }
+            }
+            Expression::Paren(p) => self.expression(file, &p.expr, pass),
+            Expression::Star(s) => self.expression(file, &s.right, pass),
+            Expression::FuncLit(f) => self.block(file, &f.body.list, pass),
+            _ => {}
+        }
+    }
+
+    /// What a call sets up for every controller: flags, Crossplane's client
+    /// limit, a typed clientset, the manager's controller options.
+    fn values_in_call(&mut self, file: usize, c: &ast::Call) {
+        self.flag(file, c);
+        if let Some(("ratelimiter", "LimitRESTConfig")) = qualified(&c.func) {
+            match self.env.eval(c.args.get(1).unwrap_or(&c.func)) {
+                Value::Num(r) => {
+                    self.qps = Some((5.0 * r, file, c.pos.0));
+                    self.burst = Some((10 * r as i64, file, c.pos.0));
+                    self.note(true, file, c.pos.0, format!("ratelimiter.LimitRESTConfig: the client's QPS {} and burst {} (5R and 10R for R = {r})", 5.0 * r, 10 * r as i64));
+                }
+                Value::Unknown(why) => self.note(
+                    false,
+                    file,
+                    c.pos.0,
+                    format!("ratelimiter.LimitRESTConfig: R: {why}"),
+                ),
+                _ => {}
+            }
+        }
+        if let Some(("kubernetes", "NewForConfig" | "NewForConfigOrDie")) = qualified(&c.func) {
+            self.clientset = true;
+            self.note(true, file, c.pos.0, "kubernetes.NewForConfig: a typed clientset, one client limiter for every resource it serves".into());
+        }
+        if name_of(&c.func) == Some("NewManager") {
+            if let Some(Value::Options(o)) = c.args.get(1).map(|a| self.manager_opts(a)) {
+                self.manager_options = o;
+            }
+        }
+    }
+
+    /// `ctrl.Options{Controller: config.Controller{…}}`: the manager's
+    /// defaults for its controllers.
+    fn manager_opts(&self, e: &Expression) -> Value {
+        let Expression::CompositeLit(c) = e else {
+            return Value::Unknown("manager options".into());
+        };
+        c.val
+            .values
+            .iter()
+            .find_map(|kv| match (&kv.key, &kv.val) {
+                (Some(Element::Expr(Expression::Ident(k))), Element::Expr(v))
+                    if k.name == "Controller" =>
+                {
+                    Some(self.env.eval(v))
+                }
+                _ => None,
+            })
+            .unwrap_or(Value::Options(Options::default()))
+    }
+
+    /// A flag's default becomes its variable's value: the standard `flag`
+    /// package and pflag (`IntVar(&x, "name", 10, …)`, `x := Int("name", 10, …)`,
+    /// the `P` forms with a shorthand), kingpin's `.Default("10")`.
+    fn flag(&mut self, file: usize, c: &ast::Call) {
+        let Some(method) = name_of(&c.func) else {
+            return;
+        };
+        let short = method.ends_with('P');
+        let base = method.trim_end_matches('P');
+        let Some(kind) = base.strip_suffix("Var") else {
+            // `x := flag.Int("name", 10, …)`: the value is the default (eval);
+            // kingpin's `app.Flag("name", …).Default("10").Int()` names it first.
+            if FLAG_KINDS.contains(&base) && matches!(&*c.func, Expression::Selector(_)) {
+                let name = match c.args.first() {
+                    Some(e) => Some(self.env.eval(e)),
+                    None => kingpin_name(&c.func).map(|n| Value::Str(n.to_string())),
+                };
+                if let Some(Value::Str(flag)) = name {
+                    let value = self.env.eval(&Expression::Call(c.clone()));
+                    self.note(
+                        true,
+                        file,
+                        c.pos.0,
+                        format!("flag --{flag}: its default, {}", shown(&value)),
+                    );
+                }
+            }
+            return;
+        };
+        if !FLAG_KINDS.contains(&kind) || !matches!(&*c.func, Expression::Selector(_)) {
+            return;
+        }
+        let (Some(Value::Str(flag)), Some(default)) = (
+            c.args.get(1).map(|e| self.env.eval(e)),
+            c.args.get(2 + usize::from(short)),
+        ) else {
+            return;
+        };
+        let value = self.env.eval(default);
+        self.note(
+            true,
+            file,
+            c.pos.0,
+            format!("flag --{flag}: its default, {}", shown(&value)),
+        );
+        let target = match c.args.first() {
+            Some(Expression::Operation(o)) if o.y.is_none() => name_of(&o.x),
+            other => other.and_then(name_of),
+        };
+        if let Some(target) = target {
+            self.env.names.insert(target.to_string(), value);
+        }
+    }
+
+    /// `ctrl.NewControllerManagedBy(mgr).Named(…).For(&X{}).WithOptions(…).Complete(r)`,
+    /// `controller.New(name, mgr, controller.Options{…})`, and client-go's
+    /// `workqueue.NewTypedRateLimitingQueue(limiter)`.
+    fn call_chain(&mut self, file: usize, e: &Expression) -> bool {
+        let mut links = Vec::new();
+        let mut cur = e;
+        while let Expression::Call(c) = cur {
+            let Expression::Selector(s) = &*c.func else {
+                break;
+            };
+            links.push((s.sel.name.as_str(), c));
+            cur = &s.x;
+        }
+        let root = links.last().map(|(n, _)| *n);
+        // A chain is named where it starts (its root call's name).
+        let start = links.last().map_or(pos(e), |(_, c)| pos(&c.func));
+        if matches!(root, Some("NewControllerManagedBy" | "ControllerManagedBy")) {
+            let mut found = Found_ {
+                name: String::new(),
+                kind: String::new(),
+                options: self.manager_options.clone(),
+                queue_client_go: false,
+                at: (file, start),
+            };
+            for (name, c) in links.iter().rev() {
+                let arg = c.args.first();
+                match *name {
+                    "Named" => {
+                        if let Some(Value::Str(n)) = arg.map(|a| self.env.eval(a)) {
+                            found.name = n;
+                        }
+                    }
+                    "For" => found.kind = arg.map(type_name).unwrap_or_default(),
+                    "WithOptions" => {
+                        let value = arg.map(|a| self.env.eval(a));
+                        match value {
+                            Some(Value::Options(o)) => found.options = merge(&found.options, &o),
+                            Some(Value::Unknown(why)) => match self.last_options.clone() {
+                                Some(o) => {
+                                    self.note(false, file, c.pos.0, format!("WithOptions: {why}; the options built elsewhere in the set-up are used"));
+                                    found.options = merge(&found.options, &o);
+                                }
+                                None => self.note(
+                                    false,
+                                    file,
+                                    c.pos.0,
+                                    format!("WithOptions: {why}: the defaults are used"),
+                                ),
+                            },
+                            _ => {}
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            self.found(found);
+            return true;
+        }
+        if let Expression::Call(c) = e {
+            let name = name_of(&c.func).unwrap_or("");
+            let queue = name.trim_start_matches("New").trim_start_matches("Typed");
+            if name == "New" && matches!(qualified(&c.func), Some(("controller", _))) {
+                let controller = match c.args.first().map(|a| self.env.eval(a)) {
+                    Some(Value::Str(n)) => n,
+                    _ => String::new(),
+                };
+                let options = match c.args.get(2).map(|a| self.env.eval(a)) {
+                    Some(Value::Options(o)) => merge(&self.manager_options, &o),
+                    _ => self.manager_options.clone(),
+                };
+                self.found(Found_ {
+                    name: controller,
+                    kind: String::new(),
+                    options,
+                    queue_client_go: false,
+                    at: (file, start),
+                });
+                return true;
+            } else if queue.starts_with("RateLimitingQueue") {
+                let limiter = match c.args.first().map(|a| self.env.eval(a)) {
+                    Some(Value::Limiter(l)) => Some(l),
+                    Some(Value::Unknown(why)) => {
+                        self.note(
+                            false,
+                            file,
+                            start,
+                            format!("the queue's rate limiter: {why}: client-go's default is used"),
+                        );
+                        None
+                    }
+                    _ => None,
+                };
+                self.note(false, file, start, "a client-go queue: its workers are the goroutines calling processNextWorkItem, which the reader does not count: 1 worker".into());
+                let options = Options {
+                    limiter,
+                    ..Options::default()
+                };
+                self.found(Found_ {
+                    name: String::new(),
+                    kind: String::new(),
+                    options,
+                    queue_client_go: true,
+                    at: (file, start),
+                });
+                return true;
+            }
+        }
+        false
+    }
+
+    fn found(&mut self, mut c: Found_) {
+        let n = self.controllers.len();
+        if c.kind.is_empty() {
+            c.kind = if c.name.is_empty() {
+                format!("controller-{n}")
+            } else {
+                c.name.clone()
+            };
+        }
+        if c.name.is_empty() {
+            c.name = c.kind.clone();
+        }
+        let (file, p) = c.at;
+        let o = &c.options;
+        let mut said = vec![format!("controller {:?} for {}", c.name, c.kind)];
+        if let Some(w) = o.workers {
+            said.push(format!("MaxConcurrentReconciles {w}"));
+        }
+        if o.limiter.is_some() {
+            said.push("its RateLimiter".into());
+        }
+        if let Some(pq) = o.priority_queue {
+            said.push(format!("UsePriorityQueue {pq}"));
+        }
+        if let Some(t) = o.timeout {
+            said.push(format!("ReconciliationTimeout {}", format_go_duration(t)));
+        }
+        self.note(true, file, p, said.join(", "));
+        self.controllers.push(c);
+    }
+
+    /// The file general notes are about: the one with `func main`, or the first.
+    fn main_file(&self) -> String {
+        let has_main = |s: &&Source| {
+            s.file.decl.iter().any(|d| matches!(d, Declaration::Function(f) if f.name.name == "main" && f.recv.is_none()))
+        };
+        self.sources
+            .iter()
+            .find(has_main)
+            .unwrap_or(&self.sources[0])
+            .name
+            .clone()
+    }
+
+    fn scenario(mut self) -> Result<Imported, ImportError> {
+        if self.controllers.is_empty() {
+            return Err(ImportError::NoController);
+        }
+        let mut s = Scenario::new("imported");
+        s.duration_ns = 10 * 60 * workqueue_core::SECOND;
+        let crossplane = self.controllers.iter().find_map(|c| c.options.crossplane);
+        s.crossplane = crossplane.map(|r| CrossplaneConfig {
+            max_reconcile_rate: r,
+        });
+        s.client = match (self.shared_client, self.qps, self.burst) {
+            (Some((qps, burst)), _, _) => Some(ClientLimit {
+                qps,
+                burst,
+                per: ClientScope::Shared,
+            }),
+            (None, Some((q, _, _)), _) if q < 0.0 => None,
+            (None, Some((q, f, p)), burst) => {
+                let b = burst.map_or(10, |(b, _, _)| b);
+                self.note(true, f, p, format!("rest.Config.QPS {q}, Burst {b}"));
+                let per = if self.clientset {
+                    ClientScope::Clientset
+                } else {
+                    ClientScope::Kind
+                };
+                Some(ClientLimit {
+                    qps: q,
+                    burst: b,
+                    per,
+                })
+            }
+            (None, None, _) => {
+                self.unread.push(Found { file: self.main_file(), line: 1, text: "rest.Config QPS is not set: controller-runtime's config loader turns client-side limiting off (since v0.21): no client limit".into() });
+                None
+            }
+        };
+        s.controllers = self
+            .controllers
+            .iter()
+            .map(|c| ControllerSpec {
+                name: c.name.clone(),
+                queue: if c.queue_client_go || c.options.priority_queue == Some(false) {
+                    QueueKind::ClientGo
+                } else {
+                    QueueKind::Priority
+                },
+                limiter: c.options.limiter.clone(),
+                controller: ControllerConfig {
+                    workers: c.options.workers.unwrap_or(1).max(1),
+                    reconcile_ns: 50 * MILLISECOND,
+                    give_up_after: None,
+                    reconcile_timeout_ns: c.options.timeout.filter(|t| *t > 0),
+                },
+                default_script: Script::Always {
+                    outcome: Outcome::Success,
+                },
+                items: Vec::new(),
+                sources: vec![KeySource::AddMany {
+                    prefix: format!("{}-", c.kind.to_lowercase()),
+                    count: OBJECTS,
+                    at_ns: 0,
+                    script: None,
+                }],
+                requests_per_reconcile: u32::from(s.client.is_some()),
+                kind: c.kind.clone(),
+                shares_bucket: false,
+            })
+            .collect();
+        if self
+            .controllers
+            .iter()
+            .any(|c| !c.queue_client_go && c.options.priority_queue.is_none())
+        {
+            self.unread.push(Found { file: self.main_file(), line: 1, text: "UsePriorityQueue is not set: the priority queue, controller-runtime v0.23's default".into() });
+        }
+        self.unread.push(Found {
+            file: self.main_file(),
+            line: 1,
+            text: format!("not in the code, assumed: {OBJECTS} objects per controller, each reconcile takes 50ms and succeeds, one API request per reconcile when the client is limited; set them in the scenario"),
+        });
+        s.validate().map_err(|e| ImportError::Parse {
+            file: self.main_file(),
+            line: 1,
+            reason: format!("the set-up gives an unusable scenario: {e}"),
+        })?;
+        Ok(Imported {
+            scenario: s,
+            taken: self.taken,
+            unread: self.unread,
+        })
+    }
+}
+
+/// The name in a kingpin chain's `Flag("name", …)`.
+fn kingpin_name(e: &Expression) -> Option<&str> {
+    let mut cur = e;
+    loop {
+        match cur {
+            Expression::Selector(s) => cur = &s.x,
+            Expression::Call(c) => {
+                if name_of(&c.func) == Some("Flag") {
+                    return match c.args.first() {
+                        Some(Expression::BasicLit(l)) => Some(l.value.trim_matches('"')),
+                        _ => None,
+                    };
+                }
+                cur = &c.func;
+            }
+            _ => return None,
+        }
+    }
+}
+
+fn shown(v: &Value) -> String {
+    match v {
+        Value::Num(n) => n.to_string(),
+        Value::Dur(d) => format_go_duration(*d),
+        Value::Str(s) => format!("{s:?}"),
+        Value::Bool(b) => b.to_string(),
+        Value::Unknown(why) => format!("unknown ({why})"),
+        other => format!("{other:?}"),
+    }
+}
+
+fn qualified(e: &Expression) -> Option<(&str, &str)> {
+    match e {
+        Expression::Selector(s) => match &*s.x {
+            Expression::Ident(p) => Some((&p.name, &s.sel.name)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `&corev1.Pod{}` gives `Pod`.
+fn type_name(e: &Expression) -> String {
+    match e {
+        Expression::Operation(o) => type_name(&o.x),
+        Expression::CompositeLit(c) => name_of(&c.typ).unwrap_or("").to_string(),
+        Expression::Call(c) => describe(&c.func),
+        other => name_of(other).unwrap_or("").to_string(),
+    }
+}
+
+/// A controller's own options over the manager's.
+fn merge(base: &Options, own: &Options) -> Options {
+    Options {
+        workers: own.workers.or(base.workers),
+        limiter: own.limiter.clone().or(base.limiter.clone()),
+        priority_queue: own.priority_queue.or(base.priority_queue),
+        timeout: own.timeout.or(base.timeout),
+        crossplane: own.crossplane.or(base.crossplane),
+    }
+}

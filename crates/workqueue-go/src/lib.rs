@@ -1,0 +1,13 @@
+//! A controller's Go set-up, read into a scenario: the manager's
+//! `rest.Config` limit, each controller's options and rate limiter, and
+//! Crossplane's `--max-reconcile-rate`. The code is parsed with a Go parser
+//! (`gosyn`) and its values are evaluated where they are plain: literals,
+//! constants, variables, flags with their defaults, Go durations. Every value
+//! taken is listed with its file and line; everything met and not understood
+//! is listed too, never guessed.
+
+mod eval;
+mod import;
+mod source;
+
+pub use import::{import, Found, ImportError, Imported, MAX_BYTES};

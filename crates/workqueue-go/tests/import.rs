@@ -1,0 +1,208 @@
+//! Go set-ups as real projects write them, read into scenarios.
+
+use workqueue_core::scenario::ClientScope;
+use workqueue_core::{LimiterConfig, QueueKind, MILLISECOND, SECOND};
+use workqueue_go::{import, ImportError};
+
+fn fixture(dir: &str) -> Vec<(String, String)> {
+    let root = format!("{}/tests/fixtures/{dir}", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<_> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(&p).unwrap())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+fn says(list: &[workqueue_go::Found], file: &str, line: usize, text: &str) -> bool {
+    list.iter()
+        .any(|f| f.file == file && f.line == line && f.text.contains(text))
+}
+
+/// A kubebuilder operator: flags for the client, the manager's timeout, two
+/// controllers in their own files, one with its own limiter and client-go's queue.
+#[test]
+fn an_operator_reads_with_its_flags_limiters_and_controllers() {
+    let got = import(&fixture("operator")).unwrap();
+    let s = &got.scenario;
+    let client = s.client.unwrap();
+    assert_eq!(
+        (client.qps, client.burst, client.per),
+        (20.0, 30, ClientScope::Kind)
+    );
+    assert_eq!(s.controllers.len(), 2);
+    let widget = s.controllers.iter().find(|c| c.kind == "Widget").unwrap();
+    assert_eq!(widget.controller.workers, 4);
+    assert_eq!(
+        widget.queue,
+        QueueKind::ClientGo,
+        "UsePriorityQueue: ptr.To(false)"
+    );
+    assert_eq!(
+        widget.limiter,
+        Some(LimiterConfig::MaxOf {
+            limiters: vec![
+                LimiterConfig::Exponential {
+                    base_ns: 250 * MILLISECOND,
+                    max_ns: 300 * SECOND
+                },
+                LimiterConfig::Bucket {
+                    qps: 20.0,
+                    burst: 200
+                },
+            ]
+        })
+    );
+    assert_eq!(
+        widget.controller.reconcile_timeout_ns,
+        Some(30 * SECOND),
+        "the manager's default"
+    );
+    let gadget = s.controllers.iter().find(|c| c.name == "gadgets").unwrap();
+    assert_eq!(
+        (
+            gadget.queue,
+            gadget.limiter.clone(),
+            gadget.controller.workers
+        ),
+        (QueueKind::Priority, None, 1)
+    );
+    assert!(
+        says(
+            &got.taken,
+            "main.go",
+            17,
+            "flag --kube-api-qps: its default, 20"
+        ),
+        "{:#?}",
+        got.taken
+    );
+    assert!(
+        says(
+            &got.taken,
+            "main.go",
+            19,
+            "flag --reconcile-timeout: its default, 30s"
+        ),
+        "{:#?}",
+        got.taken
+    );
+    assert!(
+        says(
+            &got.taken,
+            "widget_controller.go",
+            27,
+            "MaxConcurrentReconciles 4"
+        ),
+        "{:#?}",
+        got.taken
+    );
+    assert!(
+        got.unread
+            .iter()
+            .any(|f| f.text.contains("UsePriorityQueue is not set")),
+        "{:#?}",
+        got.unread
+    );
+}
+
+/// A Crossplane provider: kingpin flags, LimitRESTConfig, the global bucket,
+/// one controller per kind's Setup.
+#[test]
+fn a_crossplane_provider_reads_with_its_rate_and_kinds() {
+    let got = import(&fixture("provider")).unwrap();
+    let s = &got.scenario;
+    assert_eq!(s.crossplane.map(|c| c.max_reconcile_rate), Some(10));
+    let client = s.client.unwrap();
+    assert_eq!(
+        (client.qps, client.burst, client.per),
+        (50.0, 100, ClientScope::Kind)
+    );
+    let kinds: Vec<_> = s.controllers.iter().map(|c| c.kind.as_str()).collect();
+    assert_eq!(kinds, vec!["Bucket", "Topic"]);
+    assert!(
+        says(
+            &got.taken,
+            "main.go",
+            21,
+            "flag --max-reconcile-rate: its default, 10"
+        ),
+        "{:#?}",
+        got.taken
+    );
+    assert!(
+        says(&got.taken, "main.go", 26, "LimitRESTConfig"),
+        "{:#?}",
+        got.taken
+    );
+    assert!(s.validate().is_ok());
+}
+
+/// client-go on its own: a rate-limiting queue with fast/slow, a clientset's
+/// one limiter.
+#[test]
+fn a_client_go_controller_reads_with_its_queue_and_clientset() {
+    let got = import(&fixture("clientgo")).unwrap();
+    let s = &got.scenario;
+    let c = &s.controllers[0];
+    assert_eq!(c.queue, QueueKind::ClientGo);
+    assert_eq!(
+        c.limiter,
+        Some(LimiterConfig::FastSlow {
+            fast_ns: 100 * MILLISECOND,
+            slow_ns: 10 * SECOND,
+            max_fast_attempts: 5
+        })
+    );
+    let client = s.client.unwrap();
+    assert_eq!(
+        (client.qps, client.burst, client.per),
+        (50.0, 100, ClientScope::Clientset)
+    );
+    assert!(
+        got.unread.iter().any(|f| f.text.contains("workers")),
+        "{:#?}",
+        got.unread
+    );
+}
+
+/// Broken Go is refused with its file and line; so is a nesting no parser
+/// should recurse into, and a set-up without a controller.
+#[test]
+fn broken_go_is_refused_with_its_line() {
+    let broken = vec![(
+        "main.go".to_string(),
+        "package main\n\nfunc main() {\n\tx := (1 +\n}\n".to_string(),
+    )];
+    match import(&broken) {
+        Err(ImportError::Parse { file, line, reason }) => {
+            // The unfinished expression's line, and the parser's words.
+            assert_eq!((file.as_str(), line), ("main.go", 4));
+            assert_eq!(reason, "expect expression");
+        }
+        other => panic!("{other:?}"),
+    }
+    let deep = format!(
+        "package main\n\nvar x = {}1{}\n",
+        "(".repeat(5000),
+        ")".repeat(5000)
+    );
+    match import(&[("deep.go".into(), deep)]) {
+        Err(ImportError::Parse { line, reason, .. }) => {
+            assert_eq!(line, 3);
+            assert!(reason.contains("nested"), "{reason}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let none = vec![(
+        "main.go".to_string(),
+        "package main\n\nfunc main() {}\n".to_string(),
+    )];
+    assert_eq!(import(&none), Err(ImportError::NoController));
+    let big = vec![("big.go".to_string(), "// x\n".repeat(1_000_000))];
+    assert!(matches!(import(&big), Err(ImportError::TooBig { .. })));
+}
