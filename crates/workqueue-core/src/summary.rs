@@ -23,7 +23,8 @@ pub struct Summary {
     pub time_to_converge: Option<Spread>,
     /// Where the keys' time went, summed over every key.
     pub time_spent: TimeSpent,
-    /// Calls of the reconcilers per second, over the whole run.
+    /// Calls of the reconcilers per second, until the last key converged
+    /// (over the whole run while keys are left).
     pub reconciles_per_second: f64,
     /// API requests per resource kind (the client's limit is per kind
     /// unless the scenario shares one bucket).
@@ -139,9 +140,17 @@ impl Summary {
                 }),
             }
         }
+        let last_converged_at = run
+            .controllers()
+            .map(|(_, c)| c.converged_at())
+            .collect::<Option<Vec<_>>>()
+            .and_then(|all| all.into_iter().max());
+        // Rates over the time there was work: a run that converged in 10 s
+        // and idled for ten minutes ran at its 10 s rate.
+        let span = last_converged_at.filter(|t| *t > 0).unwrap_or(at);
         let per_second = |n: u64| {
-            if at > 0 {
-                n as f64 * SECOND as f64 / at as f64
+            if span > 0 {
+                n as f64 * SECOND as f64 / span as f64
             } else {
                 0.0
             }
@@ -159,11 +168,7 @@ impl Summary {
             reconciles_per_second: per_second(reconciles),
             requests,
             deepest_queue: deepest,
-            last_converged_at: run
-                .controllers()
-                .map(|(_, c)| c.converged_at())
-                .collect::<Option<Vec<_>>>()
-                .and_then(|all| all.into_iter().max()),
+            last_converged_at,
         }
     }
 }

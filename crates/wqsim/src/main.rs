@@ -6,6 +6,8 @@
 //!   `--no-limit` runs it anyway, with progress on stderr every second.
 //! * `wqsim lesson FILE.md...` checks lesson files and prints every answer
 //!   ([`lesson`]).
+//! * `wqsim import FILE.go|DIR...` reads a controller's Go set-up into a
+//!   scenario, printed as JSON ([`import`]).
 //!
 //! Exit codes:
 //!
@@ -19,6 +21,7 @@
 
 use std::process::ExitCode;
 
+mod import;
 mod lesson;
 mod run;
 
@@ -26,6 +29,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("lesson") => lesson::main(&args[1..]),
+        Some("import") => import::main(&args[1..]),
         _ => run::main(&args),
     }
 }

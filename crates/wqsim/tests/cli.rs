@@ -389,3 +389,47 @@ fn wqsim_summarises_a_run_in_words_and_in_json() {
     assert_eq!(doc["converged_keys"], 1);
     assert!(doc["time_spent"]["backoff"].as_i64().unwrap() > 0, "{doc}");
 }
+
+/// `wqsim import DIR` prints the scenario a Go set-up describes, with what it
+/// took on stderr; the scenario then runs as any other file.
+#[test]
+fn wqsim_imports_a_go_set_up_and_runs_it() {
+    let dir = format!(
+        "{}/../workqueue-go/tests/fixtures/provider",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_wqsim"))
+        .args(["import", &dir])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("main.go:21: flag --max-reconcile-rate: its default, 10"),
+        "{err}"
+    );
+    let json = String::from_utf8_lossy(&out.stdout).into_owned();
+    let s = workqueue_core::Scenario::from_json(&json).unwrap();
+    assert_eq!(s.controllers.len(), 2);
+    let path = temp_file("imported", &serde_json::from_str(&json).unwrap());
+    let text = wqsim_ok(&[path.as_os_str(), "--summary".as_ref()]);
+    assert!(
+        text.contains("keys              200 (200 converged)"),
+        "{text}"
+    );
+    // Broken Go: its file and line, exit 1.
+    let broken = std::env::temp_dir().join(format!("wqsim-broken-{}.go", std::process::id()));
+    std::fs::write(&broken, "package main\n\nfunc main() {\n\tx := (1 +\n}\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_wqsim"))
+        .arg("import")
+        .arg(&broken)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains(": line 4: not Go this reader can parse: expect expression"));
+}
