@@ -12,7 +12,8 @@ use workqueue_lessons::view::{Reply, Request};
 use yew::Callback;
 
 use crate::lessons::Refusal;
-use crate::state::{Action, Notice};
+use crate::state::{Action, GoImport, Notice};
+use workqueue_core::Scenario;
 
 /// What the worker was asked, by sequence number: for a reply to say it
 /// in the page's terms (a refused file's text, a goal's lesson and step).
@@ -27,6 +28,8 @@ enum Asked {
         index: usize,
         step: usize,
     },
+    /// A Go set-up to read into a scenario.
+    Import,
 }
 
 #[derive(Default)]
@@ -125,15 +128,23 @@ fn fail(c: &Client, text: &str) {
     }
 }
 
+/// Asks the worker to read a Go set-up (files by name); the answer comes
+/// back as [`Action::GoImport`].
+pub fn import_go(files: Vec<(String, String)>) {
+    send(|seq| (Request::ImportGo { seq, files }, Asked::Import));
+}
+
 /// Stops whatever the worker is reading (a lesson left or replaced while it
 /// was being read): the worker is ended, and the next request starts a new
 /// one. Goal checks and built-in lessons it had read are asked again.
 pub fn cancel() {
-    CLIENT.with(|c| {
+    let dispatch = CLIENT.with(|c| {
         let mut c = c.borrow_mut();
         if !c.asked.values().any(|a| matches!(a, Asked::Open { .. })) {
-            return;
+            return None;
         }
+        // A Go set-up being read is stopped with it: say so.
+        let importing = c.asked.values().any(|a| matches!(a, Asked::Import));
         #[cfg(target_arch = "wasm32")]
         if let Some((worker, _)) = c.worker.take() {
             worker.terminate();
@@ -144,7 +155,13 @@ pub fn cancel() {
         }
         c.asked.clear();
         c.primed.clear();
+        importing.then(|| c.dispatch.clone()).flatten()
     });
+    if let Some(d) = dispatch {
+        d.emit(Action::GoImport(GoImport::Refused(
+            "stopped when a lesson was stopped: read it again".into(),
+        )));
+    }
 }
 
 /// Asks the worker to read a lesson file (what it was reading before is
@@ -265,6 +282,7 @@ fn received(text: &str) {
             | Reply::Refused { seq, .. }
             | Reply::Figures { seq, .. }
             | Reply::Failed { seq, .. }
+            | Reply::Imported { seq, .. }
             | Reply::Progress { seq, .. } => *seq,
         };
         if let Reply::Progress { done, total, .. } = reply {
@@ -285,6 +303,25 @@ fn received(text: &str) {
             }
             (Reply::Figures { figures, .. }, Some(Asked::Check { index, step })) => {
                 Some(Action::GoalFigures(index, step, figures))
+            }
+            (
+                Reply::Imported {
+                    scenario,
+                    taken,
+                    unread,
+                    ..
+                },
+                Some(Asked::Import),
+            ) => Some(Action::GoImport(match Scenario::from_json(&scenario) {
+                Ok(s) => GoImport::Read {
+                    scenario: Box::new(s),
+                    taken,
+                    unread,
+                },
+                Err(e) => GoImport::Refused(e.to_string()),
+            })),
+            (Reply::Failed { reason, .. }, Some(Asked::Import)) => {
+                Some(Action::GoImport(GoImport::Refused(reason)))
             }
             (Reply::Failed { reason, .. }, _) => Some(Action::Notify(Notice::error(reason))),
             (_, Some(Asked::Prime)) => None,

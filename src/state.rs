@@ -102,6 +102,21 @@ pub enum Action {
     /// for that queue, the recorded inputs replayed to the same instant,
     /// and the run left behind kept as figures beside the new one.
     SwitchQueue(QueueKind),
+    /// A Go set-up being read, read, or refused (the lesson worker reads it).
+    GoImport(GoImport),
+}
+
+/// A controller's Go set-up, as the "Bring your controller" dialog shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GoImport {
+    Reading,
+    Read {
+        scenario: Box<Scenario>,
+        /// What was taken and what was not understood, `file:line: text` each.
+        taken: Vec<String>,
+        unread: Vec<String>,
+    },
+    Refused(String),
 }
 
 /// How the page was opened (`?embed=1`, `?workshop=1`).
@@ -149,6 +164,8 @@ pub struct Playground {
     pub other_run: Option<crate::versions::SideBySide>,
     /// A step played by the clicker pauses once what it waits for happened.
     pub until_wait: bool,
+    /// The last Go set-up asked to be read, and what came of it.
+    pub go_import: Option<GoImport>,
 }
 
 impl PartialEq for Playground {
@@ -210,6 +227,7 @@ impl Playground {
             other_run: None,
             pending_lesson: None,
             refused_lesson: None,
+            go_import: None,
             library: 0,
             goal_figures: None,
         }
@@ -220,6 +238,7 @@ impl Playground {
     /// opened. Everything else belongs to the run.
     pub fn carry_over(&self, mut fresh: Playground) -> Playground {
         fresh.rev = self.rev;
+        fresh.go_import = self.go_import.clone();
         fresh.speed = self.speed;
         fresh.playing = self.playing;
         fresh.mode = self.mode;
@@ -578,6 +597,7 @@ impl Reducible for Playground {
                 next.pacing.on = !next.pacing.on;
                 next.pacing.reset();
             }
+            Action::GoImport(g) => next.go_import = Some(g),
             Action::Load(shared) => {
                 let mut fresh = next.carry_over(Playground::from_shared(*shared));
                 fresh.playing = false;

@@ -5,6 +5,7 @@ pub mod charts;
 pub mod compare;
 pub mod download;
 pub mod goal;
+pub mod import_dialog;
 pub mod inputs;
 pub mod inspector;
 pub mod key_script;

@@ -17,6 +17,7 @@ enum Dialog {
     Share,
     Embed,
     Go,
+    Import,
 }
 
 /// The page's address without query or fragment.
@@ -134,6 +135,7 @@ pub fn toolbar() -> Html {
                 <button onclick={open(Dialog::Share)} data-testid="share">{"Share"}</button>
                 <button onclick={open(Dialog::Embed)} data-testid="embed">{"Embed"}</button>
                 <button onclick={open(Dialog::Go)} data-testid="go-code">{"Go code"}</button>
+                <button onclick={open(Dialog::Import)} data-testid="bring-controller" title="Paste your controller's Go set-up and watch it run">{"Bring your controller"}</button>
                 <button onclick={save_run} data-testid="download" title="The scenario, everything done to it and the instant, as a file: Load reopens it, wqsim runs it, a lesson step takes it as its setup">{"Download run"}</button>
                 <label class="button" data-testid="upload-label" title="A run or a scenario file (JSON)">{"Load run…"}
                     <input type="file" accept=".json,application/json" onchange={on_upload} class="sr-only" data-testid="upload" />
@@ -164,6 +166,7 @@ pub fn toolbar() -> Html {
                     }
                 }
                 Dialog::Embed => html! { <EmbedDialog onclose={close.clone()} /> },
+                Dialog::Import => html! { <super::import_dialog::ImportDialog onclose={close.clone()} /> },
                 Dialog::Go => {
                     let code = go_code(&state.current_scenario());
                     html! {

@@ -1,6 +1,7 @@
 //! The lesson engine behind the page: it reads lesson files (Markdown and
 //! step blocks), answers every question with the core, and checks goals on
-//! the learner's runs. It runs in a web worker, so the reader and a second
+//! the learner's runs; and it reads a controller's Go set-up into a
+//! scenario (`workqueue-go`), off the page's thread too. It runs in a web worker, so the reader and a second
 //! copy of the core load only when a lesson opens, and answers are computed
 //! off the page's thread. Requests and replies are JSON
 //! ([`workqueue_lessons::view::Request`], [`workqueue_lessons::view::Reply`]).
@@ -45,6 +46,18 @@ impl Library {
                 step,
                 scenario,
             }) => self.check(seq, &id, step, &scenario),
+            Ok(Request::ImportGo { seq, files }) => match workqueue_go::import(&files) {
+                Ok(got) => Reply::Imported {
+                    seq,
+                    scenario: got.scenario.to_json(),
+                    taken: got.taken.iter().map(ToString::to_string).collect(),
+                    unread: got.unread.iter().map(ToString::to_string).collect(),
+                },
+                Err(e) => Reply::Failed {
+                    seq,
+                    reason: e.to_string(),
+                },
+            },
             Err(e) => Reply::Failed {
                 seq: 0,
                 reason: format!("not a request: {e}"),

@@ -575,8 +575,8 @@ impl Reader<'_> {
         if let Some(w) = o.workers {
             said.push(format!("MaxConcurrentReconciles {w}"));
         }
-        if o.limiter.is_some() {
-            said.push("its RateLimiter".into());
+        if let Some(l) = &o.limiter {
+            said.push(format!("RateLimiter {}", spelled(l)));
         }
         if let Some(pq) = o.priority_queue {
             said.push(format!("UsePriorityQueue {pq}"));
@@ -742,6 +742,28 @@ fn type_name(e: &Expression) -> String {
         Expression::CompositeLit(c) => name_of(&c.typ).unwrap_or("").to_string(),
         Expression::Call(c) => describe(&c.func),
         other => name_of(other).unwrap_or("").to_string(),
+    }
+}
+
+/// A limiter in full: `max-of(exponential 250ms→5m0s, bucket 20/s burst 200)`.
+fn spelled(l: &workqueue_core::LimiterConfig) -> String {
+    use workqueue_core::LimiterConfig as L;
+    match l {
+        L::MaxOf { limiters } => format!(
+            "max-of({})",
+            limiters.iter().map(spelled).collect::<Vec<_>>().join(", ")
+        ),
+        L::WithMaxWait {
+            limiter,
+            max_wait_ns,
+        } => {
+            format!(
+                "{} at most {}",
+                spelled(limiter),
+                format_go_duration(*max_wait_ns)
+            )
+        }
+        other => other.label(),
     }
 }
 

@@ -180,6 +180,11 @@ pub enum Request {
         step: usize,
         scenario: String,
     },
+    /// Read a controller's Go set-up (files by name) into a scenario.
+    ImportGo {
+        seq: u64,
+        files: Vec<(String, String)>,
+    },
 }
 
 /// What the lesson worker answers, with the request's `seq`.
@@ -202,6 +207,14 @@ pub enum Reply {
     Failed {
         seq: u64,
         reason: String,
+    },
+    /// A Go set-up read: the scenario (a scenario file's text), what was
+    /// taken and what was not understood (`file:line: text` each).
+    Imported {
+        seq: u64,
+        scenario: String,
+        taken: Vec<String>,
+        unread: Vec<String>,
     },
     /// Reading request `seq`: `done` of its `total` steps answered so far.
     Progress {

@@ -1,0 +1,55 @@
+// A controller author brings their own controller: picks its Go files (or
+// pastes them), reads what was taken, runs it, and reads its numbers.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { serve, launch, open, shot, root } from './harness.mjs';
+
+let server, url, browser;
+before(async () => { ({ server, url } = await serve()); browser = await launch(); });
+after(async () => { await browser?.close(); server?.close(); });
+
+const fixtures = path.join(root, 'crates', 'workqueue-go', 'tests', 'fixtures');
+
+test('an operator picked as files opens as its run, and its summary has numbers', async () => {
+  const { page, context, problems } = await open(browser, url);
+  await page.click('[data-testid="bring-controller"]');
+  const dir = path.join(fixtures, 'operator');
+  await page.setInputFiles('[data-testid="import-files"]', fs.readdirSync(dir).map((f) => path.join(dir, f)));
+  await page.waitForSelector('text=3 file(s)');
+  await page.click('[data-testid="import-read"]');
+  await page.waitForSelector('[data-testid="import-result"]', { timeout: 30000 });
+  const taken = await page.textContent('[data-testid="import-taken"]');
+  assert.match(taken, /main\.go:17: flag --kube-api-qps: its default, 20/);
+  assert.match(taken, /MaxConcurrentReconciles 4/);
+  assert.match(await page.textContent('[data-testid="import-unread"]'), /UsePriorityQueue is not set/);
+  await shot(page, 'import-operator');
+  await page.click('[data-testid="import-open"]');
+  await page.waitForSelector('[data-stage][data-manager]');
+  assert.equal(await page.locator('[data-testid="controller"]').count(), 2);
+  assert.match(await page.textContent('[data-testid="shared-client"]'), /20 qps, burst 30/);
+  await page.waitForTimeout(1500);
+  await page.click('[data-testid="tab-metrics"]');
+  await page.waitForFunction(() => /of 200/.test(document.querySelector('[data-summary="converged"]')?.textContent ?? ''));
+  await shot(page, 'import-operator-run');
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
+
+test('pasted Go that does not parse is refused with its line; the run is kept', async () => {
+  const { page, context, problems } = await open(browser, url);
+  const clock = await page.textContent('[data-testid="clock"]');
+  await page.click('[data-testid="bring-controller"]');
+  await page.fill('[data-testid="import-go"]', 'package main\n\nfunc main() {\n\tx := (1 +\n}\n');
+  await page.click('[data-testid="import-read"]');
+  await page.waitForSelector('[data-testid="import-error"]', { timeout: 30000 });
+  assert.match(await page.textContent('[data-testid="import-error"]'), /pasted\.go: line 4: not Go this reader can parse/);
+  await page.fill('[data-testid="import-go"]', 'package main\n\nfunc main() {}\n');
+  await page.click('[data-testid="import-read"]');
+  await page.waitForFunction(() => /no controller found/.test(document.querySelector('[data-testid="import-error"]')?.textContent ?? ''));
+  await page.keyboard.press('Escape');
+  assert.equal(await page.textContent('[data-testid="clock"]'), clock);
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
