@@ -5,7 +5,6 @@
 //! the keyboard, and the charts come from the `workqueue-charts` crate.
 
 pub mod components;
-pub mod export;
 pub mod fetch;
 pub mod flights;
 pub mod format;

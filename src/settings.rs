@@ -743,4 +743,50 @@ mod outcome_list_tests {
             .contains("needs a duration"));
         assert!(parse_outcomes(" , ").is_err());
     }
+
+    /// The Go export of every preset, on both queues, giving up or not, with
+    /// a timeout or not: gofmt-clean, and read back to the same set-up.
+    #[test]
+    fn every_presets_go_reads_back_to_the_same_set_up() {
+        use workqueue_go::export::{go, SetUp};
+        let gofmt = std::process::Command::new("gofmt")
+            .arg("-h")
+            .output()
+            .is_ok();
+        let dir = std::env::temp_dir().join(format!("wq-presets-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for preset in Preset::ALL {
+            for queue in [QueueKind::ClientGo, QueueKind::Priority] {
+                for (give_up, timeout) in [("", ""), ("5", "1.5s")] {
+                    let mut f = Settings {
+                        preset,
+                        queue,
+                        ..Settings::default()
+                    };
+                    f.set(Field::GiveUp, give_up.into());
+                    f.set(Field::Timeout, timeout.into());
+                    let s = f.to_scenario().unwrap();
+                    let code = go(&s);
+                    let name = format!("{preset:?}-{queue:?}-{give_up}");
+                    let back = workqueue_go::import(&[("main.go".into(), code.clone())])
+                        .unwrap_or_else(|e| panic!("{name}: {e}\n{code}"));
+                    assert_eq!(SetUp::of(&back.scenario), SetUp::of(&s), "{name}\n{code}");
+                    if gofmt {
+                        let path = dir.join(format!("{name}.go"));
+                        std::fs::write(&path, &code).unwrap();
+                        let out = std::process::Command::new("gofmt")
+                            .arg("-d")
+                            .arg(&path)
+                            .output()
+                            .unwrap();
+                        assert!(
+                            out.stdout.is_empty(),
+                            "{name}:\n{}",
+                            String::from_utf8_lossy(&out.stdout)
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

@@ -5,7 +5,6 @@ use yew::prelude::*;
 
 use super::download::download;
 use super::{event_value, use_playground};
-use crate::export::go_code;
 use crate::lessons;
 use crate::share;
 use crate::state::{Action, Notice, NoticeKind, Playground};
@@ -168,7 +167,7 @@ pub fn toolbar() -> Html {
                 Dialog::Embed => html! { <EmbedDialog onclose={close.clone()} /> },
                 Dialog::Import => html! { <super::import_dialog::ImportDialog onclose={close.clone()} /> },
                 Dialog::Go => {
-                    let code = go_code(&state.current_scenario());
+                    let code = workqueue_go::export::go(&state.current_scenario());
                     html! {
                         <Modal title="The same setup in Go" onclose={close.clone()}>
                             <pre class="code" data-testid="go-snippet">{ code.clone() }</pre>

@@ -89,9 +89,10 @@ fn unit(name: &str) -> Option<Nanos> {
 
 /// A limiter's client-go name without `New`, `Typed` and package: the
 /// typed (v0.27+) and untyped constructors read alike.
-fn limiter_name(name: &str) -> &str {
-    let n = name.strip_prefix("New").unwrap_or(name);
-    n.strip_prefix("Typed").unwrap_or(n)
+fn limiter_name(name: &str) -> String {
+    name.strip_prefix("New")
+        .unwrap_or(name)
+        .replacen("Typed", "", 1)
 }
 
 impl Env {
@@ -204,7 +205,7 @@ impl Env {
         if let Some(v) = self.flag_default(func, name, args) {
             return v;
         }
-        let made: Result<Value, String> = match (qualified(func), limiter_name(name)) {
+        let made: Result<Value, String> = match (qualified(func), limiter_name(name).as_str()) {
             // Conversions and pointers pass their value through.
             (
                 _,
@@ -313,7 +314,7 @@ impl Env {
                 _ => None,
             })
         };
-        match limiter_name(ty) {
+        match limiter_name(ty).as_str() {
             "BucketRateLimiter" => match field("Limiter").map(|e| self.eval(e)) {
                 Some(Value::Rate { qps, burst }) => {
                     Value::Limiter(LimiterConfig::Bucket { qps, burst })

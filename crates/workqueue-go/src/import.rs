@@ -10,9 +10,9 @@ use gosyn::token::Operator;
 use serde::Serialize;
 use workqueue_core::controller::{CrossplaneConfig, Outcome, Script};
 use workqueue_core::scenario::{
-    ClientLimit, ClientScope, ControllerConfig, ControllerSpec, Source as KeySource,
+    BucketSpec, ClientLimit, ClientScope, ControllerConfig, ControllerSpec, Source as KeySource,
 };
-use workqueue_core::{format_go_duration, QueueKind, Scenario, MILLISECOND};
+use workqueue_core::{format_go_duration, LimiterConfig, QueueKind, Scenario, MILLISECOND};
 
 use crate::eval::{describe, name_of, Env, Options, Value, FLAG_KINDS};
 use crate::source::Source;
@@ -81,6 +81,9 @@ struct Reader<'a> {
     shared_client: Option<(f64, i64)>,
     /// A typed clientset was made: one limiter for every resource it serves.
     clientset: bool,
+    /// Variables holding a token bucket (a bucket passed to several
+    /// controllers is one object: a shared bucket).
+    bucket_vars: Vec<(f64, i64)>,
     /// Options for every controller (`ctrl.Options{Controller: …}`), and the
     /// last options value assigned anywhere (a provider passes it to each Setup).
     manager_options: Options,
@@ -113,6 +116,7 @@ pub fn import(files: &[(String, String)]) -> Result<Imported, ImportError> {
         burst: None,
         shared_client: None,
         clientset: false,
+        bucket_vars: Vec::new(),
         manager_options: Options::default(),
         last_options: None,
         controllers: Vec::new(),
@@ -272,6 +276,11 @@ impl Reader<'_> {
                 Expression::Ident(n) => {
                     if let Value::Options(o) = &value {
                         self.last_options = Some(o.clone());
+                    }
+                    if let Value::Limiter(workqueue_core::LimiterConfig::Bucket { qps, burst }) =
+                        &value
+                    {
+                        self.bucket_vars.push((*qps, *burst));
                     }
                     self.env.names.insert(n.name.clone(), value);
                 }
@@ -637,17 +646,43 @@ impl Reader<'_> {
                 None
             }
         };
+        // A bucket held in a variable and put first in a controller's
+        // max-of is the one object the controllers share.
+        let shared = |l: &Option<LimiterConfig>| match l {
+            Some(LimiterConfig::MaxOf { limiters }) if limiters.len() == 2 => match limiters[0] {
+                LimiterConfig::Bucket { qps, burst }
+                    if self.bucket_vars.contains(&(qps, burst)) =>
+                {
+                    Some((BucketSpec { qps, burst }, limiters[1].clone()))
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        s.shared_bucket = self
+            .controllers
+            .iter()
+            .find_map(|c| shared(&c.options.limiter))
+            .map(|(b, _)| b);
         s.controllers = self
             .controllers
             .iter()
-            .map(|c| ControllerSpec {
+            .map(|c| {
+                let sharing =
+                    shared(&c.options.limiter).filter(|(b, _)| Some(*b) == s.shared_bucket);
+                (c, sharing)
+            })
+            .map(|(c, sharing)| ControllerSpec {
                 name: c.name.clone(),
                 queue: if c.queue_client_go || c.options.priority_queue == Some(false) {
                     QueueKind::ClientGo
                 } else {
                     QueueKind::Priority
                 },
-                limiter: c.options.limiter.clone(),
+                limiter: match &sharing {
+                    Some((_, own)) => Some(own.clone()),
+                    None => c.options.limiter.clone(),
+                },
                 controller: ControllerConfig {
                     workers: c.options.workers.unwrap_or(1).max(1),
                     reconcile_ns: 50 * MILLISECOND,
@@ -666,7 +701,7 @@ impl Reader<'_> {
                 }],
                 requests_per_reconcile: u32::from(s.client.is_some()),
                 kind: c.kind.clone(),
-                shares_bucket: false,
+                shares_bucket: sharing.is_some(),
             })
             .collect();
         if self

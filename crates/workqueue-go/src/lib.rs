@@ -7,6 +7,7 @@
 //! is listed too, never guessed.
 
 mod eval;
+pub mod export;
 mod import;
 mod source;
 

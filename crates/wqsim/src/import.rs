@@ -46,6 +46,36 @@ fn gather(args: &[String]) -> Result<Vec<(String, String)>, String> {
         .collect()
 }
 
+/// `wqsim export SCENARIO-or-RUN.json`: the Go set-up of a scenario (see
+/// `workqueue_go::export`), which `wqsim import` reads back to the same set-up.
+pub fn export(args: &[String]) -> ExitCode {
+    let [path] = args else {
+        eprintln!("usage: wqsim export SCENARIO-or-RUN.json");
+        return ExitCode::from(2);
+    };
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("cannot read {path}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let read = match workqueue_core::run_file::Run::is_run_file(&text) {
+        true => workqueue_core::run_file::Run::from_json(&text).map(|r| r.scenario),
+        false => workqueue_core::Scenario::from_json(&text),
+    };
+    match read {
+        Ok(s) => {
+            print!("{}", workqueue_go::export::go(&s));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{path}: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
 pub fn main(args: &[String]) -> ExitCode {
     if args.is_empty() {
         eprintln!("usage: wqsim import FILE.go|DIR...");

@@ -7,7 +7,8 @@
 //! * `wqsim lesson FILE.md...` checks lesson files and prints every answer
 //!   ([`lesson`]).
 //! * `wqsim import FILE.go|DIR...` reads a controller's Go set-up into a
-//!   scenario, printed as JSON ([`import`]).
+//!   scenario, printed as JSON ([`import`]); `wqsim export FILE.json` writes
+//!   a scenario's Go set-up, which `import` reads back to the same set-up.
 //!
 //! Exit codes:
 //!
@@ -30,6 +31,7 @@ fn main() -> ExitCode {
     match args.first().map(String::as_str) {
         Some("lesson") => lesson::main(&args[1..]),
         Some("import") => import::main(&args[1..]),
+        Some("export") => import::export(&args[1..]),
         _ => run::main(&args),
     }
 }

@@ -433,3 +433,40 @@ fn wqsim_imports_a_go_set_up_and_runs_it() {
     assert!(String::from_utf8_lossy(&out.stderr)
         .contains(": line 4: not Go this reader can parse: expect expression"));
 }
+
+/// `wqsim export` writes the set-up as Go; `wqsim import` reads it back.
+#[test]
+fn wqsim_exports_go_that_imports_back() {
+    let out = Command::new(env!("CARGO_BIN_EXE_wqsim"))
+        .args(["export", &scenario("shared-bucket.json")])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let go = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        go.contains("shared := &workqueue.TypedBucketRateLimiter"),
+        "{go}"
+    );
+    let dir = std::env::temp_dir().join(format!("wqsim-export-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("main.go"), &go).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_wqsim"))
+        .args(["import", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let back = workqueue_core::Scenario::from_json(&String::from_utf8_lossy(&out.stdout)).unwrap();
+    assert_eq!(
+        back.shared_bucket.map(|b| (b.qps, b.burst)),
+        Some((10.0, 100))
+    );
+    assert!(back.controllers[0].shares_bucket && !back.controllers[1].shares_bucket);
+}

@@ -1,0 +1,407 @@
+//! A scenario as the Go set-up that builds it: the manager's `rest.Config`
+//! limit, Crossplane's `--max-reconcile-rate`, a shared bucket, and every
+//! controller with its own options, rate limiter and queue (the priority
+//! queue's choice always explicit, whatever the version's default). The
+//! file is gofmt-clean, and [`crate::import`] reads it back to the same
+//! set-up ([`SetUp`]): what Go can say of a scenario.
+
+use workqueue_core::scenario::{ClientScope, ControllerSpec};
+use workqueue_core::{LimiterConfig, Nanos, QueueKind, Scenario};
+
+/// What a Go set-up can say of a scenario, and so what an export and an
+/// import of it keep: the client's limit, Crossplane's rate, a shared
+/// bucket, and each controller's name, kind (as a Go type), queue, rate
+/// limiter, workers and timeout. (Keys, scripts and durations are not Go.)
+#[derive(Clone, Debug, PartialEq)]
+pub struct SetUp {
+    pub client: Option<workqueue_core::scenario::ClientLimit>,
+    pub crossplane: Option<u32>,
+    pub shared_bucket: Option<workqueue_core::scenario::BucketSpec>,
+    pub controllers: Vec<ControllerSetUp>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ControllerSetUp {
+    pub name: String,
+    pub kind: String,
+    pub queue: QueueKind,
+    /// Under Crossplane, derived from its rate: not the controller's own.
+    pub limiter: Option<LimiterConfig>,
+    pub workers: Option<u32>,
+    pub timeout: Option<Nanos>,
+    pub shares_bucket: bool,
+}
+
+impl SetUp {
+    pub fn of(s: &Scenario) -> SetUp {
+        let crossplane = s.crossplane.map(|c| c.max_reconcile_rate);
+        let shared_bucket = s
+            .shared_bucket
+            .filter(|_| s.controllers.iter().any(|c| c.shares_bucket));
+        SetUp {
+            client: s.client,
+            crossplane,
+            shared_bucket,
+            controllers: s
+                .controllers
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    let shares = c.shares_bucket && shared_bucket.is_some();
+                    ControllerSetUp {
+                        name: name_of(s, i),
+                        kind: type_name(&s.controller_kind(i)),
+                        queue: if crossplane.is_some() {
+                            QueueKind::Priority
+                        } else {
+                            c.queue
+                        },
+                        limiter: match (crossplane, shares) {
+                            (Some(_), _) => None,
+                            (None, true) => Some(canonical(
+                                &c.limiter
+                                    .clone()
+                                    .unwrap_or_else(|| c.queue.default_limiter()),
+                            )),
+                            // The queue's default, written or not, is the default.
+                            (None, false) => c
+                                .limiter
+                                .clone()
+                                .map(|l| canonical(&l))
+                                .filter(|l| *l != c.queue.default_limiter()),
+                        },
+                        workers: crossplane.is_none().then_some(c.controller.workers),
+                        timeout: c
+                            .controller
+                            .reconcile_timeout_ns
+                            .filter(|_| crossplane.is_none()),
+                        shares_bucket: shares,
+                    }
+                })
+                .collect(),
+        }
+    }
+}
+
+/// client-go's default limiter, however it is written.
+fn canonical(l: &LimiterConfig) -> LimiterConfig {
+    match l {
+        l if *l == LimiterConfig::default_controller_parts() => LimiterConfig::DefaultController,
+        LimiterConfig::MaxOf { limiters } => LimiterConfig::MaxOf {
+            limiters: limiters.iter().map(canonical).collect(),
+        },
+        LimiterConfig::WithMaxWait {
+            limiter,
+            max_wait_ns,
+        } => LimiterConfig::WithMaxWait {
+            limiter: Box::new(canonical(limiter)),
+            max_wait_ns: *max_wait_ns,
+        },
+        other => other.clone(),
+    }
+}
+
+/// A duration as Go writes it in an argument: `5*time.Millisecond`.
+pub fn duration(d: Nanos) -> String {
+    const UNITS: [(Nanos, &str); 6] = [
+        (3_600_000_000_000, "time.Hour"),
+        (60_000_000_000, "time.Minute"),
+        (1_000_000_000, "time.Second"),
+        (1_000_000, "time.Millisecond"),
+        (1_000, "time.Microsecond"),
+        (1, "time.Nanosecond"),
+    ];
+    if d == 0 {
+        return "0".into();
+    }
+    let (unit, name) = UNITS
+        .iter()
+        .find(|(u, _)| d % u == 0)
+        .copied()
+        .unwrap_or((1, "time.Nanosecond"));
+    match d / unit {
+        1 => name.to_string(),
+        n => format!("{n}*{name}"),
+    }
+}
+
+/// A float as Go reads it back to the same value (`10`, `7.5`).
+fn float(x: f64) -> String {
+    format!("{x}")
+}
+
+/// A limiter expression, indented by `indent` for its nested lines.
+pub fn limiter(l: &LimiterConfig, indent: &str) -> String {
+    let inner = format!("{indent}\t");
+    // client-go's default, spelled out, is its constructor.
+    if *l == LimiterConfig::default_controller_parts() {
+        return limiter(&LimiterConfig::DefaultController, indent);
+    }
+    match l {
+        LimiterConfig::Exponential { base_ns, max_ns } => format!(
+            "workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request]({}, {})",
+            duration(*base_ns),
+            duration(*max_ns)
+        ),
+        LimiterConfig::FastSlow {
+            fast_ns,
+            slow_ns,
+            max_fast_attempts,
+        } => format!(
+            "workqueue.NewTypedItemFastSlowRateLimiter[reconcile.Request]({}, {}, {max_fast_attempts})",
+            duration(*fast_ns),
+            duration(*slow_ns)
+        ),
+        LimiterConfig::Bucket { qps, burst } => format!(
+            "&workqueue.TypedBucketRateLimiter[reconcile.Request]{{Limiter: rate.NewLimiter(rate.Limit({}), {burst})}}",
+            float(*qps)
+        ),
+        LimiterConfig::MaxOf { limiters } => format!(
+            "workqueue.NewTypedMaxOfRateLimiter(\n{}{indent})",
+            limiters
+                .iter()
+                .map(|l| format!("{inner}{},\n", limiter(l, &inner)))
+                .collect::<String>()
+        ),
+        LimiterConfig::WithMaxWait {
+            limiter: l,
+            max_wait_ns,
+        } => format!(
+            "workqueue.NewTypedWithMaxWaitRateLimiter(\n{inner}{},\n{inner}{},\n{indent})",
+            limiter(l, &inner),
+            duration(*max_wait_ns)
+        ),
+        LimiterConfig::DefaultController => {
+            "workqueue.DefaultTypedControllerRateLimiter[reconcile.Request]()".into()
+        }
+    }
+}
+
+/// A Go identifier for a kind: letters and digits, starting upper-case.
+fn type_name(kind: &str) -> String {
+    let mut out: String = kind
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let mut c = p.chars();
+            c.next()
+                .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+                .unwrap_or_default()
+        })
+        .collect();
+    if !out.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        out.insert_str(0, "Kind");
+    }
+    out
+}
+
+/// A Go string literal.
+fn quoted(s: &str) -> String {
+    format!("{s:?}")
+}
+
+/// The Go file that sets `s` up.
+pub fn go(s: &Scenario) -> String {
+    let mut body = String::new();
+    let mut uses = Uses::default();
+    body += "\tcfg := ctrl.GetConfigOrDie()\n";
+    match (s.client, s.crossplane) {
+        (Some(c), Some(cp))
+            if c.per == ClientScope::Kind
+                && c.qps == 5.0 * cp.max_reconcile_rate as f64
+                && c.burst == 10 * cp.max_reconcile_rate as i64 =>
+        {
+            body += "\t// 5R qps, burst 10R: one bucket per resource kind's REST client.\n";
+            body += "\tcfg = ratelimiter.LimitRESTConfig(cfg, maxReconcileRate)\n";
+            uses.crossplane = true;
+        }
+        (Some(c), _) if c.per == ClientScope::Shared => {
+            body += &format!(
+                "\t// One limiter, shared by every client made from this config.\n\tcfg.RateLimiter = flowcontrol.NewTokenBucketRateLimiter({}, {})\n",
+                float(c.qps),
+                c.burst
+            );
+            uses.flowcontrol = true;
+        }
+        (Some(c), _) => {
+            body += &format!(
+                "\t// controller-runtime's client: one bucket per resource kind.\n\tcfg.QPS = {}\n\tcfg.Burst = {}\n",
+                float(c.qps),
+                c.burst
+            );
+            if c.per == ClientScope::Clientset {
+                body += "\t// A typed clientset: one limiter for every resource it serves.\n\t_ = kubernetes.NewForConfigOrDie(cfg)\n";
+                uses.clientset = true;
+            }
+        }
+        (None, _) => body += "\t// No client-side limit.\n\tcfg.QPS = -1\n",
+    }
+    body += "\tmgr, err := ctrl.NewManager(cfg, ctrl.Options{})\n\tif err != nil {\n\t\tpanic(err)\n\t}\n";
+    if s.crossplane.is_some() {
+        uses.crossplane = true;
+        body += "\to := controller.Options{\n\t\tMaxConcurrentReconciles: maxReconcileRate,\n\t\tGlobalRateLimiter:       ratelimiter.NewGlobal(maxReconcileRate),\n\t}\n";
+    }
+    if let Some(b) = s.shared_bucket {
+        uses.rate = true;
+        uses.workqueue = true;
+        body += &format!(
+            "\t// One bucket passed to every controller that shares it.\n\tshared := &workqueue.TypedBucketRateLimiter[reconcile.Request]{{Limiter: rate.NewLimiter(rate.Limit({}), {})}}\n",
+            float(b.qps),
+            b.burst
+        );
+    }
+    for (i, c) in s.controllers.iter().enumerate() {
+        body += &controller(s, i, c, &mut uses);
+    }
+    body += "\tif err := mgr.Start(ctrl.SetupSignalHandler()); err != nil {\n\t\tpanic(err)\n\t}\n";
+    let consts = match s.crossplane {
+        Some(cp) => format!(
+            "\n\n// --max-reconcile-rate\nconst maxReconcileRate = {}",
+            cp.max_reconcile_rate
+        ),
+        None => String::new(),
+    };
+    format!(
+        "package main\n\nimport (\n{}){consts}\n\n// reconciler is your Reconcile.\nvar reconciler reconcile.Reconciler\n\nfunc main() {{\n{body}}}\n",
+        uses.imports()
+    )
+}
+
+fn controller(s: &Scenario, i: usize, c: &ControllerSpec, uses: &mut Uses) -> String {
+    let kind = type_name(&s.controller_kind(i));
+    let mut out = String::new();
+    let options = if s.crossplane.is_some() {
+        "o.ForControllerRuntime()".to_string()
+    } else {
+        let mut fields: Vec<(&str, String)> =
+            vec![("MaxConcurrentReconciles", c.controller.workers.to_string())];
+        // The limiter in a variable of its own: every option then fits one
+        // line, and gofmt aligns them.
+        let shared = c.shares_bucket && s.shared_bucket.is_some();
+        let own = match (&c.limiter, shared) {
+            // The priority queue's own default needs no option at all.
+            (Some(l), false)
+                if c.queue == QueueKind::Priority && *l == c.queue.default_limiter() =>
+            {
+                None
+            }
+            (Some(l), _) => Some(l.clone()),
+            (None, true) => Some(c.queue.default_limiter()),
+            (None, false) => None,
+        };
+        if own.is_none() && c.queue == QueueKind::Priority {
+            out += "\t// No rate limiter option: the priority queue's default, which backs off 5ms to 1000s per item.\n";
+        }
+        if let Some(l) = own {
+            let code = if shared {
+                format!(
+                    "workqueue.NewTypedMaxOfRateLimiter(\n\t\tshared,\n\t\t{},\n\t)",
+                    limiter(&l, "\t\t")
+                )
+            } else {
+                limiter(&l, "\t")
+            };
+            uses.workqueue = true;
+            uses.note_limiter(&code);
+            out += &format!("\tlimiter{i} := {code}\n");
+            fields.push(("RateLimiter", format!("limiter{i}")));
+        }
+        uses.ptr = true;
+        fields.push((
+            "UsePriorityQueue",
+            format!("ptr.To({})", c.queue == QueueKind::Priority),
+        ));
+        if let Some(t) = c.controller.reconcile_timeout_ns {
+            uses.time = true;
+            fields.push(("ReconciliationTimeout", duration(t).replace('*', " * ")));
+        }
+        let width = fields.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
+        let lines: String = fields
+            .iter()
+            .map(|(k, v)| format!("\t\t\t{k}:{}{v},\n", " ".repeat(width - k.len() + 1)))
+            .collect();
+        format!("controller.Options{{\n{lines}\t\t}}")
+    };
+    if let Some(n) = c.controller.give_up_after {
+        out += &format!(
+            "\t// Giving up after {n} requeues is up to its Reconcile:\n\t//\n\t//\tif err != nil && r.queue.NumRequeues(req) >= {n} {{\n\t//\t\treturn ctrl.Result{{}}, reconcile.TerminalError(err)\n\t//\t}}\n"
+        );
+    }
+    out += &format!(
+        "\tif err := ctrl.NewControllerManagedBy(mgr).\n\t\tNamed({}).\n\t\tFor(&apiv1.{kind}{{}}).\n\t\tWithOptions({options}).\n\t\tComplete(reconciler); err != nil {{\n\t\tpanic(err)\n\t}}\n",
+        quoted(&name_of(s, i))
+    );
+    out
+}
+
+/// A controller's name: its own, or (left out) its kind's.
+fn name_of(s: &Scenario, i: usize) -> String {
+    match s.controllers[i].name.as_str() {
+        "" => s.controller_kind(i),
+        n => n.to_string(),
+    }
+}
+
+/// The packages a file uses, written as goimports sorts them.
+#[derive(Default)]
+struct Uses {
+    time: bool,
+    rate: bool,
+    workqueue: bool,
+    flowcontrol: bool,
+    clientset: bool,
+    ptr: bool,
+    crossplane: bool,
+}
+
+impl Uses {
+    fn note_limiter(&mut self, code: &str) {
+        self.time |= code.contains("time.");
+        self.rate |= code.contains("rate.NewLimiter");
+    }
+
+    fn imports(&self) -> String {
+        let mut std = Vec::new();
+        if self.time {
+            std.push("\t\"time\"\n");
+        }
+        let mut rest = Vec::new();
+        if self.crossplane {
+            rest.push("\t\"github.com/crossplane/crossplane-runtime/v2/pkg/controller\"\n");
+            rest.push("\t\"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter\"\n");
+        }
+        if self.rate {
+            rest.push("\t\"golang.org/x/time/rate\"\n");
+        }
+        if self.clientset {
+            rest.push("\t\"k8s.io/client-go/kubernetes\"\n");
+        }
+        if self.workqueue {
+            rest.push("\t\"k8s.io/client-go/util/workqueue\"\n");
+        }
+        if self.flowcontrol {
+            rest.push("\t\"k8s.io/client-go/util/flowcontrol\"\n");
+        }
+        if self.ptr {
+            rest.push("\t\"k8s.io/utils/ptr\"\n");
+        }
+        rest.push("\tctrl \"sigs.k8s.io/controller-runtime\"\n");
+        if !self.crossplane {
+            rest.push("\t\"sigs.k8s.io/controller-runtime/pkg/controller\"\n");
+        }
+        rest.push("\t\"sigs.k8s.io/controller-runtime/pkg/reconcile\"\n");
+        rest.sort_by_key(|l| {
+            l.trim()
+                .trim_start_matches("ctrl ")
+                .trim_matches('"')
+                .to_string()
+        });
+        let ours = "\n\tapiv1 \"example.com/project/api/v1\"\n";
+        let std = if std.is_empty() {
+            String::new()
+        } else {
+            std.concat() + "\n"
+        };
+        format!("{std}{}{ours}", rest.concat())
+    }
+}
