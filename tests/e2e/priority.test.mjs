@@ -30,7 +30,7 @@ test('switching versions changes the queue, the default limiter and the Go code'
   assert.equal(await page.getAttribute('[data-stage] [data-testid="waiting"] .chip >> nth=0', 'data-priority'), '-100');
   await page.click('[data-testid="go-code"]');
   const go = await page.textContent('[data-testid="go-snippet"]');
-  assert.doesNotMatch(go, /UsePriorityQueue: ptr\.To\(false\)/);
+  assert.doesNotMatch(go, /UsePriorityQueue:\s+ptr\.To\(false\)/);
   // v0.23's own default limiter: no RateLimiter option at all.
   assert.doesNotMatch(go, /RateLimiter:/);
   assert.match(go, /backs off 5ms to 1000s per item/);
@@ -38,7 +38,7 @@ test('switching versions changes the queue, the default limiter and the Go code'
   await shot(page, '50-priority-queue');
   await switchTo(page, 'client-go');
   await page.click('[data-testid="go-code"]');
-  assert.match(await page.textContent('[data-testid="go-snippet"]'), /UsePriorityQueue: ptr\.To\(false\)/);
+  assert.match(await page.textContent('[data-testid="go-snippet"]'), /UsePriorityQueue:\s+ptr\.To\(false\)/);
   assert.deepEqual(problems.console, []);
   await context.close();
 });
