@@ -139,6 +139,21 @@ pub fn script(s: &Script) -> String {
             error_probability * 100.0,
             then(otherwise)
         ),
+        Script::Outage {
+            from_ns,
+            until_ns,
+            otherwise,
+        } => format!(
+            "fails during an outage from {} to {}, otherwise {}",
+            format_go_duration(*from_ns),
+            format_go_duration(*until_ns),
+            then(otherwise)
+        ),
+        Script::NotReadyUntil { ready_ns, every_ns } => format!(
+            "not ready until {}: RequeueAfter {} until then, then succeeds",
+            format_go_duration(*ready_ns),
+            format_go_duration(*every_ns)
+        ),
         Script::Live => "waits for you to choose each result".into(),
     }
 }

@@ -141,6 +141,7 @@ impl Provider {
                     reconcile_ns: self.reconcile_ms.saturating_mul(MILLISECOND),
                     give_up_after: None,
                     reconcile_timeout_ns: None,
+                    reconcile_jitter_ns: None,
                 },
                 default_script: script.clone(),
                 items: Vec::new(),

@@ -400,7 +400,11 @@ impl Settings {
             Field::GiveUp,
             Field::Timeout,
         ]) {
-            c.controller = new.controller.clone();
+            c.controller = ControllerConfig {
+                // What the form does not show stays as the file set it.
+                reconcile_jitter_ns: c.controller.reconcile_jitter_ns,
+                ..new.controller.clone()
+            };
         }
         if self.script != before.script || changed(&[Field::FailN, Field::Probability]) {
             c.default_script = new.default_script.clone();
@@ -444,6 +448,8 @@ impl Settings {
                 "" => None,
                 _ => Some(self.duration(Field::Timeout, &mut errors)),
             },
+            // Not on the form: a file's jitter is kept by `edit`.
+            reconcile_jitter_ns: None,
         };
         s.controllers[0].default_script = match self.script {
             ScriptChoice::Live => Script::Live,

@@ -288,6 +288,24 @@ pub enum Script {
         error_probability: f64,
         otherwise: Outcome,
     },
+    /// An outage of something the reconciler needs (a webhook, an external
+    /// API): reconciles ending from `from_ns` until `until_ns` fail, the
+    /// others return `otherwise`.
+    Outage {
+        #[serde(with = "crate::serde_duration")]
+        from_ns: Nanos,
+        #[serde(with = "crate::serde_duration")]
+        until_ns: Nanos,
+        otherwise: Outcome,
+    },
+    /// Not ready yet: `RequeueAfter: every_ns` until `ready_ns`, then success
+    /// (a reconciler polling for something that takes time).
+    NotReadyUntil {
+        #[serde(with = "crate::serde_duration")]
+        ready_ns: Nanos,
+        #[serde(with = "crate::serde_duration")]
+        every_ns: Nanos,
+    },
     /// A worker waits until the caller decides ([`crate::Simulation::decide`]).
     Live,
 }
@@ -300,6 +318,8 @@ enum ScriptKind {
     FailThenSucceed,
     Sequence,
     Random,
+    Outage,
+    NotReadyUntil,
     Live,
 }
 
@@ -315,6 +335,14 @@ struct ScriptDoc {
     then: Option<Outcome>,
     error_probability: Option<f64>,
     otherwise: Option<Outcome>,
+    #[serde(default, with = "crate::serde_duration::option")]
+    from_ns: Option<Nanos>,
+    #[serde(default, with = "crate::serde_duration::option")]
+    until_ns: Option<Nanos>,
+    #[serde(default, with = "crate::serde_duration::option")]
+    ready_ns: Option<Nanos>,
+    #[serde(default, with = "crate::serde_duration::option")]
+    every_ns: Option<Nanos>,
 }
 
 impl TryFrom<ScriptDoc> for Script {
@@ -329,6 +357,10 @@ impl TryFrom<ScriptDoc> for Script {
             mut then,
             mut error_probability,
             mut otherwise,
+            mut from_ns,
+            mut until_ns,
+            mut ready_ns,
+            mut every_ns,
         } = doc;
         let made = match kind {
             ScriptKind::Always => Script::Always {
@@ -345,6 +377,15 @@ impl TryFrom<ScriptDoc> for Script {
                 error_probability: take(&mut error_probability, "error_probability")?,
                 otherwise: otherwise.take().unwrap_or(Outcome::Success),
             },
+            ScriptKind::Outage => Script::Outage {
+                from_ns: take(&mut from_ns, "from_ns")?,
+                until_ns: take(&mut until_ns, "until_ns")?,
+                otherwise: otherwise.take().unwrap_or(Outcome::Success),
+            },
+            ScriptKind::NotReadyUntil => Script::NotReadyUntil {
+                ready_ns: take(&mut ready_ns, "ready_ns")?,
+                every_ns: take(&mut every_ns, "every_ns")?,
+            },
             ScriptKind::Live => Script::Live,
         };
         nothing_left(
@@ -356,6 +397,10 @@ impl TryFrom<ScriptDoc> for Script {
                 ("then", then.is_some()),
                 ("error_probability", error_probability.is_some()),
                 ("otherwise", otherwise.is_some()),
+                ("from_ns", from_ns.is_some()),
+                ("until_ns", until_ns.is_some()),
+                ("ready_ns", ready_ns.is_some()),
+                ("every_ns", every_ns.is_some()),
             ],
         )?;
         Ok(made)
@@ -371,9 +416,9 @@ impl Default for Script {
 }
 
 impl Script {
-    /// The outcome of reconcile number `attempt` (0-based) under this script;
-    /// `None` for [`Script::Live`].
-    pub fn outcome(&self, attempt: u64, rng: &mut Rng) -> Option<Outcome> {
+    /// The outcome of reconcile number `attempt` (0-based), ending at `now`,
+    /// under this script; `None` for [`Script::Live`].
+    pub fn outcome(&self, attempt: u64, now: Nanos, rng: &mut Rng) -> Option<Outcome> {
         match self {
             Script::Always { outcome } => Some(*outcome),
             Script::FailThenSucceed { failures } => Some(if attempt < *failures as u64 {
@@ -391,6 +436,22 @@ impl Script {
                 Outcome::Error
             } else {
                 *otherwise
+            }),
+            Script::Outage {
+                from_ns,
+                until_ns,
+                otherwise,
+            } => Some(if (*from_ns..*until_ns).contains(&now) {
+                Outcome::Error
+            } else {
+                *otherwise
+            }),
+            Script::NotReadyUntil { ready_ns, every_ns } => Some(if now < *ready_ns {
+                Outcome::RequeueAfter {
+                    after_ns: *every_ns,
+                }
+            } else {
+                Outcome::Success
             }),
             Script::Live => None,
         }
@@ -591,17 +652,17 @@ mod tests {
     fn scripts() {
         let mut rng = Rng::new(1);
         let s = Script::FailThenSucceed { failures: 2 };
-        let got: Vec<_> = (0..3).map(|a| s.outcome(a, &mut rng).unwrap()).collect();
+        let got: Vec<_> = (0..3).map(|a| s.outcome(a, 0, &mut rng).unwrap()).collect();
         assert_eq!(got, vec![Outcome::Error, Outcome::Error, Outcome::Success]);
         let p = Script::Random {
             error_probability: 0.25,
             otherwise: Outcome::Success,
         };
         let errors = (0..10_000)
-            .filter(|a| p.outcome(*a, &mut rng) == Some(Outcome::Error))
+            .filter(|a| p.outcome(*a, 0, &mut rng) == Some(Outcome::Error))
             .count();
         assert!((2_300..2_700).contains(&errors), "{errors}");
-        assert_eq!(Script::Live.outcome(0, &mut rng), None);
+        assert_eq!(Script::Live.outcome(0, 0, &mut rng), None);
         assert_eq!(
             Outcome::ErrorWithRequeueAfter { after_ns: MINUTE }.go_return(),
             "return ctrl.Result{RequeueAfter: 1m0s}, err"

@@ -64,6 +64,13 @@ fn script_shape(s: &Script) -> (f64, Tail) {
                 (p / (1.0 - p), outcome_tail(otherwise))
             }
         }
+        // Bounded as if the outage or the waiting lasted the whole run: an
+        // estimate is a ceiling.
+        Script::Outage { otherwise, .. } => match outcome_tail(otherwise) {
+            Tail::After(d) => (0.0, Tail::After(d)),
+            _ => (0.0, Tail::RateLimited),
+        },
+        Script::NotReadyUntil { every_ns, .. } => (0.0, Tail::After(*every_ns)),
         Script::Live => (0.0, Tail::Ends),
     }
 }

@@ -205,6 +205,14 @@ pub struct ControllerConfig {
         skip_serializing_if = "Option::is_none"
     )]
     pub reconcile_timeout_ns: Option<Nanos>,
+    /// Reconciles take `reconcile_ns` plus up to this much more, drawn
+    /// evenly from the scenario's seed (a key's own `reconcile_ns` too).
+    #[serde(
+        default,
+        with = "crate::serde_duration::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub reconcile_jitter_ns: Option<Nanos>,
 }
 
 fn one() -> u32 {
@@ -218,6 +226,7 @@ impl Default for ControllerConfig {
             reconcile_ns: 0,
             give_up_after: None,
             reconcile_timeout_ns: None,
+            reconcile_jitter_ns: None,
         }
     }
 }

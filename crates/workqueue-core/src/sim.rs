@@ -767,10 +767,16 @@ impl Simulation {
                     continue;
                 }
             }
-            let duration = self
+            let base = self
                 .reconcile_ns
                 .get(item)
                 .unwrap_or(self.spec.controller.reconcile_ns);
+            let duration = match self.spec.controller.reconcile_jitter_ns {
+                Some(j) if j > 0 => {
+                    base.saturating_add((self.rng.next_u64() % (j as u64 + 1)) as Nanos)
+                }
+                _ => base,
+            };
             let waited = self.call_api(w, item);
             let busy = waited.saturating_add(duration);
             // The context's deadline ends a reconcile that would run past it.
@@ -826,7 +832,7 @@ impl Simulation {
             .get(item)
             .as_ref()
             .unwrap_or(&self.spec.default_script);
-        match script.outcome(attempt, &mut self.rng) {
+        match script.outcome(attempt, self.now, &mut self.rng) {
             Some(outcome) => {
                 self.workers[w] = WorkerState::AwaitingDecision { item, started };
                 self.conclude(w, item, outcome, true);
@@ -852,7 +858,11 @@ impl Simulation {
                 continue;
             }
             let attempt = self.items.get(item).reconciles;
-            if let Some(outcome) = self.spec.default_script.outcome(attempt, &mut self.rng) {
+            if let Some(outcome) =
+                self.spec
+                    .default_script
+                    .outcome(attempt, self.now, &mut self.rng)
+            {
                 self.conclude(w, item, outcome, true);
             }
         }

@@ -291,6 +291,30 @@ pub fn script(field: &str, s: &Script) -> Result<(), ScenarioError> {
             }
             outcome(&format!("{field}.otherwise"), otherwise)
         }
+        Script::Outage {
+            from_ns,
+            until_ns,
+            otherwise,
+        } => {
+            duration(&format!("{field}.from_ns"), *from_ns, 0)?;
+            duration(&format!("{field}.until_ns"), *until_ns, 0)?;
+            if until_ns <= from_ns {
+                return Err(bad(
+                    format!("{field}.until_ns"),
+                    format!(
+                        "{} is not after from_ns ({}): an outage ends after it starts",
+                        go(*until_ns),
+                        go(*from_ns)
+                    ),
+                ));
+            }
+            outcome(&format!("{field}.otherwise"), otherwise)
+        }
+        Script::NotReadyUntil { ready_ns, every_ns } => {
+            duration(&format!("{field}.ready_ns"), *ready_ns, 0)?;
+            // A zero poll would requeue without end at one instant.
+            duration(&format!("{field}.every_ns"), *every_ns, 1)
+        }
         Script::FailThenSucceed { failures } => count_in(
             &format!("{field}.failures"),
             u64::from(*failures),
@@ -507,6 +531,9 @@ fn controller(c: &ControllerSpec, crossplane: bool) -> Result<(), ScenarioError>
         ));
     }
     duration("controller.reconcile_ns", c.controller.reconcile_ns, 0)?;
+    if let Some(j) = c.controller.reconcile_jitter_ns {
+        duration("controller.reconcile_jitter_ns", j, 0)?;
+    }
     if let Some(t) = c.controller.reconcile_timeout_ns {
         // controller-runtime's zero means no timeout: here, leave it out.
         duration("controller.reconcile_timeout_ns", t, 1)?;

@@ -688,6 +688,7 @@ impl Reader<'_> {
                     reconcile_ns: 50 * MILLISECOND,
                     give_up_after: None,
                     reconcile_timeout_ns: c.options.timeout.filter(|t| *t > 0),
+                    reconcile_jitter_ns: None,
                 },
                 default_script: Script::Always {
                     outcome: Outcome::Success,
