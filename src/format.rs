@@ -15,26 +15,25 @@ pub fn dur(d: Nanos) -> String {
 /// under a second, 10ms under a minute, whole seconds beyond), so it reads
 /// steadily; the inspector keeps exact nanoseconds.
 pub fn clock(t: Nanos) -> String {
-    let step = if t < 1_000_000_000 {
-        100_000
-    } else if t < 60_000_000_000 {
-        10_000_000
-    } else {
-        1_000_000_000
-    };
+    let step = step_for(t);
     format_go_duration(t / step * step)
 }
 
-/// A total to read at a glance: to the nearest step of [`clock`]'s scale
-/// (the exact sum of x/time/rate's reservations can end in …999996ns).
-pub fn about(d: Nanos) -> String {
-    let step = if d < 1_000_000_000 {
+/// The precision a duration of this size is read at.
+fn step_for(d: Nanos) -> Nanos {
+    if d < 1_000_000_000 {
         100_000
     } else if d < 60_000_000_000 {
         10_000_000
     } else {
         1_000_000_000
-    };
+    }
+}
+
+/// A total to read at a glance: to the nearest step of [`clock`]'s scale
+/// (the exact sum of x/time/rate's reservations can end in …999996ns).
+pub fn about(d: Nanos) -> String {
+    let step = step_for(d);
     let rounded = (d / step).saturating_add(((d % step) * 2 >= step) as i64);
     format_go_duration(rounded.saturating_mul(step))
 }

@@ -755,12 +755,6 @@ mod outcome_list_tests {
     #[test]
     fn every_presets_go_reads_back_to_the_same_set_up() {
         use workqueue_go::export::{go, SetUp};
-        let gofmt = std::process::Command::new("gofmt")
-            .arg("-h")
-            .output()
-            .is_ok();
-        let dir = std::env::temp_dir().join(format!("wq-presets-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
         for preset in Preset::ALL {
             for queue in [QueueKind::ClientGo, QueueKind::Priority] {
                 for (give_up, timeout) in [("", ""), ("5", "1.5s")] {
@@ -777,19 +771,8 @@ mod outcome_list_tests {
                     let back = workqueue_go::import(&[("main.go".into(), code.clone())])
                         .unwrap_or_else(|e| panic!("{name}: {e}\n{code}"));
                     assert_eq!(SetUp::of(&back.scenario), SetUp::of(&s), "{name}\n{code}");
-                    if gofmt {
-                        let path = dir.join(format!("{name}.go"));
-                        std::fs::write(&path, &code).unwrap();
-                        let out = std::process::Command::new("gofmt")
-                            .arg("-d")
-                            .arg(&path)
-                            .output()
-                            .unwrap();
-                        assert!(
-                            out.stdout.is_empty(),
-                            "{name}:\n{}",
-                            String::from_utf8_lossy(&out.stdout)
-                        );
+                    if let Err(diff) = workqueue_go::export::gofmt_clean(&code) {
+                        panic!("{name}: not gofmt-clean:\n{diff}");
                     }
                 }
             }

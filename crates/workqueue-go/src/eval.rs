@@ -65,7 +65,7 @@ pub fn name_of(e: &Expression) -> Option<&str> {
 }
 
 /// `time.Second`'s package and name.
-fn qualified(e: &Expression) -> Option<(&str, &str)> {
+pub fn qualified(e: &Expression) -> Option<(&str, &str)> {
     match e {
         Expression::Selector(s) => match &*s.x {
             Expression::Ident(p) => Some((&p.name, &s.sel.name)),

@@ -83,6 +83,39 @@ impl SetUp {
     }
 }
 
+/// `gofmt -d` on `code`: `Ok(true)` when clean, `Ok(false)` when gofmt is
+/// not installed, the difference otherwise. (The tests of every export use it.)
+#[doc(hidden)]
+pub fn gofmt_clean(code: &str) -> Result<bool, String> {
+    if std::process::Command::new("gofmt")
+        .arg("-h")
+        .output()
+        .is_err()
+    {
+        return Ok(false);
+    }
+    let dir = std::env::temp_dir().join(format!("wq-gofmt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let path = dir.join(format!("{:016x}.go", fnv(code)));
+    std::fs::write(&path, code).map_err(|e| e.to_string())?;
+    let out = std::process::Command::new("gofmt")
+        .arg("-d")
+        .arg(&path)
+        .output()
+        .map_err(|e| e.to_string())?;
+    match (out.status.success(), out.stdout.is_empty()) {
+        (true, true) => Ok(true),
+        (false, _) => Err(String::from_utf8_lossy(&out.stderr).into_owned()),
+        (true, false) => Err(String::from_utf8_lossy(&out.stdout).into_owned()),
+    }
+}
+
+fn fnv(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
 /// client-go's default limiter, however it is written.
 fn canonical(l: &LimiterConfig) -> LimiterConfig {
     match l {

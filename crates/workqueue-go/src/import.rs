@@ -14,7 +14,7 @@ use workqueue_core::scenario::{
 };
 use workqueue_core::{format_go_duration, LimiterConfig, QueueKind, Scenario, MILLISECOND};
 
-use crate::eval::{describe, name_of, Env, Options, Value, FLAG_KINDS};
+use crate::eval::{describe, name_of, qualified, Env, Options, Value, FLAG_KINDS};
 use crate::source::Source;
 
 /// The most Go read at once, all files together (a provider's set-up is a
@@ -758,16 +758,6 @@ fn shown(v: &Value) -> String {
         Value::Bool(b) => b.to_string(),
         Value::Unknown(why) => format!("unknown ({why})"),
         other => format!("{other:?}"),
-    }
-}
-
-fn qualified(e: &Expression) -> Option<(&str, &str)> {
-    match e {
-        Expression::Selector(s) => match &*s.x {
-            Expression::Ident(p) => Some((&p.name, &s.sel.name)),
-            _ => None,
-        },
-        _ => None,
     }
 }
 

@@ -122,34 +122,23 @@ fn every_export_reads_back_to_the_same_set_up() {
 fn every_export_is_gofmt_clean() {
     // gofmt comes with Go; where Go is not installed the round trip above
     // still parses every export with a Go parser.
-    if std::process::Command::new("gofmt")
-        .arg("-h")
-        .output()
-        .is_err()
-    {
-        println!("gofmt not installed: checked by the Go parser only");
-        return;
-    }
-    let dir = std::env::temp_dir().join(format!("wq-go-export-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     for (name, s) in examples().into_iter().chain(generated()) {
-        let code = go(&s);
-        let path = dir.join(format!("{name}.go"));
-        std::fs::write(&path, &code).unwrap();
-        let out = std::process::Command::new("gofmt")
-            .arg("-d")
-            .arg(&path)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{name}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert!(
-            out.stdout.is_empty(),
-            "{name}: not gofmt-clean:\n{}",
-            String::from_utf8_lossy(&out.stdout)
-        );
+        if let Err(diff) = workqueue_go::export::gofmt_clean(&go(&s)) {
+            panic!("{name}: not gofmt-clean:\n{diff}");
+        }
     }
+}
+
+/// The check itself tells a badly formatted file from a clean one.
+#[test]
+fn the_gofmt_check_sees_a_badly_formatted_file() {
+    match workqueue_go::export::gofmt_clean("package main\n\nfunc  main() {}\n") {
+        Ok(false) => println!("gofmt not installed"),
+        Ok(true) => panic!("a badly formatted file passed"),
+        Err(diff) => assert!(diff.contains("func main()"), "{diff}"),
+    }
+    assert_ne!(
+        workqueue_go::export::gofmt_clean("package main\n\nfunc main() {}\n"),
+        Err(String::new())
+    );
 }
