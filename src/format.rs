@@ -42,8 +42,9 @@ pub fn about(d: Nanos) -> String {
 pub fn speed(s: f64) -> String {
     if s >= 10.0 {
         format!("{s:.0}×")
-    } else if s >= 1.0 {
-        format!("{s:.1}×").replace(".0×", "×")
+    } else if s >= 0.95 {
+        // (0.95 to 1 reads as 1×, not as "1/1×".)
+        format!("{:.1}×", s.max(1.0)).replace(".0×", "×")
     } else {
         format!("1/{:.0}×", 1.0 / s.max(1e-9))
     }

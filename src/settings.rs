@@ -246,6 +246,26 @@ impl Default for Settings {
 pub type FieldErrors = Vec<(Field, String)>;
 
 impl Settings {
+    /// This form (with edits not applied yet) on top of new settings for
+    /// the run: what the run changed from `before` to `after` is taken, and
+    /// every edit the run did not touch is kept (a version switch never
+    /// throws away what was being typed).
+    pub fn rebased(&self, before: &Settings, after: &Settings) -> Settings {
+        let mut out = after.clone();
+        for (f, v) in &self.values {
+            if v.as_str() != before.get(*f) && after.get(*f) == before.get(*f) {
+                out.set(*f, v.clone());
+            }
+        }
+        if self.preset != before.preset && after.preset == before.preset {
+            out.preset = self.preset;
+        }
+        if self.script != before.script && after.script == before.script {
+            out.script = self.script;
+        }
+        out
+    }
+
     pub fn get(&self, field: Field) -> &str {
         self.values
             .iter()
@@ -446,7 +466,20 @@ impl Settings {
             },
             reconcile_timeout_ns: match self.get(Field::Timeout).trim() {
                 "" => None,
-                _ => Some(self.duration(Field::Timeout, &mut errors)),
+                t => match parse_go_duration(t) {
+                    Ok(d) if d > 0 => Some(d),
+                    Ok(_) => {
+                        errors.push((
+                            Field::Timeout,
+                            format!("{t}: a timeout is more than 0s (leave it empty for none)"),
+                        ));
+                        None
+                    }
+                    Err(e) => {
+                        errors.push((Field::Timeout, e.to_string()));
+                        None
+                    }
+                },
             },
             // Not on the form: a file's jitter is kept by `edit`.
             reconcile_jitter_ns: None,
@@ -628,6 +661,32 @@ fn field_of(path: &str, preset: Preset) -> Field {
 mod tests {
     use super::*;
     use workqueue_core::{MILLISECOND, SECOND};
+
+    /// Edits not applied yet survive a change of the run's settings that
+    /// does not touch them; what the change touches is taken.
+    #[test]
+    fn unapplied_edits_survive_a_version_switch() {
+        let before = Settings::default();
+        let mut typed = before.clone();
+        typed.set(Field::Burst, "7".into());
+        typed.set(Field::Timeout, "1s".into());
+        typed.set(Field::Workers, "3".into());
+        let mut after = before.for_queue(QueueKind::Priority);
+        after.set(Field::Workers, "2".into());
+        let shown = typed.rebased(&before, &after);
+        assert_eq!(shown.queue, QueueKind::Priority);
+        assert_eq!(shown.preset, after.preset, "the version's default limiter");
+        assert_eq!(
+            (shown.get(Field::Burst), shown.get(Field::Timeout)),
+            ("7", "1s")
+        );
+        assert_eq!(shown.get(Field::Workers), "2", "the run's own change wins");
+        assert_eq!(
+            before.rebased(&before, &after),
+            after,
+            "nothing typed: the new settings"
+        );
+    }
 
     #[test]
     fn the_default_form_is_client_gos_default_limiter() {

@@ -501,8 +501,10 @@ impl Reducible for Playground {
             },
             Action::RunManager(provider) => match provider.to_scenario() {
                 Ok(scenario) => {
-                    let mut fresh =
-                        next.carry_over(Playground::with(next.settings.clone(), scenario));
+                    // The form shows the manager's first controller, as it
+                    // does when the run is reopened (a reload, a link).
+                    let settings = Settings::from_scenario(&scenario);
+                    let mut fresh = next.carry_over(Playground::with(settings, scenario));
                     fresh.provider = provider;
                     fresh.playing = true;
                     fresh.idle = false;

@@ -136,7 +136,17 @@ fn totals(m: &Manager) -> Html {
         ),
         None => format!("All {} controllers: no whole second yet", m.len()),
     };
-    let against = limit.map(|(what, qps)| format!(", against the {qps}/s that {what} allows"));
+    // The shared limit is named only while it holds keys back (keys that
+    // succeed never ask it).
+    let (global, shared) = m.shared_levels();
+    let holding = match (&s.crossplane, &s.shared_bucket) {
+        (Some(_), _) => global.is_some_and(|t| t < 1.0),
+        (None, Some(_)) => shared.is_some_and(|t| t < 1.0),
+        _ => false,
+    };
+    let against = limit
+        .filter(|_| holding)
+        .map(|(what, qps)| format!(", against the {qps}/s that {what} allows"));
     let ended = now >= s.duration_ns;
     html! {
         <div class="manager-totals">
@@ -157,11 +167,11 @@ fn column(
 ) -> Html {
     let now = view.now;
     let reconciles = c.inner_reconciles();
-    let rate = if now > 0 {
-        reconciles as f64 / (now as f64 / SECOND as f64)
-    } else {
-        0.0
-    };
+    // Over the last second, as the headline counts (none before one has passed).
+    let rate = c
+        .series()
+        .reconciles_per_second(now, SECOND)
+        .map_or_else(|| "–/s".to_string(), |r| format!("{r:.1}/s"));
     let converged = match c.converged_at() {
         Some(t) => format!(" · converged at {}", format::clock(t)),
         None => " · not converged yet".into(),
@@ -177,7 +187,7 @@ fn column(
             <div class="controller-column fitted" data-testid="controller" data-controller={name.to_string()}>
                 <h3 class="controller-name">{ name.to_string() }</h3>
                 <p class="controller-stats" data-testid="controller-stats">
-                    { format!("{rate:.1}/s · {}/{} busy{converged}", view.busy, view.workers_total) }
+                    { format!("{rate} · {}/{} busy{converged}", view.busy, view.workers_total) }
                 </p>
                 <p class="controller-counts">
                     <span class="count queue">{ format!("queue {}", format::count(view.queued_total as u64)) }</span>
@@ -190,7 +200,7 @@ fn column(
         <div class="controller-column" data-testid="controller" data-controller={name.to_string()}>
             <h3 class="controller-name">{ name.to_string() }</h3>
             <p class="controller-stats" data-testid="controller-stats">
-                { format!("{} reconciles ({rate:.1}/s) · {} of {} workers busy{converged}", format::count(reconciles), view.busy, view.workers_total) }
+                { format!("{} reconciles ({rate}) · {} of {} workers busy{converged}", format::count(reconciles), view.busy, view.workers_total) }
             </p>
             <div class="lane queue mini">
                 <h4>{ format!("Queue: {}", format::count(view.queued_total as u64)) }</h4>

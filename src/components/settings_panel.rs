@@ -12,10 +12,16 @@ use crate::state::Action;
 pub fn settings_panel() -> Html {
     let state = use_playground();
     let form = use_state(|| state.settings.clone());
+    // The run's settings the form was last set from.
+    let shown = use_mut_ref(|| state.settings.clone());
     {
-        // A new run (restart, shared link, lesson) resets the form to it.
-        let form = form.clone();
-        use_effect_with(state.settings.clone(), move |s| form.set(s.clone()));
+        // A new run (a version switch, a restart, a link, a lesson) sets the
+        // form to it, keeping edits not applied yet that it does not touch.
+        let (form, shown) = (form.clone(), shown.clone());
+        use_effect_with(state.settings.clone(), move |s| {
+            let before = shown.replace(s.clone());
+            form.set(form.rebased(&before, s));
+        });
     }
     let errors = form.to_scenario().err().unwrap_or_default();
     let error_of = |f: Field| errors.iter().find(|(e, _)| *e == f).map(|(_, m)| m.clone());
@@ -111,9 +117,9 @@ pub fn settings_panel() -> Html {
             } }
             <div class="apply-row">
                 <button type="submit" class="primary" data-testid="apply" disabled={!errors.is_empty() || !dirty}>
-                    { if dirty { "Apply and restart" } else { "Applied" } }
+                    { if dirty { "Apply" } else { "Applied" } }
                 </button>
-                { if !errors.is_empty() { html! { <span class="error" role="alert">{ format!("{} value(s) to fix", errors.len()) }</span> } } else { html! {} } }
+                { if !errors.is_empty() { html! { <span class="error" role="alert">{ format!("To fix: {}", errors.iter().map(|(f, _)| f.label()).collect::<Vec<_>>().join(", ")) }</span> } } else { html! {} } }
             </div>
         </form>
     }

@@ -458,7 +458,11 @@ fn drain_hint(state: &PlaygroundContext, b: &BucketView) -> Html {
     let sim = state.sim();
     let failing = sim.controller_metrics().total(ResultLabel::Error) > 0;
     let spec = &sim.spec().controller;
-    let Some(most) = failures_per_second(spec.workers, spec.reconcile_ns) else {
+    // A reconcile cut by its timeout ends at the deadline.
+    let reconcile_ns = spec
+        .reconcile_timeout_ns
+        .map_or(spec.reconcile_ns, |t| spec.reconcile_ns.min(t));
+    let Some(most) = failures_per_second(spec.workers, reconcile_ns) else {
         return html! {};
     };
     if !failing || most >= b.qps {
@@ -479,7 +483,7 @@ fn drain_hint(state: &PlaygroundContext, b: &BucketView) -> Html {
     };
     html! {
         <p class="hint drain-hint" data-testid="drain-hint">
-            { format!("Full: at most {} failures/s reach it ({} worker(s), {} per reconcile), fewer than the {}/s it refills. ", (most * 10.0).round() / 10.0, spec.workers, format::short(spec.reconcile_ns), b.qps) }
+            { format!("Full: at most {} failures/s reach it ({} worker(s), {} per reconcile), fewer than the {}/s it refills. ", (most * 10.0).round() / 10.0, spec.workers, format::short(reconcile_ns), b.qps) }
             <button onclick={drain} data-testid="drain">{ format!("Drain it: 300 keys failing every {DRAIN_RECONCILE}") }</button>
         </p>
     }

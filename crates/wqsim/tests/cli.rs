@@ -137,7 +137,7 @@ fn wqsim_lesson_answers_every_built_in_question() {
     let text = wqsim_ok(&args);
     let answers: Vec<&str> = text.lines().filter(|l| l.starts_with("answer ")).collect();
     assert_eq!(answers.len(), 24, "{text}");
-    assert!(text.contains("answer provider/5: t=38s\n"), "{text}");
+    assert!(text.contains("answer provider/5: t=39s\n"), "{text}");
     assert!(text.contains("answer results/4: 5 reconciles\n"), "{text}");
     assert!(text.contains("answer backoff/1: 7 requeues"), "{text}");
     assert!(text.contains("answer backoff/2: 16m40s\n"), "{text}");
