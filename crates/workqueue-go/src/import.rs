@@ -14,7 +14,7 @@ use workqueue_core::scenario::{
 };
 use workqueue_core::{format_go_duration, LimiterConfig, QueueKind, Scenario, MILLISECOND};
 
-use crate::eval::{describe, name_of, qualified, Env, Options, Value, FLAG_KINDS};
+use crate::eval::{name_of, qualified, Env, Options, Value, FLAG_KINDS};
 use crate::source::Source;
 
 /// The most Go read at once, all files together (a provider's set-up is a
@@ -62,33 +62,33 @@ pub enum ImportError {
 }
 
 /// A controller found in the code.
-struct Found_ {
-    name: String,
-    kind: String,
-    options: Options,
-    queue_client_go: bool,
-    at: (usize, usize),
+pub(crate) struct Found_ {
+    pub(crate) name: String,
+    pub(crate) kind: String,
+    pub(crate) options: Options,
+    pub(crate) queue_client_go: bool,
+    pub(crate) at: (usize, usize),
 }
 
-struct Reader<'a> {
-    sources: &'a [Source],
-    env: Env,
-    taken: Vec<Found>,
-    unread: Vec<Found>,
+pub(crate) struct Reader<'a> {
+    pub(crate) sources: &'a [Source],
+    pub(crate) env: Env,
+    pub(crate) taken: Vec<Found>,
+    pub(crate) unread: Vec<Found>,
     /// `rest.Config`'s limit as set: qps, burst, an explicit limiter.
-    qps: Option<(f64, usize, usize)>,
-    burst: Option<(i64, usize, usize)>,
-    shared_client: Option<(f64, i64)>,
+    pub(crate) qps: Option<(f64, usize, usize)>,
+    pub(crate) burst: Option<(i64, usize, usize)>,
+    pub(crate) shared_client: Option<(f64, i64)>,
     /// A typed clientset was made: one limiter for every resource it serves.
-    clientset: bool,
+    pub(crate) clientset: bool,
     /// Variables holding a token bucket (a bucket passed to several
     /// controllers is one object: a shared bucket).
-    bucket_vars: Vec<(f64, i64)>,
+    pub(crate) bucket_vars: Vec<(f64, i64)>,
     /// Options for every controller (`ctrl.Options{Controller: …}`), and the
     /// last options value assigned anywhere (a provider passes it to each Setup).
-    manager_options: Options,
-    last_options: Option<Options>,
-    controllers: Vec<Found_>,
+    pub(crate) manager_options: Options,
+    pub(crate) last_options: Option<Options>,
+    pub(crate) controllers: Vec<Found_>,
 }
 
 /// Reads `files` (name, text) into a scenario.
@@ -138,7 +138,7 @@ enum Pass {
 }
 
 /// Where an expression starts.
-fn pos(e: &Expression) -> usize {
+pub(crate) fn pos(e: &Expression) -> usize {
     match e {
         Expression::Call(c) => c.pos.0,
         Expression::Ident(i) => i.pos,
@@ -160,7 +160,7 @@ impl Reader<'_> {
         (s.name.clone(), s.line(p))
     }
 
-    fn note(&mut self, took: bool, file: usize, p: usize, text: String) {
+    pub(crate) fn note(&mut self, took: bool, file: usize, p: usize, text: String) {
         let (file, line) = self.at(file, p);
         let f = Found { file, line, text };
         let list = if took {
@@ -456,147 +456,6 @@ impl Reader<'_> {
         }
     }
 
-    /// `ctrl.NewControllerManagedBy(mgr).Named(…).For(&X{}).WithOptions(…).Complete(r)`,
-    /// `controller.New(name, mgr, controller.Options{…})`, and client-go's
-    /// `workqueue.NewTypedRateLimitingQueue(limiter)`.
-    fn call_chain(&mut self, file: usize, e: &Expression) -> bool {
-        let mut links = Vec::new();
-        let mut cur = e;
-        while let Expression::Call(c) = cur {
-            let Expression::Selector(s) = &*c.func else {
-                break;
-            };
-            links.push((s.sel.name.as_str(), c));
-            cur = &s.x;
-        }
-        let root = links.last().map(|(n, _)| *n);
-        // A chain is named where it starts (its root call's name).
-        let start = links.last().map_or(pos(e), |(_, c)| pos(&c.func));
-        if matches!(root, Some("NewControllerManagedBy" | "ControllerManagedBy")) {
-            let mut found = Found_ {
-                name: String::new(),
-                kind: String::new(),
-                options: self.manager_options.clone(),
-                queue_client_go: false,
-                at: (file, start),
-            };
-            for (name, c) in links.iter().rev() {
-                let arg = c.args.first();
-                match *name {
-                    "Named" => {
-                        if let Some(Value::Str(n)) = arg.map(|a| self.env.eval(a)) {
-                            found.name = n;
-                        }
-                    }
-                    "For" => found.kind = arg.map(type_name).unwrap_or_default(),
-                    "WithOptions" => {
-                        let value = arg.map(|a| self.env.eval(a));
-                        match value {
-                            Some(Value::Options(o)) => found.options = merge(&found.options, &o),
-                            Some(Value::Unknown(why)) => match self.last_options.clone() {
-                                Some(o) => {
-                                    self.note(false, file, c.pos.0, format!("WithOptions: {why}; the options built elsewhere in the set-up are used"));
-                                    found.options = merge(&found.options, &o);
-                                }
-                                None => self.note(
-                                    false,
-                                    file,
-                                    c.pos.0,
-                                    format!("WithOptions: {why}: the defaults are used"),
-                                ),
-                            },
-                            _ => {}
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            self.found(found);
-            return true;
-        }
-        if let Expression::Call(c) = e {
-            let name = name_of(&c.func).unwrap_or("");
-            let queue = name.trim_start_matches("New").trim_start_matches("Typed");
-            if name == "New" && matches!(qualified(&c.func), Some(("controller", _))) {
-                let controller = match c.args.first().map(|a| self.env.eval(a)) {
-                    Some(Value::Str(n)) => n,
-                    _ => String::new(),
-                };
-                let options = match c.args.get(2).map(|a| self.env.eval(a)) {
-                    Some(Value::Options(o)) => merge(&self.manager_options, &o),
-                    _ => self.manager_options.clone(),
-                };
-                self.found(Found_ {
-                    name: controller,
-                    kind: String::new(),
-                    options,
-                    queue_client_go: false,
-                    at: (file, start),
-                });
-                return true;
-            } else if queue.starts_with("RateLimitingQueue") {
-                let limiter = match c.args.first().map(|a| self.env.eval(a)) {
-                    Some(Value::Limiter(l)) => Some(l),
-                    Some(Value::Unknown(why)) => {
-                        self.note(
-                            false,
-                            file,
-                            start,
-                            format!("the queue's rate limiter: {why}: client-go's default is used"),
-                        );
-                        None
-                    }
-                    _ => None,
-                };
-                self.note(false, file, start, "a client-go queue: its workers are the goroutines calling processNextWorkItem, which the reader does not count: 1 worker".into());
-                let options = Options {
-                    limiter,
-                    ..Options::default()
-                };
-                self.found(Found_ {
-                    name: String::new(),
-                    kind: String::new(),
-                    options,
-                    queue_client_go: true,
-                    at: (file, start),
-                });
-                return true;
-            }
-        }
-        false
-    }
-
-    fn found(&mut self, mut c: Found_) {
-        let n = self.controllers.len();
-        if c.kind.is_empty() {
-            c.kind = if c.name.is_empty() {
-                format!("controller-{n}")
-            } else {
-                c.name.clone()
-            };
-        }
-        if c.name.is_empty() {
-            c.name = c.kind.clone();
-        }
-        let (file, p) = c.at;
-        let o = &c.options;
-        let mut said = vec![format!("controller {:?} for {}", c.name, c.kind)];
-        if let Some(w) = o.workers {
-            said.push(format!("MaxConcurrentReconciles {w}"));
-        }
-        if let Some(l) = &o.limiter {
-            said.push(format!("RateLimiter {}", spelled(l)));
-        }
-        if let Some(pq) = o.priority_queue {
-            said.push(format!("UsePriorityQueue {pq}"));
-        }
-        if let Some(t) = o.timeout {
-            said.push(format!("ReconciliationTimeout {}", format_go_duration(t)));
-        }
-        self.note(true, file, p, said.join(", "));
-        self.controllers.push(c);
-    }
-
     /// The file general notes are about: the one with `func main`, or the first.
     fn main_file(&self) -> String {
         let has_main = |s: &&Source| {
@@ -758,48 +617,5 @@ fn shown(v: &Value) -> String {
         Value::Bool(b) => b.to_string(),
         Value::Unknown(why) => format!("unknown ({why})"),
         other => format!("{other:?}"),
-    }
-}
-
-/// `&corev1.Pod{}` gives `Pod`.
-fn type_name(e: &Expression) -> String {
-    match e {
-        Expression::Operation(o) => type_name(&o.x),
-        Expression::CompositeLit(c) => name_of(&c.typ).unwrap_or("").to_string(),
-        Expression::Call(c) => describe(&c.func),
-        other => name_of(other).unwrap_or("").to_string(),
-    }
-}
-
-/// A limiter in full: `max-of(exponential 250ms→5m0s, bucket 20/s burst 200)`.
-fn spelled(l: &workqueue_core::LimiterConfig) -> String {
-    use workqueue_core::LimiterConfig as L;
-    match l {
-        L::MaxOf { limiters } => format!(
-            "max-of({})",
-            limiters.iter().map(spelled).collect::<Vec<_>>().join(", ")
-        ),
-        L::WithMaxWait {
-            limiter,
-            max_wait_ns,
-        } => {
-            format!(
-                "{} at most {}",
-                spelled(limiter),
-                format_go_duration(*max_wait_ns)
-            )
-        }
-        other => other.label(),
-    }
-}
-
-/// A controller's own options over the manager's.
-fn merge(base: &Options, own: &Options) -> Options {
-    Options {
-        workers: own.workers.or(base.workers),
-        limiter: own.limiter.clone().or(base.limiter.clone()),
-        priority_queue: own.priority_queue.or(base.priority_queue),
-        timeout: own.timeout.or(base.timeout),
-        crossplane: own.crossplane.or(base.crossplane),
     }
 }
