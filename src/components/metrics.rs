@@ -10,6 +10,9 @@ use crate::format;
 pub struct MetricsProps {
     /// The scrape to show.
     pub snapshot: MetricsSnapshot,
+    /// Whose it is, when the run has several controllers.
+    #[prop_or_default]
+    pub controller: Option<AttrValue>,
 }
 
 #[function_component(Metrics)]
@@ -23,7 +26,7 @@ pub fn metrics(props: &MetricsProps) -> Html {
     let c = &m.controller;
     html! {
         <section class="panel metrics" aria-label="Metrics">
-            <h2>{"Metrics"}</h2>
+            <h2>{ match &props.controller { Some(name) => format!("Metrics of {name}"), None => "Metrics".to_string() } }</h2>
             <table>
                 <tbody>
                     { row("workqueue_depth", m.workqueue_depth.to_string(), "+1 when a key becomes dirty (priority queue: ready), −1 per Get") }

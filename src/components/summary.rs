@@ -50,7 +50,7 @@ pub fn run_summary(props: &RunSummaryProps) -> Html {
                     { row("Deepest queue", format::count(s.deepest_queue), "deepest-queue") }
                 </tbody>
             </table>
-            <h3>{"Where the keys' time went"}</h3>
+            <h3>{"Where the keys' time went (all keys together)"}</h3>
             <table class="spent">
                 <tbody>
                     { for spent.iter().map(|(label, d, id)| {

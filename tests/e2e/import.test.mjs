@@ -24,6 +24,9 @@ test('an operator picked as files opens as its run, and its summary has numbers'
   assert.match(taken, /main\.go:17: flag --kube-api-qps: its default, 20/);
   assert.match(taken, /MaxConcurrentReconciles 4/);
   assert.match(await page.textContent('[data-testid="import-unread"]'), /UsePriorityQueue is not set/);
+  // What the code does not say: the author's own figures.
+  await page.fill('[data-testid="import-objects"]', '60');
+  await page.fill('[data-testid="import-outage"]', '1');
   await shot(page, 'import-operator');
   await page.click('[data-testid="import-open"]');
   await page.waitForSelector('[data-stage][data-manager]');
@@ -31,7 +34,13 @@ test('an operator picked as files opens as its run, and its summary has numbers'
   assert.match(await page.textContent('[data-testid="shared-client"]'), /20 qps, burst 30/);
   await page.waitForTimeout(1500);
   await page.click('[data-testid="tab-metrics"]');
-  await page.waitForFunction(() => /of 200/.test(document.querySelector('[data-summary="converged"]')?.textContent ?? ''));
+  await page.waitForFunction(() => /of 120/.test(document.querySelector('[data-summary="converged"]')?.textContent ?? ''));
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="download"]')]);
+  const run = JSON.parse(fs.readFileSync(await download.path(), 'utf8'));
+  for (const c of run.scenario.controllers) {
+    assert.equal(c.sources[0].count, 60);
+    assert.deepEqual(c.default_script, { type: 'outage', from_ns: 0, until_ns: 60e9, otherwise: { kind: 'success' } });
+  }
   await shot(page, 'import-operator-run');
   assert.deepEqual(problems.console, []);
   await context.close();

@@ -146,7 +146,21 @@ impl Reader<'_> {
         if let Some(t) = o.timeout {
             said.push(format!("ReconciliationTimeout {}", format_go_duration(t)));
         }
+        if let Some(r) = o.crossplane {
+            said.push(format!("Crossplane's global bucket for R = {r} ({r}/s, burst {}), its per-object backoff 1s to 1m", 10 * r));
+        }
         self.note(true, file, p, said.join(", "));
+        for why in &o.unread {
+            self.note(
+                false,
+                file,
+                p,
+                format!("controller {:?}: {why}: the default is used", c.name),
+            );
+        }
+        for field in &o.ignored {
+            self.note(false, file, p, format!("controller {:?}: {field} is not modelled (a managed reconciler's poll is a RequeueAfter after each success): set a not_ready_until or RequeueAfter script to see it", c.name));
+        }
         self.controllers.push(c);
     }
 }
@@ -191,5 +205,8 @@ pub(crate) fn merge(base: &Options, own: &Options) -> Options {
         priority_queue: own.priority_queue.or(base.priority_queue),
         timeout: own.timeout.or(base.timeout),
         crossplane: own.crossplane.or(base.crossplane),
+        // What either could not read, or does not model, is said once.
+        unread: base.unread.iter().chain(&own.unread).cloned().collect(),
+        ignored: base.ignored.iter().chain(&own.ignored).cloned().collect(),
     }
 }

@@ -42,6 +42,10 @@ pub struct Options {
     pub timeout: Option<Nanos>,
     /// Crossplane's `--max-reconcile-rate`, from its global bucket.
     pub crossplane: Option<u32>,
+    /// Fields written but not read, with why (`MaxConcurrentReconciles: r.Workers …`).
+    pub unread: Vec<String>,
+    /// Fields read and not modelled (crossplane-runtime's `PollInterval`).
+    pub ignored: Vec<String>,
 }
 
 /// Names and their values, as the set-up assigns them.
@@ -125,7 +129,15 @@ impl Env {
             Expression::Selector(_) => match qualified(e) {
                 Some(("time", u)) if unit(u).is_some() => Value::Dur(unit(u).unwrap_or(1)),
                 Some(("handler", "LowPriority")) => Value::Num(-100.0),
-                _ => Value::Unknown(format!("{} is a field or a package's value", describe(e))),
+                // `r.Workers`: a field the set-up filled in a literal
+                // (`&Reconciler{Workers: n}`) somewhere.
+                _ => match e {
+                    Expression::Selector(s) => self.names.get(&format!(".{}", s.sel.name)).cloned(),
+                    _ => None,
+                }
+                .unwrap_or_else(|| {
+                    Value::Unknown(format!("{} is a field or a package's value", describe(e)))
+                }),
             },
             Expression::Operation(op) => self.operation(op.op, &op.x, op.y.as_deref()),
             Expression::Call(c) => self.call(&c.func, &c.args),
@@ -324,21 +336,32 @@ impl Env {
             },
             "Options" | "Controller" => {
                 let mut o = Options::default();
-                if let Some(Value::Num(n)) = field("MaxConcurrentReconciles").map(|e| self.eval(e))
-                {
-                    o.workers = Some(n as u32);
-                }
-                if let Some(Value::Limiter(l)) = field("RateLimiter").map(|e| self.eval(e)) {
-                    o.limiter = Some(l);
-                }
-                if let Some(Value::Bool(b)) = field("UsePriorityQueue").map(|e| self.eval(e)) {
-                    o.priority_queue = Some(b);
-                }
-                if let Some(Value::Dur(d)) = field("ReconciliationTimeout").map(|e| self.eval(e)) {
-                    o.timeout = Some(d);
-                }
-                if let Some(Value::Global(r)) = field("GlobalRateLimiter").map(|e| self.eval(e)) {
-                    o.crossplane = Some(r);
+                for kv in &c.val.values {
+                    let (Some(Element::Expr(Expression::Ident(k))), Element::Expr(v)) =
+                        (&kv.key, &kv.val)
+                    else {
+                        continue;
+                    };
+                    let value = self.eval(v);
+                    match (k.name.as_str(), value) {
+                        ("MaxConcurrentReconciles", Value::Num(n)) => o.workers = Some(n as u32),
+                        ("RateLimiter", Value::Limiter(l)) => o.limiter = Some(l),
+                        ("UsePriorityQueue", Value::Bool(b)) => o.priority_queue = Some(b),
+                        ("ReconciliationTimeout", Value::Dur(d)) => o.timeout = Some(d),
+                        ("GlobalRateLimiter", Value::Global(r)) => o.crossplane = Some(r),
+                        ("PollInterval" | "SyncPeriod" | "PollJitter", _) => {
+                            o.ignored.push(k.name.clone())
+                        }
+                        (
+                            name @ ("MaxConcurrentReconciles"
+                            | "RateLimiter"
+                            | "UsePriorityQueue"
+                            | "ReconciliationTimeout"
+                            | "GlobalRateLimiter"),
+                            Value::Unknown(why),
+                        ) => o.unread.push(format!("{name}: {why}")),
+                        _ => {}
+                    }
                 }
                 Value::Options(o)
             }

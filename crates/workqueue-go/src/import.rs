@@ -81,6 +81,8 @@ pub(crate) struct Reader<'a> {
     pub(crate) shared_client: Option<(f64, i64)>,
     /// A typed clientset was made: one limiter for every resource it serves.
     pub(crate) clientset: bool,
+    /// go.mod names a controller-runtime older than v0.23.
+    pub(crate) default_client_go: bool,
     /// Variables holding a token bucket (a bucket passed to several
     /// controllers is one object: a shared bucket).
     pub(crate) bucket_vars: Vec<(f64, i64)>,
@@ -97,16 +99,29 @@ pub fn import(files: &[(String, String)]) -> Result<Imported, ImportError> {
     if bytes > MAX_BYTES {
         return Err(ImportError::TooBig { bytes });
     }
+    // go.mod says which controller-runtime: before v0.23, client-go's
+    // queue is the default.
+    let module = files
+        .iter()
+        .filter(|(name, _)| name.ends_with("go.mod"))
+        .find_map(|(name, text)| {
+            controller_runtime_minor(text).map(|(line, minor)| (name, line, minor))
+        });
     let sources = files
         .iter()
-        .map(|(name, text)| {
-            Source::parse(name, text).map_err(|(line, reason)| ImportError::Parse {
+        .filter(|(name, _)| !name.ends_with("go.mod"))
+        .flat_map(|(name, text)| pieces(text).into_iter().map(move |p| (name, p)))
+        .map(|(name, (text, offset))| {
+            Source::parse(name, &text, offset).map_err(|(line, reason)| ImportError::Parse {
                 file: name.clone(),
                 line,
                 reason,
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
+    if sources.is_empty() {
+        return Err(ImportError::NoController);
+    }
     let mut r = Reader {
         sources: &sources,
         env: Env::default(),
@@ -116,11 +131,27 @@ pub fn import(files: &[(String, String)]) -> Result<Imported, ImportError> {
         burst: None,
         shared_client: None,
         clientset: false,
+        default_client_go: false,
         bucket_vars: Vec::new(),
         manager_options: Options::default(),
         last_options: None,
         controllers: Vec::new(),
     };
+    if let Some((name, line, minor)) = module {
+        r.default_client_go = minor < 23;
+        r.taken.push(Found {
+            file: name.clone(),
+            line,
+            text: format!(
+                "controller-runtime v0.{minor}: {}",
+                if minor < 23 {
+                    "client-go's queue unless UsePriorityQueue says otherwise (the priority queue is the default from v0.23)"
+                } else {
+                    "the priority queue unless UsePriorityQueue says otherwise"
+                }
+            ),
+        });
+    }
     for pass in [Pass::Values, Pass::Controllers] {
         for (i, s) in sources.iter().enumerate() {
             for d in &s.file.decl {
@@ -129,6 +160,52 @@ pub fn import(files: &[(String, String)]) -> Result<Imported, ImportError> {
         }
     }
     r.scenario()
+}
+
+/// The line and minor version of `sigs.k8s.io/controller-runtime v0.N.x` in a go.mod.
+fn controller_runtime_minor(gomod: &str) -> Option<(usize, u32)> {
+    gomod.lines().enumerate().find_map(|(i, l)| {
+        let v = l.trim().strip_prefix("require").unwrap_or(l).trim();
+        let v = v.strip_prefix("sigs.k8s.io/controller-runtime ")?.trim();
+        let minor = v.strip_prefix("v0.")?.split('.').next()?.parse().ok()?;
+        Some((i + 1, minor))
+    })
+}
+
+/// A pasted text as Go files: split where another `package` clause starts
+/// (several files pasted into one box), and a piece without one (a bare
+/// `SetupWithManager`) given one. Each piece with the line its text starts
+/// at in the paste, less one for a clause added.
+fn pieces(text: &str) -> Vec<(String, isize)> {
+    let mut starts: Vec<usize> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with("package "))
+        .map(|(i, _)| i)
+        .collect();
+    if starts.first() != Some(&0) {
+        starts.insert(0, 0);
+    }
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    starts
+        .iter()
+        .enumerate()
+        .map(|(k, &from)| {
+            let to = starts.get(k + 1).copied().unwrap_or(lines.len());
+            let piece: String = lines[from.min(lines.len())..to.min(lines.len())].concat();
+            let has_clause = piece
+                .lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty() && !l.starts_with("//"))
+                .is_some_and(|l| l.starts_with("package "));
+            if has_clause {
+                (piece, from as isize)
+            } else {
+                (format!("package pasted\n{piece}"), from as isize - 1)
+            }
+        })
+        .filter(|(p, _)| !p.trim().is_empty())
+        .collect()
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -334,6 +411,18 @@ impl Reader<'_> {
             Expression::CompositeLit(c) => {
                 for kv in &c.val.values {
                     if let Element::Expr(v) = &kv.val {
+                        // A field filled here (`Workers: n`) is what
+                        // `r.Workers` reads elsewhere.
+                        if let (Pass::Values, Some(Element::Expr(Expression::Ident(k)))) =
+                            (pass, &kv.key)
+                        {
+                            match self.env.eval(v) {
+                                Value::Unknown(_) | Value::Options(_) => {}
+                                value => {
+                                    self.env.names.insert(format!(".{}", k.name), value);
+                                }
+                            }
+                        }
                         self.expression(file, v, pass);
                     }
                 }
@@ -533,7 +622,10 @@ impl Reader<'_> {
             })
             .map(|(c, sharing)| ControllerSpec {
                 name: c.name.clone(),
-                queue: if c.queue_client_go || c.options.priority_queue == Some(false) {
+                queue: if c.queue_client_go
+                    || c.options.priority_queue == Some(false)
+                    || (self.default_client_go && c.options.priority_queue.is_none())
+                {
                     QueueKind::ClientGo
                 } else {
                     QueueKind::Priority
@@ -564,12 +656,13 @@ impl Reader<'_> {
                 shares_bucket: sharing.is_some(),
             })
             .collect();
-        if self
-            .controllers
-            .iter()
-            .any(|c| !c.queue_client_go && c.options.priority_queue.is_none())
+        if !self.default_client_go
+            && self
+                .controllers
+                .iter()
+                .any(|c| !c.queue_client_go && c.options.priority_queue.is_none())
         {
-            self.unread.push(Found { file: self.main_file(), line: 1, text: "UsePriorityQueue is not set: the priority queue, controller-runtime v0.23's default".into() });
+            self.unread.push(Found { file: self.main_file(), line: 1, text: "UsePriorityQueue is not set: the priority queue, controller-runtime v0.23's default (a go.mod among the files says which version)".into() });
         }
         self.unread.push(Found {
             file: self.main_file(),

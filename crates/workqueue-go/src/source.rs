@@ -8,6 +8,8 @@ pub struct Source {
     pub file: ast::File,
     /// The position (in characters) where each line starts.
     starts: Vec<usize>,
+    /// Lines of the file before this piece (less one for a clause added).
+    offset: isize,
 }
 
 /// Deepest bracket nesting read: the parser recurses once per level, and a
@@ -15,8 +17,9 @@ pub struct Source {
 pub const MAX_NESTING: usize = 200;
 
 impl Source {
-    /// Parses `text`, refusing a nesting deeper than [`MAX_NESTING`] first.
-    pub fn parse(name: &str, text: &str) -> Result<Source, (usize, String)> {
+    /// Parses `text` (whose first line is line `offset + 1` of its file),
+    /// refusing a nesting deeper than [`MAX_NESTING`] first.
+    pub fn parse(name: &str, text: &str, offset: isize) -> Result<Source, (usize, String)> {
         let starts: Vec<usize> = std::iter::once(0)
             .chain(
                 text.chars()
@@ -25,8 +28,12 @@ impl Source {
                     .map(|(i, _)| i + 1),
             )
             .collect();
-        let line_of = |pos: usize| starts.partition_point(|s| *s <= pos).max(1);
-        let tokens = gosyn::tokenize_source(text).map_err(|e| (error_line(&e), plain(&e)))?;
+        let lines = starts.len();
+        // A line in the file: past the piece's start, within its last line.
+        let in_file = move |line: usize| (line.clamp(1, lines) as isize + offset).max(1) as usize;
+        let line_of = |pos: usize| in_file(starts.partition_point(|s| *s <= pos).max(1));
+        let tokens =
+            gosyn::tokenize_source(text).map_err(|e| (in_file(error_line(&e)), plain(&e)))?;
         let mut depth = 0usize;
         for t in &tokens {
             use gosyn::token::{Operator as O, Token};
@@ -46,17 +53,18 @@ impl Source {
                 _ => {}
             }
         }
-        let file = gosyn::parse_source(text).map_err(|e| (error_line(&e), plain(&e)))?;
+        let file = gosyn::parse_source(text).map_err(|e| (in_file(error_line(&e)), plain(&e)))?;
         Ok(Source {
             name: name.to_string(),
             file,
             starts,
+            offset,
         })
     }
 
     /// The line (from 1) of a position.
     pub fn line(&self, pos: usize) -> usize {
-        self.starts.partition_point(|s| *s <= pos).max(1)
+        (self.starts.partition_point(|s| *s <= pos).max(1) as isize + self.offset).max(1) as usize
     }
 }
 

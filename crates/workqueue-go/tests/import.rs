@@ -206,3 +206,70 @@ fn broken_go_is_refused_with_its_line() {
     let big = vec![("big.go".to_string(), "// x\n".repeat(1_000_000))];
     assert!(matches!(import(&big), Err(ImportError::TooBig { .. })));
 }
+
+/// What an author pastes: a bare SetupWithManager (no package clause), or
+/// two files in one box; a go.mod says which controller-runtime; a worker
+/// count passed through a struct field from a flag.
+#[test]
+fn pasted_pieces_a_go_mod_and_a_field_from_a_flag() {
+    let setup = "func (r *R) SetupWithManager(mgr ctrl.Manager) error {\n\treturn ctrl.NewControllerManagedBy(mgr).\n\t\tFor(&v1.Widget{}).\n\t\tWithOptions(controller.Options{MaxConcurrentReconciles: 2}).\n\t\tComplete(r)\n}\n";
+    let got = import(&[("pasted.go".into(), setup.into())]).unwrap();
+    assert_eq!(got.scenario.controllers[0].controller.workers, 2);
+    assert!(
+        says(&got.taken, "pasted.go", 2, "controller \"Widget\""),
+        "{:#?}",
+        got.taken
+    );
+
+    let main = "package main\n\nfunc main() {\n\tvar n int\n\tflag.IntVar(&n, \"workers\", 5, \"\")\n\t_ = (&R{Workers: n}).SetupWithManager(mgr)\n}\n";
+    let ctl = "package controller\n\nfunc (r *R) SetupWithManager(mgr ctrl.Manager) error {\n\treturn ctrl.NewControllerManagedBy(mgr).\n\t\tFor(&v1.Gadget{}).\n\t\tWithOptions(controller.Options{MaxConcurrentReconciles: r.Workers}).\n\t\tComplete(r)\n}\n";
+    let gomod = "module example.com/x\n\ngo 1.22\n\nrequire (\n\tsigs.k8s.io/controller-runtime v0.19.0\n)\n";
+    let files = vec![
+        ("go.mod".to_string(), gomod.to_string()),
+        ("paste.go".to_string(), format!("{main}{ctl}")),
+    ];
+    let got = import(&files).unwrap();
+    let c = &got.scenario.controllers[0];
+    assert_eq!(c.controller.workers, 5, "r.Workers is the flag's default");
+    assert_eq!(
+        c.queue,
+        QueueKind::ClientGo,
+        "controller-runtime v0.19: client-go's queue"
+    );
+    assert!(
+        says(&got.taken, "go.mod", 6, "controller-runtime v0.19"),
+        "{:#?}",
+        got.taken
+    );
+    // The second file's chain is named at its line in the paste.
+    assert!(
+        says(&got.taken, "paste.go", 11, "controller \"Gadget\""),
+        "{:#?}",
+        got.taken
+    );
+    assert!(!got
+        .unread
+        .iter()
+        .any(|f| f.text.contains("UsePriorityQueue is not set")));
+
+    // A field that cannot be read is said, never guessed silently.
+    let unknown = "package c\n\nfunc (r *R) SetupWithManager(mgr ctrl.Manager) error {\n\treturn ctrl.NewControllerManagedBy(mgr).\n\t\tFor(&v1.Thing{}).\n\t\tWithOptions(controller.Options{MaxConcurrentReconciles: r.Pool()}).\n\t\tComplete(r)\n}\n";
+    let got = import(&[("c.go".into(), unknown.into())]).unwrap();
+    assert!(
+        got.unread
+            .iter()
+            .any(|f| f.text.contains("MaxConcurrentReconciles")),
+        "{:#?}",
+        got.unread
+    );
+}
+
+/// A file cut short is refused at a line the file has.
+#[test]
+fn a_file_cut_short_is_refused_within_its_lines() {
+    let text = "package main\n\nfunc main() {\n\tx := foo(1,\n";
+    match import(&[("cut.go".into(), text.into())]) {
+        Err(ImportError::Parse { line, .. }) => assert!((1..=4).contains(&line), "{line}"),
+        other => panic!("{other:?}"),
+    }
+}

@@ -6,23 +6,38 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-/// Go files named, and the `.go` files of directories named (not their
-/// subdirectories), in name order; tests (`_test.go`) are left out.
+/// The `.go` files (and `go.mod`) below `dir`, as a Go project lays them
+/// out (`cmd/`, `internal/controller/`…): tests, `vendor/`, `testdata/` and
+/// hidden folders left out.
+fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) -> Result<(), String> {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    for p in entries {
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if p.is_dir() {
+            if !(name.starts_with('.') || name == "vendor" || name == "testdata") {
+                walk(&p, out)?;
+            }
+        } else if (name.ends_with(".go") && !name.ends_with("_test.go")) || name == "go.mod" {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+/// Go files named, and those below directories named.
 fn gather(args: &[String]) -> Result<Vec<(String, String)>, String> {
     let mut paths = Vec::new();
     for a in args {
         let p = Path::new(a);
         if p.is_dir() {
-            let mut found: Vec<_> = std::fs::read_dir(p)
-                .map_err(|e| format!("cannot read {a}: {e}"))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|f| {
-                    let name = f.to_string_lossy();
-                    name.ends_with(".go") && !name.ends_with("_test.go")
-                })
-                .collect();
-            found.sort();
-            paths.extend(found);
+            walk(p, &mut paths)?;
         } else {
             paths.push(p.to_path_buf());
         }
@@ -83,7 +98,7 @@ pub fn main(args: &[String]) -> ExitCode {
     }
     let files = match gather(args) {
         Ok(f) if f.is_empty() => {
-            eprintln!("no .go files in {}", args.join(" "));
+            eprintln!("no .go files in {} (nor in its folders)", args.join(" "));
             return ExitCode::from(2);
         }
         Ok(f) => f,

@@ -132,7 +132,7 @@ pub fn main(args: &[String]) -> ExitCode {
     }
     // The first controller's figures, as for a one-controller file; then
     // one line per controller and one for the shared client.
-    let (_, sim) = manager
+    let (first, sim) = manager
         .controllers()
         .next()
         .expect("a manager has a controller");
@@ -146,6 +146,13 @@ pub fn main(args: &[String]) -> ExitCode {
         })
     );
     println!("virtual time      {}", format_go_duration(sim.now()));
+    if manager.len() > 1 {
+        println!(
+            "figures of        {} (the first of {} controllers; a line for each below)",
+            shown(first),
+            manager.len()
+        );
+    }
     println!("keys              {}", sim.queue().keys().len());
     for label in ResultLabel::ALL {
         println!(
@@ -268,7 +275,7 @@ fn summary_text(s: &Summary) -> String {
     }
     let t = s.time_spent;
     out += &format!(
-        "  time spent        queued {} · backoff {} · bucket {} · requeue_after {} · client limit {} · reconciling {}\n",
+        "  time spent        (all keys together) queued {} · backoff {} · bucket {} · requeue_after {} · client limit {} · reconciling {}\n",
         d(t.queued),
         d(t.backoff),
         d(t.bucket),
