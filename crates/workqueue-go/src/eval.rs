@@ -52,6 +52,12 @@ pub struct Options {
 #[derive(Default)]
 pub struct Env {
     pub names: HashMap<String, Value>,
+    /// Functions without parameters that return one expression
+    /// (`func brokerRateLimiter() … { return workqueue.New…(…) }`): a call
+    /// of one is the value of what it returns.
+    pub funcs: HashMap<String, Expression>,
+    /// How deep such calls go now (a function calling itself stops).
+    depth: std::cell::Cell<u32>,
 }
 
 /// The last name of a selector or identifier: `workqueue.NewTypedMaxOfRateLimiter`
@@ -216,6 +222,14 @@ impl Env {
         }
         if let Some(v) = self.flag_default(func, name, args) {
             return v;
+        }
+        if let (true, Some(body)) = (args.is_empty(), self.funcs.get(name)) {
+            if self.depth.get() < 16 {
+                self.depth.set(self.depth.get() + 1);
+                let v = self.eval(body);
+                self.depth.set(self.depth.get() - 1);
+                return v;
+            }
         }
         let made: Result<Value, String> = match (qualified(func), limiter_name(name).as_str()) {
             // Conversions and pointers pass their value through.

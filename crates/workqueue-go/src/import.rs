@@ -137,6 +137,21 @@ pub fn import(files: &[(String, String)]) -> Result<Imported, ImportError> {
         last_options: None,
         controllers: Vec::new(),
     };
+    // Helper functions that build a limiter or options: `return` of one
+    // expression, no parameters.
+    for s in &sources {
+        for d in &s.file.decl {
+            if let Declaration::Function(f) = d {
+                let returned = f.body.as_ref().and_then(|b| match b.list.as_slice() {
+                    [Statement::Return(r)] if r.ret.len() == 1 => Some(r.ret[0].clone()),
+                    _ => None,
+                });
+                if let (true, Some(e)) = (f.typ.params.list.is_empty(), returned) {
+                    r.env.funcs.insert(f.name.name.clone(), e);
+                }
+            }
+        }
+    }
     if let Some((name, line, minor)) = module {
         r.default_client_go = minor < 23;
         r.taken.push(Found {

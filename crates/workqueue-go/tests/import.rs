@@ -273,3 +273,26 @@ fn a_file_cut_short_is_refused_within_its_lines() {
         other => panic!("{other:?}"),
     }
 }
+
+/// A limiter built in a helper function (no parameters, one `return`) is
+/// read as what it returns.
+#[test]
+fn a_limiter_from_a_helper_function_is_read() {
+    let text = "package c\n\nconst base = 2 * time.Second\n\nfunc brokerRateLimiter() workqueue.TypedRateLimiter[reconcile.Request] {\n\treturn workqueue.NewTypedMaxOfRateLimiter(\n\t\tworkqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](base, 5*time.Minute),\n\t\t&workqueue.TypedBucketRateLimiter[reconcile.Request]{Limiter: rate.NewLimiter(5, 20)},\n\t)\n}\n\nfunc (r *R) SetupWithManager(mgr ctrl.Manager) error {\n\treturn ctrl.NewControllerManagedBy(mgr).\n\t\tFor(&v1.Queue{}).\n\t\tWithOptions(controller.Options{RateLimiter: brokerRateLimiter()}).\n\t\tComplete(r)\n}\n";
+    let got = import(&[("c.go".into(), text.into())]).unwrap();
+    assert_eq!(
+        got.scenario.controllers[0].limiter,
+        Some(LimiterConfig::MaxOf {
+            limiters: vec![
+                LimiterConfig::Exponential {
+                    base_ns: 2 * SECOND,
+                    max_ns: 300 * SECOND
+                },
+                LimiterConfig::Bucket {
+                    qps: 5.0,
+                    burst: 20
+                },
+            ]
+        })
+    );
+}
