@@ -780,15 +780,13 @@ impl Simulation {
             let waited = self.call_api(w, item);
             let busy = waited.saturating_add(duration);
             // The context's deadline ends a reconcile that would run past it.
-            let times_out = self
+            let deadline = self
                 .spec
                 .controller
                 .reconcile_timeout_ns
-                .is_some_and(|t| busy > t);
-            let until = match self.spec.controller.reconcile_timeout_ns {
-                Some(t) if times_out => after(self.now, t),
-                _ => after(self.now, busy),
-            };
+                .filter(|t| busy > *t);
+            let times_out = deadline.is_some();
+            let until = after(self.now, deadline.unwrap_or(busy));
             self.idle.pop(); // w, the lowest idle worker
             self.ends.push(Reverse((until, w as u32)));
             self.workers[w] = WorkerState::Reconciling {
