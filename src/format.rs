@@ -45,6 +45,9 @@ pub fn speed(s: f64) -> String {
     } else if s >= 0.95 {
         // (0.95 to 1 reads as 1×, not as "1/1×".)
         format!("{:.1}×", s.max(1.0)).replace(".0×", "×")
+    } else if s >= 0.5 {
+        // A fraction would round to "1/1×" or "1/2×" here: a decimal reads true.
+        format!("{s:.1}×")
     } else {
         format!("1/{:.0}×", 1.0 / s.max(1e-9))
     }
@@ -161,6 +164,14 @@ pub fn script(s: &Script) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn speeds_below_one_never_read_as_one() {
+        assert_eq!(speed(0.8), "0.8×");
+        assert_eq!(speed(0.97), "1×");
+        assert_eq!(speed(1.0 / 120.0), "1/120×");
+        assert_eq!(speed(2.5), "2.5×");
+    }
 
     #[test]
     fn totals_round_to_the_nearest_step_of_their_scale() {
