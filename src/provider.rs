@@ -153,6 +153,7 @@ impl Provider {
                 }],
                 requests_per_reconcile: self.requests_per_reconcile,
                 kind: String::new(),
+                writes: Default::default(),
                 shares_bucket: shares,
             })
             .collect();

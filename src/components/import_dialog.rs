@@ -30,6 +30,9 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
     let objects = use_state(|| "100".to_string());
     let reconcile_ms = use_state(|| "50".to_string());
     let outage_min = use_state(|| "0".to_string());
+    // Writes only: reads are served from the informer's cache.
+    let own_writes = use_state(|| "1".to_string());
+    let other_writes = use_state(String::new);
     let on_paste = {
         let pasted = pasted.clone();
         Callback::from(move |e: InputEvent| {
@@ -113,7 +116,16 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
                 unread,
             }),
         ) => {
-            let assumed = assume(scenario, &objects, &reconcile_ms, &outage_min);
+            let assumed = assume(
+                scenario,
+                &Figures {
+                    objects: &objects,
+                    reconcile_ms: &reconcile_ms,
+                    outage_min: &outage_min,
+                    own_writes: &own_writes,
+                    other_writes: &other_writes,
+                },
+            );
             let open = {
                 let (d, assumed, onclose) =
                     (state.dispatcher(), assumed.clone(), props.onclose.clone());
@@ -152,7 +164,10 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
                         { number_field("import-objects", "Objects per controller", &objects) }
                         { number_field("import-reconcile", "Each reconcile takes (ms)", &reconcile_ms) }
                         { number_field("import-outage", "An outage for the first (minutes; 0: none)", &outage_min) }
+                        { number_field("import-own-writes", "Writes to its own kind per reconcile (status updates, patches)", &own_writes) }
+                        { text_field("import-other-writes", "Writes to other kinds per reconcile (e.g. Secret 1, ConfigMap 2)", &other_writes) }
                     </div>
+                    <p class="hint">{"Reads come from the informer's cache and cost no API request; every write, status update, patch or delete does."}</p>
                     { match &assumed { Err(why) => html! { <p class="field-error" role="alert" data-testid="import-assume-error">{ why.clone() }</p> }, Ok(_) => html! {} } }
                     <button class="primary" onclick={open} disabled={assumed.is_err()} data-testid="import-open">{"Run it"}</button>
                 </div>
@@ -180,6 +195,20 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
 
 /// A number field bound to `value`.
 fn number_field(id: &'static str, label: &'static str, value: &UseStateHandle<String>) -> Html {
+    field(id, label, value, "numeric")
+}
+
+/// A text field bound to `value`.
+fn text_field(id: &'static str, label: &'static str, value: &UseStateHandle<String>) -> Html {
+    field(id, label, value, "text")
+}
+
+fn field(
+    id: &'static str,
+    label: &'static str,
+    value: &UseStateHandle<String>,
+    inputmode: &'static str,
+) -> Html {
     let oninput = {
         let value = value.clone();
         Callback::from(move |e: InputEvent| {
@@ -194,28 +223,35 @@ fn number_field(id: &'static str, label: &'static str, value: &UseStateHandle<St
     html! {
         <div class="field">
             <label for={id}>{ label }</label>
-            <input id={id} type="text" inputmode="numeric" value={(**value).clone()} {oninput} data-testid={id} />
+            <input id={id} type="text" {inputmode} value={(**value).clone()} {oninput} data-testid={id} />
         </div>
     }
 }
 
+/// What the author types beside their code.
+struct Figures<'a> {
+    objects: &'a str,
+    reconcile_ms: &'a str,
+    outage_min: &'a str,
+    own_writes: &'a str,
+    other_writes: &'a str,
+}
+
 /// The imported scenario with the author's figures: objects per
-/// controller, reconcile time, an outage at the start; checked by the
-/// core's gate, refused by the field's label.
-fn assume(
-    s: &Scenario,
-    objects: &str,
-    reconcile_ms: &str,
-    outage_min: &str,
-) -> Result<Scenario, String> {
+/// controller, reconcile time, an outage at the start, the writes each
+/// reconcile sends; checked by the core's gate, refused by the field's
+/// label.
+fn assume(s: &Scenario, f: &Figures) -> Result<Scenario, String> {
     let number = |label: &str, text: &str| {
         text.trim()
             .parse::<u64>()
             .map_err(|_| format!("{label}: {text:?} is not a whole number"))
     };
-    let objects = number("Objects per controller", objects)?;
-    let reconcile = number("Each reconcile takes (ms)", reconcile_ms)?;
-    let outage = number("An outage for the first (minutes)", outage_min)?;
+    let objects = number("Objects per controller", f.objects)?;
+    let reconcile = number("Each reconcile takes (ms)", f.reconcile_ms)?;
+    let outage = number("An outage for the first (minutes)", f.outage_min)?;
+    let own = number("Writes to its own kind", f.own_writes)?;
+    let writes = writes_of(f.other_writes)?;
     let mut s = s.clone();
     let minutes = |m: u64| (m.min(1_000_000) as i64).saturating_mul(60 * workqueue_core::SECOND);
     for c in &mut s.controllers {
@@ -226,6 +262,8 @@ fn assume(
         }
         c.controller.reconcile_ns =
             (reconcile.min(1 << 40) as i64).saturating_mul(workqueue_core::MILLISECOND);
+        c.requests_per_reconcile = own.min(u32::MAX as u64) as u32;
+        c.writes = writes.clone();
         if outage > 0 {
             c.default_script = workqueue_core::Script::Outage {
                 from_ns: 0,
@@ -245,6 +283,68 @@ fn assume(
             crate::timeline::PAGE_MAX_KEYS
         ));
     }
-    s.validate().map_err(|e| e.to_string())?;
+    s.validate()
+        .map_err(|e| match e.field.rsplit_once(".writes") {
+            Some(_) => format!("Writes to other kinds: {}", e.reason),
+            None if e.field.ends_with("requests_per_reconcile") => {
+                format!("Writes to its own kind: {}", e.reason)
+            }
+            None => e.to_string(),
+        })?;
     Ok(s)
+}
+
+/// "Secret 1, ConfigMap 2" (or `Secret=1`, `Secret: 1`): writes by kind.
+fn writes_of(text: &str) -> Result<std::collections::BTreeMap<String, u32>, String> {
+    let label = "Writes to other kinds";
+    let mut out = std::collections::BTreeMap::new();
+    for part in text
+        .split([',', ';', '\n'])
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+    {
+        let spaced = part.replace(['=', ':'], " ");
+        let mut words: Vec<&str> = spaced.split_whitespace().collect();
+        let n = match words.last().map(|w| w.parse::<u32>()) {
+            Some(Ok(n)) if words.len() > 1 => {
+                words.pop();
+                n
+            }
+            // A kind alone: one write.
+            _ => 1,
+        };
+        let kind = words.join("");
+        if kind.is_empty() || kind.parse::<u64>().is_ok() {
+            return Err(format!(
+                "{label}: {part:?} names no kind: write it as Secret 1, ConfigMap 2"
+            ));
+        }
+        let m: &mut u32 = out.entry(kind).or_default();
+        *m = m.saturating_add(n);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::writes_of;
+
+    #[test]
+    fn writes_read_as_kinds_and_counts_in_the_ways_people_type_them() {
+        let w = writes_of("Secret 1, ConfigMap=2; Event: 3\nDeployment").unwrap();
+        let got: Vec<(&str, u32)> = w.iter().map(|(k, n)| (k.as_str(), *n)).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("ConfigMap", 2),
+                ("Deployment", 1),
+                ("Event", 3),
+                ("Secret", 1)
+            ]
+        );
+        assert_eq!(writes_of("  ").unwrap().len(), 0);
+        assert_eq!(writes_of("Secret 1, Secret 2").unwrap()["Secret"], 3);
+        let e = writes_of("Secret 1, 4").unwrap_err();
+        assert!(e.starts_with("Writes to other kinds: \"4\""), "{e}");
+    }
 }

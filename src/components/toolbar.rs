@@ -84,7 +84,10 @@ pub fn toolbar() -> Html {
             Ok(shared) => d.dispatch(Action::Load(Box::new(shared))),
             Err(e) => d.dispatch(Action::Notify(Some(Notice {
                 kind: NoticeKind::Error,
-                text: format!("{name} is not a usable scenario or run: {e}"),
+                text: format!(
+                    "{name} is not a usable scenario or run: {}",
+                    workqueue_core::document::explain(&text, &e)
+                ),
             }))),
         }
     });

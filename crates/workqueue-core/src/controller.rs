@@ -13,9 +13,12 @@ use crate::tagged::{nothing_left, take};
 use crate::time::{format_go_duration, Nanos, SECOND};
 
 /// Whether and how `Reconcile` failed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorKind {
+    /// No error.
     #[default]
     None,
     /// An ordinary error: retried with rate limiting.
@@ -25,13 +28,19 @@ pub enum ErrorKind {
 }
 
 /// What `Reconcile` returned: `(reconcile.Result{Requeue, RequeueAfter}, err)`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default, schemars::JsonSchema,
+)]
 #[serde(deny_unknown_fields)]
 pub struct ReconcileResult {
+    /// `Result.Requeue`.
     #[serde(default)]
     pub requeue: bool,
+    /// `Result.RequeueAfter`.
     #[serde(default, with = "crate::serde_duration")]
+    #[schemars(with = "crate::serde_duration::Duration")]
     pub requeue_after_ns: Nanos,
+    /// Whether `Reconcile` returned an error, and which.
     #[serde(default)]
     pub error: ErrorKind,
     /// `Result.Priority` (controller-runtime v0.23+): the priority of every
@@ -42,9 +51,11 @@ pub struct ReconcileResult {
 }
 
 /// The outcomes a user picks in the playground; each is a [`ReconcileResult`].
-/// Read through a flat record (see [`crate::tagged`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+// Read through a flat record (see [`crate::tagged`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", try_from = "OutcomeDoc")]
+// The schema is the tagged enum the files are written in, not its reader.
+#[schemars(!try_from)]
 pub enum Outcome {
     /// `(Result{}, nil)`.
     Success,
@@ -52,7 +63,9 @@ pub enum Outcome {
     Requeue,
     /// `(Result{RequeueAfter: d}, nil)`.
     RequeueAfter {
+        /// `RequeueAfter`.
         #[serde(with = "crate::serde_duration")]
+        #[schemars(with = "crate::serde_duration::Duration")]
         after_ns: Nanos,
     },
     /// `(Result{}, err)`.
@@ -61,11 +74,16 @@ pub enum Outcome {
     TerminalError,
     /// `(Result{RequeueAfter: d}, err)`: the error wins, `d` is ignored.
     ErrorWithRequeueAfter {
+        /// `RequeueAfter`.
         #[serde(with = "crate::serde_duration")]
+        #[schemars(with = "crate::serde_duration::Duration")]
         after_ns: Nanos,
     },
     /// Any other combination.
-    Custom { result: ReconcileResult },
+    Custom {
+        /// The whole result.
+        result: ReconcileResult,
+    },
 }
 
 /// Which outcome a document holds: the `kind` tag.
@@ -269,41 +287,63 @@ pub fn decide(r: ReconcileResult) -> Decision {
 }
 
 /// How an item's reconciles turn out: a stand-in for the user's `Reconcile`.
-/// Read through a flat record (see [`crate::tagged`]).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+// Read through a flat record (see [`crate::tagged`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", try_from = "ScriptDoc")]
+// The schema is the tagged enum the files are written in, not its reader.
+#[schemars(!try_from)]
 pub enum Script {
     /// Every reconcile returns the same outcome.
-    Always { outcome: Outcome },
+    Always {
+        /// What every reconcile returns.
+        outcome: Outcome,
+    },
     /// `failures` errors, then success for ever.
-    FailThenSucceed { failures: u32 },
+    FailThenSucceed {
+        /// Errors before the first success.
+        failures: u32,
+    },
+
     /// The listed outcomes in order, then `then` for ever.
     Sequence {
+        /// What the first reconciles return, in order.
         outcomes: Vec<Outcome>,
+        /// What every later reconcile returns.
         then: Outcome,
     },
     /// An error with probability `error_probability` (from the scenario's
     /// seed), otherwise `otherwise`.
     Random {
+        /// The chance, from 0 to 1, that a reconcile fails.
         error_probability: f64,
+        /// What the reconciles that do not fail return.
         otherwise: Outcome,
     },
     /// An outage of something the reconciler needs (a webhook, an external
     /// API): reconciles ending from `from_ns` until `until_ns` fail, the
     /// others return `otherwise`.
     Outage {
+        /// When the outage starts.
         #[serde(with = "crate::serde_duration")]
+        #[schemars(with = "crate::serde_duration::Duration")]
         from_ns: Nanos,
+        /// When it ends.
         #[serde(with = "crate::serde_duration")]
+        #[schemars(with = "crate::serde_duration::Duration")]
         until_ns: Nanos,
+        /// What the reconciles that do not fail return.
         otherwise: Outcome,
     },
     /// Not ready yet: `RequeueAfter: every_ns` until `ready_ns`, then success
     /// (a reconciler polling for something that takes time).
     NotReadyUntil {
+        /// When the object is ready.
         #[serde(with = "crate::serde_duration")]
+        #[schemars(with = "crate::serde_duration::Duration")]
         ready_ns: Nanos,
+        /// The `RequeueAfter` while it is not.
         #[serde(with = "crate::serde_duration")]
+        #[schemars(with = "crate::serde_duration::Duration")]
         every_ns: Nanos,
     },
     /// A worker waits until the caller decides ([`crate::Simulation::decide`]).
@@ -498,9 +538,10 @@ impl ControllerMetrics {
 }
 
 /// Crossplane's `--max-reconcile-rate R` and what it sets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CrossplaneConfig {
+    /// Crossplane's `--max-reconcile-rate`: reconciles per second.
     pub max_reconcile_rate: u32,
 }
 

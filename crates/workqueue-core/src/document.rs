@@ -142,3 +142,188 @@ mod tests {
         );
     }
 }
+
+/// The line (from 1) in `text` where the value at `field` (a path such as
+/// `controllers[1].writes.Secret`, as [`ScenarioError`] names it) starts:
+/// the field a check refused after reading, pointed at in the file. Walks
+/// the path through the JSON's objects and arrays, strings skipped whole;
+/// where the path cannot be followed, the deepest part found.
+pub fn line_of(text: &str, field: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut at = value_start(bytes, 0)?;
+    let mut found = None;
+    'path: for part in field.split('.') {
+        let (name, indices) = match part.split_once('[') {
+            Some((n, rest)) => (n, Some(rest)),
+            None => (part, None),
+        };
+        if !name.is_empty() {
+            match member(bytes, at, name) {
+                Some(v) => at = v,
+                None => break 'path,
+            }
+            found = Some(at);
+        }
+        for index in indices.into_iter().flat_map(|r| r.split('[')) {
+            let next = index
+                .trim_end_matches(']')
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| element(bytes, at, i));
+            match next {
+                Some(v) => at = v,
+                None => break 'path,
+            }
+            found = Some(at);
+        }
+    }
+    let at = found?;
+    Some(1 + bytes[..at].iter().filter(|b| **b == b'\n').count())
+}
+
+/// The first non-space byte at or after `at`.
+fn value_start(bytes: &[u8], at: usize) -> Option<usize> {
+    (at..bytes.len()).find(|i| !bytes[*i].is_ascii_whitespace())
+}
+
+/// The end (one past the closing quote) of the string starting at `at`.
+fn string_end(bytes: &[u8], at: usize) -> Option<usize> {
+    let mut i = at + 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'"' => return Some(i + 1),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// Visits the direct children of the object or array at `open`: calls
+/// `each(start)` at every byte at depth one outside strings, and stops
+/// when it returns a position.
+fn children(
+    bytes: &[u8],
+    open: usize,
+    mut each: impl FnMut(usize) -> Option<usize>,
+) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = open;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                if depth == 1 {
+                    if let Some(v) = each(i) {
+                        return Some(v);
+                    }
+                }
+                i = string_end(bytes, i)?;
+                continue;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return None;
+                }
+            }
+            _ => {}
+        }
+        if depth == 1 && i > open {
+            if let Some(v) = each(i) {
+                return Some(v);
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Where the value of member `name` of the object at `at` starts.
+fn member(bytes: &[u8], at: usize, name: &str) -> Option<usize> {
+    if bytes.get(at) != Some(&b'{') {
+        return None;
+    }
+    let key = format!("\"{name}\"");
+    children(bytes, at, |i| {
+        if bytes[i] != b'"' || !bytes[i..].starts_with(key.as_bytes()) {
+            return None;
+        }
+        let colon = value_start(bytes, i + key.len())?;
+        (bytes[colon] == b':')
+            .then(|| value_start(bytes, colon + 1))
+            .flatten()
+    })
+}
+
+/// Where element `index` of the array at `at` starts.
+fn element(bytes: &[u8], at: usize, index: usize) -> Option<usize> {
+    if bytes.get(at) != Some(&b'[') {
+        return None;
+    }
+    if index == 0 {
+        return value_start(bytes, at + 1).filter(|i| bytes[*i] != b']');
+    }
+    let mut commas = 0;
+    children(bytes, at, |i| {
+        if bytes[i] == b',' {
+            commas += 1;
+            if commas == index {
+                return value_start(bytes, i + 1);
+            }
+        }
+        None
+    })
+}
+
+/// A refusal as the person who wrote `text` reads it: the line first
+/// (serde's own errors already say theirs), then the field and why.
+pub fn explain(text: &str, e: &ScenarioError) -> String {
+    if e.reason.contains(" at line ") {
+        return e.to_string();
+    }
+    match line_of(text, &e.field) {
+        Some(line) => format!("line {line}: {e}"),
+        None => e.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod locate {
+    use super::line_of;
+
+    const FILE: &str = r#"{
+  "version": 2,
+  "name": "a \"quoted\" name, with [brackets] and {braces}",
+  "controllers": [
+    {"name": "a", "writes": {"Secret": 1}},
+    {
+      "name": "b",
+      "writes": {
+        "ConfigMap": 5000
+      },
+      "controller": {"workers": 0}
+    }
+  ]
+}"#;
+
+    #[test]
+    fn a_field_path_leads_to_the_line_of_its_value() {
+        assert_eq!(line_of(FILE, "version"), Some(2));
+        assert_eq!(line_of(FILE, "controllers[0].writes.Secret"), Some(5));
+        assert_eq!(line_of(FILE, "controllers[1].writes.ConfigMap"), Some(9));
+        assert_eq!(line_of(FILE, "controllers[1].controller.workers"), Some(11));
+        assert_eq!(line_of(FILE, "controllers[1]"), Some(6));
+    }
+
+    #[test]
+    fn a_path_that_cannot_be_followed_stops_at_its_deepest_part() {
+        // controllers[1] has no `sources`: the controller's line.
+        assert_eq!(line_of(FILE, "controllers[1].sources[3].count"), Some(6));
+        assert_eq!(line_of(FILE, "controllers[7].name"), Some(4));
+        assert_eq!(line_of(FILE, "nothing"), None);
+        assert_eq!(line_of("not json", "version"), None);
+        assert_eq!(line_of("", "version"), None);
+        assert_eq!(line_of("{\"a\": \"unterminated", "a.b"), Some(1));
+    }
+}

@@ -191,7 +191,9 @@ fn controller(s: &Scenario, c: &ControllerSpec) -> f64 {
         work = work.min(fit);
     }
     // A reconcile is a hand-out and an end (two units) plus its requests.
-    let per_reconcile = 2.0 + c.requests_per_reconcile as f64;
+    let writes: u64 = c.writes.values().map(|n| *n as u64).sum();
+    let per_reconcile = 2.0 + c.requests_per_reconcile as f64 + writes as f64;
+
     keys + adds + work * per_reconcile
 }
 

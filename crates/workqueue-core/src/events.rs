@@ -112,40 +112,55 @@ pub enum SimEvent {
 }
 
 /// Something a person (or a lesson) does to a running simulation.
-///
-/// Read through [`InputDoc`], a flat record (see [`crate::tagged`]).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+// Read through [`InputDoc`], a flat record (see [`crate::tagged`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "input", rename_all = "snake_case", try_from = "InputDoc")]
+// The schema is the tagged enum the files are written in, not its reader.
+#[schemars(!try_from)]
 pub enum Input {
     Add {
+        /// The key, as `namespace/name`.
         key: String,
     },
     AddMany {
+        /// Keys are this prefix and 0, 1, 2 ….
         prefix: String,
+        /// How many keys.
         count: u64,
     },
     WatchEvents {
+        /// The key, as `namespace/name`.
         key: String,
+        /// Events per second.
         per_second: f64,
+        /// How long events keep coming.
         #[serde(with = "crate::serde_duration")]
+        #[schemars(with = "crate::serde_duration::Duration")]
         duration_ns: Nanos,
     },
     /// Starts (or with `null`, stops) the periodic resync.
     Resync {
+        /// How often every key is added again (`null`: stop).
         #[serde(with = "crate::serde_duration::option")]
+        #[schemars(with = "Option<crate::serde_duration::Duration>")]
         period_ns: Option<Nanos>,
     },
     Decide {
+        /// The key, as `namespace/name`.
         key: String,
+        /// What the waiting reconcile returns.
         outcome: Outcome,
     },
     SetScript {
+        /// The key, as `namespace/name`.
         key: String,
+        /// The script from now on.
         script: Script,
     },
     /// From now on, what each reconcile returns for every key without a
     /// script of its own (a settings change applied to a running scene).
     DefaultScript {
+        /// The script from now on.
         script: Script,
     },
     Shutdown,

@@ -15,35 +15,56 @@ use crate::time::{go_f64_to_i64, Nanos, MILLISECOND, SECOND};
 /// A limiter as configured: the same JSON as the conformance cases'
 /// `limiter` field. Durations are integer nanoseconds, or Go duration strings
 /// such as `"5ms"` in hand-written scenario files.
-///
-/// Read through a flat record (see [`crate::tagged`]).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+// Read through a flat record (see [`crate::tagged`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", try_from = "LimiterDoc")]
+// The schema is the tagged enum the files are written in, not its reader.
+#[schemars(!try_from)]
 pub enum LimiterConfig {
     /// `NewTypedItemExponentialFailureRateLimiter(base, max)`.
     Exponential {
+        /// The first failure's delay; each further failure doubles it.
         #[serde(with = "crate::serde_duration")]
+        #[schemars(with = "crate::serde_duration::Duration")]
         base_ns: Nanos,
+        /// The longest delay.
         #[serde(with = "crate::serde_duration")]
+        #[schemars(with = "crate::serde_duration::Duration")]
         max_ns: Nanos,
     },
     /// `NewTypedItemFastSlowRateLimiter(fast, slow, maxFastAttempts)`.
     FastSlow {
+        /// The delay of the first `max_fast_attempts` failures.
         #[serde(with = "crate::serde_duration")]
+        #[schemars(with = "crate::serde_duration::Duration")]
         fast_ns: Nanos,
+        /// The delay of every failure after those.
         #[serde(with = "crate::serde_duration")]
+        #[schemars(with = "crate::serde_duration::Duration")]
         slow_ns: Nanos,
+        /// Failures that wait `fast_ns`; later ones wait `slow_ns`.
         #[serde(default)]
         max_fast_attempts: u32,
     },
     /// `BucketRateLimiter{rate.NewLimiter(qps, burst)}`.
-    Bucket { qps: f64, burst: i64 },
+    Bucket {
+        /// Tokens per second.
+        qps: f64,
+        /// The bucket's size: tokens that may go at once.
+        burst: i64,
+    },
     /// `NewTypedMaxOfRateLimiter(limiters...)`.
-    MaxOf { limiters: Vec<LimiterConfig> },
+    MaxOf {
+        /// The limiters asked: the longest answer wins.
+        limiters: Vec<LimiterConfig>,
+    },
     /// `NewTypedWithMaxWaitRateLimiter(limiter, maxWait)`.
     WithMaxWait {
+        /// The limiter whose answer is capped.
         limiter: Box<LimiterConfig>,
+        /// The longest delay it may answer.
         #[serde(with = "crate::serde_duration")]
+        #[schemars(with = "crate::serde_duration::Duration")]
         max_wait_ns: Nanos,
     },
     /// `DefaultTypedControllerRateLimiter()`.

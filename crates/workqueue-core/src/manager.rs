@@ -33,7 +33,7 @@ pub struct Manager {
     client: Vec<TokenBucket>,
     /// The kinds each client bucket serves, in the order they appear.
     client_kinds: Vec<Vec<String>>,
-    /// Which client bucket controller `i` draws from.
+    /// The bucket of controller `i`'s own kind.
     client_of: Vec<usize>,
     now: Nanos,
     /// Work units the last bounded call left unspent.
@@ -47,6 +47,7 @@ impl Manager {
     /// one-controller scenario runs exactly as a [`Simulation`] of it.
     pub fn new(scenario: &Scenario) -> Result<Manager, ScenarioError> {
         scenario.validate()?;
+        let plan = scenario.client_plan();
         let controllers = (0..scenario.controllers.len())
             .map(|i| Simulation::controller(scenario, i))
             .collect();
@@ -65,15 +66,18 @@ impl Manager {
                 .shared_bucket
                 .map(|b| TokenBucket::new(b.qps, b.burst)),
             client: {
-                let (kinds, _) = scenario.client_buckets();
                 let limit = scenario.client_limit();
-                kinds
+                plan.kinds
                     .iter()
                     .filter_map(|_| limit.map(|c| TokenBucket::new(c.qps, c.burst)))
                     .collect()
             },
-            client_kinds: scenario.client_buckets().0,
-            client_of: scenario.client_buckets().1,
+            client_of: plan
+                .draws
+                .iter()
+                .filter_map(|d| Some(d.first()?.bucket))
+                .collect(),
+            client_kinds: plan.kinds,
             now: 0,
             work_left: 0,
             inputs_skipped: 0,
@@ -92,15 +96,15 @@ impl Manager {
                 std::mem::swap(mine, theirs);
             }
         };
-        // Controller i's requests draw from its kind's bucket.
-        let mut client = self
-            .client_of
-            .get(i)
-            .and_then(|b| self.client.get_mut(*b))
-            .map(|b| std::mem::replace(b, TokenBucket::new(0.0, 0)));
         lend(&mut self.global, c.global_bucket_mut());
         lend(&mut self.shared_bucket, c.shared_bucket_mut());
-        lend(&mut client, c.client_bucket_mut());
+        // Controller i's requests draw from the buckets of the kinds they
+        // write.
+        for (b, theirs) in c.client_buckets_mut() {
+            if let Some(mine) = self.client.get_mut(b) {
+                std::mem::swap(mine, theirs);
+            }
+        }
         let result = f(c);
         let take_back = |mine: &mut Option<TokenBucket>, theirs: Option<&mut TokenBucket>| {
             if let (Some(mine), Some(theirs)) = (mine, theirs) {
@@ -110,9 +114,11 @@ impl Manager {
         };
         take_back(&mut self.global, c.global_bucket_mut());
         take_back(&mut self.shared_bucket, c.shared_bucket_mut());
-        take_back(&mut client, c.client_bucket_mut());
-        if let (Some(b), Some(slot)) = (client, self.client_of.get(i)) {
-            self.client[*slot] = b;
+        for (b, theirs) in c.client_buckets_mut() {
+            if let Some(mine) = self.client.get_mut(b) {
+                std::mem::swap(mine, theirs);
+                theirs.clone_from(mine);
+            }
         }
         result
     }

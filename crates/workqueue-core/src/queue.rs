@@ -16,7 +16,9 @@ use crate::waiting::ReadyAt;
 use crate::workqueue::{AddEffect, Got, QueueEvent, QueueOptions, Workqueue};
 
 /// Which queue a controller runs on.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum QueueKind {
     /// client-go's rate-limiting queue: controller-runtime v0.22 and earlier.

@@ -17,15 +17,20 @@ use crate::sim::Input;
 use crate::time::{format_go_duration, Nanos};
 use crate::validate::{self, MAX_RUN};
 
-/// A run as written; `S` is the scenario as read ([`ScenarioDoc`], any
-/// version) or as written ([`Scenario`]).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A scenario, the inputs made while it ran, and the instant it reached.
+// `S` is the scenario as read (`ScenarioDoc`, any version) or as written
+// (`Scenario`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RunOf<S> {
+    /// The scenario the run started from.
     pub scenario: S,
+    /// What was done to the run, in order, each at its instant.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub inputs: Vec<TimedInput>,
+    /// The instant the run reached.
     #[serde(default, with = "crate::serde_duration")]
+    #[schemars(with = "crate::serde_duration::Duration")]
     pub run_to: Nanos,
 }
 
@@ -33,11 +38,14 @@ pub struct RunOf<S> {
 pub type RunDoc = RunOf<ScenarioDoc>;
 
 /// An input at an instant of the run: `{"at": "5s", "do": {...}}`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TimedInput {
+    /// The instant it was done.
     #[serde(default, with = "crate::serde_duration")]
+    #[schemars(with = "crate::serde_duration::Duration")]
     pub at: Nanos,
+    /// What was done.
     #[serde(rename = "do")]
     pub input: Input,
 }
@@ -223,6 +231,26 @@ impl Run {
         }
         serde_json::from_str::<Top>(text).is_ok_and(|t| t.scenario.is_some())
     }
+}
+
+/// The JSON Schema of scenario files (`{"version": 2, "controllers": …}`),
+/// derived from the types serde reads them into.
+pub fn scenario_schema() -> serde_json::Value {
+    serde_json::to_value(schema_for::<Scenario>()).unwrap_or_default()
+}
+
+/// The JSON Schema of run files (`{"scenario": …, "inputs": …, "run_to": …}`).
+pub fn run_schema() -> serde_json::Value {
+    serde_json::to_value(schema_for::<RunOf<Scenario>>()).unwrap_or_default()
+}
+
+/// Schemas of what a file holds: the reading contract, every field's
+/// default from `#[serde(default)]`.
+fn schema_for<T: schemars::JsonSchema>() -> schemars::Schema {
+    schemars::generate::SchemaSettings::draft2020_12()
+        .for_deserialize()
+        .into_generator()
+        .into_root_schema_for::<T>()
 }
 
 #[cfg(test)]

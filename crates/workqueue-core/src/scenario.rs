@@ -2,6 +2,8 @@
 //! and their scripts, event sources, seed and duration. Validation names the
 //! field at fault and says why, before anything reaches the simulation.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::controller::{CrossplaneConfig, Outcome, Script};
@@ -20,13 +22,16 @@ pub use crate::validate::{
 
 /// A manager and its controllers: a single controller is a list of one.
 /// What the manager shares (Crossplane's global bucket, a bucket passed to
-/// several controllers, the API client) sits at the top. Written with
-/// serde; read through [`ScenarioDoc`], which takes either version.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// several controllers, the API client) sits at the top.
+// Written with serde; read through `ScenarioDoc`, which takes either version.
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Scenario {
+    /// The format's version: 2 (files of version 1 are read and upgraded).
     pub version: u32,
+    /// Shown in titles and in `wqsim`'s output.
     #[serde(default)]
     pub name: String,
+    /// Seeds every random draw (scripts, jitter): the same seed, the same run.
     #[serde(default)]
     pub seed: u64,
     /// The manager's controllers, in the order they take turns.
@@ -45,9 +50,11 @@ pub struct Scenario {
     pub shared_bucket: Option<BucketSpec>,
     /// How long the run lasts (virtual time).
     #[serde(with = "crate::serde_duration", default = "default_duration")]
+    #[schemars(with = "crate::serde_duration::Duration")]
     pub duration_ns: Nanos,
     /// Width of one time-series sample.
     #[serde(with = "crate::serde_duration", default = "default_sample")]
+    #[schemars(with = "crate::serde_duration::Duration")]
     pub sample_ns: Nanos,
 }
 
@@ -60,10 +67,12 @@ fn is_false(b: &bool) -> bool {
 
 /// The API client's rate limit: `rest.Config{QPS, Burst}`, and which
 /// requests share one bucket of it.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ClientLimit {
+    /// Requests per second (`rest.Config.QPS`).
     pub qps: f64,
+    /// Requests that may go at once (`rest.Config.Burst`).
     pub burst: i64,
     /// Per resource kind (controller-runtime's client), or one bucket for
     /// every request (a clientset, or a `Config.RateLimiter` set by hand).
@@ -72,7 +81,9 @@ pub struct ClientLimit {
 }
 
 /// Which requests draw from one client bucket.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum ClientScope {
     /// controller-runtime's client: one REST client per GroupVersionKind,
@@ -92,6 +103,24 @@ impl ClientScope {
     }
 }
 
+/// The API client's buckets and who draws from them: see
+/// [`Scenario::client_plan`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClientPlan {
+    /// The kinds each bucket serves, in the order they first appear.
+    pub kinds: Vec<Vec<String>>,
+    /// Per controller, the buckets its reconcile draws from; the first is
+    /// its own kind's.
+    pub draws: Vec<Vec<Draw>>,
+}
+
+/// Requests one reconcile sends through one client bucket.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Draw {
+    pub bucket: usize,
+    pub requests: u32,
+}
+
 impl ClientLimit {
     /// controller-runtime up to v0.20: 20 qps, burst 30, per kind.
     pub const V0_20: ClientLimit = ClientLimit::per_kind(20.0, 30);
@@ -107,31 +136,39 @@ impl ClientLimit {
 }
 
 /// A token bucket's parameters.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BucketSpec {
+    /// Tokens per second.
     pub qps: f64,
+    /// The bucket's size: tokens that may go at once.
     pub burst: i64,
 }
 
 /// One controller: its queue, limiter, workers, keys and event sources.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ControllerSpec {
     /// Shown on the stage and in `wqsim`'s output (empty: `controller-<i>`).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub name: String,
+    /// `client_go` (client-go's rate-limiting queue, the default up to
+    /// controller-runtime v0.22) or `priority` (the default since v0.23).
     #[serde(default, skip_serializing_if = "QueueKind::is_client_go")]
     pub queue: QueueKind,
+    /// The queue's rate limiter (`RateLimiter`); none: the queue's default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limiter: Option<LimiterConfig>,
+    /// Workers, reconcile time, give-up and timeout.
     #[serde(default)]
     pub controller: ControllerConfig,
     /// The script of every item that has none of its own.
     #[serde(default)]
     pub default_script: Script,
+    /// Keys the run knows by name, each with its own script.
     #[serde(default)]
     pub items: Vec<ItemSpec>,
+    /// What adds keys: watch events, keys added at once, a resync.
     #[serde(default)]
     pub sources: Vec<Source>,
     /// API requests each reconcile makes through the manager's client.
@@ -141,6 +178,11 @@ pub struct ControllerSpec {
     /// when the client limits per kind). Empty: the controller's name.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub kind: String,
+    /// API requests each reconcile sends to other kinds, by kind: a Secret
+    /// it creates, a Deployment it owns. Reads served from the informer's
+    /// cache send none and are not counted here.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub writes: BTreeMap<String, u32>,
     /// This controller takes its tokens from the manager's shared bucket.
     #[serde(default, skip_serializing_if = "is_false")]
     pub shares_bucket: bool,
@@ -159,6 +201,7 @@ impl ControllerSpec {
             sources: Vec::new(),
             requests_per_reconcile: 0,
             kind: String::new(),
+            writes: BTreeMap::new(),
             shares_bucket: false,
         }
     }
@@ -181,7 +224,7 @@ fn default_add_at() -> Option<Nanos> {
     Some(0)
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ControllerConfig {
     /// `MaxConcurrentReconciles`.
@@ -189,6 +232,7 @@ pub struct ControllerConfig {
     pub workers: u32,
     /// How long one reconcile takes, unless an item says otherwise.
     #[serde(with = "crate::serde_duration", default)]
+    #[schemars(with = "crate::serde_duration::Duration")]
     pub reconcile_ns: Nanos,
     /// Give up on a key after this many requeues: on an error with
     /// `NumRequeues(key) >= N`, `Forget` it instead of `AddRateLimited`.
@@ -204,6 +248,7 @@ pub struct ControllerConfig {
         with = "crate::serde_duration::option",
         skip_serializing_if = "Option::is_none"
     )]
+    #[schemars(with = "Option<crate::serde_duration::Duration>")]
     pub reconcile_timeout_ns: Option<Nanos>,
     /// Reconciles take `reconcile_ns` plus up to this much more, drawn
     /// evenly from the scenario's seed (a key's own `reconcile_ns` too).
@@ -212,6 +257,7 @@ pub struct ControllerConfig {
         with = "crate::serde_duration::option",
         skip_serializing_if = "Option::is_none"
     )]
+    #[schemars(with = "Option<crate::serde_duration::Duration>")]
     pub reconcile_jitter_ns: Option<Nanos>,
 }
 
@@ -231,10 +277,12 @@ impl Default for ControllerConfig {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ItemSpec {
+    /// The object's key, as `namespace/name`.
     pub key: String,
+    /// Its own script, else the controller's `default_script`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub script: Option<Script>,
     #[serde(
@@ -242,39 +290,56 @@ pub struct ItemSpec {
         skip_serializing_if = "Option::is_none",
         with = "crate::serde_duration::option"
     )]
+    /// How long its reconciles take, else the controller's `reconcile_ns`.
+    #[schemars(with = "Option<crate::serde_duration::Duration>")]
     pub reconcile_ns: Option<Nanos>,
     /// When the item is first added (`null`: never by itself).
     #[serde(default = "default_add_at", with = "crate::serde_duration::option")]
+    #[schemars(with = "Option<crate::serde_duration::Duration>")]
     pub add_at_ns: Option<Nanos>,
 }
 
 /// Something outside the controller that adds keys: the informer's handlers.
-///
-/// Read through a flat record (see [`crate::tagged`]).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+// Read through a flat record (see [`crate::tagged`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", try_from = "SourceDoc")]
+// The schema is the tagged enum the files are written in, not its reader.
+#[schemars(!try_from)]
 pub enum Source {
     /// Watch events for one key at a steady rate: deduplication at work.
     WatchEvents {
+        /// The key the events are for.
         key: String,
+        /// Events per second.
         per_second: f64,
+        /// When the first event comes.
         #[serde(with = "crate::serde_duration", default)]
+        #[schemars(with = "crate::serde_duration::Duration")]
         start_ns: Nanos,
+        /// How long events keep coming.
         #[serde(with = "crate::serde_duration")]
+        #[schemars(with = "crate::serde_duration::Duration")]
         duration_ns: Nanos,
     },
     /// `count` distinct keys `prefix0`, `prefix1`, ... added at one instant.
     AddMany {
+        /// Keys are this prefix and 0, 1, 2 ….
         prefix: String,
+        /// How many keys.
         count: u64,
+        /// When they are added.
         #[serde(with = "crate::serde_duration", default)]
+        #[schemars(with = "crate::serde_duration::Duration")]
         at_ns: Nanos,
+        /// Their script, else the controller's `default_script`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         script: Option<Script>,
     },
     /// The informer's periodic resync: every known key is added again.
     Resync {
+        /// How often every key is added again.
         #[serde(with = "crate::serde_duration")]
+        #[schemars(with = "crate::serde_duration::Duration")]
         period_ns: Nanos,
     },
 }
@@ -491,30 +556,61 @@ impl Scenario {
         }
     }
 
-    /// The API client's buckets: the kinds that share each (one bucket per
-    /// kind, or one for all), and which bucket each controller draws from.
-    pub fn client_buckets(&self) -> (Vec<Vec<String>>, Vec<usize>) {
-        let Some(limit) = self.client_limit() else {
-            return (Vec::new(), Vec::new());
+    /// What controller `i`'s reconcile sends, by kind: its own kind's
+    /// `requests_per_reconcile` first, then its `writes` to other kinds
+    /// (a kind named twice is summed). Kinds with no requests are left out.
+    pub fn requests_by_kind(&self, i: usize) -> Vec<(String, u32)> {
+        let Some(c) = self.controllers.get(i) else {
+            return Vec::new();
         };
-        let mut buckets: Vec<Vec<String>> = Vec::new();
-        let mut of = Vec::with_capacity(self.controllers.len());
-        for i in 0..self.controllers.len() {
-            let kind = self.controller_kind(i);
-            let at = match limit.per {
-                ClientScope::Kind => buckets.iter().position(|b| b[0] == kind),
-                ClientScope::Clientset | ClientScope::Shared => (!buckets.is_empty()).then_some(0),
-            };
-            let at = at.unwrap_or_else(|| {
-                buckets.push(Vec::new());
-                buckets.len() - 1
-            });
-            if !buckets[at].contains(&kind) {
-                buckets[at].push(kind);
+        let mut out: Vec<(String, u32)> = vec![(self.controller_kind(i), c.requests_per_reconcile)];
+        for (kind, n) in &c.writes {
+            match out.iter_mut().find(|(k, _)| k == kind) {
+                Some((_, m)) => *m = m.saturating_add(*n),
+                None => out.push((kind.clone(), *n)),
             }
-            of.push(at);
         }
-        (buckets, of)
+        out.retain(|(_, n)| *n > 0);
+        out
+    }
+
+    /// The API client's buckets (one per kind, or one for all), the kinds
+    /// each serves, and what each controller's reconcile draws from them.
+    pub fn client_plan(&self) -> ClientPlan {
+        let mut plan = ClientPlan::default();
+        let Some(limit) = self.client_limit() else {
+            return plan;
+        };
+        for i in 0..self.controllers.len() {
+            // The own kind gets its bucket even when it sends nothing, so
+            // the stage can show the bucket the controller's kind uses.
+            let own = (self.controller_kind(i), 0);
+            let mut draws: Vec<Draw> = Vec::new();
+            for (kind, n) in std::iter::once(own).chain(self.requests_by_kind(i)) {
+                let at = match limit.per {
+                    ClientScope::Kind => plan.kinds.iter().position(|b| b[0] == kind),
+                    ClientScope::Clientset | ClientScope::Shared => {
+                        (!plan.kinds.is_empty()).then_some(0)
+                    }
+                };
+                let at = at.unwrap_or_else(|| {
+                    plan.kinds.push(Vec::new());
+                    plan.kinds.len() - 1
+                });
+                if !plan.kinds[at].contains(&kind) {
+                    plan.kinds[at].push(kind);
+                }
+                match draws.iter_mut().find(|d| d.bucket == at) {
+                    Some(d) => d.requests = d.requests.saturating_add(n),
+                    None => draws.push(Draw {
+                        bucket: at,
+                        requests: n,
+                    }),
+                }
+            }
+            plan.draws.push(draws);
+        }
+        plan
     }
 
     pub fn to_json(&self) -> String {
@@ -678,6 +774,7 @@ impl ScenarioDoc {
                 sources: self.sources.unwrap_or_default(),
                 requests_per_reconcile: self.requests_per_reconcile.unwrap_or_default(),
                 kind: String::new(),
+                writes: BTreeMap::new(),
                 shares_bucket: self.shares_bucket.unwrap_or_default(),
             }],
         };

@@ -67,3 +67,23 @@ pub mod option {
         Ok(Option::<Wrap>::deserialize(d)?.map(|w| w.0))
     }
 }
+
+/// How a duration is written, for the JSON Schema (`#[schemars(with)]` on
+/// each duration field): what [`deserialize`] accepts.
+pub struct Duration;
+
+impl schemars::JsonSchema for Duration {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Duration".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A duration: integer nanoseconds, or a Go duration string such as \"750ms\", \"1m30s\" or \"1.5h\".",
+            "anyOf": [
+                {"type": "integer", "description": "nanoseconds"},
+                {"type": "string", "pattern": "^[-+]?(0|([0-9]*\\.?[0-9]+(ns|us|µs|μs|ms|s|m|h))+)$"}
+            ]
+        })
+    }
+}

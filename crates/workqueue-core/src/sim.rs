@@ -110,8 +110,9 @@ pub struct Simulation {
     worker_priority: Vec<i64>,
     active: u32,
     items: ItemMap<ItemInfo>,
-    /// How long each key's latest reconcile waited for the API client.
-    last_client_wait: ItemMap<Nanos>,
+    /// How long each key's latest reconcile waited for the API client, and
+    /// the draw (in `client`) it waited longest on.
+    last_client_wait: ItemMap<(Nanos, usize)>,
     details: Details,
     scripts: ItemMap<Option<Script>>,
     reconcile_ns: ItemMap<Option<Nanos>>,
@@ -138,12 +139,13 @@ pub struct Simulation {
     series: Series,
     requeues_total: u64,
     watch_events_total: u64,
-    /// The API client's rate limiter (none: off), and what went through it.
-    client: Option<TokenBucket>,
-    /// The kinds whose requests share that bucket (this controller's kind
-    /// alone when the client limits per kind).
-    client_kinds: Vec<String>,
-    client_requests: u64,
+    /// The API client's buckets this controller's reconcile draws from, its
+    /// own kind's first (empty: no client limit).
+    client: Vec<ClientDraw>,
+    /// What one reconcile sends, by kind (counted with or without a limit).
+    requests_by_kind: Vec<(String, u32)>,
+    /// Reconciles that sent their requests.
+    api_calls: u64,
     client_waited: Nanos,
     /// When a reconcile last succeeded (how long the keys took to converge).
     last_success_at: Option<Nanos>,
@@ -191,6 +193,18 @@ pub struct MetricsSnapshot {
     pub waiting: usize,
 }
 
+/// One API client bucket a reconcile draws from.
+#[derive(Clone, Debug)]
+struct ClientDraw {
+    /// The manager's index of the bucket (the one it lends).
+    bucket: usize,
+    /// The kinds whose requests share the bucket.
+    kinds: Vec<String>,
+    /// Requests each reconcile sends through it.
+    requests: u32,
+    limiter: TokenBucket,
+}
+
 impl Simulation {
     /// Validates a scenario of one controller and builds its run at `T0 = 0`
     /// (a scenario of several runs as a [`crate::Manager`]).
@@ -228,7 +242,7 @@ impl Simulation {
             idle: (0..workers).map(Reverse).collect(),
             active: 0,
             items: ItemMap::new(ItemInfo::default()),
-            last_client_wait: ItemMap::new(0),
+            last_client_wait: ItemMap::new((0, 0)),
             details: Details::default(),
             scripts: ItemMap::new(None),
             reconcile_ns: ItemMap::new(None),
@@ -251,16 +265,26 @@ impl Simulation {
             series: Series::new(scenario.sample_ns),
             requeues_total: 0,
             watch_events_total: 0,
-            client: scenario
-                .client_limit()
-                .map(|c| TokenBucket::new(c.qps, c.burst)),
-            client_kinds: {
-                let (kinds, of) = scenario.client_buckets();
-                of.get(i)
-                    .and_then(|b| kinds.get(*b).cloned())
-                    .unwrap_or_default()
+            client: {
+                let plan = scenario.client_plan();
+                let limit = scenario.client_limit();
+                plan.draws
+                    .get(i)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|d| {
+                        let limit = limit?;
+                        Some(ClientDraw {
+                            bucket: d.bucket,
+                            kinds: plan.kinds.get(d.bucket).cloned().unwrap_or_default(),
+                            requests: d.requests,
+                            limiter: TokenBucket::new(limit.qps, limit.burst),
+                        })
+                    })
+                    .collect()
             },
-            client_requests: 0,
+            requests_by_kind: scenario.requests_by_kind(i),
+            api_calls: 0,
             client_waited: 0,
             last_success_at: None,
             heap_waited: [0; 3],
@@ -870,25 +894,39 @@ impl Simulation {
     /// x/time/rate's `Wait`: each waits for its reservation, one after the
     /// other, while the worker is held. Returns the whole wait.
     fn call_api(&mut self, w: usize, item: ItemId) -> Nanos {
-        let requests = self.spec.requests_per_reconcile;
-        self.client_requests += requests as u64;
-        let Some(client) = &mut self.client else {
-            return 0;
-        };
+        self.api_calls += 1;
+        let requests: u32 = self
+            .requests_by_kind
+            .iter()
+            .fold(0, |n, (_, r)| n.saturating_add(*r));
         let now = self.now;
-        // Reserved at one instant, in order: the last reservation's delay is
-        // when the last request goes out.
-        let waited = (0..requests)
-            .map(|_| client.reserve_delay(now))
-            .max()
-            .unwrap_or(0);
+        // Each bucket's requests are reserved at one instant, in order: the
+        // last reservation's delay is when that bucket's last request goes
+        // out. Requests to different buckets wait side by side (a request
+        // reserved later would find the other bucket refilled by as much),
+        // so the reconcile waits for the slowest bucket.
+        let (waited, slowest) = self
+            .client
+            .iter_mut()
+            .enumerate()
+            .map(|(d, draw)| {
+                let delay = (0..draw.requests)
+                    .map(|_| draw.limiter.reserve_delay(now))
+                    .max()
+                    .unwrap_or(0);
+                (delay, d)
+            })
+            .fold(
+                (0, 0),
+                |best, next| if next.0 > best.0 { next } else { best },
+            );
         // Each reservation is work: a thousand requests per reconcile cost
         // a thousand units of the caller's budget, not one.
         self.work_left = self.work_left.saturating_sub(requests as u64);
         // Written only once a key has waited: without an API client limit
         // (or before its bucket runs dry) the map stays empty.
-        if waited > 0 || *self.last_client_wait.get(item) > 0 {
-            self.last_client_wait.set(item, waited);
+        if waited > 0 || self.last_client_wait.get(item).0 > 0 {
+            self.last_client_wait.set(item, (waited, slowest));
         }
         if waited > 0 {
             self.client_waited = self.client_waited.saturating_add(waited);
@@ -1298,17 +1336,35 @@ impl Simulation {
 
     /// API requests sent through the client, and the time they waited in all.
     pub fn client_totals(&self) -> (u64, Nanos) {
-        (self.client_requests, self.client_waited)
+        let sent = self
+            .requests_by_kind()
+            .iter()
+            .fold(0u64, |n, (_, r)| n.saturating_add(*r));
+        (sent, self.client_waited)
     }
 
-    /// The kinds whose requests share this controller's client bucket.
-    pub fn client_kinds(&self) -> &[String] {
-        &self.client_kinds
+    /// API requests sent so far, by kind, own kind first.
+    pub fn requests_by_kind(&self) -> Vec<(String, u64)> {
+        self.requests_by_kind
+            .iter()
+            .map(|(k, n)| (k.clone(), self.api_calls.saturating_mul(*n as u64)))
+            .collect()
     }
 
-    /// The client's rate limiter, to lend a manager's shared one.
-    pub fn client_bucket_mut(&mut self) -> Option<&mut TokenBucket> {
-        self.client.as_mut()
+    /// The kinds whose requests share the client bucket `id`'s latest
+    /// reconcile waited longest on (else this controller's own kind's).
+    pub fn client_kinds(&self, id: ItemId) -> &[String] {
+        let d = self.last_client_wait.get(id).1;
+        self.client
+            .get(d)
+            .or(self.client.first())
+            .map_or(&[], |c| c.kinds.as_slice())
+    }
+
+    /// The client buckets this controller draws from, by the manager's
+    /// index, to lend it the manager's.
+    pub fn client_buckets_mut(&mut self) -> impl Iterator<Item = (usize, &mut TokenBucket)> {
+        self.client.iter_mut().map(|c| (c.bucket, &mut c.limiter))
     }
 
     /// Crossplane's global bucket, to lend a manager's shared one.
@@ -1363,7 +1419,7 @@ impl Simulation {
 
     /// How long `id`'s latest reconcile waited for the API client.
     pub fn last_client_wait(&self, id: ItemId) -> Nanos {
-        *self.last_client_wait.get(id)
+        self.last_client_wait.get(id).0
     }
 
     pub fn item(&self, id: ItemId) -> &ItemInfo {

@@ -108,7 +108,7 @@ impl Summary {
         let mut reconciles = 0u64;
         let mut deepest = 0u64;
         let mut requests: Vec<KindRequests> = Vec::new();
-        for (i, (_, sim)) in run.controllers().enumerate() {
+        for (_, sim) in run.controllers() {
             let q = sim.queue();
             keys += q.keys().len() as u64;
             for id in (0..q.keys().len()).map(|i| ItemId(i as u32)) {
@@ -119,7 +119,7 @@ impl Summary {
                     }
                 }
             }
-            let (sent, waited) = sim.client_totals();
+            let (_, waited) = sim.client_totals();
             let m = sim.metrics_snapshot();
             let [backoff, bucket, after] = sim.heap_waited();
             spent.queued += nanos(m.workqueue_queue_duration_seconds_sum);
@@ -130,14 +130,15 @@ impl Summary {
             spent.reconciling += (nanos(m.workqueue_work_duration_seconds_sum) - waited).max(0);
             reconciles += sim.inner_reconciles();
             deepest = deepest.max(sim.deepest_queue() as u64);
-            let kind = run.scenario().controller_kind(i).to_string();
-            match requests.iter_mut().find(|k| k.kind == kind) {
-                Some(k) => k.requests += sent,
-                None => requests.push(KindRequests {
-                    kind,
-                    requests: sent,
-                    per_second: 0.0,
-                }),
+            for (kind, sent) in sim.requests_by_kind() {
+                match requests.iter_mut().find(|k| k.kind == kind) {
+                    Some(k) => k.requests += sent,
+                    None => requests.push(KindRequests {
+                        kind,
+                        requests: sent,
+                        per_second: 0.0,
+                    }),
+                }
             }
         }
         let last_converged_at = run

@@ -57,6 +57,10 @@ pub const MAX_KEY_LEN: usize = 253;
 pub const MAX_CONTROLLERS: usize = 16;
 /// API requests one reconcile makes.
 pub const MAX_REQUESTS_PER_RECONCILE: u32 = 1_000;
+/// Other kinds one controller's reconcile writes.
+pub const MAX_WRITE_KINDS: usize = 32;
+/// A Kubernetes kind's name is a DNS label: at most 63 characters.
+pub const MAX_KIND_LEN: usize = 63;
 
 pub(crate) fn bad(field: impl Into<String>, reason: impl Into<String>) -> ScenarioError {
     ScenarioError {
@@ -546,6 +550,40 @@ fn controller(c: &ControllerSpec, crossplane: bool) -> Result<(), ScenarioError>
         MAX_REQUESTS_PER_RECONCILE as u64,
         "requests",
     )?;
+    if c.writes.len() > MAX_WRITE_KINDS {
+        return Err(bad(
+            "writes",
+            format!(
+                "{} kinds is too many: a reconcile writes at most {MAX_WRITE_KINDS}",
+                c.writes.len()
+            ),
+        ));
+    }
+    let mut total = c.requests_per_reconcile as u64;
+    for (kind, n) in &c.writes {
+        let field = format!("writes.{kind}");
+        let len = kind.chars().count();
+        if kind.trim().is_empty() || len > MAX_KIND_LEN {
+            return Err(bad(
+                field,
+                format!("a kind's name is 1 to {MAX_KIND_LEN} characters, this one has {len}"),
+            ));
+        }
+        count_in(
+            &field,
+            *n as u64,
+            0,
+            MAX_REQUESTS_PER_RECONCILE as u64,
+            "requests",
+        )?;
+        total += *n as u64;
+    }
+    if total > MAX_REQUESTS_PER_RECONCILE as u64 {
+        return Err(bad(
+            "writes",
+            format!("{total} requests per reconcile in all is too many: at most {MAX_REQUESTS_PER_RECONCILE}, own kind and writes together"),
+        ));
+    }
     if c.sources.len() > MAX_SOURCES {
         return Err(bad(
             "sources",

@@ -495,7 +495,7 @@ impl Simulation {
         if waited > 0 {
             out.push(Holder::Client {
                 waited,
-                kinds: self.client_kinds().to_vec(),
+                kinds: self.client_kinds(id).to_vec(),
             });
         }
         out

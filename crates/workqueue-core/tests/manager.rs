@@ -5,7 +5,7 @@
 
 use workqueue_core::controller::{CrossplaneConfig, Outcome, Script};
 use workqueue_core::scenario::{
-    BucketSpec, ClientLimit, ClientScope, ControllerConfig, ControllerSpec, Source,
+    BucketSpec, ClientLimit, ClientScope, ControllerConfig, ControllerSpec, Draw, Source,
 };
 use workqueue_core::{
     LimiterConfig, Manager, Scenario, Simulation, TokenBucket, MILLISECOND, SECOND,
@@ -30,6 +30,7 @@ fn kind(name: &str, count: u64, script: Script) -> ControllerSpec {
         }],
         requests_per_reconcile: 0,
         kind: String::new(),
+        writes: Default::default(),
         shares_bucket: false,
     }
 }
@@ -309,8 +310,130 @@ fn the_client_limits_each_kind_on_its_own_unless_told_to_share() {
     );
     s.controllers[1].kind = "a".into();
     s.client = Some(ClientLimit::per_kind(5.0, 10));
+    let plan = s.client_plan();
+    assert_eq!(plan.kinds, vec![vec!["a".to_string()]]);
     assert_eq!(
-        s.client_buckets(),
-        (vec![vec!["a".to_string()]], vec![0, 0])
+        plan.draws,
+        vec![
+            vec![Draw {
+                bucket: 0,
+                requests: 0
+            }];
+            2
+        ]
     );
+}
+
+/// Requests by kind. Controller a writes its own kind once and a Secret
+/// once per reconcile; b only writes a Secret. With a bucket per kind, a's
+/// own bucket serves 100 requests (done at 18 s) but the Secret bucket
+/// serves 200: each reconcile waits for its slowest bucket, so both finish
+/// by 38 s, and the Secret kind carries 200 requests in the summary. b's own
+/// kind, which it never writes, sends none.
+#[test]
+fn writes_to_another_kind_draw_from_that_kinds_bucket() {
+    let mut s = Scenario::of(
+        "writes",
+        vec![
+            kind(
+                "a",
+                100,
+                Script::Always {
+                    outcome: Outcome::Success,
+                },
+            ),
+            kind(
+                "b",
+                100,
+                Script::Always {
+                    outcome: Outcome::Success,
+                },
+            ),
+        ],
+    );
+    s.client = Some(ClientLimit::per_kind(5.0, 10));
+    for c in &mut s.controllers {
+        c.controller.workers = 100;
+        c.controller.reconcile_ns = 0;
+        c.writes.insert("Secret".into(), 1);
+    }
+    s.controllers[0].requests_per_reconcile = 1;
+    s.duration_ns = 60 * SECOND;
+    let plan = s.client_plan();
+    assert_eq!(
+        plan.kinds,
+        vec![
+            vec!["a".to_string()],
+            vec!["Secret".to_string()],
+            vec!["b".to_string()]
+        ]
+    );
+    assert_eq!(
+        plan.draws[0],
+        vec![
+            Draw {
+                bucket: 0,
+                requests: 1
+            },
+            Draw {
+                bucket: 1,
+                requests: 1
+            }
+        ]
+    );
+    assert_eq!(
+        plan.draws[1],
+        vec![
+            Draw {
+                bucket: 2,
+                requests: 0
+            },
+            Draw {
+                bucket: 1,
+                requests: 1
+            }
+        ]
+    );
+    let mut m = Manager::new(&s).unwrap();
+    m.run_until(60 * SECOND);
+    let converged: Vec<_> = m
+        .controllers()
+        .map(|(_, c)| c.converged_at().unwrap())
+        .collect();
+    assert_eq!(*converged.iter().max().unwrap(), 38 * SECOND);
+    let summary = workqueue_core::summary::Summary::of(&m);
+    let by_kind: Vec<(String, u64)> = summary
+        .requests
+        .iter()
+        .map(|k| (k.kind.clone(), k.requests))
+        .collect();
+    assert_eq!(
+        by_kind,
+        vec![("a".to_string(), 100), ("Secret".to_string(), 200)]
+    );
+    // Without the Secret writes, a's own kind alone is done at 18 s.
+    for c in &mut s.controllers {
+        c.writes.clear();
+    }
+    let mut m = Manager::new(&s).unwrap();
+    m.run_until(60 * SECOND);
+    assert_eq!(
+        m.controllers().next().unwrap().1.converged_at(),
+        Some(18 * SECOND)
+    );
+}
+
+/// A write's kind is named in the field path when it is refused.
+#[test]
+fn a_write_with_no_kind_or_too_many_requests_is_refused_by_field() {
+    let mut s = Scenario::of("w", vec![kind("a", 1, Script::default())]);
+    s.controllers[0].writes.insert(String::new(), 1);
+    let e = s.validate().unwrap_err();
+    assert_eq!(e.field, "controllers[0].writes.");
+    s.controllers[0].writes.clear();
+    s.controllers[0].writes.insert("Secret".into(), 600);
+    s.controllers[0].writes.insert("ConfigMap".into(), 600);
+    let e = s.validate().unwrap_err();
+    assert_eq!(e.field, "controllers[0].writes");
+    assert!(e.reason.contains("1200 requests"), "{}", e.reason);
 }

@@ -355,6 +355,14 @@ fn controller(s: &Scenario, i: usize, c: &ControllerSpec, uses: &mut Uses) -> St
             .collect();
         format!("controller.Options{{\n{lines}\t\t}}")
     };
+    let sends = s.requests_by_kind(i);
+    if !sends.is_empty() {
+        let list: Vec<String> = sends.iter().map(|(k, n)| format!("{n} to {k}")).collect();
+        out += &format!(
+            "\t// Each Reconcile sends {} API request(s): reads from the cache send none.\n",
+            list.join(", ")
+        );
+    }
     if let Some(n) = c.controller.give_up_after {
         out += &format!(
             "\t// Giving up after {n} requeues is up to its Reconcile:\n\t//\n\t//\tif err != nil && r.queue.NumRequeues(req) >= {n} {{\n\t//\t\treturn ctrl.Result{{}}, reconcile.TerminalError(err)\n\t//\t}}\n"

@@ -668,6 +668,7 @@ impl Reader<'_> {
                 }],
                 requests_per_reconcile: u32::from(s.client.is_some()),
                 kind: c.kind.clone(),
+                writes: Default::default(),
                 shares_bucket: sharing.is_some(),
             })
             .collect();

@@ -85,7 +85,7 @@ pub fn export(args: &[String]) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("{path}: {e}");
+            eprintln!("{path}: {}", workqueue_core::document::explain(&text, &e));
             ExitCode::from(1)
         }
     }

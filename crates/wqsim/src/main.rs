@@ -9,6 +9,8 @@
 //! * `wqsim import FILE.go|DIR...` reads a controller's Go set-up into a
 //!   scenario, printed as JSON ([`import`]); `wqsim export FILE.json` writes
 //!   a scenario's Go set-up, which `import` reads back to the same set-up.
+//! * `wqsim schema [run] [--markdown]` prints the JSON Schema of scenario
+//!   (or run) files, or the reference page written from it ([`schema`]).
 //!
 //! Exit codes:
 //!
@@ -25,6 +27,7 @@ use std::process::ExitCode;
 mod import;
 mod lesson;
 mod run;
+mod schema;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -32,6 +35,7 @@ fn main() -> ExitCode {
         Some("lesson") => lesson::main(&args[1..]),
         Some("import") => import::main(&args[1..]),
         Some("export") => import::export(&args[1..]),
+        Some("schema") => schema::main(&args[1..]),
         _ => run::main(&args),
     }
 }
