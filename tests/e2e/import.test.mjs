@@ -27,6 +27,9 @@ test('an operator picked as files opens as its run, and its summary has numbers'
   // What the code does not say: the author's own figures.
   await page.fill('[data-testid="import-objects"]', '60');
   await page.fill('[data-testid="import-outage"]', '1');
+  // What each reconcile writes: a status update, and a Secret it creates.
+  await page.fill('[data-testid="import-own-writes"]', '1');
+  await page.fill('[data-testid="import-other-writes"]', 'Secret 1');
   await shot(page, 'import-operator');
   await page.click('[data-testid="import-open"]');
   await page.waitForSelector('[data-stage][data-manager]');
@@ -35,9 +38,17 @@ test('an operator picked as files opens as its run, and its summary has numbers'
   await page.waitForTimeout(1500);
   await page.click('[data-testid="tab-metrics"]');
   await page.waitForFunction(() => /of 120/.test(document.querySelector('[data-summary="converged"]')?.textContent ?? ''));
+  // Requests by kind: each controller's own kind, and the Secrets both write.
+  const requests = await page.locator('[data-summary="requests"]').allTextContents();
+  const kinds = await page.locator('tr:has([data-summary="requests"]) th').allTextContents();
+  assert.ok(kinds.some((k) => /API requests, Secret/.test(k)), kinds.join(' | '));
+  assert.equal(kinds.length, 3, kinds.join(' | '));
+  assert.ok(requests.every((r) => /^[\d,]+ \([\d.]+\/s\)$/.test(r)), requests.join(' | '));
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="download"]')]);
   const run = JSON.parse(fs.readFileSync(await download.path(), 'utf8'));
   for (const c of run.scenario.controllers) {
+    assert.deepEqual(c.writes, { Secret: 1 });
+    assert.equal(c.requests_per_reconcile, 1);
     assert.equal(c.sources[0].count, 60);
     assert.deepEqual(c.default_script, { type: 'outage', from_ns: 0, until_ns: 60e9, otherwise: { kind: 'success' } });
   }
