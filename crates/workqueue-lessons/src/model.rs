@@ -33,6 +33,9 @@ pub struct Step {
     pub goal: Option<Goal>,
     pub act: Option<Act>,
     pub show: Option<Show>,
+    /// Speaker notes (a ```` ```notes ```` block): what to ask, the answer,
+    /// the common wrong guess. Shown in the presenter's window only.
+    pub notes: String,
 }
 
 /// A part of the stage a step talks about.

@@ -21,6 +21,11 @@ pub const MAX_NESTING: usize = 24;
 pub const MAX_MISTAKES: usize = 20;
 /// The fence's info string that marks a step's block.
 pub const STEP_FENCE: &str = "step";
+/// The fence's info string that marks a step's speaker notes: shown in the
+/// presenter's window only.
+pub const NOTES_FENCE: &str = "notes";
+/// The longest speaker notes a step may carry (characters).
+pub const MAX_NOTES_CHARS: usize = 4000;
 
 /// A refusal: the line of the file (from 1), the field, and why.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize)]
@@ -80,6 +85,8 @@ struct Draft {
     line: usize,
     prose: Vec<String>,
     block: Option<(usize, String)>,
+    /// The speaker notes: their first line and text.
+    notes: Option<(usize, String)>,
 }
 
 /// A lesson file's bytes as text: refused, naming the line and the byte
@@ -185,6 +192,8 @@ fn outline(id: &str, text: &str) -> Result<(Lesson, Vec<Draft>, Lines), LessonEr
     let mut heading: Option<(HeadingLevel, usize, String)> = None;
     // A fenced step block being read: its first line and text so far.
     let mut block: Option<(usize, String)> = None;
+    // A fenced notes block being read: its first line and text so far.
+    let mut notes: Option<(usize, String)> = None;
     let mut depth = 0usize;
     for (event, range) in Parser::new(text).into_offset_iter() {
         let line = lines.line(range.start);
@@ -225,6 +234,7 @@ fn outline(id: &str, text: &str) -> Result<(Lesson, Vec<Draft>, Lines), LessonEr
                             line: at,
                             prose: Vec::new(),
                             block: None,
+                            notes: None,
                         });
                     }
                     // Smaller headings are prose.
@@ -239,6 +249,40 @@ fn outline(id: &str, text: &str) -> Result<(Lesson, Vec<Draft>, Lines), LessonEr
             {
                 block = Some((line + 1, String::new()));
                 depth += 1;
+            }
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info)))
+                if depth == 0 && info.trim() == NOTES_FENCE =>
+            {
+                notes = Some((line + 1, String::new()));
+                depth += 1;
+            }
+            Event::Text(t) if notes.is_some() => notes.as_mut().expect("checked").1.push_str(&t),
+            Event::End(TagEnd::CodeBlock) if notes.is_some() => {
+                depth -= 1;
+                let (at, text) = notes.take().expect("checked");
+                let Some(step) = drafts.last_mut() else {
+                    return Err(refuse(
+                        at - 1,
+                        "notes",
+                        "speaker notes come after the ## step heading they are for",
+                    ));
+                };
+                if step.notes.is_some() {
+                    return Err(refuse(
+                        at - 1,
+                        "notes",
+                        format!("step \"{}\" has a second notes block: keep one", step.title),
+                    ));
+                }
+                let chars = text.chars().count();
+                if chars > MAX_NOTES_CHARS {
+                    return Err(refuse(
+                        at - 1,
+                        "notes",
+                        format!("speaker notes are at most {MAX_NOTES_CHARS} characters, these have {chars}"),
+                    ));
+                }
+                step.notes = Some((at, text));
             }
             Event::Text(t) if block.is_some() => block.as_mut().expect("checked").1.push_str(&t),
             Event::End(TagEnd::CodeBlock) if block.is_some() => {
@@ -454,6 +498,7 @@ fn step(draft: Draft, lines: &Lines) -> Result<Step, LessonError> {
         line,
         prose,
         block,
+        notes,
     } = draft;
     let Some((at, json)) = block else {
         return Err(refuse(
@@ -560,6 +605,7 @@ fn step(draft: Draft, lines: &Lines) -> Result<Step, LessonError> {
         goal: doc.goal,
         act: doc.act,
         show: doc.show,
+        notes: notes.map(|(_, n)| n.trim().to_string()).unwrap_or_default(),
     })
 }
 

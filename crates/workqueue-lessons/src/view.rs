@@ -32,6 +32,10 @@ pub struct StepView {
     /// An [`Act`] as JSON (inputs, like a set-up's, read by the page's reader).
     pub act: Option<String>,
     pub compare_limiters: bool,
+    /// Speaker notes as HTML (see [`prose`]); the presenter's window alone
+    /// shows them.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub notes: String,
 }
 
 /// A set-up, written as a share link's state is (`scenario`, `inputs` at
@@ -92,6 +96,11 @@ pub fn view_with(lesson: &Lesson, mut progress: impl FnMut(usize, usize)) -> Les
                 }),
                 act: s.act.as_ref().and_then(|a| serde_json::to_string(a).ok()),
                 compare_limiters: s.show == Some(Show::CompareLimiters),
+                notes: if s.notes.is_empty() {
+                    String::new()
+                } else {
+                    prose(&s.notes)
+                },
             })
             .enumerate()
             .map(|(i, step)| {

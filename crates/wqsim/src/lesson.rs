@@ -111,6 +111,23 @@ fn report(path: &str, l: &Lesson) -> u8 {
             );
         }
     }
+    // Speaker notes are for the presenter's window: a trainer sees at once
+    // which steps still have none.
+    let bare: Vec<String> = (1..=l.steps.len())
+        .filter(|i| l.steps[i - 1].notes.is_empty())
+        .map(|i| i.to_string())
+        .collect();
+    println!(
+        "notes {}: {} of {} steps{}",
+        l.id,
+        l.steps.len() - bare.len(),
+        l.steps.len(),
+        if bare.is_empty() {
+            String::new()
+        } else {
+            format!(" (none at step {})", bare.join(", "))
+        }
+    );
     code
 }
 
