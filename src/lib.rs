@@ -15,6 +15,7 @@ pub mod lessons;
 pub mod notice;
 pub mod open;
 pub mod pacing;
+pub mod presenter;
 pub mod provider;
 pub mod session;
 pub mod settings;

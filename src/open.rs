@@ -138,10 +138,33 @@ fn flag(search: &str, name: &str) -> bool {
 
 /// The page's mode from its query string.
 pub fn mode_of(search: &str) -> Mode {
+    let embed = flag(search, "embed");
+    // An embed is a guest in someone's page: never one of a workshop's windows.
+    let audience = !embed && flag(search, "audience");
+    let presenter = !embed && !audience && flag(search, "presenter");
     Mode {
-        embed: flag(search, "embed"),
-        workshop: flag(search, "workshop"),
+        embed,
+        // The projector's window is in workshop type; the presenter's has
+        // its own layout.
+        workshop: audience || (!presenter && flag(search, "workshop")),
+        presenter,
+        audience,
     }
+}
+
+/// The room a presenter's or audience window is in: the value of
+/// `?presenter=` or `?audience=` (`1` unless named), which the windows of
+/// one workshop share.
+pub fn room_of(search: &str) -> Option<String> {
+    let mode = mode_of(search);
+    let name = if mode.audience {
+        "audience"
+    } else if mode.presenter {
+        "presenter"
+    } else {
+        return None;
+    };
+    param(search, name).filter(|v| !v.is_empty())
 }
 
 /// The page's query string with `workshop=1` set or removed, the other

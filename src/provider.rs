@@ -154,6 +154,7 @@ impl Provider {
                 requests_per_reconcile: self.requests_per_reconcile,
                 kind: String::new(),
                 writes: Default::default(),
+                errors_write_nothing: false,
                 shares_bucket: shares,
             })
             .collect();

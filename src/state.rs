@@ -104,6 +104,14 @@ pub enum Action {
     SwitchQueue(QueueKind),
     /// A Go set-up being read, read, or refused (the lesson worker reads it).
     GoImport(GoImport),
+    /// This window becomes the presenter's (an audience window opens).
+    Present,
+    /// The presenter's workshop, for this window to show (see [`crate::presenter`]).
+    Follow(Box<crate::presenter::Mirror>),
+    /// The presenter's clock while it plays.
+    FollowClock(crate::presenter::Clock),
+    /// An audience window's narration takes this many pages.
+    AudiencePages(usize),
 }
 
 /// A controller's Go set-up, as the "Bring your controller" dialog shows it.
@@ -119,11 +127,18 @@ pub enum GoImport {
     Refused(String),
 }
 
-/// How the page was opened (`?embed=1`, `?workshop=1`).
+/// How the page was opened (`?embed=1`, `?workshop=1`, `?presenter=1`,
+/// `?audience=1`).
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Mode {
     pub embed: bool,
     pub workshop: bool,
+    /// The trainer's window of a workshop on two screens: notes, the next
+    /// step, the clicker, a small stage.
+    pub presenter: bool,
+    /// The projector's window: the stage and the narration, in step with
+    /// the presenter's window.
+    pub audience: bool,
 }
 
 #[derive(Clone)]
@@ -166,6 +181,10 @@ pub struct Playground {
     pub until_wait: bool,
     /// The last Go set-up asked to be read, and what came of it.
     pub go_import: Option<GoImport>,
+    /// In an audience window: what a person did here, numbered, for the
+    /// presenter's window to carry out (the newest few; see
+    /// [`crate::presenter`]).
+    pub outbox: Vec<(u64, crate::presenter::Remote)>,
 }
 
 impl PartialEq for Playground {
@@ -228,6 +247,7 @@ impl Playground {
             pending_lesson: None,
             refused_lesson: None,
             go_import: None,
+            outbox: Vec::new(),
             library: 0,
             goal_figures: None,
         }
@@ -243,7 +263,19 @@ impl Playground {
         fresh.playing = self.playing;
         fresh.mode = self.mode;
         fresh.course = self.course.clone();
+        fresh.outbox = self.outbox.clone();
         fresh
+    }
+
+    /// An audience window sends what a person does to the presenter's.
+    fn send(&mut self, remote: crate::presenter::Remote) {
+        /// Sent at once: only the last few are ever still unsent.
+        const KEPT: usize = 16;
+        let seq = self.outbox.last().map_or(1, |(n, _)| n + 1);
+        self.outbox.push((seq, remote));
+        if self.outbox.len() > KEPT {
+            self.outbox.remove(0);
+        }
     }
 
     /// The stage's controller, to read (see [`Timeline::sim`]).
@@ -427,6 +459,17 @@ impl Reducible for Playground {
         }
         let mut next = (*self).clone();
         next.rev += 1;
+        if self.mode.audience {
+            // The presenter's window holds the workshop: what is done here
+            // is done there, and comes back with its state.
+            if let Some(remote) = crate::presenter::Remote::of(&action) {
+                next.send(remote);
+                return Rc::new(next);
+            }
+            if let Action::NarrationPages(pages) = action {
+                next.send(crate::presenter::Remote::Pages { pages });
+            }
+        }
         match action {
             Action::FrameWork(_) => return self, // handled above, without a clone
             Action::Tick(real_ms) => {
@@ -600,6 +643,26 @@ impl Reducible for Playground {
                 next.pacing.reset();
             }
             Action::GoImport(g) => next.go_import = Some(g),
+            Action::Present => {
+                next.mode.presenter = true;
+                next.mode.audience = false;
+                next.mode.workshop = false;
+            }
+            Action::Follow(mirror) => match next.follow(*mirror) {
+                Ok(followed) => return Rc::new(followed),
+                Err(e) => {
+                    next.notice = Notice::error(format!(
+                        "The presenter's window sent a state this window cannot show: {e}"
+                    ))
+                }
+            },
+            Action::FollowClock(clock) => next.follow_clock(clock),
+            Action::AudiencePages(pages) => {
+                if self.lesson.as_ref().is_none_or(|l| l.pages == pages.max(1)) {
+                    return self;
+                }
+                next.narration_pages(pages);
+            }
             Action::Load(shared) => {
                 let mut fresh = next.carry_over(Playground::from_shared(*shared));
                 fresh.playing = false;

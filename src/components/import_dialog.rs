@@ -30,9 +30,10 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
     let objects = use_state(|| "100".to_string());
     let reconcile_ms = use_state(|| "50".to_string());
     let outage_min = use_state(|| "0".to_string());
-    // Writes only: reads are served from the informer's cache.
-    let own_writes = use_state(|| "1".to_string());
-    let other_writes = use_state(String::new);
+    // Writes only (reads are served from the informer's cache), per
+    // controller: (own kind, other kinds).
+    let writes = use_state(Vec::<(String, String)>::new);
+    let errors_write_nothing = use_state(|| false);
     let on_paste = {
         let pasted = pasted.clone();
         Callback::from(move |e: InputEvent| {
@@ -116,16 +117,62 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
                 unread,
             }),
         ) => {
+            let rows: Vec<(String, String)> = (0..scenario.controllers.len())
+                .map(|i| {
+                    writes
+                        .get(i)
+                        .cloned()
+                        .unwrap_or_else(|| ("1".into(), String::new()))
+                })
+                .collect();
             let assumed = assume(
                 scenario,
                 &Figures {
                     objects: &objects,
                     reconcile_ms: &reconcile_ms,
                     outage_min: &outage_min,
-                    own_writes: &own_writes,
-                    other_writes: &other_writes,
+                    writes: &rows,
+                    errors_write_nothing: *errors_write_nothing,
                 },
             );
+            let write_rows = scenario.controllers.iter().enumerate().map(|(i, c)| {
+                let set = |own: bool| {
+                    let (writes, rows) = (writes.clone(), rows.clone());
+                    Callback::from(move |e: InputEvent| {
+                        let Some(t) = e
+                            .target()
+                            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+                        else {
+                            return;
+                        };
+                        let mut next = rows.clone();
+                        match own {
+                            true => next[i].0 = t.value(),
+                            false => next[i].1 = t.value(),
+                        }
+                        writes.set(next);
+                    })
+                };
+                let (own, other) = rows[i].clone();
+                html! {
+                    <tr>
+                        <th scope="row" class="mono">{ c.name.clone() }</th>
+                        <td><input type="text" inputmode="numeric" aria-label={format!("{}: writes to its own kind per reconcile", c.name)} value={own} oninput={set(true)} data-testid={format!("import-own-writes-{i}")} /></td>
+                        <td><input type="text" aria-label={format!("{}: writes to other kinds per reconcile", c.name)} placeholder="e.g. Secret 1, ConfigMap 2" value={other} oninput={set(false)} data-testid={format!("import-other-writes-{i}")} /></td>
+                    </tr>
+                }
+            });
+            let on_errors = {
+                let errors_write_nothing = errors_write_nothing.clone();
+                Callback::from(move |e: Event| {
+                    if let Some(t) = e
+                        .target()
+                        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+                    {
+                        errors_write_nothing.set(t.checked());
+                    }
+                })
+            };
             let open = {
                 let (d, assumed, onclose) =
                     (state.dispatcher(), assumed.clone(), props.onclose.clone());
@@ -164,10 +211,14 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
                         { number_field("import-objects", "Objects per controller", &objects) }
                         { number_field("import-reconcile", "Each reconcile takes (ms)", &reconcile_ms) }
                         { number_field("import-outage", "An outage for the first (minutes; 0: none)", &outage_min) }
-                        { number_field("import-own-writes", "Writes to its own kind per reconcile (status updates, patches)", &own_writes) }
-                        { text_field("import-other-writes", "Writes to other kinds per reconcile (e.g. Secret 1, ConfigMap 2)", &other_writes) }
                     </div>
-                    <p class="hint">{"Reads come from the informer's cache and cost no API request; every write, status update, patch or delete does."}</p>
+                    <h3>{"API requests each reconcile sends"}</h3>
+                    <p class="hint">{"Reads come from the informer's cache and cost no request; every write, status update, patch or delete does."}</p>
+                    <table class="writes">
+                        <thead><tr><th scope="col">{"Controller"}</th><th scope="col">{"Writes to its own kind"}</th><th scope="col">{"Writes to other kinds"}</th></tr></thead>
+                        <tbody>{ for write_rows }</tbody>
+                    </table>
+                    <label class="check"><input type="checkbox" checked={*errors_write_nothing} onchange={on_errors} data-testid="import-errors-write-nothing" />{" A reconcile that fails writes nothing (it fails before its writes)"}</label>
                     { match &assumed { Err(why) => html! { <p class="field-error" role="alert" data-testid="import-assume-error">{ why.clone() }</p> }, Ok(_) => html! {} } }
                     <button class="primary" onclick={open} disabled={assumed.is_err()} data-testid="import-open">{"Run it"}</button>
                 </div>
@@ -196,11 +247,6 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
 /// A number field bound to `value`.
 fn number_field(id: &'static str, label: &'static str, value: &UseStateHandle<String>) -> Html {
     field(id, label, value, "numeric")
-}
-
-/// A text field bound to `value`.
-fn text_field(id: &'static str, label: &'static str, value: &UseStateHandle<String>) -> Html {
-    field(id, label, value, "text")
 }
 
 fn field(
@@ -233,8 +279,9 @@ struct Figures<'a> {
     objects: &'a str,
     reconcile_ms: &'a str,
     outage_min: &'a str,
-    own_writes: &'a str,
-    other_writes: &'a str,
+    /// Per controller: writes to its own kind, and to other kinds.
+    writes: &'a [(String, String)],
+    errors_write_nothing: bool,
 }
 
 /// The imported scenario with the author's figures: objects per
@@ -250,11 +297,12 @@ fn assume(s: &Scenario, f: &Figures) -> Result<Scenario, String> {
     let objects = number("Objects per controller", f.objects)?;
     let reconcile = number("Each reconcile takes (ms)", f.reconcile_ms)?;
     let outage = number("An outage for the first (minutes)", f.outage_min)?;
-    let own = number("Writes to its own kind", f.own_writes)?;
-    let writes = writes_of(f.other_writes)?;
     let mut s = s.clone();
     let minutes = |m: u64| (m.min(1_000_000) as i64).saturating_mul(60 * workqueue_core::SECOND);
-    for c in &mut s.controllers {
+    for (c, (own, other)) in s.controllers.iter_mut().zip(f.writes) {
+        let own = number(&format!("{}: writes to its own kind", c.name), own)?;
+        c.writes = writes_of(other).map_err(|e| format!("{}: {e}", c.name))?;
+        c.errors_write_nothing = f.errors_write_nothing;
         for src in &mut c.sources {
             if let workqueue_core::scenario::Source::AddMany { count, .. } = src {
                 *count = objects;
@@ -263,7 +311,6 @@ fn assume(s: &Scenario, f: &Figures) -> Result<Scenario, String> {
         c.controller.reconcile_ns =
             (reconcile.min(1 << 40) as i64).saturating_mul(workqueue_core::MILLISECOND);
         c.requests_per_reconcile = own.min(u32::MAX as u64) as u32;
-        c.writes = writes.clone();
         if outage > 0 {
             c.default_script = workqueue_core::Script::Outage {
                 from_ns: 0,
@@ -283,14 +330,27 @@ fn assume(s: &Scenario, f: &Figures) -> Result<Scenario, String> {
             crate::timeline::PAGE_MAX_KEYS
         ));
     }
-    s.validate()
-        .map_err(|e| match e.field.rsplit_once(".writes") {
-            Some(_) => format!("Writes to other kinds: {}", e.reason),
-            None if e.field.ends_with("requests_per_reconcile") => {
-                format!("Writes to its own kind: {}", e.reason)
+    s.validate().map_err(|e| {
+        let name = |i: &str| {
+            i.parse::<usize>()
+                .ok()
+                .and_then(|i| s.controllers.get(i))
+                .map_or_else(String::new, |c| format!("{}: ", c.name))
+        };
+        let at = e
+            .field
+            .strip_prefix("controllers[")
+            .and_then(|r| r.split_once(']'));
+        match at {
+            Some((i, rest)) if rest.starts_with(".writes") => {
+                format!("{}Writes to other kinds: {}", name(i), e.reason)
             }
-            None => e.to_string(),
-        })?;
+            Some((i, rest)) if rest.starts_with(".requests_per_reconcile") => {
+                format!("{}Writes to its own kind: {}", name(i), e.reason)
+            }
+            _ => e.to_string(),
+        }
+    })?;
     Ok(s)
 }
 

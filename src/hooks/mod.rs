@@ -11,7 +11,9 @@ use yew::prelude::*;
 use crate::state::{Action, Playground};
 
 mod travel;
+mod workshop_link;
 pub use travel::use_travel;
+pub use workshop_link::use_workshop_link;
 
 /// Milliseconds since page load (the browser's monotonic clock).
 pub fn now_ms() -> f64 {

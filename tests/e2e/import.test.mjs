@@ -28,8 +28,11 @@ test('an operator picked as files opens as its run, and its summary has numbers'
   await page.fill('[data-testid="import-objects"]', '60');
   await page.fill('[data-testid="import-outage"]', '1');
   // What each reconcile writes: a status update, and a Secret it creates.
-  await page.fill('[data-testid="import-own-writes"]', '1');
-  await page.fill('[data-testid="import-other-writes"]', 'Secret 1');
+  for (const i of [0, 1]) {
+    await page.fill(`[data-testid="import-own-writes-${i}"]`, '1');
+    await page.fill(`[data-testid="import-other-writes-${i}"]`, 'Secret 1');
+  }
+  await page.check('[data-testid="import-errors-write-nothing"]');
   await shot(page, 'import-operator');
   await page.click('[data-testid="import-open"]');
   await page.waitForSelector('[data-stage][data-manager]');
@@ -49,6 +52,7 @@ test('an operator picked as files opens as its run, and its summary has numbers'
   for (const c of run.scenario.controllers) {
     assert.deepEqual(c.writes, { Secret: 1 });
     assert.equal(c.requests_per_reconcile, 1);
+    assert.equal(c.errors_write_nothing, true);
     assert.equal(c.sources[0].count, 60);
     assert.deepEqual(c.default_script, { type: 'outage', from_ns: 0, until_ns: 60e9, otherwise: { kind: 'success' } });
   }

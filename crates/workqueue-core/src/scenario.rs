@@ -183,6 +183,12 @@ pub struct ControllerSpec {
     /// cache send none and are not counted here.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub writes: BTreeMap<String, u32>,
+    /// A reconcile that returns an error sends none of its requests: it
+    /// failed before its writes (an external API down, a dependency not
+    /// found). Off: every reconcile sends them, as one that records the
+    /// failure in its status does.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub errors_write_nothing: bool,
     /// This controller takes its tokens from the manager's shared bucket.
     #[serde(default, skip_serializing_if = "is_false")]
     pub shares_bucket: bool,
@@ -202,6 +208,7 @@ impl ControllerSpec {
             requests_per_reconcile: 0,
             kind: String::new(),
             writes: BTreeMap::new(),
+            errors_write_nothing: false,
             shares_bucket: false,
         }
     }
@@ -775,6 +782,7 @@ impl ScenarioDoc {
                 requests_per_reconcile: self.requests_per_reconcile.unwrap_or_default(),
                 kind: String::new(),
                 writes: BTreeMap::new(),
+                errors_write_nothing: false,
                 shares_bucket: self.shares_bucket.unwrap_or_default(),
             }],
         };

@@ -108,6 +108,10 @@ pub struct Simulation {
     /// The priority each worker's key was handed out with: its requeue
     /// reuses it. (A key not in flight: see [`ControllerQueue::last_priority`].)
     worker_priority: Vec<i64>,
+    /// Each worker's outcome, decided when its reconcile started (only
+    /// where errors write nothing: whether it sends its requests depends
+    /// on it).
+    decided: Vec<Option<Outcome>>,
     active: u32,
     items: ItemMap<ItemInfo>,
     /// How long each key's latest reconcile waited for the API client, and
@@ -238,6 +242,7 @@ impl Simulation {
             queue,
             workers: vec![WorkerState::Idle; workers as usize],
             worker_priority: vec![0; workers as usize],
+            decided: vec![None; workers as usize],
             ends: BinaryHeap::new(),
             idle: (0..workers).map(Reverse).collect(),
             active: 0,
@@ -801,7 +806,21 @@ impl Simulation {
                 }
                 _ => base,
             };
-            let waited = self.call_api(w, item);
+            // Where errors write nothing, the script decides now, for the
+            // instant the reconcile's own work ends: a failure sends nothing.
+            self.decided[w] = None;
+            if self.spec.errors_write_nothing {
+                let attempt = self.items.get(item).reconciles;
+                let script = self
+                    .scripts
+                    .get(item)
+                    .clone()
+                    .unwrap_or_else(|| self.spec.default_script.clone());
+                self.decided[w] = script.outcome(attempt, after(self.now, duration), &mut self.rng);
+            }
+            let fails = self.decided[w]
+                .is_some_and(|o| o.result().error != crate::controller::ErrorKind::None);
+            let waited = if fails { 0 } else { self.call_api(w, item) };
             let busy = waited.saturating_add(duration);
             // The context's deadline ends a reconcile that would run past it.
             let deadline = self
@@ -854,7 +873,11 @@ impl Simulation {
             .get(item)
             .as_ref()
             .unwrap_or(&self.spec.default_script);
-        match script.outcome(attempt, self.now, &mut self.rng) {
+        let decided = match self.decided[w].take() {
+            Some(o) => Some(o),
+            None => script.outcome(attempt, self.now, &mut self.rng),
+        };
+        match decided {
             Some(outcome) => {
                 self.workers[w] = WorkerState::AwaitingDecision { item, started };
                 self.conclude(w, item, outcome, true);

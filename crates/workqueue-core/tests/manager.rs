@@ -31,6 +31,7 @@ fn kind(name: &str, count: u64, script: Script) -> ControllerSpec {
         requests_per_reconcile: 0,
         kind: String::new(),
         writes: Default::default(),
+        errors_write_nothing: false,
         shares_bucket: false,
     }
 }
@@ -436,4 +437,56 @@ fn a_write_with_no_kind_or_too_many_requests_is_refused_by_field() {
     let e = s.validate().unwrap_err();
     assert_eq!(e.field, "controllers[0].writes");
     assert!(e.reason.contains("1200 requests"), "{}", e.reason);
+}
+
+/// Where errors write nothing, a reconcile that fails sends none of its
+/// requests: through a 5 s outage, only the successes write, and the
+/// client's bucket is not drained by failures. Otherwise every reconcile
+/// sends them.
+#[test]
+fn where_errors_write_nothing_only_successes_send_requests() {
+    let run = |errors_write_nothing: bool| {
+        let mut s = Scenario::of(
+            "outage",
+            vec![kind(
+                "a",
+                20,
+                Script::Outage {
+                    from_ns: 0,
+                    until_ns: 5 * SECOND,
+                    otherwise: Outcome::Success,
+                },
+            )],
+        );
+        s.client = Some(ClientLimit::per_kind(5.0, 10));
+        let c = &mut s.controllers[0];
+        c.controller.workers = 4;
+        c.controller.reconcile_ns = 10 * workqueue_core::MILLISECOND;
+        c.requests_per_reconcile = 1;
+        c.writes.insert("Secret".into(), 2);
+        c.errors_write_nothing = errors_write_nothing;
+        let mut m = Manager::new(&s).unwrap();
+        m.run_until(60 * SECOND);
+        let sim = m.controllers().next().unwrap().1;
+        let snapshot = sim.metrics_snapshot();
+        let all = sim.inner_reconciles();
+        (sim.requests_by_kind(), all, snapshot, m.client_totals())
+    };
+    let (by_kind, all, metrics, _) = run(true);
+    // reconcile_total is [error, requeue_after, requeue, success].
+    let successes = metrics.controller.reconcile_total[3];
+    assert_eq!(successes, 20, "every key converged");
+    assert!(all > successes, "there were failures: {all}");
+    assert_eq!(
+        by_kind,
+        vec![
+            ("a".to_string(), successes),
+            ("Secret".to_string(), 2 * successes)
+        ]
+    );
+    let (by_kind, all, _, _) = run(false);
+    assert_eq!(
+        by_kind,
+        vec![("a".to_string(), all), ("Secret".to_string(), 2 * all)]
+    );
 }

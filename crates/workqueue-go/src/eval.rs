@@ -58,6 +58,38 @@ pub struct Env {
     pub funcs: HashMap<String, Expression>,
     /// How deep such calls go now (a function calling itself stops).
     depth: std::cell::Cell<u32>,
+    /// The type of the method being read (`func (r *WidgetReconciler) …`):
+    /// `r.Workers` is that type's field.
+    pub receiver: Option<String>,
+}
+
+impl Env {
+    /// A field a literal filled (`&WidgetReconciler{Workers: n}`): kept by
+    /// its type, and by its name alone while no other type's literal gives
+    /// the same field another value.
+    pub fn bind_field(&mut self, typ: Option<&str>, field: &str, value: Value) {
+        if let Some(t) = typ {
+            self.names.insert(format!(".{t}.{field}"), value.clone());
+        }
+        let any = format!(".{field}");
+        let value = match self.names.get(&any) {
+            Some(old) if *old != value => Value::Unknown(format!(
+                "{field} is set to different values for different types"
+            )),
+            _ => value,
+        };
+        self.names.insert(any, value);
+    }
+
+    /// The field `r.field` reads: the method's own type's, else the one
+    /// value every literal gave it.
+    fn field(&self, field: &str) -> Option<Value> {
+        self.receiver
+            .as_ref()
+            .and_then(|t| self.names.get(&format!(".{t}.{field}")))
+            .or_else(|| self.names.get(&format!(".{field}")))
+            .cloned()
+    }
 }
 
 /// The last name of a selector or identifier: `workqueue.NewTypedMaxOfRateLimiter`
@@ -70,6 +102,8 @@ pub fn name_of(e: &Expression) -> Option<&str> {
         Expression::IndexList(i) => name_of(&i.left),
         Expression::Paren(p) => name_of(&p.expr),
         Expression::Star(s) => name_of(&s.right),
+        // A method's receiver `(r *T)`.
+        Expression::TypePointer(p) => name_of(&p.typ),
         _ => None,
     }
 }
@@ -138,7 +172,7 @@ impl Env {
                 // `r.Workers`: a field the set-up filled in a literal
                 // (`&Reconciler{Workers: n}`) somewhere.
                 _ => match e {
-                    Expression::Selector(s) => self.names.get(&format!(".{}", s.sel.name)).cloned(),
+                    Expression::Selector(s) => self.field(&s.sel.name),
                     _ => None,
                 }
                 .unwrap_or_else(|| {

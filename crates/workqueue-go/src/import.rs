@@ -55,6 +55,8 @@ pub enum ImportError {
         line: usize,
         reason: String,
     },
+    #[error("{file}: the set-up reads as a scenario that cannot run: {reason}")]
+    Unusable { file: String, reason: String },
     #[error("the files hold {bytes} bytes: at most {MAX_BYTES} are read")]
     TooBig { bytes: usize },
     #[error("no controller found: the reader looks for ctrl.NewControllerManagedBy(…), controller.New(…) and workqueue.NewTypedRateLimitingQueue(…)")]
@@ -101,16 +103,34 @@ pub fn import(files: &[(String, String)]) -> Result<Imported, ImportError> {
     }
     // go.mod says which controller-runtime: before v0.23, client-go's
     // queue is the default.
-    let module = files
+    // Each file's pieces; a go.mod pasted among Go files is a piece too.
+    let is_mod = |text: &str| {
+        text.lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty() && !l.starts_with("//"))
+            .is_some_and(|l| l.starts_with("module "))
+    };
+    let all: Vec<(&String, (String, isize))> = files
         .iter()
-        .filter(|(name, _)| name.ends_with("go.mod"))
-        .find_map(|(name, text)| {
-            controller_runtime_minor(text).map(|(line, minor)| (name, line, minor))
-        });
-    let sources = files
+        .flat_map(|(name, text)| {
+            let split = match name.ends_with("go.mod") {
+                true => vec![(text.clone(), 0)],
+                false => pieces(text),
+            };
+            split.into_iter().map(move |p| (name, p))
+        })
+        .collect();
+    let module =
+        all.iter()
+            .filter(|(_, (text, _))| is_mod(text))
+            .find_map(|(name, (text, offset))| {
+                controller_runtime_minor(text)
+                    .map(|(line, minor)| (*name, (line as isize + offset) as usize, minor))
+            });
+    let sources = all
         .iter()
-        .filter(|(name, _)| !name.ends_with("go.mod"))
-        .flat_map(|(name, text)| pieces(text).into_iter().map(move |p| (name, p)))
+        .filter(|(_, (text, _))| !is_mod(text))
+        .map(|(name, (text, offset))| (*name, (text.clone(), *offset)))
         .map(|(name, (text, offset))| {
             Source::parse(name, &text, offset).map_err(|(line, reason)| ImportError::Parse {
                 file: name.clone(),
@@ -188,14 +208,14 @@ fn controller_runtime_minor(gomod: &str) -> Option<(usize, u32)> {
 }
 
 /// A pasted text as Go files: split where another `package` clause starts
-/// (several files pasted into one box), and a piece without one (a bare
-/// `SetupWithManager`) given one. Each piece with the line its text starts
+/// (several files pasted into one box) or a go.mod's `module` line, and a
+/// piece without one (a bare `SetupWithManager`) given a package clause. Each piece with the line its text starts
 /// at in the paste, less one for a clause added.
 fn pieces(text: &str) -> Vec<(String, isize)> {
     let mut starts: Vec<usize> = text
         .lines()
         .enumerate()
-        .filter(|(_, l)| l.starts_with("package "))
+        .filter(|(_, l)| l.starts_with("package ") || l.starts_with("module "))
         .map(|(i, _)| i)
         .collect();
     if starts.first() != Some(&0) {
@@ -212,7 +232,7 @@ fn pieces(text: &str) -> Vec<(String, isize)> {
                 .lines()
                 .map(str::trim)
                 .find(|l| !l.is_empty() && !l.starts_with("//"))
-                .is_some_and(|l| l.starts_with("package "));
+                .is_some_and(|l| l.starts_with("package ") || l.starts_with("module "));
             if has_clause {
                 (piece, from as isize)
             } else {
@@ -278,9 +298,18 @@ impl Reader<'_> {
                 }
             }
             Declaration::Function(f) => {
+                // A method reads its own type's fields (`r.Workers`).
+                let receiver = f
+                    .recv
+                    .as_ref()
+                    .and_then(|r| r.list.first())
+                    .and_then(|field| crate::eval::name_of(&field.typ))
+                    .map(str::to_string);
+                let outer = std::mem::replace(&mut self.env.receiver, receiver);
                 if let Some(body) = &f.body {
                     self.block(file, &body.list, pass);
                 }
+                self.env.receiver = outer;
             }
             _ => {}
         }
@@ -424,6 +453,7 @@ impl Reader<'_> {
                 }
             }
             Expression::CompositeLit(c) => {
+                let typ = crate::eval::name_of(&c.typ).map(str::to_string);
                 for kv in &c.val.values {
                     if let Element::Expr(v) = &kv.val {
                         // A field filled here (`Workers: n`) is what
@@ -433,9 +463,7 @@ impl Reader<'_> {
                         {
                             match self.env.eval(v) {
                                 Value::Unknown(_) | Value::Options(_) => {}
-                                value => {
-                                    self.env.names.insert(format!(".{}", k.name), value);
-                                }
+                                value => self.env.bind_field(typ.as_deref(), &k.name, value),
                             }
                         }
                         self.expression(file, v, pass);
@@ -670,6 +698,7 @@ impl Reader<'_> {
                 requests_per_reconcile: 1,
                 kind: c.kind.clone(),
                 writes: Default::default(),
+                errors_write_nothing: false,
                 shares_bucket: sharing.is_some(),
             })
             .collect();
@@ -686,10 +715,13 @@ impl Reader<'_> {
             line: 1,
             text: format!("not in the code, assumed: {OBJECTS} objects per controller, each reconcile takes 50ms, succeeds and writes once to its own kind (a status update); reads from the cache cost no request; set them in the scenario (the page's dialog asks for them)"),
         });
-        s.validate().map_err(|e| ImportError::Parse {
+        s.validate().map_err(|e| ImportError::Unusable {
             file: self.main_file(),
-            line: 1,
-            reason: format!("the set-up gives an unusable scenario: {e}"),
+            reason: match e.reason.contains("names two controllers") {
+                // A folder read with a copy of itself inside.
+                true => format!("{e} (were the same files read twice?)"),
+                false => e.to_string(),
+            },
         })?;
         Ok(Imported {
             scenario: s,

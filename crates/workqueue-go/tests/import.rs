@@ -252,6 +252,18 @@ fn pasted_pieces_a_go_mod_and_a_field_from_a_flag() {
         .iter()
         .any(|f| f.text.contains("UsePriorityQueue is not set")));
 
+    // The go.mod pasted into the same box, after the Go: its version is
+    // read at its line in the paste, and it is not taken for Go.
+    let pasted = format!("{main}{ctl}{gomod}");
+    let got = import(&[("pasted.go".to_string(), pasted)]).unwrap();
+    assert_eq!(got.scenario.controllers[0].queue, QueueKind::ClientGo);
+    let line = main.lines().count() + ctl.lines().count() + 6;
+    assert!(
+        says(&got.taken, "pasted.go", line, "controller-runtime v0.19"),
+        "{:#?}",
+        got.taken
+    );
+
     // A field that cannot be read is said, never guessed silently.
     let unknown = "package c\n\nfunc (r *R) SetupWithManager(mgr ctrl.Manager) error {\n\treturn ctrl.NewControllerManagedBy(mgr).\n\t\tFor(&v1.Thing{}).\n\t\tWithOptions(controller.Options{MaxConcurrentReconciles: r.Pool()}).\n\t\tComplete(r)\n}\n";
     let got = import(&[("c.go".into(), unknown.into())]).unwrap();
@@ -294,5 +306,96 @@ fn a_limiter_from_a_helper_function_is_read() {
                 },
             ]
         })
+    );
+}
+
+/// Kubebuilder's layout: each reconciler struct has a `MaxConcurrentReconciles`
+/// field that main.go fills (one from a flag, one with a literal) and its
+/// `SetupWithManager` passes on as `r.MaxConcurrentReconciles`: each
+/// controller gets its own struct's value, not the last one written.
+#[test]
+fn a_field_each_reconciler_struct_fills_is_read_per_struct() {
+    let main = r#"package main
+
+import (
+	"flag"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"example.com/acme/internal/controller"
+)
+
+func main() {
+	var workers int
+	flag.IntVar(&workers, "max-concurrent-reconciles", 4, "workers")
+	flag.Parse()
+	mgr, _ := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{})
+	if err := (&controller.CacheReconciler{Client: mgr.GetClient(), MaxConcurrentReconciles: workers}).SetupWithManager(mgr); err != nil {
+		panic(err)
+	}
+	if err := (&controller.HookReconciler{Client: mgr.GetClient(), MaxConcurrentReconciles: 2}).SetupWithManager(mgr); err != nil {
+		panic(err)
+	}
+}
+"#;
+    let setup = |kind: &str| {
+        format!(
+            r#"package controller
+
+import (
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+	acmev1 "example.com/acme/api/v1"
+)
+
+type {kind}Reconciler struct {{
+	MaxConcurrentReconciles int
+}}
+
+func (r *{kind}Reconciler) SetupWithManager(mgr ctrl.Manager) error {{
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&acmev1.{kind}{{}}).
+		WithOptions(controller.Options{{MaxConcurrentReconciles: r.MaxConcurrentReconciles}}).
+		Complete(r)
+}}
+"#
+        )
+    };
+    // The controllers' files come before main.go, as a directory lists them.
+    let files = vec![
+        ("cache_controller.go".to_string(), setup("Cache")),
+        ("hook_controller.go".to_string(), setup("Hook")),
+        ("main.go".to_string(), main.to_string()),
+    ];
+    let got = import(&files).unwrap();
+    let workers = |kind: &str| {
+        got.scenario
+            .controllers
+            .iter()
+            .find(|c| c.kind == kind)
+            .unwrap()
+            .controller
+            .workers
+    };
+    assert_eq!((workers("Cache"), workers("Hook")), (4, 2));
+    // A receiver's field that no literal of its type fills, while others
+    // disagree, is said, not guessed.
+    let mut files = files;
+    files.push(("extra_controller.go".into(), setup("Extra")));
+    files[2].1 = files[2].1.replace(
+        "\tif err := (&controller.HookReconciler",
+        "\tif err := (&controller.ExtraReconciler{}).SetupWithManager(mgr); err != nil {\n\t\tpanic(err)\n\t}\n\tif err := (&controller.HookReconciler",
+    );
+    let got = import(&files).unwrap();
+    let extra = got
+        .scenario
+        .controllers
+        .iter()
+        .find(|c| c.kind == "Extra")
+        .unwrap();
+    assert_eq!(extra.controller.workers, 1);
+    assert!(
+        got.unread.iter().any(|f| f.text.contains("\"Extra\"")
+            && f.text.contains("different values for different types")),
+        "{:?}",
+        got.unread
     );
 }

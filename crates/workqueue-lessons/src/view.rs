@@ -96,10 +96,11 @@ pub fn view_with(lesson: &Lesson, mut progress: impl FnMut(usize, usize)) -> Les
                 }),
                 act: s.act.as_ref().and_then(|a| serde_json::to_string(a).ok()),
                 compare_limiters: s.show == Some(Show::CompareLimiters),
+                // Each line of the notes stays a line (Ask:, Answer:, …).
                 notes: if s.notes.is_empty() {
                     String::new()
                 } else {
-                    prose(&s.notes)
+                    prose(&s.notes.replace('\n', "  \n"))
                 },
             })
             .enumerate()

@@ -203,22 +203,40 @@ fn an_unclosed_comment_is_named_where_it_opens() {
 /// step; one per step, bounded; never part of the prose the room reads.
 #[test]
 fn speaker_notes_belong_to_their_step_and_stay_out_of_its_prose() {
-    let text = format!("{GOOD}\n```notes\nAsk: how many?\nAnswer: **7**. The usual guess is 200.\n```\n");
+    let text =
+        format!("{GOOD}\n```notes\nAsk: how many?\nAnswer: **7**. The usual guess is 200.\n```\n");
     let l = lesson("small", &text).unwrap();
-    assert_eq!(l.steps[0].notes, "Ask: how many?\nAnswer: **7**. The usual guess is 200.");
+    assert_eq!(
+        l.steps[0].notes,
+        "Ask: how many?\nAnswer: **7**. The usual guess is 200."
+    );
     assert!(!l.steps[0].text.contains("Ask"), "{}", l.steps[0].text);
     let view = workqueue_lessons::view::view(&l);
-    assert!(view.steps[0].notes.contains("<strong>7</strong>"), "{}", view.steps[0].notes);
+    assert!(
+        view.steps[0].notes.contains("<strong>7</strong>"),
+        "{}",
+        view.steps[0].notes
+    );
     assert!(!view.steps[0].text.contains("usual guess"));
     // Before the first step: refused on the fence's line.
     let early = GOOD.replace("## One key", "```notes\nearly\n```\n\n## One key");
     let e = refused(&early);
-    assert_eq!((e.line, e.field.as_str()), (line_of(&early, "```notes"), "notes"), "{e}");
+    assert_eq!(
+        (e.line, e.field.as_str()),
+        (line_of(&early, "```notes"), "notes"),
+        "{e}"
+    );
     // Two in one step.
     let twice = format!("{text}\n```notes\nagain\n```\n");
     let e = refused(&twice);
     assert!(e.reason.contains("second notes block"), "{e}");
-    let last = twice.lines().enumerate().filter(|(_, l)| *l == "```notes").last().unwrap().0;
+    let last = twice
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| *l == "```notes")
+        .last()
+        .unwrap()
+        .0;
     assert_eq!(e.line, last + 1);
     // Too long.
     let long = format!("{GOOD}\n```notes\n{}\n```\n", "n".repeat(5000));

@@ -1,0 +1,158 @@
+//! The channel between a workshop's windows (see [`crate::presenter`]): a
+//! `BroadcastChannel` named after the page's path and the room, opened
+//! only in a presenter's or an audience window.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use crate::presenter::{self, Message, Role};
+use crate::state::{Action, PlaygroundContext};
+
+/// How often the presenter's window says the instant while it plays (ms).
+const CLOCK_MS: u32 = 100;
+/// Every this many clock ticks, the whole state goes too: a message lost
+/// (a window busy, asleep) is made good within a second.
+const STATE_EVERY: u32 = 10;
+/// A presenter's window that reloads takes the state an audience window
+/// answers its hello with, for this long after it opened (ms).
+const ADOPT_MS: f64 = 3000.0;
+
+/// Connects this window to the others of its workshop.
+#[hook]
+pub fn use_workshop_link(state: &PlaygroundContext) {
+    let latest = use_mut_ref(|| None::<PlaygroundContext>);
+    *latest.borrow_mut() = Some(state.clone());
+    let role = if state.mode.presenter {
+        Some(Role::Presenter)
+    } else if state.mode.audience {
+        Some(Role::Audience)
+    } else {
+        None
+    };
+    let channel = use_mut_ref(|| None::<web_sys::BroadcastChannel>);
+    {
+        let (channel, latest, d) = (channel.clone(), latest.clone(), state.dispatcher());
+        use_effect_with(role, move |role| {
+            let link = role.and_then(|role| Link::open(role, latest, d));
+            *channel.borrow_mut() = link.as_ref().map(|l| l.channel.clone());
+            move || drop(link)
+        });
+    }
+    // The presenter says each change as it happens.
+    let signature = state.mode.presenter.then(|| state.mirror_signature());
+    {
+        let (channel, latest) = (channel.clone(), latest.clone());
+        use_effect_with(signature, move |signature| {
+            if signature.is_some() {
+                if let Some(s) = latest.borrow().as_ref() {
+                    post(&channel.borrow(), &Message::State(s.mirror()));
+                }
+            }
+        });
+    }
+    // An audience window sends what was done in it, once each.
+    let sent = use_mut_ref(|| 0u64);
+    {
+        let outbox = state.outbox.clone();
+        use_effect_with(outbox, move |outbox| {
+            let mut last = sent.borrow_mut();
+            let from = *last;
+            for (seq, remote) in outbox.iter().filter(|(seq, _)| *seq > from) {
+                post(&channel.borrow(), &Message::Do(remote.clone()));
+                *last = *seq;
+            }
+        });
+    }
+}
+
+fn post(channel: &Option<web_sys::BroadcastChannel>, m: &Message) {
+    if let Some(c) = channel {
+        let _ = c.post_message(&presenter::encode(m).into());
+    }
+}
+
+/// An open channel and what listens on it; closed when dropped.
+struct Link {
+    channel: web_sys::BroadcastChannel,
+    _on_message: Closure<dyn Fn(web_sys::MessageEvent)>,
+    _clock: Option<gloo_timers::callback::Interval>,
+}
+
+impl Link {
+    fn open(
+        role: Role,
+        latest: Rc<RefCell<Option<PlaygroundContext>>>,
+        d: UseReducerDispatcher<crate::state::Playground>,
+    ) -> Option<Link> {
+        let location = web_sys::window()?.location();
+        let search = location.search().ok()?;
+        let room = crate::open::room_of(&search).unwrap_or_else(|| "1".into());
+        let path = location.pathname().ok()?;
+        let channel =
+            web_sys::BroadcastChannel::new(&presenter::channel_name(&path, &room)).ok()?;
+        let opened = crate::hooks::now_ms();
+        let on_message = {
+            let (channel, latest) = (channel.clone(), latest.clone());
+            Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+                let Some(m) = e.data().as_string().and_then(|t| presenter::decode(&t)) else {
+                    return;
+                };
+                let mirror = || latest.borrow().as_ref().map(|s| s.mirror());
+                match (role, m) {
+                    // A window (re)opened: the other side answers with the
+                    // workshop as it holds it (an audience window answers
+                    // a presenter's window that reloaded).
+                    (_, Message::Hello { from }) if from != role => {
+                        if let Some(m) = mirror() {
+                            post(&Some(channel.clone()), &Message::State(m));
+                        }
+                    }
+                    (Role::Audience, Message::State(m)) => d.dispatch(Action::Follow(Box::new(m))),
+                    (Role::Audience, Message::Clock(c)) => d.dispatch(Action::FollowClock(c)),
+                    (Role::Presenter, Message::Do(remote)) => {
+                        d.dispatch(remote.action(crate::hooks::now_ms()))
+                    }
+                    (Role::Presenter, Message::State(m))
+                        if crate::hooks::now_ms() - opened < ADOPT_MS =>
+                    {
+                        d.dispatch(Action::Follow(Box::new(m)))
+                    }
+                    _ => {}
+                }
+            })
+        };
+        channel.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        let clock = (role == Role::Presenter).then(|| {
+            let (channel, ticks) = (channel.clone(), Cell::new(0u32));
+            gloo_timers::callback::Interval::new(CLOCK_MS, move || {
+                let Some(s) = latest.borrow().clone() else {
+                    return;
+                };
+                ticks.set(ticks.get().wrapping_add(1));
+                let c = Some(channel.clone());
+                if ticks.get() % STATE_EVERY == 0 {
+                    post(&c, &Message::State(s.mirror()));
+                } else if s.playing {
+                    post(&c, &Message::Clock(s.clock()));
+                }
+            })
+        });
+        post(&Some(channel.clone()), &Message::Hello { from: role });
+        Some(Link {
+            channel,
+            _on_message: on_message,
+            _clock: clock,
+        })
+    }
+}
+
+impl Drop for Link {
+    fn drop(&mut self) {
+        self.channel.set_onmessage(None);
+        self.channel.close();
+    }
+}

@@ -1,0 +1,307 @@
+//! Two windows, one workshop: the presenter's window (notes, the next step,
+//! the expected answer, a clock, the clicker) and one or more audience
+//! windows on the projector. They talk over a same-origin
+//! `BroadcastChannel` (no server, offline).
+//!
+//! The presenter's window holds the workshop. An audience window runs the
+//! same deterministic simulation: it follows the presenter's state (the
+//! scenario, the inputs recorded, the instant, the lesson step and what was
+//! predicted there) and builds its own run from it — never a copy of
+//! pixels. What a person does in an audience window (the clicker, an
+//! outcome) is sent to the presenter, which carries it out and so shows it
+//! in every window. A window that (re)opens says hello and is answered with
+//! the state, so a reload of either loses nothing.
+
+use serde::{Deserialize, Serialize};
+use workqueue_core::{Input, Nanos};
+
+use crate::lesson_nav::LessonState;
+use crate::share::{self, Shared};
+use crate::state::{Action, Playground};
+
+/// Which window this is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    Presenter,
+    Audience,
+}
+
+/// What the windows say to each other.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "say", rename_all = "snake_case")]
+pub enum Message {
+    /// A window (re)opened: whoever holds the workshop answers with it.
+    Hello { from: Role },
+    /// The whole workshop: what a window needs to show the same thing.
+    State(Mirror),
+    /// The instant, while the run plays (several times a second).
+    Clock(Clock),
+    /// Something a person did in an audience window, for the presenter to do.
+    Do(Remote),
+}
+
+/// The workshop as one window holds it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Mirror {
+    /// The run and the lesson step, as a share link's JSON: read back
+    /// through the same gate as a link.
+    pub shared: String,
+    pub lesson: Option<LessonUi>,
+    pub clock: Clock,
+}
+
+/// Play, pause and the instant.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Clock {
+    pub at: Nanos,
+    pub playing: bool,
+    pub speed: f64,
+    /// The speed the run actually moves at (adaptive playback).
+    pub effective: f64,
+}
+
+/// What was predicted and shown at the lesson's steps.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LessonUi {
+    pub guesses: Vec<Option<String>>,
+    pub answers: Vec<Option<String>>,
+    pub asked: bool,
+    pub revealed: bool,
+    pub played: bool,
+    pub page: usize,
+}
+
+/// An action from an audience window, in words both windows read.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "do", rename_all = "snake_case")]
+pub enum Remote {
+    Next,
+    Back,
+    Reveal {
+        guess: String,
+    },
+    TogglePlay,
+    Play,
+    Pause,
+    Step,
+    StepBack,
+    Seek {
+        at: Nanos,
+    },
+    SetSpeed {
+        speed: f64,
+    },
+    Faster,
+    Slower,
+    Restart,
+    Input {
+        input: Input,
+    },
+    LessonStep {
+        step: usize,
+    },
+    /// The audience window's narration takes this many pages on its
+    /// screen: the clicker turns them (the presenter's own is not paged).
+    Pages {
+        pages: usize,
+    },
+}
+
+impl Remote {
+    /// What an audience window sends instead of doing `action` itself;
+    /// `None` for what stays in the window (a tick, a selection, a page
+    /// measured).
+    pub fn of(action: &Action) -> Option<Remote> {
+        Some(match action {
+            Action::LessonNext(_) => Remote::Next,
+            Action::LessonBack => Remote::Back,
+            Action::Reveal(guess, _) => Remote::Reveal {
+                guess: guess.clone(),
+            },
+            Action::TogglePlay => Remote::TogglePlay,
+            Action::Play => Remote::Play,
+            Action::Pause => Remote::Pause,
+            Action::Step => Remote::Step,
+            Action::StepBack => Remote::StepBack,
+            Action::Seek(at) => Remote::Seek { at: *at },
+            Action::SetSpeed(speed) => Remote::SetSpeed { speed: *speed },
+            Action::Faster => Remote::Faster,
+            Action::Slower => Remote::Slower,
+            Action::Restart => Remote::Restart,
+            Action::Input(input) => Remote::Input {
+                input: input.clone(),
+            },
+            Action::LessonStep(step) => Remote::LessonStep { step: *step },
+            _ => return None,
+        })
+    }
+
+    /// The action the presenter's window carries out, at its own real
+    /// instant `now_ms` (a clicker's dwell is timed in one window only).
+    pub fn action(self, now_ms: f64) -> Action {
+        match self {
+            Remote::Next => Action::LessonNext(now_ms),
+            Remote::Back => Action::LessonBack,
+            Remote::Reveal { guess } => Action::Reveal(guess, now_ms),
+            Remote::TogglePlay => Action::TogglePlay,
+            Remote::Play => Action::Play,
+            Remote::Pause => Action::Pause,
+            Remote::Step => Action::Step,
+            Remote::StepBack => Action::StepBack,
+            Remote::Seek { at } => Action::Seek(at),
+            Remote::SetSpeed { speed } => Action::SetSpeed(speed),
+            Remote::Faster => Action::Faster,
+            Remote::Slower => Action::Slower,
+            Remote::Restart => Action::Restart,
+            Remote::Input { input } => Action::Input(input),
+            Remote::LessonStep { step } => Action::LessonStep(step),
+            Remote::Pages { pages } => Action::AudiencePages(pages),
+        }
+    }
+}
+
+/// The channel's name for a room: windows of one playground (one path) with
+/// the same `?presenter=` / `?audience=` value.
+pub fn channel_name(path: &str, room: &str) -> String {
+    format!("workqueue-playground:{path}:{room}")
+}
+
+/// Messages are JSON text on the channel.
+pub fn encode(m: &Message) -> String {
+    serde_json::to_string(m).unwrap_or_default()
+}
+
+/// A message from another window: anything that does not read is ignored
+/// (another version of the page, another program on the channel).
+pub fn decode(text: &str) -> Option<Message> {
+    serde_json::from_str(text).ok()
+}
+
+impl Playground {
+    /// The workshop as this window holds it.
+    pub fn mirror(&self) -> Mirror {
+        Mirror {
+            shared: share::to_json(&self.shared()),
+            lesson: self.lesson.as_ref().map(LessonUi::of),
+            clock: self.clock(),
+        }
+    }
+
+    /// What changes the workshop, without the instant (which the clock
+    /// says) or a lesson file's text (which never changes under a step):
+    /// a new one is sent when it differs.
+    pub fn mirror_signature(&self) -> String {
+        let mut shared = self.shared();
+        shared.at = 0;
+        if let Some(l) = &mut shared.lesson {
+            l.text = None;
+        }
+        let lesson = self.lesson.as_ref().map(LessonUi::of);
+        format!(
+            "{}|{}|{}|{}",
+            share::to_json(&shared),
+            serde_json::to_string(&lesson).unwrap_or_default(),
+            self.playing,
+            self.speed
+        )
+    }
+
+    pub fn clock(&self) -> Clock {
+        Clock {
+            at: self.now(),
+            playing: self.playing,
+            speed: self.speed,
+            effective: self.effective_speed,
+        }
+    }
+
+    /// This window made to show `m`: the same run (rebuilt only when the
+    /// scenario, the lesson step or past inputs differ; new inputs are
+    /// recorded at their instants), the same lesson step with what was
+    /// predicted there, and the same instant.
+    pub fn follow(&self, m: Mirror) -> Result<Playground, String> {
+        let theirs: Shared = share::read(&m.shared).map_err(|e| e.to_string())?;
+        let mine = self.shared();
+        let step = |s: &Shared| s.lesson.as_ref().map(|l| (l.id.clone(), l.step));
+        let known = mine.inputs.len();
+        let same_run = mine.scenario == theirs.scenario
+            && step(&mine) == step(&theirs)
+            && theirs.inputs.get(..known) == Some(&mine.inputs[..]);
+        let mut next = if same_run {
+            let next = self.clone();
+            {
+                let mut t = next.timeline.borrow_mut();
+                for (at, input) in &theirs.inputs[known..] {
+                    t.seek(*at);
+                    t.record(input.clone()).map_err(|e| e.to_string())?;
+                }
+            }
+            next
+        } else {
+            let mut fresh = self.carry_over(Playground::from_shared(theirs.clone()));
+            fresh.notice = None;
+            fresh
+        };
+        next.selected = theirs.selected.clone();
+        if let (Some(ui), Some(l)) = (m.lesson, next.lesson.as_mut()) {
+            ui.apply(l);
+        }
+        next.follow_clock(m.clock);
+        next.rev = self.rev + 1;
+        Ok(next)
+    }
+
+    /// Play, pause, speed and the instant as the presenter has them. While
+    /// playing, a window a frame or two apart is left to catch up by itself.
+    pub fn follow_clock(&mut self, c: Clock) {
+        self.playing = c.playing;
+        self.speed = c.speed;
+        let now = self.now();
+        let slack = if c.playing {
+            // 150 ms of real time at the speed the run moves.
+            (0.15 * c.effective.max(c.speed) * 1e9) as Nanos
+        } else {
+            0
+        };
+        if (now - c.at).abs() > slack {
+            self.timeline.borrow_mut().seek(c.at);
+        }
+    }
+}
+
+impl LessonUi {
+    fn of(l: &LessonState) -> LessonUi {
+        LessonUi {
+            guesses: l.guesses.clone(),
+            answers: l.answers.clone(),
+            asked: l.asked,
+            revealed: l.revealed_at.is_some(),
+            played: l.played_at.is_some(),
+            page: l.page,
+        }
+    }
+
+    /// Onto this window's lesson (its real instants are its own: only
+    /// whether a thing happened travels).
+    fn apply(self, l: &mut LessonState) {
+        if self.guesses.len() == l.guesses.len() {
+            l.guesses = self.guesses;
+        }
+        if self.answers.len() == l.answers.len() {
+            l.answers = self.answers;
+        }
+        l.asked = self.asked;
+        l.revealed_at = match (self.revealed, l.revealed_at) {
+            (true, Some(t)) => Some(t),
+            (true, None) => Some(0.0),
+            (false, _) => None,
+        };
+        l.played_at = match (self.played, l.played_at) {
+            (true, Some(t)) => Some(t),
+            (true, None) => Some(0.0),
+            (false, _) => None,
+        };
+        l.page = self.page;
+    }
+}
