@@ -217,6 +217,11 @@ fn speaker_notes_belong_to_their_step_and_stay_out_of_its_prose() {
         "{}",
         view.steps[0].notes
     );
+    assert!(
+        view.steps[0].notes.contains("how many?<br"),
+        "one line each: {}",
+        view.steps[0].notes
+    );
     assert!(!view.steps[0].text.contains("usual guess"));
     // Before the first step: refused on the fence's line.
     let early = GOOD.replace("## One key", "```notes\nearly\n```\n\n## One key");
