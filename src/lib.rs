@@ -212,7 +212,8 @@ pub fn app() -> Html {
     }
     hooks::use_ticker(state.dispatcher());
     hooks::use_keyboard(state.dispatcher());
-    hooks::use_body_classes(state.mode.workshop, state.mode.embed);
+    hooks::use_workshop_link(&state);
+    hooks::use_body_classes(state.mode);
     hooks::use_header_height();
     let narration = state.narration.clone();
     let manager_mode = state.is_manager();
@@ -240,6 +241,44 @@ pub fn app() -> Html {
                         <LessonPanel />
                         // A lesson's narration has the side to itself.
                         { if state.lesson.is_none() && state.pending_lesson.is_none() { html! { <Inspector /> } } else { html! {} } }
+                    </div>
+                </main>
+                <div class="sr-only" aria-live="polite" data-testid="narration">{ narration }</div>
+            </ContextProvider<PlaygroundContext>>
+        };
+    }
+    let stage = if manager_mode {
+        html! { <ManagerStage /> }
+    } else {
+        html! { <Stage /> }
+    };
+    if state.mode.audience {
+        // The projector: the stage and the narration, nothing else. The
+        // presenter's window holds the workshop (see `presenter`).
+        return html! {
+            <ContextProvider<PlaygroundContext> context={state.clone()}>
+                <Notices />
+                <main class="audience-layout" data-testid="audience">
+                    <LessonPanel />
+                    { stage }
+                </main>
+                <div class="sr-only" aria-live="polite" data-testid="narration">{ narration }</div>
+            </ContextProvider<PlaygroundContext>>
+        };
+    }
+    if state.mode.presenter {
+        // The trainer's screen: notes, the answer, the next step, the
+        // clicker (the lesson panel's Back and Next) and a small live stage.
+        return html! {
+            <ContextProvider<PlaygroundContext> context={state.clone()}>
+                <header class="top compact">{ brand }<Transport /></header>
+                <Notices />
+                <main class="presenter-layout">
+                    <components::presenter::PresenterPanel />
+                    <div class="presenter-side">
+                        <LessonRefusal />
+                        <LessonPanel />
+                        <div class="presenter-stage" aria-label="The stage, as the room sees it">{ stage }</div>
                     </div>
                 </main>
                 <div class="sr-only" aria-live="polite" data-testid="narration">{ narration }</div>

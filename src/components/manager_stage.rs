@@ -244,7 +244,7 @@ pub fn manager_stage() -> Html {
         Callback::from(move |_| d.dispatch(Action::ExitManager))
     };
     html! {
-        <section class="stage manager-stage" aria-label={format!("The stage: a manager with {} controllers and what they share", m.len())} data-stage="" data-manager="">
+        <section class="stage manager-stage" aria-label={format!("The stage: a manager with {} controllers and what they share", m.len())} data-stage="" data-manager="" data-now={state.now().to_string()}>
             // (A lesson's step leads the way back on a projector.)
             if !((state.mode.workshop || state.mode.embed) && state.lesson.is_some()) {
                 <div class="manager-head">

@@ -13,6 +13,7 @@ pub mod lesson;
 pub mod log;
 pub mod manager_stage;
 pub mod metrics;
+pub mod presenter;
 pub mod provider_panel;
 pub mod settings_panel;
 pub mod side;

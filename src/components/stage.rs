@@ -225,7 +225,7 @@ pub fn stage() -> Html {
         )
     };
     html! {
-        <section class="stage" id="stage" tabindex="-1" aria-label="The stage: sources, queue, workers, waiting heap and bucket" data-stage="" data-queue={if priority_queue { "priority" } else { "client_go" }} data-asks={view.asks.then_some("")}>
+        <section class="stage" id="stage" tabindex="-1" aria-label="The stage: sources, queue, workers, waiting heap and bucket" data-stage="" data-queue={if priority_queue { "priority" } else { "client_go" }} data-asks={view.asks.then_some("")} data-now={state.now().to_string()}>
             <QueueSwitch />
             <div class={lane(Lane::Sources)} data-lane="sources" data-testid="sources">
                 <h3>{"Sources"}</h3>

@@ -123,6 +123,29 @@ pub fn toolbar() -> Html {
         let d = d.clone();
         Callback::from(move |_| d.dispatch(Action::ToggleWorkshop))
     };
+    // Two screens: this window becomes the presenter's (its address says
+    // so, for a reload), and the projector's window opens.
+    let present = {
+        let d = d.clone();
+        Callback::from(move |_| {
+            if let Some(w) = web_sys::window() {
+                let location = w.location();
+                let search = location.search().unwrap_or_default();
+                let search = crate::open::with_workshop_param(&search, false);
+                let joined = if search.is_empty() { "?presenter=1".to_string() } else { format!("{search}&presenter=1") };
+                let url = format!(
+                    "{}{joined}{}",
+                    location.pathname().unwrap_or_default(),
+                    location.hash().unwrap_or_default()
+                );
+                if let Ok(history) = w.history() {
+                    let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+                }
+            }
+            d.dispatch(Action::Present);
+            super::presenter::open_audience_window();
+        })
+    };
     let current = state.lesson.as_ref().map(|l| l.index);
 
     html! {
@@ -146,6 +169,9 @@ pub fn toolbar() -> Html {
                     <input type="file" accept=".md,text/markdown,text/plain" onchange={on_lesson_file} class="sr-only" data-testid="lesson-upload" />
                 </label>
                 <button onclick={workshop} aria-pressed={state.mode.workshop.to_string()} data-testid="workshop">{"Workshop mode"}</button>
+                { if state.mode.workshop { html! {
+                    <button onclick={present} data-testid="present" title="Two screens: the projector shows the stage and the narration, this window shows your notes">{"Presenter view"}</button>
+                } } else { html! {} } }
             </nav>
             { match *dialog {
                 Dialog::None => html! {},

@@ -205,21 +205,26 @@ pub fn use_header_height() {
 }
 
 /// Puts the page-wide mode classes on `<body>` (workshop: large type and
-/// high contrast; embed: compact).
+/// high contrast; embed: compact; presenter, audience: a workshop's two
+/// windows).
 #[hook]
-pub fn use_body_classes(workshop: bool, embed: bool) {
-    use_effect_with((workshop, embed), |(workshop, embed)| {
+pub fn use_body_classes(mode: crate::state::Mode) {
+    use_effect_with(mode, |mode| {
+        let (workshop, embed) = (&mode.workshop, &mode.embed);
         if let Some(body) = web_sys::window()
             .and_then(|w| w.document())
             .and_then(|d| d.body())
         {
-            let mut classes: Vec<&str> = Vec::new();
-            if *workshop {
-                classes.push("workshop");
-            }
-            if *embed {
-                classes.push("embed");
-            }
+            let classes: Vec<&str> = [
+                (mode.workshop, "workshop"),
+                (mode.embed, "embed"),
+                (mode.presenter, "presenter"),
+                (mode.audience, "audience"),
+            ]
+            .iter()
+            .filter(|(on, _)| *on)
+            .map(|(_, c)| *c)
+            .collect();
             body.set_class_name(&classes.join(" "));
         }
         // Workshop mode lives in the address too, so a reload keeps it (an

@@ -1,0 +1,123 @@
+//! The presenter's window: what the trainer reads while the room watches
+//! the projector — the step's speaker notes, the answer the room is about
+//! to predict, the next step's title, a clock since the workshop began,
+//! and a button that opens the audience window. (The clicker controls and
+//! the small live stage are the lesson panel and the stage beside it.)
+
+use yew::prelude::*;
+
+use super::use_playground;
+use crate::lessons;
+
+/// The presenter's clock ticks once a second.
+const CLOCK_TICK_MS: u32 = 1000;
+
+/// Opens the projector's window of this workshop: the same path, in the
+/// audience role of the same room. Called from a click, so no pop-up
+/// blocker stops it.
+pub fn open_audience_window() {
+    let Some(w) = web_sys::window() else { return };
+    let location = w.location();
+    let search = location.search().unwrap_or_default();
+    let room = crate::open::room_of(&search).unwrap_or_else(|| "1".into());
+    let path = location.pathname().unwrap_or_default();
+    // A new name each time: a second click opens a second projector's window.
+    let name = format!("workqueue-audience-{}", js_sys::Date::now() as u64);
+    let _ = w.open_with_url_and_target_and_features(
+        &format!("{path}?audience={room}"),
+        &name,
+        "popup,width=1024,height=768",
+    );
+}
+
+#[function_component(PresenterPanel)]
+pub fn presenter_panel() -> Html {
+    let state = use_playground();
+    // Real time since this window opened the workshop (reset by a click).
+    let started = use_state(js_sys::Date::now);
+    let now = use_state(js_sys::Date::now);
+    {
+        let now = now.clone();
+        use_effect_with((), move |_| {
+            let timer = gloo_timers::callback::Interval::new(CLOCK_TICK_MS, move || {
+                now.set(js_sys::Date::now())
+            });
+            move || drop(timer)
+        });
+    }
+    let elapsed = ((*now - *started).max(0.0) / 1000.0) as u64;
+    let reset = {
+        let (started, now) = (started.clone(), now.clone());
+        Callback::from(move |_| {
+            started.set(js_sys::Date::now());
+            now.set(js_sys::Date::now());
+        })
+    };
+    let open = Callback::from(|_| open_audience_window());
+    let lesson = state
+        .lesson
+        .as_ref()
+        .and_then(|l| Some((l.clone(), lessons::get(l.index)?)));
+    let body = match lesson {
+        None => html! {
+            <p class="hint">{"Open a lesson (Lessons…, or a link with ?lesson=) to see its notes here. The audience window shows the stage and the narration only."}</p>
+        },
+        Some((ls, lesson)) => {
+            let step = lesson.steps.get(ls.step);
+            let next = match lesson.steps.get(ls.step + 1) {
+                Some(s) => format!("Step {}: {}", ls.step + 2, s.title),
+                None => match state
+                    .next_lesson(ls.index)
+                    .and_then(|i| Some((i, lessons::get(i)?)))
+                {
+                    Some((_, l)) => format!("Next lesson: {}", l.title),
+                    None => "The end of the course".to_string(),
+                },
+            };
+            let notes = step.map(|s| s.notes.clone()).unwrap_or_default();
+            let answer = step.and_then(|s| s.question.as_ref()).map(|q| {
+                let unit = if q.unit.is_empty() { String::new() } else { format!(" {}", q.unit) };
+                let said = ls.guess().cloned();
+                html! {
+                    <div class="presenter-answer" data-testid="presenter-answer">
+                        <p class="ask">{ q.ask.clone() }</p>
+                        <p><span class="label">{"Answer"}</span>{" "}<strong class="mono">{ format!("{}{unit}", q.answer) }</strong></p>
+                        { match said {
+                            Some(g) if !g.is_empty() => html! { <p class="hint">{ format!("The room said: {g}") }</p> },
+                            _ if ls.revealed_at.is_some() => html! { <p class="hint">{"Revealed without a guess."}</p> },
+                            _ => html! { <p class="hint">{"Not revealed yet: the audience does not see it."}</p> },
+                        } }
+                    </div>
+                }
+            });
+            html! {
+                <>
+                    <p class="presenter-where" data-testid="presenter-where">
+                        { format!("{} · step {} of {}", lesson.title, ls.step + 1, lesson.steps.len()) }
+                    </p>
+                    <h2 class="presenter-step">{ step.map(|s| s.title.clone()).unwrap_or_default() }</h2>
+                    { answer.unwrap_or_default() }
+                    <h3>{"Notes"}</h3>
+                    { if notes.is_empty() {
+                        html! { <p class="hint" data-testid="presenter-notes">{"No notes for this step."}</p> }
+                    } else {
+                        html! { <div class="presenter-notes lesson-text" data-testid="presenter-notes">{ Html::from_html_unchecked(AttrValue::from(notes)) }</div> }
+                    } }
+                    <p class="presenter-next" data-testid="presenter-next"><span class="label">{"Next"}</span>{" "}{ next }</p>
+                </>
+            }
+        }
+    };
+    html! {
+        <section class="panel presenter" aria-label="Presenter's notes" data-testid="presenter">
+            <div class="presenter-bar">
+                <span class="presenter-clock mono" data-testid="presenter-clock" title="Time since the workshop began">
+                    { format!("{}:{:02}", elapsed / 60, elapsed % 60) }
+                </span>
+                <button class="small" onclick={reset}>{"Reset clock"}</button>
+                <button class="primary" onclick={open} data-testid="open-audience">{"Open audience window"}</button>
+            </div>
+            { body }
+        </section>
+    }
+}

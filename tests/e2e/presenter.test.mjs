@@ -1,0 +1,166 @@
+// A workshop on two screens: the trainer's presenter window and the
+// projector's audience window, in one browser, kept in step over a
+// BroadcastChannel. Each test drives them as a trainer and a room would.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, shot } from './harness.mjs';
+
+let server, url, browser;
+before(async () => { ({ server, url } = await serve()); browser = await launch(); });
+after(async () => { await browser?.close(); server?.close(); });
+
+// Two windows of one context (they share the channel), each failing its
+// test on a console error or a request off this site.
+async function pair({ lesson = 'backoff', step = 1, room = '1', presenter = { width: 1440, height: 900 }, audience = { width: 1024, height: 768 } } = {}) {
+  const context = await browser.newContext({ viewport: presenter });
+  const problems = [];
+  await context.route('**/*', (route) => {
+    const u = new URL(route.request().url());
+    if (['127.0.0.1', 'localhost'].includes(u.hostname) || u.protocol === 'data:' || u.protocol === 'blob:') return route.continue();
+    problems.push(`off-site: ${u.href}`);
+    return route.abort();
+  });
+  const watch = (page, name) => {
+    page.on('console', (m) => { if (['error', 'warning'].includes(m.type())) problems.push(`${name}: ${m.text()}`); });
+    page.on('pageerror', (e) => problems.push(`${name}: ${e}`));
+  };
+  const p = await context.newPage();
+  watch(p, 'presenter');
+  await p.goto(`${url}/?presenter=${room}&lesson=${lesson}&step=${step}`);
+  await p.waitForSelector('[data-testid="presenter"]');
+  await p.waitForSelector('[data-testid="lesson-step-title"]');
+  const a = await context.newPage();
+  watch(a, 'audience');
+  await a.setViewportSize(audience);
+  await a.goto(`${url}/?audience=${room}`);
+  await a.waitForSelector('[data-testid="audience"]');
+  return { context, p, a, problems };
+}
+
+const title = (page) => page.textContent('[data-testid="lesson-step-title"]');
+// The audience window has no transport: its instant is the stage's clock.
+const instant = (page) => page.evaluate(() => document.querySelector('[data-stage]')?.getAttribute('data-now'));
+
+async function sameStep(p, a, timeout = 3000) {
+  const want = await title(p);
+  await a.waitForFunction((want) => document.querySelector('[data-testid="lesson-step-title"]')?.textContent === want, want, { timeout });
+  return want;
+}
+
+test('the audience window opens on the presenter\'s step, shows no notes, and PageDown in the presenter moves both', async () => {
+  const { context, p, a, problems } = await pair();
+  const first = await sameStep(p, a);
+  // The notes and the expected answer are the presenter's alone.
+  const notes = await p.textContent('[data-testid="presenter-notes"]');
+  assert.match(notes, /\S{10,}/);
+  assert.match(await p.textContent('[data-testid="presenter-answer"]'), /Answer\s*7 requeues/);
+  assert.match(await p.textContent('[data-testid="presenter-next"]'), /Step 2: The long tail/);
+  const words = notes.trim().split(/\s+/).slice(0, 6).join(' ');
+  assert.ok(!(await a.textContent('body')).includes(words), 'the notes are not in the audience window');
+  assert.equal(await a.locator('[data-testid="presenter"], .toolbar, [data-testid="settings"]').count(), 0, 'nothing but the stage and the narration');
+  await shot(p, 'presenter-1440');
+  await shot(a, 'audience-1024');
+  // The clicker in the presenter: the press opens the prediction in both
+  // (within 100 ms of each other), then reveals, plays, and moves on.
+  const t0 = Date.now();
+  await p.keyboard.press('PageDown');
+  await a.waitForFunction(() => document.querySelector('[data-testid="lesson-next"]')?.dataset.press === 'revealed', null, { timeout: 2000 });
+  const lag = Date.now() - t0;
+  assert.ok(lag < 1000, `the audience followed in ${lag} ms`);
+  for (let i = 0; i < 30 && (await title(p)) === first; i++) {
+    await p.keyboard.press('PageDown');
+    await p.waitForTimeout(400);
+  }
+  assert.notEqual(await title(p), first, 'the presenter moved on');
+  assert.equal(await sameStep(p, a), await title(p));
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a clicker pressed in the audience window moves the presenter too', async () => {
+  const { context, p, a, problems } = await pair({ lesson: 'sets', step: 1 });
+  await sameStep(p, a);
+  const first = await title(a);
+  for (let i = 0; i < 30 && (await title(p)) === first; i++) {
+    await a.keyboard.press('PageDown');
+    await a.waitForTimeout(400);
+  }
+  assert.notEqual(await title(p), first, 'the presenter moved on from the audience window');
+  await sameStep(p, a);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('an outcome chosen in the audience window shows in the presenter\'s', async () => {
+  // The results lesson waits for the room to choose what a reconcile returns.
+  const { context, p, a, problems } = await pair({ lesson: 'results', step: 1 });
+  await sameStep(p, a);
+  // Play the step from the presenter until a reconcile waits for a decision.
+  for (let i = 0; i < 10; i++) {
+    if (await a.locator('[data-testid="outcome-error"]').count()) break;
+    await p.keyboard.press('PageDown');
+    await p.waitForTimeout(500);
+  }
+  await a.waitForSelector('[data-testid="outcome-error"]', { timeout: 10000 });
+  await p.waitForSelector('[data-testid="outcome-error"]', { timeout: 3000 });
+  await a.locator('[data-testid="outcome-error"]').first().click();
+  // The presenter carried it out: its log has the error.
+  await p.waitForFunction(() => !document.querySelector('[data-testid="outcome-error"]'), null, { timeout: 3000 });
+  await a.waitForFunction(() => !document.querySelector('[data-testid="outcome-error"]'), null, { timeout: 3000 });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a reloaded audience window comes back to the same step and instant; closing it loses nothing', async () => {
+  const { context, p, a, problems } = await pair({ lesson: 'backoff', step: 1 });
+  await sameStep(p, a);
+  // The clicker: ask, reveal without a guess, play a little; then pause.
+  for (const press of ['asked', 'revealed', 'played']) {
+    await p.waitForFunction((press) => document.querySelector('[data-testid="lesson-next"]')?.dataset.press === press, press);
+    await p.keyboard.press('PageDown');
+    await p.waitForTimeout(400);
+  }
+  await p.waitForFunction(() => Number(document.querySelector('[data-stage]')?.dataset.now) > 0);
+  await p.waitForTimeout(1000);
+  if ((await p.getAttribute('[data-testid="play"]', 'aria-label')) === 'Pause') await p.click('[data-testid="play"]');
+  await p.waitForTimeout(300);
+  const at = Number(await instant(p));
+  assert.ok(at > 0, 'the step played');
+  await a.reload();
+  await a.waitForSelector('[data-testid="audience"]');
+  await sameStep(p, a);
+  await a.waitForFunction((at) => Number(document.querySelector('[data-stage]')?.dataset.now) === at, at, { timeout: 3000 });
+  await a.close();
+  assert.equal(Number(await instant(p)), at, 'the presenter kept its instant');
+  // A second projector's window opens in step too.
+  const b = await context.newPage();
+  await b.goto(`${url}/?audience=1`);
+  await b.waitForSelector('[data-testid="audience"]');
+  await sameStep(p, b);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a reloaded presenter window takes the step and instant back from the audience window', async () => {
+  const { context, p, a, problems } = await pair({ lesson: 'herd', step: 1 });
+  await sameStep(p, a);
+  await p.click('[data-testid="lesson-next"]');
+  await p.waitForTimeout(200);
+  const step = await title(p);
+  await p.reload();
+  await p.waitForSelector('[data-testid="presenter"]');
+  assert.equal(await sameStep(a, p), step);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('notes never show in an embed of a lesson', async () => {
+  const context = await browser.newContext({ viewport: { width: 700, height: 520 } });
+  const page = await context.newPage();
+  await page.goto(`${url}/?embed=1&lesson=backoff&step=1`);
+  await page.waitForSelector('[data-testid="lesson-step-title"]');
+  const text = await page.textContent('body');
+  assert.ok(!/Common wrong guess|Ask:/.test(text), 'no speaker notes in the embed');
+  assert.equal(await page.locator('[data-testid="presenter"]').count(), 0);
+  await context.close();
+});
