@@ -180,6 +180,7 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
                     let Ok(scenario) = assumed.clone() else {
                         return;
                     };
+                    let speed = speed_for(scenario.duration_ns);
                     d.dispatch(Action::Load(Box::new(Shared {
                         scenario,
                         inputs: Vec::new(),
@@ -187,6 +188,8 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
                         lesson: None,
                         selected: None,
                     })));
+                    // A run of minutes plays in about half a minute.
+                    d.dispatch(Action::SetSpeed(speed));
                     d.dispatch(Action::TogglePlay);
                     onclose.emit(e);
                 })
@@ -272,6 +275,24 @@ fn field(
             <input id={id} type="text" {inputmode} value={(**value).clone()} {oninput} data-testid={id} />
         </div>
     }
+}
+
+/// Real time a run of the author's plays for, at the speed it opens with.
+const PLAYS_FOR_NS: i64 = 30 * workqueue_core::SECOND;
+
+/// The speed on the 1-2-5 scale at which a run of `duration` plays in
+/// about [`PLAYS_FOR_NS`] (never slower than real time).
+fn speed_for(duration: workqueue_core::Nanos) -> f64 {
+    let wanted = duration as f64 / PLAYS_FOR_NS as f64;
+    let mut speed = 1.0;
+    while speed < wanted {
+        let next = crate::pacing::speed_step(speed, true);
+        if next <= speed {
+            break;
+        }
+        speed = next;
+    }
+    speed
 }
 
 /// What the author types beside their code.
@@ -387,7 +408,22 @@ fn writes_of(text: &str) -> Result<std::collections::BTreeMap<String, u32>, Stri
 
 #[cfg(test)]
 mod tests {
-    use super::writes_of;
+    use super::{speed_for, writes_of};
+
+    #[test]
+    fn a_run_of_minutes_opens_at_a_speed_that_plays_it_in_about_half_a_minute() {
+        use workqueue_core::SECOND;
+        assert_eq!(speed_for(10 * SECOND), 1.0);
+        for minutes in [1, 5, 15, 60] {
+            let d = minutes * 60 * SECOND;
+            let s = speed_for(d);
+            let real = d as f64 / s / SECOND as f64;
+            assert!(
+                (12.0..=30.0).contains(&real),
+                "{minutes} min plays in {real} s at {s}x"
+            );
+        }
+    }
 
     #[test]
     fn writes_read_as_kinds_and_counts_in_the_ways_people_type_them() {

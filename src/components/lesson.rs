@@ -239,7 +239,9 @@ pub fn lesson_panel() -> Html {
         <section class="panel lesson" ref={panel} tabindex="-1" aria-label={format!("Lesson: {}", lesson.title)} data-testid="lesson">
             <div class="panel-head">
                 <h2><span class="lesson-title">{ lesson.title.clone() }</span><small>{ format!("step {} of {}", ls.step + 1, lesson.steps.len()) }</small></h2>
-                <button class="icon small" onclick={exit} aria-label="Close the lesson">{"×"}</button>
+                // The projector's window shows the presenter's lesson: only
+                // the presenter closes it.
+                { if state.mode.audience { html! {} } else { html! { <button class="icon small" onclick={exit} aria-label="Close the lesson">{"×"}</button> } } }
             </div>
             <ol class="dots" aria-hidden="true">
                 { for (0..lesson.steps.len()).map(|i| html! { <li class={classes!((i == ls.step).then_some("on"), (i < ls.step).then_some("done"))}></li> }) }

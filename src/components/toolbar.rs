@@ -132,14 +132,22 @@ pub fn toolbar() -> Html {
                 let location = w.location();
                 let search = location.search().unwrap_or_default();
                 let search = crate::open::with_workshop_param(&search, false);
-                let joined = if search.is_empty() { "?presenter=1".to_string() } else { format!("{search}&presenter=1") };
+                let joined = if search.is_empty() {
+                    "?presenter=1".to_string()
+                } else {
+                    format!("{search}&presenter=1")
+                };
                 let url = format!(
                     "{}{joined}{}",
                     location.pathname().unwrap_or_default(),
                     location.hash().unwrap_or_default()
                 );
                 if let Ok(history) = w.history() {
-                    let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+                    let _ = history.replace_state_with_url(
+                        &wasm_bindgen::JsValue::NULL,
+                        "",
+                        Some(&url),
+                    );
                 }
             }
             d.dispatch(Action::Present);

@@ -154,6 +154,36 @@ test('a reloaded presenter window takes the step and instant back from the audie
   await context.close();
 });
 
+test('Presenter view in workshop mode opens the projector\'s window, in step, at projector sizes', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const problems = [];
+  context.on('page', (pg) => pg.on('pageerror', (e) => problems.push(String(e))));
+  const p = await context.newPage();
+  p.on('pageerror', (e) => problems.push(String(e)));
+  await p.goto(`${url}/?workshop=1&lesson=provider&step=2`);
+  await p.waitForSelector('[data-testid="lesson-step-title"]');
+  const [a] = await Promise.all([context.waitForEvent('page'), p.click('[data-testid="present"]')]);
+  await a.waitForSelector('[data-testid="audience"]');
+  await p.waitForSelector('[data-testid="presenter"]');
+  assert.match(p.url(), /presenter=1/, 'a reload keeps the presenter\'s view');
+  assert.doesNotMatch(p.url(), /workshop=1/);
+  await sameStep(p, a);
+  for (const size of [{ width: 1024, height: 768 }, { width: 1280, height: 720 }]) {
+    await a.setViewportSize(size);
+    await a.waitForTimeout(300);
+    // Nothing of the step is off the projector's screen: the lesson's
+    // buttons are in view, and the page does not scroll sideways.
+    const box = await a.locator('[data-testid="lesson-next"]').boundingBox();
+    assert.ok(box && box.y + box.height <= size.height && box.x + box.width <= size.width, `Next in view at ${size.width}x${size.height}`);
+    assert.ok(await a.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'no sideways scroll');
+    assert.equal(await a.locator('[aria-label="Close the lesson"]').count(), 0);
+    await shot(a, `audience-provider-${size.width}x${size.height}`);
+  }
+  await shot(p, 'presenter-provider-1280');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('notes never show in an embed of a lesson', async () => {
   const context = await browser.newContext({ viewport: { width: 700, height: 520 } });
   const page = await context.newPage();

@@ -358,8 +358,13 @@ fn controller(s: &Scenario, i: usize, c: &ControllerSpec, uses: &mut Uses) -> St
     let sends = s.requests_by_kind(i);
     if !sends.is_empty() {
         let list: Vec<String> = sends.iter().map(|(k, n)| format!("{n} to {k}")).collect();
+        let failing = if c.errors_write_nothing {
+            " when it succeeds"
+        } else {
+            ""
+        };
         out += &format!(
-            "\t// Each Reconcile sends {} API request(s): reads from the cache send none.\n",
+            "\t// Each Reconcile sends API requests{failing}: {} (reads from the cache send none).\n",
             list.join(", ")
         );
     }
