@@ -1575,8 +1575,14 @@ impl Simulation {
             .unwrap_or_default()
             .as_bytes());
         eat(&self.log_total.to_le_bytes());
+        // The data, not the words the page says it in: the keys once (an
+        // event names its key by id), then each event as it is recorded.
+        for (_, key) in self.queue.keys().iter() {
+            eat(key.as_bytes());
+            eat(&[0]);
+        }
         for e in &self.log {
-            eat(self.describe(e).as_bytes());
+            eat(serde_json::to_string(e).unwrap_or_default().as_bytes());
         }
         h
     }
