@@ -7,12 +7,12 @@ cd "$(dirname "$0")/.."
 . scripts/setup.sh
 wq_setup >&2
 echo "# native"
-native=$(cargo run --quiet --release -p workqueue-core --bin bench)
+native=$(cargo run --quiet --release -p workqueue-check --bin bench)
 echo "$native"
 echo "# soak (native, through the page's reducer: memory after 5 and 60 virtual minutes, bytes per key)"
 cargo run --quiet --release --example soak
 echo "# wasm (headless Chromium)"
-wasm=$(wasm_env cargo test --release -p workqueue-core --target wasm32-unknown-unknown --test wasm_bench -- --nocapture 2>/dev/null | grep '^wasm_' || true)
+wasm=$(wasm_env cargo test --release -p workqueue-check --target wasm32-unknown-unknown --test wasm_bench -- --nocapture 2>/dev/null | grep '^wasm_' || true)
 echo "$wasm"
 # The same figures side by side: wasm over native (the cold path's aim: 2x).
 echo "# wasm beside native: name native wasm wasm/native"

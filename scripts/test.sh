@@ -33,7 +33,7 @@ case_dirs=(tests/conformance/client-go tests/conformance/priority-queue ${WQ_CON
 stage "format" cargo fmt --all -- --check
 stage "clippy" cargo clippy --quiet --workspace --all-targets -- -D warnings
 stage "native tests" cargo test --workspace
-stage "conformance runner" cargo run --quiet --release -p workqueue-core --bin conformance -- "${case_dirs[@]}"
+stage "conformance runner" cargo run --quiet --release -p workqueue-check --bin conformance -- "${case_dirs[@]}"
 stage "wasm tests (core, headless Chromium)" wasm_env cargo test -p workqueue-core --target wasm32-unknown-unknown --test wasm
 stage "wasm tests (app components, headless Chromium)" wasm_env cargo test -p workqueue-playground --target wasm32-unknown-unknown --test wasm_app
 if stage "release build" wasm_env trunk build --release --offline; then

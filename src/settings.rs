@@ -166,6 +166,9 @@ pub enum ScriptChoice {
     FailThenSucceed,
     AlwaysError,
     Random,
+    /// What a file, a link or an import set and the form has no words for
+    /// (an outage, a sequence, RequeueAfter until ready): kept as it is.
+    Loaded,
 }
 
 impl ScriptChoice {
@@ -184,6 +187,7 @@ impl ScriptChoice {
             ScriptChoice::FailThenSucceed => "fail-then-succeed",
             ScriptChoice::AlwaysError => "always-error",
             ScriptChoice::Random => "random",
+            ScriptChoice::Loaded => "loaded",
         }
     }
 
@@ -194,11 +198,62 @@ impl ScriptChoice {
             ScriptChoice::FailThenSucceed => "Fail N times, then succeed",
             ScriptChoice::AlwaysError => "Always return an error",
             ScriptChoice::Random => "Fail at random",
+            ScriptChoice::Loaded => "As loaded",
         }
     }
 
     pub fn from_id(id: &str) -> Option<ScriptChoice> {
-        ScriptChoice::ALL.into_iter().find(|c| c.id() == id)
+        ScriptChoice::ALL
+            .into_iter()
+            .chain([ScriptChoice::Loaded])
+            .find(|c| c.id() == id)
+    }
+}
+
+/// A script in the form's words (for one it has no choice of its own).
+pub fn script_words(s: &Script) -> String {
+    let d = workqueue_core::format_go_duration;
+    let outcome = |o: &Outcome| match o {
+        Outcome::Success => "succeeds".to_string(),
+        Outcome::Requeue => "returns Requeue".to_string(),
+        Outcome::RequeueAfter { after_ns } => format!("returns RequeueAfter {}", d(*after_ns)),
+        Outcome::Error => "returns an error".to_string(),
+        Outcome::TerminalError => "returns a terminal error".to_string(),
+        Outcome::ErrorWithRequeueAfter { .. } => {
+            "returns an error (and a RequeueAfter)".to_string()
+        }
+        Outcome::Custom { .. } => "returns a set result".to_string(),
+    };
+    match s {
+        Script::Outage {
+            from_ns,
+            until_ns,
+            otherwise,
+        } => format!(
+            "fails from {} to {}, otherwise {}",
+            d(*from_ns),
+            d(*until_ns),
+            outcome(otherwise)
+        ),
+        Script::NotReadyUntil { ready_ns, every_ns } => format!(
+            "RequeueAfter {} until ready at {}, then succeeds",
+            d(*every_ns),
+            d(*ready_ns)
+        ),
+        Script::Sequence { outcomes, then } => {
+            format!("{} set results, then {}", outcomes.len(), outcome(then))
+        }
+        Script::Always { outcome: o } => format!("always {}", outcome(o)),
+        Script::Random {
+            error_probability,
+            otherwise,
+        } => format!(
+            "fails {:.0}% of the time, otherwise {}",
+            error_probability * 100.0,
+            outcome(otherwise)
+        ),
+        Script::FailThenSucceed { failures } => format!("fails {failures} times, then succeeds"),
+        Script::Live => "you decide each result".to_string(),
     }
 }
 
@@ -210,6 +265,9 @@ pub struct Settings {
     pub queue: QueueKind,
     pub preset: Preset,
     pub script: ScriptChoice,
+    /// The script behind [`ScriptChoice::Loaded`], when the run has one
+    /// the form cannot spell.
+    pub loaded_script: Option<Script>,
     values: Vec<(Field, String)>,
 }
 
@@ -237,6 +295,7 @@ impl Default for Settings {
             queue: QueueKind::ClientGo,
             preset: Preset::ClientGoDefault,
             script: ScriptChoice::Live,
+            loaded_script: None,
             values: values.iter().map(|(f, v)| (*f, v.to_string())).collect(),
         }
     }
@@ -246,6 +305,22 @@ impl Default for Settings {
 pub type FieldErrors = Vec<(Field, String)>;
 
 impl Settings {
+    /// The choices of "Each reconcile": the form's own, and the run's
+    /// script when the form has no words for it.
+    pub fn script_choices(&self) -> Vec<(ScriptChoice, String)> {
+        let mut out: Vec<(ScriptChoice, String)> = ScriptChoice::ALL
+            .iter()
+            .map(|c| (*c, c.label().to_string()))
+            .collect();
+        if let Some(s) = &self.loaded_script {
+            out.push((
+                ScriptChoice::Loaded,
+                format!("As loaded: {}", script_words(s)),
+            ));
+        }
+        out
+    }
+
     /// This form (with edits not applied yet) on top of new settings for
     /// the run: what the run changed from `before` to `after` is taken, and
     /// every edit the run did not touch is kept (a version switch never
@@ -503,6 +578,9 @@ impl Settings {
                     .unwrap_or(0.3),
                 otherwise: Outcome::Success,
             },
+            ScriptChoice::Loaded => self.loaded_script.clone().unwrap_or(Script::Always {
+                outcome: Outcome::Success,
+            }),
         };
         s.seed = self
             .number::<u64>(Field::Seed, "a whole number", &mut errors)
@@ -623,12 +701,19 @@ impl Settings {
                 ScriptChoice::FailThenSucceed
             }
             Script::Random {
-                error_probability, ..
+                error_probability,
+                otherwise: Outcome::Success,
             } => {
                 out.set(Field::Probability, error_probability.to_string());
                 ScriptChoice::Random
             }
-            _ => ScriptChoice::Success,
+            Script::Always {
+                outcome: Outcome::Success,
+            } => ScriptChoice::Success,
+            other => {
+                out.loaded_script = Some(other.clone());
+                ScriptChoice::Loaded
+            }
         };
         out
     }
@@ -661,6 +746,59 @@ fn field_of(path: &str, preset: Preset) -> Field {
 mod tests {
     use super::*;
     use workqueue_core::{MILLISECOND, SECOND};
+
+    /// A script the form has no choice for (an import's outage) is shown
+    /// in words, and kept by every Apply that does not change it.
+    #[test]
+    fn a_script_the_form_cannot_spell_is_shown_as_loaded_and_kept() {
+        for script in [
+            Script::Outage {
+                from_ns: 0,
+                until_ns: 300 * SECOND,
+                otherwise: Outcome::Success,
+            },
+            Script::NotReadyUntil {
+                ready_ns: 120 * SECOND,
+                every_ns: 30 * SECOND,
+            },
+            Script::Sequence {
+                outcomes: vec![Outcome::Error, Outcome::Requeue],
+                then: Outcome::Success,
+            },
+            Script::Always {
+                outcome: Outcome::TerminalError,
+            },
+        ] {
+            let mut s = Scenario::new("loaded");
+            s.controllers[0].default_script = script.clone();
+            let form = Settings::from_scenario(&s);
+            assert_eq!(form.script, ScriptChoice::Loaded);
+            let (_, label) = form.script_choices().pop().unwrap();
+            assert!(label.starts_with("As loaded: "), "{label}");
+            assert_eq!(form.to_scenario().unwrap().first().default_script, script);
+            let mut more = form.clone();
+            more.set(Field::Workers, "8".into());
+            let edited = more.edit(&form, &s).unwrap();
+            assert_eq!(edited.first().default_script, script, "Apply keeps it");
+            assert_eq!(edited.first().controller.workers, 8);
+        }
+        let mut s = Scenario::new("outage");
+        s.controllers[0].default_script = Script::Outage {
+            from_ns: 0,
+            until_ns: 300 * SECOND,
+            otherwise: Outcome::Success,
+        };
+        let (_, label) = Settings::from_scenario(&s).script_choices().pop().unwrap();
+        assert_eq!(
+            label,
+            "As loaded: fails from 0s to 5m0s, otherwise succeeds"
+        );
+        // The form's own scripts are not "loaded".
+        assert!(Settings::default()
+            .script_choices()
+            .iter()
+            .all(|(c, _)| *c != ScriptChoice::Loaded));
+    }
 
     /// Edits not applied yet survive a change of the run's settings that
     /// does not touch them; what the change touches is taken.

@@ -226,7 +226,7 @@ fn demo_choices(state: &PlaygroundContext) -> Html {
             </select>
             <label for="w-script">{"Each reconcile"}</label>
             <select id="w-script" data-testid="demo-script" onchange={on_script}>
-                { for ScriptChoice::ALL.iter().map(|c| html! { <option value={c.id()} selected={*c == script}>{ c.label() }</option> }) }
+                { for state.settings.script_choices().into_iter().map(|(c, label)| html! { <option value={c.id()} selected={c == script}>{ label }</option> }) }
             </select>
         </div>
     }

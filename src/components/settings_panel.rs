@@ -105,8 +105,8 @@ pub fn settings_panel() -> Html {
             <div class="field">
                 <label for="f-script">{"Each reconcile"}</label>
                 <select id="f-script" data-testid="script" onchange={on_script}>
-                    { for ScriptChoice::ALL.iter().map(|c| html! {
-                        <option value={c.id()} selected={*c == form.script}>{ c.label() }</option>
+                    { for form.script_choices().into_iter().map(|(c, label)| html! {
+                        <option value={c.id()} selected={c == form.script}>{ label }</option>
                     }) }
                 </select>
             </div>

@@ -286,6 +286,11 @@ pub fn decide(r: ReconcileResult) -> Decision {
     }
 }
 
+/// What `otherwise` is when a file leaves it out.
+fn success() -> Outcome {
+    Outcome::Success
+}
+
 /// How an item's reconciles turn out: a stand-in for the user's `Reconcile`.
 // Read through a flat record (see [`crate::tagged`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -309,6 +314,7 @@ pub enum Script {
         /// What the first reconciles return, in order.
         outcomes: Vec<Outcome>,
         /// What every later reconcile returns.
+        #[serde(default = "success")]
         then: Outcome,
     },
     /// An error with probability `error_probability` (from the scenario's
@@ -317,6 +323,7 @@ pub enum Script {
         /// The chance, from 0 to 1, that a reconcile fails.
         error_probability: f64,
         /// What the reconciles that do not fail return.
+        #[serde(default = "success")]
         otherwise: Outcome,
     },
     /// An outage of something the reconciler needs (a webhook, an external
@@ -332,6 +339,7 @@ pub enum Script {
         #[schemars(with = "crate::serde_duration::Duration")]
         until_ns: Nanos,
         /// What the reconciles that do not fail return.
+        #[serde(default = "success")]
         otherwise: Outcome,
     },
     /// Not ready yet: `RequeueAfter: every_ns` until `ready_ns`, then success

@@ -29,8 +29,6 @@
 //! assert_eq!(q.get(5 * MILLISECOND), Got::Item(pod));
 //! ```
 
-pub mod bench;
-pub mod conformance;
 pub mod controller;
 pub mod document;
 pub mod estimate;

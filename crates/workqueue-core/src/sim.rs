@@ -1036,8 +1036,10 @@ impl Simulation {
             Requeue::After { delay } => {
                 moved_on = delay > 0;
                 let info = self.items.get_mut(item);
-                info.bucket_bound = false;
-                info.waits_after = true;
+                // Crossplane's global bucket defers a key with a RequeueAfter
+                // before the reconciler runs: that wait is the bucket's.
+                info.bucket_bound = !inner_ran;
+                info.waits_after = inner_ran;
                 self.queue.add_after(now, item, delay, priority);
             }
         }

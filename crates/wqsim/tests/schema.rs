@@ -151,3 +151,90 @@ proptest! {
         prop_assert!(validator.check(&v).is_ok(), "{:?}", validator.check(&v));
     }
 }
+
+/// Each variant's fields the schema calls required are those the reader
+/// cannot do without: a variant written with only its required fields
+/// reads, and without any one of them is refused.
+#[test]
+fn the_schema_requires_exactly_what_the_reader_requires() {
+    let schema: Value = serde_json::from_str(&wqsim(&["schema"])).unwrap();
+    let defs = schema["$defs"].as_object().unwrap();
+    // A minimal value for a property, from its schema.
+    fn sample(p: &Value, defs: &serde_json::Map<String, Value>) -> Value {
+        if let Some(r) = p.get("$ref").and_then(Value::as_str) {
+            let name = r.rsplit('/').next().unwrap();
+            return match name {
+                "Duration" => json!("1s"),
+                "Outcome" => json!({"kind": "success"}),
+                "Script" => json!({"type": "always", "outcome": {"kind": "success"}}),
+                "LimiterConfig" => json!({"type": "default_controller"}),
+                _ => sample(&defs[name], defs),
+            };
+        }
+        if let Some(c) = p.get("const") {
+            return c.clone();
+        }
+        match p.get("type").and_then(Value::as_str) {
+            Some("string") => json!("k"),
+            Some("integer") => json!(2),
+            Some("number") => json!(0.5),
+            Some("boolean") => json!(false),
+            Some("array") => json!([sample(&p["items"], defs)]),
+            _ => json!({}),
+        }
+    }
+    let mut checked = 0;
+    for (name, wrap) in [
+        ("Script", "default_script"),
+        ("Outcome", "outcome"),
+        ("LimiterConfig", "limiter"),
+        ("Source", "source"),
+    ] {
+        for variant in defs[name]["oneOf"].as_array().unwrap() {
+            let props = variant["properties"].as_object().unwrap();
+            let required: Vec<&str> = variant["required"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(Value::as_str)
+                .collect();
+            let minimal: serde_json::Map<String, Value> = required
+                .iter()
+                .map(|k| match *k {
+                    // Validation wants an outage to end after it starts.
+                    "until_ns" => (k.to_string(), json!("2s")),
+                    _ => (k.to_string(), sample(&props[*k], defs)),
+                })
+                .collect();
+            let file = |v: Value| {
+                let controller = match wrap {
+                    "default_script" => json!({"default_script": v}),
+                    "outcome" => json!({"default_script": {"type": "always", "outcome": v}}),
+                    "limiter" => json!({"limiter": v}),
+                    _ => json!({"sources": [v]}),
+                };
+                json!({"version": 2, "controllers": [controller]}).to_string()
+            };
+            let read = |v: Value| workqueue_core::Scenario::from_json(&file(v));
+            assert!(
+                read(Value::Object(minimal.clone())).is_ok(),
+                "{name} {:?}: only the required fields: {:?}",
+                variant["properties"],
+                read(Value::Object(minimal.clone()))
+            );
+            for k in required
+                .iter()
+                .filter(|k| props[**k].get("const").is_none())
+            {
+                let mut without = minimal.clone();
+                without.remove(*k);
+                assert!(
+                    read(Value::Object(without)).is_err(),
+                    "{name}: the reader does without {k}, the schema requires it"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 15, "{checked} required fields checked");
+}

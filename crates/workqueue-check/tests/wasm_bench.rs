@@ -22,14 +22,14 @@ fn wasm_benchmark_figures() {
     // loads, and that moment would otherwise land on the first workload.
     let mut figures: Vec<(String, f64)> = Vec::new();
     for _ in 0..PASSES {
-        for (name, value) in workqueue_core::bench::run(&now_ms, 9) {
+        for (name, value) in workqueue_check::bench::run(&now_ms, 9) {
             match figures.iter_mut().find(|(n, _)| n == name) {
                 Some((_, best)) => *best = best.min(value),
                 None => figures.push((name.to_string(), value)),
             }
         }
     }
-    for (name, value) in workqueue_core::bench::with_ratios(figures) {
+    for (name, value) in workqueue_check::bench::with_ratios(figures) {
         console_log!("wasm_{name} {value:.3}");
         assert!(value.is_finite() && value > 0.0, "{name} measured");
     }

@@ -27,8 +27,8 @@
 
 use std::hint::black_box;
 
-use crate::priority::{self, PqGot, PriorityQueue};
-use crate::{
+use workqueue_core::priority::{self, PqGot, PriorityQueue};
+use workqueue_core::{
     Got, LimiterConfig, QueueOptions, Scenario, Simulation, Workqueue, MILLISECOND, SECOND,
 };
 
@@ -150,7 +150,7 @@ pub fn one_pass_of(keys: u64) -> u64 {
     s.controllers[0].controller.workers = 64;
     s.controllers[0]
         .sources
-        .push(crate::scenario::Source::AddMany {
+        .push(workqueue_core::scenario::Source::AddMany {
             prefix: "ns/pod-".into(),
             count: keys,
             at_ns: 0,
@@ -160,7 +160,8 @@ pub fn one_pass_of(keys: u64) -> u64 {
     let mut sim = Simulation::new(&s).expect("valid scenario");
     sim.set_log_capacity(0);
     sim.run_to_end();
-    sim.controller_metrics().total(crate::ResultLabel::Success)
+    sim.controller_metrics()
+        .total(workqueue_core::ResultLabel::Success)
 }
 
 /// A watch storm on one key (1,000 events/s for 60 s, 1 ms reconciles) with
@@ -169,12 +170,12 @@ pub fn idle_workers(workers: u32) -> u64 {
     let mut s = Scenario::new("idle workers");
     s.controllers[0].controller.workers = workers;
     s.controllers[0].controller.reconcile_ns = MILLISECOND;
-    s.controllers[0].default_script = crate::Script::Always {
-        outcome: crate::Outcome::Success,
+    s.controllers[0].default_script = workqueue_core::Script::Always {
+        outcome: workqueue_core::Outcome::Success,
     };
     s.controllers[0]
         .sources
-        .push(crate::scenario::Source::WatchEvents {
+        .push(workqueue_core::scenario::Source::WatchEvents {
             key: "ns/hot".into(),
             per_second: 1000.0,
             start_ns: 0,

@@ -4,7 +4,7 @@
 //! (controller-runtime's priority queue).
 
 use std::path::{Path, PathBuf};
-use workqueue_core::conformance;
+use workqueue_check::conformance;
 
 /// The repository's own folder of one kind of case, then the extra one.
 fn case_dirs(in_repo: &str, var: &str) -> Vec<PathBuf> {

@@ -6,11 +6,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
-use crate::item::ItemId;
-use crate::limiter::LimiterConfig;
-use crate::priority::{self, AddOpts, PqGot, PriorityQueue};
-use crate::time::Nanos;
-use crate::workqueue::{Got, QueueOptions, Workqueue};
+use workqueue_core::priority::{self, AddOpts, PqGot, PriorityQueue};
+use workqueue_core::{Got, ItemId, LimiterConfig, Nanos, QueueOptions, Workqueue};
 
 #[derive(Debug, Deserialize)]
 pub struct Case {

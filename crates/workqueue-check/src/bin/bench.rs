@@ -1,5 +1,5 @@
 //! `cargo run --release --bin bench`: prints `name value` lines. The
-//! workloads are described in `workqueue_core::bench`.
+//! workloads are described in `workqueue_check::bench`.
 //!
 //! The figures are the best of [`PROCESSES`] runs, each in a fresh process:
 //! on this machine kind a process lands, about one time in three, in a memory
@@ -10,7 +10,7 @@
 use std::process::Command;
 use std::time::Instant;
 
-use workqueue_core::bench;
+use workqueue_check::bench;
 
 const PROCESSES: usize = 5;
 /// Set in the child processes, which measure and print raw figures.
