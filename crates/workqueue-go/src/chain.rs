@@ -61,6 +61,16 @@ impl Reader<'_> {
                             _ => {}
                         }
                     }
+                    // crossplane-runtime's global bucket gates a reconciler
+                    // only through `ratelimiter.NewReconciler(name, r, global)`
+                    // (`ForControllerRuntime` sets the workers and the
+                    // per-object limiter, not the global one).
+                    "Complete" | "Build" if found.options.crossplane.is_some() => {
+                        let wrapped = matches!(arg, Some(Expression::Call(w)) if name_of(&w.func) == Some("NewReconciler"));
+                        if !wrapped {
+                            self.note(false, file, c.pos.0, format!("{}: the reconciler is not wrapped in ratelimiter.NewReconciler(…, o.GlobalRateLimiter), so crossplane-runtime would not gate it by the global bucket; the playground gates every controller of a Crossplane scenario by it", name.trim_end_matches('(')));
+                        }
+                    }
                     _ => {}
                 }
             }

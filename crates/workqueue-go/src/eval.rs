@@ -353,7 +353,16 @@ impl Env {
                 return None;
             };
             if name_of(&d.func) != Some("Default") {
-                return None;
+                // A kingpin flag with no Default: its type's zero value.
+                return match base {
+                    "Bool" => Some(Value::Bool(false)),
+                    "Duration" => Some(Value::Dur(0)),
+                    "String" => Some(Value::Str(String::new())),
+                    "Int" | "Int32" | "Int64" | "Uint" | "Float64" | "Float32" => {
+                        Some(Value::Num(0.0))
+                    }
+                    _ => None,
+                };
             }
             return Some(match self.eval(d.args.first()?) {
                 Value::Str(t) => parse_text(&t),

@@ -399,3 +399,40 @@ func (r *{kind}Reconciler) SetupWithManager(mgr ctrl.Manager) error {{
         got.unread
     );
 }
+
+/// crossplane-runtime's global bucket gates only a reconciler wrapped in
+/// `ratelimiter.NewReconciler`: a provider that forgets the wrapper is told,
+/// at the line of its `Complete`.
+#[test]
+fn a_crossplane_reconciler_without_the_global_wrapper_is_said() {
+    let wrapped = import(&fixture("provider")).unwrap();
+    assert!(!wrapped
+        .unread
+        .iter()
+        .any(|f| f.text.contains("not wrapped")));
+    let files: Vec<(String, String)> = fixture("provider")
+        .into_iter()
+        .map(|(name, text)| {
+            let text = match name.as_str() {
+                "topic.go" => text.replace(
+                    "Complete(ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter))",
+                    "Complete(r)",
+                ),
+                _ => text,
+            };
+            (name, text)
+        })
+        .collect();
+    let got = import(&files).unwrap();
+    assert!(
+        says(
+            &got.unread,
+            "topic.go",
+            20,
+            "not wrapped in ratelimiter.NewReconciler"
+        ),
+        "{:#?}",
+        got.unread
+    );
+    assert!(!says(&got.unread, "bucket.go", 20, "not wrapped"));
+}
