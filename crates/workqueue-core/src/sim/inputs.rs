@@ -1,0 +1,159 @@
+//! What a person or a lesson does to a running controller: inputs,
+//! checked against the caps before they change anything.
+
+use super::*;
+
+impl Simulation {
+    /// Applies an input at the current instant and records it for replay.
+    /// The input passes the validation gate first; a refused input changes
+    /// nothing. Work it starts (a thousand keys to add) is bounded by
+    /// [`APPLY_BUDGET`]; the rest is done by the next `run_until_bounded`.
+    pub fn apply(&mut self, input: Input) -> Result<(), SimError> {
+        self.apply_bounded(input, APPLY_BUDGET)
+    }
+
+    /// Like [`Simulation::apply`], starting at most `budget` work units of
+    /// what the input sets off ([`Simulation::budget_left`] tells what is
+    /// left); the rest is done by the next `run_until_bounded`.
+    pub fn apply_bounded(&mut self, input: Input, budget: u64) -> Result<(), SimError> {
+        if let Some(reason) = &self.stalled {
+            return Err(SimError::Stalled(reason.clone()));
+        }
+        validate::input(&input).map_err(SimError::Invalid)?;
+        if self.resume.is_some() {
+            // Finish the instant in progress first, so the input lands after it.
+            self.run_until_bounded(self.now, u64::MAX);
+        }
+        self.work_left = budget;
+        let now = self.now;
+        match &input {
+            Input::Add { key } => {
+                self.ensure_key_room(key)?;
+                let id = self.intern(key);
+                self.queue.add(now, id, None);
+                self.collect_queue_events();
+            }
+            Input::AddMany { prefix, count } => {
+                self.ensure_room(*count)?;
+                self.ensure_source_room()?;
+                self.add_source(
+                    Source::AddMany {
+                        prefix: prefix.clone(),
+                        count: *count,
+                        at_ns: 0,
+                        script: None,
+                    },
+                    now,
+                );
+                self.process_instant(now);
+            }
+            Input::WatchEvents {
+                key,
+                per_second,
+                duration_ns,
+            } => {
+                let source = Source::WatchEvents {
+                    key: key.clone(),
+                    per_second: *per_second,
+                    start_ns: 0,
+                    duration_ns: *duration_ns,
+                };
+                self.ensure_room(1)?;
+                self.ensure_source_room()?;
+                self.add_source(source, now);
+                self.process_instant(now);
+            }
+            Input::Resync { period_ns } => {
+                self.stop_sources(|s| matches!(s, Source::Resync { .. }));
+                if let Some(p) = period_ns {
+                    self.add_source(Source::Resync { period_ns: *p }, now);
+                }
+            }
+            Input::Decide { key, outcome } => {
+                let id = self.queue.keys().get(key);
+                let w = id.and_then(|id| {
+                    self.workers.iter().position(
+                        |w| matches!(w, WorkerState::AwaitingDecision { item, .. } if *item == id),
+                    )
+                });
+                let (Some(id), Some(w)) = (id, w) else {
+                    return Err(SimError::NotAwaiting { key: key.clone() });
+                };
+                self.conclude(w, id, *outcome, true);
+            }
+            Input::SetScript { key, script } => {
+                self.ensure_key_room(key)?;
+                let id = self.intern(key);
+                self.scripts.set(id, Some(script.clone()));
+            }
+            Input::DefaultScript { script } => {
+                self.spec.default_script = script.clone();
+                self.decide_waiting_by_script();
+            }
+            Input::Shutdown => {
+                self.queue
+                    .shutdown(now)
+                    .map_err(|e| SimError::AlreadyShutDown(e.to_string()))?;
+                self.collect_queue_events();
+            }
+        }
+        if self.resume.is_none() && !self.dispatch() {
+            self.resume = Some(Resume::Dispatch);
+        }
+        self.inputs.push((now, input));
+        Ok(())
+    }
+
+    /// Room for `key` unless it already exists.
+    pub(super) fn ensure_key_room(&self, key: &str) -> Result<(), SimError> {
+        match self.find(key) {
+            Some(_) => Ok(()),
+            None => self.ensure_room(1),
+        }
+    }
+
+    /// Room for one more source under the same cap as a file's.
+    pub(super) fn ensure_source_room(&self) -> Result<(), SimError> {
+        if self.live_sources >= validate::MAX_SOURCES {
+            return Err(SimError::Invalid(ScenarioError {
+                field: "sources".into(),
+                reason: format!(
+                    "{} sources are running: at most {} at once",
+                    self.live_sources,
+                    validate::MAX_SOURCES
+                ),
+            }));
+        }
+        Ok(())
+    }
+
+    pub(super) fn ensure_room(&self, extra: u64) -> Result<(), SimError> {
+        let have = self.queue.keys().len() as u64;
+        if have.saturating_add(extra) > self.key_limit {
+            return Err(SimError::Invalid(ScenarioError {
+                field: "count".into(),
+                reason: format!(
+                    "{have} keys exist; {extra} more would pass the limit of {}",
+                    self.key_limit
+                ),
+            }));
+        }
+        Ok(())
+    }
+
+    /// Rebuilds a run from its scenario and recorded inputs, up to `until`.
+    pub fn replay(
+        scenario: &Scenario,
+        inputs: &[(Nanos, Input)],
+        until: Nanos,
+    ) -> Result<Simulation, SimError> {
+        let mut sim = Simulation::new(scenario).map_err(SimError::Invalid)?;
+        validate::tape(inputs).map_err(SimError::Invalid)?;
+        for (at, input) in inputs.iter().filter(|(at, _)| *at <= until) {
+            sim.run_until(*at);
+            sim.apply(input.clone())?;
+        }
+        sim.run_until(until);
+        Ok(sim)
+    }
+}

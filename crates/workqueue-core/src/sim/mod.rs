@@ -1,0 +1,332 @@
+//! The discrete-event driver: a controller (workers, reconcile durations,
+//! outcome scripts, controller-runtime's result handling, optional Crossplane
+//! middleware) over a [`Workqueue`], fed by event sources.
+//!
+//! Time only moves through [`Simulation::step`] (to the next event) and
+//! [`Simulation::run_until`]; both jump from event to event. Events due at the
+//! same instant are handled in a fixed order: the waiting heap's releases,
+//! then finished reconciles by worker number, then scheduled adds and sources
+//! in order, then idle workers (by number) take items. So a run depends only
+//! on the scenario, its seed and the inputs, never on how time was sliced.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+
+use serde::Serialize;
+
+use crate::controller::{
+    decide, ControllerMetrics, Gate, Middleware, Outcome, Requeue, ResultLabel, Script,
+};
+use crate::item::{ItemId, ItemMap};
+use crate::limiter::LimiterConfig;
+use crate::priority::{Placed, LOW_PRIORITY};
+use crate::queue::{ControllerQueue, Handed, QueueKind};
+use crate::rate::TokenBucket;
+use crate::rng::Rng;
+use crate::scenario::{ControllerSpec, Scenario, ScenarioError, Source, MAX_ITEMS};
+use crate::time::{after, format_go_duration, Nanos, SECOND};
+use crate::validate;
+use crate::workqueue::{AddEffect, AfterEffect, QueueEvent};
+
+mod clock;
+mod inputs;
+mod read;
+mod reconcile;
+
+/// Passes over one instant in which no key moved on (left the queue, or
+/// left this instant for a later one) before the run is declared stuck: a
+/// zero-delay retry loop with instant reconciles never lets time move. A
+/// crowd is not a loop: a million keys that each succeed once move on at
+/// every pass. The limit grows with the keys (see [`StallGuard`]), so a
+/// crowd retried a few times at zero delay is not mistaken for one either.
+pub const MAX_PASSES_WITHOUT_PROGRESS: u64 = 1_000_000;
+/// Work units (keys added, items handed out, instants) one input may spend
+/// at once; what is left is carried out by the next `run_until_bounded`.
+pub const APPLY_BUDGET: u64 = 200_000;
+pub use crate::events::{Input, LogEntry, SimError, SimEvent, WorkerState};
+pub use crate::records::{
+    Details, ItemInfo, KeyDetail, Retry, RetryHistory, DETAILED_KEYS, HISTORY_PER_ITEM,
+};
+pub use crate::series::{Sample, Series, MAX_SAMPLES};
+
+#[derive(Clone, Debug)]
+struct SourceState {
+    source: Source,
+    /// A watch source's key, interned when it first fires.
+    key_id: Option<ItemId>,
+    next: Option<Nanos>,
+    interval: Nanos,
+    end: Nanos,
+    /// Keys already handled by an add-many or resync that ran out of budget
+    /// mid-way (it resumes there, at the same instant).
+    cursor: u64,
+}
+
+/// Tells a zero-delay loop from a crowd: passes over one instant are
+/// counted only while no key moves on.
+#[derive(Clone, Copy, Debug, Default)]
+struct StallGuard {
+    at: Nanos,
+    /// Passes at `at` since a key last moved on.
+    idle_passes: u64,
+    /// Keys that moved on, ever; compared with the count at the last pass.
+    moved_on: u64,
+    seen: u64,
+}
+
+impl StallGuard {
+    /// Counts a pass at `t`; whether the run is stuck there (`keys` known).
+    fn pass(&mut self, t: Nanos, keys: u64) -> bool {
+        if t != self.at || self.moved_on != self.seen {
+            self.at = t;
+            self.seen = self.moved_on;
+            self.idle_passes = 0;
+        }
+        self.idle_passes += 1;
+        self.idle_passes > MAX_PASSES_WITHOUT_PROGRESS.max(keys.saturating_mul(3))
+    }
+}
+
+/// Where an instant that ran out of budget resumes. Resuming finishes the
+/// same work in the same order, so a run never depends on how it was sliced.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Resume {
+    /// Releases from the waiting heap and scheduled adds.
+    Settle,
+    Sources,
+    Dispatch,
+}
+
+#[derive(Clone, Debug)]
+pub struct Simulation {
+    /// This controller's part of the scenario.
+    spec: ControllerSpec,
+    /// How long the scenario's run lasts.
+    duration_ns: Nanos,
+    queue: ControllerQueue,
+    /// When each busy worker's reconcile ends, soonest first: the next
+    /// reconcile end without a scan of the workers.
+    ends: BinaryHeap<Reverse<(Nanos, u32)>>,
+    /// Idle workers, lowest first: a hand-out finds one without a scan.
+    idle: BinaryHeap<Reverse<u32>>,
+    workers: Vec<WorkerState>,
+    /// The priority each worker's key was handed out with: its requeue
+    /// reuses it. (A key not in flight: see [`ControllerQueue::last_priority`].)
+    worker_priority: Vec<i64>,
+    /// Each worker's outcome, decided when its reconcile started (only
+    /// where errors write nothing: whether it sends its requests depends
+    /// on it).
+    decided: Vec<Option<Outcome>>,
+    active: u32,
+    items: ItemMap<ItemInfo>,
+    /// How long each key's latest reconcile waited for the API client, and
+    /// the draw (in `client`) it waited longest on.
+    last_client_wait: ItemMap<(Nanos, usize)>,
+    details: Details,
+    scripts: ItemMap<Option<Script>>,
+    reconcile_ns: ItemMap<Option<Nanos>>,
+    rng: Rng,
+    now: Nanos,
+    initial_adds: Vec<(Nanos, ItemId)>,
+    initial_cursor: usize,
+    /// Every source ever started, in the order it started (a slot is never
+    /// reused; a finished source keeps its slot with `next: None`).
+    sources: Vec<SourceState>,
+    /// The sources' timer table: `(next firing, slot)` for each scheduled
+    /// source, soonest first. The next firing comes from here, not from a
+    /// scan, so a thousand quiet sources cost nothing per instant.
+    source_timers: BinaryHeap<Reverse<(Nanos, u32)>>,
+    /// Sources still scheduled (the cap on sources counts these).
+    live_sources: usize,
+    /// The slots due at the instant in progress (reused buffer).
+    due_sources: Vec<u32>,
+    middleware: Option<Middleware>,
+    metrics: ControllerMetrics,
+    log: VecDeque<LogEntry>,
+    log_capacity: usize,
+    log_total: u64,
+    series: Series,
+    requeues_total: u64,
+    watch_events_total: u64,
+    /// The API client's buckets this controller's reconcile draws from, its
+    /// own kind's first (empty: no client limit).
+    client: Vec<ClientDraw>,
+    /// What one reconcile sends, by kind (counted with or without a limit).
+    requests_by_kind: Vec<(String, u32)>,
+    /// Reconciles that sent their requests.
+    api_calls: u64,
+    client_waited: Nanos,
+    /// When a reconcile last succeeded (how long the keys took to converge).
+    last_success_at: Option<Nanos>,
+    /// Time keys spent in the waiting heap, by what set the wait: the
+    /// limiter's own backoff, a token bucket, a `RequeueAfter`.
+    heap_waited: [Nanos; 3],
+    /// The most keys the queue held at once.
+    deepest_queue: usize,
+    /// Calls of the user's Reconcile so far.
+    inner_reconciles: u64,
+    /// Most keys this run may hold (the page sets a lower limit than the core's).
+    key_limit: u64,
+    /// The latest watch events and what the queue did with each (for the
+    /// stage's particles); a small fixed ring.
+    arrivals: VecDeque<crate::events::Arrival>,
+    /// The queue's event buffer, swapped out and back so it is allocated once.
+    event_buf: Vec<(Nanos, QueueEvent)>,
+    inputs: Vec<(Nanos, Input)>,
+    stalled: Option<String>,
+    stall_guard: StallGuard,
+    /// Work units left in the current call (see [`Simulation::run_until_bounded`]).
+    work_left: u64,
+    resume: Option<Resume>,
+}
+
+/// A scrape of every metric at one instant, under its Prometheus name.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MetricsSnapshot {
+    pub at: Nanos,
+    pub workqueue_depth: i64,
+    /// The priority queue's depth per priority (empty on a client-go queue).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub workqueue_depth_by_priority: Vec<(i64, i64)>,
+    pub workqueue_adds_total: u64,
+    pub workqueue_retries_total: u64,
+    pub workqueue_queue_duration_seconds_count: u64,
+    pub workqueue_queue_duration_seconds_sum: f64,
+    pub workqueue_work_duration_seconds_count: u64,
+    pub workqueue_work_duration_seconds_sum: f64,
+    pub workqueue_unfinished_work_seconds: f64,
+    pub workqueue_longest_running_processor_seconds: f64,
+    pub controller: ControllerMetrics,
+    pub requeues_total: u64,
+    pub len: usize,
+    pub waiting: usize,
+}
+
+/// One API client bucket a reconcile draws from.
+#[derive(Clone, Debug)]
+struct ClientDraw {
+    /// The manager's index of the bucket (the one it lends).
+    bucket: usize,
+    /// The kinds whose requests share the bucket.
+    kinds: Vec<String>,
+    /// Requests each reconcile sends through it.
+    requests: u32,
+    limiter: TokenBucket,
+}
+
+impl Simulation {
+    /// Validates a scenario of one controller and builds its run at `T0 = 0`
+    /// (a scenario of several runs as a [`crate::Manager`]).
+    pub fn new(scenario: &Scenario) -> Result<Simulation, ScenarioError> {
+        scenario.validate()?;
+        if scenario.controllers.len() > 1 {
+            return Err(ScenarioError {
+                field: "controllers".into(),
+                reason: format!(
+                    "{} controllers share this manager: run it as a Manager (wqsim does)",
+                    scenario.controllers.len()
+                ),
+            });
+        }
+        Ok(Simulation::controller(scenario, 0))
+    }
+
+    /// Controller `i` of a validated scenario, at `T0 = 0`, with its own
+    /// copies of what the manager shares (the manager lends it the real ones).
+    pub(crate) fn controller(scenario: &Scenario, i: usize) -> Simulation {
+        let spec = &scenario.controllers[i];
+        let limiter = scenario.queue_limiter(spec);
+        let queue = ControllerQueue::new(spec.queue, &limiter, 256, 0);
+        let workers = match &scenario.crossplane {
+            Some(cp) => cp.derived().workers,
+            None => spec.controller.workers,
+        };
+        let mut sim = Simulation {
+            spec: spec.clone(),
+            duration_ns: scenario.duration_ns,
+            queue,
+            workers: vec![WorkerState::Idle; workers as usize],
+            worker_priority: vec![0; workers as usize],
+            decided: vec![None; workers as usize],
+            ends: BinaryHeap::new(),
+            idle: (0..workers).map(Reverse).collect(),
+            active: 0,
+            items: ItemMap::new(ItemInfo::default()),
+            last_client_wait: ItemMap::new((0, 0)),
+            details: Details::default(),
+            scripts: ItemMap::new(None),
+            reconcile_ns: ItemMap::new(None),
+            rng: Rng::new(scenario.controller_seed(i)),
+            now: 0,
+            initial_adds: Vec::new(),
+            initial_cursor: 0,
+            sources: Vec::new(),
+            source_timers: BinaryHeap::new(),
+            live_sources: 0,
+            due_sources: Vec::new(),
+            middleware: scenario.crossplane.as_ref().map(Middleware::new),
+            metrics: ControllerMetrics {
+                max_concurrent_reconciles: workers,
+                ..Default::default()
+            },
+            log: VecDeque::new(),
+            log_capacity: 20_000,
+            log_total: 0,
+            series: Series::new(scenario.sample_ns),
+            requeues_total: 0,
+            watch_events_total: 0,
+            client: {
+                let plan = scenario.client_plan();
+                let limit = scenario.client_limit();
+                plan.draws
+                    .get(i)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|d| {
+                        let limit = limit?;
+                        Some(ClientDraw {
+                            bucket: d.bucket,
+                            kinds: plan.kinds.get(d.bucket).cloned().unwrap_or_default(),
+                            requests: d.requests,
+                            limiter: TokenBucket::new(limit.qps, limit.burst),
+                        })
+                    })
+                    .collect()
+            },
+            requests_by_kind: scenario.requests_by_kind(i),
+            api_calls: 0,
+            client_waited: 0,
+            last_success_at: None,
+            heap_waited: [0; 3],
+            deepest_queue: 0,
+            inner_reconciles: 0,
+            key_limit: MAX_ITEMS,
+            arrivals: VecDeque::with_capacity(crate::events::ARRIVALS_KEPT),
+            event_buf: Vec::new(),
+            inputs: Vec::new(),
+            stalled: None,
+            stall_guard: StallGuard::default(),
+            work_left: 0,
+            resume: None,
+        };
+        for item in &spec.items {
+            let id = sim.queue.key(&item.key);
+            sim.scripts.set(id, item.script.clone());
+            sim.reconcile_ns.set(id, item.reconcile_ns);
+            if let Some(at) = item.add_at_ns {
+                sim.initial_adds.push((at, id));
+            }
+        }
+        sim.initial_adds.sort_by_key(|(at, _)| *at); // stable: file order within an instant
+        for s in &spec.sources {
+            sim.add_source(s.clone(), 0);
+        }
+        sim
+    }
+}
+
+/// controller-runtime's handlers enqueue creates from the informer's initial
+/// list with `LowPriority`: here, keys that exist when the run starts (t=0).
+fn initial_list_priority(now: Nanos) -> Option<i64> {
+    (now == 0).then_some(LOW_PRIORITY)
+}

@@ -1,0 +1,441 @@
+//! A key's way through a worker: handed out, reconciled (the API
+//! client's limit included), and its result handled as controller-runtime's
+//! `reconcileHandler` does, then the queue's events recorded.
+
+use super::*;
+
+impl Simulation {
+    pub(super) fn intern(&mut self, key: &str) -> ItemId {
+        self.queue.key(key)
+    }
+
+    /// Idle workers take items, in worker order. A worker whose request the
+    /// Crossplane middleware deferred is idle again at once and takes the next.
+    /// False if the budget ran out (a later pass picks up where this stopped:
+    /// the workers before are busy, so the order is the same).
+    pub(super) fn dispatch(&mut self) -> bool {
+        self.queue.advance(self.now);
+        // The lowest idle worker takes the next item (a worker the
+        // middleware turned back is idle again at once, and goes again).
+        while let Some(&Reverse(w)) = self.idle.peek() {
+            let w = w as usize;
+            if !self.queue.can_hand_out() {
+                return true;
+            }
+            if !self.spend() {
+                return false;
+            }
+            let item = match self.queue.get(self.now) {
+                Handed::Item(item, priority) => {
+                    self.worker_priority[w] = priority;
+                    item
+                }
+                Handed::Empty | Handed::ShutDown => return true,
+            };
+            self.collect_queue_events();
+            self.active += 1;
+            self.metrics.active_workers = self.active;
+            self.push_log(SimEvent::ReconcileStart {
+                worker: w as u32,
+                item,
+            });
+            if let Some(mw) = &mut self.middleware {
+                let gate = mw.gate(item, self.now);
+                self.push_log(SimEvent::Gate {
+                    worker: w as u32,
+                    item,
+                    gate,
+                });
+                if let Gate::Defer { delay } = gate {
+                    // The inner reconciler is not called: an instant RequeueAfter.
+                    self.idle.pop(); // w, the lowest idle worker
+                    self.workers[w] = WorkerState::AwaitingDecision {
+                        item,
+                        started: self.now,
+                    };
+                    self.conclude(w, item, Outcome::RequeueAfter { after_ns: delay }, false);
+                    continue;
+                }
+            }
+            let base = self
+                .reconcile_ns
+                .get(item)
+                .unwrap_or(self.spec.controller.reconcile_ns);
+            let duration = match self.spec.controller.reconcile_jitter_ns {
+                Some(j) if j > 0 => {
+                    base.saturating_add((self.rng.next_u64() % (j as u64 + 1)) as Nanos)
+                }
+                _ => base,
+            };
+            // Where errors write nothing, the script decides now, for the
+            // instant the reconcile's own work ends: a failure sends nothing.
+            self.decided[w] = None;
+            if self.spec.errors_write_nothing {
+                let attempt = self.items.get(item).reconciles;
+                let script = self
+                    .scripts
+                    .get(item)
+                    .clone()
+                    .unwrap_or_else(|| self.spec.default_script.clone());
+                self.decided[w] = script.outcome(attempt, after(self.now, duration), &mut self.rng);
+            }
+            let fails = self.decided[w]
+                .is_some_and(|o| o.result().error != crate::controller::ErrorKind::None);
+            let waited = if fails { 0 } else { self.call_api(w, item) };
+            let busy = waited.saturating_add(duration);
+            // The context's deadline ends a reconcile that would run past it.
+            let deadline = self
+                .spec
+                .controller
+                .reconcile_timeout_ns
+                .filter(|t| busy > *t);
+            let times_out = deadline.is_some();
+            let until = after(self.now, deadline.unwrap_or(busy));
+            self.idle.pop(); // w, the lowest idle worker
+            self.ends.push(Reverse((until, w as u32)));
+            self.workers[w] = WorkerState::Reconciling {
+                item,
+                started: self.now,
+                until,
+                times_out,
+            };
+        }
+        true
+    }
+
+    /// A reconcile's time is up: its script decides, or the caller must.
+    pub(super) fn finish(&mut self, w: usize) {
+        let WorkerState::Reconciling {
+            item,
+            started,
+            times_out,
+            ..
+        } = self.workers[w]
+        else {
+            return;
+        };
+        if times_out {
+            // A reconciler that honours its context returns ctx.Err(): an
+            // error, whatever its script would have said.
+            self.metrics.reconcile_timeouts_total += 1;
+            self.push_log(SimEvent::TimedOut {
+                worker: w as u32,
+                item,
+                after: self.now - started,
+            });
+            self.workers[w] = WorkerState::AwaitingDecision { item, started };
+            self.conclude(w, item, Outcome::Error, true);
+            return;
+        }
+        // The attempt's number: the reconciles that ran before it.
+        let attempt = self.items.get(item).reconciles;
+        let script = self
+            .scripts
+            .get(item)
+            .as_ref()
+            .unwrap_or(&self.spec.default_script);
+        let decided = match self.decided[w].take() {
+            Some(o) => Some(o),
+            None => script.outcome(attempt, self.now, &mut self.rng),
+        };
+        match decided {
+            Some(outcome) => {
+                self.workers[w] = WorkerState::AwaitingDecision { item, started };
+                self.conclude(w, item, outcome, true);
+            }
+            None => {
+                self.workers[w] = WorkerState::AwaitingDecision { item, started };
+                self.push_log(SimEvent::AwaitingDecision {
+                    worker: w as u32,
+                    item,
+                });
+            }
+        }
+    }
+
+    /// Reconciles held for a person's decision whose key now follows a script
+    /// that decides (the default script changed): the script decides them.
+    pub(super) fn decide_waiting_by_script(&mut self) {
+        for w in 0..self.workers.len() {
+            let WorkerState::AwaitingDecision { item, .. } = self.workers[w] else {
+                continue;
+            };
+            if self.scripts.get(item).is_some() {
+                continue;
+            }
+            let attempt = self.items.get(item).reconciles;
+            if let Some(outcome) =
+                self.spec
+                    .default_script
+                    .outcome(attempt, self.now, &mut self.rng)
+            {
+                self.conclude(w, item, outcome, true);
+            }
+        }
+    }
+
+    /// The reconcile's API requests through the client's rate limiter, with
+    /// x/time/rate's `Wait`: each waits for its reservation, one after the
+    /// other, while the worker is held. Returns the whole wait.
+    pub(super) fn call_api(&mut self, w: usize, item: ItemId) -> Nanos {
+        self.api_calls += 1;
+        let requests: u32 = self
+            .requests_by_kind
+            .iter()
+            .fold(0, |n, (_, r)| n.saturating_add(*r));
+        let now = self.now;
+        // Each bucket's requests are reserved at one instant, in order: the
+        // last reservation's delay is when that bucket's last request goes
+        // out. Requests to different buckets wait side by side (a request
+        // reserved later would find the other bucket refilled by as much),
+        // so the reconcile waits for the slowest bucket.
+        let (waited, slowest) = self
+            .client
+            .iter_mut()
+            .enumerate()
+            .map(|(d, draw)| {
+                let delay = (0..draw.requests)
+                    .map(|_| draw.limiter.reserve_delay(now))
+                    .max()
+                    .unwrap_or(0);
+                (delay, d)
+            })
+            .fold(
+                (0, 0),
+                |best, next| if next.0 > best.0 { next } else { best },
+            );
+        // Each reservation is work: a thousand requests per reconcile cost
+        // a thousand units of the caller's budget, not one.
+        self.work_left = self.work_left.saturating_sub(requests as u64);
+        // Written only once a key has waited: without an API client limit
+        // (or before its bucket runs dry) the map stays empty.
+        if waited > 0 || self.last_client_wait.get(item).0 > 0 {
+            self.last_client_wait.set(item, (waited, slowest));
+        }
+        if waited > 0 {
+            self.client_waited = self.client_waited.saturating_add(waited);
+            self.push_log(SimEvent::ClientThrottled {
+                worker: w as u32,
+                item,
+                requests,
+                waited,
+            });
+        }
+        waited
+    }
+
+    /// controller-runtime's `reconcileHandler` after `Reconcile` returned, then `Done`.
+    pub(super) fn conclude(&mut self, w: usize, item: ItemId, outcome: Outcome, inner_ran: bool) {
+        let now = self.now;
+        let decision = decide(outcome.result());
+        let mut requeue = decision.requeue;
+        if decision.label == ResultLabel::Error && requeue == Requeue::RateLimited {
+            if let Some(limit) = self.spec.controller.give_up_after {
+                let n = self.queue.num_requeues(item);
+                if n >= limit {
+                    requeue = Requeue::None;
+                    self.queue.forget(item);
+                    self.metrics.gave_up_total += 1;
+                    self.items.get_mut(item).gave_up = true;
+                    self.push_log(SimEvent::GaveUp { item, requeues: n });
+                }
+            }
+        }
+        {
+            let info = self.items.get_mut(item);
+            info.reconciles += inner_ran as u64;
+            if decision.label == ResultLabel::Error {
+                info.errors += 1;
+            }
+            if decision.terminal {
+                info.gave_up = true;
+            }
+        }
+        self.metrics.count(&decision);
+        self.inner_reconciles += inner_ran as u64;
+        let ran = &mut self.series.current(now).ran;
+        *ran = ran.saturating_add(inner_ran as u32);
+        if inner_ran && decision.label == ResultLabel::Success {
+            self.last_success_at = Some(now);
+            self.items.get_mut(item).last_success = Some(now);
+        }
+        self.push_log(SimEvent::ReconcileEnd {
+            worker: w as u32,
+            item,
+            outcome,
+            decision,
+        });
+        if decision.forget {
+            self.queue.forget(item);
+        }
+        // Every re-add carries Result.Priority, else the priority the key
+        // was handed out with.
+        let priority = Some(outcome.result().priority.unwrap_or(self.worker_priority[w]));
+        // Whether the key leaves this instant: done, or back later.
+        let mut moved_on = true;
+        match requeue {
+            Requeue::None => {}
+            Requeue::RateLimited => {
+                let failures_before = self.queue.num_requeues(item);
+                // None: a shut-down priority queue ignores the add
+                // before asking the limiter.
+                if let Some((answer, delay)) = self.queue.add_rate_limited(now, item, priority) {
+                    moved_on = delay > 0;
+                    let info = self.items.get_mut(item);
+                    info.gave_up = false;
+                    info.bucket_bound = delay == answer.delay && answer.decided_by_bucket();
+                    info.waits_after = false;
+                    info.retries_total += 1;
+                    let retry = Retry {
+                        at: now,
+                        failures_before,
+                        delay,
+                    };
+                    self.details.record(item, retry, answer);
+                }
+            }
+            Requeue::After { delay } => {
+                moved_on = delay > 0;
+                let info = self.items.get_mut(item);
+                // Crossplane's global bucket defers a key with a RequeueAfter
+                // before the reconciler runs: that wait is the bucket's.
+                info.bucket_bound = !inner_ran;
+                info.waits_after = inner_ran;
+                self.queue.add_after(now, item, delay, priority);
+            }
+        }
+        self.stall_guard.moved_on += moved_on as u64;
+        self.queue.done(now, item);
+        self.collect_queue_events();
+        self.workers[w] = WorkerState::Idle;
+        self.idle.push(Reverse(w as u32));
+        self.active -= 1;
+        self.metrics.active_workers = self.active;
+    }
+
+    pub(super) fn collect_queue_events(&mut self) {
+        let mut events = std::mem::take(&mut self.event_buf);
+        self.queue.swap_events(&mut events);
+        // The priority queue's waiting loop moves records itself (no `Add`
+        // follows a release): a release is an add there.
+        let priority_queue = self.queue.kind() == QueueKind::Priority;
+        for (at, e) in events.drain(..) {
+            if let Some(item) = e.item() {
+                let info = self.items.get_mut(item);
+                info.first_added.get_or_insert(at);
+                // A wait in the heap ends: released, or cut short by an add.
+                let ended = matches!(&e, QueueEvent::Released { .. })
+                    || matches!(&e, QueueEvent::AddWithOpts(c) if matches!(c.placed, Placed::DelayCancelled { .. }));
+                if ended {
+                    let cause = if info.waits_after {
+                        2
+                    } else {
+                        info.bucket_bound as usize
+                    };
+                    let waited = at.saturating_sub(info.wait_from);
+                    self.heap_waited[cause] = self.heap_waited[cause].saturating_add(waited);
+                }
+            }
+            match &e {
+                QueueEvent::Add {
+                    item,
+                    effect: AddEffect::Deduplicated,
+                } => self.items.get_mut(*item).absorbed += 1,
+                QueueEvent::AddWithOpts(call) if call.placed == Placed::StayedReady => {
+                    self.items.get_mut(call.item).absorbed += 1
+                }
+                QueueEvent::Get { item } | QueueEvent::GetWithPriority { item, .. } => {
+                    self.items.get_mut(*item).absorbed = 0
+                }
+                QueueEvent::AddAfter {
+                    item,
+                    effect: AfterEffect::Waiting { .. } | AfterEffect::MovedEarlier { .. },
+                    ..
+                } => self.items.get_mut(*item).wait_from = at,
+                QueueEvent::AddWithOpts(call)
+                    if matches!(
+                        call.placed,
+                        Placed::NewWaiting { .. } | Placed::MovedEarlier { .. }
+                    ) =>
+                {
+                    self.items.get_mut(call.item).wait_from = at
+                }
+                _ => {}
+            }
+            let sample = self.series.current(at);
+            let (requeue, retry, add) = match &e {
+                QueueEvent::Released { .. } => (true, false, priority_queue),
+                QueueEvent::AddAfter { effect, .. } => (
+                    *effect == AfterEffect::Immediate,
+                    *effect != AfterEffect::Ignored,
+                    false,
+                ),
+                QueueEvent::Add { effect, .. } => (
+                    false,
+                    false,
+                    matches!(effect, AddEffect::Queued | AddEffect::MarkedDirty),
+                ),
+                QueueEvent::AddWithOpts(call) => {
+                    let became_ready = matches!(
+                        call.placed,
+                        Placed::NewReady | Placed::DelayCancelled { .. }
+                    );
+                    let delayed = call.opts.rate_limited || call.opts.after != 0;
+                    (
+                        delayed && call.effective <= 0 && became_ready,
+                        call.effective > 0,
+                        became_ready,
+                    )
+                }
+                _ => (false, false, false),
+            };
+            if requeue {
+                sample.requeues = sample.requeues.saturating_add(1);
+                self.requeues_total += 1;
+            }
+            if retry {
+                sample.retries = sample.retries.saturating_add(1);
+            }
+            if add {
+                sample.adds = sample.adds.saturating_add(1);
+            }
+            if self.log_capacity > 0 {
+                self.push_log(SimEvent::Queue(e));
+            } else {
+                self.log_total += 1;
+            }
+        }
+        self.deepest_queue = self.deepest_queue.max(self.queue.len());
+        self.event_buf = events;
+    }
+
+    pub(super) fn push_log(&mut self, event: SimEvent) {
+        if let SimEvent::ReconcileEnd { decision, item, .. } = &event {
+            let i = decision.label.index();
+            let n = &mut self.series.current(self.now).reconciles[i];
+            *n = n.saturating_add(1);
+            // A reconcile cut by its timeout: its story starts at the firing.
+            let timed_out = self.log.back().is_some_and(|e| {
+                e.seq + 1 == self.log_total
+                    && matches!(&e.event, SimEvent::TimedOut { item: i, .. } if i == item)
+            });
+            let seq = self.log_total - timed_out as u64;
+            self.items.get_mut(*item).last_end_seq = std::num::NonZeroU64::new(seq);
+        }
+        if self.log_capacity == 0 {
+            self.log_total += 1;
+            return;
+        }
+        if self.log.len() == self.log_capacity {
+            self.log.pop_front();
+        }
+        self.log.push_back(LogEntry {
+            seq: self.log_total,
+            at: self.now,
+            event,
+        });
+        self.log_total += 1;
+    }
+
+    // ----- inputs -----
+}
