@@ -1,0 +1,147 @@
+
+use super::*;
+use workqueue_core::{MILLISECOND, SECOND};
+
+/// A script the form has no choice for (an import's outage) is shown
+/// in words, and kept by every Apply that does not change it.
+#[test]
+fn a_script_the_form_cannot_spell_is_shown_as_loaded_and_kept() {
+    for script in [
+        Script::Outage {
+            from_ns: 0,
+            until_ns: 300 * SECOND,
+            otherwise: Outcome::Success,
+        },
+        Script::NotReadyUntil {
+            ready_ns: 120 * SECOND,
+            every_ns: 30 * SECOND,
+        },
+        Script::Sequence {
+            outcomes: vec![Outcome::Error, Outcome::Requeue],
+            then: Outcome::Success,
+        },
+        Script::Always {
+            outcome: Outcome::TerminalError,
+        },
+    ] {
+        let mut s = Scenario::new("loaded");
+        s.controllers[0].default_script = script.clone();
+        let form = Settings::from_scenario(&s);
+        assert_eq!(form.script, ScriptChoice::Loaded);
+        let (_, label) = form.script_choices().pop().unwrap();
+        assert!(label.starts_with("As loaded: "), "{label}");
+        assert_eq!(form.to_scenario().unwrap().first().default_script, script);
+        let mut more = form.clone();
+        more.set(Field::Workers, "8".into());
+        let edited = more.edit(&form, &s).unwrap();
+        assert_eq!(edited.first().default_script, script, "Apply keeps it");
+        assert_eq!(edited.first().controller.workers, 8);
+    }
+    let mut s = Scenario::new("outage");
+    s.controllers[0].default_script = Script::Outage {
+        from_ns: 0,
+        until_ns: 300 * SECOND,
+        otherwise: Outcome::Success,
+    };
+    let (_, label) = Settings::from_scenario(&s).script_choices().pop().unwrap();
+    assert_eq!(
+        label,
+        "As loaded: fails from 0s to 5m0s, otherwise succeeds"
+    );
+    // The form's own scripts are not "loaded".
+    assert!(Settings::default()
+        .script_choices()
+        .iter()
+        .all(|(c, _)| *c != ScriptChoice::Loaded));
+}
+
+/// Edits not applied yet survive a change of the run's settings that
+/// does not touch them; what the change touches is taken.
+#[test]
+fn unapplied_edits_survive_a_version_switch() {
+    let before = Settings::default();
+    let mut typed = before.clone();
+    typed.set(Field::Burst, "7".into());
+    typed.set(Field::Timeout, "1s".into());
+    typed.set(Field::Workers, "3".into());
+    let mut after = before.for_queue(QueueKind::Priority);
+    after.set(Field::Workers, "2".into());
+    let shown = typed.rebased(&before, &after);
+    assert_eq!(shown.queue, QueueKind::Priority);
+    assert_eq!(shown.preset, after.preset, "the version's default limiter");
+    assert_eq!(
+        (shown.get(Field::Burst), shown.get(Field::Timeout)),
+        ("7", "1s")
+    );
+    assert_eq!(shown.get(Field::Workers), "2", "the run's own change wins");
+    assert_eq!(
+        before.rebased(&before, &after),
+        after,
+        "nothing typed: the new settings"
+    );
+}
+
+#[test]
+fn the_default_form_is_client_gos_default_limiter() {
+    let s = Settings::default().to_scenario().unwrap();
+    assert_eq!(
+        s.first().limiter(),
+        LimiterConfig::default_controller_parts()
+    );
+    assert_eq!(s.controllers[0].controller.reconcile_ns, 200 * MILLISECOND);
+}
+
+#[test]
+fn bad_values_are_reported_on_their_field() {
+    let mut f = Settings::default();
+    f.set(Field::Base, "-5ms".into());
+    f.set(Field::Burst, "0".into());
+    f.set(Field::Workers, "many".into());
+    let errors = f.to_scenario().unwrap_err();
+    let fields: Vec<Field> = errors.iter().map(|(f, _)| *f).collect();
+    assert!(
+        fields.contains(&Field::Base) && fields.contains(&Field::Workers),
+        "{errors:?}"
+    );
+    f.set(Field::Base, "5ms".into());
+    f.set(Field::Workers, "2".into());
+    let errors = f.to_scenario().unwrap_err();
+    assert_eq!(errors[0].0, Field::Burst, "{errors:?}");
+}
+
+#[test]
+fn switching_queues_follows_controller_runtimes_default_limiter() {
+    let f = Settings::default().for_queue(QueueKind::Priority);
+    let s = f.to_scenario().unwrap();
+    assert_eq!(s.controllers[0].queue, QueueKind::Priority);
+    assert_eq!(s.first().limiter(), QueueKind::Priority.default_limiter());
+    let back = f.for_queue(QueueKind::ClientGo).to_scenario().unwrap();
+    assert_eq!(
+        back.first().limiter(),
+        LimiterConfig::default_controller_parts()
+    );
+    assert_eq!(Settings::from_scenario(&s).queue, QueueKind::Priority);
+}
+
+#[test]
+fn settings_round_trip_through_a_scenario() {
+    for preset in Preset::ALL {
+        let mut f = Settings {
+            preset,
+            ..Settings::default()
+        };
+        f.set(Field::Slow, "3s".into());
+        let s = f.to_scenario().unwrap();
+        let back = Settings::from_scenario(&s);
+        assert_eq!(back.preset, preset);
+        assert_eq!(back.to_scenario().unwrap(), s, "{preset:?}");
+    }
+    let mut f = Settings::default();
+    f.set(Field::MaxWait, "2s".into());
+    f.preset = Preset::WithMaxWait;
+    let LimiterConfig::WithMaxWait { max_wait_ns, .. } = f.to_scenario().unwrap().first().limiter()
+    else {
+        panic!()
+    };
+    assert_eq!(max_wait_ns, 2 * SECOND);
+}
