@@ -594,129 +594,6 @@ impl Settings {
             .map_err(|e| vec![(field_of(&e.field, self.preset), e.reason)])?;
         Ok(s)
     }
-
-    /// The settings that describe `s` as closely as the form can.
-    pub fn from_scenario(s: &Scenario) -> Settings {
-        let mut out = Settings::default();
-        let d = |n: Nanos| format_go_duration(n);
-        let exp = |out: &mut Settings, base: Nanos, max: Nanos| {
-            out.set(Field::Base, d(base));
-            out.set(Field::Max, d(max));
-        };
-        let bucket = |out: &mut Settings, qps: f64, burst: i64| {
-            out.set(Field::Qps, qps.to_string());
-            out.set(Field::Burst, burst.to_string());
-        };
-        if let Some(cp) = &s.crossplane {
-            out.preset = Preset::Crossplane;
-            out.set(Field::Rate, cp.max_reconcile_rate.to_string());
-        } else {
-            out.queue = s.controllers[0].queue;
-            match &s.first().limiter() {
-                LimiterConfig::DefaultController => out.preset = Preset::ClientGoDefault,
-                LimiterConfig::Exponential { base_ns, max_ns } => {
-                    out.preset = Preset::PerItem;
-                    exp(&mut out, *base_ns, *max_ns);
-                }
-                LimiterConfig::Bucket { qps, burst } => {
-                    out.preset = Preset::BucketOnly;
-                    bucket(&mut out, *qps, *burst);
-                }
-                LimiterConfig::FastSlow {
-                    fast_ns,
-                    slow_ns,
-                    max_fast_attempts,
-                } => {
-                    out.preset = Preset::FastSlow;
-                    out.set(Field::Fast, d(*fast_ns));
-                    out.set(Field::Slow, d(*slow_ns));
-                    out.set(Field::MaxFast, max_fast_attempts.to_string());
-                }
-                LimiterConfig::MaxOf { limiters } => {
-                    out.preset = Preset::ClientGoDefault;
-                    for l in limiters {
-                        match l {
-                            LimiterConfig::Exponential { base_ns, max_ns } => {
-                                exp(&mut out, *base_ns, *max_ns)
-                            }
-                            LimiterConfig::Bucket { qps, burst } => bucket(&mut out, *qps, *burst),
-                            _ => {}
-                        }
-                    }
-                }
-                LimiterConfig::WithMaxWait {
-                    limiter,
-                    max_wait_ns,
-                } => {
-                    out.preset = Preset::WithMaxWait;
-                    out.set(Field::MaxWait, d(*max_wait_ns));
-                    if let LimiterConfig::MaxOf { limiters } = limiter.as_ref() {
-                        for l in limiters {
-                            match l {
-                                LimiterConfig::Exponential { base_ns, max_ns } => {
-                                    exp(&mut out, *base_ns, *max_ns)
-                                }
-                                LimiterConfig::Bucket { qps, burst } => {
-                                    bucket(&mut out, *qps, *burst)
-                                }
-                                _ => {}
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        out.set(
-            Field::Workers,
-            s.controllers[0].controller.workers.to_string(),
-        );
-        out.set(
-            Field::Reconcile,
-            d(s.controllers[0].controller.reconcile_ns),
-        );
-        out.set(Field::Seed, s.seed.to_string());
-        out.set(
-            Field::GiveUp,
-            s.controllers[0]
-                .controller
-                .give_up_after
-                .map(|n| n.to_string())
-                .unwrap_or_default(),
-        );
-        out.set(
-            Field::Timeout,
-            s.controllers[0]
-                .controller
-                .reconcile_timeout_ns
-                .map(d)
-                .unwrap_or_default(),
-        );
-        out.script = match &s.controllers[0].default_script {
-            Script::Live => ScriptChoice::Live,
-            Script::Always {
-                outcome: Outcome::Error,
-            } => ScriptChoice::AlwaysError,
-            Script::FailThenSucceed { failures } => {
-                out.set(Field::FailN, failures.to_string());
-                ScriptChoice::FailThenSucceed
-            }
-            Script::Random {
-                error_probability,
-                otherwise: Outcome::Success,
-            } => {
-                out.set(Field::Probability, error_probability.to_string());
-                ScriptChoice::Random
-            }
-            Script::Always {
-                outcome: Outcome::Success,
-            } => ScriptChoice::Success,
-            other => {
-                out.loaded_script = Some(other.clone());
-                ScriptChoice::Loaded
-            }
-        };
-        out
-    }
 }
 
 /// The form field behind a scenario field path such as `limiter.limiters[1].burst`.
@@ -741,6 +618,8 @@ fn field_of(path: &str, preset: Preset) -> Field {
         .map(|(_, f)| *f)
         .unwrap_or(preset.fields().first().copied().unwrap_or(Field::Workers))
 }
+
+mod read;
 
 #[cfg(test)]
 mod tests;

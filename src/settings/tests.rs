@@ -1,4 +1,3 @@
-
 use super::*;
 use workqueue_core::{MILLISECOND, SECOND};
 

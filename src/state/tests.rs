@@ -1,4 +1,3 @@
-
 use super::*;
 use crate::share;
 use workqueue_core::{Outcome, MILLISECOND};

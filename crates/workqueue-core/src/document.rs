@@ -9,7 +9,7 @@
 
 use serde::de::DeserializeOwned;
 
-use crate::scenario::ScenarioError;
+use crate::scenario::{Scenario, ScenarioError};
 use crate::validate::bad;
 
 /// Deserializes a whole JSON document, naming the field at fault.
@@ -140,6 +140,19 @@ mod tests {
                 duration_ns: 3_000_000_000
             }
         );
+    }
+}
+
+/// Reading a scenario file.
+impl crate::scenario::Scenario {
+    /// Parses and validates a scenario document. The version is read first,
+    /// so that a document from another version is refused for that, not for
+    /// a field it names differently; a version 1 document is upgraded.
+    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        crate::scenario::document_version(text)?;
+        let s = from_str::<crate::scenario::ScenarioDoc>(text)?.into_scenario()?;
+        s.validate()?;
+        Ok(s)
     }
 }
 

@@ -14,14 +14,17 @@
 
 use std::collections::BTreeSet;
 
-use serde::Serialize;
-
 use crate::item::{Interner, ItemId, ItemMap};
 use crate::limiter::{Answer, Limiter, LimiterConfig};
 use crate::metrics::{since_seconds, Histogram, NO_TIME};
+use crate::queue_calls::{AddWithOptsCall, QueueEvent};
 use crate::time::{Nanos, MILLISECOND, SECOND};
 use crate::waiting::{HeapEntry, IndexedHeap, Instant2w, ReadyAt};
-use crate::workqueue::{AddWithOptsCall, QueueEvent};
+
+mod metrics;
+pub use metrics::{DepthByPriority, PqMetrics};
+
+pub use crate::queue_calls::{AddOpts, Added, AlreadyShutDown, Placed, PqGot};
 
 /// controller-runtime's `handler.LowPriority`: creates from the informer's
 /// initial list and resync updates are enqueued with it.
@@ -35,89 +38,6 @@ pub fn default_limiter() -> LimiterConfig {
         max_ns: 1000 * SECOND,
     }
 }
-
-/// `AddOpts`: `priority: None` is nil, which the queue reads as 0.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct AddOpts {
-    pub after: Nanos,
-    pub rate_limited: bool,
-    pub priority: Option<i64>,
-}
-
-impl AddOpts {
-    /// As Go code: `AddOpts{After: 30s, RateLimited: true, Priority: ptr.To(-100)}`.
-    pub fn go(&self) -> String {
-        let mut fields = Vec::new();
-        if self.after != 0 {
-            fields.push(format!(
-                "After: {}",
-                crate::time::format_go_duration(self.after)
-            ));
-        }
-        if self.rate_limited {
-            fields.push("RateLimited: true".to_string());
-        }
-        if let Some(p) = self.priority {
-            fields.push(format!("Priority: ptr.To({p})"));
-        }
-        format!("AddOpts{{{}}}", fields.join(", "))
-    }
-}
-
-/// What one key's add did, for the stage and the inspector.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Added {
-    pub item: ItemId,
-    /// The limiter's answer, when the add was rate limited.
-    pub limiter: Option<Answer>,
-    /// The delay used: `After`, the limiter's, or the smaller of the two.
-    pub effective: Nanos,
-    pub placed: Placed,
-    /// The record's priority went up (from, to): it moved to the tail of
-    /// its new priority class.
-    pub raised: Option<(i64, i64)>,
-}
-
-/// Where an add left the key's record.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "placed", rename_all = "snake_case")]
-pub enum Placed {
-    /// A new record, ready now.
-    NewReady,
-    /// A new record, waiting until `ready_at`.
-    NewWaiting {
-        ready_at: ReadyAt,
-    },
-    /// The record was already ready: it stays ready (a delay is ignored).
-    StayedReady,
-    /// An immediate add to a waiting record: the pending delay is cancelled.
-    DelayCancelled {
-        was: ReadyAt,
-    },
-    /// Both delayed: the earlier readyAt is kept.
-    KeptEarlier {
-        ready_at: ReadyAt,
-    },
-    MovedEarlier {
-        from: ReadyAt,
-        ready_at: ReadyAt,
-    },
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PqGot {
-    Item {
-        item: ItemId,
-        priority: i64,
-    },
-    /// No ready record with an unlocked key (the real call would block).
-    Empty,
-    ShutDown,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("close of closed channel")]
-pub struct AlreadyShutDown;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Record {
@@ -219,116 +139,6 @@ impl HeapEntry for Entry {
     type Listing = Entry;
     fn listing(&self) -> Entry {
         *self
-    }
-}
-
-/// The depth gauge per priority, in priority order. A handful of
-/// priorities is usual, so a sorted vector serves (a tree map was 8 KB of
-/// the page's code for it).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct DepthByPriority(Vec<(i64, i64)>);
-
-impl DepthByPriority {
-    /// Adds `delta` to the gauge of `priority` (created at 0 on first use).
-    pub fn add(&mut self, priority: i64, delta: i64) {
-        match self.0.binary_search_by_key(&priority, |(p, _)| *p) {
-            Ok(i) => self.0[i].1 += delta,
-            Err(i) => self.0.insert(i, (priority, delta)),
-        }
-    }
-
-    pub fn get(&self, priority: i64) -> Option<i64> {
-        self.0
-            .binary_search_by_key(&priority, |(p, _)| *p)
-            .ok()
-            .map(|i| self.0[i].1)
-    }
-
-    /// `(priority, depth)`, lowest priority first.
-    pub fn iter(&self) -> impl Iterator<Item = (i64, i64)> + '_ {
-        self.0.iter().copied()
-    }
-}
-
-/// The queue's metrics: as client-go's, except that depth and adds move
-/// only when a record becomes ready, depth is per priority, and retries
-/// count positive effective delays.
-#[derive(Clone, Debug)]
-pub struct PqMetrics {
-    /// Every priority ever passed to the depth gauge, with its value.
-    pub depth: DepthByPriority,
-    pub adds_total: u64,
-    pub retries_total: u64,
-    pub queue_duration: Histogram,
-    pub work_duration: Histogram,
-    /// When each ready record's key was added ([`NO_TIME`] when none).
-    add_times: ItemMap<Nanos>,
-    /// Processing start times of the keys handed out and not yet done, in
-    /// key order (the order the gauges sum them in): a handful, so a
-    /// sorted vector, not a slot per key (nor a tree map's code).
-    start_times: Vec<(ItemId, Nanos)>,
-}
-
-impl PqMetrics {
-    fn new(keep_observations: usize) -> PqMetrics {
-        PqMetrics {
-            depth: DepthByPriority::default(),
-            adds_total: 0,
-            retries_total: 0,
-            queue_duration: Histogram::new(keep_observations),
-            work_duration: Histogram::new(keep_observations),
-            add_times: ItemMap::new(NO_TIME),
-            start_times: Vec::new(),
-        }
-    }
-
-    fn add(&mut self, now: Nanos, item: ItemId, priority: i64) {
-        self.adds_total += 1;
-        self.depth.add(priority, 1);
-        let t = self.add_times.get_mut(item);
-        if *t == NO_TIME {
-            *t = now;
-        }
-    }
-
-    fn get(&mut self, now: Nanos, item: ItemId, priority: i64) {
-        self.depth.add(priority, -1);
-        match self.start_times.binary_search_by_key(&item, |(i, _)| *i) {
-            Ok(at) => self.start_times[at].1 = now,
-            Err(at) => self.start_times.insert(at, (item, now)),
-        }
-        let added = std::mem::replace(self.add_times.get_mut(item), NO_TIME);
-        if added != NO_TIME {
-            self.queue_duration.observe(since_seconds(now, added));
-        }
-    }
-
-    fn raise(&mut self, from: i64, to: i64) {
-        self.depth.add(from, -1);
-        self.depth.add(to, 1);
-    }
-
-    fn done(&mut self, now: Nanos, item: ItemId) {
-        if let Ok(at) = self.start_times.binary_search_by_key(&item, |(i, _)| *i) {
-            let (_, start) = self.start_times.remove(at);
-            self.work_duration.observe(since_seconds(now, start));
-        }
-    }
-
-    /// `updateUnfinishedWork` at `now`: the sum of the in-flight ages and
-    /// the oldest, in seconds.
-    pub fn work_gauges(&self, now: Nanos) -> (f64, f64) {
-        self.start_times
-            .iter()
-            .map(|&(_, start)| since_seconds(now, start))
-            .fold((0.0, 0.0), |(sum, oldest), age| {
-                (sum + age, f64::max(oldest, age))
-            })
-    }
-
-    /// The total depth over every priority.
-    pub fn depth_total(&self) -> i64 {
-        self.depth.iter().map(|(_, d)| d).sum()
     }
 }
 

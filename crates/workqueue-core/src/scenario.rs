@@ -16,7 +16,7 @@ use crate::time::{Nanos, MILLISECOND, SECOND};
 /// (one controller's fields at the top level, or `controllers` beside them)
 /// are upgraded when read: see [`ScenarioV1`].
 pub const SCENARIO_VERSION: u32 = 2;
-pub use crate::validate::{
+pub use crate::limits::{
     MAX_BURST, MAX_DELAY, MAX_EVENTS_PER_SOURCE, MAX_ITEMS, MAX_RUN, MAX_WORKERS,
 };
 
@@ -440,7 +440,16 @@ pub struct ScenarioError {
     pub reason: String,
 }
 
-use crate::validate::bad;
+/// A refusal of `field`, and why.
+pub(crate) fn bad(field: impl Into<String>, reason: impl Into<String>) -> ScenarioError {
+    ScenarioError {
+        field: field.into(),
+        reason: reason.into(),
+    }
+}
+
+mod doc;
+pub use doc::{check_version, document_version, ScenarioDoc};
 
 impl Scenario {
     /// An empty run of one controller with client-go's default limiter.
@@ -495,16 +504,6 @@ impl Scenario {
     /// On a scenario with no controller, which validation refuses.
     pub fn first_mut(&mut self) -> &mut ControllerSpec {
         &mut self.controllers[0]
-    }
-
-    /// Parses and validates a scenario document. The version is read first,
-    /// so that a document from another version is refused for that, not for
-    /// a field it names differently; a version 1 document is upgraded.
-    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        document_version(text)?;
-        let s = crate::document::from_str::<ScenarioDoc>(text)?.into_scenario()?;
-        s.validate()?;
-        Ok(s)
     }
 
     /// The limiter controller `c`'s queue is built with: Crossplane's
@@ -622,181 +621,6 @@ impl Scenario {
 
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
-    }
-
-    /// The number of distinct keys the scenario would create (at most),
-    /// saturating rather than wrapping.
-    pub fn key_count(&self) -> u64 {
-        crate::validate::key_count(self).unwrap_or(u64::MAX)
-    }
-
-    /// Checks a key typed by a user.
-    pub fn check_input_key(key: &str) -> Result<(), ScenarioError> {
-        crate::validate::key("key", key)
-    }
-
-    /// Checks one event source (`i` is its place in `sources`).
-    pub fn check_source(i: usize, s: &Source) -> Result<(), ScenarioError> {
-        crate::validate::source(i, s)
-    }
-
-    /// Every field against its stated range (see [`crate::validate`]).
-    pub fn validate(&self) -> Result<(), ScenarioError> {
-        crate::validate::scenario(self)
-    }
-}
-
-/// A scenario document's `version`, read before anything else (1 or 2).
-pub fn document_version(text: &str) -> Result<u32, ScenarioError> {
-    #[derive(Deserialize)]
-    struct Versioned {
-        version: Option<u32>,
-    }
-    // Only the version is read here (any other field is skipped); the
-    // document itself is then read whole, with every field checked.
-    let v: Versioned = serde_json::from_str(text).map_err(|e| {
-        if e.is_data() {
-            bad("version", format!("not a version number: {e}"))
-        } else {
-            bad("(document)", format!("not JSON: {e}"))
-        }
-    })?;
-    check_version(v.version)
-}
-
-/// Whether this build reads a document of `version`.
-pub fn check_version(version: Option<u32>) -> Result<u32, ScenarioError> {
-    match version {
-        None => Err(bad(
-            "version",
-            format!("missing: a scenario starts with \"version\": {SCENARIO_VERSION}"),
-        )),
-        Some(v @ (1 | SCENARIO_VERSION)) => Ok(v),
-        Some(v) => Err(bad(
-            "version",
-            format!("version {v} is not supported: this playground reads versions 1 and {SCENARIO_VERSION}"),
-        )),
-    }
-}
-
-/// A scenario document as written, in either version: version 2's fields,
-/// and version 1's (one controller's fields at the top level, or, for a
-/// manager, `controllers` beside them, whose top-level controller fields
-/// version 1 ignored). One reader for both, so the page holds one decoder;
-/// [`ScenarioDoc::into_scenario`] upgrades version 1 (to the same run: the
-/// first controller's seed is the scenario's, as it was) and refuses
-/// version 1's fields in a version 2 document by name.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ScenarioDoc {
-    version: u32,
-    #[serde(default)]
-    name: String,
-    #[serde(default)]
-    seed: u64,
-    #[serde(default)]
-    controllers: Option<Vec<ControllerSpec>>,
-    #[serde(default)]
-    crossplane: Option<CrossplaneConfig>,
-    #[serde(default)]
-    client: Option<ClientLimit>,
-    #[serde(default)]
-    shared_bucket: Option<BucketSpec>,
-    #[serde(with = "crate::serde_duration", default = "default_duration")]
-    duration_ns: Nanos,
-    #[serde(with = "crate::serde_duration", default = "default_sample")]
-    sample_ns: Nanos,
-    // Version 1 only: the one controller's fields.
-    #[serde(default)]
-    queue: Option<QueueKind>,
-    #[serde(default)]
-    limiter: Option<LimiterConfig>,
-    #[serde(default)]
-    controller: Option<ControllerConfig>,
-    #[serde(default)]
-    default_script: Option<Script>,
-    #[serde(default)]
-    items: Option<Vec<ItemSpec>>,
-    #[serde(default)]
-    sources: Option<Vec<Source>>,
-    #[serde(default)]
-    requests_per_reconcile: Option<u32>,
-    #[serde(default)]
-    shares_bucket: Option<bool>,
-}
-
-impl ScenarioDoc {
-    /// The scenario this document describes, upgraded from version 1.
-    pub fn into_scenario(self) -> Result<Scenario, ScenarioError> {
-        check_version(Some(self.version))?;
-        let v1 = self.version == 1;
-        let own = [
-            ("queue", self.queue.is_some()),
-            ("limiter", self.limiter.is_some()),
-            ("controller", self.controller.is_some()),
-            ("default_script", self.default_script.is_some()),
-            ("items", self.items.is_some()),
-            ("sources", self.sources.is_some()),
-            (
-                "requests_per_reconcile",
-                self.requests_per_reconcile.is_some(),
-            ),
-            ("shares_bucket", self.shares_bucket.is_some()),
-        ];
-        if let (false, Some((field, _))) = (v1, own.iter().find(|(_, set)| *set)) {
-            return Err(bad(
-                *field,
-                "in version 2 a controller's fields go in its entry of controllers",
-            ));
-        }
-        // A version 1 file with both forms: neither is dropped in silence.
-        if let (true, Some(list), Some((field, _))) = (
-            v1,
-            self.controllers.as_ref().filter(|l| !l.is_empty()),
-            own.iter().find(|(_, set)| *set),
-        ) {
-            return Err(bad(
-                *field,
-                format!(
-                    "this file sets {field} for one controller and also lists {} controller(s) in controllers: keep one form (put {field} in each controller's entry)",
-                    list.len()
-                ),
-            ));
-        }
-        let controllers = match self.controllers {
-            Some(list) if !(v1 && list.is_empty()) => list,
-            None if !v1 => {
-                return Err(bad(
-                    "controllers",
-                    "missing: a scenario lists its controllers",
-                ))
-            }
-            _ => vec![ControllerSpec {
-                name: String::new(),
-                queue: self.queue.unwrap_or_default(),
-                limiter: self.limiter,
-                controller: self.controller.unwrap_or_default(),
-                default_script: self.default_script.unwrap_or_default(),
-                items: self.items.unwrap_or_default(),
-                sources: self.sources.unwrap_or_default(),
-                requests_per_reconcile: self.requests_per_reconcile.unwrap_or_default(),
-                kind: String::new(),
-                writes: BTreeMap::new(),
-                errors_write_nothing: false,
-                shares_bucket: self.shares_bucket.unwrap_or_default(),
-            }],
-        };
-        Ok(Scenario {
-            version: SCENARIO_VERSION,
-            name: self.name,
-            seed: self.seed,
-            controllers,
-            crossplane: self.crossplane,
-            client: self.client,
-            shared_bucket: self.shared_bucket,
-            duration_ns: self.duration_ns,
-            sample_ns: self.sample_ns,
-        })
     }
 }
 

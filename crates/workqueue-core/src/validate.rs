@@ -31,43 +31,11 @@ use crate::limiter::LimiterConfig;
 use crate::scenario::{ControllerSpec, Scenario, ScenarioError, Source, SCENARIO_VERSION};
 use crate::time::{format_go_duration as go, Nanos, HOUR, MILLISECOND, SECOND};
 
-/// Most distinct keys a run may create.
-pub const MAX_ITEMS: u64 = 1_000_000;
-/// Longest virtual run.
-pub const MAX_RUN: Nanos = 7 * 24 * HOUR;
-/// Longest delay anywhere in a configuration (client-go itself allows more;
-/// past ten years a value is a typo, not a setting).
-pub const MAX_DELAY: Nanos = 10 * 365 * 24 * HOUR;
-pub const MAX_WORKERS: u32 = 1_000;
-pub const MAX_BURST: i64 = 1_000_000;
-pub const MAX_QPS: f64 = 1e9;
-/// Slowest refill a bucket may have (besides 0, "never"): one token in
-/// about 17 minutes. Slower is a typo, and would print as years of waiting.
-pub const MIN_QPS: f64 = 0.001;
-pub const MAX_EVENTS_PER_SOURCE: u64 = 1_000_000;
-pub const MIN_EVENTS_PER_SECOND: f64 = 0.001;
-pub const MAX_EVENTS_PER_SECOND: f64 = 1e6;
-pub const MAX_SCRIPT_FAILURES: u64 = 1_000_000;
-pub const MAX_SEQUENCE: usize = 1_000;
-pub const MAX_LIMITERS: usize = 32;
-pub const MAX_SOURCES: usize = 1_000;
-pub const MIN_RESYNC: Nanos = 10 * MILLISECOND;
-pub const MAX_KEY_LEN: usize = 253;
-/// Controllers in one manager.
-pub const MAX_CONTROLLERS: usize = 16;
-/// API requests one reconcile makes.
-pub const MAX_REQUESTS_PER_RECONCILE: u32 = 1_000;
-/// Other kinds one controller's reconcile writes.
-pub const MAX_WRITE_KINDS: usize = 32;
-/// A Kubernetes kind's name is a DNS label: at most 63 characters.
-pub const MAX_KIND_LEN: usize = 63;
+mod inputs;
+pub use inputs::{input, tape};
 
-pub(crate) fn bad(field: impl Into<String>, reason: impl Into<String>) -> ScenarioError {
-    ScenarioError {
-        field: field.into(),
-        reason: reason.into(),
-    }
-}
+pub use crate::limits::*;
+pub(crate) use crate::scenario::bad;
 
 /// A duration in `[min, MAX_DELAY]` (`min` is 0 or 1ns).
 fn duration(field: &str, d: Nanos, min: Nanos) -> Result<(), ScenarioError> {
@@ -652,97 +620,28 @@ fn manager_parts(s: &Scenario) -> Result<(), ScenarioError> {
     Ok(())
 }
 
-/// A live input, before it touches the run. Field names are the input's own
-/// (`per_second`, `count`, `script.error_probability`), as the forms show them.
-pub fn input(i: &Input) -> Result<(), ScenarioError> {
-    match i {
-        Input::Add { key: k } => key("key", k),
-        Input::AddMany { prefix, count } => add_many("prefix", "count", prefix, *count),
-        Input::WatchEvents {
-            key: k,
-            per_second,
-            duration_ns,
-        } => {
-            let src = Source::WatchEvents {
-                key: k.clone(),
-                per_second: *per_second,
-                start_ns: 0,
-                duration_ns: *duration_ns,
-            };
-            source_at("", &src)
-        }
-        Input::Resync { period_ns } => match period_ns {
-            Some(p) => source_at("", &Source::Resync { period_ns: *p }),
-            None => Ok(()),
-        },
-        Input::Decide { key: k, outcome: o } => {
-            key("key", k)?;
-            outcome("outcome", o)
-        }
-        Input::SetScript { key: k, script: s } => {
-            key("key", k)?;
-            script("script", s)
-        }
-        Input::DefaultScript { script: s } => script("script", s),
-        Input::Shutdown => Ok(()),
+/// The checks, asked of a scenario.
+impl Scenario {
+    /// The number of distinct keys the scenario would create (at most),
+    /// saturating rather than wrapping.
+    pub fn key_count(&self) -> u64 {
+        key_count(self).unwrap_or(u64::MAX)
     }
-}
 
-/// A recorded tape of inputs (a share link's, or a lesson's): each input
-/// valid, instants in order and inside a run, and not absurdly many.
-pub fn tape(inputs: &[(Nanos, Input)]) -> Result<(), ScenarioError> {
-    const MAX_TAPE: usize = 100_000;
-    if inputs.len() > MAX_TAPE {
-        return Err(bad(
-            "inputs",
-            format!(
-                "{} recorded inputs is too many: at most {MAX_TAPE}",
-                inputs.len()
-            ),
-        ));
+    /// Checks a key typed by a user.
+    pub fn check_input_key(key: &str) -> Result<(), ScenarioError> {
+        self::key("key", key)
     }
-    let mut last = 0;
-    for (n, (at, i)) in inputs.iter().enumerate() {
-        if *at < last || *at > MAX_RUN {
-            return Err(bad(
-                format!("inputs[{n}].at"),
-                format!(
-                    "{} is out of range: inputs are in time order, from {} to {}",
-                    go(*at),
-                    go(last),
-                    go(MAX_RUN)
-                ),
-            ));
-        }
-        last = *at;
-        input(i).map_err(|e| bad(format!("inputs[{n}].{}", e.field), e.reason))?;
+
+    /// Checks one event source (`i` is its place in `sources`).
+    pub fn check_source(i: usize, s: &Source) -> Result<(), ScenarioError> {
+        source(i, s)
     }
-    // The same caps as a file's: a link cannot start more sources or name
-    // more keys by recording them as inputs.
-    let sources = inputs
-        .iter()
-        .filter(|(_, i)| matches!(i, Input::WatchEvents { .. } | Input::AddMany { .. }))
-        .count();
-    if sources > MAX_SOURCES {
-        return Err(bad(
-            "inputs",
-            format!("{sources} inputs start event sources: at most {MAX_SOURCES}, as in a file"),
-        ));
+
+    /// Every field against its stated range (see [`crate::validate`]).
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        scenario(self)
     }
-    let keys = inputs.iter().fold(0u64, |sum, (_, i)| {
-        sum.saturating_add(match i {
-            Input::AddMany { count, .. } => *count,
-            Input::Add { .. } | Input::WatchEvents { .. } | Input::SetScript { .. } => 1,
-            _ => 0,
-        })
-    });
-    if keys > MAX_ITEMS {
-        return Err(bad(
-            "inputs",
-            format!("the inputs add {keys} keys or more: at most {MAX_ITEMS}, as in a file"),
-        ));
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -10,13 +10,13 @@
 
 use std::collections::VecDeque;
 
-use serde::Serialize;
-
 use crate::item::{Interner, ItemId};
 use crate::limiter::{Answer, Limiter, LimiterConfig};
 use crate::metrics::{since_seconds, QueueMetrics, NO_TIME, UNFINISHED_WORK_PERIOD};
 use crate::time::Nanos;
 use crate::waiting::{Insert, ReadyAt, WaitingHeap};
+
+pub use crate::queue_calls::{AddEffect, AddWithOptsCall, AfterEffect, QueueEvent};
 
 /// What `Get` returned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,116 +26,6 @@ pub enum Got {
     Empty,
     /// Shut down and drained: `(zero, true)`.
     ShutDown,
-}
-
-/// What one `AddWithOpts` call did (see [`QueueEvent::AddWithOpts`]).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct AddWithOptsCall {
-    pub item: ItemId,
-    pub opts: crate::priority::AddOpts,
-    /// The limiter's `When`, when rate limited.
-    pub when: Option<Nanos>,
-    /// The delay used: `After`, `When`, or the smaller of the two.
-    pub effective: Nanos,
-    pub placed: crate::priority::Placed,
-    /// The record's priority went up (from, to).
-    pub raised: Option<(i64, i64)>,
-}
-
-/// One observable thing the queue did, for the log and the animation.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "call", rename_all = "snake_case")]
-pub enum QueueEvent {
-    Add {
-        item: ItemId,
-        effect: AddEffect,
-    },
-    AddAfter {
-        item: ItemId,
-        delay: Nanos,
-        effect: AfterEffect,
-    },
-    /// `AddRateLimited`: the limiter's `When` answer; an `AddAfter` follows.
-    RateLimited {
-        item: ItemId,
-        delay: Nanos,
-    },
-    /// The waiting heap released an item (an `Add` follows).
-    Released {
-        item: ItemId,
-    },
-    Get {
-        item: ItemId,
-    },
-    Done {
-        item: ItemId,
-        requeued: bool,
-    },
-    Forget {
-        item: ItemId,
-    },
-    ShutDown {
-        drain: bool,
-    },
-    /// controller-runtime's priority queue: `AddWithOpts(opts, item)`.
-    /// Boxed: four times the size of any other event, it would set the size
-    /// of every entry in the log (and in every rewind checkpoint's log).
-    AddWithOpts(Box<AddWithOptsCall>),
-    /// controller-runtime's priority queue: `GetWithPriority()`.
-    GetWithPriority {
-        item: ItemId,
-        priority: i64,
-    },
-}
-
-impl QueueEvent {
-    /// The key this event is about (a shutdown is about none).
-    pub fn item(&self) -> Option<ItemId> {
-        match self {
-            QueueEvent::Add { item, .. }
-            | QueueEvent::AddAfter { item, .. }
-            | QueueEvent::RateLimited { item, .. }
-            | QueueEvent::Released { item }
-            | QueueEvent::Get { item }
-            | QueueEvent::Done { item, .. }
-            | QueueEvent::Forget { item }
-            | QueueEvent::GetWithPriority { item, .. } => Some(*item),
-            QueueEvent::AddWithOpts(call) => Some(call.item),
-            QueueEvent::ShutDown { .. } => None,
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum AddEffect {
-    /// New in `dirty`, pushed to the tail of the FIFO.
-    Queued,
-    /// Already dirty: nothing changes (deduplication).
-    Deduplicated,
-    /// Being processed: marked dirty; `Done` will push it.
-    MarkedDirty,
-    /// Shutting down: ignored.
-    Ignored,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case", tag = "effect")]
-pub enum AfterEffect {
-    /// Delay ≤ 0: a plain `Add` (still counted as a retry).
-    Immediate,
-    Waiting {
-        ready_at: ReadyAt,
-    },
-    MovedEarlier {
-        from: ReadyAt,
-        ready_at: ReadyAt,
-    },
-    /// Already waiting for an earlier instant: this request is discarded.
-    KeptEarlier {
-        ready_at: ReadyAt,
-    },
-    Ignored,
 }
 
 /// Queue construction options.

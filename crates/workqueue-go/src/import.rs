@@ -17,6 +17,8 @@ use workqueue_core::{format_go_duration, LimiterConfig, QueueKind, Scenario, MIL
 use crate::eval::{name_of, qualified, Env, Options, Value, FLAG_KINDS};
 use crate::source::Source;
 
+mod scenario;
+
 /// The most Go read at once, all files together (a provider's set-up is a
 /// few hundred kilobytes at most).
 pub const MAX_BYTES: usize = 4 * 1024 * 1024;
@@ -599,135 +601,6 @@ impl Reader<'_> {
             .unwrap_or(&self.sources[0])
             .name
             .clone()
-    }
-
-    fn scenario(mut self) -> Result<Imported, ImportError> {
-        if self.controllers.is_empty() {
-            return Err(ImportError::NoController);
-        }
-        let mut s = Scenario::new("imported");
-        s.duration_ns = 10 * 60 * workqueue_core::SECOND;
-        let crossplane = self.controllers.iter().find_map(|c| c.options.crossplane);
-        s.crossplane = crossplane.map(|r| CrossplaneConfig {
-            max_reconcile_rate: r,
-        });
-        s.client = match (self.shared_client, self.qps, self.burst) {
-            (Some((qps, burst)), _, _) => Some(ClientLimit {
-                qps,
-                burst,
-                per: ClientScope::Shared,
-            }),
-            (None, Some((q, _, _)), _) if q < 0.0 => None,
-            (None, Some((q, f, p)), burst) => {
-                let b = burst.map_or(10, |(b, _, _)| b);
-                self.note(true, f, p, format!("rest.Config.QPS {q}, Burst {b}"));
-                let per = if self.clientset {
-                    ClientScope::Clientset
-                } else {
-                    ClientScope::Kind
-                };
-                Some(ClientLimit {
-                    qps: q,
-                    burst: b,
-                    per,
-                })
-            }
-            (None, None, _) => {
-                self.unread.push(Found { file: self.main_file(), line: 1, text: "rest.Config QPS is not set: controller-runtime's config loader turns client-side limiting off (since v0.21): no client limit".into() });
-                None
-            }
-        };
-        // A bucket held in a variable and put first in a controller's
-        // max-of is the one object the controllers share.
-        let shared = |l: &Option<LimiterConfig>| match l {
-            Some(LimiterConfig::MaxOf { limiters }) if limiters.len() == 2 => match limiters[0] {
-                LimiterConfig::Bucket { qps, burst }
-                    if self.bucket_vars.contains(&(qps, burst)) =>
-                {
-                    Some((BucketSpec { qps, burst }, limiters[1].clone()))
-                }
-                _ => None,
-            },
-            _ => None,
-        };
-        s.shared_bucket = self
-            .controllers
-            .iter()
-            .find_map(|c| shared(&c.options.limiter))
-            .map(|(b, _)| b);
-        s.controllers = self
-            .controllers
-            .iter()
-            .map(|c| {
-                let sharing =
-                    shared(&c.options.limiter).filter(|(b, _)| Some(*b) == s.shared_bucket);
-                (c, sharing)
-            })
-            .map(|(c, sharing)| ControllerSpec {
-                name: c.name.clone(),
-                queue: if c.queue_client_go
-                    || c.options.priority_queue == Some(false)
-                    || (self.default_client_go && c.options.priority_queue.is_none())
-                {
-                    QueueKind::ClientGo
-                } else {
-                    QueueKind::Priority
-                },
-                limiter: match &sharing {
-                    Some((_, own)) => Some(own.clone()),
-                    None => c.options.limiter.clone(),
-                },
-                controller: ControllerConfig {
-                    workers: c.options.workers.unwrap_or(1).max(1),
-                    reconcile_ns: 50 * MILLISECOND,
-                    give_up_after: None,
-                    reconcile_timeout_ns: c.options.timeout.filter(|t| *t > 0),
-                    reconcile_jitter_ns: None,
-                },
-                default_script: Script::Always {
-                    outcome: Outcome::Success,
-                },
-                items: Vec::new(),
-                sources: vec![KeySource::AddMany {
-                    prefix: format!("{}-", c.kind.to_lowercase()),
-                    count: OBJECTS,
-                    at_ns: 0,
-                    script: None,
-                }],
-                // A status update: the write nearly every reconcile makes.
-                requests_per_reconcile: 1,
-                kind: c.kind.clone(),
-                writes: Default::default(),
-                errors_write_nothing: false,
-                shares_bucket: sharing.is_some(),
-            })
-            .collect();
-        if !self.default_client_go
-            && self
-                .controllers
-                .iter()
-                .any(|c| !c.queue_client_go && c.options.priority_queue.is_none())
-        {
-            self.unread.push(Found { file: self.main_file(), line: 1, text: "UsePriorityQueue is not set: the priority queue, controller-runtime v0.23's default (a go.mod among the files says which version)".into() });
-        }
-        self.unread.push(Found {
-            file: self.main_file(),
-            line: 1,
-            text: format!("not in the code, assumed: {OBJECTS} objects per controller, each reconcile takes 50ms, succeeds and writes once to its own kind (a status update); reads from the cache cost no request; set them in the scenario (the page's dialog asks for them)"),
-        });
-        s.validate().map_err(|e| ImportError::Unusable {
-            file: self.main_file(),
-            reason: match e.reason.contains("names two controllers") {
-                // A folder read with a copy of itself inside.
-                true => format!("{e} (were the same files read twice?)"),
-                false => e.to_string(),
-            },
-        })?;
-        Ok(Imported {
-            scenario: s,
-            taken: self.taken,
-            unread: self.unread,
-        })
     }
 }
 

@@ -1,4 +1,3 @@
-
 use super::*;
 use crate::controller::{Outcome, Script};
 use crate::limiter::LimiterConfig;

@@ -1,0 +1,35 @@
+//! How big anything in a scenario may be: the bounds the validation gate
+//! checks, each a value no real set-up needs to pass.
+
+use crate::time::{Nanos, HOUR, MILLISECOND};
+
+/// Most distinct keys a run may create.
+pub const MAX_ITEMS: u64 = 1_000_000;
+/// Longest virtual run.
+pub const MAX_RUN: Nanos = 7 * 24 * HOUR;
+/// Longest delay anywhere in a configuration (client-go itself allows more;
+/// past ten years a value is a typo, not a setting).
+pub const MAX_DELAY: Nanos = 10 * 365 * 24 * HOUR;
+pub const MAX_WORKERS: u32 = 1_000;
+pub const MAX_BURST: i64 = 1_000_000;
+pub const MAX_QPS: f64 = 1e9;
+/// Slowest refill a bucket may have (besides 0, "never"): one token in
+/// about 17 minutes. Slower is a typo, and would print as years of waiting.
+pub const MIN_QPS: f64 = 0.001;
+pub const MAX_EVENTS_PER_SOURCE: u64 = 1_000_000;
+pub const MIN_EVENTS_PER_SECOND: f64 = 0.001;
+pub const MAX_EVENTS_PER_SECOND: f64 = 1e6;
+pub const MAX_SCRIPT_FAILURES: u64 = 1_000_000;
+pub const MAX_SEQUENCE: usize = 1_000;
+pub const MAX_LIMITERS: usize = 32;
+pub const MAX_SOURCES: usize = 1_000;
+pub const MIN_RESYNC: Nanos = 10 * MILLISECOND;
+pub const MAX_KEY_LEN: usize = 253;
+/// Controllers in one manager.
+pub const MAX_CONTROLLERS: usize = 16;
+/// API requests one reconcile makes.
+pub const MAX_REQUESTS_PER_RECONCILE: u32 = 1_000;
+/// Other kinds one controller's reconcile writes.
+pub const MAX_WRITE_KINDS: usize = 32;
+/// A Kubernetes kind's name is a DNS label: at most 63 characters.
+pub const MAX_KIND_LEN: usize = 63;
