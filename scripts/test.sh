@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every test: set-up, formatting, clippy, native tests (with the shared
+# Runs every test: set-up, the house's rules, formatting, clippy, native tests (with the shared
 # conformance cases), wasm tests in headless Chromium, the release build with
 # its size report, and the end-to-end tests that click through the page.
 # Ends with `summary: N passed, M failed` and a non-zero exit on any failure.
@@ -30,6 +30,7 @@ if [ -z "${WQ_CONFORMANCE_CASES:-}" ] && [ -d "$shared/cases" ]; then export WQ_
 if [ -z "${WQ_PRIORITY_CASES:-}" ] && [ -d "$shared/priorityqueue/cases" ]; then export WQ_PRIORITY_CASES="$(cd "$shared/priorityqueue/cases" && pwd)"; fi
 case_dirs=(tests/conformance/client-go tests/conformance/priority-queue ${WQ_CONFORMANCE_CASES:-} ${WQ_PRIORITY_CASES:-})
 
+stage "house (files of at most 700 lines, no import circles)" python3 scripts/house.py .
 stage "format" cargo fmt --all -- --check
 stage "clippy" cargo clippy --quiet --workspace --all-targets -- -D warnings
 stage "native tests" cargo test --workspace

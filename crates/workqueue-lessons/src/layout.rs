@@ -7,8 +7,8 @@
 use workqueue_core::scenario::Source;
 use workqueue_core::{Input, LimiterConfig, Scenario};
 
+use crate::model::LessonError;
 use crate::model::{Lane, Lesson};
-use crate::parse::LessonError;
 
 /// Every step whose focus no layout can satisfy, in file order.
 pub fn unshowable(lesson: &Lesson) -> Vec<LessonError> {

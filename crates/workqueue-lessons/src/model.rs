@@ -135,3 +135,12 @@ impl Wait {
         }
     }
 }
+
+/// A refusal: the line of the file (from 1), the field, and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize)]
+#[error("line {line}: {field}: {reason}")]
+pub struct LessonError {
+    pub line: usize,
+    pub field: String,
+    pub reason: String,
+}

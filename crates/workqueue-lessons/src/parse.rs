@@ -27,14 +27,7 @@ pub const NOTES_FENCE: &str = "notes";
 /// The longest speaker notes a step may carry (characters).
 pub const MAX_NOTES_CHARS: usize = 4000;
 
-/// A refusal: the line of the file (from 1), the field, and why.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize)]
-#[error("line {line}: {field}: {reason}")]
-pub struct LessonError {
-    pub line: usize,
-    pub field: String,
-    pub reason: String,
-}
+pub use crate::model::LessonError;
 
 fn refuse(line: usize, field: impl Into<String>, reason: impl Into<String>) -> LessonError {
     LessonError {

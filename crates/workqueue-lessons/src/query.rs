@@ -8,6 +8,10 @@ use workqueue_core::{format_go_duration, Manager, Nanos, ResultLabel, Simulation
 
 use workqueue_core::serde_duration as duration;
 
+/// Work units one step's scene, or one question on it, may take (the
+/// lesson files' cost model holds each step to it).
+pub const STEP_BUDGET: u64 = 5_000_000;
+
 /// Virtual time a query may run its copy of the scene to, at most.
 pub const HORIZON: Nanos = 7 * 24 * 3600 * 1_000_000_000;
 
@@ -259,9 +263,9 @@ impl Query {
     }
 
     /// The answer on a copy of `scene`, which stays as it is, within a
-    /// step's budget ([`crate::cost::STEP_BUDGET`]).
+    /// step's budget ([`STEP_BUDGET`]).
     pub fn answer(&self, scene: &Manager) -> Result<Value, String> {
-        self.answer_within(scene, crate::cost::STEP_BUDGET)
+        self.answer_within(scene, STEP_BUDGET)
     }
 
     /// The answer, refused once it has taken `budget` work units.
