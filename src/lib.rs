@@ -72,7 +72,7 @@ fn notices() -> Html {
         // Where notices float over the header (workshop, embed), information
         // goes by itself after a while; an error stays until dismissed.
         let d = state.dispatcher();
-        let floats = state.mode.workshop || state.mode.embed;
+        let floats = state.mode.workshop || state.mode.embed || state.mode.presenter;
         let info = state
             .notice
             .as_ref()
@@ -276,9 +276,9 @@ pub fn app() -> Html {
                 <main class="presenter-layout">
                     <components::presenter::PresenterPanel />
                     <div class="presenter-side">
+                        <div class="presenter-stage" aria-label="The stage, as the room sees it">{ stage }</div>
                         <LessonRefusal />
                         <LessonPanel />
-                        <div class="presenter-stage" aria-label="The stage, as the room sees it">{ stage }</div>
                     </div>
                 </main>
                 <div class="sr-only" aria-live="polite" data-testid="narration">{ narration }</div>

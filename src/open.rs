@@ -455,6 +455,11 @@ impl Playground {
                 } else {
                     let mut ls = LessonState::new(index, step, lesson.steps.len());
                     ls.answers[step] = lessons::answer(&lesson, step);
+                    // What the presenter's window said of this step while
+                    // the lesson was on its way.
+                    if let Some(ui) = self.pending_ui.take() {
+                        ui.apply(&mut ls);
+                    }
                     self.lesson = Some(ls);
                 }
             }

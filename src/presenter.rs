@@ -49,6 +49,10 @@ pub struct Mirror {
     pub shared: String,
     pub lesson: Option<LessonUi>,
     pub clock: Clock,
+    /// The lessons the room walks (`?lessons=`), in order: where the
+    /// clicker goes after a lesson's last step.
+    #[serde(default)]
+    pub course: Option<Vec<String>>,
 }
 
 /// Play, pause and the instant.
@@ -185,6 +189,7 @@ impl Playground {
             shared: share::to_json(&self.shared()),
             lesson: self.lesson.as_ref().map(LessonUi::of),
             clock: self.clock(),
+            course: self.course.as_ref().map(|c| c.to_vec()),
         }
     }
 
@@ -199,11 +204,12 @@ impl Playground {
         }
         let lesson = self.lesson.as_ref().map(LessonUi::of);
         format!(
-            "{}|{}|{}|{}",
+            "{}|{}|{}|{}|{:?}",
             share::to_json(&shared),
             serde_json::to_string(&lesson).unwrap_or_default(),
             self.playing,
-            self.speed
+            self.speed,
+            self.course
         )
     }
 
@@ -244,8 +250,12 @@ impl Playground {
             fresh
         };
         next.selected = theirs.selected.clone();
-        if let (Some(ui), Some(l)) = (m.lesson, next.lesson.as_mut()) {
-            ui.apply(l);
+        next.course = m.course.map(std::rc::Rc::new);
+        match (m.lesson, next.lesson.as_mut()) {
+            (Some(ui), Some(l)) => ui.apply(l),
+            // The lesson is still on its way: its step's state waits for it.
+            (ui, None) => next.pending_ui = ui,
+            (None, Some(_)) => {}
         }
         next.follow_clock(m.clock);
         next.rev = self.rev + 1;
@@ -284,7 +294,7 @@ impl LessonUi {
 
     /// Onto this window's lesson (its real instants are its own: only
     /// whether a thing happened travels).
-    fn apply(self, l: &mut LessonState) {
+    pub fn apply(self, l: &mut LessonState) {
         if self.guesses.len() == l.guesses.len() {
             l.guesses = self.guesses;
         }

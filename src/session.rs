@@ -46,7 +46,7 @@ fn href() -> Option<String> {
 }
 
 /// Whether this page load is a reload (not a link followed or typed anew).
-fn is_reload() -> bool {
+pub fn is_reload() -> bool {
     let Some(perf) = web_sys::window().and_then(|w| w.performance()) else {
         return false;
     };

@@ -185,6 +185,9 @@ pub struct Playground {
     /// presenter's window to carry out (the newest few; see
     /// [`crate::presenter`]).
     pub outbox: Vec<(u64, crate::presenter::Remote)>,
+    /// What the presenter's window said of a lesson step that has not
+    /// arrived here yet: put on it when it does.
+    pub pending_ui: Option<crate::presenter::LessonUi>,
 }
 
 impl PartialEq for Playground {
@@ -248,6 +251,7 @@ impl Playground {
             refused_lesson: None,
             go_import: None,
             outbox: Vec::new(),
+            pending_ui: None,
             library: 0,
             goal_figures: None,
         }

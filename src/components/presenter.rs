@@ -11,6 +11,29 @@ use crate::lessons;
 
 /// The presenter's clock ticks once a second.
 const CLOCK_TICK_MS: u32 = 1000;
+/// When the workshop began (ms since the epoch), kept in the tab's session
+/// storage so a reload of the presenter's window keeps the clock running.
+const BEGAN_KEY: &str = "workqueue-playground.workshop-began";
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.session_storage().ok().flatten()
+}
+
+/// When the workshop began: as this tab kept it, else now (and kept).
+fn began() -> f64 {
+    let kept = storage()
+        .and_then(|s| s.get_item(BEGAN_KEY).ok().flatten())
+        .and_then(|v| v.parse::<f64>().ok());
+    kept.unwrap_or_else(begin_now)
+}
+
+fn begin_now() -> f64 {
+    let now = js_sys::Date::now();
+    if let Some(s) = storage() {
+        let _ = s.set_item(BEGAN_KEY, &now.to_string());
+    }
+    now
+}
 
 /// Opens the projector's window of this workshop: the same path, in the
 /// audience role of the same room. Called from a click, so no pop-up
@@ -34,7 +57,7 @@ pub fn open_audience_window() {
 pub fn presenter_panel() -> Html {
     let state = use_playground();
     // Real time since this window opened the workshop (reset by a click).
-    let started = use_state(js_sys::Date::now);
+    let started = use_state(began);
     let now = use_state(js_sys::Date::now);
     {
         let now = now.clone();
@@ -49,7 +72,7 @@ pub fn presenter_panel() -> Html {
     let reset = {
         let (started, now) = (started.clone(), now.clone());
         Callback::from(move |_| {
-            started.set(js_sys::Date::now());
+            started.set(begin_now());
             now.set(js_sys::Date::now());
         })
     };
@@ -68,9 +91,9 @@ pub fn presenter_panel() -> Html {
                 Some(s) => format!("Step {}: {}", ls.step + 2, s.title),
                 None => match state
                     .next_lesson(ls.index)
-                    .and_then(|i| Some((i, lessons::get(i)?)))
+                    .and_then(|i| lessons::all().get(i).map(|e| e.title.clone()))
                 {
-                    Some((_, l)) => format!("Next lesson: {}", l.title),
+                    Some(title) => format!("Next lesson: {title}"),
                     None => "The end of the course".to_string(),
                 },
             };

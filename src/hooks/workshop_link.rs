@@ -17,9 +17,9 @@ const CLOCK_MS: u32 = 100;
 /// Every this many clock ticks, the whole state goes too: a message lost
 /// (a window busy, asleep) is made good within a second.
 const STATE_EVERY: u32 = 10;
-/// A presenter's window that reloads takes the state an audience window
-/// answers its hello with, for this long after it opened (ms).
-const ADOPT_MS: f64 = 3000.0;
+/// A presenter's window that reloads waits this long (ms) for an audience
+/// window to answer its hello with the workshop, before it speaks itself.
+const ADOPT_MS: u32 = 800;
 
 /// Connects this window to the others of its workshop.
 #[hook]
@@ -34,20 +34,26 @@ pub fn use_workshop_link(state: &PlaygroundContext) {
         None
     };
     let channel = use_mut_ref(|| None::<web_sys::BroadcastChannel>);
+    // Whether the presenter's window says its state: not yet when it has
+    // just been reloaded and an audience window may hold the workshop.
+    let speaking = use_mut_ref(|| true);
     {
         let (channel, latest, d) = (channel.clone(), latest.clone(), state.dispatcher());
+        let speaking = speaking.clone();
         use_effect_with(role, move |role| {
-            let link = role.and_then(|role| Link::open(role, latest, d));
+            let link = role.and_then(|role| Link::open(role, latest, d, speaking));
             *channel.borrow_mut() = link.as_ref().map(|l| l.channel.clone());
             move || drop(link)
         });
     }
     // The presenter says each change as it happens.
-    let signature = state.mode.presenter.then(|| state.mirror_signature());
+    // (Not while a lesson is on its way: the state would say none is open.)
+    let signature =
+        (state.mode.presenter && state.pending_lesson.is_none()).then(|| state.mirror_signature());
     {
-        let (channel, latest) = (channel.clone(), latest.clone());
+        let (channel, latest, speaking) = (channel.clone(), latest.clone(), speaking.clone());
         use_effect_with(signature, move |signature| {
-            if signature.is_some() {
+            if signature.is_some() && *speaking.borrow() {
                 if let Some(s) = latest.borrow().as_ref() {
                     post(&channel.borrow(), &Message::State(s.mirror()));
                 }
@@ -80,6 +86,7 @@ struct Link {
     channel: web_sys::BroadcastChannel,
     _on_message: Closure<dyn Fn(web_sys::MessageEvent)>,
     _clock: Option<gloo_timers::callback::Interval>,
+    _adopt: Option<gloo_timers::callback::Timeout>,
 }
 
 impl Link {
@@ -87,6 +94,7 @@ impl Link {
         role: Role,
         latest: Rc<RefCell<Option<PlaygroundContext>>>,
         d: UseReducerDispatcher<crate::state::Playground>,
+        speaking: Rc<RefCell<bool>>,
     ) -> Option<Link> {
         let location = web_sys::window()?.location();
         let search = location.search().ok()?;
@@ -94,19 +102,31 @@ impl Link {
         let path = location.pathname().ok()?;
         let channel =
             web_sys::BroadcastChannel::new(&presenter::channel_name(&path, &room)).ok()?;
-        let opened = crate::hooks::now_ms();
+        // A reloaded presenter's window listens first: an audience window
+        // holds the step, the predictions and the instant it had.
+        let adopting = role == Role::Presenter && crate::session::is_reload();
+        *speaking.borrow_mut() = !adopting;
         let on_message = {
-            let (channel, latest) = (channel.clone(), latest.clone());
+            let (channel, latest, speaking) = (channel.clone(), latest.clone(), speaking.clone());
             Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
                 let Some(m) = e.data().as_string().and_then(|t| presenter::decode(&t)) else {
                     return;
                 };
-                let mirror = || latest.borrow().as_ref().map(|s| s.mirror());
+                // A window whose lesson is still on its way has no step to say.
+                let mirror = || {
+                    latest
+                        .borrow()
+                        .as_ref()
+                        .filter(|s| s.pending_lesson.is_none())
+                        .map(|s| s.mirror())
+                };
                 match (role, m) {
                     // A window (re)opened: the other side answers with the
                     // workshop as it holds it (an audience window answers
                     // a presenter's window that reloaded).
-                    (_, Message::Hello { from }) if from != role => {
+                    (_, Message::Hello { from })
+                        if from != role && (role == Role::Audience || *speaking.borrow()) =>
+                    {
                         if let Some(m) = mirror() {
                             post(&Some(channel.clone()), &Message::State(m));
                         }
@@ -116,9 +136,8 @@ impl Link {
                     (Role::Presenter, Message::Do(remote)) => {
                         d.dispatch(remote.action(crate::hooks::now_ms()))
                     }
-                    (Role::Presenter, Message::State(m))
-                        if crate::hooks::now_ms() - opened < ADOPT_MS =>
-                    {
+                    (Role::Presenter, Message::State(m)) if !*speaking.borrow() => {
+                        *speaking.borrow_mut() = true;
                         d.dispatch(Action::Follow(Box::new(m)))
                     }
                     _ => {}
@@ -126,12 +145,32 @@ impl Link {
             })
         };
         channel.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        // No audience window answered: the presenter's window speaks.
+        let adopt = adopting.then(|| {
+            let (channel, latest, speaking) = (channel.clone(), latest.clone(), speaking.clone());
+            gloo_timers::callback::Timeout::new(ADOPT_MS, move || {
+                if !*speaking.borrow() {
+                    *speaking.borrow_mut() = true;
+                    if let Some(s) = latest
+                        .borrow()
+                        .as_ref()
+                        .filter(|s| s.pending_lesson.is_none())
+                    {
+                        post(&Some(channel.clone()), &Message::State(s.mirror()));
+                    }
+                }
+            })
+        });
         let clock = (role == Role::Presenter).then(|| {
             let (channel, ticks) = (channel.clone(), Cell::new(0u32));
+            let speaking = speaking.clone();
             gloo_timers::callback::Interval::new(CLOCK_MS, move || {
                 let Some(s) = latest.borrow().clone() else {
                     return;
                 };
+                if !*speaking.borrow() || s.pending_lesson.is_some() {
+                    return;
+                }
                 ticks.set(ticks.get().wrapping_add(1));
                 let c = Some(channel.clone());
                 if ticks.get() % STATE_EVERY == 0 {
@@ -146,6 +185,7 @@ impl Link {
             channel,
             _on_message: on_message,
             _clock: clock,
+            _adopt: adopt,
         })
     }
 }

@@ -141,15 +141,46 @@ test('a reloaded audience window comes back to the same step and instant; closin
   await context.close();
 });
 
-test('a reloaded presenter window takes the step and instant back from the audience window', async () => {
-  const { context, p, a, problems } = await pair({ lesson: 'herd', step: 1 });
+test('a reloaded presenter window keeps the step, the room\'s guess, the revealed answer and the clock', async () => {
+  const { context, p, a, problems } = await pair({ lesson: 'v023', step: 1 });
   await sameStep(p, a);
-  await p.click('[data-testid="lesson-next"]');
-  await p.waitForTimeout(200);
-  const step = await title(p);
+  // The clicker opens the prediction; the trainer types the room's guess.
+  await p.keyboard.press('PageDown');
+  await p.waitForTimeout(400);
+  await p.fill('[data-testid="guess"]', '2');
+  await p.keyboard.press('PageDown');
+  // (On the projector the answer may sit on the narration's next page.)
+  await a.waitForSelector('[data-testid="answer"]', { state: 'attached' });
+  const revealed = await a.textContent('[data-testid="answer"]');
+  await p.waitForTimeout(1200);
+  const clockBefore = await p.textContent('[data-testid="presenter-clock"]');
   await p.reload();
   await p.waitForSelector('[data-testid="presenter"]');
-  assert.equal(await sameStep(a, p), step);
+  await p.waitForFunction(() => /The room said: 2/.test(document.querySelector('[data-testid="presenter-answer"]')?.textContent ?? ''), null, { timeout: 3000 });
+  await p.waitForSelector('[data-testid="answer"]', { state: 'attached' });
+  await p.waitForTimeout(500);
+  assert.equal(await a.textContent('[data-testid="answer"]'), revealed, 'the room still sees the answer');
+  const [m, s] = (await p.textContent('[data-testid="presenter-clock"]')).split(':').map(Number);
+  const [m0, s0] = clockBefore.split(':').map(Number);
+  assert.ok(m * 60 + s >= m0 * 60 + s0, `the clock ran on: ${clockBefore} then ${m}:${s}`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a course: the presenter names the next lesson on a last step, and both windows end together', async () => {
+  const { context, p, a, problems } = await pair({ lesson: 'max-of', step: 1, room: 'course' });
+  // (The course is in the presenter's address: the audience window learns it.)
+  await p.goto(`${url}/?presenter=course&lessons=max-of,fast-slow`);
+  await p.waitForSelector('[data-testid="presenter-next"]');
+  assert.match(await p.textContent('[data-testid="presenter-next"]'), /Next lesson: .*fast|Next lesson: .*Fast/i);
+  // Walk to the end of the course with the clicker.
+  for (let i = 0; i < 80 && !(await p.locator('[data-testid="lesson-at-end"]').count()); i++) {
+    await p.keyboard.press('PageDown');
+    await p.waitForTimeout(350);
+  }
+  assert.equal(await p.locator('[data-testid="lesson-at-end"]').count(), 1, 'the presenter reached the end');
+  await a.waitForSelector('[data-testid="lesson-at-end"]', { timeout: 3000 });
+  assert.match(await p.textContent('[data-testid="presenter-next"]'), /end of the course/);
   assert.deepEqual(problems, []);
   await context.close();
 });
