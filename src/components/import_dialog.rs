@@ -305,11 +305,10 @@ struct Figures<'a> {
     errors_write_nothing: bool,
 }
 
-/// The imported scenario with the author's figures: objects per
-/// controller, reconcile time, an outage at the start, the writes each
-/// reconcile sends; checked by the core's gate, refused by the field's
-/// label.
+/// The imported scenario with the author's figures (see
+/// `workqueue_go::assume`), refused by the field's label.
 fn assume(s: &Scenario, f: &Figures) -> Result<Scenario, String> {
+    use workqueue_go::assume::{writes_of, Assumptions};
     let number = |label: &str, text: &str| {
         text.trim()
             .parse::<u64>()
@@ -318,40 +317,33 @@ fn assume(s: &Scenario, f: &Figures) -> Result<Scenario, String> {
     let objects = number("Objects per controller", f.objects)?;
     let reconcile = number("Each reconcile takes (ms)", f.reconcile_ms)?;
     let outage = number("An outage for the first (minutes)", f.outage_min)?;
-    let mut s = s.clone();
-    let minutes = |m: u64| (m.min(1_000_000) as i64).saturating_mul(60 * workqueue_core::SECOND);
-    for (c, (own, other)) in s.controllers.iter_mut().zip(f.writes) {
+    let mut writes = Vec::new();
+    for (c, (own, other)) in s.controllers.iter().zip(f.writes) {
         let own = number(&format!("{}: writes to its own kind", c.name), own)?;
-        c.writes = writes_of(other).map_err(|e| format!("{}: {e}", c.name))?;
-        c.errors_write_nothing = f.errors_write_nothing;
-        for src in &mut c.sources {
-            if let workqueue_core::scenario::Source::AddMany { count, .. } = src {
-                *count = objects;
-            }
-        }
-        c.controller.reconcile_ns =
-            (reconcile.min(1 << 40) as i64).saturating_mul(workqueue_core::MILLISECOND);
-        c.requests_per_reconcile = own.min(u32::MAX as u64) as u32;
-        if outage > 0 {
-            c.default_script = workqueue_core::Script::Outage {
-                from_ns: 0,
-                until_ns: minutes(outage),
-                otherwise: workqueue_core::Outcome::Success,
-            };
-        }
+        let other =
+            writes_of(other).map_err(|e| format!("{}: Writes to other kinds: {e}", c.name))?;
+        writes.push((c.name.clone(), Some(own.min(u32::MAX as u64) as u32), other));
     }
-    if outage > 0 {
-        // Long enough to see the end of it.
-        s.duration_ns = s.duration_ns.max(minutes(outage + 10));
-    }
-    let keys = s.key_count();
+    let a = Assumptions {
+        objects: Some(objects),
+        reconcile_ns: Some(
+            (reconcile.min(1 << 40) as i64).saturating_mul(workqueue_core::MILLISECOND),
+        ),
+        outage_ns: Some((outage.min(1_000_000) as i64).saturating_mul(60 * workqueue_core::SECOND)),
+        writes,
+        errors_write_nothing: f.errors_write_nothing,
+    };
+    let keys = a
+        .objects
+        .unwrap_or(0)
+        .saturating_mul(s.controllers.len() as u64);
     if keys > crate::timeline::PAGE_MAX_KEYS {
         return Err(format!(
             "Objects per controller: {keys} keys in all is too many for the page: at most {}",
             crate::timeline::PAGE_MAX_KEYS
         ));
     }
-    s.validate().map_err(|e| {
+    a.apply(s).map_err(|e| {
         let name = |i: &str| {
             i.parse::<usize>()
                 .ok()
@@ -371,44 +363,12 @@ fn assume(s: &Scenario, f: &Figures) -> Result<Scenario, String> {
             }
             _ => e.to_string(),
         }
-    })?;
-    Ok(s)
-}
-
-/// "Secret 1, ConfigMap 2" (or `Secret=1`, `Secret: 1`): writes by kind.
-fn writes_of(text: &str) -> Result<std::collections::BTreeMap<String, u32>, String> {
-    let label = "Writes to other kinds";
-    let mut out = std::collections::BTreeMap::new();
-    for part in text
-        .split([',', ';', '\n'])
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-    {
-        let spaced = part.replace(['=', ':'], " ");
-        let mut words: Vec<&str> = spaced.split_whitespace().collect();
-        let n = match words.last().map(|w| w.parse::<u32>()) {
-            Some(Ok(n)) if words.len() > 1 => {
-                words.pop();
-                n
-            }
-            // A kind alone: one write.
-            _ => 1,
-        };
-        let kind = words.join("");
-        if kind.is_empty() || kind.parse::<u64>().is_ok() {
-            return Err(format!(
-                "{label}: {part:?} names no kind: write it as Secret 1, ConfigMap 2"
-            ));
-        }
-        let m: &mut u32 = out.entry(kind).or_default();
-        *m = m.saturating_add(n);
-    }
-    Ok(out)
+    })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{speed_for, writes_of};
+    use super::speed_for;
 
     #[test]
     fn a_run_of_minutes_opens_at_a_speed_that_plays_it_in_about_half_a_minute() {
@@ -423,24 +383,5 @@ mod tests {
                 "{minutes} min plays in {real} s at {s}x"
             );
         }
-    }
-
-    #[test]
-    fn writes_read_as_kinds_and_counts_in_the_ways_people_type_them() {
-        let w = writes_of("Secret 1, ConfigMap=2; Event: 3\nDeployment").unwrap();
-        let got: Vec<(&str, u32)> = w.iter().map(|(k, n)| (k.as_str(), *n)).collect();
-        assert_eq!(
-            got,
-            vec![
-                ("ConfigMap", 2),
-                ("Deployment", 1),
-                ("Event", 3),
-                ("Secret", 1)
-            ]
-        );
-        assert_eq!(writes_of("  ").unwrap().len(), 0);
-        assert_eq!(writes_of("Secret 1, Secret 2").unwrap()["Secret"], 3);
-        let e = writes_of("Secret 1, 4").unwrap_err();
-        assert!(e.starts_with("Writes to other kinds: \"4\""), "{e}");
     }
 }

@@ -6,6 +6,7 @@
 //! taken is listed with its file and line; everything met and not understood
 //! is listed too, never guessed.
 
+pub mod assume;
 mod chain;
 mod eval;
 pub mod export;

@@ -1,7 +1,89 @@
-//! `wqsim import FILE.go|DIR...`: a controller's Go set-up read into a
-//! scenario (see `workqueue-go`), printed as JSON on stdout; what was taken
-//! and what was not understood go to stderr, each with its file and line.
+//! `wqsim import FILE.go|DIR... [OPTIONS]`: a controller's Go set-up read
+//! into a scenario (see `workqueue-go`), printed as JSON on stdout; what was
+//! taken and what was not understood go to stderr, each with its file and
+//! line. The options say what Go does not (see [`USAGE`]).
 //! `wqsim import … > mine.json && wqsim mine.json --summary` runs it.
+
+/// The import's usage: the author's figures, as the page's dialog asks them.
+pub const USAGE: &str = "usage: wqsim import FILE.go|DIR... [--objects N] [--reconcile 50ms] [--outage 5m]
+                    [--writes [CONTROLLER:]KIND=N,...] [--own-writes [CONTROLLER:]N] [--errors-write-nothing]
+  --objects N             objects per controller (default 100)
+  --reconcile D           how long one reconcile takes (default 50ms)
+  --outage D              every reconcile fails for the first D (a webhook or an external API down)
+  --writes KIND=N,...     writes each reconcile sends to other kinds (reads from the cache send none);
+                          CONTROLLER:KIND=N for one controller only (instead of those for all)
+  --own-writes N          writes to the controller's own kind (default 1, a status update)
+  --errors-write-nothing  a reconcile that fails sends none of its requests";
+
+/// The options after the files: the author's figures.
+fn assumptions(
+    args: &[String],
+) -> Result<(Vec<String>, workqueue_go::assume::Assumptions), String> {
+    use workqueue_go::assume::{duration_of, writes_of};
+    let mut a = workqueue_go::assume::Assumptions::default();
+    let mut files = Vec::new();
+    let mut it = args.iter();
+    // `CONTROLLER:rest` names one controller; a bare value is for all.
+    let split = |v: &str| match v.split_once(':') {
+        Some((c, rest)) if !c.is_empty() && !c.contains('=') && !c.contains(' ') => {
+            (c.to_string(), rest.to_string())
+        }
+        _ => (String::new(), v.to_string()),
+    };
+    while let Some(arg) = it.next() {
+        let mut value = |name: &str| {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("{name} needs a value"))
+        };
+        match arg.as_str() {
+            "--objects" => {
+                let v = value("--objects")?;
+                a.objects = Some(
+                    v.parse()
+                        .map_err(|_| format!("--objects: {v:?} is not a whole number"))?,
+                );
+            }
+            "--reconcile" => {
+                a.reconcile_ns = Some(
+                    duration_of(&value("--reconcile")?).map_err(|e| format!("--reconcile: {e}"))?,
+                )
+            }
+            "--outage" => {
+                a.outage_ns =
+                    Some(duration_of(&value("--outage")?).map_err(|e| format!("--outage: {e}"))?)
+            }
+            "--writes" => {
+                let (controller, kinds) = split(&value("--writes")?);
+                let kinds = writes_of(&kinds).map_err(|e| format!("--writes: {e}"))?;
+                match a.writes.iter_mut().find(|(c, ..)| *c == controller) {
+                    Some((_, _, w)) => w.extend(kinds),
+                    None => a.writes.push((controller, None, kinds)),
+                }
+            }
+            "--own-writes" => {
+                let (controller, n) = split(&value("--own-writes")?);
+                let n: u32 = n
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("--own-writes: {n:?} is not a whole number"))?;
+                match a.writes.iter_mut().find(|(c, ..)| *c == controller) {
+                    Some((_, own, _)) => *own = Some(n),
+                    None => a.writes.push((controller, Some(n), Default::default())),
+                }
+            }
+            "--errors-write-nothing" => a.errors_write_nothing = true,
+            flag if flag.starts_with("--") => {
+                return Err(format!("{flag} is not an option of wqsim import\n{USAGE}"))
+            }
+            _ => files.push(arg.clone()),
+        }
+    }
+    // Writes for every controller come first, so one controller's own
+    // figures, said after, are kept.
+    a.writes.sort_by_key(|(c, ..)| !c.is_empty());
+    Ok((files, a))
+}
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -92,10 +174,22 @@ pub fn export(args: &[String]) -> ExitCode {
 }
 
 pub fn main(args: &[String]) -> ExitCode {
-    if args.is_empty() {
-        eprintln!("usage: wqsim import FILE.go|DIR...");
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
+    let (paths, figures) = match assumptions(args) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    if paths.is_empty() {
+        eprintln!("{USAGE}");
         return ExitCode::from(2);
     }
+    let args = &paths[..];
     let files = match gather(args) {
         Ok(f) if f.is_empty() => {
             eprintln!("no .go files in {} (nor in its folders)", args.join(" "));
@@ -115,8 +209,16 @@ pub fn main(args: &[String]) -> ExitCode {
             for f in &got.unread {
                 eprintln!("note    {f}");
             }
-            println!("{}", got.scenario.to_json());
-            ExitCode::SUCCESS
+            match figures.apply(&got.scenario) {
+                Ok(s) => {
+                    println!("{}", s.to_json());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("the options give a scenario that cannot run: {e}");
+                    ExitCode::from(1)
+                }
+            }
         }
         Err(e) => {
             eprintln!("{e}");

@@ -51,7 +51,7 @@ fn figure(x: f64) -> String {
 
 pub fn main(args: &[String]) -> ExitCode {
     let Some(path) = args.first() else {
-        eprintln!("usage: wqsim SCENARIO-or-RUN.json [--summary] [--summary-json OUT.json] [--csv OUT.csv] [--json OUT.json] [--no-limit]\n       wqsim import FILE.go|DIR...   (a controller's Go set-up, as a scenario)\n       wqsim export SCENARIO.json    (a scenario's set-up, as Go)\n       wqsim schema [run] [--markdown]  (the files' JSON Schema, or its reference page)\n       wqsim lesson FILE.md...\n--no-limit runs a file whose estimated work is above the default cap.");
+        eprintln!("usage: wqsim SCENARIO-or-RUN.json [--summary] [--summary-json OUT.json] [--csv OUT.csv] [--json OUT.json] [--no-limit]\n       wqsim import FILE.go|DIR... [--objects N] [--outage 5m] [--writes KIND=N] ...   (a controller's Go set-up, as a scenario; --help for the options)\n       wqsim export SCENARIO.json    (a scenario's set-up, as Go)\n       wqsim schema [run] [--markdown]  (the files' JSON Schema, or its reference page)\n       wqsim lesson FILE.md...\n--no-limit runs a file whose estimated work is above the default cap.");
         return ExitCode::from(2);
     };
     let flag = |name: &str| {

@@ -470,3 +470,65 @@ fn wqsim_exports_go_that_imports_back() {
     );
     assert!(back.controllers[0].shares_bucket && !back.controllers[1].shares_bucket);
 }
+
+/// The author's figures as import options: objects, an outage, writes per
+/// kind (for all controllers, or one), failures that write nothing; the
+/// scenario printed carries them, and a mistake names the option.
+#[test]
+fn wqsim_import_takes_the_authors_figures_as_options() {
+    let dir = format!(
+        "{}/../workqueue-go/tests/fixtures/operator",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_wqsim"))
+        .args([
+            "import",
+            &dir,
+            "--objects",
+            "250",
+            "--outage",
+            "5m",
+            "--reconcile",
+            "20ms",
+            "--writes",
+            "Secret=1",
+            "--writes",
+            "Widget:ConfigMap=2",
+            "--errors-write-nothing",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let s = workqueue_core::Scenario::from_json(&String::from_utf8_lossy(&out.stdout)).unwrap();
+    for c in &s.controllers {
+        assert!(matches!(
+            c.sources[0],
+            workqueue_core::scenario::Source::AddMany { count: 250, .. }
+        ));
+        assert!(
+            matches!(c.default_script, workqueue_core::Script::Outage { until_ns, .. } if until_ns == 300 * workqueue_core::SECOND)
+        );
+        assert_eq!(c.controller.reconcile_ns, 20 * workqueue_core::MILLISECOND);
+        assert!(c.errors_write_nothing);
+        let want: Vec<(&str, u32)> = if c.kind == "Widget" {
+            vec![("ConfigMap", 2)]
+        } else {
+            vec![("Secret", 1)]
+        };
+        let got: Vec<(&str, u32)> = c.writes.iter().map(|(k, n)| (k.as_str(), *n)).collect();
+        assert_eq!(got, want, "{}", c.name);
+    }
+    let bad = Command::new(env!("CARGO_BIN_EXE_wqsim"))
+        .args(["import", &dir, "--outage", "five minutes"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr)
+        .contains("--outage: \"five minutes\" is not a duration"));
+    let help = wqsim_ok(&["import".as_ref(), "--help".as_ref()]);
+    assert!(help.contains("--errors-write-nothing"), "{help}");
+}

@@ -1,0 +1,199 @@
+//! What a controller's Go set-up does not say, said by its author: how many
+//! objects each controller has, how long a reconcile takes, an outage at
+//! the start, and the API requests each reconcile sends. The page's dialog
+//! and `wqsim import`'s options put them on an imported scenario the same
+//! way.
+
+use std::collections::BTreeMap;
+
+use workqueue_core::{Nanos, Outcome, Scenario, ScenarioError, Script, MILLISECOND};
+
+/// The author's figures; `None` keeps what the import assumed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Assumptions {
+    /// Objects per controller (the keys its informer lists at the start).
+    pub objects: Option<u64>,
+    pub reconcile_ns: Option<Nanos>,
+    /// Every reconcile ending in the first `outage_ns` fails (a webhook, an
+    /// external API down); 0: none.
+    pub outage_ns: Option<Nanos>,
+    /// Per controller, by name (`""`: every controller): writes to its own
+    /// kind, and to other kinds by kind.
+    pub writes: Vec<(String, Option<u32>, BTreeMap<String, u32>)>,
+    /// A reconcile that fails sends none of its requests.
+    pub errors_write_nothing: bool,
+}
+
+/// Time an outage's run goes on after it ends, to see the recovery.
+const AFTER_OUTAGE: Nanos = 10 * 60 * workqueue_core::SECOND;
+
+impl Assumptions {
+    /// The imported scenario with these figures, checked by the core's
+    /// gate; a refusal names the figure.
+    pub fn apply(&self, s: &Scenario) -> Result<Scenario, ScenarioError> {
+        let mut s = s.clone();
+        for (name, ..) in &self.writes {
+            if !name.is_empty() && !s.controllers.iter().any(|c| c.name == *name) {
+                let names: Vec<&str> = s.controllers.iter().map(|c| c.name.as_str()).collect();
+                return Err(ScenarioError {
+                    field: "writes".into(),
+                    reason: format!(
+                        "there is no controller {name:?} (the set-up has {})",
+                        names.join(", ")
+                    ),
+                });
+            }
+        }
+        for c in &mut s.controllers {
+            if let Some(objects) = self.objects {
+                for src in &mut c.sources {
+                    if let workqueue_core::scenario::Source::AddMany { count, .. } = src {
+                        *count = objects;
+                    }
+                }
+            }
+            if let Some(d) = self.reconcile_ns {
+                c.controller.reconcile_ns = d;
+            }
+            if let Some(outage) = self.outage_ns.filter(|d| *d > 0) {
+                c.default_script = Script::Outage {
+                    from_ns: 0,
+                    until_ns: outage,
+                    otherwise: Outcome::Success,
+                };
+            }
+            for (name, own, other) in &self.writes {
+                if name.is_empty() || *name == c.name {
+                    if let Some(own) = own {
+                        c.requests_per_reconcile = *own;
+                    }
+                    c.writes = other.clone();
+                }
+            }
+            c.errors_write_nothing |= self.errors_write_nothing;
+        }
+        if let Some(outage) = self.outage_ns.filter(|d| *d > 0) {
+            s.duration_ns = s.duration_ns.max(outage.saturating_add(AFTER_OUTAGE));
+        }
+        s.validate()?;
+        Ok(s)
+    }
+}
+
+/// "Secret 1, ConfigMap 2" (or `Secret=1`, `Secret: 1`; a kind alone is
+/// one write): writes by kind.
+pub fn writes_of(text: &str) -> Result<BTreeMap<String, u32>, String> {
+    let mut out = BTreeMap::new();
+    for part in text
+        .split([',', ';', '\n'])
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+    {
+        let spaced = part.replace(['=', ':'], " ");
+        let mut words: Vec<&str> = spaced.split_whitespace().collect();
+        let n = match words.last().map(|w| w.parse::<u32>()) {
+            Some(Ok(n)) if words.len() > 1 => {
+                words.pop();
+                n
+            }
+            _ => 1,
+        };
+        let kind = words.join("");
+        if kind.is_empty() || kind.parse::<u64>().is_ok() {
+            return Err(format!(
+                "{part:?} names no kind: write it as Secret 1, ConfigMap 2"
+            ));
+        }
+        let m: &mut u32 = out.entry(kind).or_default();
+        *m = m.saturating_add(n);
+    }
+    Ok(out)
+}
+
+/// `750ms`, `5m`, or a bare number of milliseconds.
+pub fn duration_of(text: &str) -> Result<Nanos, String> {
+    let t = text.trim();
+    match t.parse::<u64>() {
+        Ok(ms) => Ok((ms.min(1 << 40) as Nanos).saturating_mul(MILLISECOND)),
+        Err(_) => workqueue_core::parse_go_duration(t)
+            .map_err(|e| format!("{t:?} is not a duration ({e}): write 750ms, 5m or 1h")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use workqueue_core::SECOND;
+
+    #[test]
+    fn writes_read_as_kinds_and_counts_in_the_ways_people_type_them() {
+        let w = writes_of("Secret 1, ConfigMap=2; Event: 3\nDeployment").unwrap();
+        let got: Vec<(&str, u32)> = w.iter().map(|(k, n)| (k.as_str(), *n)).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("ConfigMap", 2),
+                ("Deployment", 1),
+                ("Event", 3),
+                ("Secret", 1)
+            ]
+        );
+        assert_eq!(writes_of("  ").unwrap().len(), 0);
+        assert_eq!(writes_of("Secret 1, Secret 2").unwrap()["Secret"], 3);
+        assert!(writes_of("Secret 1, 4").unwrap_err().starts_with("\"4\""));
+    }
+
+    #[test]
+    fn the_figures_land_on_every_controller_or_the_one_named() {
+        let mut s = Scenario::of(
+            "two",
+            vec![
+                workqueue_core::scenario::ControllerSpec::new("a"),
+                workqueue_core::scenario::ControllerSpec::new("b"),
+            ],
+        );
+        for c in &mut s.controllers {
+            c.sources.push(workqueue_core::scenario::Source::AddMany {
+                prefix: format!("{}-", c.name),
+                count: 100,
+                at_ns: 0,
+                script: None,
+            });
+        }
+        let a = Assumptions {
+            objects: Some(400),
+            reconcile_ns: Some(duration_of("50ms").unwrap()),
+            outage_ns: Some(duration_of("5m").unwrap()),
+            writes: vec![
+                (String::new(), Some(1), BTreeMap::new()),
+                ("b".into(), Some(1), writes_of("Secret 1").unwrap()),
+            ],
+            errors_write_nothing: true,
+        };
+        let got = a.apply(&s).unwrap();
+        for c in &got.controllers {
+            assert!(matches!(
+                c.sources[0],
+                workqueue_core::scenario::Source::AddMany { count: 400, .. }
+            ));
+            assert_eq!(c.controller.reconcile_ns, 50 * MILLISECOND);
+            assert!(
+                matches!(c.default_script, Script::Outage { until_ns, .. } if until_ns == 300 * SECOND)
+            );
+            assert!(c.errors_write_nothing);
+            assert_eq!(c.requests_per_reconcile, 1);
+        }
+        assert!(got.controllers[0].writes.is_empty());
+        assert_eq!(got.controllers[1].writes["Secret"], 1);
+        assert!(got.duration_ns >= 15 * 60 * SECOND);
+        let wrong = Assumptions {
+            writes: vec![("c".into(), None, BTreeMap::new())],
+            ..Assumptions::default()
+        };
+        assert!(wrong
+            .apply(&s)
+            .unwrap_err()
+            .reason
+            .contains("no controller \"c\""));
+    }
+}
