@@ -136,6 +136,10 @@ impl TokenBucket {
         }
         self.last = Some(t);
         self.tokens = tokens;
+        // A bucket never holds more than its burst, and a reservation that
+        // was granted waits exactly for the tokens it took on credit.
+        debug_assert!(self.tokens <= self.burst as f64);
+        debug_assert!(wait == 0 || self.tokens < 0.0);
         Reservation {
             ok,
             time_to_act: t as i128 + wait as i128,

@@ -42,6 +42,12 @@ impl Reader<'_> {
                         }
                     }
                     "For" => found.kind = arg.map(type_name).unwrap_or_default(),
+                    // An owned kind's events come back as the owner's key:
+                    // a write of one re-triggers the reconcile.
+                    "Owns" | "Watches" => {
+                        let what = arg.map(type_name).unwrap_or_default();
+                        self.note(false, file, c.pos.0, format!("{name}({what}): events of {} enqueue the owner again, so each write of one re-triggers its reconcile; the playground does not feed writes back as events: count that follow-up reconcile (and its status update) in the writes, or add watch events", if what.is_empty() { "the watched objects".to_string() } else { format!("owned {what}s") }));
+                    }
                     "WithOptions" => {
                         let value = arg.map(|a| self.env.eval(a));
                         match value {

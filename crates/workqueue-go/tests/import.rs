@@ -436,3 +436,16 @@ fn a_crossplane_reconciler_without_the_global_wrapper_is_said() {
     );
     assert!(!says(&got.unread, "bucket.go", 20, "not wrapped"));
 }
+
+/// `Owns` and `Watches` are met and said: an owned object's events come
+/// back as the owner's key, which the playground does not feed back.
+#[test]
+fn owned_kinds_are_said_not_skipped() {
+    let setup = "package c\n\nfunc (r *R) SetupWithManager(mgr ctrl.Manager) error {\n\treturn ctrl.NewControllerManagedBy(mgr).\n\t\tFor(&v1.Database{}).\n\t\tOwns(&corev1.Secret{}).\n\t\tComplete(r)\n}\n";
+    let got = import(&[("c.go".into(), setup.into())]).unwrap();
+    assert!(
+        says(&got.unread, "c.go", 6, "Owns(Secret): events of owned Secrets enqueue the owner again"),
+        "{:#?}",
+        got.unread
+    );
+}

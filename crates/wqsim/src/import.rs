@@ -15,6 +15,24 @@ pub const USAGE: &str = "usage: wqsim import FILE.go|DIR... [--objects N] [--rec
   --own-writes N          writes to the controller's own kind (default 1, a status update)
   --errors-write-nothing  a reconcile that fails sends none of its requests";
 
+/// The options given, as typed (for the note that says what they replaced).
+fn given_options(args: &[String]) -> String {
+    let mut out = Vec::new();
+    let mut it = args.iter().peekable();
+    while let Some(a) = it.next() {
+        if a.starts_with("--") {
+            match it.peek() {
+                Some(v) if !v.starts_with("--") && a != "--errors-write-nothing" => {
+                    out.push(format!("{a} {v}"));
+                    it.next();
+                }
+                _ => out.push(a.clone()),
+            }
+        }
+    }
+    out.join(" ")
+}
+
 /// The options after the files: the author's figures.
 fn assumptions(
     args: &[String],
@@ -189,6 +207,7 @@ pub fn main(args: &[String]) -> ExitCode {
         eprintln!("{USAGE}");
         return ExitCode::from(2);
     }
+    let args_all = args;
     let args = &paths[..];
     let files = match gather(args) {
         Ok(f) if f.is_empty() => {
@@ -206,7 +225,36 @@ pub fn main(args: &[String]) -> ExitCode {
             for f in &got.taken {
                 eprintln!("took    {f}");
             }
+            // With the author's figures, the import's own assumption about
+            // them is said as what it became.
+            let given = figures != workqueue_go::assume::Assumptions::default();
             for f in &got.unread {
+                if given && f.text.starts_with("not in the code, assumed") {
+                    let mut kept = Vec::new();
+                    if figures.objects.is_none() {
+                        kept.push("100 objects per controller");
+                    }
+                    if figures.reconcile_ns.is_none() {
+                        kept.push("a 50ms reconcile");
+                    }
+                    if figures.outage_ns.is_none() {
+                        kept.push("every reconcile succeeds");
+                    }
+                    if figures.writes.iter().all(|(_, own, _)| own.is_none()) {
+                        kept.push("one write to its own kind");
+                    }
+                    let kept = match kept.is_empty() {
+                        true => String::new(),
+                        false => format!("; still assumed: {}", kept.join(", ")),
+                    };
+                    eprintln!(
+                        "note    {}:{}: your figures: {}{kept}",
+                        f.file,
+                        f.line,
+                        given_options(args_all)
+                    );
+                    continue;
+                }
                 eprintln!("note    {f}");
             }
             match figures.apply(&got.scenario) {

@@ -311,6 +311,13 @@ impl Simulation {
         self.idle.push(Reverse(w as u32));
         self.active -= 1;
         self.metrics.active_workers = self.active;
+        // The busy workers are those not idle, and the idle heap names each
+        // idle worker once.
+        debug_assert_eq!(
+            self.active as usize + self.idle.len(),
+            self.workers.len(),
+            "every worker is busy or idle, once"
+        );
     }
 
     pub(super) fn collect_queue_events(&mut self) {
