@@ -74,6 +74,13 @@ pub struct LessonUi {
     pub revealed: bool,
     pub played: bool,
     pub page: usize,
+    /// The prediction being typed in the presenter's window, so the room
+    /// sees it as it is typed.
+    #[serde(default)]
+    pub draft: String,
+    /// The step plays until what it waits for has happened, then pauses.
+    #[serde(default)]
+    pub until_wait: bool,
 }
 
 /// An action from an audience window, in words both windows read.
@@ -187,7 +194,10 @@ impl Playground {
     pub fn mirror(&self) -> Mirror {
         Mirror {
             shared: share::to_json(&self.shared()),
-            lesson: self.lesson.as_ref().map(LessonUi::of),
+            lesson: self
+                .lesson
+                .as_ref()
+                .map(|l| LessonUi::of(l, self.until_wait)),
             clock: self.clock(),
             course: self.course.as_ref().map(|c| c.to_vec()),
         }
@@ -202,7 +212,10 @@ impl Playground {
         if let Some(l) = &mut shared.lesson {
             l.text = None;
         }
-        let lesson = self.lesson.as_ref().map(LessonUi::of);
+        let lesson = self
+            .lesson
+            .as_ref()
+            .map(|l| LessonUi::of(l, self.until_wait));
         format!(
             "{}|{}|{}|{}|{:?}",
             share::to_json(&shared),
@@ -251,6 +264,7 @@ impl Playground {
         };
         next.selected = theirs.selected.clone();
         next.course = m.course.map(std::rc::Rc::new);
+        next.until_wait = m.lesson.as_ref().is_some_and(|ui| ui.until_wait);
         match (m.lesson, next.lesson.as_mut()) {
             (Some(ui), Some(l)) => ui.apply(l),
             // The lesson is still on its way: its step's state waits for it.
@@ -281,7 +295,7 @@ impl Playground {
 }
 
 impl LessonUi {
-    fn of(l: &LessonState) -> LessonUi {
+    fn of(l: &LessonState, until_wait: bool) -> LessonUi {
         LessonUi {
             guesses: l.guesses.clone(),
             answers: l.answers.clone(),
@@ -289,6 +303,8 @@ impl LessonUi {
             revealed: l.revealed_at.is_some(),
             played: l.played_at.is_some(),
             page: l.page,
+            draft: l.draft.clone(),
+            until_wait,
         }
     }
 
@@ -313,5 +329,10 @@ impl LessonUi {
             (false, _) => None,
         };
         l.page = self.page;
+        // A guess typed on the projector stays until the presenter's
+        // window types one too.
+        if !self.draft.is_empty() || !l.asked {
+            l.draft = self.draft;
+        }
     }
 }

@@ -467,6 +467,18 @@ impl Reducible for Playground {
             // The presenter's window holds the workshop: what is done here
             // is done there, and comes back with its state.
             if let Some(remote) = crate::presenter::Remote::of(&action) {
+                // A guess typed here goes with the press that reveals it.
+                let typed = next
+                    .lesson
+                    .as_ref()
+                    .filter(|l| l.asked && !l.draft.trim().is_empty())
+                    .map(|l| l.draft.clone());
+                let remote = match (remote, typed) {
+                    (crate::presenter::Remote::Next, Some(guess)) => {
+                        crate::presenter::Remote::Reveal { guess }
+                    }
+                    (remote, _) => remote,
+                };
                 next.send(remote);
                 return Rc::new(next);
             }

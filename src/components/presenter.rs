@@ -7,7 +7,9 @@
 use yew::prelude::*;
 
 use super::use_playground;
+use crate::lesson_nav::Press;
 use crate::lessons;
+use crate::state::Action;
 
 /// The presenter's clock ticks once a second.
 const CLOCK_TICK_MS: u32 = 1000;
@@ -76,7 +78,35 @@ pub fn presenter_panel() -> Html {
             now.set(js_sys::Date::now());
         })
     };
-    let open = Callback::from(|_| open_audience_window());
+    let open = Callback::from(|e: MouseEvent| {
+        open_audience_window();
+        // The button gives the keyboard back: space plays, never opens
+        // another window.
+        if let Some(b) = e
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(t).ok())
+        {
+            let _ = b.blur();
+        }
+    });
+    // The clicker's two presses, always in view at the top of the notes.
+    let d = state.dispatcher();
+    let next = {
+        let d = d.clone();
+        Callback::from(move |_: MouseEvent| d.dispatch(Action::LessonNext(crate::hooks::now_ms())))
+    };
+    let back = Callback::from(move |_: MouseEvent| d.dispatch(Action::LessonBack));
+    let press = state.next_press(crate::hooks::now_ms());
+    let next_label = match press {
+        Press::Page => "Read on ↓",
+        Press::Asked => "Predict…",
+        Press::Revealed => "Reveal",
+        Press::Played => "▶ Play the step",
+        Press::Decided => "Choose the result",
+        Press::Dwelling => "Moving on…",
+        Press::Moved => "Next →",
+        Press::AtEnd => "The end",
+    };
     let lesson = state
         .lesson
         .as_ref()
@@ -140,6 +170,12 @@ pub fn presenter_panel() -> Html {
                 <button class="small" onclick={reset}>{"Reset clock"}</button>
                 <button class="primary" onclick={open} data-testid="open-audience">{"Open audience window"}</button>
             </div>
+            { if state.lesson.is_some() { html! {
+                <div class="presenter-clicker">
+                    <button onclick={back} data-testid="presenter-back">{"← Back"}</button>
+                    <button class="primary" onclick={next} disabled={press == Press::AtEnd} data-testid="presenter-next-press" data-press={press.id()}>{ next_label }</button>
+                </div>
+            } } else { html! {} } }
             { body }
         </section>
     }

@@ -207,10 +207,44 @@ test('Presenter view in workshop mode opens the projector\'s window, in step, at
     const box = await a.locator('[data-testid="lesson-next"]').boundingBox();
     assert.ok(box && box.y + box.height <= size.height && box.x + box.width <= size.width, `Next in view at ${size.width}x${size.height}`);
     assert.ok(await a.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'no sideways scroll');
+    assert.ok(await a.evaluate(() => document.documentElement.scrollHeight <= innerHeight), `no scrollbar at ${size.width}x${size.height}`);
     assert.equal(await a.locator('[aria-label="Close the lesson"]').count(), 0);
     await shot(a, `audience-provider-${size.width}x${size.height}`);
   }
   await shot(p, 'presenter-provider-1280');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a guess typed on the projector is the one revealed; a presenter reloaded mid-scene still stops where the step waits', async () => {
+  const { context, p, a, problems } = await pair({ lesson: 'forget-done', step: 1 });
+  await sameStep(p, a);
+  // The clicker in the projector's window opens the prediction there.
+  await a.bringToFront();
+  await a.keyboard.press('PageDown');
+  await a.waitForFunction(() => document.querySelector('[data-testid="lesson-next"]')?.dataset.press === 'revealed');
+  await a.fill('[data-testid="guess"]', '6');
+  await a.keyboard.press('PageDown');
+  await p.waitForFunction(() => /The room said: 6/.test(document.querySelector('[data-testid="presenter-answer"]')?.textContent ?? ''), null, { timeout: 3000 });
+  // Play the step from the presenter's own button, reload the presenter
+  // while it plays: the step still pauses where it waits.
+  await p.bringToFront();
+  await p.waitForFunction(() => document.querySelector('[data-testid="presenter-next-press"]')?.dataset.press === 'played');
+  // (A press right after the reveal is a nervous double press: a moment.)
+  await p.waitForTimeout(500);
+  await p.click('[data-testid="presenter-next-press"]');
+  await p.waitForFunction(() => Number(document.querySelector('[data-stage]')?.dataset.now) > 0);
+  await p.waitForTimeout(150);
+  await p.reload();
+  await p.waitForSelector('[data-testid="presenter"]');
+  // It took the playing scene back from the projector's window...
+  await p.waitForFunction(() => document.querySelector('[data-testid="play"]')?.getAttribute('aria-label') === 'Pause' && Number(document.querySelector('[data-stage]')?.dataset.now) > 0, null, { timeout: 5000 });
+  // ...and pauses where the step waits (slow motion near the events).
+  await p.waitForFunction(() => document.querySelector('[data-testid="play"]')?.getAttribute('aria-label') === 'Play', null, { timeout: 30000 });
+  await p.waitForTimeout(600);
+  const stopped = Number(await instant(p));
+  assert.ok(stopped > 0 && stopped < 1e9, `the step paused where it waits, at ${stopped} ns`);
+  await a.waitForFunction((t) => Number(document.querySelector('[data-stage]')?.dataset.now) === t, stopped, { timeout: 3000 });
   assert.deepEqual(problems, []);
   await context.close();
 });

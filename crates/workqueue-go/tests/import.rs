@@ -444,7 +444,12 @@ fn owned_kinds_are_said_not_skipped() {
     let setup = "package c\n\nfunc (r *R) SetupWithManager(mgr ctrl.Manager) error {\n\treturn ctrl.NewControllerManagedBy(mgr).\n\t\tFor(&v1.Database{}).\n\t\tOwns(&corev1.Secret{}).\n\t\tComplete(r)\n}\n";
     let got = import(&[("c.go".into(), setup.into())]).unwrap();
     assert!(
-        says(&got.unread, "c.go", 6, "Owns(Secret): events of owned Secrets enqueue the owner again"),
+        says(
+            &got.unread,
+            "c.go",
+            6,
+            "Owns(Secret): events of owned Secrets enqueue the owner again"
+        ),
         "{:#?}",
         got.unread
     );
