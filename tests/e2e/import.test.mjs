@@ -61,6 +61,62 @@ test('an operator picked as files opens as its run, and its summary has numbers'
   await context.close();
 });
 
+test('a main.go pasted into the dialog opens as its run, with its workers, limiter and client limit, and the summary has its numbers', async () => {
+  const { page, context, problems } = await open(browser, url);
+  await page.click('[data-testid="bring-controller"]');
+  const main = [
+    'package main',
+    '',
+    'import (',
+    '\t"time"',
+    '',
+    '\t"golang.org/x/time/rate"',
+    '\t"k8s.io/client-go/util/workqueue"',
+    '\tctrl "sigs.k8s.io/controller-runtime"',
+    '\t"sigs.k8s.io/controller-runtime/pkg/controller"',
+    '\t"sigs.k8s.io/controller-runtime/pkg/reconcile"',
+    ')',
+    '',
+    'func main() {',
+    '\tcfg := ctrl.GetConfigOrDie()',
+    '\tcfg.QPS = 15',
+    '\tcfg.Burst = 25',
+    '\tmgr, _ := ctrl.NewManager(cfg, ctrl.Options{})',
+    '\tlimiter := workqueue.NewTypedMaxOfRateLimiter(',
+    '\t\tworkqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](10*time.Millisecond, 5*time.Minute),',
+    '\t\t&workqueue.TypedBucketRateLimiter[reconcile.Request]{Limiter: rate.NewLimiter(rate.Limit(20), 50)},',
+    '\t)',
+    '\t_ = ctrl.NewControllerManagedBy(mgr).',
+    '\t\tFor(&v1.Widget{}).',
+    '\t\tWithOptions(controller.Options{MaxConcurrentReconciles: 3, RateLimiter: limiter}).',
+    '\t\tComplete(r)',
+    '}',
+    '',
+  ].join('\n');
+  await page.fill('[data-testid="import-go"]', main);
+  await page.click('[data-testid="import-read"]');
+  await page.waitForSelector('[data-testid="import-result"]', { timeout: 30000 });
+  const taken = await page.textContent('[data-testid="import-taken"]');
+  assert.match(taken, /pasted\.go:15: rest\.Config\.QPS 15, Burst 25|rest\.Config\.QPS 15, Burst 25/);
+  assert.match(taken, /MaxConcurrentReconciles 3/);
+  await page.fill('[data-testid="import-objects"]', '80');
+  await page.click('[data-testid="import-open"]');
+  await page.waitForSelector('[data-stage]');
+  await page.click('[data-testid="tab-metrics"]');
+  await page.waitForFunction(() => /of 80/.test(document.querySelector('[data-summary="converged"]')?.textContent ?? ''), null, { timeout: 30000 });
+  await page.waitForFunction(() => /^80 of 80/.test(document.querySelector('[data-summary="converged"]')?.textContent ?? ''), null, { timeout: 60000 });
+  assert.match(await page.textContent('[data-summary="time-to-converge"]'), /\d/);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="download"]')]);
+  const run = JSON.parse(fs.readFileSync(await download.path(), 'utf8'));
+  const c = run.scenario.controllers[0];
+  assert.equal(c.controller.workers, 3);
+  assert.deepEqual(run.scenario.client, { qps: 15, burst: 25 });
+  assert.equal(c.limiter.type, 'max_of');
+  assert.deepEqual(c.limiter.limiters.map((l) => l.type), ['exponential', 'bucket']);
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
+
 test('pasted Go that does not parse is refused with its line; the run is kept', async () => {
   const { page, context, problems } = await open(browser, url);
   const clock = await page.textContent('[data-testid="clock"]');
