@@ -249,25 +249,7 @@ fn a_manager_of_one_is_exactly_its_controller() {
 #[test]
 fn the_client_limits_each_kind_on_its_own_unless_told_to_share() {
     let run = |per: ClientScope| {
-        let mut s = Scenario::of(
-            "kinds",
-            vec![
-                kind(
-                    "a",
-                    100,
-                    Script::Always {
-                        outcome: Outcome::Success,
-                    },
-                ),
-                kind(
-                    "b",
-                    100,
-                    Script::Always {
-                        outcome: Outcome::Success,
-                    },
-                ),
-            ],
-        );
+        let mut s = Scenario::of("kinds", two_kinds_of_100());
         s.client = Some(ClientLimit {
             qps: 5.0,
             burst: 10,
@@ -333,25 +315,7 @@ fn the_client_limits_each_kind_on_its_own_unless_told_to_share() {
 /// kind, which it never writes, sends none.
 #[test]
 fn writes_to_another_kind_draw_from_that_kinds_bucket() {
-    let mut s = Scenario::of(
-        "writes",
-        vec![
-            kind(
-                "a",
-                100,
-                Script::Always {
-                    outcome: Outcome::Success,
-                },
-            ),
-            kind(
-                "b",
-                100,
-                Script::Always {
-                    outcome: Outcome::Success,
-                },
-            ),
-        ],
-    );
+    let mut s = Scenario::of("writes", two_kinds_of_100());
     s.client = Some(ClientLimit::per_kind(5.0, 10));
     for c in &mut s.controllers {
         c.controller.workers = 100;
@@ -489,4 +453,19 @@ fn where_errors_write_nothing_only_successes_send_requests() {
         by_kind,
         vec![("a".to_string(), all), ("Secret".to_string(), 2 * all)]
     );
+}
+
+/// Controllers `a` and `b`, 100 keys each, every reconcile a success.
+fn two_kinds_of_100() -> Vec<ControllerSpec> {
+    ["a", "b"]
+        .map(|name| {
+            kind(
+                name,
+                100,
+                Script::Always {
+                    outcome: Outcome::Success,
+                },
+            )
+        })
+        .to_vec()
 }

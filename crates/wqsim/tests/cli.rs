@@ -8,19 +8,8 @@ fn scenario(name: &str) -> String {
     format!("{}/../../scenarios/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Runs wqsim with `args`, requires success, and returns what it printed.
-fn wqsim_ok(args: &[&std::ffi::OsStr]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_wqsim"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+mod common;
+use common::{wqsim_ok, wqsim_ok_str};
 
 #[test]
 fn wqsim_runs_a_scenario_and_writes_its_series() {
@@ -480,30 +469,22 @@ fn wqsim_import_takes_the_authors_figures_as_options() {
         "{}/../workqueue-go/tests/fixtures/operator",
         env!("CARGO_MANIFEST_DIR")
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_wqsim"))
-        .args([
-            "import",
-            &dir,
-            "--objects",
-            "250",
-            "--outage",
-            "5m",
-            "--reconcile",
-            "20ms",
-            "--writes",
-            "Secret=1",
-            "--writes",
-            "Widget:ConfigMap=2",
-            "--errors-write-nothing",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let s = workqueue_core::Scenario::from_json(&String::from_utf8_lossy(&out.stdout)).unwrap();
+    let out = wqsim_ok_str(&[
+        "import",
+        &dir,
+        "--objects",
+        "250",
+        "--outage",
+        "5m",
+        "--reconcile",
+        "20ms",
+        "--writes",
+        "Secret=1",
+        "--writes",
+        "Widget:ConfigMap=2",
+        "--errors-write-nothing",
+    ]);
+    let s = workqueue_core::Scenario::from_json(&out).unwrap();
     for c in &s.controllers {
         assert!(matches!(
             c.sources[0],

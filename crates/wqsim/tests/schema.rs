@@ -4,8 +4,6 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::process::Command;
-
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -15,17 +13,10 @@ fn root(rel: &str) -> std::path::PathBuf {
         .join(rel)
 }
 
+mod common;
+
 fn wqsim(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_wqsim"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    common::wqsim_ok_str(args)
 }
 
 #[test]

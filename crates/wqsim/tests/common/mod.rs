@@ -1,0 +1,26 @@
+//! What the CLI's tests share: running wqsim and requiring success.
+
+use std::ffi::OsStr;
+use std::process::Command;
+
+/// Runs wqsim with `args`, requires success, and returns what it printed.
+#[allow(dead_code)] // (each test file uses one of the two)
+pub fn wqsim_ok(args: &[&OsStr]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_wqsim"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The same, with plain text arguments.
+#[allow(dead_code)] // (each test file uses one of the two)
+pub fn wqsim_ok_str(args: &[&str]) -> String {
+    let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
+    wqsim_ok(&args)
+}
