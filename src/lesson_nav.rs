@@ -11,132 +11,7 @@ use crate::settings::Settings;
 use crate::state::{Notice, Playground};
 use crate::timeline::Timeline;
 
-/// Real time a step's scene plays before a clicker may leave it (ms), so
-/// the room sees what the step is about.
-pub const MIN_DWELL_MS: f64 = 2000.0;
-/// Two presses closer than this are one (a clicker pressed twice by a
-/// nervous hand).
-pub const DOUBLE_PRESS_MS: f64 = 300.0;
-
-/// Where a lesson is, and what was predicted and answered at each step.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LessonState {
-    pub index: usize,
-    pub step: usize,
-    /// Per step, the prediction made there (kept when going back and forth).
-    pub guesses: Vec<Option<String>>,
-    /// Per step, the core's answer: computed once, from the step's own
-    /// set-up, when the step is first entered; never recomputed.
-    pub answers: Vec<Option<String>>,
-    /// What is typed in the prediction field, not yet revealed.
-    pub draft: String,
-    /// The clicker opened the prediction field at this step: the next press
-    /// reveals, with the draft or without a guess.
-    pub asked: bool,
-    /// When (real ms) this step's scene started playing, if it did.
-    pub played_at: Option<f64>,
-    /// When (real ms) this step's answer was revealed, if it was.
-    pub revealed_at: Option<f64>,
-    /// The narration's page on screen, and how many pages it takes where
-    /// the panel has a fixed height (workshop, embed): the panel measures
-    /// and says, and the clicker turns the pages before anything else.
-    pub page: usize,
-    pub pages: usize,
-    /// A press made while the step was still being shown (the dwell, or
-    /// its wait not yet met): kept, with the real instant (ms) it has
-    /// reached, and carried out once the step may go on.
-    pub kept: Option<f64>,
-    /// When (real ms) the clicker was last pressed: a second press right
-    /// after it (a nervous double press) is the same press.
-    pub pressed_at: Option<f64>,
-}
-
-/// What one press of the clicker does (the Next button says it in words).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Press {
-    /// Turned the narration to its next page.
-    Page,
-    /// Opened the prediction field (a second press reveals).
-    Asked,
-    Revealed,
-    /// Started the step's scene (or played on until what it waits for).
-    Played,
-    /// Made the decision the step waits for (its suggested choice), so a
-    /// clicker never sticks on a step that waits for the room's decisions.
-    Decided,
-    /// Too soon after the scene started: the room has not seen it yet.
-    Dwelling,
-    Moved,
-    /// Nothing further: the last step of the last lesson.
-    AtEnd,
-}
-
-impl Press {
-    /// Its name in the page (`data-press` on the Next button).
-    pub fn id(self) -> &'static str {
-        match self {
-            Press::Page => "page",
-            Press::Asked => "asked",
-            Press::Revealed => "revealed",
-            Press::Played => "played",
-            Press::Decided => "decided",
-            Press::Dwelling => "dwelling",
-            Press::Moved => "moved",
-            Press::AtEnd => "at-end",
-        }
-    }
-}
-
-impl LessonState {
-    pub fn new(index: usize, step: usize, steps: usize) -> LessonState {
-        LessonState {
-            index,
-            step,
-            guesses: vec![None; steps],
-            answers: vec![None; steps],
-            draft: String::new(),
-            asked: false,
-            played_at: None,
-            revealed_at: None,
-            page: 0,
-            pages: 1,
-            kept: None,
-            pressed_at: None,
-        }
-    }
-
-    /// A step was entered: what the clicker knew of the previous one goes.
-    fn entered(&mut self, step: usize) {
-        self.step = step;
-        self.draft.clear();
-        self.asked = false;
-        self.played_at = None;
-        self.revealed_at = None;
-        self.page = 0;
-        self.pages = 1;
-        self.kept = None;
-    }
-
-    /// The prediction made at the current step, if any.
-    pub fn guess(&self) -> Option<&String> {
-        self.guesses.get(self.step).and_then(Option::as_ref)
-    }
-
-    /// The core's answer to the current step's prediction.
-    pub fn answer(&self) -> Option<&String> {
-        self.answers.get(self.step).and_then(Option::as_ref)
-    }
-
-    /// Records the prediction at the current step (the first one stays).
-    pub fn reveal(&mut self, guess: String, now_ms: f64) {
-        if let Some(g) = self.guesses.get_mut(self.step) {
-            g.get_or_insert(guess);
-        }
-        self.draft.clear();
-        self.asked = false;
-        self.revealed_at.get_or_insert(now_ms);
-    }
-}
+pub use crate::lesson_state::{LessonState, Press, DOUBLE_PRESS_MS, MIN_DWELL_MS};
 
 impl Playground {
     /// The current step's focus, where the stage gives way to it: in
@@ -490,7 +365,7 @@ impl Playground {
     /// A trainer's file (an upload, a `?lesson-file=` path): the lesson
     /// worker reads it, and it opens at `step` (from 1) when it arrives.
     pub fn open_lesson_file(&mut self, file: String, text: String, step: usize) {
-        self.pending_lesson = Some(crate::open::PendingLesson {
+        self.pending_lesson = Some(crate::lesson_state::PendingLesson {
             id: workqueue_lessons::parse::id_of(&file),
             step,
             replay: true,

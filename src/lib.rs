@@ -8,8 +8,10 @@ pub mod components;
 pub mod fetch;
 pub mod flights;
 pub mod format;
+pub mod headline;
 pub mod hooks;
 pub mod lesson_nav;
+pub mod lesson_state;
 pub mod lesson_worker;
 pub mod lessons;
 pub mod notice;
@@ -23,6 +25,7 @@ pub mod share;
 pub mod state;
 pub mod timeline;
 pub mod versions;
+pub mod workshop;
 
 use yew::prelude::*;
 

@@ -2,7 +2,8 @@
 //! and a share link's fragment. A refused link opens a working default and
 //! says why; a refused lesson parameter adds its own notice beside it.
 
-use crate::lesson_nav::LessonState;
+use crate::lesson_state::LessonState;
+pub use crate::lesson_state::PendingLesson;
 use crate::lessons;
 use crate::settings::Settings;
 use crate::share::{self, Shared};
@@ -182,6 +183,73 @@ pub fn with_workshop_param(search: &str, on: bool) -> String {
         String::new()
     } else {
         format!("?{}", params.join("&"))
+    }
+}
+
+impl Playground {
+    /// Opens lesson `id` at `step` (from 1), or waits for it.
+    pub fn open_lesson(&mut self, id: &str, step: usize) {
+        self.pending_lesson = Some(PendingLesson {
+            id: id.to_string(),
+            step,
+            replay: true,
+            source: None,
+            progress: None,
+            ticket: self.rev,
+        });
+        self.resolve_pending_lesson();
+    }
+
+    /// Opens the lesson at `index` at `step` (from 1), or waits for it.
+    pub fn start_lesson(&mut self, index: usize, step: usize) {
+        if let Some(id) = lessons::all().get(index).map(|e| e.id.clone()) {
+            self.open_lesson(&id, step);
+        }
+    }
+
+    /// Opens the lesson waited for if it is here; keeps waiting if the
+    /// worker will send it; refuses an id nothing can provide.
+    pub fn resolve_pending_lesson(&mut self) {
+        let Some(pending) = self.pending_lesson.take() else {
+            return;
+        };
+        let index = lessons::index_of(&pending.id);
+        match index.and_then(|i| Some((i, lessons::get(i)?))) {
+            Some((index, lesson)) if pending.source.is_none() => {
+                let step = pending.step.clamp(1, lesson.steps.len().max(1)) - 1;
+                if pending.replay {
+                    // Opening keeps whether the page plays (`?autoplay=1`).
+                    let playing = self.playing;
+                    self.enter_step(index, step);
+                    // ...but never before the room has predicted.
+                    self.playing = playing && !self.holds_for_prediction();
+                } else {
+                    let mut ls = LessonState::new(index, step, lesson.steps.len());
+                    ls.answers[step] = lessons::answer(&lesson, step);
+                    // What the presenter's window said of this step while
+                    // the lesson was on its way.
+                    if let Some(ui) = self.pending_ui.take() {
+                        ui.apply(&mut ls);
+                    }
+                    self.lesson = Some(ls);
+                }
+            }
+            // The worker reads it: a built-in file, or the text given.
+            _ if index.is_some() || pending.source.is_some() => self.pending_lesson = Some(pending),
+            _ => {
+                self.refuse_beside(format!("There is no lesson {:?}.", pending.id));
+            }
+        }
+    }
+
+    /// Says a refusal without hiding one already in view (a link refused
+    /// on opening stays said beside a refused `?lesson=`).
+    pub fn refuse_beside(&mut self, text: String) {
+        let text = match self.notice.take() {
+            Some(n) if n.kind == crate::notice::NoticeKind::Error => format!("{} {text}", n.text),
+            _ => text,
+        };
+        self.notice = Notice::error(text);
     }
 }
 
@@ -394,90 +462,5 @@ mod tests {
         assert_eq!(with_workshop_param("?workshop=0", true), "?workshop=1");
         let p = Playground::from_url(&with_workshop_param("?lesson=herd", true), "");
         assert!(p.mode.workshop && p.lesson.is_some());
-    }
-}
-
-/// A lesson asked for (by the menu, a link, the address or a file) that the
-/// lesson worker has not sent yet: opened when it arrives.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PendingLesson {
-    pub id: String,
-    /// From 1, as in `?step=` (`usize::MAX`: the last step).
-    pub step: usize,
-    /// Replays the step's set-up; a shared link keeps its own run.
-    pub replay: bool,
-    /// A file to read (its name and text), for a lesson that is not built in.
-    pub source: Option<(String, String)>,
-    /// Steps answered so far, of how many, while the worker reads it.
-    pub progress: Option<(usize, usize)>,
-    /// Which asking this is (the page's revision when it was asked): the
-    /// worker is asked once per ticket, whatever else changes meanwhile.
-    pub ticket: u64,
-}
-
-impl Playground {
-    /// Opens lesson `id` at `step` (from 1), or waits for it.
-    pub fn open_lesson(&mut self, id: &str, step: usize) {
-        self.pending_lesson = Some(PendingLesson {
-            id: id.to_string(),
-            step,
-            replay: true,
-            source: None,
-            progress: None,
-            ticket: self.rev,
-        });
-        self.resolve_pending_lesson();
-    }
-
-    /// Opens the lesson at `index` at `step` (from 1), or waits for it.
-    pub fn start_lesson(&mut self, index: usize, step: usize) {
-        if let Some(id) = lessons::all().get(index).map(|e| e.id.clone()) {
-            self.open_lesson(&id, step);
-        }
-    }
-
-    /// Opens the lesson waited for if it is here; keeps waiting if the
-    /// worker will send it; refuses an id nothing can provide.
-    pub fn resolve_pending_lesson(&mut self) {
-        let Some(pending) = self.pending_lesson.take() else {
-            return;
-        };
-        let index = lessons::index_of(&pending.id);
-        match index.and_then(|i| Some((i, lessons::get(i)?))) {
-            Some((index, lesson)) if pending.source.is_none() => {
-                let step = pending.step.clamp(1, lesson.steps.len().max(1)) - 1;
-                if pending.replay {
-                    // Opening keeps whether the page plays (`?autoplay=1`).
-                    let playing = self.playing;
-                    self.enter_step(index, step);
-                    // ...but never before the room has predicted.
-                    self.playing = playing && !self.holds_for_prediction();
-                } else {
-                    let mut ls = LessonState::new(index, step, lesson.steps.len());
-                    ls.answers[step] = lessons::answer(&lesson, step);
-                    // What the presenter's window said of this step while
-                    // the lesson was on its way.
-                    if let Some(ui) = self.pending_ui.take() {
-                        ui.apply(&mut ls);
-                    }
-                    self.lesson = Some(ls);
-                }
-            }
-            // The worker reads it: a built-in file, or the text given.
-            _ if index.is_some() || pending.source.is_some() => self.pending_lesson = Some(pending),
-            _ => {
-                self.refuse_beside(format!("There is no lesson {:?}.", pending.id));
-            }
-        }
-    }
-
-    /// Says a refusal without hiding one already in view (a link refused
-    /// on opening stays said beside a refused `?lesson=`).
-    pub fn refuse_beside(&mut self, text: String) {
-        let text = match self.notice.take() {
-            Some(n) if n.kind == crate::notice::NoticeKind::Error => format!("{} {text}", n.text),
-            _ => text,
-        };
-        self.notice = Notice::error(text);
     }
 }

@@ -596,6 +596,15 @@ impl Settings {
     }
 }
 
+/// Field errors in one line, each with its label.
+pub(crate) fn field_errors(errors: &FieldErrors) -> String {
+    errors
+        .iter()
+        .map(|(f, e)| format!("{}: {e}", f.label()))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 /// The form field behind a scenario field path such as `limiter.limiters[1].burst`.
 fn field_of(path: &str, preset: Preset) -> Field {
     let table = [

@@ -13,7 +13,7 @@ use workqueue_core::{Input, Manager, Nanos, QueueKind, Scenario, Simulation};
 use workqueue_lessons::view::{Figure, LessonView};
 use yew::prelude::*;
 
-use crate::lesson_nav::LessonState;
+use crate::lesson_state::LessonState;
 use crate::lessons::Refusal;
 use crate::pacing::{self, Cue, Pacing, MAX_SPEED, MIN_SPEED};
 use crate::provider::Provider;
@@ -107,9 +107,9 @@ pub enum Action {
     /// This window becomes the presenter's (an audience window opens).
     Present,
     /// The presenter's workshop, for this window to show (see [`crate::presenter`]).
-    Follow(Box<crate::presenter::Mirror>),
+    Follow(Box<crate::workshop::Mirror>),
     /// The presenter's clock while it plays.
-    FollowClock(crate::presenter::Clock),
+    FollowClock(crate::workshop::Clock),
     /// An audience window's narration takes this many pages.
     AudiencePages(usize),
 }
@@ -168,7 +168,7 @@ pub struct Playground {
     /// Bumped when the clicker opens the prediction field: the field takes focus.
     pub focus_guess: u64,
     /// A lesson asked for before the library arrived.
-    pub pending_lesson: Option<crate::open::PendingLesson>,
+    pub pending_lesson: Option<crate::lesson_state::PendingLesson>,
     /// A lesson file that was refused: shown beside its text.
     pub refused_lesson: Option<Refusal>,
     /// Bumped when lessons arrive, so the menu and panels redraw.
@@ -176,7 +176,7 @@ pub struct Playground {
     /// The lesson worker's figures for a step's goal: (lesson, step, figures).
     pub goal_figures: Option<(usize, usize, Vec<Figure>)>,
     /// The run on the other queue, left by the last version switch.
-    pub other_run: Option<crate::versions::SideBySide>,
+    pub other_run: Option<crate::headline::SideBySide>,
     /// A step played by the clicker pauses once what it waits for happened.
     pub until_wait: bool,
     /// The last Go set-up asked to be read, and what came of it.
@@ -184,10 +184,10 @@ pub struct Playground {
     /// In an audience window: what a person did here, numbered, for the
     /// presenter's window to carry out (the newest few; see
     /// [`crate::presenter`]).
-    pub outbox: Vec<(u64, crate::presenter::Remote)>,
+    pub outbox: Vec<(u64, crate::workshop::Remote)>,
     /// What the presenter's window said of a lesson step that has not
     /// arrived here yet: put on it when it does.
-    pub pending_ui: Option<crate::presenter::LessonUi>,
+    pub pending_ui: Option<crate::workshop::LessonUi>,
 }
 
 impl PartialEq for Playground {
@@ -272,7 +272,7 @@ impl Playground {
     }
 
     /// An audience window sends what a person does to the presenter's.
-    fn send(&mut self, remote: crate::presenter::Remote) {
+    fn send(&mut self, remote: crate::workshop::Remote) {
         /// Sent at once: only the last few are ever still unsent.
         const KEPT: usize = 16;
         let seq = self.outbox.last().map_or(1, |(n, _)| n + 1);
@@ -466,7 +466,7 @@ impl Reducible for Playground {
         if self.mode.audience {
             // The presenter's window holds the workshop: what is done here
             // is done there, and comes back with its state.
-            if let Some(remote) = crate::presenter::Remote::of(&action) {
+            if let Some(remote) = crate::workshop::Remote::of(&action) {
                 // A guess typed here goes with the press that reveals it.
                 let typed = next
                     .lesson
@@ -474,8 +474,8 @@ impl Reducible for Playground {
                     .filter(|l| l.asked && !l.draft.trim().is_empty())
                     .map(|l| l.draft.clone());
                 let remote = match (remote, typed) {
-                    (crate::presenter::Remote::Next, Some(guess)) => {
-                        crate::presenter::Remote::Reveal { guess }
+                    (crate::workshop::Remote::Next, Some(guess)) => {
+                        crate::workshop::Remote::Reveal { guess }
                     }
                     (remote, _) => remote,
                 };
@@ -483,7 +483,7 @@ impl Reducible for Playground {
                 return Rc::new(next);
             }
             if let Action::NarrationPages(pages) = action {
-                next.send(crate::presenter::Remote::Pages { pages });
+                next.send(crate::workshop::Remote::Pages { pages });
             }
         }
         match action {
@@ -552,7 +552,7 @@ impl Reducible for Playground {
                     next.keep_exercise(&mut fresh);
                     return Rc::new(fresh);
                 }
-                Err(errors) => next.notice = Notice::error(crate::versions::field_errors(&errors)),
+                Err(errors) => next.notice = Notice::error(crate::settings::field_errors(&errors)),
             },
             Action::Apply(settings) => match next.apply_settings(settings) {
                 Ok(fresh) => return Rc::new(fresh),
@@ -632,7 +632,7 @@ impl Reducible for Playground {
                 let press = next.clicker_next(now_ms);
                 // (Where the panel fits the screen its Next button says it.)
                 let fitted = next.mode.workshop || next.mode.embed;
-                if press == crate::lesson_nav::Press::Dwelling && !fitted {
+                if press == crate::lesson_state::Press::Dwelling && !fitted {
                     next.notice = Notice::info("Showing the step: it moves on in a moment.");
                 }
             }
