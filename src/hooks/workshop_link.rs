@@ -55,7 +55,7 @@ pub fn use_workshop_link(state: &PlaygroundContext) {
         use_effect_with(signature, move |signature| {
             if signature.is_some() && *speaking.borrow() {
                 if let Some(s) = latest.borrow().as_ref() {
-                    post(&channel.borrow(), &Message::State(s.mirror()));
+                    post(channel.borrow().as_ref(), &Message::State(s.mirror()));
                 }
             }
         });
@@ -68,14 +68,14 @@ pub fn use_workshop_link(state: &PlaygroundContext) {
             let mut last = sent.borrow_mut();
             let from = *last;
             for (seq, remote) in outbox.iter().filter(|(seq, _)| *seq > from) {
-                post(&channel.borrow(), &Message::Do(remote.clone()));
+                post(channel.borrow().as_ref(), &Message::Do(remote.clone()));
                 *last = *seq;
             }
         });
     }
 }
 
-fn post(channel: &Option<web_sys::BroadcastChannel>, m: &Message) {
+fn post(channel: Option<&web_sys::BroadcastChannel>, m: &Message) {
     if let Some(c) = channel {
         let _ = c.post_message(&presenter::encode(m).into());
     }
@@ -128,7 +128,7 @@ impl Link {
                         if from != role && (role == Role::Audience || *speaking.borrow()) =>
                     {
                         if let Some(m) = mirror() {
-                            post(&Some(channel.clone()), &Message::State(m));
+                            post(Some(&channel), &Message::State(m));
                         }
                     }
                     (Role::Audience, Message::State(m)) => d.dispatch(Action::Follow(Box::new(m))),
@@ -156,7 +156,7 @@ impl Link {
                         .as_ref()
                         .filter(|s| s.pending_lesson.is_none())
                     {
-                        post(&Some(channel.clone()), &Message::State(s.mirror()));
+                        post(Some(&channel), &Message::State(s.mirror()));
                     }
                 }
             })
@@ -172,15 +172,14 @@ impl Link {
                     return;
                 }
                 ticks.set(ticks.get().wrapping_add(1));
-                let c = Some(channel.clone());
                 if ticks.get() % STATE_EVERY == 0 {
-                    post(&c, &Message::State(s.mirror()));
+                    post(Some(&channel), &Message::State(s.mirror()));
                 } else if s.playing {
-                    post(&c, &Message::Clock(s.clock()));
+                    post(Some(&channel), &Message::Clock(s.clock()));
                 }
             })
         });
-        post(&Some(channel.clone()), &Message::Hello { from: role });
+        post(Some(&channel), &Message::Hello { from: role });
         Some(Link {
             channel,
             _on_message: on_message,

@@ -153,6 +153,8 @@ pub struct Simulation {
     client: Vec<ClientDraw>,
     /// What one reconcile sends, by kind (counted with or without a limit).
     requests_by_kind: Vec<(String, u32)>,
+    /// Their sum: the requests one reconcile sends.
+    requests_per_call: u32,
     /// Reconciles that sent their requests.
     api_calls: u64,
     client_waited: Nanos,
@@ -234,6 +236,7 @@ impl Simulation {
     /// Controller `i` of a validated scenario, at `T0 = 0`, with its own
     /// copies of what the manager shares (the manager lends it the real ones).
     pub(crate) fn controller(scenario: &Scenario, i: usize) -> Simulation {
+        let requests_by_kind = scenario.requests_by_kind(i);
         let spec = &scenario.controllers[i];
         let limiter = scenario.queue_limiter(spec);
         let queue = ControllerQueue::new(spec.queue, &limiter, 256, 0);
@@ -293,7 +296,10 @@ impl Simulation {
                     })
                     .collect()
             },
-            requests_by_kind: scenario.requests_by_kind(i),
+            requests_per_call: requests_by_kind
+                .iter()
+                .fold(0, |n, (_, r)| n.saturating_add(*r)),
+            requests_by_kind,
             api_calls: 0,
             client_waited: 0,
             last_success_at: None,

@@ -75,8 +75,8 @@ impl Simulation {
                 let script = self
                     .scripts
                     .get(item)
-                    .clone()
-                    .unwrap_or_else(|| self.spec.default_script.clone());
+                    .as_ref()
+                    .unwrap_or(&self.spec.default_script);
                 self.decided[w] = script.outcome(attempt, after(self.now, duration), &mut self.rng);
             }
             let fails = self.decided[w]
@@ -134,10 +134,9 @@ impl Simulation {
             .get(item)
             .as_ref()
             .unwrap_or(&self.spec.default_script);
-        let decided = match self.decided[w].take() {
-            Some(o) => Some(o),
-            None => script.outcome(attempt, self.now, &mut self.rng),
-        };
+        let decided = self.decided[w]
+            .take()
+            .or_else(|| script.outcome(attempt, self.now, &mut self.rng));
         match decided {
             Some(outcome) => {
                 self.workers[w] = WorkerState::AwaitingDecision { item, started };
@@ -179,10 +178,7 @@ impl Simulation {
     /// other, while the worker is held. Returns the whole wait.
     pub(super) fn call_api(&mut self, w: usize, item: ItemId) -> Nanos {
         self.api_calls += 1;
-        let requests: u32 = self
-            .requests_by_kind
-            .iter()
-            .fold(0, |n, (_, r)| n.saturating_add(*r));
+        let requests = self.requests_per_call;
         let now = self.now;
         // Each bucket's requests are reserved at one instant, in order: the
         // last reservation's delay is when that bucket's last request goes
