@@ -9,7 +9,7 @@ use crate::item::{ItemId, ItemMap};
 use crate::limiter::LimiterConfig;
 use crate::rate::TokenBucket;
 use crate::rng::Rng;
-use crate::tagged::{nothing_left, take};
+use crate::tagged::internally_tagged;
 use crate::time::{format_go_duration, Nanos, SECOND};
 
 /// Whether and how `Reconcile` failed.
@@ -51,11 +51,9 @@ pub struct ReconcileResult {
 }
 
 /// The outcomes a user picks in the playground; each is a [`ReconcileResult`].
-// Read through a flat record (see [`crate::tagged`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(tag = "kind", rename_all = "snake_case", try_from = "OutcomeDoc")]
-// The schema is the tagged enum the files are written in, not its reader.
-#[schemars(!try_from)]
+#[serde(remote = "Self", rename_all = "snake_case", deny_unknown_fields)]
+#[schemars(tag = "kind")]
 pub enum Outcome {
     /// `(Result{}, nil)`.
     Success,
@@ -86,63 +84,7 @@ pub enum Outcome {
     },
 }
 
-/// Which outcome a document holds: the `kind` tag.
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum OutcomeKind {
-    Success,
-    Requeue,
-    RequeueAfter,
-    Error,
-    TerminalError,
-    ErrorWithRequeueAfter,
-    Custom,
-}
-
-/// An outcome as written: every field any outcome has.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct OutcomeDoc {
-    kind: OutcomeKind,
-    #[serde(default, with = "crate::serde_duration::option")]
-    after_ns: Option<Nanos>,
-    result: Option<ReconcileResult>,
-}
-
-impl TryFrom<OutcomeDoc> for Outcome {
-    type Error = String;
-
-    fn try_from(doc: OutcomeDoc) -> Result<Outcome, String> {
-        let OutcomeDoc {
-            kind,
-            mut after_ns,
-            mut result,
-        } = doc;
-        let made = match kind {
-            OutcomeKind::Success => Outcome::Success,
-            OutcomeKind::Requeue => Outcome::Requeue,
-            OutcomeKind::Error => Outcome::Error,
-            OutcomeKind::TerminalError => Outcome::TerminalError,
-            OutcomeKind::RequeueAfter => Outcome::RequeueAfter {
-                after_ns: take(&mut after_ns, "after_ns")?,
-            },
-            OutcomeKind::ErrorWithRequeueAfter => Outcome::ErrorWithRequeueAfter {
-                after_ns: take(&mut after_ns, "after_ns")?,
-            },
-            OutcomeKind::Custom => Outcome::Custom {
-                result: take(&mut result, "result")?,
-            },
-        };
-        nothing_left(
-            kind,
-            &[
-                ("after_ns", after_ns.is_some()),
-                ("result", result.is_some()),
-            ],
-        )?;
-        Ok(made)
-    }
-}
+internally_tagged!(Outcome, "kind");
 
 impl Outcome {
     pub fn result(self) -> ReconcileResult {
@@ -292,11 +234,9 @@ fn success() -> Outcome {
 }
 
 /// How an item's reconciles turn out: a stand-in for the user's `Reconcile`.
-// Read through a flat record (see [`crate::tagged`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(tag = "type", rename_all = "snake_case", try_from = "ScriptDoc")]
-// The schema is the tagged enum the files are written in, not its reader.
-#[schemars(!try_from)]
+#[serde(remote = "Self", rename_all = "snake_case", deny_unknown_fields)]
+#[schemars(tag = "type")]
 pub enum Script {
     /// Every reconcile returns the same outcome.
     Always {
@@ -358,102 +298,7 @@ pub enum Script {
     Live,
 }
 
-/// Which script a document holds: the `type` tag.
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum ScriptKind {
-    Always,
-    FailThenSucceed,
-    Sequence,
-    Random,
-    Outage,
-    NotReadyUntil,
-    Live,
-}
-
-/// A script as written: every field any script has.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ScriptDoc {
-    #[serde(rename = "type")]
-    kind: ScriptKind,
-    outcome: Option<Outcome>,
-    failures: Option<u32>,
-    outcomes: Option<Vec<Outcome>>,
-    then: Option<Outcome>,
-    error_probability: Option<f64>,
-    otherwise: Option<Outcome>,
-    #[serde(default, with = "crate::serde_duration::option")]
-    from_ns: Option<Nanos>,
-    #[serde(default, with = "crate::serde_duration::option")]
-    until_ns: Option<Nanos>,
-    #[serde(default, with = "crate::serde_duration::option")]
-    ready_ns: Option<Nanos>,
-    #[serde(default, with = "crate::serde_duration::option")]
-    every_ns: Option<Nanos>,
-}
-
-impl TryFrom<ScriptDoc> for Script {
-    type Error = String;
-
-    fn try_from(doc: ScriptDoc) -> Result<Script, String> {
-        let ScriptDoc {
-            kind,
-            mut outcome,
-            mut failures,
-            mut outcomes,
-            mut then,
-            mut error_probability,
-            mut otherwise,
-            mut from_ns,
-            mut until_ns,
-            mut ready_ns,
-            mut every_ns,
-        } = doc;
-        let made = match kind {
-            ScriptKind::Always => Script::Always {
-                outcome: take(&mut outcome, "outcome")?,
-            },
-            ScriptKind::FailThenSucceed => Script::FailThenSucceed {
-                failures: take(&mut failures, "failures")?,
-            },
-            ScriptKind::Sequence => Script::Sequence {
-                outcomes: take(&mut outcomes, "outcomes")?,
-                then: then.take().unwrap_or(Outcome::Success),
-            },
-            ScriptKind::Random => Script::Random {
-                error_probability: take(&mut error_probability, "error_probability")?,
-                otherwise: otherwise.take().unwrap_or(Outcome::Success),
-            },
-            ScriptKind::Outage => Script::Outage {
-                from_ns: take(&mut from_ns, "from_ns")?,
-                until_ns: take(&mut until_ns, "until_ns")?,
-                otherwise: otherwise.take().unwrap_or(Outcome::Success),
-            },
-            ScriptKind::NotReadyUntil => Script::NotReadyUntil {
-                ready_ns: take(&mut ready_ns, "ready_ns")?,
-                every_ns: take(&mut every_ns, "every_ns")?,
-            },
-            ScriptKind::Live => Script::Live,
-        };
-        nothing_left(
-            kind,
-            &[
-                ("outcome", outcome.is_some()),
-                ("failures", failures.is_some()),
-                ("outcomes", outcomes.is_some()),
-                ("then", then.is_some()),
-                ("error_probability", error_probability.is_some()),
-                ("otherwise", otherwise.is_some()),
-                ("from_ns", from_ns.is_some()),
-                ("until_ns", until_ns.is_some()),
-                ("ready_ns", ready_ns.is_some()),
-                ("every_ns", every_ns.is_some()),
-            ],
-        )?;
-        Ok(made)
-    }
-}
+internally_tagged!(Script, "type");
 
 impl Default for Script {
     fn default() -> Self {

@@ -2,10 +2,10 @@
 //! through serde, the one schema: the types' derives say every name, default
 //! and tag once, and `serde_path_to_error` names the field at fault.
 //!
-//! One limit of serde: inside an internally tagged enum (a limiter, a script,
-//! a source) a type error is reported at the enum itself, with serde's own
-//! message; ranges are checked afterwards by [`crate::validate`], which
-//! always names the innermost field.
+//! The internally tagged enums (a limiter, a script, a source) are read
+//! through [`crate::tagged`], so a mistake inside them keeps its path too.
+//! Ranges are checked afterwards by [`crate::validate`], which always names
+//! the innermost field.
 
 use serde::de::DeserializeOwned;
 
@@ -36,9 +36,20 @@ fn path_error(e: serde_path_to_error::Error<serde_json::Error>) -> ScenarioError
         p => p,
     };
     let inner = e.into_inner();
+    // A field written before its enum's tag names its own path inside it.
+    let text = inner.to_string();
+    if let Some((within, reason)) = text
+        .strip_prefix(crate::tagged::AT)
+        .and_then(|rest| rest.split_once("`: "))
+    {
+        let field = match path.as_str() {
+            "" => within.to_string(),
+            p => format!("{p}.{within}"),
+        };
+        return bad(field, reason.to_string());
+    }
     // serde reports a missing field at its parent, and so does a tagged
     // document refusing another variant's field: name the field itself.
-    let text = inner.to_string();
     let missing = ["missing field `", "unknown field `"]
         .iter()
         .find_map(|prefix| text.strip_prefix(prefix))
@@ -81,9 +92,9 @@ mod tests {
         assert!(e.reason.contains("duplicate field"), "{e}");
     }
 
-    /// Inputs, outcomes and sources are read flat and checked against their
-    /// tag: a field of another variant, a missing one and an unknown tag are
-    /// each named at their own path.
+    /// Inputs, outcomes and sources are tagged enums: a field of another
+    /// variant, a missing one and an unknown tag are each named at their own
+    /// path, nested ones included.
     #[test]
     fn tagged_documents_name_their_fields() {
         use crate::events::Input;
@@ -91,7 +102,7 @@ mod tests {
         let e =
             from_str::<Vec<Input>>(r#"[{"input": "add", "key": "a", "count": 3}]"#).unwrap_err();
         assert_eq!(e.field, "[0].count");
-        assert!(e.reason.contains("`add` does not have it"), "{e}");
+        assert!(e.reason.contains("unknown field `count`"), "{e}");
         let e = from_str::<Vec<Input>>(r#"[{"input": "add_many", "prefix": "p"}]"#).unwrap_err();
         assert_eq!(e.field, "[0].count");
         let e = from_str::<Input>(
@@ -122,6 +133,34 @@ mod tests {
             .unwrap_err();
         assert_eq!(e.field, "failures");
         assert!(e.reason.contains("`live` does not have it"), "{e}");
+        // A mistake inside a tagged enum inside another keeps its whole path
+        // and its line; so does one written before its tag.
+        let (e, line) = from_str_at::<crate::controller::Script>(
+            "{\"type\": \"outage\", \"from_ns\": \"1s\", \"until_ns\": \"2s\",\n \"otherwise\": {\"kind\": \"requeue_after\", \"after_ns\": true}}",
+        )
+        .unwrap_err();
+        assert_eq!(e.field, "otherwise.after_ns");
+        assert_eq!(line, 2, "{e}");
+        let e = from_str::<crate::controller::Script>(
+            r#"{"outcomes": [{"after_ns": "5s", "kind": "requeue_after"}, {"kind": "requeu"}], "type": "sequence"}"#,
+        )
+        .unwrap_err();
+        assert_eq!(e.field, "outcomes[1].kind");
+        assert!(e.reason.contains("unknown variant `requeu`"), "{e}");
+        let e =
+            from_str::<crate::controller::Outcome>(r#"{"after_ns": [], "kind": "requeue_after"}"#)
+                .unwrap_err();
+        assert_eq!(e.field, "after_ns");
+        assert!(e.reason.starts_with("invalid type: sequence"), "{e}");
+        // Written back, the tag comes first.
+        let written =
+            serde_json::to_string(&crate::controller::Outcome::RequeueAfter { after_ns: 5 })
+                .unwrap();
+        assert_eq!(written, r#"{"kind":"requeue_after","after_ns":5}"#);
+        assert_eq!(
+            serde_json::to_string(&crate::controller::Outcome::Success).unwrap(),
+            r#"{"kind":"success"}"#
+        );
         // A resync written with `null` stops it; written without, it is refused.
         let stop = from_str::<Input>(r#"{"input": "resync", "period_ns": null}"#).unwrap();
         assert_eq!(stop, Input::Resync { period_ns: None });

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::controller::{Decision, Gate, Outcome, Script};
 use crate::item::ItemId;
 use crate::scenario::ScenarioError;
-use crate::tagged::{nothing_left, take};
+use crate::tagged::internally_tagged;
 use crate::time::Nanos;
 use crate::workqueue::{AddEffect, QueueEvent};
 
@@ -112,11 +112,9 @@ pub enum SimEvent {
 }
 
 /// Something a person (or a lesson) does to a running simulation.
-// Read through [`InputDoc`], a flat record (see [`crate::tagged`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(tag = "input", rename_all = "snake_case", try_from = "InputDoc")]
-// The schema is the tagged enum the files are written in, not its reader.
-#[schemars(!try_from)]
+#[serde(remote = "Self", rename_all = "snake_case", deny_unknown_fields)]
+#[schemars(tag = "input")]
 pub enum Input {
     Add {
         /// The key, as `namespace/name`.
@@ -166,105 +164,7 @@ pub enum Input {
     Shutdown,
 }
 
-/// Which input a document holds: the `input` tag.
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum InputKind {
-    Add,
-    AddMany,
-    WatchEvents,
-    Resync,
-    Decide,
-    SetScript,
-    DefaultScript,
-    Shutdown,
-}
-
-/// An input as written: every field any input has, checked against the
-/// tag when it becomes an [`Input`].
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct InputDoc {
-    input: InputKind,
-    key: Option<String>,
-    prefix: Option<String>,
-    count: Option<u64>,
-    per_second: Option<f64>,
-    #[serde(default, with = "crate::serde_duration::option")]
-    duration_ns: Option<Nanos>,
-    /// `Some(None)` is a written `null` (stop resyncing); `None` is absent.
-    #[serde(default, deserialize_with = "present_duration")]
-    period_ns: Option<Option<Nanos>>,
-    outcome: Option<Outcome>,
-    script: Option<Script>,
-}
-
-fn present_duration<'de, D: serde::Deserializer<'de>>(
-    d: D,
-) -> Result<Option<Option<Nanos>>, D::Error> {
-    crate::serde_duration::option::deserialize(d).map(Some)
-}
-
-impl TryFrom<InputDoc> for Input {
-    type Error = String;
-
-    fn try_from(doc: InputDoc) -> Result<Input, String> {
-        let InputDoc {
-            input,
-            mut key,
-            mut prefix,
-            mut count,
-            mut per_second,
-            mut duration_ns,
-            mut period_ns,
-            mut outcome,
-            mut script,
-        } = doc;
-        let made = match input {
-            InputKind::Add => Input::Add {
-                key: take(&mut key, "key")?,
-            },
-            InputKind::AddMany => Input::AddMany {
-                prefix: take(&mut prefix, "prefix")?,
-                count: take(&mut count, "count")?,
-            },
-            InputKind::WatchEvents => Input::WatchEvents {
-                key: take(&mut key, "key")?,
-                per_second: take(&mut per_second, "per_second")?,
-                duration_ns: take(&mut duration_ns, "duration_ns")?,
-            },
-            InputKind::Resync => Input::Resync {
-                period_ns: take(&mut period_ns, "period_ns")?,
-            },
-            InputKind::Decide => Input::Decide {
-                key: take(&mut key, "key")?,
-                outcome: take(&mut outcome, "outcome")?,
-            },
-            InputKind::SetScript => Input::SetScript {
-                key: take(&mut key, "key")?,
-                script: take(&mut script, "script")?,
-            },
-            InputKind::DefaultScript => Input::DefaultScript {
-                script: take(&mut script, "script")?,
-            },
-            InputKind::Shutdown => Input::Shutdown,
-        };
-        nothing_left(
-            input,
-            &[
-                ("key", key.is_some()),
-                ("prefix", prefix.is_some()),
-                ("count", count.is_some()),
-                ("per_second", per_second.is_some()),
-                ("duration_ns", duration_ns.is_some()),
-                ("period_ns", period_ns.is_some()),
-                ("outcome", outcome.is_some()),
-                ("script", script.is_some()),
-            ],
-        )?;
-        Ok(made)
-    }
-}
+internally_tagged!(Input, "input");
 
 /// Misuse of a running simulation: the message is meant for the user.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]

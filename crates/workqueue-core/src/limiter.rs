@@ -9,17 +9,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::item::{ItemId, ItemMap};
 use crate::rate::TokenBucket;
-use crate::tagged::{nothing_left, take};
+use crate::tagged::internally_tagged;
 use crate::time::{go_f64_to_i64, Nanos, MILLISECOND, SECOND};
 
 /// A limiter as configured: the same JSON as the conformance cases'
 /// `limiter` field. Durations are integer nanoseconds, or Go duration strings
 /// such as `"5ms"` in hand-written scenario files.
-// Read through a flat record (see [`crate::tagged`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(tag = "type", rename_all = "snake_case", try_from = "LimiterDoc")]
-// The schema is the tagged enum the files are written in, not its reader.
-#[schemars(!try_from)]
+#[serde(remote = "Self", rename_all = "snake_case", deny_unknown_fields)]
+#[schemars(tag = "type")]
 pub enum LimiterConfig {
     /// `NewTypedItemExponentialFailureRateLimiter(base, max)`.
     Exponential {
@@ -71,99 +69,7 @@ pub enum LimiterConfig {
     DefaultController,
 }
 
-/// Which limiter a document holds: the `type` tag.
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum LimiterKind {
-    Exponential,
-    FastSlow,
-    Bucket,
-    MaxOf,
-    WithMaxWait,
-    DefaultController,
-}
-
-/// A limiter as written: every field any limiter has.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct LimiterDoc {
-    #[serde(rename = "type")]
-    kind: LimiterKind,
-    #[serde(default, with = "crate::serde_duration::option")]
-    base_ns: Option<Nanos>,
-    #[serde(default, with = "crate::serde_duration::option")]
-    max_ns: Option<Nanos>,
-    #[serde(default, with = "crate::serde_duration::option")]
-    fast_ns: Option<Nanos>,
-    #[serde(default, with = "crate::serde_duration::option")]
-    slow_ns: Option<Nanos>,
-    max_fast_attempts: Option<u32>,
-    qps: Option<f64>,
-    burst: Option<i64>,
-    limiters: Option<Vec<LimiterConfig>>,
-    limiter: Option<Box<LimiterConfig>>,
-    #[serde(default, with = "crate::serde_duration::option")]
-    max_wait_ns: Option<Nanos>,
-}
-
-impl TryFrom<LimiterDoc> for LimiterConfig {
-    type Error = String;
-
-    fn try_from(doc: LimiterDoc) -> Result<LimiterConfig, String> {
-        let LimiterDoc {
-            kind,
-            mut base_ns,
-            mut max_ns,
-            mut fast_ns,
-            mut slow_ns,
-            mut max_fast_attempts,
-            mut qps,
-            mut burst,
-            mut limiters,
-            mut limiter,
-            mut max_wait_ns,
-        } = doc;
-        let made = match kind {
-            LimiterKind::Exponential => LimiterConfig::Exponential {
-                base_ns: take(&mut base_ns, "base_ns")?,
-                max_ns: take(&mut max_ns, "max_ns")?,
-            },
-            LimiterKind::FastSlow => LimiterConfig::FastSlow {
-                fast_ns: take(&mut fast_ns, "fast_ns")?,
-                slow_ns: take(&mut slow_ns, "slow_ns")?,
-                max_fast_attempts: max_fast_attempts.take().unwrap_or(0),
-            },
-            LimiterKind::Bucket => LimiterConfig::Bucket {
-                qps: take(&mut qps, "qps")?,
-                burst: take(&mut burst, "burst")?,
-            },
-            LimiterKind::MaxOf => LimiterConfig::MaxOf {
-                limiters: take(&mut limiters, "limiters")?,
-            },
-            LimiterKind::WithMaxWait => LimiterConfig::WithMaxWait {
-                limiter: take(&mut limiter, "limiter")?,
-                max_wait_ns: take(&mut max_wait_ns, "max_wait_ns")?,
-            },
-            LimiterKind::DefaultController => LimiterConfig::DefaultController,
-        };
-        nothing_left(
-            kind,
-            &[
-                ("base_ns", base_ns.is_some()),
-                ("max_ns", max_ns.is_some()),
-                ("fast_ns", fast_ns.is_some()),
-                ("slow_ns", slow_ns.is_some()),
-                ("max_fast_attempts", max_fast_attempts.is_some()),
-                ("qps", qps.is_some()),
-                ("burst", burst.is_some()),
-                ("limiters", limiters.is_some()),
-                ("limiter", limiter.is_some()),
-                ("max_wait_ns", max_wait_ns.is_some()),
-            ],
-        )?;
-        Ok(made)
-    }
-}
+internally_tagged!(LimiterConfig, "type");
 
 impl LimiterConfig {
     /// client-go's `DefaultControllerRateLimiter`, spelled out.

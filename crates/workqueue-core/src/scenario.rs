@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::controller::{CrossplaneConfig, Outcome, Script};
 use crate::limiter::LimiterConfig;
 use crate::queue::QueueKind;
-use crate::tagged::{nothing_left, take};
+use crate::tagged::internally_tagged;
 use crate::time::{Nanos, MILLISECOND, SECOND};
 
 /// The scenario format this build reads and writes. Version 1 documents
@@ -307,11 +307,9 @@ pub struct ItemSpec {
 }
 
 /// Something outside the controller that adds keys: the informer's handlers.
-// Read through a flat record (see [`crate::tagged`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(tag = "type", rename_all = "snake_case", try_from = "SourceDoc")]
-// The schema is the tagged enum the files are written in, not its reader.
-#[schemars(!try_from)]
+#[serde(remote = "Self", rename_all = "snake_case", deny_unknown_fields)]
+#[schemars(tag = "type")]
 pub enum Source {
     /// Watch events for one key at a steady rate: deduplication at work.
     WatchEvents {
@@ -351,86 +349,7 @@ pub enum Source {
     },
 }
 
-/// Which source a document holds: the `type` tag.
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum SourceKind {
-    WatchEvents,
-    AddMany,
-    Resync,
-}
-
-/// A source as written: every field any source has.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SourceDoc {
-    #[serde(rename = "type")]
-    kind: SourceKind,
-    key: Option<String>,
-    per_second: Option<f64>,
-    #[serde(default, with = "crate::serde_duration::option")]
-    start_ns: Option<Nanos>,
-    #[serde(default, with = "crate::serde_duration::option")]
-    duration_ns: Option<Nanos>,
-    prefix: Option<String>,
-    count: Option<u64>,
-    #[serde(default, with = "crate::serde_duration::option")]
-    at_ns: Option<Nanos>,
-    script: Option<Script>,
-    #[serde(default, with = "crate::serde_duration::option")]
-    period_ns: Option<Nanos>,
-}
-
-impl TryFrom<SourceDoc> for Source {
-    type Error = String;
-
-    fn try_from(doc: SourceDoc) -> Result<Source, String> {
-        let SourceDoc {
-            kind,
-            mut key,
-            mut per_second,
-            mut start_ns,
-            mut duration_ns,
-            mut prefix,
-            mut count,
-            mut at_ns,
-            mut script,
-            mut period_ns,
-        } = doc;
-        let made = match kind {
-            SourceKind::WatchEvents => Source::WatchEvents {
-                key: take(&mut key, "key")?,
-                per_second: take(&mut per_second, "per_second")?,
-                start_ns: start_ns.take().unwrap_or(0),
-                duration_ns: take(&mut duration_ns, "duration_ns")?,
-            },
-            SourceKind::AddMany => Source::AddMany {
-                prefix: take(&mut prefix, "prefix")?,
-                count: take(&mut count, "count")?,
-                at_ns: at_ns.take().unwrap_or(0),
-                script: script.take(),
-            },
-            SourceKind::Resync => Source::Resync {
-                period_ns: take(&mut period_ns, "period_ns")?,
-            },
-        };
-        nothing_left(
-            kind,
-            &[
-                ("key", key.is_some()),
-                ("per_second", per_second.is_some()),
-                ("start_ns", start_ns.is_some()),
-                ("duration_ns", duration_ns.is_some()),
-                ("prefix", prefix.is_some()),
-                ("count", count.is_some()),
-                ("at_ns", at_ns.is_some()),
-                ("script", script.is_some()),
-                ("period_ns", period_ns.is_some()),
-            ],
-        )?;
-        Ok(made)
-    }
-}
+internally_tagged!(Source, "type");
 
 /// A field that failed validation: where, and why.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -1,63 +1,382 @@
-//! Reading internally tagged documents (`{"kind": "requeue_after", ...}`)
-//! through a flat record of every field any variant has, then checking the
-//! fields against the tag. serde's own internally tagged enums buffer each
-//! value and decode it twice; in the page that weighed several KB per enum.
+//! Internally tagged enums (`{"kind": "requeue_after", "after_ns": 5}`)
+//! whose mistakes keep their place.
+//!
+//! serde's own `#[serde(tag = "kind")]` buffers the object and reads the
+//! variant from the buffer, so a mistake inside it loses its field's path and
+//! line (serde-rs/serde#1621, dtolnay/path-to-error#1). Instead each enum
+//! derives serde's externally tagged form with `#[serde(remote = "Self")]`
+//! (the derive stays the one schema; schemars reads `#[schemars(tag)]`), and
+//! [`internally_tagged!`] implements the traits by moving the tag: reading,
+//! the variant's fields come straight from the document, path tracked;
+//! writing, the tag is written first, as serde writes it.
 
-use std::fmt::Debug;
+use serde::de::value::StringDeserializer;
+use serde::de::{self, DeserializeSeed, IntoDeserializer, MapAccess, Visitor};
+use serde::ser::{self, Impossible, SerializeStruct, Serializer};
+use serde::Deserialize;
+use std::fmt;
+use std::marker::PhantomData;
 
-/// The field a variant needs, or the error serde would give for it.
-pub(crate) fn take<T>(field: &mut Option<T>, name: &str) -> Result<T, String> {
-    field
-        .take()
-        .ok_or_else(|| format!("missing field `{name}`"))
-}
-
-/// Refuses a field that was written but belongs to another variant.
-/// `left` holds each field's name and whether it is still set once the
-/// variant took its own.
-pub(crate) fn nothing_left<K: Debug>(tag: K, left: &[(&str, bool)]) -> Result<(), String> {
-    match left.iter().find(|(_, set)| *set) {
-        Some((name, _)) => Err(format!(
-            "unknown field `{name}`: `{}` does not have it",
-            snake(&format!("{tag:?}"))
-        )),
-        None => Ok(()),
-    }
-}
-
-/// `RequeueAfter` as it is written in files: `requeue_after`.
-fn snake(camel: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in camel.chars().enumerate() {
-        if c.is_ascii_uppercase() {
-            if i > 0 {
-                out.push('_');
+/// Implements `Serialize` and `Deserialize` for an enum that derives them
+/// with `#[serde(remote = "Self")]`, written with its tag in the field `$tag`.
+macro_rules! internally_tagged {
+    ($ty:ty, $tag:literal) => {
+        impl serde::Serialize for $ty {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                <$ty>::serialize(
+                    self,
+                    $crate::tagged::TagFirst {
+                        inner: s,
+                        tag: $tag,
+                    },
+                )
             }
-            out.push(c.to_ascii_lowercase());
-        } else {
-            out.push(c);
         }
-    }
-    out
+        impl<'de> serde::Deserialize<'de> for $ty {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                $crate::tagged::read(d, $tag)
+            }
+        }
+        impl $crate::tagged::Derived for $ty {
+            fn derived<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                <$ty>::deserialize(d)
+            }
+        }
+    };
+}
+pub(crate) use internally_tagged;
+
+/// The externally tagged reader serde derived (`remote = "Self"`).
+pub(crate) trait Derived: Sized {
+    fn derived<'de, D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error>;
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// Reads an object with its tag in the field `tag`, then its variant with
+/// the derived reader.
+pub(crate) fn read<'de, D: de::Deserializer<'de>, T: Derived>(
+    d: D,
+    tag: &'static str,
+) -> Result<T, D::Error> {
+    d.deserialize_map(TagVisitor {
+        tag,
+        marker: PhantomData,
+    })
+}
 
-    #[test]
-    fn a_field_of_another_variant_is_named() {
-        #[derive(Debug)]
-        enum Kind {
-            AddMany,
+struct TagVisitor<T> {
+    tag: &'static str,
+    marker: PhantomData<T>,
+}
+
+impl<'de, T: Derived> Visitor<'de> for TagVisitor<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "an object with a `{}` field", self.tag)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
+        // Fields written before the tag wait as JSON values; files written
+        // by serde have the tag first, so this is usually empty.
+        let mut before = Vec::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if key == self.tag {
+                // The tag's value is read by the derived reader, in place,
+                // so an unknown variant is said at the tag's own path.
+                return T::derived(Variant {
+                    name: String::new(),
+                    before: before.into_iter(),
+                    waiting: None,
+                    rest: map,
+                });
+            }
+            let value: serde_json::Value = map.next_value()?;
+            before.push((key, value));
         }
-        let e = nothing_left(Kind::AddMany, &[("key", false), ("script", true)]).unwrap_err();
-        assert_eq!(e, "unknown field `script`: `add_many` does not have it");
-        assert!(nothing_left(Kind::AddMany, &[("key", false)]).is_ok());
-        let mut missing: Option<u8> = None;
-        assert_eq!(
-            take(&mut missing, "count").unwrap_err(),
-            "missing field `count`"
-        );
+        Err(de::Error::missing_field(self.tag))
+    }
+}
+
+/// The rest of a tagged object, handed to the derived reader as an enum:
+/// the tag names the variant, the other fields are its fields.
+struct Variant<A> {
+    /// The tag's value, once read.
+    name: String,
+    before: std::vec::IntoIter<(String, serde_json::Value)>,
+    waiting: Option<(String, serde_json::Value)>,
+    rest: A,
+}
+
+impl<'de, A: MapAccess<'de>> de::Deserializer<'de> for Variant<A> {
+    type Error = A::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, A::Error> {
+        Err(de::Error::custom("a tagged object is read as an enum"))
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, A::Error> {
+        visitor.visit_enum(self)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct identifier ignored_any
+    }
+}
+
+impl<'de, A: MapAccess<'de>> de::EnumAccess<'de> for Variant<A> {
+    type Error = A::Error;
+    type Variant = Self;
+
+    fn variant_seed<S: DeserializeSeed<'de>>(
+        mut self,
+        seed: S,
+    ) -> Result<(S::Value, Self), A::Error> {
+        let variant = self.rest.next_value_seed(Named {
+            seed,
+            name: &mut self.name,
+        })?;
+        Ok((variant, self))
+    }
+}
+
+/// Reads the tag's value with the derived seed, keeping it for messages.
+struct Named<'a, S> {
+    seed: S,
+    name: &'a mut String,
+}
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Named<'_, S> {
+    type Value = S::Value;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
+        let name = String::deserialize(d)?;
+        *self.name = name.clone();
+        let name: StringDeserializer<D::Error> = name.into_deserializer();
+        self.seed.deserialize(name)
+    }
+}
+
+impl<'de, A: MapAccess<'de>> de::VariantAccess<'de> for Variant<A> {
+    type Error = A::Error;
+
+    fn unit_variant(mut self) -> Result<(), A::Error> {
+        match self.next_key::<String>()? {
+            Some(field) => Err(de::Error::custom(format_args!(
+                "unknown field `{field}`: `{}` does not have it",
+                self.name
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, _: S) -> Result<S::Value, A::Error> {
+        Err(de::Error::custom("a tagged variant has named fields"))
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _: usize, _: V) -> Result<V::Value, A::Error> {
+        Err(de::Error::custom("a tagged variant has named fields"))
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, A::Error> {
+        visitor.visit_map(self)
+    }
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for Variant<A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        match self.before.next() {
+            Some((key, value)) => {
+                let name: StringDeserializer<A::Error> = key.clone().into_deserializer();
+                let read = seed.deserialize(name)?;
+                self.waiting = Some((key, value));
+                Ok(Some(read))
+            }
+            None => self.rest.next_key_seed(seed),
+        }
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+        match self.waiting.take() {
+            // A field written before the tag: its path inside the enum is
+            // put in the message, which `document` moves into the path.
+            Some((key, value)) => {
+                let mut track = serde_path_to_error::Track::new();
+                seed.deserialize(serde_path_to_error::Deserializer::new(value, &mut track))
+                    .map_err(|e| {
+                        let inner = track.path().to_string();
+                        let at = if inner == "." {
+                            key
+                        } else {
+                            format!("{key}.{inner}")
+                        };
+                        let at = at.replace(".[", "[");
+                        de::Error::custom(format_args!("{AT}{at}`: {e}"))
+                    })
+            }
+            None => self.rest.next_value_seed(seed),
+        }
+    }
+}
+
+/// How a message starts when it names the path inside the enum.
+pub(crate) const AT: &str = "at `";
+
+/// Writes an externally tagged variant as an object whose first field is
+/// the tag, as serde's `#[serde(tag)]` does.
+pub(crate) struct TagFirst<S> {
+    pub(crate) inner: S,
+    pub(crate) tag: &'static str,
+}
+
+fn not_a_variant<E: ser::Error>() -> E {
+    ser::Error::custom("an internally tagged enum writes unit or struct variants only")
+}
+
+/// The written object, tag first.
+pub(crate) struct Fields<S: Serializer>(S::SerializeStruct);
+
+impl<S: Serializer> ser::SerializeStructVariant for Fields<S> {
+    type Ok = S::Ok;
+    type Error = S::Error;
+
+    fn serialize_field<T: ser::Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), S::Error> {
+        self.0.serialize_field(key, value)
+    }
+
+    fn skip_field(&mut self, key: &'static str) -> Result<(), S::Error> {
+        self.0.skip_field(key)
+    }
+
+    fn end(self) -> Result<S::Ok, S::Error> {
+        self.0.end()
+    }
+}
+
+macro_rules! refuse {
+    ($($method:ident($($arg:ty),*);)*) => {
+        $(fn $method(self, $(_: $arg),*) -> Result<S::Ok, S::Error> { Err(not_a_variant()) })*
+    };
+}
+
+impl<S: Serializer> Serializer for TagFirst<S> {
+    type Ok = S::Ok;
+    type Error = S::Error;
+    type SerializeSeq = Impossible<S::Ok, S::Error>;
+    type SerializeTuple = Impossible<S::Ok, S::Error>;
+    type SerializeTupleStruct = Impossible<S::Ok, S::Error>;
+    type SerializeTupleVariant = Impossible<S::Ok, S::Error>;
+    type SerializeMap = Impossible<S::Ok, S::Error>;
+    type SerializeStruct = Impossible<S::Ok, S::Error>;
+    type SerializeStructVariant = Fields<S>;
+
+    fn serialize_unit_variant(
+        self,
+        name: &'static str,
+        _: u32,
+        variant: &'static str,
+    ) -> Result<S::Ok, S::Error> {
+        let mut out = self.inner.serialize_struct(name, 1)?;
+        out.serialize_field(self.tag, variant)?;
+        out.end()
+    }
+
+    fn serialize_struct_variant(
+        self,
+        name: &'static str,
+        _: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Fields<S>, S::Error> {
+        let mut out = self.inner.serialize_struct(name, len + 1)?;
+        out.serialize_field(self.tag, variant)?;
+        Ok(Fields(out))
+    }
+
+    refuse! {
+        serialize_bool(bool); serialize_i8(i8); serialize_i16(i16); serialize_i32(i32);
+        serialize_i64(i64); serialize_u8(u8); serialize_u16(u16); serialize_u32(u32);
+        serialize_u64(u64); serialize_f32(f32); serialize_f64(f64); serialize_char(char);
+        serialize_str(&str); serialize_bytes(&[u8]); serialize_none(); serialize_unit();
+        serialize_unit_struct(&'static str);
+    }
+
+    fn serialize_some<T: ser::Serialize + ?Sized>(self, _: &T) -> Result<S::Ok, S::Error> {
+        Err(not_a_variant())
+    }
+
+    fn serialize_newtype_struct<T: ser::Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: &T,
+    ) -> Result<S::Ok, S::Error> {
+        Err(not_a_variant())
+    }
+
+    fn serialize_newtype_variant<T: ser::Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<S::Ok, S::Error> {
+        Err(not_a_variant())
+    }
+
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, S::Error> {
+        Err(not_a_variant())
+    }
+
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, S::Error> {
+        Err(not_a_variant())
+    }
+
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct, S::Error> {
+        Err(not_a_variant())
+    }
+
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant, S::Error> {
+        Err(not_a_variant())
+    }
+
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, S::Error> {
+        Err(not_a_variant())
+    }
+
+    fn serialize_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStruct, S::Error> {
+        Err(not_a_variant())
     }
 }
