@@ -21,7 +21,8 @@ impl Playground {
             return None;
         }
         let l = self.lesson.as_ref()?;
-        lessons::get(l.index)?
+        self.library
+            .get(l.index)?
             .steps
             .get(l.step)
             .map(|s| s.focus.clone())
@@ -30,7 +31,7 @@ impl Playground {
     /// Moves a lesson to `step`, rebuilding the run from the nearest step at
     /// or before it that sets one up, so "back" is exact.
     pub fn enter_step(&mut self, index: usize, step: usize) {
-        let Some(lesson) = lessons::get(index) else {
+        let Some(lesson) = self.library.get(index) else {
             return;
         };
         self.idle = false; // a lesson's scene is never a first visit
@@ -95,7 +96,7 @@ impl Playground {
         let Some(l) = &self.lesson else {
             return Press::AtEnd;
         };
-        let Some(lesson) = lessons::get(l.index) else {
+        let Some(lesson) = self.library.get(l.index) else {
             return Press::AtEnd;
         };
         let Some(step) = lesson.steps.get(l.step) else {
@@ -159,7 +160,9 @@ impl Playground {
     fn carry_out_press(&mut self, now_ms: f64) -> Press {
         let press = self.next_press(now_ms);
         let decision = match (press, &self.lesson) {
-            (Press::Decided, Some(l)) => lessons::get(l.index)
+            (Press::Decided, Some(l)) => self
+                .library
+                .get(l.index)
                 .and_then(|x| x.steps.get(l.step).cloned())
                 .and_then(|s| self.suggested_decision(&s)),
             _ => None,
@@ -209,7 +212,7 @@ impl Playground {
                 // Nothing of this step's scene plays on into the next one.
                 self.playing = false;
                 let (index, step) = (l.index, l.step);
-                let steps = lessons::get(index).map_or(0, |l| l.steps.len());
+                let steps = self.library.get(index).map_or(0, |l| l.steps.len());
                 if step + 1 < steps {
                     self.enter_step(index, step + 1);
                 } else if let Some(next) = self.next_lesson(index) {
@@ -277,7 +280,8 @@ impl Playground {
     /// predicts before the scene moves, however the step was entered.
     pub fn holds_for_prediction(&self) -> bool {
         let Some(l) = &self.lesson else { return false };
-        lessons::get(l.index)
+        self.library
+            .get(l.index)
             .and_then(|x| x.steps.get(l.step).map(|s| s.question.is_some()))
             .unwrap_or(false)
             && l.guess().is_none()
@@ -287,7 +291,11 @@ impl Playground {
     /// panel): run the provider's manager, or apply its inputs.
     fn do_act(&mut self) {
         let Some(l) = &self.lesson else { return };
-        let Some(act) = lessons::get(l.index).and_then(|x| lessons::act(&x, l.step)) else {
+        let Some(act) = self
+            .library
+            .get(l.index)
+            .and_then(|x| lessons::act(&x, l.step))
+        else {
             return;
         };
         for input in act.inputs {
@@ -308,7 +316,7 @@ impl Playground {
         } else if l.step > 0 {
             self.enter_step(l.index, l.step - 1);
         } else if let Some(before) = self.previous_lesson(l.index) {
-            match lessons::get(before) {
+            match self.library.get(before) {
                 Some(prev) => self.enter_step(before, prev.steps.len().saturating_sub(1)),
                 // Not read yet: it opens at its end once the worker sends it.
                 None => self.start_lesson(before, usize::MAX),
@@ -332,12 +340,12 @@ impl Playground {
         let order: Vec<usize> = match &self.course {
             Some(course) => course
                 .iter()
-                .filter_map(|id| lessons::index_of(id))
+                .filter_map(|id| self.library.index_of(id))
                 .collect(),
             // An embed is a guest in someone's post about one lesson: it
             // ends with that lesson (a `lessons=` course goes on).
             None if self.mode.embed => vec![index],
-            None => (0..lessons::all().len()).collect(),
+            None => (0..self.library.entries().len()).collect(),
         };
         let at = order.iter().position(|&i| i == index)?;
         order.get(at.checked_add_signed(by)?).copied()
@@ -351,7 +359,9 @@ impl Playground {
         }
         let Some(l) = &self.lesson else { return };
         // Only a step that waits for something pauses by itself.
-        let met = lessons::get(l.index)
+        let met = self
+            .library
+            .get(l.index)
             .and_then(|x| x.steps.get(l.step).and_then(|s| s.wait.clone()))
             .is_some_and(|w| w.met(self.timeline.borrow().sim()));
         if met {
@@ -383,8 +393,7 @@ impl Playground {
         if let Some(p) = self.pending_lesson.as_mut().filter(|p| p.id == lesson.id) {
             p.source = None;
         }
-        lessons::arrived(lesson, source);
-        self.library += 1;
+        self.library.arrived(lesson, source);
         self.refused_lesson = None;
         self.resolve_pending_lesson();
     }
@@ -408,7 +417,8 @@ impl Playground {
     /// Whether the open step is an exercise (a goal for the settings).
     pub fn in_exercise(&self) -> bool {
         self.lesson.as_ref().is_some_and(|ls| {
-            lessons::get(ls.index)
+            self.library
+                .get(ls.index)
                 .is_some_and(|l| l.steps.get(ls.step).is_some_and(|s| s.goal.is_some()))
         })
     }
@@ -419,7 +429,7 @@ impl Playground {
         let Some(ls) = self.lesson.clone() else {
             return;
         };
-        let Some(lesson) = lessons::get(ls.index) else {
+        let Some(lesson) = self.library.get(ls.index) else {
             return;
         };
         if !self.in_exercise() {

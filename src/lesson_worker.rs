@@ -7,6 +7,7 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::{Rc, Weak};
 
 use workqueue_lessons::view::{Reply, Request};
 use yew::Callback;
@@ -32,14 +33,15 @@ enum Asked {
     Import,
 }
 
-#[derive(Default)]
+/// The worker's message handler, kept alive as long as the worker.
+#[cfg(target_arch = "wasm32")]
+type OnMessage = wasm_bindgen::closure::Closure<dyn FnMut(web_sys::MessageEvent)>;
+
 struct Client {
-    dispatch: Option<Callback<Action>>,
+    /// Where replies go (the page's reducer).
+    dispatch: Callback<Action>,
     #[cfg(target_arch = "wasm32")]
-    worker: Option<(
-        web_sys::Worker,
-        wasm_bindgen::closure::Closure<dyn FnMut(web_sys::MessageEvent)>,
-    )>,
+    worker: Option<(web_sys::Worker, OnMessage)>,
     seq: u64,
     asked: HashMap<u64, Asked>,
     /// Requests written before the worker listens (it says "ready").
@@ -51,39 +53,63 @@ struct Client {
     primed: Vec<String>,
 }
 
-thread_local! {
-    static CLIENT: RefCell<Client> = RefCell::new(Client::default());
+/// The page's handle on the lesson worker, made once by the app and handed
+/// to the components that ask (a context). Cloning shares the one worker.
+#[derive(Clone)]
+pub struct LessonWorker(Rc<RefCell<Client>>);
+
+impl PartialEq for LessonWorker {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
 }
 
-/// Where replies go (the page's reducer).
-pub fn install(dispatch: Callback<Action>) {
-    CLIENT.with(|c| c.borrow_mut().dispatch = Some(dispatch));
-}
+impl LessonWorker {
+    /// A handle whose replies go to `dispatch`; the worker itself starts
+    /// with the first request.
+    pub fn new(dispatch: Callback<Action>) -> LessonWorker {
+        LessonWorker(Rc::new(RefCell::new(Client {
+            dispatch,
+            #[cfg(target_arch = "wasm32")]
+            worker: None,
+            seq: 0,
+            asked: HashMap::new(),
+            #[cfg(target_arch = "wasm32")]
+            held: None,
+            fetching: Vec::new(),
+            primed: Vec::new(),
+        })))
+    }
 
-fn send(request: impl FnOnce(u64) -> (Request, Asked)) {
-    CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
+    fn send(&self, request: impl FnOnce(u64) -> (Request, Asked)) {
+        let mut c = self.0.borrow_mut();
         c.seq += 1;
         let (request, asked) = request(c.seq);
         let seq = c.seq;
         c.asked.insert(seq, asked);
-        post(&mut c, &request);
-    });
+        post(&mut c, Rc::downgrade(&self.0), &request);
+    }
 }
 
 #[cfg(target_arch = "wasm32")]
-fn post(c: &mut Client, request: &Request) {
+fn post(c: &mut Client, me: Weak<RefCell<Client>>, request: &Request) {
     use wasm_bindgen::JsCast;
     if c.worker.is_none() {
         let Ok(worker) = web_sys::Worker::new("./lesson-worker-loader.js") else {
             fail(c, "the lesson worker could not start");
             return;
         };
+        // The worker's handler holds the client weakly: the client holds it.
         let onmessage = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
-            |e: web_sys::MessageEvent| match e.data().as_string().as_deref() {
-                Some("ready") => ready(),
-                Some(text) => received(text),
-                None => {}
+            move |e: web_sys::MessageEvent| {
+                let Some(me) = me.upgrade().map(LessonWorker) else {
+                    return;
+                };
+                match e.data().as_string().as_deref() {
+                    Some("ready") => me.ready(),
+                    Some(text) => me.received(text),
+                    None => {}
+                }
             },
         );
         worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
@@ -102,181 +128,183 @@ fn post(c: &mut Client, request: &Request) {
     }
 }
 
-/// The worker listens: what was held goes out.
+/// Natively there is no worker: the built-in lessons are read in place
+/// (see `lessons`), and nothing else asks.
+#[cfg(not(target_arch = "wasm32"))]
+fn post(_: &mut Client, _: Weak<RefCell<Client>>, _: &Request) {}
+
 #[cfg(target_arch = "wasm32")]
-fn ready() {
-    CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
+fn fail(c: &Client, text: &str) {
+    c.dispatch
+        .emit(Action::Notify(Notice::error(text.to_string())));
+}
+
+impl LessonWorker {
+    /// The worker listens: what was held goes out.
+    #[cfg(target_arch = "wasm32")]
+    fn ready(&self) {
+        let mut c = self.0.borrow_mut();
         let held = c.held.take().unwrap_or_default();
         if let Some((worker, _)) = &c.worker {
             for text in held {
                 let _ = worker.post_message(&wasm_bindgen::JsValue::from_str(&text));
             }
         }
-    });
-}
-
-/// Natively there is no worker: the built-in lessons are read in place
-/// (see `lessons`), and nothing else asks.
-#[cfg(not(target_arch = "wasm32"))]
-fn post(_: &mut Client, _: &Request) {}
-
-#[cfg(target_arch = "wasm32")]
-fn fail(c: &Client, text: &str) {
-    if let Some(d) = &c.dispatch {
-        d.emit(Action::Notify(Notice::error(text.to_string())));
     }
-}
 
-/// Asks the worker to read a Go set-up (files by name); the answer comes
-/// back as [`Action::GoImport`].
-pub fn import_go(files: Vec<(String, String)>) {
-    send(|seq| (Request::ImportGo { seq, files }, Asked::Import));
-}
-
-/// Stops whatever the worker is reading (a lesson left or replaced while it
-/// was being read): the worker is ended, and the next request starts a new
-/// one. Goal checks and built-in lessons it had read are asked again.
-pub fn cancel() {
-    let dispatch = CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
-        if !c.asked.values().any(|a| matches!(a, Asked::Open { .. })) {
-            return None;
-        }
-        // A Go set-up being read is stopped with it: say so.
-        let importing = c.asked.values().any(|a| matches!(a, Asked::Import));
-        #[cfg(target_arch = "wasm32")]
-        if let Some((worker, _)) = c.worker.take() {
-            worker.terminate();
-        }
-        #[cfg(target_arch = "wasm32")]
-        {
-            c.held = None;
-        }
-        c.asked.clear();
-        c.primed.clear();
-        importing.then(|| c.dispatch.clone()).flatten()
-    });
-    if let Some(d) = dispatch {
-        d.emit(Action::GoImport(GoImport::Refused(
-            "stopped when a lesson was stopped: read it again".into(),
-        )));
+    /// Asks the worker to read a Go set-up (files by name); the answer comes
+    /// back as [`Action::GoImport`].
+    pub fn import_go(&self, files: Vec<(String, String)>) {
+        self.send(|seq| (Request::ImportGo { seq, files }, Asked::Import));
     }
-}
 
-/// Asks the worker to read a lesson file (what it was reading before is
-/// stopped: only the latest file is waited for).
-pub fn open(file: String, text: String) {
-    cancel();
-    send(|seq| {
-        (
-            Request::Open {
-                seq,
-                file: file.clone(),
-                text: text.clone(),
-            },
-            Asked::Open { text },
-        )
-    });
-}
-
-/// Asks the worker to check step `step`'s goal on `scenario`. A built-in
-/// lesson the page got read at build time is read by the worker first
-/// (the worker answers in order).
-pub fn check(id: &str, index: usize, step: usize, scenario: String) {
-    let prime = crate::lessons::is_built_in(id) && first_time(|c| &mut c.primed, id);
-    if !prime {
-        return ask_check(id.to_string(), index, step, scenario);
-    }
-    let (id, path) = (id.to_string(), format!("lessons/{id}.md"));
-    wasm_bindgen_futures::spawn_local(async move {
-        match crate::fetch::text(&path).await {
-            Ok(text) => {
-                send(|seq| {
-                    (
-                        Request::Open {
-                            seq,
-                            file: path.clone(),
-                            text: text.clone(),
-                        },
-                        Asked::Prime,
-                    )
-                });
-                ask_check(id, index, step, scenario);
+    /// Stops whatever the worker is reading (a lesson left or replaced while it
+    /// was being read): the worker is ended, and the next request starts a new
+    /// one. Goal checks and built-in lessons it had read are asked again.
+    pub fn cancel(&self) {
+        let dispatch = {
+            let mut c = self.0.borrow_mut();
+            if !c.asked.values().any(|a| matches!(a, Asked::Open { .. })) {
+                return;
             }
-            Err(e) => notify_error(format!("The lesson could not be loaded: {e}")),
+            // A Go set-up being read is stopped with it: say so.
+            let importing = c.asked.values().any(|a| matches!(a, Asked::Import));
+            #[cfg(target_arch = "wasm32")]
+            if let Some((worker, _)) = c.worker.take() {
+                worker.terminate();
+            }
+            #[cfg(target_arch = "wasm32")]
+            {
+                c.held = None;
+            }
+            c.asked.clear();
+            c.primed.clear();
+            importing.then(|| c.dispatch.clone())
+        };
+        if let Some(d) = dispatch {
+            d.emit(Action::GoImport(GoImport::Refused(
+                "stopped when a lesson was stopped: read it again".into(),
+            )));
         }
-    });
-}
+    }
 
-fn ask_check(id: String, index: usize, step: usize, scenario: String) {
-    send(|seq| {
-        (
-            Request::Check {
-                seq,
-                id: id.clone(),
-                step,
-                scenario: scenario.clone(),
-            },
-            Asked::Check { index, step },
-        )
-    });
-}
+    /// Asks the worker to read a lesson file (what it was reading before is
+    /// stopped: only the latest file is waited for).
+    pub fn open(&self, file: String, text: String) {
+        self.cancel();
+        self.send(|seq| {
+            (
+                Request::Open {
+                    seq,
+                    file: file.clone(),
+                    text: text.clone(),
+                },
+                Asked::Open { text },
+            )
+        });
+    }
 
-/// Whether `id` is new to the list `which` picks (and notes it there).
-fn first_time(which: impl FnOnce(&mut Client) -> &mut Vec<String>, id: &str) -> bool {
-    CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
+    /// Asks the worker to check step `step`'s goal on `scenario`. A built-in
+    /// lesson the page got read at build time is read by the worker first
+    /// (the worker answers in order).
+    pub fn check(&self, id: &str, index: usize, step: usize, scenario: String) {
+        let prime = crate::lessons::is_built_in(id) && self.first_time(|c| &mut c.primed, id);
+        if !prime {
+            return self.ask_check(id.to_string(), index, step, scenario);
+        }
+        let (id, path) = (id.to_string(), format!("lessons/{id}.md"));
+        let me = self.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            match crate::fetch::text(&path).await {
+                Ok(text) => {
+                    me.send(|seq| {
+                        (
+                            Request::Open {
+                                seq,
+                                file: path.clone(),
+                                text: text.clone(),
+                            },
+                            Asked::Prime,
+                        )
+                    });
+                    me.ask_check(id, index, step, scenario);
+                }
+                Err(e) => me.notify_error(format!("The lesson could not be loaded: {e}")),
+            }
+        });
+    }
+
+    fn ask_check(&self, id: String, index: usize, step: usize, scenario: String) {
+        self.send(|seq| {
+            (
+                Request::Check {
+                    seq,
+                    id: id.clone(),
+                    step,
+                    scenario: scenario.clone(),
+                },
+                Asked::Check { index, step },
+            )
+        });
+    }
+
+    /// Whether `id` is new to the list `which` picks (and notes it there).
+    fn first_time(&self, which: impl FnOnce(&mut Client) -> &mut Vec<String>, id: &str) -> bool {
+        let mut c = self.0.borrow_mut();
         let list = which(&mut c);
         let first = !list.iter().any(|x| x == id);
         if first {
             list.push(id.to_string());
         }
         first
-    })
-}
-
-fn notify_error(text: String) {
-    let dispatch = CLIENT.with(|c| c.borrow().dispatch.clone());
-    if let Some(d) = dispatch {
-        d.emit(Action::Notify(Notice::error(text)));
     }
-}
 
-/// Fetches a built-in lesson (once): as the build read and answered it
-/// (`lessons/<id>.json`, see `wqsim lesson --views`), so no worker starts;
-/// from its file through the worker where the build did not write it.
-pub fn fetch_built_in(id: &str) {
-    if !first_time(|c| &mut c.fetching, id) {
-        return;
+    fn notify_error(&self, text: String) {
+        let dispatch = self.0.borrow().dispatch.clone();
+        dispatch.emit(Action::Notify(Notice::error(text)));
     }
-    let (read, path) = (format!("lessons/{id}.json"), format!("lessons/{id}.md"));
-    wasm_bindgen_futures::spawn_local(async move {
-        if let Ok(json) = crate::fetch::text(&read).await {
-            if let Ok(Reply::Lesson { lesson, .. }) = serde_json::from_str::<Reply>(&json) {
-                let dispatch = CLIENT.with(|c| c.borrow().dispatch.clone());
-                if let Some(d) = dispatch {
-                    d.emit(Action::LessonArrived(Box::new(lesson), None));
+
+    /// Fetches a built-in lesson (once): as the build read and answered it
+    /// (`lessons/<id>.json`, see `wqsim lesson --views`), so no worker starts;
+    /// from its file through the worker where the build did not write it.
+    pub fn fetch_built_in(&self, id: &str) {
+        if !self.first_time(|c| &mut c.fetching, id) {
+            return;
+        }
+        let (read, path) = (format!("lessons/{id}.json"), format!("lessons/{id}.md"));
+        let me = self.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            if let Ok(json) = crate::fetch::text(&read).await {
+                if let Ok(Reply::Lesson { lesson, .. }) = serde_json::from_str::<Reply>(&json) {
+                    let dispatch = me.0.borrow().dispatch.clone();
+                    dispatch.emit(Action::LessonArrived(Box::new(lesson), None));
+                    return;
                 }
-                return;
             }
-        }
-        match crate::fetch::text(&path).await {
-            Ok(text) => open(path, text),
-            Err(e) => notify_error(format!("The lesson could not be loaded: {e}")),
-        }
-    });
-}
+            match crate::fetch::text(&path).await {
+                Ok(text) => me.open(path, text),
+                Err(e) => me.notify_error(format!("The lesson could not be loaded: {e}")),
+            }
+        });
+    }
 
-/// A reply from the worker, as an action.
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-fn received(text: &str) {
-    // The worker's replies are read with the types it wrote them with.
-    let Ok(reply) = serde_json::from_str::<Reply>(text) else {
-        return;
-    };
-    let (action, dispatch) = CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
+    /// A reply from the worker, as an action.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    fn received(&self, text: &str) {
+        // The worker's replies are read with the types it wrote them with.
+        let Ok(reply) = serde_json::from_str::<Reply>(text) else {
+            return;
+        };
+        let action = self.action_for(reply);
+        let dispatch = self.0.borrow().dispatch.clone();
+        if let Some(action) = action {
+            dispatch.emit(action);
+        }
+    }
+
+    /// What a reply means to the page, given what was asked.
+    fn action_for(&self, reply: Reply) -> Option<Action> {
+        let mut c = self.0.borrow_mut();
         let seq = match &reply {
             Reply::Lesson { seq, .. }
             | Reply::Refused { seq, .. }
@@ -288,13 +316,10 @@ fn received(text: &str) {
         if let Reply::Progress { done, total, .. } = reply {
             // Still reading: the request stays asked.
             let reading = matches!(c.asked.get(&seq), Some(Asked::Open { .. }));
-            return (
-                reading.then_some(Action::LessonProgress(done, total)),
-                c.dispatch.clone(),
-            );
+            return reading.then_some(Action::LessonProgress(done, total));
         }
         let asked = c.asked.remove(&seq);
-        let action = match (reply, asked) {
+        match (reply, asked) {
             (Reply::Lesson { lesson, .. }, Some(Asked::Open { text, .. })) => {
                 Some(Action::LessonArrived(Box::new(lesson), Some(text)))
             }
@@ -326,10 +351,6 @@ fn received(text: &str) {
             (Reply::Failed { reason, .. }, _) => Some(Action::Notify(Notice::error(reason))),
             (_, Some(Asked::Prime)) => None,
             _ => None,
-        };
-        (action, c.dispatch.clone())
-    });
-    if let (Some(action), Some(d)) = (action, dispatch) {
-        d.emit(action);
+        }
     }
 }

@@ -5,7 +5,6 @@
 //! the page's first load. Natively (tests, tools) the same code runs in
 //! place of the worker.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 pub use workqueue_lessons::view::{LessonView, StepView};
@@ -37,8 +36,67 @@ pub struct Entry {
     pub source: Option<String>,
 }
 
-thread_local! {
-    static LIBRARY: RefCell<Rc<Vec<Entry>>> = RefCell::new(Rc::new(initial()));
+/// The lessons the menu lists, in order: the built-in ones, then those
+/// loaded. A value in the page's state: a lesson arriving makes a new one.
+#[derive(Clone, Debug)]
+pub struct Library(Rc<Vec<Entry>>);
+
+impl PartialEq for Library {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0) || self.0 == other.0
+    }
+}
+
+impl Default for Library {
+    fn default() -> Self {
+        Library(Rc::new(initial()))
+    }
+}
+
+impl Library {
+    /// Every entry, in the menu's order.
+    pub fn entries(&self) -> &[Entry] {
+        &self.0
+    }
+
+    /// The read lesson at `index`, if it has arrived.
+    pub fn get(&self, index: usize) -> Option<Rc<LessonView>> {
+        self.0.get(index).and_then(|e| e.lesson.clone())
+    }
+
+    pub fn index_of(&self, id: &str) -> Option<usize> {
+        self.0.iter().position(|e| e.id == id)
+    }
+
+    /// A lesson arrived from the worker: stored under its id (a trainer
+    /// reloading the file they edit replaces it). Returns its index.
+    pub fn arrived(&mut self, lesson: LessonView, source: Option<String>) -> usize {
+        let all = Rc::make_mut(&mut self.0);
+        let entry = Entry {
+            id: lesson.id.clone(),
+            title: lesson.title.clone(),
+            source: source.filter(|_| !is_built_in(&lesson.id)),
+            lesson: Some(Rc::new(lesson)),
+        };
+        match all.iter().position(|e| e.id == entry.id) {
+            Some(i) => {
+                all[i] = entry;
+                i
+            }
+            None => {
+                all.push(entry);
+                all.len() - 1
+            }
+        }
+    }
+
+    /// The file of a lesson that is not built in, as loaded.
+    pub fn source(&self, id: &str) -> Option<String> {
+        self.0
+            .iter()
+            .find(|e| e.id == id)
+            .and_then(|e| e.source.clone())
+    }
 }
 
 fn initial() -> Vec<Entry> {
@@ -75,9 +133,18 @@ fn built_in_natively(id: &str) -> Option<LessonView> {
         "v023",
         "provider"
     );
-    let (_, text) = files.iter().find(|(i, _)| *i == id)?;
-    let lesson = workqueue_lessons::lesson(id, text).expect("a built-in lesson reads");
-    Some(workqueue_lessons::view::view(&lesson))
+    // Read once per process: every fresh page state starts from them.
+    static READ: std::sync::OnceLock<Vec<(&str, LessonView)>> = std::sync::OnceLock::new();
+    let read = READ.get_or_init(|| {
+        files
+            .iter()
+            .map(|(id, text)| {
+                let lesson = workqueue_lessons::lesson(id, text).expect("a built-in lesson reads");
+                (*id, workqueue_lessons::view::view(&lesson))
+            })
+            .collect()
+    });
+    read.iter().find(|(i, _)| *i == id).map(|(_, v)| v.clone())
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -85,57 +152,9 @@ fn built_in_natively(_: &str) -> Option<LessonView> {
     None
 }
 
-/// Every lesson the menu lists, in order.
-pub fn all() -> Rc<Vec<Entry>> {
-    LIBRARY.with(|l| l.borrow().clone())
-}
-
-/// The read lesson at `index`, if it has arrived.
-pub fn get(index: usize) -> Option<Rc<LessonView>> {
-    all().get(index).and_then(|e| e.lesson.clone())
-}
-
-pub fn index_of(id: &str) -> Option<usize> {
-    all().iter().position(|e| e.id == id)
-}
-
-/// A lesson arrived from the worker: stored under its id (a trainer
-/// reloading the file they edit replaces it). Returns its index.
-pub fn arrived(lesson: LessonView, source: Option<String>) -> usize {
-    LIBRARY.with(|l| {
-        let mut all = (**l.borrow()).clone();
-        let entry = Entry {
-            id: lesson.id.clone(),
-            title: lesson.title.clone(),
-            source: source.filter(|_| !is_built_in(&lesson.id)),
-            lesson: Some(Rc::new(lesson)),
-        };
-        let index = match all.iter().position(|e| e.id == entry.id) {
-            Some(i) => {
-                all[i] = entry;
-                i
-            }
-            None => {
-                all.push(entry);
-                all.len() - 1
-            }
-        };
-        *l.borrow_mut() = Rc::new(all);
-        index
-    })
-}
-
 /// Whether `id` names a built-in lesson (whose text a link need not carry).
 pub fn is_built_in(id: &str) -> bool {
     BUILT_IN.contains(&id)
-}
-
-/// The file of a lesson that is not built in, as loaded.
-pub fn source(id: &str) -> Option<String> {
-    all()
-        .iter()
-        .find(|e| e.id == id)
-        .and_then(|e| e.source.clone())
 }
 
 /// The set-up step `step` plays (its own, or the nearest before it), read
@@ -174,7 +193,7 @@ mod tests {
     /// something its scene has.
     #[test]
     fn the_menu_and_the_files_agree() {
-        for (i, e) in all().iter().enumerate() {
+        for (i, e) in Library::default().entries().iter().enumerate() {
             let l = e.lesson.as_ref().expect("read natively");
             assert_eq!(l.title, BUILT_IN_TITLES[i], "{}", e.id);
             for (n, s) in l.steps.iter().enumerate() {

@@ -38,6 +38,7 @@ use components::stage::Stage;
 use components::toolbar::Toolbar;
 use components::transport::Transport;
 use components::welcome::Welcome;
+use lesson_worker::LessonWorker;
 use state::{Action, NoticeKind, Playground, PlaygroundContext};
 
 /// A panic is a bug: log it to the console (tests fail on console errors) and
@@ -165,6 +166,14 @@ pub fn app() -> Html {
             }
         })
     };
+    // The page's one lesson worker, handed to the components that ask it.
+    let worker = {
+        let d = state.dispatcher();
+        (*use_memo((), move |_| {
+            LessonWorker::new(Callback::from(move |a| d.dispatch(a)))
+        }))
+        .clone()
+    };
     {
         // The run is saved as the page is hidden (a reload, a closed tab, a
         // phone's app switch), from the state of the last render.
@@ -174,10 +183,6 @@ pub fn app() -> Html {
     }
     {
         // Lessons are read by the lesson worker; its replies come back here.
-        let d = state.dispatcher();
-        use_effect_with((), move |_| {
-            lesson_worker::install(Callback::from(move |a| d.dispatch(a)));
-        });
         // A lesson waited for: the worker is asked for it (a built-in file
         // is fetched first), once.
         // (Once per asking: its progress changes the pending lesson too.)
@@ -186,11 +191,12 @@ pub fn app() -> Html {
             .as_ref()
             .map(|p| (p.id.clone(), p.ticket));
         let pending = state.pending_lesson.clone();
+        let worker = worker.clone();
         use_effect_with(ticket, move |_| {
             if let Some(p) = pending {
                 match &p.source {
-                    Some((file, text)) => lesson_worker::open(file.clone(), text.clone()),
-                    None if lessons::is_built_in(&p.id) => lesson_worker::fetch_built_in(&p.id),
+                    Some((file, text)) => worker.open(file.clone(), text.clone()),
+                    None if lessons::is_built_in(&p.id) => worker.fetch_built_in(&p.id),
                     None => {}
                 }
             }
@@ -231,7 +237,7 @@ pub fn app() -> Html {
     };
     if state.mode.embed {
         return html! {
-            <ContextProvider<PlaygroundContext> context={state.clone()}>
+            <ContextProvider<PlaygroundContext> context={state.clone()}><ContextProvider<LessonWorker> context={worker.clone()}>
                 <header class="top compact">{ brand }<Transport /></header>
                 <Notices />
                 // A frame of fixed height (the snippet sets it): the stage
@@ -247,7 +253,7 @@ pub fn app() -> Html {
                     </div>
                 </main>
                 <div class="sr-only" aria-live="polite" data-testid="narration">{ narration }</div>
-            </ContextProvider<PlaygroundContext>>
+            </ContextProvider<LessonWorker>></ContextProvider<PlaygroundContext>>
         };
     }
     let stage = if manager_mode {
@@ -259,21 +265,21 @@ pub fn app() -> Html {
         // The projector: the stage and the narration, nothing else. The
         // presenter's window holds the workshop (see `presenter`).
         return html! {
-            <ContextProvider<PlaygroundContext> context={state.clone()}>
+            <ContextProvider<PlaygroundContext> context={state.clone()}><ContextProvider<LessonWorker> context={worker.clone()}>
                 <Notices />
                 <main class="audience-layout" data-testid="audience">
                     <LessonPanel />
                     { stage }
                 </main>
                 <div class="sr-only" aria-live="polite" data-testid="narration">{ narration }</div>
-            </ContextProvider<PlaygroundContext>>
+            </ContextProvider<LessonWorker>></ContextProvider<PlaygroundContext>>
         };
     }
     if state.mode.presenter {
         // The trainer's screen: notes, the answer, the next step, the
         // clicker (the lesson panel's Back and Next) and a small live stage.
         return html! {
-            <ContextProvider<PlaygroundContext> context={state.clone()}>
+            <ContextProvider<PlaygroundContext> context={state.clone()}><ContextProvider<LessonWorker> context={worker.clone()}>
                 <header class="top compact">{ brand }<Transport /></header>
                 <Notices />
                 <main class="presenter-layout">
@@ -285,7 +291,7 @@ pub fn app() -> Html {
                     </div>
                 </main>
                 <div class="sr-only" aria-live="polite" data-testid="narration">{ narration }</div>
-            </ContextProvider<PlaygroundContext>>
+            </ContextProvider<LessonWorker>></ContextProvider<PlaygroundContext>>
         };
     }
     let skip_to_stage = Callback::from(|e: MouseEvent| {
@@ -299,7 +305,7 @@ pub fn app() -> Html {
         }
     });
     html! {
-        <ContextProvider<PlaygroundContext> context={state.clone()}>
+        <ContextProvider<PlaygroundContext> context={state.clone()}><ContextProvider<LessonWorker> context={worker.clone()}>
             // A link, not a fragment: the address's fragment is a share link's.
             <a class="skip-link" href="" onclick={skip_to_stage} data-testid="skip-link">{"Skip to the stage"}</a>
             <header class="top">
@@ -320,6 +326,6 @@ pub fn app() -> Html {
                 <Side />
             </main>
             <div class="sr-only" aria-live="polite" data-testid="narration">{ narration }</div>
-        </ContextProvider<PlaygroundContext>>
+        </ContextProvider<LessonWorker>></ContextProvider<PlaygroundContext>>
     }
 }

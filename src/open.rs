@@ -36,7 +36,7 @@ impl Playground {
                 .collect();
             let unknown: Vec<&str> = ids
                 .iter()
-                .filter(|id| crate::lessons::index_of(id).is_none())
+                .filter(|id| p.library.index_of(id).is_none())
                 .map(String::as_str)
                 .collect();
             if !unknown.is_empty() {
@@ -47,7 +47,7 @@ impl Playground {
             }
             let ids: Vec<String> = ids
                 .into_iter()
-                .filter(|id| crate::lessons::index_of(id).is_some())
+                .filter(|id| p.library.index_of(id).is_some())
                 .collect();
             if !ids.is_empty() {
                 if param("lesson").is_none() {
@@ -202,7 +202,7 @@ impl Playground {
 
     /// Opens the lesson at `index` at `step` (from 1), or waits for it.
     pub fn start_lesson(&mut self, index: usize, step: usize) {
-        if let Some(id) = lessons::all().get(index).map(|e| e.id.clone()) {
+        if let Some(id) = self.library.entries().get(index).map(|e| e.id.clone()) {
             self.open_lesson(&id, step);
         }
     }
@@ -213,8 +213,8 @@ impl Playground {
         let Some(pending) = self.pending_lesson.take() else {
             return;
         };
-        let index = lessons::index_of(&pending.id);
-        match index.and_then(|i| Some((i, lessons::get(i)?))) {
+        let index = self.library.index_of(&pending.id);
+        match index.and_then(|i| Some((i, self.library.get(i)?))) {
             Some((index, lesson)) if pending.source.is_none() => {
                 let step = pending.step.clamp(1, lesson.steps.len().max(1)) - 1;
                 if pending.replay {
@@ -398,7 +398,10 @@ mod tests {
         let mut rng = Rng::new(0x11_4b5);
         // Natively the built-in lessons are read (and their answers run) on
         // first use, which the page leaves to its worker: not a frame's work.
-        crate::lessons::index_of("provider").and_then(crate::lessons::get);
+        {
+            let library = crate::lessons::Library::default();
+            library.index_of("provider").and_then(|i| library.get(i))
+        };
         let (mut opened, mut refused, mut frames, mut slowest) = (0u64, 0u64, 0u64, 0f64);
         for n in 0..cases {
             let link = manager_link(&mut rng);

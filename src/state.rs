@@ -172,7 +172,7 @@ pub struct Playground {
     /// A lesson file that was refused: shown beside its text.
     pub refused_lesson: Option<Refusal>,
     /// Bumped when lessons arrive, so the menu and panels redraw.
-    pub library: u64,
+    pub library: crate::lessons::Library,
     /// The lesson worker's figures for a step's goal: (lesson, step, figures).
     pub goal_figures: Option<(usize, usize, Vec<Figure>)>,
     /// The run on the other queue, left by the last version switch.
@@ -252,7 +252,7 @@ impl Playground {
             go_import: None,
             outbox: Vec::new(),
             pending_ui: None,
-            library: 0,
+            library: crate::lessons::Library::default(),
             goal_figures: None,
         }
     }
@@ -267,6 +267,7 @@ impl Playground {
         fresh.playing = self.playing;
         fresh.mode = self.mode;
         fresh.course = self.course.clone();
+        fresh.library = self.library.clone();
         fresh.outbox = self.outbox.clone();
         fresh
     }
@@ -324,9 +325,9 @@ impl Playground {
                 .collect(),
             at: now,
             lesson: self.lesson.as_ref().map(|l| {
-                let id = crate::lessons::all()[l.index].id.clone();
+                let id = self.library.entries()[l.index].id.clone();
                 LessonPosition {
-                    text: crate::lessons::source(&id),
+                    text: self.library.source(&id),
                     id,
                     step: l.step,
                 }

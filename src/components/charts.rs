@@ -31,12 +31,6 @@ pub fn theme() -> Theme {
     }
 }
 
-thread_local! {
-    /// The window size the canvases were last measured at: reading a canvas's
-    /// box forces a layout, so it happens only when the window changed.
-    static MEASURED_FOR: std::cell::Cell<(f64, f64)> = const { std::cell::Cell::new((0.0, 0.0)) };
-}
-
 fn window_size() -> (f64, f64) {
     let w = web_sys::window();
     let num = |v: Option<Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue>>| {
@@ -51,15 +45,15 @@ fn window_size() -> (f64, f64) {
 }
 
 /// Sizes the canvas to its box at the device's pixel ratio (only when the
-/// window was resized, and only if the size changed: assigning a canvas's
+/// window was `resized`, and only if the size changed: assigning a canvas's
 /// size clears it and costs a layout) and returns a backend.
-pub fn backend(node: &NodeRef, font_px: u32) -> Option<(CanvasBackend, u32)> {
+fn backend(node: &NodeRef, font_px: u32, resized: bool) -> Option<(CanvasBackend, u32)> {
     let canvas: web_sys::HtmlCanvasElement = node.cast()?;
     let ratio = web_sys::window()
         .map_or(1.0, |w| w.device_pixel_ratio())
         .clamp(1.0, 3.0);
     // A canvas keeps its default 300px width until measured once.
-    let stale = MEASURED_FOR.with(|m| m.get() != window_size()) || canvas.width() == 300;
+    let stale = resized || canvas.width() == 300;
     if stale {
         let (w, h) = (
             canvas.client_width().max(200) as f64,
@@ -77,11 +71,6 @@ pub fn backend(node: &NodeRef, font_px: u32) -> Option<(CanvasBackend, u32)> {
         CanvasBackend::with_canvas_object(canvas)?,
         (font_px as f64 * ratio) as u32,
     ))
-}
-
-/// Marks the canvases measured for the current window size.
-fn measured() {
-    MEASURED_FOR.with(|m| m.set(window_size()));
 }
 
 fn series_points(sim: &Simulation, f: impl Fn(&workqueue_core::sim::Sample) -> f64) -> Points {
@@ -175,9 +164,10 @@ fn draw_one(
     selected: Option<&str>,
     nodes: &[NodeRef; 4],
     which: usize,
+    resized: bool,
 ) -> Result<(), String> {
     let base = theme();
-    let Some((b, px)) = backend(&nodes[which], base.font_px) else {
+    let Some((b, px)) = backend(&nodes[which], base.font_px, resized) else {
         return Ok(()); // not on the page (yet)
     };
     let area = b.into_drawing_area();
@@ -239,6 +229,9 @@ pub fn charts() -> Html {
             [None::<(usize, u64)>; 4],
         )
     });
+    // The window size the canvases were last measured at: reading a canvas's
+    // box forces a layout, so it happens only when the window changed.
+    let measured_for = use_mut_ref(|| (0.0, 0.0));
     let data = std::rc::Rc::new(ChartData::of(&state.sim(), state.selected.as_deref()));
     {
         let nodes = nodes.clone();
@@ -248,7 +241,8 @@ pub fn charts() -> Html {
         use_effect(move || {
             let t = now_ms();
             let mut last = last.borrow_mut();
-            let resized = MEASURED_FOR.with(|m| m.get() != window_size());
+            let window = window_size();
+            let resized = *measured_for.borrow() != window;
             let everything = !state.playing || last.1 != state.selected || resized;
             if !everything && t - last.0 < REDRAW_ONE_MS {
                 return;
@@ -265,11 +259,12 @@ pub fn charts() -> Html {
             let mut found = (*errors).clone();
             let sim = state.sim();
             for &w in &stale {
-                found[w] = draw_one(&sim, &data, state.selected.as_deref(), &nodes, w).err();
+                found[w] =
+                    draw_one(&sim, &data, state.selected.as_deref(), &nodes, w, resized).err();
                 last.3[w] = Some(data.fingerprint(w));
             }
             if resized {
-                measured();
+                *measured_for.borrow_mut() = window;
             }
             let next = stale.last().map_or(last.2, |w| (w + 1) % 4);
             *last = (t, state.selected.clone(), next, last.3);

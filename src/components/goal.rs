@@ -4,15 +4,15 @@
 use yew::prelude::*;
 
 use super::use_playground;
-use crate::lessons;
 
 #[function_component(GoalCheck)]
 pub fn goal_check() -> Html {
     let state = use_playground();
+    let worker = use_context::<crate::lesson_worker::LessonWorker>();
     let Some(ls) = state.lesson.clone() else {
         return html! {};
     };
-    let Some(lesson) = lessons::get(ls.index) else {
+    let Some(lesson) = state.library.get(ls.index) else {
         return html! {};
     };
     let Some(goal) = lesson.steps.get(ls.step).and_then(|s| s.goal.clone()) else {
@@ -21,7 +21,9 @@ pub fn goal_check() -> Html {
     let onclick = {
         let (id, step, state) = (lesson.id.clone(), ls.step, state.clone());
         Callback::from(move |_| {
-            crate::lesson_worker::check(&id, ls.index, step, state.current_scenario().to_json())
+            if let Some(worker) = &worker {
+                worker.check(&id, ls.index, step, state.current_scenario().to_json());
+            }
         })
     };
     let figures = state

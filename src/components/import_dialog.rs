@@ -23,6 +23,7 @@ pub struct ImportDialogProps {
 #[function_component(ImportDialog)]
 pub fn import_dialog(props: &ImportDialogProps) -> Html {
     let state = use_playground();
+    let worker = use_context::<crate::lesson_worker::LessonWorker>();
     let pasted = use_state(String::new);
     let picked = use_state(Vec::<(String, String)>::new);
     let too_big = use_state(|| None::<String>);
@@ -96,7 +97,9 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
             }
             too_big.set(None);
             d.dispatch(Action::GoImport(GoImport::Reading));
-            crate::lesson_worker::import_go(files.clone());
+            if let Some(worker) = &worker {
+                worker.import_go(files.clone());
+            }
         })
     };
     let result = match (&*too_big, &state.go_import) {

@@ -12,6 +12,7 @@ use crate::state::Action;
 #[function_component(LessonPanel)]
 pub fn lesson_panel() -> Html {
     let state = use_playground();
+    let worker = use_context::<crate::lesson_worker::LessonWorker>();
     let guess_field = use_node_ref();
     // An embed is a guest: it takes focus only once the reader is in it.
     let may_focus = !state.mode.embed || crate::hooks::page_has_focus();
@@ -117,7 +118,9 @@ pub fn lesson_panel() -> Html {
                 let cancel = {
                     let d = state.dispatcher();
                     Callback::from(move |_| {
-                        crate::lesson_worker::cancel();
+                        if let Some(worker) = &worker {
+                            worker.cancel();
+                        }
                         d.dispatch(Action::CancelLesson);
                     })
                 };
@@ -141,7 +144,7 @@ pub fn lesson_panel() -> Html {
     let Some(ls) = state.lesson.clone() else {
         return html! {};
     };
-    let Some(lesson) = lessons::get(ls.index) else {
+    let Some(lesson) = state.library.get(ls.index) else {
         return html! {};
     };
     let step = &lesson.steps[ls.step];

@@ -7,7 +7,7 @@ use workqueue_core::view::{BucketOwner, BucketView};
 use workqueue_core::{format_go_duration, Manager, Simulation, StageView, SECOND};
 use yew::prelude::*;
 
-use super::stage::{bucket_gauge, chip, more, waiting_chip};
+use super::stage::{bucket_gauge, chip, lane_of, more, use_arrival, waiting_chip};
 use super::use_playground;
 use crate::format;
 use crate::state::{Action, PlaygroundContext};
@@ -164,6 +164,7 @@ fn column(
     c: &Simulation,
     view: &StageView,
     fitted: bool,
+    arrived: Option<&'static str>,
 ) -> Html {
     let now = view.now;
     let reconciles = c.inner_reconciles();
@@ -205,14 +206,14 @@ fn column(
             <div class="lane queue mini">
                 <h4>{ format!("Queue: {}", format::count(view.queued_total as u64)) }</h4>
                 <div class="chips">
-                    { for view.queued.iter().map(|k| chip(state, k, "queued", html! {})) }
+                    { for view.queued.iter().map(|k| chip(state, k, "queued", arrived, html! {})) }
                     { more(view.queued_total.saturating_sub(view.queued.len())) }
                 </div>
             </div>
             <div class="lane waiting mini">
                 <h4>{ format!("Waiting: {}", format::count(view.waiting_total as u64)) }</h4>
                 <div class="chips">
-                    { for view.waiting.iter().map(|w| waiting_chip(state, now, w)) }
+                    { for view.waiting.iter().map(|w| waiting_chip(state, now, w, arrived)) }
                     { more(view.waiting_total.saturating_sub(view.waiting.len())) }
                 </div>
             </div>
@@ -239,6 +240,10 @@ pub fn manager_stage() -> Html {
         .controllers()
         .map(|(_, c)| c.stage_view(chips, 0))
         .collect();
+    let arrived = use_arrival(state.selected.as_ref().and_then(|k| {
+        let lane = views.iter().find_map(|v| lane_of(v, k))?;
+        Some((k.clone(), lane))
+    }));
     let exit = {
         let d = state.dispatcher();
         Callback::from(move |_| d.dispatch(Action::ExitManager))
@@ -258,7 +263,7 @@ pub fn manager_stage() -> Html {
             { totals(&m) }
             { shared_parts(&m, &views, focused) }
             <div class={classes!("controllers", focused.then_some("focus"))} data-lane="manager" style={format!("grid-template-columns: repeat({}, minmax(0, 1fr))", m.len().clamp(1, 3))}>
-                { for m.controllers().zip(&views).map(|((name, c), view)| column(&state, name, c, view, fitted)) }
+                { for m.controllers().zip(&views).map(|((name, c), view)| column(&state, name, c, view, fitted, arrived)) }
             </div>
         </section>
     }

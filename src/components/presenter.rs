@@ -8,7 +8,6 @@ use yew::prelude::*;
 
 use super::use_playground;
 use crate::lesson_nav::Press;
-use crate::lessons;
 use crate::state::Action;
 
 /// The presenter's clock ticks once a second.
@@ -110,7 +109,7 @@ pub fn presenter_panel() -> Html {
     let lesson = state
         .lesson
         .as_ref()
-        .and_then(|l| Some((l.clone(), lessons::get(l.index)?)));
+        .and_then(|l| Some((l.clone(), state.library.get(l.index)?)));
     let body = match lesson {
         None => html! {
             <p class="hint">{"Open a lesson (Lessons…, or a link with ?lesson=) to see its notes here. The audience window shows the stage and the narration only."}</p>
@@ -121,7 +120,7 @@ pub fn presenter_panel() -> Html {
                 Some(s) => format!("Step {}: {}", ls.step + 2, s.title),
                 None => match state
                     .next_lesson(ls.index)
-                    .and_then(|i| lessons::all().get(i).map(|e| e.title.clone()))
+                    .and_then(|i| state.library.entries().get(i).map(|e| e.title.clone()))
                 {
                     Some(title) => format!("Next lesson: {title}"),
                     None => "The end of the course".to_string(),

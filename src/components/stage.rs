@@ -38,38 +38,54 @@ pub const MAX_WORKERS: usize = 32;
 /// How long the selected key's arrival highlight lasts after it changes place (ms).
 const ARRIVAL_MS: f64 = 600.0;
 
-thread_local! {
-    /// The selected key's last place and when it got there: the eye follows
-    /// one key by its arrival highlight in each new lane.
-    static FOLLOW: std::cell::RefCell<(String, &'static str, f64)> = const { std::cell::RefCell::new((String::new(), "", f64::NEG_INFINITY)) };
-}
-
-/// Whether the selected key, now in `lane`, arrived there just now.
-fn just_arrived(key: &str, lane: &'static str) -> bool {
-    let now = crate::hooks::now_ms();
-    FOLLOW.with(|f| {
-        let mut f = f.borrow_mut();
-        if f.0 != key || f.1 != lane {
-            let moved = f.0 == key; // a new selection is not a move
-            *f = (
-                key.to_string(),
-                lane,
-                if moved { now } else { f64::NEG_INFINITY },
-            );
+/// The lane (a chip's class) a key is drawn in on this view, if it is.
+pub(super) fn lane_of(view: &StageView, key: &str) -> Option<&'static str> {
+    let held = |w: &WorkerView| match w {
+        WorkerView::Reconciling { key: k, .. } | WorkerView::Deciding { key: k, .. } => {
+            k.key == key
         }
-        now - f.2 < ARRIVAL_MS
-    })
+        WorkerView::Idle => false,
+    };
+    if view.queued.iter().any(|k| k.key == key) {
+        Some("queued")
+    } else if view.waiting.iter().any(|w| w.key.key == key) {
+        Some("waiting")
+    } else if view.workers.iter().any(held) {
+        Some("processing")
+    } else {
+        None
+    }
 }
 
+/// The lane the selected key arrived in just now, given where it is drawn
+/// (`place`: the key and its lane): the eye follows one key by its arrival
+/// highlight in each new lane. A new selection is not an arrival.
+#[hook]
+pub(super) fn use_arrival(place: Option<(String, &'static str)>) -> Option<&'static str> {
+    // The key's last place and when it got there (real ms).
+    let last = use_mut_ref(|| (String::new(), "", f64::NEG_INFINITY));
+    let (key, lane) = place?;
+    let now = crate::hooks::now_ms();
+    let mut last = last.borrow_mut();
+    if last.0 != key || last.1 != lane {
+        let moved = last.0 == key;
+        *last = (key, lane, if moved { now } else { f64::NEG_INFINITY });
+    }
+    (now - last.2 < ARRIVAL_MS).then_some(lane)
+}
+
+/// A key's chip in lane `class`; `arrived` is the lane the selected key
+/// has just arrived in (see [`use_arrival`]).
 pub(super) fn chip(
     state: &PlaygroundContext,
     k: &KeyView,
     class: &'static str,
+    arrived: Option<&'static str>,
     extra: Html,
 ) -> Html {
     let key = k.key.clone();
     let selected = state.selected.as_deref() == Some(key.as_str());
-    let arrived = selected && just_arrived(&key, class);
+    let arrived = selected && arrived == Some(class);
     let onclick = {
         let d = state.dispatcher();
         let key = key.clone();
@@ -139,6 +155,12 @@ pub fn stage() -> Html {
     let view: StageView = state.sim().stage_view(chips, MAX_WORKERS);
     let in_motion = view.queued_total + view.waiting_total + view.busy;
     crate::hooks::use_travel(in_motion <= crate::pacing::CROWD);
+    let arrived = use_arrival(
+        state
+            .selected
+            .as_ref()
+            .and_then(|k| Some((k.clone(), lane_of(&view, k)?))),
+    );
     let now = view.now;
     // Where space is short (a projector, an embed), a lesson step's focused
     // lanes are drawn in full and the others shrink to their one-line title.
@@ -151,17 +173,13 @@ pub fn stage() -> Html {
     // for the one that holds it now.
     let key = focus.as_ref().and_then(|f| f.key.as_deref());
     let holds_key = |lane: Lane| {
-        key.is_some_and(|key| match lane {
-            Lane::Queue => view.queued.iter().any(|k| k.key == key),
-            Lane::Waiting => view.waiting.iter().any(|w| w.key.key == key),
-            Lane::Workers => view.workers.iter().any(|w| match w {
-                WorkerView::Reconciling { key: k, .. } | WorkerView::Deciding { key: k, .. } => {
-                    k.key == key
-                }
-                _ => false,
-            }),
+        let drawn = key.and_then(|key| lane_of(&view, key));
+        match lane {
+            Lane::Queue => drawn == Some("queued"),
+            Lane::Waiting => drawn == Some("waiting"),
+            Lane::Workers => drawn == Some("processing"),
             _ => false,
-        })
+        }
     };
     let key_lane = |lane: Lane| {
         if state.mode.workshop && !state.mode.embed {
@@ -240,7 +258,7 @@ pub fn stage() -> Html {
             <div class={lane(Lane::Workers)} data-lane="workers" data-testid="workers">
                 <h3>{"Workers "}<small>{ format!("{} of {} busy", view.busy, view.workers_total) }</small></h3>
                 <div class="worker-grid">
-                    { for view.workers.iter().enumerate().map(|(i, w)| worker(&state, now, i, w, primary.as_deref())) }
+                    { for view.workers.iter().enumerate().map(|(i, w)| worker(&state, now, i, w, primary.as_deref(), arrived)) }
                 </div>
                 { if view.workers_total > view.workers.len() { html! { <p class="more">{ format!("+{} more workers", view.workers_total - view.workers.len()) }</p> } } else { html! {} } }
             </div>
@@ -248,7 +266,7 @@ pub fn stage() -> Html {
                 <h3>{ queue_title }<small>{ format!("Len() = {}", format::count(view.queued_total as u64)) }</small></h3>
                 <p class="hint">{ queue_hint }</p>
                 <div class="chips">
-                    { for view.queued.iter().map(|k| chip(&state, k, "queued", html! {})) }
+                    { for view.queued.iter().map(|k| chip(&state, k, "queued", arrived, html! {})) }
                     { more(view.queued_total.saturating_sub(view.queued.len())) }
                     { if view.queued_total == 0 { html! { <span class="empty">{"empty"}</span> } } else { html! {} } }
                 </div>
@@ -266,7 +284,7 @@ pub fn stage() -> Html {
                     // moving up a row as the one before it leaves glides
                     // there, and nothing around it is laid out anew.
                     { for view.waiting.iter().enumerate().map(|(i, w)| html! {
-                        <div class="slot" key={w.key.key.clone()} style={format!("--i: {i}")}>{ waiting_chip(&state, now, w) }</div>
+                        <div class="slot" key={w.key.key.clone()} style={format!("--i: {i}")}>{ waiting_chip(&state, now, w, arrived) }</div>
                     }) }
                     { more(view.waiting_total.saturating_sub(view.waiting.len())) }
                     { if view.waiting_total == 0 { html! { <span class="empty">{"nothing waiting"}</span> } } else { html! {} } }
@@ -371,7 +389,12 @@ fn particle(f: &Flight) -> Html {
     }
 }
 
-pub(super) fn waiting_chip(state: &PlaygroundContext, now: Nanos, w: &WaitingView) -> Html {
+pub(super) fn waiting_chip(
+    state: &PlaygroundContext,
+    now: Nanos,
+    w: &WaitingView,
+    arrived: Option<&'static str>,
+) -> Html {
     let left = w.fraction_left(now);
     let delay = (w.ready_at - w.from as i128).clamp(0, Nanos::MAX as i128) as Nanos;
     let title = if w.on_bucket {
@@ -383,6 +406,7 @@ pub(super) fn waiting_chip(state: &PlaygroundContext, now: Nanos, w: &WaitingVie
         state,
         &w.key,
         "waiting",
+        arrived,
         html! {
             <>
                 <span class={classes!("ring", w.on_bucket.then_some("on-bucket"))} style={format!("--left:{left:.3}")} title={title}></span>
@@ -504,6 +528,7 @@ fn worker(
     i: usize,
     w: &WorkerView,
     primary: Option<&str>,
+    arrived: Option<&'static str>,
 ) -> Html {
     match w {
         WorkerView::Idle => html! {
@@ -528,7 +553,7 @@ fn worker(
             html! {
                 <div class={classes!("worker", "busy", times_out.then_some("times-out"))}>
                     <span class="worker-name">{ format!("worker {i}") }</span>
-                    { chip(state, key, "processing", html! {}) }
+                    { chip(state, key, "processing", arrived, html! {}) }
                     <div class="progress" role="progressbar" aria-label="reconcile progress" aria-valuenow={format!("{pct:.0}")} aria-valuemin="0" aria-valuemax="100">
                         <div style={format!("width:{pct:.1}%")}></div>
                     </div>
@@ -539,7 +564,7 @@ fn worker(
         WorkerView::Deciding { key, .. } => html! {
             <div class="worker deciding">
                 <span class="worker-name">{ format!("worker {i}") }</span>
-                { chip(state, key, "processing", html! {}) }
+                { chip(state, key, "processing", arrived, html! {}) }
                 <Decision key_name={key.key.clone()} primary={primary == Some(key.key.as_str())} />
             </div>
         },

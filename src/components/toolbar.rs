@@ -72,8 +72,9 @@ pub fn toolbar() -> Html {
         })
     };
     // Titles change only when lessons arrive: not rebuilt every frame.
-    let titles = use_memo(state.library, |_| {
-        lessons::all()
+    let titles = use_memo(state.library.clone(), |library| {
+        library
+            .entries()
             .iter()
             .map(|l| l.title.clone())
             .collect::<Vec<_>>()
@@ -324,7 +325,7 @@ pub fn embed_dialog(props: &EmbedProps) -> Html {
     let built_in = state
         .lesson
         .as_ref()
-        .map(|l| lessons::all()[l.index].id.clone())
+        .map(|l| state.library.entries()[l.index].id.clone())
         .filter(|id| lessons::is_built_in(id));
     if let (Some(id), Some(l)) = (&built_in, &state.lesson) {
         query.push(format!("lesson={id}"));

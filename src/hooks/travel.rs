@@ -5,7 +5,6 @@
 //! mistaken for a move. With `prefers-reduced-motion`, keys jump and the
 //! stage's arrival highlight still marks where they landed.
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 
 use wasm_bindgen::JsCast;
@@ -35,11 +34,6 @@ impl Place {
     fn gliding(&self, t: f64) -> bool {
         t < self.start + GLIDE_MS
     }
-}
-
-thread_local! {
-    /// Each key's place on the stage.
-    static PLACES: RefCell<HashMap<String, Place>> = RefCell::new(HashMap::new());
 }
 
 /// A marker on the element that carries a key's current glide: Yew may
@@ -117,11 +111,13 @@ fn carries(el: &Element, start: f64) -> bool {
 /// `enabled` is false while the stage shows a crowd (see [`crate::pacing::CROWD`]).
 #[hook]
 pub fn use_travel(enabled: bool) {
+    // Each key's place on the stage, kept by the stage between renders.
+    let places = use_mut_ref(HashMap::<String, Place>::new);
     use_effect(move || {
         if !enabled {
             // A crowd: the chips shown change every frame and reading their
             // layout would cost the frame budget. Start afresh afterwards.
-            PLACES.with(|p| p.borrow_mut().clear());
+            places.borrow_mut().clear();
             return;
         }
         let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
@@ -132,7 +128,7 @@ pub fn use_travel(enabled: bool) {
         };
         let animate = !reduced_motion();
         let now = super::now_ms();
-        PLACES.with(|places| {
+        {
             let mut places = places.borrow_mut();
             let mut seen = HashMap::with_capacity(chips.length() as usize);
             for i in 0..chips.length() {
@@ -176,6 +172,6 @@ pub fn use_travel(enabled: bool) {
             }
             // Keys no longer drawn (aggregated or gone) are forgotten.
             *places = seen;
-        });
+        }
     });
 }

@@ -168,7 +168,7 @@ fn a_clicker_alone_walks_through_lessons() {
         p = reduce(p, Action::LessonBack);
     }
     let l = p.lesson.as_ref().unwrap();
-    let last = lessons::get(start).unwrap().steps.len() - 1;
+    let last = lessons::Library::default().get(start).unwrap().steps.len() - 1;
     assert_eq!(
         (l.index, l.step),
         (start, last),
@@ -205,7 +205,8 @@ fn the_clicker_does_what_a_step_asks() {
 /// reconcile's result the room would choose) lets the clicker on.
 #[test]
 fn the_clicker_alone_reaches_the_end_of_the_course() {
-    let total: usize = lessons::all()
+    let total: usize = lessons::Library::default()
+        .entries()
         .iter()
         .map(|e| e.lesson.as_ref().unwrap().steps.len())
         .sum();
@@ -250,7 +251,7 @@ fn the_clicker_walks_the_rooms_own_course_and_no_other_lesson() {
         assert!(at_end, "{link}: stuck at {:?}", visited.last());
         let mut order: Vec<String> = Vec::new();
         for (index, _) in &visited {
-            let id = lessons::all()[*index].id.clone();
+            let id = lessons::Library::default().entries()[*index].id.clone();
             if order.last() != Some(&id) {
                 order.push(id);
             }
@@ -260,7 +261,8 @@ fn the_clicker_walks_the_rooms_own_course_and_no_other_lesson() {
         let steps: usize = course
             .iter()
             .map(|id| {
-                lessons::get(lessons::index_of(id).unwrap())
+                lessons::Library::default()
+                    .get(lessons::Library::default().index_of(id).unwrap())
                     .unwrap()
                     .steps
                     .len()
@@ -268,8 +270,8 @@ fn the_clicker_walks_the_rooms_own_course_and_no_other_lesson() {
             .sum();
         assert_eq!(seen.len(), steps, "{link}: every step of the course");
         // Back from the second lesson's first step: the first's last step.
-        let second = lessons::index_of(course[1]).unwrap();
-        let first = lessons::index_of(course[0]).unwrap();
+        let second = lessons::Library::default().index_of(course[1]).unwrap();
+        let first = lessons::Library::default().index_of(course[0]).unwrap();
         let mut p = Rc::new(Playground::from_url(
             &format!("{link}&lesson={}&step=1", course[1]),
             "",
@@ -279,7 +281,10 @@ fn the_clicker_walks_the_rooms_own_course_and_no_other_lesson() {
         let l = p.lesson.clone().unwrap();
         assert_eq!(
             (l.index, l.step + 1),
-            (first, lessons::get(first).unwrap().steps.len())
+            (
+                first,
+                lessons::Library::default().get(first).unwrap().steps.len()
+            )
         );
         // And no further back than the course's first lesson.
         let mut p = Rc::new(Playground::from_url(&link, ""));
@@ -301,7 +306,7 @@ fn the_clicker_walks_the_rooms_own_course_and_no_other_lesson() {
 #[test]
 fn no_scene_moves_before_the_room_predicts() {
     let mut checked = 0;
-    for (index, entry) in lessons::all().iter().enumerate() {
+    for (index, entry) in lessons::Library::default().entries().iter().enumerate() {
         let lesson = entry.lesson.clone().unwrap();
         for (step, s) in lesson.steps.iter().enumerate() {
             if s.question.is_none() {
