@@ -7,7 +7,8 @@ use workqueue_core::view::{BucketOwner, BucketView};
 use workqueue_core::{format_go_duration, Manager, Simulation, StageView, SECOND};
 use yew::prelude::*;
 
-use super::stage::{bucket_gauge, chip, lane_of, more, use_arrival, waiting_chip};
+use super::chips::{chip, lane_of, more, use_arrival, waiting_chip};
+use super::stage::bucket_gauge;
 use super::use_playground;
 use crate::format;
 use crate::state::{Action, PlaygroundContext};

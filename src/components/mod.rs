@@ -2,6 +2,7 @@
 //! [`crate::state::PlaygroundContext`].
 
 pub mod charts;
+pub mod chips;
 pub mod compare;
 pub mod download;
 pub mod goal;

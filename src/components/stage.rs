@@ -7,12 +7,11 @@
 
 use wasm_bindgen::JsCast;
 use workqueue_charts::bucket::level;
-use workqueue_core::view::{
-    BucketOwner, BucketView, KeyView, Landing, SourceView, WaitingView, WorkerView,
-};
+use workqueue_core::view::{BucketOwner, BucketView, Landing, SourceView, WorkerView};
 use workqueue_core::{parse_go_duration, Input, Nanos, Outcome, QueueKind, ResultLabel, StageView};
 use yew::prelude::*;
 
+use super::chips::{chip, lane_of, more, use_arrival, waiting_chip};
 use super::{event_value, use_playground};
 use crate::flights::Flight;
 use crate::format;
@@ -34,107 +33,6 @@ pub const FRAME_CHIPS: usize = 3;
 pub const PHONE_CHIPS: usize = 2;
 /// Workers drawn; more are summed up.
 pub const MAX_WORKERS: usize = 32;
-
-/// How long the selected key's arrival highlight lasts after it changes place (ms).
-const ARRIVAL_MS: f64 = 600.0;
-
-/// The lane (a chip's class) a key is drawn in on this view, if it is.
-pub(super) fn lane_of(view: &StageView, key: &str) -> Option<&'static str> {
-    let held = |w: &WorkerView| match w {
-        WorkerView::Reconciling { key: k, .. } | WorkerView::Deciding { key: k, .. } => {
-            k.key == key
-        }
-        WorkerView::Idle => false,
-    };
-    if view.queued.iter().any(|k| k.key == key) {
-        Some("queued")
-    } else if view.waiting.iter().any(|w| w.key.key == key) {
-        Some("waiting")
-    } else if view.workers.iter().any(held) {
-        Some("processing")
-    } else {
-        None
-    }
-}
-
-/// The lane the selected key arrived in just now, given where it is drawn
-/// (`place`: the key and its lane): the eye follows one key by its arrival
-/// highlight in each new lane. A new selection is not an arrival.
-#[hook]
-pub(super) fn use_arrival(place: Option<(String, &'static str)>) -> Option<&'static str> {
-    // The key's last place and when it got there (real ms).
-    let last = use_mut_ref(|| (String::new(), "", f64::NEG_INFINITY));
-    let (key, lane) = place?;
-    let now = crate::hooks::now_ms();
-    let mut last = last.borrow_mut();
-    if last.0 != key || last.1 != lane {
-        let moved = last.0 == key;
-        *last = (key, lane, if moved { now } else { f64::NEG_INFINITY });
-    }
-    (now - last.2 < ARRIVAL_MS).then_some(lane)
-}
-
-/// A key's chip in lane `class`; `arrived` is the lane the selected key
-/// has just arrived in (see [`use_arrival`]).
-pub(super) fn chip(
-    state: &PlaygroundContext,
-    k: &KeyView,
-    class: &'static str,
-    arrived: Option<&'static str>,
-    extra: Html,
-) -> Html {
-    let key = k.key.clone();
-    let selected = state.selected.as_deref() == Some(key.as_str());
-    let arrived = selected && arrived == Some(class);
-    let onclick = {
-        let d = state.dispatcher();
-        let key = key.clone();
-        Callback::from(move |_| d.dispatch(Action::Select(Some(key.clone()))))
-    };
-    let label = if k.absorbed > 0 {
-        format!(
-            "{key}, {} more events merged into it: select to see why it is here",
-            k.absorbed
-        )
-    } else {
-        format!("{key}: select to see why it is here")
-    };
-    let low = k.priority.is_some_and(|p| p < 0);
-    // Selected on the press itself: a travelling chip is caught where the
-    // pointer went down, not where it has glided to by the release.
-    let onpointerdown = {
-        let d = state.dispatcher();
-        let key = key.clone();
-        Callback::from(move |e: PointerEvent| {
-            if e.button() == 0 {
-                d.dispatch(Action::Select(Some(key.clone())))
-            }
-        })
-    };
-    html! {
-        <button key={key.clone()} {onpointerdown} class={classes!("chip", class, selected.then_some("selected"), k.dirty.then_some("dirty"), arrived.then_some("arrived"), low.then_some("low"), k.skipped.then_some("skipped"))}
-            {onclick} aria-label={label} aria-pressed={selected.to_string()} data-key={key.clone()} data-priority={k.priority.map(|p| p.to_string())}>
-            <span class="chip-key">{ key }</span>
-            { match k.priority {
-                Some(p) if p != 0 => html! { <span class="prio" title="its priority: higher goes first; resyncs and the initial list are -100">{ format!("p{p}") }</span> },
-                _ => html! {},
-            } }
-            { if k.skipped { html! { <span class="skip-badge" title="being reconciled: the hand-out skips this record until Done">{"skipped: in flight"}</span> } } else { html! {} } }
-            { if k.paid { html! { <span class="badge" title="Crossplane: this key already paid for its next pass">{"paid"}</span> } } else { html! {} } }
-            { if k.absorbed > 0 { html! {
-                <span class="absorbed" data-testid="absorbed" title="watch events merged into this one queued copy (deduplicated)">{ format!("+{}", k.absorbed) }</span>
-            } } else { html! {} } }
-            { extra }
-        </button>
-    }
-}
-
-pub(super) fn more(n: usize) -> Html {
-    if n == 0 {
-        return html! {};
-    }
-    html! { <span class="more pile">{ format!("+{} more", format::count(n as u64)) }</span> }
-}
 
 #[function_component(Stage)]
 pub fn stage() -> Html {
@@ -387,36 +285,6 @@ fn particle(f: &Flight) -> Html {
         <span key={f.seq.to_string()} class={classes!("particle", class)} data-landing={class}
             style={format!("animation-delay:{:.0}ms", f.delay_ms)}></span>
     }
-}
-
-pub(super) fn waiting_chip(
-    state: &PlaygroundContext,
-    now: Nanos,
-    w: &WaitingView,
-    arrived: Option<&'static str>,
-) -> Html {
-    let left = w.fraction_left(now);
-    let delay = (w.ready_at - w.from as i128).clamp(0, Nanos::MAX as i128) as Nanos;
-    let title = if w.on_bucket {
-        "waiting for a token from the bucket"
-    } else {
-        "waiting out its own backoff or RequeueAfter"
-    };
-    chip(
-        state,
-        &w.key,
-        "waiting",
-        arrived,
-        html! {
-            <>
-                <span class={classes!("ring", w.on_bucket.then_some("on-bucket"))} style={format!("--left:{left:.3}")} title={title}></span>
-                // The delay the limiter (or the RequeueAfter) chose, then the time left.
-                <span class="delay" title="the delay chosen when the key was parked" data-testid="delay">{ format::short(delay) }</span>
-                <span class="countdown">{ format::until(w.ready_at, now) }</span>
-                { if w.key.failures > 0 { html! { <span class="failures" title="NumRequeues: failures so far">{ format!("#{}", w.key.failures) }</span> } } else { html! {} } }
-            </>
-        },
-    )
 }
 
 /// Height of the gauge's debt zone at its bottom: a hundred bursts of debt.
