@@ -116,27 +116,10 @@ fn initial() -> Vec<Entry> {
 /// place: the tests walk lessons without a worker.
 #[cfg(not(target_arch = "wasm32"))]
 fn built_in_natively(id: &str) -> Option<LessonView> {
-    macro_rules! files {
-        ($($id:literal),*) => {
-            [$(($id, include_str!(concat!("../lessons/", $id, ".md")))),*]
-        };
-    }
-    let files = files!(
-        "sets",
-        "results",
-        "backoff",
-        "herd",
-        "max-of",
-        "forget-done",
-        "fast-slow",
-        "crossplane",
-        "v023",
-        "provider"
-    );
     // Read once per process: every fresh page state starts from them.
     static READ: std::sync::OnceLock<Vec<(&str, LessonView)>> = std::sync::OnceLock::new();
     let read = READ.get_or_init(|| {
-        files
+        workqueue_lessons::BUILT_IN_FILES
             .iter()
             .map(|(id, text)| {
                 let lesson = workqueue_lessons::lesson(id, text).expect("a built-in lesson reads");

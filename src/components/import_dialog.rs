@@ -3,7 +3,6 @@
 //! the page's thread), then opened as a run. What the reader took and what
 //! it did not understand are listed with their file and line.
 
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::toolbar::Modal;
@@ -38,10 +37,7 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
     let on_paste = {
         let pasted = pasted.clone();
         Callback::from(move |e: InputEvent| {
-            if let Some(t) = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::HtmlTextAreaElement>().ok())
-            {
+            if let Some(t) = super::target::<web_sys::HtmlTextAreaElement>(&e) {
                 pasted.set(t.value());
             }
         })
@@ -49,10 +45,7 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
     let on_pick = {
         let picked = picked.clone();
         Callback::from(move |e: Event| {
-            let Some(input) = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-            else {
+            let Some(input) = super::target::<web_sys::HtmlInputElement>(&e) else {
                 return;
             };
             let Some(list) = input.files() else { return };
@@ -142,9 +135,7 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
                 let set = |own: bool| {
                     let (writes, rows) = (writes.clone(), rows.clone());
                     Callback::from(move |e: InputEvent| {
-                        let Some(t) = e
-                            .target()
-                            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+                        let Some(t) = super::target::<web_sys::HtmlInputElement>(&e)
                         else {
                             return;
                         };
@@ -168,10 +159,7 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
             let on_errors = {
                 let errors_write_nothing = errors_write_nothing.clone();
                 Callback::from(move |e: Event| {
-                    if let Some(t) = e
-                        .target()
-                        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-                    {
+                    if let Some(t) = super::target::<web_sys::HtmlInputElement>(&e) {
                         errors_write_nothing.set(t.checked());
                     }
                 })
@@ -264,10 +252,7 @@ fn field(
     let oninput = {
         let value = value.clone();
         Callback::from(move |e: InputEvent| {
-            if let Some(t) = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-            {
+            if let Some(t) = super::target::<web_sys::HtmlInputElement>(&e) {
                 value.set(t.value());
             }
         })

@@ -34,18 +34,16 @@ pub fn use_playground() -> PlaygroundContext {
     use_context::<PlaygroundContext>().expect("rendered inside the playground's ContextProvider")
 }
 
+/// The element an event came from, as the kind of element it must be.
+pub fn target<T: wasm_bindgen::JsCast>(e: &Event) -> Option<T> {
+    e.target()
+        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<T>(t).ok())
+}
+
 /// The value of the input or select an event came from.
 pub fn event_value(e: &Event) -> String {
-    use wasm_bindgen::JsCast;
-    let target = e.target();
-    if let Some(i) = target
-        .clone()
-        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-    {
+    if let Some(i) = target::<web_sys::HtmlInputElement>(e) {
         return i.value();
     }
-    if let Some(s) = target.and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok()) {
-        return s.value();
-    }
-    String::new()
+    target::<web_sys::HtmlSelectElement>(e).map_or_else(String::new, |s| s.value())
 }

@@ -1,6 +1,5 @@
 //! Lessons, the comparison, sharing, embedding, export and workshop mode.
 
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::download::download;
@@ -61,10 +60,7 @@ pub fn toolbar() -> Html {
             if let Ok(i) = event_value(&e).parse::<usize>() {
                 // Focus leaves the select (the lesson panel takes it), so a
                 // clicker's PageDown moves the step, not the lesson.
-                if let Some(select) = e
-                    .target()
-                    .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
-                {
+                if let Some(select) = super::target::<web_sys::HtmlElement>(&e) {
                     let _ = select.blur();
                 }
                 d.dispatch(Action::StartLesson(i));
@@ -231,10 +227,7 @@ fn read_file(
     read: fn(&UseReducerDispatcher<Playground>, String, Vec<u8>),
 ) -> Callback<Event> {
     Callback::from(move |e: Event| {
-        let Some(input) = e
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
+        let Some(input) = super::target::<web_sys::HtmlInputElement>(&e) else {
             return;
         };
         let Some(file) = input.files().and_then(|f| f.get(0)) else {

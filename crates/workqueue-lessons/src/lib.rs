@@ -18,8 +18,21 @@ pub use model::{Act, Focus, Lane, Lesson, Setup, Show, Step, Wait};
 pub use parse::{lesson, lesson_or_mistakes, LessonError};
 pub use query::{check, same_answer, Condition, Goal, Query, Question, Value};
 
-/// The built-in lessons (`lessons/<id>.md`), in the menu's order.
-pub const BUILT_IN: [&str; 10] = [
+/// Both lists of the built-in lessons from one: their ids, and their
+/// files as the build read them.
+macro_rules! built_in {
+    ($($id:literal),* $(,)?) => {
+        /// The built-in lessons (`lessons/<id>.md`), in the menu's order.
+        pub const BUILT_IN: [&str; 10] = [$($id),*];
+        /// The built-in lessons' files, read at build time, for tools and
+        /// tests that read them in place (the page fetches them instead).
+        pub const BUILT_IN_FILES: [(&str, &str); 10] = [$(
+            ($id, include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../lessons/", $id, ".md")))
+        ),*];
+    };
+}
+
+built_in!(
     "sets",
     "results",
     "backoff",
@@ -30,4 +43,4 @@ pub const BUILT_IN: [&str; 10] = [
     "crossplane",
     "v023",
     "provider",
-];
+);

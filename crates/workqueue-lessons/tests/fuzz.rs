@@ -15,7 +15,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use workqueue_core::rng::Rng;
-use workqueue_lessons::{lesson, BUILT_IN};
+use workqueue_lessons::{lesson, BUILT_IN_FILES};
 
 /// Work one accepted lesson's scenes may take, in all.
 const BUDGET: u64 = 20_000;
@@ -202,10 +202,9 @@ fn env_u64(name: &str, default: u64) -> u64 {
 fn the_lesson_reader_refuses_garbage_by_line_and_field() {
     let cases = env_u64("WQ_FUZZ_CASES", 3_000);
     let from = env_u64("WQ_FUZZ_FROM", 0);
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../lessons");
-    let mut bases: Vec<String> = BUILT_IN
+    let mut bases: Vec<String> = BUILT_IN_FILES
         .iter()
-        .map(|id| std::fs::read_to_string(format!("{dir}/{id}.md")).unwrap())
+        .map(|(_, text)| text.to_string())
         .collect();
     bases.push(SMALL.to_string());
     std::panic::set_hook(Box::new(|_| {}));

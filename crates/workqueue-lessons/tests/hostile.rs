@@ -284,10 +284,8 @@ fn every_independent_mistake_is_listed_in_one_run() {
 /// The built-in lessons' costs, printed (the budget's headroom).
 #[test]
 fn built_in_costs() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lessons");
-    for id in workqueue_lessons::BUILT_IN {
-        let text = std::fs::read_to_string(dir.join(format!("{id}.md"))).unwrap();
-        let l = workqueue_lessons::lesson(id, &text).unwrap();
+    for (id, text) in workqueue_lessons::BUILT_IN_FILES {
+        let l = workqueue_lessons::lesson(id, text).unwrap();
         for (i, s) in l.steps.iter().enumerate() {
             let Some(setup) = l.setup_for(i) else {
                 continue;

@@ -40,10 +40,7 @@ fn wqsim_refuses_a_malformed_scenario_and_names_the_field() {
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("bad.json");
     std::fs::write(&bad, r#"{"version": 1, "controller": {"workers": 0}}"#).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_wqsim"))
-        .arg(&bad)
-        .output()
-        .unwrap();
+    let out = common::wqsim(&[&bad]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("controller.workers"));
 }
@@ -155,10 +152,7 @@ fn wqsim_lesson_refuses_a_bad_file_with_its_line() {
     )
     .unwrap();
     let good = format!("{}/backoff.md", lessons_dir());
-    let out = Command::new(env!("CARGO_BIN_EXE_wqsim"))
-        .args(["lesson".as_ref(), bad.as_os_str(), good.as_ref()])
-        .output()
-        .unwrap();
+    let out = common::wqsim(&["lesson".as_ref(), bad.as_os_str(), good.as_ref()]);
     std::fs::remove_dir_all(&dir).ok();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
@@ -181,10 +175,7 @@ fn wqsim_lesson_names_a_step_no_screen_can_show() {
         "# Ghost\n\n## First\n\nText.\n\n```step\n{\"focus\": {\"lanes\": [\"waiting\"]},\n \"setup\": {\"scenario\": {\"version\": 2, \"controllers\": [{\"limiter\": {\"type\": \"exponential\", \"base_ns\": \"5ms\", \"max_ns\": \"1s\"}}]},\n  \"inputs\": [{\"do\": {\"input\": \"add\", \"key\": \"a\"}}]}}\n```\n\n## Second\n\nMore.\n\n```step\n{\"focus\": {\"lanes\": [\"bucket\"], \"key\": \"b\"}}\n```\n",
     )
     .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_wqsim"))
-        .args(["lesson".as_ref(), file.as_os_str()])
-        .output()
-        .unwrap();
+    let out = common::wqsim(&["lesson".as_ref(), file.as_os_str()]);
     std::fs::remove_dir_all(&dir).ok();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
@@ -219,10 +210,7 @@ fn a_file_asking_for_a_billion_events_is_refused_at_once_with_its_estimate() {
         &serde_json::json!({"version": 2, "duration_ns": "168h", "controllers": [{"sources": sources}]}),
     );
     let started = std::time::Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_wqsim"))
-        .arg(&path)
-        .output()
-        .unwrap();
+    let out = common::wqsim(&[&path]);
     let took = started.elapsed();
     println!("refused in {took:?}");
     assert_eq!(out.status.code(), Some(1));
@@ -287,10 +275,7 @@ fn a_stalled_run_exits_with_3_and_says_why() {
         "stall",
         &serde_json::json!({"version": 2, "duration_ns": "1s", "controllers": [{"limiter": {"type": "exponential", "base_ns": 0, "max_ns": 0}, "controller": {"reconcile_ns": 0, "workers": 3}, "items": [{"key": "a", "script": {"type": "always", "outcome": {"kind": "error"}}}, {"key": "b"}]}]}),
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_wqsim"))
-        .arg(&path)
-        .output()
-        .unwrap();
+    let out = common::wqsim(&[&path]);
     assert_eq!(out.status.code(), Some(3));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("stalled"), "{text}");
@@ -347,10 +332,7 @@ fn wqsim_runs_a_downloaded_run_with_its_typed_keys() {
             "inputs": [{"do": {"input": "add_many", "prefix": "k-", "count": 1000}}]
         }),
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_wqsim"))
-        .arg(&heavy)
-        .output()
-        .unwrap();
+    let out = common::wqsim(&[&heavy]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("work units"), "the inputs were costed: {err}");
@@ -387,10 +369,7 @@ fn wqsim_imports_a_go_set_up_and_runs_it() {
         "{}/../workqueue-go/tests/fixtures/provider",
         env!("CARGO_MANIFEST_DIR")
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_wqsim"))
-        .args(["import", &dir])
-        .output()
-        .unwrap();
+    let out = common::wqsim(&["import", &dir]);
     assert!(
         out.status.success(),
         "{}",
@@ -413,11 +392,7 @@ fn wqsim_imports_a_go_set_up_and_runs_it() {
     // Broken Go: its file and line, exit 1.
     let broken = std::env::temp_dir().join(format!("wqsim-broken-{}.go", std::process::id()));
     std::fs::write(&broken, "package main\n\nfunc main() {\n\tx := (1 +\n}\n").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_wqsim"))
-        .arg("import")
-        .arg(&broken)
-        .output()
-        .unwrap();
+    let out = common::wqsim(&[std::ffi::OsStr::new("import"), broken.as_os_str()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr)
         .contains(": line 4: not Go this reader can parse: expect expression"));
@@ -426,10 +401,7 @@ fn wqsim_imports_a_go_set_up_and_runs_it() {
 /// `wqsim export` writes the set-up as Go; `wqsim import` reads it back.
 #[test]
 fn wqsim_exports_go_that_imports_back() {
-    let out = Command::new(env!("CARGO_BIN_EXE_wqsim"))
-        .args(["export", &scenario("shared-bucket.json")])
-        .output()
-        .unwrap();
+    let out = common::wqsim(&["export", &scenario("shared-bucket.json")]);
     assert!(
         out.status.success(),
         "{}",
@@ -443,10 +415,7 @@ fn wqsim_exports_go_that_imports_back() {
     let dir = std::env::temp_dir().join(format!("wqsim-export-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("main.go"), &go).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_wqsim"))
-        .args(["import", dir.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let out = common::wqsim(&["import", dir.to_str().unwrap()]);
     assert!(
         out.status.success(),
         "{}",
@@ -503,10 +472,7 @@ fn wqsim_import_takes_the_authors_figures_as_options() {
         let got: Vec<(&str, u32)> = c.writes.iter().map(|(k, n)| (k.as_str(), *n)).collect();
         assert_eq!(got, want, "{}", c.name);
     }
-    let bad = Command::new(env!("CARGO_BIN_EXE_wqsim"))
-        .args(["import", &dir, "--outage", "five minutes"])
-        .output()
-        .unwrap();
+    let bad = common::wqsim(&["import", &dir, "--outage", "five minutes"]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr)
         .contains("--outage: \"five minutes\" is not a duration"));

@@ -1,15 +1,21 @@
 //! What the CLI's tests share: running wqsim and requiring success.
 
 use std::ffi::OsStr;
-use std::process::Command;
+use std::process::{Command, Output};
 
-/// Runs wqsim with `args`, requires success, and returns what it printed.
-#[allow(dead_code)] // (each test file uses one of the two)
-pub fn wqsim_ok(args: &[&OsStr]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_wqsim"))
+/// Runs wqsim with `args`, whatever it answers.
+#[allow(dead_code)] // (not every test file uses each)
+pub fn wqsim<S: AsRef<OsStr>>(args: &[S]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wqsim"))
         .args(args)
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+/// Runs wqsim with `args`, requires success, and returns what it printed.
+#[allow(dead_code)] // (not every test file uses each)
+pub fn wqsim_ok(args: &[&OsStr]) -> String {
+    let out = wqsim(args);
     assert!(
         out.status.success(),
         "{}",
