@@ -2,7 +2,7 @@
 // succeed, and read from the screen exactly when and why each retry happened.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, open, shot } from './harness.mjs';
+import { serve, launch, open, shot, onPage } from './harness.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve()); browser = await launch(); });
@@ -16,8 +16,7 @@ async function untilDeciding(page, key) {
   throw new Error(`${key} never reached a decision`);
 }
 
-test('fail three times, then succeed: each retry is explained with the exact numbers', async () => {
-  const { page, problems, context } = await open(browser, url);
+test('fail three times, then succeed: each retry is explained with the exact numbers', () => onPage(browser, url, async ({ page }) => {
   await page.click('[data-testid="play"]'); // pause; the test steps event by event
   const key = 'default/web-1';
   await page.fill('[data-testid="key"]', key);
@@ -46,9 +45,7 @@ test('fail three times, then succeed: each retry is explained with the exact num
   const log = await page.textContent('[data-testid="log"]');
   for (const d of expected) assert.match(log, new RegExp(`AddAfter\\("${key}", ${d}\\)`));
   await shot(page, '11-success');
-  assert.deepEqual(problems.console, []);
-  await context.close();
-});
+}));
 
 test('each outcome shows the queue calls it causes', async () => {
   const { page, context } = await open(browser, url);

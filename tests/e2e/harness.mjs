@@ -100,6 +100,18 @@ export async function open(browser, url, { viewport = { width: 1280, height: 800
   return { page, context, problems };
 }
 
+// Opens the page, runs `body` with it, then requires that nothing was
+// logged as an error or warning; the browser context is closed either way.
+export async function onPage(browser, url, body, options) {
+  const opened = await open(browser, url, options);
+  try {
+    await body(opened);
+    if (opened.problems.console.length) throw new Error(`console: ${opened.problems.console.join(' | ')}`);
+  } finally {
+    await opened.context.close();
+  }
+}
+
 // A checksum of a canvas's pixels: it changes when the chart draws anew.
 export const canvasChecksum = (page, id) => page.evaluate((id) => {
   // The picture as the browser encodes it: reading it back pixel by pixel

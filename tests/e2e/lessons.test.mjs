@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serve, launch, open, shot, root } from './harness.mjs';
+import { serve, launch, open, shot, root, onPage } from './harness.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve()); browser = await launch(); });
@@ -22,8 +22,7 @@ function file(name, text) {
   return p;
 }
 
-test('a lesson uploaded as a file opens, and the core answers its question', async () => {
-  const { page, context, problems } = await open(browser, url);
+test('a lesson uploaded as a file opens, and the core answers its question', () => onPage(browser, url, async ({ page }) => {
   await page.setInputFiles('[data-testid="lesson-upload"]', file('after-the-outage.md', example));
   await page.waitForSelector('[data-testid="lesson-step-title"]', { timeout: 20000 });
   assert.equal(await title(page), 'Five hundred keys, two failures each');
@@ -35,9 +34,7 @@ test('a lesson uploaded as a file opens, and the core answers its question', asy
   assert.match(await page.textContent('[data-testid="answer-value"]'), /^t=1m30/);
   assert.match(await page.textContent('[data-testid="answer"]'), /you got it/);
   await shot(page, '70-lesson-uploaded');
-  assert.deepEqual(problems.console, []);
-  await context.close();
-});
+}));
 
 test('a lesson from a path on the site opens with ?lesson-file=, is shared and embedded', async () => {
   const { page, context, problems } = await open(browser, `${url}/?lesson-file=example-lesson.md`);

@@ -3,7 +3,7 @@
 // the first visit has one obvious thing to do.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, open, shot } from './harness.mjs';
+import { serve, launch, open, shot, onPage } from './harness.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve()); browser = await launch(); });
@@ -65,8 +65,7 @@ test('the herd lesson: the bucket starts full, drains, then refills on screen', 
   await context.close();
 });
 
-test('a reconcile is answered from the keyboard and focus stays with the work', async () => {
-  const { page, context, problems } = await open(browser, url);
+test('a reconcile is answered from the keyboard and focus stays with the work', () => onPage(browser, url, async ({ page }) => {
   await page.click('[data-testid="add"]'); // the default script: you decide
   await page.waitForSelector('[data-testid="outcome-error"]');
   assert.match(await page.textContent('[data-testid="outcome-error"]'), /^4/, 'each outcome shows its number key');
@@ -75,9 +74,7 @@ test('a reconcile is answered from the keyboard and focus stays with the work', 
   assert.equal(await page.textContent('[data-testid="num-requeues"]'), '1', 'an error: rate limited');
   const focused = await page.evaluate(() => document.activeElement?.tagName);
   assert.notEqual(focused, 'BODY', 'focus did not fall back to the page');
-  assert.deepEqual(problems.console, []);
-  await context.close();
-});
+}));
 
 test('a first visit offers one obvious action: watch a key fail three times and recover', async () => {
   const { page, context, problems } = await open(browser, url);
@@ -97,17 +94,14 @@ test('a first visit offers one obvious action: watch a key fail three times and 
   await context.close();
 });
 
-test('every chart has a data table', async () => {
-  const { page, context, problems } = await open(browser, url);
+test('every chart has a data table', () => onPage(browser, url, async ({ page }) => {
   await page.click('[data-testid="tab-charts"]');
   assert.equal(await page.locator('.chart details.data-table').count(), 4);
   await page.click('.chart details.data-table >> nth=3');
   const rows = await page.locator('.chart details.data-table >> nth=3 >> tbody tr').count();
   assert.equal(rows, 20, 'the delay of each of the first 20 failures');
   assert.match(await page.textContent('.chart details.data-table >> nth=3 >> tbody tr >> nth=0'), /5ms/);
-  assert.deepEqual(problems.console, []);
-  await context.close();
-});
+}));
 
 test('in workshop mode a lesson step is acted on from the lesson itself', async () => {
   const { page, context, problems } = await open(browser, `${url}/?workshop=1&lesson=sets`, { viewport: { width: 1024, height: 768 } });

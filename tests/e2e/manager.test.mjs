@@ -4,14 +4,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
-import { serve, launch, open, shot, nextStep } from './harness.mjs';
+import { serve, launch, open, shot, nextStep, onPage } from './harness.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve()); browser = await launch(); });
 after(async () => { await browser?.close(); server?.close(); });
 
-test('a provider of three kinds shares one global bucket; its client limits each kind on its own', async () => {
-  const { page, context, problems } = await open(browser, url);
+test('a provider of three kinds shares one global bucket; its client limits each kind on its own', () => onPage(browser, url, async ({ page }) => {
   await page.click('[data-testid="run-manager"]');
   await page.waitForSelector('[data-stage][data-manager]');
   assert.equal(await page.locator('[data-testid="controller"]').count(), 3, 'one column per controller');
@@ -50,20 +49,15 @@ test('a provider of three kinds shares one global bucket; its client limits each
   await shot(page, '61-manager-ended');
   await page.click('[data-testid="exit-manager"]');
   await page.waitForSelector('[data-stage]:not([data-manager])');
-  assert.deepEqual(problems.console, []);
-  await context.close();
-});
+}));
 
-test('a bad manager setting is named and nothing runs', async () => {
-  const { page, context, problems } = await open(browser, url);
+test('a bad manager setting is named and nothing runs', () => onPage(browser, url, async ({ page }) => {
   await page.fill('[data-testid="pv-kinds"]', '40');
   await page.press('[data-testid="pv-kinds"]', 'Tab');
   await page.click('[data-testid="run-manager"]');
   assert.match(await page.textContent('[data-testid="pv-error"]'), /^Controllers: 40 is out of range/);
   assert.equal(await page.$('[data-stage][data-manager]'), null);
-  assert.deepEqual(problems.console, []);
-  await context.close();
-});
+}));
 
 test('the provider lesson: the bucket is shared, then each kind\'s client bucket holds its kind', async () => {
   const { page, context, problems } = await open(browser, `${url}/?lesson=provider&step=2`);
@@ -109,8 +103,7 @@ test('the provider example file loads as a manager, and its share link reopens i
   await again.context.close();
 });
 
-test('a bucket passed to some controllers and not others', async () => {
-  const { page, context, problems } = await open(browser, url);
+test('a bucket passed to some controllers and not others', () => onPage(browser, url, async ({ page }) => {
   await page.selectOption('[data-testid="pv-sharing"]', 'bucket');
   await page.selectOption('[data-testid="pv-client"]', 'off');
   await page.uncheck('[data-testid="pv-share-1"]');
@@ -119,9 +112,7 @@ test('a bucket passed to some controllers and not others', async () => {
   assert.match(await page.textContent('[data-testid="shared-shared"] h3'), /passed to buckets, topics$/);
   assert.match(await page.textContent('[data-testid="shared-client"]'), /No client-side limit/);
   await shot(page, '61-manager-shared-bucket');
-  assert.deepEqual(problems.console, []);
-  await context.close();
-});
+}));
 
 // A link to a big manager, opened at its end: the page replays it over many
 // frames and never stops drawing for long.

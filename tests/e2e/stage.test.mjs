@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, launch, open, shot, failingStorm } from './harness.mjs';
+import { serve, launch, open, shot, failingStorm, onPage } from './harness.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve()); browser = await launch(); });
@@ -29,8 +29,7 @@ function sampleKey(page, key, ms) {
   }), [key, ms]);
 }
 
-test('a failing key glides between places and its 5ms backoff is readable at 1x', async () => {
-  const { page, context, problems } = await open(browser, url);
+test('a failing key glides between places and its 5ms backoff is readable at 1x', () => onPage(browser, url, async ({ page }) => {
   assert.ok(await page.$('[role="region"][aria-label*="stage"], section[aria-label*="stage"]'), 'the stage is a named region');
   await failingStorm(page, 1);
   const key = 'default/pod-0';
@@ -63,9 +62,7 @@ test('a failing key glides between places and its 5ms backoff is readable at 1x'
     await page.screenshot({ path: path.join(dir, `frame-${i}.png`), clip });
     await page.waitForTimeout(60);
   }
-  assert.deepEqual(problems.console, []);
-  await context.close();
-});
+}));
 
 test('with reduced motion keys jump, but the page still works', async () => {
   const { page, context, problems } = await open(browser, url, { reducedMotion: 'reduce' });
@@ -117,8 +114,7 @@ test('workshop mode on a projector: the stage takes most of the screen, keys in 
   }
 });
 
-test('fifty events collapse into one reconcile in flight and one dirty copy that counts them', async () => {
-  const { page, context, problems } = await open(browser, url);
+test('fifty events collapse into one reconcile in flight and one dirty copy that counts them', () => onPage(browser, url, async ({ page }) => {
   await page.fill('#f-reconcile', '1s');
   await page.click('[data-testid="apply"]');
   await page.fill('#in-rate', '50');
@@ -133,9 +129,7 @@ test('fifty events collapse into one reconcile in flight and one dirty copy that
   assert.match(await page.getAttribute('[data-stage] .chip[data-key="default/web-1"]', 'class'), /dirty/);
   assert.match(await page.getAttribute('[data-stage] .chip[data-key="default/web-1"]', 'aria-label'), /more events merged into it/);
   await shot(page, '42-dedup');
-  assert.deepEqual(problems.console, []);
-  await context.close();
-});
+}));
 
 test('on a phone the stage and queue.Add share the first screen; a wide screen looks right too', async () => {
   {
@@ -190,8 +184,7 @@ test('the outcome buttons meet WCAG AA contrast in light and dark mode', async (
   }
 });
 
-test('the bucket demo: a full bucket says why, one click drains it, and the drip moves while in debt', async () => {
-  const { page, context, problems } = await open(browser, url);
+test('the bucket demo: a full bucket says why, one click drains it, and the drip moves while in debt', () => onPage(browser, url, async ({ page }) => {
   // The reviewer's case: 300 failing keys, one worker, 200 ms reconciles.
   await page.selectOption('[data-testid="script"]', 'always-error');
   await page.click('[data-testid="apply"]');
@@ -223,6 +216,4 @@ test('the bucket demo: a full bucket says why, one click drains it, and the drip
   }
   assert.ok(drops.size >= 4, `the drop moved: ${[...drops]}`);
   await shot(page, '53-bucket-drip');
-  assert.deepEqual(problems.console, []);
-  await context.close();
-});
+}));
