@@ -10,7 +10,9 @@ use workqueue_charts::bucket::level;
 use workqueue_core::view::{
     BucketOwner, BucketView, KeyView, Landing, SourceView, WaitingView, WorkerView,
 };
-use workqueue_core::{parse_go_duration, Input, Nanos, Outcome, QueueKind, ResultLabel, StageView};
+use workqueue_core::{
+    parse_go_duration, Duration, Input, Instant, Outcome, QueueKind, ResultLabel, StageView,
+};
 use yew::prelude::*;
 
 use super::{event_value, use_playground};
@@ -181,8 +183,8 @@ pub fn stage() -> Html {
     };
 
     let sources: Html = view.sources.iter().map(|s| match s {
-        SourceView::Watch { key, per_second, next } => html! { <li>{ format!("watch events on {key}: {per_second}/s, next {}", format::until(*next as i128, now)) }</li> },
-        SourceView::Resync { period, next } => html! { <li>{ format!("resync every {}, next {}", format::dur(*period), format::until(*next as i128, now)) }</li> },
+        SourceView::Watch { key, per_second, next } => html! { <li>{ format!("watch events on {key}: {per_second}/s, next {}", format::until(next.wide(), now)) }</li> },
+        SourceView::Resync { period, next } => html! { <li>{ format!("resync every {}, next {}", format::dur(*period), format::until(next.wide(), now)) }</li> },
         SourceView::AddMany { prefix, count } => html! { <li>{ format!("{count} keys {prefix}…") }</li> },
     }).collect();
     let flights = use_mut_ref(crate::flights::Flights::default);
@@ -225,7 +227,7 @@ pub fn stage() -> Html {
         )
     };
     html! {
-        <section class="stage" id="stage" tabindex="-1" aria-label="The stage: sources, queue, workers, waiting heap and bucket" data-stage="" data-queue={if priority_queue { "priority" } else { "client_go" }} data-asks={view.asks.then_some("")} data-now={state.now().to_string()}>
+        <section class="stage" id="stage" tabindex="-1" aria-label="The stage: sources, queue, workers, waiting heap and bucket" data-stage="" data-queue={if priority_queue { "priority" } else { "client_go" }} data-asks={view.asks.then_some("")} data-now={state.now().as_nanos().to_string()}>
             <QueueSwitch />
             <div class={lane(Lane::Sources)} data-lane="sources" data-testid="sources">
                 <h3>{"Sources"}</h3>
@@ -371,9 +373,11 @@ fn particle(f: &Flight) -> Html {
     }
 }
 
-pub(super) fn waiting_chip(state: &PlaygroundContext, now: Nanos, w: &WaitingView) -> Html {
+pub(super) fn waiting_chip(state: &PlaygroundContext, now: Instant, w: &WaitingView) -> Html {
     let left = w.fraction_left(now);
-    let delay = (w.ready_at - w.from as i128).clamp(0, Nanos::MAX as i128) as Nanos;
+    let delay = Duration::from_nanos(
+        (w.ready_at - w.from.wide()).clamp(0, Duration::MAX.as_nanos() as i128) as i64,
+    );
     let title = if w.on_bucket {
         "waiting for a token from the bucket"
     } else {
@@ -417,7 +421,8 @@ pub(super) fn bucket_gauge(b: &BucketView) -> Html {
     let drip = b.refill_progress().map(|p| {
         html! { <span class="drip" aria-hidden="true" data-testid="drip" style={format!("--p:{p:.3}")}></span> }
     });
-    let every = (b.qps > 0.0).then(|| format::short((1e9 / b.qps).round() as Nanos));
+    let every =
+        (b.qps > 0.0).then(|| format::short(Duration::from_nanos((1e9 / b.qps).round() as i64)));
     html! {
         <div class={classes!("gauge", (b.debt() > 0.0).then_some("in-debt"))} role="meter" aria-label={name} aria-valuemin={format!("-{}", b.burst * 100)} aria-valuemax={b.burst.to_string()} aria-valuenow={format!("{:.2}", b.tokens)} data-testid="bucket-gauge">
             <div class="tube" aria-hidden="true">
@@ -494,13 +499,13 @@ const DRAIN_RECONCILE: &str = "20ms";
 
 /// The most reconciles per second `workers` can finish, each taking
 /// `reconcile_ns`: `None` when reconciles take no time (no ceiling).
-pub(crate) fn failures_per_second(workers: u32, reconcile_ns: Nanos) -> Option<f64> {
-    (reconcile_ns > 0).then(|| workers as f64 * 1e9 / reconcile_ns as f64)
+pub(crate) fn failures_per_second(workers: u32, reconcile_ns: Duration) -> Option<f64> {
+    (reconcile_ns > Duration::ZERO).then(|| workers as f64 * 1e9 / reconcile_ns.as_nanos() as f64)
 }
 
 fn worker(
     state: &PlaygroundContext,
-    now: Nanos,
+    now: Instant,
     i: usize,
     w: &WorkerView,
     primary: Option<&str>,
@@ -515,15 +520,15 @@ fn worker(
             until,
             times_out,
         } => {
-            let total = (*until - *started).max(1) as f64;
-            let pct = (((now - *started) as f64 / total) * 100.0).clamp(0.0, 100.0);
+            let total = (*until - *started).max(Duration::NANOSECOND).as_nanos() as f64;
+            let pct = (((now - *started).as_nanos() as f64 / total) * 100.0).clamp(0.0, 100.0);
             let ends = if *times_out {
                 format!(
                     "ReconciliationTimeout fires at {}: an error",
-                    format::dur(*until)
+                    format::dur(until.since_t0())
                 )
             } else {
-                format!("Reconcile ends at {}", format::dur(*until))
+                format!("Reconcile ends at {}", format::dur(until.since_t0()))
             };
             html! {
                 <div class={classes!("worker", "busy", times_out.then_some("times-out"))}>
@@ -678,9 +683,12 @@ mod tests {
     /// against a 10/s refill, so the bucket never drains; 20 ms does.
     #[test]
     fn failures_per_second_is_the_workers_ceiling() {
-        assert_eq!(failures_per_second(1, 200_000_000), Some(5.0));
+        assert_eq!(
+            failures_per_second(1, Duration::from_nanos(200_000_000)),
+            Some(5.0)
+        );
         let fast = parse_go_duration(DRAIN_RECONCILE).unwrap();
         assert!(failures_per_second(1, fast).unwrap() > 10.0);
-        assert_eq!(failures_per_second(4, 0), None, "no ceiling");
+        assert_eq!(failures_per_second(4, Duration::ZERO), None, "no ceiling");
     }
 }
