@@ -277,7 +277,7 @@ mod tests {
         let real = real_time_to_cross(&mut p, 1.0, Instant::T0, Instant::T0 + 5 * MILLISECOND);
         assert!((MIN_REAL_MS..MIN_REAL_MS + 50.0).contains(&real), "{real}");
         assert_eq!(
-            p.speed(1.0, Instant::T0, Some(Instant::T0 + (5 * MILLISECOND)), 1)
+            p.speed(1.0, Instant::T0, Some(Instant::T0 + 5 * MILLISECOND), 1)
                 .1,
             Cue::SlowMotion
         );
@@ -287,7 +287,7 @@ mod tests {
     fn a_30s_requeue_after_is_crossed_quickly_with_a_cue() {
         let mut p = Pacing::default();
         assert_eq!(
-            p.speed(1.0, Instant::T0, Some(Instant::T0 + (30 * SECOND)), 1)
+            p.speed(1.0, Instant::T0, Some(Instant::T0 + 30 * SECOND), 1)
                 .1,
             Cue::SkippingAhead
         );
@@ -308,11 +308,11 @@ mod tests {
     #[test]
     fn a_stretch_keeps_one_speed_and_middling_gaps_play_as_chosen() {
         let mut p = Pacing::default();
-        let (first, _) = p.speed(1.0, Instant::T0, Some(Instant::T0 + (10 * MILLISECOND)), 1);
+        let (first, _) = p.speed(1.0, Instant::T0, Some(Instant::T0 + 10 * MILLISECOND), 1);
         let (later, _) = p.speed(
             1.0,
-            Instant::T0 + (9 * MILLISECOND),
-            Some(Instant::T0 + (10 * MILLISECOND)),
+            Instant::T0 + 9 * MILLISECOND,
+            Some(Instant::T0 + 10 * MILLISECOND),
             1,
         );
         assert_eq!(first, later, "no slowing down as the countdown nears zero");
@@ -383,7 +383,7 @@ mod tests {
         let f = p.frame(
             1.0,
             Instant::T0,
-            Some(Instant::T0 + (20 * MILLISECOND)),
+            Some(Instant::T0 + 20 * MILLISECOND),
             1,
             16.7,
             true,
@@ -407,7 +407,7 @@ mod tests {
         );
         p.on = false;
         assert_eq!(
-            p.speed(1.0, Instant::T0, Some(Instant::T0 + (5 * MILLISECOND)), 1),
+            p.speed(1.0, Instant::T0, Some(Instant::T0 + 5 * MILLISECOND), 1),
             (1.0, Cue::Normal)
         );
     }

@@ -142,7 +142,7 @@ mod tests {
                     key: "default/typed".into(),
                 },
             )],
-            at: Instant::T0 + (3 * SECOND),
+            at: Instant::T0 + 3 * SECOND,
             lesson: None,
             selected: Some("default/typed".into()),
         }

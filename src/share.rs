@@ -246,7 +246,7 @@ mod tests {
                     },
                 ),
             ],
-            at: Instant::T0 + (3 * SECOND),
+            at: Instant::T0 + 3 * SECOND,
             lesson: Some(LessonPosition {
                 text: None,
                 id: "backoff".into(),
@@ -354,7 +354,7 @@ mod tests {
     fn recorded_inputs_pass_the_gate() {
         let mut s = sample();
         s.inputs.push((
-            Instant::T0 + (4 * SECOND),
+            Instant::T0 + 4 * SECOND,
             Input::WatchEvents {
                 key: "k".into(),
                 per_second: 1e-10,

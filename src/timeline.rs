@@ -455,17 +455,17 @@ mod tests {
     fn rewinding_and_replaying_gives_the_same_run_for_one_controller_or_two() {
         for scenario in [failing(40), two_controllers(40)] {
             let mut t = Timeline::new(scenario).unwrap();
-            run_to(&mut t, Instant::T0 + (2 * SECOND));
+            run_to(&mut t, Instant::T0 + 2 * SECOND);
             t.record(Input::Add { key: "late".into() }).unwrap();
-            run_to(&mut t, Instant::T0 + (9 * SECOND));
+            run_to(&mut t, Instant::T0 + 9 * SECOND);
             let digest = t.engine().digest();
-            assert!(t.seek(Instant::T0 + (1500 * MILLISECOND)));
-            assert_eq!(t.now(), Instant::T0 + (1500 * MILLISECOND));
-            run_to(&mut t, Instant::T0 + (9 * SECOND));
+            assert!(t.seek(Instant::T0 + 1500 * MILLISECOND));
+            assert_eq!(t.now(), Instant::T0 + 1500 * MILLISECOND);
+            run_to(&mut t, Instant::T0 + 9 * SECOND);
             assert_eq!(t.engine().digest(), digest, "replayed through the input");
             // Step back lands on an earlier event, step forward on a later one.
             t.step_back();
-            assert!(t.now() < Instant::T0 + (9 * SECOND));
+            assert!(t.now() < Instant::T0 + 9 * SECOND);
             let before = t.now();
             assert!(t.step().is_some_and(|at| at > before));
         }
@@ -475,12 +475,12 @@ mod tests {
     fn the_frame_budget_fits_what_a_frame_costs_and_leaves_the_run_as_it_is() {
         let scenario = failing(60_000);
         let mut whole = Timeline::new(scenario.clone()).unwrap();
-        run_to(&mut whole, Instant::T0 + (3 * SECOND));
+        run_to(&mut whole, Instant::T0 + 3 * SECOND);
         let mut t = Timeline::new(scenario).unwrap();
         assert_eq!(t.budget(), FRAME_BUDGET);
         // 60,000 keys added at t=0 take more than a frame: slow frames
         // (40 ms of work each) halve the budget, down to the floor at most.
-        assert!(!t.advance_to(Instant::T0 + (3 * SECOND)));
+        assert!(!t.advance_to(Instant::T0 + 3 * SECOND));
         t.fit_budget(40.0);
         assert_eq!(t.budget(), FRAME_BUDGET / 2);
         for _ in 0..20 {
@@ -508,7 +508,7 @@ mod tests {
             t.fit_budget(bad);
             assert_eq!(t.budget(), before);
         }
-        assert_eq!(t.now(), Instant::T0 + (3 * SECOND));
+        assert_eq!(t.now(), Instant::T0 + 3 * SECOND);
         assert_eq!(t.engine().digest(), whole.engine().digest());
     }
 
@@ -517,29 +517,29 @@ mod tests {
         let mut t = Timeline::new(two_controllers(40_000)).unwrap();
         // 80,000 keys added at t=0 cannot fit one frame: each call returns.
         let mut frames = 0;
-        while !t.advance_to(Instant::T0 + (10 * SECOND)) {
+        while !t.advance_to(Instant::T0 + 10 * SECOND) {
             frames += 1;
             assert!(frames < 10_000, "no progress");
         }
         assert!(frames > 1, "the work was spread over {frames} frames");
-        assert_eq!(t.now(), Instant::T0 + (10 * SECOND));
+        assert_eq!(t.now(), Instant::T0 + 10 * SECOND);
         // Seeking back replays one frame at a time too, and the frames
         // after the seek go on towards it.
-        t.seek(Instant::T0 + (5 * SECOND));
+        t.seek(Instant::T0 + 5 * SECOND);
         let mut frames = 0;
         while t.pending().is_some() {
             t.catch_up();
             frames += 1;
             assert!(frames < 10_000, "no progress");
         }
-        assert_eq!(t.now(), Instant::T0 + (5 * SECOND));
+        assert_eq!(t.now(), Instant::T0 + 5 * SECOND);
     }
 
     #[test]
     fn a_new_input_after_a_rewind_cuts_off_the_old_future() {
         let mut t = Timeline::new(failing(3)).unwrap();
         t.record(Input::Add { key: "x".into() }).unwrap();
-        run_to(&mut t, Instant::T0 + (5 * SECOND));
+        run_to(&mut t, Instant::T0 + 5 * SECOND);
         t.record(Input::Add { key: "y".into() }).unwrap();
         assert_eq!(t.tape().len(), 2);
         t.seek(Instant::T0 + SECOND);
@@ -568,7 +568,7 @@ mod tests {
         s.duration_ns = 600 * SECOND;
         let mut t = Timeline::new(s).unwrap();
         for i in 1..=5 {
-            run_to(&mut t, Instant::T0 + (i * 2 * SECOND));
+            run_to(&mut t, Instant::T0 + i * 2 * SECOND);
             t.checkpoint_now();
         }
         let held = timeline_keys(t.checkpoints());

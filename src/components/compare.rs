@@ -369,10 +369,10 @@ mod tests {
             },
         )];
         let run = run_of(s, inputs, Instant::T0 + 6 * SECOND);
-        assert_eq!(own_window(&run), Instant::T0 + (6 * SECOND));
+        assert_eq!(own_window(&run), Instant::T0 + 6 * SECOND);
         for (name, queue, limiter) in limiters() {
             let plot = own_storm(&run, queue, limiter, OWN_BUDGET);
-            assert_eq!(plot.reached, Instant::T0 + (6 * SECOND), "{name}");
+            assert_eq!(plot.reached, Instant::T0 + 6 * SECOND, "{name}");
             assert_eq!(plot.skipped, 0);
             let before: f64 = plot
                 .points
@@ -397,7 +397,7 @@ mod tests {
         let run = run_of(
             Scenario::failing_keys(LimiterConfig::DefaultController, 100_000),
             vec![],
-            Instant::T0 + (60 * SECOND),
+            Instant::T0 + 60 * SECOND,
         );
         let plot = own_storm(
             &run,
@@ -406,7 +406,7 @@ mod tests {
             10_000,
         );
         assert!(
-            plot.reached < Instant::T0 + (60 * SECOND),
+            plot.reached < Instant::T0 + 60 * SECOND,
             "stopped at {:?}",
             plot.reached
         );

@@ -9,11 +9,11 @@ fn a_script_the_form_cannot_spell_is_shown_as_loaded_and_kept() {
     for script in [
         Script::Outage {
             from_ns: Instant::T0,
-            until_ns: Instant::T0 + (300 * SECOND),
+            until_ns: Instant::T0 + 300 * SECOND,
             otherwise: Outcome::Success,
         },
         Script::NotReadyUntil {
-            ready_ns: Instant::T0 + (120 * SECOND),
+            ready_ns: Instant::T0 + 120 * SECOND,
             every_ns: 30 * SECOND,
         },
         Script::Sequence {
@@ -40,7 +40,7 @@ fn a_script_the_form_cannot_spell_is_shown_as_loaded_and_kept() {
     let mut s = Scenario::new("outage");
     s.controllers[0].default_script = Script::Outage {
         from_ns: Instant::T0,
-        until_ns: Instant::T0 + (300 * SECOND),
+        until_ns: Instant::T0 + 300 * SECOND,
         otherwise: Outcome::Success,
     };
     let (_, label) = Settings::from_scenario(&s).script_choices().pop().unwrap();

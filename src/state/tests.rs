@@ -69,8 +69,8 @@ fn rewinding_and_replaying_gives_the_same_run() {
         let s = p.sim();
         s.log().iter().map(|e| s.describe(e)).collect()
     };
-    p = reduce(p, Action::Seek(Instant::T0 + (3 * MILLISECOND)));
-    assert!(p.now() == Instant::T0 + (3 * MILLISECOND));
+    p = reduce(p, Action::Seek(Instant::T0 + 3 * MILLISECOND));
+    assert!(p.now() == Instant::T0 + 3 * MILLISECOND);
     p = reduce(p, Action::Seek(end));
     let log_now: Vec<String> = {
         let s = p.sim();
@@ -120,7 +120,7 @@ fn a_manager_link_keeps_its_inputs_and_its_lesson() {
             key: "ns/extra".into(),
         }),
     );
-    p = reduce(p, Action::Seek(Instant::T0 + (3 * workqueue_core::SECOND)));
+    p = reduce(p, Action::Seek(Instant::T0 + 3 * workqueue_core::SECOND));
     p = reduce(
         p,
         Action::Input(Input::WatchEvents {
@@ -129,7 +129,7 @@ fn a_manager_link_keeps_its_inputs_and_its_lesson() {
             duration_ns: workqueue_core::SECOND,
         }),
     );
-    p = reduce(p, Action::Seek(Instant::T0 + (5 * workqueue_core::SECOND)));
+    p = reduce(p, Action::Seek(Instant::T0 + 5 * workqueue_core::SECOND));
     let shared = p.shared();
     assert_eq!(shared.inputs.len(), 2, "{:?}", shared.inputs);
     let q = Playground::from_url("", &format!("#{}", share::encode(&shared)));
@@ -228,7 +228,7 @@ fn at_1x_a_failing_keys_5ms_backoff_is_on_screen_for_over_half_a_second() {
     );
     assert_eq!(p.cue, Cue::SlowMotion);
     assert!(
-        p.sim().now() < Instant::T0 + (100 * MILLISECOND),
+        p.sim().now() < Instant::T0 + 100 * MILLISECOND,
         "slow motion, not a leap"
     );
 }

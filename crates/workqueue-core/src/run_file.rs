@@ -271,7 +271,7 @@ mod tests {
                     },
                 ),
                 (
-                    Instant::T0 + (2 * SECOND),
+                    Instant::T0 + 2 * SECOND,
                     Input::AddMany {
                         prefix: "ns/obj-".into(),
                         count: 40,
@@ -297,8 +297,8 @@ mod tests {
                        {"at": "5s", "do": {"input": "add", "key": "ours/late"}}],
             "run_to": "7s"}"#;
         let r = Run::from_json(text).unwrap();
-        assert_eq!(r.inputs[1].0, Instant::T0 + (5 * SECOND));
-        assert_eq!(r.run_to, Instant::T0 + (7 * SECOND));
+        assert_eq!(r.inputs[1].0, Instant::T0 + 5 * SECOND);
+        assert_eq!(r.run_to, Instant::T0 + 7 * SECOND);
     }
 
     #[test]

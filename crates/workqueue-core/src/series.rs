@@ -103,7 +103,7 @@ mod tests {
     fn the_recent_rate_counts_whole_samples_only() {
         let mut s = Series::new(100 * MILLISECOND);
         assert_eq!(
-            s.reconciles_per_second(Instant::T0 + (50 * MILLISECOND), SECOND),
+            s.reconciles_per_second(Instant::T0 + 50 * MILLISECOND, SECOND),
             None
         );
         s.samples = vec![Sample::default(); 30];
@@ -113,12 +113,12 @@ mod tests {
         }
         // At 2.05 s the last whole second is samples 10..20: 10 in 1 s.
         assert_eq!(
-            s.reconciles_per_second(Instant::T0 + (2_050 * MILLISECOND), SECOND),
+            s.reconciles_per_second(Instant::T0 + 2_050 * MILLISECOND, SECOND),
             Some(10.0)
         );
         // Early on, the window shrinks to what has ended: 5 per 100 ms.
         assert_eq!(
-            s.reconciles_per_second(Instant::T0 + (150 * MILLISECOND), SECOND),
+            s.reconciles_per_second(Instant::T0 + 150 * MILLISECOND, SECOND),
             Some(50.0)
         );
     }

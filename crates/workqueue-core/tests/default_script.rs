@@ -27,13 +27,13 @@ fn a_drained_bucket_refills_once_keys_succeed() {
     s.duration_ns = 120 * SECOND;
     s.first_mut().controller.reconcile_ns = 20 * MILLISECOND;
     let mut sim = Simulation::new(&s).unwrap();
-    sim.run_until(Instant::T0 + (10 * SECOND));
+    sim.run_until(Instant::T0 + 10 * SECOND);
     let drained = sim.bucket_tokens_at(sim.now()).unwrap();
     assert!(drained < 1.0, "300 failing keys drain it: {drained}");
     let errors = sim.controller_metrics().total(ResultLabel::Error);
     sim.apply(Input::DefaultScript { script: succeed() })
         .unwrap();
-    sim.run_until(Instant::T0 + (60 * SECOND));
+    sim.run_until(Instant::T0 + 60 * SECOND);
     assert_eq!(
         sim.controller_metrics().total(ResultLabel::Error),
         errors,

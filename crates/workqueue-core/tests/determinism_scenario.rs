@@ -63,7 +63,7 @@ pub fn scenario_on(queue: QueueKind) -> Scenario {
             },
         }),
         reconcile_ns: Some(MILLISECOND),
-        add_at_ns: Some(Instant::T0 + (5 * MILLISECOND)),
+        add_at_ns: Some(Instant::T0 + 5 * MILLISECOND),
     });
     s.duration_ns = 30 * SECOND;
     s

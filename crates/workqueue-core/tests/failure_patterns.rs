@@ -15,7 +15,7 @@ fn run(script: Script) -> Simulation {
     });
     let mut sim = Simulation::new(&s).unwrap();
     sim.apply(Input::Add { key: "a".into() }).unwrap();
-    sim.run_until(Instant::T0 + (20 * 60 * SECOND));
+    sim.run_until(Instant::T0 + 20 * 60 * SECOND);
     sim
 }
 
@@ -26,7 +26,7 @@ fn run(script: Script) -> Simulation {
 fn an_outage_ends_at_the_first_retry_after_it() {
     let sim = run(Script::Outage {
         from_ns: Instant::T0,
-        until_ns: Instant::T0 + (300 * SECOND),
+        until_ns: Instant::T0 + 300 * SECOND,
         otherwise: Outcome::Success,
     });
     assert_eq!(
@@ -41,7 +41,7 @@ fn an_outage_ends_at_the_first_retry_after_it() {
 #[test]
 fn not_ready_polls_until_ready() {
     let sim = run(Script::NotReadyUntil {
-        ready_ns: Instant::T0 + (10 * SECOND),
+        ready_ns: Instant::T0 + 10 * SECOND,
         every_ns: 3 * SECOND,
     });
     assert_eq!(sim.converged_at(), Some(Instant::T0 + 12 * SECOND));
@@ -60,8 +60,8 @@ fn the_patterns_read_from_files_and_bad_ones_are_named() {
     assert_eq!(
         s.controllers[0].default_script,
         Script::Outage {
-            from_ns: Instant::T0 + (60 * SECOND),
-            until_ns: Instant::T0 + (360 * SECOND),
+            from_ns: Instant::T0 + 60 * SECOND,
+            until_ns: Instant::T0 + 360 * SECOND,
             otherwise: Outcome::Success
         }
     );
@@ -100,7 +100,7 @@ fn reconcile_times_spread_within_their_range_from_the_seed() {
     }];
     let run = || {
         let mut sim = Simulation::new(&s).unwrap();
-        sim.run_until(Instant::T0 + (60 * SECOND));
+        sim.run_until(Instant::T0 + 60 * SECOND);
         sim
     };
     let (a, b) = (run(), run());

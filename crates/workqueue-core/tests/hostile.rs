@@ -229,8 +229,8 @@ fn a_bounded_manager_step_spends_its_budget_not_the_whole_instant() {
     assert!(keys <= 100, "{keys} keys added on a budget of 100");
     // Stepping on finishes the same instant the same way as one big step.
     let mut whole = Manager::new(&s).unwrap();
-    whole.run_until(Instant::T0 + (10 * SECOND));
-    bounded.run_until(Instant::T0 + (10 * SECOND));
+    whole.run_until(Instant::T0 + 10 * SECOND);
+    bounded.run_until(Instant::T0 + 10 * SECOND);
     let digests = |m: &Manager| m.controllers().map(|(_, c)| c.digest()).collect::<Vec<_>>();
     assert_eq!(digests(&bounded), digests(&whole));
 }

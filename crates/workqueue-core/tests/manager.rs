@@ -117,7 +117,7 @@ fn a_crossplane_provider_shares_its_global_bucket_and_client_across_kinds() {
     assert_eq!(global, Some(-200.0));
     let inner: u64 = m.controllers().map(|(_, c)| c.inner_reconciles()).sum();
     assert_eq!(inner, 100);
-    m.run_until(Instant::T0 + (60 * SECOND));
+    m.run_until(Instant::T0 + 60 * SECOND);
     // The deferred ones come back at 10 a second: the provider converges
     // after 20s, not after 20s per kind.
     let inner: u64 = m.controllers().map(|(_, c)| c.inner_reconciles()).sum();
@@ -127,7 +127,7 @@ fn a_crossplane_provider_shares_its_global_bucket_and_client_across_kinds() {
         .filter_map(|(_, c)| c.converged_at())
         .max()
         .unwrap();
-    assert_eq!(converged, Instant::T0 + (20 * SECOND));
+    assert_eq!(converged, Instant::T0 + 20 * SECOND);
 }
 
 #[test]
@@ -241,8 +241,8 @@ fn a_manager_of_one_is_exactly_its_controller() {
     }
     // Taken out of the manager, the controller runs on as the plain one.
     let mut alone = managed.controller(0).unwrap().clone();
-    alone.run_until(Instant::T0 + (30 * SECOND));
-    plain.run_until(Instant::T0 + (30 * SECOND));
+    alone.run_until(Instant::T0 + 30 * SECOND);
+    plain.run_until(Instant::T0 + 30 * SECOND);
     assert_eq!(alone.digest(), plain.digest());
 }
 
@@ -267,7 +267,7 @@ fn the_client_limits_each_kind_on_its_own_unless_told_to_share() {
         }
         s.duration_ns = 60 * SECOND;
         let mut m = Manager::new(&s).unwrap();
-        m.run_until(Instant::T0 + (60 * SECOND));
+        m.run_until(Instant::T0 + 60 * SECOND);
         let converged: Vec<_> = m
             .controllers()
             .map(|(_, c)| c.converged_at().unwrap())
@@ -285,7 +285,7 @@ fn the_client_limits_each_kind_on_its_own_unless_told_to_share() {
     assert_eq!(buckets, 1);
     assert_eq!(
         *shared.iter().max().unwrap(),
-        Instant::T0 + (38 * SECOND),
+        Instant::T0 + 38 * SECOND,
         "one bucket for both"
     );
     // Two controllers that write the same kind share its bucket.
@@ -365,15 +365,12 @@ fn writes_to_another_kind_draw_from_that_kinds_bucket() {
         ]
     );
     let mut m = Manager::new(&s).unwrap();
-    m.run_until(Instant::T0 + (60 * SECOND));
+    m.run_until(Instant::T0 + 60 * SECOND);
     let converged: Vec<_> = m
         .controllers()
         .map(|(_, c)| c.converged_at().unwrap())
         .collect();
-    assert_eq!(
-        *converged.iter().max().unwrap(),
-        Instant::T0 + (38 * SECOND)
-    );
+    assert_eq!(*converged.iter().max().unwrap(), Instant::T0 + 38 * SECOND);
     let summary = workqueue_core::summary::Summary::of(&m);
     let by_kind: Vec<(String, u64)> = summary
         .requests
@@ -389,7 +386,7 @@ fn writes_to_another_kind_draw_from_that_kinds_bucket() {
         c.writes.clear();
     }
     let mut m = Manager::new(&s).unwrap();
-    m.run_until(Instant::T0 + (60 * SECOND));
+    m.run_until(Instant::T0 + 60 * SECOND);
     assert_eq!(
         m.controllers().next().unwrap().1.converged_at(),
         Some(Instant::T0 + 18 * SECOND)
@@ -425,7 +422,7 @@ fn where_errors_write_nothing_only_successes_send_requests() {
                 20,
                 Script::Outage {
                     from_ns: Instant::T0,
-                    until_ns: Instant::T0 + (5 * SECOND),
+                    until_ns: Instant::T0 + 5 * SECOND,
                     otherwise: Outcome::Success,
                 },
             )],
@@ -438,7 +435,7 @@ fn where_errors_write_nothing_only_successes_send_requests() {
         c.writes.insert("Secret".into(), 2);
         c.errors_write_nothing = errors_write_nothing;
         let mut m = Manager::new(&s).unwrap();
-        m.run_until(Instant::T0 + (60 * SECOND));
+        m.run_until(Instant::T0 + 60 * SECOND);
         let sim = m.controllers().next().unwrap().1;
         let snapshot = sim.metrics_snapshot();
         let all = sim.inner_reconciles();

@@ -36,7 +36,7 @@ fn a_failing_initial_list_key_is_requeued_at_its_handed_out_priority() {
         },
     ));
     let mut sim = Simulation::new(&s).unwrap();
-    sim.run_until(Instant::T0 + (10 * MILLISECOND));
+    sim.run_until(Instant::T0 + 10 * MILLISECOND);
     let a = sim.find("a").unwrap();
     assert_eq!(
         sim.handed_priority(a),
@@ -73,7 +73,7 @@ fn result_priority_overrides_the_handed_out_one() {
         },
     ));
     let mut sim = Simulation::new(&s).unwrap();
-    sim.run_until(Instant::T0 + (10 * MILLISECOND));
+    sim.run_until(Instant::T0 + 10 * MILLISECOND);
     let a = sim.find("a").unwrap();
     assert_eq!(sim.queue().priority_of(a), Some(10));
     assert!(raised.go_return().contains("Priority: ptr.To(10)"));
@@ -103,7 +103,7 @@ fn a_resync_is_low_priority_and_a_watch_event_raises_it() {
         period_ns: 3 * SECOND,
     });
     let mut sim = Simulation::new(&s).unwrap();
-    sim.run_until(Instant::T0 + (3 * SECOND));
+    sim.run_until(Instant::T0 + 3 * SECOND);
     let other = sim.find("other").unwrap();
     assert_eq!(
         sim.queue().priority_of(other),
@@ -139,9 +139,9 @@ fn shutdown_stops_the_workers_at_once_on_the_priority_queue_but_drains_on_client
             ));
         }
         let mut sim = Simulation::new(&s).unwrap();
-        sim.run_until(Instant::T0 + (500 * MILLISECOND));
+        sim.run_until(Instant::T0 + 500 * MILLISECOND);
         sim.apply(Input::Shutdown).unwrap();
-        sim.run_until(Instant::T0 + (10 * SECOND));
+        sim.run_until(Instant::T0 + 10 * SECOND);
         let done: u64 = ["a", "b", "c"]
             .iter()
             .map(|k| sim.item(sim.find(k).unwrap()).reconciles)

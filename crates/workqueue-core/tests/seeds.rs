@@ -63,7 +63,7 @@ fn ten_thousand_failing_keys_requeue_70_to_80_thousand_times_in_the_first_second
 #[test]
 fn bucket_alone_lets_100_through_at_once_then_10_per_second() {
     let mut sim = failing_storm(bucket(), 10_000);
-    sim.run_until(Instant::T0 + (4 * SECOND));
+    sim.run_until(Instant::T0 + 4 * SECOND);
     assert_eq!(requeues_between(&sim, Instant::T0, MILLISECOND), 100);
     assert_eq!(
         requeues_between(&sim, Instant::T0 + MILLISECOND, 100 * MILLISECOND),
@@ -71,7 +71,7 @@ fn bucket_alone_lets_100_through_at_once_then_10_per_second() {
     );
     for s in 1..4 {
         assert_eq!(
-            requeues_between(&sim, Instant::T0 + (s * SECOND), (s + 1) * SECOND),
+            requeues_between(&sim, Instant::T0 + s * SECOND, (s + 1) * SECOND),
             10,
             "second {s}"
         );
@@ -92,18 +92,18 @@ fn max_of_gives_the_first_100_a_5ms_delay_and_then_queues_behind_the_bucket() {
     assert_eq!(delays[101], 200 * MILLISECOND);
     // And in a run: with max-of the herd is smoothed like the bucket alone.
     let mut sim = failing_storm(LimiterConfig::DefaultController, 10_000);
-    sim.run_until(Instant::T0 + (3 * SECOND));
+    sim.run_until(Instant::T0 + 3 * SECOND);
     assert_eq!(
         requeues_between(&sim, Instant::T0, 5 * MILLISECOND),
         0,
         "nothing is requeued before 5ms"
     );
     assert_eq!(
-        requeues_between(&sim, Instant::T0 + (5 * MILLISECOND), 6 * MILLISECOND),
+        requeues_between(&sim, Instant::T0 + 5 * MILLISECOND, 6 * MILLISECOND),
         100
     );
     assert_eq!(
-        requeues_between(&sim, Instant::T0 + (2 * SECOND), 3 * SECOND),
+        requeues_between(&sim, Instant::T0 + 2 * SECOND, 3 * SECOND),
         10
     );
 }
@@ -155,7 +155,7 @@ fn an_event_storm_on_one_key_gives_one_reconcile_in_flight_plus_one_queued() {
         .find("prod/web-7d8")
         .unwrap_or(workqueue_core::ItemId(0));
     let mut in_flight_and_dirty = 0;
-    while sim.now() < Instant::T0 + (2 * SECOND) {
+    while sim.now() < Instant::T0 + 2 * SECOND {
         sim.step();
         assert!(sim.queue().len() <= 1, "never two copies queued");
         assert!(
@@ -346,7 +346,7 @@ fn crossplane_r10_runs_10_workers_with_a_10_per_second_burst_100_global_bucket()
         .filter(|w| **w != WorkerState::Idle)
         .count();
     assert_eq!(busy, 10, "ten reconciles at once");
-    sim.run_until(Instant::T0 + (20 * SECOND));
+    sim.run_until(Instant::T0 + 20 * SECOND);
     // The burst of 100 and then 10 per second: 300 keys need about 20s, not 3s.
     let done = sim.controller_metrics().total(ResultLabel::Success);
     assert!((280..=300).contains(&done), "{done}");
@@ -355,7 +355,7 @@ fn crossplane_r10_runs_10_workers_with_a_10_per_second_burst_100_global_bucket()
         "the middleware deferred some"
     );
     let mut early = Simulation::new(&s).unwrap();
-    early.run_until(Instant::T0 + (5 * SECOND));
+    early.run_until(Instant::T0 + 5 * SECOND);
     let done = early.controller_metrics().total(ResultLabel::Success);
     assert!((140..=150).contains(&done), "100 + 10/s after 5s: {done}");
 }
@@ -378,14 +378,14 @@ fn crossplane_throttle_deferral_resets_the_per_object_backoff() {
     sim.run_until(Instant::T0);
     assert_eq!(sim.queue().num_requeues(k), 1);
     // Drain the global bucket (burst 10) by hand-added keys at 7s, before the 4th dequeue.
-    sim.run_until(Instant::T0 + (6 * SECOND));
+    sim.run_until(Instant::T0 + 6 * SECOND);
     assert_eq!(sim.queue().num_requeues(k), 3, "delays 1s, 2s, 4s");
     sim.apply(Input::AddMany {
         prefix: "other-".into(),
         count: 12,
     })
     .unwrap();
-    sim.run_until(Instant::T0 + (7 * SECOND));
+    sim.run_until(Instant::T0 + 7 * SECOND);
     let deferred = sim.log().iter().any(|e| matches!(&e.event, SimEvent::Gate { item, gate: workqueue_core::controller::Gate::Defer { .. }, .. } if *item == k));
     assert!(
         deferred,
@@ -418,7 +418,7 @@ fn crossplane_r0_never_reconciles_anything() {
     });
     let mut sim = Simulation::new(&s).unwrap();
     assert_eq!(sim.workers().len(), 1, "workers fall back to 1");
-    sim.run_until(Instant::T0 + (3600 * SECOND));
+    sim.run_until(Instant::T0 + 3600 * SECOND);
     assert_eq!(sim.controller_metrics().total(ResultLabel::Success), 0);
     assert_eq!(
         sim.controller_metrics().total(ResultLabel::RequeueAfter),
@@ -446,7 +446,7 @@ fn shutdown_lets_workers_finish_what_is_queued() {
     sim.run_until(Instant::T0);
     sim.apply(Input::Shutdown).unwrap();
     sim.apply(Input::Add { key: "late".into() }).unwrap();
-    sim.run_until(Instant::T0 + (10 * SECOND));
+    sim.run_until(Instant::T0 + 10 * SECOND);
     assert_eq!(sim.controller_metrics().total(ResultLabel::Success), 3);
     assert!(sim.queue().shutting_down() && sim.queue().is_empty());
     let ignored = sim.log().iter().any(|e| {
@@ -475,7 +475,7 @@ fn a_storm_on_one_key_is_absorbed_by_one_dirty_copy() {
         duration_ns: 2 * SECOND,
     });
     let mut sim = Simulation::new(&s).unwrap();
-    sim.run_until(Instant::T0 + (500 * MILLISECOND));
+    sim.run_until(Instant::T0 + 500 * MILLISECOND);
     let k = sim.find("prod/web").unwrap();
     assert_eq!(sim.watch_events_total(), 26, "events at 0, 20ms, ... 500ms");
     assert!(sim.queue().is_processing(k) && sim.queue().is_dirty(k));
@@ -483,7 +483,7 @@ fn a_storm_on_one_key_is_absorbed_by_one_dirty_copy() {
     // What comes next is a watch event alone (520ms); at 1s the reconcile ends too.
     assert!(sim.next_is_sources_only());
     let mut later = sim.clone();
-    later.run_until(Instant::T0 + (990 * MILLISECOND));
+    later.run_until(Instant::T0 + 990 * MILLISECOND);
     assert!(!later.next_is_sources_only());
     // Done at 1s re-queues the dirty copy and a worker takes it: a fresh count.
     sim.run_until(Instant::T0 + SECOND);

@@ -76,7 +76,7 @@ fn waits_are_told_apart_by_what_set_them() {
     );
     let mut m = Manager::new(&s).unwrap();
     m.apply(0, Input::Add { key: "a".into() }).unwrap();
-    m.run_until(Instant::T0 + (2 * SECOND));
+    m.run_until(Instant::T0 + 2 * SECOND);
     let sum = Summary::of(&m);
     assert_eq!(sum.time_spent.requeue_after, SECOND);
     assert_eq!(sum.time_spent.backoff, Duration::ZERO);
@@ -88,7 +88,7 @@ fn waits_are_told_apart_by_what_set_them() {
     );
     let mut m = Manager::new(&s).unwrap();
     m.apply(0, Input::Add { key: "a".into() }).unwrap();
-    m.run_until(Instant::T0 + (5 * SECOND));
+    m.run_until(Instant::T0 + 5 * SECOND);
     let sum = Summary::of(&m);
     assert_eq!(sum.time_spent.bucket, SECOND);
     assert_eq!(sum.time_to_converge.unwrap().max, SECOND);
@@ -112,7 +112,7 @@ fn a_storm_fills_the_queue_and_keys_wait_their_turn() {
         script: None,
     }];
     let mut m = Manager::new(&s).unwrap();
-    m.run_until(Instant::T0 + (5 * SECOND));
+    m.run_until(Instant::T0 + 5 * SECOND);
     let sum = Summary::of(&m);
     assert_eq!(sum.deepest_queue, 100);
     assert_eq!(
@@ -160,7 +160,7 @@ fn requests_are_counted_per_kind_and_the_client_wait_is_named() {
         per: ClientScope::Kind,
     });
     let mut m = Manager::new(&s).unwrap();
-    m.run_until(Instant::T0 + (20 * SECOND));
+    m.run_until(Instant::T0 + 20 * SECOND);
     let sum = Summary::of(&m);
     let kinds: Vec<_> = sum
         .requests

@@ -178,7 +178,7 @@ mod tests {
             ));
             assert_eq!(c.controller.reconcile_ns, 50 * MILLISECOND);
             assert!(
-                matches!(c.default_script, Script::Outage { until_ns, .. } if until_ns == Instant::T0 + (300 * SECOND))
+                matches!(c.default_script, Script::Outage { until_ns, .. } if until_ns == Instant::T0 + 300 * SECOND)
             );
             assert!(c.errors_write_nothing);
             assert_eq!(c.requests_per_reconcile, 1);

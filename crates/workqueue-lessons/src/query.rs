@@ -580,7 +580,7 @@ mod tests {
             "16m40s"
         );
         assert_eq!(
-            Value::Instant(Instant::T0 + (10_015 * MILLISECOND)).text(),
+            Value::Instant(Instant::T0 + 10_015 * MILLISECOND).text(),
             "t=10.015s"
         );
         assert_eq!(Value::PerSecond(10.0).text(), "10.0");

@@ -183,9 +183,9 @@ fn waiting_records_become_ready_with_fresh_counters_in_waiting_order() {
     q.add(Instant::T0, c);
     q.add_after(Instant::T0, b, 2 * MILLISECOND);
     q.add_after(Instant::T0, a, MILLISECOND);
-    q.advance(Instant::T0 + (3 * MILLISECOND));
+    q.advance(Instant::T0 + 3 * MILLISECOND);
     let order: Vec<_> = (0..3)
-        .filter_map(|_| got(&mut q, Instant::T0 + (3 * MILLISECOND)))
+        .filter_map(|_| got(&mut q, Instant::T0 + 3 * MILLISECOND))
         .map(|(k, _)| k)
         .collect();
     assert_eq!(order, ["c", "a", "b"]);

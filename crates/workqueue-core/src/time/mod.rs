@@ -9,7 +9,7 @@
 //! the recorded upstream cases check the edges.
 
 use std::fmt;
-use std::ops::{Add, AddAssign, Div, Mul, Neg, Sub, SubAssign};
+use std::ops::{Add, AddAssign, Div, Mul, Neg, Sub};
 
 mod go;
 
@@ -92,8 +92,6 @@ impl Duration {
     pub const MAX: Duration = Duration(i64::MAX);
     /// `rate.InfDuration`.
     pub const INF: Duration = Duration::MAX;
-    /// The most negative duration (Go's `minDuration`).
-    pub const MIN: Duration = Duration(i64::MIN);
 
     pub const fn from_nanos(ns: i64) -> Duration {
         Duration(ns)
@@ -181,12 +179,6 @@ impl Sub for Duration {
     type Output = Duration;
     fn sub(self, d: Duration) -> Duration {
         Duration(self.0 - d.0)
-    }
-}
-
-impl SubAssign for Duration {
-    fn sub_assign(&mut self, d: Duration) {
-        self.0 -= d.0;
     }
 }
 

@@ -19,7 +19,7 @@ fn a_key_without_details_still_reports_its_requeues() {
     s.first_mut().controller.workers = 64;
     s.first_mut().controller.reconcile_ns = Duration::ZERO;
     let mut sim = crate::sim::Simulation::new(&s).unwrap();
-    sim.run_until(Instant::T0 + (SECOND / 2));
+    sim.run_until(Instant::T0 + SECOND / 2);
     let first = sim.key_report(crate::item::ItemId(0));
     assert_eq!(first.retries, 1);
     assert_eq!(first.last_retry.map(|r| r.delay), Some(SECOND));
@@ -68,12 +68,12 @@ fn a_failing_key_waits_with_a_countdown_that_shrinks_to_zero() {
     );
     assert_eq!(w.key.failures, 1);
     assert_eq!(w.fraction_left(Instant::T0), 1.0);
-    assert!((w.fraction_left(Instant::T0 + (2 * MILLISECOND)) - 0.6).abs() < 1e-12);
-    assert_eq!(w.fraction_left(Instant::T0 + (5 * MILLISECOND)), 0.0);
+    assert!((w.fraction_left(Instant::T0 + 2 * MILLISECOND) - 0.6).abs() < 1e-12);
+    assert_eq!(w.fraction_left(Instant::T0 + 5 * MILLISECOND), 0.0);
     assert!(!w.on_bucket, "the key's own backoff decided this wait");
     assert!(v.bucket.is_none(), "an exponential limiter has no bucket");
     // The second wait starts at 5ms and lasts 10ms.
-    s.run_until(Instant::T0 + (5 * MILLISECOND));
+    s.run_until(Instant::T0 + 5 * MILLISECOND);
     let w = &s.stage_view(24, 32).waiting[0];
     assert_eq!(
         (w.from, w.ready_at),
@@ -87,7 +87,7 @@ fn a_failing_key_waits_with_a_countdown_that_shrinks_to_zero() {
 #[test]
 fn a_key_report_explains_the_last_result_without_scanning_the_log() {
     let mut s = failing_key_a();
-    s.run_until(Instant::T0 + (5 * MILLISECOND));
+    s.run_until(Instant::T0 + 5 * MILLISECOND);
     let id = s.find("a").unwrap();
     let r = s.key_report(id);
     assert_eq!(
@@ -133,7 +133,7 @@ fn watch_events_land_as_queued_merged_or_dirty() {
         duration_ns: SECOND,
     })
     .unwrap();
-    s.run_until(Instant::T0 + (100 * MILLISECOND));
+    s.run_until(Instant::T0 + 100 * MILLISECOND);
     let v = s.stage_view(24, 32);
     let landings: Vec<Landing> = v.arrivals.iter().map(|a| a.landing).collect();
     // 0ms: queued, then taken by the worker at once; 20ms on: the key
@@ -185,12 +185,12 @@ fn the_bucket_reports_debt_the_next_free_token_and_who_waits_on_it() {
     assert_eq!(b.waiting_on_bucket, 50, "the first 100 took a free token");
     // Half a second later five tokens have dripped back, and the five
     // keys they were promised to have come back and succeeded.
-    s.run_until(Instant::T0 + (500 * MILLISECOND));
+    s.run_until(Instant::T0 + 500 * MILLISECOND);
     let b = s.bucket_view().unwrap();
     assert!((b.tokens + 45.0).abs() < 1e-9, "{}", b.tokens);
     assert_eq!(b.waiting_on_bucket, 45);
     // In debt, the drip still moves: 50 ms on, half of the next token.
-    s.run_until(Instant::T0 + (550 * MILLISECOND));
+    s.run_until(Instant::T0 + 550 * MILLISECOND);
     let b = s.bucket_view().unwrap();
     let p = b.refill_progress().expect("in debt, the bucket refills");
     assert!((p - 0.5).abs() < 1e-6, "{p}");

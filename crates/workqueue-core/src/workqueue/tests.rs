@@ -38,8 +38,8 @@ fn shutdown_hands_out_what_is_queued_then_stops() {
     q.add_after(Instant::T0, c, SECOND);
     q.shutdown(Instant::T0);
     assert_eq!(q.add(Instant::T0, c), AddEffect::Ignored);
-    assert_eq!(q.get(Instant::T0 + (2 * SECOND)), Got::Item(a));
-    assert_eq!(q.get(Instant::T0 + (2 * SECOND)), Got::ShutDown);
+    assert_eq!(q.get(Instant::T0 + 2 * SECOND), Got::Item(a));
+    assert_eq!(q.get(Instant::T0 + 2 * SECOND), Got::ShutDown);
     assert_eq!(q.metrics().unwrap().retries_total, 1);
 }
 
@@ -76,8 +76,8 @@ fn rapid_rate_limited_adds_coalesce_but_count() {
         }
     );
     assert_eq!(q.next_ready_at(), Some(Instant::T0 + 5 * MILLISECOND));
-    assert_eq!(q.get(Instant::T0 + (5 * MILLISECOND)), Got::Item(x));
-    q.done(Instant::T0 + (5 * MILLISECOND), x);
+    assert_eq!(q.get(Instant::T0 + 5 * MILLISECOND), Got::Item(x));
+    q.done(Instant::T0 + 5 * MILLISECOND, x);
     assert_eq!(q.get(Instant::T0 + SECOND), Got::Empty);
     assert_eq!(q.num_requeues(x), 2);
     assert_eq!(q.metrics().unwrap().retries_total, 2);
