@@ -1,8 +1,8 @@
 //! Numbers and durations as the page shows them.
 
 use workqueue_core::{
-    format_go_duration, Duration, Instant, Outcome, Script, MICROSECOND, MILLISECOND, MINUTE,
-    SECOND,
+    format_go_duration, Duration, Instant, Outcome, Script, WideInstant, MICROSECOND, MILLISECOND,
+    MINUTE, SECOND,
 };
 
 /// A Go duration, with "never" for anything past 292 years.
@@ -65,7 +65,7 @@ pub fn at(t: Instant) -> String {
 
 /// A wide instant from the waiting heap, relative to now, rounded to three
 /// significant digits for a countdown (the inspector shows exact values).
-pub fn until(ready_at: i128, now: Instant) -> String {
+pub fn until(ready_at: WideInstant, now: Instant) -> String {
     let left = ready_at - now.wide();
     if left > Duration::MAX.as_nanos() as i128 {
         "in ~292 years".into()
@@ -234,8 +234,14 @@ mod tests {
         assert_eq!(count(70_000), "70,000");
         assert_eq!(count(999), "999");
         assert_eq!(dur(Duration::MAX), "never (InfDuration)");
-        assert_eq!(until(5_000_000, Instant::T0), "in 5ms");
-        assert_eq!(until(39_900_040, Instant::T0), "in 39.9ms");
+        assert_eq!(
+            until(WideInstant::from_nanos(5_000_000), Instant::T0),
+            "in 5ms"
+        );
+        assert_eq!(
+            until(WideInstant::from_nanos(39_900_040), Instant::T0),
+            "in 39.9ms"
+        );
         assert_eq!(short(Duration::from_nanos(1_139_900_040)), "1.14s");
         assert_eq!(short(Duration::from_nanos(7)), "7ns");
         assert_eq!(seconds(0.00500), "0.005");

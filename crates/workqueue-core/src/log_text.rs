@@ -8,7 +8,7 @@ use crate::item::ItemId;
 use crate::priority::Placed;
 use crate::queue::QueueKind;
 use crate::sim::Simulation;
-use crate::time::{format_go_duration, Duration};
+use crate::time::{format_go_duration, Duration, WideInstant};
 use crate::workqueue::{AddEffect, AddWithOptsCall, AfterEffect, QueueEvent};
 
 impl Simulation {
@@ -17,7 +17,8 @@ impl Simulation {
         let k = |id: &ItemId| format!("{:?}", self.key(*id));
         let d = |n: Duration| format_go_duration(n);
         // A wide instant, printed as its time since T0.
-        let at = |r: i128| {
+        let at = |r: WideInstant| {
+            let r = r.as_nanos();
             if r > i64::MAX as i128 {
                 "never (past 292 years)".to_string()
             } else {

@@ -89,7 +89,7 @@ struct Entry {
     item: ItemId,
 }
 
-const READY: ReadyAt = 0;
+const READY: ReadyAt = ReadyAt::T0;
 
 impl Entry {
     fn new(ready: Option<Instant2w>, priority: i64, counter: u64, item: ItemId) -> Entry {

@@ -11,7 +11,7 @@ use crate::item::{Interner, ItemId};
 use crate::limiter::{Answer, AnswerKind, Limiter, LimiterConfig};
 use crate::metrics::Histogram;
 use crate::priority::{AddOpts, Placed, PqGot, PriorityQueue};
-use crate::time::{Duration, Instant};
+use crate::time::{Duration, Instant, WideInstant};
 use crate::waiting::ReadyAt;
 use crate::workqueue::{AddEffect, Got, QueueEvent, QueueOptions, Workqueue};
 
@@ -144,7 +144,7 @@ impl ControllerQueue {
         match self {
             ControllerQueue::ClientGo(q) => q.next_ready_at(),
             ControllerQueue::Priority(q) if q.shutting_down() => None,
-            ControllerQueue::Priority(q) => q.next_ready_at().and_then(Instant::from_wide),
+            ControllerQueue::Priority(q) => q.next_ready_at().and_then(WideInstant::narrow),
         }
     }
 

@@ -4,7 +4,9 @@
 //! Unlike the Go original, the instant is always passed in: the caller's
 //! virtual clock replaces `time.Now()`.
 
-use crate::time::{go_f64_to_i64, go_seconds, Duration, Instant, INF_DURATION, SECOND};
+use crate::time::{
+    go_f64_to_i64, go_seconds, Duration, Instant, WideInstant, INF_DURATION, SECOND,
+};
 
 /// `rate.Inf`: Go defines it as `math.MaxFloat64`, and so do we. Any limit at
 /// or above it (including `f64::INFINITY`) means "no limit".
@@ -27,7 +29,7 @@ pub struct Reservation {
     pub ok: bool,
     /// The instant the reserved tokens may be used (`t + wait`); kept wide so
     /// `InfDuration` after a late instant does not overflow.
-    pub time_to_act: i128,
+    pub time_to_act: WideInstant,
     /// The bucket's tokens after this reservation (unchanged when not ok).
     pub tokens_after: f64,
     /// The wait the reservation implies (`InfDuration` when not ok).
@@ -40,7 +42,7 @@ impl Reservation {
         if !self.ok {
             return INF_DURATION;
         }
-        let delay = self.time_to_act - t.as_nanos() as i128;
+        let delay = self.time_to_act - t.wide();
         if delay < 0 {
             Duration::ZERO
         } else {
@@ -114,7 +116,7 @@ impl TokenBucket {
         if self.is_inf() {
             return Reservation {
                 ok: true,
-                time_to_act: t.as_nanos() as i128,
+                time_to_act: t.wide(),
                 tokens_after: self.tokens,
                 wait: Duration::ZERO,
             };
@@ -129,7 +131,7 @@ impl TokenBucket {
         if !ok {
             return Reservation {
                 ok,
-                time_to_act: 0,
+                time_to_act: WideInstant::T0,
                 tokens_after: self.tokens,
                 wait: INF_DURATION,
             };
@@ -142,7 +144,7 @@ impl TokenBucket {
         debug_assert!(wait == Duration::ZERO || self.tokens < 0.0);
         Reservation {
             ok,
-            time_to_act: t.as_nanos() as i128 + wait.as_nanos() as i128,
+            time_to_act: t.wide_after(wait),
             tokens_after: tokens,
             wait,
         }

@@ -12,7 +12,7 @@ use crate::item::ItemId;
 use crate::queue::QueueKind;
 use crate::scenario::Source;
 use crate::sim::{Simulation, WorkerState};
-use crate::time::{Duration, Instant};
+use crate::time::{Duration, Instant, WideInstant};
 use crate::workqueue::AddEffect;
 
 pub use crate::events::{Arrival, ARRIVALS_KEPT};
@@ -74,7 +74,7 @@ pub struct KeyView {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct WaitingView {
     pub key: KeyView,
-    pub ready_at: i128,
+    pub ready_at: WideInstant,
     /// When this wait began: the countdown's full length is `ready_at - from`.
     pub from: Instant,
     /// The wait comes from a token bucket (not the key's own backoff).
@@ -183,7 +183,7 @@ pub enum Place {
     Ready { priority: i64, skipped: bool },
     /// In the waiting heap (or the priority queue's waiting tree).
     Waiting {
-        ready_at: i128,
+        ready_at: WideInstant,
         priority: Option<i64>,
     },
     /// Dropped by a terminal error or "give up after N".

@@ -230,9 +230,7 @@ impl Workqueue {
         if self.shutting_down {
             return None;
         }
-        self.waiting
-            .peek()
-            .and_then(|w| Instant::from_wide(w.ready_at()))
+        self.waiting.peek().and_then(|w| w.ready_at().narrow())
     }
 
     // ----- the basic queue -----

@@ -15,7 +15,8 @@
 
 use proptest::prelude::*;
 use workqueue_core::{
-    Duration, Got, Instant, LimiterConfig, QueueOptions, Workqueue, MILLISECOND, SECOND,
+    Duration, Got, Instant, LimiterConfig, QueueOptions, WideInstant, Workqueue, MILLISECOND,
+    SECOND,
 };
 
 /// The reference queue: client-go's rules, one line each.
@@ -27,7 +28,7 @@ struct Model {
     next_group: u64,
     dirty: Vec<u8>,
     processing: Vec<u8>,
-    waiting: Vec<(u8, i128)>,
+    waiting: Vec<(u8, WideInstant)>,
     failures: [u64; 8],
     shutting_down: bool,
     now: Instant,

@@ -10,7 +10,7 @@
 
 use proptest::prelude::*;
 use workqueue_core::priority::{AddOpts, PqGot, PriorityQueue};
-use workqueue_core::{Duration, Instant, ItemId, LimiterConfig, MILLISECOND, SECOND};
+use workqueue_core::{Duration, Instant, ItemId, LimiterConfig, WideInstant, MILLISECOND, SECOND};
 
 const KEYS: u8 = 6;
 const BASE: Duration = Duration::from_nanos(5 * MILLISECOND.as_nanos());
@@ -20,7 +20,7 @@ const MAX: Duration = Duration::from_nanos(1000 * SECOND.as_nanos());
 struct Record {
     priority: i64,
     counter: u64,
-    ready_at: Option<i128>,
+    ready_at: Option<WideInstant>,
 }
 
 /// The reference: one line per rule of 6.4.

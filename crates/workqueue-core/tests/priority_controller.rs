@@ -50,7 +50,7 @@ fn a_failing_initial_list_key_is_requeued_at_its_handed_out_priority() {
     );
     assert_eq!(
         sim.queue().waiting_until(a),
-        Some(15 * MILLISECOND.as_nanos() as i128)
+        Some((Instant::T0 + 15 * MILLISECOND).wide())
     );
 }
 

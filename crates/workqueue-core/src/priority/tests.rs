@@ -1,5 +1,5 @@
 use super::*;
-use crate::time::{Duration, Instant};
+use crate::time::{Duration, Instant, WideInstant};
 
 #[test]
 fn a_record_takes_16_bytes_and_an_entry_32() {
@@ -7,7 +7,7 @@ fn a_record_takes_16_bytes_and_an_entry_32() {
     assert_eq!(std::mem::size_of::<Order>(), 16);
     assert_eq!(std::mem::size_of::<Entry>(), 32);
     // The latest readyAt a queue computes: now and after both i64::MAX.
-    let latest = i64::MAX as i128 * 2;
+    let latest = WideInstant::from_nanos(i64::MAX as i128 * 2);
     let r = Record::new(3, 9, Some(latest));
     assert_eq!(r.ready_at(), Some(latest));
     let e = Entry::new(r.ready, 3, 9, ItemId(1));
@@ -105,15 +105,15 @@ fn one_record_per_key_immediate_beats_delayed_and_earlier_wins() {
     assert_eq!(
         r.unwrap().placed,
         Placed::MovedEarlier {
-            from: 10 * SECOND.as_nanos() as i128,
-            ready_at: 5 * SECOND.as_nanos() as i128
+            from: (Instant::T0 + 10 * SECOND).wide(),
+            ready_at: (Instant::T0 + 5 * SECOND).wide()
         }
     );
     let r = q.add_after(Instant::T0, a, 8 * SECOND);
     assert_eq!(
         r.unwrap().placed,
         Placed::KeptEarlier {
-            ready_at: 5 * SECOND.as_nanos() as i128
+            ready_at: (Instant::T0 + 5 * SECOND).wide()
         }
     );
     assert_eq!((q.len(), q.waiting_len()), (0, 1));
@@ -121,7 +121,7 @@ fn one_record_per_key_immediate_beats_delayed_and_earlier_wins() {
     assert_eq!(
         r.unwrap().placed,
         Placed::DelayCancelled {
-            was: 5 * SECOND.as_nanos() as i128
+            was: (Instant::T0 + 5 * SECOND).wide()
         }
     );
     assert_eq!(

@@ -63,20 +63,50 @@ impl Instant {
         Duration(self.0.saturating_sub(earlier.0))
     }
 
-    /// The instant as the queues' waiting heaps keep it (i128, so that
-    /// `now + InfDuration` cannot overflow).
-    pub const fn wide(self) -> i128 {
-        self.0 as i128
+    /// This instant as a [`WideInstant`].
+    pub const fn wide(self) -> WideInstant {
+        WideInstant(self.0 as i128)
     }
 
-    /// `self + d` in the wide form: exact for any two i64s.
-    pub const fn wide_after(self, d: Duration) -> i128 {
-        self.0 as i128 + d.0 as i128
+    /// `self + d`, exact: a [`WideInstant`] holds any sum of two i64s.
+    pub const fn wide_after(self, d: Duration) -> WideInstant {
+        WideInstant(self.0 as i128 + d.0 as i128)
+    }
+}
+
+/// An instant kept in 128 bits, where `now + InfDuration` cannot overflow:
+/// the queues' `readyAt` and x/time/rate's `timeToAct`, which Go computes
+/// as a `time.Time` that never wraps.
+#[repr(transparent)]
+#[derive(
+    Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(transparent)]
+pub struct WideInstant(i128);
+
+impl WideInstant {
+    pub const T0: WideInstant = WideInstant(0);
+
+    pub const fn from_nanos(ns: i128) -> WideInstant {
+        WideInstant(ns)
     }
 
-    /// A wide instant back, when it is representable.
-    pub fn from_wide(at: i128) -> Option<Instant> {
-        i64::try_from(at).ok().map(Instant)
+    pub const fn as_nanos(self) -> i128 {
+        self.0
+    }
+
+    /// The instant, when an i64 holds it.
+    pub fn narrow(self) -> Option<Instant> {
+        i64::try_from(self.0).ok().map(Instant)
+    }
+}
+
+/// The exact nanoseconds from `earlier` to `self` (wide: it may not fit a
+/// [`Duration`]).
+impl Sub for WideInstant {
+    type Output = i128;
+    fn sub(self, earlier: WideInstant) -> i128 {
+        self.0 - earlier.0
     }
 }
 
@@ -130,6 +160,12 @@ impl fmt::Debug for Instant {
 }
 
 impl fmt::Debug for Duration {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+impl fmt::Debug for WideInstant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(&self.0, f)
     }

@@ -64,7 +64,7 @@ fn a_failing_key_waits_with_a_countdown_that_shrinks_to_zero() {
     let w = &v.waiting[0];
     assert_eq!(
         (w.key.key.as_str(), w.ready_at, w.from),
-        ("a", 5 * MILLISECOND.as_nanos() as i128, Instant::T0)
+        ("a", (Instant::T0 + 5 * MILLISECOND).wide(), Instant::T0)
     );
     assert_eq!(w.key.failures, 1);
     assert_eq!(w.fraction_left(Instant::T0), 1.0);
@@ -79,7 +79,7 @@ fn a_failing_key_waits_with_a_countdown_that_shrinks_to_zero() {
         (w.from, w.ready_at),
         (
             Instant::T0 + 5 * MILLISECOND,
-            15 * MILLISECOND.as_nanos() as i128
+            (Instant::T0 + 15 * MILLISECOND).wide()
         )
     );
 }
@@ -93,7 +93,7 @@ fn a_key_report_explains_the_last_result_without_scanning_the_log() {
     assert_eq!(
         r.places,
         vec![Place::Waiting {
-            ready_at: 15 * MILLISECOND.as_nanos() as i128,
+            ready_at: (Instant::T0 + 15 * MILLISECOND).wide(),
             priority: None
         }]
     );

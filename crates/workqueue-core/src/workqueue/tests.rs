@@ -1,7 +1,5 @@
 use super::*;
-use crate::time::Duration;
-use crate::time::Instant;
-use crate::time::{MILLISECOND, SECOND};
+use crate::time::{Duration, Instant, WideInstant, MILLISECOND, SECOND};
 
 fn q() -> Workqueue {
     Workqueue::new(
@@ -72,7 +70,7 @@ fn rapid_rate_limited_adds_coalesce_but_count() {
     assert_eq!(
         q.add_rate_limited(Instant::T0, x).1,
         AfterEffect::KeptEarlier {
-            ready_at: 5_000_000
+            ready_at: WideInstant::from_nanos(5_000_000)
         }
     );
     assert_eq!(q.next_ready_at(), Some(Instant::T0 + 5 * MILLISECOND));
