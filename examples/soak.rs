@@ -12,7 +12,9 @@ use std::rc::Rc;
 use std::sync::atomic::{AtomicIsize, Ordering};
 
 use workqueue_core::scenario::Source;
-use workqueue_core::{LimiterConfig, Manager, QueueKind, Scenario, MINUTE, SECOND};
+use workqueue_core::{
+    Duration, Instant, LimiterConfig, Manager, QueueKind, Scenario, MINUTE, SECOND,
+};
 use workqueue_playground::settings::Settings;
 use workqueue_playground::state::{Action, Playground};
 use yew::Reducible;
@@ -72,7 +74,7 @@ fn scenario() -> Scenario {
         s.controllers[0].sources.push(Source::WatchEvents {
             key: format!("prod/hot-{i}"),
             per_second: rate,
-            start_ns: 0,
+            start_ns: Duration::ZERO,
             duration_ns: 60 * MINUTE,
         });
     }
@@ -122,7 +124,7 @@ fn timeline_of_the_100k_storm(queue: QueueKind, prefix: &str) {
     let mut p = Rc::new(Playground::with(Settings::from_scenario(&s), s));
     p = p.reduce(Action::SetSpeed(1000.0));
     let mut frames = 0u64;
-    while p.now() < 10 * MINUTE {
+    while p.now() < Instant::T0 + 10 * MINUTE {
         p = p.reduce(Action::Tick(1000.0 / 60.0));
         frames += 1;
         assert!(p.playing, "the 100k storm stopped: {:?}", p.notice);
@@ -174,14 +176,14 @@ fn main() {
     let mut totals = Vec::new();
     for (label, until) in [("5min", 5 * MINUTE), ("60min", 60 * MINUTE)] {
         let mut frames = 0u64;
-        while p.now() < until {
+        while p.now() < Instant::T0 + until {
             p = p.reduce(Action::Tick(1000.0 / 60.0));
             frames += 1;
             assert!(p.playing, "the soak run stopped: {:?}", p.notice);
         }
         println!(
             "soak_{label}_frames {frames} (virtual {:.0} s)",
-            p.now() as f64 / SECOND as f64
+            p.now().as_nanos() as f64 / SECOND.as_nanos() as f64
         );
         totals.push(report(&p, label));
     }

@@ -72,11 +72,12 @@ impl Flights {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use workqueue_core::Instant;
 
     fn arrivals(seqs: std::ops::RangeInclusive<u64>) -> Vec<ArrivalView> {
         seqs.map(|seq| ArrivalView {
             seq,
-            at: 0,
+            at: Instant::T0,
             key: "k".into(),
             landing: Landing::Merged,
         })

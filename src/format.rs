@@ -1,10 +1,13 @@
 //! Numbers and durations as the page shows them.
 
-use workqueue_core::{format_go_duration, Nanos, Outcome, Script};
+use workqueue_core::{
+    format_go_duration, Duration, Instant, Outcome, Script, WideInstant, MICROSECOND, MILLISECOND,
+    MINUTE, SECOND,
+};
 
 /// A Go duration, with "never" for anything past 292 years.
-pub fn dur(d: Nanos) -> String {
-    if d == Nanos::MAX {
+pub fn dur(d: Duration) -> String {
+    if d == Duration::MAX {
         "never (InfDuration)".into()
     } else {
         format_go_duration(d)
@@ -14,28 +17,30 @@ pub fn dur(d: Nanos) -> String {
 /// The virtual clock: rounded to a precision that suits its scale (0.1ms
 /// under a second, 10ms under a minute, whole seconds beyond), so it reads
 /// steadily; the inspector keeps exact nanoseconds.
-pub fn clock(t: Nanos) -> String {
-    let step = step_for(t);
-    format_go_duration(t / step * step)
+pub fn clock(t: Instant) -> String {
+    let d = t.since_t0();
+    let step = step_for(d);
+    format_go_duration(step * (d / step))
 }
 
 /// The precision a duration of this size is read at.
-fn step_for(d: Nanos) -> Nanos {
-    if d < 1_000_000_000 {
-        100_000
-    } else if d < 60_000_000_000 {
-        10_000_000
+fn step_for(d: Duration) -> Duration {
+    if d < SECOND {
+        100 * MICROSECOND
+    } else if d < MINUTE {
+        10 * MILLISECOND
     } else {
-        1_000_000_000
+        SECOND
     }
 }
 
 /// A total to read at a glance: to the nearest step of [`clock`]'s scale
 /// (the exact sum of x/time/rate's reservations can end in …999996ns).
-pub fn about(d: Nanos) -> String {
+pub fn about(d: Duration) -> String {
     let step = step_for(d);
+    let (d, step) = (d.as_nanos(), step.as_nanos());
     let rounded = (d / step).saturating_add(((d % step) * 2 >= step) as i64);
-    format_go_duration(rounded.saturating_mul(step))
+    format_go_duration(Duration::from_nanos(rounded.saturating_mul(step)))
 }
 
 /// A speed factor: `1000×`, `2.5×`, and below 1 as a fraction, `1/120×`.
@@ -54,29 +59,30 @@ pub fn speed(s: f64) -> String {
 }
 
 /// An instant in the run, e.g. `t=1.25s`.
-pub fn at(t: Nanos) -> String {
-    format!("t={}", format_go_duration(t))
+pub fn at(t: Instant) -> String {
+    format!("t={}", format_go_duration(t.since_t0()))
 }
 
 /// A wide instant from the waiting heap, relative to now, rounded to three
 /// significant digits for a countdown (the inspector shows exact values).
-pub fn until(ready_at: i128, now: Nanos) -> String {
-    let left = ready_at - now as i128;
-    if left > Nanos::MAX as i128 {
+pub fn until(ready_at: WideInstant, now: Instant) -> String {
+    let left = ready_at - now.wide();
+    if left > Duration::MAX.as_nanos() as i128 {
         "in ~292 years".into()
     } else {
-        format!("in {}", short(left as Nanos))
+        format!("in {}", short(Duration::from_nanos(left as i64)))
     }
 }
 
 /// A duration rounded to three significant digits: 39.90004ms → 39.9ms.
-pub fn short(d: Nanos) -> String {
-    if d <= 0 {
+pub fn short(d: Duration) -> String {
+    if d <= Duration::ZERO {
         return format_go_duration(d);
     }
-    let digits = (d as f64).log10().floor() as i32;
+    let ns = d.as_nanos() as f64;
+    let digits = ns.log10().floor() as i32;
     let unit = 10f64.powi((digits - 2).max(0));
-    format_go_duration(((d as f64 / unit).round() * unit) as Nanos)
+    format_go_duration(Duration::from_nanos(((ns / unit).round() * unit) as i64))
 }
 
 /// Thousands separators: 10000 → 10,000.
@@ -148,13 +154,13 @@ pub fn script(s: &Script) -> String {
             otherwise,
         } => format!(
             "fails during an outage from {} to {}, otherwise {}",
-            format_go_duration(*from_ns),
-            format_go_duration(*until_ns),
+            format_go_duration(from_ns.since_t0()),
+            format_go_duration(until_ns.since_t0()),
             then(otherwise)
         ),
         Script::NotReadyUntil { ready_ns, every_ns } => format!(
             "not ready until {}: RequeueAfter {} until then, then succeeds",
-            format_go_duration(*ready_ns),
+            format_go_duration(ready_ns.since_t0()),
             format_go_duration(*every_ns)
         ),
         Script::Live => "waits for you to choose each result".into(),
@@ -175,11 +181,14 @@ mod tests {
 
     #[test]
     fn totals_round_to_the_nearest_step_of_their_scale() {
-        assert_eq!(about(27 * 60_000_000_000 + 17_999_999_996), "27m18s");
-        assert_eq!(about(1_234_449_999), "1.23s");
-        assert_eq!(about(1_235_000_000), "1.24s");
-        assert_eq!(about(12_340_000), "12.3ms");
-        assert_eq!(about(0), "0s");
+        assert_eq!(
+            about(Duration::from_nanos(27 * 60_000_000_000 + 17_999_999_996)),
+            "27m18s"
+        );
+        assert_eq!(about(Duration::from_nanos(1_234_449_999)), "1.23s");
+        assert_eq!(about(Duration::from_nanos(1_235_000_000)), "1.24s");
+        assert_eq!(about(Duration::from_nanos(12_340_000)), "12.3ms");
+        assert_eq!(about(Duration::ZERO), "0s");
     }
 
     #[test]
@@ -204,7 +213,7 @@ mod tests {
                 outcomes: vec![
                     Outcome::Error,
                     Outcome::RequeueAfter {
-                        after_ns: 30_000_000_000
+                        after_ns: Duration::from_nanos(30_000_000_000)
                     }
                 ],
                 then: Outcome::Success
@@ -224,11 +233,17 @@ mod tests {
     fn formats() {
         assert_eq!(count(70_000), "70,000");
         assert_eq!(count(999), "999");
-        assert_eq!(dur(Nanos::MAX), "never (InfDuration)");
-        assert_eq!(until(5_000_000, 0), "in 5ms");
-        assert_eq!(until(39_900_040, 0), "in 39.9ms");
-        assert_eq!(short(1_139_900_040), "1.14s");
-        assert_eq!(short(7), "7ns");
+        assert_eq!(dur(Duration::MAX), "never (InfDuration)");
+        assert_eq!(
+            until(WideInstant::from_nanos(5_000_000), Instant::T0),
+            "in 5ms"
+        );
+        assert_eq!(
+            until(WideInstant::from_nanos(39_900_040), Instant::T0),
+            "in 39.9ms"
+        );
+        assert_eq!(short(Duration::from_nanos(1_139_900_040)), "1.14s");
+        assert_eq!(short(Duration::from_nanos(7)), "7ns");
         assert_eq!(seconds(0.00500), "0.005");
     }
 }

@@ -2,7 +2,7 @@
 //! version switch keeps (the run left behind, and this one once it reaches
 //! the same instant).
 
-use workqueue_core::{Manager, Nanos, QueueKind, ResultLabel};
+use workqueue_core::{Instant, Manager, QueueKind, ResultLabel};
 
 /// Two runs' figures at one instant: the run left by a version switch, and
 /// this one once its replay has reached the switch's instant.
@@ -26,7 +26,7 @@ impl SideBySide {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Headline {
     pub queue: QueueKind,
-    pub at: Nanos,
+    pub at: Instant,
     pub reconciles: u64,
     pub errors: u64,
     pub requeues: u64,

@@ -4,7 +4,7 @@
 use crate::lessons::Wait;
 use crate::share::Shared;
 use workqueue_core::sim::WorkerState;
-use workqueue_core::{Input, Outcome, ResultLabel, Scenario};
+use workqueue_core::{Input, Instant, Outcome, ResultLabel, Scenario};
 
 use crate::lessons;
 use crate::settings::Settings;
@@ -438,7 +438,11 @@ impl Playground {
         let Some(setup) = lessons::setup_for(&lesson, ls.step) else {
             return;
         };
-        for (_, input) in setup.inputs.into_iter().filter(|(at, _)| *at == 0) {
+        for (_, input) in setup
+            .inputs
+            .into_iter()
+            .filter(|(at, _)| *at == Instant::T0)
+        {
             let _ = fresh.timeline.borrow_mut().record(input);
         }
         fresh.idle = false;

@@ -259,7 +259,7 @@ mod tests {
     use crate::provider::{ClientChoice, Kind, Provider, Sharing};
     use crate::timeline::FRAME_BUDGET;
     use workqueue_core::rng::Rng;
-    use workqueue_core::{Input, Nanos, Outcome, SECOND};
+    use workqueue_core::{Duration, Input, Instant, Outcome, SECOND};
 
     fn env_u64(name: &str, default: u64) -> u64 {
         std::env::var(name)
@@ -326,10 +326,10 @@ mod tests {
         let Ok(scenario) = provider.to_scenario() else {
             return "#v2.garbage".into();
         };
-        let mut at: Nanos = 0;
-        let inputs: Vec<(Nanos, Input)> = (0..below(30))
+        let mut at = Instant::T0;
+        let inputs: Vec<(Instant, Input)> = (0..below(30))
             .map(|_| {
-                at += (below(3_000) as Nanos) * 10_000_000;
+                at += Duration::from_nanos(below(3_000) as i64 * 10_000_000);
                 let key = format!("kind0/obj-{}", below(objects + 5));
                 let input = match below(7) {
                     0 => Input::Add { key },
@@ -340,10 +340,11 @@ mod tests {
                     2 => Input::WatchEvents {
                         key,
                         per_second: below(100_000) as f64 / 10.0,
-                        duration_ns: (below(20) as Nanos) * SECOND / 2,
+                        duration_ns: below(20) as i64 * SECOND / 2,
                     },
                     3 => Input::Resync {
-                        period_ns: (below(3) > 0).then(|| (1 + below(30_000) as Nanos) * 1_000_000),
+                        period_ns: (below(3) > 0)
+                            .then(|| Duration::from_nanos((1 + below(30_000) as i64) * 1_000_000)),
                     },
                     4 => Input::Decide {
                         key,
@@ -358,7 +359,7 @@ mod tests {
         let shared = share::Shared {
             scenario,
             inputs,
-            at: (below(150) as Nanos) * SECOND,
+            at: Instant::T0 + below(150) as i64 * SECOND,
             lesson: (below(4) == 0).then(|| share::LessonPosition {
                 id: "provider".into(),
                 step: below(4) as usize,

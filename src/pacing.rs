@@ -18,7 +18,7 @@
 //! Pacing follows individual keys; with more than [`CROWD`] keys in motion
 //! the stage shows piles, and time runs at the chosen speed.
 
-use workqueue_core::Nanos;
+use workqueue_core::{Duration, Instant};
 
 /// Real time the shortest visible stretch lasts.
 pub const MIN_REAL_MS: f64 = 600.0;
@@ -50,8 +50,8 @@ pub enum Cue {
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Stretch {
-    from: Nanos,
-    until: Nanos,
+    from: Instant,
+    until: Instant,
     speed: f64,
     cue: Cue,
 }
@@ -64,7 +64,7 @@ pub struct Pacing {
     stretch: Option<Stretch>,
     dwell_ms: f64,
     /// The instant being shown pass by pass, and how many passes so far.
-    passes: (Nanos, u32),
+    passes: (Instant, u32),
 }
 
 impl Default for Pacing {
@@ -73,7 +73,7 @@ impl Default for Pacing {
             on: true,
             stretch: None,
             dwell_ms: 0.0,
-            passes: (Nanos::MIN, 0),
+            passes: (Instant::MIN, 0),
         }
     }
 }
@@ -96,8 +96,8 @@ impl Pacing {
     pub fn frame(
         &mut self,
         chosen: f64,
-        now: Nanos,
-        next: Option<Nanos>,
+        now: Instant,
+        next: Option<Instant>,
         in_motion: usize,
         real_ms: f64,
         sources_only: bool,
@@ -160,8 +160,8 @@ impl Pacing {
     pub fn speed(
         &mut self,
         chosen: f64,
-        now: Nanos,
-        next: Option<Nanos>,
+        now: Instant,
+        next: Option<Instant>,
         in_motion: usize,
     ) -> (f64, Cue) {
         let Some(next) = next else {
@@ -189,8 +189,8 @@ impl Pacing {
         }
     }
 
-    fn plan(chosen: f64, now: Nanos, next: Nanos) -> Stretch {
-        let gap_ms = (next - now) as f64 / 1e6;
+    fn plan(chosen: f64, now: Instant, next: Instant) -> Stretch {
+        let gap_ms = (next - now).as_nanos() as f64 / 1e6;
         let real_ms = gap_ms / chosen;
         let (speed, cue) = if real_ms < MIN_REAL_MS {
             (
@@ -219,12 +219,12 @@ impl Pacing {
 
 /// Virtual nanoseconds for `real_ms` at `speed`, whole microseconds (so the
 /// clock never shows float noise like 68.899998ms), at least 1ns.
-pub fn virtual_step(real_ms: f64, speed: f64) -> Nanos {
+pub fn virtual_step(real_ms: f64, speed: f64) -> Duration {
     let us = (real_ms * speed * 1e3).round();
     if us >= 1.0 {
-        (us as Nanos).saturating_mul(1_000)
+        Duration::from_nanos((us as i64).saturating_mul(1_000))
     } else {
-        ((real_ms * speed * 1e6).round() as Nanos).max(1)
+        Duration::from_nanos((real_ms * speed * 1e6).round() as i64).max(Duration::NANOSECOND)
     }
 }
 
@@ -258,10 +258,10 @@ mod tests {
     }
 
     use super::*;
-    use workqueue_core::{MILLISECOND, SECOND};
+    use workqueue_core::{Instant, MILLISECOND, SECOND};
 
     /// Plays from `now` to `next` in 60 Hz frames; returns the real ms it took.
-    fn real_time_to_cross(p: &mut Pacing, chosen: f64, now: Nanos, next: Nanos) -> f64 {
+    fn real_time_to_cross(p: &mut Pacing, chosen: f64, now: Instant, next: Instant) -> f64 {
         let (mut t, mut real) = (now, 0.0);
         while t < next {
             let (speed, _) = p.speed(chosen, t, Some(next), 1);
@@ -274,59 +274,105 @@ mod tests {
     #[test]
     fn a_5ms_backoff_lasts_long_enough_to_read_at_1x() {
         let mut p = Pacing::default();
-        let real = real_time_to_cross(&mut p, 1.0, 0, 5 * MILLISECOND);
+        let real = real_time_to_cross(&mut p, 1.0, Instant::T0, Instant::T0 + 5 * MILLISECOND);
         assert!((MIN_REAL_MS..MIN_REAL_MS + 50.0).contains(&real), "{real}");
-        assert_eq!(p.speed(1.0, 0, Some(5 * MILLISECOND), 1).1, Cue::SlowMotion);
+        assert_eq!(
+            p.speed(1.0, Instant::T0, Some(Instant::T0 + 5 * MILLISECOND), 1)
+                .1,
+            Cue::SlowMotion
+        );
     }
 
     #[test]
     fn a_30s_requeue_after_is_crossed_quickly_with_a_cue() {
         let mut p = Pacing::default();
-        assert_eq!(p.speed(1.0, 0, Some(30 * SECOND), 1).1, Cue::SkippingAhead);
-        let real = real_time_to_cross(&mut p, 1.0, 0, 30 * SECOND);
+        assert_eq!(
+            p.speed(1.0, Instant::T0, Some(Instant::T0 + 30 * SECOND), 1)
+                .1,
+            Cue::SkippingAhead
+        );
+        let real = real_time_to_cross(&mut p, 1.0, Instant::T0, Instant::T0 + 30 * SECOND);
         assert!(
             (SKIP_REAL_MS..SKIP_REAL_MS + 50.0).contains(&real),
             "{real}"
         );
-        let real = real_time_to_cross(&mut Pacing::default(), 1.0, 0, 1000 * SECOND);
+        let real = real_time_to_cross(
+            &mut Pacing::default(),
+            1.0,
+            Instant::T0,
+            Instant::T0 + 1000 * SECOND,
+        );
         assert!(real < SKIP_REAL_MS + 50.0, "a 16m40s backoff too: {real}");
     }
 
     #[test]
     fn a_stretch_keeps_one_speed_and_middling_gaps_play_as_chosen() {
         let mut p = Pacing::default();
-        let (first, _) = p.speed(1.0, 0, Some(10 * MILLISECOND), 1);
-        let (later, _) = p.speed(1.0, 9 * MILLISECOND, Some(10 * MILLISECOND), 1);
+        let (first, _) = p.speed(1.0, Instant::T0, Some(Instant::T0 + 10 * MILLISECOND), 1);
+        let (later, _) = p.speed(
+            1.0,
+            Instant::T0 + 9 * MILLISECOND,
+            Some(Instant::T0 + 10 * MILLISECOND),
+            1,
+        );
         assert_eq!(first, later, "no slowing down as the countdown nears zero");
         let mut p = Pacing::default();
-        assert_eq!(p.speed(1.0, 0, Some(SECOND), 1), (1.0, Cue::Normal));
+        assert_eq!(
+            p.speed(1.0, Instant::T0, Some(Instant::T0 + SECOND), 1),
+            (1.0, Cue::Normal)
+        );
     }
 
     #[test]
     fn an_event_due_now_is_handled_before_time_moves() {
         let mut p = Pacing::default();
-        let (speed, _) = p.speed(1.0, 7, Some(7), 1);
-        assert_eq!(virtual_step(16.7, speed), 1);
+        let (speed, _) = p.speed(1.0, Instant::from_nanos(7), Some(Instant::from_nanos(7)), 1);
+        assert_eq!(virtual_step(16.7, speed), Duration::from_nanos(1));
     }
 
     #[test]
     fn passes_over_one_instant_are_spaced_by_the_dwell() {
         let mut p = Pacing::default();
         let frames: Vec<Frame> = (0..40)
-            .map(|_| p.frame(1.0, 5, Some(5), 1, 16.7, false))
+            .map(|_| {
+                p.frame(
+                    1.0,
+                    Instant::from_nanos(5),
+                    Some(Instant::from_nanos(5)),
+                    1,
+                    16.7,
+                    false,
+                )
+            })
             .collect();
         let passes = frames.iter().filter(|f| **f == Frame::Pass).count();
         assert_eq!(passes, (40.0 * 16.7 / DWELL_MS) as usize);
         // A loop at one instant: after a few passes shown, time runs.
         let mut p = Pacing::default();
         let frames: Vec<Frame> = (0..400)
-            .map(|_| p.frame(1.0, 5, Some(5), 1, 16.7, false))
+            .map(|_| {
+                p.frame(
+                    1.0,
+                    Instant::from_nanos(5),
+                    Some(Instant::from_nanos(5)),
+                    1,
+                    16.7,
+                    false,
+                )
+            })
             .collect();
         let passes = frames.iter().filter(|f| **f == Frame::Pass).count();
         assert_eq!(passes, PASSES_SHOWN as usize);
         assert!(matches!(frames[399], Frame::Run { land: false, .. }));
         assert!(matches!(
-            p.frame(1.0, 5, Some(5), CROWD + 1, 16.7, false),
+            p.frame(
+                1.0,
+                Instant::from_nanos(5),
+                Some(Instant::from_nanos(5)),
+                CROWD + 1,
+                16.7,
+                false
+            ),
             Frame::Run { land: false, .. }
         ));
     }
@@ -334,7 +380,14 @@ mod tests {
     #[test]
     fn watch_events_alone_play_at_the_chosen_speed() {
         let mut p = Pacing::default();
-        let f = p.frame(1.0, 0, Some(20 * MILLISECOND), 1, 16.7, true);
+        let f = p.frame(
+            1.0,
+            Instant::T0,
+            Some(Instant::T0 + 20 * MILLISECOND),
+            1,
+            16.7,
+            true,
+        );
         assert_eq!(
             f,
             Frame::Run {
@@ -348,18 +401,24 @@ mod tests {
     #[test]
     fn crowds_and_pacing_off_run_at_the_chosen_speed() {
         let mut p = Pacing::default();
-        assert_eq!(p.speed(10.0, 0, Some(1), CROWD + 1), (10.0, Cue::Normal));
+        assert_eq!(
+            p.speed(10.0, Instant::T0, Some(Instant::from_nanos(1)), CROWD + 1),
+            (10.0, Cue::Normal)
+        );
         p.on = false;
         assert_eq!(
-            p.speed(1.0, 0, Some(5 * MILLISECOND), 1),
+            p.speed(1.0, Instant::T0, Some(Instant::T0 + 5 * MILLISECOND), 1),
             (1.0, Cue::Normal)
         );
     }
 
     #[test]
     fn steps_are_whole_microseconds() {
-        assert_eq!(virtual_step(16.699999, 1.0), 16_700 * 1_000);
-        assert_eq!(virtual_step(16.7, 0.0001), 2_000);
-        assert_eq!(virtual_step(0.0, 1.0), 1);
+        assert_eq!(
+            virtual_step(16.699999, 1.0),
+            Duration::from_nanos(16_700 * 1_000)
+        );
+        assert_eq!(virtual_step(16.7, 0.0001), Duration::from_nanos(2_000));
+        assert_eq!(virtual_step(0.0, 1.0), Duration::from_nanos(1));
     }
 }

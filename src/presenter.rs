@@ -12,7 +12,7 @@
 //! in every window. A window that (re)opens says hello and is answered with
 //! the state, so a reload of either loses nothing.
 
-use workqueue_core::Nanos;
+use workqueue_core::Instant;
 
 use crate::share::{self, Shared};
 use crate::state::{Action, Playground};
@@ -90,7 +90,7 @@ impl Playground {
     /// a new one is sent when it differs.
     pub fn mirror_signature(&self) -> String {
         let mut shared = self.shared();
-        shared.at = 0;
+        shared.at = Instant::T0;
         if let Some(l) = &mut shared.lesson {
             l.text = None;
         }
@@ -166,11 +166,11 @@ impl Playground {
         let now = self.now();
         let slack = if c.playing {
             // 150 ms of real time at the speed the run moves.
-            (0.15 * c.effective.max(c.speed) * 1e9) as Nanos
+            (0.15 * c.effective.max(c.speed) * 1e9) as i64
         } else {
             0
         };
-        if (now - c.at).abs() > slack {
+        if (now - c.at).as_nanos().abs() > slack {
             self.timeline.borrow_mut().seek(c.at);
         }
     }

@@ -6,7 +6,7 @@ use workqueue_core::controller::{CrossplaneConfig, Script};
 use workqueue_core::scenario::{
     BucketSpec, ClientLimit, ClientScope, ControllerConfig, ControllerSpec, Source,
 };
-use workqueue_core::{LimiterConfig, QueueKind, Scenario, MILLISECOND, SECOND};
+use workqueue_core::{Duration, LimiterConfig, QueueKind, Scenario, MILLISECOND, SECOND};
 
 /// What the controllers share.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -94,7 +94,7 @@ impl Provider {
     pub fn to_scenario(&self) -> Result<Scenario, String> {
         let mut s = Scenario::new("manager");
         s.seed = 7;
-        s.duration_ns = self.seconds.saturating_mul(SECOND);
+        s.duration_ns = SECOND.saturating_mul(self.seconds);
         match self.sharing {
             Sharing::Crossplane { r } => {
                 s.crossplane = Some(CrossplaneConfig {
@@ -138,7 +138,7 @@ impl Provider {
                 }),
                 controller: ControllerConfig {
                     workers: 1,
-                    reconcile_ns: self.reconcile_ms.saturating_mul(MILLISECOND),
+                    reconcile_ns: MILLISECOND.saturating_mul(self.reconcile_ms),
                     give_up_after: None,
                     reconcile_timeout_ns: None,
                     reconcile_jitter_ns: None,
@@ -148,7 +148,7 @@ impl Provider {
                 sources: vec![Source::AddMany {
                     prefix: format!("{}-", k.name.trim_end_matches('s')),
                     count: k.objects,
-                    at_ns: 0,
+                    at_ns: Duration::ZERO,
                     script: None,
                 }],
                 requests_per_reconcile: self.requests_per_reconcile,

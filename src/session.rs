@@ -130,19 +130,19 @@ pub fn save_when_hidden(latest: Rc<RefCell<Option<PlaygroundContext>>>) -> impl 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use workqueue_core::{Input, SECOND};
+    use workqueue_core::{Input, Instant, SECOND};
 
     fn run() -> Shared {
         let scenario = crate::settings::Settings::default().to_scenario().unwrap();
         Shared {
             scenario,
             inputs: vec![(
-                0,
+                Instant::T0,
                 Input::Add {
                     key: "default/typed".into(),
                 },
             )],
-            at: 3 * SECOND,
+            at: Instant::T0 + 3 * SECOND,
             lesson: None,
             selected: Some("default/typed".into()),
         }
@@ -171,7 +171,7 @@ mod tests {
         long.inputs = (0..100_000)
             .map(|i| {
                 (
-                    i,
+                    Instant::from_nanos(i),
                     Input::Add {
                         key: format!("default/key-{i}"),
                     },

@@ -4,7 +4,7 @@
 
 use workqueue_core::controller::{CrossplaneConfig, Outcome, Script};
 use workqueue_core::scenario::{ControllerConfig, Scenario};
-use workqueue_core::{format_go_duration, parse_go_duration, LimiterConfig, Nanos, QueueKind};
+use workqueue_core::{format_go_duration, parse_go_duration, Duration, LimiterConfig, QueueKind};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Preset {
@@ -231,14 +231,14 @@ pub fn script_words(s: &Script) -> String {
             otherwise,
         } => format!(
             "fails from {} to {}, otherwise {}",
-            d(*from_ns),
-            d(*until_ns),
+            d(from_ns.since_t0()),
+            d(until_ns.since_t0()),
             outcome(otherwise)
         ),
         Script::NotReadyUntil { ready_ns, every_ns } => format!(
             "RequeueAfter {} until ready at {}, then succeeds",
             d(*every_ns),
-            d(*ready_ns)
+            d(ready_ns.since_t0())
         ),
         Script::Sequence { outcomes, then } => {
             format!("{} set results, then {}", outcomes.len(), outcome(then))
@@ -356,19 +356,19 @@ impl Settings {
         }
     }
 
-    fn duration(&self, f: Field, errors: &mut FieldErrors) -> Nanos {
+    fn duration(&self, f: Field, errors: &mut FieldErrors) -> Duration {
         match parse_go_duration(self.get(f)) {
-            Ok(d) if d < 0 => {
+            Ok(d) if d < Duration::ZERO => {
                 errors.push((
                     f,
                     format!("{} is negative: a delay is 0 or more", self.get(f)),
                 ));
-                0
+                Duration::ZERO
             }
             Ok(d) => d,
             Err(e) => {
                 errors.push((f, e.to_string()));
-                0
+                Duration::ZERO
             }
         }
     }
@@ -542,7 +542,7 @@ impl Settings {
             reconcile_timeout_ns: match self.get(Field::Timeout).trim() {
                 "" => None,
                 t => match parse_go_duration(t) {
-                    Ok(d) if d > 0 => Some(d),
+                    Ok(d) if d > Duration::ZERO => Some(d),
                     Ok(_) => {
                         errors.push((
                             Field::Timeout,
@@ -640,7 +640,7 @@ pub fn parse_outcomes(text: &str) -> Result<Vec<Outcome>, String> {
         let mut words = raw.split_whitespace();
         let name = words.next().unwrap_or_default().to_ascii_lowercase();
         let arg = words.next();
-        let after = |arg: Option<&str>| -> Result<Nanos, String> {
+        let after = |arg: Option<&str>| -> Result<Duration, String> {
             let a = arg.ok_or_else(|| format!("{name} needs a duration, like {name} 30s"))?;
             parse_go_duration(a).map_err(|e| e.to_string())
         };

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use workqueue_core::document;
 use workqueue_core::run_file::Run;
 use workqueue_core::scenario::ScenarioDoc;
-use workqueue_core::{validate, Input, Nanos, Scenario, ScenarioError};
+use workqueue_core::{validate, Input, Instant, Scenario, ScenarioError};
 
 /// The format this build writes.
 pub const SHARE_VERSION: u32 = 2;
@@ -36,9 +36,9 @@ const B64: GeneralPurpose = GeneralPurpose::new(
 pub struct SharedOf<S> {
     pub scenario: S,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub inputs: Vec<(Nanos, Input)>,
+    pub inputs: Vec<(Instant, Input)>,
     #[serde(default)]
-    pub at: Nanos,
+    pub at: Instant,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lesson: Option<LessonPosition>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -177,7 +177,7 @@ pub fn from_file(text: &str) -> Result<Shared, ScenarioError> {
         let run = Run::from_json(text)?;
         (run.scenario, run.inputs, run.run_to)
     } else {
-        (Scenario::from_json(text)?, Vec::new(), 0)
+        (Scenario::from_json(text)?, Vec::new(), Instant::T0)
     };
     let shared = Shared {
         scenario,
@@ -207,12 +207,12 @@ impl Shared {
     pub fn check(&self) -> Result<(), ScenarioError> {
         self.scenario.validate()?;
         validate::tape(&self.inputs)?;
-        if self.at < 0 || self.at > validate::MAX_RUN {
+        if self.at < Instant::T0 || self.at > Instant::T0 + validate::MAX_RUN {
             return Err(ScenarioError {
                 field: "at".into(),
                 reason: format!(
                     "{} is out of range: use 0s to {}",
-                    workqueue_core::format_go_duration(self.at),
+                    workqueue_core::format_go_duration(self.at.since_t0()),
                     workqueue_core::format_go_duration(validate::MAX_RUN)
                 ),
             });
@@ -233,20 +233,20 @@ mod tests {
             scenario,
             inputs: vec![
                 (
-                    0,
+                    Instant::T0,
                     Input::Add {
                         key: "default/web-1".into(),
                     },
                 ),
                 (
-                    200_000_000,
+                    Instant::from_nanos(200_000_000),
                     Input::Decide {
                         key: "default/web-1".into(),
                         outcome: Outcome::Error,
                     },
                 ),
             ],
-            at: 3 * SECOND,
+            at: Instant::T0 + 3 * SECOND,
             lesson: Some(LessonPosition {
                 text: None,
                 id: "backoff".into(),
@@ -275,7 +275,7 @@ mod tests {
         let bare = from_file(&run.scenario.to_json()).unwrap();
         assert_eq!(
             (bare.scenario, bare.inputs.len(), bare.at),
-            (run.scenario, 0, 0)
+            (run.scenario, 0, Instant::T0)
         );
         // A mistake is named from the file's top.
         let e = from_file(&to_file(&sample()).replace("3000000000", "-1")).unwrap_err();
@@ -354,7 +354,7 @@ mod tests {
     fn recorded_inputs_pass_the_gate() {
         let mut s = sample();
         s.inputs.push((
-            4 * SECOND,
+            Instant::T0 + 4 * SECOND,
             Input::WatchEvents {
                 key: "k".into(),
                 per_second: 1e-10,

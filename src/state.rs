@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use workqueue_core::sim::SimEvent;
-use workqueue_core::{Input, Manager, Nanos, QueueKind, Scenario, Simulation};
+use workqueue_core::{Duration, Input, Instant, Manager, QueueKind, Scenario, Simulation};
 use workqueue_lessons::view::{Figure, LessonView};
 use yew::prelude::*;
 
@@ -39,7 +39,7 @@ pub enum Action {
     Step,
     /// Back to the previous event in the log.
     StepBack,
-    Seek(Nanos),
+    Seek(Instant),
     SetSpeed(f64),
     /// One step up or down the 1-2-5 speed scale, from the current speed.
     Faster,
@@ -303,11 +303,11 @@ impl Playground {
         self.timeline.borrow().scenario().clone()
     }
 
-    pub fn now(&self) -> Nanos {
+    pub fn now(&self) -> Instant {
         self.timeline.borrow().now()
     }
 
-    pub fn horizon(&self) -> Nanos {
+    pub fn horizon(&self) -> Instant {
         self.timeline.borrow().horizon()
     }
 
@@ -337,7 +337,7 @@ impl Playground {
     }
 
     /// Plays to `target` within one frame and shows a refused replay.
-    fn advance_to(&mut self, target: Nanos) -> bool {
+    fn advance_to(&mut self, target: Instant) -> bool {
         let mut t = self.timeline.borrow_mut();
         let reached = t.advance_to(target);
         if let Some(e) = t.take_refusal() {
@@ -399,11 +399,11 @@ impl Playground {
         };
         // A fresh run with nothing to do: the clock waits for the first key
         // instead of counting up an empty stage.
-        self.idle = now == 0 && upcoming.is_none() && in_motion == 0 && !taped;
+        self.idle = now == Instant::T0 && upcoming.is_none() && in_motion == 0 && !taped;
         if self.idle {
             return;
         }
-        let end = self.timeline.borrow().scenario().duration_ns;
+        let end = Instant::T0 + self.timeline.borrow().scenario().duration_ns;
         match self
             .pacing
             .frame(self.speed, now, upcoming, in_motion, real_ms, sources_only)
@@ -427,7 +427,7 @@ impl Playground {
                 match upcoming {
                     // Land on the event and show its first pass alone.
                     Some(at) if land && at <= target && is_event => {
-                        self.advance_to(at - 1);
+                        self.advance_to(at - Duration::NANOSECOND);
                         self.timeline.borrow_mut().one_pass(at);
                         self.pacing.landed();
                     }

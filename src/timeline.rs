@@ -7,7 +7,7 @@
 //! page. Plain Rust: tested natively.
 
 use workqueue_core::{
-    Input, Manager, Nanos, Scenario, ScenarioError, SimError, Simulation, SECOND,
+    Duration, Input, Instant, Manager, Scenario, ScenarioError, SimError, Simulation, SECOND,
 };
 
 /// Most work units (instants, keys added or released, items handed out) per
@@ -20,7 +20,7 @@ pub const MIN_FRAME_BUDGET: u64 = 500;
 /// What a frame's work aims to take, in milliseconds: the rest of a 60 Hz
 /// frame is the stage's to draw.
 pub const FRAME_WORK_TARGET_MS: f64 = 8.0;
-const CHECKPOINT_EVERY: Nanos = SECOND;
+const CHECKPOINT_EVERY: Duration = SECOND;
 /// Once the ring is full, a new checkpoint (a clone of the whole run) also
 /// waits this long in real time, so a large run never pays for one every frame.
 pub const CHECKPOINT_REAL_MS: f64 = 1000.0;
@@ -45,9 +45,9 @@ pub struct Timeline {
     engine: Manager,
     checkpoints: Vec<Manager>,
     /// Every input with its instant, including those ahead of `now` after a rewind.
-    tape: Vec<(Nanos, Input)>,
+    tape: Vec<(Instant, Input)>,
     /// The furthest instant reached: the end of the timeline.
-    horizon: Nanos,
+    horizon: Instant,
     /// Real milliseconds played since the last checkpoint.
     real_since_checkpoint: f64,
     /// Whether time is running (a full ring then takes a checkpoint at most
@@ -57,7 +57,7 @@ pub struct Timeline {
     refused: Option<SimError>,
     /// An instant asked for (a seek, a link's) that one frame did not reach:
     /// the next frames go on towards it.
-    pending: Option<Nanos>,
+    pending: Option<Instant>,
     /// Work units a frame may spend, fitted to what they cost here.
     budget: u64,
     /// See [`Timeline::keys_planned`].
@@ -74,7 +74,7 @@ impl Timeline {
             checkpoints: vec![engine.clone()],
             engine,
             tape: Vec::new(),
-            horizon: 0,
+            horizon: Instant::T0,
             real_since_checkpoint: 0.0,
             playing: false,
             refused: None,
@@ -88,8 +88,8 @@ impl Timeline {
     /// frame's budget goes (the rest plays on with [`Timeline::advance_to`]).
     pub fn replayed(
         scenario: Scenario,
-        tape: Vec<(Nanos, Input)>,
-        at: Nanos,
+        tape: Vec<(Instant, Input)>,
+        at: Instant,
     ) -> Result<Timeline, ScenarioError> {
         workqueue_core::validate::tape(&tape)?;
         let mut t = Timeline::new(scenario)?;
@@ -129,16 +129,16 @@ impl Timeline {
             .expect("a validated scenario has a controller")
     }
 
-    pub fn now(&self) -> Nanos {
+    pub fn now(&self) -> Instant {
         self.engine.now()
     }
 
-    pub fn horizon(&self) -> Nanos {
+    pub fn horizon(&self) -> Instant {
         self.horizon
     }
 
     /// Inputs recorded so far, with their instants.
-    pub fn tape(&self) -> &[(Nanos, Input)] {
+    pub fn tape(&self) -> &[(Instant, Input)] {
         &self.tape
     }
 
@@ -180,7 +180,7 @@ impl Timeline {
 
     /// The next instant something happens: an event of the run, or a taped
     /// input ahead of the clock (after a rewind).
-    pub fn next_instant(&self) -> Option<Nanos> {
+    pub fn next_instant(&self) -> Option<Instant> {
         let at = self.engine.next_event_at();
         let taped = self
             .tape
@@ -194,13 +194,13 @@ impl Timeline {
 
     /// Whether the next instant is an event of the run itself (not only a
     /// taped input).
-    pub fn next_is_event(&self, at: Nanos) -> bool {
+    pub fn next_is_event(&self, at: Instant) -> bool {
         self.engine.next_event_at() == Some(at)
     }
 
     /// Advances to `target`, replaying taped inputs on the way, within one
     /// frame's budget. Returns whether the target was reached.
-    pub fn advance_to(&mut self, target: Nanos) -> bool {
+    pub fn advance_to(&mut self, target: Instant) -> bool {
         let mut reached = true;
         let mut left = self.budget;
         let mut next_input = self.engine.inputs_applied();
@@ -240,7 +240,7 @@ impl Timeline {
     }
 
     /// The instant a seek is still on its way to, if one frame was not enough.
-    pub fn pending(&self) -> Option<Nanos> {
+    pub fn pending(&self) -> Option<Instant> {
         self.pending
     }
 
@@ -260,7 +260,7 @@ impl Timeline {
     /// One pass over the next instant (the stage's slow motion shows a busy
     /// instant pass by pass). A taped input due then is applied the ordinary
     /// way instead.
-    pub fn one_pass(&mut self, at: Nanos) {
+    pub fn one_pass(&mut self, at: Instant) {
         if self.next_is_event(at) {
             self.engine.step_bounded(self.budget);
             self.horizon = self.horizon.max(at);
@@ -272,7 +272,7 @@ impl Timeline {
 
     fn checkpoint(&mut self) {
         let keys = self.engine.key_total();
-        let last = self.checkpoints.last().map_or(0, Manager::now);
+        let last = self.checkpoints.last().map_or(Instant::T0, Manager::now);
         let full = self.checkpoints.len() >= checkpoints_for(keys);
         let real_ok = !self.playing || !full || self.real_since_checkpoint >= CHECKPOINT_REAL_MS;
         if self.engine.now() >= last + CHECKPOINT_EVERY && real_ok {
@@ -295,8 +295,8 @@ impl Timeline {
     /// Moves to instant `t`: forward by playing on, backward by restoring
     /// the nearest checkpoint and replaying. Within one frame's budget;
     /// returns whether `t` was reached.
-    pub fn seek(&mut self, t: Nanos) -> bool {
-        let t = t.max(0);
+    pub fn seek(&mut self, t: Instant) -> bool {
+        let t = t.max(Instant::T0);
         if t >= self.now() {
             return self.advance_to(t);
         }
@@ -335,7 +335,7 @@ impl Timeline {
     }
 
     /// Plays to the next instant anything happens; that instant, if any.
-    pub fn step(&mut self) -> Option<Nanos> {
+    pub fn step(&mut self) -> Option<Instant> {
         let t = self.next_instant()?;
         self.advance_to(t);
         Some(t)
@@ -349,7 +349,7 @@ impl Timeline {
             .controllers()
             .filter_map(|(_, c)| c.log().iter().rev().map(|e| e.at).find(|at| *at < now))
             .max();
-        self.seek(prev.unwrap_or(0));
+        self.seek(prev.unwrap_or(Instant::T0));
     }
 
     /// Why the run is stuck, if it is.
@@ -438,7 +438,7 @@ mod tests {
             c.sources.push(Source::AddMany {
                 prefix: format!("{name}-"),
                 count: keys,
-                at_ns: 0,
+                at_ns: Duration::ZERO,
                 script: None,
             });
             s.controllers.push(c);
@@ -447,7 +447,7 @@ mod tests {
         s
     }
 
-    fn run_to(t: &mut Timeline, at: Nanos) {
+    fn run_to(t: &mut Timeline, at: Instant) {
         while !t.advance_to(at) {}
     }
 
@@ -455,17 +455,17 @@ mod tests {
     fn rewinding_and_replaying_gives_the_same_run_for_one_controller_or_two() {
         for scenario in [failing(40), two_controllers(40)] {
             let mut t = Timeline::new(scenario).unwrap();
-            run_to(&mut t, 2 * SECOND);
+            run_to(&mut t, Instant::T0 + 2 * SECOND);
             t.record(Input::Add { key: "late".into() }).unwrap();
-            run_to(&mut t, 9 * SECOND);
+            run_to(&mut t, Instant::T0 + 9 * SECOND);
             let digest = t.engine().digest();
-            assert!(t.seek(1500 * MILLISECOND));
-            assert_eq!(t.now(), 1500 * MILLISECOND);
-            run_to(&mut t, 9 * SECOND);
+            assert!(t.seek(Instant::T0 + 1500 * MILLISECOND));
+            assert_eq!(t.now(), Instant::T0 + 1500 * MILLISECOND);
+            run_to(&mut t, Instant::T0 + 9 * SECOND);
             assert_eq!(t.engine().digest(), digest, "replayed through the input");
             // Step back lands on an earlier event, step forward on a later one.
             t.step_back();
-            assert!(t.now() < 9 * SECOND);
+            assert!(t.now() < Instant::T0 + 9 * SECOND);
             let before = t.now();
             assert!(t.step().is_some_and(|at| at > before));
         }
@@ -475,12 +475,12 @@ mod tests {
     fn the_frame_budget_fits_what_a_frame_costs_and_leaves_the_run_as_it_is() {
         let scenario = failing(60_000);
         let mut whole = Timeline::new(scenario.clone()).unwrap();
-        run_to(&mut whole, 3 * SECOND);
+        run_to(&mut whole, Instant::T0 + 3 * SECOND);
         let mut t = Timeline::new(scenario).unwrap();
         assert_eq!(t.budget(), FRAME_BUDGET);
         // 60,000 keys added at t=0 take more than a frame: slow frames
         // (40 ms of work each) halve the budget, down to the floor at most.
-        assert!(!t.advance_to(3 * SECOND));
+        assert!(!t.advance_to(Instant::T0 + 3 * SECOND));
         t.fit_budget(40.0);
         assert_eq!(t.budget(), FRAME_BUDGET / 2);
         for _ in 0..20 {
@@ -508,7 +508,7 @@ mod tests {
             t.fit_budget(bad);
             assert_eq!(t.budget(), before);
         }
-        assert_eq!(t.now(), 3 * SECOND);
+        assert_eq!(t.now(), Instant::T0 + 3 * SECOND);
         assert_eq!(t.engine().digest(), whole.engine().digest());
     }
 
@@ -517,32 +517,32 @@ mod tests {
         let mut t = Timeline::new(two_controllers(40_000)).unwrap();
         // 80,000 keys added at t=0 cannot fit one frame: each call returns.
         let mut frames = 0;
-        while !t.advance_to(10 * SECOND) {
+        while !t.advance_to(Instant::T0 + 10 * SECOND) {
             frames += 1;
             assert!(frames < 10_000, "no progress");
         }
         assert!(frames > 1, "the work was spread over {frames} frames");
-        assert_eq!(t.now(), 10 * SECOND);
+        assert_eq!(t.now(), Instant::T0 + 10 * SECOND);
         // Seeking back replays one frame at a time too, and the frames
         // after the seek go on towards it.
-        t.seek(5 * SECOND);
+        t.seek(Instant::T0 + 5 * SECOND);
         let mut frames = 0;
         while t.pending().is_some() {
             t.catch_up();
             frames += 1;
             assert!(frames < 10_000, "no progress");
         }
-        assert_eq!(t.now(), 5 * SECOND);
+        assert_eq!(t.now(), Instant::T0 + 5 * SECOND);
     }
 
     #[test]
     fn a_new_input_after_a_rewind_cuts_off_the_old_future() {
         let mut t = Timeline::new(failing(3)).unwrap();
         t.record(Input::Add { key: "x".into() }).unwrap();
-        run_to(&mut t, 5 * SECOND);
+        run_to(&mut t, Instant::T0 + 5 * SECOND);
         t.record(Input::Add { key: "y".into() }).unwrap();
         assert_eq!(t.tape().len(), 2);
-        t.seek(SECOND);
+        t.seek(Instant::T0 + SECOND);
         t.record(Input::Add { key: "z".into() }).unwrap();
         let keys: Vec<String> = t
             .tape()
@@ -553,7 +553,10 @@ mod tests {
             })
             .collect();
         assert_eq!(keys, ["x", "z"]);
-        assert!(t.checkpoints().iter().all(|c| c.now() <= SECOND));
+        assert!(t
+            .checkpoints()
+            .iter()
+            .all(|c| c.now() <= Instant::T0 + SECOND));
     }
 
     #[test]
@@ -565,7 +568,7 @@ mod tests {
         s.duration_ns = 600 * SECOND;
         let mut t = Timeline::new(s).unwrap();
         for i in 1..=5 {
-            run_to(&mut t, i * 2 * SECOND);
+            run_to(&mut t, Instant::T0 + i * 2 * SECOND);
             t.checkpoint_now();
         }
         let held = timeline_keys(t.checkpoints());

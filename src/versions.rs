@@ -4,7 +4,7 @@
 //! applied from now on. A version switch keeps the run left behind as its
 //! headline figures, beside this run's at the same instant.
 
-use workqueue_core::{Input, QueueKind, Scenario};
+use workqueue_core::{Input, Instant, QueueKind, Scenario};
 
 use crate::settings::{field_errors, Settings};
 use crate::state::{Notice, Playground};
@@ -41,7 +41,7 @@ impl Playground {
         let mut same_but_script = settings.clone();
         same_but_script.script = self.settings.script;
         let script_only = same_but_script == self.settings;
-        if script_only && self.timeline.borrow().now() > 0 {
+        if script_only && self.timeline.borrow().now() > Instant::T0 {
             let scenario = settings.to_scenario().map_err(|e| field_errors(&e))?;
             // (The script input goes to the stage's first controller.)
             let input = Input::DefaultScript {
@@ -275,7 +275,7 @@ mod tests {
         ] {
             let p = failing_run();
             let (at, keys) = (p.now(), p.sim().queue().keys().len());
-            assert!(at > 0);
+            assert!(at > Instant::T0);
             let mut next = p.settings.clone();
             change(&mut next);
             let p = settle(reduce(p, Action::Apply(next.clone())));
@@ -388,7 +388,7 @@ mod tests {
                     key: format!("file/{i}"),
                     script: None,
                     reconcile_ns: None,
-                    add_at_ns: Some(0),
+                    add_at_ns: Some(Instant::T0),
                 })
                 .collect();
             let settings = Settings::from_scenario(&s);

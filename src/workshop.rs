@@ -3,7 +3,7 @@
 //! asks the presenter's to do. Plain data, read and written with serde.
 
 use serde::{Deserialize, Serialize};
-use workqueue_core::{Input, Nanos};
+use workqueue_core::{Input, Instant};
 
 use crate::lesson_state::LessonState;
 
@@ -46,7 +46,7 @@ pub struct Mirror {
 /// Play, pause and the instant.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Clock {
-    pub at: Nanos,
+    pub at: Instant,
     pub playing: bool,
     pub speed: f64,
     /// The speed the run actually moves at (adaptive playback).
@@ -86,7 +86,7 @@ pub enum Remote {
     Step,
     StepBack,
     Seek {
-        at: Nanos,
+        at: Instant,
     },
     SetSpeed {
         speed: f64,

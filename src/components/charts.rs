@@ -4,7 +4,7 @@
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
 use workqueue_charts::{backoff, bucket, depth, requeues, Points, Theme};
-use workqueue_core::{ItemId, Simulation, SECOND};
+use workqueue_core::{Duration, Instant, ItemId, Simulation, SECOND};
 use yew::prelude::*;
 
 use super::use_playground;
@@ -75,12 +75,17 @@ fn backend(node: &NodeRef, font_px: u32, resized: bool) -> Option<(CanvasBackend
 
 fn series_points(sim: &Simulation, f: impl Fn(&workqueue_core::sim::Sample) -> f64) -> Points {
     let s = sim.series();
-    let complete = (sim.now() / s.width) as usize;
+    let complete = (sim.now().since_t0() / s.width) as usize;
     s.samples
         .iter()
         .enumerate()
         .take(complete.max(1))
-        .map(|(i, x)| (s.start_of(i) as f64 / SECOND as f64, f(x)))
+        .map(|(i, x)| {
+            (
+                s.start_of(i).as_nanos() as f64 / SECOND.as_nanos() as f64,
+                f(x),
+            )
+        })
         .collect()
 }
 
@@ -90,7 +95,7 @@ fn fresh_curve(sim: &Simulation) -> Vec<(u64, f64)> {
     let mut limiter = sim.limiter_config().build();
     let probe = ItemId(0);
     (1..=20)
-        .map(|n| (n, limiter.when(probe, 0) as f64 / 1e9))
+        .map(|n| (n, limiter.when(probe, Instant::T0).as_nanos() as f64 / 1e9))
         .collect()
 }
 
@@ -135,7 +140,7 @@ impl ChartData {
     }
 
     fn of(sim: &Simulation, selected: Option<&str>) -> ChartData {
-        let secs = sim.series().width as f64 / SECOND as f64;
+        let secs = sim.series().width.as_nanos() as f64 / SECOND.as_nanos() as f64;
         ChartData {
             requeues: series_points(sim, |s| s.requeues as f64 / secs),
             depth: series_points(sim, |s| s.depth as f64),
@@ -149,7 +154,7 @@ impl ChartData {
                 .map(|d| {
                     d.retries
                         .iter()
-                        .map(|r| (r.failures_before + 1, r.delay as f64 / 1e9))
+                        .map(|r| (r.failures_before + 1, r.delay.as_nanos() as f64 / 1e9))
                         .collect()
                 })
                 .unwrap_or_default(),
@@ -306,11 +311,11 @@ pub fn charts() -> Html {
                 .iter()
                 .find(|(m, _)| m == n)
                 .map_or(String::new(), |(_, o)| {
-                    workqueue_core::format_go_duration((o * 1e9) as i64)
+                    workqueue_core::format_go_duration(Duration::from_nanos((o * 1e9) as i64))
                 });
             vec![
                 n.to_string(),
-                workqueue_core::format_go_duration((d * 1e9) as i64),
+                workqueue_core::format_go_duration(Duration::from_nanos((d * 1e9) as i64)),
                 seen,
             ]
         })

@@ -3,7 +3,7 @@
 //! highlight that lets the eye follow the selected key from lane to lane.
 
 use workqueue_core::view::{KeyView, WaitingView, WorkerView};
-use workqueue_core::{Nanos, StageView};
+use workqueue_core::{Duration, Instant, StageView};
 use yew::prelude::*;
 
 use crate::format;
@@ -112,12 +112,14 @@ pub(super) fn more(n: usize) -> Html {
 
 pub(super) fn waiting_chip(
     state: &PlaygroundContext,
-    now: Nanos,
+    now: Instant,
     w: &WaitingView,
     arrived: Option<&'static str>,
 ) -> Html {
     let left = w.fraction_left(now);
-    let delay = (w.ready_at - w.from as i128).clamp(0, Nanos::MAX as i128) as Nanos;
+    let delay = Duration::from_nanos(
+        (w.ready_at - w.from.wide()).clamp(0, Duration::MAX.as_nanos() as i128) as i64,
+    );
     let title = if w.on_bucket {
         "waiting for a token from the bucket"
     } else {

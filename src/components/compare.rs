@@ -7,7 +7,9 @@ use std::rc::Rc;
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
 use workqueue_charts::{requeues, Points};
-use workqueue_core::{LimiterConfig, Nanos, QueueKind, Scenario, Simulation, MILLISECOND, SECOND};
+use workqueue_core::{
+    Instant, LimiterConfig, QueueKind, Scenario, Simulation, MILLISECOND, SECOND,
+};
 use yew::prelude::*;
 
 use crate::share::Shared;
@@ -33,7 +35,7 @@ pub struct OwnPlot {
     pub points: Points,
     /// The instant the replay reached (the run's instant, unless the budget
     /// ran out first).
-    pub reached: Nanos,
+    pub reached: Instant,
     /// Recorded inputs this limiter's run could not take (a decision for a
     /// key that was not waiting for one at that instant).
     pub skipped: usize,
@@ -72,8 +74,8 @@ fn limiters() -> [(&'static str, QueueKind, LimiterConfig); 4] {
 }
 
 /// The window a replay of `run` plots: to the run's instant, at least 4 s.
-pub fn own_window(run: &Shared) -> Nanos {
-    run.at.max(4 * SECOND)
+pub fn own_window(run: &Shared) -> Instant {
+    run.at.max(Instant::T0 + 4 * SECOND)
 }
 
 /// The stage's one-controller run under `queue` and `limiter`: its
@@ -85,11 +87,11 @@ pub fn own_storm(run: &Shared, queue: QueueKind, limiter: LimiterConfig, budget:
     s.controllers[0].queue = queue;
     s.controllers[0].limiter = Some(limiter);
     // About 400 samples over the window, never finer than 100 ms.
-    s.sample_ns = (window / 400).max(100 * MILLISECOND);
-    s.duration_ns = s.duration_ns.max(window);
+    s.sample_ns = (window.since_t0() / 400).max(100 * MILLISECOND);
+    s.duration_ns = s.duration_ns.max(window.since_t0());
     let empty = OwnPlot {
         points: Vec::new(),
-        reached: 0,
+        reached: Instant::T0,
         skipped: 0,
     };
     let Ok(mut sim) = Simulation::new(&s) else {
@@ -122,15 +124,20 @@ pub fn own_storm(run: &Shared, queue: QueueKind, limiter: LimiterConfig, budget:
 }
 
 /// Requeues per second, sample by sample, up to `until`.
-fn per_second(sim: &Simulation, until: Nanos) -> Points {
+fn per_second(sim: &Simulation, until: Instant) -> Points {
     let series = sim.series();
-    let w = series.width as f64 / SECOND as f64;
+    let w = series.width.as_nanos() as f64 / SECOND.as_nanos() as f64;
     series
         .samples
         .iter()
         .enumerate()
         .take_while(|(i, _)| series.start_of(*i) < until)
-        .map(|(i, x)| (series.start_of(i) as f64 / 1e9, x.requeues as f64 / w))
+        .map(|(i, x)| {
+            (
+                series.start_of(i).as_nanos() as f64 / 1e9,
+                x.requeues as f64 / w,
+            )
+        })
         .collect()
 }
 
@@ -145,7 +152,7 @@ pub fn herd(queue: QueueKind, limiter: LimiterConfig, secs: i64) -> Points {
     };
     sim.set_log_capacity(0);
     sim.run_to_end();
-    per_second(&sim, secs * SECOND)
+    per_second(&sim, Instant::T0 + secs * SECOND)
 }
 
 /// Which storm the four limiters run.
@@ -185,7 +192,7 @@ pub fn compare(props: &CompareProps) -> Html {
                         name,
                         OwnPlot {
                             points: herd(queue, limiter, 4),
-                            reached: 4 * SECOND,
+                            reached: Instant::T0 + 4 * SECOND,
                             skipped: 0,
                         },
                     ),
@@ -336,7 +343,7 @@ mod tests {
 
     use super::*;
 
-    fn run_of(scenario: Scenario, inputs: Vec<(Nanos, Input)>, at: Nanos) -> Shared {
+    fn run_of(scenario: Scenario, inputs: Vec<(Instant, Input)>, at: Instant) -> Shared {
         Shared {
             scenario,
             inputs,
@@ -355,17 +362,17 @@ mod tests {
             outcome: workqueue_core::controller::Outcome::Error,
         };
         let inputs = vec![(
-            SECOND,
+            Instant::T0 + SECOND,
             Input::AddMany {
                 prefix: "k".into(),
                 count: 50,
             },
         )];
-        let run = run_of(s, inputs, 6 * SECOND);
-        assert_eq!(own_window(&run), 6 * SECOND);
+        let run = run_of(s, inputs, Instant::T0 + 6 * SECOND);
+        assert_eq!(own_window(&run), Instant::T0 + 6 * SECOND);
         for (name, queue, limiter) in limiters() {
             let plot = own_storm(&run, queue, limiter, OWN_BUDGET);
-            assert_eq!(plot.reached, 6 * SECOND, "{name}");
+            assert_eq!(plot.reached, Instant::T0 + 6 * SECOND, "{name}");
             assert_eq!(plot.skipped, 0);
             let before: f64 = plot
                 .points
@@ -390,7 +397,7 @@ mod tests {
         let run = run_of(
             Scenario::failing_keys(LimiterConfig::DefaultController, 100_000),
             vec![],
-            60 * SECOND,
+            Instant::T0 + 60 * SECOND,
         );
         let plot = own_storm(
             &run,
@@ -398,6 +405,10 @@ mod tests {
             LimiterConfig::DefaultController,
             10_000,
         );
-        assert!(plot.reached < 60 * SECOND, "stopped at {}", plot.reached);
+        assert!(
+            plot.reached < Instant::T0 + 60 * SECOND,
+            "stopped at {:?}",
+            plot.reached
+        );
     }
 }

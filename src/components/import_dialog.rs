@@ -9,7 +9,7 @@ use super::toolbar::Modal;
 use super::use_playground;
 use crate::share::Shared;
 use crate::state::{Action, GoImport};
-use workqueue_core::Scenario;
+use workqueue_core::{Duration, Instant, Scenario};
 
 /// The most Go the page sends to be read (`wqsim import` reads more).
 const MAX_PAGE_BYTES: usize = 512 * 1024;
@@ -175,7 +175,7 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
                     d.dispatch(Action::Load(Box::new(Shared {
                         scenario,
                         inputs: Vec::new(),
-                        at: 0,
+                        at: Instant::T0,
                         lesson: None,
                         selected: None,
                     })));
@@ -266,12 +266,12 @@ fn field(
 }
 
 /// Real time a run of the author's plays for, at the speed it opens with.
-const PLAYS_FOR_NS: i64 = 30 * workqueue_core::SECOND;
+const PLAYS_FOR: Duration = Duration::from_nanos(30 * workqueue_core::SECOND.as_nanos());
 
 /// The speed on the 1-2-5 scale at which a run of `duration` plays in
 /// about [`PLAYS_FOR_NS`] (never slower than real time).
-fn speed_for(duration: workqueue_core::Nanos) -> f64 {
-    let wanted = duration as f64 / PLAYS_FOR_NS as f64;
+fn speed_for(duration: workqueue_core::Duration) -> f64 {
+    let wanted = duration.as_nanos() as f64 / PLAYS_FOR.as_nanos() as f64;
     let mut speed = 1.0;
     while speed < wanted {
         let next = crate::pacing::speed_step(speed, true);
@@ -315,9 +315,9 @@ fn assume(s: &Scenario, f: &Figures) -> Result<Scenario, String> {
     let a = Assumptions {
         objects: Some(objects),
         reconcile_ns: Some(
-            (reconcile.min(1 << 40) as i64).saturating_mul(workqueue_core::MILLISECOND),
+            workqueue_core::MILLISECOND.saturating_mul(reconcile.min(1 << 40) as i64),
         ),
-        outage_ns: Some((outage.min(1_000_000) as i64).saturating_mul(60 * workqueue_core::SECOND)),
+        outage_ns: Some((60 * workqueue_core::SECOND).saturating_mul(outage.min(1_000_000) as i64)),
         writes,
         errors_write_nothing: f.errors_write_nothing,
     };
@@ -365,7 +365,7 @@ mod tests {
         for minutes in [1, 5, 15, 60] {
             let d = minutes * 60 * SECOND;
             let s = speed_for(d);
-            let real = d as f64 / s / SECOND as f64;
+            let real = d.as_nanos() as f64 / s / SECOND.as_nanos() as f64;
             assert!(
                 (12.0..=30.0).contains(&real),
                 "{minutes} min plays in {real} s at {s}x"

@@ -4,7 +4,7 @@
 
 use workqueue_core::limiter::{Answer, AnswerKind};
 use workqueue_core::view::{Holder, Place};
-use workqueue_core::Nanos;
+use workqueue_core::{Duration, Instant};
 use yew::prelude::*;
 
 use super::use_playground;
@@ -35,7 +35,7 @@ fn holders(holding: &[Holder]) -> String {
 }
 
 /// Where the key is, in words.
-fn where_is(places: &[Place], now: Nanos) -> String {
+fn where_is(places: &[Place], now: Instant) -> String {
     places
         .iter()
         .map(|p| match p {
@@ -146,7 +146,7 @@ fn answer_rows(a: &Answer, depth: usize, out: &mut Vec<Html>) {
             <td style={format!("padding-left:{}rem", 0.4 + depth as f64)}>{ name }{ if a.won { html! { <span class="won-badge">{"wins"}</span> } } else { html! {} } }</td>
             <td class="mono">{ detail }</td>
             <td class="mono num" data-testid="answer-delay">{ format::dur(a.delay) }</td>
-            <td class="mono num">{ format!("{} ns", a.delay) }</td>
+            <td class="mono num">{ format!("{} ns", a.delay.as_nanos()) }</td>
         </tr>
     });
     for p in &a.parts {
@@ -233,8 +233,8 @@ pub fn inspector() -> Html {
                         <thead><tr><th>{"failure"}</th><th>{"at"}</th><th>{"When"}</th><th>{"ready"}</th></tr></thead>
                         <tbody>
                         { for report.history.iter().take(12).map(|r| html! {
-                            <tr><td class="num">{ r.failures_before + 1 }</td><td class="mono">{ format::dur(r.at) }</td>
-                            <td class="mono">{ format::dur(r.delay) }</td><td class="mono">{ format::dur(r.at.saturating_add(r.delay.max(0))) }</td></tr>
+                            <tr><td class="num">{ r.failures_before + 1 }</td><td class="mono">{ format::dur(r.at.since_t0()) }</td>
+                            <td class="mono">{ format::dur(r.delay) }</td><td class="mono">{ format::dur(r.at.saturating_add(r.delay.max(Duration::ZERO)).since_t0()) }</td></tr>
                         }) }
                         </tbody>
                     </table>

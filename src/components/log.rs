@@ -29,7 +29,7 @@ pub fn event_log() -> Html {
         .log()
         .iter()
         .rev()
-        .map(|e| (e.seq, format::dur(e.at), sim.describe(e)))
+        .map(|e| (e.seq, format::dur(e.at.since_t0()), sim.describe(e)))
         .filter(|(_, _, text)| needle.is_empty() || text.contains(&needle))
         .take(SHOWN)
         .collect();

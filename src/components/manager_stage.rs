@@ -4,7 +4,7 @@
 //! waiting keys, with its own backoff), all fed by the shared parts.
 
 use workqueue_core::view::{BucketOwner, BucketView};
-use workqueue_core::{format_go_duration, Manager, Simulation, StageView, SECOND};
+use workqueue_core::{format_go_duration, Instant, Manager, Simulation, StageView, SECOND};
 use yew::prelude::*;
 
 use super::chips::{chip, lane_of, more, use_arrival, waiting_chip};
@@ -148,12 +148,12 @@ fn totals(m: &Manager) -> Html {
     let against = limit
         .filter(|_| holding)
         .map(|(what, qps)| format!(", against the {qps}/s that {what} allows"));
-    let ended = now >= s.duration_ns;
+    let ended = now >= Instant::T0 + s.duration_ns;
     html! {
         <div class="manager-totals">
             <p class="total-rate" data-testid="total-rate">{ rate_text }{ against.unwrap_or_default() }</p>
             { if ended { html! {
-                <p class="run-ended" role="status" data-testid="run-ended">{ format!("The run ended at {}, the length it was set to. Restart plays it again.", format::clock(s.duration_ns)) }</p>
+                <p class="run-ended" role="status" data-testid="run-ended">{ format!("The run ended at {}, the length it was set to. Restart plays it again.", format::clock(Instant::T0 + s.duration_ns)) }</p>
             } } else { html! {} } }
         </div>
     }
@@ -250,7 +250,7 @@ pub fn manager_stage() -> Html {
         Callback::from(move |_| d.dispatch(Action::ExitManager))
     };
     html! {
-        <section class="stage manager-stage" aria-label={format!("The stage: a manager with {} controllers and what they share", m.len())} data-stage="" data-manager="" data-now={state.now().to_string()}>
+        <section class="stage manager-stage" aria-label={format!("The stage: a manager with {} controllers and what they share", m.len())} data-stage="" data-manager="" data-now={state.now().as_nanos().to_string()}>
             // (A lesson's step leads the way back on a projector.)
             if !((state.mode.workshop || state.mode.embed) && state.lesson.is_some()) {
                 <div class="manager-head">

@@ -8,7 +8,9 @@
 use wasm_bindgen::JsCast;
 use workqueue_charts::bucket::level;
 use workqueue_core::view::{BucketOwner, BucketView, Landing, SourceView, WorkerView};
-use workqueue_core::{parse_go_duration, Input, Nanos, Outcome, QueueKind, ResultLabel, StageView};
+use workqueue_core::{
+    parse_go_duration, Duration, Input, Instant, Outcome, QueueKind, ResultLabel, StageView,
+};
 use yew::prelude::*;
 
 use super::chips::{chip, lane_of, more, use_arrival, waiting_chip};
@@ -97,8 +99,8 @@ pub fn stage() -> Html {
     };
 
     let sources: Html = view.sources.iter().map(|s| match s {
-        SourceView::Watch { key, per_second, next } => html! { <li>{ format!("watch events on {key}: {per_second}/s, next {}", format::until(*next as i128, now)) }</li> },
-        SourceView::Resync { period, next } => html! { <li>{ format!("resync every {}, next {}", format::dur(*period), format::until(*next as i128, now)) }</li> },
+        SourceView::Watch { key, per_second, next } => html! { <li>{ format!("watch events on {key}: {per_second}/s, next {}", format::until(next.wide(), now)) }</li> },
+        SourceView::Resync { period, next } => html! { <li>{ format!("resync every {}, next {}", format::dur(*period), format::until(next.wide(), now)) }</li> },
         SourceView::AddMany { prefix, count } => html! { <li>{ format!("{count} keys {prefix}…") }</li> },
     }).collect();
     let flights = use_mut_ref(crate::flights::Flights::default);
@@ -141,7 +143,7 @@ pub fn stage() -> Html {
         )
     };
     html! {
-        <section class="stage" id="stage" tabindex="-1" aria-label="The stage: sources, queue, workers, waiting heap and bucket" data-stage="" data-queue={if priority_queue { "priority" } else { "client_go" }} data-asks={view.asks.then_some("")} data-now={state.now().to_string()}>
+        <section class="stage" id="stage" tabindex="-1" aria-label="The stage: sources, queue, workers, waiting heap and bucket" data-stage="" data-queue={if priority_queue { "priority" } else { "client_go" }} data-asks={view.asks.then_some("")} data-now={state.now().as_nanos().to_string()}>
             <QueueSwitch />
             <div class={lane(Lane::Sources)} data-lane="sources" data-testid="sources">
                 <h3>{"Sources"}</h3>
@@ -309,7 +311,8 @@ pub(super) fn bucket_gauge(b: &BucketView) -> Html {
     let drip = b.refill_progress().map(|p| {
         html! { <span class="drip" aria-hidden="true" data-testid="drip" style={format!("--p:{p:.3}")}></span> }
     });
-    let every = (b.qps > 0.0).then(|| format::short((1e9 / b.qps).round() as Nanos));
+    let every =
+        (b.qps > 0.0).then(|| format::short(Duration::from_nanos((1e9 / b.qps).round() as i64)));
     html! {
         <div class={classes!("gauge", (b.debt() > 0.0).then_some("in-debt"))} role="meter" aria-label={name} aria-valuemin={format!("-{}", b.burst * 100)} aria-valuemax={b.burst.to_string()} aria-valuenow={format!("{:.2}", b.tokens)} data-testid="bucket-gauge">
             <div class="tube" aria-hidden="true">
@@ -386,13 +389,13 @@ const DRAIN_RECONCILE: &str = "20ms";
 
 /// The most reconciles per second `workers` can finish, each taking
 /// `reconcile_ns`: `None` when reconciles take no time (no ceiling).
-pub(crate) fn failures_per_second(workers: u32, reconcile_ns: Nanos) -> Option<f64> {
-    (reconcile_ns > 0).then(|| workers as f64 * 1e9 / reconcile_ns as f64)
+pub(crate) fn failures_per_second(workers: u32, reconcile_ns: Duration) -> Option<f64> {
+    (reconcile_ns > Duration::ZERO).then(|| workers as f64 * 1e9 / reconcile_ns.as_nanos() as f64)
 }
 
 fn worker(
     state: &PlaygroundContext,
-    now: Nanos,
+    now: Instant,
     i: usize,
     w: &WorkerView,
     primary: Option<&str>,
@@ -408,15 +411,15 @@ fn worker(
             until,
             times_out,
         } => {
-            let total = (*until - *started).max(1) as f64;
-            let pct = (((now - *started) as f64 / total) * 100.0).clamp(0.0, 100.0);
+            let total = (*until - *started).max(Duration::NANOSECOND).as_nanos() as f64;
+            let pct = (((now - *started).as_nanos() as f64 / total) * 100.0).clamp(0.0, 100.0);
             let ends = if *times_out {
                 format!(
                     "ReconciliationTimeout fires at {}: an error",
-                    format::dur(*until)
+                    format::dur(until.since_t0())
                 )
             } else {
-                format!("Reconcile ends at {}", format::dur(*until))
+                format!("Reconcile ends at {}", format::dur(until.since_t0()))
             };
             html! {
                 <div class={classes!("worker", "busy", times_out.then_some("times-out"))}>
@@ -571,9 +574,12 @@ mod tests {
     /// against a 10/s refill, so the bucket never drains; 20 ms does.
     #[test]
     fn failures_per_second_is_the_workers_ceiling() {
-        assert_eq!(failures_per_second(1, 200_000_000), Some(5.0));
+        assert_eq!(
+            failures_per_second(1, Duration::from_nanos(200_000_000)),
+            Some(5.0)
+        );
         let fast = parse_go_duration(DRAIN_RECONCILE).unwrap();
         assert!(failures_per_second(1, fast).unwrap() > 10.0);
-        assert_eq!(failures_per_second(4, 0), None, "no ceiling");
+        assert_eq!(failures_per_second(4, Duration::ZERO), None, "no ceiling");
     }
 }

@@ -3,6 +3,7 @@
 //! core's [`Summary`], also printed by `wqsim --summary`).
 
 use workqueue_core::summary::Summary;
+use workqueue_core::Duration;
 use yew::prelude::*;
 
 use crate::format;
@@ -33,7 +34,7 @@ pub fn run_summary(props: &RunSummaryProps) -> Html {
         ("waiting for the API client's limit", t.client, "client"),
         ("reconciling", t.reconciling, "reconciling"),
     ];
-    let total: i64 = spent.iter().map(|(_, d, _)| *d).sum();
+    let total: Duration = spent.iter().map(|(_, d, _)| *d).sum();
     html! {
         <section class="panel summary" aria-label="Summary of the run" data-testid="summary">
             <h2>{ format!("The run at {}", format::clock(s.at)) }</h2>
@@ -44,7 +45,7 @@ pub fn run_summary(props: &RunSummaryProps) -> Html {
                         Some(c) => row("Time to converge (p50 · p95 · max)", format!("{} · {} · {}", format::about(c.p50), format::about(c.p95), format::about(c.max)), "time-to-converge"),
                         None => row("Time to converge", "no key yet".into(), "time-to-converge"),
                     } }
-                    { row("Last key converged", s.last_converged_at.map_or_else(|| "not yet".to_string(), format::about), "last-converged") }
+                    { row("Last key converged", s.last_converged_at.map_or_else(|| "not yet".to_string(), |t| format::about(t.since_t0())), "last-converged") }
                     { row("Reconciles per second", format!("{:.2}", s.reconciles_per_second), "reconciles-per-second") }
                     { for s.requests.iter().filter(|k| k.requests > 0).map(|k| row(&format!("API requests, {}", k.kind), format!("{} ({:.2}/s)", format::count(k.requests), k.per_second), "requests")) }
                     { row("Deepest queue", format::count(s.deepest_queue), "deepest-queue") }
@@ -54,7 +55,7 @@ pub fn run_summary(props: &RunSummaryProps) -> Html {
             <table class="spent">
                 <tbody>
                     { for spent.iter().map(|(label, d, id)| {
-                        let share = if total > 0 { *d as f64 / total as f64 * 100.0 } else { 0.0 };
+                        let share = if total > Duration::ZERO { d.as_nanos() as f64 / total.as_nanos() as f64 * 100.0 } else { 0.0 };
                         html! {
                             <tr><th scope="row">{ *label }</th><td class="mono num" data-summary={*id}>{ format::about(*d) }</td><td class="mono num">{ format!("{share:.0}%") }</td></tr>
                         }

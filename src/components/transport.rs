@@ -3,6 +3,8 @@
 use yew::prelude::*;
 
 use super::{event_value, use_playground};
+use workqueue_core::Instant;
+
 use crate::format;
 use crate::pacing::{MAX_SPEED, MIN_SPEED};
 use crate::state::Action;
@@ -34,12 +36,12 @@ pub fn transport() -> Html {
             d.dispatch(Action::SetSpeed(10f64.powf(v).clamp(MIN_SPEED, MAX_SPEED)));
         })
     };
-    let horizon = state.horizon().max(now).max(1);
+    let horizon = state.horizon().max(now).max(Instant::from_nanos(1));
     let on_seek = {
         let d = d.clone();
         Callback::from(move |e: InputEvent| {
             let v: f64 = event_value(&e).parse().unwrap_or(0.0);
-            d.dispatch(Action::Seek(v as i64));
+            d.dispatch(Action::Seek(Instant::from_nanos(v as i64)));
         })
     };
     let faster = on(|| Action::Faster);
@@ -76,7 +78,7 @@ pub fn transport() -> Html {
                     title="Slow down around short waits and skip through empty stretches">{"Auto pace"}</button>
             </div>
             <div class="timeline">
-                <input type="range" min="0" max={horizon.to_string()} step="1" value={now.to_string()}
+                <input type="range" min="0" max={horizon.as_nanos().to_string()} step="1" value={now.as_nanos().to_string()}
                     oninput={on_seek} aria-label="Timeline: drag to rewind" />
                 <span class="timeline-end">{ format::clock(state.horizon()) }</span>
             </div>

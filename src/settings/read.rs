@@ -8,8 +8,8 @@ impl Settings {
     /// The settings that describe `s` as closely as the form can.
     pub fn from_scenario(s: &Scenario) -> Settings {
         let mut out = Settings::default();
-        let d = |n: Nanos| format_go_duration(n);
-        let exp = |out: &mut Settings, base: Nanos, max: Nanos| {
+        let d = |n: Duration| format_go_duration(n);
+        let exp = |out: &mut Settings, base: Duration, max: Duration| {
             out.set(Field::Base, d(base));
             out.set(Field::Max, d(max));
         };

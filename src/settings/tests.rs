@@ -1,4 +1,5 @@
 use super::*;
+use workqueue_core::Instant;
 use workqueue_core::{MILLISECOND, SECOND};
 
 /// A script the form has no choice for (an import's outage) is shown
@@ -7,12 +8,12 @@ use workqueue_core::{MILLISECOND, SECOND};
 fn a_script_the_form_cannot_spell_is_shown_as_loaded_and_kept() {
     for script in [
         Script::Outage {
-            from_ns: 0,
-            until_ns: 300 * SECOND,
+            from_ns: Instant::T0,
+            until_ns: Instant::T0 + 300 * SECOND,
             otherwise: Outcome::Success,
         },
         Script::NotReadyUntil {
-            ready_ns: 120 * SECOND,
+            ready_ns: Instant::T0 + 120 * SECOND,
             every_ns: 30 * SECOND,
         },
         Script::Sequence {
@@ -38,8 +39,8 @@ fn a_script_the_form_cannot_spell_is_shown_as_loaded_and_kept() {
     }
     let mut s = Scenario::new("outage");
     s.controllers[0].default_script = Script::Outage {
-        from_ns: 0,
-        until_ns: 300 * SECOND,
+        from_ns: Instant::T0,
+        until_ns: Instant::T0 + 300 * SECOND,
         otherwise: Outcome::Success,
     };
     let (_, label) = Settings::from_scenario(&s).script_choices().pop().unwrap();

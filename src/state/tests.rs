@@ -1,5 +1,6 @@
 use super::*;
 use crate::share;
+use workqueue_core::Instant;
 use workqueue_core::{Outcome, MILLISECOND};
 
 fn reduce(p: Rc<Playground>, a: Action) -> Rc<Playground> {
@@ -12,12 +13,12 @@ fn a_paused_tick_changes_nothing_and_a_hidden_tab_cannot_leap() {
     let p = reduce(p, Action::Pause);
     let rev = p.rev;
     let p = reduce(p, Action::Tick(16.0));
-    assert_eq!((p.rev, p.now()), (rev, 0));
+    assert_eq!((p.rev, p.now()), (rev, Instant::T0));
     let p = reduce(p, Action::TogglePlay);
     let p = reduce(p, Action::TogglePacing);
     let p = reduce(p, Action::Input(Input::Add { key: "k".into() }));
     let p = reduce(p, Action::Tick(60_000.0));
-    assert_eq!(p.now(), (MAX_TICK_MS * 1e6) as Nanos);
+    assert_eq!(p.now(), Instant::from_nanos((MAX_TICK_MS * 1e6) as i64));
 }
 
 #[test]
@@ -26,13 +27,20 @@ fn a_first_visit_waits_for_the_first_key() {
     for _ in 0..30 {
         p = reduce(p, Action::Tick(16.7));
     }
-    assert_eq!(p.now(), 0, "no clock running while nothing happens");
+    assert_eq!(
+        p.now(),
+        Instant::T0,
+        "no clock running while nothing happens"
+    );
     assert!(p.idle);
     p = reduce(p, Action::Input(Input::Add { key: "k".into() }));
     for _ in 0..30 {
         p = reduce(p, Action::Tick(16.7));
     }
-    assert!(p.now() > 0 && !p.idle, "time runs once something happened");
+    assert!(
+        p.now() > Instant::T0 && !p.idle,
+        "time runs once something happened"
+    );
 }
 
 #[test]
@@ -61,8 +69,8 @@ fn rewinding_and_replaying_gives_the_same_run() {
         let s = p.sim();
         s.log().iter().map(|e| s.describe(e)).collect()
     };
-    p = reduce(p, Action::Seek(3 * MILLISECOND));
-    assert!(p.now() == 3 * MILLISECOND);
+    p = reduce(p, Action::Seek(Instant::T0 + 3 * MILLISECOND));
+    assert!(p.now() == Instant::T0 + 3 * MILLISECOND);
     p = reduce(p, Action::Seek(end));
     let log_now: Vec<String> = {
         let s = p.sim();
@@ -97,7 +105,7 @@ fn a_share_link_reopens_exactly_what_was_shared() {
             ..
         })
     ));
-    assert_eq!(bad.now(), 0);
+    assert_eq!(bad.now(), Instant::T0);
 }
 
 /// A manager's link keeps what was done to it and the lesson it was in:
@@ -112,7 +120,7 @@ fn a_manager_link_keeps_its_inputs_and_its_lesson() {
             key: "ns/extra".into(),
         }),
     );
-    p = reduce(p, Action::Seek(3 * workqueue_core::SECOND));
+    p = reduce(p, Action::Seek(Instant::T0 + 3 * workqueue_core::SECOND));
     p = reduce(
         p,
         Action::Input(Input::WatchEvents {
@@ -121,7 +129,7 @@ fn a_manager_link_keeps_its_inputs_and_its_lesson() {
             duration_ns: workqueue_core::SECOND,
         }),
     );
-    p = reduce(p, Action::Seek(5 * workqueue_core::SECOND));
+    p = reduce(p, Action::Seek(Instant::T0 + 5 * workqueue_core::SECOND));
     let shared = p.shared();
     assert_eq!(shared.inputs.len(), 2, "{:?}", shared.inputs);
     let q = Playground::from_url("", &format!("#{}", share::encode(&shared)));
@@ -158,7 +166,10 @@ fn the_clock_holds_while_a_reconcile_waits_for_a_choice() {
     }
     assert!(p.deciding(), "the reconcile ended and waits for a choice");
     let held = p.now();
-    assert!(held >= reconcile, "it ran its {reconcile} ns first");
+    assert!(
+        held >= Instant::T0 + reconcile,
+        "it ran its {reconcile:?} ns first"
+    );
     for _ in 0..120 {
         p = reduce(p, Action::Tick(16.0));
     }
@@ -216,7 +227,10 @@ fn at_1x_a_failing_keys_5ms_backoff_is_on_screen_for_over_half_a_second() {
         "the key left the heap on screen"
     );
     assert_eq!(p.cue, Cue::SlowMotion);
-    assert!(p.sim().now() < 100 * MILLISECOND, "slow motion, not a leap");
+    assert!(
+        p.sim().now() < Instant::T0 + 100 * MILLISECOND,
+        "slow motion, not a leap"
+    );
 }
 
 #[test]
@@ -237,7 +251,7 @@ fn the_checkpoint_ring_stays_bounded_and_spread_and_seeks_exactly() {
     for _ in 0..600 {
         p = reduce(p, Action::Tick(250.0));
     }
-    let times: Vec<Nanos> = p
+    let times: Vec<Instant> = p
         .timeline
         .borrow()
         .checkpoints()
@@ -245,15 +259,15 @@ fn the_checkpoint_ring_stays_bounded_and_spread_and_seeks_exactly() {
         .map(|c| c.now())
         .collect();
     assert_eq!(times.len(), crate::timeline::MAX_CHECKPOINTS, "{times:?}");
-    assert_eq!(times[0], 0, "the start is always kept");
+    assert_eq!(times[0], Instant::T0, "the start is always kept");
     assert!(times.windows(2).all(|w| w[0] < w[1]), "{times:?}");
     let end = p.now();
     assert!(
-        times[1] < end / 2,
+        times[1] < Instant::T0 + end.since_t0() / 2,
         "spread over the timeline, not bunched at the end: {times:?}"
     );
     let digest = p.sim().digest();
-    p = reduce(p, Action::Seek(end / 3));
+    p = reduce(p, Action::Seek(Instant::T0 + end.since_t0() / 3));
     p = reduce(p, Action::Seek(end));
     assert_eq!(p.sim().digest(), digest);
 }
@@ -264,7 +278,7 @@ fn a_scenario_too_big_for_the_page_is_refused_by_name() {
     let shared = Shared {
         scenario: s,
         inputs: Vec::new(),
-        at: 0,
+        at: Instant::T0,
         lesson: None,
         selected: None,
     };

@@ -6,7 +6,7 @@
 //! off the page's thread. Requests and replies are JSON
 //! ([`workqueue_lessons::view::Request`], [`workqueue_lessons::view::Reply`]).
 
-use workqueue_core::Scenario;
+use workqueue_core::{Instant, Scenario};
 use workqueue_lessons::parse::id_of;
 use workqueue_lessons::view::{view_with, Figure, Reply, Request};
 use workqueue_lessons::{check, lesson_or_mistakes, Lesson, Setup};
@@ -106,7 +106,7 @@ impl Library {
                 .setup_for(step)
                 .map(|s| s.inputs.clone())
                 .unwrap_or_default(),
-            run_to: 0,
+            run_to: Instant::T0,
         };
         let scene = match setup.scene_within(CHECK_BUDGET) {
             Ok(scene) => scene,

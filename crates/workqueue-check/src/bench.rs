@@ -29,7 +29,8 @@ use std::hint::black_box;
 
 use workqueue_core::priority::{self, PqGot, PriorityQueue};
 use workqueue_core::{
-    Got, LimiterConfig, QueueOptions, Scenario, Simulation, Workqueue, MILLISECOND, SECOND,
+    Duration, Got, Instant, LimiterConfig, QueueOptions, Scenario, Simulation, Workqueue,
+    MILLISECOND, SECOND,
 };
 
 const KEYS: usize = 10_000;
@@ -48,9 +49,9 @@ fn queue(metrics: bool) -> Workqueue {
 
 fn add_get_done(q: &mut Workqueue, keys: &[String]) {
     for k in keys {
-        q.add_key(0, k);
-        if let Got::Item(id) = q.get(0) {
-            q.done(0, id);
+        q.add_key(Instant::T0, k);
+        if let Got::Item(id) = q.get(Instant::T0) {
+            q.done(Instant::T0, id);
         }
     }
 }
@@ -58,11 +59,11 @@ fn add_get_done(q: &mut Workqueue, keys: &[String]) {
 fn fill_drain(q: &mut Workqueue, keys: &[String]) {
     for _ in 0..2 {
         for k in keys {
-            q.add_key(0, k);
+            q.add_key(Instant::T0, k);
         }
     }
-    while let Got::Item(id) = q.get(0) {
-        q.done(0, id);
+    while let Got::Item(id) = q.get(Instant::T0) {
+        q.done(Instant::T0, id);
     }
     black_box(q.len());
 }
@@ -71,7 +72,7 @@ fn when_all(q: &mut Workqueue, keys: &[String]) {
     for (i, k) in keys.iter().enumerate() {
         // Keyed by string like client-go's When(item): the lookup is part of the cost.
         let id = q.key(k);
-        black_box(q.when(0, id));
+        black_box(q.when(Instant::T0, id));
         if i % 64 == 63 {
             q.forget(id);
         }
@@ -98,14 +99,14 @@ impl Bench for PriorityQueue {
 /// Like controller-runtime's `Add(item)`: keyed by the item itself.
 fn pq_add(q: &mut PriorityQueue, key: &str) {
     let id = q.key(key);
-    black_box(q.add(0, id));
+    black_box(q.add(Instant::T0, id));
 }
 
 fn pq_add_get_done(q: &mut PriorityQueue, keys: &[String]) {
     for k in keys {
         pq_add(q, k);
-        if let PqGot::Item { item, .. } = q.get(0) {
-            q.done(0, item);
+        if let PqGot::Item { item, .. } = q.get(Instant::T0) {
+            q.done(Instant::T0, item);
         }
     }
 }
@@ -116,8 +117,8 @@ fn pq_fill_drain(q: &mut PriorityQueue, keys: &[String]) {
             pq_add(q, k);
         }
     }
-    while let PqGot::Item { item, .. } = q.get(0) {
-        q.done(0, item);
+    while let PqGot::Item { item, .. } = q.get(Instant::T0) {
+        q.done(Instant::T0, item);
     }
     black_box(q.len());
 }
@@ -153,7 +154,7 @@ pub fn one_pass_of(keys: u64) -> u64 {
         .push(workqueue_core::scenario::Source::AddMany {
             prefix: "ns/pod-".into(),
             count: keys,
-            at_ns: 0,
+            at_ns: Duration::ZERO,
             script: None,
         });
     s.duration_ns = SECOND;
@@ -178,7 +179,7 @@ pub fn idle_workers(workers: u32) -> u64 {
         .push(workqueue_core::scenario::Source::WatchEvents {
             key: "ns/hot".into(),
             per_second: 1000.0,
-            start_ns: 0,
+            start_ns: Duration::ZERO,
             duration_ns: 60 * SECOND,
         });
     s.duration_ns = 60 * SECOND;

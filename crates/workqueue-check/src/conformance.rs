@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
 use workqueue_core::priority::{self, AddOpts, PqGot, PriorityQueue};
-use workqueue_core::{Got, ItemId, LimiterConfig, Nanos, QueueOptions, Workqueue};
+use workqueue_core::{Duration, Got, Instant, ItemId, LimiterConfig, QueueOptions, Workqueue};
 
 #[derive(Debug, Deserialize)]
 pub struct Case {
@@ -27,7 +27,7 @@ pub struct Case {
 
 #[derive(Debug, Deserialize)]
 pub struct Step {
-    pub at_ns: Nanos,
+    pub at_ns: Instant,
     pub call: String,
     #[serde(default)]
     pub item: Option<String>,
@@ -35,9 +35,9 @@ pub struct Step {
     #[serde(default)]
     pub items: Option<Vec<String>>,
     #[serde(default)]
-    pub delay_ns: Option<Nanos>,
+    pub delay_ns: Option<Duration>,
     #[serde(default)]
-    pub after_ns: Option<Nanos>,
+    pub after_ns: Option<Duration>,
     #[serde(default)]
     pub rate_limited: Option<bool>,
     /// `null` or absent: nil.
@@ -161,7 +161,7 @@ fn run_client_go(case: &Case) -> Result<Option<Mismatch>, CaseError> {
     };
     // Built when the clock reads the first step's instant (the shared README):
     // that is the phase of the unfinished-work ticker.
-    let t0 = case.steps.first().map_or(0, |s| s.at_ns);
+    let t0 = case.steps.first().map_or(Instant::T0, |s| s.at_ns);
     let mut q = Workqueue::new_at(limiter, options, t0);
     for (i, step) in case.steps.iter().enumerate() {
         let now = step.at_ns;
@@ -262,7 +262,7 @@ fn run_priority(case: &Case) -> Result<Option<Mismatch>, CaseError> {
                     return Err(bad("no item or items"));
                 }
                 let opts = AddOpts {
-                    after: step.after_ns.unwrap_or(0),
+                    after: step.after_ns.unwrap_or(Duration::ZERO),
                     rate_limited: step.rate_limited.unwrap_or(false),
                     priority: step.priority,
                 };
@@ -342,7 +342,7 @@ fn run_priority(case: &Case) -> Result<Option<Mismatch>, CaseError> {
     Ok(None)
 }
 
-fn metrics_json(q: &mut Workqueue, now: Nanos) -> Value {
+fn metrics_json(q: &mut Workqueue, now: Instant) -> Value {
     // The recording refreshed the gauges at each `metrics` step.
     let (unfinished, longest) = q.refresh_work_gauges(now);
     let m = q.metrics().expect("conformance queues record metrics");

@@ -10,7 +10,7 @@ use crate::limiter::LimiterConfig;
 use crate::rate::TokenBucket;
 use crate::rng::Rng;
 use crate::tagged::internally_tagged;
-use crate::time::{format_go_duration, Nanos, SECOND};
+use crate::time::{format_go_duration, Duration, Instant, SECOND};
 
 /// Whether and how `Reconcile` failed.
 #[derive(
@@ -38,8 +38,8 @@ pub struct ReconcileResult {
     pub requeue: bool,
     /// `Result.RequeueAfter`.
     #[serde(default, with = "crate::serde_duration")]
-    #[schemars(with = "crate::serde_duration::Duration")]
-    pub requeue_after_ns: Nanos,
+    #[schemars(with = "crate::serde_duration::DurationSchema")]
+    pub requeue_after_ns: Duration,
     /// Whether `Reconcile` returned an error, and which.
     #[serde(default)]
     pub error: ErrorKind,
@@ -63,8 +63,8 @@ pub enum Outcome {
     RequeueAfter {
         /// `RequeueAfter`.
         #[serde(with = "crate::serde_duration")]
-        #[schemars(with = "crate::serde_duration::Duration")]
-        after_ns: Nanos,
+        #[schemars(with = "crate::serde_duration::DurationSchema")]
+        after_ns: Duration,
     },
     /// `(Result{}, err)`.
     Error,
@@ -74,8 +74,8 @@ pub enum Outcome {
     ErrorWithRequeueAfter {
         /// `RequeueAfter`.
         #[serde(with = "crate::serde_duration")]
-        #[schemars(with = "crate::serde_duration::Duration")]
-        after_ns: Nanos,
+        #[schemars(with = "crate::serde_duration::DurationSchema")]
+        after_ns: Duration,
     },
     /// Any other combination.
     Custom {
@@ -95,11 +95,11 @@ impl Outcome {
             priority: None,
         };
         match self {
-            Outcome::Success => r(false, 0, ErrorKind::None),
-            Outcome::Requeue => r(true, 0, ErrorKind::None),
+            Outcome::Success => r(false, Duration::ZERO, ErrorKind::None),
+            Outcome::Requeue => r(true, Duration::ZERO, ErrorKind::None),
             Outcome::RequeueAfter { after_ns } => r(false, after_ns, ErrorKind::None),
-            Outcome::Error => r(false, 0, ErrorKind::Transient),
-            Outcome::TerminalError => r(false, 0, ErrorKind::Terminal),
+            Outcome::Error => r(false, Duration::ZERO, ErrorKind::Transient),
+            Outcome::TerminalError => r(false, Duration::ZERO, ErrorKind::Terminal),
             Outcome::ErrorWithRequeueAfter { after_ns } => r(false, after_ns, ErrorKind::Transient),
             Outcome::Custom { result } => result,
         }
@@ -117,7 +117,7 @@ impl Outcome {
         if requeue {
             fields.push("Requeue: true".to_string());
         }
-        if requeue_after_ns != 0 {
+        if requeue_after_ns != Duration::ZERO {
             fields.push(format!(
                 "RequeueAfter: {}",
                 format_go_duration(requeue_after_ns)
@@ -174,7 +174,7 @@ impl ResultLabel {
 pub enum Requeue {
     None,
     RateLimited,
-    After { delay: Nanos },
+    After { delay: Duration },
 }
 
 /// What controller-runtime does with a result (spec 6.3, client-go adapter).
@@ -191,7 +191,7 @@ pub struct Decision {
 
 /// The decision table, in controller-runtime's evaluation order.
 pub fn decide(r: ReconcileResult) -> Decision {
-    let ignored = r.requeue || r.requeue_after_ns > 0;
+    let ignored = r.requeue || r.requeue_after_ns > Duration::ZERO;
     let d = |label, forget, requeue, terminal, result_ignored| Decision {
         label,
         forget,
@@ -208,7 +208,7 @@ pub fn decide(r: ReconcileResult) -> Decision {
             false,
             ignored,
         ),
-        ErrorKind::None if r.requeue_after_ns > 0 => d(
+        ErrorKind::None if r.requeue_after_ns > Duration::ZERO => d(
             ResultLabel::RequeueAfter,
             true,
             Requeue::After {
@@ -272,12 +272,12 @@ pub enum Script {
     Outage {
         /// When the outage starts.
         #[serde(with = "crate::serde_duration")]
-        #[schemars(with = "crate::serde_duration::Duration")]
-        from_ns: Nanos,
+        #[schemars(with = "crate::serde_duration::DurationSchema")]
+        from_ns: Instant,
         /// When it ends.
         #[serde(with = "crate::serde_duration")]
-        #[schemars(with = "crate::serde_duration::Duration")]
-        until_ns: Nanos,
+        #[schemars(with = "crate::serde_duration::DurationSchema")]
+        until_ns: Instant,
         /// What the reconciles that do not fail return.
         #[serde(default = "success")]
         otherwise: Outcome,
@@ -287,12 +287,12 @@ pub enum Script {
     NotReadyUntil {
         /// When the object is ready.
         #[serde(with = "crate::serde_duration")]
-        #[schemars(with = "crate::serde_duration::Duration")]
-        ready_ns: Nanos,
+        #[schemars(with = "crate::serde_duration::DurationSchema")]
+        ready_ns: Instant,
         /// The `RequeueAfter` while it is not.
         #[serde(with = "crate::serde_duration")]
-        #[schemars(with = "crate::serde_duration::Duration")]
-        every_ns: Nanos,
+        #[schemars(with = "crate::serde_duration::DurationSchema")]
+        every_ns: Duration,
     },
     /// A worker waits until the caller decides ([`crate::Simulation::decide`]).
     Live,
@@ -311,7 +311,7 @@ impl Default for Script {
 impl Script {
     /// The outcome of reconcile number `attempt` (0-based), ending at `now`,
     /// under this script; `None` for [`Script::Live`].
-    pub fn outcome(&self, attempt: u64, now: Nanos, rng: &mut Rng) -> Option<Outcome> {
+    pub fn outcome(&self, attempt: u64, now: Instant, rng: &mut Rng) -> Option<Outcome> {
         match self {
             Script::Always { outcome } => Some(*outcome),
             Script::FailThenSucceed { failures } => Some(if attempt < *failures as u64 {
@@ -448,7 +448,7 @@ pub enum Gate {
     /// A token was available at once.
     Pass,
     /// No token yet: `Result{RequeueAfter: d}` without calling the inner reconciler.
-    Defer { delay: Nanos },
+    Defer { delay: Duration },
 }
 
 impl Middleware {
@@ -460,16 +460,16 @@ impl Middleware {
         }
     }
 
-    pub fn gate(&mut self, item: ItemId, now: Nanos) -> Gate {
+    pub fn gate(&mut self, item: ItemId, now: Instant) -> Gate {
         if *self.limited.get(item) {
             self.limited.set(item, false);
             return Gate::FreePass;
         }
         let d = self.global.reserve_delay(now);
-        if d != 0 {
+        if d != Duration::ZERO {
             self.limited.set(item, true);
         }
-        if d > 0 {
+        if d > Duration::ZERO {
             Gate::Defer { delay: d }
         } else {
             Gate::Pass // global.Forget is a no-op for a bucket

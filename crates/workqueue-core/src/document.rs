@@ -74,6 +74,7 @@ fn path_error(e: serde_path_to_error::Error<serde_json::Error>) -> ScenarioError
 mod tests {
     use super::*;
     use crate::scenario::ItemSpec;
+    use crate::time::Duration;
 
     #[test]
     fn errors_name_the_path() {
@@ -153,9 +154,10 @@ mod tests {
         assert_eq!(e.field, "after_ns");
         assert!(e.reason.starts_with("invalid type: sequence"), "{e}");
         // Written back, the tag comes first.
-        let written =
-            serde_json::to_string(&crate::controller::Outcome::RequeueAfter { after_ns: 5 })
-                .unwrap();
+        let written = serde_json::to_string(&crate::controller::Outcome::RequeueAfter {
+            after_ns: Duration::from_nanos(5),
+        })
+        .unwrap();
         assert_eq!(written, r#"{"kind":"requeue_after","after_ns":5}"#);
         assert_eq!(
             serde_json::to_string(&crate::controller::Outcome::Success).unwrap(),
@@ -175,8 +177,8 @@ mod tests {
             Source::WatchEvents {
                 key: "k".into(),
                 per_second: 2.5,
-                start_ns: 0,
-                duration_ns: 3_000_000_000
+                start_ns: Duration::ZERO,
+                duration_ns: Duration::from_nanos(3_000_000_000)
             }
         );
     }

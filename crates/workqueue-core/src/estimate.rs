@@ -9,7 +9,7 @@ use crate::controller::{Outcome, Script};
 use crate::limiter::LimiterConfig;
 use crate::scenario::{ControllerSpec, Scenario, Source};
 use crate::sim::MAX_PASSES_WITHOUT_PROGRESS;
-use crate::time::{Nanos, SECOND};
+use crate::time::{Duration, SECOND};
 
 /// The estimated work units of a whole run, every controller.
 pub fn work(s: &Scenario) -> f64 {
@@ -24,7 +24,7 @@ enum Tail {
     /// Back through the rate limiter every time.
     RateLimited,
     /// Back after a fixed delay every time.
-    After(Nanos),
+    After(Duration),
 }
 
 fn outcome_tail(o: &Outcome) -> Tail {
@@ -33,10 +33,10 @@ fn outcome_tail(o: &Outcome) -> Tail {
         Outcome::Requeue | Outcome::Error | Outcome::ErrorWithRequeueAfter { .. } => {
             Tail::RateLimited
         }
-        Outcome::RequeueAfter { after_ns } if *after_ns > 0 => Tail::After(*after_ns),
+        Outcome::RequeueAfter { after_ns } if *after_ns > Duration::ZERO => Tail::After(*after_ns),
         Outcome::RequeueAfter { .. } => Tail::Ends,
         Outcome::Custom { result } => {
-            if result.requeue_after_ns > 0 {
+            if result.requeue_after_ns > Duration::ZERO {
                 Tail::After(result.requeue_after_ns)
             } else if result.requeue {
                 Tail::RateLimited
@@ -79,19 +79,22 @@ fn script_shape(s: &Script) -> (f64, Tail) {
 /// times all keys together can (a bucket is shared by every key).
 fn limiter_returns(l: &LimiterConfig, run: f64) -> (f64, f64) {
     // A zero delay is a loop the stall guard ends after so many passes.
-    let over = |d: Nanos| {
-        if d <= 0 {
+    let over = |d: Duration| {
+        if d <= Duration::ZERO {
             MAX_PASSES_WITHOUT_PROGRESS as f64
         } else {
-            run / d as f64
+            run / d.as_nanos() as f64
         }
     };
     match l {
         LimiterConfig::Exponential { base_ns, max_ns } => {
-            if *base_ns <= 0 {
+            if *base_ns <= Duration::ZERO {
                 return (MAX_PASSES_WITHOUT_PROGRESS as f64, f64::INFINITY);
             }
-            let doublings = (*max_ns as f64 / *base_ns as f64).max(1.0).log2() + 1.0;
+            let doublings = (max_ns.as_nanos() as f64 / base_ns.as_nanos() as f64)
+                .max(1.0)
+                .log2()
+                + 1.0;
             (doublings + over(*max_ns), f64::INFINITY)
         }
         LimiterConfig::FastSlow {
@@ -99,9 +102,10 @@ fn limiter_returns(l: &LimiterConfig, run: f64) -> (f64, f64) {
             max_fast_attempts,
             ..
         } => (*max_fast_attempts as f64 + over(*slow_ns), f64::INFINITY),
-        LimiterConfig::Bucket { qps, burst } => {
-            (f64::INFINITY, *burst as f64 + qps * run / SECOND as f64)
-        }
+        LimiterConfig::Bucket { qps, burst } => (
+            f64::INFINITY,
+            *burst as f64 + qps * run / SECOND.as_nanos() as f64,
+        ),
         LimiterConfig::MaxOf { limiters } => limiters
             .iter()
             .map(|l| limiter_returns(l, run))
@@ -130,7 +134,7 @@ fn reconciles(keys: f64, script: &Script, limiter: &LimiterConfig, run: f64) -> 
     let (fixed, tail) = script_shape(script);
     let tail = match tail {
         Tail::Ends => 0.0,
-        Tail::After(d) => keys * run / d as f64,
+        Tail::After(d) => keys * run / d.as_nanos() as f64,
         Tail::RateLimited => {
             let (per_key, all) = limiter_returns(limiter, run);
             (keys * per_key).min(all)
@@ -140,7 +144,7 @@ fn reconciles(keys: f64, script: &Script, limiter: &LimiterConfig, run: f64) -> 
 }
 
 fn controller(s: &Scenario, c: &ControllerSpec) -> f64 {
-    let run = s.duration_ns.max(0) as f64;
+    let run = s.duration_ns.max(Duration::ZERO).as_nanos() as f64;
     let limiter = s.queue_limiter(c);
     let mut keys = 0.0;
     let mut events = 0.0;
@@ -173,10 +177,13 @@ fn controller(s: &Scenario, c: &ControllerSpec) -> f64 {
                 ..
             } => {
                 keys += 1.0;
-                let span = (*duration_ns as f64).min((run - *start_ns as f64).max(0.0));
-                events += per_second * span / SECOND as f64;
+                let span = (duration_ns.as_nanos() as f64)
+                    .min((run - start_ns.as_nanos() as f64).max(0.0));
+                events += per_second * span / SECOND.as_nanos() as f64;
             }
-            Source::Resync { period_ns } => periods += run / (*period_ns).max(1) as f64,
+            Source::Resync { period_ns } => {
+                periods += run / (*period_ns).max(Duration::NANOSECOND).as_nanos() as f64
+            }
         }
     }
     work += reconciles(plain, &c.default_script, &limiter, run);
@@ -186,8 +193,8 @@ fn controller(s: &Scenario, c: &ControllerSpec) -> f64 {
     work += adds;
     // Workers that take time bound how many reconciles fit in the run.
     let reconcile_ns = c.controller.reconcile_ns;
-    if reconcile_ns > 0 {
-        let fit = keys + c.controller.workers as f64 * run / reconcile_ns as f64;
+    if reconcile_ns > Duration::ZERO {
+        let fit = keys + c.controller.workers as f64 * run / reconcile_ns.as_nanos() as f64;
         work = work.min(fit);
     }
     // A reconcile is a hand-out and an end (two units) plus its requests.

@@ -7,7 +7,7 @@ use crate::controller::{Decision, Gate, Outcome, Script};
 use crate::item::ItemId;
 use crate::scenario::ScenarioError;
 use crate::tagged::internally_tagged;
-use crate::time::Nanos;
+use crate::time::{Duration, Instant};
 use crate::workqueue::{AddEffect, QueueEvent};
 
 /// Watch events remembered for the stage's particles.
@@ -18,7 +18,7 @@ pub const ARRIVALS_KEPT: usize = 16;
 pub struct Arrival {
     /// The event's number in the run (1 for the first): a stable identity.
     pub seq: u64,
-    pub at: Nanos,
+    pub at: Instant,
     pub item: ItemId,
     pub effect: AddEffect,
 }
@@ -30,8 +30,8 @@ pub enum WorkerState {
     /// Running `Reconcile(item)` until `until`.
     Reconciling {
         item: ItemId,
-        started: Nanos,
-        until: Nanos,
+        started: Instant,
+        until: Instant,
         /// `until` is the `ReconciliationTimeout` firing, not the end of the work.
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         times_out: bool,
@@ -39,7 +39,7 @@ pub enum WorkerState {
     /// Reconcile finished; waiting for the caller to choose its outcome.
     AwaitingDecision {
         item: ItemId,
-        started: Nanos,
+        started: Instant,
     },
 }
 
@@ -60,7 +60,7 @@ impl WorkerState {
 pub struct LogEntry {
     /// Position in the whole run (the log itself keeps only the latest entries).
     pub seq: u64,
-    pub at: Nanos,
+    pub at: Instant,
     pub event: SimEvent,
 }
 
@@ -97,7 +97,7 @@ pub enum SimEvent {
     TimedOut {
         worker: u32,
         item: ItemId,
-        after: Nanos,
+        after: Duration,
     },
     Stalled {
         reason: String,
@@ -107,7 +107,7 @@ pub enum SimEvent {
         worker: u32,
         item: ItemId,
         requests: u32,
-        waited: Nanos,
+        waited: Duration,
     },
 }
 
@@ -133,15 +133,15 @@ pub enum Input {
         per_second: f64,
         /// How long events keep coming.
         #[serde(with = "crate::serde_duration")]
-        #[schemars(with = "crate::serde_duration::Duration")]
-        duration_ns: Nanos,
+        #[schemars(with = "crate::serde_duration::DurationSchema")]
+        duration_ns: Duration,
     },
     /// Starts (or with `null`, stops) the periodic resync.
     Resync {
         /// How often every key is added again (`null`: stop).
         #[serde(with = "crate::serde_duration::option")]
-        #[schemars(with = "Option<crate::serde_duration::Duration>")]
-        period_ns: Option<Nanos>,
+        #[schemars(with = "Option<crate::serde_duration::DurationSchema>")]
+        period_ns: Option<Duration>,
     },
     Decide {
         /// The key, as `namespace/name`.

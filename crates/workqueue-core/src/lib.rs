@@ -14,19 +14,21 @@
 //! * a discrete-event [`Simulation`] that drives all of it from a
 //!   [`Scenario`], with event sources, an event log and time series.
 //!
-//! Time is integer nanoseconds ([`Nanos`]) passed into every call; nothing
+//! Time is integer nanoseconds: the current [`Instant`] is passed into every
+//! call, and spans are [`Duration`]s; nothing
 //! here reads a clock or spawns a timer, and the only randomness comes from a
 //! seeded generator in the scenario. The same scenario and seed give the same
 //! run on every platform, natively and in wasm.
 //!
 //! ```
-//! use workqueue_core::{LimiterConfig, QueueOptions, Workqueue, Got, MILLISECOND};
+//! use workqueue_core::{Got, Instant, LimiterConfig, QueueOptions, Workqueue, MILLISECOND};
 //!
 //! let mut q = Workqueue::new(&LimiterConfig::DefaultController, QueueOptions::default());
 //! let pod = q.key("default/pod-1");
-//! q.add_rate_limited(0, pod); // first failure: 5ms
-//! assert_eq!(q.get(4 * MILLISECOND), Got::Empty);
-//! assert_eq!(q.get(5 * MILLISECOND), Got::Item(pod));
+//! let t0 = Instant::T0;
+//! q.add_rate_limited(t0, pod); // first failure: 5ms
+//! assert_eq!(q.get(t0 + 4 * MILLISECOND), Got::Empty);
+//! assert_eq!(q.get(t0 + 5 * MILLISECOND), Got::Item(pod));
 //! ```
 
 pub mod controller;

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::item::{ItemId, ItemMap};
 use crate::rate::TokenBucket;
 use crate::tagged::internally_tagged;
-use crate::time::{go_f64_to_i64, Nanos, MILLISECOND, SECOND};
+use crate::time::{go_f64_to_i64, Duration, Instant, MILLISECOND, SECOND};
 
 /// A limiter as configured: the same JSON as the conformance cases'
 /// `limiter` field. Durations are integer nanoseconds, or Go duration strings
@@ -23,23 +23,23 @@ pub enum LimiterConfig {
     Exponential {
         /// The first failure's delay; each further failure doubles it.
         #[serde(with = "crate::serde_duration")]
-        #[schemars(with = "crate::serde_duration::Duration")]
-        base_ns: Nanos,
+        #[schemars(with = "crate::serde_duration::DurationSchema")]
+        base_ns: Duration,
         /// The longest delay.
         #[serde(with = "crate::serde_duration")]
-        #[schemars(with = "crate::serde_duration::Duration")]
-        max_ns: Nanos,
+        #[schemars(with = "crate::serde_duration::DurationSchema")]
+        max_ns: Duration,
     },
     /// `NewTypedItemFastSlowRateLimiter(fast, slow, maxFastAttempts)`.
     FastSlow {
         /// The delay of the first `max_fast_attempts` failures.
         #[serde(with = "crate::serde_duration")]
-        #[schemars(with = "crate::serde_duration::Duration")]
-        fast_ns: Nanos,
+        #[schemars(with = "crate::serde_duration::DurationSchema")]
+        fast_ns: Duration,
         /// The delay of every failure after those.
         #[serde(with = "crate::serde_duration")]
-        #[schemars(with = "crate::serde_duration::Duration")]
-        slow_ns: Nanos,
+        #[schemars(with = "crate::serde_duration::DurationSchema")]
+        slow_ns: Duration,
         /// Failures that wait `fast_ns`; later ones wait `slow_ns`.
         #[serde(default)]
         max_fast_attempts: u32,
@@ -62,8 +62,8 @@ pub enum LimiterConfig {
         limiter: Box<LimiterConfig>,
         /// The longest delay it may answer.
         #[serde(with = "crate::serde_duration")]
-        #[schemars(with = "crate::serde_duration::Duration")]
-        max_wait_ns: Nanos,
+        #[schemars(with = "crate::serde_duration::DurationSchema")]
+        max_wait_ns: Duration,
     },
     /// `DefaultTypedControllerRateLimiter()`.
     DefaultController,
@@ -150,13 +150,13 @@ impl LimiterConfig {
 /// `ItemExponentialFailureRateLimiter`: `base · 2^failures`, capped at `max`.
 #[derive(Clone, Debug)]
 pub struct Exponential {
-    pub base: Nanos,
-    pub max: Nanos,
+    pub base: Duration,
+    pub max: Duration,
     failures: ItemMap<u64>,
 }
 
 impl Exponential {
-    pub fn new(base: Nanos, max: Nanos) -> Self {
+    pub fn new(base: Duration, max: Duration) -> Self {
         Exponential {
             base,
             max,
@@ -166,18 +166,18 @@ impl Exponential {
 
     /// The delay for a given number of earlier failures, with Go's float64
     /// arithmetic and overflow guard (a pure function of `exp`).
-    pub fn delay_for(base: Nanos, max: Nanos, exp: u64) -> Nanos {
+    pub fn delay_for(base: Duration, max: Duration, exp: u64) -> Duration {
         // math.Pow(2, exp) is exact for every representable power of two.
         let pow = if exp >= 1024 {
             f64::INFINITY
         } else {
             f64::from_bits((exp + 1023) << 52)
         };
-        let backoff = base as f64 * pow;
+        let backoff = base.as_nanos() as f64 * pow;
         if backoff > i64::MAX as f64 {
             return max;
         }
-        let calculated = go_f64_to_i64(backoff);
+        let calculated = Duration::from_nanos(go_f64_to_i64(backoff));
         if calculated > max {
             max
         } else {
@@ -185,7 +185,7 @@ impl Exponential {
         }
     }
 
-    pub fn when(&mut self, item: ItemId) -> Nanos {
+    pub fn when(&mut self, item: ItemId) -> Duration {
         let failures = self.failures.get_mut(item);
         let exp = *failures;
         *failures += 1;
@@ -196,14 +196,14 @@ impl Exponential {
 /// `ItemFastSlowRateLimiter`: `fast` for the first `max_fast` failures, then `slow`.
 #[derive(Clone, Debug)]
 pub struct FastSlow {
-    pub fast: Nanos,
-    pub slow: Nanos,
+    pub fast: Duration,
+    pub slow: Duration,
     pub max_fast: u32,
     failures: ItemMap<u64>,
 }
 
 impl FastSlow {
-    pub fn new(fast: Nanos, slow: Nanos, max_fast: u32) -> Self {
+    pub fn new(fast: Duration, slow: Duration, max_fast: u32) -> Self {
         FastSlow {
             fast,
             slow,
@@ -212,7 +212,7 @@ impl FastSlow {
         }
     }
 
-    pub fn when(&mut self, item: ItemId) -> Nanos {
+    pub fn when(&mut self, item: ItemId) -> Duration {
         let failures = self.failures.get_mut(item);
         *failures += 1; // counted before the comparison, unlike Exponential
         if *failures <= self.max_fast as u64 {
@@ -230,7 +230,7 @@ pub enum Limiter {
     FastSlow(FastSlow),
     Bucket(TokenBucket),
     MaxOf(Vec<Limiter>),
-    WithMaxWait(Box<Limiter>, Nanos),
+    WithMaxWait(Box<Limiter>, Duration),
 }
 
 /// What one limiter (and, for composites, each of its parts) answered to a
@@ -238,7 +238,7 @@ pub enum Limiter {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Answer {
     pub kind: AnswerKind,
-    pub delay: Nanos,
+    pub delay: Duration,
     /// For composites, the answers of the parts, in order.
     pub parts: Vec<Answer>,
     /// Within a max-of, whether this part's answer is the one returned.
@@ -250,15 +250,15 @@ pub struct Answer {
 pub enum AnswerKind {
     /// `base · 2^exp`, capped: `exp` is the failure count before this call.
     Exponential {
-        base: Nanos,
-        max: Nanos,
+        base: Duration,
+        max: Duration,
         exp: u64,
         capped: bool,
     },
     /// `attempt` is the failure count after this call.
     FastSlow {
-        fast: Nanos,
-        slow: Nanos,
+        fast: Duration,
+        slow: Duration,
         max_fast: u32,
         attempt: u64,
     },
@@ -273,18 +273,18 @@ pub enum AnswerKind {
     /// The running maximum starts at 0, so negative answers are clamped.
     MaxOf,
     /// `inner` was capped at `max_wait` when `capped`.
-    WithMaxWait { max_wait: Nanos, capped: bool },
+    WithMaxWait { max_wait: Duration, capped: bool },
 }
 
 impl Limiter {
     /// `When(item)` at virtual instant `now` (only the bucket looks at `now`).
-    pub fn when(&mut self, item: ItemId, now: Nanos) -> Nanos {
+    pub fn when(&mut self, item: ItemId, now: Instant) -> Duration {
         self.answer(item, now, None)
     }
 
     /// `When(item)` with the same effect as [`Limiter::when`], also reporting
     /// what every part answered and which one won.
-    pub fn when_explained(&mut self, item: ItemId, now: Nanos) -> Answer {
+    pub fn when_explained(&mut self, item: ItemId, now: Instant) -> Answer {
         let mut out = Vec::with_capacity(1);
         let delay = self.answer(item, now, Some(&mut out));
         out.pop().unwrap_or_else(|| leaf(AnswerKind::MaxOf, delay))
@@ -298,9 +298,9 @@ impl Limiter {
     pub(crate) fn answer(
         &mut self,
         item: ItemId,
-        now: Nanos,
+        now: Instant,
         out: Option<&mut Vec<Answer>>,
-    ) -> Nanos {
+    ) -> Duration {
         match self {
             Limiter::Exponential(e) => {
                 let delay = e.when(item);
@@ -349,7 +349,7 @@ impl Limiter {
             }
             Limiter::MaxOf(parts) => {
                 // client-go's running maximum starts at 0: negative answers clamp.
-                let mut ret = 0;
+                let mut ret = Duration::ZERO;
                 let mut winner = None;
                 let mut children = out.as_ref().map(|_| Vec::with_capacity(parts.len()));
                 for (i, part) in parts.iter_mut().enumerate() {
@@ -417,7 +417,7 @@ impl Limiter {
     }
 
     /// The delay the next `When(item)` would return, without any side effect.
-    pub fn peek(&self, item: ItemId, now: Nanos) -> Nanos {
+    pub fn peek(&self, item: ItemId, now: Instant) -> Duration {
         self.clone().when(item, now)
     }
 
@@ -447,7 +447,7 @@ impl Answer {
     /// Whether a token bucket set this answer's (positive) delay: the
     /// bucket itself, or the winning part of a max-of, or what a cap wraps.
     pub fn decided_by_bucket(&self) -> bool {
-        if self.delay <= 0 {
+        if self.delay <= Duration::ZERO {
             return false;
         }
         match self.kind {
@@ -465,7 +465,7 @@ impl Answer {
     }
 }
 
-fn leaf(kind: AnswerKind, delay: Nanos) -> Answer {
+fn leaf(kind: AnswerKind, delay: Duration) -> Answer {
     Answer {
         kind,
         delay,
@@ -475,9 +475,13 @@ fn leaf(kind: AnswerKind, delay: Nanos) -> Answer {
 }
 
 /// `base · 2^exp` when it fits in an i64.
-fn base_times_pow2(base: Nanos, exp: u64) -> Option<i64> {
+fn base_times_pow2(base: Duration, exp: u64) -> Option<Duration> {
     if exp >= 63 {
-        return if base == 0 { Some(0) } else { None };
+        return if base == Duration::ZERO {
+            Some(Duration::ZERO)
+        } else {
+            None
+        };
     }
     base.checked_mul(1i64 << exp)
 }

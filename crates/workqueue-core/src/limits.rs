@@ -1,15 +1,15 @@
 //! How big anything in a scenario may be: the bounds the validation gate
 //! checks, each a value no real set-up needs to pass.
 
-use crate::time::{Nanos, HOUR, MILLISECOND};
+use crate::time::{Duration, HOUR, MILLISECOND};
 
 /// Most distinct keys a run may create.
 pub const MAX_ITEMS: u64 = 1_000_000;
 /// Longest virtual run.
-pub const MAX_RUN: Nanos = 7 * 24 * HOUR;
+pub const MAX_RUN: Duration = Duration::from_nanos(7 * 24 * HOUR.as_nanos());
 /// Longest delay anywhere in a configuration (client-go itself allows more;
 /// past ten years a value is a typo, not a setting).
-pub const MAX_DELAY: Nanos = 10 * 365 * 24 * HOUR;
+pub const MAX_DELAY: Duration = Duration::from_nanos(10 * 365 * 24 * HOUR.as_nanos());
 pub const MAX_WORKERS: u32 = 1_000;
 pub const MAX_BURST: i64 = 1_000_000;
 pub const MAX_QPS: f64 = 1e9;
@@ -23,7 +23,7 @@ pub const MAX_SCRIPT_FAILURES: u64 = 1_000_000;
 pub const MAX_SEQUENCE: usize = 1_000;
 pub const MAX_LIMITERS: usize = 32;
 pub const MAX_SOURCES: usize = 1_000;
-pub const MIN_RESYNC: Nanos = 10 * MILLISECOND;
+pub const MIN_RESYNC: Duration = Duration::from_nanos(10 * MILLISECOND.as_nanos());
 pub const MAX_KEY_LEN: usize = 253;
 /// Controllers in one manager.
 pub const MAX_CONTROLLERS: usize = 16;

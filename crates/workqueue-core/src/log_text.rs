@@ -8,19 +8,21 @@ use crate::item::ItemId;
 use crate::priority::Placed;
 use crate::queue::QueueKind;
 use crate::sim::Simulation;
-use crate::time::{format_go_duration, Nanos};
+use crate::time::{format_go_duration, Duration, WideInstant};
 use crate::workqueue::{AddEffect, AddWithOptsCall, AfterEffect, QueueEvent};
 
 impl Simulation {
     /// One log entry as the Go calls it stands for.
     pub fn describe(&self, e: &LogEntry) -> String {
         let k = |id: &ItemId| format!("{:?}", self.key(*id));
-        let d = |n: Nanos| format_go_duration(n);
-        let at = |r: i128| {
-            if r > Nanos::MAX as i128 {
+        let d = |n: Duration| format_go_duration(n);
+        // A wide instant, printed as its time since T0.
+        let at = |r: WideInstant| {
+            let r = r.as_nanos();
+            if r > i64::MAX as i128 {
                 "never (past 292 years)".to_string()
             } else {
-                format!("t={}", d(r as Nanos))
+                format!("t={}", d(Duration::from_nanos(r as i64)))
             }
         };
         match &e.event {
@@ -82,7 +84,7 @@ impl Simulation {
                         raised,
                     } = &**call;
                     let delay = match (when, opts.after) {
-                        (Some(w), 0) => format!(": When = {}", d(*w)),
+                        (Some(w), Duration::ZERO) => format!(": When = {}", d(*w)),
                         (Some(w), a) => {
                             format!(": min(After {}, When {}) = {}", d(a), d(*w), d(*effective))
                         }

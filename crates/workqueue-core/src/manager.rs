@@ -14,7 +14,7 @@
 use crate::rate::TokenBucket;
 use crate::scenario::{Scenario, ScenarioError};
 use crate::sim::{Input, SimError, Simulation};
-use crate::time::Nanos;
+use crate::time::{Duration, Instant};
 
 /// Work units a controller spends per turn when several share an instant.
 pub const TURN: u64 = 2;
@@ -35,7 +35,7 @@ pub struct Manager {
     client_kinds: Vec<Vec<String>>,
     /// The bucket of controller `i`'s own kind.
     client_of: Vec<usize>,
-    now: Nanos,
+    now: Instant,
     /// Work units the last bounded call left unspent.
     work_left: u64,
     /// Recorded inputs passed over as refused (see [`Manager::skip_input`]).
@@ -78,7 +78,7 @@ impl Manager {
                 .filter_map(|d| Some(d.first()?.bucket))
                 .collect(),
             client_kinds: plan.kinds,
-            now: 0,
+            now: Instant::T0,
             work_left: 0,
             inputs_skipped: 0,
         })
@@ -125,7 +125,7 @@ impl Manager {
 
     /// Runs controller `i` to `t` with the shared buckets lent to it,
     /// spending at most `budget` work units; whether it got there.
-    fn run_controller(&mut self, i: usize, t: Nanos, budget: u64) -> bool {
+    fn run_controller(&mut self, i: usize, t: Instant, budget: u64) -> bool {
         self.with_shared(i, |c| c.run_until_bounded(t, budget))
     }
 
@@ -133,14 +133,14 @@ impl Manager {
     /// the controllers take turns of [`TURN`] work units (a hand-out to a
     /// worker, a key added), as their goroutines would interleave: no
     /// controller's whole instant runs before the others start.
-    pub fn run_until(&mut self, t: Nanos) {
+    pub fn run_until(&mut self, t: Instant) {
         while !self.run_until_bounded(t, u64::MAX) && !self.stalled() {}
     }
 
     /// Like [`Manager::run_until`], spending at most `budget` work units in
     /// all (a page frame must end); whether `t` was reached. A later call
     /// carries on exactly where this one stopped.
-    pub fn run_until_bounded(&mut self, t: Nanos, budget: u64) -> bool {
+    pub fn run_until_bounded(&mut self, t: Instant, budget: u64) -> bool {
         let turn = if self.controllers.len() == 1 {
             u64::MAX
         } else {
@@ -189,14 +189,14 @@ impl Manager {
     /// reconciles takes several passes, and the stage shows them one by one.
     /// Returns that instant, or `None` when nothing is scheduled (or a
     /// controller is stuck).
-    pub fn step(&mut self) -> Option<Nanos> {
+    pub fn step(&mut self) -> Option<Instant> {
         self.step_bounded(u64::MAX)
     }
 
     /// Like [`Manager::step`], spending at most `budget` work units over
     /// the controllers due; a controller whose pass did not fit takes it
     /// (or finishes it) on the next call, at the same instant.
-    pub fn step_bounded(&mut self, budget: u64) -> Option<Nanos> {
+    pub fn step_bounded(&mut self, budget: u64) -> Option<Instant> {
         let t = self.next_event_at()?;
         let mut left = budget;
         for i in 0..self.controllers.len() {
@@ -302,10 +302,10 @@ impl Manager {
     }
 
     pub fn run_to_end(&mut self) {
-        self.run_until(self.scenario.duration_ns);
+        self.run_until(Instant::T0 + self.scenario.duration_ns);
     }
 
-    pub fn now(&self) -> Nanos {
+    pub fn now(&self) -> Instant {
         self.now
     }
 
@@ -335,7 +335,7 @@ impl Manager {
     }
 
     /// The next instant anything happens in any controller.
-    pub fn next_event_at(&self) -> Option<Nanos> {
+    pub fn next_event_at(&self) -> Option<Instant> {
         self.controllers
             .iter()
             .filter_map(Simulation::next_event_at)
@@ -349,11 +349,13 @@ impl Manager {
     }
 
     /// API requests through the shared client, and the time they waited.
-    pub fn client_totals(&self) -> (u64, Nanos) {
+    pub fn client_totals(&self) -> (u64, Duration) {
         self.controllers
             .iter()
             .map(Simulation::client_totals)
-            .fold((0, 0), |(r, w), (r2, w2)| (r + r2, w.saturating_add(w2)))
+            .fold((0, Duration::ZERO), |(r, w), (r2, w2)| {
+                (r + r2, w.saturating_add(w2))
+            })
     }
 
     /// The shared buckets' levels at the manager's clock: (Crossplane's

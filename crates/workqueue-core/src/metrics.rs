@@ -4,11 +4,11 @@
 use serde::Serialize;
 use std::collections::VecDeque;
 
-use crate::time::{go_seconds, Nanos};
+use crate::time::{go_seconds, Duration, Instant};
 
 /// "No time on record" in a queue's per-key `addTimes` (a sentinel, not an
 /// `Option`: eight bytes a key, not sixteen).
-pub const NO_TIME: Nanos = Nanos::MIN;
+pub const NO_TIME: Instant = Instant::MIN;
 
 /// Upper bounds of controller-runtime's latency buckets: 1e-8 s to 1e3 s.
 pub const HISTOGRAM_BOUNDS: [f64; 12] = [
@@ -92,13 +92,14 @@ pub struct QueueMetrics {
     /// instant the queue was built, `tick_origin`) and what it last set the
     /// two gauges to: `(unfinished, longest)`. The ticker stops at shutdown,
     /// so from then on the gauges keep their last values.
-    pub(crate) tick_origin: Nanos,
-    pub(crate) next_tick: Nanos,
+    pub(crate) tick_origin: Instant,
+    pub(crate) next_tick: Instant,
     pub(crate) last_gauges: (f64, f64),
 }
 
 /// client-go's `unfinishedWorkUpdatePeriod` for named queues.
-pub const UNFINISHED_WORK_PERIOD: Nanos = 500 * crate::time::MILLISECOND;
+pub const UNFINISHED_WORK_PERIOD: Duration =
+    Duration::from_nanos(500 * crate::time::MILLISECOND.as_nanos());
 
 impl QueueMetrics {
     pub fn new(keep_observations: usize) -> Self {
@@ -108,18 +109,18 @@ impl QueueMetrics {
             retries_total: 0,
             queue_duration: Histogram::new(keep_observations),
             work_duration: Histogram::new(keep_observations),
-            tick_origin: 0,
-            next_tick: UNFINISHED_WORK_PERIOD,
+            tick_origin: Instant::T0,
+            next_tick: Instant::T0 + UNFINISHED_WORK_PERIOD,
             last_gauges: (0.0, 0.0),
         }
     }
 
     /// The first tick after `now`, on the ticker's phase.
-    pub(crate) fn tick_after(&self, now: Nanos) -> Nanos {
-        let since = now.saturating_sub(self.tick_origin).max(0);
+    pub(crate) fn tick_after(&self, now: Instant) -> Instant {
+        let since = now.saturating_sub(self.tick_origin).max(Duration::ZERO);
         let periods = since / UNFINISHED_WORK_PERIOD + 1;
         self.tick_origin
-            .saturating_add(periods.saturating_mul(UNFINISHED_WORK_PERIOD))
+            .saturating_add(UNFINISHED_WORK_PERIOD.saturating_mul(periods))
     }
 
     /// The gauges as the ticker last set them: `(unfinished, longest)`.
@@ -130,6 +131,6 @@ impl QueueMetrics {
 
 /// `since(start)` in seconds, as client-go's `sinceInSeconds`.
 #[inline]
-pub(crate) fn since_seconds(now: Nanos, start: Nanos) -> f64 {
+pub(crate) fn since_seconds(now: Instant, start: Instant) -> f64 {
     go_seconds(now - start)
 }

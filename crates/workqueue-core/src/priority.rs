@@ -18,7 +18,7 @@ use crate::item::{Interner, ItemId, ItemMap};
 use crate::limiter::{Answer, Limiter, LimiterConfig};
 use crate::metrics::{since_seconds, Histogram, NO_TIME};
 use crate::queue_calls::{AddWithOptsCall, QueueEvent};
-use crate::time::{Nanos, MILLISECOND, SECOND};
+use crate::time::{Duration, Instant, MILLISECOND, SECOND};
 use crate::waiting::{HeapEntry, IndexedHeap, Instant2w, ReadyAt};
 
 mod metrics;
@@ -89,7 +89,7 @@ struct Entry {
     item: ItemId,
 }
 
-const READY: ReadyAt = 0;
+const READY: ReadyAt = ReadyAt::T0;
 
 impl Entry {
     fn new(ready: Option<Instant2w>, priority: i64, counter: u64, item: ItemId) -> Entry {
@@ -155,9 +155,9 @@ pub struct PriorityQueue {
     counter: u64,
     shut_down: bool,
     metrics: Option<PqMetrics>,
-    now: Nanos,
+    now: Instant,
     /// What happened, for the log and the stage (when recording).
-    events: Option<Vec<(Nanos, QueueEvent)>>,
+    events: Option<Vec<(Instant, QueueEvent)>>,
 }
 
 impl PriorityQueue {
@@ -180,7 +180,7 @@ impl PriorityQueue {
             counter: 0,
             shut_down: false,
             metrics: metrics.map(PqMetrics::new),
-            now: 0,
+            now: Instant::T0,
             events: None,
         }
     }
@@ -190,7 +190,7 @@ impl PriorityQueue {
     }
 
     /// Exchanges the recorded events with `buf` (which should be empty).
-    pub fn swap_events(&mut self, buf: &mut Vec<(Nanos, QueueEvent)>) {
+    pub fn swap_events(&mut self, buf: &mut Vec<(Instant, QueueEvent)>) {
         if let Some(events) = &mut self.events {
             std::mem::swap(events, buf);
         }
@@ -225,14 +225,14 @@ impl PriorityQueue {
     /// ready, in the waiting order, each with a fresh counter (so records
     /// becoming ready together keep that order within their priority).
     /// After shutdown the waiting loop has stopped: nothing moves any more.
-    pub fn advance(&mut self, now: Nanos) {
+    pub fn advance(&mut self, now: Instant) {
         self.advance_bounded(now, usize::MAX);
     }
 
     /// Like [`PriorityQueue::advance`], releasing at most `max` records (in
     /// the same order): returns how many it released, fewer than `max` once
     /// nothing due is left.
-    pub fn advance_bounded(&mut self, now: Nanos, max: usize) -> usize {
+    pub fn advance_bounded(&mut self, now: Instant, max: usize) -> usize {
         self.now = self.now.max(now);
         let mut released = 0;
         while !self.shut_down && released < max {
@@ -240,7 +240,7 @@ impl PriorityQueue {
                 break;
             };
             let (prio, item) = (first.priority, first.item);
-            if first.ready().get() > now as ReadyAt {
+            if first.ready().get() > now.wide() {
                 break;
             }
             self.waiting.pop();
@@ -263,7 +263,7 @@ impl PriorityQueue {
 
     /// `AddWithOpts(opts, items...)` at `now`. After shutdown it returns at
     /// once, before the limiter is asked (an empty answer).
-    pub fn add_with_opts(&mut self, now: Nanos, opts: AddOpts, items: &[ItemId]) -> Vec<Added> {
+    pub fn add_with_opts(&mut self, now: Instant, opts: AddOpts, items: &[ItemId]) -> Vec<Added> {
         self.advance(now);
         if self.shut_down {
             return Vec::new();
@@ -275,7 +275,7 @@ impl PriorityQueue {
     }
 
     /// The same for one key, reporting the limiter's whole answer tree.
-    pub fn add_explained(&mut self, now: Nanos, opts: AddOpts, item: ItemId) -> Option<Added> {
+    pub fn add_explained(&mut self, now: Instant, opts: AddOpts, item: ItemId) -> Option<Added> {
         self.advance(now);
         if self.shut_down {
             return None;
@@ -286,7 +286,7 @@ impl PriorityQueue {
 
     fn add_one(
         &mut self,
-        now: Nanos,
+        now: Instant,
         opts: AddOpts,
         item: ItemId,
         explain: Option<&mut Vec<Answer>>,
@@ -308,11 +308,11 @@ impl PriorityQueue {
     /// The add itself; also returns the limiter's `When`, if asked.
     fn place(
         &mut self,
-        now: Nanos,
+        now: Instant,
         opts: AddOpts,
         item: ItemId,
         explain: Option<&mut Vec<Answer>>,
-    ) -> (Added, Option<Nanos>) {
+    ) -> (Added, Option<Duration>) {
         let mut after = opts.after;
         let mut limiter = None;
         let mut when = None;
@@ -324,11 +324,11 @@ impl PriorityQueue {
                 limiter = out.and_then(|o| o.pop());
             }
             when = Some(rl);
-            if after == 0 || rl < after {
+            if after == Duration::ZERO || rl < after {
                 after = rl;
             }
         }
-        let ready_at = (after > 0).then(|| now as ReadyAt + after as ReadyAt);
+        let ready_at = (after > Duration::ZERO).then(|| now.wide_after(after));
         if ready_at.is_some() {
             if let Some(m) = &mut self.metrics {
                 m.retries_total += 1;
@@ -463,7 +463,7 @@ impl PriorityQueue {
 
     /// `AddWithOpts` for one key, without a list to allocate (`None` after
     /// shutdown): `Add`, `AddAfter` and `AddRateLimited` are this.
-    fn add_single(&mut self, now: Nanos, opts: AddOpts, item: ItemId) -> Option<Added> {
+    fn add_single(&mut self, now: Instant, opts: AddOpts, item: ItemId) -> Option<Added> {
         self.advance(now);
         if self.shut_down {
             return None;
@@ -471,11 +471,11 @@ impl PriorityQueue {
         Some(self.add_one(now, opts, item, None))
     }
 
-    pub fn add(&mut self, now: Nanos, item: ItemId) -> Option<Added> {
+    pub fn add(&mut self, now: Instant, item: ItemId) -> Option<Added> {
         self.add_single(now, AddOpts::default(), item)
     }
 
-    pub fn add_after(&mut self, now: Nanos, item: ItemId, after: Nanos) -> Option<Added> {
+    pub fn add_after(&mut self, now: Instant, item: ItemId, after: Duration) -> Option<Added> {
         let opts = AddOpts {
             after,
             ..AddOpts::default()
@@ -483,7 +483,7 @@ impl PriorityQueue {
         self.add_single(now, opts, item)
     }
 
-    pub fn add_rate_limited(&mut self, now: Nanos, item: ItemId) -> Option<Added> {
+    pub fn add_rate_limited(&mut self, now: Instant, item: ItemId) -> Option<Added> {
         let opts = AddOpts {
             rate_limited: true,
             ..AddOpts::default()
@@ -493,7 +493,7 @@ impl PriorityQueue {
 
     /// `GetWithPriority` at `now`: the first ready record whose key is not
     /// locked. After shutdown it answers shutdown at once.
-    pub fn get(&mut self, now: Nanos) -> PqGot {
+    pub fn get(&mut self, now: Instant) -> PqGot {
         self.advance(now);
         if self.shut_down {
             return PqGot::ShutDown;
@@ -521,7 +521,7 @@ impl PriorityQueue {
     }
 
     /// `Done`: unlocks the key (a record added meanwhile can now be handed out).
-    pub fn done(&mut self, now: Nanos, item: ItemId) {
+    pub fn done(&mut self, now: Instant, item: ItemId) {
         self.advance(now);
         let locked = self.locked.get_mut(item);
         if *locked {
@@ -627,7 +627,7 @@ impl PriorityQueue {
     }
 
     /// The limiter's `When`, called directly (it counts a failure).
-    pub fn when(&mut self, now: Nanos, item: ItemId) -> Nanos {
+    pub fn when(&mut self, now: Instant, item: ItemId) -> Duration {
         self.limiter.when(item, now)
     }
 

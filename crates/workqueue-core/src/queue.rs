@@ -11,7 +11,7 @@ use crate::item::{Interner, ItemId};
 use crate::limiter::{Answer, AnswerKind, Limiter, LimiterConfig};
 use crate::metrics::Histogram;
 use crate::priority::{AddOpts, Placed, PqGot, PriorityQueue};
-use crate::time::Nanos;
+use crate::time::{Duration, Instant, WideInstant};
 use crate::waiting::ReadyAt;
 use crate::workqueue::{AddEffect, Got, QueueEvent, QueueOptions, Workqueue};
 
@@ -77,7 +77,7 @@ impl ControllerQueue {
         kind: QueueKind,
         limiter: &LimiterConfig,
         keep_observations: usize,
-        t0: Nanos,
+        t0: Instant,
     ) -> Self {
         match kind {
             QueueKind::ClientGo => {
@@ -121,7 +121,7 @@ impl ControllerQueue {
         self.keys().name(item)
     }
 
-    pub fn advance(&mut self, now: Nanos) {
+    pub fn advance(&mut self, now: Instant) {
         match self {
             ControllerQueue::ClientGo(q) => {
                 q.advance(now);
@@ -132,7 +132,7 @@ impl ControllerQueue {
 
     /// Releases at most `max` keys due by `now`; returns how many (fewer
     /// than `max`: none due is left).
-    pub fn advance_bounded(&mut self, now: Nanos, max: usize) -> usize {
+    pub fn advance_bounded(&mut self, now: Instant, max: usize) -> usize {
         match self {
             ControllerQueue::ClientGo(q) => q.advance_bounded(now, max),
             ControllerQueue::Priority(q) => q.advance_bounded(now, max),
@@ -140,18 +140,18 @@ impl ControllerQueue {
     }
 
     /// When the next waiting key becomes ready (none after shutdown).
-    pub fn next_ready_at(&self) -> Option<Nanos> {
+    pub fn next_ready_at(&self) -> Option<Instant> {
         match self {
             ControllerQueue::ClientGo(q) => q.next_ready_at(),
             ControllerQueue::Priority(q) if q.shutting_down() => None,
-            ControllerQueue::Priority(q) => q.next_ready_at().and_then(|r| Nanos::try_from(r).ok()),
+            ControllerQueue::Priority(q) => q.next_ready_at().and_then(WideInstant::narrow),
         }
     }
 
     /// An immediate add (`Add`, or `AddWithOpts{Priority}`), and what it did
     /// in the client-go queue's terms: a new ready record is queued (or
     /// "dirty" when its key is being processed), a ready one absorbs it.
-    pub fn add(&mut self, now: Nanos, item: ItemId, priority: Option<i64>) -> AddEffect {
+    pub fn add(&mut self, now: Instant, item: ItemId, priority: Option<i64>) -> AddEffect {
         match self {
             ControllerQueue::ClientGo(q) => q.add(now, item),
             ControllerQueue::Priority(q) => {
@@ -170,7 +170,13 @@ impl ControllerQueue {
     }
 
     /// `AddWithOpts{After: delay, Priority}` (`AddAfter` on a client-go queue).
-    pub fn add_after(&mut self, now: Nanos, item: ItemId, delay: Nanos, priority: Option<i64>) {
+    pub fn add_after(
+        &mut self,
+        now: Instant,
+        item: ItemId,
+        delay: Duration,
+        priority: Option<i64>,
+    ) {
         match self {
             ControllerQueue::ClientGo(q) => {
                 q.add_after(now, item, delay);
@@ -192,10 +198,10 @@ impl ControllerQueue {
     /// asked: `None`.
     pub fn add_rate_limited(
         &mut self,
-        now: Nanos,
+        now: Instant,
         item: ItemId,
         priority: Option<i64>,
-    ) -> Option<(Answer, Nanos)> {
+    ) -> Option<(Answer, Duration)> {
         match self {
             ControllerQueue::ClientGo(q) => {
                 let (answer, _) = q.add_rate_limited_explained(now, item);
@@ -220,7 +226,7 @@ impl ControllerQueue {
         }
     }
 
-    pub fn get(&mut self, now: Nanos) -> Handed {
+    pub fn get(&mut self, now: Instant) -> Handed {
         match self {
             ControllerQueue::ClientGo(q) => match q.get(now) {
                 Got::Item(item) => Handed::Item(item, 0),
@@ -235,7 +241,7 @@ impl ControllerQueue {
         }
     }
 
-    pub fn done(&mut self, now: Nanos, item: ItemId) {
+    pub fn done(&mut self, now: Instant, item: ItemId) {
         match self {
             ControllerQueue::ClientGo(q) => q.done(now, item),
             ControllerQueue::Priority(q) => q.done(now, item),
@@ -264,7 +270,7 @@ impl ControllerQueue {
 
     /// `ShutDown()`. The priority queue refuses a second one (upstream
     /// panics: "close of closed channel").
-    pub fn shutdown(&mut self, now: Nanos) -> Result<(), crate::priority::AlreadyShutDown> {
+    pub fn shutdown(&mut self, now: Instant) -> Result<(), crate::priority::AlreadyShutDown> {
         match self {
             ControllerQueue::ClientGo(q) => {
                 q.shutdown(now);
@@ -422,14 +428,14 @@ impl ControllerQueue {
     }
 
     /// `(unfinished_work_seconds, longest_running_processor_seconds)` at `now`.
-    pub fn work_gauges(&self, now: Nanos) -> (f64, f64) {
+    pub fn work_gauges(&self, now: Instant) -> (f64, f64) {
         match self {
             ControllerQueue::ClientGo(q) => q.work_gauges(now),
             ControllerQueue::Priority(q) => q.metrics().map_or((0.0, 0.0), |m| m.work_gauges(now)),
         }
     }
 
-    pub fn swap_events(&mut self, buf: &mut Vec<(Nanos, QueueEvent)>) {
+    pub fn swap_events(&mut self, buf: &mut Vec<(Instant, QueueEvent)>) {
         match self {
             ControllerQueue::ClientGo(q) => q.swap_events(buf),
             ControllerQueue::Priority(q) => q.swap_events(buf),

@@ -7,13 +7,13 @@ use serde::Serialize;
 
 use crate::item::ItemId;
 use crate::limiter::Answer;
-use crate::time::Nanos;
+use crate::time::Duration;
 use crate::waiting::ReadyAt;
 
 /// `AddOpts`: `priority: None` is nil, which the queue reads as 0.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct AddOpts {
-    pub after: Nanos,
+    pub after: Duration,
     pub rate_limited: bool,
     pub priority: Option<i64>,
 }
@@ -22,7 +22,7 @@ impl AddOpts {
     /// As Go code: `AddOpts{After: 30s, RateLimited: true, Priority: ptr.To(-100)}`.
     pub fn go(&self) -> String {
         let mut fields = Vec::new();
-        if self.after != 0 {
+        if self.after != Duration::ZERO {
             fields.push(format!(
                 "After: {}",
                 crate::time::format_go_duration(self.after)
@@ -45,7 +45,7 @@ pub struct Added {
     /// The limiter's answer, when the add was rate limited.
     pub limiter: Option<Answer>,
     /// The delay used: `After`, the limiter's, or the smaller of the two.
-    pub effective: Nanos,
+    pub effective: Duration,
     pub placed: Placed,
     /// The record's priority went up (from, to): it moved to the tail of
     /// its new priority class.
@@ -99,9 +99,9 @@ pub struct AddWithOptsCall {
     pub item: ItemId,
     pub opts: AddOpts,
     /// The limiter's `When`, when rate limited.
-    pub when: Option<Nanos>,
+    pub when: Option<Duration>,
     /// The delay used: `After`, `When`, or the smaller of the two.
-    pub effective: Nanos,
+    pub effective: Duration,
     pub placed: Placed,
     /// The record's priority went up (from, to).
     pub raised: Option<(i64, i64)>,
@@ -117,13 +117,13 @@ pub enum QueueEvent {
     },
     AddAfter {
         item: ItemId,
-        delay: Nanos,
+        delay: Duration,
         effect: AfterEffect,
     },
     /// `AddRateLimited`: the limiter's `When` answer; an `AddAfter` follows.
     RateLimited {
         item: ItemId,
-        delay: Nanos,
+        delay: Duration,
     },
     /// The waiting heap released an item (an `Add` follows).
     Released {

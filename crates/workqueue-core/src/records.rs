@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::item::{ItemId, ItemMap};
 use crate::limiter::Answer;
-use crate::time::Nanos;
+use crate::time::{Duration, Instant};
 
 /// Retries remembered per key for the backoff chart and the inspector (the
 /// latest ones; the failure count itself is never lost). Kept inline, so ten
@@ -16,10 +16,10 @@ pub const HISTORY_PER_ITEM: usize = 8;
 /// the queue then did with it is in the log, as `QueueEvent::AddAfter`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Retry {
-    pub at: Nanos,
+    pub at: Instant,
     /// `NumRequeues(key)` before this requeue: the failure number, from 0.
     pub failures_before: u64,
-    pub delay: Nanos,
+    pub delay: Duration,
 }
 
 /// The latest [`HISTORY_PER_ITEM`] retries of a key, oldest first, in a
@@ -80,7 +80,7 @@ pub struct ItemInfo {
     pub absorbed: u64,
     /// When the key's current wait in the heap began (its countdown's full
     /// length is `ready_at - wait_from`).
-    pub wait_from: Nanos,
+    pub wait_from: Instant,
     /// The log position (`seq`) of the key's latest `ReconcileEnd`: where
     /// the calls its last result caused begin.
     /// (`None` before the first; never position 0, which its Get took first.)
@@ -95,9 +95,9 @@ pub struct ItemInfo {
     /// Whether the latest wait is a `RequeueAfter` (not the limiter's).
     pub waits_after: bool,
     /// When the key was first added: where its time to converge starts.
-    pub first_added: Option<Nanos>,
+    pub first_added: Option<Instant>,
     /// When a reconcile of the key last succeeded.
-    pub last_success: Option<Nanos>,
+    pub last_success: Option<Instant>,
 }
 
 /// Keys whose details are held: the first this many keys to retry (every
@@ -170,7 +170,7 @@ mod details_tests {
     use crate::item::ItemId;
     use crate::limiter::AnswerKind;
 
-    fn answer(delay: Nanos) -> Answer {
+    fn answer(delay: Duration) -> Answer {
         Answer {
             kind: AnswerKind::MaxOf,
             delay,
@@ -179,11 +179,11 @@ mod details_tests {
         }
     }
 
-    fn retry(at: Nanos) -> Retry {
+    fn retry(at: Instant) -> Retry {
         Retry {
             at,
             failures_before: 0,
-            delay: at,
+            delay: at.since_t0(),
         }
     }
 
@@ -192,13 +192,28 @@ mod details_tests {
         let mut d = Details::default();
         // Ids out of order: slots go by first retry, not by id.
         for i in (0..DETAILED_KEYS as u32).rev() {
-            d.record(ItemId(i + 5), retry(i as Nanos), answer(1));
+            d.record(
+                ItemId(i + 5),
+                retry(Instant::from_nanos(i as i64)),
+                answer(Duration::from_nanos(1)),
+            );
         }
-        d.record(ItemId(5), retry(7), answer(2));
+        d.record(
+            ItemId(5),
+            retry(Instant::from_nanos(7)),
+            answer(Duration::from_nanos(2)),
+        );
         assert_eq!(d.get(ItemId(5)).unwrap().retries.len(), 2);
-        assert_eq!(d.get(ItemId(5)).unwrap().answer.as_ref().unwrap().delay, 2);
+        assert_eq!(
+            d.get(ItemId(5)).unwrap().answer.as_ref().unwrap().delay,
+            Duration::from_nanos(2)
+        );
         // All taken: a newcomer is not held, and nobody loses theirs.
-        d.record(ItemId(0), retry(9), answer(3));
+        d.record(
+            ItemId(0),
+            retry(Instant::from_nanos(9)),
+            answer(Duration::from_nanos(3)),
+        );
         assert_eq!(d.get(ItemId(0)), None);
         assert!((5..DETAILED_KEYS as u32 + 5).all(|i| d.get(ItemId(i)).is_some()));
         assert_eq!(d.slots.len(), DETAILED_KEYS);

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::manager::Manager;
 use crate::scenario::{ItemSpec, Scenario, ScenarioDoc, ScenarioError, Source};
 use crate::sim::Input;
-use crate::time::{format_go_duration, Nanos};
+use crate::time::{format_go_duration, Instant};
 use crate::validate::{self, MAX_RUN};
 
 /// A scenario, the inputs made while it ran, and the instant it reached.
@@ -30,8 +30,8 @@ pub struct RunOf<S> {
     pub inputs: Vec<TimedInput>,
     /// The instant the run reached.
     #[serde(default, with = "crate::serde_duration")]
-    #[schemars(with = "crate::serde_duration::Duration")]
-    pub run_to: Nanos,
+    #[schemars(with = "crate::serde_duration::DurationSchema")]
+    pub run_to: Instant,
 }
 
 /// A run file as read.
@@ -43,8 +43,8 @@ pub type RunDoc = RunOf<ScenarioDoc>;
 pub struct TimedInput {
     /// The instant it was done.
     #[serde(default, with = "crate::serde_duration")]
-    #[schemars(with = "crate::serde_duration::Duration")]
-    pub at: Nanos,
+    #[schemars(with = "crate::serde_duration::DurationSchema")]
+    pub at: Instant,
     /// What was done.
     #[serde(rename = "do")]
     pub input: Input,
@@ -55,16 +55,16 @@ pub struct TimedInput {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Run {
     pub scenario: Scenario,
-    pub inputs: Vec<(Nanos, Input)>,
-    pub run_to: Nanos,
+    pub inputs: Vec<(Instant, Input)>,
+    pub run_to: Instant,
 }
 
-fn out_of_range(field: String, t: Nanos) -> ScenarioError {
+fn out_of_range(field: String, t: Instant) -> ScenarioError {
     ScenarioError {
         field,
         reason: format!(
             "{} is out of range: use 0s to {}",
-            format_go_duration(t),
+            format_go_duration(t.since_t0()),
             format_go_duration(MAX_RUN)
         ),
     }
@@ -84,7 +84,7 @@ impl RunDoc {
             })?;
         let mut inputs = Vec::with_capacity(self.inputs.len());
         for (i, t) in self.inputs.into_iter().enumerate() {
-            if !(0..=MAX_RUN).contains(&t.at) {
+            if !(Instant::T0..=Instant::T0 + MAX_RUN).contains(&t.at) {
                 return Err(out_of_range(format!("inputs[{i}].at"), t.at));
             }
             validate::input(&t.input).map_err(|e| ScenarioError {
@@ -97,7 +97,7 @@ impl RunDoc {
         // at one instant keep theirs).
         inputs.sort_by_key(|(at, _)| *at);
         validate::tape(&inputs)?;
-        if !(0..=MAX_RUN).contains(&self.run_to) {
+        if !(Instant::T0..=Instant::T0 + MAX_RUN).contains(&self.run_to) {
             return Err(out_of_range("run_to".into(), self.run_to));
         }
         Ok(Run {
@@ -163,7 +163,7 @@ impl Run {
 
     /// Keys a list of inputs adds (an `add_many` its count, an add or a watch
     /// storm its one key).
-    pub fn keys_added(inputs: &[(Nanos, Input)]) -> u64 {
+    pub fn keys_added(inputs: &[(Instant, Input)]) -> u64 {
         inputs.iter().fold(0u64, |n, (_, i)| {
             n.saturating_add(match i {
                 Input::AddMany { count, .. } => *count,
@@ -175,9 +175,9 @@ impl Run {
 
     /// The estimated work of the run to `until`: its scenario with its inputs
     /// as the sources they start, costed by [`crate::estimate::work`].
-    pub fn work_to(&self, until: Nanos) -> f64 {
+    pub fn work_to(&self, until: Instant) -> f64 {
         let mut s: Scenario = self.scenario.clone();
-        s.duration_ns = until.max(0);
+        s.duration_ns = until.max(Instant::T0).since_t0();
         let Some(first) = s.controllers.first_mut() else {
             return 0.0;
         };
@@ -192,7 +192,7 @@ impl Run {
                 Input::AddMany { prefix, count } => first.sources.push(Source::AddMany {
                     prefix: prefix.clone(),
                     count: *count,
-                    at_ns: *at,
+                    at_ns: at.since_t0(),
                     script: None,
                 }),
                 Input::WatchEvents {
@@ -202,7 +202,7 @@ impl Run {
                 } => first.sources.push(Source::WatchEvents {
                     key: key.clone(),
                     per_second: *per_second,
-                    start_ns: *at,
+                    start_ns: at.since_t0(),
                     duration_ns: *duration_ns,
                 }),
                 Input::Resync {
@@ -256,7 +256,7 @@ fn schema_for<T: schemars::JsonSchema>() -> schemars::Schema {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::SECOND;
+    use crate::{Duration, SECOND};
 
     fn run() -> Run {
         let mut scenario = Scenario::new("typed");
@@ -265,20 +265,20 @@ mod tests {
             scenario,
             inputs: vec![
                 (
-                    0,
+                    Instant::T0,
                     Input::Add {
                         key: "default/a".into(),
                     },
                 ),
                 (
-                    2 * SECOND,
+                    Instant::T0 + 2 * SECOND,
                     Input::AddMany {
                         prefix: "ns/obj-".into(),
                         count: 40,
                     },
                 ),
             ],
-            run_to: 5 * SECOND + 7,
+            run_to: Instant::T0 + 5 * SECOND + Duration::from_nanos(7),
         }
     }
 
@@ -297,8 +297,8 @@ mod tests {
                        {"at": "5s", "do": {"input": "add", "key": "ours/late"}}],
             "run_to": "7s"}"#;
         let r = Run::from_json(text).unwrap();
-        assert_eq!(r.inputs[1].0, 5 * SECOND);
-        assert_eq!(r.run_to, 7 * SECOND);
+        assert_eq!(r.inputs[1].0, Instant::T0 + 5 * SECOND);
+        assert_eq!(r.run_to, Instant::T0 + 7 * SECOND);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use crate::controller::{CrossplaneConfig, Outcome, Script};
 use crate::limiter::LimiterConfig;
 use crate::queue::QueueKind;
 use crate::tagged::internally_tagged;
-use crate::time::{Nanos, MILLISECOND, SECOND};
+use crate::time::{Duration, Instant, MILLISECOND, SECOND};
 
 /// The scenario format this build reads and writes. Version 1 documents
 /// (one controller's fields at the top level, or `controllers` beside them)
@@ -50,12 +50,12 @@ pub struct Scenario {
     pub shared_bucket: Option<BucketSpec>,
     /// How long the run lasts (virtual time).
     #[serde(with = "crate::serde_duration", default = "default_duration")]
-    #[schemars(with = "crate::serde_duration::Duration")]
-    pub duration_ns: Nanos,
+    #[schemars(with = "crate::serde_duration::DurationSchema")]
+    pub duration_ns: Duration,
     /// Width of one time-series sample.
     #[serde(with = "crate::serde_duration", default = "default_sample")]
-    #[schemars(with = "crate::serde_duration::Duration")]
-    pub sample_ns: Nanos,
+    #[schemars(with = "crate::serde_duration::DurationSchema")]
+    pub sample_ns: Duration,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -221,14 +221,14 @@ impl ControllerSpec {
     }
 }
 
-fn default_duration() -> Nanos {
+fn default_duration() -> Duration {
     60 * SECOND
 }
-fn default_sample() -> Nanos {
+fn default_sample() -> Duration {
     100 * MILLISECOND
 }
-fn default_add_at() -> Option<Nanos> {
-    Some(0)
+fn default_add_at() -> Option<Instant> {
+    Some(Instant::T0)
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -239,8 +239,8 @@ pub struct ControllerConfig {
     pub workers: u32,
     /// How long one reconcile takes, unless an item says otherwise.
     #[serde(with = "crate::serde_duration", default)]
-    #[schemars(with = "crate::serde_duration::Duration")]
-    pub reconcile_ns: Nanos,
+    #[schemars(with = "crate::serde_duration::DurationSchema")]
+    pub reconcile_ns: Duration,
     /// Give up on a key after this many requeues: on an error with
     /// `NumRequeues(key) >= N`, `Forget` it instead of `AddRateLimited`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -255,8 +255,8 @@ pub struct ControllerConfig {
         with = "crate::serde_duration::option",
         skip_serializing_if = "Option::is_none"
     )]
-    #[schemars(with = "Option<crate::serde_duration::Duration>")]
-    pub reconcile_timeout_ns: Option<Nanos>,
+    #[schemars(with = "Option<crate::serde_duration::DurationSchema>")]
+    pub reconcile_timeout_ns: Option<Duration>,
     /// Reconciles take `reconcile_ns` plus up to this much more, drawn
     /// evenly from the scenario's seed (a key's own `reconcile_ns` too).
     #[serde(
@@ -264,8 +264,8 @@ pub struct ControllerConfig {
         with = "crate::serde_duration::option",
         skip_serializing_if = "Option::is_none"
     )]
-    #[schemars(with = "Option<crate::serde_duration::Duration>")]
-    pub reconcile_jitter_ns: Option<Nanos>,
+    #[schemars(with = "Option<crate::serde_duration::DurationSchema>")]
+    pub reconcile_jitter_ns: Option<Duration>,
 }
 
 fn one() -> u32 {
@@ -276,7 +276,7 @@ impl Default for ControllerConfig {
     fn default() -> Self {
         ControllerConfig {
             workers: 1,
-            reconcile_ns: 0,
+            reconcile_ns: Duration::ZERO,
             give_up_after: None,
             reconcile_timeout_ns: None,
             reconcile_jitter_ns: None,
@@ -298,12 +298,12 @@ pub struct ItemSpec {
         with = "crate::serde_duration::option"
     )]
     /// How long its reconciles take, else the controller's `reconcile_ns`.
-    #[schemars(with = "Option<crate::serde_duration::Duration>")]
-    pub reconcile_ns: Option<Nanos>,
+    #[schemars(with = "Option<crate::serde_duration::DurationSchema>")]
+    pub reconcile_ns: Option<Duration>,
     /// When the item is first added (`null`: never by itself).
     #[serde(default = "default_add_at", with = "crate::serde_duration::option")]
-    #[schemars(with = "Option<crate::serde_duration::Duration>")]
-    pub add_at_ns: Option<Nanos>,
+    #[schemars(with = "Option<crate::serde_duration::DurationSchema>")]
+    pub add_at_ns: Option<Instant>,
 }
 
 /// Something outside the controller that adds keys: the informer's handlers.
@@ -319,12 +319,12 @@ pub enum Source {
         per_second: f64,
         /// When the first event comes.
         #[serde(with = "crate::serde_duration", default)]
-        #[schemars(with = "crate::serde_duration::Duration")]
-        start_ns: Nanos,
+        #[schemars(with = "crate::serde_duration::DurationSchema")]
+        start_ns: Duration,
         /// How long events keep coming.
         #[serde(with = "crate::serde_duration")]
-        #[schemars(with = "crate::serde_duration::Duration")]
-        duration_ns: Nanos,
+        #[schemars(with = "crate::serde_duration::DurationSchema")]
+        duration_ns: Duration,
     },
     /// `count` distinct keys `prefix0`, `prefix1`, ... added at one instant.
     AddMany {
@@ -334,8 +334,8 @@ pub enum Source {
         count: u64,
         /// When they are added.
         #[serde(with = "crate::serde_duration", default)]
-        #[schemars(with = "crate::serde_duration::Duration")]
-        at_ns: Nanos,
+        #[schemars(with = "crate::serde_duration::DurationSchema")]
+        at_ns: Duration,
         /// Their script, else the controller's `default_script`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         script: Option<Script>,
@@ -344,8 +344,8 @@ pub enum Source {
     Resync {
         /// How often every key is added again.
         #[serde(with = "crate::serde_duration")]
-        #[schemars(with = "crate::serde_duration::Duration")]
-        period_ns: Nanos,
+        #[schemars(with = "crate::serde_duration::DurationSchema")]
+        period_ns: Duration,
     },
 }
 
@@ -403,7 +403,7 @@ impl Scenario {
         c.sources.push(Source::AddMany {
             prefix: "ns/pod-".into(),
             count,
-            at_ns: 0,
+            at_ns: Duration::ZERO,
             script: None,
         });
         s

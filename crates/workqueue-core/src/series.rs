@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::time::Nanos;
+use crate::time::{Duration, Instant};
 
 /// Counters per time-series sample, and the state at the sample's end.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
@@ -29,25 +29,25 @@ pub struct Sample {
 /// so memory stays bounded however long the run.
 #[derive(Clone, Debug, Serialize)]
 pub struct Series {
-    pub width: Nanos,
+    pub width: Duration,
     pub samples: Vec<Sample>,
     #[serde(skip)]
-    pub(crate) closed_until: Nanos,
+    pub(crate) closed_until: Instant,
 }
 
 pub const MAX_SAMPLES: usize = 4096;
 
 impl Series {
-    pub(crate) fn new(width: Nanos) -> Self {
+    pub(crate) fn new(width: Duration) -> Self {
         Series {
             width,
             samples: vec![Sample::default()],
-            closed_until: 0,
+            closed_until: Instant::T0,
         }
     }
 
-    pub(crate) fn current(&mut self, at: Nanos) -> &mut Sample {
-        let i = (at / self.width) as usize;
+    pub(crate) fn current(&mut self, at: Instant) -> &mut Sample {
+        let i = (at.since_t0() / self.width) as usize;
         let i = i.min(self.samples.len() - 1);
         &mut self.samples[i]
     }
@@ -76,20 +76,21 @@ impl Series {
 
     /// Reconciles that ran (see [`Sample::ran`]) per second over the whole samples that ended in the last
     /// `window` before `now` (at least one sample): `None` before one ended.
-    pub fn reconciles_per_second(&self, now: Nanos, window: Nanos) -> Option<f64> {
-        let closed = ((now / self.width.max(1)) as usize).min(self.samples.len());
-        let take = ((window / self.width.max(1)) as usize).clamp(1, closed.max(1));
+    pub fn reconciles_per_second(&self, now: Instant, window: Duration) -> Option<f64> {
+        let width = self.width.max(Duration::NANOSECOND);
+        let closed = ((now.since_t0() / width) as usize).min(self.samples.len());
+        let take = ((window / width) as usize).clamp(1, closed.max(1));
         let recent = self.samples.get(closed.checked_sub(take)?..closed)?;
         if recent.is_empty() {
             return None;
         }
         let total: u64 = recent.iter().map(|s| u64::from(s.ran)).sum();
-        Some(total as f64 * 1e9 / (recent.len() as f64 * self.width as f64))
+        Some(total as f64 * 1e9 / (recent.len() as f64 * self.width.as_nanos() as f64))
     }
 
     /// Sample `i` covers `[i·width, (i+1)·width)`.
-    pub fn start_of(&self, i: usize) -> Nanos {
-        (i as Nanos).saturating_mul(self.width)
+    pub fn start_of(&self, i: usize) -> Instant {
+        Instant::T0.saturating_add(self.width.saturating_mul(i as i64))
     }
 }
 
@@ -101,7 +102,10 @@ mod tests {
     #[test]
     fn the_recent_rate_counts_whole_samples_only() {
         let mut s = Series::new(100 * MILLISECOND);
-        assert_eq!(s.reconciles_per_second(50 * MILLISECOND, SECOND), None);
+        assert_eq!(
+            s.reconciles_per_second(Instant::T0 + 50 * MILLISECOND, SECOND),
+            None
+        );
         s.samples = vec![Sample::default(); 30];
         for (i, sample) in s.samples.iter_mut().enumerate() {
             // 5 reconciles a sample for the first second, then 1.
@@ -109,12 +113,12 @@ mod tests {
         }
         // At 2.05 s the last whole second is samples 10..20: 10 in 1 s.
         assert_eq!(
-            s.reconciles_per_second(2_050 * MILLISECOND, SECOND),
+            s.reconciles_per_second(Instant::T0 + 2_050 * MILLISECOND, SECOND),
             Some(10.0)
         );
         // Early on, the window shrinks to what has ended: 5 per 100 ms.
         assert_eq!(
-            s.reconciles_per_second(150 * MILLISECOND, SECOND),
+            s.reconciles_per_second(Instant::T0 + 150 * MILLISECOND, SECOND),
             Some(50.0)
         );
     }

@@ -7,14 +7,14 @@ use serde::Serialize;
 
 use crate::manager::Manager;
 use crate::sim::Simulation;
-use crate::time::{Nanos, SECOND};
+use crate::time::{Duration, Instant, SECOND};
 use crate::ItemId;
 
 /// A run's summary at its instant.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Summary {
     /// The run's instant.
-    pub at: Nanos,
+    pub at: Instant,
     /// Keys the run has seen, and those settled after a success (nothing
     /// queued, waiting or in flight for them).
     pub keys: u64,
@@ -32,21 +32,21 @@ pub struct Summary {
     /// The most keys one controller's queue held at once.
     pub deepest_queue: u64,
     /// When the last key converged, if every key has.
-    pub last_converged_at: Option<Nanos>,
+    pub last_converged_at: Option<Instant>,
 }
 
 /// The 50th and 95th percentile and the largest of a set of durations
 /// (nearest-rank percentiles: each is one of the measured values).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Spread {
-    pub p50: Nanos,
-    pub p95: Nanos,
-    pub max: Nanos,
+    pub p50: Duration,
+    pub p95: Duration,
+    pub max: Duration,
 }
 
 impl Spread {
     /// `None` for no values.
-    pub fn of(mut values: Vec<Nanos>) -> Option<Spread> {
+    pub fn of(mut values: Vec<Duration>) -> Option<Spread> {
         if values.is_empty() {
             return None;
         }
@@ -64,17 +64,17 @@ impl Spread {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct TimeSpent {
     /// Ready in the queue, waiting for a worker (`workqueue_queue_duration`).
-    pub queued: Nanos,
+    pub queued: Duration,
     /// In the waiting heap for the limiter's per-key backoff.
-    pub backoff: Nanos,
+    pub backoff: Duration,
     /// In the waiting heap for a token bucket.
-    pub bucket: Nanos,
+    pub bucket: Duration,
     /// In the waiting heap for a `RequeueAfter`.
-    pub requeue_after: Nanos,
+    pub requeue_after: Duration,
     /// In a worker, waiting for the API client's rate limiter.
-    pub client: Nanos,
+    pub client: Duration,
     /// In a worker, reconciling (client waits excluded).
-    pub reconciling: Nanos,
+    pub reconciling: Duration,
 }
 
 /// One kind's API requests.
@@ -86,8 +86,8 @@ pub struct KindRequests {
 }
 
 /// A histogram's sum (seconds, as Prometheus keeps it) in nanoseconds.
-fn nanos(seconds: f64) -> Nanos {
-    (seconds * 1e9).round() as Nanos
+fn nanos(seconds: f64) -> Duration {
+    Duration::from_nanos((seconds * 1e9).round() as i64)
 }
 
 /// Whether nothing is left to do for `id`: not queued, waiting or in flight.
@@ -127,7 +127,8 @@ impl Summary {
             spent.bucket += bucket;
             spent.requeue_after += after;
             spent.client += waited;
-            spent.reconciling += (nanos(m.workqueue_work_duration_seconds_sum) - waited).max(0);
+            spent.reconciling +=
+                (nanos(m.workqueue_work_duration_seconds_sum) - waited).max(Duration::ZERO);
             reconciles += sim.inner_reconciles();
             deepest = deepest.max(sim.deepest_queue() as u64);
             for (kind, sent) in sim.requests_by_kind() {
@@ -148,10 +149,13 @@ impl Summary {
             .and_then(|all| all.into_iter().max());
         // Rates over the time there was work: a run that converged in 10 s
         // and idled for ten minutes ran at its 10 s rate.
-        let span = last_converged_at.filter(|t| *t > 0).unwrap_or(at);
+        let span = last_converged_at
+            .filter(|t| *t > Instant::T0)
+            .unwrap_or(at)
+            .since_t0();
         let per_second = |n: u64| {
-            if span > 0 {
-                n as f64 * SECOND as f64 / span as f64
+            if span > Duration::ZERO {
+                n as f64 * SECOND.as_nanos() as f64 / span.as_nanos() as f64
             } else {
                 0.0
             }

@@ -29,7 +29,9 @@ use crate::controller::{CrossplaneConfig, Outcome, Script};
 use crate::events::Input;
 use crate::limiter::LimiterConfig;
 use crate::scenario::{ControllerSpec, Scenario, ScenarioError, Source, SCENARIO_VERSION};
-use crate::time::{format_go_duration as go, Nanos, HOUR, MILLISECOND, SECOND};
+use crate::time::{
+    format_go_duration as go, Duration, Instant, HOUR, MILLISECOND, NANOSECOND, SECOND,
+};
 
 mod inputs;
 pub use inputs::{input, tape};
@@ -38,9 +40,13 @@ pub use crate::limits::*;
 pub(crate) use crate::scenario::bad;
 
 /// A duration in `[min, MAX_DELAY]` (`min` is 0 or 1ns).
-fn duration(field: &str, d: Nanos, min: Nanos) -> Result<(), ScenarioError> {
+fn duration(field: &str, d: Duration, min: Duration) -> Result<(), ScenarioError> {
     if d < min || d > MAX_DELAY {
-        let low = if min > 0 { "more than 0s" } else { "0s" };
+        let low = if min > Duration::ZERO {
+            "more than 0s"
+        } else {
+            "0s"
+        };
         return Err(bad(
             field,
             format!("{} is out of range: use {low} to {}", go(d), go(MAX_DELAY)),
@@ -152,14 +158,14 @@ fn limiter_node(field: &str, l: &LimiterConfig) -> Result<(), ScenarioError> {
     let f = |name: &str| format!("{field}.{name}");
     match l {
         LimiterConfig::Exponential { base_ns, max_ns } => {
-            duration(&f("base_ns"), *base_ns, 0)?;
-            duration(&f("max_ns"), *max_ns, 0)
+            duration(&f("base_ns"), *base_ns, Duration::ZERO)?;
+            duration(&f("max_ns"), *max_ns, Duration::ZERO)
         }
         LimiterConfig::FastSlow {
             fast_ns, slow_ns, ..
         } => {
-            duration(&f("fast_ns"), *fast_ns, 0)?;
-            duration(&f("slow_ns"), *slow_ns, 0)
+            duration(&f("fast_ns"), *fast_ns, Duration::ZERO)?;
+            duration(&f("slow_ns"), *slow_ns, Duration::ZERO)
         }
         LimiterConfig::Bucket { qps, burst } => {
             let never = *qps == 0.0;
@@ -202,7 +208,7 @@ fn limiter_node(field: &str, l: &LimiterConfig) -> Result<(), ScenarioError> {
             limiter,
             max_wait_ns,
         } => {
-            duration(&f("max_wait_ns"), *max_wait_ns, 0)?;
+            duration(&f("max_wait_ns"), *max_wait_ns, Duration::ZERO)?;
             limiter_node(&f("limiter"), limiter)
         }
         LimiterConfig::DefaultController => Ok(()),
@@ -218,7 +224,7 @@ pub fn outcome(field: &str, o: &Outcome) -> Result<(), ScenarioError> {
         _ => return Ok(()),
     };
     // A negative RequeueAfter is legal in controller-runtime (it means "not at all").
-    if after.unsigned_abs() > MAX_DELAY as u64 {
+    if after.as_nanos().unsigned_abs() > MAX_DELAY.as_nanos() as u64 {
         return Err(bad(
             format!("{field}.after_ns"),
             format!(
@@ -268,24 +274,36 @@ pub fn script(field: &str, s: &Script) -> Result<(), ScenarioError> {
             until_ns,
             otherwise,
         } => {
-            duration(&format!("{field}.from_ns"), *from_ns, 0)?;
-            duration(&format!("{field}.until_ns"), *until_ns, 0)?;
+            duration(
+                &format!("{field}.from_ns"),
+                *from_ns - Instant::T0,
+                Duration::ZERO,
+            )?;
+            duration(
+                &format!("{field}.until_ns"),
+                *until_ns - Instant::T0,
+                Duration::ZERO,
+            )?;
             if until_ns <= from_ns {
                 return Err(bad(
                     format!("{field}.until_ns"),
                     format!(
                         "{} is not after from_ns ({}): an outage ends after it starts",
-                        go(*until_ns),
-                        go(*from_ns)
+                        go(*until_ns - Instant::T0),
+                        go(*from_ns - Instant::T0)
                     ),
                 ));
             }
             outcome(&format!("{field}.otherwise"), otherwise)
         }
         Script::NotReadyUntil { ready_ns, every_ns } => {
-            duration(&format!("{field}.ready_ns"), *ready_ns, 0)?;
+            duration(
+                &format!("{field}.ready_ns"),
+                *ready_ns - Instant::T0,
+                Duration::ZERO,
+            )?;
             // A zero poll would requeue without end at one instant.
-            duration(&format!("{field}.every_ns"), *every_ns, 1)
+            duration(&format!("{field}.every_ns"), *every_ns, NANOSECOND)
         }
         Script::FailThenSucceed { failures } => count_in(
             &format!("{field}.failures"),
@@ -331,9 +349,9 @@ fn source_at(prefix: &str, s: &Source) -> Result<(), ScenarioError> {
         } => {
             key(&f("key"), k)?;
             events_per_second(&f("per_second"), *per_second)?;
-            duration(&f("start_ns"), *start_ns, 0)?;
-            duration(&f("duration_ns"), *duration_ns, 1)?;
-            let events = per_second * (*duration_ns as f64 / SECOND as f64);
+            duration(&f("start_ns"), *start_ns, Duration::ZERO)?;
+            duration(&f("duration_ns"), *duration_ns, NANOSECOND)?;
+            let events = per_second * (duration_ns.as_nanos() as f64 / SECOND.as_nanos() as f64);
             if events > MAX_EVENTS_PER_SOURCE as f64 {
                 return Err(bad(
                     f("duration_ns"),
@@ -352,7 +370,7 @@ fn source_at(prefix: &str, s: &Source) -> Result<(), ScenarioError> {
             script: sc,
         } => {
             add_many(&f("prefix"), &f("count"), prefix, *count)?;
-            duration(&f("at_ns"), *at_ns, 0)?;
+            duration(&f("at_ns"), *at_ns, Duration::ZERO)?;
             if let Some(sc) = sc {
                 script(&f("script"), sc)?;
             }
@@ -429,7 +447,7 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
         crossplane(cp)?;
     }
     manager_parts(s)?;
-    if s.duration_ns <= 0 || s.duration_ns > MAX_RUN {
+    if s.duration_ns <= Duration::ZERO || s.duration_ns > MAX_RUN {
         return Err(bad(
             "duration_ns",
             format!(
@@ -502,13 +520,17 @@ fn controller(c: &ControllerSpec, crossplane: bool) -> Result<(), ScenarioError>
             format!("{w} workers is out of range: use 1 to {MAX_WORKERS}"),
         ));
     }
-    duration("controller.reconcile_ns", c.controller.reconcile_ns, 0)?;
+    duration(
+        "controller.reconcile_ns",
+        c.controller.reconcile_ns,
+        Duration::ZERO,
+    )?;
     if let Some(j) = c.controller.reconcile_jitter_ns {
-        duration("controller.reconcile_jitter_ns", j, 0)?;
+        duration("controller.reconcile_jitter_ns", j, Duration::ZERO)?;
     }
     if let Some(t) = c.controller.reconcile_timeout_ns {
         // controller-runtime's zero means no timeout: here, leave it out.
-        duration("controller.reconcile_timeout_ns", t, 1)?;
+        duration("controller.reconcile_timeout_ns", t, NANOSECOND)?;
     }
     script("default_script", &c.default_script)?;
     count_in(
@@ -574,10 +596,14 @@ fn controller(c: &ControllerSpec, crossplane: bool) -> Result<(), ScenarioError>
             script(&format!("items[{i}].script"), sc)?;
         }
         if let Some(d) = it.reconcile_ns {
-            duration(&format!("items[{i}].reconcile_ns"), d, 0)?;
+            duration(&format!("items[{i}].reconcile_ns"), d, Duration::ZERO)?;
         }
         if let Some(d) = it.add_at_ns {
-            duration(&format!("items[{i}].add_at_ns"), d, 0)?;
+            duration(
+                &format!("items[{i}].add_at_ns"),
+                d - Instant::T0,
+                Duration::ZERO,
+            )?;
         }
     }
     for (i, src) in c.sources.iter().enumerate() {

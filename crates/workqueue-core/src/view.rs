@@ -12,7 +12,7 @@ use crate::item::ItemId;
 use crate::queue::QueueKind;
 use crate::scenario::Source;
 use crate::sim::{Simulation, WorkerState};
-use crate::time::Nanos;
+use crate::time::{Duration, Instant, WideInstant};
 use crate::workqueue::AddEffect;
 
 pub use crate::events::{Arrival, ARRIVALS_KEPT};
@@ -45,7 +45,7 @@ impl From<AddEffect> for Landing {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ArrivalView {
     pub seq: u64,
-    pub at: Nanos,
+    pub at: Instant,
     pub key: String,
     pub landing: Landing,
 }
@@ -74,26 +74,27 @@ pub struct KeyView {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct WaitingView {
     pub key: KeyView,
-    pub ready_at: i128,
+    pub ready_at: WideInstant,
     /// When this wait began: the countdown's full length is `ready_at - from`.
-    pub from: Nanos,
+    pub from: Instant,
     /// The wait comes from a token bucket (not the key's own backoff).
     pub on_bucket: bool,
 }
 
 impl WaitingView {
     /// Time left at `now` (never negative).
-    pub fn left(&self, now: Nanos) -> Nanos {
-        (self.ready_at - now as i128).clamp(0, Nanos::MAX as i128) as Nanos
+    pub fn left(&self, now: Instant) -> Duration {
+        let left = self.ready_at - now.wide();
+        Duration::from_nanos(left.clamp(0, Duration::MAX.as_nanos() as i128) as i64)
     }
 
     /// The part of the wait still to run, from 1 (just parked) to 0 (due).
-    pub fn fraction_left(&self, now: Nanos) -> f64 {
-        let total = self.ready_at - self.from as i128;
+    pub fn fraction_left(&self, now: Instant) -> f64 {
+        let total = self.ready_at - self.from.wide();
         if total <= 0 {
             return 0.0;
         }
-        (self.left(now) as f64 / total as f64).clamp(0.0, 1.0)
+        (self.left(now).as_nanos() as f64 / total as f64).clamp(0.0, 1.0)
     }
 }
 
@@ -103,15 +104,15 @@ pub enum WorkerView {
     Idle,
     Reconciling {
         key: KeyView,
-        started: Nanos,
-        until: Nanos,
+        started: Instant,
+        until: Instant,
         /// The reconcile ends when its `ReconciliationTimeout` fires.
         times_out: bool,
     },
     /// Reconcile returned; the user picks its result.
     Deciding {
         key: KeyView,
-        started: Nanos,
+        started: Instant,
     },
 }
 
@@ -154,15 +155,15 @@ impl BucketView {
 
     /// How long until a whole token is free (a failure then would not wait):
     /// `None` when one is free now or the bucket never refills.
-    pub fn next_token_in(&self) -> Option<Nanos> {
+    pub fn next_token_in(&self) -> Option<Duration> {
         if self.tokens >= 1.0 || self.qps <= 0.0 {
             return None;
         }
         let ns = ((1.0 - self.tokens) / self.qps * 1e9).ceil();
-        Some(if ns >= Nanos::MAX as f64 {
-            Nanos::MAX
+        Some(if ns >= Duration::MAX.as_nanos() as f64 {
+            Duration::MAX
         } else {
-            ns as Nanos
+            Duration::from_nanos(ns as i64)
         })
     }
 }
@@ -182,7 +183,7 @@ pub enum Place {
     Ready { priority: i64, skipped: bool },
     /// In the waiting heap (or the priority queue's waiting tree).
     Waiting {
-        ready_at: i128,
+        ready_at: WideInstant,
         priority: Option<i64>,
     },
     /// Dropped by a terminal error or "give up after N".
@@ -228,7 +229,10 @@ pub enum Holder {
     GlobalBucket,
     /// Its latest reconcile waited this long for the API client's bucket
     /// that serves `kinds` (one kind, or every kind when they share one).
-    Client { waited: Nanos, kinds: Vec<String> },
+    Client {
+        waited: Duration,
+        kinds: Vec<String>,
+    },
 }
 
 /// Calls shown for one result: a result causes at most Forget, the add
@@ -241,11 +245,11 @@ pub enum SourceView {
     Watch {
         key: String,
         per_second: f64,
-        next: Nanos,
+        next: Instant,
     },
     Resync {
-        period: Nanos,
-        next: Nanos,
+        period: Duration,
+        next: Instant,
     },
     AddMany {
         prefix: String,
@@ -257,7 +261,7 @@ pub enum SourceView {
 /// number of chips asked for; the totals say how many more there are.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct StageView {
-    pub now: Nanos,
+    pub now: Instant,
     pub queue: QueueKind,
     pub sources: Vec<SourceView>,
     pub watch_events_total: u64,
@@ -396,7 +400,7 @@ impl Simulation {
 
     /// The delay `key`'s next failure would get (the queue limiter's `When`,
     /// asked without touching the run), or `None` for a key not yet seen.
-    pub fn next_delay(&self, key: &str) -> Option<Nanos> {
+    pub fn next_delay(&self, key: &str) -> Option<Duration> {
         let id = self.find(key)?;
         Some(self.queue().limiter().peek(id, self.now()))
     }
@@ -492,7 +496,7 @@ impl Simulation {
             }
         }
         let waited = self.last_client_wait(id);
-        if waited > 0 {
+        if waited > Duration::ZERO {
             out.push(Holder::Client {
                 waited,
                 kinds: self.client_kinds(id).to_vec(),

@@ -4,8 +4,10 @@
 
 use crate::item::{ItemId, ItemMap};
 
-/// Instants in the heap are i128: `now + InfDuration` must not overflow.
-pub type ReadyAt = i128;
+use crate::time::WideInstant;
+
+/// Instants in the heap are wide: `now + InfDuration` must not overflow.
+pub type ReadyAt = WideInstant;
 
 /// A [`ReadyAt`] as two words, ordered as the i128 is (high word signed,
 /// then low word unsigned). The queues only ever compute `now + after`, two
@@ -25,6 +27,7 @@ impl Instant2w {
     /// beyond that, which no queue computes, it saturates.
     #[inline]
     pub fn new(at: ReadyAt) -> Instant2w {
+        let at = at.as_nanos();
         match i32::try_from(at >> 64) {
             Ok(high) => Instant2w {
                 high,
@@ -37,7 +40,7 @@ impl Instant2w {
 
     #[inline]
     pub fn get(self) -> ReadyAt {
-        (i128::from(self.high) << 64) | i128::from(self.low)
+        WideInstant::from_nanos((i128::from(self.high) << 64) | i128::from(self.low))
     }
 
     /// The two words, for an entry that stores them apart (so that the
@@ -352,16 +355,25 @@ mod layout_tests {
     #[test]
     fn an_entry_keeps_every_instant_a_queue_computes_exactly_in_16_bytes() {
         for at in EXTREMES {
-            assert_eq!(Waiting::new(ItemId(7), at).ready_at(), at);
+            assert_eq!(
+                Waiting::new(ItemId(7), WideInstant::from_nanos(at)).ready_at(),
+                WideInstant::from_nanos(at)
+            );
         }
         assert_eq!(std::mem::size_of::<Waiting>(), 16);
     }
 
     #[test]
     fn an_instant_beyond_any_sum_of_two_i64s_saturates_in_order() {
-        let (lowest, highest) = (Instant2w::new(i128::MIN), Instant2w::new(i128::MAX));
+        let (lowest, highest) = (
+            Instant2w::new(WideInstant::from_nanos(i128::MIN)),
+            Instant2w::new(WideInstant::from_nanos(i128::MAX)),
+        );
         for at in EXTREMES {
-            assert!(lowest < Instant2w::new(at) && Instant2w::new(at) < highest);
+            assert!(
+                lowest < Instant2w::new(WideInstant::from_nanos(at))
+                    && Instant2w::new(WideInstant::from_nanos(at)) < highest
+            );
         }
     }
 
@@ -428,8 +440,8 @@ mod layout_tests {
         #[test]
         fn two_words_order_as_the_i128_does(a: (i64, i64), b: (i64, i64)) {
             let (a, b) = (a.0 as i128 + a.1 as i128, b.0 as i128 + b.1 as i128);
-            let (x, y) = (Instant2w::new(a), Instant2w::new(b));
-            proptest::prop_assert_eq!(x.get(), a);
+            let (x, y) = (Instant2w::new(WideInstant::from_nanos(a)), Instant2w::new(WideInstant::from_nanos(b)));
+            proptest::prop_assert_eq!(x.get(), WideInstant::from_nanos(a));
             proptest::prop_assert_eq!(x.cmp(&y), a.cmp(&b));
         }
     }

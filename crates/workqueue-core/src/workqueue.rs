@@ -13,7 +13,7 @@ use std::collections::VecDeque;
 use crate::item::{Interner, ItemId};
 use crate::limiter::{Answer, Limiter, LimiterConfig};
 use crate::metrics::{since_seconds, QueueMetrics, NO_TIME, UNFINISHED_WORK_PERIOD};
-use crate::time::Nanos;
+use crate::time::{Duration, Instant};
 use crate::waiting::{Insert, ReadyAt, WaitingHeap};
 
 pub use crate::queue_calls::{AddEffect, AddWithOptsCall, AfterEffect, QueueEvent};
@@ -94,10 +94,10 @@ pub struct Workqueue {
     slots: Vec<Slot>,
     /// The metrics' `addTimes`, per item (only when recording metrics:
     /// client-go's default queue grows by two bytes per new key, not twelve).
-    add_times: Vec<Nanos>,
+    add_times: Vec<Instant>,
     /// The metrics' `processingStartTimes`: the items with one, and the
     /// time, for the two work gauges (a handful: the items being processed).
-    started: Vec<(ItemId, Nanos)>,
+    started: Vec<(ItemId, Instant)>,
     /// Each item's position in `started` ([`NOT_STARTED`] when not there),
     /// so `Done` removes it in one step.
     started_pos: Vec<u32>,
@@ -108,8 +108,8 @@ pub struct Workqueue {
     limiter: Limiter,
     limiter_config: LimiterConfig,
     metrics: Option<QueueMetrics>,
-    events: Option<Vec<(Nanos, QueueEvent)>>,
-    now: Nanos,
+    events: Option<Vec<(Instant, QueueEvent)>>,
+    now: Instant,
 }
 
 impl Workqueue {
@@ -131,7 +131,7 @@ impl Workqueue {
                 .metrics
                 .then(|| QueueMetrics::new(options.keep_observations)),
             events: options.record_events.then(Vec::new),
-            now: 0,
+            now: Instant::T0,
         }
     }
 
@@ -139,7 +139,7 @@ impl Workqueue {
     /// does the phase of the 500 ms unfinished-work ticker (ticks at
     /// `t0 + 500ms`, `t0 + 1s`, ...), as when client-go builds a queue on a
     /// clock that already reads `t0`.
-    pub fn new_at(limiter: &LimiterConfig, options: QueueOptions, t0: Nanos) -> Self {
+    pub fn new_at(limiter: &LimiterConfig, options: QueueOptions, t0: Instant) -> Self {
         let mut q = Workqueue::new(limiter, options);
         q.now = t0;
         if let Some(m) = &mut q.metrics {
@@ -177,7 +177,7 @@ impl Workqueue {
 
     /// Brings the queue to `now`, releasing every waiting item that is due.
     /// Returns the instant actually used (never earlier than the last one).
-    pub fn advance(&mut self, now: Nanos) -> Nanos {
+    pub fn advance(&mut self, now: Instant) -> Instant {
         if now <= self.now {
             // Everything due by `self.now` was released when the clock got
             // there, and new entries are always due later: nothing to do.
@@ -191,7 +191,7 @@ impl Workqueue {
     /// same order): returns how many it released, fewer than `max` once
     /// nothing due is left. A caller with a frame to render releases a
     /// storm's worth of keys over several calls at one instant.
-    pub fn advance_bounded(&mut self, now: Nanos, max: usize) -> usize {
+    pub fn advance_bounded(&mut self, now: Instant, max: usize) -> usize {
         if now > self.now {
             self.now = now;
             // The unfinished-work ticker: a fake ticker fires once per clock
@@ -207,7 +207,7 @@ impl Workqueue {
         let mut released = 0;
         while !self.shutting_down && released < max {
             match self.waiting.peek() {
-                Some(w) if w.ready_at() <= self.now as ReadyAt => {
+                Some(w) if w.ready_at() <= self.now.wide() => {
                     self.waiting.pop();
                     self.emit(QueueEvent::Released { item: w.item });
                     self.add_inner(w.item);
@@ -220,25 +220,23 @@ impl Workqueue {
     }
 
     /// The latest instant the queue has seen.
-    pub fn now(&self) -> Nanos {
+    pub fn now(&self) -> Instant {
         self.now
     }
 
     /// When the next waiting item becomes ready (`None` if nothing waits, or
     /// only beyond the representable range).
-    pub fn next_ready_at(&self) -> Option<Nanos> {
+    pub fn next_ready_at(&self) -> Option<Instant> {
         if self.shutting_down {
             return None;
         }
-        self.waiting
-            .peek()
-            .and_then(|w| Nanos::try_from(w.ready_at()).ok())
+        self.waiting.peek().and_then(|w| w.ready_at().narrow())
     }
 
     // ----- the basic queue -----
 
     /// `Add(item)`.
-    pub fn add(&mut self, now: Nanos, item: ItemId) -> AddEffect {
+    pub fn add(&mut self, now: Instant, item: ItemId) -> AddEffect {
         self.advance(now);
         self.add_inner(item)
     }
@@ -276,7 +274,7 @@ impl Workqueue {
     }
 
     /// `Get()`, except that an empty queue answers [`Got::Empty`] instead of blocking.
-    pub fn get(&mut self, now: Nanos) -> Got {
+    pub fn get(&mut self, now: Instant) -> Got {
         self.advance(now);
         let Some(item) = self.fifo.pop_front() else {
             return if self.shutting_down {
@@ -313,7 +311,7 @@ impl Workqueue {
 
     /// `Done(item)`. Calling it for an item that is queued but not being
     /// processed pushes a second copy: client-go's anomaly, kept on purpose.
-    pub fn done(&mut self, now: Nanos, item: ItemId) {
+    pub fn done(&mut self, now: Instant, item: ItemId) {
         self.advance(now);
         let now = self.now;
         let slot = entry_in(&mut self.slots, item, EMPTY_SLOT);
@@ -352,18 +350,18 @@ impl Workqueue {
 
     /// `ShutDown()`: stops accepting adds and discards everything waiting.
     /// Queued items can still be fetched with `get`.
-    pub fn shutdown(&mut self, now: Nanos) {
+    pub fn shutdown(&mut self, now: Instant) {
         self.shutdown_inner(now, false);
     }
 
     /// `ShutDownWithDrain()`. Returns whether it would return at once (nothing
     /// is being processed); otherwise [`Workqueue::drained`] says when it would.
-    pub fn shutdown_with_drain(&mut self, now: Nanos) -> bool {
+    pub fn shutdown_with_drain(&mut self, now: Instant) -> bool {
         self.shutdown_inner(now, true);
         self.drained()
     }
 
-    fn shutdown_inner(&mut self, now: Nanos, drain: bool) {
+    fn shutdown_inner(&mut self, now: Instant, drain: bool) {
         self.advance(now);
         self.drain = drain;
         self.shutting_down = true;
@@ -385,7 +383,7 @@ impl Workqueue {
     // ----- the delaying queue -----
 
     /// `AddAfter(item, delay)`.
-    pub fn add_after(&mut self, now: Nanos, item: ItemId, delay: Nanos) -> AfterEffect {
+    pub fn add_after(&mut self, now: Instant, item: ItemId, delay: Duration) -> AfterEffect {
         self.advance(now);
         if self.shutting_down {
             self.emit(QueueEvent::AddAfter {
@@ -398,7 +396,7 @@ impl Workqueue {
         if let Some(m) = &mut self.metrics {
             m.retries_total += 1;
         }
-        if delay <= 0 {
+        if delay <= Duration::ZERO {
             self.emit(QueueEvent::AddAfter {
                 item,
                 delay,
@@ -407,7 +405,7 @@ impl Workqueue {
             self.add_inner(item);
             return AfterEffect::Immediate;
         }
-        let ready_at = self.now as ReadyAt + delay as ReadyAt;
+        let ready_at = self.now.wide_after(delay);
         let effect = match self.waiting.insert(item, ready_at) {
             Insert::New => AfterEffect::Waiting { ready_at },
             Insert::MovedEarlier { from } => AfterEffect::MovedEarlier { from, ready_at },
@@ -459,7 +457,7 @@ impl Workqueue {
 
     /// `AddRateLimited(item)`: `AddAfter(item, When(item))`. `When` runs first,
     /// unconditionally, so even after shutdown the failure counts grow.
-    pub fn add_rate_limited(&mut self, now: Nanos, item: ItemId) -> (Nanos, AfterEffect) {
+    pub fn add_rate_limited(&mut self, now: Instant, item: ItemId) -> (Duration, AfterEffect) {
         self.rate_limited(now, item, None)
     }
 
@@ -467,7 +465,7 @@ impl Workqueue {
     /// the same code as [`Workqueue::add_rate_limited`], explained.
     pub fn add_rate_limited_explained(
         &mut self,
-        now: Nanos,
+        now: Instant,
         item: ItemId,
     ) -> (Answer, AfterEffect) {
         let mut out = Vec::with_capacity(1);
@@ -483,10 +481,10 @@ impl Workqueue {
 
     fn rate_limited(
         &mut self,
-        now: Nanos,
+        now: Instant,
         item: ItemId,
         out: Option<&mut Vec<Answer>>,
-    ) -> (Nanos, AfterEffect) {
+    ) -> (Duration, AfterEffect) {
         self.advance(now);
         let delay = self.limiter.answer(item, self.now, out);
         self.emit(QueueEvent::RateLimited { item, delay });
@@ -505,7 +503,7 @@ impl Workqueue {
     }
 
     /// The limiter's `When(item)` called directly (it changes the limiter's state).
-    pub fn when(&mut self, now: Nanos, item: ItemId) -> Nanos {
+    pub fn when(&mut self, now: Instant, item: ItemId) -> Duration {
         self.advance(now);
         self.limiter.when(item, self.now)
     }
@@ -531,7 +529,7 @@ impl Workqueue {
     /// `(workqueue_unfinished_work_seconds, workqueue_longest_running_processor_seconds)`
     /// as a scrape at `now` would see them: refreshed at `now` while running,
     /// frozen at the last tick before shutdown afterwards.
-    pub fn work_gauges(&self, now: Nanos) -> (f64, f64) {
+    pub fn work_gauges(&self, now: Instant) -> (f64, f64) {
         match &self.metrics {
             None => (0.0, 0.0),
             Some(m) if self.shutting_down => m.last_gauges(),
@@ -541,7 +539,7 @@ impl Workqueue {
 
     /// client-go's `updateUnfinishedWork`: the sum and the maximum of the ages
     /// of every processing start time on record.
-    fn compute_gauges(&self, now: Nanos) -> (f64, f64) {
+    fn compute_gauges(&self, now: Instant) -> (f64, f64) {
         let mut total = 0.0;
         let mut oldest: f64 = 0.0;
         for &(_, start_time) in &self.started {
@@ -552,7 +550,7 @@ impl Workqueue {
         (total, oldest)
     }
 
-    fn refresh_gauges(&mut self, now: Nanos) {
+    fn refresh_gauges(&mut self, now: Instant) {
         let gauges = self.compute_gauges(now);
         if let Some(m) = &mut self.metrics {
             m.last_gauges = gauges;
@@ -561,7 +559,7 @@ impl Workqueue {
 
     /// Runs `updateUnfinishedWork()` at `now` unless shutting down (as the
     /// ticker would), then returns the gauges as [`Workqueue::work_gauges`].
-    pub fn refresh_work_gauges(&mut self, now: Nanos) -> (f64, f64) {
+    pub fn refresh_work_gauges(&mut self, now: Instant) -> (f64, f64) {
         let now = self.advance(now);
         if !self.shutting_down {
             self.refresh_gauges(now);
@@ -587,13 +585,13 @@ impl Workqueue {
     }
 
     /// Takes the events recorded since the last call (empty unless enabled).
-    pub fn take_events(&mut self) -> Vec<(Nanos, QueueEvent)> {
+    pub fn take_events(&mut self) -> Vec<(Instant, QueueEvent)> {
         self.events.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
     /// Exchanges the recorded events with `buf` (which should be empty): the
     /// caller gets the events, the queue keeps `buf`'s capacity, nothing is allocated.
-    pub fn swap_events(&mut self, buf: &mut Vec<(Nanos, QueueEvent)>) {
+    pub fn swap_events(&mut self, buf: &mut Vec<(Instant, QueueEvent)>) {
         if let Some(events) = &mut self.events {
             std::mem::swap(events, buf);
         }
@@ -617,17 +615,17 @@ impl Workqueue {
 
 /// Convenience for string keys, as client-go's API reads.
 impl Workqueue {
-    pub fn add_key(&mut self, now: Nanos, key: &str) -> AddEffect {
+    pub fn add_key(&mut self, now: Instant, key: &str) -> AddEffect {
         let id = self.key(key);
         self.add(now, id)
     }
 
-    pub fn done_key(&mut self, now: Nanos, key: &str) {
+    pub fn done_key(&mut self, now: Instant, key: &str) {
         let id = self.key(key);
         self.done(now, id)
     }
 
-    pub fn get_key(&mut self, now: Nanos) -> Option<&str> {
+    pub fn get_key(&mut self, now: Instant) -> Option<&str> {
         match self.get(now) {
             Got::Item(id) => Some(self.keys.name(id)),
             _ => None,

@@ -2,6 +2,7 @@
 //! (`Input::DefaultScript`): it takes effect from the instant it is made.
 
 use workqueue_core::controller::{Outcome, Script};
+use workqueue_core::Instant;
 use workqueue_core::{
     Input, LimiterConfig, ResultLabel, Scenario, Simulation, MILLISECOND, SECOND,
 };
@@ -26,13 +27,13 @@ fn a_drained_bucket_refills_once_keys_succeed() {
     s.duration_ns = 120 * SECOND;
     s.first_mut().controller.reconcile_ns = 20 * MILLISECOND;
     let mut sim = Simulation::new(&s).unwrap();
-    sim.run_until(10 * SECOND);
+    sim.run_until(Instant::T0 + 10 * SECOND);
     let drained = sim.bucket_tokens_at(sim.now()).unwrap();
     assert!(drained < 1.0, "300 failing keys drain it: {drained}");
     let errors = sim.controller_metrics().total(ResultLabel::Error);
     sim.apply(Input::DefaultScript { script: succeed() })
         .unwrap();
-    sim.run_until(60 * SECOND);
+    sim.run_until(Instant::T0 + 60 * SECOND);
     assert_eq!(
         sim.controller_metrics().total(ResultLabel::Error),
         errors,
@@ -62,7 +63,7 @@ fn a_held_reconcile_follows_the_new_script() {
     })
     .unwrap();
     sim.apply(Input::Add { key: "b".into() }).unwrap();
-    sim.run_until(SECOND);
+    sim.run_until(Instant::T0 + SECOND);
     sim.apply(Input::DefaultScript { script: succeed() })
         .unwrap();
     assert_eq!(

@@ -16,10 +16,11 @@ fn the_same_seed_gives_the_same_run_however_time_is_sliced() {
     // Sliced into uneven frames, as the browser does.
     let s = scenario::scenario_on(workqueue_core::QueueKind::ClientGo);
     let mut c = workqueue_core::Simulation::new(&s).unwrap();
-    let mut t = 0;
+    let end = workqueue_core::Instant::T0 + s.duration_ns;
+    let mut t = workqueue_core::Instant::T0;
     let mut step = 1_234_567;
-    while t < s.duration_ns {
-        t = (t + step).min(s.duration_ns);
+    while t < end {
+        t = (t + workqueue_core::Duration::from_nanos(step)).min(end);
         c.run_until(t);
         step = step * 7 % 97_000_003 + 1;
     }
@@ -84,10 +85,10 @@ fn a_storm_due_at_one_instant_is_released_over_bounded_calls_with_the_same_run()
         s.first_mut().queue = queue;
         s.duration_ns = 3 * SECOND;
         let mut whole = Simulation::new(&s).unwrap();
-        whole.run_until(s.duration_ns);
+        whole.run_until(workqueue_core::Instant::T0 + s.duration_ns);
         let mut sliced = Simulation::new(&s).unwrap();
         let (mut calls, mut split_releases) = (0, 0);
-        while !sliced.run_until_bounded(s.duration_ns, 700) {
+        while !sliced.run_until_bounded(workqueue_core::Instant::T0 + s.duration_ns, 700) {
             calls += 1;
             let now = sliced.now();
             if sliced.queue().next_ready_at().is_some_and(|at| at <= now) {

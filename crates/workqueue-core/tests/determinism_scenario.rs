@@ -2,6 +2,7 @@
 
 use workqueue_core::controller::{Outcome, Script};
 use workqueue_core::scenario::{ItemSpec, Source};
+use workqueue_core::{Duration, Instant};
 use workqueue_core::{QueueKind, Scenario, Simulation, MILLISECOND, SECOND};
 
 /// A run that exercises every part: random outcomes from the seed, the
@@ -34,7 +35,7 @@ pub fn scenario_on(queue: QueueKind) -> Scenario {
     s.controllers[0].sources.push(Source::AddMany {
         prefix: "ns/pod-".into(),
         count: 400,
-        at_ns: 0,
+        at_ns: Duration::ZERO,
         script: None,
     });
     s.controllers[0].sources.push(Source::WatchEvents {
@@ -52,7 +53,7 @@ pub fn scenario_on(queue: QueueKind) -> Scenario {
             outcome: Outcome::TerminalError,
         }),
         reconcile_ns: None,
-        add_at_ns: Some(0),
+        add_at_ns: Some(Instant::T0),
     });
     s.controllers[0].items.push(ItemSpec {
         key: "ns/poll".into(),
@@ -62,7 +63,7 @@ pub fn scenario_on(queue: QueueKind) -> Scenario {
             },
         }),
         reconcile_ns: Some(MILLISECOND),
-        add_at_ns: Some(5 * MILLISECOND),
+        add_at_ns: Some(Instant::T0 + 5 * MILLISECOND),
     });
     s.duration_ns = 30 * SECOND;
     s

@@ -2,6 +2,7 @@
 //! needs, and a resource that is not ready yet.
 
 use workqueue_core::controller::{Outcome, Script};
+use workqueue_core::{Duration, Instant};
 use workqueue_core::{Input, LimiterConfig, Scenario, Simulation, MILLISECOND, SECOND};
 
 fn run(script: Script) -> Simulation {
@@ -14,7 +15,7 @@ fn run(script: Script) -> Simulation {
     });
     let mut sim = Simulation::new(&s).unwrap();
     sim.apply(Input::Add { key: "a".into() }).unwrap();
-    sim.run_until(20 * 60 * SECOND);
+    sim.run_until(Instant::T0 + 20 * 60 * SECOND);
     sim
 }
 
@@ -24,11 +25,14 @@ fn run(script: Script) -> Simulation {
 #[test]
 fn an_outage_ends_at_the_first_retry_after_it() {
     let sim = run(Script::Outage {
-        from_ns: 0,
-        until_ns: 300 * SECOND,
+        from_ns: Instant::T0,
+        until_ns: Instant::T0 + 300 * SECOND,
         otherwise: Outcome::Success,
     });
-    assert_eq!(sim.converged_at(), Some(327_675 * MILLISECOND));
+    assert_eq!(
+        sim.converged_at(),
+        Some(Instant::T0 + 327_675 * MILLISECOND)
+    );
     assert_eq!(sim.inner_reconciles(), 17);
 }
 
@@ -37,10 +41,10 @@ fn an_outage_ends_at_the_first_retry_after_it() {
 #[test]
 fn not_ready_polls_until_ready() {
     let sim = run(Script::NotReadyUntil {
-        ready_ns: 10 * SECOND,
+        ready_ns: Instant::T0 + 10 * SECOND,
         every_ns: 3 * SECOND,
     });
-    assert_eq!(sim.converged_at(), Some(12 * SECOND));
+    assert_eq!(sim.converged_at(), Some(Instant::T0 + 12 * SECOND));
     assert_eq!(sim.inner_reconciles(), 5);
 }
 
@@ -56,8 +60,8 @@ fn the_patterns_read_from_files_and_bad_ones_are_named() {
     assert_eq!(
         s.controllers[0].default_script,
         Script::Outage {
-            from_ns: 60 * SECOND,
-            until_ns: 360 * SECOND,
+            from_ns: Instant::T0 + 60 * SECOND,
+            until_ns: Instant::T0 + 360 * SECOND,
             otherwise: Outcome::Success
         }
     );
@@ -91,12 +95,12 @@ fn reconcile_times_spread_within_their_range_from_the_seed() {
     c.sources = vec![workqueue_core::scenario::Source::AddMany {
         prefix: "k-".into(),
         count: 200,
-        at_ns: 0,
+        at_ns: Duration::ZERO,
         script: None,
     }];
     let run = || {
         let mut sim = Simulation::new(&s).unwrap();
-        sim.run_until(60 * SECOND);
+        sim.run_until(Instant::T0 + 60 * SECOND);
         sim
     };
     let (a, b) = (run(), run());

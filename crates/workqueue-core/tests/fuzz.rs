@@ -22,8 +22,8 @@ use workqueue_core::controller::{CrossplaneConfig, ReconcileResult};
 use workqueue_core::rng::Rng;
 use workqueue_core::scenario::{ItemSpec, Source};
 use workqueue_core::{
-    Input, LimiterConfig, Nanos, Outcome, Scenario, Script, SimError, Simulation, MILLISECOND,
-    SECOND,
+    Duration, Input, Instant, LimiterConfig, Outcome, Scenario, Script, SimError, Simulation,
+    MILLISECOND, SECOND,
 };
 
 const BUDGET: u64 = 400;
@@ -43,7 +43,7 @@ fn rich_scenario() -> Scenario {
             },
         }),
         reconcile_ns: Some(100 * MILLISECOND),
-        add_at_ns: Some(SECOND),
+        add_at_ns: Some(Instant::T0 + SECOND),
     });
     s.controllers[0].sources.push(Source::WatchEvents {
         key: "ns/w".into(),
@@ -96,7 +96,7 @@ fn drive(g: &mut Gen, mut sim: Simulation) -> Result<Fate, String> {
             + sim.workers().len()
             + sim.spec().items.len()) as u64;
         let log_before = sim.log_total();
-        let target = before.saturating_add(g.nanos().max(0));
+        let target = before.saturating_add(Duration::from_nanos(g.nanos().max(0)));
         let reached = sim.run_until_bounded(target, BUDGET);
         let events = sim.log_total() - log_before;
         if sim.budget_left() > BUDGET {
@@ -112,7 +112,7 @@ fn drive(g: &mut Gen, mut sim: Simulation) -> Result<Fate, String> {
             || (!reached && sim.now() > target)
         {
             return Err(format!(
-                "clock went from {before} to {} aiming at {target}",
+                "clock went from {before:?} to {:?} aiming at {target:?}",
                 sim.now()
             ));
         }
@@ -236,8 +236,8 @@ fn a_run_that_cannot_progress_stops_with_a_message() {
     // at the same instant, for ever.
     let mut s = Scenario::new("spin");
     s.controllers[0].limiter = Some(LimiterConfig::Exponential {
-        base_ns: 0,
-        max_ns: 0,
+        base_ns: Duration::ZERO,
+        max_ns: Duration::ZERO,
     });
     s.controllers[0].items.push(ItemSpec {
         key: "k".into(),
@@ -245,16 +245,16 @@ fn a_run_that_cannot_progress_stops_with_a_message() {
             outcome: Outcome::Requeue,
         }),
         reconcile_ns: None,
-        add_at_ns: Some(0),
+        add_at_ns: Some(Instant::T0),
     });
     let mut sim = Simulation::new(&s).unwrap();
     let mut calls = 0;
     while sim.stalled().is_none() {
-        assert!(!sim.run_until_bounded(SECOND, 100_000));
+        assert!(!sim.run_until_bounded(Instant::T0 + SECOND, 100_000));
         calls += 1;
         assert!(calls < 100, "no stall after {calls} calls");
     }
-    assert_eq!(sim.now(), 0);
+    assert_eq!(sim.now(), Instant::T0);
     assert!(sim.stalled().unwrap().contains("zero-delay retry loop"));
     assert!(matches!(
         sim.apply(Input::Add { key: "x".into() }),
@@ -309,15 +309,15 @@ fn a_resync_at_the_end_of_time_fires_once() {
         key: "k".into(),
         script: None,
         reconcile_ns: None,
-        add_at_ns: Some(0),
+        add_at_ns: Some(Instant::T0),
     });
     let mut sim = Simulation::new(&s).unwrap();
-    sim.run_until(i64::MAX);
+    sim.run_until(Instant::from_nanos(i64::MAX));
     sim.apply(Input::Resync {
         period_ns: Some(149 * MILLISECOND),
     })
     .unwrap();
-    assert!(sim.run_until_bounded(i64::MAX, 10_000));
+    assert!(sim.run_until_bounded(Instant::from_nanos(i64::MAX), 10_000));
     assert_eq!(sim.sources().count(), 0, "the resync is over");
     sim.apply(Input::Add { key: "k2".into() }).unwrap();
 }
@@ -377,7 +377,9 @@ fn arbitrary_managers_never_panic_and_stay_in_budget() {
             }
             Ok(mut m) => {
                 for _ in 0..4 {
-                    let target = m.now().saturating_add(g.nanos().max(0));
+                    let target = m
+                        .now()
+                        .saturating_add(Duration::from_nanos(g.nanos().max(0)));
                     m.run_until_bounded(target, BUDGET);
                 }
                 true
@@ -407,10 +409,10 @@ fn arbitrary_manager_tapes_replay_frame_by_frame_within_budget() {
     for n in 0..cases {
         let mut g = Gen(Rng::new(n ^ 0x7441_5045), n % 2 == 1);
         let s = manager_scenario(&mut g);
-        let mut at: Nanos = 0;
-        let tape: Vec<(Nanos, Input)> = (0..g.below(40))
+        let mut at = Instant::T0;
+        let tape: Vec<(Instant, Input)> = (0..g.below(40))
             .map(|_| {
-                at = at.saturating_add(g.nanos().max(0) / 8);
+                at = at.saturating_add(Duration::from_nanos(g.nanos().max(0) / 8));
                 (at, g.input())
             })
             .collect();
@@ -428,7 +430,9 @@ fn arbitrary_manager_tapes_replay_frame_by_frame_within_budget() {
         for _ in 0..12 {
             let started = std::time::Instant::now();
             let before = work(&m);
-            let target = m.now().saturating_add(g.nanos().max(0));
+            let target = m
+                .now()
+                .saturating_add(Duration::from_nanos(g.nanos().max(0)));
             let mut left = BUDGET;
             let mut reached = true;
             while let Some((at, input)) = tape.get(next).filter(|(at, _)| *at <= target) {

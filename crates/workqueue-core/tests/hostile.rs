@@ -5,6 +5,7 @@
 use workqueue_core::controller::Script;
 use workqueue_core::scenario::{ControllerSpec, Scenario, Source};
 use workqueue_core::validate;
+use workqueue_core::{Duration, Instant};
 use workqueue_core::{Input, Manager, Simulation, HOUR, MILLISECOND, SECOND};
 
 fn refused(json: &str) -> (String, String) {
@@ -169,7 +170,7 @@ fn client_heavy(requests: u32) -> Scenario {
     c.sources = vec![Source::AddMany {
         prefix: "k-".into(),
         count: 1_000,
-        at_ns: 0,
+        at_ns: Duration::ZERO,
         script: None,
     }];
     s.controllers.push(c);
@@ -181,7 +182,7 @@ fn client_heavy(requests: u32) -> Scenario {
 fn each_client_reservation_is_a_unit_of_the_budget() {
     let mut m = Manager::new(&client_heavy(1_000)).unwrap();
     // 5,000 units buy about five hand-outs of 1,000 requests each, not 5,000.
-    m.run_until_bounded(0, 5_000);
+    m.run_until_bounded(Instant::T0, 5_000);
     let reconciling = m
         .controller(0)
         .unwrap()
@@ -191,7 +192,7 @@ fn each_client_reservation_is_a_unit_of_the_budget() {
     assert!((1..=6).contains(&reconciling), "{reconciling}");
     // And the run finishes all the same, over as many calls as it takes.
     let mut calls = 0;
-    while !m.run_until_bounded(HOUR, 5_000) {
+    while !m.run_until_bounded(Instant::T0 + HOUR, 5_000) {
         calls += 1;
         assert!(calls < 100_000);
     }
@@ -214,7 +215,7 @@ fn a_bounded_manager_step_spends_its_budget_not_the_whole_instant() {
         c.sources = vec![Source::AddMany {
             prefix: format!("{name}-"),
             count: 50_000,
-            at_ns: 0,
+            at_ns: Duration::ZERO,
             script: None,
         }];
         s.controllers.push(c);
@@ -228,8 +229,8 @@ fn a_bounded_manager_step_spends_its_budget_not_the_whole_instant() {
     assert!(keys <= 100, "{keys} keys added on a budget of 100");
     // Stepping on finishes the same instant the same way as one big step.
     let mut whole = Manager::new(&s).unwrap();
-    whole.run_until(10 * SECOND);
-    bounded.run_until(10 * SECOND);
+    whole.run_until(Instant::T0 + 10 * SECOND);
+    bounded.run_until(Instant::T0 + 10 * SECOND);
     let digests = |m: &Manager| m.controllers().map(|(_, c)| c.digest()).collect::<Vec<_>>();
     assert_eq!(digests(&bounded), digests(&whole));
 }
@@ -238,7 +239,7 @@ fn a_bounded_manager_step_spends_its_budget_not_the_whole_instant() {
 fn a_tape_cannot_start_more_sources_than_a_file() {
     let watch = |i: usize| {
         (
-            i as i64 * MILLISECOND,
+            Instant::T0 + i as i64 * MILLISECOND,
             Input::WatchEvents {
                 key: format!("k{i}"),
                 per_second: 1.0,
@@ -266,12 +267,12 @@ fn a_tape_cannot_start_more_sources_than_a_file() {
 #[test]
 fn a_million_keys_that_each_succeed_once_run_to_completion() {
     let mut c = ControllerSpec::new("crowd");
-    c.controller.reconcile_ns = 0;
+    c.controller.reconcile_ns = Duration::ZERO;
     c.default_script = Script::FailThenSucceed { failures: 0 };
     c.sources = vec![Source::AddMany {
         prefix: "k".into(),
         count: validate::MAX_ITEMS,
-        at_ns: 0,
+        at_ns: Duration::ZERO,
         script: None,
     }];
     let mut s = Scenario::of("crowd", vec![c]);

@@ -8,7 +8,8 @@ use workqueue_core::scenario::{
     BucketSpec, ClientLimit, ClientScope, ControllerConfig, ControllerSpec, Draw, Source,
 };
 use workqueue_core::{
-    LimiterConfig, Manager, Scenario, Simulation, TokenBucket, MILLISECOND, SECOND,
+    Duration, Instant, LimiterConfig, Manager, Scenario, Simulation, TokenBucket, MILLISECOND,
+    SECOND,
 };
 
 fn kind(name: &str, count: u64, script: Script) -> ControllerSpec {
@@ -25,7 +26,7 @@ fn kind(name: &str, count: u64, script: Script) -> ControllerSpec {
         sources: vec![Source::AddMany {
             prefix: format!("{name}-"),
             count,
-            at_ns: 0,
+            at_ns: Duration::ZERO,
             script: None,
         }],
         requests_per_reconcile: 0,
@@ -50,7 +51,7 @@ fn two_controllers_passed_the_same_bucket_take_tokens_from_one_pool() {
         s.controllers.push(c);
     }
     let mut m = Manager::new(&s).unwrap();
-    m.run_until(0);
+    m.run_until(Instant::T0);
     // 160 failures at t=0 against one bucket of 100: 60 in debt.
     let (_, shared) = m.shared_levels();
     assert_eq!(shared, Some(-60.0));
@@ -83,7 +84,7 @@ fn two_controllers_passed_the_same_bucket_take_tokens_from_one_pool() {
         });
     }
     let mut apart = Manager::new(&alone).unwrap();
-    apart.run_until(0);
+    apart.run_until(Instant::T0);
     assert!(apart
         .controllers()
         .all(|(_, c)| c.bucket_view().unwrap().waiting_on_bucket == 0));
@@ -109,14 +110,14 @@ fn a_crossplane_provider_shares_its_global_bucket_and_client_across_kinds() {
     // one global bucket of 10/s with a burst of 100, a 50 qps / 100 client.
     assert!(m.controllers().all(|(_, c)| c.workers().len() == 10));
     assert_eq!(m.shared_levels(), (Some(100.0), None));
-    m.run_until(0);
+    m.run_until(Instant::T0);
     // 300 objects at t=0: the one global bucket lets 100 through and defers
     // 200 with a paid reservation, however the objects split across kinds.
     let (global, _) = m.shared_levels();
     assert_eq!(global, Some(-200.0));
     let inner: u64 = m.controllers().map(|(_, c)| c.inner_reconciles()).sum();
     assert_eq!(inner, 100);
-    m.run_until(60 * SECOND);
+    m.run_until(Instant::T0 + 60 * SECOND);
     // The deferred ones come back at 10 a second: the provider converges
     // after 20s, not after 20s per kind.
     let inner: u64 = m.controllers().map(|(_, c)| c.inner_reconciles()).sum();
@@ -126,7 +127,7 @@ fn a_crossplane_provider_shares_its_global_bucket_and_client_across_kinds() {
         .filter_map(|(_, c)| c.converged_at())
         .max()
         .unwrap();
-    assert_eq!(converged, 20 * SECOND);
+    assert_eq!(converged, Instant::T0 + 20 * SECOND);
 }
 
 #[test]
@@ -142,14 +143,14 @@ fn the_client_waits_with_x_time_rate_arithmetic() {
     s.controllers[0].sources.push(Source::AddMany {
         prefix: "k".into(),
         count: 2,
-        at_ns: 0,
+        at_ns: Duration::ZERO,
         script: None,
     });
     let mut m = Manager::new(&s).unwrap();
     m.run_to_end();
     // The same reservations by hand: 6 requests at t=0.
     let mut b = TokenBucket::new(5.0, 2);
-    let delays: Vec<i64> = (0..6).map(|_| b.reserve_delay(0)).collect();
+    let delays: Vec<Duration> = (0..6).map(|_| b.reserve_delay(Instant::T0)).collect();
     let waited = delays[2] + delays[5];
     assert_eq!(m.client_totals(), (6, waited));
     let (_, c) = m.controllers().next().unwrap();
@@ -163,7 +164,10 @@ fn the_client_waits_with_x_time_rate_arithmetic() {
             .any(|l| l.contains("Waited for 200ms due to client-side throttling")),
         "{log:?}"
     );
-    assert_eq!(c.converged_at(), Some(delays[5] + 10 * MILLISECOND));
+    assert_eq!(
+        c.converged_at(),
+        Some(Instant::T0 + delays[5] + 10 * MILLISECOND)
+    );
 }
 
 #[test]
@@ -222,22 +226,23 @@ fn a_manager_of_one_is_exactly_its_controller() {
     s.controllers[0].sources.push(Source::AddMany {
         prefix: "obj-".into(),
         count: 20,
-        at_ns: 0,
+        at_ns: Duration::ZERO,
         script: None,
     });
     let mut plain = Simulation::new(&s).unwrap();
     let mut managed = Manager::new(&s).unwrap();
-    for t in [0, 500 * MILLISECOND, 3 * SECOND, 10 * SECOND] {
+    for d in [Duration::ZERO, 500 * MILLISECOND, 3 * SECOND, 10 * SECOND] {
+        let t = Instant::T0 + d;
         plain.run_until(t);
         managed.run_until(t);
         let c = managed.controller(0).unwrap();
-        assert_eq!(c.bucket_tokens_at(t), plain.bucket_tokens_at(t), "at {t}");
-        assert_eq!(c.digest(), plain.digest(), "at {t}");
+        assert_eq!(c.bucket_tokens_at(t), plain.bucket_tokens_at(t), "at {t:?}");
+        assert_eq!(c.digest(), plain.digest(), "at {t:?}");
     }
     // Taken out of the manager, the controller runs on as the plain one.
     let mut alone = managed.controller(0).unwrap().clone();
-    alone.run_until(30 * SECOND);
-    plain.run_until(30 * SECOND);
+    alone.run_until(Instant::T0 + 30 * SECOND);
+    plain.run_until(Instant::T0 + 30 * SECOND);
     assert_eq!(alone.digest(), plain.digest());
 }
 
@@ -258,11 +263,11 @@ fn the_client_limits_each_kind_on_its_own_unless_told_to_share() {
         for c in &mut s.controllers {
             c.requests_per_reconcile = 1;
             c.controller.workers = 100;
-            c.controller.reconcile_ns = 0;
+            c.controller.reconcile_ns = Duration::ZERO;
         }
         s.duration_ns = 60 * SECOND;
         let mut m = Manager::new(&s).unwrap();
-        m.run_until(60 * SECOND);
+        m.run_until(Instant::T0 + 60 * SECOND);
         let converged: Vec<_> = m
             .controllers()
             .map(|(_, c)| c.converged_at().unwrap())
@@ -273,14 +278,14 @@ fn the_client_limits_each_kind_on_its_own_unless_told_to_share() {
     assert_eq!((buckets, requests), (2, 200));
     assert_eq!(
         per_kind,
-        vec![18 * SECOND, 18 * SECOND],
+        vec![Instant::T0 + 18 * SECOND, Instant::T0 + 18 * SECOND],
         "each kind on its own bucket"
     );
     let (shared, buckets, _) = run(ClientScope::Shared);
     assert_eq!(buckets, 1);
     assert_eq!(
         *shared.iter().max().unwrap(),
-        38 * SECOND,
+        Instant::T0 + 38 * SECOND,
         "one bucket for both"
     );
     // Two controllers that write the same kind share its bucket.
@@ -319,7 +324,7 @@ fn writes_to_another_kind_draw_from_that_kinds_bucket() {
     s.client = Some(ClientLimit::per_kind(5.0, 10));
     for c in &mut s.controllers {
         c.controller.workers = 100;
-        c.controller.reconcile_ns = 0;
+        c.controller.reconcile_ns = Duration::ZERO;
         c.writes.insert("Secret".into(), 1);
     }
     s.controllers[0].requests_per_reconcile = 1;
@@ -360,12 +365,12 @@ fn writes_to_another_kind_draw_from_that_kinds_bucket() {
         ]
     );
     let mut m = Manager::new(&s).unwrap();
-    m.run_until(60 * SECOND);
+    m.run_until(Instant::T0 + 60 * SECOND);
     let converged: Vec<_> = m
         .controllers()
         .map(|(_, c)| c.converged_at().unwrap())
         .collect();
-    assert_eq!(*converged.iter().max().unwrap(), 38 * SECOND);
+    assert_eq!(*converged.iter().max().unwrap(), Instant::T0 + 38 * SECOND);
     let summary = workqueue_core::summary::Summary::of(&m);
     let by_kind: Vec<(String, u64)> = summary
         .requests
@@ -381,10 +386,10 @@ fn writes_to_another_kind_draw_from_that_kinds_bucket() {
         c.writes.clear();
     }
     let mut m = Manager::new(&s).unwrap();
-    m.run_until(60 * SECOND);
+    m.run_until(Instant::T0 + 60 * SECOND);
     assert_eq!(
         m.controllers().next().unwrap().1.converged_at(),
-        Some(18 * SECOND)
+        Some(Instant::T0 + 18 * SECOND)
     );
 }
 
@@ -416,8 +421,8 @@ fn where_errors_write_nothing_only_successes_send_requests() {
                 "a",
                 20,
                 Script::Outage {
-                    from_ns: 0,
-                    until_ns: 5 * SECOND,
+                    from_ns: Instant::T0,
+                    until_ns: Instant::T0 + 5 * SECOND,
                     otherwise: Outcome::Success,
                 },
             )],
@@ -430,7 +435,7 @@ fn where_errors_write_nothing_only_successes_send_requests() {
         c.writes.insert("Secret".into(), 2);
         c.errors_write_nothing = errors_write_nothing;
         let mut m = Manager::new(&s).unwrap();
-        m.run_until(60 * SECOND);
+        m.run_until(Instant::T0 + 60 * SECOND);
         let sim = m.controllers().next().unwrap().1;
         let snapshot = sim.metrics_snapshot();
         let all = sim.inner_reconciles();

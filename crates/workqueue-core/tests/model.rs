@@ -14,7 +14,10 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
-use workqueue_core::{Got, LimiterConfig, Nanos, QueueOptions, Workqueue, MILLISECOND, SECOND};
+use workqueue_core::{
+    Duration, Got, Instant, LimiterConfig, QueueOptions, WideInstant, Workqueue, MILLISECOND,
+    SECOND,
+};
 
 /// The reference queue: client-go's rules, one line each.
 #[derive(Default)]
@@ -25,16 +28,16 @@ struct Model {
     next_group: u64,
     dirty: Vec<u8>,
     processing: Vec<u8>,
-    waiting: Vec<(u8, i128)>,
+    waiting: Vec<(u8, WideInstant)>,
     failures: [u64; 8],
     shutting_down: bool,
-    now: Nanos,
+    now: Instant,
     adds: u64,
     retries: u64,
 }
 
 impl Model {
-    fn advance(&mut self, now: Nanos) {
+    fn advance(&mut self, now: Instant) {
         self.now = self.now.max(now);
         if self.shutting_down {
             return;
@@ -45,7 +48,7 @@ impl Model {
             .waiting
             .iter()
             .map(|(_, r)| *r)
-            .filter(|r| *r <= self.now as i128)
+            .filter(|r| *r <= self.now.wide())
             .min()
         {
             let group = self.new_group();
@@ -118,16 +121,16 @@ impl Model {
         }
     }
 
-    fn add_after(&mut self, item: u8, d: Nanos) {
+    fn add_after(&mut self, item: u8, d: Duration) {
         if self.shutting_down {
             return;
         }
         self.retries += 1;
-        if d <= 0 {
+        if d <= Duration::ZERO {
             self.add(item);
             return;
         }
-        let ready = self.now as i128 + d as i128;
+        let ready = self.now.wide_after(d);
         match self.waiting.iter_mut().find(|(i, _)| *i == item) {
             Some(entry) => entry.1 = entry.1.min(ready),
             None => self.waiting.push((item, ready)),
@@ -135,23 +138,23 @@ impl Model {
     }
 
     /// Exponential(1ms, 1s) in plain integers: min(base·2^n, max).
-    fn when(&mut self, item: u8) -> Nanos {
+    fn when(&mut self, item: u8) -> Duration {
         let n = self.failures[item as usize];
         self.failures[item as usize] += 1;
         if n >= 20 {
             return SECOND;
         }
-        (MILLISECOND << n).min(SECOND)
+        Duration::from_nanos(MILLISECOND.as_nanos() << n).min(SECOND)
     }
 }
 
 #[derive(Clone, Debug)]
 enum Op {
-    Tick(Nanos),
+    Tick(Duration),
     Add(u8),
     Get,
     Done(u8),
-    AddAfter(u8, Nanos),
+    AddAfter(u8, Duration),
     AddRateLimited(u8),
     Forget(u8),
     Shutdown,
@@ -160,7 +163,7 @@ enum Op {
 fn op() -> impl Strategy<Value = Op> {
     let item = 0u8..8;
     prop_oneof![
-        4 => (0i64..50).prop_map(|ms| Op::Tick(ms * MILLISECOND + 1)),
+        4 => (0i64..50).prop_map(|ms| Op::Tick(ms * MILLISECOND + Duration::NANOSECOND)),
         4 => item.clone().prop_map(Op::Add),
         4 => Just(Op::Get),
         3 => item.clone().prop_map(Op::Done),
@@ -180,7 +183,7 @@ proptest! {
         let mut q = Workqueue::new(&limiter, QueueOptions::with_metrics());
         let ids: Vec<_> = (0..8).map(|i| q.key(&format!("k{i}"))).collect();
         let mut m = Model::default();
-        let mut now = 0;
+        let mut now = Instant::T0;
         for op in ops {
             if let Op::Tick(d) = op {
                 now += d;
@@ -268,7 +271,9 @@ fn bucket_waits_are_within_a_nanosecond_of_exact_arithmetic() {
                     milli_tokens =
                         (milli_tokens + elapsed * rate as i128).min(burst as i128 * 1000) - 1000;
                     last_ms = Some(now_ms);
-                    let got = b.reserve_delay(now_ms * MILLISECOND) as i128;
+                    let got = b
+                        .reserve_delay(Instant::T0 + now_ms * MILLISECOND)
+                        .as_nanos() as i128;
                     // exact wait in ns = debt/rate s = (-milli/1000)/rate * 1e9 = -milli * 1e6 / rate
                     let exact = if milli_tokens < 0 {
                         -milli_tokens * 1_000_000 / rate as i128
@@ -336,7 +341,7 @@ fn plain_and_explained_answers_are_the_same_code() {
             |(config, calls)| {
                 let mut plain: Limiter = config.build();
                 let mut explained: Limiter = config.build();
-                let mut now = 0;
+                let mut now = Instant::T0;
                 for (item, dt, kind) in calls {
                     now += dt * MILLISECOND;
                     let id = ItemId(item);

@@ -10,17 +10,17 @@
 
 use proptest::prelude::*;
 use workqueue_core::priority::{AddOpts, PqGot, PriorityQueue};
-use workqueue_core::{ItemId, LimiterConfig, Nanos, MILLISECOND, SECOND};
+use workqueue_core::{Duration, Instant, ItemId, LimiterConfig, WideInstant, MILLISECOND, SECOND};
 
 const KEYS: u8 = 6;
-const BASE: Nanos = 5 * MILLISECOND;
-const MAX: Nanos = 1000 * SECOND;
+const BASE: Duration = Duration::from_nanos(5 * MILLISECOND.as_nanos());
+const MAX: Duration = Duration::from_nanos(1000 * SECOND.as_nanos());
 
 #[derive(Clone, Copy, Debug)]
 struct Record {
     priority: i64,
     counter: u64,
-    ready_at: Option<i128>,
+    ready_at: Option<WideInstant>,
 }
 
 /// The reference: one line per rule of 6.4.
@@ -31,7 +31,7 @@ struct Model {
     failures: Vec<u32>,
     counter: u64,
     shut_down: bool,
-    now: Nanos,
+    now: Instant,
     adds: u64,
     retries: u64,
 }
@@ -51,7 +51,7 @@ impl Model {
         self.counter - 1
     }
 
-    fn advance(&mut self, now: Nanos) {
+    fn advance(&mut self, now: Instant) {
         self.now = self.now.max(now);
         if self.shut_down {
             return;
@@ -61,7 +61,7 @@ impl Model {
             .iter()
             .enumerate()
             .filter_map(|(k, r)| {
-                r.filter(|r| r.ready_at.is_some_and(|t| t <= now as i128))
+                r.filter(|r| r.ready_at.is_some_and(|t| t <= now.wide()))
                     .map(|r| (k, r))
             })
             .collect();
@@ -77,7 +77,7 @@ impl Model {
         }
     }
 
-    fn when(&mut self, k: usize) -> Nanos {
+    fn when(&mut self, k: usize) -> Duration {
         let n = self.failures[k];
         self.failures[k] += 1;
         if n >= 62 {
@@ -93,12 +93,12 @@ impl Model {
         let mut after = opts.after;
         if opts.rate_limited {
             let rl = self.when(k);
-            if after == 0 || rl < after {
+            if after == Duration::ZERO || rl < after {
                 after = rl;
             }
         }
-        let ready_at = (after > 0).then(|| self.now as i128 + after as i128);
-        if after > 0 {
+        let ready_at = (after > Duration::ZERO).then(|| self.now.wide_after(after));
+        if after > Duration::ZERO {
             self.retries += 1;
         }
         let priority = opts.priority.unwrap_or(0);
@@ -171,21 +171,21 @@ impl Model {
 enum Op {
     Add {
         key: u8,
-        after: Nanos,
+        after: Duration,
         rate_limited: bool,
         priority: Option<i64>,
     },
     Get,
     Done(u8),
     Forget(u8),
-    Wait(Nanos),
+    Wait(Duration),
     ShutDown,
 }
 
 fn op() -> impl Strategy<Value = Op> {
     let after = prop_oneof![
-        Just(0),
-        Just(-1),
+        Just(Duration::ZERO),
+        Just(-Duration::NANOSECOND),
         Just(MILLISECOND),
         Just(5 * MILLISECOND),
         Just(20 * MILLISECOND),
@@ -197,7 +197,7 @@ fn op() -> impl Strategy<Value = Op> {
         5 => Just(Op::Get),
         4 => (0..KEYS).prop_map(Op::Done),
         1 => (0..KEYS).prop_map(Op::Forget),
-        4 => prop_oneof![Just(0), Just(MILLISECOND), Just(5 * MILLISECOND), Just(50 * MILLISECOND)].prop_map(Op::Wait),
+        4 => prop_oneof![Just(Duration::ZERO), Just(MILLISECOND), Just(5 * MILLISECOND), Just(50 * MILLISECOND)].prop_map(Op::Wait),
         1 => Just(Op::ShutDown),
     ]
 }
@@ -211,7 +211,7 @@ proptest! {
         let mut q = PriorityQueue::new(&limiter, Some(0));
         let ids: Vec<ItemId> = (0..KEYS).map(|k| q.key(&format!("k{k}"))).collect();
         let mut m = Model::new();
-        let mut now: Nanos = 0;
+        let mut now: Instant = Instant::T0;
         for (i, op) in ops.iter().enumerate() {
             q.advance(now);
             m.advance(now);

@@ -7,6 +7,7 @@
 use workqueue_core::controller::{ErrorKind, Outcome, ReconcileResult, Script};
 use workqueue_core::priority::LOW_PRIORITY;
 use workqueue_core::scenario::{ItemSpec, Source};
+use workqueue_core::Instant;
 use workqueue_core::{Input, QueueKind, Scenario, Simulation, MILLISECOND, SECOND};
 
 fn priority_scenario() -> Scenario {
@@ -21,7 +22,7 @@ fn item(key: &str, script: Script) -> ItemSpec {
         key: key.into(),
         script: Some(script),
         reconcile_ns: None,
-        add_at_ns: Some(0),
+        add_at_ns: Some(Instant::T0),
     }
 }
 
@@ -35,7 +36,7 @@ fn a_failing_initial_list_key_is_requeued_at_its_handed_out_priority() {
         },
     ));
     let mut sim = Simulation::new(&s).unwrap();
-    sim.run_until(10 * MILLISECOND);
+    sim.run_until(Instant::T0 + 10 * MILLISECOND);
     let a = sim.find("a").unwrap();
     assert_eq!(
         sim.handed_priority(a),
@@ -47,7 +48,10 @@ fn a_failing_initial_list_key_is_requeued_at_its_handed_out_priority() {
         Some(LOW_PRIORITY),
         "and so is its requeue"
     );
-    assert_eq!(sim.queue().waiting_until(a), Some(15 * MILLISECOND as i128));
+    assert_eq!(
+        sim.queue().waiting_until(a),
+        Some((Instant::T0 + 15 * MILLISECOND).wide())
+    );
 }
 
 #[test]
@@ -69,7 +73,7 @@ fn result_priority_overrides_the_handed_out_one() {
         },
     ));
     let mut sim = Simulation::new(&s).unwrap();
-    sim.run_until(10 * MILLISECOND);
+    sim.run_until(Instant::T0 + 10 * MILLISECOND);
     let a = sim.find("a").unwrap();
     assert_eq!(sim.queue().priority_of(a), Some(10));
     assert!(raised.go_return().contains("Priority: ptr.To(10)"));
@@ -99,7 +103,7 @@ fn a_resync_is_low_priority_and_a_watch_event_raises_it() {
         period_ns: 3 * SECOND,
     });
     let mut sim = Simulation::new(&s).unwrap();
-    sim.run_until(3 * SECOND);
+    sim.run_until(Instant::T0 + 3 * SECOND);
     let other = sim.find("other").unwrap();
     assert_eq!(
         sim.queue().priority_of(other),
@@ -135,9 +139,9 @@ fn shutdown_stops_the_workers_at_once_on_the_priority_queue_but_drains_on_client
             ));
         }
         let mut sim = Simulation::new(&s).unwrap();
-        sim.run_until(500 * MILLISECOND);
+        sim.run_until(Instant::T0 + 500 * MILLISECOND);
         sim.apply(Input::Shutdown).unwrap();
-        sim.run_until(10 * SECOND);
+        sim.run_until(Instant::T0 + 10 * SECOND);
         let done: u64 = ["a", "b", "c"]
             .iter()
             .map(|k| sim.item(sim.find(k).unwrap()).reconciles)

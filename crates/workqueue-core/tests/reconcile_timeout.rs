@@ -5,9 +5,11 @@
 
 use workqueue_core::controller::{Outcome, Script};
 use workqueue_core::scenario::{ClientLimit, ItemSpec};
+use workqueue_core::Duration;
+use workqueue_core::Instant;
 use workqueue_core::{Input, ResultLabel, Scenario, Simulation, MILLISECOND, SECOND};
 
-fn slow(timeout: Option<i64>) -> Scenario {
+fn slow(timeout: Option<Duration>) -> Scenario {
     let mut s = Scenario::new("slow");
     let c = s.first_mut();
     c.controller.reconcile_ns = 2 * SECOND;
@@ -25,12 +27,12 @@ fn a_reconcile_longer_than_the_timeout_fails_at_each_deadline() {
     let mut sim = Simulation::new(&slow(Some(500 * MILLISECOND))).unwrap();
     sim.apply(Input::Add { key: "a".into() }).unwrap();
     // Timeouts at 0.5s, 1.005s, 1.515s, 2.035s, 2.575s; the sixth at 3.155s.
-    sim.run_until(3 * SECOND);
+    sim.run_until(Instant::T0 + 3 * SECOND);
     let m = sim.controller_metrics();
     assert_eq!(m.reconcile_timeouts_total, 5);
     assert_eq!(m.total(ResultLabel::Error), 5);
     assert_eq!(m.total(ResultLabel::Success), 0);
-    sim.run_until(3155 * MILLISECOND);
+    sim.run_until(Instant::T0 + 3155 * MILLISECOND);
     assert_eq!(sim.controller_metrics().reconcile_timeouts_total, 6);
     // "What its last result did" starts with the deadline firing.
     let calls = sim.key_report(sim.find("a").unwrap()).calls;
@@ -43,7 +45,7 @@ fn a_reconcile_longer_than_the_timeout_fails_at_each_deadline() {
     // Without the option the same reconcile succeeds at 2 s.
     let mut sim = Simulation::new(&slow(None)).unwrap();
     sim.apply(Input::Add { key: "a".into() }).unwrap();
-    sim.run_until(3 * SECOND);
+    sim.run_until(Instant::T0 + 3 * SECOND);
     let m = sim.controller_metrics();
     assert_eq!(
         (m.reconcile_timeouts_total, m.total(ResultLabel::Success)),
@@ -63,11 +65,11 @@ fn reconciles_within_the_deadline_are_untouched() {
             key: k.to_string(),
             script: None,
             reconcile_ns: Some(d),
-            add_at_ns: Some(0),
+            add_at_ns: Some(Instant::T0),
         })
         .collect();
     let mut sim = Simulation::new(&s).unwrap();
-    sim.run_until(5 * SECOND);
+    sim.run_until(Instant::T0 + 5 * SECOND);
     let m = sim.controller_metrics();
     assert_eq!(
         (m.reconcile_timeouts_total, m.total(ResultLabel::Success)),
@@ -86,7 +88,7 @@ fn waiting_for_the_client_counts_against_the_deadline() {
     c.requests_per_reconcile = 3; // 1 at once, then 1 s each: 2 s of waiting
     let mut sim = Simulation::new(&s).unwrap();
     sim.apply(Input::Add { key: "a".into() }).unwrap();
-    sim.run_until(600 * MILLISECOND);
+    sim.run_until(Instant::T0 + 600 * MILLISECOND);
     let m = sim.controller_metrics();
     assert_eq!(
         (m.reconcile_timeouts_total, m.total(ResultLabel::Error)),
@@ -98,7 +100,7 @@ fn waiting_for_the_client_counts_against_the_deadline() {
 /// zero means none: a file leaves the field out).
 #[test]
 fn a_timeout_of_zero_is_refused_by_name() {
-    let e = slow(Some(0)).validate().unwrap_err();
+    let e = slow(Some(Duration::ZERO)).validate().unwrap_err();
     assert_eq!(e.field, "controllers[0].controller.reconcile_timeout_ns");
     let text = r#"{"version": 2, "controllers": [{"controller": {"reconcile_ns": "2s", "reconcile_timeout_ns": "30s"}}]}"#;
     let s = Scenario::from_json(text).unwrap();

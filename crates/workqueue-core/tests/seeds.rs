@@ -4,8 +4,8 @@ use workqueue_core::controller::{CrossplaneConfig, Outcome, Script};
 use workqueue_core::scenario::{ItemSpec, Source};
 use workqueue_core::sim::{SimEvent, WorkerState};
 use workqueue_core::{
-    Input, LimiterConfig, Nanos, QueueEvent, QueueOptions, ResultLabel, Scenario, Simulation,
-    Workqueue, MILLISECOND, SECOND,
+    Duration, Input, Instant, LimiterConfig, QueueEvent, QueueOptions, ResultLabel, Scenario,
+    Simulation, Workqueue, MILLISECOND, SECOND,
 };
 
 fn per_item() -> LimiterConfig {
@@ -33,10 +33,10 @@ fn failing_storm(limiter: LimiterConfig, count: u64) -> Simulation {
 }
 
 /// Requeues (keys re-entering the queue after a delay) in `[from, to)`.
-fn requeues_between(sim: &Simulation, from: Nanos, to: Nanos) -> u64 {
+fn requeues_between(sim: &Simulation, from: Instant, to: Duration) -> u64 {
     let series = sim.series();
     (0..series.samples.len())
-        .filter(|i| series.start_of(*i) >= from && series.start_of(*i) < to)
+        .filter(|i| series.start_of(*i) >= from && series.start_of(*i) < Instant::T0 + to)
         .map(|i| series.samples[i].requeues as u64)
         .sum()
 }
@@ -44,9 +44,9 @@ fn requeues_between(sim: &Simulation, from: Nanos, to: Nanos) -> u64 {
 #[test]
 fn one_failing_key_is_requeued_about_seven_times_in_its_first_second() {
     let mut sim = failing_storm(per_item(), 1);
-    sim.run_until(SECOND);
+    sim.run_until(Instant::T0 + SECOND);
     assert_eq!(
-        requeues_between(&sim, 0, SECOND),
+        requeues_between(&sim, Instant::T0, SECOND),
         7,
         "re-adds at 5, 15, 35, 75, 155, 315 and 635 ms"
     );
@@ -55,20 +55,23 @@ fn one_failing_key_is_requeued_about_seven_times_in_its_first_second() {
 #[test]
 fn ten_thousand_failing_keys_requeue_70_to_80_thousand_times_in_the_first_second_per_item_only() {
     let mut sim = failing_storm(per_item(), 10_000);
-    sim.run_until(SECOND);
-    let n = requeues_between(&sim, 0, SECOND);
+    sim.run_until(Instant::T0 + SECOND);
+    let n = requeues_between(&sim, Instant::T0, SECOND);
     assert!((70_000..=80_000).contains(&n), "{n}");
 }
 
 #[test]
 fn bucket_alone_lets_100_through_at_once_then_10_per_second() {
     let mut sim = failing_storm(bucket(), 10_000);
-    sim.run_until(4 * SECOND);
-    assert_eq!(requeues_between(&sim, 0, MILLISECOND), 100);
-    assert_eq!(requeues_between(&sim, MILLISECOND, 100 * MILLISECOND), 0);
+    sim.run_until(Instant::T0 + 4 * SECOND);
+    assert_eq!(requeues_between(&sim, Instant::T0, MILLISECOND), 100);
+    assert_eq!(
+        requeues_between(&sim, Instant::T0 + MILLISECOND, 100 * MILLISECOND),
+        0
+    );
     for s in 1..4 {
         assert_eq!(
-            requeues_between(&sim, s * SECOND, (s + 1) * SECOND),
+            requeues_between(&sim, Instant::T0 + s * SECOND, (s + 1) * SECOND),
             10,
             "second {s}"
         );
@@ -78,10 +81,10 @@ fn bucket_alone_lets_100_through_at_once_then_10_per_second() {
 #[test]
 fn max_of_gives_the_first_100_a_5ms_delay_and_then_queues_behind_the_bucket() {
     let mut q = Workqueue::new(&LimiterConfig::DefaultController, QueueOptions::default());
-    let delays: Vec<Nanos> = (0..150)
+    let delays: Vec<Duration> = (0..150)
         .map(|i| {
             let id = q.key(&format!("ns/pod-{i}"));
-            q.add_rate_limited(0, id).0
+            q.add_rate_limited(Instant::T0, id).0
         })
         .collect();
     assert!(delays[..100].iter().all(|d| *d == 5 * MILLISECOND));
@@ -89,17 +92,20 @@ fn max_of_gives_the_first_100_a_5ms_delay_and_then_queues_behind_the_bucket() {
     assert_eq!(delays[101], 200 * MILLISECOND);
     // And in a run: with max-of the herd is smoothed like the bucket alone.
     let mut sim = failing_storm(LimiterConfig::DefaultController, 10_000);
-    sim.run_until(3 * SECOND);
+    sim.run_until(Instant::T0 + 3 * SECOND);
     assert_eq!(
-        requeues_between(&sim, 0, 5 * MILLISECOND),
+        requeues_between(&sim, Instant::T0, 5 * MILLISECOND),
         0,
         "nothing is requeued before 5ms"
     );
     assert_eq!(
-        requeues_between(&sim, 5 * MILLISECOND, 6 * MILLISECOND),
+        requeues_between(&sim, Instant::T0 + 5 * MILLISECOND, 6 * MILLISECOND),
         100
     );
-    assert_eq!(requeues_between(&sim, 2 * SECOND, 3 * SECOND), 10);
+    assert_eq!(
+        requeues_between(&sim, Instant::T0 + 2 * SECOND, 3 * SECOND),
+        10
+    );
 }
 
 #[test]
@@ -107,13 +113,13 @@ fn a_key_with_five_earlier_failures_waits_160ms_not_the_buckets_100ms() {
     let mut q = Workqueue::new(&LimiterConfig::DefaultController, QueueOptions::default());
     let old = q.key("ns/flaky");
     for _ in 0..5 {
-        q.add_rate_limited(0, old);
+        q.add_rate_limited(Instant::T0, old);
     }
     for i in 0..95 {
         let id = q.key(&format!("ns/pod-{i}"));
-        q.add_rate_limited(0, id);
+        q.add_rate_limited(Instant::T0, id);
     }
-    let (answer, _) = q.add_rate_limited_explained(0, old);
+    let (answer, _) = q.add_rate_limited_explained(Instant::T0, old);
     assert_eq!(answer.delay, 160 * MILLISECOND);
     assert_eq!(
         answer.parts[1].delay,
@@ -127,7 +133,9 @@ fn a_key_with_five_earlier_failures_waits_160ms_not_the_buckets_100ms() {
 fn backoff_reaches_the_1000s_cap_after_about_eighteen_failures() {
     let mut q = Workqueue::new(&per_item(), QueueOptions::default());
     let k = q.key("k");
-    let d: Vec<Nanos> = (0..20).map(|_| q.add_rate_limited(0, k).0).collect();
+    let d: Vec<Duration> = (0..20)
+        .map(|_| q.add_rate_limited(Instant::T0, k).0)
+        .collect();
     assert_eq!(d[17], 655_360 * MILLISECOND);
     assert_eq!(d[18], 1000 * SECOND, "16m40s from the 19th failure on");
 }
@@ -139,7 +147,7 @@ fn an_event_storm_on_one_key_gives_one_reconcile_in_flight_plus_one_queued() {
     s.controllers[0].sources.push(Source::WatchEvents {
         key: "prod/web-7d8".into(),
         per_second: 50.0,
-        start_ns: 0,
+        start_ns: Duration::ZERO,
         duration_ns: 2 * SECOND,
     });
     let mut sim = Simulation::new(&s).unwrap();
@@ -147,7 +155,7 @@ fn an_event_storm_on_one_key_gives_one_reconcile_in_flight_plus_one_queued() {
         .find("prod/web-7d8")
         .unwrap_or(workqueue_core::ItemId(0));
     let mut in_flight_and_dirty = 0;
-    while sim.now() < 2 * SECOND {
+    while sim.now() < Instant::T0 + 2 * SECOND {
         sim.step();
         assert!(sim.queue().len() <= 1, "never two copies queued");
         assert!(
@@ -186,7 +194,7 @@ fn give_up_after_15_requeues() {
             outcome: Outcome::Error,
         }),
         reconcile_ns: None,
-        add_at_ns: Some(0),
+        add_at_ns: Some(Instant::T0),
     });
     s.duration_ns = 1000 * SECOND;
     let mut sim = Simulation::new(&s).unwrap();
@@ -206,10 +214,10 @@ fn reconcile_result_table_walk_through() {
         key: "k".into(),
         script: Some(Script::Live),
         reconcile_ns: None,
-        add_at_ns: Some(0),
+        add_at_ns: Some(Instant::T0),
     });
     let mut sim = Simulation::new(&s).unwrap();
-    sim.run_until(0);
+    sim.run_until(Instant::T0);
     let k = sim.find("k").unwrap();
     let decide =
         |sim: &mut Simulation, outcome: Outcome, external_add: bool| -> (Option<i128>, u64) {
@@ -231,10 +239,10 @@ fn reconcile_result_table_walk_through() {
                 outcome,
             })
             .unwrap();
-            let waiting = sim.queue().waiting_until(k).map(|r| r - now as i128);
+            let waiting = sim.queue().waiting_until(k).map(|r| r - now.wide());
             (waiting, sim.queue().num_requeues(k))
         };
-    let ms = MILLISECOND as i128;
+    let ms = MILLISECOND.as_nanos() as i128;
     assert_eq!(decide(&mut sim, Outcome::Error, false), (Some(5 * ms), 1));
     assert_eq!(decide(&mut sim, Outcome::Error, false), (Some(10 * ms), 2));
     assert_eq!(decide(&mut sim, Outcome::TerminalError, false), (None, 2));
@@ -319,7 +327,7 @@ fn crossplane_r10_runs_10_workers_with_a_10_per_second_burst_100_global_bucket()
     s.controllers[0].sources.push(Source::AddMany {
         prefix: "mr-".into(),
         count: 300,
-        at_ns: 0,
+        at_ns: Duration::ZERO,
         script: None,
     });
     let mut sim = Simulation::new(&s).unwrap();
@@ -331,14 +339,14 @@ fn crossplane_r10_runs_10_workers_with_a_10_per_second_burst_100_global_bucket()
             max_ns: 60 * SECOND
         }
     );
-    sim.run_until(0);
+    sim.run_until(Instant::T0);
     let busy = sim
         .workers()
         .iter()
         .filter(|w| **w != WorkerState::Idle)
         .count();
     assert_eq!(busy, 10, "ten reconciles at once");
-    sim.run_until(20 * SECOND);
+    sim.run_until(Instant::T0 + 20 * SECOND);
     // The burst of 100 and then 10 per second: 300 keys need about 20s, not 3s.
     let done = sim.controller_metrics().total(ResultLabel::Success);
     assert!((280..=300).contains(&done), "{done}");
@@ -347,7 +355,7 @@ fn crossplane_r10_runs_10_workers_with_a_10_per_second_burst_100_global_bucket()
         "the middleware deferred some"
     );
     let mut early = Simulation::new(&s).unwrap();
-    early.run_until(5 * SECOND);
+    early.run_until(Instant::T0 + 5 * SECOND);
     let done = early.controller_metrics().total(ResultLabel::Success);
     assert!((140..=150).contains(&done), "100 + 10/s after 5s: {done}");
 }
@@ -363,21 +371,21 @@ fn crossplane_throttle_deferral_resets_the_per_object_backoff() {
             outcome: Outcome::Requeue,
         }),
         reconcile_ns: None,
-        add_at_ns: Some(0),
+        add_at_ns: Some(Instant::T0),
     });
     let mut sim = Simulation::new(&s).unwrap();
     let k = sim.find("k").unwrap();
-    sim.run_until(0);
+    sim.run_until(Instant::T0);
     assert_eq!(sim.queue().num_requeues(k), 1);
     // Drain the global bucket (burst 10) by hand-added keys at 7s, before the 4th dequeue.
-    sim.run_until(6 * SECOND);
+    sim.run_until(Instant::T0 + 6 * SECOND);
     assert_eq!(sim.queue().num_requeues(k), 3, "delays 1s, 2s, 4s");
     sim.apply(Input::AddMany {
         prefix: "other-".into(),
         count: 12,
     })
     .unwrap();
-    sim.run_until(7 * SECOND);
+    sim.run_until(Instant::T0 + 7 * SECOND);
     let deferred = sim.log().iter().any(|e| matches!(&e.event, SimEvent::Gate { item, gate: workqueue_core::controller::Gate::Defer { .. }, .. } if *item == k));
     assert!(
         deferred,
@@ -405,12 +413,12 @@ fn crossplane_r0_never_reconciles_anything() {
     s.controllers[0].sources.push(Source::AddMany {
         prefix: "mr-".into(),
         count: 5,
-        at_ns: 0,
+        at_ns: Duration::ZERO,
         script: None,
     });
     let mut sim = Simulation::new(&s).unwrap();
     assert_eq!(sim.workers().len(), 1, "workers fall back to 1");
-    sim.run_until(3600 * SECOND);
+    sim.run_until(Instant::T0 + 3600 * SECOND);
     assert_eq!(sim.controller_metrics().total(ResultLabel::Success), 0);
     assert_eq!(
         sim.controller_metrics().total(ResultLabel::RequeueAfter),
@@ -419,7 +427,7 @@ fn crossplane_r0_never_reconciles_anything() {
     );
     assert_eq!(
         sim.queue().next_ready_at(),
-        Some(workqueue_core::INF_DURATION),
+        Some(Instant::T0 + workqueue_core::INF_DURATION),
         "parked for 292 years"
     );
 }
@@ -431,14 +439,14 @@ fn shutdown_lets_workers_finish_what_is_queued() {
     s.controllers[0].sources.push(Source::AddMany {
         prefix: "p".into(),
         count: 3,
-        at_ns: 0,
+        at_ns: Duration::ZERO,
         script: None,
     });
     let mut sim = Simulation::new(&s).unwrap();
-    sim.run_until(0);
+    sim.run_until(Instant::T0);
     sim.apply(Input::Shutdown).unwrap();
     sim.apply(Input::Add { key: "late".into() }).unwrap();
-    sim.run_until(10 * SECOND);
+    sim.run_until(Instant::T0 + 10 * SECOND);
     assert_eq!(sim.controller_metrics().total(ResultLabel::Success), 3);
     assert!(sim.queue().shutting_down() && sim.queue().is_empty());
     let ignored = sim.log().iter().any(|e| {
@@ -463,11 +471,11 @@ fn a_storm_on_one_key_is_absorbed_by_one_dirty_copy() {
     s.controllers[0].sources.push(Source::WatchEvents {
         key: "prod/web".into(),
         per_second: 50.0,
-        start_ns: 0,
+        start_ns: Duration::ZERO,
         duration_ns: 2 * SECOND,
     });
     let mut sim = Simulation::new(&s).unwrap();
-    sim.run_until(500 * MILLISECOND);
+    sim.run_until(Instant::T0 + 500 * MILLISECOND);
     let k = sim.find("prod/web").unwrap();
     assert_eq!(sim.watch_events_total(), 26, "events at 0, 20ms, ... 500ms");
     assert!(sim.queue().is_processing(k) && sim.queue().is_dirty(k));
@@ -475,10 +483,10 @@ fn a_storm_on_one_key_is_absorbed_by_one_dirty_copy() {
     // What comes next is a watch event alone (520ms); at 1s the reconcile ends too.
     assert!(sim.next_is_sources_only());
     let mut later = sim.clone();
-    later.run_until(990 * MILLISECOND);
+    later.run_until(Instant::T0 + 990 * MILLISECOND);
     assert!(!later.next_is_sources_only());
     // Done at 1s re-queues the dirty copy and a worker takes it: a fresh count.
-    sim.run_until(SECOND);
+    sim.run_until(Instant::T0 + SECOND);
     assert_eq!(sim.item(k).absorbed, 0);
     assert_eq!(sim.item(k).reconciles, 1);
 }

@@ -3,6 +3,7 @@
 use workqueue_core::controller::{Outcome, Script};
 use workqueue_core::scenario::{ClientLimit, ClientScope, Source};
 use workqueue_core::summary::{Spread, Summary};
+use workqueue_core::{Duration, Instant};
 use workqueue_core::{Input, LimiterConfig, Manager, Scenario, MILLISECOND, SECOND};
 
 fn one(script: Script, limiter: LimiterConfig) -> Scenario {
@@ -14,15 +15,21 @@ fn one(script: Script, limiter: LimiterConfig) -> Scenario {
 }
 
 const BACKOFF: LimiterConfig = LimiterConfig::Exponential {
-    base_ns: 5 * MILLISECOND,
-    max_ns: 1000 * SECOND,
+    base_ns: Duration::from_nanos(5 * MILLISECOND.as_nanos()),
+    max_ns: Duration::from_nanos(1000 * SECOND.as_nanos()),
 };
 
 #[test]
 fn a_spread_of_nothing_is_none_and_ranks_are_measured_values() {
     assert_eq!(Spread::of(Vec::new()), None);
-    let s = Spread::of(vec![3, 1, 2]).unwrap();
-    assert_eq!((s.p50, s.p95, s.max), (2, 3, 3));
+    let s = Spread::of(vec![
+        Duration::from_nanos(3),
+        Duration::from_nanos(1),
+        Duration::from_nanos(2),
+    ])
+    .unwrap();
+    let ns = Duration::from_nanos;
+    assert_eq!((s.p50, s.p95, s.max), (ns(2), ns(3), ns(3)));
 }
 
 /// Three failures under a 5 ms exponential backoff: the key converges 35 ms
@@ -32,7 +39,7 @@ fn a_failing_key_spends_its_time_backing_off() {
     let s = one(Script::FailThenSucceed { failures: 3 }, BACKOFF);
     let mut m = Manager::new(&s).unwrap();
     m.apply(0, Input::Add { key: "a".into() }).unwrap();
-    m.run_until(SECOND);
+    m.run_until(Instant::T0 + SECOND);
     let sum = Summary::of(&m);
     assert_eq!((sum.keys, sum.converged_keys), (1, 1));
     let t = 35 * MILLISECOND;
@@ -47,9 +54,9 @@ fn a_failing_key_spends_its_time_backing_off() {
     assert_eq!(sum.time_spent.backoff, t);
     assert_eq!(
         sum.time_spent.bucket + sum.time_spent.requeue_after + sum.time_spent.client,
-        0
+        Duration::ZERO
     );
-    assert_eq!(sum.last_converged_at, Some(t));
+    assert_eq!(sum.last_converged_at, Some(Instant::T0 + t));
     let rate = sum.reconciles_per_second;
     assert!(
         (rate - 4.0 / 0.035).abs() < 1e-9,
@@ -69,10 +76,10 @@ fn waits_are_told_apart_by_what_set_them() {
     );
     let mut m = Manager::new(&s).unwrap();
     m.apply(0, Input::Add { key: "a".into() }).unwrap();
-    m.run_until(2 * SECOND);
+    m.run_until(Instant::T0 + 2 * SECOND);
     let sum = Summary::of(&m);
     assert_eq!(sum.time_spent.requeue_after, SECOND);
-    assert_eq!(sum.time_spent.backoff, 0);
+    assert_eq!(sum.time_spent.backoff, Duration::ZERO);
 
     // A bucket of 1/s, burst 1: the second failure waits a whole second.
     let s = one(
@@ -81,7 +88,7 @@ fn waits_are_told_apart_by_what_set_them() {
     );
     let mut m = Manager::new(&s).unwrap();
     m.apply(0, Input::Add { key: "a".into() }).unwrap();
-    m.run_until(5 * SECOND);
+    m.run_until(Instant::T0 + 5 * SECOND);
     let sum = Summary::of(&m);
     assert_eq!(sum.time_spent.bucket, SECOND);
     assert_eq!(sum.time_to_converge.unwrap().max, SECOND);
@@ -101,16 +108,16 @@ fn a_storm_fills_the_queue_and_keys_wait_their_turn() {
     s.first_mut().sources = vec![Source::AddMany {
         prefix: "k-".into(),
         count: 100,
-        at_ns: 0,
+        at_ns: Duration::ZERO,
         script: None,
     }];
     let mut m = Manager::new(&s).unwrap();
-    m.run_until(5 * SECOND);
+    m.run_until(Instant::T0 + 5 * SECOND);
     let sum = Summary::of(&m);
     assert_eq!(sum.deepest_queue, 100);
     assert_eq!(
         sum.time_spent.queued,
-        (0..100).map(|i| i * 10 * MILLISECOND).sum::<i64>()
+        (0..100).map(|i| i * 10 * MILLISECOND).sum::<Duration>()
     );
     assert_eq!(sum.time_spent.reconciling, 100 * 10 * MILLISECOND);
     let spread = sum.time_to_converge.unwrap();
@@ -135,7 +142,7 @@ fn requests_are_counted_per_kind_and_the_client_wait_is_named() {
     a.sources = vec![Source::AddMany {
         prefix: "s-".into(),
         count: 100,
-        at_ns: 0,
+        at_ns: Duration::ZERO,
         script: None,
     }];
     let mut b = a.clone();
@@ -143,7 +150,7 @@ fn requests_are_counted_per_kind_and_the_client_wait_is_named() {
     b.sources = vec![Source::AddMany {
         prefix: "c-".into(),
         count: 100,
-        at_ns: 0,
+        at_ns: Duration::ZERO,
         script: None,
     }];
     s.controllers = vec![a, b];
@@ -153,7 +160,7 @@ fn requests_are_counted_per_kind_and_the_client_wait_is_named() {
         per: ClientScope::Kind,
     });
     let mut m = Manager::new(&s).unwrap();
-    m.run_until(20 * SECOND);
+    m.run_until(Instant::T0 + 20 * SECOND);
     let sum = Summary::of(&m);
     let kinds: Vec<_> = sum
         .requests
@@ -165,9 +172,9 @@ fn requests_are_counted_per_kind_and_the_client_wait_is_named() {
         (sum.requests[0].per_second - 100.0 / 18.0).abs() < 1e-9,
         "100 in the 18 s until the last converged: {sum:?}"
     );
-    assert_eq!(sum.last_converged_at, Some(18 * SECOND));
+    assert_eq!(sum.last_converged_at, Some(Instant::T0 + 18 * SECOND));
     assert_eq!(sum.time_to_converge.unwrap().max, 18 * SECOND);
     let (_, waited) = m.client_totals();
     assert_eq!(sum.time_spent.client, waited);
-    assert!(waited > 0);
+    assert!(waited > Duration::ZERO);
 }

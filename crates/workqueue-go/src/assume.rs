@@ -6,17 +6,17 @@
 
 use std::collections::BTreeMap;
 
-use workqueue_core::{Nanos, Outcome, Scenario, ScenarioError, Script, MILLISECOND};
+use workqueue_core::{Duration, Instant, Outcome, Scenario, ScenarioError, Script, MILLISECOND};
 
 /// The author's figures; `None` keeps what the import assumed.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Assumptions {
     /// Objects per controller (the keys its informer lists at the start).
     pub objects: Option<u64>,
-    pub reconcile_ns: Option<Nanos>,
+    pub reconcile_ns: Option<Duration>,
     /// Every reconcile ending in the first `outage_ns` fails (a webhook, an
     /// external API down); 0: none.
-    pub outage_ns: Option<Nanos>,
+    pub outage_ns: Option<Duration>,
     /// Per controller, by name (`""`: every controller): writes to its own
     /// kind, and to other kinds by kind.
     pub writes: Vec<(String, Option<u32>, BTreeMap<String, u32>)>,
@@ -25,7 +25,7 @@ pub struct Assumptions {
 }
 
 /// Time an outage's run goes on after it ends, to see the recovery.
-const AFTER_OUTAGE: Nanos = 10 * 60 * workqueue_core::SECOND;
+const AFTER_OUTAGE: Duration = Duration::from_nanos(10 * 60 * workqueue_core::SECOND.as_nanos());
 
 impl Assumptions {
     /// The imported scenario with these figures, checked by the core's
@@ -55,10 +55,10 @@ impl Assumptions {
             if let Some(d) = self.reconcile_ns {
                 c.controller.reconcile_ns = d;
             }
-            if let Some(outage) = self.outage_ns.filter(|d| *d > 0) {
+            if let Some(outage) = self.outage_ns.filter(|d| *d > Duration::ZERO) {
                 c.default_script = Script::Outage {
-                    from_ns: 0,
-                    until_ns: outage,
+                    from_ns: Instant::T0,
+                    until_ns: Instant::T0 + outage,
                     otherwise: Outcome::Success,
                 };
             }
@@ -72,7 +72,7 @@ impl Assumptions {
             }
             c.errors_write_nothing |= self.errors_write_nothing;
         }
-        if let Some(outage) = self.outage_ns.filter(|d| *d > 0) {
+        if let Some(outage) = self.outage_ns.filter(|d| *d > Duration::ZERO) {
             s.duration_ns = s.duration_ns.max(outage.saturating_add(AFTER_OUTAGE));
         }
         s.validate()?;
@@ -111,10 +111,10 @@ pub fn writes_of(text: &str) -> Result<BTreeMap<String, u32>, String> {
 }
 
 /// `750ms`, `5m`, or a bare number of milliseconds.
-pub fn duration_of(text: &str) -> Result<Nanos, String> {
+pub fn duration_of(text: &str) -> Result<Duration, String> {
     let t = text.trim();
     match t.parse::<u64>() {
-        Ok(ms) => Ok((ms.min(1 << 40) as Nanos).saturating_mul(MILLISECOND)),
+        Ok(ms) => Ok(MILLISECOND.saturating_mul(ms.min(1 << 40) as i64)),
         Err(_) => workqueue_core::parse_go_duration(t)
             .map_err(|e| format!("{t:?} is not a duration ({e}): write 750ms, 5m or 1h")),
     }
@@ -156,7 +156,7 @@ mod tests {
             c.sources.push(workqueue_core::scenario::Source::AddMany {
                 prefix: format!("{}-", c.name),
                 count: 100,
-                at_ns: 0,
+                at_ns: Duration::ZERO,
                 script: None,
             });
         }
@@ -178,7 +178,7 @@ mod tests {
             ));
             assert_eq!(c.controller.reconcile_ns, 50 * MILLISECOND);
             assert!(
-                matches!(c.default_script, Script::Outage { until_ns, .. } if until_ns == 300 * SECOND)
+                matches!(c.default_script, Script::Outage { until_ns, .. } if until_ns == Instant::T0 + 300 * SECOND)
             );
             assert!(c.errors_write_nothing);
             assert_eq!(c.requests_per_reconcile, 1);

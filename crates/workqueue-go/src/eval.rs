@@ -6,13 +6,13 @@ use std::collections::HashMap;
 
 use gosyn::ast::{CompositeLit, Element, Expression};
 use gosyn::token::{LitKind, Operator};
-use workqueue_core::{LimiterConfig, Nanos, MILLISECOND, SECOND};
+use workqueue_core::{Duration, LimiterConfig, MILLISECOND, SECOND};
 
 /// A value the set-up computes.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
     Num(f64),
-    Dur(Nanos),
+    Dur(Duration),
     Str(String),
     Bool(bool),
     Limiter(LimiterConfig),
@@ -39,7 +39,7 @@ pub struct Options {
     pub workers: Option<u32>,
     pub limiter: Option<LimiterConfig>,
     pub priority_queue: Option<bool>,
-    pub timeout: Option<Nanos>,
+    pub timeout: Option<Duration>,
     /// Crossplane's `--max-reconcile-rate`, from its global bucket.
     pub crossplane: Option<u32>,
     /// Fields written but not read, with why (`MaxConcurrentReconciles: r.Workers …`).
@@ -119,10 +119,10 @@ pub fn qualified(e: &Expression) -> Option<(&str, &str)> {
     }
 }
 
-fn unit(name: &str) -> Option<Nanos> {
+fn unit(name: &str) -> Option<Duration> {
     Some(match name {
-        "Nanosecond" => 1,
-        "Microsecond" => 1_000,
+        "Nanosecond" => Duration::NANOSECOND,
+        "Microsecond" => workqueue_core::MICROSECOND,
         "Millisecond" => MILLISECOND,
         "Second" => SECOND,
         "Minute" => 60 * SECOND,
@@ -167,7 +167,9 @@ impl Env {
             // `*flagValue`: the flag's value.
             Expression::Star(s) => self.eval(&s.right),
             Expression::Selector(_) => match qualified(e) {
-                Some(("time", u)) if unit(u).is_some() => Value::Dur(unit(u).unwrap_or(1)),
+                Some(("time", u)) if unit(u).is_some() => {
+                    Value::Dur(unit(u).unwrap_or(Duration::NANOSECOND))
+                }
                 Some(("handler", "LowPriority")) => Value::Num(-100.0),
                 // `r.Workers`: a field the set-up filled in a literal
                 // (`&Reconciler{Workers: n}`) somewhere.
@@ -200,12 +202,14 @@ impl Env {
         use Value::{Dur, Num};
         match (op, self.eval(x), self.eval(y)) {
             (Operator::Star, Num(a), Num(b)) => Num(a * b),
-            (Operator::Star, Num(a), Dur(d)) | (Operator::Star, Dur(d), Num(a)) => {
-                Dur((a * d as f64).round() as Nanos)
-            }
-            (Operator::Star, Dur(a), Dur(b)) => Dur(a.saturating_mul(b)),
+            (Operator::Star, Num(a), Dur(d)) | (Operator::Star, Dur(d), Num(a)) => Dur(
+                Duration::from_nanos((a * d.as_nanos() as f64).round() as i64),
+            ),
+            (Operator::Star, Dur(a), Dur(b)) => Dur(a.saturating_mul(b.as_nanos())),
             (Operator::Quo, Num(a), Num(b)) if b != 0.0 => Num(a / b),
-            (Operator::Quo, Dur(d), Num(b)) if b != 0.0 => Dur((d as f64 / b).round() as Nanos),
+            (Operator::Quo, Dur(d), Num(b)) if b != 0.0 => Dur(Duration::from_nanos(
+                (d.as_nanos() as f64 / b).round() as i64,
+            )),
             (Operator::Add, Num(a), Num(b)) => Num(a + b),
             (Operator::Add, Dur(a), Dur(b)) => Dur(a.saturating_add(b)),
             (Operator::Sub, Num(a), Num(b)) => Num(a - b),
@@ -218,17 +222,17 @@ impl Env {
     fn num(&self, e: Option<&Expression>) -> Result<f64, String> {
         match e.map(|e| self.eval(e)) {
             Some(Value::Num(n)) => Ok(n),
-            Some(Value::Dur(d)) => Ok(d as f64),
+            Some(Value::Dur(d)) => Ok(d.as_nanos() as f64),
             Some(Value::Unknown(why)) => Err(why),
             Some(v) => Err(format!("{v:?} is not a number")),
             None => Err("an argument is missing".into()),
         }
     }
 
-    fn dur(&self, e: Option<&Expression>) -> Result<Nanos, String> {
+    fn dur(&self, e: Option<&Expression>) -> Result<Duration, String> {
         match e.map(|e| self.eval(e)) {
             Some(Value::Dur(d)) => Ok(d),
-            Some(Value::Num(n)) => Ok(n as Nanos),
+            Some(Value::Num(n)) => Ok(Duration::from_nanos(n as i64)),
             Some(Value::Str(s)) => workqueue_core::parse_go_duration(&s).map_err(|e| e.to_string()),
             Some(Value::Unknown(why)) => Err(why),
             Some(v) => Err(format!("{v:?} is not a duration")),
@@ -250,7 +254,7 @@ impl Env {
         let name = name_of(func).unwrap_or("");
         if let Some(("time", "Duration")) = qualified(func) {
             return match self.num(arg(0)) {
-                Ok(n) => Value::Dur(n as Nanos),
+                Ok(n) => Value::Dur(Duration::from_nanos(n as i64)),
                 Err(why) => Value::Unknown(why),
             };
         }
@@ -356,7 +360,7 @@ impl Env {
                 // A kingpin flag with no Default: its type's zero value.
                 return match base {
                     "Bool" => Some(Value::Bool(false)),
-                    "Duration" => Some(Value::Dur(0)),
+                    "Duration" => Some(Value::Dur(Duration::ZERO)),
                     "String" => Some(Value::Str(String::new())),
                     "Int" | "Int32" | "Int64" | "Uint" | "Float64" | "Float32" => {
                         Some(Value::Num(0.0))

@@ -6,7 +6,7 @@
 //! set-up ([`SetUp`]): what Go can say of a scenario.
 
 use workqueue_core::scenario::{ClientScope, ControllerSpec};
-use workqueue_core::{LimiterConfig, Nanos, QueueKind, Scenario};
+use workqueue_core::{Duration, LimiterConfig, QueueKind, Scenario};
 
 /// What a Go set-up can say of a scenario, and so what an export and an
 /// import of it keep: the client's limit, Crossplane's rate, a shared
@@ -28,7 +28,7 @@ pub struct ControllerSetUp {
     /// Under Crossplane, derived from its rate: not the controller's own.
     pub limiter: Option<LimiterConfig>,
     pub workers: Option<u32>,
-    pub timeout: Option<Nanos>,
+    pub timeout: Option<Duration>,
     pub shares_bucket: bool,
 }
 
@@ -135,23 +135,23 @@ fn canonical(l: &LimiterConfig) -> LimiterConfig {
 }
 
 /// A duration as Go writes it in an argument: `5*time.Millisecond`.
-pub fn duration(d: Nanos) -> String {
-    const UNITS: [(Nanos, &str); 6] = [
-        (3_600_000_000_000, "time.Hour"),
-        (60_000_000_000, "time.Minute"),
-        (1_000_000_000, "time.Second"),
-        (1_000_000, "time.Millisecond"),
-        (1_000, "time.Microsecond"),
-        (1, "time.Nanosecond"),
+pub fn duration(d: Duration) -> String {
+    const UNITS: [(Duration, &str); 6] = [
+        (workqueue_core::HOUR, "time.Hour"),
+        (workqueue_core::MINUTE, "time.Minute"),
+        (workqueue_core::SECOND, "time.Second"),
+        (workqueue_core::MILLISECOND, "time.Millisecond"),
+        (workqueue_core::MICROSECOND, "time.Microsecond"),
+        (Duration::NANOSECOND, "time.Nanosecond"),
     ];
-    if d == 0 {
+    if d == Duration::ZERO {
         return "0".into();
     }
     let (unit, name) = UNITS
         .iter()
-        .find(|(u, _)| d % u == 0)
+        .find(|(u, _)| d.as_nanos() % u.as_nanos() == 0)
         .copied()
-        .unwrap_or((1, "time.Nanosecond"));
+        .unwrap_or((Duration::NANOSECOND, "time.Nanosecond"));
     match d / unit {
         1 => name.to_string(),
         n => format!("{n}*{name}"),

@@ -12,7 +12,9 @@ use workqueue_core::controller::{CrossplaneConfig, Outcome, Script};
 use workqueue_core::scenario::{
     BucketSpec, ClientLimit, ClientScope, ControllerConfig, ControllerSpec, Source as KeySource,
 };
-use workqueue_core::{format_go_duration, LimiterConfig, QueueKind, Scenario, MILLISECOND};
+use workqueue_core::{
+    format_go_duration, Duration, LimiterConfig, QueueKind, Scenario, MILLISECOND,
+};
 
 use crate::eval::{name_of, qualified, Env, Options, Value, FLAG_KINDS};
 use crate::source::Source;

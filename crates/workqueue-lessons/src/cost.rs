@@ -9,7 +9,7 @@
 //! it runs, by the same budget ([`Query::answer_within`]).
 
 use workqueue_core::run_file::Run;
-use workqueue_core::{Nanos, MILLISECOND};
+use workqueue_core::{Instant, MILLISECOND};
 
 use crate::model::Setup;
 use crate::query::Query;
@@ -33,12 +33,12 @@ pub use crate::query::STEP_BUDGET;
 pub const LESSON_BUDGET: u64 = 20_000_000;
 
 /// The last instant a set-up names: its inputs' and where it pauses.
-pub fn horizon(setup: &Setup) -> Nanos {
+pub fn horizon(setup: &Setup) -> Instant {
     setup
         .inputs
         .iter()
         .map(|(at, _)| *at)
-        .fold(setup.run_to, Nanos::max)
+        .fold(setup.run_to, Instant::max)
 }
 
 /// The estimated work of building the step's scene.
@@ -58,7 +58,7 @@ impl Query {
     /// The last instant the query runs the scene to, when the file says it;
     /// `None` for a query that runs until something happens (bounded as it
     /// runs).
-    pub fn window_end(&self) -> Option<Nanos> {
+    pub fn window_end(&self) -> Option<Instant> {
         match self {
             Query::Requeues { until, .. }
             | Query::ReconcilesPerSecond { until, .. }
@@ -77,7 +77,7 @@ impl Query {
     }
 
     /// The samples the query reads from the scene's instant `from`.
-    pub fn samples_from(&self, from: Nanos) -> u64 {
+    pub fn samples_from(&self, from: Instant) -> u64 {
         match self {
             Query::DeepestDebt { until } => ((*until - from.min(*until)) / MILLISECOND) as u64 + 1,
             _ => 0,

@@ -3,7 +3,7 @@
 //! a question or set a goal that the core answers.
 
 use serde::{Deserialize, Serialize};
-use workqueue_core::{Input, Nanos, ResultLabel};
+use workqueue_core::{Input, Instant, ResultLabel};
 
 use crate::query::{Goal, Question};
 
@@ -89,7 +89,7 @@ pub enum Wait {
     /// At least `count` reconciles ended with this result label.
     Results { label: ResultLabel, count: u64 },
     /// Virtual time reached this instant.
-    Time(#[serde(with = "workqueue_core::serde_duration")] Nanos),
+    Time(#[serde(with = "workqueue_core::serde_duration")] Instant),
 }
 
 /// Something the step does when the clicker presses on: the inputs a
@@ -131,7 +131,10 @@ impl Wait {
                     label.as_str()
                 )
             }
-            Wait::Time(t) => format!("Waiting until t={}", workqueue_core::format_go_duration(*t)),
+            Wait::Time(t) => format!(
+                "Waiting until t={}",
+                workqueue_core::format_go_duration(t.since_t0())
+            ),
         }
     }
 }

@@ -5,7 +5,7 @@
 
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Parser, Tag, TagEnd};
 use serde::Deserialize;
-use workqueue_core::{validate, MAX_RUN};
+use workqueue_core::{validate, Instant, MAX_RUN};
 
 use crate::cost;
 use crate::model::{Act, Focus, Lesson, Setup, Show, Step, Wait};
@@ -526,12 +526,12 @@ fn step(draft: Draft, lines: &Lines) -> Result<Step, LessonError> {
         ),
     };
     if let Some(Wait::Time(t)) = &doc.wait {
-        if !(0..=MAX_RUN).contains(t) {
+        if !(Instant::T0..=Instant::T0 + MAX_RUN).contains(t) {
             return Err(checked(
                 "wait.time".into(),
                 format!(
                     "{} is out of range: use 0s to a year",
-                    workqueue_core::format_go_duration(*t)
+                    workqueue_core::format_go_duration(t.since_t0())
                 ),
             ));
         }

@@ -4,7 +4,9 @@
 
 use serde::Deserialize;
 use workqueue_core::sim::{SimEvent, WorkerState};
-use workqueue_core::{format_go_duration, Manager, Nanos, ResultLabel, Simulation, MILLISECOND};
+use workqueue_core::{
+    format_go_duration, Duration, Instant, Manager, ResultLabel, Simulation, MILLISECOND,
+};
 
 use workqueue_core::serde_duration as duration;
 
@@ -13,7 +15,7 @@ use workqueue_core::serde_duration as duration;
 pub const STEP_BUDGET: u64 = 5_000_000;
 
 /// Virtual time a query may run its copy of the scene to, at most.
-pub const HORIZON: Nanos = 7 * 24 * 3600 * 1_000_000_000;
+pub const HORIZON: Instant = Instant::from_nanos(7 * 24 * 3600 * 1_000_000_000);
 
 /// A question with a unit and how far off a guess may be.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -61,7 +63,7 @@ fn bound<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error
         Bound::Number(n) if n.is_finite() => Ok(Some(n)),
         Bound::Number(n) => Err(serde::de::Error::custom(format!("{n} is not a bound"))),
         Bound::Text(t) => workqueue_core::parse_go_duration(&t)
-            .map(|ns| Some(ns as f64))
+            .map(|d| Some(d.as_nanos() as f64))
             .map_err(serde::de::Error::custom),
     }
 }
@@ -73,16 +75,16 @@ pub enum Query {
     /// Keys re-entering the queue after a delay, in `[from, until)`.
     Requeues {
         #[serde(default, with = "duration")]
-        from: Nanos,
+        from: Instant,
         #[serde(with = "duration")]
-        until: Nanos,
+        until: Instant,
     },
     /// Reconciles that ended with `label` up to `until` (default: the
     /// set-up's instant), every controller together.
     Results {
         label: ResultLabel,
         #[serde(default, with = "duration::option")]
-        until: Option<Nanos>,
+        until: Option<Instant>,
     },
     /// The wait `key` gets after its `failure`-th failure (1 is the first).
     WaitAfterFailure { key: String, failure: u64 },
@@ -92,19 +94,19 @@ pub enum Query {
     /// (sampled every millisecond), in tokens.
     DeepestDebt {
         #[serde(with = "duration")]
-        until: Nanos,
+        until: Instant,
     },
     /// `NumRequeues(key)` at `at`.
     NumRequeues {
         key: String,
         #[serde(with = "duration")]
-        at: Nanos,
+        at: Instant,
     },
     /// Reconciles of `key` up to `until`.
     Reconciles {
         key: String,
         #[serde(with = "duration")]
-        until: Nanos,
+        until: Instant,
     },
     /// The instant the `n`-th reconcile starts (1 is the first).
     NthReconcile { n: u64 },
@@ -112,31 +114,31 @@ pub enum Query {
     WaitForWorker {
         key: String,
         #[serde(with = "duration")]
-        since: Nanos,
+        since: Instant,
     },
     /// Reconciles that ran per second in `[from, until)`, every controller
     /// together (Crossplane's deferrals do not count: they never ran).
     ReconcilesPerSecond {
         #[serde(with = "duration")]
-        from: Nanos,
+        from: Instant,
         #[serde(with = "duration")]
-        until: Nanos,
+        until: Instant,
     },
     /// The instant every key of every controller has converged (its last
     /// reconcile succeeded and nothing is scheduled), looked for up to `until`.
     ConvergedAt {
         #[serde(with = "duration")]
-        until: Nanos,
+        until: Instant,
     },
     /// API requests sent through the client up to `until`, per second.
     RequestsPerSecond {
         #[serde(with = "duration")]
-        until: Nanos,
+        until: Instant,
     },
     /// How long reconciles waited for the API client's limiter, in all, up to `until`.
     ClientWait {
         #[serde(with = "duration")]
-        until: Nanos,
+        until: Instant,
     },
 }
 
@@ -144,8 +146,8 @@ pub enum Query {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Value {
     Count(u64),
-    Duration(Nanos),
-    Instant(Nanos),
+    Duration(Duration),
+    Instant(Instant),
     PerSecond(f64),
     Tokens(f64),
 }
@@ -155,7 +157,8 @@ impl Value {
     pub fn number(self) -> f64 {
         match self {
             Value::Count(n) => n as f64,
-            Value::Duration(d) | Value::Instant(d) => d as f64,
+            Value::Duration(d) => d.as_nanos() as f64,
+            Value::Instant(t) => t.as_nanos() as f64,
             Value::PerSecond(x) | Value::Tokens(x) => x,
         }
     }
@@ -164,8 +167,8 @@ impl Value {
     pub fn like(self, x: f64) -> Value {
         match self {
             Value::Count(_) => Value::Count(x.max(0.0) as u64),
-            Value::Duration(_) => Value::Duration(x as Nanos),
-            Value::Instant(_) => Value::Instant(x as Nanos),
+            Value::Duration(_) => Value::Duration(Duration::from_nanos(x as i64)),
+            Value::Instant(_) => Value::Instant(Instant::from_nanos(x as i64)),
             Value::PerSecond(_) => Value::PerSecond(x),
             Value::Tokens(_) => Value::Tokens(x),
         }
@@ -175,7 +178,7 @@ impl Value {
         match self {
             Value::Count(n) => workqueue_core::format_count(n),
             Value::Duration(d) => format_go_duration(d),
-            Value::Instant(t) => format!("t={}", format_go_duration(t)),
+            Value::Instant(t) => format!("t={}", format_go_duration(t.since_t0())),
             Value::PerSecond(x) => format!("{x:.1}"),
             Value::Tokens(x) => format!("{x:.0}"),
         }
@@ -194,21 +197,21 @@ impl Query {
     /// the field at fault and why. Every instant is then small enough that
     /// no arithmetic on it overflows.
     pub fn check(&self) -> Result<(), (String, String)> {
-        let week = format_go_duration(HORIZON);
-        let instant = |field: &str, t: Nanos| {
-            if (0..=HORIZON).contains(&t) {
+        let week = format_go_duration(HORIZON.since_t0());
+        let instant = |field: &str, t: Instant| {
+            if (Instant::T0..=HORIZON).contains(&t) {
                 Ok(())
             } else {
                 Err((
                     field.to_string(),
                     format!(
                         "{} is out of range: use 0s to {week}",
-                        format_go_duration(t)
+                        format_go_duration(t.since_t0())
                     ),
                 ))
             }
         };
-        let window = |from: Nanos, until: Nanos| {
+        let window = |from: Instant, until: Instant| {
             instant("from", from)?;
             instant("until", until)?;
             if until <= from {
@@ -235,7 +238,7 @@ impl Query {
             Query::NextWait { .. } => Ok(()),
             Query::DeepestDebt { until } => {
                 instant("until", *until)?;
-                if *until / MILLISECOND > MAX_DEBT_SAMPLES {
+                if until.since_t0() / MILLISECOND > MAX_DEBT_SAMPLES {
                     return Err((
                         "until".to_string(),
                         format!(
@@ -252,7 +255,7 @@ impl Query {
             | Query::ClientWait { until } => instant("until", *until),
             Query::RequestsPerSecond { until } => {
                 instant("until", *until)?;
-                if *until == 0 {
+                if *until == Instant::T0 {
                     return Err(("until".to_string(), "must be after the start".to_string()));
                 }
                 Ok(())
@@ -401,7 +404,7 @@ impl Query {
                             && matches!(e.event, SimEvent::ReconcileStart { item, .. } if Some(item) == id)
                     });
                     if let Some(e) = taken {
-                        return Ok(Value::Duration(e.at - since));
+                        return Ok(Value::Duration(e.at - *since));
                     }
                 }
             }
@@ -415,27 +418,30 @@ impl Query {
                 b.run(&mut run, *from)?;
                 let before = ran(&run);
                 b.run(&mut run, *until)?;
-                let secs = (*until - *from) as f64 / 1e9;
+                let secs = (*until - *from).as_nanos() as f64 / 1e9;
                 Value::PerSecond((ran(&run) - before) as f64 / secs)
             }
             Query::ConvergedAt { until } => {
                 b.run(&mut run, *until)?;
-                let mut last = 0;
+                let mut last = Instant::T0;
                 for (name, c) in run.controllers() {
                     let at = c.converged_at().ok_or_else(|| {
-                        format!("{name} has not converged by {}", format_go_duration(*until))
+                        format!(
+                            "{name} has not converged by {}",
+                            format_go_duration(until.since_t0())
+                        )
                     })?;
                     last = last.max(at);
                 }
                 Value::Instant(last)
             }
             Query::RequestsPerSecond { until } => {
-                if *until <= 0 {
+                if *until <= Instant::T0 {
                     return Err("until must be after the start".into());
                 }
                 b.run(&mut run, *until)?;
                 let (requests, _) = run.client_totals();
-                Value::PerSecond(requests as f64 / (*until as f64 / 1e9))
+                Value::PerSecond(requests as f64 / (until.as_nanos() as f64 / 1e9))
             }
             Query::ClientWait { until } => {
                 b.run(&mut run, *until)?;
@@ -460,7 +466,7 @@ impl Budget {
     }
 
     /// The run on to `t`; a run that is stuck stays where it got stuck.
-    fn run(&mut self, run: &mut Manager, t: Nanos) -> Result<(), String> {
+    fn run(&mut self, run: &mut Manager, t: Instant) -> Result<(), String> {
         let reached = run.run_until_bounded(t, self.left);
         self.left = run.budget_left();
         if reached || run.stalled() {
@@ -470,7 +476,7 @@ impl Budget {
         }
     }
 
-    fn run_sim(&mut self, sim: &mut Simulation, t: Nanos) -> Result<(), String> {
+    fn run_sim(&mut self, sim: &mut Simulation, t: Instant) -> Result<(), String> {
         let reached = sim.run_until_bounded(t, self.left);
         self.left = sim.budget_left();
         if reached || sim.stalled().is_some() {
@@ -481,7 +487,7 @@ impl Budget {
     }
 
     /// The next instant anything happens, handled; every step costs a unit.
-    fn step(&mut self, sim: &mut Simulation) -> Result<Option<Nanos>, String> {
+    fn step(&mut self, sim: &mut Simulation) -> Result<Option<Instant>, String> {
         if self.left == 0 {
             return Err(self.over());
         }
@@ -538,7 +544,7 @@ pub fn same_answer(guess: &str, answer: &str, tolerance: f64) -> bool {
         workqueue_core::parse_go_duration(&g),
         workqueue_core::parse_go_duration(&a),
     ) {
-        return close(g as f64, a as f64);
+        return close(g.as_nanos() as f64, a.as_nanos() as f64);
     }
     let number = |s: &str| -> Option<f64> {
         let end = s
@@ -569,8 +575,14 @@ mod tests {
     #[test]
     fn values_read_as_the_page_shows_them() {
         assert_eq!(Value::Count(70_000).text(), "70,000");
-        assert_eq!(Value::Duration(1000 * 1_000_000_000).text(), "16m40s");
-        assert_eq!(Value::Instant(10_015 * MILLISECOND).text(), "t=10.015s");
+        assert_eq!(
+            Value::Duration(Duration::from_nanos(1000 * 1_000_000_000)).text(),
+            "16m40s"
+        );
+        assert_eq!(
+            Value::Instant(Instant::T0 + 10_015 * MILLISECOND).text(),
+            "t=10.015s"
+        );
         assert_eq!(Value::PerSecond(10.0).text(), "10.0");
     }
 }

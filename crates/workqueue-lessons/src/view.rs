@@ -4,7 +4,7 @@
 //! it, so the reader never weighs on the page's first load.
 
 use serde::{Deserialize, Serialize};
-use workqueue_core::{Input, Nanos};
+use workqueue_core::{Input, Instant};
 
 use crate::model::{Focus, Lesson, Setup, Show, Wait};
 use crate::query::{Goal, Question};
@@ -44,8 +44,8 @@ pub struct StepView {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SetupView {
     pub scenario: workqueue_core::Scenario,
-    pub inputs: Vec<(Nanos, Input)>,
-    pub at: Nanos,
+    pub inputs: Vec<(Instant, Input)>,
+    pub at: Instant,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -4,7 +4,7 @@
 //! in debug builds, where an overflow panics) and never unbounded work.
 
 use proptest::prelude::*;
-use workqueue_core::{Manager, Scenario};
+use workqueue_core::{Instant, Manager, Scenario};
 use workqueue_lessons::lesson;
 use workqueue_lessons::query::{Query, HORIZON, MAX_COUNT};
 
@@ -37,8 +37,8 @@ const INSTANTS: [i64; 9] = [
     -1,
     0,
     1,
-    HORIZON,
-    HORIZON + 1,
+    HORIZON.as_nanos(),
+    HORIZON.as_nanos() + 1,
     i64::MAX - 1,
     i64::MAX,
 ];
@@ -147,14 +147,14 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
     // Any window: checked and refused, or answered, on the run itself.
     #[test]
-    fn any_window_is_refused_or_answered(from in any::<i64>(), until in any::<i64>(), near in 0..HORIZON) {
+    fn any_window_is_refused_or_answered(from in any::<i64>(), until in any::<i64>(), near in 0..HORIZON.as_nanos()) {
         let m = scene();
         for (from, until) in [(from, until), (near, until), (from, near), (near / 2, near)] {
-            let q = Query::Requeues { from, until };
+            let q = Query::Requeues { from: Instant::from_nanos(from), until: Instant::from_nanos(until) };
             let checked = q.check();
             let answered = q.answer(&m);
             prop_assert_eq!(checked.is_ok(), answered.is_ok(), "{:?}", q);
-            let q = Query::ReconcilesPerSecond { from, until };
+            let q = Query::ReconcilesPerSecond { from: Instant::from_nanos(from), until: Instant::from_nanos(until) };
             if q.check().is_ok() { prop_assert!(q.answer(&m).is_ok()); } else { prop_assert!(q.answer(&m).is_err()); }
         }
     }

@@ -2,6 +2,7 @@
 //! stay true: the example reads, answers, and its exercise can be met; every
 //! query the guide lists is one the reader knows.
 
+use workqueue_core::Duration;
 use workqueue_core::LimiterConfig;
 use workqueue_lessons::{check, lesson};
 
@@ -25,8 +26,8 @@ fn the_example_lesson_reads_answers_and_its_exercise_can_be_met() {
     setup.scenario.controllers[0].limiter = Some(LimiterConfig::MaxOf {
         limiters: vec![
             LimiterConfig::Exponential {
-                base_ns: 5_000_000,
-                max_ns: 1_000_000_000_000,
+                base_ns: Duration::from_nanos(5_000_000),
+                max_ns: Duration::from_nanos(1_000_000_000_000),
             },
             LimiterConfig::Bucket {
                 qps: 30.0,

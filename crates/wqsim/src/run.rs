@@ -13,6 +13,8 @@ use std::time::{Duration, Instant};
 use workqueue_core::run_file::Run;
 use workqueue_core::summary::Summary;
 use workqueue_core::{format_count, format_go_duration, Manager, ResultLabel, Scenario};
+// The run's virtual instants, beside the wall clock's std ones.
+use workqueue_core::Instant as At;
 
 /// Estimated work units above which a run is refused without `--no-limit`:
 /// about ten seconds of work (the core does some ten million units a
@@ -74,7 +76,7 @@ pub fn main(args: &[String]) -> ExitCode {
         false => Scenario::from_json(&text).map(|scenario| Run {
             scenario,
             inputs: Vec::new(),
-            run_to: 0,
+            run_to: At::T0,
         }),
     };
     let run = match read {
@@ -86,7 +88,7 @@ pub fn main(args: &[String]) -> ExitCode {
         }
     };
     // The inputs' keys and storms are costed as the sources they start.
-    let estimate = run.work_to(run.scenario.duration_ns);
+    let estimate = run.work_to(At::T0 + run.scenario.duration_ns);
     let Run {
         scenario, inputs, ..
     } = run;
@@ -115,19 +117,24 @@ pub fn main(args: &[String]) -> ExitCode {
     }
     let mut finished = true;
     for (at, input) in inputs {
-        finished = at > scenario.duration_ns
+        finished = at > At::T0 + scenario.duration_ns
             || (run_with_progress(&mut manager, at, estimate, &interrupted)
                 && manager.apply(0, input).is_ok());
         if !finished {
             break;
         }
     }
-    finished =
-        finished && run_with_progress(&mut manager, scenario.duration_ns, estimate, &interrupted);
+    finished = finished
+        && run_with_progress(
+            &mut manager,
+            At::T0 + scenario.duration_ns,
+            estimate,
+            &interrupted,
+        );
     if !finished && !manager.stalled() {
         eprintln!(
             "interrupted at {} of {} virtual: the figures so far",
-            format_go_duration(virtual_now(&manager)),
+            format_go_duration(virtual_now(&manager).since_t0()),
             format_go_duration(scenario.duration_ns)
         );
     }
@@ -146,7 +153,10 @@ pub fn main(args: &[String]) -> ExitCode {
             &scenario.name
         })
     );
-    println!("virtual time      {}", format_go_duration(sim.now()));
+    println!(
+        "virtual time      {}",
+        format_go_duration(sim.now().since_t0())
+    );
     if manager.len() > 1 {
         println!(
             "figures of        {} (the first of {} controllers; a line for each below)",
@@ -176,7 +186,7 @@ pub fn main(args: &[String]) -> ExitCode {
         let cm = c.metrics_snapshot();
         let converged = c
             .converged_at()
-            .map_or_else(|| "no".to_string(), format_go_duration);
+            .map_or_else(|| "no".to_string(), |t| format_go_duration(t.since_t0()));
         println!(
             "controller {} reconciles={} errors={} requeues={} converged={converged}",
             shown(name),
@@ -206,7 +216,7 @@ pub fn main(args: &[String]) -> ExitCode {
             let r = s.reconciles;
             csv.push_str(&format!(
                 "{},{},{},{},{},{},{},{},{},{},{},{}\n",
-                series.start_of(i),
+                series.start_of(i).as_nanos(),
                 s.requeues,
                 s.retries,
                 s.adds,
@@ -256,11 +266,14 @@ pub fn main(args: &[String]) -> ExitCode {
 fn summary_text(s: &Summary) -> String {
     // Rounded to the millisecond (the microsecond under a second): sums of
     // x/time/rate's waits end in …999ns. `--summary-json` keeps them exact.
-    let d = |n: i64| {
+    let d = |n: workqueue_core::Duration| {
+        let n = n.as_nanos();
         let step: i64 = if n >= 1_000_000_000 { 1_000_000 } else { 1_000 };
-        format_go_duration((n + step / 2) / step * step)
+        format_go_duration(workqueue_core::Duration::from_nanos(
+            (n + step / 2) / step * step,
+        ))
     };
-    let mut out = format!("summary at {}\n", d(s.at));
+    let mut out = format!("summary at {}\n", d(s.at.since_t0()));
     out += &format!(
         "  keys              {} ({} converged)\n",
         format_count(s.keys),
@@ -296,25 +309,26 @@ fn summary_text(s: &Summary) -> String {
     out += &format!("  deepest queue     {}\n", format_count(s.deepest_queue));
     out += &format!(
         "  last converged    {}\n",
-        s.last_converged_at.map_or_else(|| "not yet".to_string(), d)
+        s.last_converged_at
+            .map_or_else(|| "not yet".to_string(), |t| d(t.since_t0()))
     );
     out
 }
 
 /// How far the run has got: its furthest controller (the manager's own
 /// clock moves only when a whole call reaches its target).
-fn virtual_now(manager: &Manager) -> i64 {
+fn virtual_now(manager: &Manager) -> At {
     manager
         .controllers()
         .map(|(_, c)| c.now())
         .max()
-        .unwrap_or(0)
+        .unwrap_or(At::T0)
 }
 
 /// Runs to `end` in chunks, printing progress to stderr once a second after
 /// the first second. Whether the end was reached (false: stalled, or
 /// stopped by Ctrl-C).
-fn run_with_progress(manager: &mut Manager, end: i64, estimate: f64, stop: &AtomicBool) -> bool {
+fn run_with_progress(manager: &mut Manager, end: At, estimate: f64, stop: &AtomicBool) -> bool {
     let started = Instant::now();
     let mut last_report = started;
     let mut done: u64 = 0;
@@ -333,8 +347,8 @@ fn run_with_progress(manager: &mut Manager, end: i64, estimate: f64, stop: &Atom
             let secs = (now - started).as_secs_f64();
             eprintln!(
                 "wqsim: {} of {} virtual, {} events of about {}, {}/s",
-                format_go_duration(virtual_now(manager)),
-                format_go_duration(end),
+                format_go_duration(virtual_now(manager).since_t0()),
+                format_go_duration(end.since_t0()),
                 format_count(done),
                 figure(estimate),
                 figure(done as f64 / secs)

@@ -460,7 +460,7 @@ fn wqsim_import_takes_the_authors_figures_as_options() {
             workqueue_core::scenario::Source::AddMany { count: 250, .. }
         ));
         assert!(
-            matches!(c.default_script, workqueue_core::Script::Outage { until_ns, .. } if until_ns == 300 * workqueue_core::SECOND)
+            matches!(c.default_script, workqueue_core::Script::Outage { until_ns, .. } if until_ns == workqueue_core::Instant::T0 + 300 * workqueue_core::SECOND)
         );
         assert_eq!(c.controller.reconcile_ns, 20 * workqueue_core::MILLISECOND);
         assert!(c.errors_write_nothing);

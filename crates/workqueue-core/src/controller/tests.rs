@@ -1,4 +1,5 @@
 use super::*;
+use crate::time::Instant;
 use crate::time::MINUTE;
 
 #[test]
@@ -61,17 +62,19 @@ fn decision_table_in_evaluation_order() {
 fn scripts() {
     let mut rng = Rng::new(1);
     let s = Script::FailThenSucceed { failures: 2 };
-    let got: Vec<_> = (0..3).map(|a| s.outcome(a, 0, &mut rng).unwrap()).collect();
+    let got: Vec<_> = (0..3)
+        .map(|a| s.outcome(a, Instant::T0, &mut rng).unwrap())
+        .collect();
     assert_eq!(got, vec![Outcome::Error, Outcome::Error, Outcome::Success]);
     let p = Script::Random {
         error_probability: 0.25,
         otherwise: Outcome::Success,
     };
     let errors = (0..10_000)
-        .filter(|a| p.outcome(*a, 0, &mut rng) == Some(Outcome::Error))
+        .filter(|a| p.outcome(*a, Instant::T0, &mut rng) == Some(Outcome::Error))
         .count();
     assert!((2_300..2_700).contains(&errors), "{errors}");
-    assert_eq!(Script::Live.outcome(0, 0, &mut rng), None);
+    assert_eq!(Script::Live.outcome(0, Instant::T0, &mut rng), None);
     assert_eq!(
         Outcome::ErrorWithRequeueAfter { after_ns: MINUTE }.go_return(),
         "return ctrl.Result{RequeueAfter: 1m0s}, err"
@@ -103,7 +106,7 @@ fn crossplane_derivations_for_r_10_and_0() {
         max_reconcile_rate: 0,
     });
     assert_eq!(
-        m.gate(ItemId(0), 0),
+        m.gate(ItemId(0), Instant::T0),
         Gate::Defer {
             delay: crate::time::INF_DURATION
         }
@@ -116,17 +119,23 @@ fn middleware_free_pass_is_used_once() {
         max_reconcile_rate: 1,
     });
     for i in 0..10 {
-        assert_eq!(m.gate(ItemId(i), 0), Gate::Pass);
+        assert_eq!(m.gate(ItemId(i), Instant::T0), Gate::Pass);
     }
-    assert_eq!(m.gate(ItemId(10), 0), Gate::Defer { delay: SECOND });
-    assert_eq!(m.gate(ItemId(11), 0), Gate::Defer { delay: 2 * SECOND });
     assert_eq!(
-        m.gate(ItemId(10), 0),
+        m.gate(ItemId(10), Instant::T0),
+        Gate::Defer { delay: SECOND }
+    );
+    assert_eq!(
+        m.gate(ItemId(11), Instant::T0),
+        Gate::Defer { delay: 2 * SECOND }
+    );
+    assert_eq!(
+        m.gate(ItemId(10), Instant::T0),
         Gate::FreePass,
         "even with an empty bucket"
     );
     assert!(
-        matches!(m.gate(ItemId(10), 0), Gate::Defer { .. }),
+        matches!(m.gate(ItemId(10), Instant::T0), Gate::Defer { .. }),
         "a third reconcile consults the bucket"
     );
 }

@@ -1,11 +1,12 @@
 use super::*;
+use crate::time::{Duration, Instant};
 use crate::time::{HOUR, MINUTE};
 
 const X: ItemId = ItemId(0);
 const Y: ItemId = ItemId(1);
 
-fn whens(l: &mut Limiter, item: ItemId, n: usize) -> Vec<Nanos> {
-    (0..n).map(|_| l.when(item, 0)).collect()
+fn whens(l: &mut Limiter, item: ItemId, n: usize) -> Vec<Duration> {
+    (0..n).map(|_| l.when(item, Instant::T0)).collect()
 }
 
 #[test]
@@ -23,7 +24,7 @@ fn exponential_doubles_to_the_cap() {
     assert_eq!(l.num_requeues(X), 20);
     assert_eq!(l.num_requeues(Y), 0);
     l.forget(X);
-    assert_eq!(l.when(X, 0), 5 * MILLISECOND);
+    assert_eq!(l.when(X, Instant::T0), 5 * MILLISECOND);
 }
 
 #[test]
@@ -39,21 +40,27 @@ fn exponential_edges() {
         max_ns: SECOND,
     }
     .build();
-    assert_eq!(inverted.when(X, 0), SECOND);
+    assert_eq!(inverted.when(X, Instant::T0), SECOND);
     // base 1ns: call 64 lands exactly on 2^63, which amd64 turns into i64::MIN.
     let mut one = LimiterConfig::Exponential {
-        base_ns: 1,
+        base_ns: Duration::from_nanos(1),
         max_ns: SECOND,
     }
     .build();
     let got = whens(&mut one, X, 66);
-    assert_eq!(got[29], 536_870_912);
+    assert_eq!(got[29], Duration::from_nanos(536_870_912));
     assert!(got[30..63].iter().all(|d| *d == SECOND));
-    assert_eq!(got[63], i64::MIN);
+    assert_eq!(got[63], Duration::from_nanos(i64::MIN));
     assert_eq!(got[64], SECOND);
     // base 0: NaN at exp 1024 also becomes an immediate retry.
-    assert_eq!(Exponential::delay_for(0, SECOND, 1023), 0);
-    assert_eq!(Exponential::delay_for(0, SECOND, 1024), i64::MIN);
+    assert_eq!(
+        Exponential::delay_for(Duration::ZERO, SECOND, 1023),
+        Duration::ZERO
+    );
+    assert_eq!(
+        Exponential::delay_for(Duration::ZERO, SECOND, 1024),
+        Duration::from_nanos(i64::MIN)
+    );
 }
 
 #[test]
@@ -70,22 +77,22 @@ fn fast_slow_counts_first() {
         vec![ms, ms, ms, 10 * SECOND, 10 * SECOND]
     );
     let mut never_fast = LimiterConfig::FastSlow {
-        fast_ns: 1,
-        slow_ns: 2,
+        fast_ns: Duration::from_nanos(1),
+        slow_ns: Duration::from_nanos(2),
         max_fast_attempts: 0,
     }
     .build();
-    assert_eq!(never_fast.when(X, 0), 2);
+    assert_eq!(never_fast.when(X, Instant::T0), Duration::from_nanos(2));
 }
 
 #[test]
 fn max_of_takes_tokens_even_when_per_item_wins() {
     let mut l = LimiterConfig::DefaultController.build();
     for _ in 0..100 {
-        l.when(X, 0);
+        l.when(X, Instant::T0);
     }
-    assert_eq!(l.bucket().unwrap().tokens_at(0), 0.0);
-    assert_eq!(l.when(Y, 0), 100 * MILLISECOND);
+    assert_eq!(l.bucket().unwrap().tokens_at(Instant::T0), 0.0);
+    assert_eq!(l.when(Y, Instant::T0), 100 * MILLISECOND);
 }
 
 #[test]
@@ -111,13 +118,13 @@ fn with_max_wait_caps_but_counts() {
 fn explanation_names_the_winner() {
     let mut l = LimiterConfig::DefaultController.build();
     for _ in 0..5 {
-        l.when(X, 0);
+        l.when(X, Instant::T0);
     }
     for i in 2..97 {
-        l.when(ItemId(i), 0);
+        l.when(ItemId(i), Instant::T0);
     }
     // 100 tokens are gone; X has failed 5 times: 160ms beats the bucket's 100ms.
-    let a = l.when_explained(X, 0);
+    let a = l.when_explained(X, Instant::T0);
     assert_eq!(a.delay, 160 * MILLISECOND);
     assert!(a.parts[0].won && !a.parts[1].won);
     assert_eq!(a.parts[1].delay, 100 * MILLISECOND);

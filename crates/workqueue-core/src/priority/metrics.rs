@@ -43,11 +43,11 @@ pub struct PqMetrics {
     pub queue_duration: Histogram,
     pub work_duration: Histogram,
     /// When each ready record's key was added ([`NO_TIME`] when none).
-    add_times: ItemMap<Nanos>,
+    add_times: ItemMap<Instant>,
     /// Processing start times of the keys handed out and not yet done, in
     /// key order (the order the gauges sum them in): a handful, so a
     /// sorted vector, not a slot per key (nor a tree map's code).
-    start_times: Vec<(ItemId, Nanos)>,
+    start_times: Vec<(ItemId, Instant)>,
 }
 
 impl PqMetrics {
@@ -63,7 +63,7 @@ impl PqMetrics {
         }
     }
 
-    pub(super) fn add(&mut self, now: Nanos, item: ItemId, priority: i64) {
+    pub(super) fn add(&mut self, now: Instant, item: ItemId, priority: i64) {
         self.adds_total += 1;
         self.depth.add(priority, 1);
         let t = self.add_times.get_mut(item);
@@ -72,7 +72,7 @@ impl PqMetrics {
         }
     }
 
-    pub(super) fn get(&mut self, now: Nanos, item: ItemId, priority: i64) {
+    pub(super) fn get(&mut self, now: Instant, item: ItemId, priority: i64) {
         self.depth.add(priority, -1);
         match self.start_times.binary_search_by_key(&item, |(i, _)| *i) {
             Ok(at) => self.start_times[at].1 = now,
@@ -89,7 +89,7 @@ impl PqMetrics {
         self.depth.add(to, 1);
     }
 
-    pub(super) fn done(&mut self, now: Nanos, item: ItemId) {
+    pub(super) fn done(&mut self, now: Instant, item: ItemId) {
         if let Ok(at) = self.start_times.binary_search_by_key(&item, |(i, _)| *i) {
             let (_, start) = self.start_times.remove(at);
             self.work_duration.observe(since_seconds(now, start));
@@ -98,7 +98,7 @@ impl PqMetrics {
 
     /// `updateUnfinishedWork` at `now`: the sum of the in-flight ages and
     /// the oldest, in seconds.
-    pub fn work_gauges(&self, now: Nanos) -> (f64, f64) {
+    pub fn work_gauges(&self, now: Instant) -> (f64, f64) {
         self.start_times
             .iter()
             .map(|&(_, start)| since_seconds(now, start))

@@ -60,9 +60,9 @@ pub struct ScenarioDoc {
     #[serde(default)]
     shared_bucket: Option<BucketSpec>,
     #[serde(with = "crate::serde_duration", default = "default_duration")]
-    duration_ns: Nanos,
+    duration_ns: Duration,
     #[serde(with = "crate::serde_duration", default = "default_sample")]
-    sample_ns: Nanos,
+    sample_ns: Duration,
     // Version 1 only: the one controller's fields.
     #[serde(default)]
     queue: Option<QueueKind>,

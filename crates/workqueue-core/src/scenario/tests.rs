@@ -1,4 +1,5 @@
 use super::*;
+use crate::time::{Duration, Instant};
 
 #[test]
 fn a_minimal_document_gets_defaults() {
@@ -9,7 +10,7 @@ fn a_minimal_document_gets_defaults() {
     let c = s.first();
     assert_eq!(c.limiter(), LimiterConfig::DefaultController);
     assert_eq!(c.queue, QueueKind::ClientGo);
-    assert_eq!(c.items[0].add_at_ns, Some(0));
+    assert_eq!(c.items[0].add_at_ns, Some(Instant::T0));
     assert_eq!(c.controller.workers, 1);
     assert_eq!(s.controller_name(0), "controller-0");
 }
@@ -177,8 +178,8 @@ fn round_trips_through_json() {
     s.first_mut().items.push(ItemSpec {
         key: "a".into(),
         script: Some(Script::FailThenSucceed { failures: 3 }),
-        reconcile_ns: Some(5),
-        add_at_ns: Some(0),
+        reconcile_ns: Some(Duration::from_nanos(5)),
+        add_at_ns: Some(Instant::T0),
     });
     s.first_mut().sources.push(Source::Resync {
         period_ns: 30 * SECOND,

@@ -6,7 +6,7 @@
 use super::*;
 
 impl Simulation {
-    pub(super) fn add_source(&mut self, source: Source, now: Nanos) {
+    pub(super) fn add_source(&mut self, source: Source, now: Instant) {
         let (next, interval, end) = match &source {
             Source::WatchEvents {
                 per_second,
@@ -15,15 +15,19 @@ impl Simulation {
                 ..
             } => {
                 // `as` saturates: a validated rate gives at most 1000s.
-                let interval = ((SECOND as f64 / per_second).round() as Nanos).max(1);
+                let interval =
+                    Duration::from_nanos((SECOND.as_nanos() as f64 / per_second).round() as i64)
+                        .max(Duration::NANOSECOND);
                 let start = after(now, *start_ns);
                 (Some(start), interval, after(start, *duration_ns))
             }
-            Source::AddMany { at_ns, .. } => (Some(after(now, *at_ns)), 0, Nanos::MAX),
+            Source::AddMany { at_ns, .. } => {
+                (Some(after(now, *at_ns)), Duration::ZERO, Instant::MAX)
+            }
             Source::Resync { period_ns } => (
                 Some(after(now, *period_ns)),
-                (*period_ns).max(1),
-                Nanos::MAX,
+                (*period_ns).max(Duration::NANOSECOND),
+                Instant::MAX,
             ),
         };
         let slot = self.sources.len() as u32;
@@ -44,7 +48,7 @@ impl Simulation {
     // ----- driving -----
 
     /// The instant of the next event, if any.
-    pub fn next_event_at(&self) -> Option<Nanos> {
+    pub fn next_event_at(&self) -> Option<Instant> {
         if self.stalled.is_some() {
             return None;
         }
@@ -61,7 +65,7 @@ impl Simulation {
 
     /// The next release from the heap, reconcile end or scheduled add: every
     /// kind of event but the sources'.
-    pub(super) fn next_non_source_at(&self) -> Option<Nanos> {
+    pub(super) fn next_non_source_at(&self) -> Option<Instant> {
         let reconciles = self.ends.peek().map(|Reverse((until, _))| *until);
         let scheduled = self
             .initial_adds
@@ -88,13 +92,13 @@ impl Simulation {
 
     /// Handles everything due at the next event's instant. Returns that
     /// instant, or `None` when nothing is scheduled (or the run is stuck).
-    pub fn step(&mut self) -> Option<Nanos> {
+    pub fn step(&mut self) -> Option<Instant> {
         self.step_bounded(u64::MAX)
     }
 
     /// Like [`Simulation::step`], spending at most `budget` work units: a
     /// pass that runs out is finished by the next call, at the same instant.
-    pub fn step_bounded(&mut self, budget: u64) -> Option<Nanos> {
+    pub fn step_bounded(&mut self, budget: u64) -> Option<Instant> {
         let t = self.next_event_at()?;
         self.work_left = budget;
         self.process_instant(t);
@@ -102,7 +106,7 @@ impl Simulation {
     }
 
     /// Handles every event due up to and including `t`, then sets the clock to `t`.
-    pub fn run_until(&mut self, t: Nanos) {
+    pub fn run_until(&mut self, t: Instant) {
         while !self.run_until_bounded(t, u64::MAX) && self.stalled.is_none() {}
     }
 
@@ -111,7 +115,7 @@ impl Simulation {
     /// so a caller with a frame to render is never stuck behind a storm. Every
     /// loop inside the call draws on the same budget. Returns whether `t` was
     /// reached; if not, a later call carries on exactly where this one stopped.
-    pub fn run_until_bounded(&mut self, t: Nanos, budget: u64) -> bool {
+    pub fn run_until_bounded(&mut self, t: Instant, budget: u64) -> bool {
         self.work_left = budget;
         loop {
             if self.stalled.is_some() {
@@ -150,7 +154,7 @@ impl Simulation {
     }
 
     /// The event sources with the instant each fires next (`None`: done).
-    pub fn sources(&self) -> impl Iterator<Item = (&Source, Option<Nanos>)> {
+    pub fn sources(&self) -> impl Iterator<Item = (&Source, Option<Instant>)> {
         self.sources
             .iter()
             .filter(|s| s.next.is_some())
@@ -159,10 +163,10 @@ impl Simulation {
 
     /// Runs until the scenario's duration (or until nothing more can happen).
     pub fn run_to_end(&mut self) {
-        self.run_until(self.duration_ns);
+        self.run_until(Instant::T0 + self.duration_ns);
     }
 
-    pub(super) fn set_time(&mut self, t: Nanos) {
+    pub(super) fn set_time(&mut self, t: Instant) {
         // Close every sample that ended by `t` with the state as it stands (the
         // state is constant between events).
         loop {
@@ -177,7 +181,7 @@ impl Simulation {
                 self.queue.waiting_len() as u32,
                 self.queue.processing_count() as u32,
             );
-            let last = self.series.current(end - 1);
+            let last = self.series.current(end - NANOSECOND);
             last.depth = depth;
             last.waiting = waiting;
             last.processing = processing;
@@ -197,7 +201,7 @@ impl Simulation {
         self.now = t;
     }
 
-    pub(super) fn process_instant(&mut self, t: Nanos) {
+    pub(super) fn process_instant(&mut self, t: Instant) {
         let resume = self.resume.take();
         // A fresh instant costs a unit; a resumed one was paid for, so all
         // of a small budget goes to the work left (it always moves on).
@@ -222,13 +226,13 @@ impl Simulation {
 
     /// The first part of an instant: the stall guard and the clock. False if
     /// the run is stuck.
-    pub(super) fn begin_instant(&mut self, t: Nanos) -> bool {
+    pub(super) fn begin_instant(&mut self, t: Instant) -> bool {
         let keys = self.queue.keys().len() as u64;
         if self.stall_guard.pass(t, keys) {
             let reason = format!(
                 "{} passes at {} in which no key moved on: a zero-delay retry loop with instant reconciles",
                 crate::time::format_count(self.stall_guard.idle_passes - 1),
-                format_go_duration(t)
+                format_go_duration(t.since_t0())
             );
             self.push_log(SimEvent::Stalled {
                 reason: reason.clone(),
@@ -246,7 +250,7 @@ impl Simulation {
     /// False if the budget ran out: the next call carries on, and since each
     /// part resumes from its own cursor (the heap, the reconcile ends, the
     /// list of adds), in the same order.
-    pub(super) fn settle_instant(&mut self, t: Nanos) -> bool {
+    pub(super) fn settle_instant(&mut self, t: Instant) -> bool {
         // One bounded call: it stops early only once nothing due is left
         // (a release never makes another key due).
         let max = usize::try_from(self.work_left).unwrap_or(usize::MAX);
@@ -284,7 +288,7 @@ impl Simulation {
     /// a source makes is one work unit. False if the budget ran out: the
     /// source in progress keeps its cursor, and it and those after it go
     /// back in the table.
-    pub(super) fn fire_due_sources(&mut self, t: Nanos) -> bool {
+    pub(super) fn fire_due_sources(&mut self, t: Instant) -> bool {
         let mut due = std::mem::take(&mut self.due_sources);
         due.clear();
         while let Some(&Reverse((at, slot))) = self.source_timers.peek() {

@@ -40,7 +40,7 @@ impl Simulation {
                     Source::AddMany {
                         prefix: prefix.clone(),
                         count: *count,
-                        at_ns: 0,
+                        at_ns: Duration::ZERO,
                         script: None,
                     },
                     now,
@@ -55,7 +55,7 @@ impl Simulation {
                 let source = Source::WatchEvents {
                     key: key.clone(),
                     per_second: *per_second,
-                    start_ns: 0,
+                    start_ns: Duration::ZERO,
                     duration_ns: *duration_ns,
                 };
                 self.ensure_room(1)?;
@@ -144,8 +144,8 @@ impl Simulation {
     /// Rebuilds a run from its scenario and recorded inputs, up to `until`.
     pub fn replay(
         scenario: &Scenario,
-        inputs: &[(Nanos, Input)],
-        until: Nanos,
+        inputs: &[(Instant, Input)],
+        until: Instant,
     ) -> Result<Simulation, SimError> {
         let mut sim = Simulation::new(scenario).map_err(SimError::Invalid)?;
         validate::tape(inputs).map_err(SimError::Invalid)?;

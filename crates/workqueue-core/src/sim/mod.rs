@@ -24,7 +24,7 @@ use crate::queue::{ControllerQueue, Handed, QueueKind};
 use crate::rate::TokenBucket;
 use crate::rng::Rng;
 use crate::scenario::{ControllerSpec, Scenario, ScenarioError, Source, MAX_ITEMS};
-use crate::time::{after, format_go_duration, Nanos, SECOND};
+use crate::time::{after, format_go_duration, Duration, Instant, NANOSECOND, SECOND};
 use crate::validate;
 use crate::workqueue::{AddEffect, AfterEffect, QueueEvent};
 
@@ -54,9 +54,9 @@ struct SourceState {
     source: Source,
     /// A watch source's key, interned when it first fires.
     key_id: Option<ItemId>,
-    next: Option<Nanos>,
-    interval: Nanos,
-    end: Nanos,
+    next: Option<Instant>,
+    interval: Duration,
+    end: Instant,
     /// Keys already handled by an add-many or resync that ran out of budget
     /// mid-way (it resumes there, at the same instant).
     cursor: u64,
@@ -66,7 +66,7 @@ struct SourceState {
 /// counted only while no key moves on.
 #[derive(Clone, Copy, Debug, Default)]
 struct StallGuard {
-    at: Nanos,
+    at: Instant,
     /// Passes at `at` since a key last moved on.
     idle_passes: u64,
     /// Keys that moved on, ever; compared with the count at the last pass.
@@ -76,7 +76,7 @@ struct StallGuard {
 
 impl StallGuard {
     /// Counts a pass at `t`; whether the run is stuck there (`keys` known).
-    fn pass(&mut self, t: Nanos, keys: u64) -> bool {
+    fn pass(&mut self, t: Instant, keys: u64) -> bool {
         if t != self.at || self.moved_on != self.seen {
             self.at = t;
             self.seen = self.moved_on;
@@ -102,11 +102,11 @@ pub struct Simulation {
     /// This controller's part of the scenario.
     spec: ControllerSpec,
     /// How long the scenario's run lasts.
-    duration_ns: Nanos,
+    duration_ns: Duration,
     queue: ControllerQueue,
     /// When each busy worker's reconcile ends, soonest first: the next
     /// reconcile end without a scan of the workers.
-    ends: BinaryHeap<Reverse<(Nanos, u32)>>,
+    ends: BinaryHeap<Reverse<(Instant, u32)>>,
     /// Idle workers, lowest first: a hand-out finds one without a scan.
     idle: BinaryHeap<Reverse<u32>>,
     workers: Vec<WorkerState>,
@@ -121,13 +121,13 @@ pub struct Simulation {
     items: ItemMap<ItemInfo>,
     /// How long each key's latest reconcile waited for the API client, and
     /// the draw (in `client`) it waited longest on.
-    last_client_wait: ItemMap<(Nanos, usize)>,
+    last_client_wait: ItemMap<(Duration, usize)>,
     details: Details,
     scripts: ItemMap<Option<Script>>,
-    reconcile_ns: ItemMap<Option<Nanos>>,
+    reconcile_ns: ItemMap<Option<Duration>>,
     rng: Rng,
-    now: Nanos,
-    initial_adds: Vec<(Nanos, ItemId)>,
+    now: Instant,
+    initial_adds: Vec<(Instant, ItemId)>,
     initial_cursor: usize,
     /// Every source ever started, in the order it started (a slot is never
     /// reused; a finished source keeps its slot with `next: None`).
@@ -135,7 +135,7 @@ pub struct Simulation {
     /// The sources' timer table: `(next firing, slot)` for each scheduled
     /// source, soonest first. The next firing comes from here, not from a
     /// scan, so a thousand quiet sources cost nothing per instant.
-    source_timers: BinaryHeap<Reverse<(Nanos, u32)>>,
+    source_timers: BinaryHeap<Reverse<(Instant, u32)>>,
     /// Sources still scheduled (the cap on sources counts these).
     live_sources: usize,
     /// The slots due at the instant in progress (reused buffer).
@@ -157,12 +157,12 @@ pub struct Simulation {
     requests_per_call: u32,
     /// Reconciles that sent their requests.
     api_calls: u64,
-    client_waited: Nanos,
+    client_waited: Duration,
     /// When a reconcile last succeeded (how long the keys took to converge).
-    last_success_at: Option<Nanos>,
+    last_success_at: Option<Instant>,
     /// Time keys spent in the waiting heap, by what set the wait: the
     /// limiter's own backoff, a token bucket, a `RequeueAfter`.
-    heap_waited: [Nanos; 3],
+    heap_waited: [Duration; 3],
     /// The most keys the queue held at once.
     deepest_queue: usize,
     /// Calls of the user's Reconcile so far.
@@ -173,8 +173,8 @@ pub struct Simulation {
     /// stage's particles); a small fixed ring.
     arrivals: VecDeque<crate::events::Arrival>,
     /// The queue's event buffer, swapped out and back so it is allocated once.
-    event_buf: Vec<(Nanos, QueueEvent)>,
-    inputs: Vec<(Nanos, Input)>,
+    event_buf: Vec<(Instant, QueueEvent)>,
+    inputs: Vec<(Instant, Input)>,
     stalled: Option<String>,
     stall_guard: StallGuard,
     /// Work units left in the current call (see [`Simulation::run_until_bounded`]).
@@ -185,7 +185,7 @@ pub struct Simulation {
 /// A scrape of every metric at one instant, under its Prometheus name.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MetricsSnapshot {
-    pub at: Nanos,
+    pub at: Instant,
     pub workqueue_depth: i64,
     /// The priority queue's depth per priority (empty on a client-go queue).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -239,7 +239,7 @@ impl Simulation {
         let requests_by_kind = scenario.requests_by_kind(i);
         let spec = &scenario.controllers[i];
         let limiter = scenario.queue_limiter(spec);
-        let queue = ControllerQueue::new(spec.queue, &limiter, 256, 0);
+        let queue = ControllerQueue::new(spec.queue, &limiter, 256, Instant::T0);
         let workers = match &scenario.crossplane {
             Some(cp) => cp.derived().workers,
             None => spec.controller.workers,
@@ -255,12 +255,12 @@ impl Simulation {
             idle: (0..workers).map(Reverse).collect(),
             active: 0,
             items: ItemMap::new(ItemInfo::default()),
-            last_client_wait: ItemMap::new((0, 0)),
+            last_client_wait: ItemMap::new((Duration::ZERO, 0)),
             details: Details::default(),
             scripts: ItemMap::new(None),
             reconcile_ns: ItemMap::new(None),
             rng: Rng::new(scenario.controller_seed(i)),
-            now: 0,
+            now: Instant::T0,
             initial_adds: Vec::new(),
             initial_cursor: 0,
             sources: Vec::new(),
@@ -301,9 +301,9 @@ impl Simulation {
                 .fold(0, |n, (_, r)| n.saturating_add(*r)),
             requests_by_kind,
             api_calls: 0,
-            client_waited: 0,
+            client_waited: Duration::ZERO,
             last_success_at: None,
-            heap_waited: [0; 3],
+            heap_waited: [Duration::ZERO; 3],
             deepest_queue: 0,
             inner_reconciles: 0,
             key_limit: MAX_ITEMS,
@@ -325,7 +325,7 @@ impl Simulation {
         }
         sim.initial_adds.sort_by_key(|(at, _)| *at); // stable: file order within an instant
         for s in &spec.sources {
-            sim.add_source(s.clone(), 0);
+            sim.add_source(s.clone(), Instant::T0);
         }
         sim
     }
@@ -333,6 +333,6 @@ impl Simulation {
 
 /// controller-runtime's handlers enqueue creates from the informer's initial
 /// list with `LowPriority`: here, keys that exist when the run starts (t=0).
-fn initial_list_priority(now: Nanos) -> Option<i64> {
-    (now == 0).then_some(LOW_PRIORITY)
+fn initial_list_priority(now: Instant) -> Option<i64> {
+    (now == Instant::T0).then_some(LOW_PRIORITY)
 }

@@ -4,7 +4,7 @@
 use super::*;
 
 impl Simulation {
-    pub fn now(&self) -> Nanos {
+    pub fn now(&self) -> Instant {
         self.now
     }
 
@@ -21,7 +21,7 @@ impl Simulation {
 
     /// Time keys spent in the waiting heap, by cause: `[backoff, bucket,
     /// requeue_after]`.
-    pub fn heap_waited(&self) -> [Nanos; 3] {
+    pub fn heap_waited(&self) -> [Duration; 3] {
         self.heap_waited
     }
 
@@ -31,7 +31,7 @@ impl Simulation {
     }
 
     /// API requests sent through the client, and the time they waited in all.
-    pub fn client_totals(&self) -> (u64, Nanos) {
+    pub fn client_totals(&self) -> (u64, Duration) {
         let sent = self.api_calls.saturating_mul(self.requests_per_call as u64);
         (sent, self.client_waited)
     }
@@ -81,7 +81,7 @@ impl Simulation {
 
     /// When the last key converged: the last success, if nothing is left
     /// to do (no key queued, waiting or in flight).
-    pub fn converged_at(&self) -> Option<Nanos> {
+    pub fn converged_at(&self) -> Option<Instant> {
         let idle = self.queue.is_empty()
             && self.queue.waiting_len() == 0
             && self.queue.processing_count() == 0;
@@ -111,7 +111,7 @@ impl Simulation {
     }
 
     /// How long `id`'s latest reconcile waited for the API client.
-    pub fn last_client_wait(&self, id: ItemId) -> Nanos {
+    pub fn last_client_wait(&self, id: ItemId) -> Duration {
         self.last_client_wait.get(id).0
     }
 
@@ -155,7 +155,7 @@ impl Simulation {
 
     /// Tokens in the bucket that gates this controller (the queue limiter's,
     /// or Crossplane's global one) at `t`.
-    pub fn bucket_tokens_at(&self, t: Nanos) -> Option<f64> {
+    pub fn bucket_tokens_at(&self, t: Instant) -> Option<f64> {
         match &self.middleware {
             Some(mw) => Some(mw.global.tokens_at(t)),
             None => self.queue.limiter().bucket().map(|b| b.tokens_at(t)),
@@ -196,7 +196,7 @@ impl Simulation {
         self.arrivals.iter()
     }
 
-    pub fn inputs(&self) -> &[(Nanos, Input)] {
+    pub fn inputs(&self) -> &[(Instant, Input)] {
         &self.inputs
     }
 

@@ -62,9 +62,9 @@ impl Simulation {
                 .get(item)
                 .unwrap_or(self.spec.controller.reconcile_ns);
             let duration = match self.spec.controller.reconcile_jitter_ns {
-                Some(j) if j > 0 => {
-                    base.saturating_add((self.rng.next_u64() % (j as u64 + 1)) as Nanos)
-                }
+                Some(j) if j > Duration::ZERO => base.saturating_add(Duration::from_nanos(
+                    (self.rng.next_u64() % (j.as_nanos() as u64 + 1)) as i64,
+                )),
                 _ => base,
             };
             // Where errors write nothing, the script decides now, for the
@@ -81,7 +81,11 @@ impl Simulation {
             }
             let fails = self.decided[w]
                 .is_some_and(|o| o.result().error != crate::controller::ErrorKind::None);
-            let waited = if fails { 0 } else { self.call_api(w, item) };
+            let waited = if fails {
+                Duration::ZERO
+            } else {
+                self.call_api(w, item)
+            };
             let busy = waited.saturating_add(duration);
             // The context's deadline ends a reconcile that would run past it.
             let deadline = self
@@ -176,7 +180,7 @@ impl Simulation {
     /// The reconcile's API requests through the client's rate limiter, with
     /// x/time/rate's `Wait`: each waits for its reservation, one after the
     /// other, while the worker is held. Returns the whole wait.
-    pub(super) fn call_api(&mut self, w: usize, item: ItemId) -> Nanos {
+    pub(super) fn call_api(&mut self, w: usize, item: ItemId) -> Duration {
         self.api_calls += 1;
         let requests = self.requests_per_call;
         let now = self.now;
@@ -193,22 +197,25 @@ impl Simulation {
                 let delay = (0..draw.requests)
                     .map(|_| draw.limiter.reserve_delay(now))
                     .max()
-                    .unwrap_or(0);
+                    .unwrap_or(Duration::ZERO);
                 (delay, d)
             })
-            .fold(
-                (0, 0),
-                |best, next| if next.0 > best.0 { next } else { best },
-            );
+            .fold((Duration::ZERO, 0), |best, next| {
+                if next.0 > best.0 {
+                    next
+                } else {
+                    best
+                }
+            });
         // Each reservation is work: a thousand requests per reconcile cost
         // a thousand units of the caller's budget, not one.
         self.work_left = self.work_left.saturating_sub(requests as u64);
         // Written only once a key has waited: without an API client limit
         // (or before its bucket runs dry) the map stays empty.
-        if waited > 0 || self.last_client_wait.get(item).0 > 0 {
+        if waited > Duration::ZERO || self.last_client_wait.get(item).0 > Duration::ZERO {
             self.last_client_wait.set(item, (waited, slowest));
         }
-        if waited > 0 {
+        if waited > Duration::ZERO {
             self.client_waited = self.client_waited.saturating_add(waited);
             self.push_log(SimEvent::ClientThrottled {
                 worker: w as u32,
@@ -276,7 +283,7 @@ impl Simulation {
                 // None: a shut-down priority queue ignores the add
                 // before asking the limiter.
                 if let Some((answer, delay)) = self.queue.add_rate_limited(now, item, priority) {
-                    moved_on = delay > 0;
+                    moved_on = delay > Duration::ZERO;
                     let info = self.items.get_mut(item);
                     info.gave_up = false;
                     info.bucket_bound = delay == answer.delay && answer.decided_by_bucket();
@@ -291,7 +298,7 @@ impl Simulation {
                 }
             }
             Requeue::After { delay } => {
-                moved_on = delay > 0;
+                moved_on = delay > Duration::ZERO;
                 let info = self.items.get_mut(item);
                 // Crossplane's global bucket defers a key with a RequeueAfter
                 // before the reconciler runs: that wait is the bucket's.
@@ -383,10 +390,10 @@ impl Simulation {
                         call.placed,
                         Placed::NewReady | Placed::DelayCancelled { .. }
                     );
-                    let delayed = call.opts.rate_limited || call.opts.after != 0;
+                    let delayed = call.opts.rate_limited || call.opts.after != Duration::ZERO;
                     (
-                        delayed && call.effective <= 0 && became_ready,
-                        call.effective > 0,
+                        delayed && call.effective <= Duration::ZERO && became_ready,
+                        call.effective > Duration::ZERO,
                         became_ready,
                     )
                 }

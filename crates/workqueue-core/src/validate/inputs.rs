@@ -2,6 +2,7 @@
 //! recorded tape (a link's, a run file's, a lesson step's).
 
 use super::*;
+use crate::time::Instant;
 
 /// A live input, before it touches the run. Field names are the input's own
 /// (`per_second`, `count`, `script.error_probability`), as the forms show them.
@@ -17,7 +18,7 @@ pub fn input(i: &Input) -> Result<(), ScenarioError> {
             let src = Source::WatchEvents {
                 key: k.clone(),
                 per_second: *per_second,
-                start_ns: 0,
+                start_ns: Duration::ZERO,
                 duration_ns: *duration_ns,
             };
             source_at("", &src)
@@ -41,7 +42,7 @@ pub fn input(i: &Input) -> Result<(), ScenarioError> {
 
 /// A recorded tape of inputs (a share link's, or a lesson's): each input
 /// valid, instants in order and inside a run, and not absurdly many.
-pub fn tape(inputs: &[(Nanos, Input)]) -> Result<(), ScenarioError> {
+pub fn tape(inputs: &[(Instant, Input)]) -> Result<(), ScenarioError> {
     const MAX_TAPE: usize = 100_000;
     if inputs.len() > MAX_TAPE {
         return Err(bad(
@@ -52,15 +53,15 @@ pub fn tape(inputs: &[(Nanos, Input)]) -> Result<(), ScenarioError> {
             ),
         ));
     }
-    let mut last = 0;
+    let mut last = Instant::T0;
     for (n, (at, i)) in inputs.iter().enumerate() {
-        if *at < last || *at > MAX_RUN {
+        if *at < last || *at > Instant::T0 + MAX_RUN {
             return Err(bad(
                 format!("inputs[{n}].at"),
                 format!(
                     "{} is out of range: inputs are in time order, from {} to {}",
-                    go(*at),
-                    go(last),
+                    go(*at - Instant::T0),
+                    go(last - Instant::T0),
                     go(MAX_RUN)
                 ),
             ));

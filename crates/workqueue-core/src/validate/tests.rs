@@ -1,5 +1,6 @@
 use super::*;
 use crate::controller::ReconcileResult;
+use crate::time::{Duration, Instant};
 use proptest::prelude::*;
 
 proptest! {
@@ -68,7 +69,7 @@ fn every_refusal_states_the_range() {
                 key: "a".into(),
                 outcome: Outcome::Custom {
                     result: ReconcileResult {
-                        requeue_after_ns: i64::MIN,
+                        requeue_after_ns: Duration::from_nanos(i64::MIN),
                         ..Default::default()
                     },
                 },
@@ -78,7 +79,7 @@ fn every_refusal_states_the_range() {
         ),
         (
             Input::Resync {
-                period_ns: Some(-1),
+                period_ns: Some(Duration::from_nanos(-1)),
             },
             "period_ns",
             "10ms to",
@@ -98,7 +99,7 @@ fn sums_cannot_wrap() {
         s.first_mut().sources.push(Source::AddMany {
             prefix: "p".into(),
             count: u64::MAX / 2 + 1,
-            at_ns: 0,
+            at_ns: Duration::ZERO,
             script: None,
         });
     }
@@ -127,10 +128,24 @@ fn crossplane_r_fits_the_worker_limit() {
 #[test]
 fn a_tape_must_be_in_time_order() {
     let add = |k: &str| Input::Add { key: k.into() };
-    assert_eq!(tape(&[(5, add("a")), (9, add("b"))]), Ok(()));
     assert_eq!(
-        tape(&[(9, add("a")), (5, add("b"))]).unwrap_err().field,
+        tape(&[
+            (Instant::from_nanos(5), add("a")),
+            (Instant::from_nanos(9), add("b"))
+        ]),
+        Ok(())
+    );
+    assert_eq!(
+        tape(&[
+            (Instant::from_nanos(9), add("a")),
+            (Instant::from_nanos(5), add("b"))
+        ])
+        .unwrap_err()
+        .field,
         "inputs[1].at"
     );
-    assert_eq!(tape(&[(0, add(""))]).unwrap_err().field, "inputs[0].key");
+    assert_eq!(
+        tape(&[(Instant::T0, add(""))]).unwrap_err().field,
+        "inputs[0].key"
+    );
 }

@@ -3,6 +3,7 @@ use crate::controller::{Outcome, Script};
 use crate::limiter::LimiterConfig;
 use crate::scenario::Scenario;
 use crate::sim::Input;
+use crate::time::{Duration, Instant};
 use crate::time::{MILLISECOND, SECOND};
 
 /// Past [`crate::sim::DETAILED_KEYS`] retrying keys, the first to retry
@@ -16,9 +17,9 @@ fn a_key_without_details_still_reports_its_requeues() {
     };
     let mut s = Scenario::failing_keys(per_item, keys);
     s.first_mut().controller.workers = 64;
-    s.first_mut().controller.reconcile_ns = 0;
+    s.first_mut().controller.reconcile_ns = Duration::ZERO;
     let mut sim = crate::sim::Simulation::new(&s).unwrap();
-    sim.run_until(SECOND / 2);
+    sim.run_until(Instant::T0 + SECOND / 2);
     let first = sim.key_report(crate::item::ItemId(0));
     assert_eq!(first.retries, 1);
     assert_eq!(first.last_retry.map(|r| r.delay), Some(SECOND));
@@ -35,7 +36,7 @@ fn sim(limiter: LimiterConfig, script: Script) -> Simulation {
     let mut s = Scenario::new("view");
     s.controllers[0].limiter = Some(limiter);
     s.controllers[0].default_script = script;
-    s.controllers[0].controller.reconcile_ns = 0;
+    s.controllers[0].controller.reconcile_ns = Duration::ZERO;
     Simulation::new(&s).expect("a valid scenario")
 }
 
@@ -57,39 +58,42 @@ fn failing_key_a() -> Simulation {
 #[test]
 fn a_failing_key_waits_with_a_countdown_that_shrinks_to_zero() {
     let mut s = failing_key_a();
-    s.run_until(0);
+    s.run_until(Instant::T0);
     let v = s.stage_view(24, 32);
     assert_eq!(v.waiting_total, 1);
     let w = &v.waiting[0];
     assert_eq!(
         (w.key.key.as_str(), w.ready_at, w.from),
-        ("a", 5 * MILLISECOND as i128, 0)
+        ("a", (Instant::T0 + 5 * MILLISECOND).wide(), Instant::T0)
     );
     assert_eq!(w.key.failures, 1);
-    assert_eq!(w.fraction_left(0), 1.0);
-    assert!((w.fraction_left(2 * MILLISECOND) - 0.6).abs() < 1e-12);
-    assert_eq!(w.fraction_left(5 * MILLISECOND), 0.0);
+    assert_eq!(w.fraction_left(Instant::T0), 1.0);
+    assert!((w.fraction_left(Instant::T0 + 2 * MILLISECOND) - 0.6).abs() < 1e-12);
+    assert_eq!(w.fraction_left(Instant::T0 + 5 * MILLISECOND), 0.0);
     assert!(!w.on_bucket, "the key's own backoff decided this wait");
     assert!(v.bucket.is_none(), "an exponential limiter has no bucket");
     // The second wait starts at 5ms and lasts 10ms.
-    s.run_until(5 * MILLISECOND);
+    s.run_until(Instant::T0 + 5 * MILLISECOND);
     let w = &s.stage_view(24, 32).waiting[0];
     assert_eq!(
         (w.from, w.ready_at),
-        (5 * MILLISECOND, 15 * MILLISECOND as i128)
+        (
+            Instant::T0 + 5 * MILLISECOND,
+            (Instant::T0 + 15 * MILLISECOND).wide()
+        )
     );
 }
 
 #[test]
 fn a_key_report_explains_the_last_result_without_scanning_the_log() {
     let mut s = failing_key_a();
-    s.run_until(5 * MILLISECOND);
+    s.run_until(Instant::T0 + 5 * MILLISECOND);
     let id = s.find("a").unwrap();
     let r = s.key_report(id);
     assert_eq!(
         r.places,
         vec![Place::Waiting {
-            ready_at: 15 * MILLISECOND as i128,
+            ready_at: (Instant::T0 + 15 * MILLISECOND).wide(),
             priority: None
         }]
     );
@@ -129,7 +133,7 @@ fn watch_events_land_as_queued_merged_or_dirty() {
         duration_ns: SECOND,
     })
     .unwrap();
-    s.run_until(100 * MILLISECOND);
+    s.run_until(Instant::T0 + 100 * MILLISECOND);
     let v = s.stage_view(24, 32);
     let landings: Vec<Landing> = v.arrivals.iter().map(|a| a.landing).collect();
     // 0ms: queued, then taken by the worker at once; 20ms on: the key
@@ -147,7 +151,7 @@ fn watch_events_land_as_queued_merged_or_dirty() {
     assert!(key.dirty);
     assert_eq!(key.absorbed, 4, "four events merged into the dirty copy");
     // The ring keeps only the latest events.
-    s.run_until(SECOND);
+    s.run_until(Instant::T0 + SECOND);
     let v = s.stage_view(24, 32);
     assert_eq!(v.arrivals.len(), ARRIVALS_KEPT);
     assert_eq!(v.arrivals.last().unwrap().seq, v.watch_events_total);
@@ -173,7 +177,7 @@ fn the_bucket_reports_debt_the_next_free_token_and_who_waits_on_it() {
         count: 150,
     })
     .unwrap();
-    s.run_until(0);
+    s.run_until(Instant::T0);
     let b = s.bucket_view().unwrap();
     assert_eq!(b.tokens, -50.0);
     assert_eq!(b.debt(), 50.0);
@@ -181,12 +185,12 @@ fn the_bucket_reports_debt_the_next_free_token_and_who_waits_on_it() {
     assert_eq!(b.waiting_on_bucket, 50, "the first 100 took a free token");
     // Half a second later five tokens have dripped back, and the five
     // keys they were promised to have come back and succeeded.
-    s.run_until(500 * MILLISECOND);
+    s.run_until(Instant::T0 + 500 * MILLISECOND);
     let b = s.bucket_view().unwrap();
     assert!((b.tokens + 45.0).abs() < 1e-9, "{}", b.tokens);
     assert_eq!(b.waiting_on_bucket, 45);
     // In debt, the drip still moves: 50 ms on, half of the next token.
-    s.run_until(550 * MILLISECOND);
+    s.run_until(Instant::T0 + 550 * MILLISECOND);
     let b = s.bucket_view().unwrap();
     let p = b.refill_progress().expect("in debt, the bucket refills");
     assert!((p - 0.5).abs() < 1e-6, "{p}");

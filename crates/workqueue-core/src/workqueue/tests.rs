@@ -1,5 +1,5 @@
 use super::*;
-use crate::time::{MILLISECOND, SECOND};
+use crate::time::{Duration, Instant, WideInstant, MILLISECOND, SECOND};
 
 fn q() -> Workqueue {
     Workqueue::new(
@@ -12,14 +12,14 @@ fn q() -> Workqueue {
 fn fifo_dedup_and_readd_while_processing() {
     let mut q = q();
     let (a, b) = (q.key("a"), q.key("b"));
-    assert_eq!(q.add(0, a), AddEffect::Queued);
-    assert_eq!(q.add(0, b), AddEffect::Queued);
-    assert_eq!(q.add(0, a), AddEffect::Deduplicated);
+    assert_eq!(q.add(Instant::T0, a), AddEffect::Queued);
+    assert_eq!(q.add(Instant::T0, b), AddEffect::Queued);
+    assert_eq!(q.add(Instant::T0, a), AddEffect::Deduplicated);
     assert_eq!(q.len(), 2);
-    assert_eq!(q.get(0), Got::Item(a));
-    assert_eq!(q.add(0, a), AddEffect::MarkedDirty);
+    assert_eq!(q.get(Instant::T0), Got::Item(a));
+    assert_eq!(q.add(Instant::T0, a), AddEffect::MarkedDirty);
     assert_eq!(q.len(), 1);
-    q.done(0, a);
+    q.done(Instant::T0, a);
     assert_eq!(
         q.queued().collect::<Vec<_>>(),
         vec![b, a],
@@ -32,12 +32,12 @@ fn fifo_dedup_and_readd_while_processing() {
 fn shutdown_hands_out_what_is_queued_then_stops() {
     let mut q = q();
     let (a, c) = (q.key("a"), q.key("c"));
-    q.add(0, a);
-    q.add_after(0, c, SECOND);
-    q.shutdown(0);
-    assert_eq!(q.add(0, c), AddEffect::Ignored);
-    assert_eq!(q.get(2 * SECOND), Got::Item(a));
-    assert_eq!(q.get(2 * SECOND), Got::ShutDown);
+    q.add(Instant::T0, a);
+    q.add_after(Instant::T0, c, SECOND);
+    q.shutdown(Instant::T0);
+    assert_eq!(q.add(Instant::T0, c), AddEffect::Ignored);
+    assert_eq!(q.get(Instant::T0 + 2 * SECOND), Got::Item(a));
+    assert_eq!(q.get(Instant::T0 + 2 * SECOND), Got::ShutDown);
     assert_eq!(q.metrics().unwrap().retries_total, 1);
 }
 
@@ -45,14 +45,14 @@ fn shutdown_hands_out_what_is_queued_then_stops() {
 fn drain_waits_only_for_in_flight_items() {
     let mut q = q();
     let (a, b) = (q.key("a"), q.key("b"));
-    q.add(0, a);
-    q.add(0, b);
-    assert_eq!(q.get(0), Got::Item(a));
-    assert!(!q.shutdown_with_drain(0));
-    assert_eq!(q.get(0), Got::Item(b));
-    q.done(0, a);
+    q.add(Instant::T0, a);
+    q.add(Instant::T0, b);
+    assert_eq!(q.get(Instant::T0), Got::Item(a));
+    assert!(!q.shutdown_with_drain(Instant::T0));
+    assert_eq!(q.get(Instant::T0), Got::Item(b));
+    q.done(Instant::T0, a);
     assert!(!q.drained());
-    q.done(0, b);
+    q.done(Instant::T0, b);
     assert!(q.drained());
 }
 
@@ -66,17 +66,17 @@ fn rapid_rate_limited_adds_coalesce_but_count() {
         QueueOptions::with_metrics(),
     );
     let x = q.key("x");
-    q.add_rate_limited(0, x);
+    q.add_rate_limited(Instant::T0, x);
     assert_eq!(
-        q.add_rate_limited(0, x).1,
+        q.add_rate_limited(Instant::T0, x).1,
         AfterEffect::KeptEarlier {
-            ready_at: 5_000_000
+            ready_at: WideInstant::from_nanos(5_000_000)
         }
     );
-    assert_eq!(q.next_ready_at(), Some(5 * MILLISECOND));
-    assert_eq!(q.get(5 * MILLISECOND), Got::Item(x));
-    q.done(5 * MILLISECOND, x);
-    assert_eq!(q.get(SECOND), Got::Empty);
+    assert_eq!(q.next_ready_at(), Some(Instant::T0 + 5 * MILLISECOND));
+    assert_eq!(q.get(Instant::T0 + 5 * MILLISECOND), Got::Item(x));
+    q.done(Instant::T0 + 5 * MILLISECOND, x);
+    assert_eq!(q.get(Instant::T0 + SECOND), Got::Empty);
     assert_eq!(q.num_requeues(x), 2);
     assert_eq!(q.metrics().unwrap().retries_total, 2);
 }
@@ -86,7 +86,7 @@ fn the_soonest_waiting_keys_match_a_full_sort() {
     let mut q = q();
     for i in 0..200i64 {
         let id = q.key(&format!("k{i}"));
-        q.add_after(0, id, 1 + (i * 7919) % 97);
+        q.add_after(Instant::T0, id, Duration::from_nanos(1 + (i * 7919) % 97));
     }
     let full = q.waiting_sorted();
     assert_eq!(q.waiting_soonest(24), full[..24].to_vec());
@@ -97,9 +97,9 @@ fn the_soonest_waiting_keys_match_a_full_sort() {
 fn time_never_goes_backwards() {
     let mut q = q();
     let a = q.key("a");
-    q.add_after(10, a, 5);
-    assert_eq!(q.advance(3), 10);
+    q.add_after(Instant::from_nanos(10), a, Duration::from_nanos(5));
+    assert_eq!(q.advance(Instant::from_nanos(3)), Instant::from_nanos(10));
     assert_eq!(q.len(), 0);
-    q.advance(15);
+    q.advance(Instant::from_nanos(15));
     assert_eq!(q.len(), 1);
 }

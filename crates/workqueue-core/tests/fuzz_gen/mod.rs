@@ -39,10 +39,19 @@ impl Gen {
             0.01 + self.0.next_f64() * 100.0
         }
     }
-    pub fn nanos(&mut self) -> Nanos {
-        const EXTREMES: [i64; 8] = [0, -1, 1, i64::MIN, i64::MAX, i64::MAX / 2 + 1, -SECOND, 1];
+    pub fn nanos(&mut self) -> i64 {
+        const EXTREMES: [i64; 8] = [
+            0,
+            -1,
+            1,
+            i64::MIN,
+            i64::MAX,
+            i64::MAX / 2 + 1,
+            -SECOND.as_nanos(),
+            1,
+        ];
         if !self.extreme() {
-            return (1 + self.below(2_000) as i64) * MILLISECOND;
+            return ((1 + self.below(2_000) as i64) * MILLISECOND).as_nanos();
         }
         match self.below(4) {
             0 => self.0.next_u64() as i64,
@@ -72,17 +81,17 @@ impl Gen {
             0 => Outcome::Success,
             1 => Outcome::Requeue,
             2 => Outcome::RequeueAfter {
-                after_ns: self.nanos(),
+                after_ns: Duration::from_nanos(self.nanos()),
             },
             3 => Outcome::Error,
             4 => Outcome::TerminalError,
             5 => Outcome::ErrorWithRequeueAfter {
-                after_ns: self.nanos(),
+                after_ns: Duration::from_nanos(self.nanos()),
             },
             _ => Outcome::Custom {
                 result: ReconcileResult {
                     requeue: self.chance(50),
-                    requeue_after_ns: self.nanos(),
+                    requeue_after_ns: Duration::from_nanos(self.nanos()),
                     error: Default::default(),
                     priority: self.chance(30).then(|| self.nanos() % 200 - 100),
                 },
@@ -115,12 +124,12 @@ impl Gen {
     pub fn limiter(&mut self, depth: u32) -> LimiterConfig {
         match self.below(if depth > 2 { 4 } else { 6 }) {
             0 => LimiterConfig::Exponential {
-                base_ns: self.nanos(),
-                max_ns: self.nanos(),
+                base_ns: Duration::from_nanos(self.nanos()),
+                max_ns: Duration::from_nanos(self.nanos()),
             },
             1 => LimiterConfig::FastSlow {
-                fast_ns: self.nanos(),
-                slow_ns: self.nanos(),
+                fast_ns: Duration::from_nanos(self.nanos()),
+                slow_ns: Duration::from_nanos(self.nanos()),
                 max_fast_attempts: self.count() as u32,
             },
             2 => LimiterConfig::Bucket {
@@ -139,7 +148,7 @@ impl Gen {
             },
             _ => LimiterConfig::WithMaxWait {
                 limiter: Box::new(self.limiter(depth + 1)),
-                max_wait_ns: self.nanos(),
+                max_wait_ns: Duration::from_nanos(self.nanos()),
             },
         }
     }
@@ -148,17 +157,17 @@ impl Gen {
             0 => Source::WatchEvents {
                 key: self.key(),
                 per_second: self.f64(),
-                start_ns: self.nanos(),
-                duration_ns: self.nanos(),
+                start_ns: Duration::from_nanos(self.nanos()),
+                duration_ns: Duration::from_nanos(self.nanos()),
             },
             1 => Source::AddMany {
                 prefix: self.key(),
                 count: self.count(),
-                at_ns: self.nanos(),
+                at_ns: Duration::from_nanos(self.nanos()),
                 script: self.chance(30).then(|| self.script()),
             },
             _ => Source::Resync {
-                period_ns: self.nanos(),
+                period_ns: Duration::from_nanos(self.nanos()),
             },
         }
     }
@@ -175,7 +184,11 @@ impl Gen {
         } else {
             1 + self.below(4) as u32
         };
-        s.controllers[0].controller.reconcile_ns = if self.chance(50) { 0 } else { self.nanos() };
+        s.controllers[0].controller.reconcile_ns = if self.chance(50) {
+            Duration::ZERO
+        } else {
+            Duration::from_nanos(self.nanos())
+        };
         s.controllers[0].controller.give_up_after = self.chance(20).then(|| self.count());
         if self.chance(15) {
             s.crossplane = Some(CrossplaneConfig {
@@ -187,8 +200,8 @@ impl Gen {
             let spec = ItemSpec {
                 key: self.key(),
                 script: self.chance(50).then(|| self.script()),
-                reconcile_ns: self.chance(30).then(|| self.nanos()),
-                add_at_ns: self.chance(80).then(|| self.nanos()),
+                reconcile_ns: self.chance(30).then(|| Duration::from_nanos(self.nanos())),
+                add_at_ns: self.chance(80).then(|| Instant::from_nanos(self.nanos())),
             };
             s.controllers[0].items.push(spec);
         }
@@ -197,10 +210,10 @@ impl Gen {
             s.controllers[0].sources.push(src);
         }
         if self.chance(20) {
-            s.duration_ns = self.nanos();
+            s.duration_ns = Duration::from_nanos(self.nanos());
         }
         if self.chance(10) {
-            s.sample_ns = self.nanos();
+            s.sample_ns = Duration::from_nanos(self.nanos());
         }
         s
     }
@@ -214,10 +227,10 @@ impl Gen {
             2 => Input::WatchEvents {
                 key: self.key(),
                 per_second: self.f64(),
-                duration_ns: self.nanos(),
+                duration_ns: Duration::from_nanos(self.nanos()),
             },
             3 => Input::Resync {
-                period_ns: self.chance(70).then(|| self.nanos()),
+                period_ns: self.chance(70).then(|| Duration::from_nanos(self.nanos())),
             },
             4 => Input::Decide {
                 key: self.key(),

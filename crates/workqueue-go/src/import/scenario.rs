@@ -85,7 +85,7 @@ impl Reader<'_> {
                     workers: c.options.workers.unwrap_or(1).max(1),
                     reconcile_ns: 50 * MILLISECOND,
                     give_up_after: None,
-                    reconcile_timeout_ns: c.options.timeout.filter(|t| *t > 0),
+                    reconcile_timeout_ns: c.options.timeout.filter(|t| *t > Duration::ZERO),
                     reconcile_jitter_ns: None,
                 },
                 default_script: Script::Always {
@@ -95,7 +95,7 @@ impl Reader<'_> {
                 sources: vec![KeySource::AddMany {
                     prefix: format!("{}-", c.kind.to_lowercase()),
                     count: OBJECTS,
-                    at_ns: 0,
+                    at_ns: Duration::ZERO,
                     script: None,
                 }],
                 // A status update: the write nearly every reconcile makes.

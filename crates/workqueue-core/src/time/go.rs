@@ -1,35 +1,16 @@
-//! Virtual time: integer nanoseconds, exactly like Go's `time.Duration`.
-//!
-//! The core never reads a clock. Every call that can change state takes the
-//! current virtual instant as a [`Nanos`] value measured from the start of the
-//! run (`T0 = 0`).
+//! Go's durations as text (`time.Duration.String`, `time.ParseDuration`)
+//! and Go's conversions between floats and durations.
 
 use std::fmt;
 
-/// An instant (nanoseconds since `T0`) or a duration, as Go's `time.Duration`.
-pub type Nanos = i64;
-
-pub const NANOSECOND: Nanos = 1;
-pub const MICROSECOND: Nanos = 1_000;
-pub const MILLISECOND: Nanos = 1_000_000;
-pub const SECOND: Nanos = 1_000_000_000;
-pub const MINUTE: Nanos = 60 * SECOND;
-pub const HOUR: Nanos = 60 * MINUTE;
-
-/// `rate.InfDuration`: the largest duration, about 292 years.
-pub const INF_DURATION: Nanos = i64::MAX;
-
-/// `instant + delay`, saturating at the end of representable time instead of
-/// wrapping into the past (a wrapped instant would fire at once, forever).
-pub fn after(instant: Nanos, delay: Nanos) -> Nanos {
-    instant.saturating_add(delay)
-}
+use super::{Duration, HOUR, MICROSECOND, MILLISECOND, MINUTE, SECOND};
 
 /// Go's `Duration.Seconds()`: whole seconds plus the fraction, computed in two
 /// parts so that large durations keep their nanoseconds.
-pub fn go_seconds(d: Nanos) -> f64 {
-    let sec = d / SECOND;
-    let nsec = d % SECOND;
+pub fn go_seconds(d: Duration) -> f64 {
+    let (d, second) = (d.as_nanos(), SECOND.as_nanos());
+    let sec = d / second;
+    let nsec = d % second;
     sec as f64 + nsec as f64 / 1e9
 }
 
@@ -48,7 +29,7 @@ pub fn go_f64_to_i64(x: f64) -> i64 {
 
 /// A duration printed as Go prints it (`1m21.92s`, `4.099999999s`, `5ms`, `0s`).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
-pub struct GoDuration(pub Nanos);
+pub struct GoDuration(pub Duration);
 
 impl fmt::Display for GoDuration {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -56,31 +37,19 @@ impl fmt::Display for GoDuration {
     }
 }
 
-/// A count with thousands separators, as people read it: 10000 is 10,000.
-pub fn format_count(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// Port of Go's `time.Duration.String`.
-pub fn format_go_duration(d: Nanos) -> String {
+pub fn format_go_duration(d: Duration) -> String {
+    let d = d.as_nanos();
     if d == 0 {
         return "0s".to_string();
     }
     let neg = d < 0;
     let mut u = d.unsigned_abs();
     let mut out = String::new();
-    if u < SECOND as u64 {
-        let (prec, unit) = if u < MICROSECOND as u64 {
+    if u < SECOND.as_nanos() as u64 {
+        let (prec, unit) = if u < MICROSECOND.as_nanos() as u64 {
             (0, "ns")
-        } else if u < MILLISECOND as u64 {
+        } else if u < MILLISECOND.as_nanos() as u64 {
             (3, "µs")
         } else {
             (6, "ms")
@@ -146,7 +115,7 @@ pub enum DurationError {
 }
 
 /// Parses Go's duration syntax (`300ms`, `-1.5h`, `2h45m`, `0`).
-pub fn parse_go_duration(input: &str) -> Result<Nanos, DurationError> {
+pub fn parse_go_duration(input: &str) -> Result<Duration, DurationError> {
     let s = input.trim();
     if s.is_empty() {
         return Err(DurationError::Empty);
@@ -157,7 +126,7 @@ pub fn parse_go_duration(input: &str) -> Result<Nanos, DurationError> {
         _ => (false, s),
     };
     if rest == "0" {
-        return Ok(0);
+        return Ok(Duration::ZERO);
     }
     if rest.is_empty() {
         return Err(DurationError::Invalid(input.to_string()));
@@ -179,11 +148,11 @@ pub fn parse_go_duration(input: &str) -> Result<Nanos, DurationError> {
         rest = &rest[unit_end..];
         let scale: i128 = match unit {
             "ns" => 1,
-            "us" | "µs" | "μs" => MICROSECOND as i128,
-            "ms" => MILLISECOND as i128,
-            "s" => SECOND as i128,
-            "m" => MINUTE as i128,
-            "h" => HOUR as i128,
+            "us" | "µs" | "μs" => MICROSECOND.as_nanos() as i128,
+            "ms" => MILLISECOND.as_nanos() as i128,
+            "s" => SECOND.as_nanos() as i128,
+            "m" => MINUTE.as_nanos() as i128,
+            "h" => HOUR.as_nanos() as i128,
             "" => return Err(DurationError::Invalid(input.to_string())),
             _ => {
                 return Err(DurationError::UnknownUnit {
@@ -218,32 +187,38 @@ pub fn parse_go_duration(input: &str) -> Result<Nanos, DurationError> {
             .ok_or_else(|| DurationError::Overflow(input.to_string()))?;
     }
     let signed = if neg { -total } else { total };
-    i64::try_from(signed).map_err(|_| DurationError::Overflow(input.to_string()))
+    i64::try_from(signed)
+        .map(Duration::from_nanos)
+        .map_err(|_| DurationError::Overflow(input.to_string()))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::time::*;
+
+    const fn ns(n: i64) -> Duration {
+        Duration::from_nanos(n)
+    }
 
     #[test]
     fn formats_like_go() {
         let cases = [
-            (0, "0s"),
-            (1, "1ns"),
-            (1_100, "1.1µs"),
+            (ns(0), "0s"),
+            (ns(1), "1ns"),
+            (ns(1_100), "1.1µs"),
             (5 * MILLISECOND, "5ms"),
             (2_200 * MICROSECOND, "2.2ms"),
             (SECOND, "1s"),
-            (4_099_999_999, "4.099999999s"),
+            (ns(4_099_999_999), "4.099999999s"),
             (81_920 * MILLISECOND, "1m21.92s"),
             (1000 * SECOND, "16m40s"),
             (HOUR + 2 * MINUTE + 3 * SECOND, "1h2m3s"),
             (-5 * SECOND, "-5s"),
             (INF_DURATION, "2562047h47m16.854775807s"),
-            (i64::MIN, "-2562047h47m16.854775808s"),
+            (ns(i64::MIN), "-2562047h47m16.854775808s"),
         ];
         for (d, want) in cases {
-            assert_eq!(format_go_duration(d), want, "{d}");
+            assert_eq!(format_go_duration(d), want, "{d:?}");
         }
     }
 
@@ -253,7 +228,7 @@ mod tests {
         assert_eq!(parse_go_duration("1.5s"), Ok(1_500 * MILLISECOND));
         assert_eq!(parse_go_duration("2m30s"), Ok(150 * SECOND));
         assert_eq!(parse_go_duration("-5s"), Ok(-5 * SECOND));
-        assert_eq!(parse_go_duration("0"), Ok(0));
+        assert_eq!(parse_go_duration("0"), Ok(Duration::ZERO));
         assert_eq!(parse_go_duration("100us"), Ok(100 * MICROSECOND));
         assert!(matches!(
             parse_go_duration("5"),
@@ -273,12 +248,12 @@ mod tests {
     #[test]
     fn format_then_parse_round_trips() {
         for d in [
-            1,
-            999,
+            ns(1),
+            ns(999),
             5 * MILLISECOND,
-            4_099_999_999,
+            ns(4_099_999_999),
             1000 * SECOND,
-            3 * HOUR + 7,
+            3 * HOUR + ns(7),
         ] {
             assert_eq!(parse_go_duration(&format_go_duration(d)), Ok(d));
         }
@@ -290,6 +265,6 @@ mod tests {
         assert_eq!(go_f64_to_i64(-1.9), -1);
         assert_eq!(go_f64_to_i64(9_223_372_036_854_775_808.0), i64::MIN);
         assert_eq!(go_f64_to_i64(f64::NAN), i64::MIN);
-        assert_eq!(go_seconds(1_500_000_001), 1.500000001);
+        assert_eq!(go_seconds(ns(1_500_000_001)), 1.500000001);
     }
 }

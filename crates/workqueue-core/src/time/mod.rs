@@ -1,0 +1,318 @@
+//! Virtual time: integer nanoseconds, exactly like Go's `time.Time` and
+//! `time.Duration`.
+//!
+//! The core never reads a clock. Every call that can change state takes the
+//! current virtual [`Instant`], measured from the start of the run
+//! ([`Instant::T0`]); spans between instants are [`Duration`]s. Both are one
+//! i64 underneath, serialized as that integer, and every operation does what
+//! the i64 arithmetic did (plain, saturating or checked, as named), because
+//! the recorded upstream cases check the edges.
+
+use std::fmt;
+use std::ops::{Add, AddAssign, Div, Mul, Neg, Sub};
+
+mod go;
+
+pub use go::*;
+
+/// A point in virtual time: nanoseconds since [`Instant::T0`].
+#[repr(transparent)]
+#[derive(
+    Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(transparent)]
+pub struct Instant(i64);
+
+/// A signed span of virtual time in nanoseconds, as Go's `time.Duration`.
+#[repr(transparent)]
+#[derive(
+    Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(transparent)]
+pub struct Duration(i64);
+
+impl Instant {
+    /// The start of every run.
+    pub const T0: Instant = Instant(0);
+    /// The end of representable time: "never" for a timer.
+    pub const MAX: Instant = Instant(i64::MAX);
+    /// The earliest representable instant: "never happened" for a gauge.
+    pub const MIN: Instant = Instant(i64::MIN);
+
+    pub const fn from_nanos(ns: i64) -> Instant {
+        Instant(ns)
+    }
+
+    pub const fn as_nanos(self) -> i64 {
+        self.0
+    }
+
+    /// `self + d`, stopping at the end (or start) of representable time
+    /// instead of wrapping.
+    pub const fn saturating_add(self, d: Duration) -> Instant {
+        Instant(self.0.saturating_add(d.0))
+    }
+
+    /// How long after `T0` this is.
+    pub const fn since_t0(self) -> Duration {
+        Duration(self.0)
+    }
+
+    /// `self - earlier`, saturating as i64's `saturating_sub`.
+    pub const fn saturating_sub(self, earlier: Instant) -> Duration {
+        Duration(self.0.saturating_sub(earlier.0))
+    }
+
+    /// This instant as a [`WideInstant`].
+    pub const fn wide(self) -> WideInstant {
+        WideInstant(self.0 as i128)
+    }
+
+    /// `self + d`, exact: a [`WideInstant`] holds any sum of two i64s.
+    pub const fn wide_after(self, d: Duration) -> WideInstant {
+        WideInstant(self.0 as i128 + d.0 as i128)
+    }
+}
+
+/// An instant kept in 128 bits, where `now + InfDuration` cannot overflow:
+/// the queues' `readyAt` and x/time/rate's `timeToAct`, which Go computes
+/// as a `time.Time` that never wraps.
+#[repr(transparent)]
+#[derive(
+    Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(transparent)]
+pub struct WideInstant(i128);
+
+impl WideInstant {
+    pub const T0: WideInstant = WideInstant(0);
+
+    pub const fn from_nanos(ns: i128) -> WideInstant {
+        WideInstant(ns)
+    }
+
+    pub const fn as_nanos(self) -> i128 {
+        self.0
+    }
+
+    /// The instant, when an i64 holds it.
+    pub fn narrow(self) -> Option<Instant> {
+        i64::try_from(self.0).ok().map(Instant)
+    }
+}
+
+/// The exact nanoseconds from `earlier` to `self` (wide: it may not fit a
+/// [`Duration`]).
+impl Sub for WideInstant {
+    type Output = i128;
+    fn sub(self, earlier: WideInstant) -> i128 {
+        self.0 - earlier.0
+    }
+}
+
+impl Duration {
+    pub const ZERO: Duration = Duration(0);
+    pub const NANOSECOND: Duration = Duration(1);
+    pub const MICROSECOND: Duration = Duration(1_000);
+    pub const MILLISECOND: Duration = Duration(1_000_000);
+    pub const SECOND: Duration = Duration(1_000_000_000);
+    pub const MINUTE: Duration = Duration(60 * Self::SECOND.0);
+    pub const HOUR: Duration = Duration(60 * Self::MINUTE.0);
+    /// The largest duration, about 292 years.
+    pub const MAX: Duration = Duration(i64::MAX);
+    /// `rate.InfDuration`.
+    pub const INF: Duration = Duration::MAX;
+
+    pub const fn from_nanos(ns: i64) -> Duration {
+        Duration(ns)
+    }
+
+    pub const fn as_nanos(self) -> i64 {
+        self.0
+    }
+
+    pub const fn saturating_add(self, d: Duration) -> Duration {
+        Duration(self.0.saturating_add(d.0))
+    }
+
+    pub const fn saturating_sub(self, d: Duration) -> Duration {
+        Duration(self.0.saturating_sub(d.0))
+    }
+
+    pub const fn saturating_mul(self, n: i64) -> Duration {
+        Duration(self.0.saturating_mul(n))
+    }
+
+    pub const fn checked_mul(self, n: i64) -> Option<Duration> {
+        match self.0.checked_mul(n) {
+            Some(ns) => Some(Duration(ns)),
+            None => None,
+        }
+    }
+}
+
+// Debug prints the bare integer, as the i64 did, so that no text written
+// with `{:?}` changes.
+impl fmt::Debug for Instant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+impl fmt::Debug for Duration {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+impl fmt::Debug for WideInstant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+impl Add<Duration> for Instant {
+    type Output = Instant;
+    fn add(self, d: Duration) -> Instant {
+        Instant(self.0 + d.0)
+    }
+}
+
+impl AddAssign<Duration> for Instant {
+    fn add_assign(&mut self, d: Duration) {
+        self.0 += d.0;
+    }
+}
+
+impl Sub<Duration> for Instant {
+    type Output = Instant;
+    fn sub(self, d: Duration) -> Instant {
+        Instant(self.0 - d.0)
+    }
+}
+
+impl Sub for Instant {
+    type Output = Duration;
+    fn sub(self, earlier: Instant) -> Duration {
+        Duration(self.0 - earlier.0)
+    }
+}
+
+impl Add for Duration {
+    type Output = Duration;
+    fn add(self, d: Duration) -> Duration {
+        Duration(self.0 + d.0)
+    }
+}
+
+impl AddAssign for Duration {
+    fn add_assign(&mut self, d: Duration) {
+        self.0 += d.0;
+    }
+}
+
+impl Sub for Duration {
+    type Output = Duration;
+    fn sub(self, d: Duration) -> Duration {
+        Duration(self.0 - d.0)
+    }
+}
+
+impl Neg for Duration {
+    type Output = Duration;
+    fn neg(self) -> Duration {
+        Duration(-self.0)
+    }
+}
+
+impl Mul<i64> for Duration {
+    type Output = Duration;
+    fn mul(self, n: i64) -> Duration {
+        Duration(self.0 * n)
+    }
+}
+
+/// `5 * MILLISECOND`, written as Go writes `5 * time.Millisecond`.
+impl Mul<Duration> for i64 {
+    type Output = Duration;
+    fn mul(self, d: Duration) -> Duration {
+        Duration(self * d.0)
+    }
+}
+
+impl Div<i64> for Duration {
+    type Output = Duration;
+    fn div(self, n: i64) -> Duration {
+        Duration(self.0 / n)
+    }
+}
+
+/// How many whole `d` fit in `self` (truncated, as i64 division).
+impl Div for Duration {
+    type Output = i64;
+    fn div(self, d: Duration) -> i64 {
+        self.0 / d.0
+    }
+}
+
+impl std::iter::Sum for Duration {
+    fn sum<I: Iterator<Item = Duration>>(iter: I) -> Duration {
+        iter.fold(Duration::ZERO, |a, b| a + b)
+    }
+}
+
+// The JSON Schema of the bare integer: a schema written from these types is
+// the one written from the i64s.
+macro_rules! schema_as_i64 {
+    ($t:ty) => {
+        impl schemars::JsonSchema for $t {
+            fn inline_schema() -> bool {
+                <i64 as schemars::JsonSchema>::inline_schema()
+            }
+
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                <i64 as schemars::JsonSchema>::schema_name()
+            }
+
+            fn schema_id() -> std::borrow::Cow<'static, str> {
+                <i64 as schemars::JsonSchema>::schema_id()
+            }
+
+            fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                <i64 as schemars::JsonSchema>::json_schema(generator)
+            }
+        }
+    };
+}
+
+schema_as_i64!(Instant);
+schema_as_i64!(Duration);
+
+pub const NANOSECOND: Duration = Duration::NANOSECOND;
+pub const MICROSECOND: Duration = Duration::MICROSECOND;
+pub const MILLISECOND: Duration = Duration::MILLISECOND;
+pub const SECOND: Duration = Duration::SECOND;
+pub const MINUTE: Duration = Duration::MINUTE;
+pub const HOUR: Duration = Duration::HOUR;
+
+/// `rate.InfDuration`: the largest duration, about 292 years.
+pub const INF_DURATION: Duration = Duration::INF;
+
+/// `instant + delay`, saturating at the end of representable time instead of
+/// wrapping into the past (a wrapped instant would fire at once, forever).
+pub fn after(instant: Instant, delay: Duration) -> Instant {
+    instant.saturating_add(delay)
+}
+
+/// A count with thousands separators, as people read it: 10000 is 10,000.
+pub fn format_count(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
