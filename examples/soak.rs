@@ -8,7 +8,6 @@
 //! `cargo run --release --example soak` (part of `bash scripts/bench.sh`).
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::rc::Rc;
 use std::sync::atomic::{AtomicIsize, Ordering};
 
 use workqueue_core::scenario::Source;
@@ -17,7 +16,6 @@ use workqueue_core::{
 };
 use workqueue_playground::settings::Settings;
 use workqueue_playground::state::{Action, Playground};
-use yew::Reducible;
 
 struct Counting;
 static LIVE: AtomicIsize = AtomicIsize::new(0);
@@ -86,16 +84,15 @@ fn scenario() -> Scenario {
 
 fn report(p: &Playground, label: &str) -> isize {
     let sim = p.sim();
-    let total_sim = held(&*sim) + sim.queue().keys().heap_bytes() as isize;
+    let total_sim = held(sim) + sim.queue().keys().heap_bytes() as isize;
     let log = held(sim.log());
     let series = held(sim.series());
-    drop(sim);
     let live = p.engine();
-    let timeline = p.timeline.borrow();
+    let timeline = &p.timeline;
     let checkpoints: isize = timeline
         .checkpoints()
         .iter()
-        .map(|c| held(c) + names_not_shared(c, Some(&live)))
+        .map(|c| held(c) + names_not_shared(c, Some(live)))
         .sum();
     let total = total_sim + checkpoints;
     println!(
@@ -121,20 +118,20 @@ fn timeline_of_the_100k_storm(queue: QueueKind, prefix: &str) {
     let mut s = Scenario::failing_keys(per_item, 100_000);
     s.first_mut().queue = queue;
     s.duration_ns = 20 * MINUTE;
-    let mut p = Rc::new(Playground::with(Settings::from_scenario(&s), s));
-    p = p.reduce(Action::SetSpeed(1000.0));
+    let mut p = Playground::with(Settings::from_scenario(&s), s);
+    p.apply(Action::SetSpeed(1000.0));
     let mut frames = 0u64;
     while p.now() < Instant::T0 + 10 * MINUTE {
-        p = p.reduce(Action::Tick(1000.0 / 60.0));
+        p.apply(Action::Tick(1000.0 / 60.0));
         frames += 1;
         assert!(p.playing, "the 100k storm stopped: {:?}", p.notice);
     }
     let live = p.engine();
-    let timeline = p.timeline.borrow();
+    let timeline = &p.timeline;
     // A checkpoint as it costs: a copy of the whole run, less the key names
     // it shares with the live run; the live run with its names.
-    let checkpoint_bytes = |c: &Manager| held(c) + names_not_shared(c, Some(&live));
-    let live_bytes = held(&*live) + names_not_shared(&live, None);
+    let checkpoint_bytes = |c: &Manager| held(c) + names_not_shared(c, Some(live));
+    let live_bytes = held(live) + names_not_shared(live, None);
     let held_kb = timeline
         .checkpoints()
         .iter()
@@ -171,13 +168,13 @@ fn timeline_of_the_100k_storm(queue: QueueKind, prefix: &str) {
 
 fn main() {
     let s = scenario();
-    let mut p = Rc::new(Playground::with(Settings::from_scenario(&s), s));
-    p = p.reduce(Action::SetSpeed(1000.0));
+    let mut p = Playground::with(Settings::from_scenario(&s), s);
+    p.apply(Action::SetSpeed(1000.0));
     let mut totals = Vec::new();
     for (label, until) in [("5min", 5 * MINUTE), ("60min", 60 * MINUTE)] {
         let mut frames = 0u64;
         while p.now() < Instant::T0 + until {
-            p = p.reduce(Action::Tick(1000.0 / 60.0));
+            p.apply(Action::Tick(1000.0 / 60.0));
             frames += 1;
             assert!(p.playing, "the soak run stopped: {:?}", p.notice);
         }

@@ -58,7 +58,7 @@ impl Playground {
             {
                 Ok((scenario, timeline)) => {
                     self.settings = Settings::from_scenario(&scenario);
-                    self.timeline = std::rc::Rc::new(std::cell::RefCell::new(timeline));
+                    self.timeline = timeline;
                     let inputs = setup.map(|s| s.inputs).unwrap_or_default();
                     self.selected = inputs.iter().rev().find_map(|(_, i)| match i {
                         Input::Add { key } => Some(key.clone()),
@@ -115,12 +115,12 @@ impl Playground {
         let waiting = step
             .wait
             .as_ref()
-            .is_some_and(|w| !w.met(self.timeline.borrow().sim()));
+            .is_some_and(|w| !w.met(self.timeline.sim()));
         if waiting && self.suggested_decision(step).is_some() {
             return Press::Decided;
         }
         // A step's own action (its button) counts as playing it.
-        let playable = self.timeline.borrow().next_instant().is_some() || step.act.is_some();
+        let playable = self.timeline.next_instant().is_some() || step.act.is_some();
         // (A scene already playing by hand still gets the press: the step's
         // own action runs, and the dwell starts.)
         if (waiting && !self.playing) || (l.played_at.is_none() && playable) {
@@ -197,11 +197,7 @@ impl Playground {
             Press::Decided => {
                 if let Some((key, outcome)) = decision {
                     l.played_at.get_or_insert(now_ms);
-                    if let Err(e) = self
-                        .timeline
-                        .borrow_mut()
-                        .record(Input::Decide { key, outcome })
-                    {
+                    if let Err(e) = self.timeline.record(Input::Decide { key, outcome }) {
                         self.notice = Notice::error(e.to_string());
                     }
                     self.playing = true;
@@ -299,7 +295,7 @@ impl Playground {
             return;
         };
         for input in act.inputs {
-            if let Err(e) = self.timeline.borrow_mut().record(input) {
+            if let Err(e) = self.timeline.record(input) {
                 self.notice = Notice::error(e.to_string());
             }
         }
@@ -363,7 +359,7 @@ impl Playground {
             .library
             .get(l.index)
             .and_then(|x| x.steps.get(l.step).and_then(|s| s.wait.clone()))
-            .is_some_and(|w| w.met(self.timeline.borrow().sim()));
+            .is_some_and(|w| w.met(self.timeline.sim()));
         if met {
             self.playing = false;
             self.until_wait = false;
@@ -443,7 +439,7 @@ impl Playground {
             .into_iter()
             .filter(|(at, _)| *at == Instant::T0)
         {
-            let _ = fresh.timeline.borrow_mut().record(input);
+            let _ = fresh.timeline.record(input);
         }
         fresh.idle = false;
         fresh.lesson = Some(ls);

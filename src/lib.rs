@@ -23,11 +23,14 @@ pub mod session;
 pub mod settings;
 pub mod share;
 pub mod state;
+pub mod store;
 pub mod timeline;
 pub mod versions;
 pub mod workshop;
 
 use yew::prelude::*;
+
+use crate::store::StateRef;
 
 use components::inputs::Inputs;
 use components::inspector::Inspector;
@@ -39,7 +42,8 @@ use components::toolbar::Toolbar;
 use components::transport::Transport;
 use components::welcome::Welcome;
 use lesson_worker::LessonWorker;
-use state::{Action, NoticeKind, Playground, PlaygroundContext};
+use state::{Action, NoticeKind, Playground};
+use store::PlaygroundContext;
 
 /// A panic is a bug: log it to the console (tests fail on console errors) and
 /// tell the person at the page what to do, instead of freezing silently.
@@ -71,7 +75,8 @@ const NOTICE_MS: u32 = 6000;
 
 #[function_component(Notices)]
 fn notices() -> Html {
-    let state = components::use_playground();
+    let context = components::use_playground();
+    let state = context.read();
     {
         // Where notices float over the header (workshop, embed), information
         // goes by itself after a while; an error stays until dismissed.
@@ -123,7 +128,7 @@ fn location() -> (String, String) {
 }
 
 /// The welcome panel, on a first visit to the free playground only.
-fn welcome(state: &PlaygroundContext) -> Html {
+fn welcome(state: &StateRef) -> Html {
     use components::welcome::DEMO_KEY;
     use workqueue_core::{Input, Script};
     let show = state.idle && state.lesson.is_none() && !state.mode.embed;
@@ -155,9 +160,9 @@ pub fn app() -> Html {
             .then(session::restored)
             .flatten()
     });
-    let state = {
+    let context = {
         let reloaded = reloaded.clone();
-        use_reducer(move || {
+        store::use_store(move || {
             let (search, hash) = location();
             let opened = Playground::from_url(&search, &hash);
             match (*reloaded).clone() {
@@ -166,9 +171,10 @@ pub fn app() -> Html {
             }
         })
     };
+    let state = context.read();
     // The page's one lesson worker, handed to the components that ask it.
     let worker = {
-        let d = state.dispatcher();
+        let d = context.dispatcher();
         (*use_memo((), move |_| {
             LessonWorker::new(Callback::from(move |a| d.dispatch(a)))
         }))
@@ -176,10 +182,9 @@ pub fn app() -> Html {
     };
     {
         // The run is saved as the page is hidden (a reload, a closed tab, a
-        // phone's app switch), from the state of the last render.
-        let latest = use_mut_ref(|| None::<PlaygroundContext>);
-        *latest.borrow_mut() = Some(state.clone());
-        use_effect_with((), move |_| session::save_when_hidden(latest));
+        // phone's app switch), as it is then.
+        let context = context.clone();
+        use_effect_with((), move |_| session::save_when_hidden(context));
     }
     {
         // Lessons are read by the lesson worker; its replies come back here.
@@ -221,7 +226,7 @@ pub fn app() -> Html {
     }
     hooks::use_ticker(state.dispatcher());
     hooks::use_keyboard(state.dispatcher());
-    hooks::use_workshop_link(&state);
+    hooks::use_workshop_link(&context);
     hooks::use_body_classes(state.mode);
     hooks::use_header_height();
     let narration = state.narration.clone();
@@ -237,7 +242,7 @@ pub fn app() -> Html {
     };
     if state.mode.embed {
         return html! {
-            <ContextProvider<PlaygroundContext> context={state.clone()}><ContextProvider<LessonWorker> context={worker.clone()}>
+            <ContextProvider<PlaygroundContext> context={context.clone()}><ContextProvider<LessonWorker> context={worker.clone()}>
                 <header class="top compact">{ brand }<Transport /></header>
                 <Notices />
                 // A frame of fixed height (the snippet sets it): the stage
@@ -265,7 +270,7 @@ pub fn app() -> Html {
         // The projector: the stage and the narration, nothing else. The
         // presenter's window holds the workshop (see `presenter`).
         return html! {
-            <ContextProvider<PlaygroundContext> context={state.clone()}><ContextProvider<LessonWorker> context={worker.clone()}>
+            <ContextProvider<PlaygroundContext> context={context.clone()}><ContextProvider<LessonWorker> context={worker.clone()}>
                 <Notices />
                 <main class="audience-layout" data-testid="audience">
                     <LessonPanel />
@@ -279,7 +284,7 @@ pub fn app() -> Html {
         // The trainer's screen: notes, the answer, the next step, the
         // clicker (the lesson panel's Back and Next) and a small live stage.
         return html! {
-            <ContextProvider<PlaygroundContext> context={state.clone()}><ContextProvider<LessonWorker> context={worker.clone()}>
+            <ContextProvider<PlaygroundContext> context={context.clone()}><ContextProvider<LessonWorker> context={worker.clone()}>
                 <header class="top compact">{ brand }<Transport /></header>
                 <Notices />
                 <main class="presenter-layout">
@@ -305,7 +310,7 @@ pub fn app() -> Html {
         }
     });
     html! {
-        <ContextProvider<PlaygroundContext> context={state.clone()}><ContextProvider<LessonWorker> context={worker.clone()}>
+        <ContextProvider<PlaygroundContext> context={context.clone()}><ContextProvider<LessonWorker> context={worker.clone()}>
             // A link, not a fragment: the address's fragment is a share link's.
             <a class="skip-link" href="" onclick={skip_to_stage} data-testid="skip-link">{"Skip to the stage"}</a>
             <header class="top">

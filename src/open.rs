@@ -407,7 +407,7 @@ mod tests {
         for n in 0..cases {
             let link = manager_link(&mut rng);
             let started = std::time::Instant::now();
-            let p = Playground::from_url("", &format!("#{link}"));
+            let mut p = Playground::from_url("", &format!("#{link}"));
             let mut ms = started.elapsed().as_secs_f64() * 1e3;
             if let Some(notice) = p
                 .notice
@@ -433,13 +433,13 @@ mod tests {
                 );
                 slowest = slowest.max(ms);
                 frames += 1;
-                if p.timeline.borrow().pending().is_none() {
+                if p.timeline.pending().is_none() {
                     break;
                 }
                 assert!(frame < 10_000, "case {n}: the link never finished opening");
                 let before = work(&p);
                 let started = std::time::Instant::now();
-                p.timeline.borrow_mut().catch_up();
+                p.timeline.catch_up();
                 ms = started.elapsed().as_secs_f64() * 1e3;
                 let done = work(&p) - before;
                 assert!(

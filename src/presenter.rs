@@ -121,7 +121,7 @@ impl Playground {
     /// scenario, the lesson step or past inputs differ; new inputs are
     /// recorded at their instants), the same lesson step with what was
     /// predicted there, and the same instant.
-    pub fn follow(&self, m: Mirror) -> Result<Playground, String> {
+    pub fn follow(&mut self, m: Mirror) -> Result<(), String> {
         let theirs: Shared = share::read(&m.shared).map_err(|e| e.to_string())?;
         let mine = self.shared();
         let step = |s: &Shared| s.lesson.as_ref().map(|l| (l.id.clone(), l.step));
@@ -129,21 +129,19 @@ impl Playground {
         let same_run = mine.scenario == theirs.scenario
             && step(&mine) == step(&theirs)
             && theirs.inputs.get(..known) == Some(&mine.inputs[..]);
-        let mut next = if same_run {
-            let next = self.clone();
-            {
-                let mut t = next.timeline.borrow_mut();
-                for (at, input) in &theirs.inputs[known..] {
-                    t.seek(*at);
-                    t.record(input.clone()).map_err(|e| e.to_string())?;
-                }
+        if same_run {
+            for (at, input) in &theirs.inputs[known..] {
+                self.timeline.seek(*at);
+                self.timeline
+                    .record(input.clone())
+                    .map_err(|e| e.to_string())?;
             }
-            next
         } else {
             let mut fresh = self.carry_over(Playground::from_shared(theirs.clone()));
             fresh.notice = None;
-            fresh
-        };
+            *self = fresh;
+        }
+        let next = self;
         next.selected = theirs.selected.clone();
         next.course = m.course.map(std::rc::Rc::new);
         next.until_wait = m.lesson.as_ref().is_some_and(|ui| ui.until_wait);
@@ -154,8 +152,7 @@ impl Playground {
             (None, Some(_)) => {}
         }
         next.follow_clock(m.clock);
-        next.rev = self.rev + 1;
-        Ok(next)
+        Ok(())
     }
 
     /// Play, pause, speed and the instant as the presenter has them. While
@@ -171,7 +168,7 @@ impl Playground {
             0
         };
         if (now - c.at).as_nanos().abs() > slack {
-            self.timeline.borrow_mut().seek(c.at);
+            self.timeline.seek(c.at);
         }
     }
 }

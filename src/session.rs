@@ -8,14 +8,11 @@
 //! What is saved is a share link's JSON, read back through the same gate
 //! ([`share::read`]): a damaged entry is refused like a damaged link.
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
 use crate::share::{self, Shared};
-use crate::state::PlaygroundContext;
+use crate::store::PlaygroundContext;
 
 /// The storage entry: the address it was saved under, a line break, the state.
 const KEY: &str = "workqueue-playground.run";
@@ -82,9 +79,9 @@ pub fn save(shared: Option<&Shared>) {
     }
 }
 
-/// Saves the run in `latest` whenever the page is hidden or left; the
+/// Saves the run, as it is then, whenever the page is hidden or left; the
 /// returned function stops listening.
-pub fn save_when_hidden(latest: Rc<RefCell<Option<PlaygroundContext>>>) -> impl FnOnce() {
+pub fn save_when_hidden(context: PlaygroundContext) -> impl FnOnce() {
     let doc = web_sys::window().and_then(|w| w.document());
     let on_hide = {
         let doc = doc.clone();
@@ -92,9 +89,7 @@ pub fn save_when_hidden(latest: Rc<RefCell<Option<PlaygroundContext>>>) -> impl 
             if e.type_() == "visibilitychange" && doc.as_ref().is_some_and(|d| !d.hidden()) {
                 return; // a visibility change back to visible
             }
-            let Some(state) = latest.borrow().clone() else {
-                return;
-            };
+            let state = context.read();
             if state.mode.embed {
                 return;
             }

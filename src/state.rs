@@ -1,17 +1,15 @@
-//! The playground's state and its reducer, shared through a context.
-//!
-//! The run sits in a [`Timeline`] behind `Rc<RefCell<_>>`: the reducer moves
-//! it in place and bumps `rev`, so a frame never clones ten thousand keys.
+//! The playground's state, a plain value, and its transitions: an action
+//! changes it in place ([`Playground::apply`]) and moves `rev` when
+//! something on screen changed. The run is a [`Timeline`] the state owns;
+//! [`crate::store`] keeps the one state and hands it to the components.
 //! One engine runs everything, one controller or a manager of several, so no
 //! action needs to ask which kind of run it has.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use workqueue_core::sim::SimEvent;
 use workqueue_core::{Duration, Input, Instant, Manager, QueueKind, Scenario, Simulation};
 use workqueue_lessons::view::{Figure, LessonView};
-use yew::prelude::*;
 
 use crate::lesson_state::LessonState;
 use crate::lessons::Refusal;
@@ -141,10 +139,9 @@ pub struct Mode {
     pub audience: bool,
 }
 
-#[derive(Clone)]
 pub struct Playground {
     pub settings: Settings,
-    pub timeline: Rc<RefCell<Timeline>>,
+    pub timeline: Timeline,
     pub playing: bool,
     pub speed: f64,
     pub selected: Option<String>,
@@ -196,8 +193,6 @@ impl PartialEq for Playground {
     }
 }
 
-pub type PlaygroundContext = UseReducerHandle<Playground>;
-
 impl Default for Playground {
     fn default() -> Self {
         let settings = Settings::default();
@@ -229,7 +224,7 @@ impl Playground {
         let idle = timeline.next_instant().is_none() && timeline.tape().is_empty();
         Playground {
             settings,
-            timeline: Rc::new(RefCell::new(timeline)),
+            timeline,
             playing: true,
             speed: 1.0,
             selected: None,
@@ -284,36 +279,36 @@ impl Playground {
     }
 
     /// The stage's controller, to read (see [`Timeline::sim`]).
-    pub fn sim(&self) -> std::cell::Ref<'_, Simulation> {
-        std::cell::Ref::map(self.timeline.borrow(), Timeline::sim)
+    pub fn sim(&self) -> &Simulation {
+        self.timeline.sim()
     }
 
     /// The whole run, every controller, to read.
-    pub fn engine(&self) -> std::cell::Ref<'_, Manager> {
-        std::cell::Ref::map(self.timeline.borrow(), Timeline::engine)
+    pub fn engine(&self) -> &Manager {
+        self.timeline.engine()
     }
 
     /// Whether the run is a manager of several controllers.
     pub fn is_manager(&self) -> bool {
-        self.timeline.borrow().engine().len() > 1
+        self.timeline.engine().len() > 1
     }
 
     /// The scenario on the stage.
     pub fn current_scenario(&self) -> Scenario {
-        self.timeline.borrow().scenario().clone()
+        self.timeline.scenario().clone()
     }
 
     pub fn now(&self) -> Instant {
-        self.timeline.borrow().now()
+        self.timeline.now()
     }
 
     pub fn horizon(&self) -> Instant {
-        self.timeline.borrow().horizon()
+        self.timeline.horizon()
     }
 
     /// Everything needed to reopen exactly this view.
     pub fn shared(&self) -> Shared {
-        let t = self.timeline.borrow();
+        let t = &self.timeline;
         let now = t.now();
         Shared {
             scenario: t.scenario().clone(),
@@ -338,7 +333,7 @@ impl Playground {
 
     /// Plays to `target` within one frame and shows a refused replay.
     fn advance_to(&mut self, target: Instant) -> bool {
-        let mut t = self.timeline.borrow_mut();
+        let t = &mut self.timeline;
         let reached = t.advance_to(target);
         if let Some(e) = t.take_refusal() {
             self.notice = Notice::error(e.to_string());
@@ -347,7 +342,7 @@ impl Playground {
     }
 
     fn record(&mut self, input: Input) {
-        let result = self.timeline.borrow_mut().record(input);
+        let result = self.timeline.record(input);
         match result {
             Ok(()) => self.narration = self.narrate(),
             Err(e) => self.notice = Notice::error(e.to_string()),
@@ -356,7 +351,7 @@ impl Playground {
 
     /// The latest reconcile result, in words.
     fn narrate(&self) -> String {
-        let t = self.timeline.borrow();
+        let t = &self.timeline;
         let sim = t.sim();
         let entry = sim.log().iter().rev().find(|e| {
             matches!(
@@ -386,7 +381,7 @@ impl Playground {
             return;
         }
         let (now, upcoming, in_motion, sources_only, taped) = {
-            let mut t = self.timeline.borrow_mut();
+            let t = &mut self.timeline;
             t.set_playing(true);
             t.played(real_ms);
             (
@@ -403,14 +398,14 @@ impl Playground {
         if self.idle {
             return;
         }
-        let end = Instant::T0 + self.timeline.borrow().scenario().duration_ns;
+        let end = Instant::T0 + self.timeline.scenario().duration_ns;
         match self
             .pacing
             .frame(self.speed, now, upcoming, in_motion, real_ms, sources_only)
         {
             pacing::Frame::Hold => {}
             pacing::Frame::Pass => {
-                self.timeline.borrow_mut().one_pass(now);
+                self.timeline.one_pass(now);
                 self.pacing.landed();
             }
             pacing::Frame::Run { speed, cue, land } => {
@@ -423,12 +418,12 @@ impl Playground {
                 } else {
                     target
                 };
-                let is_event = upcoming.is_some_and(|at| self.timeline.borrow().next_is_event(at));
+                let is_event = upcoming.is_some_and(|at| self.timeline.next_is_event(at));
                 match upcoming {
                     // Land on the event and show its first pass alone.
                     Some(at) if land && at <= target && is_event => {
                         self.advance_to(at - Duration::NANOSECOND);
-                        self.timeline.borrow_mut().one_pass(at);
+                        self.timeline.one_pass(at);
                         self.pacing.landed();
                     }
                     _ => {
@@ -446,30 +441,36 @@ impl Playground {
                 crate::format::clock(end)
             ));
         }
-        if let Some(reason) = self.timeline.borrow().stall_reason() {
+        if let Some(reason) = self.timeline.stall_reason() {
             self.playing = false;
             self.notice = Notice::error(format!("Paused: {reason}"));
         }
     }
 }
 
-impl Reducible for Playground {
-    type Action = Action;
+impl Playground {
+    /// Applies `action` to the state, in place. Returns whether anything on
+    /// screen changed: only then does the revision move (and the page render).
+    pub fn apply(&mut self, action: Action) -> bool {
+        let rev = self.rev;
+        let shows = self.change(action);
+        // A state made afresh carries the revision over (see `carry_over`).
+        self.rev = if shows { rev + 1 } else { rev };
+        shows
+    }
 
-    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+    fn change(&mut self, action: Action) -> bool {
         if let Action::FrameWork(work_ms) = action {
-            // Nothing on screen changes: the same state, so no render.
-            self.timeline.borrow_mut().fit_budget(work_ms);
-            return self;
+            // Nothing on screen changes: no render.
+            self.timeline.fit_budget(work_ms);
+            return false;
         }
-        let mut next = (*self).clone();
-        next.rev += 1;
         if self.mode.audience {
             // The presenter's window holds the workshop: what is done here
             // is done there, and comes back with its state.
             if let Some(remote) = crate::workshop::Remote::of(&action) {
                 // A guess typed here goes with the press that reveals it.
-                let typed = next
+                let typed = self
                     .lesson
                     .as_ref()
                     .filter(|l| l.asked && !l.draft.trim().is_empty())
@@ -480,216 +481,232 @@ impl Reducible for Playground {
                     }
                     (remote, _) => remote,
                 };
-                next.send(remote);
-                return Rc::new(next);
+                self.send(remote);
+                return true;
             }
             if let Action::NarrationPages(pages) = action {
-                next.send(crate::workshop::Remote::Pages { pages });
+                self.send(crate::workshop::Remote::Pages { pages });
             }
         }
         match action {
-            Action::FrameWork(_) => return self, // handled above, without a clone
+            Action::FrameWork(_) => return false, // handled above
             Action::Tick(real_ms) => {
-                let carried = next.carry_kept_press(real_ms);
-                let pending = self.timeline.borrow().pending().is_some();
-                if pending {
+                let (was_playing, held) = (self.playing, self.holds_for_prediction());
+                let lesson_before = self.lesson.clone();
+                let carried = self.carry_kept_press(real_ms);
+                if self.timeline.pending().is_some() {
                     // A seek or a link too big for one frame goes on first.
-                    next.timeline.borrow_mut().catch_up();
-                    if let Some(pair) = &mut next.other_run {
-                        pair.settle(next.timeline.borrow().engine());
+                    self.timeline.catch_up();
+                    if let Some(pair) = &mut self.other_run {
+                        pair.settle(self.timeline.engine());
                     }
-                } else if self.playing && !self.holds_for_prediction() {
-                    next.tick(real_ms.clamp(0.0, MAX_TICK_MS));
-                    next.pause_when_waited();
-                } else if !carried && next.lesson == self.lesson {
-                    return self;
+                } else if was_playing && !held {
+                    self.tick(real_ms.clamp(0.0, MAX_TICK_MS));
+                    self.pause_when_waited();
+                } else if !carried && self.lesson == lesson_before {
+                    return false;
                 }
             }
-            Action::TogglePlay | Action::Play | Action::Step if next.holds_for_prediction() => {
-                next.playing = false;
-                next.notice = Notice::info(
+            Action::TogglePlay | Action::Play | Action::Step if self.holds_for_prediction() => {
+                self.playing = false;
+                self.notice = Notice::info(
                     "Predict first: type your answer and press Reveal (or press Next to reveal it without one).",
                 );
             }
-            Action::TogglePlay => next.playing = !next.playing,
-            Action::Play => next.playing = true,
-            Action::Pause => next.playing = false,
+            Action::TogglePlay => self.playing = !self.playing,
+            Action::Play => self.playing = true,
+            Action::Pause => self.playing = false,
             Action::Step => {
-                next.playing = false;
-                let stepped = next.timeline.borrow_mut().step();
+                self.playing = false;
+                let stepped = self.timeline.step();
                 match stepped {
-                    Some(_) => next.narration = next.narrate(),
+                    Some(_) => self.narration = self.narrate(),
                     None => {
-                        next.notice =
+                        self.notice =
                             Notice::info("Nothing is scheduled: add a key to see something happen.")
                     }
                 }
             }
             Action::StepBack => {
-                next.playing = false;
-                next.timeline.borrow_mut().step_back();
-                next.narration = next.narrate();
+                self.playing = false;
+                self.timeline.step_back();
+                self.narration = self.narrate();
             }
             Action::Seek(t) => {
-                next.timeline.borrow_mut().seek(t);
+                self.timeline.seek(t);
             }
-            Action::SetSpeed(s) => next.speed = s.clamp(MIN_SPEED, MAX_SPEED),
-            Action::Faster => next.speed = pacing::speed_step(next.speed, true),
-            Action::Slower => next.speed = pacing::speed_step(next.speed, false),
+            Action::SetSpeed(s) => self.speed = s.clamp(MIN_SPEED, MAX_SPEED),
+            Action::Faster => self.speed = pacing::speed_step(self.speed, true),
+            Action::Slower => self.speed = pacing::speed_step(self.speed, false),
             Action::Restart => {
                 // What each reconcile returns, as last set (it may have
                 // changed during the run).
-                let mut scenario = next.current_scenario();
-                scenario.first_mut().default_script = next.sim().spec().default_script.clone();
-                let mut fresh = Playground::with(next.settings.clone(), scenario);
-                fresh.provider = next.provider.clone();
-                return Rc::new(next.carry_over(fresh));
+                let mut scenario = self.current_scenario();
+                scenario.first_mut().default_script = self.sim().spec().default_script.clone();
+                let mut fresh = Playground::with(self.settings.clone(), scenario);
+                fresh.provider = self.provider.clone();
+                {
+                    *self = self.carry_over(fresh);
+                    return true;
+                }
             }
-            Action::Apply(settings) if next.in_exercise() => match settings.to_scenario() {
+            Action::Apply(settings) if self.in_exercise() => match settings.to_scenario() {
                 // An exercise's check runs its own keys from the start: the
                 // stage starts them over too, under the new settings.
                 Ok(scenario) => {
-                    let mut fresh = next.carry_over(Playground::with(settings, scenario));
-                    next.keep_exercise(&mut fresh);
-                    return Rc::new(fresh);
+                    let mut fresh = self.carry_over(Playground::with(settings, scenario));
+                    self.keep_exercise(&mut fresh);
+                    {
+                        *self = fresh;
+                        return true;
+                    }
                 }
-                Err(errors) => next.notice = Notice::error(crate::settings::field_errors(&errors)),
+                Err(errors) => self.notice = Notice::error(crate::settings::field_errors(&errors)),
             },
-            Action::Apply(settings) => match next.apply_settings(settings) {
-                Ok(fresh) => return Rc::new(fresh),
-                Err(text) => next.notice = Notice::error(text),
+            Action::Apply(settings) => match self.apply_settings(settings) {
+                Ok(()) => {}
+                Err(text) => self.notice = Notice::error(text),
             },
             Action::RunManager(provider) => match provider.to_scenario() {
                 Ok(scenario) => {
                     // The form shows the manager's first controller, as it
                     // does when the run is reopened (a reload, a link).
                     let settings = Settings::from_scenario(&scenario);
-                    let mut fresh = next.carry_over(Playground::with(settings, scenario));
+                    let mut fresh = self.carry_over(Playground::with(settings, scenario));
                     fresh.provider = provider;
                     fresh.playing = true;
                     fresh.idle = false;
                     fresh.notice = Notice::info(
                         "A manager: its controllers side by side, sharing what they share.",
                     );
-                    return Rc::new(fresh);
+                    {
+                        *self = fresh;
+                        return true;
+                    }
                 }
-                Err(text) => next.notice = Notice::error(text),
+                Err(text) => self.notice = Notice::error(text),
             },
             Action::ExitManager => {
-                let settings = next.settings.clone();
+                let settings = self.settings.clone();
                 let scenario = settings
                     .to_scenario()
                     .unwrap_or_else(|_| Scenario::new("playground"));
-                let mut fresh = next.carry_over(Playground::with(settings, scenario));
-                fresh.provider = next.provider.clone();
-                return Rc::new(fresh);
+                let mut fresh = self.carry_over(Playground::with(settings, scenario));
+                fresh.provider = self.provider.clone();
+                {
+                    *self = fresh;
+                    return true;
+                }
             }
-            Action::OpenLessonFile { file, text, step } => next.open_lesson_file(file, text, step),
-            Action::LessonArrived(lesson, source) => next.lesson_arrived(*lesson, source),
+            Action::OpenLessonFile { file, text, step } => self.open_lesson_file(file, text, step),
+            Action::LessonArrived(lesson, source) => self.lesson_arrived(*lesson, source),
             Action::GoalFigures(index, step, figures) => {
-                next.goal_figures = Some((index, step, figures));
+                self.goal_figures = Some((index, step, figures));
             }
-            Action::DismissRefusal => next.refused_lesson = None,
-            Action::LessonRefused(refusal) => next.lesson_refused(refusal),
-            Action::SwitchQueue(queue) => match next.switch_queue(queue) {
-                Ok(fresh) => return Rc::new(fresh),
-                Err(text) => next.notice = Notice::error(text),
+            Action::DismissRefusal => self.refused_lesson = None,
+            Action::LessonRefused(refusal) => self.lesson_refused(refusal),
+            Action::SwitchQueue(queue) => match self.switch_queue(queue) {
+                Ok(fresh) => *self = fresh,
+                Err(text) => self.notice = Notice::error(text),
             },
             Action::Input(input) => {
                 if let Input::Add { key } | Input::Decide { key, .. } = &input {
-                    next.selected = Some(key.clone());
+                    self.selected = Some(key.clone());
                 }
-                next.record(input);
-                next.idle = false; // something happened
+                self.record(input);
+                self.idle = false; // something happened
             }
-            Action::Select(key) => next.selected = key,
-            Action::Notify(n) => next.notice = n,
+            Action::Select(key) => self.selected = key,
+            Action::Notify(n) => self.notice = n,
             Action::ExpireNotice(text) => {
                 if self.notice.as_ref().is_none_or(|n| n.text != text) {
-                    return self;
+                    return false;
                 }
-                next.notice = None;
+                self.notice = None;
             }
-            Action::StartLesson(index) => next.start_lesson(index, 1),
+            Action::StartLesson(index) => self.start_lesson(index, 1),
             Action::LessonStep(step) => {
-                if let Some(index) = next.lesson.as_ref().map(|l| l.index) {
-                    next.enter_step(index, step);
+                if let Some(index) = self.lesson.as_ref().map(|l| l.index) {
+                    self.enter_step(index, step);
                 }
             }
             Action::ExitLesson => {
-                next.lesson = None;
-                next.pending_lesson = None;
+                self.lesson = None;
+                self.pending_lesson = None;
             }
-            Action::LessonProgress(done, total) => match &mut next.pending_lesson {
+            Action::LessonProgress(done, total) => match &mut self.pending_lesson {
                 Some(p) => p.progress = Some((done, total)),
-                None => return self,
+                None => return false,
             },
             Action::CancelLesson => {
-                if let Some(p) = next.pending_lesson.take() {
-                    next.notice = Notice::info(format!("Stopped opening the lesson {}.", p.id));
+                if let Some(p) = self.pending_lesson.take() {
+                    self.notice = Notice::info(format!("Stopped opening the lesson {}.", p.id));
                 }
             }
             Action::LessonNext(now_ms) => {
-                let press = next.clicker_next(now_ms);
+                let press = self.clicker_next(now_ms);
                 // (Where the panel fits the screen its Next button says it.)
-                let fitted = next.mode.workshop || next.mode.embed;
+                let fitted = self.mode.workshop || self.mode.embed;
                 if press == crate::lesson_state::Press::Dwelling && !fitted {
-                    next.notice = Notice::info("Showing the step: it moves on in a moment.");
+                    self.notice = Notice::info("Showing the step: it moves on in a moment.");
                 }
             }
-            Action::LessonBack => next.clicker_back(),
+            Action::LessonBack => self.clicker_back(),
             Action::NarrationPages(pages) => {
                 if self.lesson.as_ref().is_none_or(|l| l.pages == pages.max(1)) {
-                    return self;
+                    return false;
                 }
-                next.narration_pages(pages);
+                self.narration_pages(pages);
             }
             Action::Draft(text) => {
-                if let Some(l) = &mut next.lesson {
+                if let Some(l) = &mut self.lesson {
                     l.draft = text;
                 }
             }
             Action::Reveal(guess, now_ms) => {
-                if let Some(l) = &mut next.lesson {
+                if let Some(l) = &mut self.lesson {
                     l.reveal(guess, now_ms);
                 }
             }
-            Action::ToggleWorkshop => next.mode.workshop = !next.mode.workshop,
+            Action::ToggleWorkshop => self.mode.workshop = !self.mode.workshop,
             Action::TogglePacing => {
-                next.pacing.on = !next.pacing.on;
-                next.pacing.reset();
+                self.pacing.on = !self.pacing.on;
+                self.pacing.reset();
             }
-            Action::GoImport(g) => next.go_import = Some(g),
+            Action::GoImport(g) => self.go_import = Some(g),
             Action::Present => {
-                next.mode.presenter = true;
-                next.mode.audience = false;
-                next.mode.workshop = false;
+                self.mode.presenter = true;
+                self.mode.audience = false;
+                self.mode.workshop = false;
             }
-            Action::Follow(mirror) => match next.follow(*mirror) {
-                Ok(followed) => return Rc::new(followed),
+            Action::Follow(mirror) => match self.follow(*mirror) {
+                Ok(()) => {}
                 Err(e) => {
-                    next.notice = Notice::error(format!(
+                    self.notice = Notice::error(format!(
                         "The presenter's window sent a state this window cannot show: {e}"
                     ))
                 }
             },
-            Action::FollowClock(clock) => next.follow_clock(clock),
+            Action::FollowClock(clock) => self.follow_clock(clock),
             Action::AudiencePages(pages) => {
                 if self.lesson.as_ref().is_none_or(|l| l.pages == pages.max(1)) {
-                    return self;
+                    return false;
                 }
-                next.narration_pages(pages);
+                self.narration_pages(pages);
             }
             Action::Load(shared) => {
-                let mut fresh = next.carry_over(Playground::from_shared(*shared));
+                let mut fresh = self.carry_over(Playground::from_shared(*shared));
                 fresh.playing = false;
                 if fresh.notice.is_none() {
                     fresh.notice = Notice::info("Scenario loaded.");
                 }
-                return Rc::new(fresh);
+                {
+                    *self = fresh;
+                    return true;
+                }
             }
         }
-        Rc::new(next)
+        true
     }
 }
 

@@ -16,7 +16,7 @@ impl Playground {
     /// The same run on `queue`: the settings for that queue, the recorded
     /// inputs replayed to the same instant, this run's figures kept beside it.
     pub fn switch_queue(&self, queue: QueueKind) -> Result<Playground, String> {
-        let before = Headline::of(&self.engine());
+        let before = Headline::of(self.engine());
         let mut fresh = match self.is_manager() {
             true => self.manager_on(queue)?,
             false => self.replayed_under(self.settings.for_queue(queue))?,
@@ -25,7 +25,7 @@ impl Playground {
             before,
             after: None,
         };
-        pair.settle(&fresh.engine());
+        pair.settle(fresh.engine());
         fresh.other_run = Some(pair);
         fresh.notice = Notice::info(
             "The same run on the other queue: what you did is replayed to the same instant.",
@@ -37,36 +37,33 @@ impl Playground {
     /// change of what each reconcile returns only applies from now on (a
     /// drained bucket can then be watched refilling); any other change
     /// replays what was done under the new settings, to the same instant.
-    pub fn apply_settings(&self, settings: Settings) -> Result<Playground, String> {
+    pub fn apply_settings(&mut self, settings: Settings) -> Result<(), String> {
         let mut same_but_script = settings.clone();
         same_but_script.script = self.settings.script;
         let script_only = same_but_script == self.settings;
-        if script_only && self.timeline.borrow().now() > Instant::T0 {
+        if script_only && self.timeline.now() > Instant::T0 {
             let scenario = settings.to_scenario().map_err(|e| field_errors(&e))?;
             // (The script input goes to the stage's first controller.)
             let input = Input::DefaultScript {
                 script: scenario.first().default_script.clone(),
             };
-            self.timeline
-                .borrow_mut()
-                .record(input)
-                .map_err(|e| e.to_string())?;
-            let mut next = self.clone();
-            next.notice = Notice::info(format!(
+            self.timeline.record(input).map_err(|e| e.to_string())?;
+            self.notice = Notice::info(format!(
                 "From now on each reconcile: {}. What happened before stays as it was.",
                 settings.script.label()
             ));
-            next.settings = settings;
-            next.idle = false;
-            return Ok(next);
+            self.settings = settings;
+            self.idle = false;
+            return Ok(());
         }
         let mut fresh = self.replayed_under(settings)?;
-        fresh.notice = Notice::info(if self.timeline.borrow().tape().is_empty() {
+        fresh.notice = Notice::info(if self.timeline.tape().is_empty() {
             "New settings applied."
         } else {
             "New settings: what you did is replayed under them, to the same instant."
         });
-        Ok(fresh)
+        *self = fresh;
+        Ok(())
     }
 
     /// A manager on `queue`: every controller's queue changes, and each
@@ -99,7 +96,7 @@ impl Playground {
     /// This run's recorded inputs replayed, to its instant, on `scenario`.
     fn replayed_on(&self, settings: Settings, scenario: Scenario) -> Result<Playground, String> {
         let (tape, at) = {
-            let t = self.timeline.borrow();
+            let t = &self.timeline;
             let at = t.now();
             let done = t.tape().iter().filter(|(when, _)| *when <= at);
             (done.cloned().collect::<Vec<_>>(), at)
@@ -114,17 +111,16 @@ impl Playground {
 
 #[cfg(test)]
 mod tests {
-    use std::rc::Rc;
 
     use workqueue_core::{Input, ResultLabel};
-    use yew::Reducible;
 
     use super::*;
     use crate::settings::Settings;
     use crate::state::Action;
 
-    fn reduce(p: Rc<Playground>, a: Action) -> Rc<Playground> {
-        p.reduce(a)
+    fn reduce(mut p: Playground, a: Action) -> Playground {
+        p.apply(a);
+        p
     }
 
     /// A manager switches every controller: each keeps its limiter and
@@ -143,14 +139,14 @@ mod tests {
         };
         let mut form = provider.clone();
         form.kinds[1].shares_bucket = false;
-        let mut p = Rc::new(Playground::default());
+        let mut p = Playground::default();
         p = reduce(p, Action::RunManager(form.clone()));
         for _ in 0..30 {
             p = reduce(p, Action::Step);
         }
         let (at, before) = (p.now(), p.current_scenario());
         p = reduce(p, Action::SwitchQueue(QueueKind::Priority));
-        while p.timeline.borrow().pending().is_some() {
+        while p.timeline.pending().is_some() {
             p = reduce(p, Action::Tick(16.0));
         }
         let after = p.current_scenario();
@@ -191,7 +187,7 @@ mod tests {
         settings.script = crate::settings::ScriptChoice::AlwaysError;
         settings.set(crate::settings::Field::Reconcile, "0s".into());
         let scenario = settings.to_scenario().unwrap();
-        let mut p = Rc::new(Playground::with(settings, scenario));
+        let mut p = Playground::with(settings, scenario);
         p = reduce(
             p,
             Action::Input(Input::AddMany {
@@ -205,7 +201,7 @@ mod tests {
         let (at, before) = (p.now(), p.sim().requeues_total());
         assert!(before > 0);
         p = reduce(p, Action::SwitchQueue(QueueKind::Priority));
-        while p.timeline.borrow().pending().is_some() {
+        while p.timeline.pending().is_some() {
             p = reduce(p, Action::Tick(16.0));
         }
         assert_eq!(p.sim().spec().queue, QueueKind::Priority);
@@ -236,20 +232,20 @@ mod tests {
         );
     }
 
-    fn settle(mut p: Rc<Playground>) -> Rc<Playground> {
-        while p.timeline.borrow().pending().is_some() {
+    fn settle(mut p: Playground) -> Playground {
+        while p.timeline.pending().is_some() {
             p = reduce(p, Action::Tick(16.0));
         }
         p
     }
 
-    fn failing_run() -> Rc<Playground> {
+    fn failing_run() -> Playground {
         let mut settings = Settings::default();
         settings.script = crate::settings::ScriptChoice::AlwaysError;
         settings.preset = crate::settings::Preset::BucketOnly;
         settings.set(crate::settings::Field::Reconcile, "20ms".into());
         let scenario = settings.to_scenario().unwrap();
-        let mut p = Rc::new(Playground::with(settings, scenario));
+        let mut p = Playground::with(settings, scenario);
         p = reduce(p, Action::Input(Input::Add { key: "mine".into() }));
         p = reduce(
             p,
@@ -368,7 +364,7 @@ mod tests {
             ]
         }
 
-        fn start(client: f64, requests: u32, items: usize) -> Rc<Playground> {
+        fn start(client: f64, requests: u32, items: usize) -> Playground {
             let mut s = Scenario::new("mine");
             s.client = Some(ClientLimit::per_kind(client, 10));
             let c = s.first_mut();
@@ -392,7 +388,7 @@ mod tests {
                 })
                 .collect();
             let settings = Settings::from_scenario(&s);
-            Rc::new(Playground::with(settings, s))
+            Playground::with(settings, s)
         }
 
         proptest! {
@@ -432,7 +428,7 @@ mod tests {
                         }
                         Act::Step => reduce(p, Action::Step),
                     };
-                    while p.timeline.borrow().pending().is_some() {
+                    while p.timeline.pending().is_some() {
                         p = reduce(p, Action::Tick(16.0));
                     }
                     let s = p.current_scenario();

@@ -216,7 +216,8 @@ fn num(v: f64) -> String {
 
 #[function_component(Charts)]
 pub fn charts() -> Html {
-    let state = use_playground();
+    let context = use_playground();
+    let state = context.read();
     let nodes: [NodeRef; 4] = [
         use_node_ref(),
         use_node_ref(),
@@ -237,13 +238,14 @@ pub fn charts() -> Html {
     // The window size the canvases were last measured at: reading a canvas's
     // box forces a layout, so it happens only when the window changed.
     let measured_for = use_mut_ref(|| (0.0, 0.0));
-    let data = std::rc::Rc::new(ChartData::of(&state.sim(), state.selected.as_deref()));
+    let data = std::rc::Rc::new(ChartData::of(state.sim(), state.selected.as_deref()));
     {
         let nodes = nodes.clone();
-        let state = state.clone();
+        let context = context.clone();
         let errors = errors.clone();
         let data = data.clone();
         use_effect(move || {
+            let state = context.read();
             let t = now_ms();
             let mut last = last.borrow_mut();
             let window = window_size();
@@ -265,7 +267,7 @@ pub fn charts() -> Html {
             let sim = state.sim();
             for &w in &stale {
                 found[w] =
-                    draw_one(&sim, &data, state.selected.as_deref(), &nodes, w, resized).err();
+                    draw_one(sim, &data, state.selected.as_deref(), &nodes, w, resized).err();
                 last.3[w] = Some(data.fingerprint(w));
             }
             if resized {

@@ -7,7 +7,8 @@ use workqueue_core::{Duration, Instant, StageView};
 use yew::prelude::*;
 
 use crate::format;
-use crate::state::{Action, PlaygroundContext};
+use crate::state::Action;
+use crate::store::StateRef;
 
 /// How long the selected key's arrival highlight lasts after it changes place (ms).
 const ARRIVAL_MS: f64 = 600.0;
@@ -51,7 +52,7 @@ pub(super) fn use_arrival(place: Option<(String, &'static str)>) -> Option<&'sta
 /// A key's chip in lane `class`; `arrived` is the lane the selected key
 /// has just arrived in (see [`use_arrival`]).
 pub(super) fn chip(
-    state: &PlaygroundContext,
+    state: &StateRef,
     k: &KeyView,
     class: &'static str,
     arrived: Option<&'static str>,
@@ -111,7 +112,7 @@ pub(super) fn more(n: usize) -> Html {
 }
 
 pub(super) fn waiting_chip(
-    state: &PlaygroundContext,
+    state: &StateRef,
     now: Instant,
     w: &WaitingView,
     arrived: Option<&'static str>,

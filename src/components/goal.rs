@@ -7,7 +7,8 @@ use super::use_playground;
 
 #[function_component(GoalCheck)]
 pub fn goal_check() -> Html {
-    let state = use_playground();
+    let context = use_playground();
+    let state = context.read();
     let worker = use_context::<crate::lesson_worker::LessonWorker>();
     let Some(ls) = state.lesson.clone() else {
         return html! {};
@@ -19,10 +20,11 @@ pub fn goal_check() -> Html {
         return html! {};
     };
     let onclick = {
-        let (id, step, state) = (lesson.id.clone(), ls.step, state.clone());
+        let (id, step, context) = (lesson.id.clone(), ls.step, context.clone());
         Callback::from(move |_| {
             if let Some(worker) = &worker {
-                worker.check(&id, ls.index, step, state.current_scenario().to_json());
+                let scenario = context.read().current_scenario().to_json();
+                worker.check(&id, ls.index, step, scenario);
             }
         })
     };

@@ -21,7 +21,8 @@ pub struct ImportDialogProps {
 
 #[function_component(ImportDialog)]
 pub fn import_dialog(props: &ImportDialogProps) -> Html {
-    let state = use_playground();
+    let context = use_playground();
+    let state = context.read();
     let worker = use_context::<crate::lesson_worker::LessonWorker>();
     let pasted = use_state(String::new);
     let picked = use_state(Vec::<(String, String)>::new);

@@ -8,7 +8,8 @@ use yew::prelude::*;
 
 use super::{event_value, use_playground};
 use crate::settings::{Preset, ScriptChoice};
-use crate::state::{Action, PlaygroundContext};
+use crate::state::Action;
+use crate::store::StateRef;
 use crate::timeline::PAGE_MAX_KEYS;
 
 /// A refusal: the id of the input at fault, and what to tell the user.
@@ -41,7 +42,8 @@ fn input_id(input: &Input, field: &str) -> &'static str {
 
 #[function_component(Inputs)]
 pub fn inputs() -> Html {
-    let state = use_playground();
+    let context = use_playground();
+    let state = context.read();
     let key = use_state(|| "default/web-1".to_string());
     let count = use_state(|| "100".to_string());
     let storm_key = use_state(|| "default/web-1".to_string());
@@ -205,7 +207,7 @@ pub fn inputs() -> Html {
 /// In workshop mode, where the settings tab is hidden: the limiter and what
 /// each reconcile returns, applied as soon as they are picked, so a live
 /// demo needs nothing off screen.
-fn demo_choices(state: &PlaygroundContext) -> Html {
+fn demo_choices(state: &StateRef) -> Html {
     let pick = |apply: fn(&mut crate::settings::Settings, &str) -> bool| {
         let (d, settings) = (state.dispatcher(), state.settings.clone());
         Callback::from(move |e: Event| {

@@ -156,7 +156,8 @@ fn answer_rows(a: &Answer, depth: usize, out: &mut Vec<Html>) {
 
 #[function_component(Inspector)]
 pub fn inspector() -> Html {
-    let state = use_playground();
+    let context = use_playground();
+    let state = context.read();
     let Some(key) = state.selected.clone() else {
         return html! {
             <section class="panel inspector" aria-label="Why is this key waiting?">

@@ -11,7 +11,8 @@ use crate::state::Action;
 
 #[function_component(LessonPanel)]
 pub fn lesson_panel() -> Html {
-    let state = use_playground();
+    let context = use_playground();
+    let state = context.read();
     let worker = use_context::<crate::lesson_worker::LessonWorker>();
     let guess_field = use_node_ref();
     // An embed is a guest: it takes focus only once the reader is in it.
@@ -149,7 +150,7 @@ pub fn lesson_panel() -> Html {
     };
     let step = &lesson.steps[ls.step];
     let sim = state.sim();
-    let waiting = step.wait.as_ref().filter(|w| !w.met(&sim));
+    let waiting = step.wait.as_ref().filter(|w| !w.met(sim));
     let d = state.dispatcher();
     // One button does what the clicker's next press does, and says what.
     let press = state.next_press(now_ms());
@@ -546,7 +547,8 @@ fn prose(html: &str, class: &'static str) -> Html {
 /// the lines around it. What was open keeps working.
 #[function_component(LessonRefusal)]
 pub fn lesson_refusal() -> Html {
-    let state = use_playground();
+    let context = use_playground();
+    let state = context.read();
     let Some(r) = state.refused_lesson.clone() else {
         return html! {};
     };

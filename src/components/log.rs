@@ -13,7 +13,8 @@ const REFRESH_MS: f64 = 250.0;
 
 #[function_component(EventLog)]
 pub fn event_log() -> Html {
-    let state = use_playground();
+    let context = use_playground();
+    let state = context.read();
     let filter = use_state(String::new);
     let cache = use_mut_ref(|| (f64::NEG_INFINITY, String::new(), Html::default()));
     let t = crate::hooks::now_ms();

@@ -11,7 +11,8 @@ use super::chips::{chip, lane_of, more, use_arrival, waiting_chip};
 use super::stage::bucket_gauge;
 use super::use_playground;
 use crate::format;
-use crate::state::{Action, PlaygroundContext};
+use crate::state::Action;
+use crate::store::StateRef;
 
 /// Keys drawn per lane in a controller's column.
 const CHIPS: usize = 6;
@@ -160,7 +161,7 @@ fn totals(m: &Manager) -> Html {
 }
 
 fn column(
-    state: &PlaygroundContext,
+    state: &StateRef,
     name: &str,
     c: &Simulation,
     view: &StageView,
@@ -224,7 +225,8 @@ fn column(
 
 #[function_component(ManagerStage)]
 pub fn manager_stage() -> Html {
-    let state = use_playground();
+    let context = use_playground();
+    let state = context.read();
     if !state.is_manager() {
         return html! {};
     }
@@ -261,8 +263,8 @@ pub fn manager_stage() -> Html {
                 // limiter, and one left unset takes that version's default.
                 <super::stage::QueueSwitch />
             }
-            { totals(&m) }
-            { shared_parts(&m, &views, focused) }
+            { totals(m) }
+            { shared_parts(m, &views, focused) }
             <div class={classes!("controllers", focused.then_some("focus"))} data-lane="manager" style={format!("grid-template-columns: repeat({}, minmax(0, 1fr))", m.len().clamp(1, 3))}>
                 { for m.controllers().zip(&views).map(|((name, c), view)| column(&state, name, c, view, fitted, arrived)) }
             </div>

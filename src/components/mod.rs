@@ -26,7 +26,7 @@ pub mod welcome;
 
 use yew::prelude::*;
 
-use crate::state::PlaygroundContext;
+use crate::store::PlaygroundContext;
 
 /// The shared state; every component is rendered inside the provider.
 #[hook]

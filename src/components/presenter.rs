@@ -56,7 +56,8 @@ pub fn open_audience_window() {
 
 #[function_component(PresenterPanel)]
 pub fn presenter_panel() -> Html {
-    let state = use_playground();
+    let context = use_playground();
+    let state = context.read();
     // Real time since this window opened the workshop (reset by a click).
     let started = use_state(began);
     let now = use_state(js_sys::Date::now);

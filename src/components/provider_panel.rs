@@ -189,7 +189,8 @@ impl Form {
 
 #[function_component(ProviderPanel)]
 pub fn provider_panel() -> Html {
-    let state = use_playground();
+    let context = use_playground();
+    let state = context.read();
     let form = use_state(|| Form::of(&state.provider).unwrap_or_default());
     {
         // A run reopened (a reload, a link, a file) shows the form it was run from.

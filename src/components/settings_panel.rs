@@ -10,7 +10,8 @@ use crate::state::Action;
 
 #[function_component(SettingsPanel)]
 pub fn settings_panel() -> Html {
-    let state = use_playground();
+    let context = use_playground();
+    let state = context.read();
     let form = use_state(|| state.settings.clone());
     // The run's settings the form was last set from.
     let shown = use_mut_ref(|| state.settings.clone());

@@ -46,7 +46,8 @@ impl Tab {
 
 #[function_component(Side)]
 pub fn side() -> Html {
-    let state = use_playground();
+    let context = use_playground();
+    let state = context.read();
     let tab = use_state(|| Tab::Settings);
     {
         // Workshop mode hides the settings: show the key's explanation instead.
@@ -92,7 +93,7 @@ pub fn side() -> Html {
             { panel(Tab::Settings, html! { <><SettingsPanel /><super::provider_panel::ProviderPanel /></> }) }
             { panel(Tab::Charts, if *tab == Tab::Charts { html! { <Charts /> } } else { html! {} }) }
             { panel(Tab::Metrics, if *tab == Tab::Metrics { html! { <>
-                <super::summary::RunSummary summary={workqueue_core::summary::Summary::of(&state.engine())} />
+                <super::summary::RunSummary summary={workqueue_core::summary::Summary::of(state.engine())} />
                 <Metrics snapshot={state.sim().metrics_snapshot()}
                     controller={state.is_manager().then(|| AttrValue::from(state.engine().controllers().next().map(|(n, _)| n.to_string()).unwrap_or_default()))} />
             </> } } else { html! {} }) }

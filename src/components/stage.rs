@@ -19,7 +19,8 @@ use crate::flights::Flight;
 use crate::format;
 use crate::lessons::Lane;
 use crate::settings::{Field, ScriptChoice};
-use crate::state::{Action, PlaygroundContext};
+use crate::state::Action;
+use crate::store::StateRef;
 use crate::versions::Headline;
 
 /// Chips drawn per lane; past this the lane shows a count instead, which
@@ -38,11 +39,12 @@ pub const MAX_WORKERS: usize = 32;
 
 #[function_component(Stage)]
 pub fn stage() -> Html {
-    let state = use_playground();
+    let context = use_playground();
+    let state = context.read();
     // A projector or an embed shows a crowd as a few keys and a count.
     // Keys still to come from a set-up being played count too: the lanes
     // take their final size from the first frame.
-    let planned = usize::try_from(state.timeline.borrow().keys_planned()).unwrap_or(usize::MAX);
+    let planned = usize::try_from(state.timeline.keys_planned()).unwrap_or(usize::MAX);
     let chips = if state.mode.embed && crate::hooks::narrow() {
         PHONE_CHIPS
     } else if state.mode.embed {
@@ -205,7 +207,8 @@ pub fn stage() -> Html {
 /// default limiter. Always on the stage, so the picture says what it shows.
 #[function_component(QueueSwitch)]
 pub(super) fn queue_switch() -> Html {
-    let state = use_playground();
+    let context = use_playground();
+    let state = context.read();
     let current = state.settings.queue;
     let option = |kind: QueueKind, label: &'static str, detail: &'static str| {
         let on = current == kind;
@@ -236,7 +239,7 @@ pub(super) fn queue_switch() -> Html {
 
 /// After a version switch: the run left behind and this one, in figures
 /// taken at the same instant (the switch's), so they can be compared.
-fn side_by_side(state: &PlaygroundContext) -> Html {
+fn side_by_side(state: &StateRef) -> Html {
     let Some(pair) = state
         .other_run
         .clone()
@@ -346,7 +349,7 @@ pub(super) fn bucket_gauge(b: &BucketView) -> Html {
 
 /// A full bucket while keys fail: failures come slower than it refills, so
 /// it never drains. Says why, and offers settings that drain it.
-fn drain_hint(state: &PlaygroundContext, b: &BucketView) -> Html {
+fn drain_hint(state: &StateRef, b: &BucketView) -> Html {
     if b.owner != BucketOwner::Controller || b.tokens < b.burst as f64 - 1.0 {
         return html! {};
     }
@@ -394,7 +397,7 @@ pub(crate) fn failures_per_second(workers: u32, reconcile_ns: Duration) -> Optio
 }
 
 fn worker(
-    state: &PlaygroundContext,
+    state: &StateRef,
     now: Instant,
     i: usize,
     w: &WorkerView,
@@ -472,7 +475,8 @@ fn keep_focus_on_the_work() {
 /// The six results a reconcile can return, for the user to pick.
 #[function_component(Decision)]
 pub fn decision(props: &DecisionProps) -> Html {
-    let state = use_playground();
+    let context = use_playground();
+    let state = context.read();
     let after = use_state(|| "30s".to_string());
     let parsed = parse_go_duration(&after);
     let decide = {

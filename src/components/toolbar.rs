@@ -2,11 +2,13 @@
 
 use yew::prelude::*;
 
+use crate::store::Dispatcher;
+
 use super::download::download;
 use super::{event_value, use_playground};
 use crate::lessons;
 use crate::share;
-use crate::state::{Action, Notice, NoticeKind, Playground};
+use crate::state::{Action, Notice, NoticeKind};
 
 #[derive(Clone, Copy, PartialEq)]
 enum Dialog {
@@ -34,7 +36,8 @@ fn copy(text: &str) {
 
 #[function_component(Toolbar)]
 pub fn toolbar() -> Html {
-    let state = use_playground();
+    let context = use_playground();
+    let state = context.read();
     let dialog = use_state(|| Dialog::None);
     let d = state.dispatcher();
     let open = |which: Dialog| {
@@ -45,11 +48,10 @@ pub fn toolbar() -> Html {
     // The comparison replays the stage's run as it was when it was opened.
     let snapshot = use_state(|| None::<super::compare::OwnRun>);
     let open_compare = {
-        let (dialog, snapshot, state) = (dialog.clone(), snapshot.clone(), state.clone());
+        let (dialog, snapshot, context) = (dialog.clone(), snapshot.clone(), context.clone());
         Callback::from(move |_| {
-            snapshot.set(Some(super::compare::OwnRun(std::rc::Rc::new(
-                state.shared(),
-            ))));
+            let shared = context.read().shared();
+            snapshot.set(Some(super::compare::OwnRun(std::rc::Rc::new(shared))));
             dialog.set(Dialog::Compare);
         })
     };
@@ -110,9 +112,9 @@ pub fn toolbar() -> Html {
     // The run as a file: its scenario, what was done to it and the instant
     // (written when clicked: it serialises the whole tape).
     let save_run = {
-        let state = state.clone();
+        let context = context.clone();
         Callback::from(move |_| {
-            let json = crate::share::to_file(&state.shared());
+            let json = crate::share::to_file(&context.read().shared());
             download("workqueue-run.json", "application/json", &json)
         })
     };
@@ -221,11 +223,7 @@ const MAX_SCENARIO_BYTES: f64 = 8.0 * 1024.0 * 1024.0;
 
 /// An upload, read once its size is known to be within `limit` bytes: its
 /// bytes go to `read` with the file's name, or what is wrong to `refuse`.
-fn read_file(
-    d: UseReducerDispatcher<Playground>,
-    limit: f64,
-    read: fn(&UseReducerDispatcher<Playground>, String, Vec<u8>),
-) -> Callback<Event> {
+fn read_file(d: Dispatcher, limit: f64, read: fn(&Dispatcher, String, Vec<u8>)) -> Callback<Event> {
     Callback::from(move |e: Event| {
         let Some(input) = super::target::<web_sys::HtmlInputElement>(&e) else {
             return;
@@ -310,7 +308,8 @@ pub fn embed_snippet(src: &str) -> String {
 /// Builds the `<iframe>` snippet for a blog post, with a live preview.
 #[function_component(EmbedDialog)]
 pub fn embed_dialog(props: &EmbedProps) -> Html {
-    let state = use_playground();
+    let context = use_playground();
+    let state = context.read();
     let autoplay = use_state(|| false);
     let mut query = vec!["embed=1".to_string()];
     // A built-in lesson is named; any other view (a trainer's own lesson

@@ -20,7 +20,8 @@ const BACK: &str = "M19 4.5v15L9 12zM5 4.5h3v15H5z";
 
 #[function_component(Transport)]
 pub fn transport() -> Html {
-    let state = use_playground();
+    let context = use_playground();
+    let state = context.read();
     let now = state.now();
     let d = state.dispatcher();
     let on = |a: fn() -> Action| {

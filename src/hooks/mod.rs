@@ -8,7 +8,9 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::state::{Action, Playground};
+use crate::store::Dispatcher;
+
+use crate::state::Action;
 
 mod travel;
 mod workshop_link;
@@ -52,7 +54,7 @@ pub fn narrow() -> bool {
 /// paints. A hidden tab gets no frames; the reducer caps each tick, so the
 /// run pauses there instead of leaping.
 #[hook]
-pub fn use_ticker(dispatch: UseReducerDispatcher<Playground>) {
+pub fn use_ticker(dispatch: Dispatcher) {
     use_effect_with((), move |_| {
         let running = Rc::new(Cell::new(true));
         // The callback asks for the next frame itself, so it holds itself.
@@ -134,7 +136,7 @@ impl Drop for KeyListener {
 /// PageDown and PageUp, what presentation clickers send) move through a
 /// lesson. (The number keys answer a reconcile: see the stage's decision.)
 #[hook]
-pub fn use_keyboard(dispatch: UseReducerDispatcher<Playground>) {
+pub fn use_keyboard(dispatch: Dispatcher) {
     use_effect_with((), move |_| {
         let listener = KeyListener::new(move |e: KeyboardEvent| {
             // A clicker's keys always drive the lesson, wherever focus is

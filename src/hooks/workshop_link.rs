@@ -10,7 +10,8 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::presenter::{self, Message, Role};
-use crate::state::{Action, PlaygroundContext};
+use crate::state::Action;
+use crate::store::PlaygroundContext;
 
 /// How often the presenter's window says the instant while it plays (ms).
 const CLOCK_MS: u32 = 100;
@@ -23,9 +24,8 @@ const ADOPT_MS: u32 = 800;
 
 /// Connects this window to the others of its workshop.
 #[hook]
-pub fn use_workshop_link(state: &PlaygroundContext) {
-    let latest = use_mut_ref(|| None::<PlaygroundContext>);
-    *latest.borrow_mut() = Some(state.clone());
+pub fn use_workshop_link(context: &PlaygroundContext) {
+    let state = context.read();
     let role = if state.mode.presenter {
         Some(Role::Presenter)
     } else if state.mode.audience {
@@ -38,10 +38,10 @@ pub fn use_workshop_link(state: &PlaygroundContext) {
     // just been reloaded and an audience window may hold the workshop.
     let speaking = use_mut_ref(|| true);
     {
-        let (channel, latest, d) = (channel.clone(), latest.clone(), state.dispatcher());
+        let (channel, context) = (channel.clone(), context.clone());
         let speaking = speaking.clone();
         use_effect_with(role, move |role| {
-            let link = role.and_then(|role| Link::open(role, latest, d, speaking));
+            let link = role.and_then(|role| Link::open(role, context, speaking));
             *channel.borrow_mut() = link.as_ref().map(|l| l.channel.clone());
             move || drop(link)
         });
@@ -51,12 +51,11 @@ pub fn use_workshop_link(state: &PlaygroundContext) {
     let signature =
         (state.mode.presenter && state.pending_lesson.is_none()).then(|| state.mirror_signature());
     {
-        let (channel, latest, speaking) = (channel.clone(), latest.clone(), speaking.clone());
+        let (channel, context, speaking) = (channel.clone(), context.clone(), speaking.clone());
         use_effect_with(signature, move |signature| {
             if signature.is_some() && *speaking.borrow() {
-                if let Some(s) = latest.borrow().as_ref() {
-                    post(channel.borrow().as_ref(), &Message::State(s.mirror()));
-                }
+                let mirror = context.read().mirror();
+                post(channel.borrow().as_ref(), &Message::State(mirror));
             }
         });
     }
@@ -90,12 +89,17 @@ struct Link {
 }
 
 impl Link {
-    fn open(
-        role: Role,
-        latest: Rc<RefCell<Option<PlaygroundContext>>>,
-        d: UseReducerDispatcher<crate::state::Playground>,
-        speaking: Rc<RefCell<bool>>,
-    ) -> Option<Link> {
+    fn open(role: Role, context: PlaygroundContext, speaking: Rc<RefCell<bool>>) -> Option<Link> {
+        let d = context.dispatcher();
+        // What this window would say of its workshop: nothing while a
+        // lesson is still on its way (it has no step to say).
+        let mirror = {
+            let context = context.clone();
+            move || {
+                let s = context.read();
+                s.pending_lesson.is_none().then(|| s.mirror())
+            }
+        };
         let location = web_sys::window()?.location();
         let search = location.search().ok()?;
         let room = crate::open::room_of(&search).unwrap_or_else(|| "1".into());
@@ -107,18 +111,10 @@ impl Link {
         let adopting = role == Role::Presenter && crate::session::is_reload();
         *speaking.borrow_mut() = !adopting;
         let on_message = {
-            let (channel, latest, speaking) = (channel.clone(), latest.clone(), speaking.clone());
+            let (channel, speaking, mirror) = (channel.clone(), speaking.clone(), mirror.clone());
             Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
                 let Some(m) = e.data().as_string().and_then(|t| presenter::decode(&t)) else {
                     return;
-                };
-                // A window whose lesson is still on its way has no step to say.
-                let mirror = || {
-                    latest
-                        .borrow()
-                        .as_ref()
-                        .filter(|s| s.pending_lesson.is_none())
-                        .map(|s| s.mirror())
                 };
                 match (role, m) {
                     // A window (re)opened: the other side answers with the
@@ -147,16 +143,12 @@ impl Link {
         channel.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         // No audience window answered: the presenter's window speaks.
         let adopt = adopting.then(|| {
-            let (channel, latest, speaking) = (channel.clone(), latest.clone(), speaking.clone());
+            let (channel, speaking, mirror) = (channel.clone(), speaking.clone(), mirror.clone());
             gloo_timers::callback::Timeout::new(ADOPT_MS, move || {
                 if !*speaking.borrow() {
                     *speaking.borrow_mut() = true;
-                    if let Some(s) = latest
-                        .borrow()
-                        .as_ref()
-                        .filter(|s| s.pending_lesson.is_none())
-                    {
-                        post(Some(&channel), &Message::State(s.mirror()));
+                    if let Some(m) = mirror() {
+                        post(Some(&channel), &Message::State(m));
                     }
                 }
             })
@@ -165,9 +157,7 @@ impl Link {
             let (channel, ticks) = (channel.clone(), Cell::new(0u32));
             let speaking = speaking.clone();
             gloo_timers::callback::Interval::new(CLOCK_MS, move || {
-                let Some(s) = latest.borrow().clone() else {
-                    return;
-                };
+                let s = context.read();
                 if !*speaking.borrow() || s.pending_lesson.is_some() {
                     return;
                 }

@@ -1,20 +1,17 @@
-use std::rc::Rc;
-
-use yew::Reducible;
-
 use crate::lesson_nav::Press;
 use crate::lessons;
 use crate::state::{Action, Playground};
 
-fn reduce(p: Rc<Playground>, a: Action) -> Rc<Playground> {
-    p.reduce(a)
+fn reduce(mut p: Playground, a: Action) -> Playground {
+    p.apply(a);
+    p
 }
 
 #[test]
 fn a_revealed_answer_never_shifts_and_back_keeps_predictions() {
     // The max-of lesson: the answer (160ms) depends on the run, which
     // moves on when the step is played.
-    let mut p = Rc::new(Playground::from_url("?lesson=max-of&step=1", ""));
+    let mut p = Playground::from_url("?lesson=max-of&step=1", "");
     let answer = p.lesson.as_ref().unwrap().answer().cloned();
     assert_eq!(answer.as_deref(), Some("160ms"));
     p = reduce(p, Action::LessonNext(0.0));
@@ -43,7 +40,7 @@ fn a_revealed_answer_never_shifts_and_back_keeps_predictions() {
         0.0
     ));
 
-    let mut p = Rc::new(Playground::from_url("?lesson=backoff&step=1", ""));
+    let mut p = Playground::from_url("?lesson=backoff&step=1", "");
     p = reduce(p, Action::Reveal("7".into(), 0.0));
     let mut t = 0.0;
     while p.lesson.as_ref().unwrap().step == 0 && t < 60_000.0 {
@@ -71,7 +68,7 @@ fn a_press_during_the_dwell_moves_on_when_the_dwell_ends() {
         "?workshop=1&lesson=herd&step=2",
         "?embed=1&lesson=sets&step=1",
     ] {
-        let mut p = Rc::new(Playground::from_url(link, ""));
+        let mut p = Playground::from_url(link, "");
         let mut t = 0.0;
         // Press until the step is shown and dwelling.
         while p.next_press(t) != Press::Dwelling {
@@ -116,10 +113,7 @@ fn a_press_during_the_dwell_moves_on_when_the_dwell_ends() {
 #[test]
 fn a_clicker_alone_walks_through_lessons() {
     use crate::lesson_nav::MIN_DWELL_MS;
-    let mut p = Rc::new(Playground::from_url(
-        "?workshop=1&lesson=backoff&step=1",
-        "",
-    ));
+    let mut p = Playground::from_url("?workshop=1&lesson=backoff&step=1", "");
     let start = p.lesson.as_ref().map(|l| l.index).unwrap();
     let mut t = 0.0;
     let mut seen = vec![(start, 0)];
@@ -180,10 +174,7 @@ fn a_clicker_alone_walks_through_lessons() {
 /// clicker too; a step whose scene is a manager opens on it and plays it.
 #[test]
 fn the_clicker_does_what_a_step_asks() {
-    let mut p = Rc::new(Playground::from_url(
-        "?workshop=1&lesson=provider&step=2",
-        "",
-    ));
+    let mut p = Playground::from_url("?workshop=1&lesson=provider&step=2", "");
     assert!(p.is_manager(), "three kinds: a manager on the stage");
     let mut t = 0.0;
     // Ask and reveal the prediction first, then the press plays it.
@@ -192,7 +183,7 @@ fn the_clicker_does_what_a_step_asks() {
         t += 100.0;
     }
     assert!(p.is_manager() && p.playing, "the press plays the provider");
-    let mut p = Rc::new(Playground::from_url("?lesson=sets&step=1", ""));
+    let mut p = Playground::from_url("?lesson=sets&step=1", "");
     p = reduce(p, Action::LessonNext(0.0));
     assert!(
         p.sim().find("default/web-1").is_some(),
@@ -219,7 +210,7 @@ fn the_clicker_alone_reaches_the_end_of_the_course() {
 /// PageDown alone from `link`, a press every half second: whether it
 /// reached the end, and every (lesson, step) it showed, in order.
 fn clicker_alone(link: &str) -> (bool, Vec<(usize, usize)>) {
-    let mut p = Rc::new(Playground::from_url(link, ""));
+    let mut p = Playground::from_url(link, "");
     let mut t = 0.0;
     let mut visited = Vec::new();
     for _ in 0..5000 {
@@ -272,10 +263,7 @@ fn the_clicker_walks_the_rooms_own_course_and_no_other_lesson() {
         // Back from the second lesson's first step: the first's last step.
         let second = lessons::Library::default().index_of(course[1]).unwrap();
         let first = lessons::Library::default().index_of(course[0]).unwrap();
-        let mut p = Rc::new(Playground::from_url(
-            &format!("{link}&lesson={}&step=1", course[1]),
-            "",
-        ));
+        let mut p = Playground::from_url(&format!("{link}&lesson={}&step=1", course[1]), "");
         assert_eq!(p.lesson.as_ref().unwrap().index, second);
         p = reduce(p, Action::LessonBack);
         let l = p.lesson.clone().unwrap();
@@ -287,7 +275,7 @@ fn the_clicker_walks_the_rooms_own_course_and_no_other_lesson() {
             )
         );
         // And no further back than the course's first lesson.
-        let mut p = Rc::new(Playground::from_url(&link, ""));
+        let mut p = Playground::from_url(&link, "");
         p = reduce(p, Action::LessonBack);
         assert_eq!(p.lesson.as_ref().unwrap().index, first);
     }
@@ -320,8 +308,8 @@ fn no_scene_moves_before_the_room_predicts() {
                 entry.id,
                 step + 1
             );
-            let mut ways = vec![Rc::new(Playground::from_url(&link, ""))];
-            let mut p = Rc::new(Playground::from_url(&link, ""));
+            let mut ways = vec![Playground::from_url(&link, "")];
+            let mut p = Playground::from_url(&link, "");
             p = reduce(p, Action::LessonBack);
             p = reduce(p, Action::Play);
             for _ in 0..10 {
@@ -366,8 +354,7 @@ fn no_scene_moves_before_the_room_predicts() {
                 for _ in 0..60 {
                     p = reduce(p, Action::Tick(16.0));
                 }
-                let runs =
-                    p.now() > at || p.timeline.borrow().next_instant().is_none() || p.deciding();
+                let runs = p.now() > at || p.timeline.next_instant().is_none() || p.deciding();
                 assert!(
                     runs,
                     "{} step {}: the scene runs once predicted",
@@ -384,10 +371,7 @@ fn no_scene_moves_before_the_room_predicts() {
 /// the revealed answer is not played past at once.
 #[test]
 fn a_double_press_is_one_press() {
-    let mut p = Rc::new(Playground::from_url(
-        "?workshop=1&lesson=backoff&step=1",
-        "",
-    ));
+    let mut p = Playground::from_url("?workshop=1&lesson=backoff&step=1", "");
     p = reduce(p, Action::NarrationPages(1));
     let first = p.next_press(0.0);
     p = reduce(p, Action::LessonNext(0.0));
@@ -405,10 +389,7 @@ fn a_double_press_is_one_press() {
 /// first, and back turns them back before leaving the step.
 #[test]
 fn the_clicker_turns_the_narrations_pages_first() {
-    let mut p = Rc::new(Playground::from_url(
-        "?workshop=1&lesson=backoff&step=1",
-        "",
-    ));
+    let mut p = Playground::from_url("?workshop=1&lesson=backoff&step=1", "");
     p = reduce(p, Action::NarrationPages(3));
     assert_eq!(p.next_press(0.0), Press::Page);
     p = reduce(p, Action::LessonNext(0.0));

@@ -3,13 +3,14 @@ use crate::share;
 use workqueue_core::Instant;
 use workqueue_core::{Outcome, MILLISECOND};
 
-fn reduce(p: Rc<Playground>, a: Action) -> Rc<Playground> {
-    p.reduce(a)
+fn reduce(mut p: Playground, a: Action) -> Playground {
+    p.apply(a);
+    p
 }
 
 #[test]
 fn a_paused_tick_changes_nothing_and_a_hidden_tab_cannot_leap() {
-    let p = Rc::new(Playground::default());
+    let p = Playground::default();
     let p = reduce(p, Action::Pause);
     let rev = p.rev;
     let p = reduce(p, Action::Tick(16.0));
@@ -23,7 +24,7 @@ fn a_paused_tick_changes_nothing_and_a_hidden_tab_cannot_leap() {
 
 #[test]
 fn a_first_visit_waits_for_the_first_key() {
-    let mut p = Rc::new(Playground::default());
+    let mut p = Playground::default();
     for _ in 0..30 {
         p = reduce(p, Action::Tick(16.7));
     }
@@ -45,7 +46,7 @@ fn a_first_visit_waits_for_the_first_key() {
 
 #[test]
 fn rewinding_and_replaying_gives_the_same_run() {
-    let mut p = Rc::new(Playground::default());
+    let mut p = Playground::default();
     p = reduce(p, Action::Input(Input::Add { key: "ns/a".into() }));
     for _ in 0..20 {
         p = reduce(p, Action::Step);
@@ -81,7 +82,7 @@ fn rewinding_and_replaying_gives_the_same_run() {
 
 #[test]
 fn a_share_link_reopens_exactly_what_was_shared() {
-    let mut p = Rc::new(Playground::default());
+    let mut p = Playground::default();
     p = reduce(p, Action::Input(Input::Add { key: "ns/a".into() }));
     p = reduce(p, Action::Step);
     p = reduce(
@@ -112,7 +113,7 @@ fn a_share_link_reopens_exactly_what_was_shared() {
 /// reopened, the same inputs, the same instant, the same run.
 #[test]
 fn a_manager_link_keeps_its_inputs_and_its_lesson() {
-    let mut p = Rc::new(Playground::from_url("?lesson=provider&step=2", ""));
+    let mut p = Playground::from_url("?lesson=provider&step=2", "");
     assert!(p.is_manager() && p.lesson.is_some());
     p = reduce(
         p,
@@ -158,7 +159,7 @@ fn a_refused_link_stays_said_beside_a_refused_lesson() {
 /// runs again once they have chosen.
 #[test]
 fn the_clock_holds_while_a_reconcile_waits_for_a_choice() {
-    let mut p = Rc::new(Playground::default());
+    let mut p = Playground::default();
     let reconcile = p.current_scenario().controllers[0].controller.reconcile_ns;
     p = reduce(p, Action::Input(Input::Add { key: "ns/a".into() }));
     for _ in 0..600 {
@@ -197,7 +198,7 @@ fn at_1x_a_failing_keys_5ms_backoff_is_on_screen_for_over_half_a_second() {
     settings.script = crate::settings::ScriptChoice::AlwaysError;
     settings.set(crate::settings::Field::Reconcile, "0s".into());
     let scenario = settings.to_scenario().unwrap();
-    let mut p = Rc::new(Playground::with(settings, scenario));
+    let mut p = Playground::with(settings, scenario);
     p = reduce(p, Action::Input(Input::Add { key: "ns/a".into() }));
     // 60 Hz frames; count the frames in which ns/a sits in the waiting
     // heap with its first (5ms) backoff.
@@ -239,7 +240,7 @@ fn the_checkpoint_ring_stays_bounded_and_spread_and_seeks_exactly() {
     let mut settings = Settings::default();
     settings.script = crate::settings::ScriptChoice::AlwaysError;
     let scenario = settings.to_scenario().unwrap();
-    let mut p = Rc::new(Playground::with(settings, scenario));
+    let mut p = Playground::with(settings, scenario);
     p = reduce(
         p,
         Action::Input(Input::AddMany {
@@ -251,13 +252,7 @@ fn the_checkpoint_ring_stays_bounded_and_spread_and_seeks_exactly() {
     for _ in 0..600 {
         p = reduce(p, Action::Tick(250.0));
     }
-    let times: Vec<Instant> = p
-        .timeline
-        .borrow()
-        .checkpoints()
-        .iter()
-        .map(|c| c.now())
-        .collect();
+    let times: Vec<Instant> = p.timeline.checkpoints().iter().map(|c| c.now()).collect();
     assert_eq!(times.len(), crate::timeline::MAX_CHECKPOINTS, "{times:?}");
     assert_eq!(times[0], Instant::T0, "the start is always kept");
     assert!(times.windows(2).all(|w| w[0] < w[1]), "{times:?}");
@@ -309,10 +304,10 @@ fn the_herd_lessons_link_is_shorter_than_in_the_first_format() {
         v2.len()
     );
     assert!(v2.len() < v1.len(), "{} vs {}", v2.len(), v1.len());
-    let q = Playground::from_url("", &format!("#{v1}"));
+    let mut q = Playground::from_url("", &format!("#{v1}"));
     // A link bigger than one frame's budget finishes over later frames.
-    while q.timeline.borrow().pending().is_some() {
-        q.timeline.borrow_mut().catch_up();
+    while q.timeline.pending().is_some() {
+        q.timeline.catch_up();
     }
     assert_eq!(q.sim().digest(), p.sim().digest());
 }
@@ -322,7 +317,7 @@ fn lessons_open_from_the_url_and_step_back_exactly() {
     let p = Playground::from_url("?embed=1&lesson=herd&step=2", "");
     assert!(p.mode.embed && !p.playing);
     assert_eq!(p.lesson.as_ref().map(|l| (l.index, l.step)), Some((3, 1)));
-    let mut p = Rc::new(Playground::from_url("?lesson=results", ""));
+    let mut p = Playground::from_url("?lesson=results", "");
     let first = p.sim().digest();
     p = reduce(
         p,
@@ -338,7 +333,7 @@ fn lessons_open_from_the_url_and_step_back_exactly() {
 
 #[test]
 fn invalid_settings_leave_the_run_alone() {
-    let p = Rc::new(Playground::default());
+    let p = Playground::default();
     let p = reduce(p, Action::Input(Input::Add { key: "k".into() }));
     let mut bad = Settings::default();
     bad.set(crate::settings::Field::Burst, "-1".into());

@@ -1,0 +1,171 @@
+//! Where the page's state lives. [`Playground`] is a plain value: an action
+//! changes it in place ([`Playground::apply`]), so a run of a hundred
+//! thousand keys is never copied to make the next frame (a copy of the run
+//! takes longer than a frame). The app owns the one state; components read
+//! it while they render, through the [`PlaygroundContext`] the app hands
+//! down, and change it only by dispatching actions.
+
+use std::cell::{Ref, RefCell};
+use std::collections::VecDeque;
+use std::ops::Deref;
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::state::{Action, Playground};
+
+/// The one state, and the actions waiting to be applied to it.
+struct Store {
+    state: RefCell<Playground>,
+    /// Actions dispatched while the state was being read or changed: they
+    /// are applied in order as soon as it is free.
+    waiting: RefCell<VecDeque<Action>>,
+    /// Tells the app that a change shows (with the state's revision).
+    shown: RefCell<Callback<u64>>,
+}
+
+impl Store {
+    fn dispatch(self: &Rc<Self>, action: Action) {
+        self.waiting.borrow_mut().push_back(action);
+        self.apply_waiting();
+    }
+
+    fn apply_waiting(self: &Rc<Self>) {
+        let Ok(mut state) = self.state.try_borrow_mut() else {
+            // A render is reading it, or an action is being applied: the
+            // action waits for the next turn of the event loop.
+            self.later();
+            return;
+        };
+        let mut shows = false;
+        loop {
+            let next = self.waiting.borrow_mut().pop_front();
+            let Some(action) = next else { break };
+            shows |= state.apply(action);
+        }
+        let rev = state.rev;
+        drop(state);
+        if shows {
+            let shown = self.shown.borrow().clone();
+            shown.emit(rev);
+        }
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn later(self: &Rc<Self>) {
+        let me = Rc::downgrade(self);
+        gloo_timers::callback::Timeout::new(0, move || {
+            if let Some(me) = me.upgrade() {
+                me.apply_waiting();
+            }
+        })
+        .forget();
+    }
+
+    /// Natively nothing renders while an action is applied.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn later(self: &Rc<Self>) {}
+}
+
+/// The state as components see it: read it while rendering
+/// ([`PlaygroundContext::read`]), change it by dispatching. Two contexts are
+/// equal while the state has not changed in a way that shows.
+#[derive(Clone)]
+pub struct PlaygroundContext {
+    store: Rc<Store>,
+    rev: u64,
+}
+
+impl PartialEq for PlaygroundContext {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.store, &other.store) && self.rev == other.rev
+    }
+}
+
+impl PlaygroundContext {
+    /// A context around `state` alone (tests, tools): changes show nowhere.
+    pub fn new(state: Playground) -> PlaygroundContext {
+        PlaygroundContext {
+            rev: state.rev,
+            store: Rc::new(Store {
+                state: RefCell::new(state),
+                waiting: RefCell::new(VecDeque::new()),
+                shown: RefCell::new(Callback::noop()),
+            }),
+        }
+    }
+
+    /// The state, to read while rendering (not to keep: an action waits
+    /// while it is held).
+    pub fn read(&self) -> StateRef<'_> {
+        StateRef {
+            state: self.store.state.borrow(),
+            context: self,
+        }
+    }
+
+    pub fn dispatcher(&self) -> Dispatcher {
+        Dispatcher(self.store.clone())
+    }
+
+    pub fn dispatch(&self, action: Action) {
+        self.store.dispatch(action);
+    }
+}
+
+/// The state being read, with a way to ask for changes.
+pub struct StateRef<'a> {
+    state: Ref<'a, Playground>,
+    context: &'a PlaygroundContext,
+}
+
+impl Deref for StateRef<'_> {
+    type Target = Playground;
+
+    fn deref(&self) -> &Playground {
+        &self.state
+    }
+}
+
+impl StateRef<'_> {
+    pub fn dispatcher(&self) -> Dispatcher {
+        self.context.dispatcher()
+    }
+
+    /// The context the state was read from, to keep in a callback.
+    pub fn context(&self) -> PlaygroundContext {
+        self.context.clone()
+    }
+}
+
+/// Sends actions to the state; cheap to clone into callbacks.
+#[derive(Clone)]
+pub struct Dispatcher(Rc<Store>);
+
+impl PartialEq for Dispatcher {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Dispatcher {
+    pub fn dispatch(&self, action: Action) {
+        self.0.dispatch(action);
+    }
+}
+
+/// The app's one state, made by `init` on the first render.
+#[hook]
+pub fn use_store<F>(init: F) -> PlaygroundContext
+where
+    F: FnOnce() -> Playground + 'static,
+{
+    let context = use_memo((), move |_| PlaygroundContext::new(init()));
+    let rev = use_state_eq(|| context.rev);
+    let setter = rev.setter();
+    *context.store.shown.borrow_mut() = Callback::from(move |r| setter.set(r));
+    PlaygroundContext {
+        store: context.store.clone(),
+        rev: *rev,
+    }
+}
