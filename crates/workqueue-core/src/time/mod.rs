@@ -39,10 +39,12 @@ impl Instant {
     /// The earliest representable instant: "never happened" for a gauge.
     pub const MIN: Instant = Instant(i64::MIN);
 
+    /// An instant from a file's or a test's integer nanoseconds.
     pub const fn from_nanos(ns: i64) -> Instant {
         Instant(ns)
     }
 
+    /// The raw count, for float arithmetic and the page's sliders.
     pub const fn as_nanos(self) -> i64 {
         self.0
     }
@@ -123,10 +125,13 @@ impl Duration {
     /// `rate.InfDuration`.
     pub const INF: Duration = Duration::MAX;
 
+    /// A duration from integer nanoseconds (also the one way to build one
+    /// in a `const`, where `*` is not allowed).
     pub const fn from_nanos(ns: i64) -> Duration {
         Duration(ns)
     }
 
+    /// The raw count, for float arithmetic (Go's conversions are on it).
     pub const fn as_nanos(self) -> i64 {
         self.0
     }
@@ -288,6 +293,8 @@ macro_rules! schema_as_i64 {
 schema_as_i64!(Instant);
 schema_as_i64!(Duration);
 
+// Go's `time.Nanosecond` … `time.Hour`, so that a delay reads as in Go:
+// `5 * MILLISECOND`.
 pub const NANOSECOND: Duration = Duration::NANOSECOND;
 pub const MICROSECOND: Duration = Duration::MICROSECOND;
 pub const MILLISECOND: Duration = Duration::MILLISECOND;
