@@ -263,6 +263,9 @@ impl Playground {
         fresh.mode = self.mode;
         fresh.course = self.course.clone();
         fresh.library = self.library.clone();
+        // A lesson the fresh state waits for may be one this page already
+        // holds: it opens now, not when the worker would send it again.
+        fresh.resolve_pending_lesson();
         fresh.outbox = self.outbox.clone();
         fresh
     }
