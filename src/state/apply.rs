@@ -1,0 +1,269 @@
+//! The transitions: what each [`Action`] does to the state, in place.
+
+use workqueue_core::{Input, Scenario};
+
+use super::{Action, Notice, Playground, MAX_TICK_MS};
+use crate::pacing::{self, MAX_SPEED, MIN_SPEED};
+use crate::settings::Settings;
+
+impl Playground {
+    /// Applies `action` to the state, in place. Returns whether anything on
+    /// screen changed: only then does the revision move (and the page render).
+    pub fn apply(&mut self, action: Action) -> bool {
+        let rev = self.rev;
+        let shows = self.change(action);
+        // A state made afresh carries the revision over (see `carry_over`).
+        self.rev = if shows { rev + 1 } else { rev };
+        shows
+    }
+
+    fn change(&mut self, action: Action) -> bool {
+        if let Action::FrameWork(work_ms) = action {
+            // Nothing on screen changes: no render.
+            self.timeline.fit_budget(work_ms);
+            return false;
+        }
+        if self.mode.audience {
+            // The presenter's window holds the workshop: what is done here
+            // is done there, and comes back with its state.
+            if let Some(remote) = crate::workshop::Remote::of(&action) {
+                // A guess typed here goes with the press that reveals it.
+                let typed = self
+                    .lesson
+                    .as_ref()
+                    .filter(|l| l.asked && !l.draft.trim().is_empty())
+                    .map(|l| l.draft.clone());
+                let remote = match (remote, typed) {
+                    (crate::workshop::Remote::Next, Some(guess)) => {
+                        crate::workshop::Remote::Reveal { guess }
+                    }
+                    (remote, _) => remote,
+                };
+                self.send(remote);
+                return true;
+            }
+            if let Action::NarrationPages(pages) = action {
+                self.send(crate::workshop::Remote::Pages { pages });
+            }
+        }
+        match action {
+            Action::FrameWork(_) => return false, // handled above
+            Action::Tick(real_ms) => {
+                let (was_playing, held) = (self.playing, self.holds_for_prediction());
+                let lesson_before = self.lesson.clone();
+                let carried = self.carry_kept_press(real_ms);
+                if self.timeline.pending().is_some() {
+                    // A seek or a link too big for one frame goes on first.
+                    self.timeline.catch_up();
+                    if let Some(pair) = &mut self.other_run {
+                        pair.settle(self.timeline.engine());
+                    }
+                } else if was_playing && !held {
+                    self.tick(real_ms.clamp(0.0, MAX_TICK_MS));
+                    self.pause_when_waited();
+                } else if !carried && self.lesson == lesson_before {
+                    return false;
+                }
+            }
+            Action::TogglePlay | Action::Play | Action::Step if self.holds_for_prediction() => {
+                self.playing = false;
+                self.notice = Notice::info(
+                    "Predict first: type your answer and press Reveal (or press Next to reveal it without one).",
+                );
+            }
+            Action::TogglePlay => self.playing = !self.playing,
+            Action::Play => self.playing = true,
+            Action::Pause => self.playing = false,
+            Action::Step => {
+                self.playing = false;
+                let stepped = self.timeline.step();
+                match stepped {
+                    Some(_) => self.narration = self.narrate(),
+                    None => {
+                        self.notice =
+                            Notice::info("Nothing is scheduled: add a key to see something happen.")
+                    }
+                }
+            }
+            Action::StepBack => {
+                self.playing = false;
+                self.timeline.step_back();
+                self.narration = self.narrate();
+            }
+            Action::Seek(t) => {
+                self.timeline.seek(t);
+            }
+            Action::SetSpeed(s) => self.speed = s.clamp(MIN_SPEED, MAX_SPEED),
+            Action::Faster => self.speed = pacing::speed_step(self.speed, true),
+            Action::Slower => self.speed = pacing::speed_step(self.speed, false),
+            Action::Restart => {
+                // What each reconcile returns, as last set (it may have
+                // changed during the run).
+                let mut scenario = self.current_scenario();
+                scenario.first_mut().default_script = self.sim().spec().default_script.clone();
+                let mut fresh = Playground::with(self.settings.clone(), scenario);
+                fresh.provider = self.provider.clone();
+                {
+                    *self = self.carry_over(fresh);
+                    return true;
+                }
+            }
+            Action::Apply(settings) if self.in_exercise() => match settings.to_scenario() {
+                // An exercise's check runs its own keys from the start: the
+                // stage starts them over too, under the new settings.
+                Ok(scenario) => {
+                    let mut fresh = self.carry_over(Playground::with(settings, scenario));
+                    self.keep_exercise(&mut fresh);
+                    {
+                        *self = fresh;
+                        return true;
+                    }
+                }
+                Err(errors) => self.notice = Notice::error(crate::settings::field_errors(&errors)),
+            },
+            Action::Apply(settings) => match self.apply_settings(settings) {
+                Ok(()) => {}
+                Err(text) => self.notice = Notice::error(text),
+            },
+            Action::RunManager(provider) => match provider.to_scenario() {
+                Ok(scenario) => {
+                    // The form shows the manager's first controller, as it
+                    // does when the run is reopened (a reload, a link).
+                    let settings = Settings::from_scenario(&scenario);
+                    let mut fresh = self.carry_over(Playground::with(settings, scenario));
+                    fresh.provider = provider;
+                    fresh.playing = true;
+                    fresh.idle = false;
+                    fresh.notice = Notice::info(
+                        "A manager: its controllers side by side, sharing what they share.",
+                    );
+                    {
+                        *self = fresh;
+                        return true;
+                    }
+                }
+                Err(text) => self.notice = Notice::error(text),
+            },
+            Action::ExitManager => {
+                let settings = self.settings.clone();
+                let scenario = settings
+                    .to_scenario()
+                    .unwrap_or_else(|_| Scenario::new("playground"));
+                let mut fresh = self.carry_over(Playground::with(settings, scenario));
+                fresh.provider = self.provider.clone();
+                {
+                    *self = fresh;
+                    return true;
+                }
+            }
+            Action::OpenLessonFile { file, text, step } => self.open_lesson_file(file, text, step),
+            Action::LessonArrived(lesson, source) => self.lesson_arrived(*lesson, source),
+            Action::GoalFigures(index, step, figures) => {
+                self.goal_figures = Some((index, step, figures));
+            }
+            Action::DismissRefusal => self.refused_lesson = None,
+            Action::LessonRefused(refusal) => self.lesson_refused(refusal),
+            Action::SwitchQueue(queue) => match self.switch_queue(queue) {
+                Ok(fresh) => *self = fresh,
+                Err(text) => self.notice = Notice::error(text),
+            },
+            Action::Input(input) => {
+                if let Input::Add { key } | Input::Decide { key, .. } = &input {
+                    self.selected = Some(key.clone());
+                }
+                self.record(input);
+                self.idle = false; // something happened
+            }
+            Action::Select(key) => self.selected = key,
+            Action::Notify(n) => self.notice = n,
+            Action::ExpireNotice(text) => {
+                if self.notice.as_ref().is_none_or(|n| n.text != text) {
+                    return false;
+                }
+                self.notice = None;
+            }
+            Action::StartLesson(index) => self.start_lesson(index, 1),
+            Action::LessonStep(step) => {
+                if let Some(index) = self.lesson.as_ref().map(|l| l.index) {
+                    self.enter_step(index, step);
+                }
+            }
+            Action::ExitLesson => {
+                self.lesson = None;
+                self.pending_lesson = None;
+            }
+            Action::LessonProgress(done, total) => match &mut self.pending_lesson {
+                Some(p) => p.progress = Some((done, total)),
+                None => return false,
+            },
+            Action::CancelLesson => {
+                if let Some(p) = self.pending_lesson.take() {
+                    self.notice = Notice::info(format!("Stopped opening the lesson {}.", p.id));
+                }
+            }
+            Action::LessonNext(now_ms) => {
+                let press = self.clicker_next(now_ms);
+                // (Where the panel fits the screen its Next button says it.)
+                let fitted = self.mode.workshop || self.mode.embed;
+                if press == crate::lesson_state::Press::Dwelling && !fitted {
+                    self.notice = Notice::info("Showing the step: it moves on in a moment.");
+                }
+            }
+            Action::LessonBack => self.clicker_back(),
+            Action::NarrationPages(pages) => {
+                if self.lesson.as_ref().is_none_or(|l| l.pages == pages.max(1)) {
+                    return false;
+                }
+                self.narration_pages(pages);
+            }
+            Action::Draft(text) => {
+                if let Some(l) = &mut self.lesson {
+                    l.draft = text;
+                }
+            }
+            Action::Reveal(guess, now_ms) => {
+                if let Some(l) = &mut self.lesson {
+                    l.reveal(guess, now_ms);
+                }
+            }
+            Action::ToggleWorkshop => self.mode.workshop = !self.mode.workshop,
+            Action::TogglePacing => {
+                self.pacing.on = !self.pacing.on;
+                self.pacing.reset();
+            }
+            Action::GoImport(g) => self.go_import = Some(g),
+            Action::Present => {
+                self.mode.presenter = true;
+                self.mode.audience = false;
+                self.mode.workshop = false;
+            }
+            Action::Follow(mirror) => match self.follow(*mirror) {
+                Ok(()) => {}
+                Err(e) => {
+                    self.notice = Notice::error(format!(
+                        "The presenter's window sent a state this window cannot show: {e}"
+                    ))
+                }
+            },
+            Action::FollowClock(clock) => self.follow_clock(clock),
+            Action::AudiencePages(pages) => {
+                if self.lesson.as_ref().is_none_or(|l| l.pages == pages.max(1)) {
+                    return false;
+                }
+                self.narration_pages(pages);
+            }
+            Action::Load(shared) => {
+                let mut fresh = self.carry_over(Playground::from_shared(*shared));
+                fresh.playing = false;
+                if fresh.notice.is_none() {
+                    fresh.notice = Notice::info("Scenario loaded.");
+                }
+                {
+                    *self = fresh;
+                    return true;
+                }
+            }
+        }
+        true
+    }
+}
