@@ -10,7 +10,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicIsize, Ordering};
 
-use workqueue_core::scenario::Source;
+use workqueue_core::Source;
 use workqueue_core::{
     Duration, Instant, LimiterConfig, Manager, QueueKind, Scenario, MINUTE, SECOND,
 };

@@ -5,7 +5,7 @@
 
 use std::collections::VecDeque;
 
-use workqueue_core::view::{ArrivalView, Landing};
+use workqueue_core::{ArrivalView, Landing};
 
 /// How long one event takes from the sources to the queue (real ms); the
 /// stage's CSS animation lasts as long.

@@ -3,7 +3,7 @@
 
 use crate::lessons::Wait;
 use crate::share::Shared;
-use workqueue_core::sim::WorkerState;
+use workqueue_core::WorkerState;
 use workqueue_core::{Input, Instant, Outcome, ResultLabel, Scenario};
 
 use crate::lessons;

@@ -258,7 +258,7 @@ mod tests {
     use super::*;
     use crate::provider::{ClientChoice, Kind, Provider, Sharing};
     use crate::timeline::FRAME_BUDGET;
-    use workqueue_core::rng::Rng;
+    use workqueue_core::Rng;
     use workqueue_core::{Duration, Input, Instant, Outcome, SECOND};
 
     fn env_u64(name: &str, default: u64) -> u64 {
@@ -309,9 +309,9 @@ mod tests {
                 },
             },
             client_per: if below(2) == 0 {
-                workqueue_core::scenario::ClientScope::Kind
+                workqueue_core::ClientScope::Kind
             } else {
-                workqueue_core::scenario::ClientScope::Shared
+                workqueue_core::ClientScope::Shared
             },
             requests_per_reconcile: below(30) as u32,
             failures: below(6) as u32,

@@ -2,10 +2,10 @@
 //! and the API client's limit, turned into a manager scenario. Plain Rust,
 //! tested natively.
 
-use workqueue_core::controller::{CrossplaneConfig, Script};
-use workqueue_core::scenario::{
+use workqueue_core::{
     BucketSpec, ClientLimit, ClientScope, ControllerConfig, ControllerSpec, Source,
 };
+use workqueue_core::{CrossplaneConfig, Script};
 use workqueue_core::{Duration, LimiterConfig, QueueKind, Scenario, MILLISECOND, SECOND};
 
 /// What the controllers share.

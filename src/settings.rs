@@ -2,9 +2,9 @@
 //! conversion to a validated [`Scenario`]. Invalid values stay in the form
 //! with a message and never reach the simulation.
 
-use workqueue_core::controller::{CrossplaneConfig, Outcome, Script};
-use workqueue_core::scenario::{ControllerConfig, Scenario};
 use workqueue_core::{format_go_duration, parse_go_duration, Duration, LimiterConfig, QueueKind};
+use workqueue_core::{ControllerConfig, Scenario};
+use workqueue_core::{CrossplaneConfig, Outcome, Script};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Preset {
@@ -585,7 +585,7 @@ impl Settings {
         s.seed = self
             .number::<u64>(Field::Seed, "a whole number", &mut errors)
             .unwrap_or(1);
-        s.duration_ns = workqueue_core::scenario::MAX_RUN;
+        s.duration_ns = workqueue_core::validate::MAX_RUN;
         if !errors.is_empty() {
             return Err(errors);
         }

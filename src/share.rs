@@ -11,8 +11,8 @@ use base64::engine::DecodePaddingMode;
 use base64::Engine;
 use serde::{Deserialize, Serialize};
 use workqueue_core::document;
-use workqueue_core::run_file::Run;
-use workqueue_core::scenario::ScenarioDoc;
+use workqueue_core::Run;
+use workqueue_core::ScenarioDoc;
 use workqueue_core::{validate, Input, Instant, Scenario, ScenarioError};
 
 /// The format this build writes.
@@ -458,7 +458,7 @@ mod tests {
     #[test]
     fn the_link_decoder_survives_garbage() {
         use std::panic::{catch_unwind, AssertUnwindSafe};
-        use workqueue_core::rng::Rng;
+        use workqueue_core::Rng;
         let cases: u64 = std::env::var("WQ_FUZZ_CASES")
             .ok()
             .and_then(|v| v.parse().ok())

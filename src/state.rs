@@ -7,7 +7,7 @@
 
 use std::rc::Rc;
 
-use workqueue_core::sim::SimEvent;
+use workqueue_core::SimEvent;
 use workqueue_core::{Duration, Input, Instant, Manager, QueueKind, Scenario, Simulation};
 use workqueue_lessons::view::{Figure, LessonView};
 
@@ -374,7 +374,7 @@ impl Playground {
         self.engine().controllers().any(|(_, c)| {
             c.workers()
                 .iter()
-                .any(|w| matches!(w, workqueue_core::sim::WorkerState::AwaitingDecision { .. }))
+                .any(|w| matches!(w, workqueue_core::WorkerState::AwaitingDecision { .. }))
         })
     }
 

@@ -115,7 +115,7 @@ impl Timeline {
         self.keys_planned = self
             .scenario
             .key_count()
-            .saturating_add(workqueue_core::run_file::Run::keys_added(&self.tape));
+            .saturating_add(workqueue_core::Run::keys_added(&self.tape));
     }
 
     pub fn engine(&self) -> &Manager {
@@ -415,7 +415,7 @@ fn evict_most_crowded(cps: &mut Vec<Manager>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use workqueue_core::scenario::{BucketSpec, ControllerSpec, Source};
+    use workqueue_core::{BucketSpec, ControllerSpec, Source};
     use workqueue_core::{LimiterConfig, Outcome, Script, MILLISECOND};
 
     fn failing(count: u64) -> Scenario {

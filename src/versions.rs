@@ -323,8 +323,8 @@ mod tests {
         let p = reduce(p, Action::Restart);
         assert_eq!(
             p.sim().spec().default_script,
-            workqueue_core::controller::Script::Always {
-                outcome: workqueue_core::controller::Outcome::Success
+            workqueue_core::Script::Always {
+                outcome: workqueue_core::Outcome::Success
             }
         );
     }
@@ -337,7 +337,7 @@ mod tests {
     #[cfg(not(target_arch = "wasm32"))]
     mod every_action_keeps_what_was_set {
         use proptest::prelude::*;
-        use workqueue_core::scenario::{ClientLimit, ItemSpec};
+        use workqueue_core::{ClientLimit, ItemSpec};
         use workqueue_core::{LimiterConfig, Scenario, MILLISECOND, SECOND};
 
         use super::*;

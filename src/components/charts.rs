@@ -73,7 +73,7 @@ fn backend(node: &NodeRef, font_px: u32, resized: bool) -> Option<(CanvasBackend
     ))
 }
 
-fn series_points(sim: &Simulation, f: impl Fn(&workqueue_core::sim::Sample) -> f64) -> Points {
+fn series_points(sim: &Simulation, f: impl Fn(&workqueue_core::Sample) -> f64) -> Points {
     let s = sim.series();
     let complete = (sim.now().since_t0() / s.width) as usize;
     s.samples

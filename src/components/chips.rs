@@ -2,8 +2,8 @@
 //! events merged into it), the countdown of a waiting key, and the arrival
 //! highlight that lets the eye follow the selected key from lane to lane.
 
-use workqueue_core::view::{KeyView, WaitingView, WorkerView};
 use workqueue_core::{Duration, Instant, StageView};
+use workqueue_core::{KeyView, WaitingView, WorkerView};
 use yew::prelude::*;
 
 use crate::format;

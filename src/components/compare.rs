@@ -358,8 +358,8 @@ mod tests {
     #[test]
     fn the_stage_run_is_replayed_under_each_limiter() {
         let mut s = Scenario::new("mine");
-        s.controllers[0].default_script = workqueue_core::controller::Script::Always {
-            outcome: workqueue_core::controller::Outcome::Error,
+        s.controllers[0].default_script = workqueue_core::Script::Always {
+            outcome: workqueue_core::Outcome::Error,
         };
         let inputs = vec![(
             Instant::T0 + SECOND,

@@ -140,7 +140,7 @@ pub fn inputs() -> Html {
     let resync_active = state
         .sim()
         .sources()
-        .any(|(s, _)| matches!(s, workqueue_core::scenario::Source::Resync { .. }));
+        .any(|(s, _)| matches!(s, workqueue_core::Source::Resync { .. }));
     let toggle_resync = {
         let (submit, period, fail) = (submit.clone(), resync.clone(), fail.clone());
         Callback::from(move |e: SubmitEvent| {

@@ -2,9 +2,9 @@
 //! sub-limiter answered to its last `When`, which answer won, the bucket
 //! reservation behind it, and the queue calls its last result caused.
 
-use workqueue_core::limiter::{Answer, AnswerKind};
-use workqueue_core::view::{Holder, Place};
+use workqueue_core::{Answer, AnswerKind};
 use workqueue_core::{Duration, Instant};
+use workqueue_core::{Holder, Place};
 use yew::prelude::*;
 
 use super::use_playground;
@@ -210,7 +210,7 @@ pub fn inspector() -> Html {
             } else { html! {} } }
             { match last {
                 None if report.retries == 0 => html! { <p class="hint">{"No rate-limited requeue yet: the limiter has not been asked about this key."}</p> },
-                None => html! { <p class="hint" data-testid="details-not-held">{ format!("{} rate-limited requeues; their details are not held: a run this large keeps them for the first {} keys to retry.", report.retries, format::count(workqueue_core::sim::DETAILED_KEYS as u64)) }</p> },
+                None => html! { <p class="hint" data-testid="details-not-held">{ format!("{} rate-limited requeues; their details are not held: a run this large keeps them for the first {} keys to retry.", report.retries, format::count(workqueue_core::DETAILED_KEYS as u64)) }</p> },
                 Some(r) => html! {
                     <>
                         <h3>{ format!("Last AddRateLimited at {}: failure #{} → When = {}", format::at(r.at), r.failures_before + 1, format::dur(r.delay)) }</h3>

@@ -1,7 +1,7 @@
 //! Per-key scripts: how this key's reconciles turn out, for hands-off runs.
 
-use workqueue_core::controller::Script;
 use workqueue_core::Outcome;
+use workqueue_core::Script;
 use yew::prelude::*;
 
 use super::event_value;

@@ -3,8 +3,8 @@
 //! client), and one column per controller below (its queue, workers and
 //! waiting keys, with its own backoff), all fed by the shared parts.
 
-use workqueue_core::view::{BucketOwner, BucketView};
 use workqueue_core::{format_go_duration, Instant, Manager, Simulation, StageView, SECOND};
+use workqueue_core::{BucketOwner, BucketView};
 use yew::prelude::*;
 
 use super::chips::{chip, lane_of, more, use_arrival, waiting_chip};

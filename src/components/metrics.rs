@@ -1,6 +1,6 @@
 //! The metrics a Prometheus scrape would see, under their real names.
 
-use workqueue_core::sim::MetricsSnapshot;
+use workqueue_core::MetricsSnapshot;
 use workqueue_core::ResultLabel;
 use yew::prelude::*;
 

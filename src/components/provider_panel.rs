@@ -7,7 +7,7 @@ use yew::prelude::*;
 use super::{event_value, use_playground};
 use crate::provider::{ClientChoice, Kind, Provider, Sharing, MAX_KINDS};
 use crate::state::Action;
-use workqueue_core::scenario::ClientScope;
+use workqueue_core::ClientScope;
 
 const KIND_NAMES: [&str; MAX_KINDS] = [
     "buckets",

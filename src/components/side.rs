@@ -93,7 +93,7 @@ pub fn side() -> Html {
             { panel(Tab::Settings, html! { <><SettingsPanel /><super::provider_panel::ProviderPanel /></> }) }
             { panel(Tab::Charts, if *tab == Tab::Charts { html! { <Charts /> } } else { html! {} }) }
             { panel(Tab::Metrics, if *tab == Tab::Metrics { html! { <>
-                <super::summary::RunSummary summary={workqueue_core::summary::Summary::of(state.engine())} />
+                <super::summary::RunSummary summary={workqueue_core::Summary::of(state.engine())} />
                 <Metrics snapshot={state.sim().metrics_snapshot()}
                     controller={state.is_manager().then(|| AttrValue::from(state.engine().controllers().next().map(|(n, _)| n.to_string()).unwrap_or_default()))} />
             </> } } else { html! {} }) }

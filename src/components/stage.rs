@@ -7,10 +7,10 @@
 
 use wasm_bindgen::JsCast;
 use workqueue_charts::bucket::level;
-use workqueue_core::view::{BucketOwner, BucketView, Landing, SourceView, WorkerView};
 use workqueue_core::{
     parse_go_duration, Duration, Input, Instant, Outcome, QueueKind, ResultLabel, StageView,
 };
+use workqueue_core::{BucketOwner, BucketView, Landing, SourceView, WorkerView};
 use yew::prelude::*;
 
 use super::chips::{chip, lane_of, more, use_arrival, waiting_chip};

@@ -2,8 +2,8 @@
 //! converged, where the time went, the rates and the deepest queue (the
 //! core's [`Summary`], also printed by `wqsim --summary`).
 
-use workqueue_core::summary::Summary;
 use workqueue_core::Duration;
+use workqueue_core::Summary;
 use yew::prelude::*;
 
 use crate::format;

@@ -54,7 +54,7 @@ fn rewinding_and_replaying_gives_the_same_run() {
             .sim()
             .workers()
             .iter()
-            .any(|w| matches!(w, workqueue_core::sim::WorkerState::AwaitingDecision { .. }));
+            .any(|w| matches!(w, workqueue_core::WorkerState::AwaitingDecision { .. }));
         if waiting {
             p = reduce(
                 p,

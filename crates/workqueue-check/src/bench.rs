@@ -27,11 +27,11 @@
 
 use std::hint::black_box;
 
-use workqueue_core::priority::{self, PqGot, PriorityQueue};
 use workqueue_core::{
     Duration, Got, Instant, LimiterConfig, QueueOptions, Scenario, Simulation, Workqueue,
     MILLISECOND, SECOND,
 };
+use workqueue_core::{PqGot, PriorityQueue, QueueKind};
 
 const KEYS: usize = 10_000;
 
@@ -92,7 +92,7 @@ impl Bench for Workqueue {
 
 impl Bench for PriorityQueue {
     fn fresh(_: bool) -> Self {
-        PriorityQueue::new(&priority::default_limiter(), None)
+        PriorityQueue::new(&QueueKind::Priority.default_limiter(), None)
     }
 }
 
@@ -151,7 +151,7 @@ pub fn one_pass_of(keys: u64) -> u64 {
     s.controllers[0].controller.workers = 64;
     s.controllers[0]
         .sources
-        .push(workqueue_core::scenario::Source::AddMany {
+        .push(workqueue_core::Source::AddMany {
             prefix: "ns/pod-".into(),
             count: keys,
             at_ns: Duration::ZERO,
@@ -176,7 +176,7 @@ pub fn idle_workers(workers: u32) -> u64 {
     };
     s.controllers[0]
         .sources
-        .push(workqueue_core::scenario::Source::WatchEvents {
+        .push(workqueue_core::Source::WatchEvents {
             key: "ns/hot".into(),
             per_second: 1000.0,
             start_ns: Duration::ZERO,

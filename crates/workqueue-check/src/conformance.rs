@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
-use workqueue_core::priority::{self, AddOpts, PqGot, PriorityQueue};
+use workqueue_core::{AddOpts, PqGot, PriorityQueue, QueueKind};
 use workqueue_core::{Duration, Got, Instant, ItemId, LimiterConfig, QueueOptions, Workqueue};
 
 #[derive(Debug, Deserialize)]
@@ -241,7 +241,7 @@ fn run_priority(case: &Case) -> Result<Option<Mismatch>, CaseError> {
     let limiter = case
         .limiter
         .clone()
-        .unwrap_or_else(priority::default_limiter);
+        .unwrap_or_else(|| QueueKind::Priority.default_limiter());
     let mut q = PriorityQueue::new(&limiter, Some(usize::MAX));
     for (i, step) in case.steps.iter().enumerate() {
         let now = step.at_ns;

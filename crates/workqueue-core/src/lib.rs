@@ -31,48 +31,62 @@
 //! assert_eq!(q.get(t0 + 5 * MILLISECOND), Got::Item(pod));
 //! ```
 
-pub mod controller;
+mod controller;
 pub mod document;
-pub mod estimate;
+mod estimate;
 mod events;
 mod item;
-pub mod limiter;
+mod limiter;
 mod limits;
 mod log_text;
 mod manager;
 mod metrics;
-pub mod priority;
+mod priority;
 mod queue;
 mod queue_calls;
 mod rate;
 mod records;
-pub mod rng;
-pub mod run_file;
-pub mod scenario;
+mod rng;
+mod run_file;
+mod scenario;
 pub mod serde_duration;
 mod series;
-pub mod sim;
-pub mod summary;
+mod sim;
+mod summary;
 mod tagged;
 mod time;
 pub mod validate;
-pub mod view;
+mod view;
 mod waiting;
 mod workqueue;
 
-pub use controller::{Outcome, ReconcileResult, ResultLabel, Script};
+// The core's API, each item once, here.
+pub use controller::{
+    decide, CrossplaneConfig, ErrorKind, Gate, Outcome, ReconcileResult, ResultLabel, Script,
+};
+pub use events::{Input, SimError, SimEvent, WorkerState};
 pub use item::{Interner, ItemId};
 pub use limiter::{Answer, AnswerKind, Limiter, LimiterConfig};
 pub use manager::Manager;
 pub use metrics::{Histogram, QueueMetrics};
-pub use rate::TokenBucket;
-
+pub use priority::{PriorityQueue, LOW_PRIORITY};
 pub use queue::{ControllerQueue, QueueKind};
-pub use scenario::{Scenario, ScenarioError};
-pub use sim::{Input, SimError, Simulation};
-pub use time::*;
-pub use validate::MAX_RUN;
-pub use view::StageView;
-pub use workqueue::{
-    AddEffect, AddWithOptsCall, AfterEffect, Got, QueueEvent, QueueOptions, Workqueue,
+pub use queue_calls::{AddEffect, AddOpts, AddWithOptsCall, AfterEffect, PqGot, QueueEvent};
+pub use rate::TokenBucket;
+pub use records::DETAILED_KEYS;
+pub use rng::Rng;
+pub use run_file::{run_schema, scenario_schema, Run, RunDoc};
+pub use scenario::doc::ScenarioDoc;
+pub use scenario::{
+    BucketSpec, ClientLimit, ClientScope, ControllerConfig, ControllerSpec, Draw, ItemSpec,
+    Scenario, ScenarioError, Source, SCENARIO_VERSION,
 };
+pub use series::Sample;
+pub use sim::{MetricsSnapshot, Simulation};
+pub use summary::{Spread, Summary};
+pub use time::*;
+pub use view::{
+    ArrivalView, BucketOwner, BucketView, Holder, KeyView, Landing, Place, SourceView, StageView,
+    WaitingView, WorkerView,
+};
+pub use workqueue::{Got, QueueOptions, Workqueue};

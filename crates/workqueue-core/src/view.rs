@@ -15,8 +15,6 @@ use crate::sim::{Simulation, WorkerState};
 use crate::time::{Duration, Instant, WideInstant};
 use crate::workqueue::AddEffect;
 
-pub use crate::events::{Arrival, ARRIVALS_KEPT};
-
 /// What happened to a watch event, in the stage's words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

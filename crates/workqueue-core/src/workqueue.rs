@@ -16,7 +16,7 @@ use crate::metrics::{since_seconds, QueueMetrics, NO_TIME, UNFINISHED_WORK_PERIO
 use crate::time::{Duration, Instant};
 use crate::waiting::{Insert, ReadyAt, WaitingHeap};
 
-pub use crate::queue_calls::{AddEffect, AddWithOptsCall, AfterEffect, QueueEvent};
+pub(crate) use crate::queue_calls::{AddEffect, AddWithOptsCall, AfterEffect, QueueEvent};
 
 /// What `Get` returned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,11 +1,11 @@
 //! A change of what each reconcile returns, applied to a running simulation
 //! (`Input::DefaultScript`): it takes effect from the instant it is made.
 
-use workqueue_core::controller::{Outcome, Script};
 use workqueue_core::Instant;
 use workqueue_core::{
     Input, LimiterConfig, ResultLabel, Scenario, Simulation, MILLISECOND, SECOND,
 };
+use workqueue_core::{Outcome, Script};
 
 fn succeed() -> Script {
     Script::Always {

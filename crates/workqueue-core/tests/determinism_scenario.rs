@@ -1,8 +1,8 @@
 // Shared by the native and the wasm determinism tests (included, not a test of its own).
 
-use workqueue_core::controller::{Outcome, Script};
-use workqueue_core::scenario::{ItemSpec, Source};
 use workqueue_core::{Duration, Instant};
+use workqueue_core::{ItemSpec, Source};
+use workqueue_core::{Outcome, Script};
 use workqueue_core::{QueueKind, Scenario, Simulation, MILLISECOND, SECOND};
 
 /// A run that exercises every part: random outcomes from the seed, the

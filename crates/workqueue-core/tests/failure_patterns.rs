@@ -1,9 +1,9 @@
 //! What a reconcile does, in an author's words: an outage of something it
 //! needs, and a resource that is not ready yet.
 
-use workqueue_core::controller::{Outcome, Script};
 use workqueue_core::{Duration, Instant};
 use workqueue_core::{Input, LimiterConfig, Scenario, Simulation, MILLISECOND, SECOND};
+use workqueue_core::{Outcome, Script};
 
 fn run(script: Script) -> Simulation {
     let mut s = Scenario::new("pattern");
@@ -92,7 +92,7 @@ fn reconcile_times_spread_within_their_range_from_the_seed() {
     c.default_script = Script::Always {
         outcome: Outcome::Success,
     };
-    c.sources = vec![workqueue_core::scenario::Source::AddMany {
+    c.sources = vec![workqueue_core::Source::AddMany {
         prefix: "k-".into(),
         count: 200,
         at_ns: Duration::ZERO,

@@ -18,13 +18,13 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use serde_json::Value;
-use workqueue_core::controller::{CrossplaneConfig, ReconcileResult};
-use workqueue_core::rng::Rng;
-use workqueue_core::scenario::{ItemSpec, Source};
+use workqueue_core::Rng;
+use workqueue_core::{CrossplaneConfig, ReconcileResult};
 use workqueue_core::{
     Duration, Input, Instant, LimiterConfig, Outcome, Scenario, Script, SimError, Simulation,
     MILLISECOND, SECOND,
 };
+use workqueue_core::{ItemSpec, Source};
 
 const BUDGET: u64 = 400;
 
@@ -222,7 +222,7 @@ fn a_vanishing_rate_is_refused_and_a_late_start_cannot_wrap() {
         start_ns: 6 * 24 * 3600 * SECOND,
         duration_ns: 24 * 3600 * SECOND,
     };
-    s.duration_ns = workqueue_core::MAX_RUN;
+    s.duration_ns = workqueue_core::validate::MAX_RUN;
     let mut sim = Simulation::new(&s).unwrap();
     sim.run_to_end();
     assert_eq!(sim.watch_events_total(), 87);
@@ -327,7 +327,7 @@ fn a_resync_at_the_end_of_time_fires_once() {
 /// Up to four controllers from generated scenarios, with a shared bucket
 /// and a client limit half the time each.
 fn manager_scenario(g: &mut Gen) -> Scenario {
-    use workqueue_core::scenario::{BucketSpec, ClientLimit, ClientScope, ControllerSpec};
+    use workqueue_core::{BucketSpec, ClientLimit, ClientScope, ControllerSpec};
     let mut s = g.scenario();
     for i in 0..1 + g.below(3) {
         let c = g.scenario().controllers.remove(0);

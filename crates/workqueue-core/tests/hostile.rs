@@ -2,9 +2,9 @@
 //! input can hold must be refused by name, or run within a budget, never
 //! freeze, hang or be dropped in silence.
 
-use workqueue_core::controller::Script;
-use workqueue_core::scenario::{ControllerSpec, Scenario, Source};
 use workqueue_core::validate;
+use workqueue_core::Script;
+use workqueue_core::{ControllerSpec, Scenario, Source};
 use workqueue_core::{Duration, Instant};
 use workqueue_core::{Input, Manager, Simulation, HOUR, MILLISECOND, SECOND};
 
@@ -160,9 +160,7 @@ fn rates_below_the_minimum_are_refused_and_numbers_are_shown_briefly() {
 
 fn client_heavy(requests: u32) -> Scenario {
     let mut s = Scenario::of("heavy", Vec::new());
-    s.client = Some(workqueue_core::scenario::ClientLimit::per_kind(
-        1e6, 1_000_000,
-    ));
+    s.client = Some(workqueue_core::ClientLimit::per_kind(1e6, 1_000_000));
     let mut c = ControllerSpec::new("a");
     c.controller.workers = 100;
     c.requests_per_reconcile = requests;

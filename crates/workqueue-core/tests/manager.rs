@@ -3,10 +3,10 @@
 //! client across kinds, the client waits with x/time/rate's arithmetic, and
 //! a one-controller file runs exactly as before.
 
-use workqueue_core::controller::{CrossplaneConfig, Outcome, Script};
-use workqueue_core::scenario::{
+use workqueue_core::{
     BucketSpec, ClientLimit, ClientScope, ControllerConfig, ControllerSpec, Draw, Source,
 };
+use workqueue_core::{CrossplaneConfig, Outcome, Script};
 use workqueue_core::{
     Duration, Instant, LimiterConfig, Manager, Scenario, Simulation, TokenBucket, MILLISECOND,
     SECOND,
@@ -371,7 +371,7 @@ fn writes_to_another_kind_draw_from_that_kinds_bucket() {
         .map(|(_, c)| c.converged_at().unwrap())
         .collect();
     assert_eq!(*converged.iter().max().unwrap(), Instant::T0 + 38 * SECOND);
-    let summary = workqueue_core::summary::Summary::of(&m);
+    let summary = workqueue_core::Summary::of(&m);
     let by_kind: Vec<(String, u64)> = summary
         .requests
         .iter()

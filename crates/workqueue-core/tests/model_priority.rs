@@ -9,7 +9,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
-use workqueue_core::priority::{AddOpts, PqGot, PriorityQueue};
+use workqueue_core::{AddOpts, PqGot, PriorityQueue};
 use workqueue_core::{Duration, Instant, ItemId, LimiterConfig, WideInstant, MILLISECOND, SECOND};
 
 const KEYS: u8 = 6;

@@ -4,11 +4,11 @@
 //! informer's initial list and resyncs are low priority; shutdown stops the
 //! workers at once instead of draining.
 
-use workqueue_core::controller::{ErrorKind, Outcome, ReconcileResult, Script};
-use workqueue_core::priority::LOW_PRIORITY;
-use workqueue_core::scenario::{ItemSpec, Source};
 use workqueue_core::Instant;
+use workqueue_core::LOW_PRIORITY;
+use workqueue_core::{ErrorKind, Outcome, ReconcileResult, Script};
 use workqueue_core::{Input, QueueKind, Scenario, Simulation, MILLISECOND, SECOND};
+use workqueue_core::{ItemSpec, Source};
 
 fn priority_scenario() -> Scenario {
     let mut s = Scenario::new("pq");

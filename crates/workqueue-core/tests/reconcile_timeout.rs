@@ -3,11 +3,11 @@
 //! context's error: rate-limited like any error, and counted in
 //! `controller_runtime_reconcile_timeouts_total`.
 
-use workqueue_core::controller::{Outcome, Script};
-use workqueue_core::scenario::{ClientLimit, ItemSpec};
 use workqueue_core::Duration;
 use workqueue_core::Instant;
+use workqueue_core::{ClientLimit, ItemSpec};
 use workqueue_core::{Input, ResultLabel, Scenario, Simulation, MILLISECOND, SECOND};
+use workqueue_core::{Outcome, Script};
 
 fn slow(timeout: Option<Duration>) -> Scenario {
     let mut s = Scenario::new("slow");

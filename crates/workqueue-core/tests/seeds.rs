@@ -1,12 +1,12 @@
 //! Every number the source articles state, reproduced through the public API.
 
-use workqueue_core::controller::{CrossplaneConfig, Outcome, Script};
-use workqueue_core::scenario::{ItemSpec, Source};
-use workqueue_core::sim::{SimEvent, WorkerState};
+use workqueue_core::{CrossplaneConfig, Outcome, Script};
 use workqueue_core::{
     Duration, Input, Instant, LimiterConfig, QueueEvent, QueueOptions, ResultLabel, Scenario,
     Simulation, Workqueue, MILLISECOND, SECOND,
 };
+use workqueue_core::{ItemSpec, Source};
+use workqueue_core::{SimEvent, WorkerState};
 
 fn per_item() -> LimiterConfig {
     LimiterConfig::Exponential {
@@ -261,7 +261,7 @@ fn reconcile_result_table_walk_through() {
         result: workqueue_core::ReconcileResult {
             requeue: true,
             requeue_after_ns: 30 * SECOND,
-            error: workqueue_core::controller::ErrorKind::None,
+            error: workqueue_core::ErrorKind::None,
             priority: None,
         },
     };
@@ -280,7 +280,7 @@ fn reconcile_result_table_walk_through() {
         result: workqueue_core::ReconcileResult {
             requeue: true,
             requeue_after_ns: -5 * SECOND,
-            error: workqueue_core::controller::ErrorKind::None,
+            error: workqueue_core::ErrorKind::None,
             priority: None,
         },
     };
@@ -386,7 +386,7 @@ fn crossplane_throttle_deferral_resets_the_per_object_backoff() {
     })
     .unwrap();
     sim.run_until(Instant::T0 + 7 * SECOND);
-    let deferred = sim.log().iter().any(|e| matches!(&e.event, SimEvent::Gate { item, gate: workqueue_core::controller::Gate::Defer { .. }, .. } if *item == k));
+    let deferred = sim.log().iter().any(|e| matches!(&e.event, SimEvent::Gate { item, gate: workqueue_core::Gate::Defer { .. }, .. } if *item == k));
     assert!(
         deferred,
         "the 4th dequeue of k is deferred by the global bucket"

@@ -1,10 +1,10 @@
 //! The numbers an author asks of a run, against figures computed by hand.
 
-use workqueue_core::controller::{Outcome, Script};
-use workqueue_core::scenario::{ClientLimit, ClientScope, Source};
-use workqueue_core::summary::{Spread, Summary};
+use workqueue_core::{ClientLimit, ClientScope, Source};
 use workqueue_core::{Duration, Instant};
 use workqueue_core::{Input, LimiterConfig, Manager, Scenario, MILLISECOND, SECOND};
+use workqueue_core::{Outcome, Script};
+use workqueue_core::{Spread, Summary};
 
 fn one(script: Script, limiter: LimiterConfig) -> Scenario {
     let mut s = Scenario::new("one");

@@ -4,7 +4,7 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
-use workqueue_core::scenario::SCENARIO_VERSION;
+use workqueue_core::SCENARIO_VERSION;
 use workqueue_core::{Manager, Scenario};
 
 fn read(path: &str) -> Scenario {

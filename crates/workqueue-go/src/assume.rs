@@ -47,7 +47,7 @@ impl Assumptions {
         for c in &mut s.controllers {
             if let Some(objects) = self.objects {
                 for src in &mut c.sources {
-                    if let workqueue_core::scenario::Source::AddMany { count, .. } = src {
+                    if let workqueue_core::Source::AddMany { count, .. } = src {
                         *count = objects;
                     }
                 }
@@ -148,12 +148,12 @@ mod tests {
         let mut s = Scenario::of(
             "two",
             vec![
-                workqueue_core::scenario::ControllerSpec::new("a"),
-                workqueue_core::scenario::ControllerSpec::new("b"),
+                workqueue_core::ControllerSpec::new("a"),
+                workqueue_core::ControllerSpec::new("b"),
             ],
         );
         for c in &mut s.controllers {
-            c.sources.push(workqueue_core::scenario::Source::AddMany {
+            c.sources.push(workqueue_core::Source::AddMany {
                 prefix: format!("{}-", c.name),
                 count: 100,
                 at_ns: Duration::ZERO,
@@ -174,7 +174,7 @@ mod tests {
         for c in &got.controllers {
             assert!(matches!(
                 c.sources[0],
-                workqueue_core::scenario::Source::AddMany { count: 400, .. }
+                workqueue_core::Source::AddMany { count: 400, .. }
             ));
             assert_eq!(c.controller.reconcile_ns, 50 * MILLISECOND);
             assert!(

@@ -5,7 +5,7 @@
 //! file is gofmt-clean, and [`crate::import`] reads it back to the same
 //! set-up ([`SetUp`]): what Go can say of a scenario.
 
-use workqueue_core::scenario::{ClientScope, ControllerSpec};
+use workqueue_core::{ClientScope, ControllerSpec};
 use workqueue_core::{Duration, LimiterConfig, QueueKind, Scenario};
 
 /// What a Go set-up can say of a scenario, and so what an export and an
@@ -14,9 +14,9 @@ use workqueue_core::{Duration, LimiterConfig, QueueKind, Scenario};
 /// limiter, workers and timeout. (Keys, scripts and durations are not Go.)
 #[derive(Clone, Debug, PartialEq)]
 pub struct SetUp {
-    pub client: Option<workqueue_core::scenario::ClientLimit>,
+    pub client: Option<workqueue_core::ClientLimit>,
     pub crossplane: Option<u32>,
-    pub shared_bucket: Option<workqueue_core::scenario::BucketSpec>,
+    pub shared_bucket: Option<workqueue_core::BucketSpec>,
     pub controllers: Vec<ControllerSetUp>,
 }
 

@@ -8,13 +8,13 @@
 use gosyn::ast::{self, DeclStmt, Declaration, Element, Expression, Statement};
 use gosyn::token::Operator;
 use serde::Serialize;
-use workqueue_core::controller::{CrossplaneConfig, Outcome, Script};
-use workqueue_core::scenario::{
-    BucketSpec, ClientLimit, ClientScope, ControllerConfig, ControllerSpec, Source as KeySource,
-};
 use workqueue_core::{
     format_go_duration, Duration, LimiterConfig, QueueKind, Scenario, MILLISECOND,
 };
+use workqueue_core::{
+    BucketSpec, ClientLimit, ClientScope, ControllerConfig, ControllerSpec, Source as KeySource,
+};
+use workqueue_core::{CrossplaneConfig, Outcome, Script};
 
 use crate::eval::{name_of, qualified, Env, Options, Value, FLAG_KINDS};
 use crate::source::Source;

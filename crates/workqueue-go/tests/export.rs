@@ -1,7 +1,7 @@
 //! The Go export is the author's set-up: gofmt-clean, and read back by the
 //! importer to the same set-up, for every example scenario and generated ones.
 
-use workqueue_core::scenario::{BucketSpec, ClientLimit, ClientScope};
+use workqueue_core::{BucketSpec, ClientLimit, ClientScope};
 use workqueue_core::{LimiterConfig, QueueKind, Scenario, MILLISECOND, SECOND};
 use workqueue_go::export::{go, SetUp};
 use workqueue_go::import;
@@ -98,7 +98,7 @@ fn generated() -> Vec<(String, Scenario)> {
         out.push((format!("generated-{i}"), s));
     }
     let mut cp = Scenario::new("crossplane");
-    cp.crossplane = Some(workqueue_core::controller::CrossplaneConfig {
+    cp.crossplane = Some(workqueue_core::CrossplaneConfig {
         max_reconcile_rate: 7,
     });
     cp.client = Some(ClientLimit::per_kind(35.0, 70));

@@ -1,6 +1,6 @@
 //! Go set-ups as real projects write them, read into scenarios.
 
-use workqueue_core::scenario::ClientScope;
+use workqueue_core::ClientScope;
 use workqueue_core::{LimiterConfig, QueueKind, MILLISECOND, SECOND};
 use workqueue_go::{import, ImportError};
 

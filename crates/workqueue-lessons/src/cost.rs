@@ -8,7 +8,7 @@
 //! from the file (a query that runs until something happens) is bounded as
 //! it runs, by the same budget ([`Query::answer_within`]).
 
-use workqueue_core::run_file::Run;
+use workqueue_core::Run;
 use workqueue_core::{Instant, MILLISECOND};
 
 use crate::model::Setup;

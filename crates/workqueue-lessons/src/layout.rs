@@ -4,7 +4,7 @@
 //! bucket of a run without one, a manager's row for a single controller.
 //! `wqsim lesson` names each such step with its line.
 
-use workqueue_core::scenario::Source;
+use workqueue_core::Source;
 use workqueue_core::{Input, LimiterConfig, Scenario};
 
 use crate::model::LessonError;

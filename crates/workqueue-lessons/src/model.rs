@@ -78,7 +78,7 @@ pub struct Focus {
 /// A fresh run: a scenario, inputs at their instants, then run to `run_to`
 /// and paused. Going back to the step replays it exactly. It is the core's
 /// run file, so a run downloaded from the page pastes in as a set-up.
-pub type Setup = workqueue_core::run_file::Run;
+pub type Setup = workqueue_core::Run;
 
 /// What must happen before the lesson moves on.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -112,7 +112,7 @@ pub enum Show {
 impl Wait {
     /// Whether it has happened in `sim`.
     pub fn met(&self, sim: &workqueue_core::Simulation) -> bool {
-        use workqueue_core::sim::WorkerState;
+        use workqueue_core::WorkerState;
         match self {
             Wait::Deciding(key) => sim.workers().iter().any(|w| {
                 matches!(w, WorkerState::AwaitingDecision { item, .. } if sim.key(*item) == key.as_str())

@@ -5,7 +5,8 @@
 
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Parser, Tag, TagEnd};
 use serde::Deserialize;
-use workqueue_core::{validate, Instant, MAX_RUN};
+use workqueue_core::validate::{self, MAX_RUN};
+use workqueue_core::Instant;
 
 use crate::cost;
 use crate::model::{Act, Focus, Lesson, Setup, Show, Step, Wait};
@@ -43,7 +44,7 @@ fn refuse(line: usize, field: impl Into<String>, reason: impl Into<String>) -> L
 struct StepDoc {
     focus: Focus,
     #[serde(default)]
-    setup: Option<workqueue_core::run_file::RunDoc>,
+    setup: Option<workqueue_core::RunDoc>,
     #[serde(default)]
     wait: Option<Wait>,
     #[serde(default)]

@@ -3,10 +3,10 @@
 //! answer never depends on what was played since.
 
 use serde::Deserialize;
-use workqueue_core::sim::{SimEvent, WorkerState};
 use workqueue_core::{
     format_go_duration, Duration, Instant, Manager, ResultLabel, Simulation, MILLISECOND,
 };
+use workqueue_core::{SimEvent, WorkerState};
 
 use workqueue_core::serde_duration as duration;
 

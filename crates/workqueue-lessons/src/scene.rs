@@ -1,5 +1,5 @@
 //! The run a step's set-up describes, built by the core exactly as the
-//! playground builds it ([`workqueue_core::run_file::Run::scene`]).
+//! playground builds it ([`workqueue_core::Run::scene`]).
 
 use crate::model::{Lesson, Setup};
 use crate::query::Value;

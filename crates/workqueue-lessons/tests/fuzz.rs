@@ -14,7 +14,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use workqueue_core::rng::Rng;
+use workqueue_core::Rng;
 use workqueue_lessons::{lesson, BUILT_IN_FILES};
 
 /// Work one accepted lesson's scenes may take, in all.

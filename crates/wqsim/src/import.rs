@@ -175,8 +175,8 @@ pub fn export(args: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let read = match workqueue_core::run_file::Run::is_run_file(&text) {
-        true => workqueue_core::run_file::Run::from_json(&text).map(|r| r.scenario),
+    let read = match workqueue_core::Run::is_run_file(&text) {
+        true => workqueue_core::Run::from_json(&text).map(|r| r.scenario),
         false => workqueue_core::Scenario::from_json(&text),
     };
     match read {

@@ -10,8 +10,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use workqueue_core::run_file::Run;
-use workqueue_core::summary::Summary;
+use workqueue_core::Run;
+use workqueue_core::Summary;
 use workqueue_core::{format_count, format_go_duration, Manager, ResultLabel, Scenario};
 // The run's virtual instants, beside the wall clock's std ones.
 use workqueue_core::Instant as At;

@@ -7,7 +7,7 @@ use std::fmt::Write;
 use std::process::ExitCode;
 
 use serde_json::{Map, Value};
-use workqueue_core::run_file::{run_schema, scenario_schema};
+use workqueue_core::{run_schema, scenario_schema};
 
 pub fn main(args: &[String]) -> ExitCode {
     let arg = |a: &str| args.iter().any(|x| x == a);

@@ -457,7 +457,7 @@ fn wqsim_import_takes_the_authors_figures_as_options() {
     for c in &s.controllers {
         assert!(matches!(
             c.sources[0],
-            workqueue_core::scenario::Source::AddMany { count: 250, .. }
+            workqueue_core::Source::AddMany { count: 250, .. }
         ));
         assert!(
             matches!(c.default_script, workqueue_core::Script::Outage { until_ns, .. } if until_ns == workqueue_core::Instant::T0 + 300 * workqueue_core::SECOND)

@@ -129,7 +129,7 @@ proptest! {
         timeout_ms in proptest::option::of(1i64..10_000),
     ) {
         let mut s = workqueue_core::Scenario::new("generated");
-        s.client = Some(workqueue_core::scenario::ClientLimit::per_kind(qps, burst));
+        s.client = Some(workqueue_core::ClientLimit::per_kind(qps, burst));
         let c = &mut s.controllers[0];
         c.controller.workers = workers;
         c.controller.reconcile_timeout_ns = timeout_ms.map(|t| t * workqueue_core::MILLISECOND);

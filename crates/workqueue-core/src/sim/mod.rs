@@ -43,11 +43,9 @@ pub const MAX_PASSES_WITHOUT_PROGRESS: u64 = 1_000_000;
 /// Work units (keys added, items handed out, instants) one input may spend
 /// at once; what is left is carried out by the next `run_until_bounded`.
 pub const APPLY_BUDGET: u64 = 200_000;
-pub use crate::events::{Input, LogEntry, SimError, SimEvent, WorkerState};
-pub use crate::records::{
-    Details, ItemInfo, KeyDetail, Retry, RetryHistory, DETAILED_KEYS, HISTORY_PER_ITEM,
-};
-pub use crate::series::{Sample, Series, MAX_SAMPLES};
+pub(crate) use crate::events::{Input, LogEntry, SimError, SimEvent, WorkerState};
+pub(crate) use crate::records::{Details, ItemInfo, KeyDetail, Retry};
+pub(crate) use crate::series::{Sample, Series, MAX_SAMPLES};
 
 #[derive(Clone, Debug)]
 struct SourceState {

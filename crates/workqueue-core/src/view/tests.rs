@@ -1,16 +1,17 @@
 use super::*;
 use crate::controller::{Outcome, Script};
+use crate::events::ARRIVALS_KEPT;
 use crate::limiter::LimiterConfig;
 use crate::scenario::Scenario;
 use crate::sim::Input;
 use crate::time::{Duration, Instant};
 use crate::time::{MILLISECOND, SECOND};
 
-/// Past [`crate::sim::DETAILED_KEYS`] retrying keys, the first to retry
+/// Past [`crate::records::DETAILED_KEYS`] retrying keys, the first to retry
 /// keep their details; a later one has its count, not its details.
 #[test]
 fn a_key_without_details_still_reports_its_requeues() {
-    let keys = crate::sim::DETAILED_KEYS as u64 + 100;
+    let keys = crate::records::DETAILED_KEYS as u64 + 100;
     let per_item = LimiterConfig::Exponential {
         base_ns: SECOND,
         max_ns: 1000 * SECOND,
