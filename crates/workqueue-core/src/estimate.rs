@@ -12,7 +12,7 @@ use crate::sim::MAX_PASSES_WITHOUT_PROGRESS;
 use crate::time::{Duration, SECOND};
 
 /// The estimated work units of a whole run, every controller.
-pub fn work(s: &Scenario) -> f64 {
+pub(crate) fn work(s: &Scenario) -> f64 {
     s.controllers.iter().map(|c| controller(s, c)).sum()
 }
 

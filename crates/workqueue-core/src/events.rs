@@ -11,7 +11,7 @@ use crate::time::{Duration, Instant};
 use crate::workqueue::{AddEffect, QueueEvent};
 
 /// Watch events remembered for the stage's particles.
-pub const ARRIVALS_KEPT: usize = 16;
+pub(crate) const ARRIVALS_KEPT: usize = 16;
 
 /// One watch event and what the queue did with it.
 #[derive(Clone, Copy, Debug, PartialEq)]

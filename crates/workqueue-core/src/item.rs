@@ -54,7 +54,7 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
 /// trusted strings, so a fast non-cryptographic hash is the right trade; it
 /// is fixed (no random seed), so runs are deterministic.
 #[inline]
-pub fn hash_key(key: &str) -> u64 {
+pub(crate) fn hash_key(key: &str) -> u64 {
     let bytes = key.as_bytes();
     let len = bytes.len();
     let (acc, a, b) = if len <= 16 {
@@ -326,13 +326,13 @@ impl Interner {
 
 /// Per-item values in a vector indexed by [`ItemId`], growing on demand.
 #[derive(Clone, Debug)]
-pub struct ItemMap<T> {
+pub(crate) struct ItemMap<T> {
     values: Vec<T>,
     default: T,
 }
 
 impl<T: Clone> ItemMap<T> {
-    pub fn new(default: T) -> Self {
+    pub(crate) fn new(default: T) -> Self {
         ItemMap {
             values: Vec::new(),
             default,
@@ -340,12 +340,12 @@ impl<T: Clone> ItemMap<T> {
     }
 
     #[inline]
-    pub fn get(&self, id: ItemId) -> &T {
+    pub(crate) fn get(&self, id: ItemId) -> &T {
         self.values.get(id.index()).unwrap_or(&self.default)
     }
 
     #[inline]
-    pub fn get_mut(&mut self, id: ItemId) -> &mut T {
+    pub(crate) fn get_mut(&mut self, id: ItemId) -> &mut T {
         let i = id.index();
         if i >= self.values.len() {
             self.values.resize(i + 1, self.default.clone());
@@ -354,7 +354,7 @@ impl<T: Clone> ItemMap<T> {
     }
 
     #[inline]
-    pub fn set(&mut self, id: ItemId, value: T) {
+    pub(crate) fn set(&mut self, id: ItemId, value: T) {
         *self.get_mut(id) = value;
     }
 }

@@ -31,6 +31,9 @@
 //! assert_eq!(q.get(t0 + 5 * MILLISECOND), Got::Item(pod));
 //! ```
 
+// What is `pub` is reachable from this root; the rest says `pub(crate)`.
+#![warn(unreachable_pub)]
+
 mod controller;
 pub mod document;
 mod estimate;

@@ -17,7 +17,7 @@ use crate::sim::{Input, SimError, Simulation};
 use crate::time::{Duration, Instant};
 
 /// Work units a controller spends per turn when several share an instant.
-pub const TURN: u64 = 2;
+pub(crate) const TURN: u64 = 2;
 
 #[derive(Clone, Debug)]
 pub struct Manager {

@@ -8,10 +8,10 @@ use crate::time::{go_seconds, Duration, Instant};
 
 /// "No time on record" in a queue's per-key `addTimes` (a sentinel, not an
 /// `Option`: eight bytes a key, not sixteen).
-pub const NO_TIME: Instant = Instant::MIN;
+pub(crate) const NO_TIME: Instant = Instant::MIN;
 
 /// Upper bounds of controller-runtime's latency buckets: 1e-8 s to 1e3 s.
-pub const HISTOGRAM_BOUNDS: [f64; 12] = [
+pub(crate) const HISTOGRAM_BOUNDS: [f64; 12] = [
     1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1e0, 1e1, 1e2, 1e3,
 ];
 
@@ -98,7 +98,7 @@ pub struct QueueMetrics {
 }
 
 /// client-go's `unfinishedWorkUpdatePeriod` for named queues.
-pub const UNFINISHED_WORK_PERIOD: Duration =
+pub(crate) const UNFINISHED_WORK_PERIOD: Duration =
     Duration::from_nanos(500 * crate::time::MILLISECOND.as_nanos());
 
 impl QueueMetrics {

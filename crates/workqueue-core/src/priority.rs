@@ -32,7 +32,7 @@ pub const LOW_PRIORITY: i64 = -100;
 
 /// The limiter `priorityqueue.New` uses when given none: per-item
 /// exponential backoff alone, with no controller-wide bucket.
-pub fn default_limiter() -> LimiterConfig {
+pub(crate) fn default_limiter() -> LimiterConfig {
     LimiterConfig::Exponential {
         base_ns: 5 * MILLISECOND,
         max_ns: 1000 * SECOND,

@@ -10,7 +10,7 @@ use crate::time::{
 
 /// `rate.Inf`: Go defines it as `math.MaxFloat64`, and so do we. Any limit at
 /// or above it (including `f64::INFINITY`) means "no limit".
-pub const INF_LIMIT: f64 = f64::MAX;
+pub(crate) const INF_LIMIT: f64 = f64::MAX;
 
 /// A token bucket: `limit` tokens per second, at most `burst`, never refunded.
 #[derive(Clone, Debug, PartialEq)]

@@ -10,7 +10,7 @@ use crate::time::{Duration, Instant};
 /// Retries remembered per key for the backoff chart and the inspector (the
 /// latest ones; the failure count itself is never lost). Kept inline, so ten
 /// thousand keys hold the same memory after an hour as after five minutes.
-pub const HISTORY_PER_ITEM: usize = 8;
+pub(crate) const HISTORY_PER_ITEM: usize = 8;
 
 /// One rate-limited requeue of a key, for "why is this key waiting?" (what
 /// the queue then did with it is in the log, as `QueueEvent::AddAfter`).
@@ -121,7 +121,7 @@ pub struct KeyDetail {
 /// one at its first retry while any is free, and keeps it. A key without
 /// one still has its counters in [`ItemInfo`].
 #[derive(Clone, Debug)]
-pub struct Details {
+pub(crate) struct Details {
     /// Each key's slot, [`NO_SLOT`] when it has none.
     slot_of: ItemMap<u32>,
     slots: Vec<KeyDetail>,
@@ -139,7 +139,7 @@ impl Default for Details {
 }
 
 impl Details {
-    pub fn get(&self, item: ItemId) -> Option<&KeyDetail> {
+    pub(crate) fn get(&self, item: ItemId) -> Option<&KeyDetail> {
         match *self.slot_of.get(item) {
             NO_SLOT => None,
             slot => self.slots.get(slot as usize),
@@ -148,7 +148,7 @@ impl Details {
 
     /// Records a rate-limited requeue of `item` and the answer behind it
     /// (dropped for a key without a slot once none is free).
-    pub fn record(&mut self, item: ItemId, retry: Retry, answer: Answer) {
+    pub(crate) fn record(&mut self, item: ItemId, retry: Retry, answer: Answer) {
         let slot = match *self.slot_of.get(item) {
             NO_SLOT if self.slots.len() < DETAILED_KEYS => {
                 self.slot_of.set(item, self.slots.len() as u32);

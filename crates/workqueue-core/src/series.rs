@@ -35,7 +35,7 @@ pub struct Series {
     pub(crate) closed_until: Instant,
 }
 
-pub const MAX_SAMPLES: usize = 4096;
+pub(crate) const MAX_SAMPLES: usize = 4096;
 
 impl Series {
     pub(crate) fn new(width: Duration) -> Self {

@@ -7,7 +7,7 @@ use crate::item::{ItemId, ItemMap};
 use crate::time::WideInstant;
 
 /// Instants in the heap are wide: `now + InfDuration` must not overflow.
-pub type ReadyAt = WideInstant;
+pub(crate) type ReadyAt = WideInstant;
 
 /// A [`ReadyAt`] as two words, ordered as the i128 is (high word signed,
 /// then low word unsigned). The queues only ever compute `now + after`, two
@@ -17,7 +17,7 @@ pub type ReadyAt = WideInstant;
 /// priority-queue entry 48 instead of 32, in the live run and in every
 /// rewind checkpoint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Instant2w {
+pub(crate) struct Instant2w {
     high: i32,
     low: u64,
 }
@@ -26,7 +26,7 @@ impl Instant2w {
     /// Exact for every instant within ±2^95 ns (any sum of two i64s);
     /// beyond that, which no queue computes, it saturates.
     #[inline]
-    pub fn new(at: ReadyAt) -> Instant2w {
+    pub(crate) fn new(at: ReadyAt) -> Instant2w {
         let at = at.as_nanos();
         match i32::try_from(at >> 64) {
             Ok(high) => Instant2w {
@@ -39,33 +39,33 @@ impl Instant2w {
     }
 
     #[inline]
-    pub fn get(self) -> ReadyAt {
+    pub(crate) fn get(self) -> ReadyAt {
         WideInstant::from_nanos((i128::from(self.high) << 64) | i128::from(self.low))
     }
 
     /// The two words, for an entry that stores them apart (so that the
     /// high one packs beside a 32-bit field).
     #[inline]
-    pub fn words(self) -> (i32, u64) {
+    pub(crate) fn words(self) -> (i32, u64) {
         (self.high, self.low)
     }
 
     #[inline]
-    pub fn from_words(high: i32, low: u64) -> Instant2w {
+    pub(crate) fn from_words(high: i32, low: u64) -> Instant2w {
         Instant2w { high, low }
     }
 }
 
 /// A waiting item: 16 bytes (see [`Instant2w`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Waiting {
+pub(crate) struct Waiting {
     ready_low: u64,
     ready_high: i32,
     pub item: ItemId,
 }
 
 impl Waiting {
-    pub fn new(item: ItemId, ready_at: ReadyAt) -> Waiting {
+    pub(crate) fn new(item: ItemId, ready_at: ReadyAt) -> Waiting {
         let (ready_high, ready_low) = Instant2w::new(ready_at).words();
         Waiting {
             ready_low,
@@ -79,14 +79,14 @@ impl Waiting {
         Instant2w::from_words(self.ready_high, self.ready_low)
     }
 
-    pub fn ready_at(&self) -> ReadyAt {
+    pub(crate) fn ready_at(&self) -> ReadyAt {
         self.ready().get()
     }
 }
 
 /// An entry of an [`IndexedHeap`]: the key it belongs to (one entry per key)
 /// and its order.
-pub trait HeapEntry: Copy {
+pub(crate) trait HeapEntry: Copy {
     fn item(&self) -> ItemId;
     /// A total order for listing entries, soonest first.
     type Listing: Ord;
@@ -120,18 +120,18 @@ impl HeapEntry for Waiting {
 /// B-tree of the same entries holds some twice their size in half-full
 /// nodes).
 #[derive(Clone, Debug)]
-pub struct IndexedHeap<E> {
+pub(crate) struct IndexedHeap<E> {
     heap: Vec<E>,
     /// Heap index per item, `u32::MAX` when absent (client-go's `knownEntries`).
     pos: ItemMap<u32>,
 }
 
 /// client-go's `waitForPriorityQueue`.
-pub type WaitingHeap = IndexedHeap<Waiting>;
+pub(crate) type WaitingHeap = IndexedHeap<Waiting>;
 
 /// What an insert did, for the event log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Insert {
+pub(crate) enum Insert {
     New,
     /// The item was waiting for later: its readyAt moved earlier.
     MovedEarlier {
@@ -153,27 +153,27 @@ impl<E> Default for IndexedHeap<E> {
 }
 
 impl<E: HeapEntry> IndexedHeap<E> {
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.heap.len()
     }
 
-    pub fn peek(&self) -> Option<E> {
+    pub(crate) fn peek(&self) -> Option<E> {
         self.heap.first().copied()
     }
 
     /// The entry of `item`, if it has one.
-    pub fn get(&self, item: ItemId) -> Option<&E> {
+    pub(crate) fn get(&self, item: ItemId) -> Option<&E> {
         let p = *self.pos.get(item);
         (p != u32::MAX).then(|| &self.heap[p as usize])
     }
 
     /// Entries in heap (array) order; sort them for display.
-    pub fn entries(&self) -> &[E] {
+    pub(crate) fn entries(&self) -> &[E] {
         &self.heap
     }
 
     /// Every entry, soonest first.
-    pub fn sorted(&self) -> Vec<E> {
+    pub(crate) fn sorted(&self) -> Vec<E> {
         let mut all = self.heap.clone();
         all.sort_by_key(E::listing);
         all
@@ -184,7 +184,7 @@ impl<E: HeapEntry> IndexedHeap<E> {
     /// many keys wait. Among keys tied at the k-th instant, the walk picks
     /// those nearest the root. The frontier is at most k + 1 entries, and k
     /// is what a view shows (tens), so it is scanned, not kept as a heap.
-    pub fn soonest(&self, k: usize) -> Vec<E> {
+    pub(crate) fn soonest(&self, k: usize) -> Vec<E> {
         let mut frontier: Vec<usize> = if self.heap.is_empty() {
             vec![]
         } else {
@@ -216,7 +216,7 @@ impl<E: HeapEntry> IndexedHeap<E> {
     }
 
     /// `heap.Push` of an entry whose key has none.
-    pub fn push(&mut self, entry: E) {
+    pub(crate) fn push(&mut self, entry: E) {
         debug_assert!(self.get(entry.item()).is_none(), "one entry per key");
         self.heap.push(entry);
         self.pos.set(entry.item(), (self.heap.len() - 1) as u32);
@@ -225,7 +225,7 @@ impl<E: HeapEntry> IndexedHeap<E> {
 
     /// Replaces `item`'s entry with `entry` (same key) and restores the
     /// order (`heap.Fix`).
-    pub fn replace(&mut self, item: ItemId, entry: E) {
+    pub(crate) fn replace(&mut self, item: ItemId, entry: E) {
         let p = *self.pos.get(item);
         debug_assert!(p != u32::MAX && entry.item() == item);
         self.heap[p as usize] = entry;
@@ -233,7 +233,7 @@ impl<E: HeapEntry> IndexedHeap<E> {
     }
 
     /// `heap.Pop`: swap the root with the last entry, sift down, take the last.
-    pub fn pop(&mut self) -> Option<E> {
+    pub(crate) fn pop(&mut self) -> Option<E> {
         let n = self.heap.len().checked_sub(1)?;
         self.swap(0, n);
         self.down(0, n);
@@ -243,7 +243,7 @@ impl<E: HeapEntry> IndexedHeap<E> {
     }
 
     /// `heap.Remove` of `item`'s entry, if it has one.
-    pub fn remove(&mut self, item: ItemId) -> Option<E> {
+    pub(crate) fn remove(&mut self, item: ItemId) -> Option<E> {
         let i = *self.pos.get(item);
         if i == u32::MAX {
             return None;
@@ -260,7 +260,7 @@ impl<E: HeapEntry> IndexedHeap<E> {
         Some(e)
     }
 
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         for e in self.heap.drain(..) {
             self.pos.set(e.item(), u32::MAX);
         }
@@ -317,12 +317,12 @@ impl<E: HeapEntry> IndexedHeap<E> {
 }
 
 impl WaitingHeap {
-    pub fn ready_at(&self, item: ItemId) -> Option<ReadyAt> {
+    pub(crate) fn ready_at(&self, item: ItemId) -> Option<ReadyAt> {
         self.get(item).map(Waiting::ready_at)
     }
 
     /// client-go's `insert`: the earliest readyAt wins.
-    pub fn insert(&mut self, item: ItemId, ready_at: ReadyAt) -> Insert {
+    pub(crate) fn insert(&mut self, item: ItemId, ready_at: ReadyAt) -> Insert {
         match self.ready_at(item) {
             Some(existing) if existing > ready_at => {
                 self.replace(item, Waiting::new(item, ready_at));

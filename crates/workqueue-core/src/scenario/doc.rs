@@ -4,7 +4,7 @@
 use super::*;
 
 /// A scenario document's `version`, read before anything else (1 or 2).
-pub fn document_version(text: &str) -> Result<u32, ScenarioError> {
+pub(crate) fn document_version(text: &str) -> Result<u32, ScenarioError> {
     #[derive(Deserialize)]
     struct Versioned {
         version: Option<u32>,
@@ -22,7 +22,7 @@ pub fn document_version(text: &str) -> Result<u32, ScenarioError> {
 }
 
 /// Whether this build reads a document of `version`.
-pub fn check_version(version: Option<u32>) -> Result<u32, ScenarioError> {
+pub(crate) fn check_version(version: Option<u32>) -> Result<u32, ScenarioError> {
     match version {
         None => Err(bad(
             "version",

@@ -39,10 +39,10 @@ mod reconcile;
 /// crowd is not a loop: a million keys that each succeed once move on at
 /// every pass. The limit grows with the keys (see [`StallGuard`]), so a
 /// crowd retried a few times at zero delay is not mistaken for one either.
-pub const MAX_PASSES_WITHOUT_PROGRESS: u64 = 1_000_000;
+pub(crate) const MAX_PASSES_WITHOUT_PROGRESS: u64 = 1_000_000;
 /// Work units (keys added, items handed out, instants) one input may spend
 /// at once; what is left is carried out by the next `run_until_bounded`.
-pub const APPLY_BUDGET: u64 = 200_000;
+pub(crate) const APPLY_BUDGET: u64 = 200_000;
 pub(crate) use crate::events::{Input, LogEntry, SimError, SimEvent, WorkerState};
 pub(crate) use crate::records::{Details, ItemInfo, KeyDetail, Retry};
 pub(crate) use crate::series::{Sample, Series, MAX_SAMPLES};
