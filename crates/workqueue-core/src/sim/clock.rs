@@ -32,7 +32,7 @@ impl Simulation {
         };
         let slot = self.sources.len() as u32;
         if let Some(at) = next {
-            self.source_timers.push(Reverse((at, slot)));
+            self.timers.source_at(at, slot);
             self.live_sources += 1;
         }
         self.sources.push(SourceState {
@@ -55,27 +55,15 @@ impl Simulation {
         if self.resume.is_some() {
             return Some(self.now);
         }
-        let sources = self.source_timers.peek().map(|Reverse((at, _))| *at);
-        let next = match (self.next_non_source_at(), sources) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        next.map(|t| t.max(self.now))
+        self.timers
+            .next(self.queue.next_ready_at())
+            .map(|t| t.max(self.now))
     }
 
     /// The next release from the heap, reconcile end or scheduled add: every
     /// kind of event but the sources'.
     pub(super) fn next_non_source_at(&self) -> Option<Instant> {
-        let reconciles = self.ends.peek().map(|Reverse((until, _))| *until);
-        let scheduled = self
-            .initial_adds
-            .get(self.initial_cursor)
-            .map(|(at, _)| *at);
-        reconciles
-            .into_iter()
-            .chain(self.queue.next_ready_at())
-            .chain(scheduled)
-            .min()
+        self.timers.next_non_source(self.queue.next_ready_at())
     }
 
     /// Whether the next event comes from event sources alone (watch events,
@@ -262,21 +250,14 @@ impl Simulation {
         }
         // Reconciles that end now, in worker order: `t` is the next event,
         // so every due end is at `t` and the heap yields them by worker.
-        while let Some(Reverse((until, w))) = self.ends.peek().copied() {
-            if until > t {
-                break;
-            }
-            self.ends.pop();
+        while let Some(w) = self.timers.ended_by(t) {
             self.finish(w as usize);
         }
-        while let Some(&(at, id)) = self.initial_adds.get(self.initial_cursor) {
-            if at > t {
-                break;
-            }
+        while let Some(id) = self.timers.add_due_by(t) {
             if !self.spend() {
                 return false;
             }
-            self.initial_cursor += 1;
+            self.timers.add_made();
             self.queue.add(t, id, initial_list_priority(t));
             self.collect_queue_events();
         }
@@ -291,11 +272,7 @@ impl Simulation {
     pub(super) fn fire_due_sources(&mut self, t: Instant) -> bool {
         let mut due = std::mem::take(&mut self.due_sources);
         due.clear();
-        while let Some(&Reverse((at, slot))) = self.source_timers.peek() {
-            if at > t {
-                break;
-            }
-            self.source_timers.pop();
+        while let Some((at, slot)) = self.timers.source_due_by(t) {
             // A stopped source's entry is stale: dropped here, not searched
             // for when it stops.
             if self.sources[slot as usize].next == Some(at) {
@@ -317,7 +294,7 @@ impl Simulation {
         }
         for &slot in &due {
             match self.sources[slot as usize].next {
-                Some(at) => self.source_timers.push(Reverse((at, slot))),
+                Some(at) => self.timers.source_at(at, slot),
                 None => self.live_sources -= 1,
             }
         }
@@ -341,12 +318,9 @@ impl Simulation {
     /// the next firing it shows is a real one (deeper stale entries are
     /// dropped when they surface: after each pop).
     pub(super) fn drop_stale_timers(&mut self) {
-        while let Some(&Reverse((at, slot))) = self.source_timers.peek() {
-            if self.sources[slot as usize].next == Some(at) {
-                break;
-            }
-            self.source_timers.pop();
-        }
+        let sources = &self.sources;
+        self.timers
+            .drop_stale_sources(|at, slot| sources[slot as usize].next != Some(at));
     }
 
     /// Fires source `s` once. False if the budget ran out part-way through
@@ -371,13 +345,13 @@ impl Simulation {
                         id
                     }
                 };
-                self.watch_events_total += 1;
+                self.totals.watch_events += 1;
                 let effect = self.queue.add(now, id, None);
                 if self.arrivals.len() == crate::events::ARRIVALS_KEPT {
                     self.arrivals.pop_front();
                 }
                 self.arrivals.push_back(crate::events::Arrival {
-                    seq: self.watch_events_total,
+                    seq: self.totals.watch_events,
                     at: now,
                     item: id,
                     effect,

@@ -72,7 +72,7 @@ impl Simulation {
             Input::Decide { key, outcome } => {
                 let id = self.queue.keys().get(key);
                 let w = id.and_then(|id| {
-                    self.workers.iter().position(
+                    self.pool.states.iter().position(
                         |w| matches!(w, WorkerState::AwaitingDecision { item, .. } if *item == id),
                     )
                 });

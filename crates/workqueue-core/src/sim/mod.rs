@@ -32,6 +32,9 @@ mod clock;
 mod inputs;
 mod read;
 mod reconcile;
+mod timers;
+
+use timers::Timers;
 
 /// Passes over one instant in which no key moved on (left the queue, or
 /// left this instant for a later one) before the run is declared stuck: a
@@ -102,20 +105,8 @@ pub struct Simulation {
     /// How long the scenario's run lasts.
     duration_ns: Duration,
     queue: ControllerQueue,
-    /// When each busy worker's reconcile ends, soonest first: the next
-    /// reconcile end without a scan of the workers.
-    ends: BinaryHeap<Reverse<(Instant, u32)>>,
-    /// Idle workers, lowest first: a hand-out finds one without a scan.
-    idle: BinaryHeap<Reverse<u32>>,
-    workers: Vec<WorkerState>,
-    /// The priority each worker's key was handed out with: its requeue
-    /// reuses it. (A key not in flight: see [`ControllerQueue::last_priority`].)
-    worker_priority: Vec<i64>,
-    /// Each worker's outcome, decided when its reconcile started (only
-    /// where errors write nothing: whether it sends its requests depends
-    /// on it).
-    decided: Vec<Option<Outcome>>,
-    active: u32,
+    /// The workers and what each holds.
+    pool: Pool,
     items: ItemMap<ItemInfo>,
     /// How long each key's latest reconcile waited for the API client, and
     /// the draw (in `client`) it waited longest on.
@@ -125,15 +116,12 @@ pub struct Simulation {
     reconcile_ns: ItemMap<Option<Duration>>,
     rng: Rng,
     now: Instant,
-    initial_adds: Vec<(Instant, ItemId)>,
-    initial_cursor: usize,
     /// Every source ever started, in the order it started (a slot is never
     /// reused; a finished source keeps its slot with `next: None`).
     sources: Vec<SourceState>,
-    /// The sources' timer table: `(next firing, slot)` for each scheduled
-    /// source, soonest first. The next firing comes from here, not from a
-    /// scan, so a thousand quiet sources cost nothing per instant.
-    source_timers: BinaryHeap<Reverse<(Instant, u32)>>,
+    /// Every instant the run has promised itself: reconcile ends, the
+    /// sources' next firings, the scenario's adds (see [`Timers`]).
+    timers: Timers,
     /// Sources still scheduled (the cap on sources counts these).
     live_sources: usize,
     /// The slots due at the instant in progress (reused buffer).
@@ -144,8 +132,6 @@ pub struct Simulation {
     log_capacity: usize,
     log_total: u64,
     series: Series,
-    requeues_total: u64,
-    watch_events_total: u64,
     /// The API client's buckets this controller's reconcile draws from, its
     /// own kind's first (empty: no client limit).
     client: Vec<ClientDraw>,
@@ -153,18 +139,8 @@ pub struct Simulation {
     requests_by_kind: Vec<(String, u32)>,
     /// Their sum: the requests one reconcile sends.
     requests_per_call: u32,
-    /// Reconciles that sent their requests.
-    api_calls: u64,
-    client_waited: Duration,
-    /// When a reconcile last succeeded (how long the keys took to converge).
-    last_success_at: Option<Instant>,
-    /// Time keys spent in the waiting heap, by what set the wait: the
-    /// limiter's own backoff, a token bucket, a `RequeueAfter`.
-    heap_waited: [Duration; 3],
-    /// The most keys the queue held at once.
-    deepest_queue: usize,
-    /// Calls of the user's Reconcile so far.
-    inner_reconciles: u64,
+    /// What the run has counted so far (the summary reads them).
+    totals: Totals,
     /// Most keys this run may hold (the page sets a lower limit than the core's).
     key_limit: u64,
     /// The latest watch events and what the queue did with each (for the
@@ -200,6 +176,55 @@ pub struct MetricsSnapshot {
     pub requeues_total: u64,
     pub len: usize,
     pub waiting: usize,
+}
+
+/// The workers: which are idle, what each holds.
+#[derive(Clone, Debug)]
+struct Pool {
+    states: Vec<WorkerState>,
+    /// Idle workers, lowest first: a hand-out finds one without a scan.
+    idle: BinaryHeap<Reverse<u32>>,
+    /// Workers not idle.
+    active: u32,
+    /// The priority each worker's key was handed out with: its requeue
+    /// reuses it. (A key not in flight: see [`ControllerQueue::last_priority`].)
+    priority: Vec<i64>,
+    /// Each worker's outcome, decided when its reconcile started (only
+    /// where errors write nothing: whether it sends its requests depends
+    /// on it).
+    decided: Vec<Option<Outcome>>,
+}
+
+impl Pool {
+    fn new(workers: u32) -> Pool {
+        Pool {
+            states: vec![WorkerState::Idle; workers as usize],
+            idle: (0..workers).map(Reverse).collect(),
+            active: 0,
+            priority: vec![0; workers as usize],
+            decided: vec![None; workers as usize],
+        }
+    }
+}
+
+/// What a run counts as it goes.
+#[derive(Clone, Debug, Default)]
+struct Totals {
+    requeues: u64,
+    watch_events: u64,
+    /// Reconciles that sent their requests.
+    api_calls: u64,
+    /// Time reconciles waited for the API client.
+    client_waited: Duration,
+    /// When a reconcile last succeeded (how long the keys took to converge).
+    last_success_at: Option<Instant>,
+    /// Time keys spent in the waiting heap, by what set the wait: the
+    /// limiter's own backoff, a token bucket, a `RequeueAfter`.
+    heap_waited: [Duration; 3],
+    /// The most keys the queue held at once.
+    deepest_queue: usize,
+    /// Calls of the user's Reconcile so far.
+    inner_reconciles: u64,
 }
 
 /// One API client bucket a reconcile draws from.
@@ -246,12 +271,7 @@ impl Simulation {
             spec: spec.clone(),
             duration_ns: scenario.duration_ns,
             queue,
-            workers: vec![WorkerState::Idle; workers as usize],
-            worker_priority: vec![0; workers as usize],
-            decided: vec![None; workers as usize],
-            ends: BinaryHeap::new(),
-            idle: (0..workers).map(Reverse).collect(),
-            active: 0,
+            pool: Pool::new(workers),
             items: ItemMap::new(ItemInfo::default()),
             last_client_wait: ItemMap::new((Duration::ZERO, 0)),
             details: Details::default(),
@@ -259,10 +279,8 @@ impl Simulation {
             reconcile_ns: ItemMap::new(None),
             rng: Rng::new(scenario.controller_seed(i)),
             now: Instant::T0,
-            initial_adds: Vec::new(),
-            initial_cursor: 0,
             sources: Vec::new(),
-            source_timers: BinaryHeap::new(),
+            timers: Timers::default(),
             live_sources: 0,
             due_sources: Vec::new(),
             middleware: scenario.crossplane.as_ref().map(Middleware::new),
@@ -274,8 +292,6 @@ impl Simulation {
             log_capacity: 20_000,
             log_total: 0,
             series: Series::new(scenario.sample_ns),
-            requeues_total: 0,
-            watch_events_total: 0,
             client: {
                 let plan = scenario.client_plan();
                 let limit = scenario.client_limit();
@@ -298,12 +314,7 @@ impl Simulation {
                 .iter()
                 .fold(0, |n, (_, r)| n.saturating_add(*r)),
             requests_by_kind,
-            api_calls: 0,
-            client_waited: Duration::ZERO,
-            last_success_at: None,
-            heap_waited: [Duration::ZERO; 3],
-            deepest_queue: 0,
-            inner_reconciles: 0,
+            totals: Totals::default(),
             key_limit: MAX_ITEMS,
             arrivals: VecDeque::with_capacity(crate::events::ARRIVALS_KEPT),
             event_buf: Vec::new(),
@@ -313,15 +324,16 @@ impl Simulation {
             work_left: 0,
             resume: None,
         };
+        let mut adds = Vec::new();
         for item in &spec.items {
             let id = sim.queue.key(&item.key);
             sim.scripts.set(id, item.script.clone());
             sim.reconcile_ns.set(id, item.reconcile_ns);
             if let Some(at) = item.add_at_ns {
-                sim.initial_adds.push((at, id));
+                adds.push((at, id));
             }
         }
-        sim.initial_adds.sort_by_key(|(at, _)| *at); // stable: file order within an instant
+        sim.timers = Timers::with_adds(adds);
         for s in &spec.sources {
             sim.add_source(s.clone(), Instant::T0);
         }

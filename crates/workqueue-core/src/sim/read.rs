@@ -22,25 +22,28 @@ impl Simulation {
     /// Time keys spent in the waiting heap, by cause: `[backoff, bucket,
     /// requeue_after]`.
     pub fn heap_waited(&self) -> [Duration; 3] {
-        self.heap_waited
+        self.totals.heap_waited
     }
 
     /// The most keys the queue held at once.
     pub fn deepest_queue(&self) -> usize {
-        self.deepest_queue
+        self.totals.deepest_queue
     }
 
     /// API requests sent through the client, and the time they waited in all.
     pub fn client_totals(&self) -> (u64, Duration) {
-        let sent = self.api_calls.saturating_mul(self.requests_per_call as u64);
-        (sent, self.client_waited)
+        let sent = self
+            .totals
+            .api_calls
+            .saturating_mul(self.requests_per_call as u64);
+        (sent, self.totals.client_waited)
     }
 
     /// API requests sent so far, by kind, own kind first.
     pub fn requests_by_kind(&self) -> Vec<(String, u64)> {
         self.requests_by_kind
             .iter()
-            .map(|(k, n)| (k.clone(), self.api_calls.saturating_mul(*n as u64)))
+            .map(|(k, n)| (k.clone(), self.totals.api_calls.saturating_mul(*n as u64)))
             .collect()
     }
 
@@ -76,7 +79,7 @@ impl Simulation {
     /// Calls of the user's `Reconcile` (with Crossplane, only those the
     /// global bucket let through).
     pub fn inner_reconciles(&self) -> u64 {
-        self.inner_reconciles
+        self.totals.inner_reconciles
     }
 
     /// When the last key converged: the last success, if nothing is left
@@ -85,12 +88,12 @@ impl Simulation {
         let idle = self.queue.is_empty()
             && self.queue.waiting_len() == 0
             && self.queue.processing_count() == 0;
-        idle.then_some(self.last_success_at).flatten()
+        idle.then_some(self.totals.last_success_at).flatten()
     }
 
     /// The priority `id` was last handed out with (0 on a client-go queue).
     pub fn handed_priority(&self, id: ItemId) -> i64 {
-        let in_flight = self.workers.iter().position(|s| s.item() == Some(id));
+        let in_flight = self.pool.states.iter().position(|s| s.item() == Some(id));
         match in_flight {
             Some(w) => self.worker_priority(w),
             None => self.queue.last_priority(id),
@@ -99,7 +102,7 @@ impl Simulation {
 
     /// The priority worker `w`'s key was handed out with.
     pub fn worker_priority(&self, w: usize) -> i64 {
-        self.worker_priority[w]
+        self.pool.priority[w]
     }
 
     pub fn queue(&self) -> &ControllerQueue {
@@ -107,7 +110,7 @@ impl Simulation {
     }
 
     pub fn workers(&self) -> &[WorkerState] {
-        &self.workers
+        &self.pool.states
     }
 
     /// How long `id`'s latest reconcile waited for the API client.
@@ -183,12 +186,12 @@ impl Simulation {
     }
 
     pub fn requeues_total(&self) -> u64 {
-        self.requeues_total
+        self.totals.requeues
     }
 
     /// Watch events delivered by all sources so far.
     pub fn watch_events_total(&self) -> u64 {
-        self.watch_events_total
+        self.totals.watch_events
     }
 
     /// The latest watch events, oldest first (at most [`crate::events::ARRIVALS_KEPT`]).
@@ -221,7 +224,7 @@ impl Simulation {
             workqueue_unfinished_work_seconds: unfinished,
             workqueue_longest_running_processor_seconds: longest,
             controller: self.metrics.clone(),
-            requeues_total: self.requeues_total,
+            requeues_total: self.totals.requeues,
             len: self.queue.len(),
             waiting: self.queue.waiting_len(),
         }

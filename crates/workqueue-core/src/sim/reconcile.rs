@@ -17,7 +17,7 @@ impl Simulation {
         self.queue.advance(self.now);
         // The lowest idle worker takes the next item (a worker the
         // middleware turned back is idle again at once, and goes again).
-        while let Some(&Reverse(w)) = self.idle.peek() {
+        while let Some(&Reverse(w)) = self.pool.idle.peek() {
             let w = w as usize;
             if !self.queue.can_hand_out() {
                 return true;
@@ -27,14 +27,14 @@ impl Simulation {
             }
             let item = match self.queue.get(self.now) {
                 Handed::Item(item, priority) => {
-                    self.worker_priority[w] = priority;
+                    self.pool.priority[w] = priority;
                     item
                 }
                 Handed::Empty | Handed::ShutDown => return true,
             };
             self.collect_queue_events();
-            self.active += 1;
-            self.metrics.active_workers = self.active;
+            self.pool.active += 1;
+            self.metrics.active_workers = self.pool.active;
             self.push_log(SimEvent::ReconcileStart {
                 worker: w as u32,
                 item,
@@ -48,8 +48,8 @@ impl Simulation {
                 });
                 if let Gate::Defer { delay } = gate {
                     // The inner reconciler is not called: an instant RequeueAfter.
-                    self.idle.pop(); // w, the lowest idle worker
-                    self.workers[w] = WorkerState::AwaitingDecision {
+                    self.pool.idle.pop(); // w, the lowest idle worker
+                    self.pool.states[w] = WorkerState::AwaitingDecision {
                         item,
                         started: self.now,
                     };
@@ -69,7 +69,7 @@ impl Simulation {
             };
             // Where errors write nothing, the script decides now, for the
             // instant the reconcile's own work ends: a failure sends nothing.
-            self.decided[w] = None;
+            self.pool.decided[w] = None;
             if self.spec.errors_write_nothing {
                 let attempt = self.items.get(item).reconciles;
                 let script = self
@@ -77,9 +77,10 @@ impl Simulation {
                     .get(item)
                     .as_ref()
                     .unwrap_or(&self.spec.default_script);
-                self.decided[w] = script.outcome(attempt, after(self.now, duration), &mut self.rng);
+                self.pool.decided[w] =
+                    script.outcome(attempt, after(self.now, duration), &mut self.rng);
             }
-            let fails = self.decided[w]
+            let fails = self.pool.decided[w]
                 .is_some_and(|o| o.result().error != crate::controller::ErrorKind::None);
             let waited = if fails {
                 Duration::ZERO
@@ -95,9 +96,9 @@ impl Simulation {
                 .filter(|t| busy > *t);
             let times_out = deadline.is_some();
             let until = after(self.now, deadline.unwrap_or(busy));
-            self.idle.pop(); // w, the lowest idle worker
-            self.ends.push(Reverse((until, w as u32)));
-            self.workers[w] = WorkerState::Reconciling {
+            self.pool.idle.pop(); // w, the lowest idle worker
+            self.timers.reconcile_ends(until, w as u32);
+            self.pool.states[w] = WorkerState::Reconciling {
                 item,
                 started: self.now,
                 until,
@@ -114,7 +115,7 @@ impl Simulation {
             started,
             times_out,
             ..
-        } = self.workers[w]
+        } = self.pool.states[w]
         else {
             return;
         };
@@ -127,7 +128,7 @@ impl Simulation {
                 item,
                 after: self.now - started,
             });
-            self.workers[w] = WorkerState::AwaitingDecision { item, started };
+            self.pool.states[w] = WorkerState::AwaitingDecision { item, started };
             self.conclude(w, item, Outcome::Error, true);
             return;
         }
@@ -138,16 +139,16 @@ impl Simulation {
             .get(item)
             .as_ref()
             .unwrap_or(&self.spec.default_script);
-        let decided = self.decided[w]
+        let decided = self.pool.decided[w]
             .take()
             .or_else(|| script.outcome(attempt, self.now, &mut self.rng));
         match decided {
             Some(outcome) => {
-                self.workers[w] = WorkerState::AwaitingDecision { item, started };
+                self.pool.states[w] = WorkerState::AwaitingDecision { item, started };
                 self.conclude(w, item, outcome, true);
             }
             None => {
-                self.workers[w] = WorkerState::AwaitingDecision { item, started };
+                self.pool.states[w] = WorkerState::AwaitingDecision { item, started };
                 self.push_log(SimEvent::AwaitingDecision {
                     worker: w as u32,
                     item,
@@ -159,8 +160,8 @@ impl Simulation {
     /// Reconciles held for a person's decision whose key now follows a script
     /// that decides (the default script changed): the script decides them.
     pub(super) fn decide_waiting_by_script(&mut self) {
-        for w in 0..self.workers.len() {
-            let WorkerState::AwaitingDecision { item, .. } = self.workers[w] else {
+        for w in 0..self.pool.states.len() {
+            let WorkerState::AwaitingDecision { item, .. } = self.pool.states[w] else {
                 continue;
             };
             if self.scripts.get(item).is_some() {
@@ -181,7 +182,7 @@ impl Simulation {
     /// x/time/rate's `Wait`: each waits for its reservation, one after the
     /// other, while the worker is held. Returns the whole wait.
     pub(super) fn call_api(&mut self, w: usize, item: ItemId) -> Duration {
-        self.api_calls += 1;
+        self.totals.api_calls += 1;
         let requests = self.requests_per_call;
         let now = self.now;
         // Each bucket's requests are reserved at one instant, in order: the
@@ -216,7 +217,7 @@ impl Simulation {
             self.last_client_wait.set(item, (waited, slowest));
         }
         if waited > Duration::ZERO {
-            self.client_waited = self.client_waited.saturating_add(waited);
+            self.totals.client_waited = self.totals.client_waited.saturating_add(waited);
             self.push_log(SimEvent::ClientThrottled {
                 worker: w as u32,
                 item,
@@ -255,11 +256,11 @@ impl Simulation {
             }
         }
         self.metrics.count(&decision);
-        self.inner_reconciles += inner_ran as u64;
+        self.totals.inner_reconciles += inner_ran as u64;
         let ran = &mut self.series.current(now).ran;
         *ran = ran.saturating_add(inner_ran as u32);
         if inner_ran && decision.label == ResultLabel::Success {
-            self.last_success_at = Some(now);
+            self.totals.last_success_at = Some(now);
             self.items.get_mut(item).last_success = Some(now);
         }
         self.push_log(SimEvent::ReconcileEnd {
@@ -273,7 +274,7 @@ impl Simulation {
         }
         // Every re-add carries Result.Priority, else the priority the key
         // was handed out with.
-        let priority = Some(outcome.result().priority.unwrap_or(self.worker_priority[w]));
+        let priority = Some(outcome.result().priority.unwrap_or(self.pool.priority[w]));
         // Whether the key leaves this instant: done, or back later.
         let mut moved_on = true;
         match requeue {
@@ -310,15 +311,15 @@ impl Simulation {
         self.stall_guard.moved_on += moved_on as u64;
         self.queue.done(now, item);
         self.collect_queue_events();
-        self.workers[w] = WorkerState::Idle;
-        self.idle.push(Reverse(w as u32));
-        self.active -= 1;
-        self.metrics.active_workers = self.active;
+        self.pool.states[w] = WorkerState::Idle;
+        self.pool.idle.push(Reverse(w as u32));
+        self.pool.active -= 1;
+        self.metrics.active_workers = self.pool.active;
         // The busy workers are those not idle, and the idle heap names each
         // idle worker once.
         debug_assert_eq!(
-            self.active as usize + self.idle.len(),
-            self.workers.len(),
+            self.pool.active as usize + self.pool.idle.len(),
+            self.pool.states.len(),
             "every worker is busy or idle, once"
         );
     }
@@ -343,7 +344,8 @@ impl Simulation {
                         info.bucket_bound as usize
                     };
                     let waited = at.saturating_sub(info.wait_from);
-                    self.heap_waited[cause] = self.heap_waited[cause].saturating_add(waited);
+                    self.totals.heap_waited[cause] =
+                        self.totals.heap_waited[cause].saturating_add(waited);
                 }
             }
             match &e {
@@ -401,7 +403,7 @@ impl Simulation {
             };
             if requeue {
                 sample.requeues = sample.requeues.saturating_add(1);
-                self.requeues_total += 1;
+                self.totals.requeues += 1;
             }
             if retry {
                 sample.retries = sample.retries.saturating_add(1);
@@ -415,7 +417,7 @@ impl Simulation {
                 self.log_total += 1;
             }
         }
-        self.deepest_queue = self.deepest_queue.max(self.queue.len());
+        self.totals.deepest_queue = self.totals.deepest_queue.max(self.queue.len());
         self.event_buf = events;
     }
 
