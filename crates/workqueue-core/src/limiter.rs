@@ -178,11 +178,11 @@ impl Exponential {
             return max;
         }
         let calculated = Duration::from_nanos(go_f64_to_i64(backoff));
-        if calculated > max {
-            max
-        } else {
-            calculated
-        }
+        let delay = if calculated > max { max } else { calculated };
+        // Never past the cap. (No floor: at exactly 2^63 ns Go's amd64
+        // conversion gives i64::MIN, a retry at once, and so does this.)
+        debug_assert!(delay <= max);
+        delay
     }
 
     pub fn when(&mut self, item: ItemId) -> Duration {
@@ -215,6 +215,7 @@ impl FastSlow {
     pub fn when(&mut self, item: ItemId) -> Duration {
         let failures = self.failures.get_mut(item);
         *failures += 1; // counted before the comparison, unlike Exponential
+        debug_assert!(*failures > 0, "a failure count wrapped");
         if *failures <= self.max_fast as u64 {
             self.fast
         } else {
@@ -359,6 +360,9 @@ impl Limiter {
                         winner = Some(i);
                     }
                 }
+                // The answer is the longest part's, and never negative.
+                debug_assert!(ret >= Duration::ZERO);
+                debug_assert!(winner.is_some() || ret == Duration::ZERO);
                 if let (Some(out), Some(mut children)) = (out, children) {
                     if let Some(w) = winner {
                         children[w].won = true;
@@ -376,6 +380,7 @@ impl Limiter {
                 let mut children = out.as_ref().map(|_| Vec::with_capacity(1));
                 let inner_delay = inner.answer(item, now, children.as_mut());
                 let delay = inner_delay.min(*max_wait);
+                debug_assert!(delay <= *max_wait && delay <= inner_delay);
                 if let (Some(out), Some(children)) = (out, children) {
                     out.push(Answer {
                         kind: AnswerKind::WithMaxWait {

@@ -292,6 +292,13 @@ impl PriorityQueue {
         explain: Option<&mut Vec<Answer>>,
     ) -> Added {
         let (added, when) = self.place(now, opts, item, explain);
+        // One record per key, in exactly one of the two sets.
+        debug_assert!(self.record_of(item).is_some_and(|r| {
+            let in_ready = self
+                .ready
+                .contains(&Entry::new(None, r.priority, r.counter, item));
+            r.ready.is_some() != in_ready
+        }));
         if self.events.is_some() {
             self.emit(QueueEvent::AddWithOpts(Box::new(AddWithOptsCall {
                 item,
@@ -505,6 +512,7 @@ impl PriorityQueue {
         self.ready.remove(&first);
         // The record goes; its priority stays, as the one handed out.
         self.records.get_mut(item).counter = NO_RECORD;
+        debug_assert!(!*self.locked.get(item), "a locked key's record is skipped");
         self.locked.set(item, true);
         self.locked_count += 1;
         if let Some(m) = &mut self.metrics {
@@ -531,6 +539,7 @@ impl PriorityQueue {
         if let Some(m) = &mut self.metrics {
             m.done(now, item);
         }
+        debug_assert!(!*self.locked.get(item));
         // Only a ready record waits on the lock; a waiting one waits on time.
         let requeued =
             self.records.get(item).counter != NO_RECORD && self.waiting.get(item).is_none();

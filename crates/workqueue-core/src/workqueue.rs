@@ -269,6 +269,10 @@ impl Workqueue {
             }
             effect
         };
+        // client-go's sets: an added key is dirty (unless the queue shuts
+        // down), and it waits in the FIFO unless a worker holds it.
+        debug_assert!(effect == AddEffect::Ignored || self.slots[item.index()].dirty);
+        debug_assert!(effect != AddEffect::MarkedDirty || self.slots[item.index()].processing);
         self.emit(QueueEvent::Add { item, effect });
         effect
     }
@@ -305,6 +309,8 @@ impl Workqueue {
         if !was_processing {
             self.processing_count += 1;
         }
+        // A key handed out is processing and no longer dirty.
+        debug_assert!(self.processing_count > 0 && self.processing_count <= self.slots.len());
         self.emit(QueueEvent::Get { item });
         Got::Item(item)
     }
@@ -336,6 +342,9 @@ impl Workqueue {
         if requeued {
             self.fifo.push_back(item);
         }
+        // Done ends processing; a key re-added meanwhile is back in the FIFO.
+        debug_assert!(!self.slots[item.index()].processing);
+        debug_assert!(self.processing_count <= self.slots.len());
         self.emit(QueueEvent::Done { item, requeued });
     }
 

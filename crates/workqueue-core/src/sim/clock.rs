@@ -155,6 +155,8 @@ impl Simulation {
     }
 
     pub(super) fn set_time(&mut self, t: Instant) {
+        // The driver's one clock never runs backwards.
+        debug_assert!(t >= self.now, "time went back from {:?} to {t:?}", self.now);
         // Close every sample that ended by `t` with the state as it stands (the
         // state is constant between events).
         loop {

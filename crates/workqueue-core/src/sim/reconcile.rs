@@ -119,6 +119,11 @@ impl Simulation {
         else {
             return;
         };
+        // A reconcile ends at the instant the timer table said, never before.
+        debug_assert!(
+            matches!(self.pool.states[w], WorkerState::Reconciling { until, .. } if until <= self.now)
+        );
+        debug_assert!(started <= self.now);
         if times_out {
             // A reconciler that honours its context returns ctx.Err(): an
             // error, whatever its script would have said.
