@@ -39,7 +39,7 @@ use components::manager_stage::ManagerStage;
 use components::side::Side;
 use components::stage::Stage;
 use components::toolbar::Toolbar;
-use components::transport::Transport;
+use components::transport::{Transport, TransportView};
 use components::welcome::Welcome;
 use lesson_worker::LessonWorker;
 use state::{Action, NoticeKind, Playground};
@@ -243,7 +243,7 @@ pub fn app() -> Html {
     if state.mode.embed {
         return html! {
             <ContextProvider<PlaygroundContext> context={context.clone()}><ContextProvider<LessonWorker> context={worker.clone()}>
-                <header class="top compact">{ brand }<Transport /></header>
+                <header class="top compact">{ brand }<Transport view={TransportView::of(&state)} dispatch={context.dispatcher()} /></header>
                 <Notices />
                 // A frame of fixed height (the snippet sets it): the stage
                 // beside the narration, which is paged to fit, never cut.
@@ -285,7 +285,7 @@ pub fn app() -> Html {
         // clicker (the lesson panel's Back and Next) and a small live stage.
         return html! {
             <ContextProvider<PlaygroundContext> context={context.clone()}><ContextProvider<LessonWorker> context={worker.clone()}>
-                <header class="top compact">{ brand }<Transport /></header>
+                <header class="top compact">{ brand }<Transport view={TransportView::of(&state)} dispatch={context.dispatcher()} /></header>
                 <Notices />
                 <main class="presenter-layout">
                     <components::presenter::PresenterPanel />
@@ -315,7 +315,7 @@ pub fn app() -> Html {
             <a class="skip-link" href="" onclick={skip_to_stage} data-testid="skip-link">{"Skip to the stage"}</a>
             <header class="top">
                 { brand }
-                <Transport />
+                <Transport view={TransportView::of(&state)} dispatch={context.dispatcher()} />
                 <Toolbar />
             </header>
             <Notices />

@@ -2,12 +2,13 @@
 
 use yew::prelude::*;
 
-use super::{event_value, use_playground};
+use super::event_value;
 use workqueue_core::Instant;
 
 use crate::format;
-use crate::pacing::{MAX_SPEED, MIN_SPEED};
-use crate::state::Action;
+use crate::pacing::{Cue, MAX_SPEED, MIN_SPEED};
+use crate::state::{Action, Playground};
+use crate::store::Dispatcher;
 
 /// Transport icons as inline SVG: no icon font to fetch, same look everywhere.
 fn icon(path: &'static str) -> Html {
@@ -18,12 +19,43 @@ const PAUSE: &str = "M6 4h4.5v16H6zM13.5 4H18v16h-4.5z";
 const STEP: &str = "M5 4.5v15l10-7.5zM16 4.5h3v15h-3z";
 const BACK: &str = "M19 4.5v15L9 12zM5 4.5h3v15H5z";
 
+/// What the time controls show: a few numbers of the state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TransportView {
+    pub now: Instant,
+    pub horizon: Instant,
+    pub speed: f64,
+    pub playing: bool,
+    pub pacing: bool,
+    /// How fast time runs right now, when pacing changed it: the badge's
+    /// class and words.
+    pub cue: (&'static str, String),
+}
+
+impl TransportView {
+    pub fn of(state: &Playground) -> TransportView {
+        TransportView {
+            now: state.now(),
+            horizon: state.horizon(),
+            speed: state.speed,
+            playing: state.playing,
+            pacing: state.pacing.on,
+            cue: pace_cue(state),
+        }
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct TransportProps {
+    pub view: TransportView,
+    pub dispatch: Dispatcher,
+}
+
 #[function_component(Transport)]
-pub fn transport() -> Html {
-    let context = use_playground();
-    let state = context.read();
-    let now = state.now();
-    let d = state.dispatcher();
+pub fn transport(props: &TransportProps) -> Html {
+    let state = &props.view;
+    let now = state.now;
+    let d = props.dispatch.clone();
     let on = |a: fn() -> Action| {
         let d = d.clone();
         Callback::from(move |_| d.dispatch(a()))
@@ -37,7 +69,7 @@ pub fn transport() -> Html {
             d.dispatch(Action::SetSpeed(10f64.powf(v).clamp(MIN_SPEED, MAX_SPEED)));
         })
     };
-    let horizon = state.horizon().max(now).max(Instant::from_nanos(1));
+    let horizon = state.horizon.max(now).max(Instant::from_nanos(1));
     let on_seek = {
         let d = d.clone();
         Callback::from(move |e: InputEvent| {
@@ -66,7 +98,7 @@ pub fn transport() -> Html {
             <div class="clock" aria-live="off">
                 <span class="clock-label">{"virtual time"}</span>
                 <output data-testid="clock" class="clock-value">{ format::clock(now) }</output>
-                { pace_cue(&state) }
+                <span class={classes!("pace", state.cue.0)} data-testid="pace">{ state.cue.1.clone() }</span>
             </div>
             <div class="speed">
                 <button class="icon small" onclick={slower} aria-label="Slower" title="Slower (−)">{"−"}</button>
@@ -75,13 +107,13 @@ pub fn transport() -> Html {
                 <button class="icon small" onclick={faster} aria-label="Faster" title="Faster (+)">{"+"}</button>
                 <output class="speed-value" data-testid="speed">{ speed_label }</output>
                 <button class="ghost small" data-testid="pacing" onclick={on(|| Action::TogglePacing)}
-                    aria-pressed={if state.pacing.on { "true" } else { "false" }}
+                    aria-pressed={if state.pacing { "true" } else { "false" }}
                     title="Slow down around short waits and skip through empty stretches">{"Auto pace"}</button>
             </div>
             <div class="timeline">
                 <input type="range" min="0" max={horizon.as_nanos().to_string()} step="1" value={now.as_nanos().to_string()}
                     oninput={on_seek} aria-label="Timeline: drag to rewind" />
-                <span class="timeline-end">{ format::clock(state.horizon()) }</span>
+                <span class="timeline-end">{ format::clock(state.horizon) }</span>
             </div>
             <p class="shortcuts" aria-label="Keyboard shortcuts">
                 <kbd>{"space"}</kbd>{" play/pause "}<kbd>{"→"}</kbd>{" next event "}<kbd>{"←"}</kbd>{" previous "}<kbd>{"+"}</kbd><kbd>{"−"}</kbd>{" speed "}<kbd>{"1"}</kbd>{"–"}<kbd>{"6"}</kbd>{" a reconcile's result "}<kbd>{"esc"}</kbd>{" deselect"}
@@ -93,8 +125,7 @@ pub fn transport() -> Html {
 /// How fast virtual time runs right now, when pacing changed it. The badge's
 /// line is always there (empty when time runs as chosen), so the page never
 /// shifts when it comes and goes.
-fn pace_cue(state: &crate::state::Playground) -> Html {
-    use crate::pacing::Cue;
+fn pace_cue(state: &Playground) -> (&'static str, String) {
     let rate = format::speed(state.effective_speed);
     let (class, text) = match (state.playing, state.idle, state.cue) {
         (true, false, _) if state.deciding() => ("idle", "held for your choice".to_string()),
@@ -103,5 +134,5 @@ fn pace_cue(state: &crate::state::Playground) -> Html {
         (true, false, Cue::SlowMotion) => ("slow", format!("slow motion {rate}")),
         (true, false, Cue::SkippingAhead) => ("skip", format!("skipping ahead {rate} »")),
     };
-    html! { <span class={classes!("pace", class)} data-testid="pace">{ text }</span> }
+    (class, text)
 }
