@@ -72,11 +72,7 @@ impl Simulation {
             self.pool.decided[w] = None;
             if self.spec.errors_write_nothing {
                 let attempt = self.items.get(item).reconciles;
-                let script = self
-                    .scripts
-                    .get(item)
-                    .as_ref()
-                    .unwrap_or(&self.spec.default_script);
+                let script = script_of(&self.scripts, &self.spec, item);
                 self.pool.decided[w] =
                     script.outcome(attempt, after(self.now, duration), &mut self.rng);
             }
@@ -139,11 +135,7 @@ impl Simulation {
         }
         // The attempt's number: the reconciles that ran before it.
         let attempt = self.items.get(item).reconciles;
-        let script = self
-            .scripts
-            .get(item)
-            .as_ref()
-            .unwrap_or(&self.spec.default_script);
+        let script = script_of(&self.scripts, &self.spec, item);
         let decided = self.pool.decided[w]
             .take()
             .or_else(|| script.outcome(attempt, self.now, &mut self.rng));
@@ -455,4 +447,14 @@ impl Simulation {
     }
 
     // ----- inputs -----
+}
+
+/// The script `item`'s reconciles follow: its own, else the controller's.
+/// (Fields, not `&self`: the caller draws from the generator meanwhile.)
+fn script_of<'a>(
+    scripts: &'a ItemMap<Option<Script>>,
+    spec: &'a ControllerSpec,
+    item: ItemId,
+) -> &'a Script {
+    scripts.get(item).as_ref().unwrap_or(&spec.default_script)
 }
