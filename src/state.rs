@@ -168,7 +168,7 @@ pub struct Playground {
     pub pending_lesson: Option<crate::lesson_state::PendingLesson>,
     /// A lesson file that was refused: shown beside its text.
     pub refused_lesson: Option<Refusal>,
-    /// Bumped when lessons arrive, so the menu and panels redraw.
+    /// The lessons the menu lists, those arrived from the worker included.
     pub library: crate::lessons::Library,
     /// The lesson worker's figures for a step's goal: (lesson, step, figures).
     pub goal_figures: Option<(usize, usize, Vec<Figure>)>,
@@ -187,6 +187,8 @@ pub struct Playground {
     pub pending_ui: Option<crate::workshop::LessonUi>,
 }
 
+/// Two states are the same page while no action changed what shows: `rev`
+/// counts those changes (a run is not compared key by key).
 impl PartialEq for Playground {
     fn eq(&self, other: &Self) -> bool {
         self.rev == other.rev

@@ -62,7 +62,8 @@ impl Store {
         .forget();
     }
 
-    /// Natively nothing renders while an action is applied.
+    /// Natively (tests, tools) nothing renders, so the state is never read
+    /// while an action is dispatched: nothing ever waits here.
     #[cfg(not(target_arch = "wasm32"))]
     fn later(self: &Rc<Self>) {}
 }

@@ -149,6 +149,116 @@ fn check(i: usize, step: &Step, got: Option<Value>) -> Option<Mismatch> {
     }
 }
 
+/// The calls both queues answer alike (the cases name them the same).
+trait Calls {
+    fn key(&mut self, key: &str) -> ItemId;
+    fn add(&mut self, now: Instant, item: ItemId);
+    fn add_after(&mut self, now: Instant, item: ItemId, delay: Duration);
+    fn add_rate_limited(&mut self, now: Instant, item: ItemId);
+    fn forget(&mut self, item: ItemId);
+    fn done(&mut self, now: Instant, item: ItemId);
+    fn len(&self) -> usize;
+    fn num_requeues(&self, item: ItemId) -> u64;
+    fn when(&mut self, now: Instant, item: ItemId) -> Duration;
+    fn shutting_down(&self) -> bool;
+}
+
+macro_rules! calls {
+    ($queue:ty) => {
+        impl Calls for $queue {
+            fn key(&mut self, key: &str) -> ItemId {
+                <$queue>::key(self, key)
+            }
+            fn add(&mut self, now: Instant, item: ItemId) {
+                <$queue>::add(self, now, item);
+            }
+            fn add_after(&mut self, now: Instant, item: ItemId, delay: Duration) {
+                <$queue>::add_after(self, now, item, delay);
+            }
+            fn add_rate_limited(&mut self, now: Instant, item: ItemId) {
+                <$queue>::add_rate_limited(self, now, item);
+            }
+            fn forget(&mut self, item: ItemId) {
+                <$queue>::forget(self, item)
+            }
+            fn done(&mut self, now: Instant, item: ItemId) {
+                <$queue>::done(self, now, item)
+            }
+            fn len(&self) -> usize {
+                <$queue>::len(self)
+            }
+            fn num_requeues(&self, item: ItemId) -> u64 {
+                <$queue>::num_requeues(self, item)
+            }
+            fn when(&mut self, now: Instant, item: ItemId) -> Duration {
+                <$queue>::when(self, now, item)
+            }
+            fn shutting_down(&self) -> bool {
+                <$queue>::shutting_down(self)
+            }
+        }
+    };
+}
+calls!(Workqueue);
+calls!(PriorityQueue);
+
+/// Step `i`, if it is a call both queues answer alike: what it answered
+/// (`Some(None)` for a call that answers nothing). `None` for a call that is
+/// the queue's own.
+fn common_step<Q: Calls>(
+    q: &mut Q,
+    i: usize,
+    step: &Step,
+) -> Result<Option<Option<Value>>, CaseError> {
+    let now = step.at_ns;
+    let bad = |reason: &str| CaseError::BadStep {
+        step: i,
+        reason: reason.into(),
+    };
+    let item = |q: &mut Q| -> Result<ItemId, CaseError> {
+        Ok(q.key(step.item.as_deref().ok_or(bad("no item"))?))
+    };
+    let got = match step.call.as_str() {
+        "add" => {
+            let it = item(q)?;
+            q.add(now, it);
+            None
+        }
+        "add_after" => {
+            let it = item(q)?;
+            q.add_after(now, it, step.delay_ns.ok_or(bad("no delay_ns"))?);
+            None
+        }
+        "add_rate_limited" => {
+            let it = item(q)?;
+            q.add_rate_limited(now, it);
+            None
+        }
+        "forget" => {
+            let it = item(q)?;
+            q.forget(it);
+            None
+        }
+        "done" => {
+            let it = item(q)?;
+            q.done(now, it);
+            None
+        }
+        "len" => Some(json!(q.len())),
+        "num_requeues" => {
+            let it = item(q)?;
+            Some(json!(q.num_requeues(it)))
+        }
+        "when" => {
+            let it = item(q)?;
+            Some(json!(q.when(now, it)))
+        }
+        "shutting_down" => Some(json!(q.shutting_down())),
+        _ => return Ok(None),
+    };
+    Ok(Some(got))
+}
+
 fn run_client_go(case: &Case) -> Result<Option<Mismatch>, CaseError> {
     let limiter = case.limiter.as_ref().ok_or(CaseError::BadStep {
         step: 0,
@@ -165,70 +275,27 @@ fn run_client_go(case: &Case) -> Result<Option<Mismatch>, CaseError> {
     let mut q = Workqueue::new_at(limiter, options, t0);
     for (i, step) in case.steps.iter().enumerate() {
         let now = step.at_ns;
-        let item = |q: &mut Workqueue| -> Result<_, CaseError> {
-            let key = step.item.as_deref().ok_or(CaseError::BadStep {
-                step: i,
-                reason: "no item".into(),
-            })?;
-            Ok(q.key(key))
-        };
         q.advance(now);
-        let got: Option<Value> = match step.call.as_str() {
-            "add" => {
-                let it = item(&mut q)?;
-                q.add(now, it);
-                None
-            }
-            "add_after" => {
-                let it = item(&mut q)?;
-                let d = step.delay_ns.ok_or(CaseError::BadStep {
-                    step: i,
-                    reason: "no delay_ns".into(),
-                })?;
-                q.add_after(now, it, d);
-                None
-            }
-            "add_rate_limited" => {
-                let it = item(&mut q)?;
-                q.add_rate_limited(now, it);
-                None
-            }
-            "forget" => {
-                let it = item(&mut q)?;
-                q.forget(it);
-                None
-            }
-            "done" => {
-                let it = item(&mut q)?;
-                q.done(now, it);
-                None
-            }
-            "get" => Some(match q.get(now) {
-                Got::Item(id) => json!({ "item": q.key_name(id) }),
-                Got::Empty => json!({ "empty": true }),
-                Got::ShutDown => json!({ "shutdown": true }),
-            }),
-            "len" => Some(json!(q.len())),
-            "num_requeues" => {
-                let it = item(&mut q)?;
-                Some(json!(q.num_requeues(it)))
-            }
-            "when" => {
-                let it = item(&mut q)?;
-                Some(json!(q.when(now, it)))
-            }
-            "shutdown" => {
-                q.shutdown(now);
-                None
-            }
-            "shutting_down" => Some(json!(q.shutting_down())),
-            "metrics" => Some(metrics_json(&mut q, now)),
-            other => {
-                return Err(CaseError::BadStep {
-                    step: i,
-                    reason: format!("unknown call {other:?}"),
-                })
-            }
+        let got = match common_step(&mut q, i, step)? {
+            Some(got) => got,
+            None => match step.call.as_str() {
+                "get" => Some(match q.get(now) {
+                    Got::Item(id) => json!({ "item": q.key_name(id) }),
+                    Got::Empty => json!({ "empty": true }),
+                    Got::ShutDown => json!({ "shutdown": true }),
+                }),
+                "shutdown" => {
+                    q.shutdown(now);
+                    None
+                }
+                "metrics" => Some(metrics_json(&mut q, now)),
+                other => {
+                    return Err(CaseError::BadStep {
+                        step: i,
+                        reason: format!("unknown call {other:?}"),
+                    })
+                }
+            },
         };
         if let Some(m) = check(i, step, got) {
             return Ok(Some(m));
@@ -249,91 +316,56 @@ fn run_priority(case: &Case) -> Result<Option<Mismatch>, CaseError> {
             step: i,
             reason: reason.into(),
         };
-        let item = |q: &mut PriorityQueue| -> Result<ItemId, CaseError> {
-            Ok(q.key(step.item.as_deref().ok_or(bad("no item"))?))
-        };
         // The clock moves first: every record due by now is ready.
         q.advance(now);
-        let got: Option<Value> = match step.call.as_str() {
-            "add_with_opts" => {
-                let names = step.item.iter().chain(step.items.iter().flatten());
-                let keys: Vec<ItemId> = names.map(|k| q.key(k)).collect();
-                if keys.is_empty() {
-                    return Err(bad("no item or items"));
+        let got = match common_step(&mut q, i, step)? {
+            Some(got) => got,
+            None => match step.call.as_str() {
+                "add_with_opts" => {
+                    let names = step.item.iter().chain(step.items.iter().flatten());
+                    let keys: Vec<ItemId> = names.map(|k| q.key(k)).collect();
+                    if keys.is_empty() {
+                        return Err(bad("no item or items"));
+                    }
+                    let opts = AddOpts {
+                        after: step.after_ns.unwrap_or(Duration::ZERO),
+                        rate_limited: step.rate_limited.unwrap_or(false),
+                        priority: step.priority,
+                    };
+                    q.add_with_opts(now, opts, &keys);
+                    None
                 }
-                let opts = AddOpts {
-                    after: step.after_ns.unwrap_or(Duration::ZERO),
-                    rate_limited: step.rate_limited.unwrap_or(false),
-                    priority: step.priority,
-                };
-                q.add_with_opts(now, opts, &keys);
-                None
-            }
-            "add" => {
-                let it = item(&mut q)?;
-                q.add(now, it);
-                None
-            }
-            "add_after" => {
-                let it = item(&mut q)?;
-                q.add_after(now, it, step.delay_ns.ok_or(bad("no delay_ns"))?);
-                None
-            }
-            "add_rate_limited" => {
-                let it = item(&mut q)?;
-                q.add_rate_limited(now, it);
-                None
-            }
-            "get" => Some(match q.get(now) {
-                PqGot::Item { item, priority } => {
-                    json!({ "item": q.key_name(item), "priority": priority })
+                "get" => Some(match q.get(now) {
+                    PqGot::Item { item, priority } => {
+                        json!({ "item": q.key_name(item), "priority": priority })
+                    }
+                    PqGot::Empty => json!({ "empty": true }),
+                    PqGot::ShutDown => json!({ "shutdown": true }),
+                }),
+                "shutdown" => q
+                    .shutdown()
+                    .err()
+                    .map(|e| json!({ "panic": e.to_string() })),
+                "metrics" => {
+                    let m = q.metrics().expect("conformance queues record metrics");
+                    let (unfinished, longest) = m.work_gauges(now);
+                    let depth: serde_json::Map<String, Value> = m
+                        .depth
+                        .iter()
+                        .map(|(p, v)| (p.to_string(), json!(v)))
+                        .collect();
+                    Some(json!({
+                        "depth": depth,
+                        "adds_total": m.adds_total,
+                        "retries_total": m.retries_total,
+                        "queue_duration_seconds": m.queue_duration.recent().collect::<Vec<_>>(),
+                        "work_duration_seconds": m.work_duration.recent().collect::<Vec<_>>(),
+                        "unfinished_work_seconds": unfinished,
+                        "longest_running_processor_seconds": longest,
+                    }))
                 }
-                PqGot::Empty => json!({ "empty": true }),
-                PqGot::ShutDown => json!({ "shutdown": true }),
-            }),
-            "done" => {
-                let it = item(&mut q)?;
-                q.done(now, it);
-                None
-            }
-            "len" => Some(json!(q.len())),
-            "forget" => {
-                let it = item(&mut q)?;
-                q.forget(it);
-                None
-            }
-            "num_requeues" => {
-                let it = item(&mut q)?;
-                Some(json!(q.num_requeues(it)))
-            }
-            "when" => {
-                let it = item(&mut q)?;
-                Some(json!(q.when(now, it)))
-            }
-            "shutdown" => q
-                .shutdown()
-                .err()
-                .map(|e| json!({ "panic": e.to_string() })),
-            "shutting_down" => Some(json!(q.shutting_down())),
-            "metrics" => {
-                let m = q.metrics().expect("conformance queues record metrics");
-                let (unfinished, longest) = m.work_gauges(now);
-                let depth: serde_json::Map<String, Value> = m
-                    .depth
-                    .iter()
-                    .map(|(p, v)| (p.to_string(), json!(v)))
-                    .collect();
-                Some(json!({
-                    "depth": depth,
-                    "adds_total": m.adds_total,
-                    "retries_total": m.retries_total,
-                    "queue_duration_seconds": m.queue_duration.recent().collect::<Vec<_>>(),
-                    "work_duration_seconds": m.work_duration.recent().collect::<Vec<_>>(),
-                    "unfinished_work_seconds": unfinished,
-                    "longest_running_processor_seconds": longest,
-                }))
-            }
-            other => return Err(bad(&format!("unknown call {other:?}"))),
+                other => return Err(bad(&format!("unknown call {other:?}"))),
+            },
         };
         if let Some(m) = check(i, step, got) {
             return Ok(Some(m));

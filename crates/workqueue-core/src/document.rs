@@ -3,7 +3,7 @@
 //! and tag once, and `serde_path_to_error` names the field at fault.
 //!
 //! The internally tagged enums (a limiter, a script, a source) are read
-//! through [`crate::tagged`], so a mistake inside them keeps its path too.
+//! through `tagged`, so a mistake inside them keeps its path too.
 //! Ranges are checked afterwards by [`crate::validate`], which always names
 //! the innermost field.
 

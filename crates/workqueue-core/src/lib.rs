@@ -10,7 +10,8 @@
 //! * `golang.org/x/time/rate`'s token bucket ([`TokenBucket`]), with its exact
 //!   float64 arithmetic;
 //! * controller-runtime's handling of reconcile results and its workers
-//!   ([`controller`]), and Crossplane's two-layer rate limiting;
+//!   ([`decide`], [`Outcome`], [`Script`]), and Crossplane's two-layer rate
+//!   limiting ([`CrossplaneConfig`]);
 //! * a discrete-event [`Simulation`] that drives all of it from a
 //!   [`Scenario`], with event sources, an event log and time series.
 //!
@@ -89,7 +90,7 @@ pub use sim::{MetricsSnapshot, Simulation};
 pub use summary::{Spread, Summary};
 pub use time::*;
 pub use view::{
-    ArrivalView, BucketOwner, BucketView, Holder, KeyView, Landing, Place, SourceView, StageView,
-    WaitingView, WorkerView,
+    ArrivalView, BucketOwner, BucketView, Holder, KeyReport, KeyView, Landing, Place, SourceView,
+    StageView, WaitingView, WorkerView,
 };
 pub use workqueue::{Got, QueueOptions, Workqueue};

@@ -130,7 +130,7 @@ impl Manager {
     }
 
     /// Runs every controller to `t`, instant by instant. Within an instant
-    /// the controllers take turns of [`TURN`] work units (a hand-out to a
+    /// the controllers take turns of `TURN` work units (a hand-out to a
     /// worker, a key added), as their goroutines would interleave: no
     /// controller's whole instant runs before the others start.
     pub fn run_until(&mut self, t: Instant) {

@@ -55,7 +55,7 @@ impl Histogram {
         }
     }
 
-    /// Prometheus's cumulative `le` counts, one per bound in [`HISTOGRAM_BOUNDS`].
+    /// Prometheus's cumulative `le` counts, one per bound in `HISTOGRAM_BOUNDS`.
     pub fn cumulative(&self) -> [u64; 12] {
         let mut out = [0; 12];
         let mut running = 0;

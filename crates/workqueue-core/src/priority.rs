@@ -161,7 +161,7 @@ pub struct PriorityQueue {
 }
 
 impl PriorityQueue {
-    /// A queue whose limiter is `limiter` (see [`default_limiter`] for
+    /// A queue whose limiter is `limiter` (see `default_limiter` for
     /// `New`'s own); `metrics` keeps that many observations per histogram
     /// (`None`: an unnamed queue, without metrics).
     pub fn new(limiter: &LimiterConfig, metrics: Option<usize>) -> PriorityQueue {

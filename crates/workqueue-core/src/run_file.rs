@@ -174,7 +174,7 @@ impl Run {
     }
 
     /// The estimated work of the run to `until`: its scenario with its inputs
-    /// as the sources they start, costed by [`crate::estimate::work`].
+    /// as the sources they start, costed by `estimate::work`.
     pub fn work_to(&self, until: Instant) -> f64 {
         let mut s: Scenario = self.scenario.clone();
         s.duration_ns = until.max(Instant::T0).since_t0();

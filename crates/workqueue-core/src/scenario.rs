@@ -14,7 +14,7 @@ use crate::time::{Duration, Instant, MILLISECOND, SECOND};
 
 /// The scenario format this build reads and writes. Version 1 documents
 /// (one controller's fields at the top level, or `controllers` beside them)
-/// are upgraded when read: see [`ScenarioV1`].
+/// are upgraded when read: see `ScenarioV1`.
 pub const SCENARIO_VERSION: u32 = 2;
 pub(crate) use crate::limits::MAX_ITEMS;
 

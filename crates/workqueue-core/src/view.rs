@@ -201,7 +201,7 @@ pub struct KeyReport {
     pub script: crate::controller::Script,
     /// Rate-limited requeues so far; the latest of them, and every
     /// limiter's answer to it, while the run still holds its details (see
-    /// [`crate::sim::DETAILED_KEYS`]).
+    /// [`crate::DETAILED_KEYS`]).
     pub retries: u64,
     pub last_retry: Option<crate::sim::Retry>,
     pub answer: Option<crate::limiter::Answer>,

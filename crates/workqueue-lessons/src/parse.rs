@@ -160,11 +160,11 @@ pub fn lesson(id: &str, text: &str) -> Result<Lesson, LessonError> {
 pub fn lesson_or_mistakes(id: &str, text: &str) -> Result<Lesson, Vec<LessonError>> {
     outline(id, text)
         .map_err(|e| vec![e])
-        .and_then(|(lesson, drafts, lines)| steps_of(lesson, drafts, &lines))
+        .and_then(|(lesson, drafts)| steps_of(lesson, drafts))
 }
 
 /// The file's title, intro and step drafts (their blocks not yet read).
-fn outline(id: &str, text: &str) -> Result<(Lesson, Vec<Draft>, Lines), LessonError> {
+fn outline(id: &str, text: &str) -> Result<(Lesson, Vec<Draft>), LessonError> {
     if text.len() > MAX_FILE_BYTES {
         return Err(too_large(text.len()));
     }
@@ -337,21 +337,17 @@ fn outline(id: &str, text: &str) -> Result<(Lesson, Vec<Draft>, Lines), LessonEr
         intro: intro.join("\n\n"),
         steps: Vec::new(),
     };
-    Ok((lesson, drafts, lines))
+    Ok((lesson, drafts))
 }
 
 /// Reads every step's block, costs each step, and lists what is wrong.
-fn steps_of(
-    mut lesson: Lesson,
-    drafts: Vec<Draft>,
-    lines: &Lines,
-) -> Result<Lesson, Vec<LessonError>> {
+fn steps_of(mut lesson: Lesson, drafts: Vec<Draft>) -> Result<Lesson, Vec<LessonError>> {
     let mut mistakes = Vec::new();
     let mut total = 0.0;
     // The set-up a step goes on with: its own, or the last one before it.
     let mut current: Option<Setup> = None;
     for (i, draft) in drafts.into_iter().enumerate() {
-        let step = match step(draft, lines) {
+        let step = match step(draft) {
             Ok(step) => step,
             Err(e) => {
                 mistakes.push(e);
@@ -486,7 +482,7 @@ fn prose(drafts: &mut [Draft], intro: &mut Vec<String>, source: &str) {
     }
 }
 
-fn step(draft: Draft, lines: &Lines) -> Result<Step, LessonError> {
+fn step(draft: Draft) -> Result<Step, LessonError> {
     let Draft {
         title,
         line,
@@ -501,16 +497,13 @@ fn step(draft: Draft, lines: &Lines) -> Result<Step, LessonError> {
             format!("step \"{title}\" needs a ```step block with at least its focus"),
         ));
     };
-    let _ = lines;
     let doc: StepDoc = workqueue_core::document::from_str_at(&json)
         .map_err(|(e, l)| refuse(at + l.saturating_sub(1), e.field, strip_position(&e.reason)))?;
-    // A field refused after reading: the line where its name is written.
+    // A field refused after reading: the line where its value is written,
+    // found by walking its path through the block (the same name may stand
+    // in several places: two controllers' `workers`).
     let line_of = |field: &str| {
-        let name = field.rsplit('.').next().unwrap_or(field);
-        let name = name.split('[').next().unwrap_or(name);
-        json.lines()
-            .position(|l| l.contains(&format!("\"{name}\"")))
-            .map_or(at, |i| at + i)
+        workqueue_core::document::line_of(&json, field).map_or(at, |l| at + l.saturating_sub(1))
     };
     let checked = |field: String, reason: String| refuse(line_of(&field), field, reason);
     if doc.focus.lanes.is_empty() {

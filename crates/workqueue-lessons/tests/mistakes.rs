@@ -58,6 +58,22 @@ fn an_unknown_field_is_named_on_its_line() {
     assert!(e.reason.contains("unknown field"), "{e}");
 }
 
+/// A field refused after reading is named on the line of its own value,
+/// not on the first line where the same name stands (two controllers).
+#[test]
+fn a_refused_field_is_named_on_its_own_line_when_its_name_repeats() {
+    let text = GOOD.replace(
+        r#""controllers": [{"default_script": {"type": "always", "outcome": {"kind": "error"}}}]"#,
+        "\"controllers\": [\n      {\"name\": \"a\", \"controller\": {\"workers\": 2}},\n      {\"name\": \"b\", \"controller\": {\"workers\": 0}}\n    ]",
+    );
+    let e = refused(&text);
+    assert!(
+        e.field.ends_with("controllers[1].controller.workers"),
+        "{e}"
+    );
+    assert_eq!(e.line, line_of(&text, "\"workers\": 0"), "{e}");
+}
+
 #[test]
 fn a_bad_duration_is_named_on_its_line() {
     let text = GOOD.replace(r#""until": "1s""#, r#""until": "1 sec""#);

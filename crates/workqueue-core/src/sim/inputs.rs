@@ -7,7 +7,7 @@ impl Simulation {
     /// Applies an input at the current instant and records it for replay.
     /// The input passes the validation gate first; a refused input changes
     /// nothing. Work it starts (a thousand keys to add) is bounded by
-    /// [`APPLY_BUDGET`]; the rest is done by the next `run_until_bounded`.
+    /// `APPLY_BUDGET`; the rest is done by the next `run_until_bounded`.
     pub fn apply(&mut self, input: Input) -> Result<(), SimError> {
         self.apply_bounded(input, APPLY_BUDGET)
     }

@@ -123,7 +123,7 @@ impl Simulation {
     }
 
     /// The key's retry history and latest answer, if still held (see
-    /// [`DETAILED_KEYS`]).
+    /// [`crate::DETAILED_KEYS`]).
     pub fn details(&self, id: ItemId) -> Option<&KeyDetail> {
         self.details.get(id)
     }
@@ -194,7 +194,7 @@ impl Simulation {
         self.totals.watch_events
     }
 
-    /// The latest watch events, oldest first (at most [`crate::events::ARRIVALS_KEPT`]).
+    /// The latest watch events, oldest first (at most `ARRIVALS_KEPT`).
     pub fn arrivals(&self) -> impl DoubleEndedIterator<Item = &crate::events::Arrival> + '_ {
         self.arrivals.iter()
     }
