@@ -158,6 +158,8 @@ impl Playground {
 
     /// The press [`Playground::next_press`] names, done now.
     fn carry_out_press(&mut self, now_ms: f64) -> Press {
+        const PREDICT_FIRST: &str =
+            "Type a prediction, or press Next again to reveal the answer without one.";
         let press = self.next_press(now_ms);
         let decision = match (press, &self.lesson) {
             (Press::Decided, Some(l)) => self
@@ -176,14 +178,21 @@ impl Playground {
                 l.asked = true;
                 self.focus_guess += 1;
                 if !(self.mode.workshop || self.mode.embed) {
-                    self.notice = Notice::info(
-                        "Type a prediction, or press Next again to reveal the answer without one.",
-                    );
+                    self.notice = Notice::info(PREDICT_FIRST);
                 }
             }
             Press::Revealed => {
                 let guess = std::mem::take(&mut l.draft);
                 l.reveal(guess, now_ms);
+                // The hint to predict has done its work: it does not stay
+                // over the answer.
+                if self
+                    .notice
+                    .as_ref()
+                    .is_some_and(|n| n.text == PREDICT_FIRST)
+                {
+                    self.notice = None;
+                }
             }
             Press::Played => {
                 let first = l.played_at.is_none();

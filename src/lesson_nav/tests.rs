@@ -408,3 +408,51 @@ fn the_clicker_turns_the_narrations_pages_first() {
     p = reduce(p, Action::NarrationPages(1));
     assert_eq!(p.lesson.as_ref().unwrap().page, 0);
 }
+
+/// The hint to predict, shown when a press asks for the prediction, goes
+/// when the next press reveals the answer: it never stays over the answer.
+/// For every built-in step that asks.
+#[test]
+fn the_hint_to_predict_goes_when_the_answer_is_revealed() {
+    let library = lessons::Library::default();
+    let mut asked = 0;
+    for entry in library.entries() {
+        let steps = entry.lesson.as_ref().unwrap().steps.len();
+        for step in 1..=steps {
+            let mut p = Playground::from_url(&format!("?lesson={}&step={step}", entry.id), "");
+            // Through the narration's pages to the question, if it asks one.
+            let mut presses = 0;
+            while !p.lesson.as_ref().unwrap().asked && presses < 12 {
+                p = reduce(p, Action::LessonNext(presses as f64 * 5000.0));
+                presses += 1;
+            }
+            let l = p.lesson.as_ref().unwrap();
+            if !l.asked || l.step + 1 != step {
+                continue; // a step without a question
+            }
+            asked += 1;
+            assert!(
+                p.notice
+                    .as_ref()
+                    .is_some_and(|n| n.text.contains("Type a prediction")),
+                "{}/{step}: {:?}",
+                entry.id,
+                p.notice
+            );
+            p = reduce(p, Action::LessonNext(presses as f64 * 5000.0));
+            assert!(
+                p.lesson.as_ref().unwrap().revealed_at.is_some(),
+                "{}/{step}: revealed",
+                entry.id
+            );
+            assert!(
+                p.notice
+                    .as_ref()
+                    .is_none_or(|n| !n.text.contains("Type a prediction")),
+                "{}/{step}: the hint stayed over the answer",
+                entry.id
+            );
+        }
+    }
+    assert!(asked >= 10, "{asked} steps ask");
+}
