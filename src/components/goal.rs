@@ -1,42 +1,27 @@
 //! An exercise: the step's goal, checked by the lesson worker on the
 //! learner's own settings with the step's inputs, figure by figure.
 
+use workqueue_lessons::view::Figure;
 use yew::prelude::*;
 
-use super::use_playground;
+#[derive(Properties, PartialEq)]
+pub struct GoalProps {
+    /// What the step asks for, in words.
+    pub describe: AttrValue,
+    /// The worker's figures for this step, once it checked.
+    pub figures: Option<Vec<Figure>>,
+    /// Asks the worker to check the learner's settings as they are.
+    pub on_check: Callback<MouseEvent>,
+}
 
 #[function_component(GoalCheck)]
-pub fn goal_check() -> Html {
-    let context = use_playground();
-    let state = context.read();
-    let worker = use_context::<crate::lesson_worker::LessonWorker>();
-    let Some(ls) = state.lesson.clone() else {
-        return html! {};
-    };
-    let Some(lesson) = state.library.get(ls.index) else {
-        return html! {};
-    };
-    let Some(goal) = lesson.steps.get(ls.step).and_then(|s| s.goal.clone()) else {
-        return html! {};
-    };
-    let onclick = {
-        let (id, step, context) = (lesson.id.clone(), ls.step, context.clone());
-        Callback::from(move |_| {
-            if let Some(worker) = &worker {
-                let scenario = context.read().current_scenario().to_json();
-                worker.check(&id, ls.index, step, scenario);
-            }
-        })
-    };
-    let figures = state
-        .goal_figures
-        .as_ref()
-        .filter(|(i, s, _)| (*i, *s) == (ls.index, ls.step))
-        .map(|(_, _, f)| f.clone());
+pub fn goal_check(props: &GoalProps) -> Html {
+    let onclick = props.on_check.clone();
+    let figures = props.figures.clone();
     let all_met = figures.as_ref().is_some_and(|f| f.iter().all(|x| x.met));
     html! {
         <div class="goal" data-testid="goal">
-            <p class="goal-text"><strong>{"Your turn: "}</strong>{ goal.describe.clone() }</p>
+            <p class="goal-text"><strong>{"Your turn: "}</strong>{ props.describe.clone() }</p>
             <button class="primary" {onclick} data-testid="goal-check">{"Check my settings"}</button>
             { match figures {
                 Some(figures) => html! {

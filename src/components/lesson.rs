@@ -258,7 +258,28 @@ pub fn lesson_panel() -> Html {
             <div class="lesson-body" ref={body}>
             { if ls.step == 0 && !lesson.intro.is_empty() { prose(&lesson.intro, "lesson-text intro") } else { html! {} } }
             { prose(&step.text, "lesson-text") }
-            { if step.goal.is_some() { html! { <super::goal::GoalCheck /> } } else { html! {} } }
+            { match &step.goal {
+                Some(goal) => {
+                    // Checked on the learner's settings as they are when asked.
+                    let on_check = {
+                        let (id, index, step) = (lesson.id.clone(), ls.index, ls.step);
+                        let (context, worker) = (context.clone(), worker.clone());
+                        Callback::from(move |_| {
+                            if let Some(worker) = &worker {
+                                let scenario = context.read().current_scenario().to_json();
+                                worker.check(&id, index, step, scenario);
+                            }
+                        })
+                    };
+                    let figures = state
+                        .goal_figures
+                        .as_ref()
+                        .filter(|(i, s, _)| (*i, *s) == (ls.index, ls.step))
+                        .map(|(_, _, f)| f.clone());
+                    html! { <super::goal::GoalCheck describe={goal.describe.clone()} {figures} {on_check} /> }
+                }
+                None => html! {},
+            } }
             { match lessons::act(&lesson, ls.step) {
                 Some(act) => {
                     let d = d.clone();
