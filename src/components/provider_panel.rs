@@ -4,10 +4,12 @@
 
 use yew::prelude::*;
 
-use super::{event_value, use_playground};
+use super::event_value;
 use crate::provider::{ClientChoice, Kind, Provider, Sharing, MAX_KINDS};
 use crate::state::Action;
+use crate::store::Dispatcher;
 use workqueue_core::ClientScope;
+use workqueue_core::QueueKind;
 
 const KIND_NAMES: [&str; MAX_KINDS] = [
     "buckets",
@@ -187,15 +189,22 @@ impl Form {
     }
 }
 
+#[derive(Properties, PartialEq)]
+pub struct ProviderProps {
+    /// The manager the run was made from (a reopened run shows its form).
+    pub provider: Provider,
+    /// The queue the stage runs: a manager runs on the same version.
+    pub queue: QueueKind,
+    pub dispatch: Dispatcher,
+}
+
 #[function_component(ProviderPanel)]
-pub fn provider_panel() -> Html {
-    let context = use_playground();
-    let state = context.read();
-    let form = use_state(|| Form::of(&state.provider).unwrap_or_default());
+pub fn provider_panel(props: &ProviderProps) -> Html {
+    let form = use_state(|| Form::of(&props.provider).unwrap_or_default());
     {
         // A run reopened (a reload, a link, a file) shows the form it was run from.
         let form = form.clone();
-        use_effect_with(state.provider.clone(), move |p| {
+        use_effect_with(props.provider.clone(), move |p| {
             if let Some(f) = Form::of(p) {
                 form.set(f);
             }
@@ -225,8 +234,8 @@ pub fn provider_panel() -> Html {
         }
     };
     let run = {
-        let (form, error, d) = (form.clone(), error.clone(), state.dispatcher());
-        let queue = state.settings.queue;
+        let (form, error, d) = (form.clone(), error.clone(), props.dispatch.clone());
+        let queue = props.queue;
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             // The manager runs on the version the stage shows.

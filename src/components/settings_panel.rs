@@ -4,29 +4,35 @@
 
 use yew::prelude::*;
 
-use super::{event_value, use_playground};
+use super::event_value;
 use crate::settings::{Field, Preset, ScriptChoice, Settings};
 use crate::state::Action;
+use crate::store::Dispatcher;
+
+#[derive(Properties, PartialEq)]
+pub struct SettingsProps {
+    /// The run's settings: what Apply would leave unchanged.
+    pub settings: Settings,
+    pub dispatch: Dispatcher,
+}
 
 #[function_component(SettingsPanel)]
-pub fn settings_panel() -> Html {
-    let context = use_playground();
-    let state = context.read();
-    let form = use_state(|| state.settings.clone());
+pub fn settings_panel(props: &SettingsProps) -> Html {
+    let form = use_state(|| props.settings.clone());
     // The run's settings the form was last set from.
-    let shown = use_mut_ref(|| state.settings.clone());
+    let shown = use_mut_ref(|| props.settings.clone());
     {
         // A new run (a version switch, a restart, a link, a lesson) sets the
         // form to it, keeping edits not applied yet that it does not touch.
         let (form, shown) = (form.clone(), shown.clone());
-        use_effect_with(state.settings.clone(), move |s| {
+        use_effect_with(props.settings.clone(), move |s| {
             let before = shown.replace(s.clone());
             form.set(form.rebased(&before, s));
         });
     }
     let errors = form.to_scenario().err().unwrap_or_default();
     let error_of = |f: Field| errors.iter().find(|(e, _)| *e == f).map(|(_, m)| m.clone());
-    let dirty = *form != state.settings;
+    let dirty = *form != props.settings;
 
     let field = |f: Field| {
         let handle = form.clone();
@@ -72,7 +78,7 @@ pub fn settings_panel() -> Html {
     };
     let apply = {
         let form = form.clone();
-        let d = state.dispatcher();
+        let d = props.dispatch.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             d.dispatch(Action::Apply((*form).clone()));

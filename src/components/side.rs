@@ -90,7 +90,7 @@ pub fn side() -> Html {
         <aside class="side" aria-label="Details">
             <div role="tablist" class="tabs" aria-label="Details">{ for buttons }</div>
             { panel(Tab::Key, html! { <Inspector /> }) }
-            { panel(Tab::Settings, html! { <><SettingsPanel /><super::provider_panel::ProviderPanel /></> }) }
+            { panel(Tab::Settings, html! { <><SettingsPanel settings={state.settings.clone()} dispatch={context.dispatcher()} /><super::provider_panel::ProviderPanel provider={state.provider.clone()} queue={state.settings.queue} dispatch={context.dispatcher()} /></> }) }
             { panel(Tab::Charts, if *tab == Tab::Charts { html! { <Charts /> } } else { html! {} }) }
             { panel(Tab::Metrics, if *tab == Tab::Metrics { html! { <>
                 <super::summary::RunSummary summary={workqueue_core::Summary::of(state.engine())} />
