@@ -33,7 +33,7 @@ use yew::prelude::*;
 use crate::store::StateRef;
 
 use components::inputs::Inputs;
-use components::inspector::Inspector;
+use components::inspector::{Inspector, InspectorProps};
 use components::lesson::{LessonPanel, LessonRefusal};
 use components::manager_stage::ManagerStage;
 use components::side::Side;
@@ -254,7 +254,7 @@ pub fn app() -> Html {
                         <LessonRefusal />
                         <LessonPanel />
                         // A lesson's narration has the side to itself.
-                        { if state.lesson.is_none() && state.pending_lesson.is_none() { html! { <Inspector /> } } else { html! {} } }
+                        { if state.lesson.is_none() && state.pending_lesson.is_none() { html! { <Inspector ..InspectorProps::of(&state, context.dispatcher()) /> } } else { html! {} } }
                     </div>
                 </main>
                 <div class="sr-only" aria-live="polite" data-testid="narration">{ narration }</div>

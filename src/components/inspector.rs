@@ -4,11 +4,12 @@
 
 use workqueue_core::{Answer, AnswerKind};
 use workqueue_core::{Duration, Instant};
-use workqueue_core::{Holder, Place};
+use workqueue_core::{Holder, KeyReport, Place};
 use yew::prelude::*;
 
-use super::use_playground;
 use crate::format;
+use crate::state::Playground;
+use crate::store::Dispatcher;
 
 /// What holds the key back, across levels, in words.
 fn holders(holding: &[Holder]) -> String {
@@ -154,11 +155,39 @@ fn answer_rows(a: &Answer, depth: usize, out: &mut Vec<Html>) {
     }
 }
 
+#[derive(Properties, PartialEq)]
+pub struct InspectorProps {
+    /// The selected key.
+    pub selected: Option<String>,
+    /// Its report and the instant it was made at, once the run has seen it.
+    pub report: Option<(KeyReport, Instant)>,
+    /// A manager's run: its scripts come from its file.
+    pub manager: bool,
+    pub dispatch: Dispatcher,
+}
+
+impl InspectorProps {
+    /// What the inspector shows of `state`. In a manager, the key belongs
+    /// to one of the controllers.
+    pub fn of(state: &Playground, dispatch: Dispatcher) -> InspectorProps {
+        let report = state.selected.as_ref().and_then(|key| {
+            state
+                .engine()
+                .controllers()
+                .find_map(|(_, c)| c.find(key).map(|id| (c.key_report(id), c.now())))
+        });
+        InspectorProps {
+            selected: state.selected.clone(),
+            report,
+            manager: state.is_manager(),
+            dispatch,
+        }
+    }
+}
+
 #[function_component(Inspector)]
-pub fn inspector() -> Html {
-    let context = use_playground();
-    let state = context.read();
-    let Some(key) = state.selected.clone() else {
+pub fn inspector(props: &InspectorProps) -> Html {
+    let Some(key) = props.selected.clone() else {
         return html! {
             <section class="panel inspector" aria-label="Why is this key waiting?">
                 <h2>{"Why is this key waiting?"}</h2>
@@ -166,12 +195,7 @@ pub fn inspector() -> Html {
             </section>
         };
     };
-    // In a manager, the key belongs to one of the controllers.
-    let found = state
-        .engine()
-        .controllers()
-        .find_map(|(_, c)| c.find(&key).map(|id| (c.key_report(id), c.now())));
-    let Some((report, now)) = found else {
+    let Some((report, now)) = props.report.clone() else {
         return html! { <section class="panel inspector"><h2>{"Why is this key waiting?"}</h2><p>{ format!("{key} has not been seen yet.") }</p></section> };
     };
     let last = report.last_retry;
@@ -181,7 +205,7 @@ pub fn inspector() -> Html {
     }
     let calls = &report.calls;
     let close = {
-        let d = state.dispatcher();
+        let d = props.dispatch.clone();
         Callback::from(move |_| d.dispatch(crate::state::Action::Select(None)))
     };
     html! {
@@ -200,8 +224,8 @@ pub fn inspector() -> Html {
                 <dt>{"Script"}</dt><dd data-testid="script-words">{ format::script(&report.script) }</dd>
             </dl>
             // A manager's scripts come from its file; a single run's can change.
-            { if !state.is_manager() {
-                let d = state.dispatcher();
+            { if !props.manager {
+                let d = props.dispatch.clone();
                 let target = key.clone();
                 let on_set = Callback::from(move |script| {
                     d.dispatch(crate::state::Action::Input(workqueue_core::Input::SetScript { key: target.clone(), script }))

@@ -5,7 +5,7 @@
 use yew::prelude::*;
 
 use super::charts::Charts;
-use super::inspector::Inspector;
+use super::inspector::{Inspector, InspectorProps};
 use super::log::EventLog;
 use super::metrics::Metrics;
 use super::settings_panel::SettingsPanel;
@@ -89,7 +89,7 @@ pub fn side() -> Html {
     html! {
         <aside class="side" aria-label="Details">
             <div role="tablist" class="tabs" aria-label="Details">{ for buttons }</div>
-            { panel(Tab::Key, html! { <Inspector /> }) }
+            { panel(Tab::Key, html! { <Inspector ..InspectorProps::of(&state, context.dispatcher()) /> }) }
             { panel(Tab::Settings, html! { <><SettingsPanel settings={state.settings.clone()} dispatch={context.dispatcher()} /><super::provider_panel::ProviderPanel provider={state.provider.clone()} queue={state.settings.queue} dispatch={context.dispatcher()} /></> }) }
             { panel(Tab::Charts, if *tab == Tab::Charts { html! { <Charts /> } } else { html! {} }) }
             { panel(Tab::Metrics, if *tab == Tab::Metrics { html! { <>
