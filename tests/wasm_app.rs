@@ -158,6 +158,7 @@ fn a_lesson_path_is_resolved_as_the_browser_will_then_kept_on_this_origin() {
 // answered, nothing panics.
 #[wasm_bindgen_test]
 fn every_query_refuses_or_answers_extreme_instants_in_wasm() {
+    use workqueue_core::{Duration, Instant};
     use workqueue_lessons::query::{Query, HORIZON};
     let scenario = workqueue_core::Scenario::from_json(
         r#"{"version": 2, "controllers": [{"default_script": {"type": "fail_then_succeed", "failures": 3}, "items": [{"key": "a"}]}]}"#,
@@ -165,18 +166,31 @@ fn every_query_refuses_or_answers_extreme_instants_in_wasm() {
     .unwrap();
     let scene = workqueue_core::Manager::new(&scenario).unwrap();
     assert!(Query::Requeues {
-        from: 0,
+        from: Instant::T0,
         until: HORIZON
     }
     .answer(&scene)
     .is_ok());
-    for t in [i64::MIN, -1, 0, 1, HORIZON, HORIZON + 1, i64::MAX] {
+    let ns = Instant::from_nanos;
+    let edges = [
+        Instant::MIN,
+        ns(-1),
+        Instant::T0,
+        ns(1),
+        HORIZON,
+        HORIZON + Duration::NANOSECOND,
+        Instant::MAX,
+    ];
+    for t in edges {
         for q in [
             Query::Requeues {
                 from: t,
-                until: i64::MAX,
+                until: Instant::MAX,
             },
-            Query::Requeues { from: 0, until: t },
+            Query::Requeues {
+                from: Instant::T0,
+                until: t,
+            },
             Query::NumRequeues {
                 key: "a".into(),
                 at: t,
@@ -187,7 +201,7 @@ fn every_query_refuses_or_answers_extreme_instants_in_wasm() {
             },
             Query::ConvergedAt { until: t },
         ] {
-            let in_range = (0..=HORIZON).contains(&t);
+            let in_range = (Instant::T0..=HORIZON).contains(&t);
             match q.check() {
                 // Answered (a number, or in words: "has not converged by 0s").
                 Ok(()) => {

@@ -294,7 +294,7 @@ pub enum Script {
         #[schemars(with = "crate::serde_duration::DurationSchema")]
         every_ns: Duration,
     },
-    /// A worker waits until the caller decides (an `Input::Decide`).
+    /// Each reconcile waits for a person to pick its result (a `decide` input).
     Live,
 }
 

@@ -27,6 +27,8 @@ fn the_priority_queue_run_in_wasm_matches_the_native_digest() {
 #[wasm_bindgen_test]
 fn exact_bucket_arithmetic_in_wasm() {
     let mut b = workqueue_core::TokenBucket::new(10.0, 100);
-    let delays: Vec<i64> = (0..141).map(|_| b.reserve_delay(0)).collect();
-    assert_eq!(delays[140], 4_099_999_999);
+    let delays: Vec<workqueue_core::Duration> = (0..141)
+        .map(|_| b.reserve_delay(workqueue_core::Instant::T0))
+        .collect();
+    assert_eq!(delays[140].as_nanos(), 4_099_999_999);
 }
