@@ -326,7 +326,7 @@ pub fn app() -> Html {
                     { welcome(&state) }
                     <LessonRefusal />
                     <LessonPanel />
-                    { if manager_mode { html! { <ManagerStage /> } } else { html! { <><Inputs /><Stage /></> } } }
+                    { if manager_mode { html! { <ManagerStage /> } } else { html! { <><Inputs settings={state.settings.clone()} resync_active={state.resync_active()} dispatch={context.dispatcher()} /><Stage /></> } } }
                 </div>
                 <Side />
             </main>

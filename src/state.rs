@@ -293,6 +293,13 @@ impl Playground {
         self.timeline.engine()
     }
 
+    /// Whether a periodic resync is running on the stage's controller.
+    pub fn resync_active(&self) -> bool {
+        self.sim()
+            .sources()
+            .any(|(s, _)| matches!(s, workqueue_core::Source::Resync { .. }))
+    }
+
     /// Whether the run is a manager of several controllers.
     pub fn is_manager(&self) -> bool {
         self.timeline.engine().len() > 1

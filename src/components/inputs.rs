@@ -6,10 +6,10 @@
 use workqueue_core::{parse_go_duration, validate, Input};
 use yew::prelude::*;
 
-use super::{event_value, use_playground};
-use crate::settings::{Preset, ScriptChoice};
+use super::event_value;
+use crate::settings::{Preset, ScriptChoice, Settings};
 use crate::state::Action;
-use crate::store::StateRef;
+use crate::store::Dispatcher;
 use crate::timeline::PAGE_MAX_KEYS;
 
 /// A refusal: the id of the input at fault, and what to tell the user.
@@ -40,10 +40,17 @@ fn input_id(input: &Input, field: &str) -> &'static str {
     }
 }
 
+#[derive(Properties, PartialEq)]
+pub struct InputsProps {
+    /// The run's settings (the workshop's quick choices apply over them).
+    pub settings: Settings,
+    /// Whether a periodic resync is running (the button stops it).
+    pub resync_active: bool,
+    pub dispatch: Dispatcher,
+}
+
 #[function_component(Inputs)]
-pub fn inputs() -> Html {
-    let context = use_playground();
-    let state = context.read();
+pub fn inputs(props: &InputsProps) -> Html {
     let key = use_state(|| "default/web-1".to_string());
     let count = use_state(|| "100".to_string());
     let storm_key = use_state(|| "default/web-1".to_string());
@@ -54,7 +61,7 @@ pub fn inputs() -> Html {
         let h = h.clone();
         Callback::from(move |e: InputEvent| h.set(event_value(&e)))
     };
-    let d = state.dispatcher();
+    let d = props.dispatch.clone();
     let error = use_state(|| FieldError::None);
     let fail = {
         let error = error.clone();
@@ -137,10 +144,7 @@ pub fn inputs() -> Html {
             }
         })
     };
-    let resync_active = state
-        .sim()
-        .sources()
-        .any(|(s, _)| matches!(s, workqueue_core::Source::Resync { .. }));
+    let resync_active = props.resync_active;
     let toggle_resync = {
         let (submit, period, fail) = (submit.clone(), resync.clone(), fail.clone());
         Callback::from(move |e: SubmitEvent| {
@@ -199,7 +203,7 @@ pub fn inputs() -> Html {
                 <button type="submit">{ if resync_active { "Stop resync" } else { "Start resync" } }</button>
             </form>
             { message(&["in-resync"]) }
-            { demo_choices(&state) }
+            { demo_choices(&props.settings, &props.dispatch) }
         </section>
     }
 }
@@ -207,9 +211,9 @@ pub fn inputs() -> Html {
 /// In workshop mode, where the settings tab is hidden: the limiter and what
 /// each reconcile returns, applied as soon as they are picked, so a live
 /// demo needs nothing off screen.
-fn demo_choices(state: &StateRef) -> Html {
-    let pick = |apply: fn(&mut crate::settings::Settings, &str) -> bool| {
-        let (d, settings) = (state.dispatcher(), state.settings.clone());
+fn demo_choices(settings: &Settings, d: &Dispatcher) -> Html {
+    let pick = |apply: fn(&mut Settings, &str) -> bool| {
+        let (d, settings) = (d.clone(), settings.clone());
         Callback::from(move |e: Event| {
             let mut next = settings.clone();
             if apply(&mut next, &event_value(&e)) {
@@ -219,7 +223,7 @@ fn demo_choices(state: &StateRef) -> Html {
     };
     let on_preset = pick(|s, id| Preset::from_id(id).map(|p| s.preset = p).is_some());
     let on_script = pick(|s, id| ScriptChoice::from_id(id).map(|c| s.script = c).is_some());
-    let (preset, script) = (state.settings.preset, state.settings.script);
+    let (preset, script) = (settings.preset, settings.script);
     html! {
         <div class="row wrap demo-choices">
             <label for="w-preset">{"Limiter"}</label>
@@ -228,7 +232,7 @@ fn demo_choices(state: &StateRef) -> Html {
             </select>
             <label for="w-script">{"Each reconcile"}</label>
             <select id="w-script" data-testid="demo-script" onchange={on_script}>
-                { for state.settings.script_choices().into_iter().map(|(c, label)| html! { <option value={c.id()} selected={c == script}>{ label }</option> }) }
+                { for settings.script_choices().into_iter().map(|(c, label)| html! { <option value={c.id()} selected={c == script}>{ label }</option> }) }
             </select>
         </div>
     }
