@@ -330,37 +330,23 @@ mod tests {
         assert_eq!(virtual_step(16.7, speed), Duration::from_nanos(1));
     }
 
+    /// `n` frames of 16.7 ms at 1x while the run stays at one instant.
+    fn at_one_instant(p: &mut Pacing, n: usize) -> Vec<Frame> {
+        let at = Instant::from_nanos(5);
+        (0..n)
+            .map(|_| p.frame(1.0, at, Some(at), 1, 16.7, false))
+            .collect()
+    }
+
     #[test]
     fn passes_over_one_instant_are_spaced_by_the_dwell() {
         let mut p = Pacing::default();
-        let frames: Vec<Frame> = (0..40)
-            .map(|_| {
-                p.frame(
-                    1.0,
-                    Instant::from_nanos(5),
-                    Some(Instant::from_nanos(5)),
-                    1,
-                    16.7,
-                    false,
-                )
-            })
-            .collect();
+        let frames = at_one_instant(&mut p, 40);
         let passes = frames.iter().filter(|f| **f == Frame::Pass).count();
         assert_eq!(passes, (40.0 * 16.7 / DWELL_MS) as usize);
         // A loop at one instant: after a few passes shown, time runs.
         let mut p = Pacing::default();
-        let frames: Vec<Frame> = (0..400)
-            .map(|_| {
-                p.frame(
-                    1.0,
-                    Instant::from_nanos(5),
-                    Some(Instant::from_nanos(5)),
-                    1,
-                    16.7,
-                    false,
-                )
-            })
-            .collect();
+        let frames = at_one_instant(&mut p, 400);
         let passes = frames.iter().filter(|f| **f == Frame::Pass).count();
         assert_eq!(passes, PASSES_SHOWN as usize);
         assert!(matches!(frames[399], Frame::Run { land: false, .. }));
