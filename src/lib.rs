@@ -30,19 +30,19 @@ pub mod workshop;
 
 use yew::prelude::*;
 
-use crate::store::StateRef;
+use crate::store::{Dispatcher, StateRef};
 
 use components::inputs::Inputs;
 use components::inspector::{Inspector, InspectorProps};
 use components::lesson::{LessonPanel, LessonRefusal};
 use components::manager_stage::ManagerStage;
-use components::side::Side;
+use components::side::{Side, SideProps};
 use components::stage::Stage;
 use components::toolbar::Toolbar;
 use components::transport::{Transport, TransportView};
 use components::welcome::Welcome;
 use lesson_worker::LessonWorker;
-use state::{Action, NoticeKind, Playground};
+use state::{Action, Notice, NoticeKind, Playground};
 use store::PlaygroundContext;
 
 /// A panic is a bug: log it to the console (tests fail on console errors) and
@@ -73,19 +73,34 @@ pub fn install_panic_hook() {
 /// How long an information notice stays (ms).
 const NOTICE_MS: u32 = 6000;
 
+#[derive(Properties, PartialEq)]
+struct NoticesProps {
+    notice: Option<Notice>,
+    /// Notices float over the header (workshop, embed, presenter).
+    floats: bool,
+    dispatch: Dispatcher,
+}
+
+impl NoticesProps {
+    fn of(state: &StateRef) -> NoticesProps {
+        NoticesProps {
+            notice: state.notice.clone(),
+            floats: state.mode.workshop || state.mode.embed || state.mode.presenter,
+            dispatch: state.dispatcher(),
+        }
+    }
+}
+
 #[function_component(Notices)]
-fn notices() -> Html {
-    let context = components::use_playground();
-    let state = context.read();
+fn notices(props: &NoticesProps) -> Html {
     {
-        // Where notices float over the header (workshop, embed), information
-        // goes by itself after a while; an error stays until dismissed.
-        let d = state.dispatcher();
-        let floats = state.mode.workshop || state.mode.embed || state.mode.presenter;
-        let info = state
+        // Where notices float over the header, information goes by itself
+        // after a while; an error stays until dismissed.
+        let d = props.dispatch.clone();
+        let info = props
             .notice
             .as_ref()
-            .filter(|n| floats && n.kind == NoticeKind::Info)
+            .filter(|n| props.floats && n.kind == NoticeKind::Info)
             .map(|n| n.text.clone());
         use_effect_with(info, move |info| {
             let timer = info.clone().map(|text| {
@@ -96,11 +111,11 @@ fn notices() -> Html {
             move || drop(timer)
         });
     }
-    let Some(n) = state.notice.clone() else {
+    let Some(n) = props.notice.clone() else {
         return html! {};
     };
     let dismiss = {
-        let d = state.dispatcher();
+        let d = props.dispatch.clone();
         Callback::from(move |_| d.dispatch(Action::Notify(None)))
     };
     let class = if n.kind == NoticeKind::Error {
@@ -224,6 +239,14 @@ pub fn app() -> Html {
             }
         });
     }
+    // The run as it is now, for the toolbar to save, share and export
+    // when asked (it copies the whole tape).
+    let run_now = {
+        let context = context.clone();
+        use_memo((), move |_| {
+            Callback::from(move |_| context.read().shared())
+        })
+    };
     hooks::use_ticker(state.dispatcher());
     hooks::use_keyboard(state.dispatcher());
     hooks::use_workshop_link(&context);
@@ -244,7 +267,7 @@ pub fn app() -> Html {
         return html! {
             <ContextProvider<PlaygroundContext> context={context.clone()}><ContextProvider<LessonWorker> context={worker.clone()}>
                 <header class="top compact">{ brand }<Transport view={TransportView::of(&state)} dispatch={context.dispatcher()} /></header>
-                <Notices />
+                <Notices ..NoticesProps::of(&state) />
                 // A frame of fixed height (the snippet sets it): the stage
                 // beside the narration, which is paged to fit, never cut.
                 <main class="embed-layout">
@@ -271,7 +294,7 @@ pub fn app() -> Html {
         // presenter's window holds the workshop (see `presenter`).
         return html! {
             <ContextProvider<PlaygroundContext> context={context.clone()}><ContextProvider<LessonWorker> context={worker.clone()}>
-                <Notices />
+                <Notices ..NoticesProps::of(&state) />
                 <main class="audience-layout" data-testid="audience">
                     <LessonPanel />
                     { stage }
@@ -286,7 +309,7 @@ pub fn app() -> Html {
         return html! {
             <ContextProvider<PlaygroundContext> context={context.clone()}><ContextProvider<LessonWorker> context={worker.clone()}>
                 <header class="top compact">{ brand }<Transport view={TransportView::of(&state)} dispatch={context.dispatcher()} /></header>
-                <Notices />
+                <Notices ..NoticesProps::of(&state) />
                 <main class="presenter-layout">
                     <components::presenter::PresenterPanel />
                     <div class="presenter-side">
@@ -316,9 +339,10 @@ pub fn app() -> Html {
             <header class="top">
                 { brand }
                 <Transport view={TransportView::of(&state)} dispatch={context.dispatcher()} />
-                <Toolbar />
+                <Toolbar library={state.library.clone()} current={state.lesson.as_ref().map(|l| l.index)} workshop={state.mode.workshop}
+                    go_import={state.go_import.clone()} run={(*run_now).clone()} worker={worker.clone()} dispatch={context.dispatcher()} />
             </header>
-            <Notices />
+            <Notices ..NoticesProps::of(&state) />
             // The stage is the hero: the lesson and the actions above it, the
             // details one click away beside it.
             <main class="layout">
@@ -328,7 +352,7 @@ pub fn app() -> Html {
                     <LessonPanel />
                     { if manager_mode { html! { <ManagerStage /> } } else { html! { <><Inputs settings={state.settings.clone()} resync_active={state.resync_active()} dispatch={context.dispatcher()} /><Stage /></> } } }
                 </div>
-                <Side />
+                <Side ..SideProps::of(&state, context.run(), context.dispatcher()) />
             </main>
             <div class="sr-only" aria-live="polite" data-testid="narration">{ narration }</div>
         </ContextProvider<LessonWorker>></ContextProvider<PlaygroundContext>>

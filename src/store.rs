@@ -112,6 +112,30 @@ impl PlaygroundContext {
     pub fn dispatch(&self, action: Action) {
         self.store.dispatch(action);
     }
+
+    /// The run alone, to read (see [`RunRef`]).
+    pub fn run(&self) -> RunRef {
+        RunRef(self.clone())
+    }
+}
+
+/// The run alone, read-only: for the panels that show a large part of it
+/// only while they are open (the charts, the log, the totals), which read
+/// it as they draw, through the core's views, and change nothing. A run
+/// that changed is a new value, so they draw again exactly then.
+#[derive(Clone, PartialEq)]
+pub struct RunRef(PlaygroundContext);
+
+impl RunRef {
+    /// Reads the whole run (every controller).
+    pub fn engine<R>(&self, f: impl FnOnce(&workqueue_core::Manager) -> R) -> R {
+        f(self.0.read().engine())
+    }
+
+    /// Reads the stage's controller.
+    pub fn sim<R>(&self, f: impl FnOnce(&workqueue_core::Simulation) -> R) -> R {
+        f(self.0.read().sim())
+    }
 }
 
 /// The state being read, with a way to ask for changes.

@@ -7,8 +7,8 @@ use workqueue_charts::{backoff, bucket, depth, requeues, Points, Theme};
 use workqueue_core::{Duration, Instant, ItemId, Simulation, SECOND};
 use yew::prelude::*;
 
-use super::use_playground;
 use crate::hooks::now_ms;
+use crate::store::RunRef;
 
 /// While the run plays, one chart is redrawn at a time, round-robin, at most
 /// this often (ms): a frame never pays for all four.
@@ -109,6 +109,8 @@ struct ChartData {
     burst: f64,
     curve: Vec<(u64, f64)>,
     observed: Vec<(u64, f64)>,
+    /// The limiter the curve is drawn for, as the legend names it.
+    limiter: String,
 }
 
 impl ChartData {
@@ -158,13 +160,13 @@ impl ChartData {
                         .collect()
                 })
                 .unwrap_or_default(),
+            limiter: sim.limiter_config().label(),
         }
     }
 }
 
 /// Draws chart `which`; a failed draw says why (it is shown under the chart).
 fn draw_one(
-    sim: &Simulation,
     data: &ChartData,
     selected: Option<&str>,
     nodes: &[NodeRef; 4],
@@ -182,7 +184,7 @@ fn draw_one(
         1 => depth::draw(&area, &theme, &data.depth, &data.waiting),
         2 => bucket::draw(&area, &theme, &data.tokens, data.burst),
         _ => {
-            let label = format!("one key, {}", sim.limiter_config().label());
+            let label = format!("one key, {}", data.limiter);
             let mut series: Vec<(&str, &[(u64, f64)])> = vec![(label.as_str(), &data.curve)];
             let observed_label = format!("{} (observed)", selected.unwrap_or(""));
             if !data.observed.is_empty() {
@@ -214,10 +216,16 @@ fn num(v: f64) -> String {
     workqueue_charts::tick(v)
 }
 
+#[derive(Properties, PartialEq)]
+pub struct ChartsProps {
+    pub run: RunRef,
+    /// The key whose observed delays are drawn beside the limiter's curve.
+    pub selected: Option<String>,
+    pub playing: bool,
+}
+
 #[function_component(Charts)]
-pub fn charts() -> Html {
-    let context = use_playground();
-    let state = context.read();
+pub fn charts(props: &ChartsProps) -> Html {
     let nodes: [NodeRef; 4] = [
         use_node_ref(),
         use_node_ref(),
@@ -238,19 +246,22 @@ pub fn charts() -> Html {
     // The window size the canvases were last measured at: reading a canvas's
     // box forces a layout, so it happens only when the window changed.
     let measured_for = use_mut_ref(|| (0.0, 0.0));
-    let data = std::rc::Rc::new(ChartData::of(state.sim(), state.selected.as_deref()));
+    let data = std::rc::Rc::new(
+        props
+            .run
+            .sim(|sim| ChartData::of(sim, props.selected.as_deref())),
+    );
     {
         let nodes = nodes.clone();
-        let context = context.clone();
         let errors = errors.clone();
         let data = data.clone();
+        let (selected, playing) = (props.selected.clone(), props.playing);
         use_effect(move || {
-            let state = context.read();
             let t = now_ms();
             let mut last = last.borrow_mut();
             let window = window_size();
             let resized = *measured_for.borrow() != window;
-            let everything = !state.playing || last.1 != state.selected || resized;
+            let everything = !playing || last.1 != selected || resized;
             if !everything && t - last.0 < REDRAW_ONE_MS {
                 return;
             }
@@ -259,22 +270,20 @@ pub fn charts() -> Html {
             let stale: Vec<usize> = (0..4)
                 .map(|k| (last.2 + k) % 4)
                 .filter(|&w| {
-                    resized || last.1 != state.selected || last.3[w] != Some(data.fingerprint(w))
+                    resized || last.1 != selected || last.3[w] != Some(data.fingerprint(w))
                 })
                 .take(if everything { 4 } else { 1 })
                 .collect();
             let mut found = (*errors).clone();
-            let sim = state.sim();
             for &w in &stale {
-                found[w] =
-                    draw_one(sim, &data, state.selected.as_deref(), &nodes, w, resized).err();
+                found[w] = draw_one(&data, selected.as_deref(), &nodes, w, resized).err();
                 last.3[w] = Some(data.fingerprint(w));
             }
             if resized {
                 *measured_for.borrow_mut() = window;
             }
             let next = stale.last().map_or(last.2, |w| (w + 1) % 4);
-            *last = (t, state.selected.clone(), next, last.3);
+            *last = (t, selected, next, last.3);
             if found != *errors {
                 errors.set(found);
             }

@@ -6,9 +6,10 @@
 use yew::prelude::*;
 
 use super::toolbar::Modal;
-use super::use_playground;
+use crate::lesson_worker::LessonWorker;
 use crate::share::Shared;
 use crate::state::{Action, GoImport};
+use crate::store::Dispatcher;
 use workqueue_core::{Duration, Instant, Scenario};
 
 /// The most Go the page sends to be read (`wqsim import` reads more).
@@ -16,14 +17,17 @@ const MAX_PAGE_BYTES: usize = 512 * 1024;
 
 #[derive(Properties, PartialEq)]
 pub struct ImportDialogProps {
+    /// The Go set-up as far as the lesson worker has read it.
+    pub go_import: Option<GoImport>,
+    /// Reads the Go off the page's thread.
+    pub worker: Option<LessonWorker>,
+    pub dispatch: Dispatcher,
     pub onclose: Callback<MouseEvent>,
 }
 
 #[function_component(ImportDialog)]
 pub fn import_dialog(props: &ImportDialogProps) -> Html {
-    let context = use_playground();
-    let state = context.read();
-    let worker = use_context::<crate::lesson_worker::LessonWorker>();
+    let worker = props.worker.clone();
     let pasted = use_state(String::new);
     let picked = use_state(Vec::<(String, String)>::new);
     let too_big = use_state(|| None::<String>);
@@ -79,7 +83,7 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
     };
     let bytes: usize = files.iter().map(|(_, t)| t.len()).sum();
     let on_read = {
-        let (d, files, too_big) = (state.dispatcher(), files.clone(), too_big.clone());
+        let (d, files, too_big) = (props.dispatch.clone(), files.clone(), too_big.clone());
         Callback::from(move |_: MouseEvent| {
             if bytes > MAX_PAGE_BYTES {
                 too_big.set(Some(format!(
@@ -96,7 +100,7 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
             }
         })
     };
-    let result = match (&*too_big, &state.go_import) {
+    let result = match (&*too_big, &props.go_import) {
         (Some(why), _) => {
             html! { <p class="field-error" role="alert" data-testid="import-error">{ why.clone() }</p> }
         }
@@ -166,8 +170,11 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
                 })
             };
             let open = {
-                let (d, assumed, onclose) =
-                    (state.dispatcher(), assumed.clone(), props.onclose.clone());
+                let (d, assumed, onclose) = (
+                    props.dispatch.clone(),
+                    assumed.clone(),
+                    props.onclose.clone(),
+                );
                 Callback::from(move |e: MouseEvent| {
                     let Ok(scenario) = assumed.clone() else {
                         return;

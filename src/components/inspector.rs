@@ -155,7 +155,7 @@ fn answer_rows(a: &Answer, depth: usize, out: &mut Vec<Html>) {
     }
 }
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties, PartialEq, Clone)]
 pub struct InspectorProps {
     /// The selected key.
     pub selected: Option<String>,

@@ -8,8 +8,12 @@ use super::charts::Charts;
 use super::inspector::{Inspector, InspectorProps};
 use super::log::EventLog;
 use super::metrics::Metrics;
+use super::provider_panel::ProviderPanel;
 use super::settings_panel::SettingsPanel;
-use super::use_playground;
+use crate::provider::Provider;
+use crate::settings::Settings;
+use crate::state::Playground;
+use crate::store::{Dispatcher, RunRef};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tab {
@@ -44,15 +48,43 @@ impl Tab {
     }
 }
 
+/// What the side panel's tabs show.
+#[derive(Properties, PartialEq)]
+pub struct SideProps {
+    pub inspector: InspectorProps,
+    pub settings: Settings,
+    pub provider: Provider,
+    pub workshop: bool,
+    pub playing: bool,
+    /// A manager's run: its totals name the controller they are of.
+    pub manager: bool,
+    /// The run, read by the charts, the totals and the log while they show.
+    pub run: RunRef,
+    pub dispatch: Dispatcher,
+}
+
+impl SideProps {
+    pub fn of(state: &Playground, run: RunRef, dispatch: Dispatcher) -> SideProps {
+        SideProps {
+            inspector: InspectorProps::of(state, dispatch.clone()),
+            settings: state.settings.clone(),
+            provider: state.provider.clone(),
+            workshop: state.mode.workshop,
+            playing: state.playing,
+            manager: state.is_manager(),
+            run,
+            dispatch,
+        }
+    }
+}
+
 #[function_component(Side)]
-pub fn side() -> Html {
-    let context = use_playground();
-    let state = context.read();
+pub fn side(props: &SideProps) -> Html {
     let tab = use_state(|| Tab::Settings);
     {
         // Workshop mode hides the settings: show the key's explanation instead.
         let tab = tab.clone();
-        use_effect_with(state.mode.workshop, move |workshop| {
+        use_effect_with(props.workshop, move |workshop| {
             if *workshop {
                 tab.set(Tab::Key);
             }
@@ -61,7 +93,7 @@ pub fn side() -> Html {
     {
         // Selecting a key (on the stage or by adding it) opens its explanation.
         let tab = tab.clone();
-        use_effect_with(state.selected.clone(), move |selected| {
+        use_effect_with(props.inspector.selected.clone(), move |selected| {
             if selected.is_some() {
                 tab.set(Tab::Key);
             }
@@ -89,15 +121,29 @@ pub fn side() -> Html {
     html! {
         <aside class="side" aria-label="Details">
             <div role="tablist" class="tabs" aria-label="Details">{ for buttons }</div>
-            { panel(Tab::Key, html! { <Inspector ..InspectorProps::of(&state, context.dispatcher()) /> }) }
-            { panel(Tab::Settings, html! { <><SettingsPanel settings={state.settings.clone()} dispatch={context.dispatcher()} /><super::provider_panel::ProviderPanel provider={state.provider.clone()} queue={state.settings.queue} dispatch={context.dispatcher()} /></> }) }
-            { panel(Tab::Charts, if *tab == Tab::Charts { html! { <Charts /> } } else { html! {} }) }
-            { panel(Tab::Metrics, if *tab == Tab::Metrics { html! { <>
-                <super::summary::RunSummary summary={workqueue_core::Summary::of(state.engine())} />
-                <Metrics snapshot={state.sim().metrics_snapshot()}
-                    controller={state.is_manager().then(|| AttrValue::from(state.engine().controllers().next().map(|(n, _)| n.to_string()).unwrap_or_default()))} />
-            </> } } else { html! {} }) }
-            { panel(Tab::Log, html! { <EventLog /> }) }
+            { panel(Tab::Key, html! { <Inspector ..props.inspector.clone() /> }) }
+            { panel(Tab::Settings, html! { <>
+                <SettingsPanel settings={props.settings.clone()} dispatch={props.dispatch.clone()} />
+                <ProviderPanel provider={props.provider.clone()} queue={props.settings.queue} dispatch={props.dispatch.clone()} />
+            </> }) }
+            { panel(Tab::Charts, if *tab == Tab::Charts { html! {
+                <Charts run={props.run.clone()} selected={props.inspector.selected.clone()} playing={props.playing} />
+            } } else { html! {} }) }
+            { panel(Tab::Metrics, if *tab == Tab::Metrics { metrics(&props.run, props.manager) } else { html! {} }) }
+            { panel(Tab::Log, html! { <EventLog run={props.run.clone()} playing={props.playing} /> }) }
         </aside>
     }
+}
+
+/// The run's totals and its metrics (in a manager, its first controller's).
+fn metrics(run: &RunRef, manager: bool) -> Html {
+    let (summary, first) = run.engine(|e| {
+        let first = e.controllers().next().map(|(n, _)| n.to_string());
+        (workqueue_core::Summary::of(e), first)
+    });
+    let snapshot = run.sim(|s| s.metrics_snapshot());
+    html! { <>
+        <super::summary::RunSummary {summary} />
+        <Metrics {snapshot} controller={manager.then(|| AttrValue::from(first.unwrap_or_default()))} />
+    </> }
 }

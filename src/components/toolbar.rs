@@ -5,10 +5,11 @@ use yew::prelude::*;
 use crate::store::Dispatcher;
 
 use super::download::download;
-use super::{event_value, use_playground};
-use crate::lessons;
-use crate::share;
-use crate::state::{Action, Notice, NoticeKind};
+use super::event_value;
+use crate::lesson_worker::LessonWorker;
+use crate::lessons::{self, Library};
+use crate::share::{self, Shared};
+use crate::state::{Action, GoImport, Notice, NoticeKind};
 
 #[derive(Clone, Copy, PartialEq)]
 enum Dialog {
@@ -34,27 +35,40 @@ fn copy(text: &str) {
     }
 }
 
+/// What the toolbar offers, and the run it saves, shares and exports.
+#[derive(Properties, PartialEq)]
+pub struct ToolbarProps {
+    /// The lessons the menu lists.
+    pub library: Library,
+    /// The open lesson's place in the library.
+    pub current: Option<usize>,
+    pub workshop: bool,
+    /// A controller's Go set-up, as far as it has been read.
+    pub go_import: Option<GoImport>,
+    /// The run as it is now, made only when asked (a click, a dialog
+    /// opening): it copies the whole tape.
+    pub run: Callback<(), Shared>,
+    pub worker: Option<LessonWorker>,
+    pub dispatch: Dispatcher,
+}
+
 #[function_component(Toolbar)]
-pub fn toolbar() -> Html {
-    let context = use_playground();
-    let state = context.read();
+pub fn toolbar(props: &ToolbarProps) -> Html {
     let dialog = use_state(|| Dialog::None);
-    let d = state.dispatcher();
+    let d = props.dispatch.clone();
+    // The run as it was when a dialog opened: the comparison replays it,
+    // the link, the snippet and the Go code are made from it.
+    let snapshot = use_state(|| None::<std::rc::Rc<Shared>>);
     let open = |which: Dialog| {
-        let dialog = dialog.clone();
-        Callback::from(move |_| dialog.set(which))
-    };
-    let close = open(Dialog::None);
-    // The comparison replays the stage's run as it was when it was opened.
-    let snapshot = use_state(|| None::<super::compare::OwnRun>);
-    let open_compare = {
-        let (dialog, snapshot, context) = (dialog.clone(), snapshot.clone(), context.clone());
+        let (dialog, snapshot, run) = (dialog.clone(), snapshot.clone(), props.run.clone());
         Callback::from(move |_| {
-            let shared = context.read().shared();
-            snapshot.set(Some(super::compare::OwnRun(std::rc::Rc::new(shared))));
-            dialog.set(Dialog::Compare);
+            if which != Dialog::None {
+                snapshot.set(Some(std::rc::Rc::new(run.emit(()))));
+            }
+            dialog.set(which)
         })
     };
+    let close = open(Dialog::None);
 
     let on_lesson = {
         let d = d.clone();
@@ -70,7 +84,7 @@ pub fn toolbar() -> Html {
         })
     };
     // Titles change only when lessons arrive: not rebuilt every frame.
-    let titles = use_memo(state.library.clone(), |library| {
+    let titles = use_memo(props.library.clone(), |library| {
         library
             .entries()
             .iter()
@@ -112,9 +126,9 @@ pub fn toolbar() -> Html {
     // The run as a file: its scenario, what was done to it and the instant
     // (written when clicked: it serialises the whole tape).
     let save_run = {
-        let context = context.clone();
+        let run = props.run.clone();
         Callback::from(move |_| {
-            let json = crate::share::to_file(&context.read().shared());
+            let json = crate::share::to_file(&run.emit(()));
             download("workqueue-run.json", "application/json", &json)
         })
     };
@@ -153,7 +167,7 @@ pub fn toolbar() -> Html {
             super::presenter::open_audience_window();
         })
     };
-    let current = state.lesson.as_ref().map(|l| l.index);
+    let current = props.current;
 
     html! {
         <>
@@ -163,7 +177,7 @@ pub fn toolbar() -> Html {
                     <option value="" selected={current.is_none()} disabled=true>{"Lessons…"}</option>
                     { for titles.iter().enumerate().map(|(i, t)| html! { <option value={i.to_string()} selected={current == Some(i)}>{ t.clone() }</option> }) }
                 </select>
-                <button onclick={open_compare} data-testid="compare-toggle">{"Compare limiters"}</button>
+                <button onclick={open(Dialog::Compare)} data-testid="compare-toggle">{"Compare limiters"}</button>
                 <button onclick={open(Dialog::Share)} data-testid="share">{"Share"}</button>
                 <button onclick={open(Dialog::Embed)} data-testid="embed">{"Embed"}</button>
                 <button onclick={open(Dialog::Go)} data-testid="go-code">{"Go code"}</button>
@@ -175,23 +189,22 @@ pub fn toolbar() -> Html {
                 <label class="button" data-testid="lesson-upload-label">{"Load lesson…"}
                     <input type="file" accept=".md,text/markdown,text/plain" onchange={on_lesson_file} class="sr-only" data-testid="lesson-upload" />
                 </label>
-                <button onclick={workshop} aria-pressed={state.mode.workshop.to_string()} data-testid="workshop">{"Workshop mode"}</button>
-                { if state.mode.workshop { html! {
+                <button onclick={workshop} aria-pressed={props.workshop.to_string()} data-testid="workshop">{"Workshop mode"}</button>
+                { if props.workshop { html! {
                     <button onclick={present} data-testid="present" title="Two screens: the projector shows the stage and the narration, this window shows your notes">{"Presenter view"}</button>
                 } } else { html! {} } }
             </nav>
-            { match *dialog {
-                Dialog::None => html! {},
-                Dialog::Compare => html! {
+            { match (*dialog, (*snapshot).clone()) {
+                (Dialog::None, _) | (_, None) => html! {},
+                (Dialog::Compare, Some(run)) => html! {
                     <Modal title="The same storm under four limiters" onclose={close.clone()}>
-                        <super::compare::Compare own={(*snapshot).clone()} />
+                        <super::compare::Compare own={Some(super::compare::OwnRun(run))} />
                     </Modal>
                 },
-                Dialog::Share => {
-                    // Encoded only while the dialog is open: it serialises the whole run.
+                (Dialog::Share, Some(run)) => {
                     // A link made in workshop mode opens in workshop mode.
-                    let query = if state.mode.workshop { "?workshop=1" } else { "" };
-                    let link = format!("{}{query}#{}", base_url(), share::encode(&state.shared()));
+                    let query = if props.workshop { "?workshop=1" } else { "" };
+                    let link = format!("{}{query}#{}", base_url(), share::encode(&run));
                     html! {
                     <Modal title="Share this exact view" onclose={close.clone()}>
                         <p>{"The link holds the settings, everything you did, the instant and the lesson step. Nothing is stored anywhere else."}</p>
@@ -200,10 +213,12 @@ pub fn toolbar() -> Html {
                     </Modal>
                     }
                 }
-                Dialog::Embed => html! { <EmbedDialog onclose={close.clone()} /> },
-                Dialog::Import => html! { <super::import_dialog::ImportDialog onclose={close.clone()} /> },
-                Dialog::Go => {
-                    let code = workqueue_go::export::go(&state.current_scenario());
+                (Dialog::Embed, Some(run)) => html! { <EmbedDialog {run} onclose={close.clone()} /> },
+                (Dialog::Import, _) => html! {
+                    <super::import_dialog::ImportDialog go_import={props.go_import.clone()} worker={props.worker.clone()} dispatch={d.clone()} onclose={close.clone()} />
+                },
+                (Dialog::Go, Some(run)) => {
+                    let code = workqueue_go::export::go(&run.scenario);
                     html! {
                         <Modal title="The same setup in Go" onclose={close.clone()}>
                             <pre class="code" data-testid="go-snippet">{ code.clone() }</pre>
@@ -291,6 +306,8 @@ pub fn modal(props: &ModalProps) -> Html {
 
 #[derive(Properties, PartialEq)]
 pub struct EmbedProps {
+    /// The run the snippet opens.
+    pub run: std::rc::Rc<Shared>,
     pub onclose: Callback<MouseEvent>,
 }
 
@@ -308,19 +325,14 @@ pub fn embed_snippet(src: &str) -> String {
 /// Builds the `<iframe>` snippet for a blog post, with a live preview.
 #[function_component(EmbedDialog)]
 pub fn embed_dialog(props: &EmbedProps) -> Html {
-    let context = use_playground();
-    let state = context.read();
+    let run = &props.run;
     let autoplay = use_state(|| false);
     let mut query = vec!["embed=1".to_string()];
     // A built-in lesson is named; any other view (a trainer's own lesson
     // included, with its text) travels in the fragment.
-    let built_in = state
-        .lesson
-        .as_ref()
-        .map(|l| state.library.entries()[l.index].id.clone())
-        .filter(|id| lessons::is_built_in(id));
-    if let (Some(id), Some(l)) = (&built_in, &state.lesson) {
-        query.push(format!("lesson={id}"));
+    let built_in = run.lesson.as_ref().filter(|l| lessons::is_built_in(&l.id));
+    if let Some(l) = built_in {
+        query.push(format!("lesson={}", l.id));
         query.push(format!("step={}", l.step + 1));
     }
     if *autoplay {
@@ -329,7 +341,7 @@ pub fn embed_dialog(props: &EmbedProps) -> Html {
     let fragment = if built_in.is_some() {
         String::new()
     } else {
-        format!("#{}", share::encode(&state.shared()))
+        format!("#{}", share::encode(run))
     };
     let src = format!("{}?{}{}", base_url(), query.join("&"), fragment);
     // A guest in the host's page: the frame's height is set before it
@@ -343,7 +355,7 @@ pub fn embed_dialog(props: &EmbedProps) -> Html {
     html! {
         <Modal title="Embed in a page" onclose={props.onclose.clone()}>
             <p>{ format!("Paste this into your post. The frame is {EMBED_HEIGHT} px tall from the start, so nothing in the post moves while it loads; the playground fits itself to it and pages the narration. ") }
-               { if state.lesson.is_some() { "it opens the current lesson step." } else { "it opens this exact setup." } }</p>
+               { if run.lesson.is_some() { "it opens the current lesson step." } else { "it opens this exact setup." } }</p>
             <label class="check"><input type="checkbox" checked={*autoplay} onchange={toggle} />{" start playing on load"}</label>
             <textarea class="wide mono" readonly=true rows="4" value={snippet.clone()} aria-label="Embed snippet" data-testid="embed-snippet" />
             <button class="primary" onclick={let s = snippet.clone(); Callback::from(move |_| copy(&s))}>{"Copy snippet"}</button>
