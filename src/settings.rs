@@ -210,53 +210,6 @@ impl ScriptChoice {
     }
 }
 
-/// A script in the form's words (for one it has no choice of its own).
-pub fn script_words(s: &Script) -> String {
-    let d = workqueue_core::format_go_duration;
-    let outcome = |o: &Outcome| match o {
-        Outcome::Success => "succeeds".to_string(),
-        Outcome::Requeue => "returns Requeue".to_string(),
-        Outcome::RequeueAfter { after_ns } => format!("returns RequeueAfter {}", d(*after_ns)),
-        Outcome::Error => "returns an error".to_string(),
-        Outcome::TerminalError => "returns a terminal error".to_string(),
-        Outcome::ErrorWithRequeueAfter { .. } => {
-            "returns an error (and a RequeueAfter)".to_string()
-        }
-        Outcome::Custom { .. } => "returns a set result".to_string(),
-    };
-    match s {
-        Script::Outage {
-            from_ns,
-            until_ns,
-            otherwise,
-        } => format!(
-            "fails from {} to {}, otherwise {}",
-            d(from_ns.since_t0()),
-            d(until_ns.since_t0()),
-            outcome(otherwise)
-        ),
-        Script::NotReadyUntil { ready_ns, every_ns } => format!(
-            "RequeueAfter {} until ready at {}, then succeeds",
-            d(*every_ns),
-            d(ready_ns.since_t0())
-        ),
-        Script::Sequence { outcomes, then } => {
-            format!("{} set results, then {}", outcomes.len(), outcome(then))
-        }
-        Script::Always { outcome: o } => format!("always {}", outcome(o)),
-        Script::Random {
-            error_probability,
-            otherwise,
-        } => format!(
-            "fails {:.0}% of the time, otherwise {}",
-            error_probability * 100.0,
-            outcome(otherwise)
-        ),
-        Script::FailThenSucceed { failures } => format!("fails {failures} times, then succeeds"),
-        Script::Live => "you decide each result".to_string(),
-    }
-}
-
 /// The form, with every value as typed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
@@ -315,7 +268,7 @@ impl Settings {
         if let Some(s) = &self.loaded_script {
             out.push((
                 ScriptChoice::Loaded,
-                format!("As loaded: {}", script_words(s)),
+                format!("As loaded: {}", crate::format::script(s)),
             ));
         }
         out

@@ -463,4 +463,6 @@ impl Playground {
 mod apply;
 
 #[cfg(test)]
+pub(crate) mod fixtures;
+#[cfg(test)]
 mod tests;

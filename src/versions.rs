@@ -116,12 +116,8 @@ mod tests {
 
     use super::*;
     use crate::settings::Settings;
+    use crate::state::fixtures::{crowd, failing, reduce};
     use crate::state::Action;
-
-    fn reduce(mut p: Playground, a: Action) -> Playground {
-        p.apply(a);
-        p
-    }
 
     /// A manager switches every controller: each keeps its limiter and
     /// everything else, one left unset takes the new version's default, and
@@ -183,18 +179,7 @@ mod tests {
     /// the same instant, and keeps the first run's figures beside it.
     #[test]
     fn switching_the_version_replays_the_same_run_on_the_other_queue() {
-        let mut settings = Settings::default();
-        settings.script = crate::settings::ScriptChoice::AlwaysError;
-        settings.set(crate::settings::Field::Reconcile, "0s".into());
-        let scenario = settings.to_scenario().unwrap();
-        let mut p = Playground::with(settings, scenario);
-        p = reduce(
-            p,
-            Action::Input(Input::AddMany {
-                prefix: "ns/p-".into(),
-                count: 300,
-            }),
-        );
+        let mut p = crowd(failing(Some("0s"), None), 300);
         for _ in 0..40 {
             p = reduce(p, Action::Step);
         }
@@ -240,19 +225,10 @@ mod tests {
     }
 
     fn failing_run() -> Playground {
-        let mut settings = Settings::default();
-        settings.script = crate::settings::ScriptChoice::AlwaysError;
-        settings.preset = crate::settings::Preset::BucketOnly;
-        settings.set(crate::settings::Field::Reconcile, "20ms".into());
-        let scenario = settings.to_scenario().unwrap();
-        let mut p = Playground::with(settings, scenario);
-        p = reduce(p, Action::Input(Input::Add { key: "mine".into() }));
-        p = reduce(
-            p,
-            Action::Input(Input::AddMany {
-                prefix: "ns/p-".into(),
-                count: 300,
-            }),
+        let p = failing(Some("20ms"), Some(crate::settings::Preset::BucketOnly));
+        let mut p = crowd(
+            reduce(p, Action::Input(Input::Add { key: "mine".into() })),
+            300,
         );
         for _ in 0..400 {
             p = reduce(p, Action::Step);

@@ -196,6 +196,26 @@ fn draw_one(
     .map_err(|e| format!("this chart could not be drawn: {e}"))
 }
 
+/// One chart: its caption, its canvas, what went wrong drawing it, and its
+/// data as a table.
+fn figure(
+    caption: Html,
+    node: &NodeRef,
+    id: &'static str,
+    words: &'static str,
+    error: Html,
+    table: Html,
+) -> Html {
+    html! {
+        <figure class="chart">
+            <figcaption>{ caption }</figcaption>
+            <canvas ref={node.clone()} data-testid={id} role="img" aria-label={words}></canvas>
+            { error }
+            { table }
+        </figure>
+    }
+}
+
 /// Rows shown in a chart's data table: the latest samples.
 const TABLE_ROWS: usize = 10;
 
@@ -345,30 +365,18 @@ pub fn charts(props: &ChartsProps) -> Html {
     html! {
         <section class="charts" aria-label="Charts">
             <p class="chart-actions"><button onclick={save_png} data-testid="save-png">{"Chart as PNG"}</button></p>
-            <figure class="chart">
-                <figcaption>{"Requeues per second "}<small>{"keys re-entering the queue after a delay · x: virtual time (s)"}</small></figcaption>
-                <canvas ref={nodes[0].clone()} data-testid="chart-requeues" role="img" aria-label="Requeues per second over virtual time"></canvas>
-                { error(0) }
-                { table("Requeues per second", &["time (s)", "requeues/s"], time_rows(&[&data.requeues])) }
-            </figure>
-            <figure class="chart">
-                <figcaption>{"Queue depth and waiting "}<small><span class="swatch s0"></span>{"Len() "}<span class="swatch s1"></span>{"waiting heap"}</small></figcaption>
-                <canvas ref={nodes[1].clone()} data-testid="chart-depth" role="img" aria-label="Queue depth and waiting keys over virtual time"></canvas>
-                { error(1) }
-                { table("Queue depth and waiting", &["time (s)", "Len()", "waiting"], time_rows(&[&data.depth, &data.waiting])) }
-            </figure>
-            <figure class="chart">
-                <figcaption>{"Token bucket "}<small>{"green: tokens · red: debt, on its own log scale · dashed: burst"}</small></figcaption>
-                <canvas ref={nodes[2].clone()} data-testid="chart-bucket" role="img" aria-label="Token bucket level over virtual time"></canvas>
-                { error(2) }
-                { table("Token bucket", &["time (s)", "tokens"], time_rows(&[&data.tokens])) }
-            </figure>
-            <figure class="chart">
-                <figcaption>{"Delay per failure "}<small>{"log scale · x: failure number · "}<span class="swatch s0"></span>{"one key failing every time "}<span class="swatch s1"></span>{"the selected key"}</small></figcaption>
-                <canvas ref={nodes[3].clone()} data-testid="chart-backoff" role="img" aria-label="Delay per failure number, log scale"></canvas>
-                { error(3) }
-                { table("Delay per failure", &["failure", "When", "selected key"], backoff_rows) }
-            </figure>
+            { figure(html! { <>{"Requeues per second "}<small>{"keys re-entering the queue after a delay · x: virtual time (s)"}</small></> },
+                &nodes[0], "chart-requeues", "Requeues per second over virtual time", error(0),
+                table("Requeues per second", &["time (s)", "requeues/s"], time_rows(&[&data.requeues]))) }
+            { figure(html! { <>{"Queue depth and waiting "}<small><span class="swatch s0"></span>{"Len() "}<span class="swatch s1"></span>{"waiting heap"}</small></> },
+                &nodes[1], "chart-depth", "Queue depth and waiting keys over virtual time", error(1),
+                table("Queue depth and waiting", &["time (s)", "Len()", "waiting"], time_rows(&[&data.depth, &data.waiting]))) }
+            { figure(html! { <>{"Token bucket "}<small>{"green: tokens · red: debt, on its own log scale · dashed: burst"}</small></> },
+                &nodes[2], "chart-bucket", "Token bucket level over virtual time", error(2),
+                table("Token bucket", &["time (s)", "tokens"], time_rows(&[&data.tokens]))) }
+            { figure(html! { <>{"Delay per failure "}<small>{"log scale · x: failure number · "}<span class="swatch s0"></span>{"one key failing every time "}<span class="swatch s1"></span>{"the selected key"}</small></> },
+                &nodes[3], "chart-backoff", "Delay per failure number, log scale", error(3),
+                table("Delay per failure", &["failure", "When", "selected key"], backoff_rows)) }
         </section>
     }
 }

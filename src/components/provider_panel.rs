@@ -233,6 +233,21 @@ pub fn provider_panel(props: &ProviderProps) -> Html {
             </div>
         }
     };
+    // A field of choices: (value, words) each, the form's value selected.
+    let choice = |id: &'static str,
+                  label: &'static str,
+                  value: &str,
+                  options: &[(&'static str, &'static str)],
+                  set: fn(&mut Form, String)| {
+        html! {
+            <div class="field">
+                <label for={id}>{ label }</label>
+                <select id={id} onchange={bind(set)} data-testid={id}>
+                    { for options.iter().map(|(v, words)| html! { <option value={*v} selected={value == *v}>{ *words }</option> }) }
+                </select>
+            </div>
+        }
+    };
     let run = {
         let (form, error, d) = (form.clone(), error.clone(), props.dispatch.clone());
         let queue = props.queue;
@@ -257,14 +272,11 @@ pub fn provider_panel(props: &ProviderProps) -> Html {
                 { text("pv-kinds", "Controllers", &form.kinds, |f, v| f.kinds = v) }
                 { text("pv-objects", "Objects each", &form.objects, |f, v| f.objects = v) }
             </div>
-            <div class="field">
-                <label for="pv-sharing">{"They share"}</label>
-                <select id="pv-sharing" onchange={bind(|f, v| f.sharing = v)} data-testid="pv-sharing">
-                    <option value="crossplane" selected={form.sharing == "crossplane"}>{"Crossplane's global bucket (a provider)"}</option>
-                    <option value="bucket" selected={form.sharing == "bucket"}>{"one BucketRateLimiter passed to each"}</option>
-                    <option value="nothing" selected={form.sharing == "nothing"}>{"nothing but the API client"}</option>
-                </select>
-            </div>
+            { choice("pv-sharing", "They share", &form.sharing, &[
+                ("crossplane", "Crossplane's global bucket (a provider)"),
+                ("bucket", "one BucketRateLimiter passed to each"),
+                ("nothing", "nothing but the API client"),
+            ], |f, v| f.sharing = v) }
             { match form.sharing.as_str() {
                 "crossplane" => text("pv-r", "--max-reconcile-rate R", &form.r, |f, v| f.r = v),
                 "bucket" => {
@@ -290,24 +302,16 @@ pub fn provider_panel(props: &ProviderProps) -> Html {
                 }
                 _ => html! {},
             } }
-            <div class="field">
-                <label for="pv-client">{"API client limit"}</label>
-                <select id="pv-client" onchange={bind(|f, v| f.client = v)} data-testid="pv-client">
-                    <option value="crossplane" selected={form.client == "crossplane"}>{"Crossplane: 5R qps, burst 10R"}</option>
-                    <option value="off" selected={form.client == "off"}>{"off (controller-runtime v0.21+)"}</option>
-                    <option value="v020" selected={form.client == "v020"}>{"20 qps, burst 30 (v0.20 and earlier)"}</option>
-                    <option value="custom" selected={form.client == "custom"}>{"custom"}</option>
-                </select>
-            </div>
-            { if form.client != "off" { html! {
-                <div class="field">
-                    <label for="pv-client-per">{"Client buckets"}</label>
-                    <select id="pv-client-per" onchange={bind(|f, v| f.client_per = v)} data-testid="pv-client-per">
-                        <option value="kind" selected={form.client_per == "kind"}>{"one per kind (controller-runtime's client)"}</option>
-                        <option value="shared" selected={form.client_per == "shared"}>{"one for all (a clientset, or Config.RateLimiter)"}</option>
-                    </select>
-                </div>
-            } } else { html! {} } }
+            { choice("pv-client", "API client limit", &form.client, &[
+                ("crossplane", "Crossplane: 5R qps, burst 10R"),
+                ("off", "off (controller-runtime v0.21+)"),
+                ("v020", "20 qps, burst 30 (v0.20 and earlier)"),
+                ("custom", "custom"),
+            ], |f, v| f.client = v) }
+            { if form.client != "off" { choice("pv-client-per", "Client buckets", &form.client_per, &[
+                ("kind", "one per kind (controller-runtime's client)"),
+                ("shared", "one for all (a clientset, or Config.RateLimiter)"),
+            ], |f, v| f.client_per = v) } else { html! {} } }
             { if form.client == "custom" { html! { <div class="grid2">{ text("pv-client-qps", "Client qps", &form.client_qps, |f, v| f.client_qps = v) }{ text("pv-client-burst", "Client burst", &form.client_burst, |f, v| f.client_burst = v) }</div> } } else { html! {} } }
             <div class="grid2">
                 { text("pv-requests", "API requests per reconcile", &form.requests, |f, v| f.requests = v) }

@@ -56,26 +56,19 @@ pub fn settings_panel(props: &SettingsProps) -> Html {
         }
     };
 
-    let on_preset = {
+    // A select's change, put on the form by `set`; a value it does not
+    // know changes nothing.
+    let on_select = |set: fn(&mut Settings, &str) -> bool| {
         let form = form.clone();
         Callback::from(move |e: Event| {
-            if let Some(p) = Preset::from_id(&event_value(&e)) {
-                let mut next: Settings = (*form).clone();
-                next.preset = p;
+            let mut next: Settings = (*form).clone();
+            if set(&mut next, &event_value(&e)) {
                 form.set(next);
             }
         })
     };
-    let on_script = {
-        let form = form.clone();
-        Callback::from(move |e: Event| {
-            if let Some(c) = ScriptChoice::from_id(&event_value(&e)) {
-                let mut next: Settings = (*form).clone();
-                next.script = c;
-                form.set(next);
-            }
-        })
-    };
+    let on_preset = on_select(|s, id| Preset::from_id(id).map(|p| s.preset = p).is_some());
+    let on_script = on_select(|s, id| ScriptChoice::from_id(id).map(|c| s.script = c).is_some());
     let apply = {
         let form = form.clone();
         let d = props.dispatch.clone();

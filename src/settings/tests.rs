@@ -46,7 +46,7 @@ fn a_script_the_form_cannot_spell_is_shown_as_loaded_and_kept() {
     let (_, label) = Settings::from_scenario(&s).script_choices().pop().unwrap();
     assert_eq!(
         label,
-        "As loaded: fails from 0s to 5m0s, otherwise succeeds"
+        "As loaded: fails during an outage from 0s to 5m0s, otherwise succeeds"
     );
     // The form's own scripts are not "loaded".
     assert!(Settings::default()

@@ -3,10 +3,7 @@ use crate::share;
 use workqueue_core::Instant;
 use workqueue_core::{Outcome, MILLISECOND};
 
-fn reduce(mut p: Playground, a: Action) -> Playground {
-    p.apply(a);
-    p
-}
+use super::fixtures::{crowd, failing, reduce};
 
 #[test]
 fn a_paused_tick_changes_nothing_and_a_hidden_tab_cannot_leap() {
@@ -194,11 +191,7 @@ fn the_clock_holds_while_a_reconcile_waits_for_a_choice() {
 
 #[test]
 fn at_1x_a_failing_keys_5ms_backoff_is_on_screen_for_over_half_a_second() {
-    let mut settings = Settings::default();
-    settings.script = crate::settings::ScriptChoice::AlwaysError;
-    settings.set(crate::settings::Field::Reconcile, "0s".into());
-    let scenario = settings.to_scenario().unwrap();
-    let mut p = Playground::with(settings, scenario);
+    let mut p = failing(Some("0s"), None);
     p = reduce(p, Action::Input(Input::Add { key: "ns/a".into() }));
     // 60 Hz frames; count the frames in which ns/a sits in the waiting
     // heap with its first (5ms) backoff.
@@ -237,17 +230,7 @@ fn at_1x_a_failing_keys_5ms_backoff_is_on_screen_for_over_half_a_second() {
 #[test]
 fn the_checkpoint_ring_stays_bounded_and_spread_and_seeks_exactly() {
     // Keys that fail by themselves: nothing waits for a person's choice.
-    let mut settings = Settings::default();
-    settings.script = crate::settings::ScriptChoice::AlwaysError;
-    let scenario = settings.to_scenario().unwrap();
-    let mut p = Playground::with(settings, scenario);
-    p = reduce(
-        p,
-        Action::Input(Input::AddMany {
-            prefix: "ns/p-".into(),
-            count: 50,
-        }),
-    );
+    let mut p = crowd(failing(None, None), 50);
     p = reduce(p, Action::SetSpeed(100.0));
     for _ in 0..600 {
         p = reduce(p, Action::Tick(250.0));
