@@ -141,25 +141,33 @@ impl Library {
 mod tests {
     use super::*;
 
-    fn open(lib: &mut Library, file: &str, text: &str) -> Reply {
-        let request = serde_json::to_string(&Request::Open {
-            seq: 7,
+    /// A request to open `text` as `file`, numbered `seq`.
+    fn open_request(seq: u64, file: &str, text: &str) -> String {
+        serde_json::to_string(&Request::Open {
+            seq,
             file: file.into(),
             text: text.into(),
         })
-        .unwrap();
-        serde_json::from_str(&lib.respond(&request)).unwrap()
+        .unwrap()
+    }
+
+    fn open(lib: &mut Library, file: &str, text: &str) -> Reply {
+        serde_json::from_str(&lib.respond(&open_request(7, file, text))).unwrap()
+    }
+
+    /// The built-in herd lesson's file.
+    fn herd() -> String {
+        std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../lessons/herd.md"
+        ))
+        .unwrap()
     }
 
     #[test]
     fn a_lesson_comes_back_answered_and_a_goal_is_checked() {
         let mut lib = Library::default();
-        let text = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../lessons/herd.md"
-        ))
-        .unwrap();
-        let Reply::Lesson { seq: 7, lesson } = open(&mut lib, "lessons/herd.md", &text) else {
+        let Reply::Lesson { seq: 7, lesson } = open(&mut lib, "lessons/herd.md", &herd()) else {
             panic!("the herd lesson opens")
         };
         assert_eq!(lesson.id, "herd");
@@ -218,17 +226,7 @@ mod tests {
     #[test]
     fn reading_a_lesson_reports_its_progress_step_by_step() {
         let mut lib = Library::default();
-        let text = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../lessons/herd.md"
-        ))
-        .unwrap();
-        let request = serde_json::to_string(&Request::Open {
-            seq: 4,
-            file: "herd.md".into(),
-            text,
-        })
-        .unwrap();
+        let request = open_request(4, "herd.md", &herd());
         let mut seen = Vec::new();
         let last = lib.respond_with(&request, |p| {
             seen.push(serde_json::from_str::<Reply>(p).unwrap())

@@ -1,5 +1,6 @@
 //! The token bucket's level over time: it can go below zero (debt).
 
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -31,6 +32,17 @@ pub fn tokens_at_level(level: f64, burst: f64) -> f64 {
     }
 }
 
+/// `points` filled down to zero in `colour`, edged in it: tokens above the
+/// line and debt below it are drawn alike.
+fn fill_to_zero<DB: DrawingBackend>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    points: impl Iterator<Item = (f64, f64)>,
+    colour: RGBColor,
+) -> ChartResult {
+    let series = AreaSeries::new(points, 0.0, colour.mix(0.3)).border_style(colour.stroke_width(2));
+    chart.draw_series(series).map(|_| ()).map_err(err)
+}
+
 /// `burst` draws the bucket's capacity as a dashed ceiling; tokens are
 /// green, debt below zero is red on its own logarithmic scale (see [`level`]).
 pub fn draw<DB: DrawingBackend>(
@@ -53,28 +65,11 @@ pub fn draw<DB: DrawingBackend>(
         .y_label_formatter(&|v| crate::tick(tokens_at_level(*v, burst).round()))
         .draw()
         .map_err(err)?;
-    let fill = theme.series[2];
-    chart
-        .draw_series(
-            AreaSeries::new(
-                scaled.iter().map(|(x, y)| (*x, y.max(0.0))),
-                0.0,
-                fill.mix(0.3),
-            )
-            .border_style(fill.stroke_width(2)),
-        )
-        .map_err(err)?;
+    let above = scaled.iter().map(|(x, y)| (*x, y.max(0.0)));
+    fill_to_zero(&mut chart, above, theme.series[2])?;
     if lo < 0.0 {
-        chart
-            .draw_series(
-                AreaSeries::new(
-                    scaled.iter().map(|(x, y)| (*x, y.min(0.0))),
-                    0.0,
-                    DEBT.mix(0.3),
-                )
-                .border_style(DEBT.stroke_width(2)),
-            )
-            .map_err(err)?;
+        let below = scaled.iter().map(|(x, y)| (*x, y.min(0.0)));
+        fill_to_zero(&mut chart, below, DEBT)?;
     }
     chart
         .draw_series(DashedLineSeries::new(

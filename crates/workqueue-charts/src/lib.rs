@@ -33,32 +33,27 @@ pub struct Theme {
     pub titles: bool,
 }
 
+/// A colour written as designers write it: `0x0072b2` is `#0072B2`.
+const fn rgb(hex: u32) -> RGBColor {
+    RGBColor((hex >> 16) as u8, (hex >> 8) as u8, hex as u8)
+}
+
 impl Theme {
     pub const LIGHT: Theme = Theme {
-        background: RGBColor(255, 255, 255),
-        text: RGBColor(40, 44, 52),
-        grid: RGBColor(226, 230, 236),
-        series: [
-            RGBColor(0, 114, 178),
-            RGBColor(230, 159, 0),
-            RGBColor(0, 158, 115),
-            RGBColor(204, 121, 167),
-        ],
+        background: rgb(0xffffff),
+        text: rgb(0x282c34),
+        grid: rgb(0xe2e6ec),
+        series: [rgb(0x0072b2), rgb(0xe69f00), rgb(0x009e73), rgb(0xcc79a7)],
         font_px: 12,
         titles: true,
     };
+    /// The light theme's sizes in darker colours, the series lightened.
     pub const DARK: Theme = Theme {
-        background: RGBColor(22, 26, 33),
-        text: RGBColor(220, 224, 230),
-        grid: RGBColor(52, 58, 68),
-        series: [
-            RGBColor(86, 180, 233),
-            RGBColor(240, 190, 60),
-            RGBColor(60, 200, 150),
-            RGBColor(220, 150, 190),
-        ],
-        font_px: 12,
-        titles: true,
+        background: rgb(0x161a21),
+        text: rgb(0xdce0e6),
+        grid: rgb(0x343a44),
+        series: [rgb(0x56b4e9), rgb(0xf0be3c), rgb(0x3cc896), rgb(0xdc96be)],
+        ..Theme::LIGHT
     };
 
     pub fn scaled(mut self, font_px: u32) -> Theme {
@@ -263,6 +258,15 @@ mod tick_tests {
         });
         assert!(!out.contains("Requeues per second") && !out.contains("virtual time (s)"));
         assert!(out.matches("<text").count() >= 8, "the tick labels stay");
+    }
+
+    #[test]
+    fn colours_read_as_written_and_dark_keeps_the_sizes() {
+        use plotters::style::RGBColor;
+        assert_eq!(super::rgb(0x0072b2), RGBColor(0, 114, 178));
+        assert_eq!(super::rgb(0xe69f00), RGBColor(230, 159, 0));
+        let dark = super::Theme::DARK;
+        assert_eq!((dark.font_px, dark.titles), (12, true));
     }
 
     #[test]

@@ -219,34 +219,43 @@ impl Env {
         }
     }
 
-    fn num(&self, e: Option<&Expression>) -> Result<f64, String> {
+    /// Argument `e` as `what` ("a number"): `take` reads the kinds of value
+    /// that are one (`None` for the others); an unknown value keeps its reason.
+    fn arg<T>(
+        &self,
+        e: Option<&Expression>,
+        what: &str,
+        take: impl FnOnce(&Value) -> Option<Result<T, String>>,
+    ) -> Result<T, String> {
         match e.map(|e| self.eval(e)) {
-            Some(Value::Num(n)) => Ok(n),
-            Some(Value::Dur(d)) => Ok(d.as_nanos() as f64),
-            Some(Value::Unknown(why)) => Err(why),
-            Some(v) => Err(format!("{v:?} is not a number")),
             None => Err("an argument is missing".into()),
+            Some(Value::Unknown(why)) => Err(why),
+            Some(v) => take(&v).unwrap_or_else(|| Err(format!("{v:?} is not {what}"))),
         }
+    }
+
+    fn num(&self, e: Option<&Expression>) -> Result<f64, String> {
+        self.arg(e, "a number", |v| match v {
+            Value::Num(n) => Some(Ok(*n)),
+            Value::Dur(d) => Some(Ok(d.as_nanos() as f64)),
+            _ => None,
+        })
     }
 
     fn dur(&self, e: Option<&Expression>) -> Result<Duration, String> {
-        match e.map(|e| self.eval(e)) {
-            Some(Value::Dur(d)) => Ok(d),
-            Some(Value::Num(n)) => Ok(Duration::from_nanos(n as i64)),
-            Some(Value::Str(s)) => workqueue_core::parse_go_duration(&s).map_err(|e| e.to_string()),
-            Some(Value::Unknown(why)) => Err(why),
-            Some(v) => Err(format!("{v:?} is not a duration")),
-            None => Err("an argument is missing".into()),
-        }
+        self.arg(e, "a duration", |v| match v {
+            Value::Dur(d) => Some(Ok(*d)),
+            Value::Num(n) => Some(Ok(Duration::from_nanos(*n as i64))),
+            Value::Str(s) => Some(workqueue_core::parse_go_duration(s).map_err(|e| e.to_string())),
+            _ => None,
+        })
     }
 
     fn limiter(&self, e: Option<&Expression>) -> Result<LimiterConfig, String> {
-        match e.map(|e| self.eval(e)) {
-            Some(Value::Limiter(l)) => Ok(l),
-            Some(Value::Unknown(why)) => Err(why),
-            Some(v) => Err(format!("{v:?} is not a rate limiter")),
-            None => Err("an argument is missing".into()),
-        }
+        self.arg(e, "a rate limiter", |v| match v {
+            Value::Limiter(l) => Some(Ok(l.clone())),
+            _ => None,
+        })
     }
 
     fn call(&self, func: &Expression, args: &[Expression]) -> Value {

@@ -23,6 +23,26 @@ fn says(list: &[workqueue_go::Found], file: &str, line: usize, text: &str) -> bo
         .any(|f| f.file == file && f.line == line && f.text.contains(text))
 }
 
+/// Requires that `list` says each `(file, line, text)`, showing the list
+/// where it does not.
+#[track_caller]
+fn assert_says(list: &[workqueue_go::Found], expected: &[(&str, usize, &str)]) {
+    for &(file, line, text) in expected {
+        assert!(says(list, file, line, text), "{list:#?}");
+    }
+}
+
+/// Whether any of `list` says `text`, wherever.
+fn mentions(list: &[workqueue_go::Found], text: &str) -> bool {
+    list.iter().any(|f| f.text.contains(text))
+}
+
+/// Requires that some of `list` says `text`, showing the list where none does.
+#[track_caller]
+fn assert_mentions(list: &[workqueue_go::Found], text: &str) {
+    assert!(mentions(list, text), "{list:#?}");
+}
+
 /// A kubebuilder operator: flags for the client, the manager's timeout, two
 /// controllers in their own files, one with its own limiter and client-go's queue.
 #[test]
@@ -71,43 +91,15 @@ fn an_operator_reads_with_its_flags_limiters_and_controllers() {
         ),
         (QueueKind::Priority, None, 1)
     );
-    assert!(
-        says(
-            &got.taken,
-            "main.go",
-            17,
-            "flag --kube-api-qps: its default, 20"
-        ),
-        "{:#?}",
-        got.taken
+    assert_says(
+        &got.taken,
+        &[
+            ("main.go", 17, "flag --kube-api-qps: its default, 20"),
+            ("main.go", 19, "flag --reconcile-timeout: its default, 30s"),
+            ("widget_controller.go", 27, "MaxConcurrentReconciles 4"),
+        ],
     );
-    assert!(
-        says(
-            &got.taken,
-            "main.go",
-            19,
-            "flag --reconcile-timeout: its default, 30s"
-        ),
-        "{:#?}",
-        got.taken
-    );
-    assert!(
-        says(
-            &got.taken,
-            "widget_controller.go",
-            27,
-            "MaxConcurrentReconciles 4"
-        ),
-        "{:#?}",
-        got.taken
-    );
-    assert!(
-        got.unread
-            .iter()
-            .any(|f| f.text.contains("UsePriorityQueue is not set")),
-        "{:#?}",
-        got.unread
-    );
+    assert_mentions(&got.unread, "UsePriorityQueue is not set");
 }
 
 /// A Crossplane provider: kingpin flags, LimitRESTConfig, the global bucket,
@@ -124,20 +116,12 @@ fn a_crossplane_provider_reads_with_its_rate_and_kinds() {
     );
     let kinds: Vec<_> = s.controllers.iter().map(|c| c.kind.as_str()).collect();
     assert_eq!(kinds, vec!["Bucket", "Topic"]);
-    assert!(
-        says(
-            &got.taken,
-            "main.go",
-            21,
-            "flag --max-reconcile-rate: its default, 10"
-        ),
-        "{:#?}",
-        got.taken
-    );
-    assert!(
-        says(&got.taken, "main.go", 26, "LimitRESTConfig"),
-        "{:#?}",
-        got.taken
+    assert_says(
+        &got.taken,
+        &[
+            ("main.go", 21, "flag --max-reconcile-rate: its default, 10"),
+            ("main.go", 26, "LimitRESTConfig"),
+        ],
     );
     assert!(s.validate().is_ok());
 }
@@ -163,11 +147,7 @@ fn a_client_go_controller_reads_with_its_queue_and_clientset() {
         (client.qps, client.burst, client.per),
         (50.0, 100, ClientScope::Clientset)
     );
-    assert!(
-        got.unread.iter().any(|f| f.text.contains("workers")),
-        "{:#?}",
-        got.unread
-    );
+    assert_mentions(&got.unread, "workers");
 }
 
 /// Broken Go is refused with its file and line; so is a nesting no parser
@@ -215,11 +195,7 @@ fn pasted_pieces_a_go_mod_and_a_field_from_a_flag() {
     let setup = "func (r *R) SetupWithManager(mgr ctrl.Manager) error {\n\treturn ctrl.NewControllerManagedBy(mgr).\n\t\tFor(&v1.Widget{}).\n\t\tWithOptions(controller.Options{MaxConcurrentReconciles: 2}).\n\t\tComplete(r)\n}\n";
     let got = import(&[("pasted.go".into(), setup.into())]).unwrap();
     assert_eq!(got.scenario.controllers[0].controller.workers, 2);
-    assert!(
-        says(&got.taken, "pasted.go", 2, "controller \"Widget\""),
-        "{:#?}",
-        got.taken
-    );
+    assert_says(&got.taken, &[("pasted.go", 2, "controller \"Widget\"")]);
 
     let main = "package main\n\nfunc main() {\n\tvar n int\n\tflag.IntVar(&n, \"workers\", 5, \"\")\n\t_ = (&R{Workers: n}).SetupWithManager(mgr)\n}\n";
     let ctl = "package controller\n\nfunc (r *R) SetupWithManager(mgr ctrl.Manager) error {\n\treturn ctrl.NewControllerManagedBy(mgr).\n\t\tFor(&v1.Gadget{}).\n\t\tWithOptions(controller.Options{MaxConcurrentReconciles: r.Workers}).\n\t\tComplete(r)\n}\n";
@@ -236,21 +212,10 @@ fn pasted_pieces_a_go_mod_and_a_field_from_a_flag() {
         QueueKind::ClientGo,
         "controller-runtime v0.19: client-go's queue"
     );
-    assert!(
-        says(&got.taken, "go.mod", 6, "controller-runtime v0.19"),
-        "{:#?}",
-        got.taken
-    );
+    assert_says(&got.taken, &[("go.mod", 6, "controller-runtime v0.19")]);
     // The second file's chain is named at its line in the paste.
-    assert!(
-        says(&got.taken, "paste.go", 11, "controller \"Gadget\""),
-        "{:#?}",
-        got.taken
-    );
-    assert!(!got
-        .unread
-        .iter()
-        .any(|f| f.text.contains("UsePriorityQueue is not set")));
+    assert_says(&got.taken, &[("paste.go", 11, "controller \"Gadget\"")]);
+    assert!(!mentions(&got.unread, "UsePriorityQueue is not set"));
 
     // The go.mod pasted into the same box, after the Go: its version is
     // read at its line in the paste, and it is not taken for Go.
@@ -258,22 +223,15 @@ fn pasted_pieces_a_go_mod_and_a_field_from_a_flag() {
     let got = import(&[("pasted.go".to_string(), pasted)]).unwrap();
     assert_eq!(got.scenario.controllers[0].queue, QueueKind::ClientGo);
     let line = main.lines().count() + ctl.lines().count() + 6;
-    assert!(
-        says(&got.taken, "pasted.go", line, "controller-runtime v0.19"),
-        "{:#?}",
-        got.taken
+    assert_says(
+        &got.taken,
+        &[("pasted.go", line, "controller-runtime v0.19")],
     );
 
     // A field that cannot be read is said, never guessed silently.
     let unknown = "package c\n\nfunc (r *R) SetupWithManager(mgr ctrl.Manager) error {\n\treturn ctrl.NewControllerManagedBy(mgr).\n\t\tFor(&v1.Thing{}).\n\t\tWithOptions(controller.Options{MaxConcurrentReconciles: r.Pool()}).\n\t\tComplete(r)\n}\n";
     let got = import(&[("c.go".into(), unknown.into())]).unwrap();
-    assert!(
-        got.unread
-            .iter()
-            .any(|f| f.text.contains("MaxConcurrentReconciles")),
-        "{:#?}",
-        got.unread
-    );
+    assert_mentions(&got.unread, "MaxConcurrentReconciles");
 }
 
 /// A file cut short is refused at a line the file has.
@@ -406,10 +364,7 @@ func (r *{kind}Reconciler) SetupWithManager(mgr ctrl.Manager) error {{
 #[test]
 fn a_crossplane_reconciler_without_the_global_wrapper_is_said() {
     let wrapped = import(&fixture("provider")).unwrap();
-    assert!(!wrapped
-        .unread
-        .iter()
-        .any(|f| f.text.contains("not wrapped")));
+    assert!(!mentions(&wrapped.unread, "not wrapped"));
     let files: Vec<(String, String)> = fixture("provider")
         .into_iter()
         .map(|(name, text)| {
@@ -424,15 +379,9 @@ fn a_crossplane_reconciler_without_the_global_wrapper_is_said() {
         })
         .collect();
     let got = import(&files).unwrap();
-    assert!(
-        says(
-            &got.unread,
-            "topic.go",
-            20,
-            "not wrapped in ratelimiter.NewReconciler"
-        ),
-        "{:#?}",
-        got.unread
+    assert_says(
+        &got.unread,
+        &[("topic.go", 20, "not wrapped in ratelimiter.NewReconciler")],
     );
     assert!(!says(&got.unread, "bucket.go", 20, "not wrapped"));
 }
@@ -443,14 +392,12 @@ fn a_crossplane_reconciler_without_the_global_wrapper_is_said() {
 fn owned_kinds_are_said_not_skipped() {
     let setup = "package c\n\nfunc (r *R) SetupWithManager(mgr ctrl.Manager) error {\n\treturn ctrl.NewControllerManagedBy(mgr).\n\t\tFor(&v1.Database{}).\n\t\tOwns(&corev1.Secret{}).\n\t\tComplete(r)\n}\n";
     let got = import(&[("c.go".into(), setup.into())]).unwrap();
-    assert!(
-        says(
-            &got.unread,
+    assert_says(
+        &got.unread,
+        &[(
             "c.go",
             6,
-            "Owns(Secret): events of owned Secrets enqueue the owner again"
-        ),
-        "{:#?}",
-        got.unread
+            "Owns(Secret): events of owned Secrets enqueue the owner again",
+        )],
     );
 }

@@ -46,12 +46,7 @@ fn main() {
     let l = lesson_or_mistakes("largest", &text).expect("accepted");
     let v = view(&l);
     let took = started.elapsed();
-    let answers: Vec<_> = v
-        .steps
-        .iter()
-        .filter_map(|s| s.question.as_ref())
-        .map(|q| q.answer.as_str())
-        .collect();
+    let answers = v.answers();
     println!("budget: {STEP_BUDGET} work units a step, {LESSON_BUDGET} a lesson");
     println!(
         "largest accepted: {steps} steps of {keys} failing keys, each answered ({} bytes)",

@@ -83,6 +83,65 @@ struct Draft {
     notes: Option<(usize, String)>,
 }
 
+/// The fenced blocks a step holds.
+#[derive(Clone, Copy)]
+enum Fence {
+    Step,
+    Notes,
+}
+
+impl Fence {
+    /// The block a fence's info string marks, if it marks one.
+    fn of(info: &str) -> Option<Fence> {
+        match info.trim() {
+            STEP_FENCE => Some(Fence::Step),
+            NOTES_FENCE => Some(Fence::Notes),
+            _ => None,
+        }
+    }
+
+    /// Gives the block read from line `at` to the step whose heading came
+    /// last: refused where none did, where that step already has such a
+    /// block, or where notes are too long.
+    fn attach(self, drafts: &mut [Draft], at: usize, text: String) -> Result<(), LessonError> {
+        let (field, orphan) = match self {
+            Fence::Step => ("step", "a step block comes after a ## step heading"),
+            Fence::Notes => (
+                "notes",
+                "speaker notes come after the ## step heading they are for",
+            ),
+        };
+        let Some(step) = drafts.last_mut() else {
+            return Err(refuse(at - 1, field, orphan));
+        };
+        let slot = match self {
+            Fence::Step => &mut step.block,
+            Fence::Notes => &mut step.notes,
+        };
+        if slot.is_some() {
+            let second = match self {
+                Fence::Step => format!("step \"{}\" has a second step block", step.title),
+                Fence::Notes => {
+                    format!("step \"{}\" has a second notes block: keep one", step.title)
+                }
+            };
+            return Err(refuse(at - 1, field, second));
+        }
+        if let Fence::Notes = self {
+            let chars = text.chars().count();
+            if chars > MAX_NOTES_CHARS {
+                return Err(refuse(
+                    at - 1,
+                    field,
+                    format!("speaker notes are at most {MAX_NOTES_CHARS} characters, these have {chars}"),
+                ));
+            }
+        }
+        *slot = Some((at, text));
+        Ok(())
+    }
+}
+
 /// A lesson file's bytes as text: refused, naming the line and the byte
 /// offset, where they are not UTF-8 (a file saved in another encoding).
 pub fn text_of(bytes: &[u8]) -> Result<&str, LessonError> {
@@ -184,10 +243,8 @@ fn outline(id: &str, text: &str) -> Result<(Lesson, Vec<Draft>), LessonError> {
     let mut drafts: Vec<Draft> = Vec::new();
     // The heading being read: its level, line and text so far.
     let mut heading: Option<(HeadingLevel, usize, String)> = None;
-    // A fenced step block being read: its first line and text so far.
-    let mut block: Option<(usize, String)> = None;
-    // A fenced notes block being read: its first line and text so far.
-    let mut notes: Option<(usize, String)> = None;
+    // A fenced step or notes block being read: its first line and text so far.
+    let mut fenced: Option<(Fence, usize, String)> = None;
     let mut depth = 0usize;
     for (event, range) in Parser::new(text).into_offset_iter() {
         let line = lines.line(range.start);
@@ -239,64 +296,16 @@ fn outline(id: &str, text: &str) -> Result<(Lesson, Vec<Draft>), LessonError> {
                 heading.as_mut().expect("checked").2.push_str(&t);
             }
             Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info)))
-                if depth == 0 && info.trim() == STEP_FENCE =>
+                if depth == 0 && Fence::of(&info).is_some() =>
             {
-                block = Some((line + 1, String::new()));
+                fenced = Fence::of(&info).map(|fence| (fence, line + 1, String::new()));
                 depth += 1;
             }
-            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info)))
-                if depth == 0 && info.trim() == NOTES_FENCE =>
-            {
-                notes = Some((line + 1, String::new()));
-                depth += 1;
-            }
-            Event::Text(t) if notes.is_some() => notes.as_mut().expect("checked").1.push_str(&t),
-            Event::End(TagEnd::CodeBlock) if notes.is_some() => {
+            Event::Text(t) if fenced.is_some() => fenced.as_mut().expect("checked").2.push_str(&t),
+            Event::End(TagEnd::CodeBlock) if fenced.is_some() => {
                 depth -= 1;
-                let (at, text) = notes.take().expect("checked");
-                let Some(step) = drafts.last_mut() else {
-                    return Err(refuse(
-                        at - 1,
-                        "notes",
-                        "speaker notes come after the ## step heading they are for",
-                    ));
-                };
-                if step.notes.is_some() {
-                    return Err(refuse(
-                        at - 1,
-                        "notes",
-                        format!("step \"{}\" has a second notes block: keep one", step.title),
-                    ));
-                }
-                let chars = text.chars().count();
-                if chars > MAX_NOTES_CHARS {
-                    return Err(refuse(
-                        at - 1,
-                        "notes",
-                        format!("speaker notes are at most {MAX_NOTES_CHARS} characters, these have {chars}"),
-                    ));
-                }
-                step.notes = Some((at, text));
-            }
-            Event::Text(t) if block.is_some() => block.as_mut().expect("checked").1.push_str(&t),
-            Event::End(TagEnd::CodeBlock) if block.is_some() => {
-                depth -= 1;
-                let (at, json) = block.take().expect("checked");
-                let Some(step) = drafts.last_mut() else {
-                    return Err(refuse(
-                        at - 1,
-                        "step",
-                        "a step block comes after a ## step heading",
-                    ));
-                };
-                if step.block.is_some() {
-                    return Err(refuse(
-                        at - 1,
-                        "step",
-                        format!("step \"{}\" has a second step block", step.title),
-                    ));
-                }
-                step.block = Some((at, json));
+                let (fence, at, text) = fenced.take().expect("checked");
+                fence.attach(&mut drafts, at, text)?;
             }
             Event::Start(_) => {
                 if depth == 0 && heading.is_none() {

@@ -38,6 +38,17 @@ pub struct StepView {
     pub notes: String,
 }
 
+impl LessonView {
+    /// The answer of each step that asks a question, in step order.
+    pub fn answers(&self) -> Vec<&str> {
+        self.steps
+            .iter()
+            .filter_map(|s| s.question.as_ref())
+            .map(|q| q.answer.as_str())
+            .collect()
+    }
+}
+
 /// A set-up, written as a share link's state is (`scenario`, `inputs` at
 /// their instants, `at`): the page opens it with the reader it has for
 /// links, so a lesson's scene and a shared run are built the same way.

@@ -191,17 +191,18 @@ fn one_case(n: u64, bases: &[String]) -> Result<(), String> {
     })
 }
 
-fn env_u64(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
+/// The numbers of the cases to run: `WQ_FUZZ_CASES` of them (3,000 unless
+/// set), from `WQ_FUZZ_FROM` (0 unless set).
+fn case_numbers() -> std::ops::Range<u64> {
+    let var = |name: &str| std::env::var(name).ok().and_then(|v| v.parse().ok());
+    let from = var("WQ_FUZZ_FROM").unwrap_or(0);
+    from..from + var("WQ_FUZZ_CASES").unwrap_or(3_000)
 }
 
 #[test]
 fn the_lesson_reader_refuses_garbage_by_line_and_field() {
-    let cases = env_u64("WQ_FUZZ_CASES", 3_000);
-    let from = env_u64("WQ_FUZZ_FROM", 0);
+    let numbers = case_numbers();
+    let cases = numbers.end - numbers.start;
     let mut bases: Vec<String> = BUILT_IN_FILES
         .iter()
         .map(|(_, text)| text.to_string())
@@ -209,7 +210,7 @@ fn the_lesson_reader_refuses_garbage_by_line_and_field() {
     bases.push(SMALL.to_string());
     std::panic::set_hook(Box::new(|_| {}));
     let mut failed = Vec::new();
-    for n in from..from + cases {
+    for n in numbers {
         if let Err(e) = one_case(n, &bases) {
             failed.push(format!("case {n}: {e}"));
         }

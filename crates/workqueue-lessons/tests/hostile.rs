@@ -191,13 +191,7 @@ fn every_hostile_lesson_is_answered_or_refused_within_its_budget() {
                 println!("{name}: refused in {took:?}: {}", mistakes[0]);
             }
             (Ok(_), Ok(v)) => {
-                let answers: Vec<_> = v
-                    .steps
-                    .iter()
-                    .filter_map(|s| s.question.as_ref())
-                    .map(|q| q.answer.clone())
-                    .collect();
-                println!("{name}: answered in {took:?}: {answers:?}");
+                println!("{name}: answered in {took:?}: {:?}", v.answers());
             }
             _ => unreachable!(),
         }

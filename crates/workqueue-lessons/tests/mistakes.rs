@@ -46,75 +46,87 @@ fn the_good_lesson_reads_and_answers() {
     assert_eq!(l.answer(0).unwrap().unwrap().text(), "7");
 }
 
-#[test]
-fn an_unknown_field_is_named_on_its_line() {
-    let text = GOOD.replace(
-        r#""unit": "requeues","#,
-        r#""unit": "requeues", "hint": "x","#,
-    );
-    let e = refused(&text);
-    assert_eq!(e.line, line_of(&text, "\"hint\""), "{e}");
-    assert!(e.field.ends_with("hint"), "{e}");
-    assert!(e.reason.contains("unknown field"), "{e}");
+/// How a refusal's field must read.
+enum Field {
+    Is(&'static str),
+    EndsWith(&'static str),
+    Contains(&'static str),
 }
 
-/// A field refused after reading is named on the line of its own value,
-/// not on the first line where the same name stands (two controllers).
-#[test]
-fn a_refused_field_is_named_on_its_own_line_when_its_name_repeats() {
-    let text = GOOD.replace(
-        r#""controllers": [{"default_script": {"type": "always", "outcome": {"kind": "error"}}}]"#,
-        "\"controllers\": [\n      {\"name\": \"a\", \"controller\": {\"workers\": 2}},\n      {\"name\": \"b\", \"controller\": {\"workers\": 0}}\n    ]",
-    );
-    let e = refused(&text);
-    assert!(
-        e.field.ends_with("controllers[1].controller.workers"),
-        "{e}"
-    );
-    assert_eq!(e.line, line_of(&text, "\"workers\": 0"), "{e}");
+/// One mistake made in GOOD, by replacing `[this, with]`, and its refusal:
+/// `(on, field, reason)` — it names the first line holding `on`, a field
+/// as `field` says and, where given, a reason with `reason` in it.
+struct Mistake {
+    name: &'static str,
+    replace: [&'static str; 2],
+    refused: (&'static str, Field, Option<&'static str>),
 }
 
 #[test]
-fn a_bad_duration_is_named_on_its_line() {
-    let text = GOOD.replace(r#""until": "1s""#, r#""until": "1 sec""#);
-    let e = refused(&text);
-    assert_eq!(e.line, line_of(&text, "1 sec"), "{e}");
-    assert!(e.field.contains("until"), "{e}");
-}
-
-#[test]
-fn a_question_the_vocabulary_lacks_is_named() {
-    let text = GOOD.replace(
-        r#"{"requeues": {"until": "1s"}}"#,
-        r#"{"happiness": {"until": "1s"}}"#,
-    );
-    let e = refused(&text);
-    assert_eq!(e.line, line_of(&text, "happiness"), "{e}");
-    assert!(e.field.contains("query"), "{e}");
-    assert!(e.reason.contains("unknown variant `happiness`"), "{e}");
-}
-
-#[test]
-fn a_lane_the_stage_lacks_is_named() {
-    let text = GOOD.replace(r#"["waiting"]"#, r#"["waiting", "backlog"]"#);
-    let e = refused(&text);
-    assert_eq!(e.line, line_of(&text, "backlog"), "{e}");
-    assert!(e.field.contains("lanes"), "{e}");
-    assert!(e.reason.contains("backlog"), "{e}");
-}
-
-#[test]
-fn a_scenario_mistake_is_named_under_the_setup() {
-    let text = GOOD.replace(
-        r#"{"version": 2, "controllers": [{"#,
-        r#"{"version": 2, "controllers": [{"controller": {"workers": 0}, "#,
-    );
-    let e = refused(&text);
-    assert_eq!(
-        e.field, "setup.scenario.controllers[0].controller.workers",
-        "{e}"
-    );
-    assert_eq!(e.line, line_of(&text, "\"workers\""), "{e}");
+fn each_field_mistake_is_named_on_its_line() {
+    let mistakes = [
+        Mistake {
+            name: "an unknown field",
+            replace: [r#""unit": "requeues","#, r#""unit": "requeues", "hint": "x","#],
+            refused: ("\"hint\"", Field::EndsWith("hint"), Some("unknown field")),
+        },
+        // A field refused after reading is named on the line of its own
+        // value, not on the first line where the same name stands (two
+        // controllers).
+        Mistake {
+            name: "a refused field whose name repeats",
+            replace: [
+                r#""controllers": [{"default_script": {"type": "always", "outcome": {"kind": "error"}}}]"#,
+                "\"controllers\": [\n      {\"name\": \"a\", \"controller\": {\"workers\": 2}},\n      {\"name\": \"b\", \"controller\": {\"workers\": 0}}\n    ]",
+            ],
+            refused: ("\"workers\": 0", Field::EndsWith("controllers[1].controller.workers"), None),
+        },
+        Mistake {
+            name: "a bad duration",
+            replace: [r#""until": "1s""#, r#""until": "1 sec""#],
+            refused: ("1 sec", Field::Contains("until"), None),
+        },
+        Mistake {
+            name: "a question the vocabulary lacks",
+            replace: [r#"{"requeues": {"until": "1s"}}"#, r#"{"happiness": {"until": "1s"}}"#],
+            refused: ("happiness", Field::Contains("query"), Some("unknown variant `happiness`")),
+        },
+        Mistake {
+            name: "a lane the stage lacks",
+            replace: [r#"["waiting"]"#, r#"["waiting", "backlog"]"#],
+            refused: ("backlog", Field::Contains("lanes"), Some("backlog")),
+        },
+        Mistake {
+            name: "a scenario mistake, named under the setup",
+            replace: [
+                r#"{"version": 2, "controllers": [{"#,
+                r#"{"version": 2, "controllers": [{"controller": {"workers": 0}, "#,
+            ],
+            refused: (
+                "\"workers\"",
+                Field::Is("setup.scenario.controllers[0].controller.workers"),
+                None,
+            ),
+        },
+    ];
+    for Mistake {
+        name,
+        replace: [this, with],
+        refused: (on, field, reason),
+    } in mistakes
+    {
+        let text = GOOD.replace(this, with);
+        let e = refused(&text);
+        assert_eq!(e.line, line_of(&text, on), "{name}: {e}");
+        match field {
+            Field::Is(f) => assert_eq!(e.field, f, "{name}: {e}"),
+            Field::EndsWith(f) => assert!(e.field.ends_with(f), "{name}: {e}"),
+            Field::Contains(f) => assert!(e.field.contains(f), "{name}: {e}"),
+        }
+        if let Some(reason) = reason {
+            assert!(e.reason.contains(reason), "{name}: {e}");
+        }
+    }
 }
 
 #[test]

@@ -8,6 +8,14 @@ fn scenario(name: &str) -> String {
     format!("{}/../../scenarios/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
+/// A fresh temporary directory for one test (`name` keeps tests that run
+/// at once apart).
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("wqsim-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 mod common;
 use common::{wqsim_ok, wqsim_ok_str};
 
@@ -36,8 +44,7 @@ fn wqsim_runs_a_scenario_and_writes_its_series() {
 
 #[test]
 fn wqsim_refuses_a_malformed_scenario_and_names_the_field() {
-    let dir = std::env::temp_dir().join(format!("wqsim-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("bad");
     let bad = dir.join("bad.json");
     std::fs::write(&bad, r#"{"version": 1, "controller": {"workers": 0}}"#).unwrap();
     let out = common::wqsim(&[&bad]);
@@ -143,42 +150,30 @@ fn wqsim_lesson_answers_every_built_in_question() {
 /// the good files given with it are still answered.
 #[test]
 fn wqsim_lesson_refuses_a_bad_file_with_its_line() {
-    let dir = std::env::temp_dir().join(format!("wqsim-lesson-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let bad = dir.join("bad.md");
-    std::fs::write(
-        &bad,
-        "# Bad\n\n## Step\n\n```step\n{\"focus\": {\"lanes\": [\"queue\"]},\n \"setup\": {\"scenario\": {\"version\": 2, \"controllers\": [{}]}},\n \"question\": {\"ask\": \"?\", \"query\": {\"mood\": {}}}}\n```\n",
-    )
-    .unwrap();
     let good = format!("{}/backoff.md", lessons_dir());
-    let out = common::wqsim(&["lesson".as_ref(), bad.as_os_str(), good.as_ref()]);
-    std::fs::remove_dir_all(&dir).ok();
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let (err, out) = lesson_refused(
+        "lesson",
+        "bad.md",
+        "# Bad\n\n## Step\n\n```step\n{\"focus\": {\"lanes\": [\"queue\"]},\n \"setup\": {\"scenario\": {\"version\": 2, \"controllers\": [{}]}},\n \"question\": {\"ask\": \"?\", \"query\": {\"mood\": {}}}}\n```\n",
+        Some(&good),
+    );
     assert!(
         err.contains("bad.md: line 8: question.query: unknown variant `mood`"),
         "{err}"
     );
-    assert!(String::from_utf8_lossy(&out.stdout).contains("answer backoff/1: 7 requeues"));
+    assert!(out.contains("answer backoff/1: 7 requeues"));
 }
 
 /// A step no screen can show (a key its scene never has, the bucket of a
 /// run without one) is named with its step and line; the answers still print.
 #[test]
 fn wqsim_lesson_names_a_step_no_screen_can_show() {
-    let dir = std::env::temp_dir().join(format!("wqsim-unshowable-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("ghost.md");
-    std::fs::write(
-        &file,
+    let (err, _) = lesson_refused(
+        "unshowable",
+        "ghost.md",
         "# Ghost\n\n## First\n\nText.\n\n```step\n{\"focus\": {\"lanes\": [\"waiting\"]},\n \"setup\": {\"scenario\": {\"version\": 2, \"controllers\": [{\"limiter\": {\"type\": \"exponential\", \"base_ns\": \"5ms\", \"max_ns\": \"1s\"}}]},\n  \"inputs\": [{\"do\": {\"input\": \"add\", \"key\": \"a\"}}]}}\n```\n\n## Second\n\nMore.\n\n```step\n{\"focus\": {\"lanes\": [\"bucket\"], \"key\": \"b\"}}\n```\n",
-    )
-    .unwrap();
-    let out = common::wqsim(&["lesson".as_ref(), file.as_os_str()]);
-    std::fs::remove_dir_all(&dir).ok();
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
+        None,
+    );
     assert!(
         err.contains("ghost.md: line 13: focus.key: step \"Second\": b is never added"),
         "{err}"
@@ -189,11 +184,25 @@ fn wqsim_lesson_names_a_step_no_screen_can_show() {
     );
 }
 
+/// `wqsim lesson` on `text`, saved as `file` in a fresh temporary directory
+/// (`dir`, removed after), then on the lesson file `more` where one is
+/// given: refused with exit code 1. What it printed: stderr, stdout.
+fn lesson_refused(dir: &str, file: &str, text: &str, more: Option<&str>) -> (String, String) {
+    let dir = temp_dir(dir);
+    let path = dir.join(file);
+    std::fs::write(&path, text).unwrap();
+    let mut args = vec![std::ffi::OsStr::new("lesson"), path.as_os_str()];
+    args.extend(more.map(std::ffi::OsStr::new));
+    let out = common::wqsim(&args);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(out.status.code(), Some(1));
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    (text(&out.stderr), text(&out.stdout))
+}
+
 /// A scenario file written to a fresh temporary directory.
 fn temp_file(name: &str, json: &serde_json::Value) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("wqsim-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{name}.json"));
+    let path = temp_dir(name).join(format!("{name}.json"));
     std::fs::write(&path, json.to_string()).unwrap();
     path
 }
@@ -343,8 +352,7 @@ fn wqsim_runs_a_downloaded_run_with_its_typed_keys() {
 /// same value, exact, for a script.
 #[test]
 fn wqsim_summarises_a_run_in_words_and_in_json() {
-    let dir = std::env::temp_dir().join(format!("wqsim-summary-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("summary");
     let json = dir.join("summary.json");
     let text = wqsim_ok(&[
         scenario("fail-three-times.json").as_ref(),
@@ -369,12 +377,7 @@ fn wqsim_imports_a_go_set_up_and_runs_it() {
         "{}/../workqueue-go/tests/fixtures/provider",
         env!("CARGO_MANIFEST_DIR")
     );
-    let out = common::wqsim(&["import", &dir]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = common::wqsim_success(&["import", &dir]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("main.go:21: flag --max-reconcile-rate: its default, 10"),
@@ -401,27 +404,16 @@ fn wqsim_imports_a_go_set_up_and_runs_it() {
 /// `wqsim export` writes the set-up as Go; `wqsim import` reads it back.
 #[test]
 fn wqsim_exports_go_that_imports_back() {
-    let out = common::wqsim(&["export", &scenario("shared-bucket.json")]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let go = String::from_utf8_lossy(&out.stdout).into_owned();
+    let go = wqsim_ok_str(&["export", &scenario("shared-bucket.json")]);
     assert!(
         go.contains("shared := &workqueue.TypedBucketRateLimiter"),
         "{go}"
     );
-    let dir = std::env::temp_dir().join(format!("wqsim-export-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("export");
     std::fs::write(dir.join("main.go"), &go).unwrap();
-    let out = common::wqsim(&["import", dir.to_str().unwrap()]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let back = workqueue_core::Scenario::from_json(&String::from_utf8_lossy(&out.stdout)).unwrap();
+    let back =
+        workqueue_core::Scenario::from_json(&wqsim_ok_str(&["import", dir.to_str().unwrap()]))
+            .unwrap();
     assert_eq!(
         back.shared_bucket.map(|b| (b.qps, b.burst)),
         Some((10.0, 100))

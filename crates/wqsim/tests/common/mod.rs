@@ -12,16 +12,22 @@ pub fn wqsim<S: AsRef<OsStr>>(args: &[S]) -> Output {
         .unwrap()
 }
 
-/// Runs wqsim with `args`, requires success, and returns what it printed.
+/// Runs wqsim with `args` and requires success (showing stderr where not).
 #[allow(dead_code)] // (not every test file uses each)
-pub fn wqsim_ok(args: &[&OsStr]) -> String {
+pub fn wqsim_success<S: AsRef<OsStr>>(args: &[S]) -> Output {
     let out = wqsim(args);
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    out
+}
+
+/// Runs wqsim with `args`, requires success, and returns what it printed.
+#[allow(dead_code)] // (not every test file uses each)
+pub fn wqsim_ok(args: &[&OsStr]) -> String {
+    String::from_utf8_lossy(&wqsim_success(args).stdout).into_owned()
 }
 
 /// The same, with plain text arguments.
