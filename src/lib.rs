@@ -249,7 +249,7 @@ pub fn app() -> Html {
                 // beside the narration, which is paged to fit, never cut.
                 <main class="embed-layout">
                     // A lesson about a manager shows its controllers here too.
-                    { if state.is_manager() { html! { <ManagerStage /> } } else { html! { <Stage /> } } }
+                    { if state.is_manager() { html! { <ManagerStage /> } } else { html! { <Stage ..components::stage::StageProps::of(&state, context.dispatcher()) /> } } }
                     <div class="embed-side">
                         <LessonRefusal />
                         <LessonPanel />
@@ -261,10 +261,11 @@ pub fn app() -> Html {
             </ContextProvider<LessonWorker>></ContextProvider<PlaygroundContext>>
         };
     }
+    // Made once, for whichever layout draws it.
     let stage = if manager_mode {
         html! { <ManagerStage /> }
     } else {
-        html! { <Stage /> }
+        html! { <Stage ..components::stage::StageProps::of(&state, context.dispatcher()) /> }
     };
     if state.mode.audience {
         // The projector: the stage and the narration, nothing else. The
@@ -326,7 +327,7 @@ pub fn app() -> Html {
                     { welcome(&state) }
                     <LessonRefusal />
                     <LessonPanel />
-                    { if manager_mode { html! { <ManagerStage /> } } else { html! { <><Inputs settings={state.settings.clone()} resync_active={state.resync_active()} dispatch={context.dispatcher()} /><Stage /></> } } }
+                    { if manager_mode { stage } else { html! { <><Inputs settings={state.settings.clone()} resync_active={state.resync_active()} dispatch={context.dispatcher()} />{ stage }</> } } }
                 </div>
                 <Side />
             </main>

@@ -7,12 +7,11 @@ use workqueue_core::{format_go_duration, Instant, Manager, Simulation, StageView
 use workqueue_core::{BucketOwner, BucketView};
 use yew::prelude::*;
 
-use super::chips::{chip, lane_of, more, use_arrival, waiting_chip};
+use super::chips::{chip, lane_of, more, use_arrival, waiting_chip, Chips};
 use super::stage::bucket_gauge;
 use super::use_playground;
 use crate::format;
 use crate::state::Action;
-use crate::store::StateRef;
 
 /// Keys drawn per lane in a controller's column.
 const CHIPS: usize = 6;
@@ -160,14 +159,7 @@ fn totals(m: &Manager) -> Html {
     }
 }
 
-fn column(
-    state: &StateRef,
-    name: &str,
-    c: &Simulation,
-    view: &StageView,
-    fitted: bool,
-    arrived: Option<&'static str>,
-) -> Html {
+fn column(cx: Chips<'_>, name: &str, c: &Simulation, view: &StageView, fitted: bool) -> Html {
     let now = view.now;
     let reconciles = c.inner_reconciles();
     // Over the last second, as the headline counts (none before one has passed).
@@ -208,14 +200,14 @@ fn column(
             <div class="lane queue mini">
                 <h4>{ format!("Queue: {}", format::count(view.queued_total as u64)) }</h4>
                 <div class="chips">
-                    { for view.queued.iter().map(|k| chip(state, k, "queued", arrived, html! {})) }
+                    { for view.queued.iter().map(|k| chip(cx, k, "queued", html! {})) }
                     { more(view.queued_total.saturating_sub(view.queued.len())) }
                 </div>
             </div>
             <div class="lane waiting mini">
                 <h4>{ format!("Waiting: {}", format::count(view.waiting_total as u64)) }</h4>
                 <div class="chips">
-                    { for view.waiting.iter().map(|w| waiting_chip(state, now, w, arrived)) }
+                    { for view.waiting.iter().map(|w| waiting_chip(cx, now, w)) }
                     { more(view.waiting_total.saturating_sub(view.waiting.len())) }
                 </div>
             </div>
@@ -247,6 +239,12 @@ pub fn manager_stage() -> Html {
         let lane = views.iter().find_map(|v| lane_of(v, k))?;
         Some((k.clone(), lane))
     }));
+    let dispatch = state.dispatcher();
+    let cx = Chips {
+        selected: state.selected.as_deref(),
+        arrived,
+        dispatch: &dispatch,
+    };
     let exit = {
         let d = state.dispatcher();
         Callback::from(move |_| d.dispatch(Action::ExitManager))
@@ -261,12 +259,12 @@ pub fn manager_stage() -> Html {
                 </div>
                 // Every controller on the other version: each keeps its
                 // limiter, and one left unset takes that version's default.
-                <super::stage::QueueSwitch />
+                <super::stage::QueueSwitch ..super::stage::QueueSwitchProps::of(&state, state.dispatcher()) />
             }
             { totals(m) }
             { shared_parts(m, &views, focused) }
             <div class={classes!("controllers", focused.then_some("focus"))} data-lane="manager" style={format!("grid-template-columns: repeat({}, minmax(0, 1fr))", m.len().clamp(1, 3))}>
-                { for m.controllers().zip(&views).map(|((name, c), view)| column(&state, name, c, view, fitted, arrived)) }
+                { for m.controllers().zip(&views).map(|((name, c), view)| column(cx, name, c, view, fitted)) }
             </div>
         </section>
     }
