@@ -249,7 +249,7 @@ pub fn app() -> Html {
                 // beside the narration, which is paged to fit, never cut.
                 <main class="embed-layout">
                     // A lesson about a manager shows its controllers here too.
-                    { if state.is_manager() { html! { <ManagerStage /> } } else { html! { <Stage ..components::stage::StageProps::of(&state, context.dispatcher()) /> } } }
+                    { if state.is_manager() { html! { <ManagerStage ..components::manager_stage::ManagerStageProps::of(&state, context.dispatcher()) /> } } else { html! { <Stage ..components::stage::StageProps::of(&state, context.dispatcher()) /> } } }
                     <div class="embed-side">
                         <LessonRefusal />
                         <LessonPanel />
@@ -263,7 +263,7 @@ pub fn app() -> Html {
     }
     // Made once, for whichever layout draws it.
     let stage = if manager_mode {
-        html! { <ManagerStage /> }
+        html! { <ManagerStage ..components::manager_stage::ManagerStageProps::of(&state, context.dispatcher()) /> }
     } else {
         html! { <Stage ..components::stage::StageProps::of(&state, context.dispatcher()) /> }
     };
