@@ -678,4 +678,13 @@ mod tests {
         assert!(failures_per_second(1, fast).unwrap() > 10.0);
         assert_eq!(failures_per_second(4, Duration::ZERO), None, "no ceiling");
     }
+
+    /// The stage renders again only when what it draws changed.
+    #[test]
+    fn the_props_are_equal_while_the_state_is() {
+        let context = crate::store::PlaygroundContext::new(Playground::from_url("", ""));
+        let state = context.read();
+        let props = || StageProps::of(&state, context.dispatcher());
+        assert!(props() == props());
+    }
 }
