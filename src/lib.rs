@@ -272,7 +272,7 @@ pub fn app() -> Html {
                 // beside the narration, which is paged to fit, never cut.
                 <main class="embed-layout">
                     // A lesson about a manager shows its controllers here too.
-                    { if state.is_manager() { html! { <ManagerStage /> } } else { html! { <Stage /> } } }
+                    { if state.is_manager() { html! { <ManagerStage ..components::manager_stage::ManagerStageProps::of(&state, context.dispatcher()) /> } } else { html! { <Stage ..components::stage::StageProps::of(&state, context.dispatcher()) /> } } }
                     <div class="embed-side">
                         <LessonRefusal />
                         <LessonPanel />
@@ -284,10 +284,11 @@ pub fn app() -> Html {
             </ContextProvider<LessonWorker>></ContextProvider<PlaygroundContext>>
         };
     }
+    // Made once, for whichever layout draws it.
     let stage = if manager_mode {
-        html! { <ManagerStage /> }
+        html! { <ManagerStage ..components::manager_stage::ManagerStageProps::of(&state, context.dispatcher()) /> }
     } else {
-        html! { <Stage /> }
+        html! { <Stage ..components::stage::StageProps::of(&state, context.dispatcher()) /> }
     };
     if state.mode.audience {
         // The projector: the stage and the narration, nothing else. The
@@ -350,7 +351,7 @@ pub fn app() -> Html {
                     { welcome(&state) }
                     <LessonRefusal />
                     <LessonPanel />
-                    { if manager_mode { html! { <ManagerStage /> } } else { html! { <><Inputs settings={state.settings.clone()} resync_active={state.resync_active()} dispatch={context.dispatcher()} /><Stage /></> } } }
+                    { if manager_mode { stage } else { html! { <><Inputs settings={state.settings.clone()} resync_active={state.resync_active()} dispatch={context.dispatcher()} />{ stage }</> } } }
                 </div>
                 <Side ..SideProps::of(&state, context.run(), context.dispatcher()) />
             </main>

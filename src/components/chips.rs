@@ -1,6 +1,8 @@
 //! A key on the stage: its chip in a lane (what it is, its failures, the
 //! events merged into it), the countdown of a waiting key, and the arrival
 //! highlight that lets the eye follow the selected key from lane to lane.
+//! The chips are drawn from what the stage hands them ([`Chips`]), never
+//! from the state.
 
 use workqueue_core::{Duration, Instant, StageView};
 use workqueue_core::{KeyView, WaitingView, WorkerView};
@@ -8,7 +10,7 @@ use yew::prelude::*;
 
 use crate::format;
 use crate::state::Action;
-use crate::store::StateRef;
+use crate::store::Dispatcher;
 
 /// How long the selected key's arrival highlight lasts after it changes place (ms).
 const ARRIVAL_MS: f64 = 600.0;
@@ -49,20 +51,22 @@ pub(super) fn use_arrival(place: Option<(String, &'static str)>) -> Option<&'sta
     (now - last.2 < ARRIVAL_MS).then_some(lane)
 }
 
-/// A key's chip in lane `class`; `arrived` is the lane the selected key
-/// has just arrived in (see [`use_arrival`]).
-pub(super) fn chip(
-    state: &StateRef,
-    k: &KeyView,
-    class: &'static str,
-    arrived: Option<&'static str>,
-    extra: Html,
-) -> Html {
+/// What every chip of one stage draws with: the selected key, the lane it
+/// has just arrived in (see [`use_arrival`]), and where a click goes.
+#[derive(Clone, Copy)]
+pub(super) struct Chips<'a> {
+    pub selected: Option<&'a str>,
+    pub arrived: Option<&'static str>,
+    pub dispatch: &'a Dispatcher,
+}
+
+/// A key's chip in lane `class`.
+pub(super) fn chip(cx: Chips<'_>, k: &KeyView, class: &'static str, extra: Html) -> Html {
     let key = k.key.clone();
-    let selected = state.selected.as_deref() == Some(key.as_str());
-    let arrived = selected && arrived == Some(class);
+    let selected = cx.selected == Some(key.as_str());
+    let arrived = selected && cx.arrived == Some(class);
     let onclick = {
-        let d = state.dispatcher();
+        let d = cx.dispatch.clone();
         let key = key.clone();
         Callback::from(move |_| d.dispatch(Action::Select(Some(key.clone()))))
     };
@@ -78,7 +82,7 @@ pub(super) fn chip(
     // Selected on the press itself: a travelling chip is caught where the
     // pointer went down, not where it has glided to by the release.
     let onpointerdown = {
-        let d = state.dispatcher();
+        let d = cx.dispatch.clone();
         let key = key.clone();
         Callback::from(move |e: PointerEvent| {
             if e.button() == 0 {
@@ -111,12 +115,7 @@ pub(super) fn more(n: usize) -> Html {
     html! { <span class="more pile">{ format!("+{} more", format::count(n as u64)) }</span> }
 }
 
-pub(super) fn waiting_chip(
-    state: &StateRef,
-    now: Instant,
-    w: &WaitingView,
-    arrived: Option<&'static str>,
-) -> Html {
+pub(super) fn waiting_chip(cx: Chips<'_>, now: Instant, w: &WaitingView) -> Html {
     let left = w.fraction_left(now);
     let delay = Duration::from_nanos(
         (w.ready_at - w.from.wide()).clamp(0, Duration::MAX.as_nanos() as i128) as i64,
@@ -127,10 +126,9 @@ pub(super) fn waiting_chip(
         "waiting out its own backoff or RequeueAfter"
     };
     chip(
-        state,
+        cx,
         &w.key,
         "waiting",
-        arrived,
         html! {
             <>
                 <span class={classes!("ring", w.on_bucket.then_some("on-bucket"))} style={format!("--left:{left:.3}")} title={title}></span>

@@ -1,18 +1,19 @@
 //! The stage of a manager: what the controllers share drawn once, across
 //! the top (Crossplane's global bucket or a shared bucket, and the API
 //! client), and one column per controller below (its queue, workers and
-//! waiting keys, with its own backoff), all fed by the shared parts.
+//! waiting keys, with its own backoff), all fed by the shared parts. What
+//! it draws is read from the run once, into [`ManagerStageProps`] (made by
+//! [`ManagerStageProps::of`] where the stage is placed).
 
-use workqueue_core::{format_go_duration, Instant, Manager, Simulation, StageView, SECOND};
-use workqueue_core::{BucketOwner, BucketView};
+use workqueue_core::{format_go_duration, ClientLimit, Duration, Instant, Manager, StageView};
+use workqueue_core::{BucketOwner, BucketView, SECOND};
 use yew::prelude::*;
 
-use super::chips::{chip, lane_of, more, use_arrival, waiting_chip};
-use super::stage::bucket_gauge;
-use super::use_playground;
+use super::chips::{chip, lane_of, more, use_arrival, waiting_chip, Chips};
+use super::stage::{bucket_gauge, QueueSwitch, QueueSwitchProps};
 use crate::format;
-use crate::state::Action;
-use crate::store::StateRef;
+use crate::state::{Action, Playground};
+use crate::store::Dispatcher;
 
 /// Keys drawn per lane in a controller's column.
 const CHIPS: usize = 6;
@@ -20,53 +21,95 @@ const CHIPS: usize = 6;
 /// projector, an embed): none, the lanes' counts keep every column on screen.
 const FITTED_CHIPS: usize = 0;
 
+/// What the controllers share, as the top row draws it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SharedView {
+    /// Who shares the global bucket and the client: every controller.
+    pub by_all: String,
+    /// Who the shared limiter bucket is passed to.
+    pub by_sharers: String,
+    /// Crossplane's global bucket.
+    pub global: Option<BucketView>,
+    /// The bucket some controllers' limiters share.
+    pub shared: Option<BucketView>,
+    /// API requests through the client, and the time they waited.
+    pub requests: u64,
+    pub waited: Duration,
+    /// The client's buckets: the kinds each serves, and its level.
+    pub client_levels: Vec<(Vec<String>, f64)>,
+    pub client_limit: Option<ClientLimit>,
+}
+
+impl SharedView {
+    /// `views` are the controllers' stage views, in order (each computed once a frame).
+    fn of(m: &Manager, views: &[&StageView]) -> SharedView {
+        let s = m.scenario();
+        let names: Vec<&str> = m.controllers().map(|(n, _)| n).collect();
+        let sharers: Vec<&str> = m
+            .controllers()
+            .filter(|(_, c)| c.spec().shares_bucket)
+            .map(|(n, _)| n)
+            .collect();
+        let (global, shared) = m.shared_levels();
+        let on_bucket: usize = views
+            .iter()
+            .filter_map(|v| v.bucket.as_ref())
+            .map(|b| b.waiting_on_bucket)
+            .sum();
+        let (requests, waited) = m.client_totals();
+        SharedView {
+            by_all: format!("shared by {}", names.join(", ")),
+            by_sharers: format!("passed to {}", sharers.join(", ")),
+            global: global.zip(s.crossplane.as_ref()).map(|(tokens, cp)| {
+                let d = cp.derived();
+                BucketView {
+                    owner: BucketOwner::Crossplane,
+                    tokens,
+                    burst: d.global_burst,
+                    qps: d.global_qps,
+                    waiting_on_bucket: on_bucket,
+                }
+            }),
+            shared: shared
+                .zip(s.shared_bucket.as_ref())
+                .map(|(tokens, b)| BucketView {
+                    owner: BucketOwner::Shared,
+                    tokens,
+                    burst: b.burst,
+                    qps: b.qps,
+                    waiting_on_bucket: on_bucket,
+                }),
+            requests,
+            waited,
+            client_levels: m
+                .client_levels()
+                .into_iter()
+                .map(|(kinds, tokens)| (kinds.to_vec(), tokens))
+                .collect(),
+            client_limit: s.client_limit(),
+        }
+    }
+}
+
 /// The shared buckets, each drawn once, with who shares them.
-/// `views` are the controllers' stage views, in order (each computed once a frame).
-fn shared_parts(m: &Manager, views: &[StageView], focused: bool) -> Html {
-    let s = m.scenario();
-    let names: Vec<&str> = m.controllers().map(|(n, _)| n).collect();
-    let by_all = format!("shared by {}", names.join(", "));
-    let sharers: Vec<&str> = m
-        .controllers()
-        .filter(|(_, c)| c.spec().shares_bucket)
-        .map(|(n, _)| n)
-        .collect();
-    let by_sharers = format!("passed to {}", sharers.join(", "));
-    let (global, shared) = m.shared_levels();
-    let on_bucket: usize = views
-        .iter()
-        .filter_map(|v| v.bucket.as_ref())
-        .map(|b| b.waiting_on_bucket)
-        .sum();
+fn shared_parts(s: &SharedView, focused: bool) -> Html {
+    let SharedView {
+        by_all,
+        by_sharers,
+        requests,
+        waited,
+        ..
+    } = s;
+    let (requests, waited) = (*requests, *waited);
     let mut parts = Vec::new();
-    if let (Some(tokens), Some(cp)) = (global, &s.crossplane) {
-        let d = cp.derived();
-        parts.push((
-            "global",
-            bucket_gauge(&BucketView {
-                owner: BucketOwner::Crossplane,
-                tokens,
-                burst: d.global_burst,
-                qps: d.global_qps,
-                waiting_on_bucket: on_bucket,
-            }),
-        ));
+    if let Some(b) = &s.global {
+        parts.push(("global", bucket_gauge(b)));
     }
-    if let (Some(tokens), Some(b)) = (shared, &s.shared_bucket) {
-        parts.push((
-            "shared",
-            bucket_gauge(&BucketView {
-                owner: BucketOwner::Shared,
-                tokens,
-                burst: b.burst,
-                qps: b.qps,
-                waiting_on_bucket: on_bucket,
-            }),
-        ));
+    if let Some(b) = &s.shared {
+        parts.push(("shared", bucket_gauge(b)));
     }
-    let (requests, waited) = m.client_totals();
-    let buckets = m.client_levels();
-    let client_part = match (buckets.as_slice(), s.client_limit()) {
+    let buckets = &s.client_levels;
+    let client_part = match (buckets.as_slice(), s.client_limit) {
         // One bucket for every kind: drawn as the others are.
         ([(_, tokens)], Some(c)) => html! {
             <>
@@ -119,71 +162,110 @@ fn shared_parts(m: &Manager, views: &[StageView], focused: bool) -> Html {
 
 /// All controllers together against the limit they share, and the end of
 /// the run: a manager's run lasts its set duration.
-fn totals(m: &Manager) -> Html {
-    let now = m.now();
-    let rate: Option<f64> = m
-        .controllers()
-        .map(|(_, c)| c.series().reconciles_per_second(now, SECOND))
-        .sum();
-    let s = m.scenario();
-    let limit = match (&s.crossplane, &s.shared_bucket) {
-        (Some(cp), _) => Some(("the global bucket", cp.derived().global_qps)),
-        (None, Some(b)) => Some(("the shared bucket", b.qps)),
-        _ => None,
-    };
+#[derive(Clone, Debug, PartialEq)]
+pub struct TotalsView {
+    pub controllers: usize,
+    /// Every controller's reconciles over the last second, summed (none
+    /// before one has passed).
+    pub rate: Option<f64>,
+    /// The shared limit (what it is, its rate), while it holds keys back.
+    pub against: Option<(&'static str, f64)>,
+    /// The run's set end, and whether the run is there.
+    pub end: Instant,
+    pub ended: bool,
+}
+
+impl TotalsView {
+    fn of(m: &Manager) -> TotalsView {
+        let now = m.now();
+        let rate: Option<f64> = m
+            .controllers()
+            .map(|(_, c)| c.series().reconciles_per_second(now, SECOND))
+            .sum();
+        let s = m.scenario();
+        let limit = match (&s.crossplane, &s.shared_bucket) {
+            (Some(cp), _) => Some(("the global bucket", cp.derived().global_qps)),
+            (None, Some(b)) => Some(("the shared bucket", b.qps)),
+            _ => None,
+        };
+        // The shared limit is named only while it holds keys back (keys that
+        // succeed never ask it).
+        let (global, shared) = m.shared_levels();
+        let holding = match (&s.crossplane, &s.shared_bucket) {
+            (Some(_), _) => global.is_some_and(|t| t < 1.0),
+            (None, Some(_)) => shared.is_some_and(|t| t < 1.0),
+            _ => false,
+        };
+        let end = Instant::T0 + s.duration_ns;
+        TotalsView {
+            controllers: m.len(),
+            rate,
+            against: limit.filter(|_| holding),
+            end,
+            ended: now >= end,
+        }
+    }
+}
+
+fn totals(t: &TotalsView) -> Html {
+    let TotalsView {
+        controllers,
+        rate,
+        end,
+        ended,
+        ..
+    } = *t;
     let rate_text = match rate {
-        Some(r) => format!(
-            "All {} controllers: {r:.1} reconciles/s over the last second",
-            m.len()
-        ),
-        None => format!("All {} controllers: no whole second yet", m.len()),
+        Some(r) => {
+            format!("All {controllers} controllers: {r:.1} reconciles/s over the last second")
+        }
+        None => format!("All {controllers} controllers: no whole second yet"),
     };
-    // The shared limit is named only while it holds keys back (keys that
-    // succeed never ask it).
-    let (global, shared) = m.shared_levels();
-    let holding = match (&s.crossplane, &s.shared_bucket) {
-        (Some(_), _) => global.is_some_and(|t| t < 1.0),
-        (None, Some(_)) => shared.is_some_and(|t| t < 1.0),
-        _ => false,
-    };
-    let against = limit
-        .filter(|_| holding)
+    let against = t
+        .against
         .map(|(what, qps)| format!(", against the {qps}/s that {what} allows"));
-    let ended = now >= Instant::T0 + s.duration_ns;
     html! {
         <div class="manager-totals">
             <p class="total-rate" data-testid="total-rate">{ rate_text }{ against.unwrap_or_default() }</p>
             { if ended { html! {
-                <p class="run-ended" role="status" data-testid="run-ended">{ format!("The run ended at {}, the length it was set to. Restart plays it again.", format::clock(Instant::T0 + s.duration_ns)) }</p>
+                <p class="run-ended" role="status" data-testid="run-ended">{ format!("The run ended at {}, the length it was set to. Restart plays it again.", format::clock(end)) }</p>
             } } else { html! {} } }
         </div>
     }
 }
 
-fn column(
-    state: &StateRef,
-    name: &str,
-    c: &Simulation,
-    view: &StageView,
-    fitted: bool,
-    arrived: Option<&'static str>,
-) -> Html {
+/// One controller's column: its stage view and its figures.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ColumnView {
+    pub name: String,
+    pub view: StageView,
+    /// Reconciles so far.
+    pub reconciles: u64,
+    /// Over the last second, as the headline counts (none before one has passed).
+    pub rate: Option<f64>,
+    pub converged_at: Option<Instant>,
+}
+
+fn column(cx: Chips<'_>, col: &ColumnView, fitted: bool) -> Html {
+    let ColumnView {
+        name,
+        view,
+        reconciles,
+        ..
+    } = col;
     let now = view.now;
-    let reconciles = c.inner_reconciles();
-    // Over the last second, as the headline counts (none before one has passed).
-    let rate = c
-        .series()
-        .reconciles_per_second(now, SECOND)
+    let rate = col
+        .rate
         .map_or_else(|| "–/s".to_string(), |r| format!("{r:.1}/s"));
-    let converged = match c.converged_at() {
+    let converged = match col.converged_at {
         Some(t) => format!(" · converged at {}", format::clock(t)),
         None => " · not converged yet".into(),
     };
     if fitted {
         // A projector or an embed: each column in three short lines, so
         // every column stays on screen however the shared row grows.
-        let converged = c
-            .converged_at()
+        let converged = col
+            .converged_at
             .map(|t| format!(" · done {}", format::clock(t)))
             .unwrap_or_default();
         return html! {
@@ -203,19 +285,19 @@ fn column(
         <div class="controller-column" data-testid="controller" data-controller={name.to_string()}>
             <h3 class="controller-name">{ name.to_string() }</h3>
             <p class="controller-stats" data-testid="controller-stats">
-                { format!("{} reconciles ({rate}) · {} of {} workers busy{converged}", format::count(reconciles), view.busy, view.workers_total) }
+                { format!("{} reconciles ({rate}) · {} of {} workers busy{converged}", format::count(*reconciles), view.busy, view.workers_total) }
             </p>
             <div class="lane queue mini">
                 <h4>{ format!("Queue: {}", format::count(view.queued_total as u64)) }</h4>
                 <div class="chips">
-                    { for view.queued.iter().map(|k| chip(state, k, "queued", arrived, html! {})) }
+                    { for view.queued.iter().map(|k| chip(cx, k, "queued", html! {})) }
                     { more(view.queued_total.saturating_sub(view.queued.len())) }
                 </div>
             </div>
             <div class="lane waiting mini">
                 <h4>{ format!("Waiting: {}", format::count(view.waiting_total as u64)) }</h4>
                 <div class="chips">
-                    { for view.waiting.iter().map(|w| waiting_chip(state, now, w, arrived)) }
+                    { for view.waiting.iter().map(|w| waiting_chip(cx, now, w)) }
                     { more(view.waiting_total.saturating_sub(view.waiting.len())) }
                 </div>
             </div>
@@ -223,50 +305,102 @@ fn column(
     }
 }
 
-#[function_component(ManagerStage)]
-pub fn manager_stage() -> Html {
-    let context = use_playground();
-    let state = context.read();
-    if !state.is_manager() {
-        return html! {};
+/// What a manager's stage draws: each controller's column, what they
+/// share, their totals, and the few things of the page around them.
+#[derive(Properties, PartialEq)]
+pub struct ManagerStageProps {
+    pub columns: Vec<ColumnView>,
+    pub shared: SharedView,
+    pub totals: TotalsView,
+    /// A lesson step about the manager: what its controllers share is the
+    /// part the stage keeps in full view.
+    pub focused: bool,
+    /// A projector or an embed keeps every column on screen: counts only.
+    pub fitted: bool,
+    /// The words on top, the way back and the version switch (not where a
+    /// lesson's step leads the way back on a projector).
+    pub head: Option<QueueSwitchProps>,
+    pub selected: Option<String>,
+    /// The run's clock (`data-now`).
+    pub now: Instant,
+    pub dispatch: Dispatcher,
+}
+
+impl ManagerStageProps {
+    /// What the stage shows of `state`, a manager's run.
+    pub fn of(state: &Playground, dispatch: Dispatcher) -> ManagerStageProps {
+        let m = state.engine();
+        let fitted = state.mode.workshop || state.mode.embed;
+        let chips = if fitted { FITTED_CHIPS } else { CHIPS };
+        let columns: Vec<ColumnView> = m
+            .controllers()
+            .map(|(name, c)| {
+                let view = c.stage_view(chips, 0);
+                ColumnView {
+                    name: name.to_string(),
+                    reconciles: c.inner_reconciles(),
+                    rate: c.series().reconciles_per_second(view.now, SECOND),
+                    converged_at: c.converged_at(),
+                    view,
+                }
+            })
+            .collect();
+        let views: Vec<&StageView> = columns.iter().map(|c| &c.view).collect();
+        ManagerStageProps {
+            shared: SharedView::of(m, &views),
+            totals: TotalsView::of(m),
+            focused: state
+                .focus()
+                .is_some_and(|f| f.lanes.contains(&crate::lessons::Lane::Manager)),
+            fitted,
+            head: (!(fitted && state.lesson.is_some()))
+                .then(|| QueueSwitchProps::of(state, dispatch.clone())),
+            selected: state.selected.clone(),
+            now: state.now(),
+            dispatch,
+            columns,
+        }
     }
-    let m = state.engine();
-    // A lesson step about the manager: what its controllers share is the
-    // part the stage keeps in full view.
-    let focused = state
-        .focus()
-        .is_some_and(|f| f.lanes.contains(&crate::lessons::Lane::Manager));
-    // A projector or an embed keeps every column on screen: counts only.
-    let fitted = state.mode.workshop || state.mode.embed;
-    let chips = if fitted { FITTED_CHIPS } else { CHIPS };
-    let views: Vec<StageView> = m
-        .controllers()
-        .map(|(_, c)| c.stage_view(chips, 0))
-        .collect();
-    let arrived = use_arrival(state.selected.as_ref().and_then(|k| {
-        let lane = views.iter().find_map(|v| lane_of(v, k))?;
+}
+
+#[function_component(ManagerStage)]
+pub fn manager_stage(props: &ManagerStageProps) -> Html {
+    let ManagerStageProps {
+        columns,
+        focused,
+        fitted,
+        ..
+    } = props;
+    let (focused, fitted) = (*focused, *fitted);
+    let arrived = use_arrival(props.selected.as_ref().and_then(|k| {
+        let lane = columns.iter().find_map(|c| lane_of(&c.view, k))?;
         Some((k.clone(), lane))
     }));
+    let cx = Chips {
+        selected: props.selected.as_deref(),
+        arrived,
+        dispatch: &props.dispatch,
+    };
     let exit = {
-        let d = state.dispatcher();
+        let d = props.dispatch.clone();
         Callback::from(move |_| d.dispatch(Action::ExitManager))
     };
     html! {
-        <section class="stage manager-stage" aria-label={format!("The stage: a manager with {} controllers and what they share", m.len())} data-stage="" data-manager="" data-now={state.now().as_nanos().to_string()}>
+        <section class="stage manager-stage" aria-label={format!("The stage: a manager with {} controllers and what they share", columns.len())} data-stage="" data-manager="" data-now={props.now.as_nanos().to_string()}>
             // (A lesson's step leads the way back on a projector.)
-            if !((state.mode.workshop || state.mode.embed) && state.lesson.is_some()) {
+            if let Some(switch) = &props.head {
                 <div class="manager-head">
                     <p class="hint">{"Several controllers in one process. What they share is drawn once, on top; each column is one controller with its own queue and backoff."}</p>
                     <button onclick={exit} data-testid="exit-manager">{"Back to one controller"}</button>
                 </div>
                 // Every controller on the other version: each keeps its
                 // limiter, and one left unset takes that version's default.
-                <super::stage::QueueSwitch />
+                <QueueSwitch ..switch.clone() />
             }
-            { totals(m) }
-            { shared_parts(m, &views, focused) }
-            <div class={classes!("controllers", focused.then_some("focus"))} data-lane="manager" style={format!("grid-template-columns: repeat({}, minmax(0, 1fr))", m.len().clamp(1, 3))}>
-                { for m.controllers().zip(&views).map(|((name, c), view)| column(&state, name, c, view, fitted, arrived)) }
+            { totals(&props.totals) }
+            { shared_parts(&props.shared, focused) }
+            <div class={classes!("controllers", focused.then_some("focus"))} data-lane="manager" style={format!("grid-template-columns: repeat({}, minmax(0, 1fr))", columns.len().clamp(1, 3))}>
+                { for columns.iter().map(|col| column(cx, col, fitted)) }
             </div>
         </section>
     }

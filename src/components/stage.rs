@@ -3,7 +3,8 @@
 //! marking a key in flight dirty); workers reconcile; failed keys wait in
 //! the heap with a shrinking ring; the token bucket drains and refills, its
 //! debt drawn on its own scale. Everything drawn comes from the core's
-//! [`StageView`], never from the queue's internals.
+//! [`StageView`], never from the queue's internals, handed down in
+//! [`StageProps`] (made by [`StageProps::of`] where the stage is placed).
 
 use wasm_bindgen::JsCast;
 use workqueue_charts::bucket::level;
@@ -13,15 +14,15 @@ use workqueue_core::{
 use workqueue_core::{BucketOwner, BucketView, Landing, SourceView, WorkerView};
 use yew::prelude::*;
 
-use super::chips::{chip, lane_of, more, use_arrival, waiting_chip};
-use super::{event_value, use_playground};
+use super::chips::{chip, lane_of, more, use_arrival, waiting_chip, Chips};
+use super::event_value;
 use crate::flights::Flight;
 use crate::format;
-use crate::lessons::Lane;
-use crate::settings::{Field, ScriptChoice};
-use crate::state::Action;
-use crate::store::StateRef;
-use crate::versions::Headline;
+use crate::headline::{Headline, SideBySide};
+use crate::lessons::{Focus, Lane};
+use crate::settings::{Field, ScriptChoice, Settings};
+use crate::state::{Action, Mode, Playground};
+use crate::store::Dispatcher;
 
 /// Chips drawn per lane; past this the lane shows a count instead, which
 /// keeps ten thousand keys smooth.
@@ -37,36 +38,83 @@ pub const PHONE_CHIPS: usize = 2;
 /// Workers drawn; more are summed up.
 pub const MAX_WORKERS: usize = 32;
 
+/// What the stage draws: the core's view of the stage's controller at
+/// this instant, and the few things of the page around it.
+#[derive(Properties, PartialEq)]
+pub struct StageProps {
+    pub view: StageView,
+    /// Chips drawn per lane (the view holds at most as many).
+    pub chips: usize,
+    /// Keys still to come from a set-up being played: the lanes take their
+    /// final size from the first frame.
+    pub planned: usize,
+    pub selected: Option<String>,
+    /// The lesson step's focus, where the stage gives way to it.
+    pub focus: Option<Focus>,
+    pub mode: Mode,
+    /// The run's clock (`data-now`).
+    pub now: Instant,
+    /// A full bucket that keys fail against without draining it.
+    pub drain: Option<Drain>,
+    pub switch: QueueSwitchProps,
+    pub dispatch: Dispatcher,
+}
+
+impl StageProps {
+    /// What the stage shows of `state`.
+    pub fn of(state: &Playground, dispatch: Dispatcher) -> StageProps {
+        // A projector or an embed shows a crowd as a few keys and a count.
+        let chips = if state.mode.embed && crate::hooks::narrow() {
+            PHONE_CHIPS
+        } else if state.mode.embed {
+            FRAME_CHIPS
+        } else if state.mode.workshop {
+            ROOM_CHIPS
+        } else {
+            MAX_CHIPS
+        };
+        let view: StageView = state.sim().stage_view(chips, MAX_WORKERS);
+        StageProps {
+            drain: view.bucket.as_ref().and_then(|b| Drain::of(state, b)),
+            view,
+            chips,
+            planned: usize::try_from(state.timeline.keys_planned()).unwrap_or(usize::MAX),
+            selected: state.selected.clone(),
+            focus: state.focus(),
+            mode: state.mode,
+            now: state.now(),
+            switch: QueueSwitchProps::of(state, dispatch.clone()),
+            dispatch,
+        }
+    }
+}
+
 #[function_component(Stage)]
-pub fn stage() -> Html {
-    let context = use_playground();
-    let state = context.read();
-    // A projector or an embed shows a crowd as a few keys and a count.
-    // Keys still to come from a set-up being played count too: the lanes
-    // take their final size from the first frame.
-    let planned = usize::try_from(state.timeline.keys_planned()).unwrap_or(usize::MAX);
-    let chips = if state.mode.embed && crate::hooks::narrow() {
-        PHONE_CHIPS
-    } else if state.mode.embed {
-        FRAME_CHIPS
-    } else if state.mode.workshop {
-        ROOM_CHIPS
-    } else {
-        MAX_CHIPS
-    };
-    let view: StageView = state.sim().stage_view(chips, MAX_WORKERS);
+pub fn stage(props: &StageProps) -> Html {
+    let StageProps {
+        view,
+        chips,
+        planned,
+        mode,
+        ..
+    } = props;
     let in_motion = view.queued_total + view.waiting_total + view.busy;
     crate::hooks::use_travel(in_motion <= crate::pacing::CROWD);
     let arrived = use_arrival(
-        state
+        props
             .selected
             .as_ref()
-            .and_then(|k| Some((k.clone(), lane_of(&view, k)?))),
+            .and_then(|k| Some((k.clone(), lane_of(view, k)?))),
     );
+    let cx = Chips {
+        selected: props.selected.as_deref(),
+        arrived,
+        dispatch: &props.dispatch,
+    };
     let now = view.now;
     // Where space is short (a projector, an embed), a lesson step's focused
     // lanes are drawn in full and the others shrink to their one-line title.
-    let focus = state.focus();
+    let focus = &props.focus;
     // The lane that holds the step's key is never reduced: the key the text
     // names stays in sight wherever it goes. On a projector every lane it
     // passes through (queue, workers, waiting) stays drawn for the whole
@@ -75,7 +123,7 @@ pub fn stage() -> Html {
     // for the one that holds it now.
     let key = focus.as_ref().and_then(|f| f.key.as_deref());
     let holds_key = |lane: Lane| {
-        let drawn = key.and_then(|key| lane_of(&view, key));
+        let drawn = key.and_then(|key| lane_of(view, key));
         match lane {
             Lane::Queue => drawn == Some("queued"),
             Lane::Waiting => drawn == Some("waiting"),
@@ -84,7 +132,7 @@ pub fn stage() -> Html {
         }
     };
     let key_lane = |lane: Lane| {
-        if state.mode.workshop && !state.mode.embed {
+        if mode.workshop && !mode.embed {
             key.is_some() && matches!(lane, Lane::Queue | Lane::Workers | Lane::Waiting)
         } else {
             holds_key(lane)
@@ -92,7 +140,7 @@ pub fn stage() -> Html {
     };
     let lane = |lane: Lane| {
         let name = lane.id();
-        match &focus {
+        match focus {
             Some(f) if f.lanes.contains(&lane) => classes!("lane", name, "focus"),
             Some(_) if key_lane(lane) => classes!("lane", name, "focus", "keyed"),
             Some(_) => classes!("lane", name, "dim"),
@@ -121,7 +169,7 @@ pub fn stage() -> Html {
             _ => None,
         })
         .collect();
-    let primary = state
+    let primary = props
         .selected
         .as_deref()
         .filter(|s| deciding.contains(s))
@@ -145,8 +193,8 @@ pub fn stage() -> Html {
         )
     };
     html! {
-        <section class="stage" id="stage" tabindex="-1" aria-label="The stage: sources, queue, workers, waiting heap and bucket" data-stage="" data-queue={if priority_queue { "priority" } else { "client_go" }} data-asks={view.asks.then_some("")} data-now={state.now().as_nanos().to_string()}>
-            <QueueSwitch />
+        <section class="stage" id="stage" tabindex="-1" aria-label="The stage: sources, queue, workers, waiting heap and bucket" data-stage="" data-queue={if priority_queue { "priority" } else { "client_go" }} data-asks={view.asks.then_some("")} data-now={props.now.as_nanos().to_string()}>
+            <QueueSwitch ..props.switch.clone() />
             <div class={lane(Lane::Sources)} data-lane="sources" data-testid="sources">
                 <h3>{"Sources"}</h3>
                 <p class="stat"><strong data-testid="watch-total">{ format::count(view.watch_events_total) }</strong>{" watch events so far"}</p>
@@ -160,7 +208,7 @@ pub fn stage() -> Html {
             <div class={lane(Lane::Workers)} data-lane="workers" data-testid="workers">
                 <h3>{"Workers "}<small>{ format!("{} of {} busy", view.busy, view.workers_total) }</small></h3>
                 <div class="worker-grid">
-                    { for view.workers.iter().enumerate().map(|(i, w)| worker(&state, now, i, w, primary.as_deref(), arrived)) }
+                    { for view.workers.iter().enumerate().map(|(i, w)| worker(cx, now, i, w, primary.as_deref())) }
                 </div>
                 { if view.workers_total > view.workers.len() { html! { <p class="more">{ format!("+{} more workers", view.workers_total - view.workers.len()) }</p> } } else { html! {} } }
             </div>
@@ -168,7 +216,7 @@ pub fn stage() -> Html {
                 <h3>{ queue_title }<small>{ format!("Len() = {}", format::count(view.queued_total as u64)) }</small></h3>
                 <p class="hint">{ queue_hint }</p>
                 <div class="chips">
-                    { for view.queued.iter().map(|k| chip(&state, k, "queued", arrived, html! {})) }
+                    { for view.queued.iter().map(|k| chip(cx, k, "queued", html! {})) }
                     { more(view.queued_total.saturating_sub(view.queued.len())) }
                     { if view.queued_total == 0 { html! { <span class="empty">{"empty"}</span> } } else { html! {} } }
                 </div>
@@ -177,7 +225,7 @@ pub fn stage() -> Html {
                 <p class={classes!("dirty-note", (view.dirty_in_flight == 0).then_some("none"))} aria-hidden={(view.dirty_in_flight == 0).then_some("true")}>
                     { format!("{} dirty: re-added while being reconciled", view.dirty_in_flight) }<span class="more-words">{", not in the FIFO until Done"}</span></p>
             </div>
-            <div class={lane(Lane::Waiting)} data-lane="waiting" data-testid="waiting" style={format!("--rows: {}", chips.min(view.keys.max(planned)).max(1))}>
+            <div class={lane(Lane::Waiting)} data-lane="waiting" data-testid="waiting" style={format!("--rows: {}", (*chips).min(view.keys.max(*planned)).max(1))}>
                 <h3>{ waiting_title }<small>{ format!("{} key(s)", format::count(view.waiting_total as u64)) }</small></h3>
                 <p class="hint">{ waiting_hint }</p>
                 <div class="chips">
@@ -186,7 +234,7 @@ pub fn stage() -> Html {
                     // moving up a row as the one before it leaves glides
                     // there, and nothing around it is laid out anew.
                     { for view.waiting.iter().enumerate().map(|(i, w)| html! {
-                        <div class="slot" key={w.key.key.clone()} style={format!("--i: {i}")}>{ waiting_chip(&state, now, w, arrived) }</div>
+                        <div class="slot" key={w.key.key.clone()} style={format!("--i: {i}")}>{ waiting_chip(cx, now, w) }</div>
                     }) }
                     { more(view.waiting_total.saturating_sub(view.waiting.len())) }
                     { if view.waiting_total == 0 { html! { <span class="empty">{"nothing waiting"}</span> } } else { html! {} } }
@@ -196,24 +244,46 @@ pub fn stage() -> Html {
                 <h3>{"Token bucket"}</h3>
                 { match &view.bucket {
                     None => html! { <p class="hint">{"This limiter has no bucket: keys only slow themselves down."}</p> },
-                    Some(b) => html! { <>{ bucket_gauge(b) }{ drain_hint(&state, b) }</> },
+                    Some(b) => html! { <>{ bucket_gauge(b) }{ drain_hint(props.drain.as_ref(), b, &props.dispatch) }</> },
                 } }
             </div>
         </section>
     }
 }
 
+/// What the version switch shows: the queue the run is on, and the run a
+/// switch left behind.
+#[derive(Properties, PartialEq, Clone)]
+pub struct QueueSwitchProps {
+    pub queue: QueueKind,
+    /// The run left by the last version switch, while it was on the other
+    /// queue.
+    pub compare: Option<SideBySide>,
+    pub dispatch: Dispatcher,
+}
+
+impl QueueSwitchProps {
+    pub fn of(state: &Playground, dispatch: Dispatcher) -> QueueSwitchProps {
+        QueueSwitchProps {
+            queue: state.settings.queue,
+            compare: state
+                .other_run
+                .clone()
+                .filter(|o| o.before.queue != state.settings.queue),
+            dispatch,
+        }
+    }
+}
+
 /// Which controller-runtime the stage runs: the queue, and with it the
 /// default limiter. Always on the stage, so the picture says what it shows.
 #[function_component(QueueSwitch)]
-pub(super) fn queue_switch() -> Html {
-    let context = use_playground();
-    let state = context.read();
-    let current = state.settings.queue;
+pub(super) fn queue_switch(props: &QueueSwitchProps) -> Html {
+    let current = props.queue;
     let option = |kind: QueueKind, label: &'static str, detail: &'static str| {
         let on = current == kind;
         let onclick = {
-            let d = state.dispatcher();
+            let d = props.dispatch.clone();
             Callback::from(move |_| {
                 if current != kind {
                     d.dispatch(Action::SwitchQueue(kind));
@@ -232,19 +302,15 @@ pub(super) fn queue_switch() -> Html {
             <span class="switch-label">{"controller-runtime"}</span>
             { option(QueueKind::ClientGo, "v0.22 and earlier", "client-go queue") }
             { option(QueueKind::Priority, "v0.23 and later", "priority queue, today's default") }
-            { side_by_side(&state) }
+            { side_by_side(current, props.compare.as_ref()) }
         </div>
     }
 }
 
 /// After a version switch: the run left behind and this one, in figures
 /// taken at the same instant (the switch's), so they can be compared.
-fn side_by_side(state: &StateRef) -> Html {
-    let Some(pair) = state
-        .other_run
-        .clone()
-        .filter(|o| o.before.queue != state.settings.queue)
-    else {
+fn side_by_side(queue: QueueKind, pair: Option<&SideBySide>) -> Html {
+    let Some(pair) = pair else {
         return html! {};
     };
     let version = |q: QueueKind| {
@@ -265,7 +331,7 @@ fn side_by_side(state: &StateRef) -> Html {
     };
     let after = match &pair.after {
         Some(h) => line(h),
-        None => format!("{}: replaying…", version(state.settings.queue)),
+        None => format!("{}: replaying…", version(queue)),
     };
     html! {
         <p class="side-by-side" data-testid="version-compare">
@@ -347,30 +413,64 @@ pub(super) fn bucket_gauge(b: &BucketView) -> Html {
     }
 }
 
-/// A full bucket while keys fail: failures come slower than it refills, so
-/// it never drains. Says why, and offers settings that drain it.
-fn drain_hint(state: &StateRef, b: &BucketView) -> Html {
-    if b.owner != BucketOwner::Controller || b.tokens < b.burst as f64 - 1.0 {
-        return html! {};
-    }
-    let sim = state.sim();
-    let failing = sim.controller_metrics().total(ResultLabel::Error) > 0;
-    let spec = &sim.spec().controller;
-    // A reconcile cut by its timeout ends at the deadline.
-    let reconcile_ns = spec
-        .reconcile_timeout_ns
-        .map_or(spec.reconcile_ns, |t| spec.reconcile_ns.min(t));
-    let Some(most) = failures_per_second(spec.workers, reconcile_ns) else {
-        return html! {};
-    };
-    if !failing || most >= b.qps {
-        return html! {};
-    }
-    let drain = {
-        let d = state.dispatcher();
+/// A full controller bucket while keys fail: failures come slower than it
+/// refills, so it never drains. What the hint says why with, and the
+/// settings that drain it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Drain {
+    /// The most failures a second the workers can bring.
+    pub most: f64,
+    pub workers: u32,
+    /// A reconcile's length (cut by its timeout).
+    pub reconcile_ns: Duration,
+    /// The run's settings with short reconciles that always fail.
+    pub settings: Settings,
+}
+
+impl Drain {
+    /// The hint's figures, when bucket `b` of `state`'s run never drains.
+    fn of(state: &Playground, b: &BucketView) -> Option<Drain> {
+        if b.owner != BucketOwner::Controller || b.tokens < b.burst as f64 - 1.0 {
+            return None;
+        }
+        let sim = state.sim();
+        let failing = sim.controller_metrics().total(ResultLabel::Error) > 0;
+        let spec = &sim.spec().controller;
+        // A reconcile cut by its timeout ends at the deadline.
+        let reconcile_ns = spec
+            .reconcile_timeout_ns
+            .map_or(spec.reconcile_ns, |t| spec.reconcile_ns.min(t));
+        let most = failures_per_second(spec.workers, reconcile_ns)?;
+        if !failing || most >= b.qps {
+            return None;
+        }
         let mut settings = state.settings.clone();
         settings.set(Field::Reconcile, DRAIN_RECONCILE.into());
         settings.script = ScriptChoice::AlwaysError;
+        Some(Drain {
+            most,
+            workers: spec.workers,
+            reconcile_ns,
+            settings,
+        })
+    }
+}
+
+/// A full bucket while keys fail ([`Drain`]): says why it never drains, and
+/// offers settings that drain it.
+fn drain_hint(drain: Option<&Drain>, b: &BucketView, d: &Dispatcher) -> Html {
+    let Some(Drain {
+        most,
+        workers,
+        reconcile_ns,
+        settings,
+    }) = drain
+    else {
+        return html! {};
+    };
+    let drain = {
+        let d = d.clone();
+        let settings = settings.clone();
         Callback::from(move |_| {
             d.dispatch(Action::Apply(settings.clone()));
             d.dispatch(Action::Input(Input::AddMany {
@@ -381,7 +481,7 @@ fn drain_hint(state: &StateRef, b: &BucketView) -> Html {
     };
     html! {
         <p class="hint drain-hint" data-testid="drain-hint">
-            { format!("Full: at most {} failures/s reach it ({} worker(s), {} per reconcile), fewer than the {}/s it refills. ", (most * 10.0).round() / 10.0, spec.workers, format::short(reconcile_ns), b.qps) }
+            { format!("Full: at most {} failures/s reach it ({} worker(s), {} per reconcile), fewer than the {}/s it refills. ", (most * 10.0).round() / 10.0, workers, format::short(*reconcile_ns), b.qps) }
             <button onclick={drain} data-testid="drain">{ format!("Drain it: 300 keys failing every {DRAIN_RECONCILE}") }</button>
         </p>
     }
@@ -396,14 +496,7 @@ pub(crate) fn failures_per_second(workers: u32, reconcile_ns: Duration) -> Optio
     (reconcile_ns > Duration::ZERO).then(|| workers as f64 * 1e9 / reconcile_ns.as_nanos() as f64)
 }
 
-fn worker(
-    state: &StateRef,
-    now: Instant,
-    i: usize,
-    w: &WorkerView,
-    primary: Option<&str>,
-    arrived: Option<&'static str>,
-) -> Html {
+fn worker(cx: Chips<'_>, now: Instant, i: usize, w: &WorkerView, primary: Option<&str>) -> Html {
     match w {
         WorkerView::Idle => html! {
             <div class="worker idle"><span class="worker-name">{ format!("worker {i}") }</span><span class="hint">{"idle: Get() blocks"}</span></div>
@@ -427,7 +520,7 @@ fn worker(
             html! {
                 <div class={classes!("worker", "busy", times_out.then_some("times-out"))}>
                     <span class="worker-name">{ format!("worker {i}") }</span>
-                    { chip(state, key, "processing", arrived, html! {}) }
+                    { chip(cx, key, "processing", html! {}) }
                     <div class="progress" role="progressbar" aria-label="reconcile progress" aria-valuenow={format!("{pct:.0}")} aria-valuemin="0" aria-valuemax="100">
                         <div style={format!("width:{pct:.1}%")}></div>
                     </div>
@@ -438,8 +531,8 @@ fn worker(
         WorkerView::Deciding { key, .. } => html! {
             <div class="worker deciding">
                 <span class="worker-name">{ format!("worker {i}") }</span>
-                { chip(state, key, "processing", arrived, html! {}) }
-                <Decision key_name={key.key.clone()} primary={primary == Some(key.key.as_str())} />
+                { chip(cx, key, "processing", html! {}) }
+                <Decision key_name={key.key.clone()} primary={primary == Some(key.key.as_str())} dispatch={cx.dispatch.clone()} />
             </div>
         },
     }
@@ -450,6 +543,7 @@ pub struct DecisionProps {
     pub key_name: String,
     /// The number keys 1 to 6 answer this decision.
     pub primary: bool,
+    pub dispatch: Dispatcher,
 }
 
 /// After a decision the buttons disappear: focus moves to the next decision
@@ -475,12 +569,10 @@ fn keep_focus_on_the_work() {
 /// The six results a reconcile can return, for the user to pick.
 #[function_component(Decision)]
 pub fn decision(props: &DecisionProps) -> Html {
-    let context = use_playground();
-    let state = context.read();
     let after = use_state(|| "30s".to_string());
     let parsed = parse_go_duration(&after);
     let decide = {
-        let d = state.dispatcher();
+        let d = props.dispatch.clone();
         let key = props.key_name.clone();
         move |outcome: Outcome| {
             d.dispatch(Action::Input(Input::Decide {
@@ -585,5 +677,14 @@ mod tests {
         let fast = parse_go_duration(DRAIN_RECONCILE).unwrap();
         assert!(failures_per_second(1, fast).unwrap() > 10.0);
         assert_eq!(failures_per_second(4, Duration::ZERO), None, "no ceiling");
+    }
+
+    /// The stage renders again only when what it draws changed.
+    #[test]
+    fn the_props_are_equal_while_the_state_is() {
+        let context = crate::store::PlaygroundContext::new(Playground::from_url("", ""));
+        let state = context.read();
+        let props = || StageProps::of(&state, context.dispatcher());
+        assert!(props() == props());
     }
 }
