@@ -23,12 +23,7 @@ fn kind(name: &str, count: u64, script: Script) -> ControllerSpec {
         controller: ControllerConfig::default(),
         default_script: script,
         items: Vec::new(),
-        sources: vec![Source::AddMany {
-            prefix: format!("{name}-"),
-            count,
-            at_ns: Duration::ZERO,
-            script: None,
-        }],
+        sources: vec![Source::add_many(&format!("{name}-"), count)],
         requests_per_reconcile: 0,
         kind: String::new(),
         writes: Default::default(),
@@ -140,12 +135,7 @@ fn the_client_waits_with_x_time_rate_arithmetic() {
     s.controllers[0].default_script = Script::Always {
         outcome: Outcome::Success,
     };
-    s.controllers[0].sources.push(Source::AddMany {
-        prefix: "k".into(),
-        count: 2,
-        at_ns: Duration::ZERO,
-        script: None,
-    });
+    s.controllers[0].sources.push(Source::add_many("k", 2));
     let mut m = Manager::new(&s).unwrap();
     m.run_to_end();
     // The same reservations by hand: 6 requests at t=0.
@@ -223,12 +213,7 @@ fn a_manager_of_one_is_exactly_its_controller() {
         outcome: Outcome::Error,
     };
     s.controllers[0].requests_per_reconcile = 2;
-    s.controllers[0].sources.push(Source::AddMany {
-        prefix: "obj-".into(),
-        count: 20,
-        at_ns: Duration::ZERO,
-        script: None,
-    });
+    s.controllers[0].sources.push(Source::add_many("obj-", 20));
     let mut plain = Simulation::new(&s).unwrap();
     let mut managed = Manager::new(&s).unwrap();
     for d in [Duration::ZERO, 500 * MILLISECOND, 3 * SECOND, 10 * SECOND] {

@@ -62,10 +62,8 @@ fn reconciles_within_the_deadline_are_untouched() {
         .iter()
         .zip([100 * MILLISECOND, 500 * MILLISECOND])
         .map(|(k, d)| ItemSpec {
-            key: k.to_string(),
-            script: None,
             reconcile_ns: Some(d),
-            add_at_ns: Some(Instant::T0),
+            ..ItemSpec::new(k)
         })
         .collect();
     let mut sim = Simulation::new(&s).unwrap();

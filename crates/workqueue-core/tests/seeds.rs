@@ -188,14 +188,9 @@ fn give_up_after_15_requeues() {
     let mut s = Scenario::new("give up");
     s.controllers[0].limiter = Some(per_item());
     s.controllers[0].controller.give_up_after = Some(15);
-    s.controllers[0].items.push(ItemSpec {
-        key: "ns/broken".into(),
-        script: Some(Script::Always {
-            outcome: Outcome::Error,
-        }),
-        reconcile_ns: None,
-        add_at_ns: Some(Instant::T0),
-    });
+    s.controllers[0]
+        .items
+        .push(ItemSpec::always("ns/broken", Outcome::Error));
     s.duration_ns = 1000 * SECOND;
     let mut sim = Simulation::new(&s).unwrap();
     sim.run_to_end();
@@ -211,10 +206,8 @@ fn give_up_after_15_requeues() {
 fn reconcile_result_table_walk_through() {
     let mut s = Scenario::new("S36");
     s.controllers[0].items.push(ItemSpec {
-        key: "k".into(),
         script: Some(Script::Live),
-        reconcile_ns: None,
-        add_at_ns: Some(Instant::T0),
+        ..ItemSpec::new("k")
     });
     let mut sim = Simulation::new(&s).unwrap();
     sim.run_until(Instant::T0);
@@ -324,12 +317,7 @@ fn crossplane(r: u32) -> Scenario {
 fn crossplane_r10_runs_10_workers_with_a_10_per_second_burst_100_global_bucket() {
     let mut s = crossplane(10);
     s.controllers[0].controller.reconcile_ns = 100 * MILLISECOND; // 10 workers could do 100/s
-    s.controllers[0].sources.push(Source::AddMany {
-        prefix: "mr-".into(),
-        count: 300,
-        at_ns: Duration::ZERO,
-        script: None,
-    });
+    s.controllers[0].sources.push(Source::add_many("mr-", 300));
     let mut sim = Simulation::new(&s).unwrap();
     assert_eq!(sim.workers().len(), 10);
     assert_eq!(
@@ -365,14 +353,9 @@ fn crossplane_throttle_deferral_resets_the_per_object_backoff() {
     // S46: 1, 2, 4 s backoff; then the global bucket is empty on the 4th
     // dequeue, the middleware answers RequeueAfter, and the backoff restarts at 1s.
     let mut s = crossplane(1);
-    s.controllers[0].items.push(ItemSpec {
-        key: "k".into(),
-        script: Some(Script::Always {
-            outcome: Outcome::Requeue,
-        }),
-        reconcile_ns: None,
-        add_at_ns: Some(Instant::T0),
-    });
+    s.controllers[0]
+        .items
+        .push(ItemSpec::always("k", Outcome::Requeue));
     let mut sim = Simulation::new(&s).unwrap();
     let k = sim.find("k").unwrap();
     sim.run_until(Instant::T0);
@@ -410,12 +393,7 @@ fn crossplane_throttle_deferral_resets_the_per_object_backoff() {
 #[test]
 fn crossplane_r0_never_reconciles_anything() {
     let mut s = crossplane(0);
-    s.controllers[0].sources.push(Source::AddMany {
-        prefix: "mr-".into(),
-        count: 5,
-        at_ns: Duration::ZERO,
-        script: None,
-    });
+    s.controllers[0].sources.push(Source::add_many("mr-", 5));
     let mut sim = Simulation::new(&s).unwrap();
     assert_eq!(sim.workers().len(), 1, "workers fall back to 1");
     sim.run_until(Instant::T0 + 3600 * SECOND);
@@ -436,12 +414,7 @@ fn crossplane_r0_never_reconciles_anything() {
 fn shutdown_lets_workers_finish_what_is_queued() {
     let mut s = Scenario::new("shutdown");
     s.controllers[0].controller.reconcile_ns = SECOND;
-    s.controllers[0].sources.push(Source::AddMany {
-        prefix: "p".into(),
-        count: 3,
-        at_ns: Duration::ZERO,
-        script: None,
-    });
+    s.controllers[0].sources.push(Source::add_many("p", 3));
     let mut sim = Simulation::new(&s).unwrap();
     sim.run_until(Instant::T0);
     sim.apply(Input::Shutdown).unwrap();
