@@ -215,48 +215,27 @@ fn common_step<Q: Calls>(
         step: i,
         reason: reason.into(),
     };
-    let item = |q: &mut Q| -> Result<ItemId, CaseError> {
-        Ok(q.key(step.item.as_deref().ok_or(bad("no item"))?))
-    };
-    let got = match step.call.as_str() {
-        "add" => {
-            let it = item(q)?;
-            q.add(now, it);
-            None
+    // Every common call but `len` and `shutting_down` names an item.
+    let it = match step.call.as_str() {
+        "len" => return Ok(Some(Some(json!(q.len())))),
+        "shutting_down" => return Ok(Some(Some(json!(q.shutting_down())))),
+        "add" | "add_after" | "add_rate_limited" | "forget" | "done" | "num_requeues" | "when" => {
+            q.key(step.item.as_deref().ok_or(bad("no item"))?)
         }
-        "add_after" => {
-            let it = item(q)?;
-            q.add_after(now, it, step.delay_ns.ok_or(bad("no delay_ns"))?);
-            None
-        }
-        "add_rate_limited" => {
-            let it = item(q)?;
-            q.add_rate_limited(now, it);
-            None
-        }
-        "forget" => {
-            let it = item(q)?;
-            q.forget(it);
-            None
-        }
-        "done" => {
-            let it = item(q)?;
-            q.done(now, it);
-            None
-        }
-        "len" => Some(json!(q.len())),
-        "num_requeues" => {
-            let it = item(q)?;
-            Some(json!(q.num_requeues(it)))
-        }
-        "when" => {
-            let it = item(q)?;
-            Some(json!(q.when(now, it)))
-        }
-        "shutting_down" => Some(json!(q.shutting_down())),
         _ => return Ok(None),
     };
-    Ok(Some(got))
+    // The calls that change the queue answer nothing.
+    match step.call.as_str() {
+        "add" => q.add(now, it),
+        "add_after" => q.add_after(now, it, step.delay_ns.ok_or(bad("no delay_ns"))?),
+        "add_rate_limited" => q.add_rate_limited(now, it),
+        "forget" => q.forget(it),
+        "done" => q.done(now, it),
+        "num_requeues" => return Ok(Some(Some(json!(q.num_requeues(it))))),
+        "when" => return Ok(Some(Some(json!(q.when(now, it))))),
+        _ => unreachable!("every call that names an item is listed above"),
+    }
+    Ok(Some(None))
 }
 
 fn run_client_go(case: &Case) -> Result<Option<Mismatch>, CaseError> {
