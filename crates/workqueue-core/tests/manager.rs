@@ -32,6 +32,20 @@ fn kind(name: &str, count: u64, script: Script) -> ControllerSpec {
     }
 }
 
+/// `s` as a manager, run for its first minute.
+fn a_minute_of(s: &Scenario) -> Manager {
+    let mut m = Manager::new(s).unwrap();
+    m.run_until(Instant::T0 + 60 * SECOND);
+    m
+}
+
+/// When each controller converged (every one has).
+fn converged(m: &Manager) -> Vec<Instant> {
+    m.controllers()
+        .map(|(_, c)| c.converged_at().unwrap())
+        .collect()
+}
+
 #[test]
 fn two_controllers_passed_the_same_bucket_take_tokens_from_one_pool() {
     let mut s = Scenario::of("shared", Vec::new());
@@ -251,12 +265,8 @@ fn the_client_limits_each_kind_on_its_own_unless_told_to_share() {
             c.controller.reconcile_ns = Duration::ZERO;
         }
         s.duration_ns = 60 * SECOND;
-        let mut m = Manager::new(&s).unwrap();
-        m.run_until(Instant::T0 + 60 * SECOND);
-        let converged: Vec<_> = m
-            .controllers()
-            .map(|(_, c)| c.converged_at().unwrap())
-            .collect();
+        let m = a_minute_of(&s);
+        let converged = converged(&m);
         (converged, m.client_levels().len(), m.client_totals().0)
     };
     let (per_kind, buckets, requests) = run(ClientScope::Kind);
@@ -349,12 +359,8 @@ fn writes_to_another_kind_draw_from_that_kinds_bucket() {
             }
         ]
     );
-    let mut m = Manager::new(&s).unwrap();
-    m.run_until(Instant::T0 + 60 * SECOND);
-    let converged: Vec<_> = m
-        .controllers()
-        .map(|(_, c)| c.converged_at().unwrap())
-        .collect();
+    let m = a_minute_of(&s);
+    let converged = converged(&m);
     assert_eq!(*converged.iter().max().unwrap(), Instant::T0 + 38 * SECOND);
     let summary = workqueue_core::Summary::of(&m);
     let by_kind: Vec<(String, u64)> = summary
@@ -370,8 +376,7 @@ fn writes_to_another_kind_draw_from_that_kinds_bucket() {
     for c in &mut s.controllers {
         c.writes.clear();
     }
-    let mut m = Manager::new(&s).unwrap();
-    m.run_until(Instant::T0 + 60 * SECOND);
+    let m = a_minute_of(&s);
     assert_eq!(
         m.controllers().next().unwrap().1.converged_at(),
         Some(Instant::T0 + 18 * SECOND)
@@ -419,8 +424,7 @@ fn where_errors_write_nothing_only_successes_send_requests() {
         c.requests_per_reconcile = 1;
         c.writes.insert("Secret".into(), 2);
         c.errors_write_nothing = errors_write_nothing;
-        let mut m = Manager::new(&s).unwrap();
-        m.run_until(Instant::T0 + 60 * SECOND);
+        let m = a_minute_of(&s);
         let sim = m.controllers().next().unwrap().1;
         let snapshot = sim.metrics_snapshot();
         let all = sim.inner_reconciles();

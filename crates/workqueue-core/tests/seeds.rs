@@ -22,6 +22,20 @@ fn bucket() -> LimiterConfig {
     }
 }
 
+/// A storm of 50 watch events a second for 2 s on the one key `key`, from
+/// t=0, each reconcile taking `reconcile`.
+fn storm_on(key: &str, reconcile: Duration) -> Simulation {
+    let mut s = Scenario::new("storm on one key");
+    s.controllers[0].controller.reconcile_ns = reconcile;
+    s.controllers[0].sources.push(Source::WatchEvents {
+        key: key.into(),
+        per_second: 50.0,
+        start_ns: Duration::ZERO,
+        duration_ns: 2 * SECOND,
+    });
+    Simulation::new(&s).unwrap()
+}
+
 /// `count` keys that fail every reconcile, added at once, reconciled instantly.
 fn failing_storm(limiter: LimiterConfig, count: u64) -> Simulation {
     let mut s = Scenario::failing_keys(limiter, count);
@@ -142,15 +156,7 @@ fn backoff_reaches_the_1000s_cap_after_about_eighteen_failures() {
 
 #[test]
 fn an_event_storm_on_one_key_gives_one_reconcile_in_flight_plus_one_queued() {
-    let mut s = Scenario::new("storm on one key");
-    s.controllers[0].controller.reconcile_ns = 200 * MILLISECOND;
-    s.controllers[0].sources.push(Source::WatchEvents {
-        key: "prod/web-7d8".into(),
-        per_second: 50.0,
-        start_ns: Duration::ZERO,
-        duration_ns: 2 * SECOND,
-    });
-    let mut sim = Simulation::new(&s).unwrap();
+    let mut sim = storm_on("prod/web-7d8", 200 * MILLISECOND);
     let k = sim
         .find("prod/web-7d8")
         .unwrap_or(workqueue_core::ItemId(0));
@@ -439,15 +445,7 @@ fn shutdown_lets_workers_finish_what_is_queued() {
 /// later one is absorbed by that dirty copy, until a worker takes it again.
 #[test]
 fn a_storm_on_one_key_is_absorbed_by_one_dirty_copy() {
-    let mut s = Scenario::new("absorbed");
-    s.controllers[0].controller.reconcile_ns = SECOND;
-    s.controllers[0].sources.push(Source::WatchEvents {
-        key: "prod/web".into(),
-        per_second: 50.0,
-        start_ns: Duration::ZERO,
-        duration_ns: 2 * SECOND,
-    });
-    let mut sim = Simulation::new(&s).unwrap();
+    let mut sim = storm_on("prod/web", SECOND);
     sim.run_until(Instant::T0 + 500 * MILLISECOND);
     let k = sim.find("prod/web").unwrap();
     assert_eq!(sim.watch_events_total(), 26, "events at 0, 20ms, ... 500ms");
