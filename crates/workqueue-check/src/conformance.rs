@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
-use workqueue_core::{AddOpts, PqGot, PriorityQueue, QueueKind};
+use workqueue_core::{AddOpts, Histogram, PqGot, PriorityQueue, QueueKind};
 use workqueue_core::{Duration, Got, Instant, ItemId, LimiterConfig, QueueOptions, Workqueue};
 
 #[derive(Debug, Deserialize)]
@@ -333,15 +333,12 @@ fn run_priority(case: &Case) -> Result<Option<Mismatch>, CaseError> {
                         .iter()
                         .map(|(p, v)| (p.to_string(), json!(v)))
                         .collect();
-                    Some(json!({
-                        "depth": depth,
-                        "adds_total": m.adds_total,
-                        "retries_total": m.retries_total,
-                        "queue_duration_seconds": m.queue_duration.recent().collect::<Vec<_>>(),
-                        "work_duration_seconds": m.work_duration.recent().collect::<Vec<_>>(),
-                        "unfinished_work_seconds": unfinished,
-                        "longest_running_processor_seconds": longest,
-                    }))
+                    Some(metrics_answer(
+                        json!(depth),
+                        (m.adds_total, m.retries_total),
+                        [&m.queue_duration, &m.work_duration],
+                        (unfinished, longest),
+                    ))
                 }
                 other => return Err(bad(&format!("unknown call {other:?}"))),
             },
@@ -357,12 +354,29 @@ fn metrics_json(q: &mut Workqueue, now: Instant) -> Value {
     // The recording refreshed the gauges at each `metrics` step.
     let (unfinished, longest) = q.refresh_work_gauges(now);
     let m = q.metrics().expect("conformance queues record metrics");
+    metrics_answer(
+        json!(m.depth),
+        (m.adds_total, m.retries_total),
+        [&m.queue_duration, &m.work_duration],
+        (unfinished, longest),
+    )
+}
+
+/// A `metrics` step's answer, named as both queues' recordings name it:
+/// the depth, the adds and retries, the queue and work durations, and the
+/// unfinished and longest-running work gauges.
+fn metrics_answer(
+    depth: Value,
+    (adds, retries): (u64, u64),
+    [queue, work]: [&Histogram; 2],
+    (unfinished, longest): (f64, f64),
+) -> Value {
     json!({
-        "depth": m.depth,
-        "adds_total": m.adds_total,
-        "retries_total": m.retries_total,
-        "queue_duration_seconds": m.queue_duration.recent().collect::<Vec<_>>(),
-        "work_duration_seconds": m.work_duration.recent().collect::<Vec<_>>(),
+        "depth": depth,
+        "adds_total": adds,
+        "retries_total": retries,
+        "queue_duration_seconds": queue.recent().collect::<Vec<_>>(),
+        "work_duration_seconds": work.recent().collect::<Vec<_>>(),
         "unfinished_work_seconds": unfinished,
         "longest_running_processor_seconds": longest,
     })
