@@ -151,12 +151,7 @@ pub fn one_pass_of(keys: u64) -> u64 {
     s.controllers[0].controller.workers = 64;
     s.controllers[0]
         .sources
-        .push(workqueue_core::Source::AddMany {
-            prefix: "ns/pod-".into(),
-            count: keys,
-            at_ns: Duration::ZERO,
-            script: None,
-        });
+        .push(workqueue_core::Source::add_many("ns/pod-", keys));
     s.duration_ns = SECOND;
     let mut sim = Simulation::new(&s).expect("valid scenario");
     sim.set_log_capacity(0);

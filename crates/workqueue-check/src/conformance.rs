@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
-use workqueue_core::{AddOpts, PqGot, PriorityQueue, QueueKind};
+use workqueue_core::{AddOpts, Histogram, PqGot, PriorityQueue, QueueKind};
 use workqueue_core::{Duration, Got, Instant, ItemId, LimiterConfig, QueueOptions, Workqueue};
 
 #[derive(Debug, Deserialize)]
@@ -215,48 +215,27 @@ fn common_step<Q: Calls>(
         step: i,
         reason: reason.into(),
     };
-    let item = |q: &mut Q| -> Result<ItemId, CaseError> {
-        Ok(q.key(step.item.as_deref().ok_or(bad("no item"))?))
-    };
-    let got = match step.call.as_str() {
-        "add" => {
-            let it = item(q)?;
-            q.add(now, it);
-            None
+    // Every common call but `len` and `shutting_down` names an item.
+    let it = match step.call.as_str() {
+        "len" => return Ok(Some(Some(json!(q.len())))),
+        "shutting_down" => return Ok(Some(Some(json!(q.shutting_down())))),
+        "add" | "add_after" | "add_rate_limited" | "forget" | "done" | "num_requeues" | "when" => {
+            q.key(step.item.as_deref().ok_or(bad("no item"))?)
         }
-        "add_after" => {
-            let it = item(q)?;
-            q.add_after(now, it, step.delay_ns.ok_or(bad("no delay_ns"))?);
-            None
-        }
-        "add_rate_limited" => {
-            let it = item(q)?;
-            q.add_rate_limited(now, it);
-            None
-        }
-        "forget" => {
-            let it = item(q)?;
-            q.forget(it);
-            None
-        }
-        "done" => {
-            let it = item(q)?;
-            q.done(now, it);
-            None
-        }
-        "len" => Some(json!(q.len())),
-        "num_requeues" => {
-            let it = item(q)?;
-            Some(json!(q.num_requeues(it)))
-        }
-        "when" => {
-            let it = item(q)?;
-            Some(json!(q.when(now, it)))
-        }
-        "shutting_down" => Some(json!(q.shutting_down())),
         _ => return Ok(None),
     };
-    Ok(Some(got))
+    // The calls that change the queue answer nothing.
+    match step.call.as_str() {
+        "add" => q.add(now, it),
+        "add_after" => q.add_after(now, it, step.delay_ns.ok_or(bad("no delay_ns"))?),
+        "add_rate_limited" => q.add_rate_limited(now, it),
+        "forget" => q.forget(it),
+        "done" => q.done(now, it),
+        "num_requeues" => return Ok(Some(Some(json!(q.num_requeues(it))))),
+        "when" => return Ok(Some(Some(json!(q.when(now, it))))),
+        _ => unreachable!("every call that names an item is listed above"),
+    }
+    Ok(Some(None))
 }
 
 fn run_client_go(case: &Case) -> Result<Option<Mismatch>, CaseError> {
@@ -354,15 +333,12 @@ fn run_priority(case: &Case) -> Result<Option<Mismatch>, CaseError> {
                         .iter()
                         .map(|(p, v)| (p.to_string(), json!(v)))
                         .collect();
-                    Some(json!({
-                        "depth": depth,
-                        "adds_total": m.adds_total,
-                        "retries_total": m.retries_total,
-                        "queue_duration_seconds": m.queue_duration.recent().collect::<Vec<_>>(),
-                        "work_duration_seconds": m.work_duration.recent().collect::<Vec<_>>(),
-                        "unfinished_work_seconds": unfinished,
-                        "longest_running_processor_seconds": longest,
-                    }))
+                    Some(metrics_answer(
+                        json!(depth),
+                        (m.adds_total, m.retries_total),
+                        [&m.queue_duration, &m.work_duration],
+                        (unfinished, longest),
+                    ))
                 }
                 other => return Err(bad(&format!("unknown call {other:?}"))),
             },
@@ -378,12 +354,29 @@ fn metrics_json(q: &mut Workqueue, now: Instant) -> Value {
     // The recording refreshed the gauges at each `metrics` step.
     let (unfinished, longest) = q.refresh_work_gauges(now);
     let m = q.metrics().expect("conformance queues record metrics");
+    metrics_answer(
+        json!(m.depth),
+        (m.adds_total, m.retries_total),
+        [&m.queue_duration, &m.work_duration],
+        (unfinished, longest),
+    )
+}
+
+/// A `metrics` step's answer, named as both queues' recordings name it:
+/// the depth, the adds and retries, the queue and work durations, and the
+/// unfinished and longest-running work gauges.
+fn metrics_answer(
+    depth: Value,
+    (adds, retries): (u64, u64),
+    [queue, work]: [&Histogram; 2],
+    (unfinished, longest): (f64, f64),
+) -> Value {
     json!({
-        "depth": m.depth,
-        "adds_total": m.adds_total,
-        "retries_total": m.retries_total,
-        "queue_duration_seconds": m.queue_duration.recent().collect::<Vec<_>>(),
-        "work_duration_seconds": m.work_duration.recent().collect::<Vec<_>>(),
+        "depth": depth,
+        "adds_total": adds,
+        "retries_total": retries,
+        "queue_duration_seconds": queue.recent().collect::<Vec<_>>(),
+        "work_duration_seconds": work.recent().collect::<Vec<_>>(),
         "unfinished_work_seconds": unfinished,
         "longest_running_processor_seconds": longest,
     })

@@ -17,7 +17,7 @@ use std::collections::BTreeSet;
 use crate::item::{Interner, ItemId, ItemMap};
 use crate::limiter::{Answer, Limiter, LimiterConfig};
 use crate::metrics::{since_seconds, Histogram, NO_TIME};
-use crate::queue_calls::{AddWithOptsCall, QueueEvent};
+use crate::queue_calls::{limiter_calls, AddWithOptsCall, QueueEvent};
 use crate::time::{Duration, Instant, MILLISECOND, SECOND};
 use crate::waiting::{HeapEntry, IndexedHeap, Instant2w, ReadyAt};
 
@@ -145,7 +145,7 @@ impl HeapEntry for Entry {
 #[derive(Clone, Debug)]
 pub struct PriorityQueue {
     keys: Interner,
-    config: LimiterConfig,
+    limiter_config: LimiterConfig,
     limiter: Limiter,
     records: ItemMap<Order>,
     ready: BTreeSet<Entry>,
@@ -167,7 +167,7 @@ impl PriorityQueue {
     pub fn new(limiter: &LimiterConfig, metrics: Option<usize>) -> PriorityQueue {
         PriorityQueue {
             keys: Interner::default(),
-            config: limiter.clone(),
+            limiter_config: limiter.clone(),
             limiter: limiter.build(),
             records: ItemMap::new(Order {
                 priority: 0,
@@ -626,30 +626,11 @@ impl PriorityQueue {
         self.shut_down
     }
 
-    pub fn forget(&mut self, item: ItemId) {
-        self.limiter.forget(item);
-        self.emit(QueueEvent::Forget { item });
-    }
-
-    pub fn num_requeues(&self, item: ItemId) -> u64 {
-        self.limiter.num_requeues(item)
-    }
+    limiter_calls!();
 
     /// The limiter's `When`, called directly (it counts a failure).
     pub fn when(&mut self, now: Instant, item: ItemId) -> Duration {
         self.limiter.when(item, now)
-    }
-
-    pub fn limiter(&self) -> &Limiter {
-        &self.limiter
-    }
-
-    pub fn limiter_mut(&mut self) -> &mut Limiter {
-        &mut self.limiter
-    }
-
-    pub fn limiter_config(&self) -> &LimiterConfig {
-        &self.config
     }
 
     pub fn metrics(&self) -> Option<&PqMetrics> {

@@ -10,6 +10,38 @@ use crate::limiter::Answer;
 use crate::time::Duration;
 use crate::waiting::ReadyAt;
 
+/// The calls both queues hand to their limiter as they are (client-go's
+/// queue and controller-runtime's priority queue alike), as methods of the
+/// queue whose `impl` invokes this: one with the fields `limiter` and
+/// `limiter_config`, and an `emit`.
+macro_rules! limiter_calls {
+    () => {
+        /// `Forget(item)`: clears the limiter's memory of the item, nothing else.
+        pub fn forget(&mut self, item: $crate::item::ItemId) {
+            self.limiter.forget(item);
+            self.emit($crate::queue_calls::QueueEvent::Forget { item });
+        }
+
+        /// `NumRequeues(item)`.
+        pub fn num_requeues(&self, item: $crate::item::ItemId) -> u64 {
+            self.limiter.num_requeues(item)
+        }
+
+        pub fn limiter(&self) -> &$crate::limiter::Limiter {
+            &self.limiter
+        }
+
+        pub fn limiter_mut(&mut self) -> &mut $crate::limiter::Limiter {
+            &mut self.limiter
+        }
+
+        pub fn limiter_config(&self) -> &$crate::limiter::LimiterConfig {
+            &self.limiter_config
+        }
+    };
+}
+pub(crate) use limiter_calls;
+
 /// `AddOpts`: `priority: None` is nil, which the queue reads as 0.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct AddOpts {

@@ -304,6 +304,26 @@ pub struct ItemSpec {
     pub add_at_ns: Option<Instant>,
 }
 
+impl ItemSpec {
+    /// `key`, added at t=0, with the controller's script and reconcile time.
+    pub fn new(key: &str) -> ItemSpec {
+        ItemSpec {
+            key: key.to_string(),
+            script: None,
+            reconcile_ns: None,
+            add_at_ns: Some(Instant::T0),
+        }
+    }
+
+    /// `key`, added at t=0, whose every reconcile ends in `outcome`.
+    pub fn always(key: &str, outcome: Outcome) -> ItemSpec {
+        ItemSpec {
+            script: Some(Script::Always { outcome }),
+            ..ItemSpec::new(key)
+        }
+    }
+}
+
 /// Something outside the controller that adds keys: the informer's handlers.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(remote = "Self", rename_all = "snake_case", deny_unknown_fields)]
@@ -348,6 +368,19 @@ pub enum Source {
 }
 
 internally_tagged!(Source, "type");
+
+impl Source {
+    /// `count` keys `prefix0`, `prefix1`, ... added at t=0, with the
+    /// controller's script.
+    pub fn add_many(prefix: &str, count: u64) -> Source {
+        Source::AddMany {
+            prefix: prefix.to_string(),
+            count,
+            at_ns: Duration::ZERO,
+            script: None,
+        }
+    }
+}
 
 /// A field that failed validation: where, and why.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -398,12 +431,7 @@ impl Scenario {
         c.default_script = Script::Always {
             outcome: Outcome::Error,
         };
-        c.sources.push(Source::AddMany {
-            prefix: "ns/pod-".into(),
-            count,
-            at_ns: Duration::ZERO,
-            script: None,
-        });
+        c.sources.push(Source::add_many("ns/pod-", count));
         s
     }
 

@@ -94,6 +94,19 @@ fn count_in(field: &str, n: u64, min: u64, max: u64, what: &str) -> Result<(), S
     Ok(())
 }
 
+/// At most `max` of `what` (a list's length, a tree's size).
+fn at_most(
+    field: impl Into<String>,
+    n: usize,
+    max: usize,
+    what: &str,
+) -> Result<(), ScenarioError> {
+    if n > max {
+        return Err(bad(field, format!("{n} {what} is too many: at most {max}")));
+    }
+    Ok(())
+}
+
 pub fn key(field: &str, key: &str) -> Result<(), ScenarioError> {
     if key.trim().is_empty() {
         return Err(bad(
@@ -144,13 +157,12 @@ fn limiter_nodes(l: &LimiterConfig) -> usize {
 }
 
 pub fn limiter(field: &str, l: &LimiterConfig) -> Result<(), ScenarioError> {
-    let nodes = limiter_nodes(l);
-    if nodes > MAX_LIMITERS {
-        return Err(bad(
-            field,
-            format!("{nodes} limiters in one tree is too many: at most {MAX_LIMITERS}"),
-        ));
-    }
+    at_most(
+        field,
+        limiter_nodes(l),
+        MAX_LIMITERS,
+        "limiters in one tree",
+    )?;
     limiter_node(field, l)
 }
 
@@ -242,15 +254,12 @@ pub fn script(field: &str, s: &Script) -> Result<(), ScenarioError> {
     match s {
         Script::Always { outcome: o } => outcome(&format!("{field}.outcome"), o),
         Script::Sequence { outcomes, then } => {
-            if outcomes.len() > MAX_SEQUENCE {
-                return Err(bad(
-                    format!("{field}.outcomes"),
-                    format!(
-                        "{} outcomes is too many: at most {MAX_SEQUENCE}",
-                        outcomes.len()
-                    ),
-                ));
-            }
+            at_most(
+                format!("{field}.outcomes"),
+                outcomes.len(),
+                MAX_SEQUENCE,
+                "outcomes",
+            )?;
             for (i, o) in outcomes.iter().enumerate() {
                 outcome(&format!("{field}.outcomes[{i}]"), o)?;
             }
@@ -574,15 +583,7 @@ fn controller(c: &ControllerSpec, crossplane: bool) -> Result<(), ScenarioError>
             format!("{total} requests per reconcile in all is too many: at most {MAX_REQUESTS_PER_RECONCILE}, own kind and writes together"),
         ));
     }
-    if c.sources.len() > MAX_SOURCES {
-        return Err(bad(
-            "sources",
-            format!(
-                "{} sources is too many: at most {MAX_SOURCES}",
-                c.sources.len()
-            ),
-        ));
-    }
+    at_most("sources", c.sources.len(), MAX_SOURCES, "sources")?;
     let mut seen = std::collections::HashSet::with_capacity(c.items.len());
     for (i, it) in c.items.iter().enumerate() {
         key(&format!("items[{i}].key"), &it.key)?;

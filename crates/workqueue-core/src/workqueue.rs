@@ -16,6 +16,7 @@ use crate::metrics::{since_seconds, QueueMetrics, NO_TIME, UNFINISHED_WORK_PERIO
 use crate::time::{Duration, Instant};
 use crate::waiting::{Insert, ReadyAt, WaitingHeap};
 
+use crate::queue_calls::limiter_calls;
 pub(crate) use crate::queue_calls::{AddEffect, AddWithOptsCall, AfterEffect, QueueEvent};
 
 /// What `Get` returned.
@@ -500,33 +501,12 @@ impl Workqueue {
         (delay, self.add_after(now, item, delay))
     }
 
-    /// `Forget(item)`: clears the limiter's memory of the item, nothing else.
-    pub fn forget(&mut self, item: ItemId) {
-        self.limiter.forget(item);
-        self.emit(QueueEvent::Forget { item });
-    }
-
-    /// `NumRequeues(item)`.
-    pub fn num_requeues(&self, item: ItemId) -> u64 {
-        self.limiter.num_requeues(item)
-    }
+    limiter_calls!();
 
     /// The limiter's `When(item)` called directly (it changes the limiter's state).
     pub fn when(&mut self, now: Instant, item: ItemId) -> Duration {
         self.advance(now);
         self.limiter.when(item, self.now)
-    }
-
-    pub fn limiter(&self) -> &Limiter {
-        &self.limiter
-    }
-
-    pub fn limiter_mut(&mut self) -> &mut Limiter {
-        &mut self.limiter
-    }
-
-    pub fn limiter_config(&self) -> &LimiterConfig {
-        &self.limiter_config
     }
 
     // ----- inspection -----

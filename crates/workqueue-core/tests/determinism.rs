@@ -33,36 +33,31 @@ fn the_same_seed_gives_the_same_run_however_time_is_sliced() {
     assert_ne!(d.digest(), a.digest());
 }
 
-#[test]
-fn the_digest_matches_the_golden_file_shared_with_wasm() {
-    let digest = format!("{:016x}", scenario::run().digest());
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/determinism.txt");
+/// The run's digest, checked against `golden` (the text of
+/// tests/golden/`file`), which `WQ_BLESS=1` rewrites first.
+fn matches_golden(run: &workqueue_core::Simulation, file: &str, golden: &str) -> String {
+    let digest = format!("{:016x}", run.digest());
     if std::env::var_os("WQ_BLESS").is_some() {
+        let path = format!("{}/tests/golden/{file}", env!("CARGO_MANIFEST_DIR"));
         std::fs::write(path, format!("{digest}\n")).unwrap();
     }
     assert_eq!(
-        scenario::GOLDEN.trim(),
+        golden.trim(),
         digest,
         "behaviour changed: if intended, rerun with WQ_BLESS=1"
     );
+    digest
+}
+
+#[test]
+fn the_digest_matches_the_golden_file_shared_with_wasm() {
+    matches_golden(&scenario::run(), "determinism.txt", scenario::GOLDEN);
 }
 
 #[test]
 fn the_priority_queue_run_matches_its_golden_file_too() {
     let run = scenario::run_on(workqueue_core::QueueKind::Priority);
-    let digest = format!("{:016x}", run.digest());
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/golden/determinism_priority.txt"
-    );
-    if std::env::var_os("WQ_BLESS").is_some() {
-        std::fs::write(path, format!("{digest}\n")).unwrap();
-    }
-    assert_eq!(
-        scenario::GOLDEN_PRIORITY.trim(),
-        digest,
-        "behaviour changed: if intended, rerun with WQ_BLESS=1"
-    );
+    let digest = matches_golden(&run, "determinism_priority.txt", scenario::GOLDEN_PRIORITY);
     assert_ne!(
         digest,
         format!("{:016x}", scenario::run().digest()),

@@ -1,6 +1,6 @@
 // Shared by the native and the wasm determinism tests (included, not a test of its own).
 
-use workqueue_core::{Duration, Instant};
+use workqueue_core::Instant;
 use workqueue_core::{ItemSpec, Source};
 use workqueue_core::{Outcome, Script};
 use workqueue_core::{QueueKind, Scenario, Simulation, MILLISECOND, SECOND};
@@ -32,12 +32,9 @@ pub fn scenario_on(queue: QueueKind) -> Scenario {
         error_probability: 0.6,
         otherwise: Outcome::Success,
     };
-    s.controllers[0].sources.push(Source::AddMany {
-        prefix: "ns/pod-".into(),
-        count: 400,
-        at_ns: Duration::ZERO,
-        script: None,
-    });
+    s.controllers[0]
+        .sources
+        .push(Source::add_many("ns/pod-", 400));
     s.controllers[0].sources.push(Source::WatchEvents {
         key: "ns/hot".into(),
         per_second: 50.0,
@@ -47,14 +44,9 @@ pub fn scenario_on(queue: QueueKind) -> Scenario {
     s.controllers[0].sources.push(Source::Resync {
         period_ns: 10 * SECOND,
     });
-    s.controllers[0].items.push(ItemSpec {
-        key: "ns/terminal".into(),
-        script: Some(Script::Always {
-            outcome: Outcome::TerminalError,
-        }),
-        reconcile_ns: None,
-        add_at_ns: Some(Instant::T0),
-    });
+    s.controllers[0]
+        .items
+        .push(ItemSpec::always("ns/terminal", Outcome::TerminalError));
     s.controllers[0].items.push(ItemSpec {
         key: "ns/poll".into(),
         script: Some(Script::Always {

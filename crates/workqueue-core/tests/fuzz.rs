@@ -239,14 +239,9 @@ fn a_run_that_cannot_progress_stops_with_a_message() {
         base_ns: Duration::ZERO,
         max_ns: Duration::ZERO,
     });
-    s.controllers[0].items.push(ItemSpec {
-        key: "k".into(),
-        script: Some(Script::Always {
-            outcome: Outcome::Requeue,
-        }),
-        reconcile_ns: None,
-        add_at_ns: Some(Instant::T0),
-    });
+    s.controllers[0]
+        .items
+        .push(ItemSpec::always("k", Outcome::Requeue));
     let mut sim = Simulation::new(&s).unwrap();
     let mut calls = 0;
     while sim.stalled().is_none() {
@@ -305,12 +300,7 @@ fn the_scenario_decoder_refuses_garbage_by_name() {
 #[test]
 fn a_resync_at_the_end_of_time_fires_once() {
     let mut s = Scenario::new("end of time");
-    s.controllers[0].items.push(ItemSpec {
-        key: "k".into(),
-        script: None,
-        reconcile_ns: None,
-        add_at_ns: Some(Instant::T0),
-    });
+    s.controllers[0].items.push(ItemSpec::new("k"));
     let mut sim = Simulation::new(&s).unwrap();
     sim.run_until(Instant::from_nanos(i64::MAX));
     sim.apply(Input::Resync {

@@ -165,12 +165,7 @@ fn client_heavy(requests: u32) -> Scenario {
     c.controller.workers = 100;
     c.requests_per_reconcile = requests;
     c.default_script = Script::FailThenSucceed { failures: 0 };
-    c.sources = vec![Source::AddMany {
-        prefix: "k-".into(),
-        count: 1_000,
-        at_ns: Duration::ZERO,
-        script: None,
-    }];
+    c.sources = vec![Source::add_many("k-", 1_000)];
     s.controllers.push(c);
     s.duration_ns = HOUR;
     s
@@ -210,12 +205,7 @@ fn a_bounded_manager_step_spends_its_budget_not_the_whole_instant() {
     for name in ["a", "b"] {
         let mut c = ControllerSpec::new(name);
         c.controller.workers = 1_000;
-        c.sources = vec![Source::AddMany {
-            prefix: format!("{name}-"),
-            count: 50_000,
-            at_ns: Duration::ZERO,
-            script: None,
-        }];
+        c.sources = vec![Source::add_many(&format!("{name}-"), 50_000)];
         s.controllers.push(c);
     }
     let mut bounded = Manager::new(&s).unwrap();
@@ -267,12 +257,7 @@ fn a_million_keys_that_each_succeed_once_run_to_completion() {
     let mut c = ControllerSpec::new("crowd");
     c.controller.reconcile_ns = Duration::ZERO;
     c.default_script = Script::FailThenSucceed { failures: 0 };
-    c.sources = vec![Source::AddMany {
-        prefix: "k".into(),
-        count: validate::MAX_ITEMS,
-        at_ns: Duration::ZERO,
-        script: None,
-    }];
+    c.sources = vec![Source::add_many("k", validate::MAX_ITEMS)];
     let mut s = Scenario::of("crowd", vec![c]);
     s.duration_ns = SECOND;
     let mut sim = Simulation::new(&s).unwrap();

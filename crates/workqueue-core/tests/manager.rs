@@ -23,18 +23,27 @@ fn kind(name: &str, count: u64, script: Script) -> ControllerSpec {
         controller: ControllerConfig::default(),
         default_script: script,
         items: Vec::new(),
-        sources: vec![Source::AddMany {
-            prefix: format!("{name}-"),
-            count,
-            at_ns: Duration::ZERO,
-            script: None,
-        }],
+        sources: vec![Source::add_many(&format!("{name}-"), count)],
         requests_per_reconcile: 0,
         kind: String::new(),
         writes: Default::default(),
         errors_write_nothing: false,
         shares_bucket: false,
     }
+}
+
+/// `s` as a manager, run for its first minute.
+fn a_minute_of(s: &Scenario) -> Manager {
+    let mut m = Manager::new(s).unwrap();
+    m.run_until(Instant::T0 + 60 * SECOND);
+    m
+}
+
+/// When each controller converged (every one has).
+fn converged(m: &Manager) -> Vec<Instant> {
+    m.controllers()
+        .map(|(_, c)| c.converged_at().unwrap())
+        .collect()
 }
 
 #[test]
@@ -140,12 +149,7 @@ fn the_client_waits_with_x_time_rate_arithmetic() {
     s.controllers[0].default_script = Script::Always {
         outcome: Outcome::Success,
     };
-    s.controllers[0].sources.push(Source::AddMany {
-        prefix: "k".into(),
-        count: 2,
-        at_ns: Duration::ZERO,
-        script: None,
-    });
+    s.controllers[0].sources.push(Source::add_many("k", 2));
     let mut m = Manager::new(&s).unwrap();
     m.run_to_end();
     // The same reservations by hand: 6 requests at t=0.
@@ -223,12 +227,7 @@ fn a_manager_of_one_is_exactly_its_controller() {
         outcome: Outcome::Error,
     };
     s.controllers[0].requests_per_reconcile = 2;
-    s.controllers[0].sources.push(Source::AddMany {
-        prefix: "obj-".into(),
-        count: 20,
-        at_ns: Duration::ZERO,
-        script: None,
-    });
+    s.controllers[0].sources.push(Source::add_many("obj-", 20));
     let mut plain = Simulation::new(&s).unwrap();
     let mut managed = Manager::new(&s).unwrap();
     for d in [Duration::ZERO, 500 * MILLISECOND, 3 * SECOND, 10 * SECOND] {
@@ -266,12 +265,8 @@ fn the_client_limits_each_kind_on_its_own_unless_told_to_share() {
             c.controller.reconcile_ns = Duration::ZERO;
         }
         s.duration_ns = 60 * SECOND;
-        let mut m = Manager::new(&s).unwrap();
-        m.run_until(Instant::T0 + 60 * SECOND);
-        let converged: Vec<_> = m
-            .controllers()
-            .map(|(_, c)| c.converged_at().unwrap())
-            .collect();
+        let m = a_minute_of(&s);
+        let converged = converged(&m);
         (converged, m.client_levels().len(), m.client_totals().0)
     };
     let (per_kind, buckets, requests) = run(ClientScope::Kind);
@@ -364,12 +359,8 @@ fn writes_to_another_kind_draw_from_that_kinds_bucket() {
             }
         ]
     );
-    let mut m = Manager::new(&s).unwrap();
-    m.run_until(Instant::T0 + 60 * SECOND);
-    let converged: Vec<_> = m
-        .controllers()
-        .map(|(_, c)| c.converged_at().unwrap())
-        .collect();
+    let m = a_minute_of(&s);
+    let converged = converged(&m);
     assert_eq!(*converged.iter().max().unwrap(), Instant::T0 + 38 * SECOND);
     let summary = workqueue_core::Summary::of(&m);
     let by_kind: Vec<(String, u64)> = summary
@@ -385,8 +376,7 @@ fn writes_to_another_kind_draw_from_that_kinds_bucket() {
     for c in &mut s.controllers {
         c.writes.clear();
     }
-    let mut m = Manager::new(&s).unwrap();
-    m.run_until(Instant::T0 + 60 * SECOND);
+    let m = a_minute_of(&s);
     assert_eq!(
         m.controllers().next().unwrap().1.converged_at(),
         Some(Instant::T0 + 18 * SECOND)
@@ -434,8 +424,7 @@ fn where_errors_write_nothing_only_successes_send_requests() {
         c.requests_per_reconcile = 1;
         c.writes.insert("Secret".into(), 2);
         c.errors_write_nothing = errors_write_nothing;
-        let mut m = Manager::new(&s).unwrap();
-        m.run_until(Instant::T0 + 60 * SECOND);
+        let m = a_minute_of(&s);
         let sim = m.controllers().next().unwrap().1;
         let snapshot = sim.metrics_snapshot();
         let all = sim.inner_reconciles();

@@ -151,18 +151,19 @@ impl Model {
     }
 
     fn ready(&self) -> usize {
-        self.records
-            .iter()
-            .flatten()
-            .filter(|r| r.ready_at.is_none())
-            .count()
+        self.count(false)
     }
 
     fn waiting(&self) -> usize {
+        self.count(true)
+    }
+
+    /// The keys on record that wait for a `ready_at` (or, `false`, that do not).
+    fn count(&self, waiting: bool) -> usize {
         self.records
             .iter()
             .flatten()
-            .filter(|r| r.ready_at.is_some())
+            .filter(|r| r.ready_at.is_some() == waiting)
             .count()
     }
 }

@@ -19,10 +19,8 @@ fn priority_scenario() -> Scenario {
 
 fn item(key: &str, script: Script) -> ItemSpec {
     ItemSpec {
-        key: key.into(),
         script: Some(script),
-        reconcile_ns: None,
-        add_at_ns: Some(Instant::T0),
+        ..ItemSpec::new(key)
     }
 }
 

@@ -20,14 +20,26 @@ fn slow(timeout: Option<Duration>) -> Scenario {
     s
 }
 
+/// `s` run until `until` with the key "a" added at t=0.
+fn key_a_until(s: &Scenario, until: Duration) -> Simulation {
+    let mut sim = Simulation::new(s).unwrap();
+    sim.apply(Input::Add { key: "a".into() }).unwrap();
+    sim.run_until(Instant::T0 + until);
+    sim
+}
+
+/// The reconcile timeouts so far, and the results labelled `label`.
+fn timeouts_and(sim: &Simulation, label: ResultLabel) -> (u64, u64) {
+    let m = sim.controller_metrics();
+    (m.reconcile_timeouts_total, m.total(label))
+}
+
 /// A 2 s reconcile under a 500 ms timeout never succeeds: it fails at each
 /// deadline, and the default limiter's 5 ms, 10 ms, 20 ms… come between.
 #[test]
 fn a_reconcile_longer_than_the_timeout_fails_at_each_deadline() {
-    let mut sim = Simulation::new(&slow(Some(500 * MILLISECOND))).unwrap();
-    sim.apply(Input::Add { key: "a".into() }).unwrap();
     // Timeouts at 0.5s, 1.005s, 1.515s, 2.035s, 2.575s; the sixth at 3.155s.
-    sim.run_until(Instant::T0 + 3 * SECOND);
+    let mut sim = key_a_until(&slow(Some(500 * MILLISECOND)), 3 * SECOND);
     let m = sim.controller_metrics();
     assert_eq!(m.reconcile_timeouts_total, 5);
     assert_eq!(m.total(ResultLabel::Error), 5);
@@ -43,14 +55,8 @@ fn a_reconcile_longer_than_the_timeout_fails_at_each_deadline() {
     assert!(calls[1].contains("err [result=error]"), "{calls:?}");
 
     // Without the option the same reconcile succeeds at 2 s.
-    let mut sim = Simulation::new(&slow(None)).unwrap();
-    sim.apply(Input::Add { key: "a".into() }).unwrap();
-    sim.run_until(Instant::T0 + 3 * SECOND);
-    let m = sim.controller_metrics();
-    assert_eq!(
-        (m.reconcile_timeouts_total, m.total(ResultLabel::Success)),
-        (0, 1)
-    );
+    let sim = key_a_until(&slow(None), 3 * SECOND);
+    assert_eq!(timeouts_and(&sim, ResultLabel::Success), (0, 1));
 }
 
 /// A reconcile within its deadline is not touched, and one that takes the
@@ -62,19 +68,13 @@ fn reconciles_within_the_deadline_are_untouched() {
         .iter()
         .zip([100 * MILLISECOND, 500 * MILLISECOND])
         .map(|(k, d)| ItemSpec {
-            key: k.to_string(),
-            script: None,
             reconcile_ns: Some(d),
-            add_at_ns: Some(Instant::T0),
+            ..ItemSpec::new(k)
         })
         .collect();
     let mut sim = Simulation::new(&s).unwrap();
     sim.run_until(Instant::T0 + 5 * SECOND);
-    let m = sim.controller_metrics();
-    assert_eq!(
-        (m.reconcile_timeouts_total, m.total(ResultLabel::Success)),
-        (0, 2)
-    );
+    assert_eq!(timeouts_and(&sim, ResultLabel::Success), (0, 2));
 }
 
 /// The deadline covers the whole call: a reconcile whose API requests wait
@@ -86,14 +86,8 @@ fn waiting_for_the_client_counts_against_the_deadline() {
     let c = s.first_mut();
     c.controller.reconcile_ns = 10 * MILLISECOND;
     c.requests_per_reconcile = 3; // 1 at once, then 1 s each: 2 s of waiting
-    let mut sim = Simulation::new(&s).unwrap();
-    sim.apply(Input::Add { key: "a".into() }).unwrap();
-    sim.run_until(Instant::T0 + 600 * MILLISECOND);
-    let m = sim.controller_metrics();
-    assert_eq!(
-        (m.reconcile_timeouts_total, m.total(ResultLabel::Error)),
-        (1, 1)
-    );
+    let sim = key_a_until(&s, 600 * MILLISECOND);
+    assert_eq!(timeouts_and(&sim, ResultLabel::Error), (1, 1));
 }
 
 /// A zero or negative timeout is refused by name (controller-runtime's

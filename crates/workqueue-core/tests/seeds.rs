@@ -22,6 +22,20 @@ fn bucket() -> LimiterConfig {
     }
 }
 
+/// A storm of 50 watch events a second for 2 s on the one key `key`, from
+/// t=0, each reconcile taking `reconcile`.
+fn storm_on(key: &str, reconcile: Duration) -> Simulation {
+    let mut s = Scenario::new("storm on one key");
+    s.controllers[0].controller.reconcile_ns = reconcile;
+    s.controllers[0].sources.push(Source::WatchEvents {
+        key: key.into(),
+        per_second: 50.0,
+        start_ns: Duration::ZERO,
+        duration_ns: 2 * SECOND,
+    });
+    Simulation::new(&s).unwrap()
+}
+
 /// `count` keys that fail every reconcile, added at once, reconciled instantly.
 fn failing_storm(limiter: LimiterConfig, count: u64) -> Simulation {
     let mut s = Scenario::failing_keys(limiter, count);
@@ -142,15 +156,7 @@ fn backoff_reaches_the_1000s_cap_after_about_eighteen_failures() {
 
 #[test]
 fn an_event_storm_on_one_key_gives_one_reconcile_in_flight_plus_one_queued() {
-    let mut s = Scenario::new("storm on one key");
-    s.controllers[0].controller.reconcile_ns = 200 * MILLISECOND;
-    s.controllers[0].sources.push(Source::WatchEvents {
-        key: "prod/web-7d8".into(),
-        per_second: 50.0,
-        start_ns: Duration::ZERO,
-        duration_ns: 2 * SECOND,
-    });
-    let mut sim = Simulation::new(&s).unwrap();
+    let mut sim = storm_on("prod/web-7d8", 200 * MILLISECOND);
     let k = sim
         .find("prod/web-7d8")
         .unwrap_or(workqueue_core::ItemId(0));
@@ -188,14 +194,9 @@ fn give_up_after_15_requeues() {
     let mut s = Scenario::new("give up");
     s.controllers[0].limiter = Some(per_item());
     s.controllers[0].controller.give_up_after = Some(15);
-    s.controllers[0].items.push(ItemSpec {
-        key: "ns/broken".into(),
-        script: Some(Script::Always {
-            outcome: Outcome::Error,
-        }),
-        reconcile_ns: None,
-        add_at_ns: Some(Instant::T0),
-    });
+    s.controllers[0]
+        .items
+        .push(ItemSpec::always("ns/broken", Outcome::Error));
     s.duration_ns = 1000 * SECOND;
     let mut sim = Simulation::new(&s).unwrap();
     sim.run_to_end();
@@ -211,10 +212,8 @@ fn give_up_after_15_requeues() {
 fn reconcile_result_table_walk_through() {
     let mut s = Scenario::new("S36");
     s.controllers[0].items.push(ItemSpec {
-        key: "k".into(),
         script: Some(Script::Live),
-        reconcile_ns: None,
-        add_at_ns: Some(Instant::T0),
+        ..ItemSpec::new("k")
     });
     let mut sim = Simulation::new(&s).unwrap();
     sim.run_until(Instant::T0);
@@ -324,12 +323,7 @@ fn crossplane(r: u32) -> Scenario {
 fn crossplane_r10_runs_10_workers_with_a_10_per_second_burst_100_global_bucket() {
     let mut s = crossplane(10);
     s.controllers[0].controller.reconcile_ns = 100 * MILLISECOND; // 10 workers could do 100/s
-    s.controllers[0].sources.push(Source::AddMany {
-        prefix: "mr-".into(),
-        count: 300,
-        at_ns: Duration::ZERO,
-        script: None,
-    });
+    s.controllers[0].sources.push(Source::add_many("mr-", 300));
     let mut sim = Simulation::new(&s).unwrap();
     assert_eq!(sim.workers().len(), 10);
     assert_eq!(
@@ -365,14 +359,9 @@ fn crossplane_throttle_deferral_resets_the_per_object_backoff() {
     // S46: 1, 2, 4 s backoff; then the global bucket is empty on the 4th
     // dequeue, the middleware answers RequeueAfter, and the backoff restarts at 1s.
     let mut s = crossplane(1);
-    s.controllers[0].items.push(ItemSpec {
-        key: "k".into(),
-        script: Some(Script::Always {
-            outcome: Outcome::Requeue,
-        }),
-        reconcile_ns: None,
-        add_at_ns: Some(Instant::T0),
-    });
+    s.controllers[0]
+        .items
+        .push(ItemSpec::always("k", Outcome::Requeue));
     let mut sim = Simulation::new(&s).unwrap();
     let k = sim.find("k").unwrap();
     sim.run_until(Instant::T0);
@@ -410,12 +399,7 @@ fn crossplane_throttle_deferral_resets_the_per_object_backoff() {
 #[test]
 fn crossplane_r0_never_reconciles_anything() {
     let mut s = crossplane(0);
-    s.controllers[0].sources.push(Source::AddMany {
-        prefix: "mr-".into(),
-        count: 5,
-        at_ns: Duration::ZERO,
-        script: None,
-    });
+    s.controllers[0].sources.push(Source::add_many("mr-", 5));
     let mut sim = Simulation::new(&s).unwrap();
     assert_eq!(sim.workers().len(), 1, "workers fall back to 1");
     sim.run_until(Instant::T0 + 3600 * SECOND);
@@ -436,12 +420,7 @@ fn crossplane_r0_never_reconciles_anything() {
 fn shutdown_lets_workers_finish_what_is_queued() {
     let mut s = Scenario::new("shutdown");
     s.controllers[0].controller.reconcile_ns = SECOND;
-    s.controllers[0].sources.push(Source::AddMany {
-        prefix: "p".into(),
-        count: 3,
-        at_ns: Duration::ZERO,
-        script: None,
-    });
+    s.controllers[0].sources.push(Source::add_many("p", 3));
     let mut sim = Simulation::new(&s).unwrap();
     sim.run_until(Instant::T0);
     sim.apply(Input::Shutdown).unwrap();
@@ -466,15 +445,7 @@ fn shutdown_lets_workers_finish_what_is_queued() {
 /// later one is absorbed by that dirty copy, until a worker takes it again.
 #[test]
 fn a_storm_on_one_key_is_absorbed_by_one_dirty_copy() {
-    let mut s = Scenario::new("absorbed");
-    s.controllers[0].controller.reconcile_ns = SECOND;
-    s.controllers[0].sources.push(Source::WatchEvents {
-        key: "prod/web".into(),
-        per_second: 50.0,
-        start_ns: Duration::ZERO,
-        duration_ns: 2 * SECOND,
-    });
-    let mut sim = Simulation::new(&s).unwrap();
+    let mut sim = storm_on("prod/web", SECOND);
     sim.run_until(Instant::T0 + 500 * MILLISECOND);
     let k = sim.find("prod/web").unwrap();
     assert_eq!(sim.watch_events_total(), 26, "events at 0, 20ms, ... 500ms");

@@ -105,12 +105,7 @@ fn a_storm_fills_the_queue_and_keys_wait_their_turn() {
         BACKOFF,
     );
     s.first_mut().controller.reconcile_ns = 10 * MILLISECOND;
-    s.first_mut().sources = vec![Source::AddMany {
-        prefix: "k-".into(),
-        count: 100,
-        at_ns: Duration::ZERO,
-        script: None,
-    }];
+    s.first_mut().sources = vec![Source::add_many("k-", 100)];
     let mut m = Manager::new(&s).unwrap();
     m.run_until(Instant::T0 + 5 * SECOND);
     let sum = Summary::of(&m);
@@ -139,20 +134,10 @@ fn requests_are_counted_per_kind_and_the_client_wait_is_named() {
     };
     a.requests_per_reconcile = 1;
     a.controller.workers = 100;
-    a.sources = vec![Source::AddMany {
-        prefix: "s-".into(),
-        count: 100,
-        at_ns: Duration::ZERO,
-        script: None,
-    }];
+    a.sources = vec![Source::add_many("s-", 100)];
     let mut b = a.clone();
     b.name = "configmaps".into();
-    b.sources = vec![Source::AddMany {
-        prefix: "c-".into(),
-        count: 100,
-        at_ns: Duration::ZERO,
-        script: None,
-    }];
+    b.sources = vec![Source::add_many("c-", 100)];
     s.controllers = vec![a, b];
     s.client = Some(ClientLimit {
         qps: 5.0,

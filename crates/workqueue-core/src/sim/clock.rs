@@ -370,32 +370,28 @@ impl Simulation {
                     .key_limit
                     .saturating_sub(self.queue.keys().len() as u64);
                 let end = count.min(self.sources[s].cursor.saturating_add(room));
-                while self.sources[s].cursor < end {
-                    if !self.spend() {
-                        self.collect_queue_events();
-                        return false;
-                    }
-                    let i = self.sources[s].cursor;
-                    self.sources[s].cursor += 1;
+                while let Some(i) = self.next_key(s, end) {
                     let id = self.intern(&format!("{prefix}{i}"));
                     if script.is_some() {
                         self.scripts.set(id, script.clone());
                     }
                     self.queue.add(now, id, initial_list_priority(now));
                 }
+                if self.sources[s].cursor < end {
+                    self.collect_queue_events();
+                    return false;
+                }
                 self.sources[s].next = None;
             }
             Source::Resync { .. } => {
                 let keys = self.queue.keys().len() as u64;
-                while self.sources[s].cursor < keys {
-                    if !self.spend() {
-                        self.collect_queue_events();
-                        return false;
-                    }
-                    let i = self.sources[s].cursor;
-                    self.sources[s].cursor += 1;
+                while let Some(i) = self.next_key(s, keys) {
                     // A resync is an update with an unchanged resourceVersion.
                     self.queue.add(now, ItemId(i as u32), Some(LOW_PRIORITY));
+                }
+                if self.sources[s].cursor < keys {
+                    self.collect_queue_events();
+                    return false;
                 }
                 let state = &mut self.sources[s];
                 state.cursor = 0;
@@ -409,5 +405,18 @@ impl Simulation {
         }
         self.collect_queue_events();
         true
+    }
+
+    /// The next key index of an add-many or a resync, `s`, below `end`,
+    /// paid for with one unit of the budget (its cursor moves past it).
+    /// `None` at `end`, or when the budget ran out first: the cursor is then
+    /// short of `end`, and the source resumes there.
+    fn next_key(&mut self, s: usize, end: u64) -> Option<u64> {
+        if self.sources[s].cursor >= end || !self.spend() {
+            return None;
+        }
+        let i = self.sources[s].cursor;
+        self.sources[s].cursor += 1;
+        Some(i)
     }
 }

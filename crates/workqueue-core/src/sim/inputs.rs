@@ -36,15 +36,7 @@ impl Simulation {
             Input::AddMany { prefix, count } => {
                 self.ensure_room(*count)?;
                 self.ensure_source_room()?;
-                self.add_source(
-                    Source::AddMany {
-                        prefix: prefix.clone(),
-                        count: *count,
-                        at_ns: Duration::ZERO,
-                        script: None,
-                    },
-                    now,
-                );
+                self.add_source(Source::add_many(prefix, *count), now);
                 self.process_instant(now);
             }
             Input::WatchEvents {

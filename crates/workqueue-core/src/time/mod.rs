@@ -15,21 +15,59 @@ mod go;
 
 pub use go::*;
 
-/// A point in virtual time: nanoseconds since [`Instant::T0`].
-#[repr(transparent)]
-#[derive(
-    Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default, serde::Serialize, serde::Deserialize,
-)]
-#[serde(transparent)]
-pub struct Instant(i64);
+// The three time types are one integer each, alike in all but their
+// arithmetic: compared, hashed and serialized as that integer, printed by
+// Debug as the bare integer (as the integers were, so that no text written
+// with `{:?}` changes), and crossed to and from the raw count by name.
+macro_rules! nanos_newtype {
+    ($(#[$doc:meta])* $name:ident($raw:ty)) => {
+        $(#[$doc])*
+        #[repr(transparent)]
+        #[derive(
+            Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default,
+            serde::Serialize, serde::Deserialize,
+        )]
+        #[serde(transparent)]
+        pub struct $name($raw);
 
-/// A signed span of virtual time in nanoseconds, as Go's `time.Duration`.
-#[repr(transparent)]
-#[derive(
-    Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default, serde::Serialize, serde::Deserialize,
-)]
-#[serde(transparent)]
-pub struct Duration(i64);
+        impl $name {
+            /// From integer nanoseconds (a file's or a test's; also the one
+            /// way to build one in a `const`, where `*` is not allowed).
+            pub const fn from_nanos(ns: $raw) -> $name {
+                $name(ns)
+            }
+
+            /// The raw count, for float arithmetic (Go's conversions are on
+            /// it) and the page's sliders.
+            pub const fn as_nanos(self) -> $raw {
+                self.0
+            }
+        }
+
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt::Debug::fmt(&self.0, f)
+            }
+        }
+    };
+}
+
+nanos_newtype! {
+    /// A point in virtual time: nanoseconds since [`Instant::T0`].
+    Instant(i64)
+}
+
+nanos_newtype! {
+    /// A signed span of virtual time in nanoseconds, as Go's `time.Duration`.
+    Duration(i64)
+}
+
+nanos_newtype! {
+    /// An instant kept in 128 bits, where `now + InfDuration` cannot overflow:
+    /// the queues' `readyAt` and x/time/rate's `timeToAct`, which Go computes
+    /// as a `time.Time` that never wraps.
+    WideInstant(i128)
+}
 
 impl Instant {
     /// The start of every run.
@@ -38,16 +76,6 @@ impl Instant {
     pub const MAX: Instant = Instant(i64::MAX);
     /// The earliest representable instant: "never happened" for a gauge.
     pub const MIN: Instant = Instant(i64::MIN);
-
-    /// An instant from a file's or a test's integer nanoseconds.
-    pub const fn from_nanos(ns: i64) -> Instant {
-        Instant(ns)
-    }
-
-    /// The raw count, for float arithmetic and the page's sliders.
-    pub const fn as_nanos(self) -> i64 {
-        self.0
-    }
 
     /// `self + d`, stopping at the end (or start) of representable time
     /// instead of wrapping.
@@ -76,26 +104,8 @@ impl Instant {
     }
 }
 
-/// An instant kept in 128 bits, where `now + InfDuration` cannot overflow:
-/// the queues' `readyAt` and x/time/rate's `timeToAct`, which Go computes
-/// as a `time.Time` that never wraps.
-#[repr(transparent)]
-#[derive(
-    Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default, serde::Serialize, serde::Deserialize,
-)]
-#[serde(transparent)]
-pub struct WideInstant(i128);
-
 impl WideInstant {
     pub const T0: WideInstant = WideInstant(0);
-
-    pub const fn from_nanos(ns: i128) -> WideInstant {
-        WideInstant(ns)
-    }
-
-    pub const fn as_nanos(self) -> i128 {
-        self.0
-    }
 
     /// The instant, when an i64 holds it.
     pub fn narrow(self) -> Option<Instant> {
@@ -125,17 +135,6 @@ impl Duration {
     /// `rate.InfDuration`.
     pub const INF: Duration = Duration::MAX;
 
-    /// A duration from integer nanoseconds (also the one way to build one
-    /// in a `const`, where `*` is not allowed).
-    pub const fn from_nanos(ns: i64) -> Duration {
-        Duration(ns)
-    }
-
-    /// The raw count, for float arithmetic (Go's conversions are on it).
-    pub const fn as_nanos(self) -> i64 {
-        self.0
-    }
-
     pub const fn saturating_add(self, d: Duration) -> Duration {
         Duration(self.0.saturating_add(d.0))
     }
@@ -156,57 +155,51 @@ impl Duration {
     }
 }
 
-// Debug prints the bare integer, as the i64 did, so that no text written
-// with `{:?}` changes.
-impl fmt::Debug for Instant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&self.0, f)
-    }
+// An operator on the time types is the i64's on the raw counts (plain, as
+// `+` on the i64s was: it panics on overflow where overflow checks are on).
+macro_rules! raw_op {
+    ($(#[$doc:meta])* $tr:ident $method:ident $op:tt: i64, $rhs:ident => $out:ident) => {
+        $(#[$doc])*
+        impl $tr<$rhs> for i64 {
+            type Output = $out;
+            fn $method(self, rhs: $rhs) -> $out {
+                $out(self $op rhs.0)
+            }
+        }
+    };
+    ($tr:ident $method:ident $op:tt: $lhs:ident, i64 => $out:ident) => {
+        impl $tr<i64> for $lhs {
+            type Output = $out;
+            fn $method(self, rhs: i64) -> $out {
+                $out(self.0 $op rhs)
+            }
+        }
+    };
+    ($tr:ident $method:ident $op:tt: $lhs:ident, $rhs:ident => $out:ident) => {
+        impl $tr<$rhs> for $lhs {
+            type Output = $out;
+            fn $method(self, rhs: $rhs) -> $out {
+                $out(self.0 $op rhs.0)
+            }
+        }
+    };
 }
 
-impl fmt::Debug for Duration {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&self.0, f)
-    }
-}
-
-impl fmt::Debug for WideInstant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&self.0, f)
-    }
-}
-
-impl Add<Duration> for Instant {
-    type Output = Instant;
-    fn add(self, d: Duration) -> Instant {
-        Instant(self.0 + d.0)
-    }
-}
+raw_op!(Add add +: Instant, Duration => Instant);
+raw_op!(Sub sub -: Instant, Duration => Instant);
+raw_op!(Sub sub -: Instant, Instant => Duration);
+raw_op!(Add add +: Duration, Duration => Duration);
+raw_op!(Sub sub -: Duration, Duration => Duration);
+raw_op!(Mul mul *: Duration, i64 => Duration);
+raw_op!(
+    /// `5 * MILLISECOND`, written as Go writes `5 * time.Millisecond`.
+    Mul mul *: i64, Duration => Duration
+);
+raw_op!(Div div /: Duration, i64 => Duration);
 
 impl AddAssign<Duration> for Instant {
     fn add_assign(&mut self, d: Duration) {
         self.0 += d.0;
-    }
-}
-
-impl Sub<Duration> for Instant {
-    type Output = Instant;
-    fn sub(self, d: Duration) -> Instant {
-        Instant(self.0 - d.0)
-    }
-}
-
-impl Sub for Instant {
-    type Output = Duration;
-    fn sub(self, earlier: Instant) -> Duration {
-        Duration(self.0 - earlier.0)
-    }
-}
-
-impl Add for Duration {
-    type Output = Duration;
-    fn add(self, d: Duration) -> Duration {
-        Duration(self.0 + d.0)
     }
 }
 
@@ -216,39 +209,10 @@ impl AddAssign for Duration {
     }
 }
 
-impl Sub for Duration {
-    type Output = Duration;
-    fn sub(self, d: Duration) -> Duration {
-        Duration(self.0 - d.0)
-    }
-}
-
 impl Neg for Duration {
     type Output = Duration;
     fn neg(self) -> Duration {
         Duration(-self.0)
-    }
-}
-
-impl Mul<i64> for Duration {
-    type Output = Duration;
-    fn mul(self, n: i64) -> Duration {
-        Duration(self.0 * n)
-    }
-}
-
-/// `5 * MILLISECOND`, written as Go writes `5 * time.Millisecond`.
-impl Mul<Duration> for i64 {
-    type Output = Duration;
-    fn mul(self, d: Duration) -> Duration {
-        Duration(self * d.0)
-    }
-}
-
-impl Div<i64> for Duration {
-    type Output = Duration;
-    fn div(self, n: i64) -> Duration {
-        Duration(self.0 / n)
     }
 }
 

@@ -44,15 +44,7 @@ pub fn input(i: &Input) -> Result<(), ScenarioError> {
 /// valid, instants in order and inside a run, and not absurdly many.
 pub fn tape(inputs: &[(Instant, Input)]) -> Result<(), ScenarioError> {
     const MAX_TAPE: usize = 100_000;
-    if inputs.len() > MAX_TAPE {
-        return Err(bad(
-            "inputs",
-            format!(
-                "{} recorded inputs is too many: at most {MAX_TAPE}",
-                inputs.len()
-            ),
-        ));
-    }
+    at_most("inputs", inputs.len(), MAX_TAPE, "recorded inputs")?;
     let mut last = Instant::T0;
     for (n, (at, i)) in inputs.iter().enumerate() {
         if *at < last || *at > Instant::T0 + MAX_RUN {

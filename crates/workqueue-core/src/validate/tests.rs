@@ -96,12 +96,9 @@ fn every_refusal_states_the_range() {
 fn sums_cannot_wrap() {
     let mut s = Scenario::new("overflow");
     for _ in 0..2 {
-        s.first_mut().sources.push(Source::AddMany {
-            prefix: "p".into(),
-            count: u64::MAX / 2 + 1,
-            at_ns: Duration::ZERO,
-            script: None,
-        });
+        s.first_mut()
+            .sources
+            .push(Source::add_many("p", u64::MAX / 2 + 1));
     }
     assert_eq!(key_count(&s), None);
     assert_eq!(

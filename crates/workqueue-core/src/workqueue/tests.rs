@@ -8,10 +8,16 @@ fn q() -> Workqueue {
     )
 }
 
+/// A queue as [`q`] makes, and the ids of `keys`.
+fn q_with<const N: usize>(keys: [&str; N]) -> (Workqueue, [ItemId; N]) {
+    let mut q = q();
+    let ids = keys.map(|k| q.key(k));
+    (q, ids)
+}
+
 #[test]
 fn fifo_dedup_and_readd_while_processing() {
-    let mut q = q();
-    let (a, b) = (q.key("a"), q.key("b"));
+    let (mut q, [a, b]) = q_with(["a", "b"]);
     assert_eq!(q.add(Instant::T0, a), AddEffect::Queued);
     assert_eq!(q.add(Instant::T0, b), AddEffect::Queued);
     assert_eq!(q.add(Instant::T0, a), AddEffect::Deduplicated);
@@ -30,8 +36,7 @@ fn fifo_dedup_and_readd_while_processing() {
 
 #[test]
 fn shutdown_hands_out_what_is_queued_then_stops() {
-    let mut q = q();
-    let (a, c) = (q.key("a"), q.key("c"));
+    let (mut q, [a, c]) = q_with(["a", "c"]);
     q.add(Instant::T0, a);
     q.add_after(Instant::T0, c, SECOND);
     q.shutdown(Instant::T0);
@@ -43,8 +48,7 @@ fn shutdown_hands_out_what_is_queued_then_stops() {
 
 #[test]
 fn drain_waits_only_for_in_flight_items() {
-    let mut q = q();
-    let (a, b) = (q.key("a"), q.key("b"));
+    let (mut q, [a, b]) = q_with(["a", "b"]);
     q.add(Instant::T0, a);
     q.add(Instant::T0, b);
     assert_eq!(q.get(Instant::T0), Got::Item(a));
@@ -95,8 +99,7 @@ fn the_soonest_waiting_keys_match_a_full_sort() {
 
 #[test]
 fn time_never_goes_backwards() {
-    let mut q = q();
-    let a = q.key("a");
+    let (mut q, [a]) = q_with(["a"]);
     q.add_after(Instant::from_nanos(10), a, Duration::from_nanos(5));
     assert_eq!(q.advance(Instant::from_nanos(3)), Instant::from_nanos(10));
     assert_eq!(q.len(), 0);
