@@ -112,6 +112,18 @@ export async function onPage(browser, url, body, options) {
   }
 }
 
+// A room's screen: the playground in workshop mode at `viewport`, with the
+// errors its page throws collected.
+export async function workshopPage(browser, url, viewport) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${url}/?workshop=1`);
+  await page.waitForSelector('body.workshop');
+  return { context, page, errors };
+}
+
 // A checksum of a canvas's pixels: it changes when the chart draws anew.
 export const canvasChecksum = (page, id) => page.evaluate((id) => {
   // The picture as the browser encodes it: reading it back pixel by pixel

@@ -37,6 +37,12 @@ async function pair({ lesson = 'backoff', step = 1, room = '1', presenter = { wi
   return { context, p, a, problems };
 }
 
+// One press of the clicker, and a moment for the window to show it.
+async function pressClicker(page, ms = 400) {
+  await page.keyboard.press('PageDown');
+  await page.waitForTimeout(ms);
+}
+
 const title = (page) => page.textContent('[data-testid="lesson-step-title"]');
 // The audience window has no transport: its instant is the stage's clock.
 const instant = (page) => page.evaluate(() => document.querySelector('[data-stage]')?.getAttribute('data-now'));
@@ -68,8 +74,7 @@ test('the audience window opens on the presenter\'s step, shows no notes, and Pa
   const lag = Date.now() - t0;
   assert.ok(lag < 1000, `the audience followed in ${lag} ms`);
   for (let i = 0; i < 30 && (await title(p)) === first; i++) {
-    await p.keyboard.press('PageDown');
-    await p.waitForTimeout(400);
+    await pressClicker(p);
   }
   assert.notEqual(await title(p), first, 'the presenter moved on');
   assert.equal(await sameStep(p, a), await title(p));
@@ -82,8 +87,7 @@ test('a clicker pressed in the audience window moves the presenter too', async (
   await sameStep(p, a);
   const first = await title(a);
   for (let i = 0; i < 30 && (await title(p)) === first; i++) {
-    await a.keyboard.press('PageDown');
-    await a.waitForTimeout(400);
+    await pressClicker(a);
   }
   assert.notEqual(await title(p), first, 'the presenter moved on from the audience window');
   await sameStep(p, a);
@@ -98,8 +102,7 @@ test('an outcome chosen in the audience window shows in the presenter\'s', async
   // Play the step from the presenter until a reconcile waits for a decision.
   for (let i = 0; i < 10; i++) {
     if (await a.locator('[data-testid="outcome-error"]').count()) break;
-    await p.keyboard.press('PageDown');
-    await p.waitForTimeout(500);
+    await pressClicker(p, 500);
   }
   await a.waitForSelector('[data-testid="outcome-error"]', { timeout: 10000 });
   await p.waitForSelector('[data-testid="outcome-error"]', { timeout: 3000 });
@@ -117,8 +120,7 @@ test('a reloaded audience window comes back to the same step and instant; closin
   // The clicker: ask, reveal without a guess, play a little; then pause.
   for (const press of ['asked', 'revealed', 'played']) {
     await p.waitForFunction((press) => document.querySelector('[data-testid="lesson-next"]')?.dataset.press === press, press);
-    await p.keyboard.press('PageDown');
-    await p.waitForTimeout(400);
+    await pressClicker(p);
   }
   await p.waitForFunction(() => Number(document.querySelector('[data-stage]')?.dataset.now) > 0);
   await p.waitForTimeout(1000);
@@ -145,8 +147,7 @@ test('a reloaded presenter window keeps the step, the room\'s guess, the reveale
   const { context, p, a, problems } = await pair({ lesson: 'v023', step: 1 });
   await sameStep(p, a);
   // The clicker opens the prediction; the trainer types the room's guess.
-  await p.keyboard.press('PageDown');
-  await p.waitForTimeout(400);
+  await pressClicker(p);
   await p.fill('[data-testid="guess"]', '2');
   await p.keyboard.press('PageDown');
   // (On the projector the answer may sit on the narration's next page.)
@@ -175,8 +176,7 @@ test('a course: the presenter names the next lesson on a last step, and both win
   assert.match(await p.textContent('[data-testid="presenter-next"]'), /Next lesson: .*fast|Next lesson: .*Fast/i);
   // Walk to the end of the course with the clicker.
   for (let i = 0; i < 80 && !(await p.locator('[data-testid="lesson-at-end"]').count()); i++) {
-    await p.keyboard.press('PageDown');
-    await p.waitForTimeout(350);
+    await pressClicker(p, 350);
   }
   assert.equal(await p.locator('[data-testid="lesson-at-end"]').count(), 1, 'the presenter reached the end');
   await a.waitForSelector('[data-testid="lesson-at-end"]', { timeout: 3000 });

@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serve, launch, shots, root } from './harness.mjs';
+import { serve, launch, shots, root, workshopPage } from './harness.mjs';
 import { measure, watchShift, takeShift, shifted, clockHolds } from './room.mjs';
 
 let server, url, browser;
@@ -157,12 +157,7 @@ for (const [width, height] of SIZES) {
   test(`a trainer's long lesson with many keys at ${width}x${height}: paged by the clicker, nothing cut`, async () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'wq-room-')), 'long-lesson.md');
     fs.writeFileSync(file, longLesson());
-    const context = await browser.newContext({ viewport: { width, height } });
-    const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(`${url}/?workshop=1`);
-    await page.waitForSelector('body.workshop');
+    const { context, page, errors } = await workshopPage(browser, url, { width, height });
     await page.setInputFiles('[data-testid="lesson-upload"]', file);
     await page.waitForSelector('[data-testid="lesson-step-title"]', { timeout: 20000 });
     assert.ok(await page.$('[data-testid="lesson-page"]'), 'the long narration is paged');

@@ -2,7 +2,7 @@
 // the trainer never touches the mouse or the keyboard.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, open, shot } from './harness.mjs';
+import { serve, launch, open, shot, workshopPage } from './harness.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve()); browser = await launch(); });
@@ -65,12 +65,7 @@ test('keyboard: a skip link to the stage, and a pending decision within 5 Tabs o
 
 test('a free demo in workshop mode: one large strip holds adds, the storm, the limiter and the outcome', async () => {
   for (const [width, height] of [[1024, 768], [1280, 720]]) {
-    const context = await browser.newContext({ viewport: { width, height } });
-    const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(`${url}/?workshop=1`);
-    await page.waitForSelector('body.workshop');
+    const { context, page, errors } = await workshopPage(browser, url, { width, height });
     // Everything a live demo needs is on the first screen.
     for (const sel of ['[data-testid="add"]', '[data-testid="add-many"]', '[data-testid="storm"]', '[data-testid="demo-preset"]', '[data-testid="demo-script"]', '[data-testid="queue-switch"], .queue-switch']) {
       const box = await page.locator(sel).first().boundingBox();
