@@ -39,14 +39,7 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
     // controller: (own kind, other kinds).
     let writes = use_state(Vec::<(String, String)>::new);
     let errors_write_nothing = use_state(|| false);
-    let on_paste = {
-        let pasted = pasted.clone();
-        Callback::from(move |e: InputEvent| {
-            if let Some(t) = super::target::<web_sys::HtmlTextAreaElement>(&e) {
-                pasted.set(t.value());
-            }
-        })
-    };
+    let on_paste = super::keep_typed(&pasted);
     let on_pick = {
         let picked = picked.clone();
         Callback::from(move |e: Event| {
@@ -161,14 +154,7 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
                     </tr>
                 }
             });
-            let on_errors = {
-                let errors_write_nothing = errors_write_nothing.clone();
-                Callback::from(move |e: Event| {
-                    if let Some(t) = super::target::<web_sys::HtmlInputElement>(&e) {
-                        errors_write_nothing.set(t.checked());
-                    }
-                })
-            };
+            let on_errors = super::keep_ticked(&errors_write_nothing);
             let open = {
                 let (d, assumed, onclose) = (
                     props.dispatch.clone(),
@@ -257,14 +243,7 @@ fn field(
     value: &UseStateHandle<String>,
     inputmode: &'static str,
 ) -> Html {
-    let oninput = {
-        let value = value.clone();
-        Callback::from(move |e: InputEvent| {
-            if let Some(t) = super::target::<web_sys::HtmlInputElement>(&e) {
-                value.set(t.value());
-            }
-        })
-    };
+    let oninput = super::keep_typed(value);
     html! {
         <div class="field">
             <label for={id}>{ label }</label>

@@ -57,10 +57,7 @@ pub fn inputs(props: &InputsProps) -> Html {
     let rate = use_state(|| "50".to_string());
     let storm_for = use_state(|| "2s".to_string());
     let resync = use_state(|| "30s".to_string());
-    let bind = |h: &UseStateHandle<String>| {
-        let h = h.clone();
-        Callback::from(move |e: InputEvent| h.set(event_value(&e)))
-    };
+    let bind = super::keep_typed;
     let d = props.dispatch.clone();
     let error = use_state(|| FieldError::None);
     let fail = {

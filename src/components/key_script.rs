@@ -52,10 +52,7 @@ pub fn key_script(props: &KeyScriptProps) -> Html {
             kind.set(k);
         })
     };
-    let on_arg = {
-        let arg = arg.clone();
-        Callback::from(move |e: InputEvent| arg.set(event_value(&e)))
-    };
+    let on_arg = super::keep_typed(&arg);
     let submit = {
         let on_set = props.on_set.clone();
         let script = parsed.clone().ok();

@@ -3,7 +3,6 @@
 
 use yew::prelude::*;
 
-use super::event_value;
 use crate::format;
 use crate::store::RunRef;
 
@@ -41,10 +40,7 @@ pub fn event_log(props: &EventLogProps) -> Html {
             .collect();
         (lines, sim.log_total())
     });
-    let on_filter = {
-        let filter = filter.clone();
-        Callback::from(move |e: InputEvent| filter.set(event_value(&e)))
-    };
+    let on_filter = super::keep_typed(&filter);
     let view = html! {
         <section class="panel log" aria-label="Event log">
             <div class="panel-head">

@@ -40,10 +40,29 @@ pub fn target<T: wasm_bindgen::JsCast>(e: &Event) -> Option<T> {
         .and_then(|t| wasm_bindgen::JsCast::dyn_into::<T>(t).ok())
 }
 
-/// The value of the input or select an event came from.
+/// The value of the input, text area or select an event came from.
 pub fn event_value(e: &Event) -> String {
     if let Some(i) = target::<web_sys::HtmlInputElement>(e) {
         return i.value();
     }
+    if let Some(t) = target::<web_sys::HtmlTextAreaElement>(e) {
+        return t.value();
+    }
     target::<web_sys::HtmlSelectElement>(e).map_or_else(String::new, |s| s.value())
+}
+
+/// Keeps what is typed into a field in `typed`, at every keystroke.
+pub fn keep_typed(typed: &UseStateHandle<String>) -> Callback<InputEvent> {
+    let typed = typed.clone();
+    Callback::from(move |e: InputEvent| typed.set(event_value(&e)))
+}
+
+/// Keeps whether a checkbox is ticked in `ticked`.
+pub fn keep_ticked(ticked: &UseStateHandle<bool>) -> Callback<Event> {
+    let ticked = ticked.clone();
+    Callback::from(move |e: Event| {
+        if let Some(t) = target::<web_sys::HtmlInputElement>(&e) {
+            ticked.set(t.checked());
+        }
+    })
 }

@@ -15,7 +15,6 @@ use workqueue_core::{BucketOwner, BucketView, Landing, SourceView, WorkerView};
 use yew::prelude::*;
 
 use super::chips::{chip, lane_of, more, use_arrival, waiting_chip, Chips};
-use super::event_value;
 use crate::flights::Flight;
 use crate::format;
 use crate::headline::{Headline, SideBySide};
@@ -632,10 +631,7 @@ pub fn decision(props: &DecisionProps) -> Html {
             move || drop(listener)
         });
     }
-    let on_after = {
-        let after = after.clone();
-        Callback::from(move |e: InputEvent| after.set(event_value(&e)))
-    };
+    let on_after = super::keep_typed(&after);
     html! {
         <div class="decision" role="group" aria-label={format!("Result of Reconcile({})", props.key_name)}>
             <p class="decision-title">{"Reconcile returned…"}</p>
