@@ -34,7 +34,7 @@ use crate::store::StateRef;
 
 use components::inputs::Inputs;
 use components::inspector::{Inspector, InspectorProps};
-use components::lesson::{LessonPanel, LessonRefusal};
+use components::lesson::{LessonPanel, LessonPanelProps, LessonRefusal, ScenarioNow};
 use components::manager_stage::ManagerStage;
 use components::side::Side;
 use components::stage::Stage;
@@ -251,8 +251,8 @@ pub fn app() -> Html {
                     // A lesson about a manager shows its controllers here too.
                     { if state.is_manager() { html! { <ManagerStage /> } } else { html! { <Stage /> } } }
                     <div class="embed-side">
-                        <LessonRefusal />
-                        <LessonPanel />
+                        <LessonRefusal refused={state.refused_lesson.clone()} dispatch={context.dispatcher()} />
+                        <LessonPanel ..LessonPanelProps::of(&state, context.dispatcher(), worker.clone(), ScenarioNow::of(&context)) />
                         // A lesson's narration has the side to itself.
                         { if state.lesson.is_none() && state.pending_lesson.is_none() { html! { <Inspector ..InspectorProps::of(&state, context.dispatcher()) /> } } else { html! {} } }
                     </div>
@@ -273,7 +273,7 @@ pub fn app() -> Html {
             <ContextProvider<PlaygroundContext> context={context.clone()}><ContextProvider<LessonWorker> context={worker.clone()}>
                 <Notices />
                 <main class="audience-layout" data-testid="audience">
-                    <LessonPanel />
+                    <LessonPanel ..LessonPanelProps::of(&state, context.dispatcher(), worker.clone(), ScenarioNow::of(&context)) />
                     { stage }
                 </main>
                 <div class="sr-only" aria-live="polite" data-testid="narration">{ narration }</div>
@@ -291,8 +291,8 @@ pub fn app() -> Html {
                     <components::presenter::PresenterPanel />
                     <div class="presenter-side">
                         <div class="presenter-stage" aria-label="The stage, as the room sees it">{ stage }</div>
-                        <LessonRefusal />
-                        <LessonPanel />
+                        <LessonRefusal refused={state.refused_lesson.clone()} dispatch={context.dispatcher()} />
+                        <LessonPanel ..LessonPanelProps::of(&state, context.dispatcher(), worker.clone(), ScenarioNow::of(&context)) />
                     </div>
                 </main>
                 <div class="sr-only" aria-live="polite" data-testid="narration">{ narration }</div>
@@ -324,8 +324,8 @@ pub fn app() -> Html {
             <main class="layout">
                 <div class="center">
                     { welcome(&state) }
-                    <LessonRefusal />
-                    <LessonPanel />
+                    <LessonRefusal refused={state.refused_lesson.clone()} dispatch={context.dispatcher()} />
+                    <LessonPanel ..LessonPanelProps::of(&state, context.dispatcher(), worker.clone(), ScenarioNow::of(&context)) />
                     { if manager_mode { html! { <ManagerStage /> } } else { html! { <><Inputs settings={state.settings.clone()} resync_active={state.resync_active()} dispatch={context.dispatcher()} /><Stage /></> } } }
                 </div>
                 <Side />
