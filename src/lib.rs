@@ -288,7 +288,7 @@ pub fn app() -> Html {
                 <header class="top compact">{ brand }<Transport view={TransportView::of(&state)} dispatch={context.dispatcher()} /></header>
                 <Notices />
                 <main class="presenter-layout">
-                    <components::presenter::PresenterPanel />
+                    <components::presenter::PresenterPanel ..components::presenter::PresenterProps::of(&state, context.dispatcher()) />
                     <div class="presenter-side">
                         <div class="presenter-stage" aria-label="The stage, as the room sees it">{ stage }</div>
                         <LessonRefusal refused={state.refused_lesson.clone()} dispatch={context.dispatcher()} />
