@@ -11,7 +11,8 @@ use crate::settings::Settings;
 use crate::state::{Notice, Playground};
 use crate::timeline::Timeline;
 
-pub use crate::lesson_state::{LessonState, Press, DOUBLE_PRESS_MS, MIN_DWELL_MS};
+pub use crate::lesson_state::{LessonState, Press, PressFrom, DOUBLE_PRESS_MS, MIN_DWELL_MS};
+use crate::lesson_state::{ReadLesson, StepShown};
 
 impl Playground {
     /// The current step's focus, where the stage gives way to it: in
@@ -126,12 +127,7 @@ impl Playground {
         if (waiting && !self.playing) || (l.played_at.is_none() && playable) {
             return Press::Played;
         }
-        // The later of the scene's start and the reveal.
-        let since = [l.played_at, l.revealed_at]
-            .into_iter()
-            .flatten()
-            .reduce(f64::max);
-        if waiting || since.is_some_and(|t| now_ms - t < MIN_DWELL_MS) {
+        if waiting || l.dwell_since().is_some_and(|t| now_ms - t < MIN_DWELL_MS) {
             return Press::Dwelling;
         }
         let last_step = l.step + 1 >= lesson.steps.len();
@@ -139,6 +135,47 @@ impl Playground {
             return Press::AtEnd;
         }
         Press::Moved
+    }
+
+    /// The open step as the lesson panel shows it at real instant `now_ms`
+    /// (ms): each figure asked only where the panel's words need it.
+    pub fn step_shown(&self, now_ms: f64) -> Option<StepShown> {
+        let ls = self.lesson.as_ref()?;
+        let lesson = self.library.get(ls.index)?;
+        let step = &lesson.steps[ls.step];
+        let press = self.next_press(now_ms);
+        let last_step = ls.step + 1 >= lesson.steps.len();
+        // (Next's words name the course's end only where no press names them.)
+        let unnamed = press == Press::Moved || (press == Press::Dwelling && ls.kept.is_none());
+        Some(StepShown {
+            waiting: step.wait.as_ref().is_some_and(|w| !w.met(self.sim())),
+            decision: (press == Press::Decided)
+                .then(|| self.suggested_decision(step).map(|(_, outcome)| outcome))
+                .flatten(),
+            at_start: ls.step == 0 && ls.page == 0 && self.previous_lesson(ls.index).is_none(),
+            at_end: unnamed && last_step && self.next_lesson(ls.index).is_none(),
+            figures: step
+                .goal
+                .as_ref()
+                .and(self.goal_figures.as_ref())
+                .filter(|(i, s, _)| (*i, *s) == (ls.index, ls.step))
+                .map(|(_, _, f)| f.clone()),
+            press,
+            lesson: ReadLesson(lesson),
+        })
+    }
+
+    /// [`Playground::next_press`] now, and once the dwell (if it dwells)
+    /// is over: the press is the same until the state changes, but for that.
+    pub fn press_from(&self, now_ms: f64) -> PressFrom {
+        let press = self.next_press(now_ms);
+        let dwell = match (press, &self.lesson) {
+            (Press::Dwelling, Some(l)) => l
+                .dwell_since()
+                .map(|since| (since, self.next_press(f64::INFINITY))),
+            _ => None,
+        };
+        PressFrom { press, dwell }
     }
 
     /// Does what [`Playground::next_press`] says, and returns it. A press

@@ -1,6 +1,13 @@
 //! Where a lesson is, as plain data: the step, what was predicted and
 //! answered there, what the clicker's next press does, and a lesson asked
-//! for that has not arrived yet. (Moving through a lesson is `lesson_nav`.)
+//! for that has not arrived yet; and what the lesson panels show of it,
+//! cheap to compare. (Moving through a lesson is `lesson_nav`.)
+
+use std::ops::Deref;
+use std::rc::Rc;
+
+use workqueue_core::Outcome;
+use workqueue_lessons::view::{Figure, LessonView};
 
 /// Real time a step's scene plays before a clicker may leave it (ms), so
 /// the room sees what the step is about.
@@ -78,6 +85,28 @@ impl Press {
     }
 }
 
+/// What the clicker's next press does from an instant on: a dwell ends by
+/// itself, so a view with a clock of its own (the presenter's) says what
+/// the press does once it is over without asking the state again.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PressFrom {
+    /// The press at the instant it was asked.
+    pub press: Press,
+    /// While `press` is [`Press::Dwelling`]: when the dwell started (real
+    /// ms, see [`LessonState::dwell_since`]) and the press once it is over.
+    pub dwell: Option<(f64, Press)>,
+}
+
+impl PressFrom {
+    /// The press at real instant `now_ms` (ms), by the dwell's own rule.
+    pub fn at(&self, now_ms: f64) -> Press {
+        match self.dwell {
+            Some((since, then)) if now_ms - since >= MIN_DWELL_MS => then,
+            _ => self.press,
+        }
+    }
+}
+
 impl LessonState {
     pub fn new(index: usize, step: usize, steps: usize) -> LessonState {
         LessonState {
@@ -106,6 +135,15 @@ impl LessonState {
         self.page = 0;
         self.pages = 1;
         self.kept = None;
+    }
+
+    /// When the step's dwell started (real ms): the later of the scene's
+    /// start and the reveal.
+    pub fn dwell_since(&self) -> Option<f64> {
+        [self.played_at, self.revealed_at]
+            .into_iter()
+            .flatten()
+            .reduce(f64::max)
     }
 
     /// The prediction made at the current step, if any.
@@ -145,4 +183,67 @@ pub struct PendingLesson {
     /// Which asking this is (the page's revision when it was asked): the
     /// worker is asked once per ticket, whatever else changes meanwhile.
     pub ticket: u64,
+}
+
+/// A read lesson, compared by identity: the library makes a new one only
+/// when a lesson arrives, so its steps are never compared while rendering.
+#[derive(Clone, Debug)]
+pub struct ReadLesson(pub Rc<LessonView>);
+
+impl PartialEq for ReadLesson {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Deref for ReadLesson {
+    type Target = LessonView;
+
+    fn deref(&self) -> &LessonView {
+        &self.0
+    }
+}
+
+/// A lesson on its way from the lesson worker, as the lesson panel shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Opening {
+    pub id: String,
+    /// Steps answered so far, of how many.
+    pub progress: Option<(usize, usize)>,
+    /// A file is being read (not a built-in lesson fetched).
+    pub file: bool,
+}
+
+impl Opening {
+    pub fn of(p: &PendingLesson) -> Opening {
+        Opening {
+            id: p.id.clone(),
+            progress: p.progress,
+            file: p.source.is_some(),
+        }
+    }
+
+    /// The worker is reading it: it keeps the panel's place, over the open lesson.
+    pub fn reading(&self) -> bool {
+        self.file || self.progress.is_some()
+    }
+}
+
+/// The open step as the lesson panel shows it: what the state says of it
+/// beyond the lesson's own text (see `Playground::step_shown`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepShown {
+    pub lesson: ReadLesson,
+    /// It waits for something that has not happened yet.
+    pub waiting: bool,
+    /// What the clicker's next press does now.
+    pub press: Press,
+    /// The outcome the step waits for, when the press decides it.
+    pub decision: Option<Outcome>,
+    /// Back has nowhere to go: the course's first page.
+    pub at_start: bool,
+    /// The course's last step, where Next's words say so.
+    pub at_end: bool,
+    /// The lesson worker's figures for this step's goal.
+    pub figures: Option<Vec<Figure>>,
 }

@@ -34,7 +34,7 @@ use crate::store::{Dispatcher, StateRef};
 
 use components::inputs::Inputs;
 use components::inspector::{Inspector, InspectorProps};
-use components::lesson::{LessonPanel, LessonRefusal};
+use components::lesson::{LessonPanel, LessonPanelProps, LessonRefusal, ScenarioNow};
 use components::manager_stage::ManagerStage;
 use components::side::{Side, SideProps};
 use components::stage::Stage;
@@ -274,8 +274,8 @@ pub fn app() -> Html {
                     // A lesson about a manager shows its controllers here too.
                     { if state.is_manager() { html! { <ManagerStage ..components::manager_stage::ManagerStageProps::of(&state, context.dispatcher()) /> } } else { html! { <Stage ..components::stage::StageProps::of(&state, context.dispatcher()) /> } } }
                     <div class="embed-side">
-                        <LessonRefusal />
-                        <LessonPanel />
+                        <LessonRefusal refused={state.refused_lesson.clone()} dispatch={context.dispatcher()} />
+                        <LessonPanel ..LessonPanelProps::of(&state, context.dispatcher(), worker.clone(), ScenarioNow::of(&context)) />
                         // A lesson's narration has the side to itself.
                         { if state.lesson.is_none() && state.pending_lesson.is_none() { html! { <Inspector ..InspectorProps::of(&state, context.dispatcher()) /> } } else { html! {} } }
                     </div>
@@ -297,7 +297,7 @@ pub fn app() -> Html {
             <ContextProvider<PlaygroundContext> context={context.clone()}><ContextProvider<LessonWorker> context={worker.clone()}>
                 <Notices ..NoticesProps::of(&state) />
                 <main class="audience-layout" data-testid="audience">
-                    <LessonPanel />
+                    <LessonPanel ..LessonPanelProps::of(&state, context.dispatcher(), worker.clone(), ScenarioNow::of(&context)) />
                     { stage }
                 </main>
                 <div class="sr-only" aria-live="polite" data-testid="narration">{ narration }</div>
@@ -312,11 +312,11 @@ pub fn app() -> Html {
                 <header class="top compact">{ brand }<Transport view={TransportView::of(&state)} dispatch={context.dispatcher()} /></header>
                 <Notices ..NoticesProps::of(&state) />
                 <main class="presenter-layout">
-                    <components::presenter::PresenterPanel />
+                    <components::presenter::PresenterPanel ..components::presenter::PresenterProps::of(&state, context.dispatcher()) />
                     <div class="presenter-side">
                         <div class="presenter-stage" aria-label="The stage, as the room sees it">{ stage }</div>
-                        <LessonRefusal />
-                        <LessonPanel />
+                        <LessonRefusal refused={state.refused_lesson.clone()} dispatch={context.dispatcher()} />
+                        <LessonPanel ..LessonPanelProps::of(&state, context.dispatcher(), worker.clone(), ScenarioNow::of(&context)) />
                     </div>
                 </main>
                 <div class="sr-only" aria-live="polite" data-testid="narration">{ narration }</div>
@@ -349,8 +349,8 @@ pub fn app() -> Html {
             <main class="layout">
                 <div class="center">
                     { welcome(&state) }
-                    <LessonRefusal />
-                    <LessonPanel />
+                    <LessonRefusal refused={state.refused_lesson.clone()} dispatch={context.dispatcher()} />
+                    <LessonPanel ..LessonPanelProps::of(&state, context.dispatcher(), worker.clone(), ScenarioNow::of(&context)) />
                     { if manager_mode { stage } else { html! { <><Inputs settings={state.settings.clone()} resync_active={state.resync_active()} dispatch={context.dispatcher()} />{ stage }</> } } }
                 </div>
                 <Side ..SideProps::of(&state, context.run(), context.dispatcher()) />

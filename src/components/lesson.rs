@@ -1,26 +1,93 @@
 //! The lesson player: the step's text, what it waits for, a prediction to
-//! make before the answer shows, and Back / Next.
+//! make before the answer shows, and Back / Next. It takes its props
+//! ([`LessonPanelProps::of`], made where it is placed) and reads no context.
 
+use std::rc::Rc;
+
+use workqueue_core::Scenario;
 use yew::prelude::*;
 
-use super::{event_value, use_playground};
+use super::event_value;
 use crate::hooks::now_ms;
-use crate::lesson_nav::Press;
-use crate::lessons;
-use crate::state::Action;
+use crate::lesson_nav::{LessonState, Press};
+use crate::lesson_state::{Opening, StepShown};
+use crate::lesson_worker::LessonWorker;
+use crate::lessons::{self, Refusal};
+use crate::state::{Action, Mode, Playground};
+use crate::store::{Dispatcher, PlaygroundContext};
+
+/// The run on the stage as it is when asked: a goal is checked on it at
+/// the click, never while rendering. Made by the root from its store; any
+/// two are equal (each reads the one store when called), so the new one
+/// each render of the root re-renders nothing.
+#[derive(Clone)]
+pub struct ScenarioNow(Rc<dyn Fn() -> Scenario>);
+
+impl ScenarioNow {
+    pub fn of(context: &PlaygroundContext) -> ScenarioNow {
+        let context = context.clone();
+        ScenarioNow(Rc::new(move || context.read().current_scenario()))
+    }
+}
+
+impl PartialEq for ScenarioNow {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LessonPanelProps {
+    pub mode: Mode,
+    /// Bumped when the clicker opens the prediction: the field takes focus.
+    pub focus_guess: u64,
+    pub lesson: Option<LessonState>,
+    /// A lesson on its way from the lesson worker.
+    pub opening: Option<Opening>,
+    /// The open step, unless a lesson being read keeps the panel's place.
+    pub step: Option<StepShown>,
+    pub playing: bool,
+    /// A fresh run with nothing scheduled.
+    pub idle: bool,
+    pub dispatch: Dispatcher,
+    pub worker: LessonWorker,
+    pub scenario_now: ScenarioNow,
+}
+
+impl LessonPanelProps {
+    pub fn of(
+        state: &Playground,
+        dispatch: Dispatcher,
+        worker: LessonWorker,
+        scenario_now: ScenarioNow,
+    ) -> LessonPanelProps {
+        let opening = state.pending_lesson.as_ref().map(Opening::of);
+        let reading = opening.as_ref().is_some_and(Opening::reading);
+        LessonPanelProps {
+            mode: state.mode,
+            focus_guess: state.focus_guess,
+            step: (!reading).then(|| state.step_shown(now_ms())).flatten(),
+            lesson: state.lesson.clone(),
+            opening,
+            playing: state.playing,
+            idle: state.idle,
+            dispatch,
+            worker,
+            scenario_now,
+        }
+    }
+}
 
 #[function_component(LessonPanel)]
-pub fn lesson_panel() -> Html {
-    let context = use_playground();
-    let state = context.read();
-    let worker = use_context::<crate::lesson_worker::LessonWorker>();
+pub fn lesson_panel(props: &LessonPanelProps) -> Html {
+    let worker = props.worker.clone();
     let guess_field = use_node_ref();
     // An embed is a guest: it takes focus only once the reader is in it.
-    let may_focus = !state.mode.embed || crate::hooks::page_has_focus();
+    let may_focus = !props.mode.embed || crate::hooks::page_has_focus();
     {
         // The clicker opened the prediction: the field takes focus.
         let field = guess_field.clone();
-        use_effect_with(state.focus_guess, move |asked| {
+        use_effect_with(props.focus_guess, move |asked| {
             if *asked > 0 && may_focus {
                 if let Some(input) = field.cast::<web_sys::HtmlInputElement>() {
                     // The field is in view (the panel's foot): focus only,
@@ -31,7 +98,7 @@ pub fn lesson_panel() -> Html {
         });
     }
     let panel = use_node_ref();
-    let lesson_index = state.lesson.as_ref().map(|l| l.index);
+    let lesson_index = props.lesson.as_ref().map(|l| l.index);
     {
         // A lesson that opens takes focus: never a form field.
         let panel = panel.clone();
@@ -50,11 +117,11 @@ pub fn lesson_panel() -> Html {
     // blocks of the page on screen shown, the others hidden, never cut.
     let body = use_node_ref();
     let layout = use_mut_ref(PageLayout::default);
-    let fitted = state.mode.workshop || state.mode.embed;
+    let fitted = props.mode.workshop || props.mode.embed;
     {
         let watched = body.clone();
-        let (body, layout, d) = (body.clone(), layout.clone(), state.dispatcher());
-        let at = state
+        let (body, layout, d) = (body.clone(), layout.clone(), props.dispatch.clone());
+        let at = props
             .lesson
             .as_ref()
             .map(|l| (l.index, l.step, l.page, l.pages));
@@ -80,7 +147,7 @@ pub fn lesson_panel() -> Html {
                 }
             });
         }
-        let open = state.lesson.is_some();
+        let open = props.lesson.is_some();
         use_effect_with((fitted, open), move |(fitted, open)| {
             let observer = (*fitted && *open).then(|| {
                 let callback = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
@@ -107,21 +174,16 @@ pub fn lesson_panel() -> Html {
     }
     // A lesson on its way from the lesson worker keeps its place (the page
     // does not jump when it arrives), over the one open before it.
-    let reading = state
-        .pending_lesson
-        .as_ref()
-        .is_some_and(|p| p.source.is_some() || p.progress.is_some());
-    if state.lesson.is_none() || reading {
-        return match &state.pending_lesson {
+    let reading = props.opening.as_ref().is_some_and(Opening::reading);
+    if props.lesson.is_none() || reading {
+        return match &props.opening {
             Some(p) => {
                 // Reading a file answers every question: it can take a
                 // while, so it shows how far it is and can be stopped.
                 let cancel = {
-                    let d = state.dispatcher();
+                    let d = props.dispatch.clone();
                     Callback::from(move |_| {
-                        if let Some(worker) = &worker {
-                            worker.cancel();
-                        }
+                        worker.cancel();
                         d.dispatch(Action::CancelLesson);
                     })
                 };
@@ -133,7 +195,7 @@ pub fn lesson_panel() -> Html {
                             <p class="hint" data-testid="lesson-progress">{ format!("Answering its questions: step {done} of {total}") }</p>
                             <progress max={total.to_string()} value={done.to_string()}></progress>
                         }
-                        if p.source.is_some() || total > 0 {
+                        if p.file || total > 0 {
                             <button onclick={cancel} data-testid="lesson-cancel">{"Stop"}</button>
                         }
                     </section>
@@ -142,18 +204,15 @@ pub fn lesson_panel() -> Html {
             None => html! {},
         };
     }
-    let Some(ls) = state.lesson.clone() else {
+    let (Some(ls), Some(shown)) = (props.lesson.clone(), &props.step) else {
         return html! {};
     };
-    let Some(lesson) = state.library.get(ls.index) else {
-        return html! {};
-    };
+    let lesson = &shown.lesson;
     let step = &lesson.steps[ls.step];
-    let sim = state.sim();
-    let waiting = step.wait.as_ref().filter(|w| !w.met(sim));
-    let d = state.dispatcher();
+    let waiting = step.wait.as_ref().filter(|_| shown.waiting);
+    let d = props.dispatch.clone();
     // One button does what the clicker's next press does, and says what.
-    let press = state.next_press(now_ms());
+    let press = shown.press;
     let next = {
         let d = d.clone();
         Callback::from(move |_| d.dispatch(Action::LessonNext(now_ms())))
@@ -181,7 +240,7 @@ pub fn lesson_panel() -> Html {
     let predicted = step.question.is_none() || ls.guess().is_some();
     // Before a prediction the form is what to do; after it, say how to run.
     // (Where the clicker drives, its Next button already says "Play".)
-    let play_hint = if fitted || state.playing || step.act.is_some() || state.idle || !predicted {
+    let play_hint = if fitted || props.playing || step.act.is_some() || props.idle || !predicted {
         html! {}
     } else {
         let d = d.clone();
@@ -245,7 +304,7 @@ pub fn lesson_panel() -> Html {
                 <h2><span class="lesson-title">{ lesson.title.clone() }</span><small>{ format!("step {} of {}", ls.step + 1, lesson.steps.len()) }</small></h2>
                 // The projector's window shows the presenter's lesson: only
                 // the presenter closes it.
-                { if state.mode.audience { html! {} } else { html! { <button class="icon small" onclick={exit} aria-label="Close the lesson">{"×"}</button> } } }
+                { if props.mode.audience { html! {} } else { html! { <button class="icon small" onclick={exit} aria-label="Close the lesson">{"×"}</button> } } }
             </div>
             <ol class="dots" aria-hidden="true">
                 { for (0..lesson.steps.len()).map(|i| html! { <li class={classes!((i == ls.step).then_some("on"), (i < ls.step).then_some("done"))}></li> }) }
@@ -263,24 +322,18 @@ pub fn lesson_panel() -> Html {
                     // Checked on the learner's settings as they are when asked.
                     let on_check = {
                         let (id, index, step) = (lesson.id.clone(), ls.index, ls.step);
-                        let (context, worker) = (context.clone(), worker.clone());
+                        let (scenario_now, worker) = (props.scenario_now.clone(), worker.clone());
                         Callback::from(move |_| {
-                            if let Some(worker) = &worker {
-                                let scenario = context.read().current_scenario().to_json();
-                                worker.check(&id, index, step, scenario);
-                            }
+                            let scenario = (scenario_now.0)().to_json();
+                            worker.check(&id, index, step, scenario);
                         })
                     };
-                    let figures = state
-                        .goal_figures
-                        .as_ref()
-                        .filter(|(i, s, _)| (*i, *s) == (ls.index, ls.step))
-                        .map(|(_, _, f)| f.clone());
+                    let figures = shown.figures.clone();
                     html! { <super::goal::GoalCheck describe={goal.describe.clone()} {figures} {on_check} /> }
                 }
                 None => html! {},
             } }
-            { match lessons::act(&lesson, ls.step) {
+            { match lessons::act(lesson, ls.step) {
                 Some(act) => {
                     let d = d.clone();
                     let inputs = act.inputs.clone();
@@ -311,7 +364,7 @@ pub fn lesson_panel() -> Html {
                 _ => html! {},
             } }
             <div class="lesson-nav">
-                <button onclick={back} disabled={ls.step == 0 && ls.page == 0 && state.previous_lesson(ls.index).is_none()} data-testid="lesson-back">{"← Back"}</button>
+                <button onclick={back} disabled={shown.at_start} data-testid="lesson-back">{"← Back"}</button>
                 { match press {
                     Press::AtEnd => html! { <span class="hint" data-testid="lesson-at-end">{"That was the last lesson."}</span> },
                     press => {
@@ -320,12 +373,12 @@ pub fn lesson_panel() -> Html {
                             Press::Asked => "Predict…".to_string(),
                             Press::Revealed => "Reveal".to_string(),
                             Press::Played => "▶ Play the step".to_string(),
-                            Press::Decided => match state.suggested_decision(step) {
-                                Some((_, outcome)) => format!("Choose {}", outcome_name(outcome)),
+                            Press::Decided => match shown.decision {
+                                Some(outcome) => format!("Choose {}", outcome_name(outcome)),
                                 None => "Next →".to_string(),
                             },
                             Press::Dwelling if ls.kept.is_some() => "Moving on…".to_string(),
-                            _ if ls.step + 1 >= lesson.steps.len() && state.next_lesson(ls.index).is_none() => "Last step".to_string(),
+                            _ if shown.at_end => "Last step".to_string(),
                             _ if ls.step + 1 >= lesson.steps.len() => "Next lesson →".to_string(),
                             _ => "Next →".to_string(),
                         };
@@ -564,16 +617,21 @@ fn prose(html: &str, class: &'static str) -> Html {
     html! { <div class={class} data-pages="">{ Html::from_html_unchecked(AttrValue::from(html.to_string())) }</div> }
 }
 
+#[derive(Properties, PartialEq)]
+pub struct LessonRefusalProps {
+    /// The lesson file last refused, if it was not dismissed.
+    pub refused: Option<Refusal>,
+    pub dispatch: Dispatcher,
+}
+
 /// A refused lesson file, beside its text: the line and field at fault and
 /// the lines around it. What was open keeps working.
 #[function_component(LessonRefusal)]
-pub fn lesson_refusal() -> Html {
-    let context = use_playground();
-    let state = context.read();
-    let Some(r) = state.refused_lesson.clone() else {
+pub fn lesson_refusal(props: &LessonRefusalProps) -> Html {
+    let Some(r) = &props.refused else {
         return html! {};
     };
-    let d = state.dispatcher();
+    let d = props.dispatch.clone();
     let dismiss = Callback::from(move |_| d.dispatch(Action::DismissRefusal));
     html! {
         <section class="panel refusal" role="alert" aria-label="A refused lesson file" data-testid="lesson-refusal">

@@ -2,13 +2,15 @@
 //! the projector — the step's speaker notes, the answer the room is about
 //! to predict, the next step's title, a clock since the workshop began,
 //! and a button that opens the audience window. (The clicker controls and
-//! the small live stage are the lesson panel and the stage beside it.)
+//! the small live stage are the lesson panel and the stage beside it.) It
+//! takes its props ([`PresenterProps::of`]) and reads no context.
 
 use yew::prelude::*;
 
-use super::use_playground;
-use crate::lesson_nav::Press;
-use crate::state::Action;
+use crate::lesson_nav::{LessonState, Press, PressFrom};
+use crate::lesson_state::ReadLesson;
+use crate::state::{Action, Playground};
+use crate::store::Dispatcher;
 
 /// The presenter's clock ticks once a second.
 const CLOCK_TICK_MS: u32 = 1000;
@@ -54,10 +56,52 @@ pub fn open_audience_window() {
     );
 }
 
+/// The open lesson as the presenter's notes show it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Presented {
+    pub at: LessonState,
+    pub lesson: ReadLesson,
+    /// After its last step: the next lesson's title, if the course has one.
+    pub next_lesson: Option<String>,
+}
+
+#[derive(Properties, PartialEq)]
+pub struct PresenterProps {
+    /// A lesson is open (its notes show once it has been read).
+    pub open: bool,
+    pub presented: Option<Presented>,
+    /// What the clicker's next press does, as the clock goes on.
+    pub press: PressFrom,
+    pub dispatch: Dispatcher,
+}
+
+impl PresenterProps {
+    pub fn of(state: &Playground, dispatch: Dispatcher) -> PresenterProps {
+        let presented = state.lesson.as_ref().and_then(|l| {
+            let lesson = state.library.get(l.index)?;
+            let next_lesson = match lesson.steps.get(l.step + 1) {
+                Some(_) => None,
+                None => state
+                    .next_lesson(l.index)
+                    .and_then(|i| state.library.entries().get(i).map(|e| e.title.clone())),
+            };
+            Some(Presented {
+                at: l.clone(),
+                lesson: ReadLesson(lesson),
+                next_lesson,
+            })
+        });
+        PresenterProps {
+            open: state.lesson.is_some(),
+            presented,
+            press: state.press_from(crate::hooks::now_ms()),
+            dispatch,
+        }
+    }
+}
+
 #[function_component(PresenterPanel)]
-pub fn presenter_panel() -> Html {
-    let context = use_playground();
-    let state = context.read();
+pub fn presenter_panel(props: &PresenterProps) -> Html {
     // Real time since this window opened the workshop (reset by a click).
     let started = use_state(began);
     let now = use_state(js_sys::Date::now);
@@ -90,13 +134,14 @@ pub fn presenter_panel() -> Html {
         }
     });
     // The clicker's two presses, always in view at the top of the notes.
-    let d = state.dispatcher();
+    let d = props.dispatch.clone();
     let next = {
         let d = d.clone();
         Callback::from(move |_: MouseEvent| d.dispatch(Action::LessonNext(crate::hooks::now_ms())))
     };
     let back = Callback::from(move |_: MouseEvent| d.dispatch(Action::LessonBack));
-    let press = state.next_press(crate::hooks::now_ms());
+    // (The clock re-renders this each second: a dwell ends by itself.)
+    let press = props.press.at(crate::hooks::now_ms());
     let next_label = match press {
         Press::Page => "Read on ↓",
         Press::Asked => "Predict…",
@@ -107,22 +152,19 @@ pub fn presenter_panel() -> Html {
         Press::Moved => "Next →",
         Press::AtEnd => "The end",
     };
-    let lesson = state
-        .lesson
-        .as_ref()
-        .and_then(|l| Some((l.clone(), state.library.get(l.index)?)));
-    let body = match lesson {
+    let body = match &props.presented {
         None => html! {
             <p class="hint">{"Open a lesson (Lessons…, or a link with ?lesson=) to see its notes here. The audience window shows the stage and the narration only."}</p>
         },
-        Some((ls, lesson)) => {
+        Some(Presented {
+            at: ls,
+            lesson,
+            next_lesson,
+        }) => {
             let step = lesson.steps.get(ls.step);
             let next = match lesson.steps.get(ls.step + 1) {
                 Some(s) => format!("Step {}: {}", ls.step + 2, s.title),
-                None => match state
-                    .next_lesson(ls.index)
-                    .and_then(|i| state.library.entries().get(i).map(|e| e.title.clone()))
-                {
+                None => match next_lesson {
                     Some(title) => format!("Next lesson: {title}"),
                     None => "The end of the course".to_string(),
                 },
@@ -170,7 +212,7 @@ pub fn presenter_panel() -> Html {
                 <button class="small" onclick={reset}>{"Reset clock"}</button>
                 <button class="primary" onclick={open} data-testid="open-audience">{"Open audience window"}</button>
             </div>
-            { if state.lesson.is_some() { html! {
+            { if props.open { html! {
                 <div class="presenter-clicker">
                     <button onclick={back} data-testid="presenter-back">{"← Back"}</button>
                     <button class="primary" onclick={next} disabled={press == Press::AtEnd} data-testid="presenter-next-press" data-press={press.id()}>{ next_label }</button>

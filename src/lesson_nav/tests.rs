@@ -456,3 +456,41 @@ fn the_hint_to_predict_goes_when_the_answer_is_revealed() {
     }
     assert!(asked >= 10, "{asked} steps ask");
 }
+
+/// The presenter's clock asks what the press does as time goes on, from
+/// one [`Playground::press_from`]: the same as asking the state each time.
+#[test]
+fn the_press_from_an_instant_is_the_press_at_each_later_one() {
+    use crate::lesson_nav::MIN_DWELL_MS;
+    for link in [
+        "?workshop=1&lesson=backoff&step=1",
+        "?embed=1&lesson=sets&step=1",
+    ] {
+        let mut p = Playground::from_url(link, "");
+        let mut t = 0.0;
+        let mut dwelt = false;
+        while t < 30_000.0 {
+            let from = p.press_from(t);
+            dwelt |= from.press == Press::Dwelling;
+            for later in [
+                0.0,
+                1.0,
+                MIN_DWELL_MS / 2.0,
+                MIN_DWELL_MS,
+                10.0 * MIN_DWELL_MS,
+            ] {
+                assert_eq!(
+                    from.at(t + later),
+                    p.next_press(t + later),
+                    "{link} at {t}+{later}"
+                );
+            }
+            p = reduce(p, Action::LessonNext(t));
+            for _ in 0..6 {
+                p = reduce(p, Action::Tick(1000.0 / 60.0));
+            }
+            t += 100.0;
+        }
+        assert!(dwelt, "{link}: never dwelt");
+    }
+}
