@@ -34,7 +34,7 @@ use crate::store::{Dispatcher, StateRef};
 
 use components::inputs::Inputs;
 use components::inspector::{Inspector, InspectorProps};
-use components::lesson::{LessonPanel, LessonPanelProps, LessonRefusal, ScenarioNow};
+use components::lesson::{LessonPanel, LessonPanelProps, LessonRefusal};
 use components::manager_stage::ManagerStage;
 use components::side::{Side, SideProps};
 use components::stage::Stage;
@@ -43,7 +43,6 @@ use components::transport::{Transport, TransportView};
 use components::welcome::Welcome;
 use lesson_worker::LessonWorker;
 use state::{Action, Notice, NoticeKind, Playground};
-use store::PlaygroundContext;
 
 /// A panic is a bug: log it to the console (tests fail on console errors) and
 /// tell the person at the page what to do, instead of freezing silently.
@@ -247,6 +246,13 @@ pub fn app() -> Html {
             Callback::from(move |_| context.read().shared())
         })
     };
+    // The scenario as it is now, for a lesson's goal to be checked on.
+    let scenario_now = {
+        let context = context.clone();
+        use_memo((), move |_| {
+            Callback::from(move |_| context.read().current_scenario())
+        })
+    };
     hooks::use_ticker(state.dispatcher());
     hooks::use_keyboard(state.dispatcher());
     hooks::use_workshop_link(&context);
@@ -265,7 +271,7 @@ pub fn app() -> Html {
     };
     if state.mode.embed {
         return html! {
-            <ContextProvider<PlaygroundContext> context={context.clone()}><ContextProvider<LessonWorker> context={worker.clone()}>
+            <>
                 <header class="top compact">{ brand }<Transport view={TransportView::of(&state)} dispatch={context.dispatcher()} /></header>
                 <Notices ..NoticesProps::of(&state) />
                 // A frame of fixed height (the snippet sets it): the stage
@@ -275,13 +281,13 @@ pub fn app() -> Html {
                     { if state.is_manager() { html! { <ManagerStage ..components::manager_stage::ManagerStageProps::of(&state, context.dispatcher()) /> } } else { html! { <Stage ..components::stage::StageProps::of(&state, context.dispatcher()) /> } } }
                     <div class="embed-side">
                         <LessonRefusal refused={state.refused_lesson.clone()} dispatch={context.dispatcher()} />
-                        <LessonPanel ..LessonPanelProps::of(&state, context.dispatcher(), worker.clone(), ScenarioNow::of(&context)) />
+                        <LessonPanel ..LessonPanelProps::of(&state, context.dispatcher(), worker.clone(), (*scenario_now).clone()) />
                         // A lesson's narration has the side to itself.
                         { if state.lesson.is_none() && state.pending_lesson.is_none() { html! { <Inspector ..InspectorProps::of(&state, context.dispatcher()) /> } } else { html! {} } }
                     </div>
                 </main>
                 <div class="sr-only" aria-live="polite" data-testid="narration">{ narration }</div>
-            </ContextProvider<LessonWorker>></ContextProvider<PlaygroundContext>>
+            </>
         };
     }
     // Made once, for whichever layout draws it.
@@ -294,21 +300,21 @@ pub fn app() -> Html {
         // The projector: the stage and the narration, nothing else. The
         // presenter's window holds the workshop (see `presenter`).
         return html! {
-            <ContextProvider<PlaygroundContext> context={context.clone()}><ContextProvider<LessonWorker> context={worker.clone()}>
+            <>
                 <Notices ..NoticesProps::of(&state) />
                 <main class="audience-layout" data-testid="audience">
-                    <LessonPanel ..LessonPanelProps::of(&state, context.dispatcher(), worker.clone(), ScenarioNow::of(&context)) />
+                    <LessonPanel ..LessonPanelProps::of(&state, context.dispatcher(), worker.clone(), (*scenario_now).clone()) />
                     { stage }
                 </main>
                 <div class="sr-only" aria-live="polite" data-testid="narration">{ narration }</div>
-            </ContextProvider<LessonWorker>></ContextProvider<PlaygroundContext>>
+            </>
         };
     }
     if state.mode.presenter {
         // The trainer's screen: notes, the answer, the next step, the
         // clicker (the lesson panel's Back and Next) and a small live stage.
         return html! {
-            <ContextProvider<PlaygroundContext> context={context.clone()}><ContextProvider<LessonWorker> context={worker.clone()}>
+            <>
                 <header class="top compact">{ brand }<Transport view={TransportView::of(&state)} dispatch={context.dispatcher()} /></header>
                 <Notices ..NoticesProps::of(&state) />
                 <main class="presenter-layout">
@@ -316,11 +322,11 @@ pub fn app() -> Html {
                     <div class="presenter-side">
                         <div class="presenter-stage" aria-label="The stage, as the room sees it">{ stage }</div>
                         <LessonRefusal refused={state.refused_lesson.clone()} dispatch={context.dispatcher()} />
-                        <LessonPanel ..LessonPanelProps::of(&state, context.dispatcher(), worker.clone(), ScenarioNow::of(&context)) />
+                        <LessonPanel ..LessonPanelProps::of(&state, context.dispatcher(), worker.clone(), (*scenario_now).clone()) />
                     </div>
                 </main>
                 <div class="sr-only" aria-live="polite" data-testid="narration">{ narration }</div>
-            </ContextProvider<LessonWorker>></ContextProvider<PlaygroundContext>>
+            </>
         };
     }
     let skip_to_stage = Callback::from(|e: MouseEvent| {
@@ -334,7 +340,7 @@ pub fn app() -> Html {
         }
     });
     html! {
-        <ContextProvider<PlaygroundContext> context={context.clone()}><ContextProvider<LessonWorker> context={worker.clone()}>
+        <>
             // A link, not a fragment: the address's fragment is a share link's.
             <a class="skip-link" href="" onclick={skip_to_stage} data-testid="skip-link">{"Skip to the stage"}</a>
             <header class="top">
@@ -350,12 +356,12 @@ pub fn app() -> Html {
                 <div class="center">
                     { welcome(&state) }
                     <LessonRefusal refused={state.refused_lesson.clone()} dispatch={context.dispatcher()} />
-                    <LessonPanel ..LessonPanelProps::of(&state, context.dispatcher(), worker.clone(), ScenarioNow::of(&context)) />
+                    <LessonPanel ..LessonPanelProps::of(&state, context.dispatcher(), worker.clone(), (*scenario_now).clone()) />
                     { if manager_mode { stage } else { html! { <><Inputs settings={state.settings.clone()} resync_active={state.resync_active()} dispatch={context.dispatcher()} />{ stage }</> } } }
                 </div>
                 <Side ..SideProps::of(&state, context.run(), context.dispatcher()) />
             </main>
             <div class="sr-only" aria-live="polite" data-testid="narration">{ narration }</div>
-        </ContextProvider<LessonWorker>></ContextProvider<PlaygroundContext>>
+        </>
     }
 }

@@ -1,9 +1,10 @@
 //! Where the page's state lives. [`Playground`] is a plain value: an action
 //! changes it in place ([`Playground::apply`]), so a run of 250,000
 //! keys is never copied to make the next frame (a copy of the run
-//! takes longer than a frame). The app owns the one state; components read
-//! it while they render, through the [`PlaygroundContext`] the app hands
-//! down, and change it only by dispatching actions.
+//! takes longer than a frame). The app owns the one state and reads it
+//! while it renders, through its [`PlaygroundContext`]; it hands each
+//! component the values that component shows, and a [`Dispatcher`]: a
+//! component changes the state only by dispatching actions.
 
 use std::cell::{Ref, RefCell};
 use std::collections::VecDeque;

@@ -2,8 +2,6 @@
 //! make before the answer shows, and Back / Next. It takes its props
 //! ([`LessonPanelProps::of`], made where it is placed) and reads no context.
 
-use std::rc::Rc;
-
 use workqueue_core::Scenario;
 use yew::prelude::*;
 
@@ -14,27 +12,7 @@ use crate::lesson_state::{Opening, StepShown};
 use crate::lesson_worker::LessonWorker;
 use crate::lessons::{self, Refusal};
 use crate::state::{Action, Mode, Playground};
-use crate::store::{Dispatcher, PlaygroundContext};
-
-/// The run on the stage as it is when asked: a goal is checked on it at
-/// the click, never while rendering. Made by the root from its store; any
-/// two are equal (each reads the one store when called), so the new one
-/// each render of the root re-renders nothing.
-#[derive(Clone)]
-pub struct ScenarioNow(Rc<dyn Fn() -> Scenario>);
-
-impl ScenarioNow {
-    pub fn of(context: &PlaygroundContext) -> ScenarioNow {
-        let context = context.clone();
-        ScenarioNow(Rc::new(move || context.read().current_scenario()))
-    }
-}
-
-impl PartialEq for ScenarioNow {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
+use crate::store::Dispatcher;
 
 #[derive(Properties, PartialEq)]
 pub struct LessonPanelProps {
@@ -51,7 +29,9 @@ pub struct LessonPanelProps {
     pub idle: bool,
     pub dispatch: Dispatcher,
     pub worker: LessonWorker,
-    pub scenario_now: ScenarioNow,
+    /// The run's scenario as it is when asked: a goal is checked on it at
+    /// the click, never while rendering.
+    pub scenario_now: Callback<(), Scenario>,
 }
 
 impl LessonPanelProps {
@@ -59,7 +39,7 @@ impl LessonPanelProps {
         state: &Playground,
         dispatch: Dispatcher,
         worker: LessonWorker,
-        scenario_now: ScenarioNow,
+        scenario_now: Callback<(), Scenario>,
     ) -> LessonPanelProps {
         let opening = state.pending_lesson.as_ref().map(Opening::of);
         let reading = opening.as_ref().is_some_and(Opening::reading);
@@ -324,7 +304,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                         let (id, index, step) = (lesson.id.clone(), ls.index, ls.step);
                         let (scenario_now, worker) = (props.scenario_now.clone(), worker.clone());
                         Callback::from(move |_| {
-                            let scenario = (scenario_now.0)().to_json();
+                            let scenario = scenario_now.emit(()).to_json();
                             worker.check(&id, index, step, scenario);
                         })
                     };

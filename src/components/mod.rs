@@ -1,5 +1,9 @@
-//! The playground's parts, each a function component reading the shared
-//! [`crate::state::PlaygroundContext`].
+//! The playground's parts: function components that take their props.
+//! Only the root ([`crate::App`]) reads the store; it hands each part the
+//! values it shows (its `…Props::of(&state, …)`), a
+//! [`crate::store::Dispatcher`] for what it changes, and, for the panels
+//! that read a large part of the run while they are open, a read-only
+//! [`crate::store::RunRef`].
 
 pub mod charts;
 pub mod chips;
@@ -25,14 +29,6 @@ pub mod transport;
 pub mod welcome;
 
 use yew::prelude::*;
-
-use crate::store::PlaygroundContext;
-
-/// The shared state; every component is rendered inside the provider.
-#[hook]
-pub fn use_playground() -> PlaygroundContext {
-    use_context::<PlaygroundContext>().expect("rendered inside the playground's ContextProvider")
-}
 
 /// The element an event came from, as the kind of element it must be.
 pub fn target<T: wasm_bindgen::JsCast>(e: &Event) -> Option<T> {
