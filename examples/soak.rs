@@ -124,7 +124,7 @@ fn timeline_of_the_100k_storm(queue: QueueKind, prefix: &str) {
     while p.now() < Instant::T0 + 10 * MINUTE {
         p.apply(Action::Tick(1000.0 / 60.0));
         frames += 1;
-        assert!(p.playing, "the 100k storm stopped: {:?}", p.notice);
+        assert!(p.playback.playing, "the 100k storm stopped: {:?}", p.notice);
     }
     let live = p.engine();
     let timeline = &p.timeline;
@@ -176,7 +176,7 @@ fn main() {
         while p.now() < Instant::T0 + until {
             p.apply(Action::Tick(1000.0 / 60.0));
             frames += 1;
-            assert!(p.playing, "the soak run stopped: {:?}", p.notice);
+            assert!(p.playback.playing, "the soak run stopped: {:?}", p.notice);
         }
         println!(
             "soak_{label}_frames {frames} (virtual {:.0} s)",

@@ -35,7 +35,7 @@ impl Playground {
         let Some(lesson) = self.library.get(index) else {
             return;
         };
-        self.idle = false; // a lesson's scene is never a first visit
+        self.playback.idle = false; // a lesson's scene is never a first visit
         let step = step.min(lesson.steps.len().saturating_sub(1));
         let here = self.lesson.as_ref().is_some_and(|l| l.index == index);
         let from = (0..=step).rev().find(|i| lesson.steps[*i].setup.is_some());
@@ -72,8 +72,8 @@ impl Playground {
         if let Some(key) = &lesson.steps[step].focus.key {
             self.selected = Some(key.clone());
         }
-        self.playing = false;
-        self.until_wait = false;
+        self.playback.playing = false;
+        self.playback.until_wait = false;
         let mut ls = match self.lesson.take() {
             Some(mut l) if l.index == index => {
                 l.entered(step);
@@ -124,7 +124,7 @@ impl Playground {
         let playable = self.timeline.next_instant().is_some() || step.act.is_some();
         // (A scene already playing by hand still gets the press: the step's
         // own action runs, and the dwell starts.)
-        if (waiting && !self.playing) || (l.played_at.is_none() && playable) {
+        if (waiting && !self.playback.playing) || (l.played_at.is_none() && playable) {
             return Press::Played;
         }
         if waiting || l.dwell_since().is_some_and(|t| now_ms - t < MIN_DWELL_MS) {
@@ -237,8 +237,8 @@ impl Playground {
                 if first {
                     self.do_act();
                 }
-                self.playing = true;
-                self.until_wait = true;
+                self.playback.playing = true;
+                self.playback.until_wait = true;
             }
             Press::Decided => {
                 if let Some((key, outcome)) = decision {
@@ -246,13 +246,13 @@ impl Playground {
                     if let Err(e) = self.timeline.record(Input::Decide { key, outcome }) {
                         self.notice = Notice::error(e.to_string());
                     }
-                    self.playing = true;
-                    self.until_wait = true;
+                    self.playback.playing = true;
+                    self.playback.until_wait = true;
                 }
             }
             Press::Moved => {
                 // Nothing of this step's scene plays on into the next one.
-                self.playing = false;
+                self.playback.playing = false;
                 let (index, step) = (l.index, l.step);
                 let steps = self.library.get(index).map_or(0, |l| l.steps.len());
                 if step + 1 < steps {
@@ -396,7 +396,7 @@ impl Playground {
     /// After a frame of play: a step played until what it waits for has
     /// happened pauses there, for the room to look.
     pub fn pause_when_waited(&mut self) {
-        if !self.until_wait {
+        if !self.playback.until_wait {
             return;
         }
         let Some(l) = &self.lesson else { return };
@@ -407,8 +407,8 @@ impl Playground {
             .and_then(|x| x.steps.get(l.step).and_then(|s| s.wait.clone()))
             .is_some_and(|w| w.met(self.timeline.sim()));
         if met {
-            self.playing = false;
-            self.until_wait = false;
+            self.playback.playing = false;
+            self.playback.until_wait = false;
         }
     }
 }
@@ -487,7 +487,7 @@ impl Playground {
         {
             let _ = fresh.timeline.record(input);
         }
-        fresh.idle = false;
+        fresh.playback.idle = false;
         fresh.lesson = Some(ls);
         fresh.notice =
             Notice::info("New settings applied to the exercise's keys: press Check my settings.");

@@ -145,7 +145,7 @@ fn location() -> (String, String) {
 fn welcome(state: &StateRef) -> Html {
     use components::welcome::DEMO_KEY;
     use workqueue_core::{Input, Script};
-    let show = state.idle && state.lesson.is_none() && !state.mode.embed;
+    let show = state.playback.idle && state.lesson.is_none() && !state.mode.embed;
     let d = state.dispatcher();
     let on_watch = {
         let d = d.clone();

@@ -64,7 +64,7 @@ impl Playground {
         }
         // Embedded and lesson pages start paused unless asked to play.
         if mode.embed || p.lesson.is_some() || p.pending_lesson.is_some() {
-            p.playing = flag("autoplay");
+            p.playback.playing = flag("autoplay");
         }
         p
     }
@@ -104,8 +104,8 @@ impl Playground {
         };
         let mut p = Playground::on(settings, timeline, None);
         p.provider = provider.unwrap_or_default();
-        p.idle = false; // opened from a link or a file: not a first visit
-        p.playing = false;
+        p.playback.idle = false; // opened from a link or a file: not a first visit
+        p.playback.playing = false;
         p.selected = shared.selected;
         if let Some(pos) = shared.lesson {
             p.pending_lesson = Some(PendingLesson {
@@ -219,10 +219,10 @@ impl Playground {
                 let step = pending.step.clamp(1, lesson.steps.len().max(1)) - 1;
                 if pending.replay {
                     // Opening keeps whether the page plays (`?autoplay=1`).
-                    let playing = self.playing;
+                    let playing = self.playback.playing;
                     self.enter_step(index, step);
                     // ...but never before the room has predicted.
-                    self.playing = playing && !self.holds_for_prediction();
+                    self.playback.playing = playing && !self.holds_for_prediction();
                 } else {
                     let mut ls = LessonState::new(index, step, lesson.steps.len());
                     ls.answers[step] = lessons::answer(&lesson, step);

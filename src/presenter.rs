@@ -79,7 +79,7 @@ impl Playground {
             lesson: self
                 .lesson
                 .as_ref()
-                .map(|l| LessonUi::of(l, self.until_wait)),
+                .map(|l| LessonUi::of(l, self.playback.until_wait)),
             clock: self.clock(),
             course: self.course.as_ref().map(|c| c.to_vec()),
         }
@@ -97,13 +97,13 @@ impl Playground {
         let lesson = self
             .lesson
             .as_ref()
-            .map(|l| LessonUi::of(l, self.until_wait));
+            .map(|l| LessonUi::of(l, self.playback.until_wait));
         format!(
             "{}|{}|{}|{}|{:?}",
             share::to_json(&shared),
             serde_json::to_string(&lesson).unwrap_or_default(),
-            self.playing,
-            self.speed,
+            self.playback.playing,
+            self.playback.speed,
             self.course
         )
     }
@@ -111,9 +111,9 @@ impl Playground {
     pub fn clock(&self) -> Clock {
         Clock {
             at: self.now(),
-            playing: self.playing,
-            speed: self.speed,
-            effective: self.effective_speed,
+            playing: self.playback.playing,
+            speed: self.playback.speed,
+            effective: self.playback.effective_speed,
         }
     }
 
@@ -144,7 +144,7 @@ impl Playground {
         let next = self;
         next.selected = theirs.selected.clone();
         next.course = m.course.map(std::rc::Rc::new);
-        next.until_wait = m.lesson.as_ref().is_some_and(|ui| ui.until_wait);
+        next.playback.until_wait = m.lesson.as_ref().is_some_and(|ui| ui.until_wait);
         match (m.lesson, next.lesson.as_mut()) {
             (Some(ui), Some(l)) => ui.apply(l),
             // The lesson is still on its way: its step's state waits for it.
@@ -158,8 +158,8 @@ impl Playground {
     /// Play, pause, speed and the instant as the presenter has them. While
     /// playing, a window a frame or two apart is left to catch up by itself.
     pub fn follow_clock(&mut self, c: Clock) {
-        self.playing = c.playing;
-        self.speed = c.speed;
+        self.playback.playing = c.playing;
+        self.playback.speed = c.speed;
         let now = self.now();
         let slack = if c.playing {
             // 150 ms of real time at the speed the run moves.

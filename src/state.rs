@@ -139,22 +139,32 @@ pub struct Mode {
     pub audience: bool,
 }
 
-pub struct Playground {
-    pub settings: Settings,
-    pub timeline: Timeline,
+/// How the run plays: whether and how fast, how pacing shapes the stretch
+/// being played, and where a step the clicker plays stops.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Playback {
     pub playing: bool,
+    /// The chosen speed: virtual time per real time.
     pub speed: f64,
-    pub selected: Option<String>,
-    pub notice: Option<Notice>,
-    /// A sentence for the aria-live region, updated on user actions only.
-    pub narration: String,
-    pub rev: u64,
     /// Adaptive playback (see [`crate::pacing`]), and how the last frame ran.
     pub pacing: Pacing,
     pub effective_speed: f64,
     pub cue: Cue,
     /// A fresh run with nothing scheduled: the clock is waiting for a first key.
     pub idle: bool,
+    /// A step played by the clicker pauses once what it waits for happened.
+    pub until_wait: bool,
+}
+
+pub struct Playground {
+    pub settings: Settings,
+    pub timeline: Timeline,
+    pub playback: Playback,
+    pub selected: Option<String>,
+    pub notice: Option<Notice>,
+    /// A sentence for the aria-live region, updated on user actions only.
+    pub narration: String,
+    pub rev: u64,
     pub lesson: Option<LessonState>,
     pub mode: Mode,
     /// The lessons a trainer chose for the room (`?lessons=herd,provider`),
@@ -174,8 +184,6 @@ pub struct Playground {
     pub goal_figures: Option<(usize, usize, Vec<Figure>)>,
     /// The run on the other queue, left by the last version switch.
     pub other_run: Option<crate::headline::SideBySide>,
-    /// A step played by the clicker pauses once what it waits for happened.
-    pub until_wait: bool,
     /// The last Go set-up asked to be read, and what came of it.
     pub go_import: Option<GoImport>,
     /// In an audience window: what a person did here, numbered, for the
@@ -227,22 +235,24 @@ impl Playground {
         Playground {
             settings,
             timeline,
-            playing: true,
-            speed: 1.0,
+            playback: Playback {
+                playing: true,
+                speed: 1.0,
+                pacing: Pacing::default(),
+                effective_speed: 1.0,
+                cue: Cue::Normal,
+                idle,
+                until_wait: false,
+            },
             selected: None,
             notice,
             narration: String::new(),
             rev: 0,
-            pacing: Pacing::default(),
-            effective_speed: 1.0,
-            cue: Cue::Normal,
-            idle,
             lesson: None,
             mode: Mode::default(),
             course: None,
             provider: Provider::default(),
             focus_guess: 0,
-            until_wait: false,
             other_run: None,
             pending_lesson: None,
             refused_lesson: None,
@@ -260,8 +270,8 @@ impl Playground {
     pub fn carry_over(&self, mut fresh: Playground) -> Playground {
         fresh.rev = self.rev;
         fresh.go_import = self.go_import.clone();
-        fresh.speed = self.speed;
-        fresh.playing = self.playing;
+        fresh.playback.speed = self.playback.speed;
+        fresh.playback.playing = self.playback.playing;
         fresh.mode = self.mode;
         fresh.course = self.course.clone();
         fresh.library = self.library.clone();
@@ -406,23 +416,27 @@ impl Playground {
         };
         // A fresh run with nothing to do: the clock waits for the first key
         // instead of counting up an empty stage.
-        self.idle = now == Instant::T0 && upcoming.is_none() && in_motion == 0 && !taped;
-        if self.idle {
+        self.playback.idle = now == Instant::T0 && upcoming.is_none() && in_motion == 0 && !taped;
+        if self.playback.idle {
             return;
         }
         let end = Instant::T0 + self.timeline.scenario().duration_ns;
-        match self
-            .pacing
-            .frame(self.speed, now, upcoming, in_motion, real_ms, sources_only)
-        {
+        match self.playback.pacing.frame(
+            self.playback.speed,
+            now,
+            upcoming,
+            in_motion,
+            real_ms,
+            sources_only,
+        ) {
             pacing::Frame::Hold => {}
             pacing::Frame::Pass => {
                 self.timeline.one_pass(now);
-                self.pacing.landed();
+                self.playback.pacing.landed();
             }
             pacing::Frame::Run { speed, cue, land } => {
-                self.effective_speed = speed;
-                self.cue = cue;
+                self.playback.effective_speed = speed;
+                self.playback.cue = cue;
                 let target = now.saturating_add(pacing::virtual_step(real_ms, speed));
                 // A manager's run stops exactly at its duration, at any speed.
                 let target = if self.is_manager() {
@@ -436,7 +450,7 @@ impl Playground {
                     Some(at) if land && at <= target && is_event => {
                         self.advance_to(at - Duration::NANOSECOND);
                         self.timeline.one_pass(at);
-                        self.pacing.landed();
+                        self.playback.pacing.landed();
                     }
                     _ => {
                         self.advance_to(target);
@@ -447,14 +461,14 @@ impl Playground {
         // A manager file's run ends with its duration; a playground run
         // goes on while something is scheduled.
         if self.is_manager() && self.now() >= end {
-            self.playing = false;
+            self.playback.playing = false;
             self.notice = Notice::info(format!(
                 "The run reached its set length, {}, and stopped.",
                 crate::format::clock(end)
             ));
         }
         if let Some(reason) = self.timeline.stall_reason() {
-            self.playing = false;
+            self.playback.playing = false;
             self.notice = Notice::error(format!("Paused: {reason}"));
         }
     }

@@ -53,7 +53,7 @@ impl Playground {
                 settings.script.label()
             ));
             self.settings = settings;
-            self.idle = false;
+            self.playback.idle = false;
             return Ok(());
         }
         let mut fresh = self.replayed_under(settings)?;
@@ -104,7 +104,7 @@ impl Playground {
         let t = Timeline::replayed(scenario, tape, at).map_err(|e| e.to_string())?;
         let mut fresh = self.carry_over(Playground::on(settings, t, None));
         fresh.selected = self.selected.clone();
-        fresh.idle = self.idle;
+        fresh.playback.idle = self.playback.idle;
         Ok(fresh)
     }
 }

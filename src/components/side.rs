@@ -70,7 +70,7 @@ impl SideProps {
             settings: state.settings.clone(),
             provider: state.provider.clone(),
             workshop: state.mode.workshop,
-            playing: state.playing,
+            playing: state.playback.playing,
             manager: state.is_manager(),
             run,
             dispatch,

@@ -37,9 +37,9 @@ impl TransportView {
         TransportView {
             now: state.now(),
             horizon: state.horizon(),
-            speed: state.speed,
-            playing: state.playing,
-            pacing: state.pacing.on,
+            speed: state.playback.speed,
+            playing: state.playback.playing,
+            pacing: state.playback.pacing.on,
             cue: pace_cue(state),
         }
     }
@@ -126,8 +126,12 @@ pub fn transport(props: &TransportProps) -> Html {
 /// line is always there (empty when time runs as chosen), so the page never
 /// shifts when it comes and goes.
 fn pace_cue(state: &Playground) -> (&'static str, String) {
-    let rate = format::speed(state.effective_speed);
-    let (class, text) = match (state.playing, state.idle, state.cue) {
+    let rate = format::speed(state.playback.effective_speed);
+    let (class, text) = match (
+        state.playback.playing,
+        state.playback.idle,
+        state.playback.cue,
+    ) {
         (true, false, _) if state.deciding() => ("idle", "held for your choice".to_string()),
         (false, _, _) | (true, false, Cue::Normal) => ("none", String::new()),
         (true, true, _) => ("idle", "waiting for your first key".to_string()),

@@ -164,7 +164,7 @@ impl Link {
                 ticks.set(ticks.get().wrapping_add(1));
                 if ticks.get() % STATE_EVERY == 0 {
                     post(Some(&channel), &Message::State(s.mirror()));
-                } else if s.playing {
+                } else if s.playback.playing {
                     post(Some(&channel), &Message::Clock(s.clock()));
                 }
             })

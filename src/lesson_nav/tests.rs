@@ -178,11 +178,14 @@ fn the_clicker_does_what_a_step_asks() {
     assert!(p.is_manager(), "three kinds: a manager on the stage");
     let mut t = 0.0;
     // Ask and reveal the prediction first, then the press plays it.
-    while !p.playing && t < 10_000.0 {
+    while !p.playback.playing && t < 10_000.0 {
         p = reduce(p, Action::LessonNext(t));
         t += 100.0;
     }
-    assert!(p.is_manager() && p.playing, "the press plays the provider");
+    assert!(
+        p.is_manager() && p.playback.playing,
+        "the press plays the provider"
+    );
     let mut p = Playground::from_url("?lesson=sets&step=1", "");
     p = reduce(p, Action::LessonNext(0.0));
     assert!(
@@ -348,7 +351,7 @@ fn no_scene_moves_before_the_room_predicts() {
                     entry.id,
                     step + 1
                 );
-                assert!(!p.playing);
+                assert!(!p.playback.playing);
                 p = reduce(p, Action::Reveal("1".into(), 0.0));
                 p = reduce(p, Action::Play);
                 for _ in 0..60 {

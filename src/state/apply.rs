@@ -49,7 +49,7 @@ impl Playground {
         match action {
             Action::FrameWork(_) => return false, // handled above
             Action::Tick(real_ms) => {
-                let (was_playing, held) = (self.playing, self.holds_for_prediction());
+                let (was_playing, held) = (self.playback.playing, self.holds_for_prediction());
                 let lesson_before = self.lesson.clone();
                 let carried = self.carry_kept_press(real_ms);
                 if self.timeline.pending().is_some() {
@@ -66,16 +66,16 @@ impl Playground {
                 }
             }
             Action::TogglePlay | Action::Play | Action::Step if self.holds_for_prediction() => {
-                self.playing = false;
+                self.playback.playing = false;
                 self.notice = Notice::info(
                     "Predict first: type your answer and press Reveal (or press Next to reveal it without one).",
                 );
             }
-            Action::TogglePlay => self.playing = !self.playing,
-            Action::Play => self.playing = true,
-            Action::Pause => self.playing = false,
+            Action::TogglePlay => self.playback.playing = !self.playback.playing,
+            Action::Play => self.playback.playing = true,
+            Action::Pause => self.playback.playing = false,
             Action::Step => {
-                self.playing = false;
+                self.playback.playing = false;
                 let stepped = self.timeline.step();
                 match stepped {
                     Some(_) => self.narration = self.narrate(),
@@ -86,16 +86,16 @@ impl Playground {
                 }
             }
             Action::StepBack => {
-                self.playing = false;
+                self.playback.playing = false;
                 self.timeline.step_back();
                 self.narration = self.narrate();
             }
             Action::Seek(t) => {
                 self.timeline.seek(t);
             }
-            Action::SetSpeed(s) => self.speed = s.clamp(MIN_SPEED, MAX_SPEED),
-            Action::Faster => self.speed = pacing::speed_step(self.speed, true),
-            Action::Slower => self.speed = pacing::speed_step(self.speed, false),
+            Action::SetSpeed(s) => self.playback.speed = s.clamp(MIN_SPEED, MAX_SPEED),
+            Action::Faster => self.playback.speed = pacing::speed_step(self.playback.speed, true),
+            Action::Slower => self.playback.speed = pacing::speed_step(self.playback.speed, false),
             Action::Restart => {
                 // What each reconcile returns, as last set (it may have
                 // changed during the run).
@@ -132,8 +132,8 @@ impl Playground {
                     let settings = Settings::from_scenario(&scenario);
                     let mut fresh = self.carry_over(Playground::with(settings, scenario));
                     fresh.provider = provider;
-                    fresh.playing = true;
-                    fresh.idle = false;
+                    fresh.playback.playing = true;
+                    fresh.playback.idle = false;
                     fresh.notice = Notice::info(
                         "A manager: its controllers side by side, sharing what they share.",
                     );
@@ -172,7 +172,7 @@ impl Playground {
                     self.selected = Some(key.clone());
                 }
                 self.record(input);
-                self.idle = false; // something happened
+                self.playback.idle = false; // something happened
             }
             Action::Select(key) => self.selected = key,
             Action::Notify(n) => self.notice = n,
@@ -228,8 +228,8 @@ impl Playground {
             }
             Action::ToggleWorkshop => self.mode.workshop = !self.mode.workshop,
             Action::TogglePacing => {
-                self.pacing.on = !self.pacing.on;
-                self.pacing.reset();
+                self.playback.pacing.on = !self.playback.pacing.on;
+                self.playback.pacing.reset();
             }
             Action::GoImport(g) => self.go_import = Some(g),
             Action::Present => {
@@ -254,7 +254,7 @@ impl Playground {
             }
             Action::Load(shared) => {
                 let mut fresh = self.carry_over(Playground::from_shared(*shared));
-                fresh.playing = false;
+                fresh.playback.playing = false;
                 if fresh.notice.is_none() {
                     fresh.notice = Notice::info("Scenario loaded.");
                 }

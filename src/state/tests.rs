@@ -30,13 +30,13 @@ fn a_first_visit_waits_for_the_first_key() {
         Instant::T0,
         "no clock running while nothing happens"
     );
-    assert!(p.idle);
+    assert!(p.playback.idle);
     p = reduce(p, Action::Input(Input::Add { key: "k".into() }));
     for _ in 0..30 {
         p = reduce(p, Action::Tick(16.7));
     }
     assert!(
-        p.now() > Instant::T0 && !p.idle,
+        p.now() > Instant::T0 && !p.playback.idle,
         "time runs once something happened"
     );
 }
@@ -220,7 +220,7 @@ fn at_1x_a_failing_keys_5ms_backoff_is_on_screen_for_over_half_a_second() {
         frames_out_between_waits >= 1,
         "the key left the heap on screen"
     );
-    assert_eq!(p.cue, Cue::SlowMotion);
+    assert_eq!(p.playback.cue, Cue::SlowMotion);
     assert!(
         p.sim().now() < Instant::T0 + 100 * MILLISECOND,
         "slow motion, not a leap"
@@ -298,7 +298,7 @@ fn the_herd_lessons_link_is_shorter_than_in_the_first_format() {
 #[test]
 fn lessons_open_from_the_url_and_step_back_exactly() {
     let p = Playground::from_url("?embed=1&lesson=herd&step=2", "");
-    assert!(p.mode.embed && !p.playing);
+    assert!(p.mode.embed && !p.playback.playing);
     assert_eq!(p.lesson.as_ref().map(|l| (l.index, l.step)), Some((3, 1)));
     let mut p = Playground::from_url("?lesson=results", "");
     let first = p.sim().digest();
