@@ -103,11 +103,11 @@ impl Playground {
         let Some(step) = lesson.steps.get(l.step) else {
             return Press::AtEnd;
         };
-        if l.page + 1 < l.pages {
+        if l.visit.page + 1 < l.visit.pages {
             return Press::Page;
         }
         if step.question.is_some() && l.guess().is_none() {
-            return if l.asked || !l.draft.trim().is_empty() {
+            return if l.visit.asked || !l.visit.draft.trim().is_empty() {
                 Press::Revealed
             } else {
                 Press::Asked
@@ -124,7 +124,7 @@ impl Playground {
         let playable = self.timeline.next_instant().is_some() || step.act.is_some();
         // (A scene already playing by hand still gets the press: the step's
         // own action runs, and the dwell starts.)
-        if (waiting && !self.playback.playing) || (l.played_at.is_none() && playable) {
+        if (waiting && !self.playback.playing) || (l.visit.played_at.is_none() && playable) {
             return Press::Played;
         }
         if waiting || l.dwell_since().is_some_and(|t| now_ms - t < MIN_DWELL_MS) {
@@ -146,13 +146,16 @@ impl Playground {
         let press = self.next_press(now_ms);
         let last_step = ls.step + 1 >= lesson.steps.len();
         // (Next's words name the course's end only where no press names them.)
-        let unnamed = press == Press::Moved || (press == Press::Dwelling && ls.kept.is_none());
+        let unnamed =
+            press == Press::Moved || (press == Press::Dwelling && ls.visit.kept.is_none());
         Some(StepShown {
             waiting: step.wait.as_ref().is_some_and(|w| !w.met(self.sim())),
             decision: (press == Press::Decided)
                 .then(|| self.suggested_decision(step).map(|(_, outcome)| outcome))
                 .flatten(),
-            at_start: ls.step == 0 && ls.page == 0 && self.previous_lesson(ls.index).is_none(),
+            at_start: ls.step == 0
+                && ls.visit.page == 0
+                && self.previous_lesson(ls.index).is_none(),
             at_end: unnamed && last_step && self.next_lesson(ls.index).is_none(),
             figures: step
                 .goal
@@ -210,16 +213,16 @@ impl Playground {
             return press;
         };
         match press {
-            Press::Page => l.page += 1,
+            Press::Page => l.visit.page += 1,
             Press::Asked => {
-                l.asked = true;
+                l.visit.asked = true;
                 self.focus_guess += 1;
                 if !(self.mode.workshop || self.mode.embed) {
                     self.notice = Notice::info(PREDICT_FIRST);
                 }
             }
             Press::Revealed => {
-                let guess = std::mem::take(&mut l.draft);
+                let guess = std::mem::take(&mut l.visit.draft);
                 l.reveal(guess, now_ms);
                 // The hint to predict has done its work: it does not stay
                 // over the answer.
@@ -232,8 +235,8 @@ impl Playground {
                 }
             }
             Press::Played => {
-                let first = l.played_at.is_none();
-                l.played_at.get_or_insert(now_ms);
+                let first = l.visit.played_at.is_none();
+                l.visit.played_at.get_or_insert(now_ms);
                 if first {
                     self.do_act();
                 }
@@ -242,7 +245,7 @@ impl Playground {
             }
             Press::Decided => {
                 if let Some((key, outcome)) = decision {
-                    l.played_at.get_or_insert(now_ms);
+                    l.visit.played_at.get_or_insert(now_ms);
                     if let Err(e) = self.timeline.record(Input::Decide { key, outcome }) {
                         self.notice = Notice::error(e.to_string());
                     }
@@ -261,7 +264,7 @@ impl Playground {
                     self.start_lesson(next, 1);
                 }
             }
-            Press::Dwelling => l.kept = Some(now_ms),
+            Press::Dwelling => l.visit.kept = Some(now_ms),
             Press::AtEnd => {}
         }
         press
@@ -270,18 +273,18 @@ impl Playground {
     /// Real time passed (ms): a press kept during the dwell is carried out
     /// once the step may go on. Whether anything changed.
     pub fn carry_kept_press(&mut self, real_ms: f64) -> bool {
-        let Some(at) = self.lesson.as_ref().and_then(|l| l.kept) else {
+        let Some(at) = self.lesson.as_ref().and_then(|l| l.visit.kept) else {
             return false;
         };
         let now = at + real_ms.max(0.0);
         if self.next_press(now) == Press::Dwelling {
             if let Some(l) = self.lesson.as_mut() {
-                l.kept = Some(now);
+                l.visit.kept = Some(now);
             }
             return false;
         }
         if let Some(l) = self.lesson.as_mut() {
-            l.kept = None;
+            l.visit.kept = None;
         }
         self.carry_out_press(now);
         true
@@ -290,8 +293,8 @@ impl Playground {
     /// The panel measured the narration: it takes `pages` pages here.
     pub fn narration_pages(&mut self, pages: usize) {
         if let Some(l) = self.lesson.as_mut() {
-            l.pages = pages.max(1);
-            l.page = l.page.min(l.pages - 1);
+            l.visit.pages = pages.max(1);
+            l.visit.page = l.visit.page.min(l.visit.pages - 1);
         }
     }
 
@@ -351,9 +354,9 @@ impl Playground {
     /// lesson's last step.
     pub fn clicker_back(&mut self) {
         let Some(l) = self.lesson.clone() else { return };
-        if l.page > 0 {
+        if l.visit.page > 0 {
             if let Some(l) = self.lesson.as_mut() {
-                l.page -= 1;
+                l.visit.page -= 1;
             }
         } else if l.step > 0 {
             self.enter_step(l.index, l.step - 1);

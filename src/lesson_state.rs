@@ -16,16 +16,10 @@ pub const MIN_DWELL_MS: f64 = 2000.0;
 /// nervous hand).
 pub const DOUBLE_PRESS_MS: f64 = 300.0;
 
-/// Where a lesson is, and what was predicted and answered at each step.
+/// One visit of a step: what the clicker and the panel know of the step
+/// on screen. Entering a step, the visit starts afresh.
 #[derive(Clone, Debug, PartialEq)]
-pub struct LessonState {
-    pub index: usize,
-    pub step: usize,
-    /// Per step, the prediction made there (kept when going back and forth).
-    pub guesses: Vec<Option<String>>,
-    /// Per step, the core's answer: computed once, from the step's own
-    /// set-up, when the step is first entered; never recomputed.
-    pub answers: Vec<Option<String>>,
+pub struct Visit {
     /// What is typed in the prediction field, not yet revealed.
     pub draft: String,
     /// The clicker opened the prediction field at this step: the next press
@@ -44,6 +38,34 @@ pub struct LessonState {
     /// its wait not yet met): kept, with the real instant (ms) it has
     /// reached, and carried out once the step may go on.
     pub kept: Option<f64>,
+}
+
+impl Default for Visit {
+    fn default() -> Self {
+        Visit {
+            draft: String::new(),
+            asked: false,
+            played_at: None,
+            revealed_at: None,
+            page: 0,
+            pages: 1,
+            kept: None,
+        }
+    }
+}
+
+/// Where a lesson is, and what was predicted and answered at each step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LessonState {
+    pub index: usize,
+    pub step: usize,
+    /// Per step, the prediction made there (kept when going back and forth).
+    pub guesses: Vec<Option<String>>,
+    /// Per step, the core's answer: computed once, from the step's own
+    /// set-up, when the step is first entered; never recomputed.
+    pub answers: Vec<Option<String>>,
+    /// What the page knows of this visit of the step.
+    pub visit: Visit,
     /// When (real ms) the clicker was last pressed: a second press right
     /// after it (a nervous double press) is the same press.
     pub pressed_at: Option<f64>,
@@ -114,13 +136,7 @@ impl LessonState {
             step,
             guesses: vec![None; steps],
             answers: vec![None; steps],
-            draft: String::new(),
-            asked: false,
-            played_at: None,
-            revealed_at: None,
-            page: 0,
-            pages: 1,
-            kept: None,
+            visit: Visit::default(),
             pressed_at: None,
         }
     }
@@ -128,19 +144,13 @@ impl LessonState {
     /// A step was entered: what the clicker knew of the previous one goes.
     pub(crate) fn entered(&mut self, step: usize) {
         self.step = step;
-        self.draft.clear();
-        self.asked = false;
-        self.played_at = None;
-        self.revealed_at = None;
-        self.page = 0;
-        self.pages = 1;
-        self.kept = None;
+        self.visit = Visit::default();
     }
 
     /// When the step's dwell started (real ms): the later of the scene's
     /// start and the reveal.
     pub fn dwell_since(&self) -> Option<f64> {
-        [self.played_at, self.revealed_at]
+        [self.visit.played_at, self.visit.revealed_at]
             .into_iter()
             .flatten()
             .reduce(f64::max)
@@ -161,9 +171,9 @@ impl LessonState {
         if let Some(g) = self.guesses.get_mut(self.step) {
             g.get_or_insert(guess);
         }
-        self.draft.clear();
-        self.asked = false;
-        self.revealed_at.get_or_insert(now_ms);
+        self.visit.draft.clear();
+        self.visit.asked = false;
+        self.visit.revealed_at.get_or_insert(now_ms);
     }
 }
 

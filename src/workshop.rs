@@ -129,11 +129,11 @@ impl LessonUi {
         LessonUi {
             guesses: l.guesses.clone(),
             answers: l.answers.clone(),
-            asked: l.asked,
-            revealed: l.revealed_at.is_some(),
-            played: l.played_at.is_some(),
-            page: l.page,
-            draft: l.draft.clone(),
+            asked: l.visit.asked,
+            revealed: l.visit.revealed_at.is_some(),
+            played: l.visit.played_at.is_some(),
+            page: l.visit.page,
+            draft: l.visit.draft.clone(),
             until_wait,
         }
     }
@@ -147,22 +147,22 @@ impl LessonUi {
         if self.answers.len() == l.answers.len() {
             l.answers = self.answers;
         }
-        l.asked = self.asked;
-        l.revealed_at = match (self.revealed, l.revealed_at) {
+        l.visit.asked = self.asked;
+        l.visit.revealed_at = match (self.revealed, l.visit.revealed_at) {
             (true, Some(t)) => Some(t),
             (true, None) => Some(0.0),
             (false, _) => None,
         };
-        l.played_at = match (self.played, l.played_at) {
+        l.visit.played_at = match (self.played, l.visit.played_at) {
             (true, Some(t)) => Some(t),
             (true, None) => Some(0.0),
             (false, _) => None,
         };
-        l.page = self.page;
+        l.visit.page = self.page;
         // A guess typed on the projector stays until the presenter's
         // window types one too.
-        if !self.draft.is_empty() || !l.asked {
-            l.draft = self.draft;
+        if !self.draft.is_empty() || !l.visit.asked {
+            l.visit.draft = self.draft;
         }
     }
 }

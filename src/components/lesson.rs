@@ -104,7 +104,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
         let at = props
             .lesson
             .as_ref()
-            .map(|l| (l.index, l.step, l.page, l.pages));
+            .map(|l| (l.index, l.step, l.visit.page, l.visit.pages));
         let lay_out = move || {
             if let (true, Some((index, step, page, pages)), Some(body)) =
                 (fitted, at, body.cast::<web_sys::HtmlElement>())
@@ -210,7 +210,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
         Callback::from(move |e: InputEvent| d.dispatch(Action::Draft(event_value(&e))))
     };
     let reveal = {
-        let (d, draft) = (d.clone(), ls.draft.clone());
+        let (d, draft) = (d.clone(), ls.visit.draft.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             d.dispatch(Action::Reveal(draft.clone(), now_ms()));
@@ -256,13 +256,13 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
     };
     // The field shows with the question's page (the clicker's Next reveals
     // where the panel is fitted, so the form's own button gives way there).
-    let on_last_page = ls.page + 1 >= ls.pages;
+    let on_last_page = ls.visit.page + 1 >= ls.visit.pages;
     let field = match &step.question {
         Some(p) if asking && on_last_page => html! {
             <form class="predict" onsubmit={reveal}>
                 { if fitted { html! {} } else { ask.clone() } }
                 <div class="row">
-                    <input id="guess" ref={guess_field.clone()} type="text" value={ls.draft.clone()} oninput={on_guess} placeholder={p.unit.clone()} aria-label={format!("Your prediction: {}", p.ask)} data-testid="guess" />
+                    <input id="guess" ref={guess_field.clone()} type="text" value={ls.visit.draft.clone()} oninput={on_guess} placeholder={p.unit.clone()} aria-label={format!("Your prediction: {}", p.ask)} data-testid="guess" />
                     { if fitted { html! {} } else { html! { <button type="submit" class="primary" data-testid="reveal">{"Reveal"}</button> } } }
                 </div>
             </form>
@@ -292,7 +292,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
             <h3 data-testid="lesson-step-title">{ step.title.clone() }</h3>
             // (Its line is kept where the panel is fitted, so the narration
             // does not move when a second page comes or goes.)
-            { if ls.pages > 1 { html! { <p class="page-of" data-testid="lesson-page">{ format!("page {} of {}", ls.page + 1, ls.pages) }</p> } }
+            { if ls.visit.pages > 1 { html! { <p class="page-of" data-testid="lesson-page">{ format!("page {} of {}", ls.visit.page + 1, ls.visit.pages) }</p> } }
               else if fitted { html! { <p class="page-of" aria-hidden="true">{"\u{a0}"}</p> } } else { html! {} } }
             <div class="lesson-body" ref={body}>
             { if ls.step == 0 && !lesson.intro.is_empty() { prose(&lesson.intro, "lesson-text intro") } else { html! {} } }
@@ -349,7 +349,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                     Press::AtEnd => html! { <span class="hint" data-testid="lesson-at-end">{"That was the last lesson."}</span> },
                     press => {
                         let label = match press {
-                            Press::Page => format!("Read on ({}/{}) ↓", ls.page + 2, ls.pages),
+                            Press::Page => format!("Read on ({}/{}) ↓", ls.visit.page + 2, ls.visit.pages),
                             Press::Asked => "Predict…".to_string(),
                             Press::Revealed => "Reveal".to_string(),
                             Press::Played => "▶ Play the step".to_string(),
@@ -357,7 +357,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                                 Some(outcome) => format!("Choose {}", outcome_name(outcome)),
                                 None => "Next →".to_string(),
                             },
-                            Press::Dwelling if ls.kept.is_some() => "Moving on…".to_string(),
+                            Press::Dwelling if ls.visit.kept.is_some() => "Moving on…".to_string(),
                             _ if shown.at_end => "Last step".to_string(),
                             _ if ls.step + 1 >= lesson.steps.len() => "Next lesson →".to_string(),
                             _ => "Next →".to_string(),

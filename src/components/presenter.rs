@@ -179,7 +179,7 @@ pub fn presenter_panel(props: &PresenterProps) -> Html {
                         <p><span class="label">{"Answer"}</span>{" "}<strong class="mono">{ format!("{}{unit}", q.answer) }</strong></p>
                         { match said {
                             Some(g) if !g.is_empty() => html! { <p class="hint">{ format!("The room said: {g}") }</p> },
-                            _ if ls.revealed_at.is_some() => html! { <p class="hint">{"Revealed without a guess."}</p> },
+                            _ if ls.visit.revealed_at.is_some() => html! { <p class="hint">{"Revealed without a guess."}</p> },
                             _ => html! { <p class="hint">{"Not revealed yet: the audience does not see it."}</p> },
                         } }
                     </div>

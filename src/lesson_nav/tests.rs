@@ -17,7 +17,7 @@ fn a_revealed_answer_never_shifts_and_back_keeps_predictions() {
     p = reduce(p, Action::LessonNext(0.0));
     let l = p.lesson.as_ref().unwrap();
     assert_eq!(
-        (l.step, l.guess(), l.asked),
+        (l.step, l.guess(), l.visit.asked),
         (0, None, true),
         "the first press asks for the prediction"
     );
@@ -84,7 +84,10 @@ fn a_press_during_the_dwell_moves_on_when_the_dwell_ends() {
         t += 400.0;
         let step = p.lesson.as_ref().map(|l| (l.index, l.step)).unwrap();
         p = reduce(p, Action::LessonNext(t));
-        assert!(p.lesson.as_ref().unwrap().kept.is_some(), "{link}: kept");
+        assert!(
+            p.lesson.as_ref().unwrap().visit.kept.is_some(),
+            "{link}: kept"
+        );
         let pressed = t;
         let mut moved_at = None;
         for _ in 0..600 {
@@ -398,18 +401,22 @@ fn the_clicker_turns_the_narrations_pages_first() {
     p = reduce(p, Action::LessonNext(0.0));
     p = reduce(p, Action::LessonNext(400.0));
     let l = p.lesson.clone().unwrap();
-    assert_eq!((l.page, l.pages), (2, 3));
+    assert_eq!((l.visit.page, l.visit.pages), (2, 3));
     assert_ne!(
         p.next_press(0.0),
         Press::Page,
         "then the step's own presses"
     );
     p = reduce(p, Action::LessonBack);
-    assert_eq!(p.lesson.as_ref().unwrap().page, 1, "back turns a page back");
+    assert_eq!(
+        p.lesson.as_ref().unwrap().visit.page,
+        1,
+        "back turns a page back"
+    );
     assert_eq!(p.lesson.as_ref().unwrap().step, 0);
     // A panel that grew: the page on screen stays within the narration.
     p = reduce(p, Action::NarrationPages(1));
-    assert_eq!(p.lesson.as_ref().unwrap().page, 0);
+    assert_eq!(p.lesson.as_ref().unwrap().visit.page, 0);
 }
 
 /// The hint to predict, shown when a press asks for the prediction, goes
@@ -425,12 +432,12 @@ fn the_hint_to_predict_goes_when_the_answer_is_revealed() {
             let mut p = Playground::from_url(&format!("?lesson={}&step={step}", entry.id), "");
             // Through the narration's pages to the question, if it asks one.
             let mut presses = 0;
-            while !p.lesson.as_ref().unwrap().asked && presses < 12 {
+            while !p.lesson.as_ref().unwrap().visit.asked && presses < 12 {
                 p = reduce(p, Action::LessonNext(presses as f64 * 5000.0));
                 presses += 1;
             }
             let l = p.lesson.as_ref().unwrap();
-            if !l.asked || l.step + 1 != step {
+            if !l.visit.asked || l.step + 1 != step {
                 continue; // a step without a question
             }
             asked += 1;
@@ -444,7 +451,7 @@ fn the_hint_to_predict_goes_when_the_answer_is_revealed() {
             );
             p = reduce(p, Action::LessonNext(presses as f64 * 5000.0));
             assert!(
-                p.lesson.as_ref().unwrap().revealed_at.is_some(),
+                p.lesson.as_ref().unwrap().visit.revealed_at.is_some(),
                 "{}/{step}: revealed",
                 entry.id
             );

@@ -31,8 +31,8 @@ impl Playground {
                 let typed = self
                     .lesson
                     .as_ref()
-                    .filter(|l| l.asked && !l.draft.trim().is_empty())
-                    .map(|l| l.draft.clone());
+                    .filter(|l| l.visit.asked && !l.visit.draft.trim().is_empty())
+                    .map(|l| l.visit.draft.clone());
                 let remote = match (remote, typed) {
                     (crate::workshop::Remote::Next, Some(guess)) => {
                         crate::workshop::Remote::Reveal { guess }
@@ -210,15 +210,20 @@ impl Playground {
                 }
             }
             Action::LessonBack => self.clicker_back(),
-            Action::NarrationPages(pages) => {
-                if self.lesson.as_ref().is_none_or(|l| l.pages == pages.max(1)) {
+            // This window's panel measured the narration, or the projector's did.
+            Action::NarrationPages(pages) | Action::AudiencePages(pages) => {
+                if self
+                    .lesson
+                    .as_ref()
+                    .is_none_or(|l| l.visit.pages == pages.max(1))
+                {
                     return false;
                 }
                 self.narration_pages(pages);
             }
             Action::Draft(text) => {
                 if let Some(l) = &mut self.lesson {
-                    l.draft = text;
+                    l.visit.draft = text;
                 }
             }
             Action::Reveal(guess, now_ms) => {
@@ -246,12 +251,6 @@ impl Playground {
                 }
             },
             Action::FollowClock(clock) => self.follow_clock(clock),
-            Action::AudiencePages(pages) => {
-                if self.lesson.as_ref().is_none_or(|l| l.pages == pages.max(1)) {
-                    return false;
-                }
-                self.narration_pages(pages);
-            }
             Action::Load(shared) => {
                 let mut fresh = self.carry_over(Playground::from_shared(*shared));
                 fresh.playback.playing = false;
