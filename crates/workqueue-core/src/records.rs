@@ -94,10 +94,24 @@ pub struct ItemInfo {
     pub bucket_bound: bool,
     /// Whether the latest wait is a `RequeueAfter` (not the limiter's).
     pub waits_after: bool,
+    #[serde(flatten)]
+    pub converge: Converge,
+}
+
+/// A key's time to converge: from its first add to its latest success.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Converge {
     /// When the key was first added: where its time to converge starts.
     pub first_added: Option<Instant>,
     /// When a reconcile of the key last succeeded.
     pub last_success: Option<Instant>,
+}
+
+impl Converge {
+    /// How long the key took to converge, once it has succeeded.
+    pub fn took(&self) -> Option<Duration> {
+        Some(self.last_success? - self.first_added?)
+    }
 }
 
 /// Keys whose details are held: the first this many keys to retry (every

@@ -113,9 +113,9 @@ impl Summary {
             keys += q.keys().len() as u64;
             for id in (0..q.keys().len()).map(|i| ItemId(i as u32)) {
                 let info = sim.item(id);
-                if let (Some(first), Some(done)) = (info.first_added, info.last_success) {
+                if let Some(took) = info.converge.took() {
                     if settled(sim, id) && !info.gave_up {
-                        converge.push(done - first);
+                        converge.push(took);
                     }
                 }
             }

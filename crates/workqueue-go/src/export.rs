@@ -25,11 +25,17 @@ pub struct ControllerSetUp {
     pub name: String,
     pub kind: String,
     pub queue: QueueKind,
-    /// Under Crossplane, derived from its rate: not the controller's own.
+    pub options: OptionsSetUp,
+    pub shares_bucket: bool,
+}
+
+/// What a controller's `controller.Options` says. Under Crossplane none of
+/// it is the controller's own: its limiter derives from the rate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OptionsSetUp {
     pub limiter: Option<LimiterConfig>,
     pub workers: Option<u32>,
     pub timeout: Option<Duration>,
-    pub shares_bucket: bool,
 }
 
 impl SetUp {
@@ -56,25 +62,27 @@ impl SetUp {
                         } else {
                             c.queue
                         },
-                        limiter: match (crossplane, shares) {
-                            (Some(_), _) => None,
-                            (None, true) => Some(canonical(
-                                &c.limiter
+                        options: OptionsSetUp {
+                            limiter: match (crossplane, shares) {
+                                (Some(_), _) => None,
+                                (None, true) => Some(canonical(
+                                    &c.limiter
+                                        .clone()
+                                        .unwrap_or_else(|| c.queue.default_limiter()),
+                                )),
+                                // The queue's default, written or not, is the default.
+                                (None, false) => c
+                                    .limiter
                                     .clone()
-                                    .unwrap_or_else(|| c.queue.default_limiter()),
-                            )),
-                            // The queue's default, written or not, is the default.
-                            (None, false) => c
-                                .limiter
-                                .clone()
-                                .map(|l| canonical(&l))
-                                .filter(|l| *l != c.queue.default_limiter()),
+                                    .map(|l| canonical(&l))
+                                    .filter(|l| *l != c.queue.default_limiter()),
+                            },
+                            workers: crossplane.is_none().then_some(c.controller.workers),
+                            timeout: c
+                                .controller
+                                .reconcile_timeout_ns
+                                .filter(|_| crossplane.is_none()),
                         },
-                        workers: crossplane.is_none().then_some(c.controller.workers),
-                        timeout: c
-                            .controller
-                            .reconcile_timeout_ns
-                            .filter(|_| crossplane.is_none()),
                         shares_bucket: shares,
                     }
                 })

@@ -258,7 +258,7 @@ impl Simulation {
         *ran = ran.saturating_add(inner_ran as u32);
         if inner_ran && decision.label == ResultLabel::Success {
             self.totals.last_success_at = Some(now);
-            self.items.get_mut(item).last_success = Some(now);
+            self.items.get_mut(item).converge.last_success = Some(now);
         }
         self.push_log(SimEvent::ReconcileEnd {
             worker: w as u32,
@@ -330,7 +330,7 @@ impl Simulation {
         for (at, e) in events.drain(..) {
             if let Some(item) = e.item() {
                 let info = self.items.get_mut(item);
-                info.first_added.get_or_insert(at);
+                info.converge.first_added.get_or_insert(at);
                 // A wait in the heap ends: released, or cut short by an add.
                 let ended = matches!(&e, QueueEvent::Released { .. })
                     || matches!(&e, QueueEvent::AddWithOpts(c) if matches!(c.placed, Placed::DelayCancelled { .. }));
