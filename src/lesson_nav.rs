@@ -103,7 +103,7 @@ impl Playground {
         let Some(step) = lesson.steps.get(l.step) else {
             return Press::AtEnd;
         };
-        if l.visit.page + 1 < l.visit.pages {
+        if l.visit.pages.more() {
             return Press::Page;
         }
         if step.question.is_some() && l.guess().is_none() {
@@ -154,7 +154,7 @@ impl Playground {
                 .then(|| self.suggested_decision(step).map(|(_, outcome)| outcome))
                 .flatten(),
             at_start: ls.step == 0
-                && ls.visit.page == 0
+                && ls.visit.pages.at == 0
                 && self.previous_lesson(ls.index).is_none(),
             at_end: unnamed && last_step && self.next_lesson(ls.index).is_none(),
             figures: step
@@ -213,7 +213,7 @@ impl Playground {
             return press;
         };
         match press {
-            Press::Page => l.visit.page += 1,
+            Press::Page => l.visit.pages.at += 1,
             Press::Asked => {
                 l.visit.asked = true;
                 self.focus_guess += 1;
@@ -293,8 +293,7 @@ impl Playground {
     /// The panel measured the narration: it takes `pages` pages here.
     pub fn narration_pages(&mut self, pages: usize) {
         if let Some(l) = self.lesson.as_mut() {
-            l.visit.pages = pages.max(1);
-            l.visit.page = l.visit.page.min(l.visit.pages - 1);
+            l.visit.pages.measured(pages);
         }
     }
 
@@ -354,9 +353,9 @@ impl Playground {
     /// lesson's last step.
     pub fn clicker_back(&mut self) {
         let Some(l) = self.lesson.clone() else { return };
-        if l.visit.page > 0 {
+        if l.visit.pages.at > 0 {
             if let Some(l) = self.lesson.as_mut() {
-                l.visit.page -= 1;
+                l.visit.pages.at -= 1;
             }
         } else if l.step > 0 {
             self.enter_step(l.index, l.step - 1);

@@ -16,9 +16,38 @@ pub const MIN_DWELL_MS: f64 = 2000.0;
 /// nervous hand).
 pub const DOUBLE_PRESS_MS: f64 = 300.0;
 
+/// The narration's page on screen, of how many it takes where the panel
+/// has a fixed height (workshop, embed): the panel measures and says, and
+/// the clicker turns the pages before anything else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pages {
+    pub at: usize,
+    pub of: usize,
+}
+
+impl Default for Pages {
+    fn default() -> Self {
+        Pages { at: 0, of: 1 }
+    }
+}
+
+impl Pages {
+    /// Whether a page follows the one on screen.
+    pub fn more(self) -> bool {
+        self.at + 1 < self.of
+    }
+
+    /// The narration now takes `of` pages: the page on screen stays, or
+    /// becomes the last there is.
+    pub fn measured(&mut self, of: usize) {
+        self.of = of.max(1);
+        self.at = self.at.min(self.of - 1);
+    }
+}
+
 /// One visit of a step: what the clicker and the panel know of the step
 /// on screen. Entering a step, the visit starts afresh.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Visit {
     /// What is typed in the prediction field, not yet revealed.
     pub draft: String,
@@ -29,29 +58,11 @@ pub struct Visit {
     pub played_at: Option<f64>,
     /// When (real ms) this step's answer was revealed, if it was.
     pub revealed_at: Option<f64>,
-    /// The narration's page on screen, and how many pages it takes where
-    /// the panel has a fixed height (workshop, embed): the panel measures
-    /// and says, and the clicker turns the pages before anything else.
-    pub page: usize,
-    pub pages: usize,
+    pub pages: Pages,
     /// A press made while the step was still being shown (the dwell, or
     /// its wait not yet met): kept, with the real instant (ms) it has
     /// reached, and carried out once the step may go on.
     pub kept: Option<f64>,
-}
-
-impl Default for Visit {
-    fn default() -> Self {
-        Visit {
-            draft: String::new(),
-            asked: false,
-            played_at: None,
-            revealed_at: None,
-            page: 0,
-            pages: 1,
-            kept: None,
-        }
-    }
 }
 
 /// Where a lesson is, and what was predicted and answered at each step.

@@ -132,7 +132,7 @@ impl LessonUi {
             asked: l.visit.asked,
             revealed: l.visit.revealed_at.is_some(),
             played: l.visit.played_at.is_some(),
-            page: l.visit.page,
+            page: l.visit.pages.at,
             draft: l.visit.draft.clone(),
             until_wait,
         }
@@ -158,7 +158,7 @@ impl LessonUi {
             (true, None) => Some(0.0),
             (false, _) => None,
         };
-        l.visit.page = self.page;
+        l.visit.pages.at = self.page;
         // A guess typed on the projector stays until the presenter's
         // window types one too.
         if !self.draft.is_empty() || !l.visit.asked {

@@ -23,11 +23,11 @@ pub(super) fn lane_of(view: &StageView, key: &str) -> Option<&'static str> {
         }
         WorkerView::Idle => false,
     };
-    if view.queued.iter().any(|k| k.key == key) {
+    if view.queued.first.iter().any(|k| k.key == key) {
         Some("queued")
-    } else if view.waiting.iter().any(|w| w.key.key == key) {
+    } else if view.waiting.first.iter().any(|w| w.key.key == key) {
         Some("waiting")
-    } else if view.workers.iter().any(held) {
+    } else if view.workers.first.iter().any(held) {
         Some("processing")
     } else {
         None

@@ -104,7 +104,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
         let at = props
             .lesson
             .as_ref()
-            .map(|l| (l.index, l.step, l.visit.page, l.visit.pages));
+            .map(|l| (l.index, l.step, l.visit.pages.at, l.visit.pages.of));
         let lay_out = move || {
             if let (true, Some((index, step, page, pages)), Some(body)) =
                 (fitted, at, body.cast::<web_sys::HtmlElement>())
@@ -256,7 +256,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
     };
     // The field shows with the question's page (the clicker's Next reveals
     // where the panel is fitted, so the form's own button gives way there).
-    let on_last_page = ls.visit.page + 1 >= ls.visit.pages;
+    let on_last_page = !ls.visit.pages.more();
     let field = match &step.question {
         Some(p) if asking && on_last_page => html! {
             <form class="predict" onsubmit={reveal}>
@@ -292,7 +292,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
             <h3 data-testid="lesson-step-title">{ step.title.clone() }</h3>
             // (Its line is kept where the panel is fitted, so the narration
             // does not move when a second page comes or goes.)
-            { if ls.visit.pages > 1 { html! { <p class="page-of" data-testid="lesson-page">{ format!("page {} of {}", ls.visit.page + 1, ls.visit.pages) }</p> } }
+            { if ls.visit.pages.of > 1 { html! { <p class="page-of" data-testid="lesson-page">{ format!("page {} of {}", ls.visit.pages.at + 1, ls.visit.pages.of) }</p> } }
               else if fitted { html! { <p class="page-of" aria-hidden="true">{"\u{a0}"}</p> } } else { html! {} } }
             <div class="lesson-body" ref={body}>
             { if ls.step == 0 && !lesson.intro.is_empty() { prose(&lesson.intro, "lesson-text intro") } else { html! {} } }
@@ -349,7 +349,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                     Press::AtEnd => html! { <span class="hint" data-testid="lesson-at-end">{"That was the last lesson."}</span> },
                     press => {
                         let label = match press {
-                            Press::Page => format!("Read on ({}/{}) ↓", ls.visit.page + 2, ls.visit.pages),
+                            Press::Page => format!("Read on ({}/{}) ↓", ls.visit.pages.at + 2, ls.visit.pages.of),
                             Press::Asked => "Predict…".to_string(),
                             Press::Revealed => "Reveal".to_string(),
                             Press::Played => "▶ Play the step".to_string(),

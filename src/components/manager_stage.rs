@@ -32,12 +32,18 @@ pub struct SharedView {
     pub global: Option<BucketView>,
     /// The bucket some controllers' limiters share.
     pub shared: Option<BucketView>,
+    pub client: ClientView,
+}
+
+/// The API client every controller sends its requests through.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClientView {
     /// API requests through the client, and the time they waited.
     pub requests: u64,
     pub waited: Duration,
     /// The client's buckets: the kinds each serves, and its level.
-    pub client_levels: Vec<(Vec<String>, f64)>,
-    pub client_limit: Option<ClientLimit>,
+    pub levels: Vec<(Vec<String>, f64)>,
+    pub limit: Option<ClientLimit>,
 }
 
 impl SharedView {
@@ -79,37 +85,31 @@ impl SharedView {
                     qps: b.qps,
                     waiting_on_bucket: on_bucket,
                 }),
-            requests,
-            waited,
-            client_levels: m
-                .client_levels()
-                .into_iter()
-                .map(|(kinds, tokens)| (kinds.to_vec(), tokens))
-                .collect(),
-            client_limit: s.client_limit(),
+            client: ClientView {
+                requests,
+                waited,
+                levels: m
+                    .client_levels()
+                    .into_iter()
+                    .map(|(kinds, tokens)| (kinds.to_vec(), tokens))
+                    .collect(),
+                limit: s.client_limit(),
+            },
         }
     }
 }
 
-/// The shared buckets, each drawn once, with who shares them.
-fn shared_parts(s: &SharedView, focused: bool) -> Html {
-    let SharedView {
-        by_all,
-        by_sharers,
+/// The API client's buckets (one for all kinds, or one per kind) and what
+/// went through them.
+fn client_part(c: &ClientView) -> Html {
+    let ClientView {
         requests,
         waited,
-        ..
-    } = s;
+        levels,
+        limit,
+    } = c;
     let (requests, waited) = (*requests, *waited);
-    let mut parts = Vec::new();
-    if let Some(b) = &s.global {
-        parts.push(("global", bucket_gauge(b)));
-    }
-    if let Some(b) = &s.shared {
-        parts.push(("shared", bucket_gauge(b)));
-    }
-    let buckets = &s.client_levels;
-    let client_part = match (buckets.as_slice(), s.client_limit) {
+    match (levels.as_slice(), *limit) {
         // One bucket for every kind: drawn as the others are.
         ([(_, tokens)], Some(c)) => html! {
             <>
@@ -139,8 +139,22 @@ fn shared_parts(s: &SharedView, focused: bool) -> Html {
         _ => {
             html! { <p class="hint" data-testid="client-totals">{ format!("No client-side limit (controller-runtime v0.21 and later): {} requests went straight out.", format::count(requests)) }</p> }
         }
-    };
-    let client_by = match buckets.len() {
+    }
+}
+
+/// The shared buckets, each drawn once, with who shares them.
+fn shared_parts(s: &SharedView, focused: bool) -> Html {
+    let SharedView {
+        by_all, by_sharers, ..
+    } = s;
+    let mut parts = Vec::new();
+    if let Some(b) = &s.global {
+        parts.push(("global", bucket_gauge(b)));
+    }
+    if let Some(b) = &s.shared {
+        parts.push(("shared", bucket_gauge(b)));
+    }
+    let client_by = match s.client.levels.len() {
         0 | 1 => by_all.clone(),
         n => format!("{n} buckets, one per kind"),
     };
@@ -154,7 +168,7 @@ fn shared_parts(s: &SharedView, focused: bool) -> Html {
             }) }
             <div class="lane shared-part client" data-testid="shared-client">
                 <h3>{"API client "}<small>{ client_by }</small></h3>
-                { client_part }
+                { client_part(&s.client) }
             </div>
         </div>
     }
@@ -272,11 +286,11 @@ fn column(cx: Chips<'_>, col: &ColumnView, fitted: bool) -> Html {
             <div class="controller-column fitted" data-testid="controller" data-controller={name.to_string()}>
                 <h3 class="controller-name">{ name.to_string() }</h3>
                 <p class="controller-stats" data-testid="controller-stats">
-                    { format!("{rate} · {}/{} busy{converged}", view.busy, view.workers_total) }
+                    { format!("{rate} · {}/{} busy{converged}", view.busy, view.workers.total) }
                 </p>
                 <p class="controller-counts">
-                    <span class="count queue">{ format!("queue {}", format::count(view.queued_total as u64)) }</span>
-                    <span class="count waiting">{ format!("waiting {}", format::count(view.waiting_total as u64)) }</span>
+                    <span class="count queue">{ format!("queue {}", format::count(view.queued.total as u64)) }</span>
+                    <span class="count waiting">{ format!("waiting {}", format::count(view.waiting.total as u64)) }</span>
                 </p>
             </div>
         };
@@ -285,53 +299,40 @@ fn column(cx: Chips<'_>, col: &ColumnView, fitted: bool) -> Html {
         <div class="controller-column" data-testid="controller" data-controller={name.to_string()}>
             <h3 class="controller-name">{ name.to_string() }</h3>
             <p class="controller-stats" data-testid="controller-stats">
-                { format!("{} reconciles ({rate}) · {} of {} workers busy{converged}", format::count(*reconciles), view.busy, view.workers_total) }
+                { format!("{} reconciles ({rate}) · {} of {} workers busy{converged}", format::count(*reconciles), view.busy, view.workers.total) }
             </p>
             <div class="lane queue mini">
-                <h4>{ format!("Queue: {}", format::count(view.queued_total as u64)) }</h4>
+                <h4>{ format!("Queue: {}", format::count(view.queued.total as u64)) }</h4>
                 <div class="chips">
-                    { for view.queued.iter().map(|k| chip(cx, k, "queued", html! {})) }
-                    { more(view.queued_total.saturating_sub(view.queued.len())) }
+                    { for view.queued.first.iter().map(|k| chip(cx, k, "queued", html! {})) }
+                    { more(view.queued.rest()) }
                 </div>
             </div>
             <div class="lane waiting mini">
-                <h4>{ format!("Waiting: {}", format::count(view.waiting_total as u64)) }</h4>
+                <h4>{ format!("Waiting: {}", format::count(view.waiting.total as u64)) }</h4>
                 <div class="chips">
-                    { for view.waiting.iter().map(|w| waiting_chip(cx, now, w)) }
-                    { more(view.waiting_total.saturating_sub(view.waiting.len())) }
+                    { for view.waiting.first.iter().map(|w| waiting_chip(cx, now, w)) }
+                    { more(view.waiting.rest()) }
                 </div>
             </div>
         </div>
     }
 }
 
-/// What a manager's stage draws: each controller's column, what they
-/// share, their totals, and the few things of the page around them.
-#[derive(Properties, PartialEq)]
-pub struct ManagerStageProps {
+/// A manager's run at one instant: each controller's column, what they
+/// share and their totals.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ManagerView {
+    /// The run's clock (`data-now`).
+    pub now: Instant,
     pub columns: Vec<ColumnView>,
     pub shared: SharedView,
     pub totals: TotalsView,
-    /// A lesson step about the manager: what its controllers share is the
-    /// part the stage keeps in full view.
-    pub focused: bool,
-    /// A projector or an embed keeps every column on screen: counts only.
-    pub fitted: bool,
-    /// The words on top, the way back and the version switch (not where a
-    /// lesson's step leads the way back on a projector).
-    pub head: Option<QueueSwitchProps>,
-    pub selected: Option<String>,
-    /// The run's clock (`data-now`).
-    pub now: Instant,
-    pub dispatch: Dispatcher,
 }
 
-impl ManagerStageProps {
-    /// What the stage shows of `state`, a manager's run.
-    pub fn of(state: &Playground, dispatch: Dispatcher) -> ManagerStageProps {
-        let m = state.engine();
-        let fitted = state.mode.workshop || state.mode.embed;
-        let chips = if fitted { FITTED_CHIPS } else { CHIPS };
+impl ManagerView {
+    /// `m` at its instant, with at most `chips` keys per lane of a column.
+    fn of(m: &Manager, chips: usize) -> ManagerView {
         let columns: Vec<ColumnView> = m
             .controllers()
             .map(|(name, c)| {
@@ -346,9 +347,39 @@ impl ManagerStageProps {
             })
             .collect();
         let views: Vec<&StageView> = columns.iter().map(|c| &c.view).collect();
-        ManagerStageProps {
+        ManagerView {
+            now: m.now(),
             shared: SharedView::of(m, &views),
             totals: TotalsView::of(m),
+            columns,
+        }
+    }
+}
+
+/// What a manager's stage draws: the run's view, and the few things of
+/// the page around it.
+#[derive(Properties, PartialEq)]
+pub struct ManagerStageProps {
+    pub view: ManagerView,
+    /// A lesson step about the manager: what its controllers share is the
+    /// part the stage keeps in full view.
+    pub focused: bool,
+    /// A projector or an embed keeps every column on screen: counts only.
+    pub fitted: bool,
+    /// The words on top, the way back and the version switch (not where a
+    /// lesson's step leads the way back on a projector).
+    pub head: Option<QueueSwitchProps>,
+    pub selected: Option<String>,
+    pub dispatch: Dispatcher,
+}
+
+impl ManagerStageProps {
+    /// What the stage shows of `state`, a manager's run.
+    pub fn of(state: &Playground, dispatch: Dispatcher) -> ManagerStageProps {
+        let fitted = state.mode.workshop || state.mode.embed;
+        let chips = if fitted { FITTED_CHIPS } else { CHIPS };
+        ManagerStageProps {
+            view: ManagerView::of(state.engine(), chips),
             focused: state
                 .focus()
                 .is_some_and(|f| f.lanes.contains(&crate::lessons::Lane::Manager)),
@@ -356,9 +387,7 @@ impl ManagerStageProps {
             head: (!(fitted && state.lesson.is_some()))
                 .then(|| QueueSwitchProps::of(state, dispatch.clone())),
             selected: state.selected.clone(),
-            now: state.now(),
             dispatch,
-            columns,
         }
     }
 }
@@ -366,11 +395,12 @@ impl ManagerStageProps {
 #[function_component(ManagerStage)]
 pub fn manager_stage(props: &ManagerStageProps) -> Html {
     let ManagerStageProps {
-        columns,
+        view,
         focused,
         fitted,
         ..
     } = props;
+    let columns = &view.columns;
     let (focused, fitted) = (*focused, *fitted);
     let arrived = use_arrival(props.selected.as_ref().and_then(|k| {
         let lane = columns.iter().find_map(|c| lane_of(&c.view, k))?;
@@ -386,7 +416,7 @@ pub fn manager_stage(props: &ManagerStageProps) -> Html {
         Callback::from(move |_| d.dispatch(Action::ExitManager))
     };
     html! {
-        <section class="stage manager-stage" aria-label={format!("The stage: a manager with {} controllers and what they share", columns.len())} data-stage="" data-manager="" data-now={props.now.as_nanos().to_string()}>
+        <section class="stage manager-stage" aria-label={format!("The stage: a manager with {} controllers and what they share", columns.len())} data-stage="" data-manager="" data-now={view.now.as_nanos().to_string()}>
             // (A lesson's step leads the way back on a projector.)
             if let Some(switch) = &props.head {
                 <div class="manager-head">
@@ -397,8 +427,8 @@ pub fn manager_stage(props: &ManagerStageProps) -> Html {
                 // limiter, and one left unset takes that version's default.
                 <QueueSwitch ..switch.clone() />
             }
-            { totals(&props.totals) }
-            { shared_parts(&props.shared, focused) }
+            { totals(&view.totals) }
+            { shared_parts(&view.shared, focused) }
             <div class={classes!("controllers", focused.then_some("focus"))} data-lane="manager" style={format!("grid-template-columns: repeat({}, minmax(0, 1fr))", columns.len().clamp(1, 3))}>
                 { for columns.iter().map(|col| column(cx, col, fitted)) }
             </div>

@@ -20,7 +20,7 @@ use crate::format;
 use crate::headline::{Headline, SideBySide};
 use crate::lessons::{Focus, Lane};
 use crate::settings::{Field, ScriptChoice, Settings};
-use crate::state::{Action, Mode, Playground};
+use crate::state::{Action, Playground};
 use crate::store::Dispatcher;
 
 /// Chips drawn per lane; past this the lane shows a count instead, which
@@ -42,15 +42,12 @@ pub const MAX_WORKERS: usize = 32;
 #[derive(Properties, PartialEq)]
 pub struct StageProps {
     pub view: StageView,
-    /// Chips drawn per lane (the view holds at most as many).
-    pub chips: usize,
-    /// Keys still to come from a set-up being played: the lanes take their
-    /// final size from the first frame.
-    pub planned: usize,
+    /// Rows the waiting lane keeps room for: as many chips as could come
+    /// to it (keys still to come from a set-up being played count too, so
+    /// the lanes take their final size from the first frame).
+    pub rows: usize,
     pub selected: Option<String>,
-    /// The lesson step's focus, where the stage gives way to it.
-    pub focus: Option<Focus>,
-    pub mode: Mode,
+    pub spotlight: Spotlight,
     /// The run's clock (`data-now`).
     pub now: Instant,
     /// A full bucket that keys fail against without draining it.
@@ -73,14 +70,16 @@ impl StageProps {
             MAX_CHIPS
         };
         let view: StageView = state.sim().stage_view(chips, MAX_WORKERS);
+        let planned = usize::try_from(state.timeline.keys_planned()).unwrap_or(usize::MAX);
         StageProps {
             drain: view.bucket.as_ref().and_then(|b| Drain::of(state, b)),
+            rows: chips.min(view.keys.max(planned)).max(1),
             view,
-            chips,
-            planned: usize::try_from(state.timeline.keys_planned()).unwrap_or(usize::MAX),
             selected: state.selected.clone(),
-            focus: state.focus(),
-            mode: state.mode,
+            spotlight: Spotlight {
+                focus: state.focus(),
+                room: state.mode.workshop && !state.mode.embed,
+            },
             now: state.now(),
             switch: QueueSwitchProps::of(state, dispatch.clone()),
             dispatch,
@@ -88,16 +87,59 @@ impl StageProps {
     }
 }
 
+/// Where a lesson step points the room. Where space is short (a
+/// projector, an embed), the step's focused lanes are drawn in full and the
+/// others shrink to their one-line title.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spotlight {
+    /// The lesson step's focus, where the stage gives way to it.
+    pub focus: Option<Focus>,
+    /// A projector (a workshop, not an embed).
+    pub room: bool,
+}
+
+impl Spotlight {
+    /// The classes of `lane` in `view`.
+    fn classes(&self, lane: Lane, view: &StageView) -> Classes {
+        let name = lane.id();
+        match &self.focus {
+            Some(f) if f.lanes.contains(&lane) => classes!("lane", name, "focus"),
+            Some(_) if self.keeps(lane, view) => classes!("lane", name, "focus", "keyed"),
+            Some(_) => classes!("lane", name, "dim"),
+            None => classes!("lane", name),
+        }
+    }
+
+    /// Whether `lane` stays drawn for the step's key. The lane that holds
+    /// the key the text names is never reduced: it stays in sight wherever
+    /// it goes. On a projector every lane it passes through (queue,
+    /// workers, waiting) stays drawn for the whole step, so no lane opens
+    /// or closes under the room's eyes as it moves (that pushed the lanes
+    /// below up and down); an embed's frame has room for the one that
+    /// holds it now.
+    fn keeps(&self, lane: Lane, view: &StageView) -> bool {
+        let Some(key) = self.focus.as_ref().and_then(|f| f.key.as_deref()) else {
+            return false;
+        };
+        if self.room {
+            return matches!(lane, Lane::Queue | Lane::Workers | Lane::Waiting);
+        }
+        let drawn = lane_of(view, key);
+        match lane {
+            Lane::Queue => drawn == Some("queued"),
+            Lane::Waiting => drawn == Some("waiting"),
+            Lane::Workers => drawn == Some("processing"),
+            _ => false,
+        }
+    }
+}
+
 #[function_component(Stage)]
 pub fn stage(props: &StageProps) -> Html {
     let StageProps {
-        view,
-        chips,
-        planned,
-        mode,
-        ..
+        view, spotlight, ..
     } = props;
-    let in_motion = view.queued_total + view.waiting_total + view.busy;
+    let in_motion = view.queued.total + view.waiting.total + view.busy;
     crate::hooks::use_travel(in_motion <= crate::pacing::CROWD);
     let arrived = use_arrival(
         props
@@ -111,41 +153,7 @@ pub fn stage(props: &StageProps) -> Html {
         dispatch: &props.dispatch,
     };
     let now = view.now;
-    // Where space is short (a projector, an embed), a lesson step's focused
-    // lanes are drawn in full and the others shrink to their one-line title.
-    let focus = &props.focus;
-    // The lane that holds the step's key is never reduced: the key the text
-    // names stays in sight wherever it goes. On a projector every lane it
-    // passes through (queue, workers, waiting) stays drawn for the whole
-    // step, so no lane opens or closes under the room's eyes as it moves
-    // (that pushed the lanes below up and down); an embed's frame has room
-    // for the one that holds it now.
-    let key = focus.as_ref().and_then(|f| f.key.as_deref());
-    let holds_key = |lane: Lane| {
-        let drawn = key.and_then(|key| lane_of(view, key));
-        match lane {
-            Lane::Queue => drawn == Some("queued"),
-            Lane::Waiting => drawn == Some("waiting"),
-            Lane::Workers => drawn == Some("processing"),
-            _ => false,
-        }
-    };
-    let key_lane = |lane: Lane| {
-        if mode.workshop && !mode.embed {
-            key.is_some() && matches!(lane, Lane::Queue | Lane::Workers | Lane::Waiting)
-        } else {
-            holds_key(lane)
-        }
-    };
-    let lane = |lane: Lane| {
-        let name = lane.id();
-        match focus {
-            Some(f) if f.lanes.contains(&lane) => classes!("lane", name, "focus"),
-            Some(_) if key_lane(lane) => classes!("lane", name, "focus", "keyed"),
-            Some(_) => classes!("lane", name, "dim"),
-            None => classes!("lane", name),
-        }
-    };
+    let lane = |lane: Lane| spotlight.classes(lane, view);
 
     let sources: Html = view.sources.iter().map(|s| match s {
         SourceView::Watch { key, per_second, next } => html! { <li>{ format!("watch events on {key}: {per_second}/s, next {}", format::until(next.wide(), now)) }</li> },
@@ -162,6 +170,7 @@ pub fn stage(props: &StageProps) -> Html {
     // The decision the number keys answer: the selected key's, else the first.
     let deciding: Vec<&str> = view
         .workers
+        .first
         .iter()
         .filter_map(|w| match w {
             WorkerView::Deciding { key, .. } => Some(key.key.as_str()),
@@ -205,38 +214,38 @@ pub fn stage(props: &StageProps) -> Html {
             // them where they belong): a keyboard reaches a pending decision
             // in a few Tabs from the stage.
             <div class={lane(Lane::Workers)} data-lane="workers" data-testid="workers">
-                <h3>{"Workers "}<small>{ format!("{} of {} busy", view.busy, view.workers_total) }</small></h3>
+                <h3>{"Workers "}<small>{ format!("{} of {} busy", view.busy, view.workers.total) }</small></h3>
                 <div class="worker-grid">
-                    { for view.workers.iter().enumerate().map(|(i, w)| worker(cx, now, i, w, primary.as_deref())) }
+                    { for view.workers.first.iter().enumerate().map(|(i, w)| worker(cx, now, i, w, primary.as_deref())) }
                 </div>
-                { if view.workers_total > view.workers.len() { html! { <p class="more">{ format!("+{} more workers", view.workers_total - view.workers.len()) }</p> } } else { html! {} } }
+                { if view.workers.rest() > 0 { html! { <p class="more">{ format!("+{} more workers", view.workers.rest()) }</p> } } else { html! {} } }
             </div>
             <div class={lane(Lane::Queue)} data-lane="queue" data-testid="queue">
-                <h3>{ queue_title }<small>{ format!("Len() = {}", format::count(view.queued_total as u64)) }</small></h3>
+                <h3>{ queue_title }<small>{ format!("Len() = {}", format::count(view.queued.total as u64)) }</small></h3>
                 <p class="hint">{ queue_hint }</p>
                 <div class="chips">
-                    { for view.queued.iter().map(|k| chip(cx, k, "queued", html! {})) }
-                    { more(view.queued_total.saturating_sub(view.queued.len())) }
-                    { if view.queued_total == 0 { html! { <span class="empty">{"empty"}</span> } } else { html! {} } }
+                    { for view.queued.first.iter().map(|k| chip(cx, k, "queued", html! {})) }
+                    { more(view.queued.rest()) }
+                    { if view.queued.total == 0 { html! { <span class="empty">{"empty"}</span> } } else { html! {} } }
                 </div>
                 // (Kept, unseen, while no key is dirty: on a projector the
                 // lanes below do not move when the note comes and goes.)
                 <p class={classes!("dirty-note", (view.dirty_in_flight == 0).then_some("none"))} aria-hidden={(view.dirty_in_flight == 0).then_some("true")}>
                     { format!("{} dirty: re-added while being reconciled", view.dirty_in_flight) }<span class="more-words">{", not in the FIFO until Done"}</span></p>
             </div>
-            <div class={lane(Lane::Waiting)} data-lane="waiting" data-testid="waiting" style={format!("--rows: {}", (*chips).min(view.keys.max(*planned)).max(1))}>
-                <h3>{ waiting_title }<small>{ format!("{} key(s)", format::count(view.waiting_total as u64)) }</small></h3>
+            <div class={lane(Lane::Waiting)} data-lane="waiting" data-testid="waiting" style={format!("--rows: {}", props.rows)}>
+                <h3>{ waiting_title }<small>{ format!("{} key(s)", format::count(view.waiting.total as u64)) }</small></h3>
                 <p class="hint">{ waiting_hint }</p>
                 <div class="chips">
                     // Each key in a slot of its own: on a projector and in an
                     // embed the slots place the keys by transform, so a key
                     // moving up a row as the one before it leaves glides
                     // there, and nothing around it is laid out anew.
-                    { for view.waiting.iter().enumerate().map(|(i, w)| html! {
+                    { for view.waiting.first.iter().enumerate().map(|(i, w)| html! {
                         <div class="slot" key={w.key.key.clone()} style={format!("--i: {i}")}>{ waiting_chip(cx, now, w) }</div>
                     }) }
-                    { more(view.waiting_total.saturating_sub(view.waiting.len())) }
-                    { if view.waiting_total == 0 { html! { <span class="empty">{"nothing waiting"}</span> } } else { html! {} } }
+                    { more(view.waiting.rest()) }
+                    { if view.waiting.total == 0 { html! { <span class="empty">{"nothing waiting"}</span> } } else { html! {} } }
                 </div>
             </div>
             <div class={lane(Lane::Bucket)} data-lane="bucket" data-testid="bucket">

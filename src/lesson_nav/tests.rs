@@ -401,7 +401,7 @@ fn the_clicker_turns_the_narrations_pages_first() {
     p = reduce(p, Action::LessonNext(0.0));
     p = reduce(p, Action::LessonNext(400.0));
     let l = p.lesson.clone().unwrap();
-    assert_eq!((l.visit.page, l.visit.pages), (2, 3));
+    assert_eq!((l.visit.pages.at, l.visit.pages.of), (2, 3));
     assert_ne!(
         p.next_press(0.0),
         Press::Page,
@@ -409,14 +409,14 @@ fn the_clicker_turns_the_narrations_pages_first() {
     );
     p = reduce(p, Action::LessonBack);
     assert_eq!(
-        p.lesson.as_ref().unwrap().visit.page,
+        p.lesson.as_ref().unwrap().visit.pages.at,
         1,
         "back turns a page back"
     );
     assert_eq!(p.lesson.as_ref().unwrap().step, 0);
     // A panel that grew: the page on screen stays within the narration.
     p = reduce(p, Action::NarrationPages(1));
-    assert_eq!(p.lesson.as_ref().unwrap().visit.page, 0);
+    assert_eq!(p.lesson.as_ref().unwrap().visit.pages.at, 0);
 }
 
 /// The hint to predict, shown when a press asks for the prediction, goes

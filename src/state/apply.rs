@@ -215,7 +215,7 @@ impl Playground {
                 if self
                     .lesson
                     .as_ref()
-                    .is_none_or(|l| l.visit.pages == pages.max(1))
+                    .is_none_or(|l| l.visit.pages.of == pages.max(1))
                 {
                     return false;
                 }

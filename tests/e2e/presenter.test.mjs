@@ -43,6 +43,12 @@ async function pressClicker(page, ms = 400) {
   await page.waitForTimeout(ms);
 }
 
+// The end of a test: neither window had a problem; both close.
+async function closeClean(context, problems) {
+  assert.deepEqual(problems, []);
+  await context.close();
+}
+
 const title = (page) => page.textContent('[data-testid="lesson-step-title"]');
 // The audience window has no transport: its instant is the stage's clock.
 const instant = (page) => page.evaluate(() => document.querySelector('[data-stage]')?.getAttribute('data-now'));
@@ -78,8 +84,7 @@ test('the audience window opens on the presenter\'s step, shows no notes, and Pa
   }
   assert.notEqual(await title(p), first, 'the presenter moved on');
   assert.equal(await sameStep(p, a), await title(p));
-  assert.deepEqual(problems, []);
-  await context.close();
+  await closeClean(context, problems);
 });
 
 test('a clicker pressed in the audience window moves the presenter too', async () => {
@@ -91,8 +96,7 @@ test('a clicker pressed in the audience window moves the presenter too', async (
   }
   assert.notEqual(await title(p), first, 'the presenter moved on from the audience window');
   await sameStep(p, a);
-  assert.deepEqual(problems, []);
-  await context.close();
+  await closeClean(context, problems);
 });
 
 test('an outcome chosen in the audience window shows in the presenter\'s', async () => {
@@ -110,8 +114,7 @@ test('an outcome chosen in the audience window shows in the presenter\'s', async
   // The presenter carried it out: its log has the error.
   await p.waitForFunction(() => !document.querySelector('[data-testid="outcome-error"]'), null, { timeout: 3000 });
   await a.waitForFunction(() => !document.querySelector('[data-testid="outcome-error"]'), null, { timeout: 3000 });
-  assert.deepEqual(problems, []);
-  await context.close();
+  await closeClean(context, problems);
 });
 
 test('a reloaded audience window comes back to the same step and instant; closing it loses nothing', async () => {
@@ -139,8 +142,7 @@ test('a reloaded audience window comes back to the same step and instant; closin
   await b.goto(`${url}/?audience=1`);
   await b.waitForSelector('[data-testid="audience"]');
   await sameStep(p, b);
-  assert.deepEqual(problems, []);
-  await context.close();
+  await closeClean(context, problems);
 });
 
 test('a reloaded presenter window keeps the step, the room\'s guess, the revealed answer and the clock', async () => {
@@ -164,8 +166,7 @@ test('a reloaded presenter window keeps the step, the room\'s guess, the reveale
   const [m, s] = (await p.textContent('[data-testid="presenter-clock"]')).split(':').map(Number);
   const [m0, s0] = clockBefore.split(':').map(Number);
   assert.ok(m * 60 + s >= m0 * 60 + s0, `the clock ran on: ${clockBefore} then ${m}:${s}`);
-  assert.deepEqual(problems, []);
-  await context.close();
+  await closeClean(context, problems);
 });
 
 test('a course: the presenter names the next lesson on a last step, and both windows end together', async () => {
@@ -181,8 +182,7 @@ test('a course: the presenter names the next lesson on a last step, and both win
   assert.equal(await p.locator('[data-testid="lesson-at-end"]').count(), 1, 'the presenter reached the end');
   await a.waitForSelector('[data-testid="lesson-at-end"]', { timeout: 3000 });
   assert.match(await p.textContent('[data-testid="presenter-next"]'), /end of the course/);
-  assert.deepEqual(problems, []);
-  await context.close();
+  await closeClean(context, problems);
 });
 
 test('Presenter view in workshop mode opens the projector\'s window, in step, at projector sizes', async () => {
@@ -212,8 +212,7 @@ test('Presenter view in workshop mode opens the projector\'s window, in step, at
     await shot(a, `audience-provider-${size.width}x${size.height}`);
   }
   await shot(p, 'presenter-provider-1280');
-  assert.deepEqual(problems, []);
-  await context.close();
+  await closeClean(context, problems);
 });
 
 test('a guess typed on the projector is the one revealed; a presenter reloaded mid-scene still stops where the step waits', async () => {
@@ -245,8 +244,7 @@ test('a guess typed on the projector is the one revealed; a presenter reloaded m
   const stopped = Number(await instant(p));
   assert.ok(stopped > 0 && stopped < 1e9, `the step paused where it waits, at ${stopped} ns`);
   await a.waitForFunction((t) => Number(document.querySelector('[data-stage]')?.dataset.now) === t, stopped, { timeout: 3000 });
-  assert.deepEqual(problems, []);
-  await context.close();
+  await closeClean(context, problems);
 });
 
 test('notes never show in an embed of a lesson', async () => {

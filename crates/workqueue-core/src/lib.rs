@@ -90,7 +90,7 @@ pub use sim::{MetricsSnapshot, Simulation};
 pub use summary::{Spread, Summary};
 pub use time::*;
 pub use view::{
-    ArrivalView, BucketOwner, BucketView, Holder, KeyReport, KeyView, Landing, Place, SourceView,
-    StageView, WaitingView, WorkerView,
+    ArrivalView, BucketOwner, BucketView, Holder, KeyReport, KeyView, Landing, LaneView, Place,
+    SourceView, StageView, WaitingView, WorkerView,
 };
 pub use workqueue::{Got, QueueOptions, Workqueue};

@@ -255,6 +255,21 @@ pub enum SourceView {
     },
 }
 
+/// A lane of the stage: the first of what it holds, as many as are drawn,
+/// and how many it holds in all.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LaneView<T> {
+    pub first: Vec<T>,
+    pub total: usize,
+}
+
+impl<T> LaneView<T> {
+    /// How many the lane holds beyond those drawn.
+    pub fn rest(&self) -> usize {
+        self.total.saturating_sub(self.first.len())
+    }
+}
+
 /// Everything the stage draws at one instant. Lanes hold at most the
 /// number of chips asked for; the totals say how many more there are.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -266,16 +281,13 @@ pub struct StageView {
     /// The latest watch events, oldest first.
     pub arrivals: Vec<ArrivalView>,
     /// The FIFO, head first.
-    pub queued: Vec<KeyView>,
-    pub queued_total: usize,
+    pub queued: LaneView<KeyView>,
     /// Keys re-added while being reconciled (dirty, not in the FIFO).
     pub dirty_in_flight: usize,
-    pub workers: Vec<WorkerView>,
-    pub workers_total: usize,
+    pub workers: LaneView<WorkerView>,
     pub busy: usize,
     /// The waiting heap, soonest first.
-    pub waiting: Vec<WaitingView>,
-    pub waiting_total: usize,
+    pub waiting: LaneView<WaitingView>,
     pub bucket: Option<BucketView>,
     /// Reconciles wait for a person's choice (the default script is live):
     /// a stage that must not move keeps room for the choice's buttons.
@@ -369,27 +381,33 @@ impl Simulation {
                     landing: a.effect.into(),
                 })
                 .collect(),
-            queued: q
-                .queued()
-                .take(chips)
-                .map(|id| KeyView {
-                    skipped: q.kind() == QueueKind::Priority && q.is_processing(id),
-                    ..self.key_view(id)
-                })
-                .collect(),
-            queued_total: q.len(),
+            queued: LaneView {
+                first: q
+                    .queued()
+                    .take(chips)
+                    .map(|id| KeyView {
+                        skipped: q.kind() == QueueKind::Priority && q.is_processing(id),
+                        ..self.key_view(id)
+                    })
+                    .collect(),
+                total: q.len(),
+            },
             dirty_in_flight,
-            workers: self
-                .workers()
-                .iter()
-                .enumerate()
-                .take(workers)
-                .map(worker_view)
-                .collect(),
-            workers_total: self.workers().len(),
+            workers: LaneView {
+                first: self
+                    .workers()
+                    .iter()
+                    .enumerate()
+                    .take(workers)
+                    .map(worker_view)
+                    .collect(),
+                total: self.workers().len(),
+            },
             busy: self.controller_metrics().active_workers as usize,
-            waiting,
-            waiting_total: q.waiting_len(),
+            waiting: LaneView {
+                first: waiting,
+                total: q.waiting_len(),
+            },
             bucket: self.bucket_view(),
             asks: matches!(self.spec().default_script, Script::Live),
             keys: q.keys().len(),

@@ -61,8 +61,8 @@ fn a_failing_key_waits_with_a_countdown_that_shrinks_to_zero() {
     let mut s = failing_key_a();
     s.run_until(Instant::T0);
     let v = s.stage_view(24, 32);
-    assert_eq!(v.waiting_total, 1);
-    let w = &v.waiting[0];
+    assert_eq!(v.waiting.total, 1);
+    let w = &v.waiting.first[0];
     assert_eq!(
         (w.key.key.as_str(), w.ready_at, w.from),
         ("a", (Instant::T0 + 5 * MILLISECOND).wide(), Instant::T0)
@@ -75,7 +75,7 @@ fn a_failing_key_waits_with_a_countdown_that_shrinks_to_zero() {
     assert!(v.bucket.is_none(), "an exponential limiter has no bucket");
     // The second wait starts at 5ms and lasts 10ms.
     s.run_until(Instant::T0 + 5 * MILLISECOND);
-    let w = &s.stage_view(24, 32).waiting[0];
+    let w = &s.stage_view(24, 32).waiting.first[0];
     assert_eq!(
         (w.from, w.ready_at),
         (
@@ -146,8 +146,8 @@ fn watch_events_land_as_queued_merged_or_dirty() {
     assert_eq!(v.arrivals.len(), 6);
     assert!(v.arrivals.windows(2).all(|w| w[0].seq + 1 == w[1].seq));
     assert_eq!(v.dirty_in_flight, 1);
-    let WorkerView::Reconciling { key, .. } = &v.workers[0] else {
-        panic!("the worker holds web: {:?}", v.workers[0]);
+    let WorkerView::Reconciling { key, .. } = &v.workers.first[0] else {
+        panic!("the worker holds web: {:?}", v.workers.first[0]);
     };
     assert!(key.dirty);
     assert_eq!(key.absorbed, 4, "four events merged into the dirty copy");
