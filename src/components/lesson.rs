@@ -346,7 +346,8 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
             <div class="lesson-nav">
                 <button onclick={back} disabled={shown.at_start} data-testid="lesson-back">{"← Back"}</button>
                 { match press {
-                    Press::AtEnd => html! { <span class="hint" data-testid="lesson-at-end">{"That was the last lesson."}</span> },
+                    // An embed ends with its one lesson: the library goes on elsewhere.
+                    Press::AtEnd => html! { <span class="hint" data-testid="lesson-at-end">{ if props.mode.embed { "The end of this lesson." } else { "That was the last lesson." } }</span> },
                     press => {
                         let label = match press {
                             Press::Page => format!("Read on ({}/{}) ↓", ls.visit.pages.at + 2, ls.visit.pages.of),

@@ -195,6 +195,9 @@ pub struct ProviderProps {
     pub provider: Provider,
     /// The queue the stage runs: a manager runs on the same version.
     pub queue: QueueKind,
+    /// The stage runs a manager this form cannot show (one from a file, a
+    /// link or a controller's Go): the form keeps its own values.
+    pub other_manager: bool,
     pub dispatch: Dispatcher,
 }
 
@@ -268,6 +271,9 @@ pub fn provider_panel(props: &ProviderProps) -> Html {
         <form class="panel provider" onsubmit={run} aria-label="Several controllers">
             <h2>{"Several controllers (a manager)"}</h2>
             <p class="blurb">{"One process, several controllers: each has its own queue and backoff; what they share (a bucket, Crossplane's global bucket, the API client) is one object for all."}</p>
+            if props.other_manager {
+                <p class="hint" data-testid="pv-other-manager">{"The manager on the stage came from a file, a link or your Go code, and this form cannot show it. Running the form starts a new manager from the values below."}</p>
+            }
             <div class="grid2">
                 { text("pv-kinds", "Controllers", &form.kinds, |f, v| f.kinds = v) }
                 { text("pv-objects", "Objects each", &form.objects, |f, v| f.objects = v) }

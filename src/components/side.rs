@@ -54,6 +54,8 @@ pub struct SideProps {
     pub inspector: InspectorProps,
     pub settings: Settings,
     pub provider: Provider,
+    /// The stage runs a manager the provider form cannot show.
+    pub other_manager: bool,
     pub workshop: bool,
     pub playing: bool,
     /// A manager's run: its totals name the controller they are of.
@@ -69,6 +71,8 @@ impl SideProps {
             inspector: InspectorProps::of(state, dispatch.clone()),
             settings: state.settings.clone(),
             provider: state.provider.clone(),
+            other_manager: state.is_manager()
+                && Provider::from_scenario(state.timeline.scenario()).is_none(),
             workshop: state.mode.workshop,
             playing: state.playback.playing,
             manager: state.is_manager(),
@@ -124,7 +128,7 @@ pub fn side(props: &SideProps) -> Html {
             { panel(Tab::Key, html! { <Inspector ..props.inspector.clone() /> }) }
             { panel(Tab::Settings, html! { <>
                 <SettingsPanel settings={props.settings.clone()} dispatch={props.dispatch.clone()} />
-                <ProviderPanel provider={props.provider.clone()} queue={props.settings.queue} dispatch={props.dispatch.clone()} />
+                <ProviderPanel provider={props.provider.clone()} queue={props.settings.queue} other_manager={props.other_manager} dispatch={props.dispatch.clone()} />
             </> }) }
             { panel(Tab::Charts, if *tab == Tab::Charts { html! {
                 <Charts run={props.run.clone()} selected={props.inspector.selected.clone()} playing={props.playing} />
@@ -146,4 +150,48 @@ fn metrics(run: &RunRef, manager: bool) -> Html {
         <super::summary::RunSummary {summary} />
         <Metrics {snapshot} controller={manager.then(|| AttrValue::from(first.unwrap_or_default()))} />
     </> }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::fixtures::reduce;
+    use crate::state::Action;
+    use crate::store::PlaygroundContext;
+
+    fn other_manager(state: Playground) -> bool {
+        let context = PlaygroundContext::new(state);
+        let state = context.read();
+        SideProps::of(&state, context.run(), context.dispatcher()).other_manager
+    }
+
+    /// The provider form says so when the manager on the stage is one it
+    /// cannot show (a file's, a link's or a controller's Go); a manager it
+    /// made, it shows as its own.
+    #[test]
+    fn the_form_says_when_the_stage_runs_a_manager_it_cannot_show() {
+        assert!(!other_manager(Playground::default()), "one controller");
+        let made = reduce(
+            Playground::default(),
+            Action::RunManager(Provider::default()),
+        );
+        assert!(made.is_manager());
+        assert!(!other_manager(made), "the form's own manager");
+        // The same manager, but its first controller runs a script the
+        // form has no words for.
+        let mut scenario = Provider::default().to_scenario().unwrap();
+        scenario.controllers[0].default_script = workqueue_core::Script::Live;
+        let loaded = reduce(
+            Playground::default(),
+            Action::Load(Box::new(crate::share::Shared {
+                scenario,
+                inputs: Vec::new(),
+                at: workqueue_core::Instant::T0,
+                lesson: None,
+                selected: None,
+            })),
+        );
+        assert!(loaded.is_manager());
+        assert!(other_manager(loaded), "a manager from a file");
+    }
 }
