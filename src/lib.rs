@@ -269,19 +269,28 @@ pub fn app() -> Html {
             </div>
         </div>
     };
+    // The parts every layout draws, made once for whichever draws them.
+    let stage = if manager_mode {
+        html! { <ManagerStage ..components::manager_stage::ManagerStageProps::of(&state, context.dispatcher()) /> }
+    } else {
+        html! { <Stage ..components::stage::StageProps::of(&state, context.dispatcher()) /> }
+    };
+    let notices = html! { <Notices ..NoticesProps::of(&state) /> };
+    let refusal = html! { <LessonRefusal refused={state.refused_lesson.clone()} dispatch={context.dispatcher()} /> };
+    let lesson_panel = html! { <LessonPanel ..LessonPanelProps::of(&state, context.dispatcher(), worker.clone(), (*scenario_now).clone()) /> };
     if state.mode.embed {
         return html! {
             <>
                 <header class="top compact">{ brand }<Transport view={TransportView::of(&state)} dispatch={context.dispatcher()} /></header>
-                <Notices ..NoticesProps::of(&state) />
+                { notices }
                 // A frame of fixed height (the snippet sets it): the stage
                 // beside the narration, which is paged to fit, never cut.
                 <main class="embed-layout">
                     // A lesson about a manager shows its controllers here too.
-                    { if state.is_manager() { html! { <ManagerStage ..components::manager_stage::ManagerStageProps::of(&state, context.dispatcher()) /> } } else { html! { <Stage ..components::stage::StageProps::of(&state, context.dispatcher()) /> } } }
+                    { stage }
                     <div class="embed-side">
-                        <LessonRefusal refused={state.refused_lesson.clone()} dispatch={context.dispatcher()} />
-                        <LessonPanel ..LessonPanelProps::of(&state, context.dispatcher(), worker.clone(), (*scenario_now).clone()) />
+                        { refusal }
+                        { lesson_panel }
                         // A lesson's narration has the side to itself.
                         { if state.lesson.is_none() && state.pending_lesson.is_none() { html! { <Inspector ..InspectorProps::of(&state, context.dispatcher()) /> } } else { html! {} } }
                     </div>
@@ -290,20 +299,14 @@ pub fn app() -> Html {
             </>
         };
     }
-    // Made once, for whichever layout draws it.
-    let stage = if manager_mode {
-        html! { <ManagerStage ..components::manager_stage::ManagerStageProps::of(&state, context.dispatcher()) /> }
-    } else {
-        html! { <Stage ..components::stage::StageProps::of(&state, context.dispatcher()) /> }
-    };
     if state.mode.audience {
         // The projector: the stage and the narration, nothing else. The
         // presenter's window holds the workshop (see `presenter`).
         return html! {
             <>
-                <Notices ..NoticesProps::of(&state) />
+                { notices }
                 <main class="audience-layout" data-testid="audience">
-                    <LessonPanel ..LessonPanelProps::of(&state, context.dispatcher(), worker.clone(), (*scenario_now).clone()) />
+                    { lesson_panel }
                     { stage }
                 </main>
                 <div class="sr-only" aria-live="polite" data-testid="narration">{ narration }</div>
@@ -316,13 +319,13 @@ pub fn app() -> Html {
         return html! {
             <>
                 <header class="top compact">{ brand }<Transport view={TransportView::of(&state)} dispatch={context.dispatcher()} /></header>
-                <Notices ..NoticesProps::of(&state) />
+                { notices }
                 <main class="presenter-layout">
                     <components::presenter::PresenterPanel ..components::presenter::PresenterProps::of(&state, context.dispatcher()) />
                     <div class="presenter-side">
                         <div class="presenter-stage" aria-label="The stage, as the room sees it">{ stage }</div>
-                        <LessonRefusal refused={state.refused_lesson.clone()} dispatch={context.dispatcher()} />
-                        <LessonPanel ..LessonPanelProps::of(&state, context.dispatcher(), worker.clone(), (*scenario_now).clone()) />
+                        { refusal }
+                        { lesson_panel }
                     </div>
                 </main>
                 <div class="sr-only" aria-live="polite" data-testid="narration">{ narration }</div>
@@ -349,14 +352,14 @@ pub fn app() -> Html {
                 <Toolbar library={state.library.clone()} current={state.lesson.as_ref().map(|l| l.index)} workshop={state.mode.workshop}
                     go_import={state.go_import.clone()} run={(*run_now).clone()} worker={worker.clone()} dispatch={context.dispatcher()} />
             </header>
-            <Notices ..NoticesProps::of(&state) />
+            { notices }
             // The stage is the hero: the lesson and the actions above it, the
             // details one click away beside it.
             <main class="layout">
                 <div class="center">
                     { welcome(&state) }
-                    <LessonRefusal refused={state.refused_lesson.clone()} dispatch={context.dispatcher()} />
-                    <LessonPanel ..LessonPanelProps::of(&state, context.dispatcher(), worker.clone(), (*scenario_now).clone()) />
+                    { refusal }
+                    { lesson_panel }
                     { if manager_mode { stage } else { html! { <><Inputs settings={state.settings.clone()} resync_active={state.resync_active()} dispatch={context.dispatcher()} />{ stage }</> } } }
                 </div>
                 <Side ..SideProps::of(&state, context.run(), context.dispatcher()) />

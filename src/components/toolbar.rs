@@ -62,7 +62,8 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
     let open = |which: Dialog| {
         let (dialog, snapshot, run) = (dialog.clone(), snapshot.clone(), props.run.clone());
         Callback::from(move |_| {
-            if which != Dialog::None {
+            // (Closing, or reading Go, needs no copy of the run.)
+            if !matches!(which, Dialog::None | Dialog::Import) {
                 snapshot.set(Some(std::rc::Rc::new(run.emit(()))));
             }
             dialog.set(which)
@@ -195,7 +196,11 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
                 } } else { html! {} } }
             </nav>
             { match (*dialog, (*snapshot).clone()) {
-                (Dialog::None, _) | (_, None) => html! {},
+                (Dialog::None, _) => html! {},
+                (Dialog::Import, _) => html! {
+                    <super::import_dialog::ImportDialog go_import={props.go_import.clone()} worker={props.worker.clone()} dispatch={d.clone()} onclose={close.clone()} />
+                },
+                (_, None) => html! {},
                 (Dialog::Compare, Some(run)) => html! {
                     <Modal title="The same storm under four limiters" onclose={close.clone()}>
                         <super::compare::Compare own={Some(super::compare::OwnRun(run))} />
@@ -214,9 +219,6 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
                     }
                 }
                 (Dialog::Embed, Some(run)) => html! { <EmbedDialog {run} onclose={close.clone()} /> },
-                (Dialog::Import, _) => html! {
-                    <super::import_dialog::ImportDialog go_import={props.go_import.clone()} worker={props.worker.clone()} dispatch={d.clone()} onclose={close.clone()} />
-                },
                 (Dialog::Go, Some(run)) => {
                     let code = workqueue_go::export::go(&run.scenario);
                     html! {
