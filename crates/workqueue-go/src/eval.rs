@@ -8,6 +8,8 @@ use gosyn::ast::{CompositeLit, Element, Expression};
 use gosyn::token::{LitKind, Operator};
 use workqueue_core::{Duration, LimiterConfig, MILLISECOND, SECOND};
 
+use crate::literal::unquote;
+
 /// A value the set-up computes.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
@@ -471,18 +473,6 @@ fn parse_int(text: &str) -> Option<i64> {
         _ => (&t[..], 10),
     };
     i64::from_str_radix(digits, radix).ok()
-}
-
-/// A Go string literal's text: `"…"` with its escapes, or a raw `` `…` ``.
-fn unquote(lit: &str) -> String {
-    if let Some(raw) = lit.strip_prefix('`').and_then(|l| l.strip_suffix('`')) {
-        return raw.to_string();
-    }
-    let inner = lit
-        .strip_prefix('"')
-        .and_then(|l| l.strip_suffix('"'))
-        .unwrap_or(lit);
-    inner.replace("\\\"", "\"").replace("\\\\", "\\")
 }
 
 /// An expression as a person would name it in a note: `cfg.QPS`, `newLimiter`.

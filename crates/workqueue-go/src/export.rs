@@ -8,6 +8,8 @@
 use workqueue_core::{ClientScope, ControllerSpec};
 use workqueue_core::{Duration, LimiterConfig, QueueKind, Scenario};
 
+use crate::literal::quote;
+
 /// What a Go set-up can say of a scenario, and so what an export and an
 /// import of it keep: the client's limit, Crossplane's rate, a shared
 /// bucket, and each controller's name, kind (as a Go type), queue, rate
@@ -40,6 +42,7 @@ pub struct OptionsSetUp {
 
 impl SetUp {
     pub fn of(s: &Scenario) -> SetUp {
+        let kinds = kind_types(s);
         let crossplane = s.crossplane.map(|c| c.max_reconcile_rate);
         let shared_bucket = s
             .shared_bucket
@@ -56,7 +59,7 @@ impl SetUp {
                     let shares = c.shares_bucket && shared_bucket.is_some();
                     ControllerSetUp {
                         name: name_of(s, i),
-                        kind: type_name(&s.controller_kind(i)),
+                        kind: kinds[i].clone(),
                         queue: if crossplane.is_some() {
                             QueueKind::Priority
                         } else {
@@ -166,9 +169,14 @@ pub fn duration(d: Duration) -> String {
     }
 }
 
-/// A float as Go reads it back to the same value (`10`, `7.5`).
+/// A float as Go reads it back to the same value (`10`, `7.5`). Rates are
+/// validated finite (0.001 to 1e9) before a scenario reaches the export; a
+/// value that is not a number would not be Go, so it is written as 0.
 fn float(x: f64) -> String {
-    format!("{x}")
+    match x.is_finite() {
+        true => format!("{x}"),
+        false => "0".into(),
+    }
 }
 
 /// A limiter expression, indented by `indent` for its nested lines.
@@ -218,7 +226,8 @@ pub fn limiter(l: &LimiterConfig, indent: &str) -> String {
     }
 }
 
-/// A Go identifier for a kind: letters and digits, starting upper-case.
+/// A Go identifier for a kind: letters and digits, starting upper-case
+/// (`widgets.v1` gives `WidgetsV1`).
 fn type_name(kind: &str) -> String {
     let mut out: String = kind
         .split(|c: char| !c.is_ascii_alphanumeric())
@@ -236,9 +245,29 @@ fn type_name(kind: &str) -> String {
     out
 }
 
-/// A Go string literal.
-fn quoted(s: &str) -> String {
-    format!("{s:?}")
+/// Each controller's kind as the Go type the export writes: its
+/// [`type_name`], made distinct where two different kinds would share one
+/// (`a-b` and `a_b` give `AB` and `AB2`), so that every kind keeps its own
+/// client bucket through an export and an import. Two controllers of one
+/// kind share its type. A scenario read back from its export gives the
+/// same types: they are already distinct, and each is its own type name.
+pub fn kind_types(s: &Scenario) -> Vec<String> {
+    let mut given: Vec<(String, String)> = Vec::new();
+    (0..s.controllers.len())
+        .map(|i| {
+            let kind = s.controller_kind(i);
+            if let Some((_, t)) = given.iter().find(|(k, _)| *k == kind) {
+                return t.clone();
+            }
+            let base = type_name(&kind);
+            let t = std::iter::once(base.clone())
+                .chain((2u64..).map(|n| format!("{base}{n}")))
+                .find(|t| given.iter().all(|(_, g)| g != t))
+                .unwrap_or(base);
+            given.push((kind, t.clone()));
+            t
+        })
+        .collect()
 }
 
 /// The Go file that sets `s` up.
@@ -291,8 +320,9 @@ pub fn go(s: &Scenario) -> String {
             b.burst
         );
     }
+    let kinds = kind_types(s);
     for (i, c) in s.controllers.iter().enumerate() {
-        body += &controller(s, i, c, &mut uses);
+        body += &controller(s, i, c, &kinds[i], &mut uses);
     }
     body += "\tif err := mgr.Start(ctrl.SetupSignalHandler()); err != nil {\n\t\tpanic(err)\n\t}\n";
     let consts = match s.crossplane {
@@ -308,8 +338,7 @@ pub fn go(s: &Scenario) -> String {
     )
 }
 
-fn controller(s: &Scenario, i: usize, c: &ControllerSpec, uses: &mut Uses) -> String {
-    let kind = type_name(&s.controller_kind(i));
+fn controller(s: &Scenario, i: usize, c: &ControllerSpec, kind: &str, uses: &mut Uses) -> String {
     let mut out = String::new();
     let options = if s.crossplane.is_some() {
         "o.ForControllerRuntime()".to_string()
@@ -365,7 +394,11 @@ fn controller(s: &Scenario, i: usize, c: &ControllerSpec, uses: &mut Uses) -> St
     };
     let sends = s.requests_by_kind(i);
     if !sends.is_empty() {
-        let list: Vec<String> = sends.iter().map(|(k, n)| format!("{n} to {k}")).collect();
+        // Kinds are the scenario's text: quoted, so none can end the comment.
+        let list: Vec<String> = sends
+            .iter()
+            .map(|(k, n)| format!("{n} to {}", quote(k)))
+            .collect();
         let failing = if c.errors_write_nothing {
             " when it succeeds"
         } else {
@@ -383,7 +416,7 @@ fn controller(s: &Scenario, i: usize, c: &ControllerSpec, uses: &mut Uses) -> St
     }
     out += &format!(
         "\tif err := ctrl.NewControllerManagedBy(mgr).\n\t\tNamed({}).\n\t\tFor(&apiv1.{kind}{{}}).\n\t\tWithOptions({options}).\n\t\tComplete(reconciler); err != nil {{\n\t\tpanic(err)\n\t}}\n",
-        quoted(&name_of(s, i))
+        quote(&name_of(s, i))
     );
     out
 }

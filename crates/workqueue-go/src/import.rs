@@ -553,7 +553,7 @@ impl Reader<'_> {
             if FLAG_KINDS.contains(&base) && matches!(&*c.func, Expression::Selector(_)) {
                 let name = match c.args.first() {
                     Some(e) => Some(self.env.eval(e)),
-                    None => kingpin_name(&c.func).map(|n| Value::Str(n.to_string())),
+                    None => kingpin_name(&c.func).map(Value::Str),
                 };
                 if let Some(Value::Str(flag)) = name {
                     let value = self.env.eval(&Expression::Call(c.clone()));
@@ -607,7 +607,7 @@ impl Reader<'_> {
 }
 
 /// The name in a kingpin chain's `Flag("name", …)`.
-fn kingpin_name(e: &Expression) -> Option<&str> {
+fn kingpin_name(e: &Expression) -> Option<String> {
     let mut cur = e;
     loop {
         match cur {
@@ -615,7 +615,7 @@ fn kingpin_name(e: &Expression) -> Option<&str> {
             Expression::Call(c) => {
                 if name_of(&c.func) == Some("Flag") {
                     return match c.args.first() {
-                        Some(Expression::BasicLit(l)) => Some(l.value.trim_matches('"')),
+                        Some(Expression::BasicLit(l)) => Some(crate::literal::unquote(&l.value)),
                         _ => None,
                     };
                 }

@@ -11,6 +11,7 @@ mod chain;
 mod eval;
 pub mod export;
 mod import;
+pub mod literal;
 mod source;
 
 pub use import::{import, Found, ImportError, Imported, MAX_BYTES};
