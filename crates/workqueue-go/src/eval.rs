@@ -9,6 +9,7 @@ use gosyn::token::{LitKind, Operator};
 use workqueue_core::{Duration, LimiterConfig, MILLISECOND, SECOND};
 
 use crate::literal::unquote;
+use crate::num::whole;
 
 /// A value the set-up computes.
 #[derive(Clone, Debug, PartialEq)]
@@ -60,6 +61,10 @@ pub struct Env {
     pub funcs: HashMap<String, Expression>,
     /// How deep such calls go now (a function calling itself stops).
     depth: std::cell::Cell<u32>,
+    /// How deep [`Env::eval`] recurses now, across such calls.
+    nesting: std::cell::Cell<usize>,
+    /// Evaluation steps taken, against [`MAX_STEPS`].
+    steps: std::cell::Cell<u64>,
     /// The type of the method being read (`func (r *WidgetReconciler) …`):
     /// `r.Workers` is that type's field.
     pub receiver: Option<String>,
@@ -141,8 +146,41 @@ fn limiter_name(name: &str) -> String {
         .replacen("Typed", "", 1)
 }
 
+/// Evaluation steps one import may take, all files together: each value
+/// of a sub-expression computed is one, a helper function's body each
+/// time it is called included. About a second of work; a set-up needs a
+/// few thousand.
+pub const MAX_STEPS: u64 = 1_000_000;
+/// How deep evaluation may recurse, helper functions' bodies included
+/// (the same bound as the parser's, [`crate::source::MAX_DEPTH`]).
+pub const MAX_EVAL_DEPTH: usize = crate::source::MAX_DEPTH;
+
 impl Env {
+    /// Whether the import has used up its [`MAX_STEPS`].
+    pub fn out_of_steps(&self) -> bool {
+        self.steps.get() > MAX_STEPS
+    }
+
+    /// The value of `e`, within the step budget and the depth bound.
     pub fn eval(&self, e: &Expression) -> Value {
+        self.steps.set(self.steps.get().saturating_add(1));
+        if self.out_of_steps() {
+            return Value::Unknown(format!(
+                "the reader's budget of {MAX_STEPS} evaluation steps ran out"
+            ));
+        }
+        if self.nesting.get() >= MAX_EVAL_DEPTH {
+            return Value::Unknown(format!(
+                "values computed from values more than {MAX_EVAL_DEPTH} deep"
+            ));
+        }
+        self.nesting.set(self.nesting.get() + 1);
+        let v = self.value(e);
+        self.nesting.set(self.nesting.get() - 1);
+        v
+    }
+
+    fn value(&self, e: &Expression) -> Value {
         match e {
             Expression::BasicLit(l) => match l.kind {
                 LitKind::Integer => parse_int(&l.value).map_or_else(
@@ -191,33 +229,9 @@ impl Env {
     }
 
     fn operation(&self, op: Operator, x: &Expression, y: Option<&Expression>) -> Value {
-        let Some(y) = y else {
-            // Unary: `&x`, `*x` (a flag's pointer: its value) and `-x`.
-            return match (op, self.eval(x)) {
-                (Operator::And | Operator::Star, v) => v,
-                (Operator::Sub, Value::Num(n)) => Value::Num(-n),
-                (Operator::Sub, Value::Dur(d)) => Value::Dur(-d),
-                (_, Value::Unknown(why)) => Value::Unknown(why),
-                _ => Value::Unknown("an operator the reader does not evaluate".into()),
-            };
-        };
-        use Value::{Dur, Num};
-        match (op, self.eval(x), self.eval(y)) {
-            (Operator::Star, Num(a), Num(b)) => Num(a * b),
-            (Operator::Star, Num(a), Dur(d)) | (Operator::Star, Dur(d), Num(a)) => Dur(
-                Duration::from_nanos((a * d.as_nanos() as f64).round() as i64),
-            ),
-            (Operator::Star, Dur(a), Dur(b)) => Dur(a.saturating_mul(b.as_nanos())),
-            (Operator::Quo, Num(a), Num(b)) if b != 0.0 => Num(a / b),
-            (Operator::Quo, Dur(d), Num(b)) if b != 0.0 => Dur(Duration::from_nanos(
-                (d.as_nanos() as f64 / b).round() as i64,
-            )),
-            (Operator::Add, Num(a), Num(b)) => Num(a + b),
-            (Operator::Add, Dur(a), Dur(b)) => Dur(a.saturating_add(b)),
-            (Operator::Sub, Num(a), Num(b)) => Num(a - b),
-            (Operator::Sub, Dur(a), Dur(b)) => Dur(a.saturating_sub(b)),
-            (_, Value::Unknown(why), _) | (_, _, Value::Unknown(why)) => Value::Unknown(why),
-            _ => Value::Unknown("arithmetic the reader does not evaluate".into()),
+        match y {
+            None => crate::num::unary(op, self.eval(x)),
+            Some(y) => crate::num::binary(op, self.eval(x), self.eval(y)),
         }
     }
 
@@ -247,7 +261,7 @@ impl Env {
     fn dur(&self, e: Option<&Expression>) -> Result<Duration, String> {
         self.arg(e, "a duration", |v| match v {
             Value::Dur(d) => Some(Ok(*d)),
-            Value::Num(n) => Some(Ok(Duration::from_nanos(*n as i64))),
+            Value::Num(n) => Some(crate::num::duration(*n)),
             Value::Str(s) => Some(workqueue_core::parse_go_duration(s).map_err(|e| e.to_string())),
             _ => None,
         })
@@ -264,8 +278,8 @@ impl Env {
         let arg = |i: usize| args.get(i);
         let name = name_of(func).unwrap_or("");
         if let Some(("time", "Duration")) = qualified(func) {
-            return match self.num(arg(0)) {
-                Ok(n) => Value::Dur(Duration::from_nanos(n as i64)),
+            return match self.num(arg(0)).and_then(crate::num::duration) {
+                Ok(d) => Value::Dur(d),
                 Err(why) => Value::Unknown(why),
             };
         }
@@ -301,7 +315,7 @@ impl Env {
                 Ok(Value::Limiter(LimiterConfig::FastSlow {
                     fast_ns: self.dur(arg(0))?,
                     slow_ns: self.dur(arg(1))?,
-                    max_fast_attempts: self.num(arg(2))? as u32,
+                    max_fast_attempts: whole(self.num(arg(2))?, "maxFastAttempts")?,
                 }))
             })(),
             (_, "MaxOfRateLimiter") => args
@@ -321,18 +335,18 @@ impl Env {
             (Some(("rate", "NewLimiter")), _) => (|| {
                 Ok(Value::Rate {
                     qps: self.num(arg(0))?,
-                    burst: self.num(arg(1))? as i64,
+                    burst: whole(self.num(arg(1))?, "the burst")?,
                 })
             })(),
             (Some(("flowcontrol", "NewTokenBucketRateLimiter")), _) => (|| {
                 Ok(Value::ClientBucket {
                     qps: self.num(arg(0))?,
-                    burst: self.num(arg(1))? as i64,
+                    burst: whole(self.num(arg(1))?, "the burst")?,
                 })
             })(),
             // crossplane-runtime's ratelimiter package.
             (Some(("ratelimiter", "NewGlobal")), _) => {
-                self.num(arg(0)).map(|r| Value::Global(r as u32))
+                (|| Ok(Value::Global(whole(self.num(arg(0))?, "R")?)))()
             }
             (Some(("ratelimiter", "NewController")), _) => {
                 Ok(Value::Limiter(LimiterConfig::Exponential {
@@ -416,7 +430,17 @@ impl Env {
                     };
                     let value = self.eval(v);
                     match (k.name.as_str(), value) {
-                        ("MaxConcurrentReconciles", Value::Num(n)) => o.workers = Some(n as u32),
+                        // controller-runtime takes 0 or less as unset
+                        // (the manager's value, else 1).
+                        ("MaxConcurrentReconciles", Value::Num(n)) if n < 1.0 => o.unread.push(
+                            format!("MaxConcurrentReconciles: {n} is not a count of workers, and controller-runtime takes it as unset")
+                        ),
+                        ("MaxConcurrentReconciles", Value::Num(n)) => {
+                            match whole(n, "MaxConcurrentReconciles") {
+                                Ok(w) => o.workers = Some(w),
+                                Err(why) => o.unread.push(why),
+                            }
+                        }
                         ("RateLimiter", Value::Limiter(l)) => o.limiter = Some(l),
                         ("UsePriorityQueue", Value::Bool(b)) => o.priority_queue = Some(b),
                         ("ReconciliationTimeout", Value::Dur(d)) => o.timeout = Some(d),

@@ -38,7 +38,7 @@ pub struct Imported {
 }
 
 /// A place in the files and what was found there.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Found {
     pub file: String,
     pub line: usize,
@@ -63,6 +63,12 @@ pub enum ImportError {
     Unusable { file: String, reason: String },
     #[error("the files hold {bytes} bytes: at most {MAX_BYTES} are read")]
     TooBig { bytes: usize },
+    #[error("{file}: line {line}: the set-up asks more work than the reader does: its budget of {limit} evaluation steps ran out here")]
+    Budget {
+        file: String,
+        line: usize,
+        limit: u64,
+    },
     #[error("no controller found: the reader looks for ctrl.NewControllerManagedBy(…), controller.New(…) and workqueue.NewTypedRateLimitingQueue(…)")]
     NoController,
 }
@@ -81,6 +87,11 @@ pub(crate) struct Reader<'a> {
     pub(crate) env: Env,
     pub(crate) taken: Vec<Found>,
     pub(crate) unread: Vec<Found>,
+    /// What `taken` and `unread` hold (a note is said once, and looked up
+    /// in constant time: a file may have tens of thousands of flags).
+    pub(crate) said: std::collections::HashSet<(bool, Found)>,
+    /// Where the evaluation budget ran out, if it did.
+    pub(crate) out_of_steps: Option<(String, usize)>,
     /// `rest.Config`'s limit as set: qps, burst, an explicit limiter.
     pub(crate) qps: Option<(f64, usize, usize)>,
     pub(crate) burst: Option<(i64, usize, usize)>,
@@ -151,6 +162,8 @@ pub fn import(files: &[(String, String)]) -> Result<Imported, ImportError> {
         env: Env::default(),
         taken: Vec::new(),
         unread: Vec::new(),
+        said: Default::default(),
+        out_of_steps: None,
         qps: None,
         burst: None,
         shared_client: None,
@@ -195,6 +208,16 @@ pub fn import(files: &[(String, String)]) -> Result<Imported, ImportError> {
         for (i, s) in sources.iter().enumerate() {
             for d in &s.file.decl {
                 r.declaration(i, d, pass);
+                if r.out_of_steps.is_none() && r.env.out_of_steps() {
+                    r.out_of_steps = Some((s.name.clone(), s.line(declared_at(d))));
+                }
+                if let Some((file, line)) = r.out_of_steps.take() {
+                    return Err(ImportError::Budget {
+                        file,
+                        line,
+                        limit: crate::eval::MAX_STEPS,
+                    });
+                }
             }
         }
     }
@@ -253,6 +276,24 @@ enum Pass {
     Controllers,
 }
 
+/// Where a declaration starts: its (first) name.
+fn declared_at(d: &Declaration) -> usize {
+    match d {
+        Declaration::Function(f) => f.name.pos,
+        Declaration::Const(c) => c
+            .specs
+            .first()
+            .and_then(|s| s.name.first())
+            .map_or(0, |n| n.pos),
+        Declaration::Variable(v) => v
+            .specs
+            .first()
+            .and_then(|s| s.name.first())
+            .map_or(0, |n| n.pos),
+        _ => 0,
+    }
+}
+
 /// Where an expression starts.
 pub(crate) fn pos(e: &Expression) -> usize {
     match e {
@@ -279,13 +320,12 @@ impl Reader<'_> {
     pub(crate) fn note(&mut self, took: bool, file: usize, p: usize, text: String) {
         let (file, line) = self.at(file, p);
         let f = Found { file, line, text };
-        let list = if took {
-            &mut self.taken
-        } else {
-            &mut self.unread
-        };
-        if !list.contains(&f) {
-            list.push(f);
+        if !self.said.insert((took, f.clone())) {
+            return;
+        }
+        match took {
+            true => self.taken.push(f),
+            false => self.unread.push(f),
         }
     }
 
@@ -319,9 +359,17 @@ impl Reader<'_> {
         }
     }
 
-    fn bind(&mut self, _file: usize, names: &[ast::Ident], values: &[Expression]) {
+    /// Notes where the evaluation budget ran out, the first time it has.
+    fn budget(&mut self, file: usize, e: &Expression) {
+        if self.env.out_of_steps() && self.out_of_steps.is_none() {
+            self.out_of_steps = Some(self.at(file, pos(e)));
+        }
+    }
+
+    fn bind(&mut self, file: usize, names: &[ast::Ident], values: &[Expression]) {
         for (n, v) in names.iter().zip(values) {
             let value = self.env.eval(v);
+            self.budget(file, v);
             if let Value::Options(o) = &value {
                 self.last_options = Some(o.clone());
             }
@@ -397,6 +445,7 @@ impl Reader<'_> {
         }
         for (left, right) in a.left.iter().zip(&a.right) {
             let value = self.env.eval(right);
+            self.budget(file, right);
             match left {
                 Expression::Ident(n) => {
                     if let Value::Options(o) = &value {
@@ -420,7 +469,15 @@ impl Reader<'_> {
         let (f, line) = self.at(file, p);
         match (field, value) {
             ("QPS", Value::Num(q)) => self.qps = Some((q, file, p)),
-            ("Burst", Value::Num(b)) => self.burst = Some((b as i64, file, p)),
+            ("Burst", Value::Num(b)) => match crate::num::whole(b, "Burst") {
+                Ok(b) => self.burst = Some((b, file, p)),
+                Err(why) => self.note(
+                    false,
+                    file,
+                    p,
+                    format!("rest.Config.Burst: {why}: set the client limit in the scenario"),
+                ),
+            },
             ("RateLimiter", Value::ClientBucket { qps, burst }) => {
                 self.shared_client = Some((qps, burst));
                 self.note(true, file, p, format!("rest.Config.RateLimiter: one client bucket of {qps} qps, burst {burst}, shared by every client made from the config"));
@@ -441,10 +498,14 @@ impl Reader<'_> {
     /// Looks into an expression for what sets things up: flags (first
     /// pass), controllers and Crossplane's client limit (second pass).
     fn expression(&mut self, file: usize, e: &Expression, pass: Pass) {
+        if self.out_of_steps.is_some() {
+            return;
+        }
         match e {
             Expression::Call(c) => {
                 if pass == Pass::Values {
                     self.values_in_call(file, c);
+                    self.budget(file, e);
                 } else if self.call_chain(file, e) {
                     // A controller's chain: its links are read with it.
                     return;
@@ -492,13 +553,18 @@ impl Reader<'_> {
     fn values_in_call(&mut self, file: usize, c: &ast::Call) {
         self.flag(file, c);
         if let Some(("ratelimiter", "LimitRESTConfig")) = qualified(&c.func) {
-            match self.env.eval(c.args.get(1).unwrap_or(&c.func)) {
-                Value::Num(r) => {
-                    self.qps = Some((5.0 * r, file, c.pos.0));
-                    self.burst = Some((10 * r as i64, file, c.pos.0));
-                    self.note(true, file, c.pos.0, format!("ratelimiter.LimitRESTConfig: the client's QPS {} and burst {} (5R and 10R for R = {r})", 5.0 * r, 10 * r as i64));
+            let r = match self.env.eval(c.args.get(1).unwrap_or(&c.func)) {
+                Value::Num(r) => crate::num::whole::<u32>(r, "R").map_err(Value::Unknown),
+                other => Err(other),
+            };
+            match r {
+                Ok(r) => {
+                    let (qps, burst) = (5.0 * r as f64, 10 * r as i64);
+                    self.qps = Some((qps, file, c.pos.0));
+                    self.burst = Some((burst, file, c.pos.0));
+                    self.note(true, file, c.pos.0, format!("ratelimiter.LimitRESTConfig: the client's QPS {qps} and burst {burst} (5R and 10R for R = {r})"));
                 }
-                Value::Unknown(why) => self.note(
+                Err(Value::Unknown(why)) => self.note(
                     false,
                     file,
                     c.pos.0,

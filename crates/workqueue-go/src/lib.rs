@@ -12,6 +12,7 @@ mod eval;
 pub mod export;
 mod import;
 pub mod literal;
+mod num;
 mod source;
 
 pub use import::{import, Found, ImportError, Imported, MAX_BYTES};

@@ -12,13 +12,21 @@ pub struct Source {
     offset: isize,
 }
 
-/// Deepest bracket nesting read: the parser recurses once per level, and a
-/// file from anyone must not exhaust the stack.
-pub const MAX_NESTING: usize = 200;
+/// How deep an expression or statement may nest, in the units of
+/// [`depth_of`]: the parser, the evaluator and the syntax tree's own drop
+/// recurse once per level, and a file from anyone must not exhaust the
+/// stack (1 MiB in the page's worker; the limit is tested in a debug build
+/// on a 1 MiB thread).
+pub const MAX_DEPTH: usize = 200;
+/// What one bracket level counts in [`MAX_DEPTH`]: the parser goes through
+/// several functions for each.
+pub const BRACKET_WEIGHT: usize = 8;
+/// What a closed bracket still counts (`f(…)` is a node of the tree).
+const CLOSED_WEIGHT: usize = 2;
 
 impl Source {
     /// Parses `text` (whose first line is line `offset + 1` of its file),
-    /// refusing a nesting deeper than [`MAX_NESTING`] first.
+    /// refusing a nesting deeper than [`MAX_DEPTH`] first.
     pub fn parse(name: &str, text: &str, offset: isize) -> Result<Source, (usize, String)> {
         let starts: Vec<usize> = std::iter::once(0)
             .chain(
@@ -31,27 +39,16 @@ impl Source {
         let lines = starts.len();
         // A line in the file: past the piece's start, within its last line.
         let in_file = move |line: usize| (line.clamp(1, lines) as isize + offset).max(1) as usize;
-        let line_of = |pos: usize| in_file(starts.partition_point(|s| *s <= pos).max(1));
+        let line_of = |pos: usize| starts.partition_point(|s| *s <= pos).max(1);
         let tokens =
             gosyn::tokenize_source(text).map_err(|e| (in_file(error_line(&e)), plain(&e)))?;
-        let mut depth = 0usize;
-        for t in &tokens {
-            use gosyn::token::{Operator as O, Token};
-            match t.token {
-                Token::Operator(O::ParenLeft | O::BarackLeft | O::BraceLeft) => {
-                    depth += 1;
-                    if depth > MAX_NESTING {
-                        return Err((
-                            line_of(t.start),
-                            format!("brackets nested more than {MAX_NESTING} deep"),
-                        ));
-                    }
-                }
-                Token::Operator(O::ParenRight | O::BarackRight | O::BraceRight) => {
-                    depth = depth.saturating_sub(1)
-                }
-                _ => {}
-            }
+        if let Some((pos, depth)) = depth_of(&tokens, &line_of) {
+            return Err((
+                in_file(line_of(pos)),
+                format!(
+                    "nested too deep to read: {depth} levels where the reader takes {MAX_DEPTH} (every operator, selector, call and name in one expression counts one, every bracket {BRACKET_WEIGHT})"
+                ),
+            ));
         }
         let file = gosyn::parse_source(text).map_err(|e| (in_file(error_line(&e)), plain(&e)))?;
         Ok(Source {
@@ -66,6 +63,79 @@ impl Source {
     pub fn line(&self, pos: usize) -> usize {
         (self.starts.partition_point(|s| *s <= pos).max(1) as isize + self.offset).max(1) as usize
     }
+}
+
+/// Where the tokens nest deeper than [`MAX_DEPTH`], and how deep: an upper
+/// bound of the syntax tree's depth there. Within one element of a list
+/// (between commas, semicolons and the line ends where Go inserts a
+/// semicolon) every token may open a level of the tree (`^^^x`, `a.b.c`,
+/// `f()()`, `1+1+1`), and a bracket opens a new list; the depth at a token
+/// is the sum over the brackets open around it. An open bracket weighs
+/// [`BRACKET_WEIGHT`], a closed one less: the builder chains of real code
+/// (`.Owns(…)` twenty times) stay well within the limit. Linear, before
+/// any parsing.
+fn depth_of(
+    tokens: &[gosyn::LexicalToken],
+    line_of: impl Fn(usize) -> usize,
+) -> Option<(usize, usize)> {
+    use gosyn::token::{Keyword as K, Operator as O, Token};
+    // Go's rule: a line ending in one of these ends its statement.
+    let ends_statement = |t: &Token| match t {
+        Token::Literal(..) => true,
+        Token::Keyword(k) => matches!(k, K::Break | K::Continue | K::FallThrough | K::Return),
+        Token::Operator(o) => matches!(
+            o,
+            O::Inc | O::Dec | O::ParenRight | O::BarackRight | O::BraceRight
+        ),
+        Token::Comment(_) => false,
+    };
+    let mut levels: Vec<usize> = vec![0];
+    let mut total = 0usize;
+    let mut prev: Option<&gosyn::LexicalToken> = None;
+    for t in tokens
+        .iter()
+        .filter(|t| !matches!(t.token, Token::Comment(_)))
+    {
+        if let Some(p) = prev {
+            if ends_statement(&p.token) && line_of(p.end.saturating_sub(1)) != line_of(t.start) {
+                let top = levels.last_mut()?;
+                total -= *top;
+                *top = 0;
+            }
+        }
+        prev = Some(t);
+        match t.token {
+            Token::Operator(O::ParenLeft | O::BarackLeft | O::BraceLeft) => {
+                *levels.last_mut()? += BRACKET_WEIGHT;
+                total += BRACKET_WEIGHT;
+                levels.push(0);
+            }
+            // A closed bracket no longer holds the parser in it: it stays
+            // one node of the tree (a call, an index) counted as two.
+            Token::Operator(O::ParenRight | O::BarackRight | O::BraceRight) => {
+                if levels.len() > 1 {
+                    total -= levels.pop()?;
+                    let parent = levels.last_mut()?;
+                    let open = (*parent).min(BRACKET_WEIGHT - CLOSED_WEIGHT);
+                    *parent -= open;
+                    total -= open;
+                }
+            }
+            Token::Operator(O::Comma | O::SemiColon) => {
+                let top = levels.last_mut()?;
+                total -= *top;
+                *top = 0;
+            }
+            _ => {
+                *levels.last_mut()? += 1;
+                total += 1;
+            }
+        }
+        if total > MAX_DEPTH {
+            return Some((t.start, total));
+        }
+    }
+    None
 }
 
 /// The line gosyn's error names: its message reads `PATH:LINE:COLUMN REASON`.
