@@ -55,6 +55,7 @@ mod run_file;
 mod scenario;
 pub mod serde_duration;
 mod series;
+mod shown;
 mod sim;
 mod summary;
 mod tagged;
@@ -86,6 +87,7 @@ pub use scenario::{
     Scenario, ScenarioError, Source, SCENARIO_VERSION,
 };
 pub use series::Sample;
+pub use shown::{is_hidden, shown};
 pub use sim::{MetricsSnapshot, Simulation};
 pub use summary::{Spread, Summary};
 pub use time::*;

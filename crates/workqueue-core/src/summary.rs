@@ -85,7 +85,8 @@ pub struct KindRequests {
     pub per_second: f64,
 }
 
-/// A histogram's sum (seconds, as Prometheus keeps it) in nanoseconds.
+/// A histogram's sum (seconds, as Prometheus keeps it) in nanoseconds;
+/// a sum past what a duration holds is the largest one (`as` saturates).
 fn nanos(seconds: f64) -> Duration {
     Duration::from_nanos((seconds * 1e9).round() as i64)
 }
@@ -122,13 +123,23 @@ impl Summary {
             let (_, waited) = sim.client_totals();
             let m = sim.metrics_snapshot();
             let [backoff, bucket, after] = sim.heap_waited();
-            spent.queued += nanos(m.workqueue_queue_duration_seconds_sum);
-            spent.backoff += backoff;
-            spent.bucket += bucket;
-            spent.requeue_after += after;
-            spent.client += waited;
-            spent.reconciling +=
-                (nanos(m.workqueue_work_duration_seconds_sum) - waited).max(Duration::ZERO);
+            // Sums over many keys can pass 292 years: they stop at the
+            // largest duration rather than wrap.
+            let add = |sum: &mut Duration, d: Duration| *sum = sum.saturating_add(d);
+            add(
+                &mut spent.queued,
+                nanos(m.workqueue_queue_duration_seconds_sum),
+            );
+            add(&mut spent.backoff, backoff);
+            add(&mut spent.bucket, bucket);
+            add(&mut spent.requeue_after, after);
+            add(&mut spent.client, waited);
+            add(
+                &mut spent.reconciling,
+                nanos(m.workqueue_work_duration_seconds_sum)
+                    .saturating_sub(waited)
+                    .max(Duration::ZERO),
+            );
             reconciles += sim.inner_reconciles();
             deepest = deepest.max(sim.deepest_queue() as u64);
             for (kind, sent) in sim.requests_by_kind() {

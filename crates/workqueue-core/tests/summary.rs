@@ -163,3 +163,38 @@ fn requests_are_counted_per_kind_and_the_client_wait_is_named() {
     assert_eq!(sum.time_spent.client, waited);
     assert!(waited > Duration::ZERO);
 }
+
+/// Time summed over many keys can pass what a duration holds (50,000 keys
+/// waiting 84 h each is 479 years): the sums stop at the largest duration,
+/// never wrap to a negative one or panic, in every controller and across
+/// them.
+#[test]
+fn sums_past_292_years_saturate() {
+    let mut s = Scenario::new("long waits");
+    let c = s.first_mut();
+    c.default_script = Script::Always {
+        outcome: Outcome::RequeueAfter {
+            after_ns: 84 * 3600 * SECOND,
+        },
+    };
+    c.sources = vec![Source::add_many("k-", 50_000)];
+    let mut other = s.controllers[0].clone();
+    other.name = "second".into();
+    s.controllers.push(other);
+    s.duration_ns = 168 * 3600 * SECOND;
+    let mut m = Manager::new(&s).unwrap();
+    m.run_until(Instant::T0 + 168 * 3600 * SECOND);
+    let sum = Summary::of(&m);
+    let spent = sum.time_spent;
+    for d in [
+        spent.queued,
+        spent.backoff,
+        spent.bucket,
+        spent.requeue_after,
+        spent.client,
+        spent.reconciling,
+    ] {
+        assert!(d >= Duration::ZERO, "{spent:?}");
+    }
+    assert_eq!(spent.requeue_after, Duration::MAX, "{spent:?}");
+}

@@ -103,15 +103,25 @@ fn assumptions(
     Ok((files, a))
 }
 
-use std::path::Path;
+use std::collections::HashSet;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+use crate::run::shown;
 
 /// The `.go` files (and `go.mod`) below `dir`, as a Go project lays them
 /// out (`cmd/`, `internal/controller/`…): tests, `vendor/`, `testdata/` and
-/// hidden folders left out.
-fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) -> Result<(), String> {
+/// hidden folders left out. A folder reached twice (a symbolic link back
+/// up the tree) is read once.
+fn walk(dir: &Path, seen: &mut HashSet<PathBuf>, out: &mut Vec<PathBuf>) -> Result<(), String> {
+    let real = std::fs::canonicalize(dir)
+        .map_err(|e| format!("cannot read {}: {e}", shown(&dir.display().to_string())))?;
+    if !seen.insert(real) {
+        return Ok(());
+    }
     let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
+        .map_err(|e| format!("cannot read {}: {e}", shown(&dir.display().to_string())))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .collect();
     entries.sort();
@@ -122,7 +132,7 @@ fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) -> Result<(), String> {
             .unwrap_or_default();
         if p.is_dir() {
             if !(name.starts_with('.') || name == "vendor" || name == "testdata") {
-                walk(&p, out)?;
+                walk(&p, seen, out)?;
             }
         } else if (name.ends_with(".go") && !name.ends_with("_test.go")) || name == "go.mod" {
             out.push(p);
@@ -131,34 +141,66 @@ fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) -> Result<(), String> {
     Ok(())
 }
 
-/// Go files named, and those below directories named.
+/// Go files named, and those below directories named: regular files only
+/// (a device, a pipe or a socket named `x.go` is refused before it is
+/// opened), each once however many links reach it, and never more than
+/// [`workqueue_go::MAX_BYTES`] in all (a file is read to one byte past
+/// what is left, so a file that grows while read is refused too).
 fn gather(args: &[String]) -> Result<Vec<(String, String)>, String> {
     let mut paths = Vec::new();
+    let mut dirs = HashSet::new();
     for a in args {
         let p = Path::new(a);
         if p.is_dir() {
-            walk(p, &mut paths)?;
+            walk(p, &mut dirs, &mut paths)?;
         } else {
             paths.push(p.to_path_buf());
         }
     }
+    let limit = workqueue_go::MAX_BYTES;
+    let mut files_seen = HashSet::new();
     let mut total = 0usize;
-    paths
-        .into_iter()
-        .map(|p| {
-            let len = std::fs::metadata(&p).map(|m| m.len() as usize).unwrap_or(0);
-            total = total.saturating_add(len);
-            if total > workqueue_go::MAX_BYTES {
-                return Err(format!(
-                    "the files hold more than {} bytes: at most that is read",
-                    workqueue_go::MAX_BYTES
-                ));
-            }
-            let text = std::fs::read_to_string(&p)
-                .map_err(|e| format!("cannot read {}: {e}", p.display()))?;
-            Ok((p.display().to_string(), text))
-        })
-        .collect()
+    let mut out = Vec::new();
+    for p in paths {
+        let name = shown(&p.display().to_string()).into_owned();
+        let meta = std::fs::metadata(&p).map_err(|e| format!("cannot read {name}: {e}"))?;
+        if !meta.is_file() {
+            return Err(format!(
+                "{name}: not a regular file (a device, a pipe or a socket): only Go files are read"
+            ));
+        }
+        let real = std::fs::canonicalize(&p).map_err(|e| format!("cannot read {name}: {e}"))?;
+        if !files_seen.insert(real) {
+            continue;
+        }
+        let left = limit - total;
+        let mut bytes = Vec::new();
+        std::fs::File::open(&p)
+            .and_then(|f| f.take(left as u64 + 1).read_to_end(&mut bytes))
+            .map_err(|e| format!("cannot read {name}: {e}"))?;
+        if bytes.len() > left {
+            return Err(format!(
+                "{name}: the files hold more than {limit} bytes: at most that is read (a set-up is a few hundred kilobytes)"
+            ));
+        }
+        total += bytes.len();
+        let text = String::from_utf8(bytes).map_err(|e| {
+            format!(
+                "{name}: line {}: not UTF-8 text, as Go source is",
+                line_of(e.as_bytes(), e.utf8_error().valid_up_to())
+            )
+        })?;
+        out.push((p.display().to_string(), text));
+    }
+    Ok(out)
+}
+
+/// The line (from 1) of byte `at`.
+fn line_of(bytes: &[u8], at: usize) -> usize {
+    1 + bytes[..at.min(bytes.len())]
+        .iter()
+        .filter(|b| **b == b'\n')
+        .count()
 }
 
 /// `wqsim export SCENARIO-or-RUN.json`: the Go set-up of a scenario (see
@@ -171,7 +213,7 @@ pub fn export(args: &[String]) -> ExitCode {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("cannot read {path}: {e}");
+            eprintln!("cannot read {}: {e}", shown(path));
             return ExitCode::from(2);
         }
     };
@@ -185,7 +227,11 @@ pub fn export(args: &[String]) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("{path}: {}", workqueue_core::document::explain(&text, &e));
+            eprintln!(
+                "{}: {}",
+                shown(path),
+                shown(&workqueue_core::document::explain(&text, &e))
+            );
             ExitCode::from(1)
         }
     }
@@ -211,7 +257,10 @@ pub fn main(args: &[String]) -> ExitCode {
     let args = &paths[..];
     let files = match gather(args) {
         Ok(f) if f.is_empty() => {
-            eprintln!("no .go files in {} (nor in its folders)", args.join(" "));
+            eprintln!(
+                "no .go files in {} (nor in its folders)",
+                shown(&args.join(" "))
+            );
             return ExitCode::from(2);
         }
         Ok(f) => f,
@@ -223,7 +272,7 @@ pub fn main(args: &[String]) -> ExitCode {
     match workqueue_go::import(&files) {
         Ok(got) => {
             for f in &got.taken {
-                eprintln!("took    {f}");
+                eprintln!("took    {}", shown(&f.to_string()));
             }
             // With the author's figures, the import's own assumption about
             // them is said as what it became.
@@ -249,13 +298,13 @@ pub fn main(args: &[String]) -> ExitCode {
                     };
                     eprintln!(
                         "note    {}:{}: your figures: {}{kept}",
-                        f.file,
+                        shown(&f.file),
                         f.line,
-                        given_options(args_all)
+                        shown(&given_options(args_all))
                     );
                     continue;
                 }
-                eprintln!("note    {f}");
+                eprintln!("note    {}", shown(&f.to_string()));
             }
             match figures.apply(&got.scenario) {
                 Ok(s) => {
@@ -269,7 +318,7 @@ pub fn main(args: &[String]) -> ExitCode {
             }
         }
         Err(e) => {
-            eprintln!("{e}");
+            eprintln!("{}", shown(&e.to_string()));
             ExitCode::from(1)
         }
     }

@@ -10,6 +10,8 @@
 
 use std::process::ExitCode;
 
+use crate::run::shown;
+
 use workqueue_lessons::parse::{id_of, text_of, too_large, MAX_FILE_BYTES};
 use workqueue_lessons::view::{view, Reply};
 use workqueue_lessons::{check, lesson_or_mistakes, Lesson};
@@ -45,12 +47,12 @@ pub fn main(args: &[String]) -> ExitCode {
             Ok(Ok(l)) => report(path, &l).max(views.map_or(0, |dir| write_view(dir, &l))),
             Ok(Err(mistakes)) => {
                 for e in mistakes {
-                    eprintln!("{path}: {e}");
+                    eprintln!("{}", shown(&format!("{path}: {e}")));
                 }
                 1
             }
             Err(e) => {
-                eprintln!("cannot read {path}: {e}");
+                eprintln!("cannot read {}: {e}", shown(path));
                 2
             }
         };
@@ -70,12 +72,15 @@ fn report(path: &str, l: &Lesson) -> u8 {
             match l.answer(i) {
                 Some(Ok(v)) => println!(
                     "{}",
-                    format!("answer {at}: {} {}", v.text(), q.unit).trim_end()
+                    shown(format!("answer {at}: {} {}", v.text(), q.unit).trim_end())
                 ),
                 Some(Err(e)) => {
                     eprintln!(
-                        "{path}: line {}: question: the core cannot answer it: {e}",
-                        step.line
+                        "{}",
+                        shown(&format!(
+                            "{path}: line {}: question: the core cannot answer it: {e}",
+                            step.line
+                        ))
                     );
                     code = 1;
                 }
@@ -96,7 +101,7 @@ fn report(path: &str, l: &Lesson) -> u8 {
             };
             let figures = check(goal, &scene);
             let met = figures.iter().all(|(_, m)| *m);
-            let shown: Vec<String> = figures
+            let figures_said: Vec<String> = figures
                 .iter()
                 .map(|(v, _)| match v {
                     Ok(v) => v.text(),
@@ -104,10 +109,13 @@ fn report(path: &str, l: &Lesson) -> u8 {
                 })
                 .collect();
             println!(
-                "goal {at}: {}: {} with the step's own set-up ({})",
-                goal.describe,
-                if met { "met" } else { "not met" },
-                shown.join(", ")
+                "{}",
+                shown(&format!(
+                    "goal {at}: {}: {} with the step's own set-up ({})",
+                    goal.describe,
+                    if met { "met" } else { "not met" },
+                    figures_said.join(", ")
+                ))
             );
         }
     }
@@ -119,7 +127,7 @@ fn report(path: &str, l: &Lesson) -> u8 {
         .collect();
     println!(
         "notes {}: {} of {} steps{}",
-        l.id,
+        shown(&l.id),
         l.steps.len() - bare.len(),
         l.steps.len(),
         if bare.is_empty() {

@@ -29,8 +29,27 @@ mod lesson;
 mod run;
 mod schema;
 
+/// What a verb's `--help` (or `-h`) prints.
+fn usage(verb: Option<&str>) -> &'static str {
+    match verb {
+        Some("import") => import::USAGE,
+        Some("export") => "usage: wqsim export SCENARIO-or-RUN.json\n  prints the Go set-up of the scenario (controller-runtime, client-go or Crossplane), which `wqsim import` reads back to the same set-up",
+        Some("schema") => "usage: wqsim schema [run] [--markdown]\n  prints the JSON Schema of scenario files (`run`: of run files), or with --markdown the reference page written from it",
+        Some("lesson") => "usage: wqsim lesson [--views DIR] FILE.md...\n  reads lesson files as the playground does, prints `answer LESSON/STEP: VALUE UNIT` for every question and a `goal` line for every exercise; --views writes each lesson's views as JSON into DIR",
+        _ => run::USAGE,
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let verb = args
+        .first()
+        .map(String::as_str)
+        .filter(|v| ["lesson", "import", "export", "schema"].contains(v));
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{}", usage(verb));
+        return ExitCode::SUCCESS;
+    }
     match args.first().map(String::as_str) {
         Some("lesson") => lesson::main(&args[1..]),
         Some("import") => import::main(&args[1..]),

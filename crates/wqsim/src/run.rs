@@ -16,6 +16,15 @@ use workqueue_core::{format_count, format_go_duration, Manager, ResultLabel, Sce
 // The run's virtual instants, beside the wall clock's std ones.
 use workqueue_core::Instant as At;
 
+/// What `wqsim` does, verb by verb (`wqsim --help`).
+pub const USAGE: &str = "usage: wqsim SCENARIO-or-RUN.json [--summary] [--summary-json OUT.json] [--csv OUT.csv] [--json OUT.json] [--no-limit]
+       wqsim import FILE.go|DIR... [--objects N] [--outage 5m] [--writes KIND=N] ...   (a controller's Go set-up, as a scenario)
+       wqsim export SCENARIO.json    (a scenario's set-up, as Go)
+       wqsim schema [run] [--markdown]  (the files' JSON Schema, or its reference page)
+       wqsim lesson [--views DIR] FILE.md...  (check lesson files, print every answer)
+--no-limit runs a file whose estimated work is above the default cap.
+`wqsim VERB --help` says more of one verb.";
+
 /// Estimated work units above which a run is refused without `--no-limit`:
 /// about ten seconds of work (the core does some ten million units a
 /// second on one core of the CI machine).
@@ -27,19 +36,10 @@ const EXIT_STALLED: u8 = 3;
 /// Runs stopped by Ctrl-C exit with the shell's code for SIGINT.
 const EXIT_INTERRUPTED: u8 = 130;
 
-/// A name from a file, printed so that it cannot forge lines or colours:
-/// newlines, escapes and other control characters show as `\n`, `\u{1b}`.
-fn shown(name: &str) -> String {
-    name.chars()
-        .flat_map(|c| {
-            let escaped: Vec<char> = if c.is_control() {
-                c.escape_default().collect()
-            } else {
-                vec![c]
-            };
-            escaped
-        })
-        .collect()
+/// A name from a file, printed so that it cannot forge lines or colours
+/// nor read in another order (`workqueue_core::shown`).
+pub(crate) fn shown(name: &str) -> std::borrow::Cow<'_, str> {
+    workqueue_core::shown(name)
 }
 
 /// A work figure as a person reads it: 123,456 or 3.2e13.
@@ -53,7 +53,7 @@ fn figure(x: f64) -> String {
 
 pub fn main(args: &[String]) -> ExitCode {
     let Some(path) = args.first() else {
-        eprintln!("usage: wqsim SCENARIO-or-RUN.json [--summary] [--summary-json OUT.json] [--csv OUT.csv] [--json OUT.json] [--no-limit]\n       wqsim import FILE.go|DIR... [--objects N] [--outage 5m] [--writes KIND=N] ...   (a controller's Go set-up, as a scenario; --help for the options)\n       wqsim export SCENARIO.json    (a scenario's set-up, as Go)\n       wqsim schema [run] [--markdown]  (the files' JSON Schema, or its reference page)\n       wqsim lesson FILE.md...\n--no-limit runs a file whose estimated work is above the default cap.");
+        eprintln!("{USAGE}");
         return ExitCode::from(2);
     };
     let flag = |name: &str| {
@@ -266,11 +266,15 @@ pub fn main(args: &[String]) -> ExitCode {
 fn summary_text(s: &Summary) -> String {
     // Rounded to the millisecond (the microsecond under a second): sums of
     // x/time/rate's waits end in …999ns. `--summary-json` keeps them exact.
+    // A sum that reached the largest duration (292 years) is at least that.
     let d = |n: workqueue_core::Duration| {
+        if n == workqueue_core::Duration::MAX {
+            return "over 292 years".to_string();
+        }
         let n = n.as_nanos();
         let step: i64 = if n >= 1_000_000_000 { 1_000_000 } else { 1_000 };
         format_go_duration(workqueue_core::Duration::from_nanos(
-            (n + step / 2) / step * step,
+            n.saturating_add(step / 2) / step * step,
         ))
     };
     let mut out = format!("summary at {}\n", d(s.at.since_t0()));
