@@ -17,6 +17,8 @@ use workqueue_core::{
 use workqueue_core::{CrossplaneConfig, Outcome, Script};
 
 use crate::eval::{name_of, qualified, Env, Options, Value, FLAG_KINDS};
+use crate::gomod::Version;
+use crate::paste::{is_go_mod, pieces, without_bom, Piece};
 use crate::source::Source;
 
 mod scenario;
@@ -119,32 +121,29 @@ pub fn import(files: &[(String, String)]) -> Result<Imported, ImportError> {
     // go.mod says which controller-runtime: before v0.23, client-go's
     // queue is the default.
     // Each file's pieces; a go.mod pasted among Go files is a piece too.
-    let is_mod = |text: &str| {
-        text.lines()
-            .map(str::trim)
-            .find(|l| !l.is_empty() && !l.starts_with("//"))
-            .is_some_and(|l| l.starts_with("module "))
-    };
-    let all: Vec<(&String, (String, isize))> = files
+    let all: Vec<(&String, Piece)> = files
         .iter()
         .flat_map(|(name, text)| {
             let split = match name.ends_with("go.mod") {
-                true => vec![(text.clone(), 0)],
+                true => vec![(without_bom(text).to_string(), 0)],
                 false => pieces(text),
             };
             split.into_iter().map(move |p| (name, p))
         })
         .collect();
-    let module =
-        all.iter()
-            .filter(|(_, (text, _))| is_mod(text))
-            .find_map(|(name, (text, offset))| {
-                controller_runtime_minor(text)
-                    .map(|(line, minor)| (*name, (line as isize + offset) as usize, minor))
-            });
+    let module = all
+        .iter()
+        .filter(|(_, (text, _))| is_go_mod(text))
+        .find_map(|(name, (text, offset))| {
+            let at = |line: usize| (line as isize + offset) as usize;
+            crate::gomod::controller_runtime(text).map(|v| match v {
+                Version::Minor { line, minor } => (*name, at(line), Ok(minor)),
+                Version::Unknown { line, said } => (*name, at(line), Err(said)),
+            })
+        });
     let sources = all
         .iter()
-        .filter(|(_, (text, _))| !is_mod(text))
+        .filter(|(_, (text, _))| !is_go_mod(text))
         .map(|(name, (text, offset))| (*name, (text.clone(), *offset)))
         .map(|(name, (text, offset))| {
             Source::parse(name, &text, offset).map_err(|(line, reason)| ImportError::Parse {
@@ -189,20 +188,28 @@ pub fn import(files: &[(String, String)]) -> Result<Imported, ImportError> {
             }
         }
     }
-    if let Some((name, line, minor)) = module {
-        r.default_client_go = minor < 23;
-        r.taken.push(Found {
+    match module {
+        Some((name, line, Ok(minor))) => {
+            r.default_client_go = minor < 23;
+            r.taken.push(Found {
+                file: name.clone(),
+                line,
+                text: format!(
+                    "controller-runtime v0.{minor}: {}",
+                    if minor < 23 {
+                        "client-go's queue unless UsePriorityQueue says otherwise (the priority queue is the default from v0.23)"
+                    } else {
+                        "the priority queue unless UsePriorityQueue says otherwise"
+                    }
+                ),
+            });
+        }
+        Some((name, line, Err(said))) => r.unread.push(Found {
             file: name.clone(),
             line,
-            text: format!(
-                "controller-runtime v0.{minor}: {}",
-                if minor < 23 {
-                    "client-go's queue unless UsePriorityQueue says otherwise (the priority queue is the default from v0.23)"
-                } else {
-                    "the priority queue unless UsePriorityQueue says otherwise"
-                }
-            ),
-        });
+            text: format!("controller-runtime {said}: which release this is is not known; the priority queue (the default from v0.23) unless UsePriorityQueue says otherwise"),
+        }),
+        None => {}
     }
     for pass in [Pass::Values, Pass::Controllers] {
         for (i, s) in sources.iter().enumerate() {
@@ -222,52 +229,6 @@ pub fn import(files: &[(String, String)]) -> Result<Imported, ImportError> {
         }
     }
     r.scenario()
-}
-
-/// The line and minor version of `sigs.k8s.io/controller-runtime v0.N.x` in a go.mod.
-fn controller_runtime_minor(gomod: &str) -> Option<(usize, u32)> {
-    gomod.lines().enumerate().find_map(|(i, l)| {
-        let v = l.trim().strip_prefix("require").unwrap_or(l).trim();
-        let v = v.strip_prefix("sigs.k8s.io/controller-runtime ")?.trim();
-        let minor = v.strip_prefix("v0.")?.split('.').next()?.parse().ok()?;
-        Some((i + 1, minor))
-    })
-}
-
-/// A pasted text as Go files: split where another `package` clause starts
-/// (several files pasted into one box) or a go.mod's `module` line, and a
-/// piece without one (a bare `SetupWithManager`) given a package clause. Each piece with the line its text starts
-/// at in the paste, less one for a clause added.
-fn pieces(text: &str) -> Vec<(String, isize)> {
-    let mut starts: Vec<usize> = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| l.starts_with("package ") || l.starts_with("module "))
-        .map(|(i, _)| i)
-        .collect();
-    if starts.first() != Some(&0) {
-        starts.insert(0, 0);
-    }
-    let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    starts
-        .iter()
-        .enumerate()
-        .map(|(k, &from)| {
-            let to = starts.get(k + 1).copied().unwrap_or(lines.len());
-            let piece: String = lines[from.min(lines.len())..to.min(lines.len())].concat();
-            let has_clause = piece
-                .lines()
-                .map(str::trim)
-                .find(|l| !l.is_empty() && !l.starts_with("//"))
-                .is_some_and(|l| l.starts_with("package ") || l.starts_with("module "));
-            if has_clause {
-                (piece, from as isize)
-            } else {
-                (format!("package pasted\n{piece}"), from as isize - 1)
-            }
-        })
-        .filter(|(p, _)| !p.trim().is_empty())
-        .collect()
 }
 
 #[derive(Clone, Copy, PartialEq)]

@@ -10,9 +10,11 @@ pub mod assume;
 mod chain;
 mod eval;
 pub mod export;
+mod gomod;
 mod import;
 pub mod literal;
 mod num;
+mod paste;
 mod source;
 
 pub use import::{import, Found, ImportError, Imported, MAX_BYTES};
