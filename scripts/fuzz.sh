@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes the validation gate, the driver, managers and their replayed tapes
 # (a tenth as many), the
-# scenario decoder, the share-link decoder and the lesson reader, with a million generated
+# scenario decoder, the share-link decoder, the lesson reader and the Go reader (and the
+# Go export from arbitrary strings, a hundredth as many), with a million generated
 # cases each (WQ_FUZZ_CASES to change), in an optimised build that keeps
 # overflow checks and debug assertions on, so any wrap is a failure.
 # Prints "fuzz ...: N cases ran, F failed" per target.
@@ -26,4 +27,7 @@ run -p workqueue-playground --lib the_link_decoder_survives_garbage
 # Whole manager links opened as the page opens them (a thousandth as many).
 WQ_FUZZ_WALL_MS=50 run -p workqueue-playground --lib arbitrary_manager_links
 run -p workqueue-lessons --test fuzz the_lesson_reader
+run -p workqueue-go --test fuzz the_go_reader
+# The Go export from arbitrary strings (a hundredth as many: each is parsed and read back).
+WQ_FUZZ_CASES=$((WQ_FUZZ_CASES / 100 + 1)) run -p workqueue-go --test export_hostile no_string_becomes_code
 echo "fuzzing took $((SECONDS - t0)) s"

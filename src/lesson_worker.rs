@@ -36,12 +36,15 @@ enum Asked {
 /// The worker's message handler, kept alive as long as the worker.
 #[cfg(target_arch = "wasm32")]
 type OnMessage = wasm_bindgen::closure::Closure<dyn FnMut(web_sys::MessageEvent)>;
+/// Its error handler (a worker that stopped on an error), the same.
+#[cfg(target_arch = "wasm32")]
+type OnError = wasm_bindgen::closure::Closure<dyn FnMut(wasm_bindgen::JsValue)>;
 
 struct Client {
     /// Where replies go (the page's reducer).
     dispatch: Callback<Action>,
     #[cfg(target_arch = "wasm32")]
-    worker: Option<(web_sys::Worker, OnMessage)>,
+    worker: Option<(web_sys::Worker, OnMessage, OnError)>,
     seq: u64,
     asked: HashMap<u64, Asked>,
     /// Requests written before the worker listens (it says "ready").
@@ -99,7 +102,14 @@ fn post(c: &mut Client, me: Weak<RefCell<Client>>, request: &Request) {
             fail(c, "the lesson worker could not start");
             return;
         };
-        // The worker's handler holds the client weakly: the client holds it.
+        // The worker's handlers hold the client weakly: the client holds them.
+        let on_crash = me.clone();
+        let onerror =
+            wasm_bindgen::closure::Closure::<dyn FnMut(wasm_bindgen::JsValue)>::new(move |_| {
+                if let Some(me) = on_crash.upgrade().map(LessonWorker) {
+                    me.crashed();
+                }
+            });
         let onmessage = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
             move |e: web_sys::MessageEvent| {
                 let Some(me) = me.upgrade().map(LessonWorker) else {
@@ -113,7 +123,8 @@ fn post(c: &mut Client, me: Weak<RefCell<Client>>, request: &Request) {
             },
         );
         worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
-        c.worker = Some((worker, onmessage));
+        worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
+        c.worker = Some((worker, onmessage, onerror));
         c.held = Some(Vec::new());
     }
     let Ok(text) = serde_json::to_string(request) else {
@@ -121,7 +132,7 @@ fn post(c: &mut Client, me: Weak<RefCell<Client>>, request: &Request) {
     };
     match (&mut c.held, &c.worker) {
         (Some(held), _) => held.push(text),
-        (None, Some((worker, _))) => {
+        (None, Some((worker, ..))) => {
             let _ = worker.post_message(&wasm_bindgen::JsValue::from_str(&text));
         }
         _ => {}
@@ -145,9 +156,36 @@ impl LessonWorker {
     fn ready(&self) {
         let mut c = self.0.borrow_mut();
         let held = c.held.take().unwrap_or_default();
-        if let Some((worker, _)) = &c.worker {
+        if let Some((worker, ..)) = &c.worker {
             for text in held {
                 let _ = worker.post_message(&wasm_bindgen::JsValue::from_str(&text));
+            }
+        }
+    }
+
+    /// The worker stopped on an error (a defect the reader's bounds did not
+    /// catch): it is ended, whatever it was asked is answered as failed, and
+    /// the next request starts a new worker. The page loses nothing.
+    #[cfg(target_arch = "wasm32")]
+    fn crashed(&self) {
+        let (dispatch, asked) = {
+            let mut c = self.0.borrow_mut();
+            if let Some((worker, ..)) = c.worker.take() {
+                worker.terminate();
+            }
+            c.held = None;
+            c.primed.clear();
+            (c.dispatch.clone(), std::mem::take(&mut c.asked))
+        };
+        for asked in asked.into_values() {
+            match asked {
+                Asked::Import => dispatch.emit(Action::GoImport(GoImport::Refused(
+                    "the reader stopped on an error with these files, and nothing of them was read; the page goes on: change the files and read them again".into(),
+                ))),
+                Asked::Open { .. } => dispatch.emit(Action::Notify(Notice::error(
+                    "The lesson reader stopped on an error with this file; nothing of it was read. The page goes on: open another lesson or the file again.".to_string(),
+                ))),
+                Asked::Prime | Asked::Check { .. } => {}
             }
         }
     }
@@ -170,7 +208,7 @@ impl LessonWorker {
             // A Go set-up being read is stopped with it: say so.
             let importing = c.asked.values().any(|a| matches!(a, Asked::Import));
             #[cfg(target_arch = "wasm32")]
-            if let Some((worker, _)) = c.worker.take() {
+            if let Some((worker, ..)) = c.worker.take() {
                 worker.terminate();
             }
             #[cfg(target_arch = "wasm32")]

@@ -101,7 +101,7 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
             html! { <p class="hint" role="status">{"Reading the Go…"}</p> }
         }
         (None, Some(GoImport::Refused(why))) => {
-            html! { <p class="field-error" role="alert" data-testid="import-error">{ why.clone() }</p> }
+            html! { <p class="field-error" role="alert" data-testid="import-error">{ workqueue_core::shown(why).into_owned() }</p> }
         }
         (
             None,
@@ -191,9 +191,9 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
                 <div class="import-result" data-testid="import-result">
                     <p><strong>{ format!("{} controller{}: ", names.len(), if names.len() == 1 { "" } else { "s" }) }</strong>{ names.join(", ") }</p>
                     <h3>{"Taken from your code"}</h3>
-                    <ul class="found" data-testid="import-taken">{ for taken.iter().map(|t| html! { <li class="mono">{ t.clone() }</li> }) }</ul>
+                    <ul class="found" data-testid="import-taken">{ for taken.iter().map(|t| html! { <li class="mono">{ workqueue_core::shown(t).into_owned() }</li> }) }</ul>
                     <h3>{"Not in your code, or not understood"}</h3>
-                    <ul class="found" data-testid="import-unread">{ for unread.iter().map(|t| html! { <li class="mono">{ t.clone() }</li> }) }</ul>
+                    <ul class="found" data-testid="import-unread">{ for unread.iter().map(|t| html! { <li class="mono">{ workqueue_core::shown(t).into_owned() }</li> }) }</ul>
                     <h3>{"What your code does not say"}</h3>
                     <div class="grid3">
                         { number_field("import-objects", "Objects per controller", &objects) }

@@ -284,7 +284,7 @@ fn column(cx: Chips<'_>, col: &ColumnView, fitted: bool) -> Html {
             .unwrap_or_default();
         return html! {
             <div class="controller-column fitted" data-testid="controller" data-controller={name.to_string()}>
-                <h3 class="controller-name">{ name.to_string() }</h3>
+                <h3 class="controller-name">{ workqueue_core::shown(name).into_owned() }</h3>
                 <p class="controller-stats" data-testid="controller-stats">
                     { format!("{rate} · {}/{} busy{converged}", view.busy, view.workers.total) }
                 </p>
@@ -297,7 +297,7 @@ fn column(cx: Chips<'_>, col: &ColumnView, fitted: bool) -> Html {
     }
     html! {
         <div class="controller-column" data-testid="controller" data-controller={name.to_string()}>
-            <h3 class="controller-name">{ name.to_string() }</h3>
+            <h3 class="controller-name">{ workqueue_core::shown(name).into_owned() }</h3>
             <p class="controller-stats" data-testid="controller-stats">
                 { format!("{} reconciles ({rate}) · {} of {} workers busy{converged}", format::count(*reconciles), view.busy, view.workers.total) }
             </p>

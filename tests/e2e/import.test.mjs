@@ -3,6 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { serve, launch, open, shot, root } from './harness.mjs';
 
@@ -130,6 +131,42 @@ test('pasted Go that does not parse is refused with its line; the run is kept', 
   await page.waitForFunction(() => /no controller found/.test(document.querySelector('[data-testid="import-error"]')?.textContent ?? ''));
   await page.keyboard.press('Escape');
   assert.equal(await page.textContent('[data-testid="clock"]'), clock);
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
+
+test('hostile Go is refused at once with its file, line and limit; the worker survives and a lesson opens next', async () => {
+  const { page, context, problems } = await open(browser, url);
+  await page.click('[data-testid="bring-controller"]');
+  const helpers = ['package main', '', 'func h25() int { return 1 }'];
+  for (let i = 24; i >= 0; i--) helpers.push(`func h${i}() int { return ${Array(4).fill(`h${i + 1}()`).join(' + ')} }`);
+  helpers.push('', 'var workers = h0()');
+  const cases = [
+    // Operators, terms, selectors and calls thousands deep: the old reader's stack.
+    [`package main\n\nvar x = ${'^'.repeat(2000)}1\n`, /pasted\.go: line 3: .*nested too deep.*200/],
+    [`package main\n\nvar x = 1${'+1'.repeat(5000)}\n`, /pasted\.go: line 3: .*nested too deep.*200/],
+    [`package main\n\nvar x = a${'.b'.repeat(5000)}\n`, /pasted\.go: line 3: .*nested too deep.*200/],
+    [`package main\n\nvar x = f${'()'.repeat(5000)}\n`, /pasted\.go: line 3: .*nested too deep.*200/],
+    // Helpers calling each other 4^25 times: the evaluation budget.
+    [helpers.join('\n') + '\n', /pasted\.go: line 30: .*budget of 1000000 evaluation steps/],
+  ];
+  for (const [go, said] of cases) {
+    await page.fill('[data-testid="import-go"]', go);
+    const start = Date.now();
+    await page.click('[data-testid="import-read"]');
+    await page.waitForFunction((re) => new RegExp(re).test(document.querySelector('[data-testid="import-error"]')?.textContent ?? ''), said.source, { timeout: 30000 });
+    console.log(`refused in ${Date.now() - start} ms: ${said.source}`);
+  }
+  // The same worker reads the next file, and then a lesson.
+  await page.fill('[data-testid="import-go"]', 'package main\n\nfunc main() {}\n');
+  await page.click('[data-testid="import-read"]');
+  await page.waitForFunction(() => /no controller found/.test(document.querySelector('[data-testid="import-error"]')?.textContent ?? ''));
+  await page.keyboard.press('Escape');
+  // A trainer's lesson file, read by the same worker in the same page.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wq-after-hostile-'));
+  fs.copyFileSync(path.join(root, 'docs/example-lesson.md'), path.join(dir, 'after.md'));
+  await page.setInputFiles('[data-testid="lesson-upload"]', path.join(dir, 'after.md'));
+  await page.waitForSelector('[data-testid="lesson-step-title"]', { timeout: 30000 });
   assert.deepEqual(problems.console, []);
   await context.close();
 });

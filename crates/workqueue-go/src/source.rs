@@ -42,7 +42,7 @@ impl Source {
         let line_of = |pos: usize| starts.partition_point(|s| *s <= pos).max(1);
         let tokens =
             gosyn::tokenize_source(text).map_err(|e| (in_file(error_line(&e)), plain(&e)))?;
-        if let Some((pos, depth)) = depth_of(&tokens, &line_of) {
+        if let Some((pos, depth)) = depth_of(&tokens, line_of) {
             return Err((
                 in_file(line_of(pos)),
                 format!(

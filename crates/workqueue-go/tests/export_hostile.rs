@@ -180,8 +180,16 @@ fn shape(code: &str) -> Vec<String> {
         .collect()
 }
 
+/// Cases per run: 256, or `WQ_FUZZ_CASES` (`bash scripts/fuzz.sh`).
+fn cases(default: u32) -> u32 {
+    std::env::var("WQ_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(256), ..ProptestConfig::default() })]
 
     #[test]
     fn no_string_becomes_code(s in scenario()) {

@@ -24,8 +24,11 @@ fn main_go(expr: &str) -> Vec<(String, String)> {
     vec![("main.go".to_string(), src)]
 }
 
+/// A shape of nesting: its name, and its Go `n` deep.
+type Shape = (&'static str, fn(usize) -> String);
+
 /// Every way an expression, a type or a statement nests, `n` deep.
-fn shapes() -> Vec<(&'static str, fn(usize) -> String)> {
+fn shapes() -> Vec<Shape> {
     vec![
         ("unary operators", |n| format!("{}1", "^".repeat(n))),
         ("negations", |n| format!("{}1", "-".repeat(n))),
@@ -74,11 +77,9 @@ fn shapes() -> Vec<(&'static str, fn(usize) -> String)> {
 fn every_shape_is_read_or_refused_on_a_small_stack() {
     for (name, shape) in shapes() {
         let refused_at = on_small_stack(move || {
-            (1..=400).find_map(|n| match import(&main_go(&shape(n))) {
-                Err(ImportError::Parse { reason, .. }) if reason.contains("nested too deep") => {
-                    Some(n)
-                }
-                _ => None,
+            (1..=400).find(|n| {
+                matches!(import(&main_go(&shape(*n))),
+                    Err(ImportError::Parse { reason, .. }) if reason.contains("nested too deep"))
             })
         });
         let n = refused_at.unwrap_or_else(|| panic!("{name}: 400 deep was read"));
