@@ -312,13 +312,7 @@ impl<K: Ord + Clone, S: Clone + Eq> CircuitBreaker<K, S> {
         old_deleting: bool,
         new_deleting: bool,
     ) -> UpdateAdmission {
-        let old = self.admit(
-            now,
-            watch,
-            target.clone(),
-            source.clone(),
-            old_deleting,
-        );
+        let old = self.admit(now, watch, target.clone(), source.clone(), old_deleting);
         let new = self.admit(now, watch, target, source, new_deleting);
         UpdateAdmission { old, new }
     }

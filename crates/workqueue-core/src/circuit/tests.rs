@@ -112,10 +112,7 @@ fn a_probe_needs_strictly_more_than_the_half_open_interval() {
         admitted(Verdict::HalfOpenAllowed, Transition::Unchanged)
     );
     // The probe moves the next one 30 s on; a dropped event does not.
-    assert_eq!(
-        b.state(&"xr").next_allowed_at,
-        Some(at(60 * SECOND + NS))
-    );
+    assert_eq!(b.state(&"xr").next_allowed_at, Some(at(60 * SECOND + NS)));
     assert_eq!(hit(&mut b, at(60 * SECOND + NS)).verdict, Verdict::Dropped);
     assert_eq!(
         hit(&mut b, at(60 * SECOND + 2 * NS)).verdict,
