@@ -10,8 +10,9 @@
 //! * `golang.org/x/time/rate`'s token bucket ([`TokenBucket`]), with its exact
 //!   float64 arithmetic;
 //! * controller-runtime's handling of reconcile results and its workers
-//!   ([`decide`], [`Outcome`], [`Script`]), and Crossplane's two-layer rate
-//!   limiting ([`CrossplaneConfig`]);
+//!   ([`decide`], [`Outcome`], [`Script`]); Crossplane's two-layer rate
+//!   limiting ([`CrossplaneConfig`]), and the XR circuit breaker that
+//!   Crossplane core runs since v2.1 ([`CircuitBreaker`]);
 //! * a discrete-event [`Simulation`] that drives all of it from a
 //!   [`Scenario`], with event sources, an event log and time series.
 //!
@@ -35,6 +36,7 @@
 // What is `pub` is reachable from this root; the rest says `pub(crate)`.
 #![warn(unreachable_pub)]
 
+mod circuit;
 mod controller;
 pub mod document;
 mod estimate;
@@ -66,6 +68,10 @@ mod waiting;
 mod workqueue;
 
 // The core's API, each item once, here.
+pub use circuit::{
+    Admission, BreakerConfig, BreakerMetrics, CircuitBreaker, CircuitState, Transition,
+    UpdateAdmission, Verdict, Watch, RECENT_SOURCES,
+};
 pub use controller::{
     decide, CrossplaneConfig, ErrorKind, Gate, Outcome, ReconcileResult, ResultLabel, Script,
 };
