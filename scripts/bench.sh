@@ -9,6 +9,8 @@ wq_setup >&2
 echo "# native"
 native=$(cargo run --quiet --release -p workqueue-check --bin bench)
 echo "$native"
+echo "# the Go reader refusing hostile files (ms, release)"
+cargo run --quiet --release -p workqueue-go --example hostile_bench
 echo "# soak (native, through the page's reducer: memory after 5 and 60 virtual minutes, bytes per key)"
 cargo run --quiet --release --example soak
 echo "# wasm (headless Chromium)"
