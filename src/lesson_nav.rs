@@ -37,20 +37,11 @@ impl Playground {
         };
         self.playback.idle = false; // a lesson's scene is never a first visit
         let step = step.min(lesson.steps.len().saturating_sub(1));
-        let here = self.lesson.as_ref().is_some_and(|l| l.index == index);
+        // However the step is reached (the clicker, Back, a link, a reload,
+        // the presenter), it opens at its set-up's instant: the nearest set-up
+        // at or before it, rebuilt, never the previous step's scene played on.
         let from = (0..=step).rev().find(|i| lesson.steps[*i].setup.is_some());
-        let rebuild = match from {
-            Some(i) => {
-                !here
-                    || i == step
-                    || self
-                        .lesson
-                        .as_ref()
-                        .is_some_and(|l| l.step > step || l.step < i)
-            }
-            None => false,
-        };
-        if let (true, Some(i)) = (rebuild, from) {
+        if let Some(i) = from {
             let setup = lessons::setup_for(&lesson, i);
             match setup
                 .as_ref()
@@ -68,6 +59,12 @@ impl Playground {
                 }
                 Err(e) => self.notice = Notice::error(format!("This step's scene cannot run: {e}")),
             }
+            // A step without a set-up of its own continues the steps before
+            // it as the clicker plays them, exactly: never where a dwell or a
+            // frame happened to leave the scene.
+            for j in i..step {
+                self.replay_step(&lesson, j);
+            }
         }
         if let Some(key) = &lesson.steps[step].focus.key {
             self.selected = Some(key.clone());
@@ -79,12 +76,73 @@ impl Playground {
                 l.entered(step);
                 l
             }
-            _ => LessonState::new(index, step, lesson.steps.len()),
+            _ => {
+                // A new lesson plays at its own pace: a speed slowed for the
+                // last one's scene does not carry over silently.
+                self.playback.speed = 1.0;
+                LessonState::new(index, step, lesson.steps.len())
+            }
         };
         if ls.answers[step].is_none() {
             ls.answers[step] = lessons::answer(&lesson, step);
         }
         self.lesson = Some(ls);
+    }
+
+    /// Step `j`'s scene as the clicker plays it, to the instant it may go
+    /// on: its action, then event by event until what it waits for has
+    /// happened (making the choice it waits for), at most
+    /// [`MAX_REPLAY_EVENTS`] events. A step that waits for nothing ends
+    /// where it began.
+    fn replay_step(&mut self, lesson: &lessons::LessonView, j: usize) {
+        while self.timeline.pending().is_some() {
+            self.timeline.catch_up();
+        }
+        if let Some(act) = lessons::act(lesson, j) {
+            for input in act.inputs {
+                if let Err(e) = self.timeline.record(input) {
+                    self.notice = Notice::error(e.to_string());
+                }
+            }
+        }
+        self.run_to_wait(lesson, j);
+    }
+
+    /// Runs step `j`'s scene on from now, event by event, until what it
+    /// waits for has happened (making the choice it waits for): the exact
+    /// instant, at most [`MAX_REPLAY_EVENTS`] events on.
+    fn run_to_wait(&mut self, lesson: &lessons::LessonView, j: usize) {
+        let Some(step) = lesson.steps.get(j) else {
+            return;
+        };
+        while self.timeline.pending().is_some() {
+            self.timeline.catch_up();
+        }
+        let Some(wait) = step.wait.clone() else {
+            return;
+        };
+        if let Wait::Time(t) = wait {
+            while !self.timeline.advance_to(t) {}
+            return;
+        }
+        for _ in 0..MAX_REPLAY_EVENTS {
+            if wait.met(self.timeline.sim()) {
+                return;
+            }
+            if let Some((key, outcome)) = self.suggested_decision(step) {
+                if self
+                    .timeline
+                    .record(Input::Decide { key, outcome })
+                    .is_err()
+                {
+                    return;
+                }
+                continue;
+            }
+            if self.timeline.step().is_none() {
+                return;
+            }
+        }
     }
 
     /// What one press of the clicker (PageDown, `n`, the Next button) would
@@ -127,7 +185,10 @@ impl Playground {
         if (waiting && !self.playback.playing) || (l.visit.played_at.is_none() && playable) {
             return Press::Played;
         }
-        if waiting || l.dwell_since().is_some_and(|t| now_ms - t < MIN_DWELL_MS) {
+        if waiting {
+            return Press::Skipped;
+        }
+        if l.dwell_since().is_some_and(|t| now_ms - t < MIN_DWELL_MS) {
             return Press::Dwelling;
         }
         let last_step = l.step + 1 >= lesson.steps.len();
@@ -216,7 +277,11 @@ impl Playground {
             Press::Page => l.visit.pages.at += 1,
             Press::Asked => {
                 l.visit.asked = true;
-                self.focus_guess += 1;
+                // A projector's field waits for the trainer's click: the
+                // clicker's other keys (`b`, `.`) must not type into it.
+                if !(self.mode.workshop || self.mode.audience || self.mode.presenter) {
+                    self.focus_guess += 1;
+                }
                 if !(self.mode.workshop || self.mode.embed) {
                     self.notice = Notice::info(PREDICT_FIRST);
                 }
@@ -263,6 +328,14 @@ impl Playground {
                 } else if let Some(next) = self.next_lesson(index) {
                     self.start_lesson(next, 1);
                 }
+            }
+            Press::Skipped => {
+                let (index, step) = (l.index, l.step);
+                if let Some(lesson) = self.library.get(index) {
+                    self.run_to_wait(&lesson, step);
+                }
+                self.playback.playing = false;
+                self.playback.until_wait = false;
             }
             Press::Dwelling => l.visit.kept = Some(now_ms),
             Press::AtEnd => {}
@@ -500,6 +573,9 @@ impl Playground {
 /// scene is built at once; a larger one is built over the next frames, as a
 /// long link is, so the page keeps drawing while it comes.
 const SCENE_AT_ONCE: f64 = 500_000.0;
+/// Events a step's scene is replayed through, at most, to reach what it
+/// waits for when a later step without a set-up of its own is entered.
+const MAX_REPLAY_EVENTS: usize = 200_000;
 
 /// The scene a step's set-up describes, built as a shared link's run is:
 /// each input at its instant, then paused at its instant (the order the

@@ -95,6 +95,9 @@ pub enum Press {
     /// Made the decision the step waits for (its suggested choice), so a
     /// clicker never sticks on a step that waits for the room's decisions.
     Decided,
+    /// The scene plays on toward what the step waits for: the press takes
+    /// the core there at once (a press never waits on a long scene).
+    Skipped,
     /// Too soon after the scene started: the room has not seen it yet.
     Dwelling,
     Moved,
@@ -111,6 +114,7 @@ impl Press {
             Press::Revealed => "revealed",
             Press::Played => "played",
             Press::Decided => "decided",
+            Press::Skipped => "skipped",
             Press::Dwelling => "dwelling",
             Press::Moved => "moved",
             Press::AtEnd => "at-end",

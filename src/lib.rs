@@ -254,10 +254,14 @@ pub fn app() -> Html {
         })
     };
     hooks::use_ticker(state.dispatcher());
-    hooks::use_keyboard(state.dispatcher());
+    hooks::use_keyboard(
+        state.dispatcher(),
+        state.mode.workshop || state.mode.audience || state.mode.presenter,
+    );
     hooks::use_workshop_link(&context);
     hooks::use_body_classes(state.mode);
     hooks::use_header_height();
+    hooks::use_room_scale();
     let narration = state.narration.clone();
     let manager_mode = state.is_manager();
     let brand = html! {
@@ -275,7 +279,15 @@ pub fn app() -> Html {
     } else {
         html! { <Stage ..components::stage::StageProps::of(&state, context.dispatcher()) /> }
     };
-    let notices = html! { <Notices ..NoticesProps::of(&state) /> };
+    // A clicker's blank screen, over everything, in every layout.
+    let notices = html! {
+        <>
+            <Notices ..NoticesProps::of(&state) />
+            { if state.blank { html! {
+                <div class="blank-screen" data-testid="blank-screen" role="status" aria-label="The screen is blank: press b, . or Escape to show it again"></div>
+            } } else { html! {} } }
+        </>
+    };
     let refusal = html! { <LessonRefusal refused={state.refused_lesson.clone()} dispatch={context.dispatcher()} /> };
     let lesson_panel = html! { <LessonPanel ..LessonPanelProps::of(&state, context.dispatcher(), worker.clone(), (*scenario_now).clone()) /> };
     if state.mode.embed {

@@ -43,6 +43,8 @@ impl Remote {
                 input: input.clone(),
             },
             Action::LessonStep(step) => Remote::LessonStep { step: *step },
+            Action::Blank => Remote::Blank,
+            Action::Unblank => Remote::Unblank,
             _ => return None,
         })
     }
@@ -67,6 +69,8 @@ impl Remote {
             Remote::Input { input } => Action::Input(input),
             Remote::LessonStep { step } => Action::LessonStep(step),
             Remote::Pages { pages } => Action::AudiencePages(pages),
+            Remote::Blank => Action::Blank,
+            Remote::Unblank => Action::Unblank,
         }
     }
 }
@@ -82,6 +86,7 @@ impl Playground {
                 .map(|l| LessonUi::of(l, self.playback.until_wait)),
             clock: self.clock(),
             course: self.course.as_ref().map(|c| c.to_vec()),
+            blank: self.blank,
         }
     }
 
@@ -99,12 +104,13 @@ impl Playground {
             .as_ref()
             .map(|l| LessonUi::of(l, self.playback.until_wait));
         format!(
-            "{}|{}|{}|{}|{:?}",
+            "{}|{}|{}|{}|{:?}|{}",
             share::to_json(&shared),
             serde_json::to_string(&lesson).unwrap_or_default(),
             self.playback.playing,
             self.playback.speed,
-            self.course
+            self.course,
+            self.blank
         )
     }
 
@@ -144,6 +150,7 @@ impl Playground {
         let next = self;
         next.selected = theirs.selected.clone();
         next.course = m.course.map(std::rc::Rc::new);
+        next.blank = m.blank;
         next.playback.until_wait = m.lesson.as_ref().is_some_and(|ui| ui.until_wait);
         match (m.lesson, next.lesson.as_mut()) {
             (Some(ui), Some(l)) => ui.apply(l),

@@ -61,6 +61,11 @@ pub enum Action {
     LessonNext(f64),
     /// The previous step, across lessons too (PageUp, `p`).
     LessonBack,
+    /// A clicker's blank-screen key (`b`, `.`): the projector goes black, or
+    /// shows again.
+    Blank,
+    /// Escape: a blank screen shows again.
+    Unblank,
     /// The lesson panel measured the step's narration: this many pages.
     NarrationPages(usize),
     /// What is typed in the prediction field.
@@ -172,8 +177,12 @@ pub struct Playground {
     pub course: Option<Rc<Vec<String>>>,
     /// The manager form's values.
     pub provider: Provider,
-    /// Bumped when the clicker opens the prediction field: the field takes focus.
+    /// Bumped when the clicker opens the prediction field: the field takes
+    /// focus (outside a workshop: a projector's field waits for a click, so
+    /// the clicker's keys never type into it).
     pub focus_guess: u64,
+    /// The projector is blanked (a clicker's `b` or `.`).
+    pub blank: bool,
     /// A lesson asked for before the library arrived.
     pub pending_lesson: Option<crate::lesson_state::PendingLesson>,
     /// A lesson file that was refused: shown beside its text.
@@ -253,6 +262,7 @@ impl Playground {
             course: None,
             provider: Provider::default(),
             focus_guess: 0,
+            blank: false,
             other_run: None,
             pending_lesson: None,
             refused_lesson: None,

@@ -41,6 +41,9 @@ pub struct Mirror {
     /// clicker goes after a lesson's last step.
     #[serde(default)]
     pub course: Option<Vec<String>>,
+    /// The projector is blanked (a clicker's `b` or `.`).
+    #[serde(default)]
+    pub blank: bool,
 }
 
 /// Play, pause and the instant.
@@ -100,6 +103,9 @@ pub enum Remote {
     LessonStep {
         step: usize,
     },
+    /// A clicker's blank-screen key, or Escape on a blank screen.
+    Blank,
+    Unblank,
     /// The audience window's narration takes this many pages on its
     /// screen: the clicker turns them (the presenter's own is not paged).
     Pages {

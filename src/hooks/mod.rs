@@ -135,17 +135,36 @@ impl Drop for KeyListener {
 /// Space plays or pauses, arrows step, + and - change the speed, n and p (or
 /// PageDown and PageUp, what presentation clickers send) move through a
 /// lesson. (The number keys answer a reconcile: see the stage's decision.)
+///
+/// In a workshop's windows (`room`) a clicker's every key does what a
+/// clicker means, wherever the focus is: PageDown and PageUp move, `b` and
+/// `.` blank the projector (they type only into a field the trainer clicked
+/// into: nothing puts the focus in one there), F5 and Shift+F5 go full
+/// screen and back (never a reload that would end the workshop), Escape
+/// shows a blank screen again.
 #[hook]
-pub fn use_keyboard(dispatch: Dispatcher) {
-    use_effect_with((), move |_| {
+pub fn use_keyboard(dispatch: Dispatcher, room: bool) {
+    use_effect_with(room, move |room| {
+        let room = *room;
         let listener = KeyListener::new(move |e: KeyboardEvent| {
+            let key = e.key();
+            if room && key == "F5" {
+                e.prevent_default();
+                full_screen();
+                return;
+            }
             // A clicker's keys always drive the lesson, wherever focus is
             // (a focused select would otherwise change lesson on PageDown).
-            let clicker = matches!(e.key().as_str(), "PageDown" | "PageUp");
+            let clicker = matches!(key.as_str(), "PageDown" | "PageUp" | "Escape");
             if typing_in_a_field(&e) && !clicker {
                 return;
             }
-            let action = match e.key().as_str() {
+            let action = match key.as_str() {
+                "b" | "B" | "." if room => Action::Blank,
+                "Escape" if room => {
+                    dispatch.dispatch(Action::Unblank);
+                    Action::Select(None)
+                }
                 " " => Action::TogglePlay,
                 "ArrowRight" => Action::Step,
                 "ArrowLeft" => Action::StepBack,
@@ -161,6 +180,18 @@ pub fn use_keyboard(dispatch: Dispatcher) {
         });
         move || drop(listener)
     });
+}
+
+/// The page full screen, or back (a clicker's F5 and Shift+F5).
+fn full_screen() {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    if doc.fullscreen_element().is_some() {
+        doc.exit_fullscreen();
+    } else if let Some(root) = doc.document_element() {
+        let _ = root.request_fullscreen();
+    }
 }
 
 /// Keeps `--top-h` on the root element at the header's height, so panels
@@ -206,6 +237,47 @@ pub fn use_header_height() {
     });
 }
 
+/// The projector's scale: the room's layout is designed for a 1024x768
+/// screen and drawn at `min(height / 768, width / 1024)` of it (CSS `zoom`
+/// on `body.room`, from `--room`), so a 1080p projector shows everything
+/// 1.4 times as large as a 768p one, and 800x600 the 1024x768 layout at
+/// 0.78: type, stage and panel in the same proportions at every size.
+#[hook]
+pub fn use_room_scale() {
+    use_effect_with((), |_| {
+        let set = || {
+            let Some(w) = web_sys::window() else { return };
+            let num = |v: Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue>| {
+                v.ok().and_then(|v| v.as_f64()).unwrap_or(0.0)
+            };
+            let (width, height) = (num(w.inner_width()), num(w.inner_height()));
+            if width <= 0.0 || height <= 0.0 {
+                return;
+            }
+            let scale = (height / 768.0).min(width / 1024.0);
+            if let Some(body) = w.document().and_then(|d| d.body()) {
+                let _ = body.style().set_property("--room", &format!("{scale:.5}"));
+            }
+        };
+        set();
+        let on_resize = Closure::<dyn Fn()>::new(set);
+        let window = web_sys::window();
+        if let Some(w) = &window {
+            let _ =
+                w.add_event_listener_with_callback("resize", on_resize.as_ref().unchecked_ref());
+        }
+        move || {
+            if let Some(w) = window {
+                let _ = w.remove_event_listener_with_callback(
+                    "resize",
+                    on_resize.as_ref().unchecked_ref(),
+                );
+            }
+            drop(on_resize);
+        }
+    });
+}
+
 /// Puts the page-wide mode classes on `<body>` (workshop: large type and
 /// high contrast; embed: compact; presenter, audience: a workshop's two
 /// windows).
@@ -217,11 +289,15 @@ pub fn use_body_classes(mode: crate::state::Mode) {
             .and_then(|w| w.document())
             .and_then(|d| d.body())
         {
+            // A projector's window (workshop, audience) is drawn at the
+            // room's scale (`use_room_scale`); the presenter's laptop is not.
+            let room = (mode.workshop || mode.audience) && !mode.presenter && !mode.embed;
             let classes: Vec<&str> = [
                 (mode.workshop, "workshop"),
                 (mode.embed, "embed"),
                 (mode.presenter, "presenter"),
                 (mode.audience, "audience"),
+                (room, "room"),
             ]
             .iter()
             .filter(|(on, _)| *on)

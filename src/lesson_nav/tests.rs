@@ -504,3 +504,48 @@ fn the_press_from_an_instant_is_the_press_at_each_later_one() {
         assert!(dwelt, "{link}: never dwelt");
     }
 }
+
+/// The room walks every built-in lesson with a clicker (a press, then half
+/// a second of frames): each step it enters opens at the same instant, to
+/// the nanosecond, and with the same run, as the same step opened by its
+/// link, whichever way it was reached (the press that ends a dwell carried
+/// out inside a frame included).
+#[test]
+fn every_step_opens_at_its_set_up_instant_however_it_is_reached() {
+    use std::collections::HashSet;
+    let link = |id: &str, step: usize| {
+        let p = Playground::from_url(&format!("?workshop=1&lesson={id}&step={}", step + 1), "");
+        (p.now(), p.engine().digest())
+    };
+    let mut checked = 0;
+    for id in lessons::BUILT_IN {
+        let mut p = Playground::from_url(&format!("?workshop=1&lesson={id}&step=1"), "");
+        let start = p.lesson.as_ref().unwrap().index;
+        let mut seen = HashSet::new();
+        let mut t = 0.0;
+        for _ in 0..400 {
+            let l = p.lesson.as_ref().unwrap();
+            let (index, step) = (l.index, l.step);
+            if seen.insert((index, step)) {
+                let lesson = p.library.get(index).unwrap();
+                assert_eq!(
+                    (p.now(), p.engine().digest()),
+                    link(&lesson.id, step),
+                    "{} step {} entered by the clicker",
+                    lesson.id,
+                    step + 1
+                );
+                checked += 1;
+            }
+            if index != start || p.next_press(t) == Press::AtEnd {
+                break;
+            }
+            p = reduce(p, Action::LessonNext(t));
+            for _ in 0..30 {
+                t += 1000.0 / 60.0;
+                p = reduce(p, Action::Tick(1000.0 / 60.0));
+            }
+        }
+    }
+    assert!(checked >= 30, "{checked} steps checked");
+}

@@ -49,16 +49,23 @@ impl Playground {
         match action {
             Action::FrameWork(_) => return false, // handled above
             Action::Tick(real_ms) => {
-                let (was_playing, held) = (self.playback.playing, self.holds_for_prediction());
                 let lesson_before = self.lesson.clone();
                 let carried = self.carry_kept_press(real_ms);
+                // Whether to play this frame is read after a kept press was
+                // carried out: a press that opened the next step paused it,
+                // and the new step opens at its set-up's instant, not one
+                // frame into its scene.
+                let entered = carried
+                    && self.lesson.as_ref().map(|l| (l.index, l.step))
+                        != lesson_before.as_ref().map(|l| (l.index, l.step));
+                let (was_playing, held) = (self.playback.playing, self.holds_for_prediction());
                 if self.timeline.pending().is_some() {
                     // A seek or a link too big for one frame goes on first.
                     self.timeline.catch_up();
                     if let Some(pair) = &mut self.other_run {
                         pair.settle(self.timeline.engine());
                     }
-                } else if was_playing && !held {
+                } else if was_playing && !held && !entered {
                     self.tick(real_ms.clamp(0.0, MAX_TICK_MS));
                     self.pause_when_waited();
                 } else if !carried && self.lesson == lesson_before {
@@ -210,6 +217,9 @@ impl Playground {
                 }
             }
             Action::LessonBack => self.clicker_back(),
+            Action::Blank => self.blank = !self.blank,
+            Action::Unblank if self.blank => self.blank = false,
+            Action::Unblank => return false,
             // This window's panel measured the narration, or the projector's did.
             Action::NarrationPages(pages) | Action::AudiencePages(pages) => {
                 if self
