@@ -41,7 +41,7 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
     let errors_write_nothing = use_state(|| false);
     let on_paste = super::keep_typed(&pasted);
     let on_pick = {
-        let picked = picked.clone();
+        let (picked, too_big) = (picked.clone(), too_big.clone());
         Callback::from(move |e: Event| {
             let Some(input) = super::target::<web_sys::HtmlInputElement>(&e) else {
                 return;
@@ -49,21 +49,46 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
             let Some(list) = input.files() else { return };
             let files: Vec<web_sys::File> =
                 (0..list.length()).filter_map(|i| list.get(i)).collect();
-            let picked = picked.clone();
+            let (picked, too_big) = (picked.clone(), too_big.clone());
             wasm_bindgen_futures::spawn_local(async move {
                 let mut read = Vec::new();
+                let mut refused = None;
                 for f in files {
+                    let name = workqueue_core::shown(&f.name()).into_owned();
                     if f.size() > MAX_PAGE_BYTES as f64 {
-                        continue;
+                        refused = Some(format!(
+                            "{name}: {} KB of Go: the page reads at most {} KB; run `wqsim import` on the files instead.",
+                            (f.size() / 1024.0).ceil(),
+                            MAX_PAGE_BYTES / 1024
+                        ));
+                        break;
                     }
-                    let text = wasm_bindgen_futures::JsFuture::from(f.text())
+                    let bytes = wasm_bindgen_futures::JsFuture::from(f.array_buffer())
                         .await
-                        .ok()
-                        .and_then(|v| v.as_string())
+                        .map(|b| js_sys::Uint8Array::new(&b).to_vec())
                         .unwrap_or_default();
-                    read.push((f.name(), text));
+                    // Go source is UTF-8, as `wqsim import` reads it.
+                    match String::from_utf8(bytes) {
+                        Ok(text) => read.push((f.name(), text)),
+                        Err(e) => {
+                            let at = e.utf8_error().valid_up_to();
+                            let line =
+                                1 + e.as_bytes()[..at].iter().filter(|b| **b == b'\n').count();
+                            refused = Some(format!("{name}: line {line}: not UTF-8 text, as Go source is: save it as UTF-8 and pick it again."));
+                            break;
+                        }
+                    }
                 }
-                picked.set(read);
+                match refused {
+                    Some(why) => {
+                        picked.set(Vec::new());
+                        too_big.set(Some(why));
+                    }
+                    None => {
+                        too_big.set(None);
+                        picked.set(read);
+                    }
+                }
             });
         })
     };
@@ -191,9 +216,9 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
                 <div class="import-result" data-testid="import-result">
                     <p><strong>{ format!("{} controller{}: ", names.len(), if names.len() == 1 { "" } else { "s" }) }</strong>{ names.join(", ") }</p>
                     <h3>{"Taken from your code"}</h3>
-                    <ul class="found" data-testid="import-taken">{ for taken.iter().map(|t| html! { <li class="mono">{ workqueue_core::shown(t).into_owned() }</li> }) }</ul>
+                    <ul class="found" data-testid="import-taken">{ for notes(taken) }</ul>
                     <h3>{"Not in your code, or not understood"}</h3>
-                    <ul class="found" data-testid="import-unread">{ for unread.iter().map(|t| html! { <li class="mono">{ workqueue_core::shown(t).into_owned() }</li> }) }</ul>
+                    <ul class="found" data-testid="import-unread">{ for notes(unread) }</ul>
                     <h3>{"What your code does not say"}</h3>
                     <div class="grid3">
                         { number_field("import-objects", "Objects per controller", &objects) }
@@ -360,3 +385,23 @@ mod tests {
         }
     }
 }
+
+/// The notes a list shows: each escaped, the first [`MAX_NOTES`] of them,
+/// then how many more there are (a file with tens of thousands of flags
+/// would otherwise put megabytes of text in the dialog).
+fn notes(list: &[String]) -> impl Iterator<Item = Html> + '_ {
+    let more = list.len().saturating_sub(MAX_NOTES);
+    list.iter()
+        .take(MAX_NOTES)
+        .map(|t| {
+            let t: String = t.chars().take(MAX_NOTE_CHARS).collect();
+            html! { <li class="mono">{ workqueue_core::shown(&t).into_owned() }</li> }
+        })
+        .chain((more > 0).then(|| html! {
+            <li class="hint">{ format!("… and {more} more (`wqsim import` lists them all)") }</li>
+        }))
+}
+
+/// Notes a list of the dialog shows, and characters a note shows, at most.
+const MAX_NOTES: usize = 300;
+const MAX_NOTE_CHARS: usize = 400;

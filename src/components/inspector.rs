@@ -187,7 +187,12 @@ impl InspectorProps {
 
 #[function_component(Inspector)]
 pub fn inspector(props: &InspectorProps) -> Html {
-    let Some(key) = props.selected.clone() else {
+    // A key is text from a file or a link: shown escaped.
+    let Some(key) = props
+        .selected
+        .as_deref()
+        .map(|k| workqueue_core::shown(k).into_owned())
+    else {
         return html! {
             <section class="panel inspector" aria-label="Why is this key waiting?">
                 <h2>{"Why is this key waiting?"}</h2>

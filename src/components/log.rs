@@ -34,7 +34,13 @@ pub fn event_log(props: &EventLogProps) -> Html {
             .log()
             .iter()
             .rev()
-            .map(|e| (e.seq, format::dur(e.at.since_t0()), sim.describe(e)))
+            .map(|e| {
+                (
+                    e.seq,
+                    format::dur(e.at.since_t0()),
+                    workqueue_core::shown(&sim.describe(e)).into_owned(),
+                )
+            })
             .filter(|(_, _, text)| needle.is_empty() || text.contains(&needle))
             .take(SHOWN)
             .collect();

@@ -64,8 +64,10 @@ impl SharedView {
             .sum();
         let (requests, waited) = m.client_totals();
         SharedView {
-            by_all: format!("shared by {}", names.join(", ")),
-            by_sharers: format!("passed to {}", sharers.join(", ")),
+            // Names are text from a file or a link: shown escaped.
+            by_all: workqueue_core::shown(&format!("shared by {}", names.join(", "))).into_owned(),
+            by_sharers: workqueue_core::shown(&format!("passed to {}", sharers.join(", ")))
+                .into_owned(),
             global: global.zip(s.crossplane.as_ref()).map(|(tokens, cp)| {
                 let d = cp.derived();
                 BucketView {
@@ -125,7 +127,7 @@ fn client_part(c: &ClientView) -> Html {
                         let low = *tokens < 1.0;
                         html! {
                             <li class={classes!("client-kind", low.then_some("debt"))} data-testid="client-kind" data-kind={kinds.join(",")}>
-                                <span class="kind">{ kinds.join(", ") }</span>
+                                <span class="kind">{ workqueue_core::shown(&kinds.join(", ")).into_owned() }</span>
                                 <meter min="0" max={c.burst.to_string()} value={tokens.max(0.0).to_string()}></meter>
                                 <span class="level">{ format!("{:.1}/{}", tokens, c.burst) }</span>
                             </li>

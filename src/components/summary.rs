@@ -47,7 +47,7 @@ pub fn run_summary(props: &RunSummaryProps) -> Html {
                     } }
                     { row("Last key converged", s.last_converged_at.map_or_else(|| "not yet".to_string(), |t| format::about(t.since_t0())), "last-converged") }
                     { row("Reconciles per second", format!("{:.2}", s.reconciles_per_second), "reconciles-per-second") }
-                    { for s.requests.iter().filter(|k| k.requests > 0).map(|k| row(&format!("API requests, {}", k.kind), format!("{} ({:.2}/s)", format::count(k.requests), k.per_second), "requests")) }
+                    { for s.requests.iter().filter(|k| k.requests > 0).map(|k| row(&format!("API requests, {}", workqueue_core::shown(&k.kind)), format!("{} ({:.2}/s)", format::count(k.requests), k.per_second), "requests")) }
                     { row("Deepest queue", format::count(s.deepest_queue), "deepest-queue") }
                 </tbody>
             </table>

@@ -6,6 +6,7 @@
 
 use std::collections::BTreeMap;
 
+use workqueue_core::validate::MAX_REQUESTS_PER_RECONCILE;
 use workqueue_core::{Duration, Instant, Outcome, Scenario, ScenarioError, Script, MILLISECOND};
 
 /// The author's figures; `None` keeps what the import assumed.
@@ -90,21 +91,31 @@ pub fn writes_of(text: &str) -> Result<BTreeMap<String, u32>, String> {
         .filter(|p| !p.is_empty())
     {
         let spaced = part.replace(['=', ':'], " ");
-        let mut words: Vec<&str> = spaced.split_whitespace().collect();
-        let n = match words.last().map(|w| w.parse::<u32>()) {
-            Some(Ok(n)) if words.len() > 1 => {
-                words.pop();
-                n
+        let words: Vec<&str> = spaced.split_whitespace().collect();
+        let shown = workqueue_core::shown(part);
+        let (kind, n) = match words.as_slice() {
+            [kind] => (*kind, 1),
+            [kind, count] => match count.parse::<u32>() {
+                Ok(n) if n <= MAX_REQUESTS_PER_RECONCILE => (*kind, n),
+                _ => {
+                    return Err(format!(
+                        "\"{shown}\": {} is not a number of writes: write a whole number from 0 to {MAX_REQUESTS_PER_RECONCILE}, as in Secret 1",
+                        workqueue_core::shown(count)
+                    ))
+                }
+            },
+            _ => {
+                return Err(format!(
+                    "\"{shown}\" is not one kind and its count: write it as Secret 1, ConfigMap 2"
+                ))
             }
-            _ => 1,
         };
-        let kind = words.join("");
-        if kind.is_empty() || kind.parse::<u64>().is_ok() {
+        if kind.parse::<f64>().is_ok() {
             return Err(format!(
-                "{part:?} names no kind: write it as Secret 1, ConfigMap 2"
+                "\"{shown}\" names no kind: write it as Secret 1, ConfigMap 2"
             ));
         }
-        let m: &mut u32 = out.entry(kind).or_default();
+        let m: &mut u32 = out.entry(kind.to_string()).or_default();
         *m = m.saturating_add(n);
     }
     Ok(out)
@@ -141,6 +152,20 @@ mod tests {
         assert_eq!(writes_of("  ").unwrap().len(), 0);
         assert_eq!(writes_of("Secret 1, Secret 2").unwrap()["Secret"], 3);
         assert!(writes_of("Secret 1, 4").unwrap_err().starts_with("\"4\""));
+        // A count that is not a whole number of writes is refused, never
+        // glued onto the kind.
+        for bad in [
+            "Secret 1e3",
+            "Secret -1",
+            "Secret 99999999999999999999",
+            "Secret 1001",
+            "Secret 2.5",
+        ] {
+            let e = writes_of(bad).unwrap_err();
+            assert!(e.contains("is not a number of writes"), "{bad}: {e}");
+        }
+        let e = writes_of("<img src=x onerror=alert(1)> 2").unwrap_err();
+        assert!(e.contains("is not one kind and its count"), "{e}");
     }
 
     #[test]

@@ -414,9 +414,15 @@ fn controller(s: &Scenario, i: usize, c: &ControllerSpec, kind: &str, uses: &mut
             "\t// Giving up after {n} requeues is up to its Reconcile:\n\t//\n\t//\tif err != nil && r.queue.NumRequeues(req) >= {n} {{\n\t//\t\treturn ctrl.Result{{}}, reconcile.TerminalError(err)\n\t//\t}}\n"
         );
     }
+    // Under Crossplane the global bucket gates a reconciler only through
+    // crossplane-runtime's wrapper: the pasted code runs as the stage does.
+    let name = quote(&name_of(s, i));
+    let reconciler = match s.crossplane {
+        Some(_) => format!("ratelimiter.NewReconciler({name}, reconciler, o.GlobalRateLimiter)"),
+        None => "reconciler".to_string(),
+    };
     out += &format!(
-        "\tif err := ctrl.NewControllerManagedBy(mgr).\n\t\tNamed({}).\n\t\tFor(&apiv1.{kind}{{}}).\n\t\tWithOptions({options}).\n\t\tComplete(reconciler); err != nil {{\n\t\tpanic(err)\n\t}}\n",
-        quote(&name_of(s, i))
+        "\tif err := ctrl.NewControllerManagedBy(mgr).\n\t\tNamed({name}).\n\t\tFor(&apiv1.{kind}{{}}).\n\t\tWithOptions({options}).\n\t\tComplete({reconciler}); err != nil {{\n\t\tpanic(err)\n\t}}\n"
     );
     out
 }

@@ -22,7 +22,7 @@ pub const MAX_DEPTH: usize = 200;
 /// several functions for each.
 pub const BRACKET_WEIGHT: usize = 8;
 /// What a closed bracket still counts (`f(…)` is a node of the tree).
-const CLOSED_WEIGHT: usize = 2;
+const CLOSED_WEIGHT: usize = 1;
 
 impl Source {
     /// Parses `text` (whose first line is line `offset + 1` of its file),
@@ -111,7 +111,7 @@ fn depth_of(
                 levels.push(0);
             }
             // A closed bracket no longer holds the parser in it: it stays
-            // one node of the tree (a call, an index) counted as two.
+            // one node of the tree (a call, an index) counted as one.
             Token::Operator(O::ParenRight | O::BarackRight | O::BraceRight) => {
                 if levels.len() > 1 {
                     total -= levels.pop()?;

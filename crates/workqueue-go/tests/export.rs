@@ -115,6 +115,13 @@ fn every_export_reads_back_to_the_same_set_up() {
         let back = import(&[("main.go".into(), code.clone())])
             .unwrap_or_else(|e| panic!("{name}: {e}\n{code}"));
         assert_eq!(SetUp::of(&back.scenario), SetUp::of(&s), "{name}\n{code}");
+        // The pasted code runs as the stage does: under Crossplane the
+        // global bucket gates each reconciler through its wrapper.
+        assert!(
+            !back.unread.iter().any(|f| f.text.contains("not wrapped")),
+            "{name}: {:#?}",
+            back.unread
+        );
     }
 }
 

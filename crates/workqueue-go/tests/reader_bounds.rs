@@ -112,7 +112,7 @@ fn long_chains_are_refused_with_their_line_and_limit() {
     }
 }
 
-/// Real code nests far less than the limit: a builder chain of twenty
+/// Real code nests far less than the limit: a builder chain of fifty
 /// links, a composite literal four deep, a sum of forty terms.
 #[test]
 fn ordinary_nesting_is_read() {
@@ -133,7 +133,7 @@ func main() {{
 }}
 "#,
         vec!["\"x\""; 40].join(" +\n\t"),
-        ".\n\t\tOwns(&v1.Part{})".repeat(18)
+        ".\n\t\tOwns(&v1.Part{})".repeat(50)
     );
     let got = on_small_stack(move || import(&[("main.go".into(), src)])).expect("read");
     assert_eq!(got.scenario.controllers[0].controller.workers, 4);

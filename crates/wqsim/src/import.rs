@@ -72,11 +72,22 @@ fn assumptions(
                     Some(duration_of(&value("--outage")?).map_err(|e| format!("--outage: {e}"))?)
             }
             "--writes" => {
-                let (controller, kinds) = split(&value("--writes")?);
-                let kinds = writes_of(&kinds).map_err(|e| format!("--writes: {e}"))?;
-                match a.writes.iter_mut().find(|(c, ..)| *c == controller) {
-                    Some((_, _, w)) => w.extend(kinds),
-                    None => a.writes.push((controller, None, kinds)),
+                // Each item may name its controller: `a:Secret=2,b:Secret=3`.
+                for item in value("--writes")?
+                    .split(',')
+                    .filter(|i| !i.trim().is_empty())
+                {
+                    let (controller, kinds) = split(item);
+                    let kinds = writes_of(&kinds).map_err(|e| format!("--writes: {e}"))?;
+                    match a.writes.iter_mut().find(|(c, ..)| *c == controller) {
+                        Some((_, _, w)) => {
+                            for (k, n) in kinds {
+                                let m = w.entry(k).or_default();
+                                *m = m.saturating_add(n);
+                            }
+                        }
+                        None => a.writes.push((controller, None, kinds)),
+                    }
                 }
             }
             "--own-writes" => {
@@ -124,6 +135,14 @@ fn walk(dir: &Path, seen: &mut HashSet<PathBuf>, out: &mut Vec<PathBuf>) -> Resu
         .map_err(|e| format!("cannot read {}: {e}", shown(&dir.display().to_string())))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .collect();
+    // A project is a few thousand files: a walk of the whole disk stops
+    // at once with what to do instead.
+    if seen.len() + out.len() + entries.len() > MAX_ENTRIES {
+        return Err(format!(
+            "{}: more than {MAX_ENTRIES} files and folders below it: point wqsim import at the controller's own folder (cmd/, internal/controller/) or its files",
+            shown(&dir.display().to_string())
+        ));
+    }
     entries.sort();
     for p in entries {
         let name = p
@@ -140,6 +159,9 @@ fn walk(dir: &Path, seen: &mut HashSet<PathBuf>, out: &mut Vec<PathBuf>) -> Resu
     }
     Ok(())
 }
+
+/// Files and folders a walk looks at, at most.
+const MAX_ENTRIES: usize = 20_000;
 
 /// Go files named, and those below directories named: regular files only
 /// (a device, a pipe or a socket named `x.go` is refused before it is

@@ -176,3 +176,51 @@ fn every_verb_has_help() {
         }
     }
 }
+
+/// Write counts that are not a whole number of writes are refused by name,
+/// never glued onto the kind; each item of a list names its own controller.
+#[test]
+fn writes_are_read_whole_or_refused() {
+    let dir = temp_dir("writes");
+    let go = dir.join("main.go");
+    std::fs::write(&go, CONTROLLER).unwrap();
+    for bad in ["Secret=1e3", "Secret=-1", "Secret=99999999999999999999"] {
+        let out = wqsim(&[
+            "import".as_ref(),
+            go.as_os_str(),
+            "--writes".as_ref(),
+            bad.as_ref(),
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {err}");
+        assert!(err.contains("is not a number of writes"), "{bad}: {err}");
+    }
+    let out = wqsim(&[
+        "import".as_ref(),
+        go.as_os_str(),
+        "--writes".as_ref(),
+        "w:Secret=2,w:ConfigMap=3".as_ref(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        s["controllers"][0]["writes"],
+        serde_json::json!({"ConfigMap": 3, "Secret": 2})
+    );
+}
+
+/// A walk of a whole disk stops at once, saying where to point instead.
+#[test]
+fn a_walk_of_everything_is_refused_at_once() {
+    let out = wqsim_bounded(&[Path::new("/usr")]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("files and folders below it") || err.contains("bytes"),
+        "{err}"
+    );
+}
