@@ -366,26 +366,6 @@ fn assume(s: &Scenario, f: &Figures) -> Result<Scenario, String> {
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::speed_for;
-
-    #[test]
-    fn a_run_of_minutes_opens_at_a_speed_that_plays_it_in_about_half_a_minute() {
-        use workqueue_core::SECOND;
-        assert_eq!(speed_for(10 * SECOND), 1.0);
-        for minutes in [1, 5, 15, 60] {
-            let d = minutes * 60 * SECOND;
-            let s = speed_for(d);
-            let real = d.as_nanos() as f64 / s / SECOND.as_nanos() as f64;
-            assert!(
-                (12.0..=30.0).contains(&real),
-                "{minutes} min plays in {real} s at {s}x"
-            );
-        }
-    }
-}
-
 /// The notes a list shows: each escaped, the first [`MAX_NOTES`] of them,
 /// then how many more there are (a file with tens of thousands of flags
 /// would otherwise put megabytes of text in the dialog).
@@ -405,3 +385,23 @@ fn notes(list: &[String]) -> impl Iterator<Item = Html> + '_ {
 /// Notes a list of the dialog shows, and characters a note shows, at most.
 const MAX_NOTES: usize = 300;
 const MAX_NOTE_CHARS: usize = 400;
+
+#[cfg(test)]
+mod tests {
+    use super::speed_for;
+
+    #[test]
+    fn a_run_of_minutes_opens_at_a_speed_that_plays_it_in_about_half_a_minute() {
+        use workqueue_core::SECOND;
+        assert_eq!(speed_for(10 * SECOND), 1.0);
+        for minutes in [1, 5, 15, 60] {
+            let d = minutes * 60 * SECOND;
+            let s = speed_for(d);
+            let real = d.as_nanos() as f64 / s / SECOND.as_nanos() as f64;
+            assert!(
+                (12.0..=30.0).contains(&real),
+                "{minutes} min plays in {real} s at {s}x"
+            );
+        }
+    }
+}
