@@ -319,7 +319,13 @@ pub fn app() -> Html {
                 { notices }
                 <main class="audience-layout" data-testid="audience">
                     { lesson_panel }
-                    { stage }
+                    <div class="audience-main">
+                        <p class="audience-clock" aria-live="off">
+                            <span class="clock-label">{"virtual time"}</span>
+                            <output data-testid="clock">{ crate::format::clock(state.now()) }</output>
+                        </p>
+                        { stage }
+                    </div>
                 </main>
                 <div class="sr-only" aria-live="polite" data-testid="narration">{ narration }</div>
             </>

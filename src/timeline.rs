@@ -337,19 +337,47 @@ impl Timeline {
     /// Plays to the next instant anything happens; that instant, if any.
     pub fn step(&mut self) -> Option<Instant> {
         let t = self.next_instant()?;
-        self.advance_to(t);
+        // The whole instant, however many keys it holds: a step lands on
+        // an event, never within one (and back retraces it exactly).
+        while !self.advance_to(t) {}
         Some(t)
     }
 
-    /// Back to the previous event in the stage's log (or the start).
+    /// Back to the previous event (or the start): the very instant, and
+    /// the very run, that [`Timeline::step`] reached there going forward.
+    /// The log keeps only some keys' events, so the instant is found by
+    /// replaying event by event from the checkpoint before it.
     pub fn step_back(&mut self) {
         let now = self.now();
-        let prev = self
-            .engine
-            .controllers()
-            .filter_map(|(_, c)| c.log().iter().rev().map(|e| e.at).find(|at| *at < now))
-            .max();
-        self.seek(prev.unwrap_or(Instant::T0));
+        let mut from = now;
+        loop {
+            // The latest checkpoint strictly before `from`.
+            let start = self
+                .checkpoints
+                .iter()
+                .map(Manager::now)
+                .filter(|t| *t < from)
+                .max()
+                .unwrap_or(Instant::T0);
+            self.seek(start);
+            while self.pending.is_some() {
+                self.catch_up();
+            }
+            let mut prev = None;
+            while let Some(t) = self.next_instant().filter(|t| *t < now) {
+                while !self.advance_to(t) {}
+                prev = Some(t);
+            }
+            match prev {
+                // Forward stepping lands where `advance_to` lands: here.
+                Some(_) => return,
+                None if start == Instant::T0 => {
+                    self.seek(Instant::T0);
+                    return;
+                }
+                None => from = start,
+            }
+        }
     }
 
     /// Why the run is stuck, if it is.

@@ -5,7 +5,7 @@
 
 use yew::prelude::*;
 
-use super::toolbar::Modal;
+use super::modal::Modal;
 use crate::lesson_worker::LessonWorker;
 use crate::share::Shared;
 use crate::state::{Action, GoImport};

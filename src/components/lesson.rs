@@ -32,6 +32,9 @@ pub struct LessonPanelProps {
     /// The run's scenario as it is when asked: a goal is checked on it at
     /// the click, never while rendering.
     pub scenario_now: Callback<(), Scenario>,
+    /// The run's settings, where an exercise needs the form and the page
+    /// does not show it (a workshop): only on a step with a goal.
+    pub settings: Option<crate::settings::Settings>,
 }
 
 impl LessonPanelProps {
@@ -43,7 +46,15 @@ impl LessonPanelProps {
     ) -> LessonPanelProps {
         let opening = state.pending_lesson.as_ref().map(Opening::of);
         let reading = opening.as_ref().is_some_and(Opening::reading);
+        let exercise = state.lesson.as_ref().is_some_and(|l| {
+            state
+                .library
+                .get(l.index)
+                .is_some_and(|x| x.steps.get(l.step).is_some_and(|s| s.goal.is_some()))
+        });
+        let room = state.mode.workshop || state.mode.audience || state.mode.presenter;
         LessonPanelProps {
+            settings: (exercise && room).then(|| state.settings.clone()),
             mode: state.mode,
             focus_guess: state.focus_guess,
             step: (!reading).then(|| state.step_shown(now_ms())).flatten(),
@@ -309,7 +320,9 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                         })
                     };
                     let figures = shown.figures.clone();
-                    html! { <super::goal::GoalCheck describe={goal.describe.clone()} {figures} {on_check} /> }
+                    // On a projector the form is hidden: the exercise brings it.
+                    let settings = props.settings.clone().map(|s| (s, d.clone()));
+                    html! { <super::goal::GoalCheck describe={goal.describe.clone()} {figures} {on_check} {settings} /> }
                 }
                 None => html! {},
             } }

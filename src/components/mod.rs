@@ -18,6 +18,7 @@ pub mod lesson;
 pub mod log;
 pub mod manager_stage;
 pub mod metrics;
+pub mod modal;
 pub mod presenter;
 pub mod provider_panel;
 pub mod settings_panel;

@@ -119,13 +119,13 @@ impl Library {
             .map(|(c, (value, met))| Figure {
                 text: match value {
                     Ok(v) => {
-                        let bounds: Vec<String> =
-                            [("at most", c.at_most), ("at least", c.at_least)]
-                                .into_iter()
-                                .filter_map(|(word, b)| {
-                                    b.map(|b| format!("{word} {}", v.like(b).text()))
-                                })
-                                .collect();
+                        let bounds: Vec<String> = [
+                            ("at most", c.at_most.map(|b| b.value())),
+                            ("at least", c.at_least.map(|b| b.value())),
+                        ]
+                        .into_iter()
+                        .filter_map(|(word, b)| b.map(|b| format!("{word} {}", v.like(b).text())))
+                        .collect();
                         format!("{} ({})", v.text(), bounds.join(", "))
                     }
                     Err(e) => e,

@@ -5,8 +5,9 @@
 use gosyn::ast::Expression;
 use workqueue_core::format_go_duration;
 
-use crate::eval::{describe, name_of, qualified, Options, Value};
+use crate::eval::{describe, name_of, qualified};
 use crate::import::{pos, Found_, Reader};
+use crate::value::{Options, Value};
 
 impl Reader<'_> {
     /// `ctrl.NewControllerManagedBy(mgr).Named(…).For(&X{}).WithOptions(…).Complete(r)`,

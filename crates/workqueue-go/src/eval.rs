@@ -10,46 +10,7 @@ use workqueue_core::{Duration, LimiterConfig, MILLISECOND, SECOND};
 
 use crate::literal::unquote;
 use crate::num::whole;
-
-/// A value the set-up computes.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Value {
-    Num(f64),
-    Dur(Duration),
-    Str(String),
-    Bool(bool),
-    Limiter(LimiterConfig),
-    /// `rate.NewLimiter(qps, burst)`, before a `BucketRateLimiter` wraps it.
-    Rate {
-        qps: f64,
-        burst: i64,
-    },
-    /// `flowcontrol.NewTokenBucketRateLimiter(qps, burst)`: a client's limiter.
-    ClientBucket {
-        qps: f64,
-        burst: i64,
-    },
-    /// `ratelimiter.NewGlobal(R)`: Crossplane's global bucket.
-    Global(u32),
-    Options(Options),
-    Unknown(String),
-}
-
-/// Controller options as written (`controller.Options`, the manager's
-/// `config.Controller`, crossplane-runtime's `controller.Options`).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Options {
-    pub workers: Option<u32>,
-    pub limiter: Option<LimiterConfig>,
-    pub priority_queue: Option<bool>,
-    pub timeout: Option<Duration>,
-    /// Crossplane's `--max-reconcile-rate`, from its global bucket.
-    pub crossplane: Option<u32>,
-    /// Fields written but not read, with why (`MaxConcurrentReconciles: r.Workers …`).
-    pub unread: Vec<String>,
-    /// Fields read and not modelled (crossplane-runtime's `PollInterval`).
-    pub ignored: Vec<String>,
-}
+use crate::value::{Options, Value};
 
 /// Names and their values, as the set-up assigns them.
 #[derive(Default)]

@@ -16,10 +16,11 @@ use workqueue_core::{
 };
 use workqueue_core::{CrossplaneConfig, Outcome, Script};
 
-use crate::eval::{name_of, qualified, Env, Options, Value, FLAG_KINDS};
+use crate::eval::{name_of, qualified, Env, FLAG_KINDS};
 use crate::gomod::Version;
 use crate::paste::{is_go_mod, pieces, without_bom, Piece};
 use crate::source::Source;
+use crate::value::{Options, Value};
 
 mod scenario;
 

@@ -16,5 +16,6 @@ pub mod literal;
 mod num;
 mod paste;
 mod source;
+mod value;
 
 pub use import::{import, Found, ImportError, Imported, MAX_BYTES};

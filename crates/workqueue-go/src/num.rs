@@ -6,7 +6,7 @@
 use gosyn::token::Operator;
 use workqueue_core::Duration;
 
-use crate::eval::Value;
+use crate::value::Value;
 
 /// `ns` nanoseconds as a `time.Duration`, when an int64 holds it.
 pub fn duration(ns: f64) -> Result<Duration, String> {

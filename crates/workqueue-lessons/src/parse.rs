@@ -567,6 +567,11 @@ fn step(draft: Draft) -> Result<Step, LessonError> {
                 "a goal has at least one condition".into(),
             ));
         }
+        for (i, c) in g.conditions.iter().enumerate() {
+            c.check_units().map_err(|(field, reason)| {
+                checked(format!("goal.conditions[{i}].{field}"), reason)
+            })?;
+        }
         if let Some(i) = g
             .conditions
             .iter()

@@ -46,25 +46,69 @@ pub struct Goal {
 pub struct Condition {
     pub query: Query,
     #[serde(default, deserialize_with = "bound")]
-    pub at_most: Option<f64>,
+    pub at_most: Option<Bound>,
     #[serde(default, deserialize_with = "bound")]
-    pub at_least: Option<f64>,
+    pub at_least: Option<Bound>,
+}
+
+/// A goal's bound as written: a plain number (a count, a rate), or a Go
+/// duration with its unit (`"40s"`), kept in nanoseconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Bound {
+    Number(f64),
+    Duration(f64),
+}
+
+impl Bound {
+    /// The bound in the query's own unit (nanoseconds for a time).
+    pub fn value(self) -> f64 {
+        match self {
+            Bound::Number(n) | Bound::Duration(n) => n,
+        }
+    }
 }
 
 /// A bound: a number, or a Go duration string read as nanoseconds.
-fn bound<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+fn bound<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Bound>, D::Error> {
     #[derive(Deserialize)]
     #[serde(untagged)]
-    enum Bound {
+    enum Written {
         Number(f64),
         Text(String),
     }
-    match Bound::deserialize(d)? {
-        Bound::Number(n) if n.is_finite() => Ok(Some(n)),
-        Bound::Number(n) => Err(serde::de::Error::custom(format!("{n} is not a bound"))),
-        Bound::Text(t) => workqueue_core::parse_go_duration(&t)
-            .map(|d| Some(d.as_nanos() as f64))
+    match Written::deserialize(d)? {
+        Written::Number(n) if n.is_finite() => Ok(Some(Bound::Number(n))),
+        Written::Number(n) => Err(serde::de::Error::custom(format!("{n} is not a bound"))),
+        Written::Text(t) => workqueue_core::parse_go_duration(&t)
+            .map(|d| Some(Bound::Duration(d.as_nanos() as f64)))
             .map_err(serde::de::Error::custom),
+    }
+}
+
+impl Condition {
+    /// A bound written without a unit where the figure is a time (`35`
+    /// where `"35s"` was meant, read as 35 ns: an exercise no one could
+    /// pass), or with one where it is a count: the field at fault and why.
+    pub fn check_units(&self) -> Result<(), (&'static str, String)> {
+        let time = self.query.gives_time();
+        for (field, b) in [("at_most", self.at_most), ("at_least", self.at_least)] {
+            match (b, time) {
+                (Some(Bound::Number(n)), true) => {
+                    return Err((
+                        field,
+                        format!("{n} has no unit, and this figure is a time: write it with one, as \"{n}s\" or \"{n}ms\""),
+                    ))
+                }
+                (Some(Bound::Duration(_)), false) => {
+                    return Err((
+                        field,
+                        "this figure is a count or a rate, not a time: write a plain number".into(),
+                    ))
+                }
+                _ => {}
+            }
+        }
+        Ok(())
     }
 }
 
@@ -140,6 +184,22 @@ pub enum Query {
         #[serde(with = "duration")]
         until: Instant,
     },
+}
+
+impl Query {
+    /// Whether the figure is a time (a duration or an instant), so a bound
+    /// on it is written with a unit.
+    pub fn gives_time(&self) -> bool {
+        matches!(
+            self,
+            Query::WaitAfterFailure { .. }
+                | Query::NextWait { .. }
+                | Query::NthReconcile { .. }
+                | Query::WaitForWorker { .. }
+                | Query::ConvergedAt { .. }
+                | Query::ClientWait { .. }
+        )
+    }
 }
 
 /// An answer: a number in a unit of its own, shown as the page shows it.
@@ -513,7 +573,7 @@ impl Condition {
     /// Whether `value` is within the bounds.
     pub fn met_by(&self, value: Value) -> bool {
         let x = value.number();
-        self.at_most.is_none_or(|m| x <= m) && self.at_least.is_none_or(|m| x >= m)
+        self.at_most.is_none_or(|m| x <= m.value()) && self.at_least.is_none_or(|m| x >= m.value())
     }
 }
 

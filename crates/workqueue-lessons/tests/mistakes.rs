@@ -96,6 +96,24 @@ fn each_field_mistake_is_named_on_its_line() {
             replace: [r#"["waiting"]"#, r#"["waiting", "backlog"]"#],
             refused: ("backlog", Field::Contains("lanes"), Some("backlog")),
         },
+        // A time goal's bound without its unit would read as nanoseconds:
+        // an exercise no one could pass. Refused where it is written.
+        Mistake {
+            name: "a time bound without a unit",
+            replace: [
+                "  \"question\": {\n    \"ask\": \"How many requeues in the first second?\",\n    \"unit\": \"requeues\",\n    \"query\": {\"requeues\": {\"until\": \"1s\"}}\n  }",
+                "  \"goal\": {\"describe\": \"converge\", \"conditions\": [\n    {\"query\": {\"converged_at\": {\"until\": \"10m\"}},\n     \"at_most\": 35}\n  ]}",
+            ],
+            refused: ("\"at_most\": 35", Field::EndsWith("goal.conditions[0].at_most"), Some("no unit")),
+        },
+        Mistake {
+            name: "a count bound with a unit",
+            replace: [
+                "  \"question\": {\n    \"ask\": \"How many requeues in the first second?\",\n    \"unit\": \"requeues\",\n    \"query\": {\"requeues\": {\"until\": \"1s\"}}\n  }",
+                "  \"goal\": {\"describe\": \"few\", \"conditions\": [\n    {\"query\": {\"requeues\": {\"until\": \"1s\"}},\n     \"at_most\": \"5s\"}\n  ]}",
+            ],
+            refused: ("\"at_most\": \"5s\"", Field::EndsWith("goal.conditions[0].at_most"), Some("not a time")),
+        },
         Mistake {
             name: "a scenario mistake, named under the setup",
             replace: [
