@@ -479,9 +479,7 @@ impl Settings {
                     &mut errors,
                 )
                 .unwrap_or(10);
-            s.crossplane = Some(CrossplaneConfig {
-                max_reconcile_rate: r,
-            });
+            s.crossplane = Some(CrossplaneConfig::note_2021(r));
         }
         s.controllers[0].controller = ControllerConfig {
             workers: self

@@ -12,9 +12,7 @@ impl Reader<'_> {
         let mut s = Scenario::new("imported");
         s.duration_ns = 10 * 60 * workqueue_core::SECOND;
         let crossplane = self.controllers.iter().find_map(|c| c.options.crossplane);
-        s.crossplane = crossplane.map(|r| CrossplaneConfig {
-            max_reconcile_rate: r,
-        });
+        s.crossplane = crossplane.map(|r| CrossplaneConfig::note_2021(r));
         s.client = match (self.shared_client, self.qps, self.burst) {
             (Some((qps, burst)), _, _) => Some(ClientLimit {
                 qps,
