@@ -427,8 +427,9 @@ pub enum CrossplaneProfile {
     /// Crossplane core since v2.1, each controller an XR controller: R
     /// workers each, no global bucket, no client limit (QPS -1), a 1s-30s
     /// backoff, and the XR circuit breaker on the watch events that enqueue
-    /// an XR (burst 100, 1 token/s, 5 minutes open: v2.1.1's defaults); on
-    /// the priority queue (v2.2 and later; v2.1.x ran client-go's queue).
+    /// an XR (burst 100, 1 token/s, 5 minutes open: v2.1.1's defaults). The
+    /// queue is the controller's own (`queue`): v2.1.x ran client-go's,
+    /// v2.2 and later controller-runtime v0.23's priority queue.
     #[serde(rename = "core")]
     Core,
 }

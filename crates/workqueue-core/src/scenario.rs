@@ -485,14 +485,16 @@ impl Scenario {
         })
     }
 
-    /// The queue controller `c` runs on: its own `queue`, except under a
-    /// Crossplane of today (`provider`, `core`), which runs on
-    /// controller-runtime v0.23's priority queue: neither sets
-    /// `UsePriorityQueue`, and v0.23 makes it the default.
+    /// The queue controller `c` runs on: its own `queue` (the stage's
+    /// version switch), except in a provider of today, which runs on
+    /// controller-runtime v0.23's priority queue: crossplane-runtime v2.2
+    /// and later require v0.23.1 and leave `UsePriorityQueue` unset. Core
+    /// since v2.1 takes the switch too: v2.1.x required controller-runtime
+    /// v0.22 (client-go's queue), v2.2 and later v0.23 (the priority queue).
     pub fn queue_kind(&self, c: &ControllerSpec) -> QueueKind {
         match self.crossplane.map(|cp| cp.profile) {
-            Some(CrossplaneProfile::Provider | CrossplaneProfile::Core) => QueueKind::Priority,
-            Some(CrossplaneProfile::Note2021) | None => c.queue,
+            Some(CrossplaneProfile::Provider) => QueueKind::Priority,
+            Some(CrossplaneProfile::Note2021 | CrossplaneProfile::Core) | None => c.queue,
         }
     }
 

@@ -32,9 +32,10 @@ fn xp(profile: CrossplaneProfile, r: u32, reconcile_ms: i64) -> Scenario {
     s
 }
 
-/// The burst: 300 objects at t=0.
+/// The burst: 300 objects at t=0 (core on v2.2's priority queue).
 fn burst(profile: CrossplaneProfile, reconcile_ms: i64) -> Simulation {
     let mut s = xp(profile, 10, reconcile_ms);
+    s.first_mut().queue = QueueKind::Priority;
     s.first_mut().sources.push(Source::add_many("xr-", 300));
     Simulation::new(&s).unwrap()
 }
@@ -103,9 +104,10 @@ fn where_each_part_comes_from() {
             true,
             false,
         ),
+        // Core takes the controller's queue: client-go's here (v2.1.x).
         (
             CrossplaneProfile::Core,
-            QueueKind::Priority,
+            QueueKind::ClientGo,
             per_object(30),
             None,
             false,
@@ -132,6 +134,25 @@ fn where_each_part_comes_from() {
         // One client bucket per kind (each controller's), or none at all.
         let buckets = if client.is_some() { 2 } else { 0 };
         assert_eq!(m.client_levels().len(), buckets, "{profile:?}");
+    }
+}
+
+#[test]
+fn only_a_provider_of_today_forces_the_priority_queue() {
+    for (profile, on_priority) in [
+        (CrossplaneProfile::Note2021, QueueKind::Priority),
+        (CrossplaneProfile::Provider, QueueKind::Priority),
+        (CrossplaneProfile::Core, QueueKind::Priority),
+    ] {
+        let mut s = xp(profile, 10, 0);
+        s.first_mut().queue = QueueKind::Priority;
+        assert_eq!(s.queue_kind(s.first()), on_priority, "{profile:?}");
+        s.first_mut().queue = QueueKind::ClientGo;
+        let on_client_go = match profile {
+            CrossplaneProfile::Provider => QueueKind::Priority,
+            _ => QueueKind::ClientGo,
+        };
+        assert_eq!(s.queue_kind(s.first()), on_client_go, "{profile:?}");
     }
 }
 
@@ -227,8 +248,21 @@ fn the_2021_bucket_lets_a_hot_loop_of_10_a_second_run() {
 }
 
 #[test]
-fn core_s_breaker_stops_a_hot_loop() {
+fn core_s_breaker_stops_a_hot_loop_on_either_queue() {
     let sim = hot_loop(CrossplaneProfile::Core);
+    assert_eq!(sim.queue().kind(), QueueKind::ClientGo, "as v2.1.x");
+    assert_eq!(sim.inner_reconciles(), 124);
+    let mut s = sim.spec().clone();
+    s.queue = QueueKind::Priority;
+    let mut on_priority = Scenario::of("core v2.2", vec![s]);
+    on_priority.crossplane = Some(CrossplaneConfig {
+        max_reconcile_rate: 10,
+        profile: CrossplaneProfile::Core,
+    });
+    on_priority.duration_ns = 3600 * SECOND;
+    let mut sim = Simulation::new(&on_priority).unwrap();
+    sim.run_until(at_s(600));
+    assert_eq!(sim.queue().kind(), QueueKind::Priority);
     // Each Update costs two tokens and 100ms refills 0.1: 98 − 1.9k after
     // update k. Update 52 (5.2s) finds 1.2: its first call takes one, its
     // second opens the circuit; 53 updates enqueued. Probes strictly after
