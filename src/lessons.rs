@@ -20,7 +20,7 @@ pub const BUILT_IN_TITLES: [&str; 10] = [
     "5. Max-of: who wins?",
     "6. Forget, Done, and giving up",
     "7. Fast/slow and with-max-wait",
-    "8. Crossplane's two layers",
+    "8. Crossplane's two layers, then and now",
     "9. What changed in controller-runtime v0.23",
     "10. One provider, three kinds",
 ];

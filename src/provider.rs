@@ -96,11 +96,7 @@ impl Provider {
         s.seed = 7;
         s.duration_ns = SECOND.saturating_mul(self.seconds);
         match self.sharing {
-            Sharing::Crossplane { r } => {
-                s.crossplane = Some(CrossplaneConfig {
-                    max_reconcile_rate: r,
-                })
-            }
+            Sharing::Crossplane { r } => s.crossplane = Some(CrossplaneConfig::note_2021(r)),
             Sharing::Bucket { qps, burst } => s.shared_bucket = Some(BucketSpec { qps, burst }),
             Sharing::Nothing => {}
         }

@@ -59,7 +59,7 @@ impl Preset {
             Preset::BucketOnly => "One bucket for the whole controller: a burst at once, then a steady rate. Keys share it, so one key's failures delay the others.",
             Preset::FastSlow => "A fixed short delay for the first attempts, then a fixed long one.",
             Preset::WithMaxWait => "The default limiter, but no delay is ever longer than the cap (its counters still grow).",
-            Preset::Crossplane => "Two layers: a global bucket in front of the reconciler that answers RequeueAfter, and a 1s→60s per-object backoff in the queue.",
+            Preset::Crossplane => "Two layers, as Crossplane's 2021 note designed them: a global bucket in front of the reconciler that answers RequeueAfter, and a 1s→60s per-object backoff in the queue. Providers on crossplane-runtime still run this (now on the priority queue); Crossplane core dropped the bucket in v2.1 for a worker pool and a circuit breaker per XR (lesson 8).",
         }
     }
 
@@ -479,9 +479,7 @@ impl Settings {
                     &mut errors,
                 )
                 .unwrap_or(10);
-            s.crossplane = Some(CrossplaneConfig {
-                max_reconcile_rate: r,
-            });
+            s.crossplane = Some(CrossplaneConfig::note_2021(r));
         }
         s.controllers[0].controller = ControllerConfig {
             workers: self

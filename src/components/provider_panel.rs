@@ -279,7 +279,7 @@ pub fn provider_panel(props: &ProviderProps) -> Html {
                 { text("pv-objects", "Objects each", &form.objects, |f, v| f.objects = v) }
             </div>
             { choice("pv-sharing", "They share", &form.sharing, &[
-                ("crossplane", "Crossplane's global bucket (a provider)"),
+                ("crossplane", "Crossplane's global bucket (a provider today; Crossplane core since v2.1 has none)"),
                 ("bucket", "one BucketRateLimiter passed to each"),
                 ("nothing", "nothing but the API client"),
             ], |f, v| f.sharing = v) }
@@ -309,7 +309,7 @@ pub fn provider_panel(props: &ProviderProps) -> Html {
                 _ => html! {},
             } }
             { choice("pv-client", "API client limit", &form.client, &[
-                ("crossplane", "Crossplane: 5R qps, burst 10R"),
+                ("crossplane", "Crossplane provider: 5R qps, burst 10R (core since v2.1: off)"),
                 ("off", "off (controller-runtime v0.21+)"),
                 ("v020", "20 qps, burst 30 (v0.20 and earlier)"),
                 ("custom", "custom"),

@@ -308,8 +308,8 @@ pub(super) fn queue_switch(props: &QueueSwitchProps) -> Html {
     html! {
         <div class="queue-switch" role="radiogroup" aria-label="controller-runtime version">
             <span class="switch-label">{"controller-runtime"}</span>
-            { option(QueueKind::ClientGo, "v0.22 and earlier", "client-go queue") }
-            { option(QueueKind::Priority, "v0.23 and later", "priority queue, today's default") }
+            { option(QueueKind::ClientGo, "v0.22 and earlier", "client-go queue (Crossplane v2.1)") }
+            { option(QueueKind::Priority, "v0.23 and later", "priority queue (v0.24 too; Crossplane v2.2+)") }
             { side_by_side(current, props.compare.as_ref()) }
         </div>
     }

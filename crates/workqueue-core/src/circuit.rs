@@ -130,7 +130,8 @@ impl Verdict {
 }
 
 /// How recording the event moved the circuit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Transition {
     Unchanged,
     /// The bucket had less than one token: the circuit opened.
@@ -215,6 +216,11 @@ struct Target<S> {
 pub struct CircuitBreaker<K, S> {
     config: BreakerConfig,
     targets: BTreeMap<K, Target<S>>,
+    /// No target's last event is older than this (a lower bound, as events
+    /// only move it on): a new target scans for expired ones only when this
+    /// is more than `expire_after` ago, so a crowd of new targets costs no
+    /// scan each.
+    oldest: Option<Instant>,
     metrics: BreakerMetrics,
 }
 
@@ -224,6 +230,7 @@ impl<K: Ord + Clone, S: Clone + Eq> CircuitBreaker<K, S> {
         CircuitBreaker {
             config,
             targets: BTreeMap::new(),
+            oldest: None,
             metrics: BreakerMetrics::default(),
         }
     }
@@ -267,6 +274,9 @@ impl<K: Ord + Clone, S: Clone + Eq> CircuitBreaker<K, S> {
     /// `ResetTarget`: forget the target, so its next event starts afresh.
     pub fn reset(&mut self, target: &K) {
         self.targets.remove(target);
+        if self.targets.is_empty() {
+            self.oldest = None;
+        }
     }
 
     /// One request mapped from a watch event (`NewMapFunc`, wrapping
@@ -322,8 +332,15 @@ impl<K: Ord + Clone, S: Clone + Eq> CircuitBreaker<K, S> {
         debug_assert!(verdict != Verdict::Bypassed);
         let config = self.config;
         if !self.targets.contains_key(&target) {
-            self.targets
-                .retain(|_, t| now.saturating_sub(t.last_refill) <= config.expire_after);
+            if self
+                .oldest
+                .is_some_and(|o| now.saturating_sub(o) > config.expire_after)
+            {
+                self.targets
+                    .retain(|_, t| now.saturating_sub(t.last_refill) <= config.expire_after);
+                self.oldest = self.targets.values().map(|t| t.last_refill).min();
+            }
+            self.oldest = Some(self.oldest.map_or(now, |o| o.min(now)));
             self.targets.insert(
                 target.clone(),
                 Target {

@@ -390,15 +390,66 @@ impl ControllerMetrics {
     }
 }
 
-/// Crossplane's `--max-reconcile-rate R` and what it sets.
+/// Crossplane's `--max-reconcile-rate R` and what it sets, in one of three
+/// designs (`profile`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CrossplaneConfig {
-    /// Crossplane's `--max-reconcile-rate`: reconciles per second.
+    /// Crossplane's `--max-reconcile-rate`: reconciles per second (in
+    /// `core`, the alias of `--max-concurrent-reconciles`: workers per
+    /// controller).
     pub max_reconcile_rate: u32,
+    /// Which Crossplane: the 2021 design (the default), a provider on
+    /// today's crossplane-runtime, or Crossplane core since v2.1.
+    #[serde(default, skip_serializing_if = "CrossplaneProfile::is_note_2021")]
+    pub profile: CrossplaneProfile,
 }
 
-/// Every parameter `--max-reconcile-rate R` derives (spec 7.3).
+/// The three Crossplanes a scenario can name. docs/crossplane-today.md and
+/// docs/what-changed.md cite the upstream file and line of each choice.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
+pub enum CrossplaneProfile {
+    /// The 2021 rate-limiting design: a global bucket of R/s (burst 10R)
+    /// shared by every controller, R workers each, a 1s-60s backoff per
+    /// object, an API client at 5R qps / 10R burst; the queue is the
+    /// controller's own (`queue`). History for Crossplane itself since v2.1.
+    #[default]
+    #[serde(rename = "note-2021")]
+    Note2021,
+    /// A provider on crossplane-runtime v2.2 or later: the same global
+    /// bucket (in the reconciler wrapper), backoff and client limit, on
+    /// controller-runtime v0.23's priority queue, which it gets because it
+    /// leaves `UsePriorityQueue` unset.
+    #[serde(rename = "provider")]
+    Provider,
+    /// Crossplane core since v2.1, each controller an XR controller: R
+    /// workers each, no global bucket, no client limit (QPS -1), a 1s-30s
+    /// backoff, and the XR circuit breaker on the watch events that enqueue
+    /// an XR (burst 100, 1 token/s, 5 minutes open: v2.1.1's defaults). The
+    /// queue is the controller's own (`queue`): v2.1.x ran client-go's,
+    /// v2.2 and later controller-runtime v0.23's priority queue.
+    #[serde(rename = "core")]
+    Core,
+}
+
+impl CrossplaneProfile {
+    pub fn is_note_2021(&self) -> bool {
+        *self == CrossplaneProfile::Note2021
+    }
+
+    /// The name a scenario file uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            CrossplaneProfile::Note2021 => "note-2021",
+            CrossplaneProfile::Provider => "provider",
+            CrossplaneProfile::Core => "core",
+        }
+    }
+}
+
+/// Every parameter `--max-reconcile-rate R` derives (spec 7.3), by profile.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CrossplaneDerived {
     pub rest_qps: f64,
@@ -409,11 +460,28 @@ pub struct CrossplaneDerived {
     pub max_concurrent_reconciles: u32,
     pub workers: u32,
     pub per_object: LimiterConfig,
+    /// Whether the global bucket (`global_qps`, `global_burst`) is there:
+    /// not in core since v2.1.
+    pub global_bucket: bool,
+    /// Whether the API client is limited to `rest_qps`/`rest_burst`: not in
+    /// core since v2.1.
+    pub client_limit: bool,
+    /// Whether each controller has the XR circuit breaker (core only).
+    pub breaker: bool,
 }
 
 impl CrossplaneConfig {
+    /// R in the 2021 design.
+    pub const fn note_2021(max_reconcile_rate: u32) -> CrossplaneConfig {
+        CrossplaneConfig {
+            max_reconcile_rate,
+            profile: CrossplaneProfile::Note2021,
+        }
+    }
+
     pub fn derived(&self) -> CrossplaneDerived {
         let r = self.max_reconcile_rate;
+        let core = self.profile == CrossplaneProfile::Core;
         // Saturating: asked before validation (a manager hands R down), an
         // absurd R must give a value the validation gate then refuses.
         CrossplaneDerived {
@@ -425,8 +493,12 @@ impl CrossplaneConfig {
             workers: r.max(1),
             per_object: LimiterConfig::Exponential {
                 base_ns: SECOND,
-                max_ns: 60 * SECOND,
+                // Core's XR controllers set their own: 1s to 30s.
+                max_ns: if core { 30 * SECOND } else { 60 * SECOND },
             },
+            global_bucket: !core,
+            client_limit: !core,
+            breaker: core,
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::circuit::Transition;
 use crate::controller::{Decision, Gate, Outcome, Script};
 use crate::item::ItemId;
 use crate::scenario::ScenarioError;
@@ -91,6 +92,12 @@ pub enum SimEvent {
     GaveUp {
         item: ItemId,
         requeues: u64,
+    },
+    /// Crossplane core's circuit breaker for the XR `item` opened or closed
+    /// on a watch event.
+    Circuit {
+        item: ItemId,
+        transition: Transition,
     },
     /// The `ReconciliationTimeout` fired: the reconcile returns its
     /// context's error (the `ReconcileEnd` that follows).
@@ -190,6 +197,7 @@ impl SimEvent {
             | SimEvent::AwaitingDecision { item, .. }
             | SimEvent::Gate { item, .. }
             | SimEvent::GaveUp { item, .. }
+            | SimEvent::Circuit { item, .. }
             | SimEvent::TimedOut { item, .. }
             | SimEvent::ClientThrottled { item, .. } => Some(*item),
             SimEvent::Stalled { .. } => None,

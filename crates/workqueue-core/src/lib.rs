@@ -73,7 +73,8 @@ pub use circuit::{
     UpdateAdmission, Verdict, Watch, RECENT_SOURCES,
 };
 pub use controller::{
-    decide, CrossplaneConfig, ErrorKind, Gate, Outcome, ReconcileResult, ResultLabel, Script,
+    decide, CrossplaneConfig, CrossplaneProfile, ErrorKind, Gate, Outcome, ReconcileResult,
+    ResultLabel, Script,
 };
 pub use events::{Input, SimError, SimEvent, WorkerState};
 pub use item::{Interner, ItemId};

@@ -2,6 +2,7 @@
 //! text lives here, apart from the driver; the run's digest reads it, so a
 //! change of wording is a change of every golden digest.
 
+use crate::circuit::Transition;
 use crate::controller::Gate;
 use crate::events::{LogEntry, SimEvent};
 use crate::item::ItemId;
@@ -36,6 +37,7 @@ impl Simulation {
                         AddEffect::MarkedDirty =>
                             "being processed: marked dirty, re-queued at Done",
                         AddEffect::Ignored => "ignored: shutting down",
+                        AddEffect::CircuitOpen => "dropped: the XR's circuit is open",
                     }
                 ),
                 QueueEvent::AddAfter {
@@ -149,6 +151,16 @@ impl Simulation {
             SimEvent::GaveUp { item, requeues } => format!(
                 "giving up on {} after {requeues} requeues: queue.Forget",
                 k(item)
+            ),
+            SimEvent::Circuit { item, transition } => format!(
+                "circuit breaker for {}: {}",
+                k(item),
+                match transition {
+                    Transition::Opened => "opened: its watch events are dropped, but one probe each 30s",
+                    Transition::Closed => "closed: the cooldown has passed",
+                    Transition::Reopened => "closed and opened again: the bucket had not refilled",
+                    Transition::Unchanged => "unchanged",
+                }
             ),
             SimEvent::TimedOut {
                 worker,

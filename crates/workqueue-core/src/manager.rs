@@ -58,9 +58,10 @@ impl Manager {
             scenario: scenario.clone(),
             names,
             controllers,
-            global: scenario.crossplane.as_ref().map(|cp| {
+            global: scenario.crossplane.as_ref().and_then(|cp| {
                 let d = cp.derived();
-                TokenBucket::new(d.global_qps, d.global_burst)
+                d.global_bucket
+                    .then(|| TokenBucket::new(d.global_qps, d.global_burst))
             }),
             shared_bucket: scenario
                 .shared_bucket

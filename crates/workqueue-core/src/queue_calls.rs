@@ -214,6 +214,9 @@ pub enum AddEffect {
     MarkedDirty,
     /// Shutting down: ignored.
     Ignored,
+    /// Never reached the queue: Crossplane core's circuit breaker for the
+    /// XR was open and dropped the watch event.
+    CircuitOpen,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

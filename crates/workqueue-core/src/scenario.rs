@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::controller::{CrossplaneConfig, Outcome, Script};
+use crate::controller::{CrossplaneConfig, CrossplaneProfile, Outcome, Script};
 use crate::limiter::LimiterConfig;
 use crate::queue::QueueKind;
 use crate::tagged::internally_tagged;
@@ -474,15 +474,28 @@ impl Scenario {
         }
     }
 
-    /// The API client's limit: the scenario's, else Crossplane's 5R / 10R,
-    /// else none (off, as in controller-runtime v0.21 and later).
+    /// The API client's limit: the scenario's, else Crossplane's 5R / 10R
+    /// (not in core since v2.1, whose config leaves QPS at -1), else none
+    /// (off, as in controller-runtime v0.21 and later).
     pub fn client_limit(&self) -> Option<ClientLimit> {
         self.client.or_else(|| {
-            self.crossplane.as_ref().map(|cp| {
-                let d = cp.derived();
-                ClientLimit::per_kind(d.rest_qps, d.rest_burst as i64)
-            })
+            let d = self.crossplane.as_ref()?.derived();
+            d.client_limit
+                .then(|| ClientLimit::per_kind(d.rest_qps, d.rest_burst as i64))
         })
+    }
+
+    /// The queue controller `c` runs on: its own `queue` (the stage's
+    /// version switch), except in a provider of today, which runs on
+    /// controller-runtime v0.23's priority queue: crossplane-runtime v2.2
+    /// and later require v0.23.1 and leave `UsePriorityQueue` unset. Core
+    /// since v2.1 takes the switch too: v2.1.x required controller-runtime
+    /// v0.22 (client-go's queue), v2.2 and later v0.23 (the priority queue).
+    pub fn queue_kind(&self, c: &ControllerSpec) -> QueueKind {
+        match self.crossplane.map(|cp| cp.profile) {
+            Some(CrossplaneProfile::Provider) => QueueKind::Priority,
+            Some(CrossplaneProfile::Note2021 | CrossplaneProfile::Core) | None => c.queue,
+        }
     }
 
     /// Controller `i`'s random seed: each controller draws its own.

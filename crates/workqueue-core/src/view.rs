@@ -25,7 +25,8 @@ pub enum Landing {
     Merged,
     /// The key is being reconciled: marked dirty, it re-enters at Done.
     MarkedDirty,
-    /// The queue is shutting down: dropped.
+    /// The queue is shutting down, or Crossplane core's circuit breaker
+    /// is open for the key: dropped.
     Dropped,
 }
 
@@ -35,7 +36,7 @@ impl From<AddEffect> for Landing {
             AddEffect::Queued => Landing::Queued,
             AddEffect::Deduplicated => Landing::Merged,
             AddEffect::MarkedDirty => Landing::MarkedDirty,
-            AddEffect::Ignored => Landing::Dropped,
+            AddEffect::Ignored | AddEffect::CircuitOpen => Landing::Dropped,
         }
     }
 }

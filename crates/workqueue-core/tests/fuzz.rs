@@ -19,7 +19,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use serde_json::Value;
 use workqueue_core::Rng;
-use workqueue_core::{CrossplaneConfig, ReconcileResult};
+use workqueue_core::{CrossplaneConfig, CrossplaneProfile, ReconcileResult};
 use workqueue_core::{
     Duration, Input, Instant, LimiterConfig, Outcome, Scenario, Script, SimError, Simulation,
     MILLISECOND, SECOND,

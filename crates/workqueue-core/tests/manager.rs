@@ -102,9 +102,7 @@ fn two_controllers_passed_the_same_bucket_take_tokens_from_one_pool() {
 #[test]
 fn a_crossplane_provider_shares_its_global_bucket_and_client_across_kinds() {
     let mut s = Scenario::of("provider", Vec::new());
-    s.crossplane = Some(CrossplaneConfig {
-        max_reconcile_rate: 10,
-    });
+    s.crossplane = Some(CrossplaneConfig::note_2021(10));
     for name in ["buckets", "queues", "topics"] {
         s.controllers.push(kind(
             name,
@@ -220,9 +218,7 @@ fn a_manager_is_validated_by_field() {
 #[test]
 fn a_manager_of_one_is_exactly_its_controller() {
     let mut s = Scenario::new("one");
-    s.crossplane = Some(CrossplaneConfig {
-        max_reconcile_rate: 1,
-    });
+    s.crossplane = Some(CrossplaneConfig::note_2021(1));
     s.controllers[0].default_script = Script::Always {
         outcome: Outcome::Error,
     };

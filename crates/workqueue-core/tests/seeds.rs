@@ -313,9 +313,7 @@ fn reconcile_result_table_walk_through() {
 
 fn crossplane(r: u32) -> Scenario {
     let mut s = Scenario::new("crossplane");
-    s.crossplane = Some(CrossplaneConfig {
-        max_reconcile_rate: r,
-    });
+    s.crossplane = Some(CrossplaneConfig::note_2021(r));
     s
 }
 

@@ -83,9 +83,72 @@ pub fn controller_runtime(gomod: &str) -> Option<Version> {
     replaced.or(required)
 }
 
+/// Which Crossplane a go.mod belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Crossplane {
+    /// `module github.com/crossplane/crossplane/v2`: Crossplane core itself.
+    Core { line: usize },
+    /// A module requiring `github.com/crossplane/crossplane-runtime`: a
+    /// provider (or a function) built on it.
+    Runtime { line: usize },
+}
+
+/// Whether `path` is `base` or `base/vN`.
+fn is_module(path: &str, base: &str) -> bool {
+    path.strip_prefix(base).is_some_and(|rest| {
+        rest.is_empty()
+            || rest
+                .strip_prefix("/v")
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    })
+}
+
+/// Crossplane core, or a program on crossplane-runtime, as `gomod` says.
+pub fn crossplane(gomod: &str) -> Option<Crossplane> {
+    let mut runtime = None;
+    let mut in_require = false;
+    for (i, raw) in crate::paste::without_bom(gomod).lines().enumerate() {
+        let line = raw.split("//").next().unwrap_or("").trim();
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let path = match (in_require, words.as_slice()) {
+            (true, [")"]) => {
+                in_require = false;
+                continue;
+            }
+            (true, [path, ..]) => *path,
+            (false, ["require", "("]) => {
+                in_require = true;
+                continue;
+            }
+            (false, ["module", path]) if is_module(path, "github.com/crossplane/crossplane") => {
+                return Some(Crossplane::Core { line: i + 1 });
+            }
+            (false, ["require", path, ..]) => *path,
+            _ => continue,
+        };
+        if runtime.is_none() && is_module(path, "github.com/crossplane/crossplane-runtime") {
+            runtime = Some(Crossplane::Runtime { line: i + 1 });
+        }
+    }
+    runtime
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn crossplane_core_or_a_program_on_crossplane_runtime() {
+        let core = "module github.com/crossplane/crossplane/v2\n\nrequire (\n\tgithub.com/crossplane/crossplane-runtime/v2 v2.2.0\n)\n";
+        assert_eq!(crossplane(core), Some(Crossplane::Core { line: 1 }));
+        let provider = "module github.com/acme/provider-x\n\nrequire (\n\tk8s.io/api v0.35.0\n\tgithub.com/crossplane/crossplane-runtime/v2 v2.4.0 // indirect\n)\n";
+        assert_eq!(crossplane(provider), Some(Crossplane::Runtime { line: 5 }));
+        let one = "module x\nrequire github.com/crossplane/crossplane-runtime v1.20.0\n";
+        assert_eq!(crossplane(one), Some(Crossplane::Runtime { line: 2 }));
+        // A look-alike is neither.
+        let other = "module github.com/crossplane/crossplane-contrib/x\nrequire github.com/crossplane/crossplane-runtime-fork v1.0.0\n";
+        assert_eq!(crossplane(other), None);
+    }
 
     #[test]
     fn a_replace_wins_over_the_requirement() {

@@ -14,7 +14,7 @@ use workqueue_core::{
 use workqueue_core::{
     BucketSpec, ClientLimit, ClientScope, ControllerConfig, ControllerSpec, Source as KeySource,
 };
-use workqueue_core::{CrossplaneConfig, Outcome, Script};
+use workqueue_core::{CrossplaneConfig, CrossplaneProfile, Outcome, Script};
 
 use crate::eval::{name_of, qualified, Env, FLAG_KINDS};
 use crate::gomod::Version;
@@ -103,6 +103,9 @@ pub(crate) struct Reader<'a> {
     pub(crate) clientset: bool,
     /// go.mod names a controller-runtime older than v0.23.
     pub(crate) default_client_go: bool,
+    /// go.mod's file and line when it is Crossplane core's (`true`) or
+    /// requires crossplane-runtime (`false`).
+    pub(crate) crossplane_module: Option<(String, usize, bool)>,
     /// Variables holding a token bucket (a bucket passed to several
     /// controllers is one object: a shared bucket).
     pub(crate) bucket_vars: Vec<(f64, i64)>,
@@ -142,6 +145,17 @@ pub fn import(files: &[(String, String)]) -> Result<Imported, ImportError> {
                 Version::Unknown { line, said } => (*name, at(line), Err(said)),
             })
         });
+    // And whether it is Crossplane core, or a program on crossplane-runtime.
+    let crossplane_module = all
+        .iter()
+        .filter(|(_, (text, _))| is_go_mod(text))
+        .find_map(|(name, (text, offset))| {
+            let at = |line: usize| (line as isize + offset) as usize;
+            crate::gomod::crossplane(text).map(|c| match c {
+                crate::gomod::Crossplane::Core { line } => ((*name).clone(), at(line), true),
+                crate::gomod::Crossplane::Runtime { line } => ((*name).clone(), at(line), false),
+            })
+        });
     let sources = all
         .iter()
         .filter(|(_, (text, _))| !is_go_mod(text))
@@ -169,6 +183,7 @@ pub fn import(files: &[(String, String)]) -> Result<Imported, ImportError> {
         shared_client: None,
         clientset: false,
         default_client_go: false,
+        crossplane_module,
         bucket_vars: Vec::new(),
         manager_options: Options::default(),
         last_options: None,

@@ -98,9 +98,7 @@ fn generated() -> Vec<(String, Scenario)> {
         out.push((format!("generated-{i}"), s));
     }
     let mut cp = Scenario::new("crossplane");
-    cp.crossplane = Some(workqueue_core::CrossplaneConfig {
-        max_reconcile_rate: 7,
-    });
+    cp.crossplane = Some(workqueue_core::CrossplaneConfig::note_2021(7));
     cp.client = Some(ClientLimit::per_kind(35.0, 70));
     out.push(("crossplane-7".into(), cp));
     out

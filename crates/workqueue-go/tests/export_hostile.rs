@@ -131,9 +131,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 _ => {
                     // Crossplane's global bucket is the shared one.
                     s.shared_bucket = None;
-                    s.crossplane = Some(CrossplaneConfig {
-                        max_reconcile_rate: 3,
-                    });
+                    s.crossplane = Some(CrossplaneConfig::note_2021(3));
                     Some(ClientLimit::per_kind(15.0, 30))
                 }
             };

@@ -401,3 +401,47 @@ fn owned_kinds_are_said_not_skipped() {
         )],
     );
 }
+
+/// go.mod says which Crossplane: the provider's code on crossplane-runtime
+/// and controller-runtime v0.23 is a provider of today; the same code on
+/// v0.22 is the 2021 design as it ran; core's own module without a global
+/// bucket is core since v2.1.
+#[test]
+fn go_mod_says_which_crossplane_profile() {
+    use workqueue_core::CrossplaneProfile;
+    let with = |gomod: &str| {
+        let mut files = fixture("provider");
+        files.push(("go.mod".to_string(), gomod.to_string()));
+        import(&files).unwrap()
+    };
+    let today = "module github.com/acme/provider-x\n\ngo 1.24\n\nrequire (\n\tgithub.com/crossplane/crossplane-runtime/v2 v2.4.0\n\tsigs.k8s.io/controller-runtime v0.23.1\n)\n";
+    let got = with(today);
+    let cp = got.scenario.crossplane.unwrap();
+    assert_eq!(
+        (cp.max_reconcile_rate, cp.profile),
+        (10, CrossplaneProfile::Provider)
+    );
+    assert_says(&got.taken, &[("go.mod", 6, "profile provider")]);
+
+    let got = with(&today.replace("v0.23.1", "v0.22.4"));
+    assert_eq!(
+        got.scenario.crossplane.unwrap().profile,
+        CrossplaneProfile::Note2021
+    );
+    assert_says(&got.taken, &[("go.mod", 6, "the 2021 design as it ran")]);
+
+    let core = "module github.com/crossplane/crossplane/v2\n\nrequire sigs.k8s.io/controller-runtime v0.23.1\n";
+    let setup = "package c\n\nfunc (r *R) SetupWithManager(mgr ctrl.Manager) error {\n\treturn ctrl.NewControllerManagedBy(mgr).\n\t\tFor(&v1.Composite{}).\n\t\tWithOptions(controller.Options{MaxConcurrentReconciles: 7}).\n\t\tComplete(r)\n}\n";
+    let got = import(&[
+        ("go.mod".to_string(), core.to_string()),
+        ("c.go".to_string(), setup.to_string()),
+    ])
+    .unwrap();
+    let cp = got.scenario.crossplane.unwrap();
+    assert_eq!(
+        (cp.max_reconcile_rate, cp.profile),
+        (7, CrossplaneProfile::Core)
+    );
+    assert_says(&got.taken, &[("go.mod", 1, "core since v2.1")]);
+    assert!(got.scenario.validate().is_ok());
+}

@@ -129,7 +129,12 @@ fn wqsim_lesson_answers_every_built_in_question() {
         .collect();
     let text = wqsim_ok(&args);
     let answers: Vec<&str> = text.lines().filter(|l| l.starts_with("answer ")).collect();
-    assert_eq!(answers.len(), 24, "{text}");
+    assert_eq!(answers.len(), 29, "{text}");
+    assert!(text.contains("answer crossplane/5: t=3s\n"), "{text}");
+    assert!(
+        text.contains("answer crossplane/7: 122 reconciles\n"),
+        "{text}"
+    );
     assert!(text.contains("answer provider/5: t=39s\n"), "{text}");
     assert!(text.contains("answer results/4: 5 reconciles\n"), "{text}");
     assert!(text.contains("answer backoff/1: 7 requeues"), "{text}");

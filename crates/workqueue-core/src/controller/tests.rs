@@ -83,10 +83,7 @@ fn scripts() {
 
 #[test]
 fn crossplane_derivations_for_r_10_and_0() {
-    let d = CrossplaneConfig {
-        max_reconcile_rate: 10,
-    }
-    .derived();
+    let d = CrossplaneConfig::note_2021(10).derived();
     assert_eq!(
         (
             d.rest_qps,
@@ -97,14 +94,9 @@ fn crossplane_derivations_for_r_10_and_0() {
         ),
         (50.0, 100, 10.0, 100, 10)
     );
-    let z = CrossplaneConfig {
-        max_reconcile_rate: 0,
-    }
-    .derived();
+    let z = CrossplaneConfig::note_2021(0).derived();
     assert_eq!((z.global_burst, z.workers), (0, 1));
-    let mut m = Middleware::new(&CrossplaneConfig {
-        max_reconcile_rate: 0,
-    });
+    let mut m = Middleware::new(&CrossplaneConfig::note_2021(0));
     assert_eq!(
         m.gate(ItemId(0), Instant::T0),
         Gate::Defer {
@@ -115,9 +107,7 @@ fn crossplane_derivations_for_r_10_and_0() {
 
 #[test]
 fn middleware_free_pass_is_used_once() {
-    let mut m = Middleware::new(&CrossplaneConfig {
-        max_reconcile_rate: 1,
-    });
+    let mut m = Middleware::new(&CrossplaneConfig::note_2021(1));
     for i in 0..10 {
         assert_eq!(m.gate(ItemId(i), Instant::T0), Gate::Pass);
     }

@@ -184,8 +184,6 @@ fn round_trips_through_json() {
     s.first_mut().sources.push(Source::Resync {
         period_ns: 30 * SECOND,
     });
-    s.crossplane = Some(CrossplaneConfig {
-        max_reconcile_rate: 10,
-    });
+    s.crossplane = Some(CrossplaneConfig::note_2021(10));
     assert_eq!(Scenario::from_json(&s.to_json()).unwrap(), s);
 }

@@ -260,8 +260,10 @@ impl Simulation {
                 return false;
             }
             self.timers.add_made();
-            self.queue.add(t, id, initial_list_priority(t));
-            self.collect_queue_events();
+            if self.admitted(t, id, false) {
+                self.queue.add(t, id, initial_list_priority(t));
+                self.collect_queue_events();
+            }
         }
         true
     }
@@ -348,7 +350,11 @@ impl Simulation {
                     }
                 };
                 self.totals.watch_events += 1;
-                let effect = self.queue.add(now, id, None);
+                // A watch event is an Update of the object.
+                let effect = match self.admitted(now, id, true) {
+                    true => self.queue.add(now, id, None),
+                    false => AddEffect::CircuitOpen,
+                };
                 if self.arrivals.len() == crate::events::ARRIVALS_KEPT {
                     self.arrivals.pop_front();
                 }
@@ -375,7 +381,10 @@ impl Simulation {
                     if script.is_some() {
                         self.scripts.set(id, script.clone());
                     }
-                    self.queue.add(now, id, initial_list_priority(now));
+                    // Keys added at once are Creates.
+                    if self.admitted(now, id, false) {
+                        self.queue.add(now, id, initial_list_priority(now));
+                    }
                 }
                 if self.sources[s].cursor < end {
                     self.collect_queue_events();
@@ -387,7 +396,10 @@ impl Simulation {
                 let keys = self.queue.keys().len() as u64;
                 while let Some(i) = self.next_key(s, keys) {
                     // A resync is an update with an unchanged resourceVersion.
-                    self.queue.add(now, ItemId(i as u32), Some(LOW_PRIORITY));
+                    let id = ItemId(i as u32);
+                    if self.admitted(now, id, true) {
+                        self.queue.add(now, id, Some(LOW_PRIORITY));
+                    }
                 }
                 if self.sources[s].cursor < keys {
                     self.collect_queue_events();
@@ -418,5 +430,32 @@ impl Simulation {
         let i = self.sources[s].cursor;
         self.sources[s].cursor += 1;
         Some(i)
+    }
+
+    /// Whether a watch event for `id` reaches the queue: always, except in
+    /// Crossplane core, whose XR circuit breaker decides (the XR's own
+    /// watch). An Update runs the map function twice, on the old object and
+    /// on the new, and is enqueued if either call keeps it; a Create once.
+    /// Requeues and a direct `queue.Add` never pass through it.
+    pub(super) fn admitted(&mut self, now: Instant, id: ItemId, update: bool) -> bool {
+        let Some(breaker) = self.breaker.as_mut() else {
+            return true;
+        };
+        let (enqueues, transitions) = if update {
+            let u = breaker.admit_update(now, Watch::Own, id, (), false, false);
+            (u.enqueues(), [u.old.transition, u.new.transition])
+        } else {
+            let a = breaker.admit(now, Watch::Own, id, (), false);
+            (a.verdict.enqueues(), [a.transition, Transition::Unchanged])
+        };
+        for transition in transitions {
+            if transition != Transition::Unchanged {
+                self.push_log(SimEvent::Circuit {
+                    item: id,
+                    transition,
+                });
+            }
+        }
+        enqueues
     }
 }

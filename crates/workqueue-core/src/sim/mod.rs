@@ -14,6 +14,7 @@ use std::collections::{BinaryHeap, VecDeque};
 
 use serde::Serialize;
 
+use crate::circuit::{BreakerConfig, CircuitBreaker, Transition, Watch};
 use crate::controller::{
     decide, ControllerMetrics, Gate, Middleware, Outcome, Requeue, ResultLabel, Script,
 };
@@ -127,6 +128,9 @@ pub struct Simulation {
     /// The slots due at the instant in progress (reused buffer).
     due_sources: Vec<u32>,
     middleware: Option<Middleware>,
+    /// Crossplane core's XR circuit breaker: one per XR controller, a state
+    /// per XR, fed by the watch events that would enqueue it.
+    breaker: Option<CircuitBreaker<ItemId, ()>>,
     metrics: ControllerMetrics,
     log: VecDeque<LogEntry>,
     log_capacity: usize,
@@ -262,7 +266,7 @@ impl Simulation {
         let requests_by_kind = scenario.requests_by_kind(i);
         let spec = &scenario.controllers[i];
         let limiter = scenario.queue_limiter(spec);
-        let queue = ControllerQueue::new(spec.queue, &limiter, 256, Instant::T0);
+        let queue = ControllerQueue::new(scenario.queue_kind(spec), &limiter, 256, Instant::T0);
         let workers = match &scenario.crossplane {
             Some(cp) => cp.derived().workers,
             None => spec.controller.workers,
@@ -283,7 +287,16 @@ impl Simulation {
             timers: Timers::default(),
             live_sources: 0,
             due_sources: Vec::new(),
-            middleware: scenario.crossplane.as_ref().map(Middleware::new),
+            middleware: scenario
+                .crossplane
+                .as_ref()
+                .filter(|cp| cp.derived().global_bucket)
+                .map(Middleware::new),
+            breaker: scenario
+                .crossplane
+                .as_ref()
+                .filter(|cp| cp.derived().breaker)
+                .map(|_| CircuitBreaker::new(BreakerConfig::crossplane())),
             metrics: ControllerMetrics {
                 max_concurrent_reconciles: workers,
                 ..Default::default()

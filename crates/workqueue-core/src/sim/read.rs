@@ -151,6 +151,12 @@ impl Simulation {
         self.middleware.as_ref()
     }
 
+    /// Crossplane core's XR circuit breaker, when the profile has one: its
+    /// metrics, and each XR's state (`state(&key_id)`).
+    pub fn breaker(&self) -> Option<&CircuitBreaker<ItemId, ()>> {
+        self.breaker.as_ref()
+    }
+
     /// The effective limiter (Crossplane's per-object one when that preset is on).
     pub fn limiter_config(&self) -> &LimiterConfig {
         self.queue.limiter_config()

@@ -110,15 +110,11 @@ fn sums_cannot_wrap() {
 #[test]
 fn crossplane_r_fits_the_worker_limit() {
     let mut s = Scenario::new("r");
-    s.crossplane = Some(CrossplaneConfig {
-        max_reconcile_rate: 10_000,
-    });
+    s.crossplane = Some(CrossplaneConfig::note_2021(10_000));
     let e = scenario(&s).unwrap_err();
     assert_eq!(e.field, "crossplane.max_reconcile_rate");
     assert!(e.reason.contains("0 to 1000"), "{e}");
-    s.crossplane = Some(CrossplaneConfig {
-        max_reconcile_rate: 0,
-    });
+    s.crossplane = Some(CrossplaneConfig::note_2021(0));
     assert_eq!(scenario(&s), Ok(()));
 }
 

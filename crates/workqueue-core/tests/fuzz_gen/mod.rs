@@ -191,8 +191,14 @@ impl Gen {
         };
         s.controllers[0].controller.give_up_after = self.chance(20).then(|| self.count());
         if self.chance(15) {
+            let profile = [
+                CrossplaneProfile::Note2021,
+                CrossplaneProfile::Provider,
+                CrossplaneProfile::Core,
+            ][self.below(3) as usize];
             s.crossplane = Some(CrossplaneConfig {
                 max_reconcile_rate: self.count() as u32,
+                profile,
             });
         }
         s.controllers[0].default_script = self.script();

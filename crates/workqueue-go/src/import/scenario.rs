@@ -12,9 +12,7 @@ impl Reader<'_> {
         let mut s = Scenario::new("imported");
         s.duration_ns = 10 * 60 * workqueue_core::SECOND;
         let crossplane = self.controllers.iter().find_map(|c| c.options.crossplane);
-        s.crossplane = crossplane.map(|r| CrossplaneConfig {
-            max_reconcile_rate: r,
-        });
+        s.crossplane = crossplane.map(CrossplaneConfig::note_2021);
         s.client = match (self.shared_client, self.qps, self.burst) {
             (Some((qps, burst)), _, _) => Some(ClientLimit {
                 qps,
@@ -106,6 +104,7 @@ impl Reader<'_> {
                 shares_bucket: sharing.is_some(),
             })
             .collect();
+        s.crossplane = self.crossplane_profile(&s);
         if !self.default_client_go
             && self
                 .controllers
@@ -132,5 +131,39 @@ impl Reader<'_> {
             taken: self.taken,
             unread: self.unread,
         })
+    }
+}
+
+impl Reader<'_> {
+    /// Which Crossplane the program is, from its go.mod and its code, said
+    /// in a note at the go.mod's line: core with a global bucket is the 2021
+    /// design (before v2.1), core without one is core since v2.1 (R: the
+    /// largest `MaxConcurrentReconciles` read, else the flag's default of
+    /// 100); a program on crossplane-runtime with the global bucket is a
+    /// provider of today when every controller runs on the priority queue,
+    /// and the 2021 design as it ran on client-go's queue otherwise.
+    fn crossplane_profile(&mut self, s: &Scenario) -> Option<CrossplaneConfig> {
+        let found = s.crossplane;
+        let Some((file, line, core)) = self.crossplane_module.clone() else {
+            return found;
+        };
+        let (config, text) = match (core, found) {
+            (true, Some(cp)) => (cp, "Crossplane core with its global bucket: the 2021 design, as core ran it before v2.1 (profile note-2021)".to_string()),
+            (true, None) => {
+                let r = self.controllers.iter().filter_map(|c| c.options.workers).max().unwrap_or(100);
+                (
+                    CrossplaneConfig { max_reconcile_rate: r, profile: CrossplaneProfile::Core },
+                    format!("Crossplane core without a global bucket: core since v2.1 (profile core): {r} workers per controller, no client limit, the XR circuit breaker"),
+                )
+            }
+            (false, None) => return None,
+            (false, Some(cp)) if s.controllers.iter().all(|c| c.queue == QueueKind::Priority) => (
+                CrossplaneConfig { profile: CrossplaneProfile::Provider, ..cp },
+                "crossplane-runtime on the priority queue: a provider of today (profile provider): the global bucket in the reconciler wrapper, 1s to 1m per object, the client at 5R/10R".to_string(),
+            ),
+            (false, Some(cp)) => (cp, "crossplane-runtime on client-go's queue: the 2021 design as it ran (profile note-2021)".to_string()),
+        };
+        self.taken.push(Found { file, line, text });
+        Some(config)
     }
 }
