@@ -29,3 +29,10 @@ bash scripts/size.sh
 node tests/e2e/bench.mjs
 # what a blog reader on a slow link waits for: an embedded lesson's first words
 node tests/e2e/load.mjs
+# Lighthouse (installed here only: the test command never needs it): every
+# lesson's workshop page (desktop) and every built-in step embedded (mobile)
+lh=tests/lighthouse
+if ! { [ -f "$lh/node_modules/.wq-stamp" ] && cmp -s "$lh/node_modules/.wq-stamp" "$lh/package-lock.json"; }; then
+  (cd "$lh" && npm ci --silent --no-audit --no-fund) >&2 && cp "$lh/package-lock.json" "$lh/node_modules/.wq-stamp"
+fi
+node "$lh/run.mjs" ${WQ_LIGHTHOUSE:-}

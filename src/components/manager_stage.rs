@@ -10,7 +10,8 @@ use workqueue_core::{BucketOwner, BucketView, SECOND};
 use yew::prelude::*;
 
 use super::chips::{chip, lane_of, more, use_arrival, waiting_chip, Chips};
-use super::stage::{bucket_gauge, QueueSwitch, QueueSwitchProps};
+use super::queue_switch::{QueueSwitch, QueueSwitchProps};
+use super::stage::bucket_gauge;
 use crate::format;
 use crate::state::{Action, Playground};
 use crate::store::Dispatcher;

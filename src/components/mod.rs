@@ -21,6 +21,7 @@ pub mod metrics;
 pub mod modal;
 pub mod presenter;
 pub mod provider_panel;
+pub mod queue_switch;
 pub mod settings_panel;
 pub mod side;
 pub mod stage;

@@ -15,9 +15,9 @@ use workqueue_core::{BucketOwner, BucketView, Landing, SourceView, WorkerView};
 use yew::prelude::*;
 
 use super::chips::{chip, lane_of, more, use_arrival, waiting_chip, Chips};
+use super::queue_switch::{QueueSwitch, QueueSwitchProps};
 use crate::flights::Flight;
 use crate::format;
-use crate::headline::{Headline, SideBySide};
 use crate::lessons::{Focus, Lane};
 use crate::settings::{Field, ScriptChoice, Settings};
 use crate::state::{Action, Playground};
@@ -36,6 +36,8 @@ pub const FRAME_CHIPS: usize = 3;
 pub const PHONE_CHIPS: usize = 2;
 /// Workers drawn; more are summed up.
 pub const MAX_WORKERS: usize = 32;
+/// Workers a projector or an embed draws as cards; the rest are a count.
+pub const ROOM_WORKERS: usize = 4;
 
 /// What the stage draws: the core's view of the stage's controller at
 /// this instant, and the few things of the page around it.
@@ -69,7 +71,14 @@ impl StageProps {
         } else {
             MAX_CHIPS
         };
-        let view: StageView = state.sim().stage_view(chips, MAX_WORKERS);
+        // ...and a pool of workers as a few cards and a count: ten cards
+        // would push the lanes below them off a projector.
+        let workers = if state.mode.embed || state.mode.workshop || state.mode.audience {
+            ROOM_WORKERS
+        } else {
+            MAX_WORKERS
+        };
+        let view: StageView = state.sim().stage_view(chips, workers);
         let planned = usize::try_from(state.timeline.keys_planned()).unwrap_or(usize::MAX);
         StageProps {
             drain: view.bucket.as_ref().and_then(|b| Drain::of(state, b)),
@@ -256,97 +265,6 @@ pub fn stage(props: &StageProps) -> Html {
                 } }
             </div>
         </section>
-    }
-}
-
-/// What the version switch shows: the queue the run is on, and the run a
-/// switch left behind.
-#[derive(Properties, PartialEq, Clone)]
-pub struct QueueSwitchProps {
-    pub queue: QueueKind,
-    /// The run left by the last version switch, while it was on the other
-    /// queue.
-    pub compare: Option<SideBySide>,
-    pub dispatch: Dispatcher,
-}
-
-impl QueueSwitchProps {
-    pub fn of(state: &Playground, dispatch: Dispatcher) -> QueueSwitchProps {
-        QueueSwitchProps {
-            queue: state.settings.queue,
-            compare: state
-                .other_run
-                .clone()
-                .filter(|o| o.before.queue != state.settings.queue),
-            dispatch,
-        }
-    }
-}
-
-/// Which controller-runtime the stage runs: the queue, and with it the
-/// default limiter. Always on the stage, so the picture says what it shows.
-#[function_component(QueueSwitch)]
-pub(super) fn queue_switch(props: &QueueSwitchProps) -> Html {
-    let current = props.queue;
-    let option = |kind: QueueKind, label: &'static str, detail: &'static str| {
-        let on = current == kind;
-        let onclick = {
-            let d = props.dispatch.clone();
-            Callback::from(move |_| {
-                if current != kind {
-                    d.dispatch(Action::SwitchQueue(kind));
-                }
-            })
-        };
-        html! {
-            <button role="radio" aria-checked={on.to_string()} class={classes!("version", on.then_some("on"))} {onclick} title={format!("controller-runtime {label}: {detail}")}
-                data-testid={format!("queue-{}", if kind == QueueKind::Priority { "priority" } else { "client-go" })}>
-                <strong>{ label }</strong><small>{ detail }</small>
-            </button>
-        }
-    };
-    html! {
-        <div class="queue-switch" role="radiogroup" aria-label="controller-runtime version">
-            <span class="switch-label">{"controller-runtime"}</span>
-            { option(QueueKind::ClientGo, "v0.22 and earlier", "client-go queue (Crossplane v2.1)") }
-            { option(QueueKind::Priority, "v0.23 and later", "priority queue (v0.24 too; Crossplane v2.2+)") }
-            { side_by_side(current, props.compare.as_ref()) }
-        </div>
-    }
-}
-
-/// After a version switch: the run left behind and this one, in figures
-/// taken at the same instant (the switch's), so they can be compared.
-fn side_by_side(queue: QueueKind, pair: Option<&SideBySide>) -> Html {
-    let Some(pair) = pair else {
-        return html! {};
-    };
-    let version = |q: QueueKind| {
-        if q == QueueKind::Priority {
-            "v0.23"
-        } else {
-            "v0.22"
-        }
-    };
-    let line = |h: &Headline| {
-        format!(
-            "{}: {} reconciles, {} errors, {} requeues",
-            version(h.queue),
-            format::count(h.reconciles),
-            format::count(h.errors),
-            format::count(h.requeues)
-        )
-    };
-    let after = match &pair.after {
-        Some(h) => line(h),
-        None => format!("{}: replaying…", version(queue)),
-    };
-    html! {
-        <p class="side-by-side" data-testid="version-compare">
-            <span class="at">{ format!("Both at {}", format::clock(pair.before.at)) }</span>
-            <span>{ line(&pair.before) }</span>
-            <span>{ after }</span>
-        </p>
     }
 }
 

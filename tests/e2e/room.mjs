@@ -50,7 +50,9 @@ export async function measure(page) {
       if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
       const b = box(el);
       if (b.bottom < 0 || b.top > H || b.right < 0 || b.left > W) continue;
-      const size = parseFloat(getComputedStyle(el).fontSize);
+      // What the room sees: the computed size at the element's zoom (the
+      // projector's layout is drawn at the room's scale).
+      const size = parseFloat(getComputedStyle(el).fontSize) * (el.currentCSSZoom || 1);
       if (size < 16) out.small.add(`${el.className || el.tagName} ${size}px`);
       if (size < smallest) { smallest = size; where = `${el.className || el.tagName}: "${el.textContent.trim().slice(0, 30)}"`; }
     }
@@ -59,6 +61,9 @@ export async function measure(page) {
     out.lesson = panel?.getAttribute('aria-label') || '';
     out.asking = !!document.querySelector('[data-testid="guess"]');
     out.clock = document.querySelector('[data-testid="clock"]')?.textContent || '';
+    // What a press can change: the panel's words and state, the stage, the clock.
+    const stage = document.querySelector('[data-stage]');
+    out.seen = [panel?.innerText, next?.dataset.press, next?.textContent, stage?.getAttribute('data-now'), stage?.innerText?.length, out.clock, !!document.querySelector('[data-testid="blank-screen"]')].join('|');
     out.scrollY = scrollY;
     return out;
   });
@@ -113,4 +118,44 @@ export async function clipped(page) {
     if (spill > 1) out.push(`the page is ${spill}px taller than its frame`);
     return out;
   });
+}
+
+// What a press can change, read now (cheaper than a whole measure).
+export const seen = (page) => page.evaluate(() => {
+  const panel = document.querySelector('[data-testid="lesson"]');
+  const next = document.querySelector('[data-testid="lesson-next"], [data-testid="lesson-at-end"]');
+  const stage = document.querySelector('[data-stage]');
+  const clock = document.querySelector('[data-testid="clock"]')?.textContent || '';
+  return [panel?.innerText, next?.dataset.press, next?.textContent, stage?.getAttribute('data-now'), stage?.innerText?.length, clock, !!document.querySelector('[data-testid="blank-screen"]')].join('|');
+});
+
+// Presses `key` and waits (1 s at most) for the panel, the stage or the
+// clock to change: whether it did, and how long it took.
+export async function answers(page, key) {
+  const before = await seen(page);
+  const start = Date.now();
+  await page.keyboard.press(key);
+  for (;;) {
+    if ((await seen(page)) !== before) return { changed: true, ms: Date.now() - start };
+    if (Date.now() - start > 1000) return { changed: false, ms: Date.now() - start };
+    await page.waitForTimeout(30);
+  }
+}
+
+// A clicker's blank-screen keys on an open prediction: b and . blank the
+// projector and show it again (Escape too), and type nothing into the guess.
+export async function blankKeys(page) {
+  const problems = [];
+  const blank = () => page.evaluate(() => !!document.querySelector('[data-testid="blank-screen"]'));
+  for (const [on, off] of [['b', 'b'], ['.', '.'], ['b', 'Escape']]) {
+    await page.keyboard.press(on);
+    await page.waitForTimeout(80);
+    if (!(await blank())) problems.push(`${on} did not blank the screen`);
+    await page.keyboard.press(off);
+    await page.waitForTimeout(80);
+    if (await blank()) problems.push(`${off} did not show the screen again`);
+  }
+  const typed = await page.evaluate(() => document.querySelector('[data-testid="guess"]')?.value ?? '');
+  if (typed) problems.push(`the clicker typed "${typed}" into the guess`);
+  return problems;
 }

@@ -15,20 +15,29 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { serve, launch, shots, root, workshopPage } from './harness.mjs';
-import { measure, watchShift, takeShift, shifted, clockHolds } from './room.mjs';
+import { measure, watchShift, takeShift, shifted, clockHolds, answers, blankKeys } from './room.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve()); browser = await launch(); });
 after(async () => { await browser?.close(); server?.close(); });
 
-const SIZES = [[1024, 768], [1280, 720]];
+// Every projector from 800x600 to 1920x1080.
+const SIZES = [[800, 600], [1024, 768], [1280, 720], [1366, 768], [1600, 900], [1920, 1080]];
+// A course of some lessons only, while working on them (`WQ_ROOM_LESSONS=crossplane,herd`):
+// the walks then check those lessons' steps alone.
+const COURSE = process.env.WQ_ROOM_LESSONS ? `&lessons=${process.env.WQ_ROOM_LESSONS}` : '';
 // Every step of every built-in lesson: one step block each.
 const STEPS = fs.readdirSync(path.join(root, 'lessons')).filter((f) => f.endsWith('.md'))
+  .filter((f) => !COURSE || process.env.WQ_ROOM_LESSONS.split(',').includes(f.replace(/\.md$/, '')))
   .reduce((n, f) => n + (fs.readFileSync(path.join(root, 'lessons', f), 'utf8').match(/^```step$/gm) || []).length, 0);
 const dir = path.join(shots, 'room');
 
 // PageDown from where the page is until the course ends, checking every view.
 async function walk(page, label, { maxPresses = 600 } = {}) {
+  const { width, height } = page.viewportSize();
+  // The back row's floor: 16 px per 768 px of screen height.
+  const floor = 16 * Math.min(height / 768, width / 1024) - 0.25;
+  const blanked = new Set();
   fs.mkdirSync(dir, { recursive: true });
   await watchShift(page);
   const faults = [];
@@ -42,12 +51,18 @@ async function walk(page, label, { maxPresses = 600 } = {}) {
     if (m.asking) {
       const c = await clockHolds(page, 1000);
       if (!c.held) m.problems.push(`the clock moved ${c.from} -> ${c.to} ns while the question was open`);
+      // A clicker's blank-screen keys, once on every prediction.
+      if (!blanked.has(where)) {
+        blanked.add(where);
+        m.problems.push(...await blankKeys(page));
+        await takeShift(page);
+      }
     }
     const moved = await shifted(page);
     const shift = await takeShift(page);
     if (shift >= 0.02) m.problems.push(`layout shift ${shift.toFixed(3)} without input (${moved})`);
     worst = Math.max(worst, shift);
-    if (m.smallest < 16) m.problems.push(`type at ${m.smallest}px: ${m.smallestWhere}`);
+    if (m.smallest < floor) m.problems.push(`type at ${m.smallest.toFixed(1)}px under ${floor.toFixed(1)}px: ${m.smallestWhere}`);
     if (m.scrollY !== 0) m.problems.push(`the page scrolled to ${m.scrollY}`);
     for (const p of m.problems) faults.push(`${where}: ${p}`);
     await page.screenshot({ path: path.join(dir, `${label}-${String(views).padStart(3, '0')}.png`) });
@@ -58,8 +73,10 @@ async function walk(page, label, { maxPresses = 600 } = {}) {
     same = where === last ? same + 1 : 0;
     last = where;
     if (same > 30) { faults.push(`${where}: the clicker is stuck`); break; }
-    await page.keyboard.press('PageDown');
-    await page.waitForTimeout(press === 'dwelling' ? 700 : 450);
+    // Every press answers within a second: the panel, the stage or the clock.
+    const a = await answers(page, 'PageDown');
+    if (!a.changed) faults.push(`${where}: PageDown changed nothing within a second`);
+    await page.waitForTimeout(Math.max(0, (press === 'dwelling' ? 700 : 450) - a.ms));
     if (press === 'dwelling') {
       // A press during the dwell is kept and carried out when the dwell
       // ends: what moves then is that press's doing, so it is set aside
@@ -74,24 +91,64 @@ async function walk(page, label, { maxPresses = 600 } = {}) {
   return { faults, views, seen, press };
 }
 
-for (const [width, height] of SIZES) {
-  test(`a workshop at ${width}x${height}: PageDown alone walks every lesson, and every view holds (a)-(g)`, async () => {
-    const context = await browser.newContext({ viewport: { width, height } });
-    const page = await context.newPage();
-    const errors = [];
-    page.on('console', (m) => { if (['error', 'warning'].includes(m.type())) errors.push(m.text()); });
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(`${url}/?workshop=1&lesson=sets&step=1`);
-    await page.waitForSelector('[data-testid="lesson-step-title"]');
-    const { faults, views, seen, press } = await walk(page, `walk-${width}x${height}`);
-    console.log(`${width}x${height}: ${views} views over ${seen.size} steps`);
-    assert.equal(press, 'at-end', `PageDown reached the end of the course (${seen.size} steps seen)`);
-    assert.equal(seen.size, STEPS, `every step was visited: ${[...seen].join(' | ')}`);
-    assert.deepEqual(faults, []);
-    assert.deepEqual(errors, []);
-    await context.close();
+// One walk of the whole course in a single window at `width`x`height`.
+async function singleWindow(width, height) {
+  const context = await browser.newContext({ viewport: { width, height } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (['error', 'warning'].includes(m.type())) errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  const first = process.env.WQ_ROOM_LESSONS?.split(',')[0] ?? 'sets';
+  await page.goto(`${url}/?workshop=1&lesson=${first}&step=1${COURSE}`);
+  await page.waitForSelector('[data-testid="lesson-step-title"]');
+  const out = await walk(page, `walk-${width}x${height}`);
+  await context.close();
+  return { ...out, errors };
+}
+
+// The same walk in the projector's audience window, its presenter's
+// window beside it (the clicker pressed on the projector's).
+async function audienceWindow(width, height) {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const errors = [];
+  const p = await context.newPage();
+  p.on('pageerror', (e) => errors.push(`presenter: ${e}`));
+  const first = process.env.WQ_ROOM_LESSONS?.split(',')[0] ?? 'sets';
+  await p.goto(`${url}/?presenter=room&lesson=${first}&step=1${COURSE}`);
+  await p.waitForSelector('[data-testid="lesson-step-title"]');
+  const a = await context.newPage();
+  a.on('console', (m) => { if (['error', 'warning'].includes(m.type())) errors.push(`audience: ${m.text()}`); });
+  a.on('pageerror', (e) => errors.push(`audience: ${e}`));
+  await a.setViewportSize({ width, height });
+  await a.goto(`${url}/?audience=room`);
+  await a.waitForSelector('[data-testid="lesson-step-title"]');
+  const out = await walk(a, `audience-${width}x${height}`);
+  await context.close();
+  return { ...out, errors };
+}
+
+function holds(label, { faults, views, seen, press, errors }) {
+  console.log(`${label}: ${views} views over ${seen.size} steps`);
+  assert.equal(press, 'at-end', `${label}: PageDown reached the end of the course (${seen.size} steps seen)`);
+  assert.equal(seen.size, STEPS, `${label}: every step was visited: ${[...seen].join(' | ')}`);
+  assert.deepEqual(faults, [], label);
+  assert.deepEqual(errors, [], label);
+}
+
+// Two walks at a time (each is mostly waiting for the page).
+for (let i = 0; i < SIZES.length; i += 2) {
+  const pair = SIZES.slice(i, i + 2);
+  test(`a workshop at ${pair.map(([w, h]) => `${w}x${h}`).join(' and ')}: PageDown alone walks every lesson, and every view holds (a)-(g), the type floor, blank keys and answered presses`, async () => {
+    const walks = await Promise.all(pair.map(([w, h]) => singleWindow(w, h)));
+    walks.forEach((w, k) => holds(`${pair[k][0]}x${pair[k][1]}`, w));
   });
 }
+
+test('the audience window at 800x600 and 1920x1080: the same walk holds on the projector', async () => {
+  const sizes = [[800, 600], [1920, 1080]];
+  const walks = await Promise.all(sizes.map(([w, h]) => audienceWindow(w, h)));
+  walks.forEach((w, k) => holds(`audience ${sizes[k][0]}x${sizes[k][1]}`, w));
+});
 
 // However a question step is entered (a link, a reload, PageUp from the
 // step after it, PageDown from the lesson before), the clock holds until
@@ -153,7 +210,7 @@ function longLesson() {
     + `\n## And one more\n\n${para(6)}\n\n${para(7)}\n\n` + block({ focus: { lanes: ['queue', 'workers'] } });
 }
 
-for (const [width, height] of SIZES) {
+for (const [width, height] of [[800, 600], [1920, 1080]]) {
   test(`a trainer's long lesson with many keys at ${width}x${height}: paged by the clicker, nothing cut`, async () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'wq-room-')), 'long-lesson.md');
     fs.writeFileSync(file, longLesson());

@@ -1,0 +1,70 @@
+// Lighthouse, the judge web developers already trust, on the built page:
+// every lesson's workshop page (desktop: a projector's browser) and every
+// built-in step embedded (mobile, Lighthouse's simulated slow 4G). Prints
+// `lighthouse_<page>_<figure> value` lines, then the worst of each figure.
+// Run by `scripts/bench.sh` (a benchmark, never a timed test).
+//
+//   node tests/lighthouse/run.mjs [workshop|embed]...   (both by default)
+import fs from 'node:fs';
+import path from 'node:path';
+import lighthouse from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import * as chromeLauncher from 'chrome-launcher';
+import { serve, root, chromiumPath } from '../e2e/harness.mjs';
+
+const which = process.argv.slice(2);
+const want = (kind) => which.length === 0 || which.includes(kind);
+
+// Every built-in lesson, and the number of its steps.
+const lessons = fs.readdirSync(path.join(root, 'lessons'))
+  .filter((f) => f.endsWith('.md'))
+  .map((f) => [f.replace(/\.md$/, ''), (fs.readFileSync(path.join(root, 'lessons', f), 'utf8').match(/^```step$/gm) || []).length]);
+
+const pages = [];
+if (want('workshop')) {
+  for (const [id] of lessons) pages.push({ name: `workshop_${id}`, query: `?workshop=1&lesson=${id}&step=1`, config: desktopConfig });
+}
+if (want('embed')) {
+  for (const [id, steps] of lessons) {
+    for (let s = 1; s <= steps; s++) pages.push({ name: `embed_${id}_${s}`, query: `?embed=1&lesson=${id}&step=${s}`, config: undefined });
+  }
+}
+
+const { server, url } = await serve(undefined, { gzip: true });
+const chrome = await chromeLauncher.launch({
+  chromePath: chromiumPath(),
+  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+});
+const worst = {};
+const note = (figure, value, page, higherIsBetter) => {
+  const w = worst[figure];
+  if (!w || (higherIsBetter ? value < w.value : value > w.value)) worst[figure] = { value, page };
+};
+try {
+  for (const p of pages) {
+    const result = await lighthouse(`${url}/${p.query}`, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility'],
+    }, p.config);
+    const lhr = result.lhr;
+    const score = (c) => Math.round((lhr.categories[c]?.score ?? 0) * 100);
+    const audit = (a) => lhr.audits[a]?.numericValue ?? NaN;
+    const figures = {
+      performance: [score('performance'), true],
+      accessibility: [score('accessibility'), true],
+      cls: [Number(audit('cumulative-layout-shift').toFixed(3)), false],
+      lcp_ms: [Math.round(audit('largest-contentful-paint')), false],
+      tbt_ms: [Math.round(audit('total-blocking-time')), false],
+    };
+    for (const [figure, [value, higher]] of Object.entries(figures)) {
+      console.log(`lighthouse_${p.name}_${figure} ${value}`);
+      note(`${p.name.split('_')[0]}_${figure}`, value, p.name, higher);
+    }
+  }
+} finally {
+  await chrome.kill();
+  server.close();
+}
+for (const [figure, { value, page }] of Object.entries(worst)) console.log(`lighthouse_worst_${figure} ${value} (${page})`);
