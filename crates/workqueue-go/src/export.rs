@@ -48,7 +48,15 @@ impl SetUp {
             .shared_bucket
             .filter(|_| s.controllers.iter().any(|c| c.shares_bucket));
         SetUp {
-            client: s.client,
+            // A typed clientset's one limiter and a config's shared one are
+            // the same bucket for every kind; Go says which program it is.
+            client: s.client.map(|c| workqueue_core::ClientLimit {
+                per: match c.per {
+                    ClientScope::Clientset => ClientScope::Shared,
+                    per => per,
+                },
+                ..c
+            }),
             crossplane,
             shared_bucket,
             controllers: s
@@ -285,7 +293,7 @@ pub fn go(s: &Scenario) -> String {
             body += "\tcfg = ratelimiter.LimitRESTConfig(cfg, maxReconcileRate)\n";
             uses.crossplane = true;
         }
-        (Some(c), _) if c.per == ClientScope::Shared => {
+        (Some(c), _) if c.per != ClientScope::Kind => {
             body += &format!(
                 "\t// One limiter, shared by every client made from this config.\n\tcfg.RateLimiter = flowcontrol.NewTokenBucketRateLimiter({}, {})\n",
                 float(c.qps),
@@ -299,10 +307,6 @@ pub fn go(s: &Scenario) -> String {
                 float(c.qps),
                 c.burst
             );
-            if c.per == ClientScope::Clientset {
-                body += "\t// A typed clientset: one limiter for every resource it serves.\n\t_ = kubernetes.NewForConfigOrDie(cfg)\n";
-                uses.clientset = true;
-            }
         }
         (None, _) => body += "\t// No client-side limit.\n\tcfg.QPS = -1\n",
     }

@@ -7,15 +7,15 @@
 //! is listed too, never guessed.
 
 pub mod assume;
-mod chain;
 mod eval;
 pub mod export;
 mod gomod;
 mod import;
+mod interp;
 pub mod literal;
 mod num;
 mod paste;
 mod source;
 mod value;
 
-pub use import::{import, Found, ImportError, Imported, MAX_BYTES};
+pub use import::{import, Client, Found, ImportError, Imported, MAX_BYTES};

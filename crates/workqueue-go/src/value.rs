@@ -11,20 +11,6 @@ pub enum Value {
     Dur(Duration),
     Str(String),
     Bool(bool),
-    Limiter(LimiterConfig),
-    /// `rate.NewLimiter(qps, burst)`, before a `BucketRateLimiter` wraps it.
-    Rate {
-        qps: f64,
-        burst: i64,
-    },
-    /// `flowcontrol.NewTokenBucketRateLimiter(qps, burst)`: a client's limiter.
-    ClientBucket {
-        qps: f64,
-        burst: i64,
-    },
-    /// `ratelimiter.NewGlobal(R)`: Crossplane's global bucket.
-    Global(u32),
-    Options(Options),
     Unknown(String),
 }
 

@@ -1,51 +1,38 @@
-//! What was read, made a scenario in the files' own schema: the client's
-//! limit, a shared bucket, every controller with its queue, limiter and
-//! workers, and what Go does not say assumed and said.
+//! What the run built, made a scenario in the files' own schema: the
+//! client's limit (the manager's config for a controller-runtime program,
+//! the clients for a client-go one), a shared bucket, every controller with
+//! its queue, limiter and workers, and what Go does not say assumed and said.
 
-use super::*;
+use workqueue_core::{
+    BucketSpec, ClientLimit, ClientScope, ControllerConfig, ControllerSpec, CrossplaneConfig,
+    CrossplaneProfile, Duration, LimiterConfig, Outcome, QueueKind, Scenario, Script,
+    Source as KeySource, MILLISECOND,
+};
+
+use super::{Client, Found, ImportError, Imported, Reader, OBJECTS};
+use crate::interp::val::{Kind, Origin, V};
+use crate::interp::ClientRec;
 
 impl Reader<'_> {
     pub(super) fn scenario(mut self) -> Result<Imported, ImportError> {
-        if self.controllers.is_empty() {
+        self.it.finish();
+        if self.it.ctrls.is_empty() {
             return Err(ImportError::NoController);
         }
         let mut s = Scenario::new("imported");
         s.duration_ns = 10 * 60 * workqueue_core::SECOND;
-        let crossplane = self.controllers.iter().find_map(|c| c.options.crossplane);
-        s.crossplane = crossplane.map(CrossplaneConfig::note_2021);
-        s.client = match (self.shared_client, self.qps, self.burst) {
-            (Some((qps, burst)), _, _) => Some(ClientLimit {
-                qps,
-                burst,
-                per: ClientScope::Shared,
-            }),
-            (None, Some((q, _, _)), _) if q < 0.0 => None,
-            (None, Some((q, f, p)), burst) => {
-                let b = burst.map_or(10, |(b, _, _)| b);
-                self.note(true, f, p, format!("rest.Config.QPS {q}, Burst {b}"));
-                let per = if self.clientset {
-                    ClientScope::Clientset
-                } else {
-                    ClientScope::Kind
-                };
-                Some(ClientLimit {
-                    qps: q,
-                    burst: b,
-                    per,
-                })
-            }
-            (None, None, _) => {
-                self.unread.push(Found { file: self.main_file(), line: 1, text: "rest.Config QPS is not set: controller-runtime's config loader turns client-side limiting off (since v0.21): no client limit".into() });
-                None
-            }
+        let clients = self.clients();
+        s.client = match self.it.managers.first().map(|m| m.config.clone()) {
+            Some(config) => self.manager_client(&config),
+            None => self.client_go_client(),
         };
+        let default_client_go = self.minor().is_some_and(|m| m < 23);
         // A bucket held in a variable and put first in a controller's
         // max-of is the one object the controllers share.
+        let bucket_vars = self.it.bucket_vars.clone();
         let shared = |l: &Option<LimiterConfig>| match l {
             Some(LimiterConfig::MaxOf { limiters }) if limiters.len() == 2 => match limiters[0] {
-                LimiterConfig::Bucket { qps, burst }
-                    if self.bucket_vars.contains(&(qps, burst)) =>
-                {
+                LimiterConfig::Bucket { qps, burst } if bucket_vars.contains(&(qps, burst)) => {
                     Some((BucketSpec { qps, burst }, limiters[1].clone()))
                 }
                 _ => None,
@@ -53,12 +40,14 @@ impl Reader<'_> {
             _ => None,
         };
         s.shared_bucket = self
-            .controllers
+            .it
+            .ctrls
             .iter()
             .find_map(|c| shared(&c.options.limiter))
             .map(|(b, _)| b);
         s.controllers = self
-            .controllers
+            .it
+            .ctrls
             .iter()
             .map(|c| {
                 let sharing =
@@ -67,9 +56,9 @@ impl Reader<'_> {
             })
             .map(|(c, sharing)| ControllerSpec {
                 name: c.name.clone(),
-                queue: if c.queue_client_go
+                queue: if c.client_go
                     || c.options.priority_queue == Some(false)
-                    || (self.default_client_go && c.options.priority_queue.is_none())
+                    || (default_client_go && c.options.priority_queue.is_none())
                 {
                     QueueKind::ClientGo
                 } else {
@@ -80,7 +69,10 @@ impl Reader<'_> {
                     None => c.options.limiter.clone(),
                 },
                 controller: ControllerConfig {
-                    workers: c.options.workers.unwrap_or(1).max(1),
+                    workers: match c.client_go {
+                        true => c.workers.max(1),
+                        false => c.options.workers.unwrap_or(1).max(1),
+                    },
                     reconcile_ns: 50 * MILLISECOND,
                     give_up_after: None,
                     reconcile_timeout_ns: c.options.timeout.filter(|t| *t > Duration::ZERO),
@@ -104,22 +96,36 @@ impl Reader<'_> {
                 shares_bucket: sharing.is_some(),
             })
             .collect();
+        s.crossplane = self
+            .it
+            .ctrls
+            .iter()
+            .find_map(|c| c.options.crossplane)
+            .map(CrossplaneConfig::note_2021);
         s.crossplane = self.crossplane_profile(&s);
-        if !self.default_client_go
-            && self
-                .controllers
-                .iter()
-                .any(|c| !c.queue_client_go && c.options.priority_queue.is_none())
-        {
-            self.unread.push(Found { file: self.main_file(), line: 1, text: "UsePriorityQueue is not set: the priority queue, controller-runtime v0.23's default (a go.mod among the files says which version)".into() });
+        let main = self.main_file();
+        let mut globals = self.it.global_buckets.clone();
+        globals.sort_unstable();
+        globals.dedup();
+        if globals.len() > 1 {
+            self.it.unread.push(Found { file: main.clone(), line: 1, text: format!("{} Crossplane global buckets (each ratelimiter.NewGlobal call is one, for the controllers given its options): the playground has one, shared by every controller", globals.len()) });
         }
-        self.unread.push(Found {
-            file: self.main_file(),
+        if !default_client_go
+            && self
+                .it
+                .ctrls
+                .iter()
+                .any(|c| !c.client_go && c.options.priority_queue.is_none())
+        {
+            self.it.unread.push(Found { file: main.clone(), line: 1, text: "UsePriorityQueue is not set: the priority queue, controller-runtime v0.23's default (a go.mod among the files says which version)".into() });
+        }
+        self.it.unread.push(Found {
+            file: main.clone(),
             line: 1,
             text: format!("not in the code, assumed: {OBJECTS} objects per controller, each reconcile takes 50ms, succeeds and writes once to its own kind (a status update); reads from the cache cost no request; set them in the scenario (the page's dialog asks for them)"),
         });
         s.validate().map_err(|e| ImportError::Unusable {
-            file: self.main_file(),
+            file: main,
             reason: match e.reason.contains("names two controllers") {
                 // A folder read with a copy of itself inside.
                 true => format!("{e} (were the same files read twice?)"),
@@ -128,13 +134,171 @@ impl Reader<'_> {
         })?;
         Ok(Imported {
             scenario: s,
-            taken: self.taken,
-            unread: self.unread,
+            taken: self.it.taken,
+            unread: self.it.unread,
+            clients,
         })
     }
-}
 
-impl Reader<'_> {
+    /// The file general notes are about: the one with `func main`, or the first.
+    fn main_file(&self) -> String {
+        let has_main = |s: &&crate::source::Source| {
+            s.file.decl.iter().any(|d| matches!(d, gosyn::ast::Declaration::Function(f) if f.name.name == "main" && f.recv.is_none()))
+        };
+        self.it
+            .sources
+            .iter()
+            .find(has_main)
+            .unwrap_or(&self.it.sources[0])
+            .name
+            .clone()
+    }
+
+    /// A controller-runtime program: the manager's config, as it is when the
+    /// manager starts. Its client has one bucket per kind.
+    fn manager_client(&mut self, config: &V<'_>) -> Option<ClientLimit> {
+        let Some(id) = config.obj() else {
+            let why = match config {
+                V::Unknown(w) => w.clone(),
+                _ => "not a rest.Config".into(),
+            };
+            let at = self.it.managers[0].at;
+            self.it.note(false, at.0, at.1, format!("the manager's rest.Config: {why}: no client limit assumed; set it in the scenario"));
+            return None;
+        };
+        let (origin, at) = match &self.it.heap[id].kind {
+            Kind::Config { origin, at } => (*origin, *at),
+            _ => (Origin::Outside, self.it.managers[0].at),
+        };
+        let field = |name: &str| self.it.heap[id].field(name).cloned();
+        let (qps, burst, limiter) = (field("QPS"), field("Burst"), field("RateLimiter"));
+        if let Some(V::ClientBucket { qps, burst, .. }) = limiter {
+            self.it.note(true, at.0, at.1, format!("rest.Config.RateLimiter: one client bucket of {qps} qps, burst {burst}, shared by every client made from the config"));
+            return Some(ClientLimit { qps, burst, per: ClientScope::Shared });
+        }
+        if let Some(V::Unknown(why)) = limiter {
+            self.it.note(false, at.0, at.1, format!("rest.Config.RateLimiter: {why}: set the client limit in the scenario"));
+        }
+        let burst = match burst {
+            Some(V::Num(b)) if b > 0.0 => crate::num::whole::<i64>(b, "Burst").ok(),
+            Some(V::Unknown(why)) => {
+                self.it.note(false, at.0, at.1, format!("rest.Config.Burst: {why}: set the client limit in the scenario"));
+                None
+            }
+            _ => None,
+        };
+        match qps {
+            Some(V::Num(q)) if q < 0.0 => {
+                self.it.note(true, at.0, at.1, format!("rest.Config.QPS {q}: no client-side limit"));
+                None
+            }
+            Some(V::Num(q)) if q > 0.0 => {
+                let b = burst.unwrap_or(10);
+                self.it.note(true, at.0, at.1, format!("rest.Config.QPS {q}, Burst {b}: the manager's client, one bucket per kind"));
+                Some(ClientLimit { qps: q, burst: b, per: ClientScope::Kind })
+            }
+            Some(V::Unknown(why)) => {
+                self.it.note(false, at.0, at.1, format!("rest.Config.QPS: {why}: set the client limit in the scenario"));
+                None
+            }
+            _ => match origin {
+                Origin::Loader if self.minor().is_some_and(|m| m < 21) => {
+                    self.it.note(true, at.0, at.1, "rest.Config QPS is not set: controller-runtime's config loader before v0.21 fills QPS 20, burst 30: one bucket per kind".into());
+                    Some(ClientLimit { qps: 20.0, burst: 30, per: ClientScope::Kind })
+                }
+                Origin::Loader => {
+                    self.it.note(false, at.0, at.1, "rest.Config QPS is not set: controller-runtime's config loader turns client-side limiting off (since v0.21): no client limit".into());
+                    None
+                }
+                Origin::ClientGo => {
+                    let b = burst.unwrap_or(10);
+                    self.it.note(true, at.0, at.1, format!("rest.Config QPS is not set on a client-go config: client-go's defaults, 5 qps, burst {b}, one bucket per kind"));
+                    Some(ClientLimit { qps: 5.0, burst: b, per: ClientScope::Kind })
+                }
+                Origin::Outside => {
+                    self.it.note(false, at.0, at.1, "the manager's rest.Config comes from a function outside the files: its limit is not known; no client limit assumed: set it in the scenario".into());
+                    None
+                }
+            },
+        }
+    }
+
+    /// A client-go program: the controllers write through the first typed
+    /// clientset (each client has its own limiter; the others are listed).
+    fn client_go_client(&mut self) -> Option<ClientLimit> {
+        let recs = self.it.clients.clone();
+        let Some(first) = recs.iter().find(|c| c.typed && c.unknown.is_none()).or(recs.first()) else {
+            let main = self.main_file();
+            self.it.unread.push(Found { file: main, line: 1, text: "no client made from a rest.Config was found: no client limit".into() });
+            return None;
+        };
+        if recs.len() > 1 {
+            let (f, l) = self.it.at(first.at.0, first.at.1);
+            self.it.note(false, first.at.0, first.at.1, format!("{} clients, each with its own limiter: the playground's controllers write through one, {} ({f}:{l})", recs.len(), first.what));
+        }
+        let (qps, burst, per) = self.limit_of(first)?;
+        Some(ClientLimit { qps, burst, per })
+    }
+
+    /// A client's limit and scope, by client-go's rules.
+    fn limit_of(&self, c: &ClientRec) -> Option<(f64, i64, ClientScope)> {
+        if let Some((q, b, _)) = c.shared {
+            return Some((q, b, ClientScope::Shared));
+        }
+        if c.unknown.is_some() {
+            return None;
+        }
+        let burst = c.burst.filter(|b| *b > 0).unwrap_or(10);
+        match c.qps.unwrap_or(0.0) {
+            q if q < 0.0 => None,
+            q if q > 0.0 => Some((q, burst, ClientScope::Clientset)),
+            _ => match c.origin {
+                Origin::Loader if self.minor().is_some_and(|m| m < 21) => {
+                    Some((20.0, 30, ClientScope::Clientset))
+                }
+                Origin::Loader | Origin::Outside => None,
+                // QPS unset: a typed clientset's group-versions each make
+                // their own 5/10 bucket; one REST client makes one.
+                Origin::ClientGo if c.typed => Some((5.0, burst, ClientScope::Kind)),
+                Origin::ClientGo => Some((5.0, burst, ClientScope::Clientset)),
+            },
+        }
+    }
+
+    /// Every client made, listed and said.
+    fn clients(&mut self) -> Vec<Client> {
+        let recs = self.it.clients.clone();
+        let mut out = Vec::new();
+        for c in &recs {
+            let (file, line) = self.it.at(c.at.0, c.at.1);
+            let limit = self.limit_of(c);
+            let per = match (&c.unknown, limit) {
+                (Some(_), _) => "unknown",
+                (None, None) => "none",
+                (None, Some((_, _, ClientScope::Shared))) => "shared",
+                (None, Some((_, _, ClientScope::Kind))) => "group-version",
+                (None, Some((_, _, ClientScope::Clientset))) => "clientset",
+            };
+            let text = match (&c.unknown, limit) {
+                (Some(why), _) => format!("{}: its limit is not known ({why})", c.what),
+                (None, None) => format!("{}: no client-side limit", c.what),
+                (None, Some((q, b, ClientScope::Shared))) => format!("{}: the config's RateLimiter, one bucket of {q} qps, burst {b} shared by every client of the config", c.what),
+                (None, Some((q, b, ClientScope::Kind))) => format!("{}: QPS unset, client-go's defaults: {q} qps, burst {b} for each API group-version it serves", c.what),
+                (None, Some((q, b, ClientScope::Clientset))) => format!("{}: one bucket of {q} qps, burst {b}", c.what),
+            };
+            self.it.note(c.unknown.is_none(), c.at.0, c.at.1, text);
+            out.push(Client {
+                what: c.what.clone(),
+                qps: limit.map(|l| l.0),
+                burst: limit.map(|l| l.1),
+                per: per.into(),
+                file,
+                line,
+            });
+        }
+        out
+    }
+
     /// Which Crossplane the program is, from its go.mod and its code, said
     /// in a note at the go.mod's line: core with a global bucket is the 2021
     /// design (before v2.1), core without one is core since v2.1 (R: the
@@ -150,7 +314,7 @@ impl Reader<'_> {
         let (config, text) = match (core, found) {
             (true, Some(cp)) => (cp, "Crossplane core with its global bucket: the 2021 design, as core ran it before v2.1 (profile note-2021)".to_string()),
             (true, None) => {
-                let r = self.controllers.iter().filter_map(|c| c.options.workers).max().unwrap_or(100);
+                let r = self.it.ctrls.iter().filter_map(|c| c.options.workers).max().unwrap_or(100);
                 (
                     CrossplaneConfig { max_reconcile_rate: r, profile: CrossplaneProfile::Core },
                     format!("Crossplane core without a global bucket: core since v2.1 (profile core): {r} workers per controller, no client limit, the XR circuit breaker"),
@@ -163,7 +327,7 @@ impl Reader<'_> {
             ),
             (false, Some(cp)) => (cp, "crossplane-runtime on client-go's queue: the 2021 design as it ran (profile note-2021)".to_string()),
         };
-        self.taken.push(Found { file, line, text });
+        self.it.taken.push(Found { file, line, text });
         Some(config)
     }
 }

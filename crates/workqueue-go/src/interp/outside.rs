@@ -1,0 +1,574 @@
+//! Packages outside the files, as far as a set-up needs them: client-go's
+//! configs, clients, queues and limiters; controller-runtime's config
+//! loader, manager, builder and `controller.New`; crossplane-runtime's
+//! rate limiters and controller names; time, flags, cobra, kingpin,
+//! errgroup and `wait`. Anything else is evaluated for what its
+//! arguments do, and its value is unknown.
+
+use gosyn::ast::Call;
+use workqueue_core::{Duration, LimiterConfig, MILLISECOND, SECOND};
+
+use super::expr::short;
+use super::record::{ClientRec, CtrlRec};
+use super::val::{Builder, Kind, Obj, Origin, Ty, V};
+use super::{last_name, Ctx, Interp};
+use crate::eval::describe;
+use crate::value::Options;
+
+fn unit(name: &str) -> Option<Duration> {
+    Some(match name {
+        "Nanosecond" => Duration::NANOSECOND,
+        "Microsecond" => workqueue_core::MICROSECOND,
+        "Millisecond" => MILLISECOND,
+        "Second" => SECOND,
+        "Minute" => 60 * SECOND,
+        "Hour" => 3600 * SECOND,
+        _ => return None,
+    })
+}
+
+/// A limiter's client-go name without `New` and `Typed`.
+fn limiter_name(name: &str) -> String {
+    name.strip_prefix("New").unwrap_or(name).replacen("Typed", "", 1)
+}
+
+impl<'a> Interp<'a> {
+    /// `pkg.Name` of a package outside the files.
+    pub(crate) fn outside_value(&mut self, path: &str, alias: &str, sel: &str) -> V<'a> {
+        let tail = last_name(path);
+        match (tail.as_str(), sel) {
+            ("time", u) if unit(u).is_some() => return V::Dur(unit(u).unwrap_or_default()),
+            ("rest", "DefaultQPS") => return V::Num(5.0),
+            ("rest", "DefaultBurst") => return V::Num(10.0),
+            ("handler", "LowPriority") => return V::Num(-100.0),
+            ("flag" | "pflag" | "kingpin", "CommandLine") => {
+                return V::Ref(self.alloc(Obj::new(Ty::default(), Kind::Command)))
+            }
+            _ => {}
+        }
+        // crossplane's `v1alpha1.FiringGroupKind`, upjet's
+        // `v1beta1.Wick_GroupVersionKind`: the kind, and the package that
+        // declares its group (which keeps two scopes' kinds apart).
+        for suffix in ["_GroupVersionKind", "GroupVersionKind", "_GroupKind", "GroupKind"] {
+            if let Some(kind) = sel.strip_suffix(suffix).filter(|k| !k.is_empty()) {
+                let parts: Vec<&str> = path.split('/').collect();
+                let scope = parts
+                    .iter()
+                    .rev()
+                    .find(|p| !(p.starts_with('v') && p[1..].chars().next().is_some_and(|c| c.is_ascii_digit())))
+                    .copied()
+                    .unwrap_or(alias);
+                return V::Str(format!("{kind}.{scope}"));
+            }
+        }
+        V::unknown(format!("{alias}.{sel} is declared in {path}, outside the files"))
+    }
+
+    /// A call of a package outside the files.
+    pub(crate) fn outside_fn(
+        &mut self,
+        cx: &Ctx<'a>,
+        path: &str,
+        alias: &str,
+        name: &str,
+        c: &'a Call,
+    ) -> V<'a> {
+        let tail = last_name(path);
+        let site = (cx.file, c.pos.0);
+        if let Some(v) = self.flag_call(cx, name, c, matches!(tail.as_str(), "flag" | "pflag")) {
+            return v;
+        }
+        let cr = path.starts_with("sigs.k8s.io/controller-runtime");
+        let xp = path.contains("crossplane");
+        match (tail.as_str(), name) {
+            ("flag" | "pflag", _) => {
+                self.args(cx, c);
+                return V::Nil;
+            }
+            ("time", "Duration") => {
+                return match self.args(cx, c).into_iter().next() {
+                    Some(V::Num(n)) => crate::num::duration(n).map_or_else(V::Unknown, V::Dur),
+                    Some(d @ V::Dur(_)) => d,
+                    Some(V::Unknown(w)) => V::Unknown(w),
+                    _ => V::unknown("time.Duration of a value that is not a number"),
+                }
+            }
+            ("time", "ParseDuration") => {
+                let d = match self.args(cx, c).into_iter().next() {
+                    Some(V::Str(s)) => workqueue_core::parse_go_duration(&s)
+                        .map_or_else(|e| V::unknown(e.to_string()), V::Dur),
+                    _ => V::unknown("a duration's text the reader does not hold"),
+                };
+                return V::Tuple(vec![d, V::Nil]);
+            }
+            ("wait", n) if n.starts_with("Until") || n.starts_with("Jitter") || n.starts_with("NonSliding") || n == "Forever" => {
+                let args = self.args(cx, c);
+                if let Some(f) = args.into_iter().find(|a| matches!(a, V::Func(_))) {
+                    self.start(f, Vec::new(), site);
+                }
+                return V::Nil;
+            }
+            ("runtime", "NumCPU" | "GOMAXPROCS") => {
+                return V::unknown("the machine's CPU count, known only where the program runs")
+            }
+            ("os", "Getenv") => {
+                let args = self.args(cx, c);
+                let var = args.first().map(short).unwrap_or_default();
+                self.note(false, cx.file, c.pos.0, format!("the environment variable {var}: taken as unset"));
+                return V::Str(String::new());
+            }
+            ("slices", "Contains") => {
+                let args = self.args(cx, c);
+                return match (args.first().and_then(V::obj).map(|id| &self.heap[id].kind), args.get(1)) {
+                    (Some(Kind::Slice(items)), Some(x)) => V::Bool(items.iter().any(|i| super::expr::same(i, x))),
+                    _ if matches!(args.first(), Some(V::Nil)) => V::Bool(false),
+                    _ => V::unknown("slices.Contains of a slice the reader does not hold"),
+                };
+            }
+            ("strings", "ToLower") => {
+                return match self.args(cx, c).into_iter().next() {
+                    Some(V::Str(s)) => V::Str(s.to_lowercase()),
+                    Some(V::Unknown(w)) => V::Unknown(w),
+                    _ => V::unknown("strings.ToLower of a value that is not text"),
+                }
+            }
+            ("errgroup", "WithContext") => {
+                self.args(cx, c);
+                let g = self.alloc(Obj::new(Ty::default(), Kind::Plain));
+                return V::Tuple(vec![V::Ref(g), V::unknown("a context")]);
+            }
+            ("rate", "NewLimiter") => {
+                let args = self.args(cx, c);
+                return match (num(args.first()), num(args.get(1))) {
+                    (Ok(qps), Ok(b)) => match crate::num::whole::<i64>(b, "the burst") {
+                        Ok(burst) => V::Rate { qps, burst },
+                        Err(w) => V::Unknown(w),
+                    },
+                    (Err(w), _) | (_, Err(w)) => V::Unknown(w),
+                };
+            }
+            ("flowcontrol", "NewTokenBucketRateLimiter") => {
+                let args = self.args(cx, c);
+                return match (num(args.first()), num(args.get(1))) {
+                    (Ok(qps), Ok(b)) => match crate::num::whole::<i64>(b, "the burst") {
+                        Ok(burst) => {
+                            self.made += 1;
+                            V::ClientBucket { qps, burst, id: self.made }
+                        }
+                        Err(w) => V::Unknown(w),
+                    },
+                    (Err(w), _) | (_, Err(w)) => V::Unknown(w),
+                };
+            }
+            ("workqueue", _) => return self.workqueue(cx, name, c),
+            ("clientcmd", "BuildConfigFromFlags" | "RESTConfigFromKubeConfig") | ("rest", "InClusterConfig") => {
+                self.args(cx, c);
+                let cfg = self.config(Origin::ClientGo, site);
+                return V::Tuple(vec![cfg, V::Nil]);
+            }
+            ("clientcmd", n) if n.ends_with("ClientConfig") => {
+                self.args(cx, c);
+                let o = Obj::new(Ty { name: "clientcmd.ClientConfig".into(), ..Ty::default() }, Kind::Plain);
+                return V::Ref(self.alloc(o));
+            }
+            ("rest", "CopyConfig") => {
+                let args = self.args(cx, c);
+                return match args.first().and_then(V::obj) {
+                    Some(id) => {
+                        let o = self.heap[id].clone();
+                        V::Ref(self.alloc(o))
+                    }
+                    None => V::unknown("a copy of a config the reader does not hold"),
+                };
+            }
+            ("ptr" | "pointer", _) if c.args.len() == 1 => return self.eval(cx, &c.args[0]),
+            ("rate", "Limit") if c.args.len() == 1 => return self.eval(cx, &c.args[0]),
+            (_, "NewForConfig" | "NewForConfigOrDie" | "NewForConfigAndClient" | "NewDiscoveryClientForConfig" | "NewDiscoveryClientForConfigOrDie") => {
+                return self.client(cx, &tail, alias, name, c)
+            }
+            ("kingpin", "New") => {
+                self.args(cx, c);
+                return V::Ref(self.alloc(Obj::new(Ty::default(), Kind::Command)));
+            }
+            ("kingpin", "Flag") => {
+                let app = V::Nil;
+                if let Some(v) = self.kingpin(cx, &app, name, c) {
+                    return v;
+                }
+            }
+            ("env", n) if n.starts_with("WithDefault") => {
+                let args = self.args(cx, c);
+                let var = args.first().map(short).unwrap_or_default();
+                self.note(false, cx.file, c.pos.0, format!("the environment variable {var}: taken as unset, its default used"));
+                return args.into_iter().last().unwrap_or(V::Nil);
+            }
+            _ => {}
+        }
+        if xp {
+            match (tail.as_str(), name) {
+                ("ratelimiter", "NewGlobal") => {
+                    let args = self.args(cx, c);
+                    return match num(args.first()).and_then(|r| crate::num::whole::<u32>(r, "R")) {
+                        Ok(r) => {
+                            self.made += 1;
+                            V::Global { r, id: self.made }
+                        }
+                        Err(w) => V::Unknown(w),
+                    };
+                }
+                ("ratelimiter", "NewController") => {
+                    self.args(cx, c);
+                    return V::Limiter(LimiterConfig::Exponential { base_ns: SECOND, max_ns: 60 * SECOND });
+                }
+                ("ratelimiter", "NewReconciler") => {
+                    let args = self.args(cx, c);
+                    let mut o = Obj::new(Ty { name: "ratelimiter.Reconciler".into(), ..Ty::default() }, Kind::Plain);
+                    if let Some(g) = args.get(2) {
+                        o.set("global", g.clone());
+                    }
+                    return V::Ref(self.alloc(o));
+                }
+                ("ratelimiter", "LimitRESTConfig") => return self.limit_rest_config(cx, c),
+                ("managed" | "providerconfig", "ControllerName") => {
+                    let args = self.args(cx, c);
+                    return match args.first() {
+                        Some(V::Str(s)) => V::Str(format!("{tail}/{}", s.to_lowercase())),
+                        Some(V::Unknown(w)) => V::Unknown(w.clone()),
+                        _ => V::unknown("a controller name of a kind the reader does not hold"),
+                    };
+                }
+                _ => {}
+            }
+        }
+        if cr {
+            match (tail.as_str(), name) {
+                (_, "GetConfigOrDie" | "GetConfig" | "GetConfigWithContext") => {
+                    self.args(cx, c);
+                    let cfg = self.config(Origin::Loader, site);
+                    return match name {
+                        "GetConfigOrDie" => cfg,
+                        _ => V::Tuple(vec![cfg, V::Nil]),
+                    };
+                }
+                (_, "NewManager") | ("manager", "New") => return self.manager(cx, c),
+                (_, "NewControllerManagedBy" | "ControllerManagedBy" | "TypedControllerManagedBy") => {
+                    self.args(cx, c);
+                    let b = Builder { at: site, ..Builder::default() };
+                    return V::Ref(self.alloc(Obj::new(Ty::default(), Kind::Builder(Box::new(b)))));
+                }
+                ("controller", "New" | "NewTyped" | "NewUnmanaged" | "NewTypedUnmanaged") => {
+                    let args = self.args(cx, c);
+                    let name = match args.first() {
+                        Some(V::Str(n)) => n.clone(),
+                        _ => String::new(),
+                    };
+                    let options = self.controller_options(args.get(2), site);
+                    self.found(CtrlRec { name, kind: String::new(), options, client_go: false, at: site, workers: 0, workers_unknown: None, from: Vec::new() });
+                    return V::Tuple(vec![V::unknown("a controller"), V::Nil]);
+                }
+                ("source", "Kind" | "TypedKind") => {
+                    let args = self.args(cx, c);
+                    return args.into_iter().nth(1).unwrap_or(V::Nil);
+                }
+                _ => {}
+            }
+        }
+        let _ = self.args(cx, c);
+        V::unknown(format!("{alias}.{name}(…), a function of {path}, outside the files"))
+    }
+
+    /// A call of a method the files do not declare: the builder's links,
+    /// the manager's, a config loader's, Crossplane's options, cobra's,
+    /// kingpin's, a group's `Go`.
+    pub(crate) fn outside_method(&mut self, cx: &Ctx<'a>, recv: V<'a>, name: &str, c: &'a Call) -> V<'a> {
+        let site = (cx.file, c.pos.0);
+        if let Some(v) = self.flag_call(cx, name, c, recv.obj().is_some_and(|id| matches!(self.heap[id].kind, Kind::Command))) {
+            return v;
+        }
+        if let Some(v) = self.kingpin(cx, &recv, name, c) {
+            return v;
+        }
+        let kind = recv.obj().map(|id| self.heap[id].kind.clone());
+        match (kind, name) {
+            (Some(Kind::Builder(_)), _) => return self.builder_link(cx, recv, name, c),
+            (Some(Kind::Manager { config }), "GetConfig") => return config,
+            (Some(Kind::Manager { .. }), "GetControllerOptions") => {
+                let id = recv.obj().unwrap_or_default();
+                return self.heap[id].field("Controller").cloned().unwrap_or(V::Nil);
+            }
+            (Some(Kind::Command), "Execute" | "ExecuteC" | "ExecuteContext" | "ExecuteContextC") => {
+                self.args(cx, c);
+                let id = recv.obj().unwrap_or_default();
+                for hook in ["PersistentPreRunE", "PersistentPreRun", "PreRunE", "PreRun", "RunE", "Run"] {
+                    if let Some(V::Func(f)) = self.heap[id].field(hook).cloned() {
+                        self.call_func(&f, vec![recv.clone(), V::unknown("the command line's arguments")], site, false);
+                    }
+                }
+                return V::Nil;
+            }
+            (Some(Kind::Command), "Flags" | "PersistentFlags" | "LocalFlags") => {
+                return V::Ref(self.alloc(Obj::new(Ty::default(), Kind::Command)))
+            }
+            (_, "Go") => {
+                let args = self.args(cx, c);
+                if let Some(f) = args.into_iter().find(|a| matches!(a, V::Func(_))) {
+                    self.start(f, Vec::new(), site);
+                }
+                return V::Nil;
+            }
+            (_, "ClientConfig") if recv.obj().is_some_and(|id| self.heap[id].ty.name == "clientcmd.ClientConfig") => {
+                let cfg = self.config(Origin::ClientGo, site);
+                return V::Tuple(vec![cfg, V::Nil]);
+            }
+            (Some(Kind::Plain), "ForControllerRuntime") => {
+                let id = recv.obj().unwrap_or_default();
+                let workers = self.member(V::Ref(id), "MaxConcurrentReconciles");
+                let global = self.member(V::Ref(id), "GlobalRateLimiter");
+                let mut o = Obj::new(Ty { name: "Options".into(), path: "sigs.k8s.io/controller-runtime/pkg/controller".into(), pkg: None }, Kind::Plain);
+                o.set("MaxConcurrentReconciles", workers);
+                o.set("RateLimiter", V::Limiter(LimiterConfig::Exponential { base_ns: SECOND, max_ns: 60 * SECOND }));
+                if let V::Global { .. } = global {
+                    o.set("GlobalRateLimiter", global);
+                }
+                return V::Struct(self.alloc(o));
+            }
+            (_, "String") if c.args.is_empty() => {
+                if let V::Str(_) = recv {
+                    return recv;
+                }
+            }
+            _ => {}
+        }
+        self.args(cx, c);
+        match recv {
+            V::Unknown(why) => V::Unknown(why),
+            _ => V::unknown(format!("the call {}(…)", describe(&c.func))),
+        }
+    }
+
+    /// A link of controller-runtime's builder.
+    fn builder_link(&mut self, cx: &Ctx<'a>, recv: V<'a>, name: &str, c: &'a Call) -> V<'a> {
+        let id = recv.obj().unwrap_or_default();
+        let args = self.args(cx, c);
+        let type_of = |it: &Self, v: Option<&V<'a>>| v.and_then(V::obj).map(|o| it.heap[o].ty.name.clone()).unwrap_or_default();
+        let Kind::Builder(mut b) = self.heap[id].kind.clone() else {
+            return V::Nil;
+        };
+        match name {
+            "Named" => {
+                if let Some(V::Str(n)) = args.first() {
+                    b.name = Some(n.clone());
+                }
+            }
+            "For" => b.kind = type_of(self, args.first()),
+            "Watches" | "WatchesRawSource" | "Owns" => {
+                let what = type_of(self, args.first());
+                if name != "Owns" && b.kind.is_empty() {
+                    b.kind = what.clone();
+                }
+                if name != "WatchesRawSource" {
+                    self.note(false, cx.file, c.pos.0, format!("{name}({what}): events of {} enqueue the owner again, so each write of one re-triggers its reconcile; the playground does not feed writes back as events: count that follow-up reconcile (and its status update) in the writes, or add watch events", if what.is_empty() { "the watched objects".to_string() } else { format!("owned {what}s") }));
+                }
+            }
+            "WithOptions" => b.options = args.first().cloned(),
+            "Complete" | "Build" => {
+                let site = b.at;
+                let mut options = self.controller_options(b.options.as_ref(), (cx.file, c.pos.0));
+                let wrapper = args.first().and_then(V::obj).filter(|o| self.heap[*o].ty.name == "ratelimiter.Reconciler");
+                match wrapper.and_then(|o| self.heap[o].field("global").cloned()) {
+                    Some(V::Global { r, .. }) => options.crossplane = Some(r),
+                    _ if options.crossplane.is_some() => {
+                        self.note(false, cx.file, c.pos.0, format!("{name}: the reconciler is not wrapped in ratelimiter.NewReconciler(…, o.GlobalRateLimiter), so crossplane-runtime would not gate it by the global bucket; the playground gates every controller of a Crossplane scenario by it"));
+                    }
+                    _ => {}
+                }
+                let globals: Vec<usize> = wrapper
+                    .and_then(|o| match self.heap[o].field("global") {
+                        Some(V::Global { id, .. }) => Some(*id),
+                        _ => None,
+                    })
+                    .into_iter()
+                    .collect();
+                self.global_buckets.extend(globals);
+                let n = b.name.clone().unwrap_or_default();
+                self.found(CtrlRec { name: n, kind: b.kind.clone(), options, client_go: false, at: site, workers: 0, workers_unknown: None, from: Vec::new() });
+                return match name {
+                    "Build" => V::Tuple(vec![V::unknown("a controller"), V::Nil]),
+                    _ => V::Nil,
+                };
+            }
+            _ => {}
+        }
+        self.heap[id].kind = Kind::Builder(b);
+        recv
+    }
+
+    /// A controller's options over the manager's; what cannot be read said.
+    fn controller_options(&mut self, v: Option<&V<'a>>, at: (usize, usize)) -> Options {
+        let base = self.manager_defaults();
+        match v.map(|v| self.options_of(v)) {
+            None => base,
+            Some(Ok(o)) => super::record::merge(&base, &o),
+            Some(Err(why)) => {
+                self.note(false, at.0, at.1, format!("WithOptions: {why}: the defaults are used"));
+                base
+            }
+        }
+    }
+
+    /// A `rest.Config` from where it was made.
+    fn config(&mut self, origin: Origin, at: (usize, usize)) -> V<'a> {
+        let o = Obj::new(
+            Ty { name: "Config".into(), path: "k8s.io/client-go/rest".into(), pkg: None },
+            Kind::Config { origin, at },
+        );
+        V::Ref(self.alloc(o))
+    }
+
+    /// crossplane-runtime's `LimitRESTConfig(cfg, R)`: QPS 5R, burst 10R.
+    fn limit_rest_config(&mut self, cx: &Ctx<'a>, c: &'a Call) -> V<'a> {
+        let args = self.args(cx, c);
+        let cfg = args.first().cloned().unwrap_or(V::Nil);
+        match num(args.get(1)).and_then(|r| crate::num::whole::<u32>(r, "R")) {
+            Ok(r) => {
+                let (qps, burst) = (5.0 * r as f64, 10.0 * r as f64);
+                if let Some(id) = cfg.obj() {
+                    self.heap[id].set("QPS", V::Num(qps));
+                    self.heap[id].set("Burst", V::Num(burst));
+                }
+                self.note(true, cx.file, c.pos.0, format!("ratelimiter.LimitRESTConfig: the client's QPS {qps} and burst {burst} (5R and 10R for R = {r})"));
+            }
+            Err(why) => self.note(false, cx.file, c.pos.0, format!("ratelimiter.LimitRESTConfig: R: {why}")),
+        }
+        cfg
+    }
+
+    /// `ctrl.NewManager(cfg, opts)`: its options' `Controller` are every
+    /// controller's defaults; its config is the controllers' client.
+    fn manager(&mut self, cx: &Ctx<'a>, c: &'a Call) -> V<'a> {
+        let args = self.args(cx, c);
+        let config = args.first().cloned().unwrap_or(V::Nil);
+        let mut o = Obj::new(Ty::default(), Kind::Manager { config: config.clone() });
+        if let Some(id) = args.get(1).and_then(V::obj) {
+            o.fields = self.heap[id].fields.clone();
+        }
+        let mgr = V::Ref(self.alloc(o));
+        self.managers.push(super::ManagerRec { mgr: mgr.clone(), config, at: (cx.file, c.pos.0) });
+        V::Tuple(vec![mgr, V::Nil])
+    }
+
+    /// A client made from a config: its limit is the config's now.
+    fn client(&mut self, cx: &Ctx<'a>, tail: &str, alias: &str, name: &str, c: &'a Call) -> V<'a> {
+        let args = self.args(cx, c);
+        let single = !(name == "NewForConfig" || name == "NewForConfigAndClient" || name == "NewDiscoveryClientForConfig");
+        let typed = !matches!(tail, "dynamic" | "metadata" | "discovery") && !name.contains("Discovery");
+        let mut rec = ClientRec { what: format!("{alias}.{name}"), qps: None, burst: None, shared: None, origin: Origin::Outside, typed, at: (cx.file, c.pos.0), unknown: None };
+        match args.first().and_then(V::obj).map(|id| (id, self.heap[id].kind.clone())) {
+            Some((id, Kind::Config { origin, .. })) => {
+                rec.origin = origin;
+                let read = |it: &Self, f: &str| it.heap[id].field(f).cloned();
+                match read(self, "QPS") {
+                    Some(V::Num(q)) => rec.qps = Some(q),
+                    Some(V::Unknown(w)) => rec.unknown = Some(format!("QPS: {w}")),
+                    _ => {}
+                }
+                match read(self, "Burst") {
+                    Some(V::Num(b)) => rec.burst = crate::num::whole(b, "Burst").ok(),
+                    Some(V::Unknown(w)) => rec.unknown = Some(format!("Burst: {w}")),
+                    _ => {}
+                }
+                match read(self, "RateLimiter") {
+                    Some(V::ClientBucket { qps, burst, id }) => rec.shared = Some((qps, burst, id)),
+                    Some(V::Unknown(w)) => rec.unknown = Some(format!("RateLimiter: {w}")),
+                    _ => {}
+                }
+            }
+            _ => {
+                let why = match args.first() {
+                    Some(V::Unknown(w)) => w.clone(),
+                    _ => "a config the reader does not hold".into(),
+                };
+                rec.unknown = Some(why);
+            }
+        }
+        self.clients.push(rec);
+        let idx = self.clients.len() - 1;
+        let v = V::Ref(self.alloc(Obj::new(Ty::default(), Kind::Client(idx))));
+        match single {
+            true => v,
+            false => V::Tuple(vec![v, V::Nil]),
+        }
+    }
+
+    /// client-go's `workqueue` package: limiters, and the rate-limiting
+    /// queues (typed or not, named or not, with a config or not).
+    fn workqueue(&mut self, cx: &Ctx<'a>, name: &str, c: &'a Call) -> V<'a> {
+        let args = self.args(cx, c);
+        let lim = |v: Option<&V<'a>>| match v {
+            Some(V::Limiter(l)) => Ok(l.clone()),
+            Some(V::Unknown(w)) => Err(w.clone()),
+            _ => Err("not a rate limiter".to_string()),
+        };
+        let made: Result<V<'a>, String> = match limiter_name(name).as_str() {
+            "ItemExponentialFailureRateLimiter" => (|| {
+                Ok(V::Limiter(LimiterConfig::Exponential { base_ns: dur(args.first())?, max_ns: dur(args.get(1))? }))
+            })(),
+            "ItemFastSlowRateLimiter" => (|| {
+                Ok(V::Limiter(LimiterConfig::FastSlow {
+                    fast_ns: dur(args.first())?,
+                    slow_ns: dur(args.get(1))?,
+                    max_fast_attempts: crate::num::whole(num(args.get(2))?, "maxFastAttempts")?,
+                }))
+            })(),
+            "MaxOfRateLimiter" => args.iter().map(|a| lim(Some(a))).collect::<Result<Vec<_>, _>>().map(|limiters| V::Limiter(LimiterConfig::MaxOf { limiters })),
+            "WithMaxWaitRateLimiter" => (|| {
+                Ok(V::Limiter(LimiterConfig::WithMaxWait { limiter: Box::new(lim(args.first())?), max_wait_ns: dur(args.get(1))? }))
+            })(),
+            "DefaultControllerRateLimiter" => Ok(V::Limiter(LimiterConfig::DefaultController)),
+            "DefaultItemBasedRateLimiter" => Ok(V::Limiter(LimiterConfig::Exponential { base_ns: 5 * MILLISECOND, max_ns: 1000 * SECOND })),
+            q if q.trim_start_matches("Named").starts_with("RateLimitingQueue") => {
+                let limiter = match lim(args.first()) {
+                    Ok(l) => Some(l),
+                    Err(why) => {
+                        self.note(false, cx.file, c.pos.0, format!("the queue's rate limiter: {why}: client-go's default is used"));
+                        None
+                    }
+                };
+                let qname = match args.get(1) {
+                    Some(V::Str(s)) => s.clone(),
+                    Some(v) => match v.obj().and_then(|id| self.heap[id].field("Name").cloned()) {
+                        Some(V::Str(s)) => s,
+                        _ => String::new(),
+                    },
+                    None => String::new(),
+                };
+                let options = Options { limiter, ..Options::default() };
+                let idx = self.found(CtrlRec { name: qname, kind: String::new(), options, client_go: true, at: (cx.file, c.pos.0), workers: 0, workers_unknown: None, from: Vec::new() });
+                return V::Ref(self.alloc(Obj::new(Ty::default(), Kind::Queue(idx))));
+            }
+            _ => Err(format!("workqueue.{name}(…)")),
+        };
+        made.unwrap_or_else(V::Unknown)
+    }
+}
+
+fn num(v: Option<&V<'_>>) -> Result<f64, String> {
+    match v {
+        Some(V::Num(n)) => Ok(*n),
+        Some(V::Dur(d)) => Ok(d.as_nanos() as f64),
+        Some(V::Unknown(w)) => Err(w.clone()),
+        Some(other) => Err(format!("{} is not a number", short(other))),
+        None => Err("an argument is missing".into()),
+    }
+}
+
+fn dur(v: Option<&V<'_>>) -> Result<Duration, String> {
+    match v {
+        Some(V::Dur(d)) => Ok(*d),
+        Some(V::Num(n)) => crate::num::duration(*n),
+        Some(V::Str(s)) => workqueue_core::parse_go_duration(s).map_err(|e| e.to_string()),
+        Some(V::Unknown(w)) => Err(w.clone()),
+        Some(other) => Err(format!("{} is not a duration", short(other))),
+        None => Err("an argument is missing".into()),
+    }
+}
