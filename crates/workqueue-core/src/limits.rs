@@ -26,7 +26,7 @@ pub const MAX_SOURCES: usize = 1_000;
 pub const MIN_RESYNC: Duration = Duration::from_nanos(10 * MILLISECOND.as_nanos());
 pub const MAX_KEY_LEN: usize = 253;
 /// Controllers in one manager.
-pub const MAX_CONTROLLERS: usize = 16;
+pub const MAX_CONTROLLERS: usize = 64;
 /// API requests one reconcile makes.
 pub const MAX_REQUESTS_PER_RECONCILE: u32 = 1_000;
 /// Other kinds one controller's reconcile writes.

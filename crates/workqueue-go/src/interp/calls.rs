@@ -17,11 +17,13 @@ impl<'a> Interp<'a> {
         let site = (cx.file, c.pos.0);
         // `F[T](…)`: the generic function `F`.
         let mut func: &'a Expression = &c.func;
-        while let Expression::Index(i) = func {
-            func = &i.left;
-        }
-        if let Expression::IndexList(i) = func {
-            func = &i.left;
+        loop {
+            func = match func {
+                Expression::Index(i) => &i.left,
+                Expression::IndexList(i) => &i.left,
+                Expression::Paren(p) => &p.expr,
+                _ => break,
+            };
         }
         match func {
             Expression::Ident(i) if cx.scope.get(&i.name).is_none() => {
@@ -142,8 +144,11 @@ impl<'a> Interp<'a> {
                 V::Ref(self.alloc(Obj::new(Ty::default(), Kind::Slice(items))))
             }
             "make" => match c.args.first() {
-                Some(Expression::TypeMap(_)) => {
-                    V::Ref(self.alloc(Obj::new(Ty::default(), Kind::Map(Vec::new()))))
+                Some(Expression::TypeMap(m)) => {
+                    let zero = self.zero(cx, &m.val);
+                    let mut o = Obj::new(Ty::default(), Kind::Map(Vec::new()));
+                    o.set("$zero", zero);
+                    V::Ref(self.alloc(o))
                 }
                 Some(Expression::TypeSlice(_)) => {
                     V::Ref(self.alloc(Obj::new(Ty::default(), Kind::Slice(Vec::new()))))
@@ -213,7 +218,7 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn bind_params(&mut self, scope: &super::scope::Scope<'a>, params: &'a FieldList, args: Vec<V<'a>>, root_run: bool) {
+    pub(crate) fn bind_params(&mut self, scope: &super::scope::Scope<'a>, params: &'a FieldList, args: Vec<V<'a>>, root_run: bool) {
         let mut args = args.into_iter();
         let n = params.list.len();
         for (i, field) in params.list.iter().enumerate() {

@@ -254,7 +254,17 @@ impl<'a> Interp<'a> {
             (Kind::Map(kv), k) => kv
                 .iter()
                 .find(|(key, _)| same(key, k))
+                .or_else(|| {
+                    // A kind whose group is not known ("Berth."): the one key of it.
+                    let V::Str(prefix) = k else { return None };
+                    let mut with = kv.iter().filter(|(key, _)| prefix.ends_with('.') && matches!(key, V::Str(s) if s.starts_with(prefix.as_str())));
+                    match (with.next(), with.next()) {
+                        (Some(one), None) => Some(one),
+                        _ => None,
+                    }
+                })
                 .map(|(_, v)| v.clone())
+                .or_else(|| self.heap[id].field("$zero").cloned())
                 .unwrap_or_else(|| V::unknown("a key the map does not hold where it can be read")),
             (Kind::Slice(items), V::Num(n)) => items
                 .get(*n as usize)
@@ -285,7 +295,7 @@ impl<'a> Interp<'a> {
     /// and client-go's `BucketRateLimiter` as the limiter it is.
     pub(crate) fn composite(&mut self, cx: &Ctx<'a>, c: &'a CompositeLit) -> V<'a> {
         match &*c.typ {
-            Expression::TypeMap(_) => {
+            Expression::TypeMap(m) => {
                 let mut kv = Vec::new();
                 for el in &c.val.values {
                     if let (Some(Element::Expr(k)), Element::Expr(v)) = (&el.key, &el.val) {
@@ -295,7 +305,10 @@ impl<'a> Interp<'a> {
                         kv.push((k, v));
                     }
                 }
-                return V::Ref(self.alloc(Obj::new(Ty::default(), Kind::Map(kv))));
+                let zero = self.zero(cx, &m.val);
+                let mut o = Obj::new(Ty::default(), Kind::Map(kv));
+                o.set("$zero", zero);
+                return V::Ref(self.alloc(o));
             }
             Expression::TypeSlice(_) | Expression::TypeArray(_) => {
                 let mut items = Vec::new();
@@ -320,6 +333,7 @@ impl<'a> Interp<'a> {
                 fields.push((k.name.clone(), v));
             }
         }
+        self.name_queues(&ty.name, &fields);
         let outside = ty.pkg.is_none();
         let base = ty.name.strip_prefix("Typed").unwrap_or(&ty.name);
         if outside && base == "BucketRateLimiter" {
@@ -345,6 +359,36 @@ impl<'a> Interp<'a> {
         let mut o = Obj::new(ty, kind);
         o.fields = fields;
         V::Struct(self.alloc(o))
+    }
+
+    /// A client-go queue without a name is named after the struct that
+    /// holds it (`lanternController{queue: …}`: `lantern`), else its field.
+    fn name_queues(&mut self, ty: &str, fields: &[(String, V<'a>)]) {
+        for (field, v) in fields {
+            let Some(Kind::Queue(q)) = v.obj().map(|id| &self.heap[id].kind) else {
+                continue;
+            };
+            let q = *q;
+            if !self.ctrls[q].name.is_empty() {
+                continue;
+            }
+            let mut base = ty.to_string();
+            for suffix in ["Controller", "controller", "Reconciler", "Operator"] {
+                if let Some(b) = base.strip_suffix(suffix).filter(|b| !b.is_empty()) {
+                    base = b.to_string();
+                }
+            }
+            let holder = base.clone();
+            let name = match holder.is_empty() || fields.iter().filter(|(_, v)| v.obj().is_some_and(|id| matches!(self.heap[id].kind, Kind::Queue(_)))).count() > 1 {
+                true => field.clone(),
+                false => holder,
+            };
+            self.ctrls[q].name = name.to_lowercase();
+            self.ctrls[q].kind = {
+                let mut cs = base.chars();
+                cs.next().map_or(String::new(), |f| f.to_ascii_uppercase().to_string() + cs.as_str())
+            };
+        }
     }
 
     /// A type's name and package: one of the files', or an import path.
@@ -451,7 +495,6 @@ fn from_value<'a>(v: Value) -> V<'a> {
         Value::Str(s) => V::Str(s),
         Value::Bool(b) => V::Bool(b),
         Value::Unknown(why) => V::Unknown(why),
-        _ => V::unknown("a value the reader does not compute with"),
     }
 }
 

@@ -273,8 +273,14 @@ impl<'a> Interp<'a> {
                 _ => {}
             }
         }
-        let _ = self.args(cx, c);
-        V::unknown(format!("{alias}.{name}(…), a function of {path}, outside the files"))
+        let args = self.args(cx, c);
+        match args.iter().find_map(|a| match a {
+            V::Unknown(why) => Some(why.clone()),
+            _ => None,
+        }) {
+            Some(why) => V::unknown(format!("{alias}.{name}(…) of a value not known: {why}")),
+            None => V::unknown(format!("{alias}.{name}(…), a function of {path}, outside the files")),
+        }
     }
 
     /// A call of a method the files do not declare: the builder's links,
@@ -332,9 +338,17 @@ impl<'a> Interp<'a> {
                 }
                 return V::Struct(self.alloc(o));
             }
-            (_, "String") if c.args.is_empty() => {
+            (_, "String" | "GroupKind") if c.args.is_empty() => {
                 if let V::Str(_) = recv {
                     return recv;
+                }
+            }
+            // `gv.WithKind("Berth")` of a group version declared outside the
+            // files: the kind, its group left open ("Berth.").
+            (_, "WithKind") if matches!(recv, V::Unknown(_)) => {
+                if let Some(V::Str(k)) = self.args(cx, c).first() {
+                    self.note(false, cx.file, c.pos.0, format!("the group of kind {k} is declared outside the files: a key of the form {k}.<group> is matched by its kind"));
+                    return V::Str(format!("{k}."));
                 }
             }
             _ => {}

@@ -44,7 +44,7 @@ impl<'a> Interp<'a> {
         let V::Func(func) = f else {
             return;
         };
-        let queues = self.drains(&func, 0);
+        let queues = self.drains(&func, args.clone(), 0);
         if queues.is_empty() {
             self.call_func(&func, args, site, false);
             return;
@@ -62,7 +62,7 @@ impl<'a> Interp<'a> {
     }
 
     /// The queues (controllers' indexes) `f` calls `Get()` on.
-    fn drains(&mut self, f: &Func<'a>, depth: usize) -> Vec<usize> {
+    fn drains(&mut self, f: &Func<'a>, args: Vec<V<'a>>, depth: usize) -> Vec<usize> {
         if depth > SCAN_DEPTH {
             return Vec::new();
         }
@@ -81,6 +81,7 @@ impl<'a> Interp<'a> {
                 ) {
                     scope.define(&name.name, v.clone());
                 }
+                self.bind_params(&scope, &decl.typ.params, args, false);
                 let cx = Ctx {
                     file: *file,
                     pkg: self.file_pkg[*file],
@@ -88,14 +89,18 @@ impl<'a> Interp<'a> {
                 };
                 (cx, &body.list)
             }
-            Func::Lit { file, lit, scope } => (
-                Ctx {
-                    file: *file,
-                    pkg: self.file_pkg[*file],
-                    scope: child(scope),
-                },
-                &lit.body.list,
-            ),
+            Func::Lit { file, lit, scope } => {
+                let scope = child(scope);
+                self.bind_params(&scope, &lit.typ.params, args, false);
+                (
+                    Ctx {
+                        file: *file,
+                        pkg: self.file_pkg[*file],
+                        scope,
+                    },
+                    &lit.body.list,
+                )
+            }
         };
         let mut calls: Vec<&'a Call> = Vec::new();
         let mut lits: Vec<&'a Expression> = Vec::new();
@@ -106,10 +111,19 @@ impl<'a> Interp<'a> {
         });
         let mut out = Vec::new();
         for c in calls {
+            // Arguments that are names or fields (a queue passed on).
+            let args: Vec<V<'a>> = c
+                .args
+                .iter()
+                .map(|a| match pure(a) {
+                    true => self.eval(&cx, a),
+                    false => V::unknown("an argument the scan does not evaluate"),
+                })
+                .collect();
             let Expression::Selector(s) = &*c.func else {
                 if let Expression::Ident(_) = &*c.func {
                     if let V::Func(g) = self.eval(&cx, &c.func) {
-                        out.extend(self.drains(&g, depth + 1));
+                        out.extend(self.drains(&g, args, depth + 1));
                     }
                 }
                 continue;
@@ -125,16 +139,16 @@ impl<'a> Interp<'a> {
                 }
             }
             if let Some(g) = self.method(&recv, &s.sel.name) {
-                out.extend(self.drains(&g, depth + 1));
+                out.extend(self.drains(&g, args, depth + 1));
             } else if let Some(id) = recv.obj() {
                 if let Some(V::Func(g)) = self.heap[id].field(&s.sel.name).cloned() {
-                    out.extend(self.drains(&g, depth + 1));
+                    out.extend(self.drains(&g, args, depth + 1));
                 }
             }
         }
         for l in lits {
             if let V::Func(g) = self.eval(&cx, l) {
-                out.extend(self.drains(&g, depth + 1));
+                out.extend(self.drains(&g, Vec::new(), depth + 1));
             }
         }
         out.sort_unstable();

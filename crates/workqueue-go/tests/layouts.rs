@@ -1,0 +1,375 @@
+//! The layouts real controllers are written in (issue 48), each as a
+//! fixture in our own words (`tests/fixtures/layouts/<name>/`, with the
+//! faithful reading in its `expected.json` and the projects it stands for
+//! in its README line): every one is imported and its reading checked —
+//! controllers and where they are built, workers, limiters, queues, the
+//! clients and their limits, Crossplane's rate, what must not run.
+
+use std::path::Path;
+
+use serde_json::Value as Json;
+use workqueue_core::{ClientScope, LimiterConfig, QueueKind, MILLISECOND, SECOND};
+use workqueue_go::{import, ImportError, Imported};
+
+/// A fixture's files, named by their path inside it (as `wqsim import DIR`
+/// names them under DIR).
+pub fn layout(name: &str) -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/layouts").join(name);
+    let mut out = Vec::new();
+    let mut dirs = vec![root.clone()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "go") || p.ends_with("go.mod") {
+                let rel = p.strip_prefix(&root).unwrap().to_string_lossy().into_owned();
+                out.push((rel, std::fs::read_to_string(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn expected(name: &str) -> Json {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/layouts")
+        .join(name)
+        .join("expected.json");
+    serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+}
+
+/// `exponential 2s..3m`, `bucket 25/s burst 150`, `max-of(a, b)`, with the
+/// `default: ` and `(… default)` the fixtures write around a default.
+fn limiter_of(text: &str) -> LimiterConfig {
+    let t = text.trim().trim_start_matches("default:").trim();
+    let t = match t.find(" (") {
+        Some(at) => &t[..at],
+        None => t,
+    };
+    if let Some(inner) = t.strip_prefix("max-of(").and_then(|r| r.strip_suffix(')')) {
+        let (a, b) = inner.split_once("), ").map_or_else(
+            || inner.split_once(", ").unwrap(),
+            |(a, b)| (a, b),
+        );
+        return LimiterConfig::MaxOf {
+            limiters: vec![limiter_of(a), limiter_of(b)],
+        };
+    }
+    if let Some(r) = t.strip_prefix("exponential ") {
+        let (a, b) = r.split_once("..").unwrap();
+        let d = |s: &str| workqueue_core::parse_go_duration(s.trim()).unwrap();
+        return LimiterConfig::Exponential {
+            base_ns: d(a),
+            max_ns: d(b),
+        };
+    }
+    if let Some(r) = t.strip_prefix("bucket ") {
+        let (q, b) = r.split_once("/s burst ").unwrap();
+        return LimiterConfig::Bucket {
+            qps: q.parse().unwrap(),
+            burst: b.trim().parse().unwrap(),
+        };
+    }
+    panic!("a limiter the test does not read: {text}")
+}
+
+/// A limiter as it runs: the queue's default when none is set.
+fn effective(l: &Option<LimiterConfig>, q: QueueKind) -> LimiterConfig {
+    let l = l.clone().unwrap_or_else(|| q.default_limiter());
+    match l {
+        LimiterConfig::DefaultController => LimiterConfig::MaxOf {
+            limiters: vec![
+                LimiterConfig::Exponential {
+                    base_ns: 5 * MILLISECOND,
+                    max_ns: 1000 * SECOND,
+                },
+                LimiterConfig::Bucket {
+                    qps: 10.0,
+                    burst: 100,
+                },
+            ],
+        },
+        l => l,
+    }
+}
+
+fn scope(per: &str) -> &'static str {
+    match per {
+        "kind" => "kind",
+        "shared" => "shared",
+        "clientset" => "clientset",
+        "group-version" => "group-version",
+        other => panic!("{other}"),
+    }
+}
+
+/// Imports the layout and checks it against its expected reading.
+fn check(name: &str) -> Imported {
+    let files = layout(name);
+    let want = expected(name);
+    let controllers = want["controllers"].as_array().cloned().unwrap_or_default();
+    let client_go = files_are_client_go(&want);
+    let got = match import(&files) {
+        Err(ImportError::NoController) if controllers.is_empty() => return empty(),
+        Err(e) => panic!("{name}: {e}"),
+        Ok(got) => got,
+    };
+    assert!(!controllers.is_empty(), "{name}: read controllers where none run: {:?}", got.scenario.controllers.iter().map(|c| &c.name).collect::<Vec<_>>());
+    let s = &got.scenario;
+    assert_eq!(
+        s.controllers.len(),
+        controllers.len(),
+        "{name}: controllers {:?}",
+        s.controllers.iter().map(|c| &c.name).collect::<Vec<_>>()
+    );
+    for want in &controllers {
+        let wname = want["name"].as_str().unwrap();
+        let kind = want["kind"].as_str().unwrap();
+        let file = want["file"].as_str().unwrap();
+        // Crossplane's names carry a group the files do not declare: the
+        // controller is the one of that kind set up in that file.
+        let c = s
+            .controllers
+            .iter()
+            .find(|c| c.name == wname)
+            .or_else(|| {
+                let (prefix, _) = wname.split_once('/')?;
+                s.controllers.iter().find(|c| {
+                    c.name.starts_with(&format!("{prefix}/{}", kind.to_lowercase()))
+                        && got.taken.iter().any(|f| {
+                            f.file == file && f.text.starts_with(&format!("controller {:?}", c.name))
+                        })
+                })
+            })
+            .unwrap_or_else(|| {
+                panic!(
+                    "{name}: no controller {wname}: {:?}",
+                    s.controllers.iter().map(|c| &c.name).collect::<Vec<_>>()
+                )
+            });
+        let queue = match want["queue"].as_str().unwrap() {
+            "client-go" => QueueKind::ClientGo,
+            _ => QueueKind::Priority,
+        };
+        assert_eq!(c.queue, queue, "{name}: {wname}'s queue");
+        if !client_go {
+            assert_eq!(c.kind, kind, "{name}: {wname}'s kind");
+        }
+        match want["workers"].as_u64() {
+            Some(w) => assert_eq!(c.controller.workers as u64, w, "{name}: {wname}'s workers"),
+            // Not in the Go (a CPU count): one assumed, and said.
+            None => {
+                assert_eq!(c.controller.workers, 1, "{name}: {wname}'s workers");
+                assert!(
+                    got.unread.iter().any(|f| f.text.contains(&format!("controller {:?}", c.name)) && f.text.contains("CPU")),
+                    "{name}: {wname}'s unreadable workers are not said: {:#?}",
+                    got.unread
+                );
+            }
+        }
+        let limiter = limiter_of(want["limiter"].as_str().unwrap());
+        assert_eq!(
+            effective(&c.limiter, c.queue),
+            effective(&Some(limiter), c.queue),
+            "{name}: {wname}'s limiter"
+        );
+    }
+    for gone in want["not_running"].as_array().into_iter().flatten() {
+        let n = gone.as_str().or(gone["name"].as_str()).unwrap();
+        assert!(
+            s.controllers.iter().all(|c| c.name != n),
+            "{name}: {n} does not run by default"
+        );
+    }
+    // The controllers' client.
+    match &want["client"] {
+        Json::Null if want["clientsets"].is_array() => {
+            let mut wanted: Vec<String> = want["clientsets"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| format!("{} {} {}", c["qps"], c["burst"], scope(c["per"].as_str().unwrap())))
+                .collect();
+            let mut clients: Vec<String> = got
+                .clients
+                .iter()
+                .map(|c| format!("{} {} {}", c.qps.unwrap_or(-1.0), c.burst.unwrap_or(-1), c.per))
+                .collect();
+            wanted.sort();
+            clients.sort();
+            assert_eq!(clients, wanted, "{name}: clients {:#?}", got.clients);
+        }
+        Json::Null => assert_eq!(s.client, None, "{name}: client"),
+        c => {
+            let limit = s.client.unwrap_or_else(|| panic!("{name}: no client limit: {:#?}", got.unread));
+            assert_eq!(
+                (limit.qps, limit.burst),
+                (c["qps"].as_f64().unwrap(), c["burst"].as_i64().unwrap()),
+                "{name}: client"
+            );
+            let per = match c["per"].as_str().unwrap() {
+                "shared" => ClientScope::Shared,
+                _ => ClientScope::Kind,
+            };
+            assert_eq!(limit.per, per, "{name}: client scope");
+        }
+    }
+    match &want["crossplane"] {
+        Json::Null => assert_eq!(s.crossplane, None, "{name}: crossplane"),
+        cp => {
+            let r = cp["max_reconcile_rate"].as_u64().unwrap();
+            assert_eq!(s.crossplane.map(|c| c.max_reconcile_rate as u64), Some(r), "{name}");
+            let buckets = cp["global_buckets"].as_array().map_or(1, Vec::len);
+            if buckets > 1 {
+                assert!(
+                    got.unread.iter().any(|f| f.text.contains(&format!("{buckets} Crossplane global buckets"))),
+                    "{name}: {buckets} global buckets not said"
+                );
+            }
+        }
+    }
+    got
+}
+
+/// Whether the fixture is a client-go program (its queues' kinds are not in
+/// the Go: the reader may name them after their holder).
+fn files_are_client_go(want: &Json) -> bool {
+    want["controller_runtime_used"] == Json::Bool(false)
+}
+
+fn empty() -> Imported {
+    Imported {
+        scenario: workqueue_core::Scenario::new("none"),
+        taken: Vec::new(),
+        unread: Vec::new(),
+        clients: Vec::new(),
+    }
+}
+
+// Issue 48, item 1: values that travel (arguments, parameters, fields,
+// variables held before they are passed, embedded structs).
+
+/// `--concurrent` → a function's parameter → `ctrl.Options.Controller`;
+/// the limiter through a reconciler-options struct's field; the client's
+/// QPS through `BindFlags` and a config helper.
+#[test]
+fn manager_defaults_travel_through_a_parameter_and_option_structs() {
+    check("manager-defaults-param-bindflags");
+}
+
+/// `workers(n)` returns `controller.Options`, passed as a parameter into a
+/// project's own builder wrapper; a gated controller is off.
+#[test]
+fn options_from_a_helper_travel_through_a_wrapper_builder() {
+    check("options-helper-param-wrapper");
+}
+
+/// `opts := ctrl.Options{…}` then `ctrl.NewManager(cfg, opts)`;
+/// `controller.New` with an options variable.
+#[test]
+fn options_held_in_a_variable_before_they_are_passed() {
+    check("options-variable-remote-config");
+}
+
+/// Setups called from a slice of functions; upjet's options embedding
+/// crossplane-runtime's; `co := o.ForControllerRuntime(); co.RateLimiter = rl`.
+#[test]
+fn embedded_options_and_setups_in_a_slice() {
+    check("upjet-setup-slice");
+}
+
+/// A `ControllerOptions(n)` helper building a limiter from locals, with
+/// UsePriorityQueue false; a builder held in a variable; a cobra
+/// subcommand (another process) not read as this one.
+#[test]
+fn a_cobra_root_and_an_options_builder() {
+    check("cobra-subcommands-options-builder");
+}
+
+// Issue 48, item 2: client-go programs read as client-go.
+
+/// `Run(ctx, 3)` → `for i := 0; i < workers; i++ { go wait.UntilWithContext(…) }`;
+/// two clientsets on an unset QPS: client-go's 5/10 each.
+#[test]
+fn client_go_workers_from_a_run_loop_and_two_clientsets() {
+    let got = check("clientgo-run-workers-param");
+    assert!(
+        !got.unread.iter().any(|f| f.text.contains("turns client-side limiting off")),
+        "controller-runtime's loader rule applied to a client-go program"
+    );
+}
+
+/// Untyped `workqueue.NewNamedRateLimitingQueue`; flags on a cobra
+/// command with defaults from other packages; threadiness forwarded.
+#[test]
+fn untyped_named_queues_and_forwarded_threadiness() {
+    check("cobra-untyped-named-queues");
+}
+
+/// Limiters passed as constructor arguments; one loop starting the workers
+/// of two queues; a leader-election clientset behind a false flag.
+#[test]
+fn constructor_limiters_and_one_loop_for_two_queues() {
+    check("clientgo-constructor-limiters-shared-loop");
+}
+
+// Issue 48, item 3: real sizes and names.
+
+/// Component-config defaults, controllers registered in `init()` and run
+/// when enabled, one constructor making three controllers, `for range
+/// workers`, one shared `cfg.RateLimiter`.
+#[test]
+fn an_init_registry_with_enabled_controllers() {
+    check("configdefaults-init-registry");
+}
+
+/// A Crossplane provider's cluster and namespaced Setup packages with the
+/// same kinds: six controllers, never refused for a name collision; two
+/// option variables, two global buckets.
+#[test]
+fn crossplane_cluster_and_namespaced_scopes() {
+    check("crossplane-two-scopes");
+}
+
+// Issue 48, item 4: names by scope; controllers where they run.
+
+/// One generic reconciler type with two queues, built by each operator
+/// that runs: four queues, not two; clients made inside each operator.
+#[test]
+fn controllers_are_counted_where_they_run() {
+    check("generic-reconciler-per-operator");
+}
+
+// The rest of the layouts met in real controllers.
+
+#[test]
+fn a_plain_scaffold_on_v022() {
+    check("scaffold-plain-v022");
+}
+
+#[test]
+fn a_config_file_default_unless_the_flag_is_given() {
+    check("configfile-flag-override-visit");
+}
+
+#[test]
+fn a_ticker_loop_is_no_workqueue_controller() {
+    check("ticker-loop-no-queue");
+}
+
+#[test]
+fn controllers_in_a_slice_with_workers_scaled_by_cpus() {
+    check("controller-slice-cpu-scaled");
+}
+
+#[test]
+fn the_typed_builder_with_raw_sources_and_group_kind_concurrency() {
+    check("typed-builder-rawsource-groupkind");
+}
+
+#[test]
+fn the_config_loader_before_v021() {
+    check("cr-loader-before-v021");
+}
