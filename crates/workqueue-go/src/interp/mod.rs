@@ -231,6 +231,14 @@ impl<'a> Interp<'a> {
     /// Runs the program: package variables, `init()`s, `main()`; without
     /// a `main`, each function nothing in the files calls.
     pub(crate) fn run(&mut self) {
+        if std::env::var("WQ_TRACE").is_ok() {
+            for (i, p) in self.pkgs.iter().enumerate() {
+                eprintln!("pkg {i} {} {}", p.name, p.dir);
+            }
+            for k in self.methods.keys() {
+                eprintln!("method {k:?}");
+            }
+        }
         for pkg in 0..self.pkgs.len() {
             let mut names: Vec<(String, (usize, usize))> = self.pkgs[pkg]
                 .globals
@@ -428,10 +436,10 @@ impl<'a> Interp<'a> {
                 .zip(dirs.iter().rev())
                 .take_while(|(a, b)| a == b)
                 .count();
-            let score = match (common, p.name == *alias || p.name == last_name(path)) {
+            let named = p.name == *alias || p.name == last_name(path);
+            let score = match (common, named) {
                 (0, false) => continue,
-                (0, true) => 1,
-                (n, _) => n + 1,
+                (n, named) => 2 * n + usize::from(named),
             };
             if best.is_none_or(|(_, s)| score > s) {
                 best = Some((i, score));

@@ -36,7 +36,11 @@ impl<'a> Interp<'a> {
             if self.calls == 0 {
                 self.anchor = (cx.file, stmt_pos(s));
             }
-            match self.stmt(cx, s) {
+            let f = self.stmt(cx, s);
+            if std::env::var("WQ_TRACE").is_ok() {
+                eprintln!("{}stmt {:?} -> {}", " ".repeat(self.calls), self.at(cx.file, stmt_pos(s)), match &f { Flow::Normal => "n", Flow::Return(_) => "ret", Flow::Break => "brk", Flow::Continue => "cont" });
+            }
+            match f {
                 Flow::Normal => {}
                 other => return other,
             }
