@@ -437,9 +437,11 @@ impl<'a> Interp<'a> {
                 .take_while(|(a, b)| a == b)
                 .count();
             let named = p.name == *alias || p.name == last_name(path);
+            // A piece with nothing declared (a header before a clause) is no package.
+            let content = !p.globals.is_empty() || !p.types.is_empty();
             let score = match (common, named) {
                 (0, false) => continue,
-                (n, named) => 2 * n + usize::from(named),
+                (n, named) => 4 * n + 2 * usize::from(named) + usize::from(content),
             };
             if best.is_none_or(|(_, s)| score > s) {
                 best = Some((i, score));

@@ -51,13 +51,13 @@ impl<'a> Interp<'a> {
         // declares its group (which keeps two scopes' kinds apart).
         for suffix in ["_GroupVersionKind", "GroupVersionKind", "_GroupKind", "GroupKind"] {
             if let Some(kind) = sel.strip_suffix(suffix).filter(|k| !k.is_empty()) {
-                let parts: Vec<&str> = path.split('/').collect();
-                let scope = parts
-                    .iter()
-                    .rev()
-                    .find(|p| !(p.starts_with('v') && p[1..].chars().next().is_some_and(|c| c.is_ascii_digit())))
-                    .copied()
-                    .unwrap_or(alias);
+                let is_version = |p: &&str| p.starts_with('v') && p[1..].chars().next().is_some_and(|c| c.is_ascii_digit());
+                let parts: Vec<&str> = path.split('/').filter(|p| !is_version(p)).collect();
+                // The package under `apis/` that declares it (`cluster`), else its own.
+                let scope = match parts.iter().rposition(|p| *p == "apis") {
+                    Some(at) if at + 1 < parts.len() => parts[at + 1].to_string(),
+                    _ => parts.last().copied().unwrap_or(alias).to_string(),
+                };
                 return V::Str(format!("{kind}.{scope}"));
             }
         }
@@ -274,6 +274,7 @@ impl<'a> Interp<'a> {
             }
         }
         let args = self.args(cx, c);
+        self.callbacks(&args, (cx.file, c.pos.0), &format!("{alias}.{name}"));
         match args.iter().find_map(|a| match a {
             V::Unknown(why) => Some(why.clone()),
             _ => None,
@@ -353,10 +354,25 @@ impl<'a> Interp<'a> {
             }
             _ => {}
         }
-        self.args(cx, c);
+        let args = self.args(cx, c);
+        self.callbacks(&args, site, &describe(&c.func));
         match recv {
             V::Unknown(why) => V::Unknown(why),
             _ => V::unknown(format!("the call {}(…)", describe(&c.func))),
+        }
+    }
+
+    /// Function literals given to a call outside the files (a gate's
+    /// `Register(func() { Setup(…) })`): the program runs them at some
+    /// point, so they are read as run.
+    fn callbacks(&mut self, args: &[V<'a>], site: (usize, usize), what: &str) {
+        for a in args {
+            if let V::Func(f) = a {
+                if let super::val::Func::Lit { .. } = **f {
+                    self.note(false, site.0, site.1, format!("the function given to {what}(…) is read as run"));
+                    self.call_func(f, Vec::new(), site, false);
+                }
+            }
         }
     }
 
