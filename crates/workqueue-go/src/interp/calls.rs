@@ -214,13 +214,22 @@ impl<'a> Interp<'a> {
             self.stack.push(site);
         }
         self.calls += 1;
+        let outer = std::mem::replace(&mut self.guessed, false);
         let flow = self.block_in(&cx, &body.list);
+        let guessed = std::mem::replace(&mut self.guessed, outer);
         self.calls -= 1;
         if !root_run {
             self.stack.pop();
         }
+        // A yes or no found after a guess (a check of what the cluster
+        // has) is not known.
+        let answer = |v: V<'a>| match v {
+            V::Bool(_) if guessed => V::unknown("an answer that depends on what the program finds where it runs"),
+            v => v,
+        };
         match flow {
-            Flow::Return(v) => v,
+            Flow::Return(V::Tuple(vs)) => V::Tuple(vs.into_iter().map(answer).collect()),
+            Flow::Return(v) => answer(v),
             _ => V::Nil,
         }
     }

@@ -104,6 +104,9 @@ pub(crate) struct Interp<'a> {
     /// Token buckets held in variables (a bucket put in several
     /// controllers' max-of through one is one shared object).
     pub bucket_vars: Vec<(f64, i64)>,
+    /// Whether the running call has read a block whose condition or count
+    /// it could not tell (its yes/no answer then is not known).
+    pub guessed: bool,
     /// Why the loop running now runs a count the reader cannot tell.
     pub loop_unknown: Option<String>,
     /// Struct types' fields and their types, by (package, type).
@@ -134,6 +137,7 @@ impl<'a> Interp<'a> {
             stack: Vec::new(),
             global_buckets: Vec::new(),
             loop_unknown: None,
+            guessed: false,
             bucket_vars: Vec::new(),
             structs: HashMap::new(),
         };

@@ -81,6 +81,11 @@ impl<'a> Interp<'a> {
         let cr = path.starts_with("sigs.k8s.io/controller-runtime");
         let xp = path.contains("crossplane");
         match (tail.as_str(), name) {
+            ("flag" | "pflag", "NArg" | "NFlag") => return V::Num(0.0),
+            ("flag" | "pflag", "Arg") => return V::Str(String::new()),
+            ("flag" | "pflag", "Args") => {
+                return V::Ref(self.alloc(Obj::new(Ty::default(), Kind::Slice(Vec::new()))))
+            }
             ("flag" | "pflag", _) => {
                 self.args(cx, c);
                 return V::Nil;
@@ -296,6 +301,15 @@ impl<'a> Interp<'a> {
             return v;
         }
         let kind = recv.obj().map(|id| self.heap[id].kind.clone());
+        // No argument is given on the command line the reader does not see.
+        match name {
+            "NArg" | "NFlag" if c.args.is_empty() => return V::Num(0.0),
+            "Arg" if c.args.len() == 1 => return V::Str(String::new()),
+            "Args" if c.args.is_empty() => {
+                return V::Ref(self.alloc(Obj::new(Ty::default(), Kind::Slice(Vec::new()))))
+            }
+            _ => {}
+        }
         match (kind, name) {
             (Some(Kind::Builder(_)), _) => return self.builder_link(cx, recv, name, c),
             (Some(Kind::Manager { config }), "GetConfig") => return config,

@@ -131,6 +131,14 @@ impl<'a> Interp<'a> {
             if c.name.is_empty() {
                 c.name = c.kind.to_lowercase();
             }
+            // One constructor run several times makes several queues of one
+            // name (a client-go name is not unique): each keeps its own.
+            if c.client_go && self.ctrls[..n].iter().any(|o| o.name == c.name) {
+                let base = c.name.clone();
+                let k = (2..).find(|k| !self.ctrls[..n].iter().any(|o| o.name == format!("{base}-{k}"))).unwrap_or(2);
+                c.name = format!("{base}-{k}");
+                self.note(false, c.at.0, c.at.1, format!("the queue {base:?} is built again here: this one is named {:?}", c.name));
+            }
             let (file, p) = c.at;
             let o = &c.options;
             let mut said = vec![format!("controller {:?} for {}", c.name, c.kind)];

@@ -116,7 +116,12 @@ impl<'a> Interp<'a> {
                                 _ => "not a bool".into(),
                             };
                             self.note(false, cx.file, i.pos, format!("the condition is not known ({why}): its block is read as run"));
-                            return self.block(&cx, &i.body.list);
+                            // A return there is not taken: it may not happen.
+                            self.guessed = true;
+                            return match self.block(&cx, &i.body.list) {
+                                Flow::Return(_) => Flow::Normal,
+                                other => other,
+                            };
                         }
                     }
                 }
@@ -220,13 +225,12 @@ impl<'a> Interp<'a> {
     /// starts said to be of an unknown count.
     fn once_unknown(&mut self, cx: &Ctx<'a>, body: &'a [Statement], pos: usize, why: String) -> Flow<'a> {
         self.note(false, cx.file, pos, format!("a loop runs a number of times the reader cannot tell ({why}): its body is read once"));
+        self.guessed = true;
         let outer = self.loop_unknown.replace(why);
-        let f = self.block(cx, body);
+        // A return inside is not taken: the loop may not run.
+        self.block(cx, body);
         self.loop_unknown = outer;
-        match f {
-            f @ Flow::Return(_) => f,
-            _ => Flow::Normal,
-        }
+        Flow::Normal
     }
 
     fn range(&mut self, cx: &Ctx<'a>, r: &'a gosyn::ast::RangeStmt) -> Flow<'a> {
