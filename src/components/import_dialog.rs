@@ -329,7 +329,10 @@ fn assume(s: &Scenario, f: &Figures) -> Result<Scenario, String> {
         reconcile_ns: Some(
             workqueue_core::MILLISECOND.saturating_mul(reconcile.min(1 << 40) as i64),
         ),
-        outage_ns: Some((60 * workqueue_core::SECOND).saturating_mul(outage.min(1_000_000) as i64)),
+        outage: Some((
+            workqueue_core::Duration::ZERO,
+            (60 * workqueue_core::SECOND).saturating_mul(outage.min(1_000_000) as i64),
+        )),
         writes,
         errors_write_nothing: f.errors_write_nothing,
     };

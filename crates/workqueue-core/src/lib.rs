@@ -41,6 +41,7 @@ mod controller;
 pub mod document;
 mod estimate;
 mod events;
+mod held_back;
 mod item;
 mod limiter;
 mod limits;
@@ -96,7 +97,7 @@ pub use scenario::{
 pub use series::Sample;
 pub use shown::{is_hidden, shown};
 pub use sim::{MetricsSnapshot, Simulation};
-pub use summary::{Spread, Summary};
+pub use summary::{HeldBack, KindRequests, RequestSeries, Spread, Summary, TimeSpent};
 pub use time::*;
 pub use view::{
     ArrivalView, BucketOwner, BucketView, Holder, KeyReport, KeyView, Landing, LaneView, Place,

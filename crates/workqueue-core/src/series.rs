@@ -19,6 +19,11 @@ pub struct Sample {
     /// the stage; left out of exports and digests, which it does not change.
     #[serde(skip)]
     pub ran: u32,
+    /// Reconciles that sent their API requests (each sends the controller's
+    /// requests per reconcile). Read by the summary's per-kind series; left
+    /// out of exports and digests, as `ran` is.
+    #[serde(skip)]
+    pub api_calls: u32,
     pub depth: u32,
     pub waiting: u32,
     pub processing: u32,
@@ -63,6 +68,7 @@ impl Series {
                     s.retries = s.retries.saturating_add(c[0].retries);
                     s.adds = s.adds.saturating_add(c[0].adds);
                     s.ran = s.ran.saturating_add(c[0].ran);
+                    s.api_calls = s.api_calls.saturating_add(c[0].api_calls);
                     for k in 0..4 {
                         s.reconciles[k] = s.reconciles[k].saturating_add(c[0].reconciles[k]);
                     }

@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 
+pub use crate::held_back::{HeldBack, RequestSeries};
 use crate::manager::Manager;
 use crate::sim::Simulation;
 use crate::time::{Duration, Instant, SECOND};
@@ -33,6 +34,10 @@ pub struct Summary {
     pub deepest_queue: u64,
     /// When the last key converged, if every key has.
     pub last_converged_at: Option<Instant>,
+    /// API requests per second by kind, in each sample of the run.
+    pub request_series: RequestSeries,
+    /// What held the run back most: which limit, which bucket.
+    pub held_back_by: Option<HeldBack>,
 }
 
 /// The 50th and 95th percentile and the largest of a set of durations
@@ -83,6 +88,10 @@ pub struct KindRequests {
     pub kind: String,
     pub requests: u64,
     pub per_second: f64,
+    /// The highest rate of one sample of the run (see [`RequestSeries`]),
+    /// and when that sample started.
+    pub peak_per_second: f64,
+    pub peak_at: Instant,
 }
 
 /// A histogram's sum (seconds, as Prometheus keeps it) in nanoseconds;
@@ -149,6 +158,8 @@ impl Summary {
                         kind,
                         requests: sent,
                         per_second: 0.0,
+                        peak_per_second: 0.0,
+                        peak_at: Instant::T0,
                     }),
                 }
             }
@@ -174,6 +185,14 @@ impl Summary {
         for k in &mut requests {
             k.per_second = per_second(k.requests);
         }
+        let request_series = RequestSeries::of(run);
+        for k in &mut requests {
+            if let Some((i, peak)) = request_series.peak(&k.kind) {
+                k.peak_per_second = peak;
+                k.peak_at = Instant::T0 + request_series.width.saturating_mul(i as i64);
+            }
+        }
+        let held_back_by = HeldBack::of(run, &spent, &requests);
         let converged_keys = converge.len() as u64;
         Summary {
             at,
@@ -185,6 +204,8 @@ impl Summary {
             requests,
             deepest_queue: deepest,
             last_converged_at,
+            request_series,
+            held_back_by,
         }
     }
 }

@@ -198,3 +198,83 @@ fn sums_past_292_years_saturate() {
     }
     assert_eq!(spent.requeue_after, Duration::MAX, "{spent:?}");
 }
+
+/// Issue 48, item 5: keys pile up in the queue while every worker waits on
+/// the API client: the summary names the client's limit (and its busiest
+/// kind), not "queued"; and it has each kind's peak rate and a series.
+#[test]
+fn the_summary_names_the_client_limit_that_held_the_run_back() {
+    let mut s = Scenario::new("held");
+    s.client = Some(ClientLimit {
+        qps: 5.0,
+        burst: 10,
+        per: ClientScope::Kind,
+    });
+    let c = s.first_mut();
+    c.kind = "Widget".into();
+    c.controller.workers = 4;
+    c.writes.insert("Secret".into(), 2);
+    c.sources.push(Source::AddMany {
+        prefix: "w-".into(),
+        count: 200,
+        at_ns: Duration::ZERO,
+        script: None,
+    });
+    let mut m = Manager::new(&s).unwrap();
+    m.run_until(Instant::T0 + 120 * SECOND);
+    let sum = Summary::of(&m);
+    assert!(
+        sum.time_spent.queued > sum.time_spent.client,
+        "the keys' time shows as queued: {:?}",
+        sum.time_spent
+    );
+    let held = sum.held_back_by.expect("something held the run");
+    assert_eq!(held.limit, "client");
+    assert!(
+        held.what.contains("5 qps, burst 10") && held.what.contains("Secret"),
+        "{held:?}"
+    );
+    // Secret's bucket: its burst of 10 in the first second, then 5 a second
+    // at most; its series says so, second by second.
+    let secret = sum.requests.iter().find(|k| k.kind == "Secret").unwrap();
+    assert_eq!(sum.request_series.width, SECOND);
+    let series = &sum
+        .request_series
+        .kinds
+        .iter()
+        .find(|k| k.kind == "Secret")
+        .unwrap()
+        .per_second;
+    assert_eq!(
+        secret.peak_per_second,
+        series.iter().cloned().fold(0.0, f64::max)
+    );
+    assert!(secret.peak_per_second >= 10.0, "{secret:?}");
+    assert!(series[10..60].iter().all(|r| *r <= 6.0), "{series:?}");
+    let total: f64 = series.iter().sum();
+    assert_eq!(total as u64, secret.requests);
+}
+
+/// A per-item backoff that holds keys through an outage is named as such.
+#[test]
+fn the_summary_names_the_backoff_of_an_outage() {
+    let mut s = one(
+        Script::Outage {
+            from_ns: Instant::T0 + 10 * SECOND,
+            until_ns: Instant::T0 + 100 * SECOND,
+            otherwise: Outcome::Success,
+        },
+        BACKOFF,
+    );
+    s.first_mut().sources.push(Source::AddMany {
+        prefix: "k-".into(),
+        count: 20,
+        at_ns: 20 * SECOND,
+        script: None,
+    });
+    let mut m = Manager::new(&s).unwrap();
+    m.run_until(Instant::T0 + 600 * SECOND);
+    let held = Summary::of(&m).held_back_by.unwrap();
+    assert_eq!(held.limit, "backoff", "{held:?}");
+    assert!(held.what.contains("exponential"), "{held:?}");
+}

@@ -15,9 +15,9 @@ pub struct Assumptions {
     /// Objects per controller (the keys its informer lists at the start).
     pub objects: Option<u64>,
     pub reconcile_ns: Option<Duration>,
-    /// Every reconcile ending in the first `outage_ns` fails (a webhook, an
-    /// external API down); 0: none.
-    pub outage_ns: Option<Duration>,
+    /// Every reconcile ending in this window (from, until) fails (a
+    /// webhook, an external API down); an empty window: none.
+    pub outage: Option<(Duration, Duration)>,
     /// Per controller, by name (`""`: every controller): writes to its own
     /// kind, and to other kinds by kind.
     pub writes: Vec<(String, Option<u32>, BTreeMap<String, u32>)>,
@@ -56,10 +56,10 @@ impl Assumptions {
             if let Some(d) = self.reconcile_ns {
                 c.controller.reconcile_ns = d;
             }
-            if let Some(outage) = self.outage_ns.filter(|d| *d > Duration::ZERO) {
+            if let Some((from, until)) = self.outage.filter(|(f, u)| u > f) {
                 c.default_script = Script::Outage {
-                    from_ns: Instant::T0,
-                    until_ns: Instant::T0 + outage,
+                    from_ns: Instant::T0 + from,
+                    until_ns: Instant::T0 + until,
                     otherwise: Outcome::Success,
                 };
             }
@@ -73,8 +73,8 @@ impl Assumptions {
             }
             c.errors_write_nothing |= self.errors_write_nothing;
         }
-        if let Some(outage) = self.outage_ns.filter(|d| *d > Duration::ZERO) {
-            s.duration_ns = s.duration_ns.max(outage.saturating_add(AFTER_OUTAGE));
+        if let Some((_, until)) = self.outage.filter(|(f, u)| u > f) {
+            s.duration_ns = s.duration_ns.max(until.saturating_add(AFTER_OUTAGE));
         }
         s.validate()?;
         Ok(s)
@@ -119,6 +119,22 @@ pub fn writes_of(text: &str) -> Result<BTreeMap<String, u32>, String> {
         *m = m.saturating_add(n);
     }
     Ok(out)
+}
+
+/// An outage window: `10s..100s` (from, until), or `5m` (from the start).
+pub fn window_of(text: &str) -> Result<(Duration, Duration), String> {
+    let t = text.trim();
+    let (from, until) = match t.split_once("..") {
+        Some((a, b)) => (duration_of(a)?, duration_of(b)?),
+        None => (Duration::ZERO, duration_of(t)?),
+    };
+    if until <= from {
+        return Err(format!(
+            "{:?}: the outage ends before it starts: write FROM..TO, as in 10s..100s",
+            workqueue_core::shown(t)
+        ));
+    }
+    Ok((from, until))
 }
 
 /// `750ms`, `5m`, or a bare number of milliseconds.
@@ -188,7 +204,7 @@ mod tests {
         let a = Assumptions {
             objects: Some(400),
             reconcile_ns: Some(duration_of("50ms").unwrap()),
-            outage_ns: Some(duration_of("5m").unwrap()),
+            outage: Some(window_of("5m").unwrap()),
             writes: vec![
                 (String::new(), Some(1), BTreeMap::new()),
                 ("b".into(), Some(1), writes_of("Secret 1").unwrap()),
@@ -211,6 +227,21 @@ mod tests {
         assert!(got.controllers[0].writes.is_empty());
         assert_eq!(got.controllers[1].writes["Secret"], 1);
         assert!(got.duration_ns >= 15 * 60 * SECOND);
+        // An outage anywhere in the run: from 10s until 100s.
+        let window = Assumptions {
+            outage: Some(window_of("10s..100s").unwrap()),
+            ..Assumptions::default()
+        };
+        let got = window.apply(&s).unwrap();
+        assert!(matches!(
+            got.controllers[0].default_script,
+            Script::Outage { from_ns, until_ns, .. }
+                if from_ns == Instant::T0 + 10 * SECOND && until_ns == Instant::T0 + 100 * SECOND
+        ));
+        assert!(window_of("100s..10s")
+            .unwrap_err()
+            .contains("ends before it starts"));
+        assert_eq!(window_of("5m").unwrap(), (Duration::ZERO, 300 * SECOND));
         let wrong = Assumptions {
             writes: vec![("c".into(), None, BTreeMap::new())],
             ..Assumptions::default()

@@ -218,4 +218,3 @@ pub(crate) fn pos(e: &Expression) -> usize {
         _ => 0,
     }
 }
-

@@ -195,7 +195,10 @@ fn pasted_pieces_a_go_mod_and_a_field_from_a_flag() {
     let setup = "func (r *R) SetupWithManager(mgr ctrl.Manager) error {\n\treturn ctrl.NewControllerManagedBy(mgr).\n\t\tFor(&v1.Widget{}).\n\t\tWithOptions(controller.Options{MaxConcurrentReconciles: 2}).\n\t\tComplete(r)\n}\n";
     let got = import(&[("pasted.go".into(), setup.into())]).unwrap();
     assert_eq!(got.scenario.controllers[0].controller.workers, 2);
-    assert_says(&got.taken, &[("pasted.go", 2, "controller \"widget\" for Widget")]);
+    assert_says(
+        &got.taken,
+        &[("pasted.go", 2, "controller \"widget\" for Widget")],
+    );
 
     let main = "package main\n\nfunc main() {\n\tvar n int\n\tflag.IntVar(&n, \"workers\", 5, \"\")\n\t_ = (&R{Workers: n}).SetupWithManager(mgr)\n}\n";
     let ctl = "package controller\n\nfunc (r *R) SetupWithManager(mgr ctrl.Manager) error {\n\treturn ctrl.NewControllerManagedBy(mgr).\n\t\tFor(&v1.Gadget{}).\n\t\tWithOptions(controller.Options{MaxConcurrentReconciles: r.Workers}).\n\t\tComplete(r)\n}\n";
@@ -214,7 +217,10 @@ fn pasted_pieces_a_go_mod_and_a_field_from_a_flag() {
     );
     assert_says(&got.taken, &[("go.mod", 6, "controller-runtime v0.19")]);
     // The second file's chain is named at its line in the paste.
-    assert_says(&got.taken, &[("paste.go", 11, "controller \"gadget\" for Gadget")]);
+    assert_says(
+        &got.taken,
+        &[("paste.go", 11, "controller \"gadget\" for Gadget")],
+    );
     assert!(!mentions(&got.unread, "UsePriorityQueue is not set"));
 
     // The go.mod pasted into the same box, after the Go: its version is

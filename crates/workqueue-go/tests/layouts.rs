@@ -14,7 +14,9 @@ use workqueue_go::{import, ImportError, Imported};
 /// A fixture's files, named by their path inside it (as `wqsim import DIR`
 /// names them under DIR).
 pub fn layout(name: &str) -> Vec<(String, String)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/layouts").join(name);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/layouts")
+        .join(name);
     let mut out = Vec::new();
     let mut dirs = vec![root.clone()];
     while let Some(d) = dirs.pop() {
@@ -23,7 +25,11 @@ pub fn layout(name: &str) -> Vec<(String, String)> {
             if p.is_dir() {
                 dirs.push(p);
             } else if p.extension().is_some_and(|x| x == "go") || p.ends_with("go.mod") {
-                let rel = p.strip_prefix(&root).unwrap().to_string_lossy().into_owned();
+                let rel = p
+                    .strip_prefix(&root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
                 out.push((rel, std::fs::read_to_string(&p).unwrap()));
             }
         }
@@ -49,10 +55,9 @@ fn limiter_of(text: &str) -> LimiterConfig {
         None => t,
     };
     if let Some(inner) = t.strip_prefix("max-of(").and_then(|r| r.strip_suffix(')')) {
-        let (a, b) = inner.split_once("), ").map_or_else(
-            || inner.split_once(", ").unwrap(),
-            |(a, b)| (a, b),
-        );
+        let (a, b) = inner
+            .split_once("), ")
+            .map_or_else(|| inner.split_once(", ").unwrap(), |(a, b)| (a, b));
         return LimiterConfig::MaxOf {
             limiters: vec![limiter_of(a), limiter_of(b)],
         };
@@ -116,7 +121,15 @@ fn check(name: &str) -> Imported {
         Err(e) => panic!("{name}: {e}"),
         Ok(got) => got,
     };
-    assert!(!controllers.is_empty(), "{name}: read controllers where none run: {:?}", got.scenario.controllers.iter().map(|c| &c.name).collect::<Vec<_>>());
+    assert!(
+        !controllers.is_empty(),
+        "{name}: read controllers where none run: {:?}",
+        got.scenario
+            .controllers
+            .iter()
+            .map(|c| &c.name)
+            .collect::<Vec<_>>()
+    );
     let s = &got.scenario;
     assert_eq!(
         s.controllers.len(),
@@ -137,9 +150,11 @@ fn check(name: &str) -> Imported {
             .or_else(|| {
                 let (prefix, _) = wname.split_once('/')?;
                 s.controllers.iter().find(|c| {
-                    c.name.starts_with(&format!("{prefix}/{}", kind.to_lowercase()))
+                    c.name
+                        .starts_with(&format!("{prefix}/{}", kind.to_lowercase()))
                         && got.taken.iter().any(|f| {
-                            f.file == file && f.text.starts_with(&format!("controller {:?}", c.name))
+                            f.file == file
+                                && f.text.starts_with(&format!("controller {:?}", c.name))
                         })
                 })
             })
@@ -163,7 +178,10 @@ fn check(name: &str) -> Imported {
             None => {
                 assert_eq!(c.controller.workers, 1, "{name}: {wname}'s workers");
                 assert!(
-                    got.unread.iter().any(|f| f.text.contains(&format!("controller {:?}", c.name)) && f.text.contains("CPU")),
+                    got.unread
+                        .iter()
+                        .any(|f| f.text.contains(&format!("controller {:?}", c.name))
+                            && f.text.contains("CPU")),
                     "{name}: {wname}'s unreadable workers are not said: {:#?}",
                     got.unread
                 );
@@ -190,12 +208,26 @@ fn check(name: &str) -> Imported {
                 .as_array()
                 .unwrap()
                 .iter()
-                .map(|c| format!("{} {} {}", c["qps"], c["burst"], scope(c["per"].as_str().unwrap())))
+                .map(|c| {
+                    format!(
+                        "{} {} {}",
+                        c["qps"],
+                        c["burst"],
+                        scope(c["per"].as_str().unwrap())
+                    )
+                })
                 .collect();
             let mut clients: Vec<String> = got
                 .clients
                 .iter()
-                .map(|c| format!("{} {} {}", c.qps.unwrap_or(-1.0), c.burst.unwrap_or(-1), c.per))
+                .map(|c| {
+                    format!(
+                        "{} {} {}",
+                        c.qps.unwrap_or(-1.0),
+                        c.burst.unwrap_or(-1),
+                        c.per
+                    )
+                })
                 .collect();
             wanted.sort();
             clients.sort();
@@ -205,7 +237,9 @@ fn check(name: &str) -> Imported {
         }
         Json::Null => assert_eq!(s.client, None, "{name}: client"),
         c => {
-            let limit = s.client.unwrap_or_else(|| panic!("{name}: no client limit: {:#?}", got.unread));
+            let limit = s
+                .client
+                .unwrap_or_else(|| panic!("{name}: no client limit: {:#?}", got.unread));
             assert_eq!(
                 (limit.qps, limit.burst),
                 (c["qps"].as_f64().unwrap(), c["burst"].as_i64().unwrap()),
@@ -222,11 +256,17 @@ fn check(name: &str) -> Imported {
         Json::Null => assert_eq!(s.crossplane, None, "{name}: crossplane"),
         cp => {
             let r = cp["max_reconcile_rate"].as_u64().unwrap();
-            assert_eq!(s.crossplane.map(|c| c.max_reconcile_rate as u64), Some(r), "{name}");
+            assert_eq!(
+                s.crossplane.map(|c| c.max_reconcile_rate as u64),
+                Some(r),
+                "{name}"
+            );
             let buckets = cp["global_buckets"].as_array().map_or(1, Vec::len);
             if buckets > 1 {
                 assert!(
-                    got.unread.iter().any(|f| f.text.contains(&format!("{buckets} Crossplane global buckets"))),
+                    got.unread.iter().any(|f| f
+                        .text
+                        .contains(&format!("{buckets} Crossplane global buckets"))),
                     "{name}: {buckets} global buckets not said"
                 );
             }
@@ -298,7 +338,9 @@ fn a_cobra_root_and_an_options_builder() {
 fn client_go_workers_from_a_run_loop_and_two_clientsets() {
     let got = check("clientgo-run-workers-param");
     assert!(
-        !got.unread.iter().any(|f| f.text.contains("turns client-side limiting off")),
+        !got.unread
+            .iter()
+            .any(|f| f.text.contains("turns client-side limiting off")),
         "controller-runtime's loader rule applied to a client-go program"
     );
 }

@@ -5,11 +5,12 @@
 //! `wqsim import … > mine.json && wqsim mine.json --summary` runs it.
 
 /// The import's usage: the author's figures, as the page's dialog asks them.
-pub const USAGE: &str = "usage: wqsim import FILE.go|DIR... [--objects N] [--reconcile 50ms] [--outage 5m]
+pub const USAGE: &str = "usage: wqsim import FILE.go|DIR... [--objects N] [--reconcile 50ms] [--outage 10s..100s]
                     [--writes [CONTROLLER:]KIND=N,...] [--own-writes [CONTROLLER:]N] [--errors-write-nothing]
   --objects N             objects per controller (default 100)
   --reconcile D           how long one reconcile takes (default 50ms)
-  --outage D              every reconcile fails for the first D (a webhook or an external API down)
+  --outage FROM..TO       every reconcile fails from FROM until TO (a webhook or an external API down);
+                          a single D is 0..D
   --writes KIND=N,...     writes each reconcile sends to other kinds (reads from the cache send none);
                           CONTROLLER:KIND=N for one controller only (instead of those for all)
   --own-writes N          writes to the controller's own kind (default 1, a status update)
@@ -37,7 +38,7 @@ fn given_options(args: &[String]) -> String {
 fn assumptions(
     args: &[String],
 ) -> Result<(Vec<String>, workqueue_go::assume::Assumptions), String> {
-    use workqueue_go::assume::{duration_of, writes_of};
+    use workqueue_go::assume::{duration_of, window_of, writes_of};
     let mut a = workqueue_go::assume::Assumptions::default();
     let mut files = Vec::new();
     let mut it = args.iter();
@@ -68,8 +69,8 @@ fn assumptions(
                 )
             }
             "--outage" => {
-                a.outage_ns =
-                    Some(duration_of(&value("--outage")?).map_err(|e| format!("--outage: {e}"))?)
+                a.outage =
+                    Some(window_of(&value("--outage")?).map_err(|e| format!("--outage: {e}"))?)
             }
             "--writes" => {
                 // Each item may name its controller: `a:Secret=2,b:Secret=3`.
@@ -308,7 +309,7 @@ pub fn main(args: &[String]) -> ExitCode {
                     if figures.reconcile_ns.is_none() {
                         kept.push("a 50ms reconcile");
                     }
-                    if figures.outage_ns.is_none() {
+                    if figures.outage.is_none() {
                         kept.push("every reconcile succeeds");
                     }
                     if figures.writes.iter().all(|(_, own, _)| own.is_none()) {

@@ -204,8 +204,22 @@ pub fn main(args: &[String]) -> ExitCode {
         format_go_duration(waited)
     );
     let series = sim.series();
+    let summary = Summary::of(&manager);
     if let Some(out) = flag("--csv") {
-        let mut csv = String::from("start_ns,requeues,retries,adds,reconcile_error,reconcile_requeue_after,reconcile_requeue,reconcile_success,depth,waiting,processing,tokens\n");
+        let rs = &summary.request_series;
+        // The API requests per second of each kind, in the sample each row's
+        // instant falls in (the run's series by kind).
+        let kinds: String = rs
+            .kinds
+            .iter()
+            .map(|k| {
+                format!(
+                    ",requests_per_s:{}",
+                    shown(&k.kind).replace([',', '"', '\n'], "_")
+                )
+            })
+            .collect();
+        let mut csv = format!("start_ns,requeues,retries,adds,reconcile_error,reconcile_requeue_after,reconcile_requeue,reconcile_success,depth,waiting,processing,tokens{kinds}\n");
         // Only samples inside the run (the last one opens at its end instant).
         for (i, s) in series
             .samples
@@ -214,9 +228,16 @@ pub fn main(args: &[String]) -> ExitCode {
             .filter(|(i, _)| series.start_of(*i) < sim.now())
         {
             let r = s.reconciles;
+            let start = series.start_of(i).as_nanos();
+            let j = (start / rs.width.as_nanos().max(1)) as usize;
+            let rates: String = rs
+                .kinds
+                .iter()
+                .map(|k| format!(",{}", k.per_second.get(j).copied().unwrap_or(0.0)))
+                .collect();
             csv.push_str(&format!(
-                "{},{},{},{},{},{},{},{},{},{},{},{}\n",
-                series.start_of(i).as_nanos(),
+                "{},{},{},{},{},{},{},{},{},{},{},{}{rates}\n",
+                start,
                 s.requeues,
                 s.retries,
                 s.adds,
@@ -235,7 +256,6 @@ pub fn main(args: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    let summary = Summary::of(&manager);
     if args.iter().any(|a| a == "--summary") {
         print!("{}", summary_text(&summary));
     }
@@ -304,11 +324,17 @@ fn summary_text(s: &Summary) -> String {
     out += &format!("  reconciles/s      {:.2}\n", s.reconciles_per_second);
     for k in s.requests.iter().filter(|k| k.requests > 0) {
         out += &format!(
-            "  requests          {}: {} ({:.2}/s)\n",
+            "  requests          {}: {} ({:.2}/s, peak {:.2}/s at {} in samples of {})\n",
             shown(&k.kind),
             format_count(k.requests),
-            k.per_second
+            k.per_second,
+            k.peak_per_second,
+            d(k.peak_at.since_t0()),
+            d(s.request_series.width)
         );
+    }
+    if let Some(h) = &s.held_back_by {
+        out += &format!("  held back by      {}: {}\n", h.limit, shown(&h.what));
     }
     out += &format!("  deepest queue     {}\n", format_count(s.deepest_queue));
     out += &format!(

@@ -447,7 +447,7 @@ fn wqsim_import_takes_the_authors_figures_as_options() {
         "--writes",
         "Secret=1",
         "--writes",
-        "Widget:ConfigMap=2",
+        "widget:ConfigMap=2",
         "--errors-write-nothing",
     ]);
     let s = workqueue_core::Scenario::from_json(&out).unwrap();
@@ -475,4 +475,71 @@ fn wqsim_import_takes_the_authors_figures_as_options() {
         .contains("--outage: \"five minutes\" is not a duration"));
     let help = wqsim_ok(&["import".as_ref(), "--help".as_ref()]);
     assert!(help.contains("--errors-write-nothing"), "{help}");
+}
+
+/// Issue 48, item 5: the author's question whole. An outage anywhere in the
+/// run (`--outage 10s..100s`); the summary's peak rate per kind and what held
+/// the run back; the per-second series in `--summary-json` and the CSV.
+#[test]
+fn an_outage_window_peaks_a_series_and_what_held_the_run_back() {
+    let dir = format!(
+        "{}/../workqueue-go/tests/fixtures/layouts/clientgo-run-workers-param",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = wqsim_ok_str(&[
+        "import",
+        &dir,
+        "--outage",
+        "10s..100s",
+        "--writes",
+        "Secret=2",
+    ]);
+    let s = workqueue_core::Scenario::from_json(&out).unwrap();
+    let t0 = workqueue_core::Instant::T0;
+    let sec = workqueue_core::SECOND;
+    assert!(matches!(
+        s.controllers[0].default_script,
+        workqueue_core::Script::Outage { from_ns, until_ns, .. } if from_ns == t0 + 10 * sec && until_ns == t0 + 100 * sec
+    ));
+    let tmp = std::env::temp_dir().join(format!("wqsim-answers-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let scenario = tmp.join("s.json");
+    std::fs::write(&scenario, &out).unwrap();
+    let (sum, csv) = (tmp.join("sum.json"), tmp.join("run.csv"));
+    let text = wqsim_ok_str(&[
+        scenario.to_str().unwrap(),
+        "--summary",
+        "--summary-json",
+        sum.to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(
+        text.contains("held back by      client: the API client's limit of 5 qps, burst 10"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Secret: ") && text.contains("peak "),
+        "{text}"
+    );
+    let j: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&sum).unwrap()).unwrap();
+    assert_eq!(j["held_back_by"]["limit"], "client");
+    assert_eq!(j["request_series"]["width_ns"], 1_000_000_000i64);
+    let kinds = j["request_series"]["kinds"].as_array().unwrap();
+    assert!(kinds
+        .iter()
+        .any(|k| k["kind"] == "Secret" && k["per_second"].as_array().unwrap().len() > 100));
+    let csv = std::fs::read_to_string(&csv).unwrap();
+    assert!(
+        csv.lines()
+            .next()
+            .unwrap()
+            .ends_with(",requests_per_s:Lantern,requests_per_s:Secret"),
+        "{csv}"
+    );
+    let bad = common::wqsim(&["import", &dir, "--outage", "100s..10s"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("ends before it starts"));
+    let _ = std::fs::remove_dir_all(&tmp);
 }

@@ -39,6 +39,11 @@ impl Simulation {
         (sent, self.totals.client_waited)
     }
 
+    /// The API requests one reconcile sends, by kind, own kind first.
+    pub(crate) fn requests_per_reconcile(&self) -> &[(String, u32)] {
+        &self.requests_by_kind
+    }
+
     /// API requests sent so far, by kind, own kind first.
     pub fn requests_by_kind(&self) -> Vec<(String, u64)> {
         self.requests_by_kind

@@ -180,6 +180,8 @@ impl Simulation {
     /// other, while the worker is held. Returns the whole wait.
     pub(super) fn call_api(&mut self, w: usize, item: ItemId) -> Duration {
         self.totals.api_calls += 1;
+        let sent = &mut self.series.current(self.now).api_calls;
+        *sent = sent.saturating_add(1);
         let requests = self.requests_per_call;
         let now = self.now;
         // Each bucket's requests are reserved at one instant, in order: the

@@ -174,37 +174,76 @@ impl Reader<'_> {
         let (qps, burst, limiter) = (field("QPS"), field("Burst"), field("RateLimiter"));
         if let Some(V::ClientBucket { qps, burst, .. }) = limiter {
             self.it.note(true, at.0, at.1, format!("rest.Config.RateLimiter: one client bucket of {qps} qps, burst {burst}, shared by every client made from the config"));
-            return Some(ClientLimit { qps, burst, per: ClientScope::Shared });
+            return Some(ClientLimit {
+                qps,
+                burst,
+                per: ClientScope::Shared,
+            });
         }
         if let Some(V::Unknown(why)) = limiter {
-            self.it.note(false, at.0, at.1, format!("rest.Config.RateLimiter: {why}: set the client limit in the scenario"));
+            self.it.note(
+                false,
+                at.0,
+                at.1,
+                format!("rest.Config.RateLimiter: {why}: set the client limit in the scenario"),
+            );
         }
         let burst = match burst {
             Some(V::Num(b)) if b > 0.0 => crate::num::whole::<i64>(b, "Burst").ok(),
             Some(V::Unknown(why)) => {
-                self.it.note(false, at.0, at.1, format!("rest.Config.Burst: {why}: set the client limit in the scenario"));
+                self.it.note(
+                    false,
+                    at.0,
+                    at.1,
+                    format!("rest.Config.Burst: {why}: set the client limit in the scenario"),
+                );
                 None
             }
             _ => None,
         };
         match qps {
             Some(V::Num(q)) if q < 0.0 => {
-                self.it.note(true, at.0, at.1, format!("rest.Config.QPS {q}: no client-side limit"));
+                self.it.note(
+                    true,
+                    at.0,
+                    at.1,
+                    format!("rest.Config.QPS {q}: no client-side limit"),
+                );
                 None
             }
             Some(V::Num(q)) if q > 0.0 => {
                 let b = burst.unwrap_or(10);
-                self.it.note(true, at.0, at.1, format!("rest.Config.QPS {q}, Burst {b}: the manager's client, one bucket per kind"));
-                Some(ClientLimit { qps: q, burst: b, per: ClientScope::Kind })
+                self.it.note(
+                    true,
+                    at.0,
+                    at.1,
+                    format!(
+                        "rest.Config.QPS {q}, Burst {b}: the manager's client, one bucket per kind"
+                    ),
+                );
+                Some(ClientLimit {
+                    qps: q,
+                    burst: b,
+                    per: ClientScope::Kind,
+                })
             }
             Some(V::Unknown(why)) => {
-                self.it.note(false, at.0, at.1, format!("rest.Config.QPS: {why}: set the client limit in the scenario"));
+                self.it.note(
+                    false,
+                    at.0,
+                    at.1,
+                    format!("rest.Config.QPS: {why}: set the client limit in the scenario"),
+                );
                 None
             }
             _ => match origin {
                 Origin::Loader if self.minor().is_some_and(|m| m < 21) => {
                     self.it.note(true, at.0, at.1, "rest.Config QPS is not set: controller-runtime's config loader before v0.21 fills QPS 20, burst 30: one bucket per kind".into());
-                    Some(ClientLimit { qps: 20.0, burst: 30, per: ClientScope::Kind })
+                    Some(ClientLimit {
+                        qps: 20.0,
+                        burst: 30,
+                        per: ClientScope::Kind,
+                    })
                 }
                 Origin::Loader => {
                     self.it.note(false, at.0, at.1, "rest.Config QPS is not set: controller-runtime's config loader turns client-side limiting off (since v0.21): no client limit".into());
@@ -213,7 +252,11 @@ impl Reader<'_> {
                 Origin::ClientGo => {
                     let b = burst.unwrap_or(10);
                     self.it.note(true, at.0, at.1, format!("rest.Config QPS is not set on a client-go config: client-go's defaults, 5 qps, burst {b}, one bucket per kind"));
-                    Some(ClientLimit { qps: 5.0, burst: b, per: ClientScope::Kind })
+                    Some(ClientLimit {
+                        qps: 5.0,
+                        burst: b,
+                        per: ClientScope::Kind,
+                    })
                 }
                 Origin::Outside => {
                     self.it.note(false, at.0, at.1, "the manager's rest.Config comes from a function outside the files: its limit is not known; no client limit assumed: set it in the scenario".into());
@@ -227,9 +270,17 @@ impl Reader<'_> {
     /// clientset (each client has its own limiter; the others are listed).
     fn client_go_client(&mut self) -> Option<ClientLimit> {
         let recs = self.it.clients.clone();
-        let Some(first) = recs.iter().find(|c| c.typed && c.unknown.is_none()).or(recs.first()) else {
+        let Some(first) = recs
+            .iter()
+            .find(|c| c.typed && c.unknown.is_none())
+            .or(recs.first())
+        else {
             let main = self.main_file();
-            self.it.unread.push(Found { file: main, line: 1, text: "no client made from a rest.Config was found: no client limit".into() });
+            self.it.unread.push(Found {
+                file: main,
+                line: 1,
+                text: "no client made from a rest.Config was found: no client limit".into(),
+            });
             return None;
         };
         if recs.len() > 1 {

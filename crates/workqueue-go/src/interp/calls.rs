@@ -60,7 +60,11 @@ impl<'a> Interp<'a> {
                 }
                 let recv = self.eval(cx, &s.x);
                 if std::env::var("WQ_TRACE").is_ok() {
-                    eprintln!("method {} on {:?}", s.sel.name, recv.obj().map(|id| self.heap[id].ty.clone()));
+                    eprintln!(
+                        "method {} on {:?}",
+                        s.sel.name,
+                        recv.obj().map(|id| self.heap[id].ty.clone())
+                    );
                 }
                 if let Some(f) = self.method(&recv, &s.sel.name) {
                     let args = self.args(cx, c);
@@ -115,12 +119,10 @@ impl<'a> Interp<'a> {
         let arg0 = c.args.first();
         Some(match name {
             "float32" | "float64" | "int" | "int8" | "int16" | "int32" | "int64" | "uint"
-            | "uint8" | "uint16" | "uint32" | "uint64" | "string" | "byte" | "rune" => {
-                match arg0 {
-                    Some(a) if c.args.len() == 1 => self.eval(cx, a),
-                    _ => V::unknown("a conversion without one argument"),
-                }
-            }
+            | "uint8" | "uint16" | "uint32" | "uint64" | "string" | "byte" | "rune" => match arg0 {
+                Some(a) if c.args.len() == 1 => self.eval(cx, a),
+                _ => V::unknown("a conversion without one argument"),
+            },
             "len" => {
                 let v = arg0.map(|a| self.eval(cx, a));
                 match v.as_ref().and_then(V::obj).map(|id| &self.heap[id].kind) {
@@ -193,13 +195,30 @@ impl<'a> Interp<'a> {
                     .and_then(|r| r.list.first())
                     .and_then(|f| f.name.first())
                     .map(|n| n.name.clone());
-                (*file, &decl.typ.params, body, root(), recv_name.zip(recv.clone()))
+                (
+                    *file,
+                    &decl.typ.params,
+                    body,
+                    root(),
+                    recv_name.zip(recv.clone()),
+                )
             }
-            Func::Lit { file, lit, scope } => (*file, &lit.typ.params, &lit.body, child(scope), None),
+            Func::Lit { file, lit, scope } => {
+                (*file, &lit.typ.params, &lit.body, child(scope), None)
+            }
         };
         if std::env::var("WQ_TRACE").is_ok() {
-            let n = match f { Func::Decl { decl, .. } => decl.name.name.clone(), _ => "lit".into() };
-            eprintln!("{}call {n} at {:?} steps {} depth {}", " ".repeat(self.calls), self.at(site.0, site.1), self.steps, self.depth);
+            let n = match f {
+                Func::Decl { decl, .. } => decl.name.name.clone(),
+                _ => "lit".into(),
+            };
+            eprintln!(
+                "{}call {n} at {:?} steps {} depth {}",
+                " ".repeat(self.calls),
+                self.at(site.0, site.1),
+                self.steps,
+                self.depth
+            );
         }
         if let Some((name, v)) = recv {
             scope.define(&name, v);
@@ -224,7 +243,9 @@ impl<'a> Interp<'a> {
         // A yes or no found after a guess (a check of what the cluster
         // has) is not known.
         let answer = |v: V<'a>| match v {
-            V::Bool(_) if guessed => V::unknown("an answer that depends on what the program finds where it runs"),
+            V::Bool(_) if guessed => {
+                V::unknown("an answer that depends on what the program finds where it runs")
+            }
             v => v,
         };
         match flow {
@@ -234,7 +255,13 @@ impl<'a> Interp<'a> {
         }
     }
 
-    pub(crate) fn bind_params(&mut self, scope: &super::scope::Scope<'a>, params: &'a FieldList, args: Vec<V<'a>>, root_run: bool) {
+    pub(crate) fn bind_params(
+        &mut self,
+        scope: &super::scope::Scope<'a>,
+        params: &'a FieldList,
+        args: Vec<V<'a>>,
+        root_run: bool,
+    ) {
         let mut args = args.into_iter();
         let n = params.list.len();
         for (i, field) in params.list.iter().enumerate() {

@@ -114,7 +114,9 @@ impl<'a> Interp<'a> {
                 recv: None,
             }))),
             Global::Pending { file, expr, nth } => {
-                self.pkgs[pkg].globals.insert(name.to_string(), Global::Busy);
+                self.pkgs[pkg]
+                    .globals
+                    .insert(name.to_string(), Global::Busy);
                 let cx = Ctx {
                     file,
                     pkg,
@@ -156,12 +158,15 @@ impl<'a> Interp<'a> {
 
     fn selector(&mut self, cx: &Ctx<'a>, s: &'a Selector) -> V<'a> {
         if let Expression::Ident(p) = &*s.x {
-            let local = cx.scope.get(&p.name).is_some()
-                || self.pkgs[cx.pkg].globals.contains_key(&p.name);
+            let local =
+                cx.scope.get(&p.name).is_some() || self.pkgs[cx.pkg].globals.contains_key(&p.name);
             if !local {
                 if let Some(pkg) = self.package_of(cx.file, &p.name) {
                     return self.global(pkg, &s.sel.name).unwrap_or_else(|| {
-                        V::unknown(format!("{}.{} is not set where it can be read", p.name, s.sel.name))
+                        V::unknown(format!(
+                            "{}.{} is not set where it can be read",
+                            p.name, s.sel.name
+                        ))
                     });
                 }
                 if let Some(path) = self.path_of(cx.file, &p.name) {
@@ -219,12 +224,18 @@ impl<'a> Interp<'a> {
             // A type no file declares (a paste): its methods wherever they are.
             let pkg = o.ty.pkg.or_else(|| {
                 (o.ty.path.is_empty() && !o.ty.name.is_empty())
-                    .then(|| (0..self.pkgs.len()).find(|p| self.methods.contains_key(&(*p, o.ty.name.clone(), name.to_string()))))
+                    .then(|| {
+                        (0..self.pkgs.len()).find(|p| {
+                            self.methods
+                                .contains_key(&(*p, o.ty.name.clone(), name.to_string()))
+                        })
+                    })
                     .flatten()
             });
             if let Some(pkg) = pkg {
                 if let Some((file, decl)) =
-                    self.methods.get(&(pkg, o.ty.name.clone(), name.to_string()))
+                    self.methods
+                        .get(&(pkg, o.ty.name.clone(), name.to_string()))
                 {
                     return Some(Func::Decl {
                         file: *file,
@@ -257,7 +268,10 @@ impl<'a> Interp<'a> {
                 .or_else(|| {
                     // A kind whose group is not known ("Berth."): the one key of it.
                     let V::Str(prefix) = k else { return None };
-                    let mut with = kv.iter().filter(|(key, _)| prefix.ends_with('.') && matches!(key, V::Str(s) if s.starts_with(prefix.as_str())));
+                    let mut with = kv.iter().filter(|(key, _)| {
+                        prefix.ends_with('.')
+                            && matches!(key, V::Str(s) if s.starts_with(prefix.as_str()))
+                    });
                     match (with.next(), with.next()) {
                         (Some(one), None) => Some(one),
                         _ => None,
@@ -326,7 +340,8 @@ impl<'a> Interp<'a> {
         let ty = self.type_of(cx, &c.typ);
         let mut fields = Vec::new();
         for el in &c.val.values {
-            if let (Some(Element::Expr(Expression::Ident(k))), Element::Expr(v)) = (&el.key, &el.val)
+            if let (Some(Element::Expr(Expression::Ident(k))), Element::Expr(v)) =
+                (&el.key, &el.val)
             {
                 let v = self.eval(cx, v);
                 let v = self.copy(v);
@@ -379,14 +394,25 @@ impl<'a> Interp<'a> {
                 }
             }
             let holder = base.clone();
-            let name = match holder.is_empty() || fields.iter().filter(|(_, v)| v.obj().is_some_and(|id| matches!(self.heap[id].kind, Kind::Queue(_)))).count() > 1 {
+            let name = match holder.is_empty()
+                || fields
+                    .iter()
+                    .filter(|(_, v)| {
+                        v.obj()
+                            .is_some_and(|id| matches!(self.heap[id].kind, Kind::Queue(_)))
+                    })
+                    .count()
+                    > 1
+            {
                 true => field.clone(),
                 false => holder,
             };
             self.ctrls[q].name = name.to_lowercase();
             self.ctrls[q].kind = {
                 let mut cs = base.chars();
-                cs.next().map_or(String::new(), |f| f.to_ascii_uppercase().to_string() + cs.as_str())
+                cs.next().map_or(String::new(), |f| {
+                    f.to_ascii_uppercase().to_string() + cs.as_str()
+                })
             };
         }
     }
@@ -426,7 +452,8 @@ impl<'a> Interp<'a> {
                 let pkg = match self.pkgs[cx.pkg].types.contains(&name) {
                     true => Some(cx.pkg),
                     false => {
-                        let mut with = (0..self.pkgs.len()).filter(|p| self.pkgs[*p].types.contains(&name));
+                        let mut with =
+                            (0..self.pkgs.len()).filter(|p| self.pkgs[*p].types.contains(&name));
                         match (with.next(), with.next(), self.imports[cx.file].is_empty()) {
                             (Some(p), None, true) => Some(p),
                             _ => None,
@@ -570,7 +597,11 @@ impl<'a> Interp<'a> {
 
     fn zero_struct(&mut self, cx: &Ctx<'a>, t: &Expression) -> V<'a> {
         let ty = self.type_of(cx, t);
-        if ty.pkg.is_some() && !self.structs.contains_key(&(ty.pkg.unwrap_or(0), ty.name.clone())) {
+        if ty.pkg.is_some()
+            && !self
+                .structs
+                .contains_key(&(ty.pkg.unwrap_or(0), ty.name.clone()))
+        {
             // A named type of the files that is not a struct (an int, a func).
             return V::Nil;
         }

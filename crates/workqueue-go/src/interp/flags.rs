@@ -14,8 +14,22 @@ use super::{Ctx, Interp};
 
 /// The kinds of flag a flag set makes.
 const KINDS: [&str; 17] = [
-    "Int", "Int32", "Int64", "Uint", "Uint32", "Uint64", "Float64", "Float32", "Duration",
-    "String", "Bool", "StringSlice", "StringArray", "IntSlice", "StringToString", "Uint16",
+    "Int",
+    "Int32",
+    "Int64",
+    "Uint",
+    "Uint32",
+    "Uint64",
+    "Float64",
+    "Float32",
+    "Duration",
+    "String",
+    "Bool",
+    "StringSlice",
+    "StringArray",
+    "IntSlice",
+    "StringToString",
+    "Uint16",
     "Int8",
 ];
 
@@ -37,14 +51,21 @@ impl<'a> Interp<'a> {
         flag_package: bool,
     ) -> Option<V<'a>> {
         let short_form = method.ends_with('P') && method.len() > 1;
-        let base = if short_form { &method[..method.len() - 1] } else { method };
+        let base = if short_form {
+            &method[..method.len() - 1]
+        } else {
+            method
+        };
         if let Some(kind) = base.strip_suffix("Var") {
             if !KINDS.contains(&kind) {
                 return None;
             }
             // `IntVar(&x, "name", default, usage)`, or a binder's
             // `IntVar("name", "help", default, &x)`.
-            let (to, name_at, default_at) = match (c.args.first().and_then(target), c.args.last().and_then(target)) {
+            let (to, name_at, default_at) = match (
+                c.args.first().and_then(target),
+                c.args.last().and_then(target),
+            ) {
                 (Some(t), _) if c.args.len() >= 3 => (t, 1, 2 + usize::from(short_form)),
                 (None, Some(t)) if c.args.len() >= 3 => (t, 0, c.args.len() - 2),
                 _ => return None,
@@ -53,7 +74,12 @@ impl<'a> Interp<'a> {
                 return None;
             };
             let value = self.eval(cx, c.args.get(default_at)?);
-            self.note(true, cx.file, c.pos.0, format!("flag --{name}: its default, {}", short(&value)));
+            self.note(
+                true,
+                cx.file,
+                c.pos.0,
+                format!("flag --{name}: its default, {}", short(&value)),
+            );
             self.store(cx, to, value, false);
             return Some(V::Nil);
         }
@@ -69,13 +95,24 @@ impl<'a> Interp<'a> {
             return None;
         };
         let value = self.eval(cx, &c.args[1 + usize::from(short_form)]);
-        self.note(true, cx.file, c.pos.0, format!("flag --{name}: its default, {}", short(&value)));
+        self.note(
+            true,
+            cx.file,
+            c.pos.0,
+            format!("flag --{name}: its default, {}", short(&value)),
+        );
         Some(value)
     }
 
     /// kingpin: `Flag("name", help)` makes a flag, `.Default("10")` gives
     /// its default, `.Int()` its value.
-    pub(crate) fn kingpin(&mut self, cx: &Ctx<'a>, recv: &V<'a>, method: &str, c: &'a Call) -> Option<V<'a>> {
+    pub(crate) fn kingpin(
+        &mut self,
+        cx: &Ctx<'a>,
+        recv: &V<'a>,
+        method: &str,
+        c: &'a Call,
+    ) -> Option<V<'a>> {
         let flag = recv
             .obj()
             .filter(|id| self.heap[*id].ty.name == "kingpin.Flag");
@@ -115,7 +152,12 @@ impl<'a> Interp<'a> {
                     Some(V::Str(n)) => n.clone(),
                     _ => String::new(),
                 };
-                self.note(true, cx.file, c.pos.0, format!("flag --{name}: its default, {}", short(&value)));
+                self.note(
+                    true,
+                    cx.file,
+                    c.pos.0,
+                    format!("flag --{name}: its default, {}", short(&value)),
+                );
                 Some(value)
             }
             (_, Some(_)) => Some(recv.clone()),

@@ -153,7 +153,11 @@ impl<'a> Interp<'a> {
                 None => String::new(),
             };
             let name = s.file.pkg_name.name.clone();
-            let pkg = match self.pkgs.iter().position(|p| p.dir == dir && p.name == name) {
+            let pkg = match self
+                .pkgs
+                .iter()
+                .position(|p| p.dir == dir && p.name == name)
+            {
                 Some(p) => p,
                 None => {
                     self.pkgs.push(Pkg {
@@ -196,7 +200,9 @@ impl<'a> Interp<'a> {
                 }
                 None if f.name.name == "init" || f.name.name == "_" => {}
                 None => {
-                    self.pkgs[pkg].globals.insert(f.name.name.clone(), Global::Func(file, f));
+                    self.pkgs[pkg]
+                        .globals
+                        .insert(f.name.name.clone(), Global::Func(file, f));
                 }
             },
             Declaration::Variable(v) => {
@@ -219,7 +225,10 @@ impl<'a> Interp<'a> {
                             .flat_map(|f| {
                                 let names: Vec<String> = match f.name.is_empty() {
                                     // An embedded field is named by its type.
-                                    true => crate::eval::name_of(&f.typ).map(str::to_string).into_iter().collect(),
+                                    true => crate::eval::name_of(&f.typ)
+                                        .map(str::to_string)
+                                        .into_iter()
+                                        .collect(),
                                     false => f.name.iter().map(|n| n.name.clone()).collect(),
                                 };
                                 names.into_iter().map(move |n| (n, &f.typ))
@@ -292,8 +301,20 @@ impl<'a> Interp<'a> {
             }
         } else {
             if mains.len() > 1 {
-                let names: Vec<&str> = mains.iter().map(|(i, _)| self.sources[*i].name.as_str()).collect();
-                self.note(false, mains[0].0, mains[0].1.name.pos, format!("{} programs (func main in {}): their controllers are read together", mains.len(), names.join(", ")));
+                let names: Vec<&str> = mains
+                    .iter()
+                    .map(|(i, _)| self.sources[*i].name.as_str())
+                    .collect();
+                self.note(
+                    false,
+                    mains[0].0,
+                    mains[0].1.name.pos,
+                    format!(
+                        "{} programs (func main in {}): their controllers are read together",
+                        mains.len(),
+                        names.join(", ")
+                    ),
+                );
             }
             for (file, f) in mains {
                 self.run_root(file, f);
@@ -480,9 +501,8 @@ fn bind_spec<'a>(
 pub(crate) fn last_name(path: &str) -> String {
     let mut parts = path.rsplit('/');
     let last = parts.next().unwrap_or("");
-    let is_version = last.len() > 1
-        && last.starts_with('v')
-        && last[1..].bytes().all(|b| b.is_ascii_digit());
+    let is_version =
+        last.len() > 1 && last.starts_with('v') && last[1..].bytes().all(|b| b.is_ascii_digit());
     match (is_version, parts.next()) {
         (true, Some(p)) => p.to_string(),
         _ => last.to_string(),

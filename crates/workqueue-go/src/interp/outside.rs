@@ -29,7 +29,9 @@ fn unit(name: &str) -> Option<Duration> {
 
 /// A limiter's client-go name without `New` and `Typed`.
 fn limiter_name(name: &str) -> String {
-    name.strip_prefix("New").unwrap_or(name).replacen("Typed", "", 1)
+    name.strip_prefix("New")
+        .unwrap_or(name)
+        .replacen("Typed", "", 1)
 }
 
 impl<'a> Interp<'a> {
@@ -49,9 +51,16 @@ impl<'a> Interp<'a> {
         // crossplane's `v1alpha1.FiringGroupKind`, upjet's
         // `v1beta1.Wick_GroupVersionKind`: the kind, and the package that
         // declares its group (which keeps two scopes' kinds apart).
-        for suffix in ["_GroupVersionKind", "GroupVersionKind", "_GroupKind", "GroupKind"] {
+        for suffix in [
+            "_GroupVersionKind",
+            "GroupVersionKind",
+            "_GroupKind",
+            "GroupKind",
+        ] {
             if let Some(kind) = sel.strip_suffix(suffix).filter(|k| !k.is_empty()) {
-                let is_version = |p: &&str| p.starts_with('v') && p[1..].chars().next().is_some_and(|c| c.is_ascii_digit());
+                let is_version = |p: &&str| {
+                    p.starts_with('v') && p[1..].chars().next().is_some_and(|c| c.is_ascii_digit())
+                };
                 let parts: Vec<&str> = path.split('/').filter(|p| !is_version(p)).collect();
                 // The package under `apis/` that declares it (`cluster`), else its own.
                 let scope = match parts.iter().rposition(|p| *p == "apis") {
@@ -61,7 +70,9 @@ impl<'a> Interp<'a> {
                 return V::Str(format!("{kind}.{scope}"));
             }
         }
-        V::unknown(format!("{alias}.{sel} is declared in {path}, outside the files"))
+        V::unknown(format!(
+            "{alias}.{sel} is declared in {path}, outside the files"
+        ))
     }
 
     /// A call of a package outside the files.
@@ -106,7 +117,12 @@ impl<'a> Interp<'a> {
                 };
                 return V::Tuple(vec![d, V::Nil]);
             }
-            ("wait", n) if n.starts_with("Until") || n.starts_with("Jitter") || n.starts_with("NonSliding") || n == "Forever" => {
+            ("wait", n)
+                if n.starts_with("Until")
+                    || n.starts_with("Jitter")
+                    || n.starts_with("NonSliding")
+                    || n == "Forever" =>
+            {
                 let args = self.args(cx, c);
                 if let Some(f) = args.into_iter().find(|a| matches!(a, V::Func(_))) {
                     self.start(f, Vec::new(), site);
@@ -119,13 +135,23 @@ impl<'a> Interp<'a> {
             ("os", "Getenv") => {
                 let args = self.args(cx, c);
                 let var = args.first().map(short).unwrap_or_default();
-                self.note(false, cx.file, c.pos.0, format!("the environment variable {var}: taken as unset"));
+                self.note(
+                    false,
+                    cx.file,
+                    c.pos.0,
+                    format!("the environment variable {var}: taken as unset"),
+                );
                 return V::Str(String::new());
             }
             ("slices", "Contains") => {
                 let args = self.args(cx, c);
-                return match (args.first().and_then(V::obj).map(|id| &self.heap[id].kind), args.get(1)) {
-                    (Some(Kind::Slice(items)), Some(x)) => V::Bool(items.iter().any(|i| super::expr::same(i, x))),
+                return match (
+                    args.first().and_then(V::obj).map(|id| &self.heap[id].kind),
+                    args.get(1),
+                ) {
+                    (Some(Kind::Slice(items)), Some(x)) => {
+                        V::Bool(items.iter().any(|i| super::expr::same(i, x)))
+                    }
                     _ if matches!(args.first(), Some(V::Nil)) => V::Bool(false),
                     _ => V::unknown("slices.Contains of a slice the reader does not hold"),
                 };
@@ -158,7 +184,11 @@ impl<'a> Interp<'a> {
                     (Ok(qps), Ok(b)) => match crate::num::whole::<i64>(b, "the burst") {
                         Ok(burst) => {
                             self.made += 1;
-                            V::ClientBucket { qps, burst, id: self.made }
+                            V::ClientBucket {
+                                qps,
+                                burst,
+                                id: self.made,
+                            }
                         }
                         Err(w) => V::Unknown(w),
                     },
@@ -166,14 +196,21 @@ impl<'a> Interp<'a> {
                 };
             }
             ("workqueue", _) => return self.workqueue(cx, name, c),
-            ("clientcmd", "BuildConfigFromFlags" | "RESTConfigFromKubeConfig") | ("rest", "InClusterConfig") => {
+            ("clientcmd", "BuildConfigFromFlags" | "RESTConfigFromKubeConfig")
+            | ("rest", "InClusterConfig") => {
                 self.args(cx, c);
                 let cfg = self.config(Origin::ClientGo, site);
                 return V::Tuple(vec![cfg, V::Nil]);
             }
             ("clientcmd", n) if n.ends_with("ClientConfig") => {
                 self.args(cx, c);
-                let o = Obj::new(Ty { name: "clientcmd.ClientConfig".into(), ..Ty::default() }, Kind::Plain);
+                let o = Obj::new(
+                    Ty {
+                        name: "clientcmd.ClientConfig".into(),
+                        ..Ty::default()
+                    },
+                    Kind::Plain,
+                );
                 return V::Ref(self.alloc(o));
             }
             ("rest", "CopyConfig") => {
@@ -188,9 +225,14 @@ impl<'a> Interp<'a> {
             }
             ("ptr" | "pointer", _) if c.args.len() == 1 => return self.eval(cx, &c.args[0]),
             ("rate", "Limit") if c.args.len() == 1 => return self.eval(cx, &c.args[0]),
-            (_, "NewForConfig" | "NewForConfigOrDie" | "NewForConfigAndClient" | "NewDiscoveryClientForConfig" | "NewDiscoveryClientForConfigOrDie") => {
-                return self.client(cx, &tail, alias, name, c)
-            }
+            (
+                _,
+                "NewForConfig"
+                | "NewForConfigOrDie"
+                | "NewForConfigAndClient"
+                | "NewDiscoveryClientForConfig"
+                | "NewDiscoveryClientForConfigOrDie",
+            ) => return self.client(cx, &tail, alias, name, c),
             ("kingpin", "New") => {
                 self.args(cx, c);
                 return V::Ref(self.alloc(Obj::new(Ty::default(), Kind::Command)));
@@ -204,7 +246,12 @@ impl<'a> Interp<'a> {
             ("env", n) if n.starts_with("WithDefault") => {
                 let args = self.args(cx, c);
                 let var = args.first().map(short).unwrap_or_default();
-                self.note(false, cx.file, c.pos.0, format!("the environment variable {var}: taken as unset, its default used"));
+                self.note(
+                    false,
+                    cx.file,
+                    c.pos.0,
+                    format!("the environment variable {var}: taken as unset, its default used"),
+                );
                 return args.into_iter().last().unwrap_or(V::Nil);
             }
             _ => {}
@@ -223,11 +270,20 @@ impl<'a> Interp<'a> {
                 }
                 ("ratelimiter", "NewController") => {
                     self.args(cx, c);
-                    return V::Limiter(LimiterConfig::Exponential { base_ns: SECOND, max_ns: 60 * SECOND });
+                    return V::Limiter(LimiterConfig::Exponential {
+                        base_ns: SECOND,
+                        max_ns: 60 * SECOND,
+                    });
                 }
                 ("ratelimiter", "NewReconciler") => {
                     let args = self.args(cx, c);
-                    let mut o = Obj::new(Ty { name: "ratelimiter.Reconciler".into(), ..Ty::default() }, Kind::Plain);
+                    let mut o = Obj::new(
+                        Ty {
+                            name: "ratelimiter.Reconciler".into(),
+                            ..Ty::default()
+                        },
+                        Kind::Plain,
+                    );
                     if let Some(g) = args.get(2) {
                         o.set("global", g.clone());
                     }
@@ -256,9 +312,15 @@ impl<'a> Interp<'a> {
                     };
                 }
                 (_, "NewManager") | ("manager", "New") => return self.manager(cx, c),
-                (_, "NewControllerManagedBy" | "ControllerManagedBy" | "TypedControllerManagedBy") => {
+                (
+                    _,
+                    "NewControllerManagedBy" | "ControllerManagedBy" | "TypedControllerManagedBy",
+                ) => {
                     self.args(cx, c);
-                    let b = Builder { at: site, ..Builder::default() };
+                    let b = Builder {
+                        at: site,
+                        ..Builder::default()
+                    };
                     return V::Ref(self.alloc(Obj::new(Ty::default(), Kind::Builder(Box::new(b)))));
                 }
                 ("controller", "New" | "NewTyped" | "NewUnmanaged" | "NewTypedUnmanaged") => {
@@ -268,7 +330,16 @@ impl<'a> Interp<'a> {
                         _ => String::new(),
                     };
                     let options = self.controller_options(args.get(2), site);
-                    self.found(CtrlRec { name, kind: String::new(), options, client_go: false, at: site, workers: 0, workers_unknown: None, from: Vec::new() });
+                    self.found(CtrlRec {
+                        name,
+                        kind: String::new(),
+                        options,
+                        client_go: false,
+                        at: site,
+                        workers: 0,
+                        workers_unknown: None,
+                        from: Vec::new(),
+                    });
                     return V::Tuple(vec![V::unknown("a controller"), V::Nil]);
                 }
                 ("source", "Kind" | "TypedKind") => {
@@ -285,16 +356,30 @@ impl<'a> Interp<'a> {
             _ => None,
         }) {
             Some(why) => V::unknown(format!("{alias}.{name}(…) of a value not known: {why}")),
-            None => V::unknown(format!("{alias}.{name}(…), a function of {path}, outside the files")),
+            None => V::unknown(format!(
+                "{alias}.{name}(…), a function of {path}, outside the files"
+            )),
         }
     }
 
     /// A call of a method the files do not declare: the builder's links,
     /// the manager's, a config loader's, Crossplane's options, cobra's,
     /// kingpin's, a group's `Go`.
-    pub(crate) fn outside_method(&mut self, cx: &Ctx<'a>, recv: V<'a>, name: &str, c: &'a Call) -> V<'a> {
+    pub(crate) fn outside_method(
+        &mut self,
+        cx: &Ctx<'a>,
+        recv: V<'a>,
+        name: &str,
+        c: &'a Call,
+    ) -> V<'a> {
         let site = (cx.file, c.pos.0);
-        if let Some(v) = self.flag_call(cx, name, c, recv.obj().is_some_and(|id| matches!(self.heap[id].kind, Kind::Command))) {
+        if let Some(v) = self.flag_call(
+            cx,
+            name,
+            c,
+            recv.obj()
+                .is_some_and(|id| matches!(self.heap[id].kind, Kind::Command)),
+        ) {
             return v;
         }
         if let Some(v) = self.kingpin(cx, &recv, name, c) {
@@ -317,12 +402,27 @@ impl<'a> Interp<'a> {
                 let id = recv.obj().unwrap_or_default();
                 return self.heap[id].field("Controller").cloned().unwrap_or(V::Nil);
             }
-            (Some(Kind::Command), "Execute" | "ExecuteC" | "ExecuteContext" | "ExecuteContextC") => {
+            (
+                Some(Kind::Command),
+                "Execute" | "ExecuteC" | "ExecuteContext" | "ExecuteContextC",
+            ) => {
                 self.args(cx, c);
                 let id = recv.obj().unwrap_or_default();
-                for hook in ["PersistentPreRunE", "PersistentPreRun", "PreRunE", "PreRun", "RunE", "Run"] {
+                for hook in [
+                    "PersistentPreRunE",
+                    "PersistentPreRun",
+                    "PreRunE",
+                    "PreRun",
+                    "RunE",
+                    "Run",
+                ] {
                     if let Some(V::Func(f)) = self.heap[id].field(hook).cloned() {
-                        self.call_func(&f, vec![recv.clone(), V::unknown("the command line's arguments")], site, false);
+                        self.call_func(
+                            &f,
+                            vec![recv.clone(), V::unknown("the command line's arguments")],
+                            site,
+                            false,
+                        );
                     }
                 }
                 return V::Nil;
@@ -337,7 +437,11 @@ impl<'a> Interp<'a> {
                 }
                 return V::Nil;
             }
-            (_, "ClientConfig") if recv.obj().is_some_and(|id| self.heap[id].ty.name == "clientcmd.ClientConfig") => {
+            (_, "ClientConfig")
+                if recv
+                    .obj()
+                    .is_some_and(|id| self.heap[id].ty.name == "clientcmd.ClientConfig") =>
+            {
                 let cfg = self.config(Origin::ClientGo, site);
                 return V::Tuple(vec![cfg, V::Nil]);
             }
@@ -345,9 +449,22 @@ impl<'a> Interp<'a> {
                 let id = recv.obj().unwrap_or_default();
                 let workers = self.member(V::Ref(id), "MaxConcurrentReconciles");
                 let global = self.member(V::Ref(id), "GlobalRateLimiter");
-                let mut o = Obj::new(Ty { name: "Options".into(), path: "sigs.k8s.io/controller-runtime/pkg/controller".into(), pkg: None }, Kind::Plain);
+                let mut o = Obj::new(
+                    Ty {
+                        name: "Options".into(),
+                        path: "sigs.k8s.io/controller-runtime/pkg/controller".into(),
+                        pkg: None,
+                    },
+                    Kind::Plain,
+                );
                 o.set("MaxConcurrentReconciles", workers);
-                o.set("RateLimiter", V::Limiter(LimiterConfig::Exponential { base_ns: SECOND, max_ns: 60 * SECOND }));
+                o.set(
+                    "RateLimiter",
+                    V::Limiter(LimiterConfig::Exponential {
+                        base_ns: SECOND,
+                        max_ns: 60 * SECOND,
+                    }),
+                );
                 if let V::Global { .. } = global {
                     o.set("GlobalRateLimiter", global);
                 }
@@ -383,7 +500,12 @@ impl<'a> Interp<'a> {
         for a in args {
             if let V::Func(f) = a {
                 if let super::val::Func::Lit { .. } = **f {
-                    self.note(false, site.0, site.1, format!("the function given to {what}(…) is read as run"));
+                    self.note(
+                        false,
+                        site.0,
+                        site.1,
+                        format!("the function given to {what}(…) is read as run"),
+                    );
                     self.call_func(f, Vec::new(), site, false);
                 }
             }
@@ -394,7 +516,11 @@ impl<'a> Interp<'a> {
     fn builder_link(&mut self, cx: &Ctx<'a>, recv: V<'a>, name: &str, c: &'a Call) -> V<'a> {
         let id = recv.obj().unwrap_or_default();
         let args = self.args(cx, c);
-        let type_of = |it: &Self, v: Option<&V<'a>>| v.and_then(V::obj).map(|o| it.heap[o].ty.name.clone()).unwrap_or_default();
+        let type_of = |it: &Self, v: Option<&V<'a>>| {
+            v.and_then(V::obj)
+                .map(|o| it.heap[o].ty.name.clone())
+                .unwrap_or_default()
+        };
         let Kind::Builder(mut b) = self.heap[id].kind.clone() else {
             return V::Nil;
         };
@@ -418,7 +544,10 @@ impl<'a> Interp<'a> {
             "Complete" | "Build" => {
                 let site = b.at;
                 let mut options = self.controller_options(b.options.as_ref(), (cx.file, c.pos.0));
-                let wrapper = args.first().and_then(V::obj).filter(|o| self.heap[*o].ty.name == "ratelimiter.Reconciler");
+                let wrapper = args
+                    .first()
+                    .and_then(V::obj)
+                    .filter(|o| self.heap[*o].ty.name == "ratelimiter.Reconciler");
                 match wrapper.and_then(|o| self.heap[o].field("global").cloned()) {
                     Some(V::Global { r, .. }) => options.crossplane = Some(r),
                     _ if options.crossplane.is_some() => {
@@ -435,7 +564,16 @@ impl<'a> Interp<'a> {
                     .collect();
                 self.global_buckets.extend(globals);
                 let n = b.name.clone().unwrap_or_default();
-                self.found(CtrlRec { name: n, kind: b.kind.clone(), options, client_go: false, at: site, workers: 0, workers_unknown: None, from: Vec::new() });
+                self.found(CtrlRec {
+                    name: n,
+                    kind: b.kind.clone(),
+                    options,
+                    client_go: false,
+                    at: site,
+                    workers: 0,
+                    workers_unknown: None,
+                    from: Vec::new(),
+                });
                 return match name {
                     "Build" => V::Tuple(vec![V::unknown("a controller"), V::Nil]),
                     _ => V::Nil,
@@ -454,7 +592,12 @@ impl<'a> Interp<'a> {
             None => base,
             Some(Ok(o)) => super::record::merge(&base, &o),
             Some(Err(why)) => {
-                self.note(false, at.0, at.1, format!("WithOptions: {why}: the defaults are used"));
+                self.note(
+                    false,
+                    at.0,
+                    at.1,
+                    format!("WithOptions: {why}: the defaults are used"),
+                );
                 base
             }
         }
@@ -463,7 +606,11 @@ impl<'a> Interp<'a> {
     /// A `rest.Config` from where it was made.
     fn config(&mut self, origin: Origin, at: (usize, usize)) -> V<'a> {
         let o = Obj::new(
-            Ty { name: "Config".into(), path: "k8s.io/client-go/rest".into(), pkg: None },
+            Ty {
+                name: "Config".into(),
+                path: "k8s.io/client-go/rest".into(),
+                pkg: None,
+            },
             Kind::Config { origin, at },
         );
         V::Ref(self.alloc(o))
@@ -482,7 +629,12 @@ impl<'a> Interp<'a> {
                 }
                 self.note(true, cx.file, c.pos.0, format!("ratelimiter.LimitRESTConfig: the client's QPS {qps} and burst {burst} (5R and 10R for R = {r})"));
             }
-            Err(why) => self.note(false, cx.file, c.pos.0, format!("ratelimiter.LimitRESTConfig: R: {why}")),
+            Err(why) => self.note(
+                false,
+                cx.file,
+                c.pos.0,
+                format!("ratelimiter.LimitRESTConfig: R: {why}"),
+            ),
         }
         cfg
     }
@@ -492,22 +644,47 @@ impl<'a> Interp<'a> {
     fn manager(&mut self, cx: &Ctx<'a>, c: &'a Call) -> V<'a> {
         let args = self.args(cx, c);
         let config = args.first().cloned().unwrap_or(V::Nil);
-        let mut o = Obj::new(Ty::default(), Kind::Manager { config: config.clone() });
+        let mut o = Obj::new(
+            Ty::default(),
+            Kind::Manager {
+                config: config.clone(),
+            },
+        );
         if let Some(id) = args.get(1).and_then(V::obj) {
             o.fields = self.heap[id].fields.clone();
         }
         let mgr = V::Ref(self.alloc(o));
-        self.managers.push(super::ManagerRec { mgr: mgr.clone(), config, at: (cx.file, c.pos.0) });
+        self.managers.push(super::ManagerRec {
+            mgr: mgr.clone(),
+            config,
+            at: (cx.file, c.pos.0),
+        });
         V::Tuple(vec![mgr, V::Nil])
     }
 
     /// A client made from a config: its limit is the config's now.
     fn client(&mut self, cx: &Ctx<'a>, tail: &str, alias: &str, name: &str, c: &'a Call) -> V<'a> {
         let args = self.args(cx, c);
-        let single = !(name == "NewForConfig" || name == "NewForConfigAndClient" || name == "NewDiscoveryClientForConfig");
-        let typed = !matches!(tail, "dynamic" | "metadata" | "discovery") && !name.contains("Discovery");
-        let mut rec = ClientRec { what: format!("{alias}.{name}"), qps: None, burst: None, shared: None, origin: Origin::Outside, typed, at: (cx.file, c.pos.0), unknown: None };
-        match args.first().and_then(V::obj).map(|id| (id, self.heap[id].kind.clone())) {
+        let single = !(name == "NewForConfig"
+            || name == "NewForConfigAndClient"
+            || name == "NewDiscoveryClientForConfig");
+        let typed =
+            !matches!(tail, "dynamic" | "metadata" | "discovery") && !name.contains("Discovery");
+        let mut rec = ClientRec {
+            what: format!("{alias}.{name}"),
+            qps: None,
+            burst: None,
+            shared: None,
+            origin: Origin::Outside,
+            typed,
+            at: (cx.file, c.pos.0),
+            unknown: None,
+        };
+        match args
+            .first()
+            .and_then(V::obj)
+            .map(|id| (id, self.heap[id].kind.clone()))
+        {
             Some((id, Kind::Config { origin, .. })) => {
                 rec.origin = origin;
                 let read = |it: &Self, f: &str| it.heap[id].field(f).cloned();
@@ -555,7 +732,10 @@ impl<'a> Interp<'a> {
         };
         let made: Result<V<'a>, String> = match limiter_name(name).as_str() {
             "ItemExponentialFailureRateLimiter" => (|| {
-                Ok(V::Limiter(LimiterConfig::Exponential { base_ns: dur(args.first())?, max_ns: dur(args.get(1))? }))
+                Ok(V::Limiter(LimiterConfig::Exponential {
+                    base_ns: dur(args.first())?,
+                    max_ns: dur(args.get(1))?,
+                }))
             })(),
             "ItemFastSlowRateLimiter" => (|| {
                 Ok(V::Limiter(LimiterConfig::FastSlow {
@@ -564,17 +744,35 @@ impl<'a> Interp<'a> {
                     max_fast_attempts: crate::num::whole(num(args.get(2))?, "maxFastAttempts")?,
                 }))
             })(),
-            "MaxOfRateLimiter" => args.iter().map(|a| lim(Some(a))).collect::<Result<Vec<_>, _>>().map(|limiters| V::Limiter(LimiterConfig::MaxOf { limiters })),
+            "MaxOfRateLimiter" => args
+                .iter()
+                .map(|a| lim(Some(a)))
+                .collect::<Result<Vec<_>, _>>()
+                .map(|limiters| V::Limiter(LimiterConfig::MaxOf { limiters })),
             "WithMaxWaitRateLimiter" => (|| {
-                Ok(V::Limiter(LimiterConfig::WithMaxWait { limiter: Box::new(lim(args.first())?), max_wait_ns: dur(args.get(1))? }))
+                Ok(V::Limiter(LimiterConfig::WithMaxWait {
+                    limiter: Box::new(lim(args.first())?),
+                    max_wait_ns: dur(args.get(1))?,
+                }))
             })(),
             "DefaultControllerRateLimiter" => Ok(V::Limiter(LimiterConfig::DefaultController)),
-            "DefaultItemBasedRateLimiter" => Ok(V::Limiter(LimiterConfig::Exponential { base_ns: 5 * MILLISECOND, max_ns: 1000 * SECOND })),
-            q if q.trim_start_matches("Named").starts_with("RateLimitingQueue") => {
+            "DefaultItemBasedRateLimiter" => Ok(V::Limiter(LimiterConfig::Exponential {
+                base_ns: 5 * MILLISECOND,
+                max_ns: 1000 * SECOND,
+            })),
+            q if q
+                .trim_start_matches("Named")
+                .starts_with("RateLimitingQueue") =>
+            {
                 let limiter = match lim(args.first()) {
                     Ok(l) => Some(l),
                     Err(why) => {
-                        self.note(false, cx.file, c.pos.0, format!("the queue's rate limiter: {why}: client-go's default is used"));
+                        self.note(
+                            false,
+                            cx.file,
+                            c.pos.0,
+                            format!("the queue's rate limiter: {why}: client-go's default is used"),
+                        );
                         None
                     }
                 };
@@ -586,8 +784,20 @@ impl<'a> Interp<'a> {
                     },
                     None => String::new(),
                 };
-                let options = Options { limiter, ..Options::default() };
-                let idx = self.found(CtrlRec { name: qname, kind: String::new(), options, client_go: true, at: (cx.file, c.pos.0), workers: 0, workers_unknown: None, from: Vec::new() });
+                let options = Options {
+                    limiter,
+                    ..Options::default()
+                };
+                let idx = self.found(CtrlRec {
+                    name: qname,
+                    kind: String::new(),
+                    options,
+                    client_go: true,
+                    at: (cx.file, c.pos.0),
+                    workers: 0,
+                    workers_unknown: None,
+                    from: Vec::new(),
+                });
                 return V::Ref(self.alloc(Obj::new(Ty::default(), Kind::Queue(idx))));
             }
             _ => Err(format!("workqueue.{name}(…)")),

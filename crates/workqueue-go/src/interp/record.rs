@@ -59,7 +59,9 @@ impl<'a> Interp<'a> {
         let id = match v {
             V::Unknown(why) => return Err(why.clone()),
             V::Nil => return Ok(Options::default()),
-            other => other.obj().ok_or_else(|| format!("{other:?} is not controller options"))?,
+            other => other
+                .obj()
+                .ok_or_else(|| format!("{other:?} is not controller options"))?,
         };
         let obj = &self.heap[id];
         let mut o = Options::default();
@@ -135,9 +137,23 @@ impl<'a> Interp<'a> {
             // name (a client-go name is not unique): each keeps its own.
             if c.client_go && self.ctrls[..n].iter().any(|o| o.name == c.name) {
                 let base = c.name.clone();
-                let k = (2..).find(|k| !self.ctrls[..n].iter().any(|o| o.name == format!("{base}-{k}"))).unwrap_or(2);
+                let k = (2..)
+                    .find(|k| {
+                        !self.ctrls[..n]
+                            .iter()
+                            .any(|o| o.name == format!("{base}-{k}"))
+                    })
+                    .unwrap_or(2);
                 c.name = format!("{base}-{k}");
-                self.note(false, c.at.0, c.at.1, format!("the queue {base:?} is built again here: this one is named {:?}", c.name));
+                self.note(
+                    false,
+                    c.at.0,
+                    c.at.1,
+                    format!(
+                        "the queue {base:?} is built again here: this one is named {:?}",
+                        c.name
+                    ),
+                );
             }
             let (file, p) = c.at;
             let o = &c.options;
@@ -146,7 +162,10 @@ impl<'a> Interp<'a> {
                 said.push(format!("MaxConcurrentReconciles {w}"));
             }
             if c.client_go && c.workers > 0 {
-                said.push(format!("{} workers (goroutines draining its queue)", c.workers));
+                said.push(format!(
+                    "{} workers (goroutines draining its queue)",
+                    c.workers
+                ));
             }
             if let Some(l) = &o.limiter {
                 said.push(format!("RateLimiter {}", spelled(l)));
@@ -173,7 +192,12 @@ impl<'a> Interp<'a> {
             }
             self.note(true, file, p, said.join(", "));
             for why in o.unread.clone() {
-                self.note(false, file, p, format!("controller {:?}: {why}: the default is used", c.name));
+                self.note(
+                    false,
+                    file,
+                    p,
+                    format!("controller {:?}: {why}: the default is used", c.name),
+                );
             }
             for field in o.ignored.clone() {
                 self.note(false, file, p, format!("controller {:?}: {field} is not modelled (a managed reconciler's poll is a RequeueAfter after each success): set a not_ready_until or RequeueAfter script to see it", c.name));
@@ -192,12 +216,17 @@ impl<'a> Interp<'a> {
 
 /// A kind from a queue's name: `"Decks"` gives `Deck`, `"seal-issuer"` `SealIssuer`.
 fn kind_of(name: &str) -> String {
-    let words: Vec<&str> = name.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let words: Vec<&str> = name
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
     let mut out: String = words
         .iter()
         .map(|w| {
             let mut cs = w.chars();
-            cs.next().map_or(String::new(), |f| f.to_ascii_uppercase().to_string() + cs.as_str())
+            cs.next().map_or(String::new(), |f| {
+                f.to_ascii_uppercase().to_string() + cs.as_str()
+            })
         })
         .collect();
     if words.len() == 1 && out.ends_with('s') && !out.ends_with("ss") && out.len() > 3 {

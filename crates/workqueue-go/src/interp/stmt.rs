@@ -38,7 +38,17 @@ impl<'a> Interp<'a> {
             }
             let f = self.stmt(cx, s);
             if std::env::var("WQ_TRACE").is_ok() {
-                eprintln!("{}stmt {:?} -> {}", " ".repeat(self.calls), self.at(cx.file, stmt_pos(s)), match &f { Flow::Normal => "n", Flow::Return(_) => "ret", Flow::Break => "brk", Flow::Continue => "cont" });
+                eprintln!(
+                    "{}stmt {:?} -> {}",
+                    " ".repeat(self.calls),
+                    self.at(cx.file, stmt_pos(s)),
+                    match &f {
+                        Flow::Normal => "n",
+                        Flow::Return(_) => "ret",
+                        Flow::Break => "brk",
+                        Flow::Continue => "cont",
+                    }
+                );
             }
             match f {
                 Flow::Normal => {}
@@ -63,7 +73,11 @@ impl<'a> Interp<'a> {
             Statement::Assign(a) => self.assign(cx, a),
             Statement::IncDec(i) => {
                 let v = self.eval(cx, &i.expr);
-                let op = if i.op == Operator::Inc { Operator::Add } else { Operator::Sub };
+                let op = if i.op == Operator::Inc {
+                    Operator::Add
+                } else {
+                    Operator::Sub
+                };
                 let v = super::expr::binary(op, v, V::Num(1.0));
                 self.store(cx, &i.expr, v, false);
             }
@@ -115,7 +129,14 @@ impl<'a> Interp<'a> {
                                 V::Unknown(why) => why,
                                 _ => "not a bool".into(),
                             };
-                            self.note(false, cx.file, i.pos, format!("the condition is not known ({why}): its block is read as run"));
+                            self.note(
+                                false,
+                                cx.file,
+                                i.pos,
+                                format!(
+                                    "the condition is not known ({why}): its block is read as run"
+                                ),
+                            );
                             // A return there is not taken: it may not happen.
                             self.guessed = true;
                             return match self.block(&cx, &i.body.list) {
@@ -223,7 +244,13 @@ impl<'a> Interp<'a> {
 
     /// A loop whose count is not known: its body read once, and what it
     /// starts said to be of an unknown count.
-    fn once_unknown(&mut self, cx: &Ctx<'a>, body: &'a [Statement], pos: usize, why: String) -> Flow<'a> {
+    fn once_unknown(
+        &mut self,
+        cx: &Ctx<'a>,
+        body: &'a [Statement],
+        pos: usize,
+        why: String,
+    ) -> Flow<'a> {
         self.note(false, cx.file, pos, format!("a loop runs a number of times the reader cannot tell ({why}): its body is read once"));
         self.guessed = true;
         let outer = self.loop_unknown.replace(why);
@@ -359,7 +386,11 @@ impl<'a> Interp<'a> {
     /// `name := v`, `name = v`, `x.f = v`, `m[k] = v`.
     pub(crate) fn store(&mut self, cx: &Ctx<'a>, left: &'a Expression, v: V<'a>, define: bool) {
         let v = self.copy(v);
-        if let (Expression::Ident(_), V::Limiter(workqueue_core::LimiterConfig::Bucket { qps, burst })) = (left, &v) {
+        if let (
+            Expression::Ident(_),
+            V::Limiter(workqueue_core::LimiterConfig::Bucket { qps, burst }),
+        ) = (left, &v)
+        {
             self.bucket_vars.push((*qps, *burst));
         }
         match left {
@@ -368,7 +399,9 @@ impl<'a> Interp<'a> {
                 if !cx.scope.set(&n.name, v.clone())
                     && self.pkgs[cx.pkg].globals.contains_key(&n.name)
                 {
-                    self.pkgs[cx.pkg].globals.insert(n.name.clone(), Global::Done(v));
+                    self.pkgs[cx.pkg]
+                        .globals
+                        .insert(n.name.clone(), Global::Done(v));
                 }
             }
             Expression::Selector(s) => {
@@ -376,11 +409,20 @@ impl<'a> Interp<'a> {
                 let field = s.sel.name.as_str();
                 if let ("Burst", V::Num(b)) = (field, &v) {
                     if let Err(why) = crate::num::whole::<i64>(*b, "Burst") {
-                        self.note(false, cx.file, s.pos, format!("rest.Config.Burst: {why}: set the client limit in the scenario"));
+                        self.note(
+                            false,
+                            cx.file,
+                            s.pos,
+                            format!(
+                                "rest.Config.Burst: {why}: set the client limit in the scenario"
+                            ),
+                        );
                         return;
                     }
                 }
-                if let (true, V::Unknown(why)) = (matches!(field, "QPS" | "Burst" | "RateLimiter"), &x) {
+                if let (true, V::Unknown(why)) =
+                    (matches!(field, "QPS" | "Burst" | "RateLimiter"), &x)
+                {
                     let what = crate::eval::describe(&s.x);
                     self.note(false, cx.file, s.pos, format!("{what}.{field} is set, but {what} is not a config the reader holds ({why})"));
                 }
@@ -390,7 +432,9 @@ impl<'a> Interp<'a> {
                     // A package's variable: `pkg.X = v`.
                     if let Some(pkg) = self.package_of(cx.file, &p.name) {
                         if self.pkgs[pkg].globals.contains_key(&s.sel.name) {
-                            self.pkgs[pkg].globals.insert(s.sel.name.clone(), Global::Done(v));
+                            self.pkgs[pkg]
+                                .globals
+                                .insert(s.sel.name.clone(), Global::Done(v));
                         }
                     }
                 }
@@ -400,10 +444,12 @@ impl<'a> Interp<'a> {
                 let k = self.eval(cx, &i.index);
                 if let Some(id) = m.obj() {
                     match &mut self.heap[id].kind {
-                        Kind::Map(kv) => match kv.iter_mut().find(|(key, _)| super::expr::same(key, &k)) {
-                            Some(slot) => slot.1 = v,
-                            None => kv.push((k, v)),
-                        },
+                        Kind::Map(kv) => {
+                            match kv.iter_mut().find(|(key, _)| super::expr::same(key, &k)) {
+                                Some(slot) => slot.1 = v,
+                                None => kv.push((k, v)),
+                            }
+                        }
                         Kind::Slice(items) => {
                             if let V::Num(n) = k {
                                 if let Some(slot) = items.get_mut(n as usize) {
@@ -429,7 +475,16 @@ pub(crate) fn terminates(list: &[Statement]) -> bool {
         Some(Statement::Expr(e)) => match &e.expr {
             Expression::Call(c) => matches!(
                 crate::eval::name_of(&c.func),
-                Some("panic" | "Exit" | "Fatal" | "Fatalf" | "Fatalln" | "Panic" | "Panicf" | "Goexit")
+                Some(
+                    "panic"
+                        | "Exit"
+                        | "Fatal"
+                        | "Fatalf"
+                        | "Fatalln"
+                        | "Panic"
+                        | "Panicf"
+                        | "Goexit"
+                )
             ),
             _ => false,
         },

@@ -20,7 +20,13 @@ impl<'a> Interp<'a> {
         let site = (cx.file, call.pos.0);
         // `go wait.Until(f, …)`: `f` is the goroutine's loop.
         if let Some(("wait", _)) = crate::eval::qualified(&call.func) {
-            self.outside_fn(cx, "k8s.io/apimachinery/pkg/util/wait", "wait", crate::eval::name_of(&call.func).unwrap_or(""), call);
+            self.outside_fn(
+                cx,
+                "k8s.io/apimachinery/pkg/util/wait",
+                "wait",
+                crate::eval::name_of(&call.func).unwrap_or(""),
+                call,
+            );
             return;
         }
         let f = match &*call.func {
@@ -57,7 +63,19 @@ impl<'a> Interp<'a> {
             }
             let (file, p) = site;
             let name = c.name.clone();
-            self.note(true, file, p, format!("a goroutine draining the queue {}: one worker each time it runs", if name.is_empty() { "built here".to_string() } else { format!("{name:?}") }));
+            self.note(
+                true,
+                file,
+                p,
+                format!(
+                    "a goroutine draining the queue {}: one worker each time it runs",
+                    if name.is_empty() {
+                        "built here".to_string()
+                    } else {
+                        format!("{name:?}")
+                    }
+                ),
+            );
         }
     }
 
