@@ -151,6 +151,7 @@ impl Provider {
                 kind: String::new(),
                 writes: Default::default(),
                 errors_write_nothing: false,
+                failure_writes: None,
                 shares_bucket: shares,
             })
             .collect();

@@ -335,6 +335,7 @@ fn assume(s: &Scenario, f: &Figures) -> Result<Scenario, String> {
         )),
         writes,
         errors_write_nothing: f.errors_write_nothing,
+        failure_writes: Vec::new(),
     };
     let keys = a
         .objects

@@ -44,7 +44,9 @@ impl RequestSeries {
         let mut kinds: Vec<KindSeries> = Vec::new();
         for (_, sim) in run.controllers() {
             let series = sim.series();
-            for (kind, n) in sim.requests_per_reconcile() {
+            let failing = sim.failure_requests_per_reconcile();
+            for (i_kind, (kind, n)) in sim.requests_per_reconcile().iter().enumerate() {
+                let f = failing.get(i_kind).map_or(0, |(_, f)| *f);
                 let at = match kinds.iter().position(|k| k.kind == *kind) {
                     Some(at) => at,
                     None => {
@@ -62,7 +64,8 @@ impl RequestSeries {
                     }
                     let j = ((start.since_t0().as_nanos() / width.as_nanos()) as usize)
                         .min(samples - 1);
-                    kinds[at].per_second[j] += s.api_calls as f64 * *n as f64;
+                    kinds[at].per_second[j] +=
+                        s.api_calls as f64 * *n as f64 + s.failed_calls as f64 * f as f64;
                 }
             }
         }

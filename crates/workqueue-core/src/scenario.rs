@@ -187,6 +187,13 @@ pub struct ControllerSpec {
     /// failure in its status does.
     #[serde(default, skip_serializing_if = "is_false")]
     pub errors_write_nothing: bool,
+    /// The writes a reconcile that returns an error still sends, by kind
+    /// (its own kind by its name): it failed after some of them (a status
+    /// update recording the error, a Secret made before the call that
+    /// failed). Unset: it sends all its writes (none with
+    /// `errors_write_nothing`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure_writes: Option<BTreeMap<String, u32>>,
     /// This controller takes its tokens from the manager's shared bucket.
     #[serde(default, skip_serializing_if = "is_false")]
     pub shares_bucket: bool,
@@ -207,6 +214,7 @@ impl ControllerSpec {
             kind: String::new(),
             writes: BTreeMap::new(),
             errors_write_nothing: false,
+            failure_writes: None,
             shares_bucket: false,
         }
     }
@@ -536,6 +544,25 @@ impl Scenario {
         }
         out.retain(|(_, n)| *n > 0);
         out
+    }
+
+    /// What controller `i`'s reconcile sends when it fails, by kind, in the
+    /// order of [`Scenario::requests_by_kind`] (0 for a kind it does not send).
+    pub fn failure_requests_by_kind(&self, i: usize) -> Vec<(String, u32)> {
+        let Some(c) = self.controllers.get(i) else {
+            return Vec::new();
+        };
+        self.requests_by_kind(i)
+            .into_iter()
+            .map(|(kind, n)| {
+                let sent = match (&c.failure_writes, c.errors_write_nothing) {
+                    (_, true) => 0,
+                    (Some(w), false) => w.get(&kind).copied().unwrap_or(0).min(n),
+                    (None, false) => n,
+                };
+                (kind, sent)
+            })
+            .collect()
     }
 
     /// The API client's buckets (one per kind, or one for all), the kinds

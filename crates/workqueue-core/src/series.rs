@@ -24,6 +24,9 @@ pub struct Sample {
     /// out of exports and digests, as `ran` is.
     #[serde(skip)]
     pub api_calls: u32,
+    /// Reconciles that failed and sent only their `failure_writes`.
+    #[serde(skip)]
+    pub failed_calls: u32,
     pub depth: u32,
     pub waiting: u32,
     pub processing: u32,
@@ -69,6 +72,7 @@ impl Series {
                     s.adds = s.adds.saturating_add(c[0].adds);
                     s.ran = s.ran.saturating_add(c[0].ran);
                     s.api_calls = s.api_calls.saturating_add(c[0].api_calls);
+                    s.failed_calls = s.failed_calls.saturating_add(c[0].failed_calls);
                     for k in 0..4 {
                         s.reconciles[k] = s.reconciles[k].saturating_add(c[0].reconciles[k]);
                     }

@@ -583,6 +583,28 @@ fn controller(c: &ControllerSpec, crossplane: bool) -> Result<(), ScenarioError>
             format!("{total} requests per reconcile in all is too many: at most {MAX_REQUESTS_PER_RECONCILE}, own kind and writes together"),
         ));
     }
+    if let Some(fw) = &c.failure_writes {
+        if c.errors_write_nothing {
+            return Err(bad(
+                "failure_writes",
+                "errors_write_nothing says a failure sends nothing: say one or the other",
+            ));
+        }
+        for (kind, n) in fw {
+            let sent = if *kind == c.kind {
+                c.requests_per_reconcile
+            } else {
+                0
+            }
+            .saturating_add(c.writes.get(kind).copied().unwrap_or(0));
+            if *n > sent {
+                return Err(bad(
+                    format!("failure_writes.{}", crate::shown(kind)),
+                    format!("{n} writes to {} when a reconcile fails, but it sends {sent} when it succeeds: a failure sends some of its writes, never more", crate::shown(kind)),
+                ));
+            }
+        }
+    }
     at_most("sources", c.sources.len(), MAX_SOURCES, "sources")?;
     let mut seen = std::collections::HashSet::with_capacity(c.items.len());
     for (i, it) in c.items.iter().enumerate() {

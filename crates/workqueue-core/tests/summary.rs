@@ -278,3 +278,48 @@ fn the_summary_names_the_backoff_of_an_outage() {
     assert_eq!(held.limit, "backoff", "{held:?}");
     assert!(held.what.contains("exponential"), "{held:?}");
 }
+
+/// Issue 48, item 5: a failure that sends only some of its writes. Through
+/// an outage each failing reconcile still updates its status (its own kind)
+/// but never creates its Secret: the Secrets are those of the successes.
+#[test]
+fn a_failing_reconcile_sends_only_the_writes_it_still_makes() {
+    let run = |failure_writes: Option<&[(&str, u32)]>| {
+        let mut s = Scenario::new("partial");
+        let c = s.first_mut();
+        c.kind = "Widget".into();
+        c.requests_per_reconcile = 1;
+        c.writes.insert("Secret".into(), 2);
+        c.failure_writes =
+            failure_writes.map(|w| w.iter().map(|(k, n)| (k.to_string(), *n)).collect());
+        c.default_script = Script::FailThenSucceed { failures: 2 };
+        c.limiter = Some(BACKOFF);
+        c.sources.push(Source::AddMany {
+            prefix: "w-".into(),
+            count: 10,
+            at_ns: Duration::ZERO,
+            script: None,
+        });
+        s.validate().unwrap();
+        let mut m = Manager::new(&s).unwrap();
+        m.run_until(Instant::T0 + 60 * SECOND);
+        let sum = Summary::of(&m);
+        let n = |k: &str| sum.requests.iter().find(|r| r.kind == k).unwrap().requests;
+        (n("Widget"), n("Secret"))
+    };
+    // 10 keys, 3 reconciles each: 2 failures, then a success.
+    assert_eq!(run(None), (30, 60), "every reconcile sends all");
+    assert_eq!(
+        run(Some(&[("Widget", 1)])),
+        (30, 20),
+        "failures update their status only"
+    );
+    assert_eq!(run(Some(&[])), (10, 20), "failures send nothing");
+    // A failure never sends more than a success.
+    let mut s = Scenario::new("more");
+    let c = s.first_mut();
+    c.writes.insert("Secret".into(), 1);
+    c.failure_writes = Some([("Secret".to_string(), 2)].into_iter().collect());
+    let e = s.validate().unwrap_err();
+    assert!(e.reason.contains("never more"), "{e}");
+}

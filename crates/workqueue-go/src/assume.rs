@@ -23,6 +23,9 @@ pub struct Assumptions {
     pub writes: Vec<(String, Option<u32>, BTreeMap<String, u32>)>,
     /// A reconcile that fails sends none of its requests.
     pub errors_write_nothing: bool,
+    /// Per controller, by name (`""`: every controller): the writes a
+    /// failing reconcile still sends, by kind.
+    pub failure_writes: Vec<(String, BTreeMap<String, u32>)>,
 }
 
 /// Time an outage's run goes on after it ends, to see the recovery.
@@ -33,7 +36,12 @@ impl Assumptions {
     /// gate; a refusal names the figure.
     pub fn apply(&self, s: &Scenario) -> Result<Scenario, ScenarioError> {
         let mut s = s.clone();
-        for (name, ..) in &self.writes {
+        for name in self
+            .writes
+            .iter()
+            .map(|w| &w.0)
+            .chain(self.failure_writes.iter().map(|w| &w.0))
+        {
             if !name.is_empty() && !s.controllers.iter().any(|c| c.name == *name) {
                 let names: Vec<&str> = s.controllers.iter().map(|c| c.name.as_str()).collect();
                 return Err(ScenarioError {
@@ -72,6 +80,11 @@ impl Assumptions {
                 }
             }
             c.errors_write_nothing |= self.errors_write_nothing;
+            for (name, sent) in &self.failure_writes {
+                if name.is_empty() || *name == c.name {
+                    c.failure_writes = Some(sent.clone());
+                }
+            }
         }
         if let Some((_, until)) = self.outage.filter(|(f, u)| u > f) {
             s.duration_ns = s.duration_ns.max(until.saturating_add(AFTER_OUTAGE));
@@ -210,6 +223,7 @@ mod tests {
                 ("b".into(), Some(1), writes_of("Secret 1").unwrap()),
             ],
             errors_write_nothing: true,
+            failure_writes: Vec::new(),
         };
         let got = a.apply(&s).unwrap();
         for c in &got.controllers {

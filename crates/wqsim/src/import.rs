@@ -7,6 +7,7 @@
 /// The import's usage: the author's figures, as the page's dialog asks them.
 pub const USAGE: &str = "usage: wqsim import FILE.go|DIR... [--objects N] [--reconcile 50ms] [--outage 10s..100s]
                     [--writes [CONTROLLER:]KIND=N,...] [--own-writes [CONTROLLER:]N] [--errors-write-nothing]
+                    [--failure-writes [CONTROLLER:]KIND=N,...]
   --objects N             objects per controller (default 100)
   --reconcile D           how long one reconcile takes (default 50ms)
   --outage FROM..TO       every reconcile fails from FROM until TO (a webhook or an external API down);
@@ -14,7 +15,9 @@ pub const USAGE: &str = "usage: wqsim import FILE.go|DIR... [--objects N] [--rec
   --writes KIND=N,...     writes each reconcile sends to other kinds (reads from the cache send none);
                           CONTROLLER:KIND=N for one controller only (instead of those for all)
   --own-writes N          writes to the controller's own kind (default 1, a status update)
-  --errors-write-nothing  a reconcile that fails sends none of its requests";
+  --errors-write-nothing  a reconcile that fails sends none of its requests
+  --failure-writes KIND=N,...  the writes a reconcile that fails still sends (some of its writes; the
+                          others are not sent); CONTROLLER:KIND=N for one controller only";
 
 /// The options given, as typed (for the note that says what they replaced).
 fn given_options(args: &[String]) -> String {
@@ -103,6 +106,19 @@ fn assumptions(
                 }
             }
             "--errors-write-nothing" => a.errors_write_nothing = true,
+            "--failure-writes" => {
+                for item in value("--failure-writes")?
+                    .split(',')
+                    .filter(|i| !i.trim().is_empty())
+                {
+                    let (controller, kinds) = split(item);
+                    let kinds = writes_of(&kinds).map_err(|e| format!("--failure-writes: {e}"))?;
+                    match a.failure_writes.iter_mut().find(|(c, _)| *c == controller) {
+                        Some((_, w)) => w.extend(kinds),
+                        None => a.failure_writes.push((controller, kinds)),
+                    }
+                }
+            }
             flag if flag.starts_with("--") => {
                 return Err(format!("{flag} is not an option of wqsim import\n{USAGE}"))
             }

@@ -140,6 +140,7 @@ impl ScenarioDoc {
                 kind: String::new(),
                 writes: BTreeMap::new(),
                 errors_write_nothing: false,
+                failure_writes: None,
                 shares_bucket: self.shares_bucket.unwrap_or_default(),
             }],
         };

@@ -143,6 +143,8 @@ pub struct Simulation {
     requests_by_kind: Vec<(String, u32)>,
     /// Their sum: the requests one reconcile sends.
     requests_per_call: u32,
+    /// What a failing reconcile still sends, by kind (as `requests_by_kind`).
+    failure_by_kind: Vec<(String, u32)>,
     /// What the run has counted so far (the summary reads them).
     totals: Totals,
     /// Most keys this run may hold (the page sets a lower limit than the core's).
@@ -218,6 +220,8 @@ struct Totals {
     watch_events: u64,
     /// Reconciles that sent their requests.
     api_calls: u64,
+    /// Reconciles that failed and sent only their `failure_writes`.
+    failed_api_calls: u64,
     /// Time reconciles waited for the API client.
     client_waited: Duration,
     /// When a reconcile last succeeded (how long the keys took to converge).
@@ -240,6 +244,8 @@ struct ClientDraw {
     kinds: Vec<String>,
     /// Requests each reconcile sends through it.
     requests: u32,
+    /// Those a failing reconcile still sends through it.
+    failure_requests: u32,
     limiter: TokenBucket,
 }
 
@@ -314,10 +320,17 @@ impl Simulation {
                     .flatten()
                     .filter_map(|d| {
                         let limit = limit?;
+                        let kinds = plan.kinds.get(d.bucket).cloned().unwrap_or_default();
+                        let failure_requests = scenario
+                            .failure_requests_by_kind(i)
+                            .iter()
+                            .filter(|(k, _)| kinds.contains(k))
+                            .fold(0u32, |n, (_, r)| n.saturating_add(*r));
                         Some(ClientDraw {
                             bucket: d.bucket,
-                            kinds: plan.kinds.get(d.bucket).cloned().unwrap_or_default(),
+                            kinds,
                             requests: d.requests,
+                            failure_requests,
                             limiter: TokenBucket::new(limit.qps, limit.burst),
                         })
                     })
@@ -327,6 +340,7 @@ impl Simulation {
                 .iter()
                 .fold(0, |n, (_, r)| n.saturating_add(*r)),
             requests_by_kind,
+            failure_by_kind: scenario.failure_requests_by_kind(i),
             totals: Totals::default(),
             key_limit: MAX_ITEMS,
             arrivals: VecDeque::with_capacity(crate::events::ARRIVALS_KEPT),

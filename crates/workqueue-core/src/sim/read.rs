@@ -32,10 +32,15 @@ impl Simulation {
 
     /// API requests sent through the client, and the time they waited in all.
     pub fn client_totals(&self) -> (u64, Duration) {
+        let failed = self
+            .failure_by_kind
+            .iter()
+            .fold(0u64, |n, (_, r)| n.saturating_add(*r as u64));
         let sent = self
             .totals
             .api_calls
-            .saturating_mul(self.requests_per_call as u64);
+            .saturating_mul(self.requests_per_call as u64)
+            .saturating_add(self.totals.failed_api_calls.saturating_mul(failed));
         (sent, self.totals.client_waited)
     }
 
@@ -44,11 +49,21 @@ impl Simulation {
         &self.requests_by_kind
     }
 
+    /// What a failing reconcile sends, by kind, in the same order.
+    pub(crate) fn failure_requests_per_reconcile(&self) -> &[(String, u32)] {
+        &self.failure_by_kind
+    }
+
     /// API requests sent so far, by kind, own kind first.
     pub fn requests_by_kind(&self) -> Vec<(String, u64)> {
         self.requests_by_kind
             .iter()
-            .map(|(k, n)| (k.clone(), self.totals.api_calls.saturating_mul(*n as u64)))
+            .zip(&self.failure_by_kind)
+            .map(|((k, n), (_, f))| {
+                let sent = self.totals.api_calls.saturating_mul(*n as u64);
+                let failed = self.totals.failed_api_calls.saturating_mul(*f as u64);
+                (k.clone(), sent.saturating_add(failed))
+            })
             .collect()
     }
 

@@ -70,7 +70,7 @@ impl Simulation {
             // Where errors write nothing, the script decides now, for the
             // instant the reconcile's own work ends: a failure sends nothing.
             self.pool.decided[w] = None;
-            if self.spec.errors_write_nothing {
+            if self.spec.errors_write_nothing || self.spec.failure_writes.is_some() {
                 let attempt = self.items.get(item).reconciles;
                 let script = script_of(&self.scripts, &self.spec, item);
                 self.pool.decided[w] =
@@ -78,10 +78,9 @@ impl Simulation {
             }
             let fails = self.pool.decided[w]
                 .is_some_and(|o| o.result().error != crate::controller::ErrorKind::None);
-            let waited = if fails {
-                Duration::ZERO
-            } else {
-                self.call_api(w, item)
+            let waited = match (fails, self.spec.errors_write_nothing) {
+                (true, true) => Duration::ZERO,
+                (fails, _) => self.call_api(w, item, fails),
             };
             let busy = waited.saturating_add(duration);
             // The context's deadline ends a reconcile that would run past it.
@@ -178,11 +177,19 @@ impl Simulation {
     /// The reconcile's API requests through the client's rate limiter, with
     /// x/time/rate's `Wait`: each waits for its reservation, one after the
     /// other, while the worker is held. Returns the whole wait.
-    pub(super) fn call_api(&mut self, w: usize, item: ItemId) -> Duration {
-        self.totals.api_calls += 1;
-        let sent = &mut self.series.current(self.now).api_calls;
-        *sent = sent.saturating_add(1);
-        let requests = self.requests_per_call;
+    pub(super) fn call_api(&mut self, w: usize, item: ItemId, failing: bool) -> Duration {
+        let sample = self.series.current(self.now);
+        let requests = if failing {
+            self.totals.failed_api_calls += 1;
+            sample.failed_calls = sample.failed_calls.saturating_add(1);
+            self.failure_by_kind
+                .iter()
+                .fold(0u32, |n, (_, r)| n.saturating_add(*r))
+        } else {
+            self.totals.api_calls += 1;
+            sample.api_calls = sample.api_calls.saturating_add(1);
+            self.requests_per_call
+        };
         let now = self.now;
         // Each bucket's requests are reserved at one instant, in order: the
         // last reservation's delay is when that bucket's last request goes
@@ -194,7 +201,12 @@ impl Simulation {
             .iter_mut()
             .enumerate()
             .map(|(d, draw)| {
-                let delay = (0..draw.requests)
+                let n = if failing {
+                    draw.failure_requests
+                } else {
+                    draw.requests
+                };
+                let delay = (0..n)
                     .map(|_| draw.limiter.reserve_delay(now))
                     .max()
                     .unwrap_or(Duration::ZERO);

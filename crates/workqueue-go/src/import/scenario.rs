@@ -93,6 +93,7 @@ impl Reader<'_> {
                 kind: c.kind.clone(),
                 writes: Default::default(),
                 errors_write_nothing: false,
+                failure_writes: None,
                 shares_bucket: sharing.is_some(),
             })
             .collect();
