@@ -7,7 +7,6 @@ use serde::Serialize;
 use crate::limiter::LimiterConfig;
 use crate::manager::Manager;
 use crate::scenario::ClientScope;
-use crate::summary::{KindRequests, TimeSpent};
 use crate::time::{Duration, SECOND};
 
 /// API requests per second by kind: one value per second of the run, or
@@ -103,15 +102,20 @@ pub struct HeldBack {
 }
 
 impl HeldBack {
-    pub(crate) fn of(run: &Manager, t: &TimeSpent, requests: &[KindRequests]) -> Option<HeldBack> {
-        let parts = [
-            ("queued", t.queued),
-            ("backoff", t.backoff),
-            ("bucket", t.bucket),
-            ("requeue_after", t.requeue_after),
-            ("client", t.client),
-            ("reconciling", t.reconciling),
-        ];
+    /// From where the keys' time went (queued, backoff, bucket,
+    /// requeue_after, client, reconciling) and the kind with the most
+    /// requests.
+    pub(crate) fn of(
+        run: &Manager,
+        parts: [(&str, Duration); 6],
+        busiest: Option<String>,
+    ) -> Option<HeldBack> {
+        let time = |name: &str| {
+            parts
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map_or(Duration::ZERO, |(_, d)| *d)
+        };
         let (largest, d) = parts.iter().copied().max_by_key(|(_, d)| *d)?;
         if d <= Duration::ZERO {
             return None;
@@ -119,7 +123,7 @@ impl HeldBack {
         // Keys queue while no worker is free: what holds the workers is
         // what holds the run (the client's limit, else the reconciles).
         let limit = match largest {
-            "queued" if t.client > t.reconciling => "client",
+            "queued" if time("client") > time("reconciling") => "client",
             "queued" => "workers",
             other => other,
         };
@@ -132,14 +136,11 @@ impl HeldBack {
         };
         let what = match limit {
             "client" => {
-                let busiest = requests
-                    .iter()
-                    .max_by(|a, b| a.requests.cmp(&b.requests))
-                    .map(|k| k.kind.clone())
-                    .unwrap_or_default();
+                let busiest = busiest.unwrap_or_default();
                 match s.client_limit() {
                     Some(c) => match c.per {
                         ClientScope::Kind => format!("the API client's limit of {} qps, burst {} for each kind: the busiest, {busiest}, first", c.qps, c.burst),
+                        ClientScope::GroupVersion => format!("the clientset's limit of {} qps, burst {} for each API group-version: the busiest kind, {busiest}, first", c.qps, c.burst),
                         ClientScope::Clientset => format!("the clientset's one bucket of {} qps, burst {} for every kind", c.qps, c.burst),
                         ClientScope::Shared => format!("the config's shared RateLimiter, {} qps, burst {} for every kind", c.qps, c.burst),
                     },

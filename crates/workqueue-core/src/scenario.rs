@@ -90,6 +90,10 @@ pub enum ClientScope {
     Kind,
     /// client-go's typed clientset: one limiter for every resource it serves.
     Clientset,
+    /// client-go's typed clientset with QPS unset: each API group-version's
+    /// REST client has a bucket of its own (5 qps, burst 10 by default). In
+    /// the run, one bucket per kind, as a kind is served by its group-version.
+    GroupVersion,
     /// A `Config.RateLimiter` the program set: one bucket shared by every
     /// client made from that config.
     Shared,
@@ -98,6 +102,12 @@ pub enum ClientScope {
 impl ClientScope {
     fn is_per_kind(&self) -> bool {
         *self == ClientScope::Kind
+    }
+
+    /// Whether each kind has a bucket of its own (per kind, or per
+    /// group-version); else one bucket serves every request.
+    pub fn by_kind(&self) -> bool {
+        matches!(self, ClientScope::Kind | ClientScope::GroupVersion)
     }
 }
 
@@ -579,7 +589,9 @@ impl Scenario {
             let mut draws: Vec<Draw> = Vec::new();
             for (kind, n) in std::iter::once(own).chain(self.requests_by_kind(i)) {
                 let at = match limit.per {
-                    ClientScope::Kind => plan.kinds.iter().position(|b| b[0] == kind),
+                    ClientScope::Kind | ClientScope::GroupVersion => {
+                        plan.kinds.iter().position(|b| b[0] == kind)
+                    }
                     ClientScope::Clientset | ClientScope::Shared => {
                         (!plan.kinds.is_empty()).then_some(0)
                     }

@@ -192,7 +192,19 @@ impl Summary {
                 k.peak_at = Instant::T0 + request_series.width.saturating_mul(i as i64);
             }
         }
-        let held_back_by = HeldBack::of(run, &spent, &requests);
+        let parts = [
+            ("queued", spent.queued),
+            ("backoff", spent.backoff),
+            ("bucket", spent.bucket),
+            ("requeue_after", spent.requeue_after),
+            ("client", spent.client),
+            ("reconciling", spent.reconciling),
+        ];
+        let busiest = requests
+            .iter()
+            .max_by(|a, b| a.requests.cmp(&b.requests))
+            .map(|k| k.kind.clone());
+        let held_back_by = HeldBack::of(run, parts, busiest);
         let converged_keys = converge.len() as u64;
         Summary {
             at,

@@ -28,6 +28,7 @@ fn kind(name: &str, count: u64, script: Script) -> ControllerSpec {
         kind: String::new(),
         writes: Default::default(),
         errors_write_nothing: false,
+        failure_writes: None,
         shares_bucket: false,
     }
 }

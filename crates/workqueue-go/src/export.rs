@@ -8,6 +8,8 @@
 use workqueue_core::{ClientScope, ControllerSpec};
 use workqueue_core::{Duration, LimiterConfig, QueueKind, Scenario};
 
+use crate::go_text::float;
+pub use crate::go_text::{duration, kind_types, limiter};
 use crate::literal::quote;
 
 /// What a Go set-up can say of a scenario, and so what an export and an
@@ -53,6 +55,7 @@ impl SetUp {
             client: s.client.map(|c| workqueue_core::ClientLimit {
                 per: match c.per {
                     ClientScope::Clientset => ClientScope::Shared,
+                    ClientScope::GroupVersion => ClientScope::Kind,
                     per => per,
                 },
                 ..c
@@ -153,133 +156,13 @@ fn canonical(l: &LimiterConfig) -> LimiterConfig {
     }
 }
 
-/// A duration as Go writes it in an argument: `5*time.Millisecond`.
-pub fn duration(d: Duration) -> String {
-    const UNITS: [(Duration, &str); 6] = [
-        (workqueue_core::HOUR, "time.Hour"),
-        (workqueue_core::MINUTE, "time.Minute"),
-        (workqueue_core::SECOND, "time.Second"),
-        (workqueue_core::MILLISECOND, "time.Millisecond"),
-        (workqueue_core::MICROSECOND, "time.Microsecond"),
-        (Duration::NANOSECOND, "time.Nanosecond"),
-    ];
-    if d == Duration::ZERO {
-        return "0".into();
-    }
-    let (unit, name) = UNITS
-        .iter()
-        .find(|(u, _)| d.as_nanos() % u.as_nanos() == 0)
-        .copied()
-        .unwrap_or((Duration::NANOSECOND, "time.Nanosecond"));
-    match d / unit {
-        1 => name.to_string(),
-        n => format!("{n}*{name}"),
-    }
-}
-
-/// A float as Go reads it back to the same value (`10`, `7.5`). Rates are
-/// validated finite (0.001 to 1e9) before a scenario reaches the export; a
-/// value that is not a number would not be Go, so it is written as 0.
-fn float(x: f64) -> String {
-    match x.is_finite() {
-        true => format!("{x}"),
-        false => "0".into(),
-    }
-}
-
-/// A limiter expression, indented by `indent` for its nested lines.
-pub fn limiter(l: &LimiterConfig, indent: &str) -> String {
-    let inner = format!("{indent}\t");
-    // client-go's default, spelled out, is its constructor.
-    if *l == LimiterConfig::default_controller_parts() {
-        return limiter(&LimiterConfig::DefaultController, indent);
-    }
-    match l {
-        LimiterConfig::Exponential { base_ns, max_ns } => format!(
-            "workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request]({}, {})",
-            duration(*base_ns),
-            duration(*max_ns)
-        ),
-        LimiterConfig::FastSlow {
-            fast_ns,
-            slow_ns,
-            max_fast_attempts,
-        } => format!(
-            "workqueue.NewTypedItemFastSlowRateLimiter[reconcile.Request]({}, {}, {max_fast_attempts})",
-            duration(*fast_ns),
-            duration(*slow_ns)
-        ),
-        LimiterConfig::Bucket { qps, burst } => format!(
-            "&workqueue.TypedBucketRateLimiter[reconcile.Request]{{Limiter: rate.NewLimiter(rate.Limit({}), {burst})}}",
-            float(*qps)
-        ),
-        LimiterConfig::MaxOf { limiters } => format!(
-            "workqueue.NewTypedMaxOfRateLimiter(\n{}{indent})",
-            limiters
-                .iter()
-                .map(|l| format!("{inner}{},\n", limiter(l, &inner)))
-                .collect::<String>()
-        ),
-        LimiterConfig::WithMaxWait {
-            limiter: l,
-            max_wait_ns,
-        } => format!(
-            "workqueue.NewTypedWithMaxWaitRateLimiter(\n{inner}{},\n{inner}{},\n{indent})",
-            limiter(l, &inner),
-            duration(*max_wait_ns)
-        ),
-        LimiterConfig::DefaultController => {
-            "workqueue.DefaultTypedControllerRateLimiter[reconcile.Request]()".into()
-        }
-    }
-}
-
-/// A Go identifier for a kind: letters and digits, starting upper-case
-/// (`widgets.v1` gives `WidgetsV1`).
-fn type_name(kind: &str) -> String {
-    let mut out: String = kind
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            let mut c = p.chars();
-            c.next()
-                .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
-                .unwrap_or_default()
-        })
-        .collect();
-    if !out.starts_with(|c: char| c.is_ascii_alphabetic()) {
-        out.insert_str(0, "Kind");
-    }
-    out
-}
-
-/// Each controller's kind as the Go type the export writes: its
-/// [`type_name`], made distinct where two different kinds would share one
-/// (`a-b` and `a_b` give `AB` and `AB2`), so that every kind keeps its own
-/// client bucket through an export and an import. Two controllers of one
-/// kind share its type. A scenario read back from its export gives the
-/// same types: they are already distinct, and each is its own type name.
-pub fn kind_types(s: &Scenario) -> Vec<String> {
-    let mut given: Vec<(String, String)> = Vec::new();
-    (0..s.controllers.len())
-        .map(|i| {
-            let kind = s.controller_kind(i);
-            if let Some((_, t)) = given.iter().find(|(k, _)| *k == kind) {
-                return t.clone();
-            }
-            let base = type_name(&kind);
-            let t = std::iter::once(base.clone())
-                .chain((2u64..).map(|n| format!("{base}{n}")))
-                .find(|t| given.iter().all(|(_, g)| g != t))
-                .unwrap_or(base);
-            given.push((kind, t.clone()));
-            t
-        })
-        .collect()
-}
-
-/// The Go file that sets `s` up.
+/// The Go file that sets `s` up, in its program's idiom: client-go's for a
+/// client-go program ([`crate::export_clientgo`]), controller-runtime's
+/// (and crossplane-runtime's) otherwise.
 pub fn go(s: &Scenario) -> String {
+    if crate::export_clientgo::is_client_go(s) {
+        return crate::export_clientgo::go(s);
+    }
     let mut body = String::new();
     let mut uses = Uses::default();
     body += "\tcfg := ctrl.GetConfigOrDie()\n";
@@ -293,7 +176,7 @@ pub fn go(s: &Scenario) -> String {
             body += "\tcfg = ratelimiter.LimitRESTConfig(cfg, maxReconcileRate)\n";
             uses.crossplane = true;
         }
-        (Some(c), _) if c.per != ClientScope::Kind => {
+        (Some(c), _) if !c.per.by_kind() => {
             body += &format!(
                 "\t// One limiter, shared by every client made from this config.\n\tcfg.RateLimiter = flowcontrol.NewTokenBucketRateLimiter({}, {})\n",
                 float(c.qps),

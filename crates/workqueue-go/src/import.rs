@@ -4,7 +4,6 @@
 //! those the program builds when it runs, with the clients it makes. What
 //! was built becomes the scenario (`import/scenario.rs`).
 
-use gosyn::ast::Expression;
 use serde::Serialize;
 use workqueue_core::Scenario;
 
@@ -14,6 +13,8 @@ use crate::paste::{is_go_mod, pieces, without_bom, Piece};
 use crate::source::Source;
 
 mod scenario;
+
+pub use crate::found::Found;
 
 /// The most Go read at once, all files together (a provider's set-up is a
 /// few hundred kilobytes at most).
@@ -48,20 +49,6 @@ pub struct Client {
     pub per: String,
     pub file: String,
     pub line: usize,
-}
-
-/// A place in the files and what was found there.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct Found {
-    pub file: String,
-    pub line: usize,
-    pub text: String,
-}
-
-impl std::fmt::Display for Found {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}:{}: {}", self.file, self.line, self.text)
-    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -199,22 +186,5 @@ impl Reader<'_> {
             Some((_, _, Ok(m))) => Some(*m),
             _ => None,
         }
-    }
-}
-
-/// Where an expression starts.
-pub(crate) fn pos(e: &Expression) -> usize {
-    match e {
-        Expression::Call(c) => c.pos.0,
-        Expression::Ident(i) => i.pos,
-        Expression::Selector(s) => s.pos,
-        Expression::BasicLit(l) => l.pos,
-        Expression::CompositeLit(c) => c.val.pos.0,
-        Expression::Operation(o) => o.pos,
-        Expression::Paren(p) => p.pos.0,
-        Expression::Star(s) => s.pos,
-        Expression::Index(i) => i.pos.0,
-        Expression::IndexList(i) => i.pos.0,
-        _ => 0,
     }
 }

@@ -9,6 +9,9 @@
 pub mod assume;
 mod eval;
 pub mod export;
+mod export_clientgo;
+mod found;
+mod go_text;
 mod gomod;
 mod import;
 mod interp;

@@ -147,3 +147,78 @@ fn the_gofmt_check_sees_a_badly_formatted_file() {
         Err(String::new())
     );
 }
+
+/// A layout fixture's files, named by their path inside it.
+fn layout(name: &str) -> Vec<(String, String)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/layouts")
+        .join(name);
+    let mut out = Vec::new();
+    let mut dirs = vec![root.clone()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "go") || p.ends_with("go.mod") {
+                let rel = p
+                    .strip_prefix(&root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                out.push((rel, std::fs::read_to_string(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Issue 48, item 6: a client-go program comes back as client-go (its
+/// queue, limiter, clientset config and worker loop), never as a
+/// controller-runtime manager with `UsePriorityQueue: ptr.To(false)`; a
+/// controller-runtime one as controller-runtime. Each reads back the same.
+#[test]
+fn each_program_is_exported_in_its_own_idiom() {
+    for (name, client_go) in [
+        ("clientgo-run-workers-param", true),
+        ("cobra-untyped-named-queues", true),
+        ("clientgo-constructor-limiters-shared-loop", true),
+        ("options-helper-param-wrapper", false),
+        ("crossplane-two-scopes", false),
+    ] {
+        let s = import(&layout(name)).unwrap().scenario;
+        let code = go(&s);
+        assert_eq!(
+            code.contains("ctrl.NewManager"),
+            !client_go,
+            "{name}: {code}"
+        );
+        if client_go {
+            for must in [
+                "clientcmd.BuildConfigFromFlags",
+                "kubernetes.NewForConfigOrDie(cfg)",
+                "workqueue.NewTypedRateLimitingQueueWithConfig",
+                "for i := 0; i < workers; i++",
+                "go wait.UntilWithContext(ctx, c.runWorker, time.Second)",
+            ] {
+                assert!(code.contains(must), "{name}: no {must}: {code}");
+            }
+            assert!(!code.contains("UsePriorityQueue"), "{name}: {code}");
+        }
+        if let Err(diff) = workqueue_go::export::gofmt_clean(&code) {
+            panic!("{name}: not gofmt-clean:\n{diff}\n{code}");
+        }
+        let back = import(&[("main.go".into(), code.clone())])
+            .unwrap_or_else(|e| panic!("{name}: {e}\n{code}"))
+            .scenario;
+        assert_eq!(SetUp::of(&back), SetUp::of(&s), "{name}: {code}");
+        if client_go {
+            assert_eq!(
+                back.client.map(|c| c.per),
+                s.client.map(|c| c.per),
+                "{name}"
+            );
+        }
+    }
+}

@@ -515,7 +515,7 @@ fn an_outage_window_peaks_a_series_and_what_held_the_run_back() {
         csv.to_str().unwrap(),
     ]);
     assert!(
-        text.contains("held back by      client: the API client's limit of 5 qps, burst 10"),
+        text.contains("held back by      client: the clientset's limit of 5 qps, burst 10 for each API group-version"),
         "{text}"
     );
     assert!(

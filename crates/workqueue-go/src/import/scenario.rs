@@ -311,7 +311,7 @@ impl Reader<'_> {
                 Origin::Loader | Origin::Outside => None,
                 // QPS unset: a typed clientset's group-versions each make
                 // their own 5/10 bucket; one REST client makes one.
-                Origin::ClientGo if c.typed => Some((5.0, burst, ClientScope::Kind)),
+                Origin::ClientGo if c.typed => Some((5.0, burst, ClientScope::GroupVersion)),
                 Origin::ClientGo => Some((5.0, burst, ClientScope::Clientset)),
             },
         }
@@ -328,14 +328,16 @@ impl Reader<'_> {
                 (Some(_), _) => "unknown",
                 (None, None) => "none",
                 (None, Some((_, _, ClientScope::Shared))) => "shared",
-                (None, Some((_, _, ClientScope::Kind))) => "group-version",
+                (None, Some((_, _, ClientScope::Kind | ClientScope::GroupVersion))) => {
+                    "group-version"
+                }
                 (None, Some((_, _, ClientScope::Clientset))) => "clientset",
             };
             let text = match (&c.unknown, limit) {
                 (Some(why), _) => format!("{}: its limit is not known ({why})", c.what),
                 (None, None) => format!("{}: no client-side limit", c.what),
                 (None, Some((q, b, ClientScope::Shared))) => format!("{}: the config's RateLimiter, one bucket of {q} qps, burst {b} shared by every client of the config", c.what),
-                (None, Some((q, b, ClientScope::Kind))) => format!("{}: QPS unset, client-go's defaults: {q} qps, burst {b} for each API group-version it serves", c.what),
+                (None, Some((q, b, ClientScope::Kind | ClientScope::GroupVersion))) => format!("{}: QPS unset, client-go's defaults: {q} qps, burst {b} for each API group-version it serves", c.what),
                 (None, Some((q, b, ClientScope::Clientset))) => format!("{}: one bucket of {q} qps, burst {b}", c.what),
             };
             self.it.note(c.unknown.is_none(), c.at.0, c.at.1, text);

@@ -59,13 +59,6 @@ impl<'a> Interp<'a> {
                     }
                 }
                 let recv = self.eval(cx, &s.x);
-                if std::env::var("WQ_TRACE").is_ok() {
-                    eprintln!(
-                        "method {} on {:?}",
-                        s.sel.name,
-                        recv.obj().map(|id| self.heap[id].ty.clone())
-                    );
-                }
                 if let Some(f) = self.method(&recv, &s.sel.name) {
                     let args = self.args(cx, c);
                     return self.call_func(&f, args, site, false);
@@ -207,19 +200,6 @@ impl<'a> Interp<'a> {
                 (*file, &lit.typ.params, &lit.body, child(scope), None)
             }
         };
-        if std::env::var("WQ_TRACE").is_ok() {
-            let n = match f {
-                Func::Decl { decl, .. } => decl.name.name.clone(),
-                _ => "lit".into(),
-            };
-            eprintln!(
-                "{}call {n} at {:?} steps {} depth {}",
-                " ".repeat(self.calls),
-                self.at(site.0, site.1),
-                self.steps,
-                self.depth
-            );
-        }
         if let Some((name, v)) = recv {
             scope.define(&name, v);
         }

@@ -364,7 +364,7 @@ impl<'a> Interp<'a> {
         let kind = if outside && ty.name == "Config" && ty.path.ends_with("client-go/rest") {
             Kind::Config {
                 origin: Origin::ClientGo,
-                at: (cx.file, crate::import::pos(&c.typ)),
+                at: (cx.file, crate::found::pos(&c.typ)),
             }
         } else if outside && ty.name == "Command" {
             Kind::Command
@@ -379,12 +379,26 @@ impl<'a> Interp<'a> {
     /// A client-go queue without a name is named after the struct that
     /// holds it (`lanternController{queue: …}`: `lantern`), else its field.
     fn name_queues(&mut self, ty: &str, fields: &[(String, V<'a>)]) {
+        // A `kind` the struct keeps beside its queue is the queue's kind.
+        let kind = fields.iter().find_map(|(k, v)| match (k.as_str(), v) {
+            ("kind" | "Kind", V::Str(s)) if !s.is_empty() => Some(s.clone()),
+            _ => None,
+        });
         for (field, v) in fields {
+            if let (Some(k), Some(Kind::Queue(q))) = (&kind, v.obj().map(|id| &self.heap[id].kind))
+            {
+                let q = *q;
+                self.ctrls[q].kind = k.clone();
+            }
             let Some(Kind::Queue(q)) = v.obj().map(|id| &self.heap[id].kind) else {
                 continue;
             };
             let q = *q;
             if !self.ctrls[q].name.is_empty() {
+                continue;
+            }
+            if kind.is_some() {
+                self.ctrls[q].name = self.ctrls[q].kind.to_lowercase();
                 continue;
             }
             let mut base = ty.to_string();

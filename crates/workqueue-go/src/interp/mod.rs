@@ -15,14 +15,16 @@ use std::collections::{HashMap, HashSet};
 
 use gosyn::ast::{Declaration, Expression, FuncDecl};
 
-use crate::import::Found;
+use crate::found::Found;
 use crate::source::Source;
 
 mod calls;
+mod clientgo;
 mod expr;
 mod flags;
 mod outside;
 mod record;
+mod runtime;
 pub(crate) mod scope;
 mod stmt;
 pub(crate) mod val;
@@ -244,21 +246,13 @@ impl<'a> Interp<'a> {
     /// Runs the program: package variables, `init()`s, `main()`; without
     /// a `main`, each function nothing in the files calls.
     pub(crate) fn run(&mut self) {
-        if std::env::var("WQ_TRACE").is_ok() {
-            for (i, p) in self.pkgs.iter().enumerate() {
-                eprintln!("pkg {i} {} {}", p.name, p.dir);
-            }
-            for k in self.methods.keys() {
-                eprintln!("method {k:?}");
-            }
-        }
         for pkg in 0..self.pkgs.len() {
             let mut names: Vec<(String, (usize, usize))> = self.pkgs[pkg]
                 .globals
                 .iter()
                 .filter_map(|(n, g)| match g {
                     Global::Pending { file, expr, .. } => {
-                        Some((n.clone(), (*file, expr.map_or(0, crate::import::pos))))
+                        Some((n.clone(), (*file, expr.map_or(0, crate::found::pos))))
                     }
                     _ => None,
                 })
@@ -268,7 +262,7 @@ impl<'a> Interp<'a> {
                 if let Some(Global::Pending { file, expr, .. }) =
                     self.pkgs[pkg].globals.get(&name).cloned()
                 {
-                    self.anchor = (file, expr.map_or(0, crate::import::pos));
+                    self.anchor = (file, expr.map_or(0, crate::found::pos));
                     self.global(pkg, &name);
                     if self.exhausted() {
                         return;

@@ -9,11 +9,10 @@ use gosyn::ast::Call;
 use workqueue_core::{Duration, LimiterConfig, MILLISECOND, SECOND};
 
 use super::expr::short;
-use super::record::{ClientRec, CtrlRec};
+use super::record::CtrlRec;
 use super::val::{Builder, Kind, Obj, Origin, Ty, V};
 use super::{last_name, Ctx, Interp};
 use crate::eval::describe;
-use crate::value::Options;
 
 fn unit(name: &str) -> Option<Duration> {
     Some(match name {
@@ -25,13 +24,6 @@ fn unit(name: &str) -> Option<Duration> {
         "Hour" => 3600 * SECOND,
         _ => return None,
     })
-}
-
-/// A limiter's client-go name without `New` and `Typed`.
-fn limiter_name(name: &str) -> String {
-    name.strip_prefix("New")
-        .unwrap_or(name)
-        .replacen("Typed", "", 1)
 }
 
 impl<'a> Interp<'a> {
@@ -511,302 +503,9 @@ impl<'a> Interp<'a> {
             }
         }
     }
-
-    /// A link of controller-runtime's builder.
-    fn builder_link(&mut self, cx: &Ctx<'a>, recv: V<'a>, name: &str, c: &'a Call) -> V<'a> {
-        let id = recv.obj().unwrap_or_default();
-        let args = self.args(cx, c);
-        let type_of = |it: &Self, v: Option<&V<'a>>| {
-            v.and_then(V::obj)
-                .map(|o| it.heap[o].ty.name.clone())
-                .unwrap_or_default()
-        };
-        let Kind::Builder(mut b) = self.heap[id].kind.clone() else {
-            return V::Nil;
-        };
-        match name {
-            "Named" => {
-                if let Some(V::Str(n)) = args.first() {
-                    b.name = Some(n.clone());
-                }
-            }
-            "For" => b.kind = type_of(self, args.first()),
-            "Watches" | "WatchesRawSource" | "Owns" => {
-                let what = type_of(self, args.first());
-                if name != "Owns" && b.kind.is_empty() {
-                    b.kind = what.clone();
-                }
-                if name != "WatchesRawSource" {
-                    self.note(false, cx.file, c.pos.0, format!("{name}({what}): events of {} enqueue the owner again, so each write of one re-triggers its reconcile; the playground does not feed writes back as events: count that follow-up reconcile (and its status update) in the writes, or add watch events", if what.is_empty() { "the watched objects".to_string() } else { format!("owned {what}s") }));
-                }
-            }
-            "WithOptions" => b.options = args.first().cloned(),
-            "Complete" | "Build" => {
-                let site = b.at;
-                let mut options = self.controller_options(b.options.as_ref(), (cx.file, c.pos.0));
-                let wrapper = args
-                    .first()
-                    .and_then(V::obj)
-                    .filter(|o| self.heap[*o].ty.name == "ratelimiter.Reconciler");
-                match wrapper.and_then(|o| self.heap[o].field("global").cloned()) {
-                    Some(V::Global { r, .. }) => options.crossplane = Some(r),
-                    _ if options.crossplane.is_some() => {
-                        self.note(false, cx.file, c.pos.0, format!("{name}: the reconciler is not wrapped in ratelimiter.NewReconciler(…, o.GlobalRateLimiter), so crossplane-runtime would not gate it by the global bucket; the playground gates every controller of a Crossplane scenario by it"));
-                    }
-                    _ => {}
-                }
-                let globals: Vec<usize> = wrapper
-                    .and_then(|o| match self.heap[o].field("global") {
-                        Some(V::Global { id, .. }) => Some(*id),
-                        _ => None,
-                    })
-                    .into_iter()
-                    .collect();
-                self.global_buckets.extend(globals);
-                let n = b.name.clone().unwrap_or_default();
-                self.found(CtrlRec {
-                    name: n,
-                    kind: b.kind.clone(),
-                    options,
-                    client_go: false,
-                    at: site,
-                    workers: 0,
-                    workers_unknown: None,
-                    from: Vec::new(),
-                });
-                return match name {
-                    "Build" => V::Tuple(vec![V::unknown("a controller"), V::Nil]),
-                    _ => V::Nil,
-                };
-            }
-            _ => {}
-        }
-        self.heap[id].kind = Kind::Builder(b);
-        recv
-    }
-
-    /// A controller's options over the manager's; what cannot be read said.
-    fn controller_options(&mut self, v: Option<&V<'a>>, at: (usize, usize)) -> Options {
-        let base = self.manager_defaults();
-        match v.map(|v| self.options_of(v)) {
-            None => base,
-            Some(Ok(o)) => super::record::merge(&base, &o),
-            Some(Err(why)) => {
-                self.note(
-                    false,
-                    at.0,
-                    at.1,
-                    format!("WithOptions: {why}: the defaults are used"),
-                );
-                base
-            }
-        }
-    }
-
-    /// A `rest.Config` from where it was made.
-    fn config(&mut self, origin: Origin, at: (usize, usize)) -> V<'a> {
-        let o = Obj::new(
-            Ty {
-                name: "Config".into(),
-                path: "k8s.io/client-go/rest".into(),
-                pkg: None,
-            },
-            Kind::Config { origin, at },
-        );
-        V::Ref(self.alloc(o))
-    }
-
-    /// crossplane-runtime's `LimitRESTConfig(cfg, R)`: QPS 5R, burst 10R.
-    fn limit_rest_config(&mut self, cx: &Ctx<'a>, c: &'a Call) -> V<'a> {
-        let args = self.args(cx, c);
-        let cfg = args.first().cloned().unwrap_or(V::Nil);
-        match num(args.get(1)).and_then(|r| crate::num::whole::<u32>(r, "R")) {
-            Ok(r) => {
-                let (qps, burst) = (5.0 * r as f64, 10.0 * r as f64);
-                if let Some(id) = cfg.obj() {
-                    self.heap[id].set("QPS", V::Num(qps));
-                    self.heap[id].set("Burst", V::Num(burst));
-                }
-                self.note(true, cx.file, c.pos.0, format!("ratelimiter.LimitRESTConfig: the client's QPS {qps} and burst {burst} (5R and 10R for R = {r})"));
-            }
-            Err(why) => self.note(
-                false,
-                cx.file,
-                c.pos.0,
-                format!("ratelimiter.LimitRESTConfig: R: {why}"),
-            ),
-        }
-        cfg
-    }
-
-    /// `ctrl.NewManager(cfg, opts)`: its options' `Controller` are every
-    /// controller's defaults; its config is the controllers' client.
-    fn manager(&mut self, cx: &Ctx<'a>, c: &'a Call) -> V<'a> {
-        let args = self.args(cx, c);
-        let config = args.first().cloned().unwrap_or(V::Nil);
-        let mut o = Obj::new(
-            Ty::default(),
-            Kind::Manager {
-                config: config.clone(),
-            },
-        );
-        if let Some(id) = args.get(1).and_then(V::obj) {
-            o.fields = self.heap[id].fields.clone();
-        }
-        let mgr = V::Ref(self.alloc(o));
-        self.managers.push(super::ManagerRec {
-            mgr: mgr.clone(),
-            config,
-            at: (cx.file, c.pos.0),
-        });
-        V::Tuple(vec![mgr, V::Nil])
-    }
-
-    /// A client made from a config: its limit is the config's now.
-    fn client(&mut self, cx: &Ctx<'a>, tail: &str, alias: &str, name: &str, c: &'a Call) -> V<'a> {
-        let args = self.args(cx, c);
-        let single = !(name == "NewForConfig"
-            || name == "NewForConfigAndClient"
-            || name == "NewDiscoveryClientForConfig");
-        let typed =
-            !matches!(tail, "dynamic" | "metadata" | "discovery") && !name.contains("Discovery");
-        let mut rec = ClientRec {
-            what: format!("{alias}.{name}"),
-            qps: None,
-            burst: None,
-            shared: None,
-            origin: Origin::Outside,
-            typed,
-            at: (cx.file, c.pos.0),
-            unknown: None,
-        };
-        match args
-            .first()
-            .and_then(V::obj)
-            .map(|id| (id, self.heap[id].kind.clone()))
-        {
-            Some((id, Kind::Config { origin, .. })) => {
-                rec.origin = origin;
-                let read = |it: &Self, f: &str| it.heap[id].field(f).cloned();
-                match read(self, "QPS") {
-                    Some(V::Num(q)) => rec.qps = Some(q),
-                    Some(V::Unknown(w)) => rec.unknown = Some(format!("QPS: {w}")),
-                    _ => {}
-                }
-                match read(self, "Burst") {
-                    Some(V::Num(b)) => rec.burst = crate::num::whole(b, "Burst").ok(),
-                    Some(V::Unknown(w)) => rec.unknown = Some(format!("Burst: {w}")),
-                    _ => {}
-                }
-                match read(self, "RateLimiter") {
-                    Some(V::ClientBucket { qps, burst, id }) => rec.shared = Some((qps, burst, id)),
-                    Some(V::Unknown(w)) => rec.unknown = Some(format!("RateLimiter: {w}")),
-                    _ => {}
-                }
-            }
-            _ => {
-                let why = match args.first() {
-                    Some(V::Unknown(w)) => w.clone(),
-                    _ => "a config the reader does not hold".into(),
-                };
-                rec.unknown = Some(why);
-            }
-        }
-        self.clients.push(rec);
-        let idx = self.clients.len() - 1;
-        let v = V::Ref(self.alloc(Obj::new(Ty::default(), Kind::Client(idx))));
-        match single {
-            true => v,
-            false => V::Tuple(vec![v, V::Nil]),
-        }
-    }
-
-    /// client-go's `workqueue` package: limiters, and the rate-limiting
-    /// queues (typed or not, named or not, with a config or not).
-    fn workqueue(&mut self, cx: &Ctx<'a>, name: &str, c: &'a Call) -> V<'a> {
-        let args = self.args(cx, c);
-        let lim = |v: Option<&V<'a>>| match v {
-            Some(V::Limiter(l)) => Ok(l.clone()),
-            Some(V::Unknown(w)) => Err(w.clone()),
-            _ => Err("not a rate limiter".to_string()),
-        };
-        let made: Result<V<'a>, String> = match limiter_name(name).as_str() {
-            "ItemExponentialFailureRateLimiter" => (|| {
-                Ok(V::Limiter(LimiterConfig::Exponential {
-                    base_ns: dur(args.first())?,
-                    max_ns: dur(args.get(1))?,
-                }))
-            })(),
-            "ItemFastSlowRateLimiter" => (|| {
-                Ok(V::Limiter(LimiterConfig::FastSlow {
-                    fast_ns: dur(args.first())?,
-                    slow_ns: dur(args.get(1))?,
-                    max_fast_attempts: crate::num::whole(num(args.get(2))?, "maxFastAttempts")?,
-                }))
-            })(),
-            "MaxOfRateLimiter" => args
-                .iter()
-                .map(|a| lim(Some(a)))
-                .collect::<Result<Vec<_>, _>>()
-                .map(|limiters| V::Limiter(LimiterConfig::MaxOf { limiters })),
-            "WithMaxWaitRateLimiter" => (|| {
-                Ok(V::Limiter(LimiterConfig::WithMaxWait {
-                    limiter: Box::new(lim(args.first())?),
-                    max_wait_ns: dur(args.get(1))?,
-                }))
-            })(),
-            "DefaultControllerRateLimiter" => Ok(V::Limiter(LimiterConfig::DefaultController)),
-            "DefaultItemBasedRateLimiter" => Ok(V::Limiter(LimiterConfig::Exponential {
-                base_ns: 5 * MILLISECOND,
-                max_ns: 1000 * SECOND,
-            })),
-            q if q
-                .trim_start_matches("Named")
-                .starts_with("RateLimitingQueue") =>
-            {
-                let limiter = match lim(args.first()) {
-                    Ok(l) => Some(l),
-                    Err(why) => {
-                        self.note(
-                            false,
-                            cx.file,
-                            c.pos.0,
-                            format!("the queue's rate limiter: {why}: client-go's default is used"),
-                        );
-                        None
-                    }
-                };
-                let qname = match args.get(1) {
-                    Some(V::Str(s)) => s.clone(),
-                    Some(v) => match v.obj().and_then(|id| self.heap[id].field("Name").cloned()) {
-                        Some(V::Str(s)) => s,
-                        _ => String::new(),
-                    },
-                    None => String::new(),
-                };
-                let options = Options {
-                    limiter,
-                    ..Options::default()
-                };
-                let idx = self.found(CtrlRec {
-                    name: qname,
-                    kind: String::new(),
-                    options,
-                    client_go: true,
-                    at: (cx.file, c.pos.0),
-                    workers: 0,
-                    workers_unknown: None,
-                    from: Vec::new(),
-                });
-                return V::Ref(self.alloc(Obj::new(Ty::default(), Kind::Queue(idx))));
-            }
-            _ => Err(format!("workqueue.{name}(…)")),
-        };
-        made.unwrap_or_else(V::Unknown)
-    }
 }
 
-fn num(v: Option<&V<'_>>) -> Result<f64, String> {
+pub(super) fn num(v: Option<&V<'_>>) -> Result<f64, String> {
     match v {
         Some(V::Num(n)) => Ok(*n),
         Some(V::Dur(d)) => Ok(d.as_nanos() as f64),
@@ -816,7 +515,7 @@ fn num(v: Option<&V<'_>>) -> Result<f64, String> {
     }
 }
 
-fn dur(v: Option<&V<'_>>) -> Result<Duration, String> {
+pub(super) fn dur(v: Option<&V<'_>>) -> Result<Duration, String> {
     match v {
         Some(V::Dur(d)) => Ok(*d),
         Some(V::Num(n)) => crate::num::duration(*n),

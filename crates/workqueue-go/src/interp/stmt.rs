@@ -37,19 +37,6 @@ impl<'a> Interp<'a> {
                 self.anchor = (cx.file, stmt_pos(s));
             }
             let f = self.stmt(cx, s);
-            if std::env::var("WQ_TRACE").is_ok() {
-                eprintln!(
-                    "{}stmt {:?} -> {}",
-                    " ".repeat(self.calls),
-                    self.at(cx.file, stmt_pos(s)),
-                    match &f {
-                        Flow::Normal => "n",
-                        Flow::Return(_) => "ret",
-                        Flow::Break => "brk",
-                        Flow::Continue => "cont",
-                    }
-                );
-            }
             match f {
                 Flow::Normal => {}
                 other => return other,
@@ -395,15 +382,15 @@ impl<'a> Interp<'a> {
         }
         match left {
             Expression::Ident(n) if define => cx.scope.define(&n.name, v),
-            Expression::Ident(n) => {
+            Expression::Ident(n)
                 if !cx.scope.set(&n.name, v.clone())
-                    && self.pkgs[cx.pkg].globals.contains_key(&n.name)
-                {
-                    self.pkgs[cx.pkg]
-                        .globals
-                        .insert(n.name.clone(), Global::Done(v));
-                }
+                    && self.pkgs[cx.pkg].globals.contains_key(&n.name) =>
+            {
+                self.pkgs[cx.pkg]
+                    .globals
+                    .insert(n.name.clone(), Global::Done(v));
             }
+            Expression::Ident(_) => {}
             Expression::Selector(s) => {
                 let x = self.eval(cx, &s.x);
                 let field = s.sel.name.as_str();
@@ -496,7 +483,7 @@ pub(crate) fn terminates(list: &[Statement]) -> bool {
 pub(crate) fn stmt_pos(s: &Statement) -> usize {
     match s {
         Statement::Assign(a) => a.pos,
-        Statement::Expr(e) => crate::import::pos(&e.expr),
+        Statement::Expr(e) => crate::found::pos(&e.expr),
         Statement::Return(r) => r.pos,
         Statement::If(i) => i.pos,
         Statement::For(f) => f.pos,

@@ -1,0 +1,171 @@
+//! client-go as a set-up uses it: the clients made from a config (each
+//! with the limit the config has then), the rate limiters, and the
+//! rate-limiting queues, typed or not, named or not.
+
+use gosyn::ast::Call;
+use workqueue_core::{LimiterConfig, MILLISECOND, SECOND};
+
+use super::outside::{dur, num};
+use super::record::{ClientRec, CtrlRec};
+use super::val::{Kind, Obj, Origin, Ty, V};
+use super::{Ctx, Interp};
+use crate::value::Options;
+
+/// A limiter's client-go name without `New` and `Typed`.
+fn limiter_name(name: &str) -> String {
+    name.strip_prefix("New")
+        .unwrap_or(name)
+        .replacen("Typed", "", 1)
+}
+
+impl<'a> Interp<'a> {
+    /// A client made from a config: its limit is the config's now.
+    pub(crate) fn client(
+        &mut self,
+        cx: &Ctx<'a>,
+        tail: &str,
+        alias: &str,
+        name: &str,
+        c: &'a Call,
+    ) -> V<'a> {
+        let args = self.args(cx, c);
+        let single = !(name == "NewForConfig"
+            || name == "NewForConfigAndClient"
+            || name == "NewDiscoveryClientForConfig");
+        let typed =
+            !matches!(tail, "dynamic" | "metadata" | "discovery") && !name.contains("Discovery");
+        let mut rec = ClientRec {
+            what: format!("{alias}.{name}"),
+            qps: None,
+            burst: None,
+            shared: None,
+            origin: Origin::Outside,
+            typed,
+            at: (cx.file, c.pos.0),
+            unknown: None,
+        };
+        match args
+            .first()
+            .and_then(V::obj)
+            .map(|id| (id, self.heap[id].kind.clone()))
+        {
+            Some((id, Kind::Config { origin, .. })) => {
+                rec.origin = origin;
+                let read = |it: &Self, f: &str| it.heap[id].field(f).cloned();
+                match read(self, "QPS") {
+                    Some(V::Num(q)) => rec.qps = Some(q),
+                    Some(V::Unknown(w)) => rec.unknown = Some(format!("QPS: {w}")),
+                    _ => {}
+                }
+                match read(self, "Burst") {
+                    Some(V::Num(b)) => rec.burst = crate::num::whole(b, "Burst").ok(),
+                    Some(V::Unknown(w)) => rec.unknown = Some(format!("Burst: {w}")),
+                    _ => {}
+                }
+                match read(self, "RateLimiter") {
+                    Some(V::ClientBucket { qps, burst, id }) => rec.shared = Some((qps, burst, id)),
+                    Some(V::Unknown(w)) => rec.unknown = Some(format!("RateLimiter: {w}")),
+                    _ => {}
+                }
+            }
+            _ => {
+                let why = match args.first() {
+                    Some(V::Unknown(w)) => w.clone(),
+                    _ => "a config the reader does not hold".into(),
+                };
+                rec.unknown = Some(why);
+            }
+        }
+        self.clients.push(rec);
+        let idx = self.clients.len() - 1;
+        let v = V::Ref(self.alloc(Obj::new(Ty::default(), Kind::Client(idx))));
+        match single {
+            true => v,
+            false => V::Tuple(vec![v, V::Nil]),
+        }
+    }
+
+    /// client-go's `workqueue` package: limiters, and the rate-limiting
+    /// queues (typed or not, named or not, with a config or not).
+    pub(crate) fn workqueue(&mut self, cx: &Ctx<'a>, name: &str, c: &'a Call) -> V<'a> {
+        let args = self.args(cx, c);
+        let lim = |v: Option<&V<'a>>| match v {
+            Some(V::Limiter(l)) => Ok(l.clone()),
+            Some(V::Unknown(w)) => Err(w.clone()),
+            _ => Err("not a rate limiter".to_string()),
+        };
+        let made: Result<V<'a>, String> = match limiter_name(name).as_str() {
+            "ItemExponentialFailureRateLimiter" => (|| {
+                Ok(V::Limiter(LimiterConfig::Exponential {
+                    base_ns: dur(args.first())?,
+                    max_ns: dur(args.get(1))?,
+                }))
+            })(),
+            "ItemFastSlowRateLimiter" => (|| {
+                Ok(V::Limiter(LimiterConfig::FastSlow {
+                    fast_ns: dur(args.first())?,
+                    slow_ns: dur(args.get(1))?,
+                    max_fast_attempts: crate::num::whole(num(args.get(2))?, "maxFastAttempts")?,
+                }))
+            })(),
+            "MaxOfRateLimiter" => args
+                .iter()
+                .map(|a| lim(Some(a)))
+                .collect::<Result<Vec<_>, _>>()
+                .map(|limiters| V::Limiter(LimiterConfig::MaxOf { limiters })),
+            "WithMaxWaitRateLimiter" => (|| {
+                Ok(V::Limiter(LimiterConfig::WithMaxWait {
+                    limiter: Box::new(lim(args.first())?),
+                    max_wait_ns: dur(args.get(1))?,
+                }))
+            })(),
+            "DefaultControllerRateLimiter" => Ok(V::Limiter(LimiterConfig::DefaultController)),
+            "DefaultItemBasedRateLimiter" => Ok(V::Limiter(LimiterConfig::Exponential {
+                base_ns: 5 * MILLISECOND,
+                max_ns: 1000 * SECOND,
+            })),
+            q if q
+                .trim_start_matches("Named")
+                .starts_with("RateLimitingQueue") =>
+            {
+                let limiter = match lim(args.first()) {
+                    Ok(l) => Some(l),
+                    Err(why) => {
+                        self.note(
+                            false,
+                            cx.file,
+                            c.pos.0,
+                            format!("the queue's rate limiter: {why}: client-go's default is used"),
+                        );
+                        None
+                    }
+                };
+                let qname = match args.get(1) {
+                    Some(V::Str(s)) => s.clone(),
+                    Some(v) => match v.obj().and_then(|id| self.heap[id].field("Name").cloned()) {
+                        Some(V::Str(s)) => s,
+                        _ => String::new(),
+                    },
+                    None => String::new(),
+                };
+                let options = Options {
+                    limiter,
+                    ..Options::default()
+                };
+                let idx = self.found(CtrlRec {
+                    name: qname,
+                    kind: String::new(),
+                    options,
+                    client_go: true,
+                    at: (cx.file, c.pos.0),
+                    workers: 0,
+                    workers_unknown: None,
+                    from: Vec::new(),
+                });
+                return V::Ref(self.alloc(Obj::new(Ty::default(), Kind::Queue(idx))));
+            }
+            _ => Err(format!("workqueue.{name}(…)")),
+        };
+        made.unwrap_or_else(V::Unknown)
+    }
+}
