@@ -417,3 +417,133 @@ fn the_typed_builder_with_raw_sources_and_group_kind_concurrency() {
 fn the_config_loader_before_v021() {
     check("cr-loader-before-v021");
 }
+
+/// Issue 48, item 3: as many controllers as real programs have. An init()
+/// registry of eighteen client-go controllers, all enabled (cert-manager's
+/// count), each started with `for range workers`: eighteen read, five
+/// workers each.
+#[test]
+fn eighteen_controllers_in_an_init_registry() {
+    let names: Vec<String> = (0..18).map(|i| format!("ledger-{i:02}")).collect();
+    let list = names
+        .iter()
+        .map(|n| format!("{n:?}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let main = format!(
+        r#"package main
+
+import (
+	"context"
+	"time"
+
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/util/workqueue"
+)
+
+var known = map[string]func() *runner{{}}
+
+type runner struct {{
+	queue workqueue.TypedRateLimitingInterface[string]
+}}
+
+func (r *runner) Run(workers int, ctx context.Context) {{
+	for range workers {{
+		go wait.Until(func() {{ r.drain() }}, time.Second, ctx.Done())
+	}}
+}}
+
+func (r *runner) drain() {{
+	for {{
+		key, done := r.queue.Get()
+		if done {{
+			return
+		}}
+		r.queue.Done(key)
+	}}
+}}
+
+func init() {{
+	for _, name := range []string{{{list}}} {{
+		known[name] = func() *runner {{
+			return &runner{{queue: workqueue.NewTypedRateLimitingQueueWithConfig(
+				workqueue.NewTypedItemExponentialFailureRateLimiter[string](time.Second, time.Minute),
+				workqueue.TypedRateLimitingQueueConfig[string]{{Name: name}})}}
+		}}
+	}}
+}}
+
+func main() {{
+	ctx := context.Background()
+	for _, build := range known {{
+		go build().Run(5, ctx)
+	}}
+	<-ctx.Done()
+}}
+"#
+    );
+    let got = import(&[("main.go".into(), main)]).unwrap();
+    let s = &got.scenario;
+    let mut read: Vec<(String, u32)> = s
+        .controllers
+        .iter()
+        .map(|c| (c.name.clone(), c.controller.workers))
+        .collect();
+    read.sort();
+    let want: Vec<(String, u32)> = names.iter().map(|n| (n.clone(), 5)).collect();
+    assert_eq!(read, want);
+}
+
+/// Issue 48, item 4: names are looked up by scope. A provider's `o` is the
+/// options its Setup is given, never another file's local `o` (an item of
+/// a list in an unrelated function); a workload cluster's `.QPS =` on a
+/// config of its own is not the manager's.
+#[test]
+fn a_name_is_never_read_from_another_files_locals() {
+    let other = r#"package provider
+
+func pick(ol List) {
+	for i := range ol.Items {
+		o := ol.Items[i]
+		o.MaxConcurrentReconciles = 1
+		cfg := &rest.Config{}
+		cfg.QPS = 3
+		cfg.Burst = 6
+		_ = o
+	}
+}
+"#;
+    let main = r#"package main
+
+import (
+	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
+	ctrl "sigs.k8s.io/controller-runtime"
+)
+
+func setup(mgr ctrl.Manager, o controller.Options) error {
+	return ctrl.NewControllerManagedBy(mgr).
+		Named("managed/kiln").
+		WithOptions(o.ForControllerRuntime()).
+		For(&v1.Kiln{}).
+		Complete(ratelimiter.NewReconciler("managed/kiln", r, o.GlobalRateLimiter))
+}
+
+func main() {
+	cfg := ctrl.GetConfigOrDie()
+	mgr, _ := ctrl.NewManager(ratelimiter.LimitRESTConfig(cfg, 30), ctrl.Options{})
+	o := controller.Options{MaxConcurrentReconciles: 30, GlobalRateLimiter: ratelimiter.NewGlobal(30)}
+	_ = setup(mgr, o)
+}
+"#;
+    let got = import(&[
+        ("other.go".into(), other.into()),
+        ("main.go".into(), main.into()),
+    ])
+    .unwrap();
+    let s = &got.scenario;
+    assert_eq!(s.controllers[0].controller.workers, 30);
+    let client = s.client.unwrap();
+    assert_eq!((client.qps, client.burst), (150.0, 300));
+    assert_eq!(s.crossplane.map(|c| c.max_reconcile_rate), Some(30));
+}
