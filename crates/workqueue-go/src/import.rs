@@ -113,7 +113,7 @@ pub fn import(files: &[(String, String)]) -> Result<Imported, ImportError> {
                 crate::gomod::Crossplane::Runtime { line } => ((*name).clone(), at(line), false),
             })
         });
-    let sources = all
+    let parsed: Vec<Result<Source, ImportError>> = all
         .iter()
         .filter(|(_, (text, _))| !is_go_mod(text))
         .map(|(name, (text, offset))| {
@@ -123,7 +123,28 @@ pub fn import(files: &[(String, String)]) -> Result<Imported, ImportError> {
                 reason,
             })
         })
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect();
+    // A file nested deeper than the reader reads is left out, and said,
+    // when others are read (a generated or an unrelated file of a big
+    // project); alone, it is refused. It is never parsed either way.
+    let others = parsed.iter().filter(|p| p.is_ok()).count();
+    let mut skipped = Vec::new();
+    let mut sources = Vec::new();
+    for p in parsed {
+        match p {
+            Ok(s) => sources.push(s),
+            Err(ImportError::Parse { file, line, reason })
+                if others > 0 && reason.starts_with("nested too deep") =>
+            {
+                skipped.push(Found {
+                    file,
+                    line,
+                    text: format!("not read: {reason}; the file is left out"),
+                });
+            }
+            Err(e) => return Err(e),
+        }
+    }
     if sources.is_empty() {
         return Err(ImportError::NoController);
     }
@@ -137,6 +158,7 @@ pub fn import(files: &[(String, String)]) -> Result<Imported, ImportError> {
             limit: crate::interp::MAX_STEPS,
         });
     }
+    it.unread.extend(skipped);
     let mut r = Reader {
         it,
         module,

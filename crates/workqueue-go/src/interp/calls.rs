@@ -154,6 +154,13 @@ impl<'a> Interp<'a> {
                 _ => V::unknown("a channel"),
             },
             "new" => {
+                // Go 1.26's `new(false)`: a pointer to the value.
+                if let Some(a) = arg0.filter(|a| !is_type(a)) {
+                    match self.eval(cx, a) {
+                        v @ (V::Bool(_) | V::Num(_) | V::Str(_) | V::Dur(_)) => return Some(v),
+                        _ => {}
+                    }
+                }
                 let ty = arg0.map(|t| self.type_of(cx, t)).unwrap_or_default();
                 V::Ref(self.alloc(Obj::new(ty, Kind::Plain)))
             }
@@ -269,19 +276,50 @@ impl<'a> Interp<'a> {
     }
 }
 
-/// Every name a file calls or takes as a value (`f(…)`, `x.f(…)`, `x.f`):
-/// a function named nowhere is where a paste without `main` starts.
-pub(crate) fn names_used(file: &File, out: &mut HashSet<String>) {
+/// Whether an expression is written as a type (`new(T)`, `new([]int)`).
+fn is_type(e: &Expression) -> bool {
+    match e {
+        Expression::Ident(i) => !matches!(i.name.as_str(), "true" | "false"),
+        Expression::Selector(_)
+        | Expression::Index(_)
+        | Expression::IndexList(_)
+        | Expression::TypeMap(_)
+        | Expression::TypeArray(_)
+        | Expression::TypeSlice(_)
+        | Expression::TypeFunction(_)
+        | Expression::TypeStruct(_)
+        | Expression::TypeChannel(_)
+        | Expression::TypePointer(_)
+        | Expression::TypeInterface(_)
+        | Expression::Star(_) => true,
+        _ => false,
+    }
+}
+
+/// The names a file calls or takes as a value: functions (`f(…)`,
+/// `pkg.F(…)`, `f` as a value) and methods (`x.m(…)`, `x.m`). A function or
+/// method named nowhere is where a paste without `main` starts.
+pub(crate) fn names_used(
+    file: &File,
+    imports: &std::collections::HashMap<String, String>,
+    funcs: &mut HashSet<String>,
+    methods: &mut HashSet<String>,
+) {
     use gosyn::ast::Declaration;
     for d in &file.decl {
         if let Declaration::Function(f) = d {
             if let Some(b) = &f.body {
                 super::workers::visit_block(&b.list, &mut |e| match e {
                     Expression::Selector(s) => {
-                        out.insert(s.sel.name.clone());
+                        methods.insert(s.sel.name.clone());
+                        if let Expression::Ident(p) = &*s.x {
+                            if imports.contains_key(&p.name) {
+                                funcs.insert(s.sel.name.clone());
+                            }
+                        }
                     }
                     Expression::Ident(i) => {
-                        out.insert(i.name.clone());
+                        funcs.insert(i.name.clone());
                     }
                     _ => {}
                 });

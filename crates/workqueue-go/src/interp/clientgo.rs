@@ -161,6 +161,7 @@ impl<'a> Interp<'a> {
                     workers: 0,
                     workers_unknown: None,
                     from: Vec::new(),
+                    root: 0,
                 });
                 return V::Ref(self.alloc(Obj::new(Ty::default(), Kind::Queue(idx))));
             }

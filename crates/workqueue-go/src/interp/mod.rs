@@ -109,6 +109,8 @@ pub(crate) struct Interp<'a> {
     /// Whether the running call has read a block whose condition or count
     /// it could not tell (its yes/no answer then is not known).
     pub guessed: bool,
+    /// Which start of the program runs now.
+    pub root: usize,
     /// Why the loop running now runs a count the reader cannot tell.
     pub loop_unknown: Option<String>,
     /// Struct types' fields and their types, by (package, type).
@@ -139,6 +141,7 @@ impl<'a> Interp<'a> {
             stack: Vec::new(),
             global_buckets: Vec::new(),
             loop_unknown: None,
+            root: 0,
             guessed: false,
             bucket_vars: Vec::new(),
             structs: HashMap::new(),
@@ -319,15 +322,19 @@ impl<'a> Interp<'a> {
     /// Functions and methods no code in the files names: where a paste
     /// without `main` starts.
     fn roots(&self) -> Vec<(usize, &'a FuncDecl)> {
-        let mut called = HashSet::new();
-        for s in self.sources {
-            calls::names_used(&s.file, &mut called);
+        let (mut funcs, mut methods) = (HashSet::new(), HashSet::new());
+        for (i, s) in self.sources.iter().enumerate() {
+            calls::names_used(&s.file, &self.imports[i], &mut funcs, &mut methods);
         }
         let mut out = Vec::new();
         for (i, s) in self.sources.iter().enumerate() {
             for d in &s.file.decl {
                 if let Declaration::Function(f) = d {
-                    if f.name.name != "init" && !called.contains(&f.name.name) {
+                    let called = match f.recv {
+                        Some(_) => methods.contains(&f.name.name),
+                        None => funcs.contains(&f.name.name),
+                    };
+                    if f.name.name != "init" && !called {
                         out.push((i, f));
                     }
                 }
@@ -340,6 +347,7 @@ impl<'a> Interp<'a> {
         if self.exhausted() {
             return;
         }
+        self.root += 1;
         let recv = f.recv.as_ref().and_then(|r| r.list.first()).map(|field| {
             let ty = crate::eval::name_of(&field.typ).unwrap_or("").to_string();
             let ty = val::Ty {

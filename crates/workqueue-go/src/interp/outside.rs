@@ -331,6 +331,7 @@ impl<'a> Interp<'a> {
                         workers: 0,
                         workers_unknown: None,
                         from: Vec::new(),
+                        root: 0,
                     });
                     return V::Tuple(vec![V::unknown("a controller"), V::Nil]);
                 }

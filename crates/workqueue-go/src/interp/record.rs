@@ -23,6 +23,9 @@ pub(crate) struct CtrlRec {
     pub workers_unknown: Option<String>,
     /// The calls it was set up through.
     pub from: Vec<(usize, usize)>,
+    /// Which start of the program built it (`main`, or one of a paste's
+    /// functions nothing calls).
+    pub root: usize,
 }
 
 /// A client made from a `rest.Config`, with the limit it took then.
@@ -115,6 +118,16 @@ impl<'a> Interp<'a> {
     /// Records a controller where the program builds it.
     pub(crate) fn found(&mut self, mut c: CtrlRec) -> usize {
         c.from = self.stack.clone();
+        c.root = self.root;
+        // A paste's functions are each run from nothing: one that another
+        // of them also reaches builds the same controller, once.
+        if let Some(i) = self
+            .ctrls
+            .iter()
+            .position(|o| o.at == c.at && o.name == c.name && o.root != c.root)
+        {
+            return i;
+        }
         self.ctrls.push(c);
         self.ctrls.len() - 1
     }

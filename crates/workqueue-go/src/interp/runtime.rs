@@ -78,6 +78,7 @@ impl<'a> Interp<'a> {
                     workers: 0,
                     workers_unknown: None,
                     from: Vec::new(),
+                    root: 0,
                 });
                 return match name {
                     "Build" => V::Tuple(vec![V::unknown("a controller"), V::Nil]),
