@@ -390,6 +390,12 @@ impl<'a> Interp<'a> {
         }
         match (kind, name) {
             (Some(Kind::Builder(_)), _) => return self.builder_link(cx, recv, name, c),
+            // A queue read where the reader runs code, not in a worker: it
+            // is shut down (a worker's loop run here ends at once).
+            (Some(Kind::Queue(_)), "Get") => {
+                return V::Tuple(vec![V::unknown("an item of the queue"), V::Bool(true)])
+            }
+            (Some(Kind::Queue(_)), "ShuttingDown") => return V::Bool(true),
             (Some(Kind::Manager { config }), "GetConfig") => return config,
             (Some(Kind::Manager { .. }), "GetControllerOptions") => {
                 let id = recv.obj().unwrap_or_default();
@@ -500,6 +506,32 @@ impl<'a> Interp<'a> {
                         format!("the function given to {what}(…) is read as run"),
                     );
                     self.call_func(f, Vec::new(), site, false);
+                }
+            }
+            // Leader election's `Callbacks: {OnStartedLeading: func(ctx) {…}}`:
+            // the program's work starts there once it leads.
+            let Some(id) = a.obj() else { continue };
+            let mut nested = vec![id];
+            let mut seen = 0;
+            while let Some(o) = nested.pop() {
+                seen += 1;
+                if seen > 8 {
+                    break;
+                }
+                for (k, v) in self.heap[o].fields.clone() {
+                    match v {
+                        V::Func(f) if k == "OnStartedLeading" => {
+                            self.note(false, site.0, site.1, format!("{what}(…): the program is read as the leader: OnStartedLeading runs"));
+                            self.call_func(
+                                &f,
+                                vec![V::unknown("the leader's context")],
+                                site,
+                                false,
+                            );
+                        }
+                        V::Struct(inner) | V::Ref(inner) => nested.push(inner),
+                        _ => {}
+                    }
                 }
             }
         }

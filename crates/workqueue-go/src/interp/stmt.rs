@@ -33,7 +33,7 @@ impl<'a> Interp<'a> {
             if self.exhausted() {
                 return Flow::Return(V::unknown("the budget ran out"));
             }
-            if self.calls == 0 {
+            if self.stack.is_empty() {
                 self.anchor = (cx.file, stmt_pos(s));
             }
             let f = self.stmt(cx, s);

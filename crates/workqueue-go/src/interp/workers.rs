@@ -50,7 +50,7 @@ impl<'a> Interp<'a> {
         let V::Func(func) = f else {
             return;
         };
-        let queues = self.drains(&func, args.clone(), 0);
+        let queues = self.drains(&func, args.clone(), 0).unwrap_or_default();
         if queues.is_empty() {
             self.call_func(&func, args, site, false);
             return;
@@ -79,15 +79,16 @@ impl<'a> Interp<'a> {
         }
     }
 
-    /// The queues (controllers' indexes) `f` calls `Get()` on.
-    fn drains(&mut self, f: &Func<'a>, args: Vec<V<'a>>, depth: usize) -> Vec<usize> {
+    /// The queues (controllers' indexes) `f` calls `Get()` on; `None` when
+    /// it starts goroutines itself (it starts workers, it is none).
+    fn drains(&mut self, f: &Func<'a>, args: Vec<V<'a>>, depth: usize) -> Option<Vec<usize>> {
         if depth > SCAN_DEPTH {
-            return Vec::new();
+            return Some(Vec::new());
         }
         let (cx, body) = match f {
             Func::Decl { file, decl, recv } => {
                 let Some(body) = &decl.body else {
-                    return Vec::new();
+                    return Some(Vec::new());
                 };
                 let scope = root();
                 if let (Some(name), Some(v)) = (
@@ -120,6 +121,9 @@ impl<'a> Interp<'a> {
                 )
             }
         };
+        if starts_goroutines(body) {
+            return None;
+        }
         let mut calls: Vec<&'a Call> = Vec::new();
         let mut lits: Vec<&'a Expression> = Vec::new();
         visit_block_no_go(body, &mut |e| match e {
@@ -138,10 +142,24 @@ impl<'a> Interp<'a> {
                     false => V::unknown("an argument the scan does not evaluate"),
                 })
                 .collect();
+            // `pkg.RunWorker(ctx, c.queue, …)`: a function of another of the
+            // files' packages, the queue passed to it.
+            if let Expression::Selector(s) = &*c.func {
+                if let Expression::Ident(p) = &*s.x {
+                    if cx.scope.get(&p.name).is_none() {
+                        if let Some(pkg) = self.package_of(cx.file, &p.name) {
+                            if let Some(V::Func(g)) = self.global(pkg, &s.sel.name) {
+                                out.extend(self.drains(&g, args, depth + 1)?);
+                            }
+                            continue;
+                        }
+                    }
+                }
+            }
             let Expression::Selector(s) = &*c.func else {
                 if let Expression::Ident(_) = &*c.func {
                     if let V::Func(g) = self.eval(&cx, &c.func) {
-                        out.extend(self.drains(&g, args, depth + 1));
+                        out.extend(self.drains(&g, args, depth + 1)?);
                     }
                 }
                 continue;
@@ -157,22 +175,46 @@ impl<'a> Interp<'a> {
                 }
             }
             if let Some(g) = self.method(&recv, &s.sel.name) {
-                out.extend(self.drains(&g, args, depth + 1));
+                out.extend(self.drains(&g, args, depth + 1)?);
             } else if let Some(id) = recv.obj() {
                 if let Some(V::Func(g)) = self.heap[id].field(&s.sel.name).cloned() {
-                    out.extend(self.drains(&g, args, depth + 1));
+                    out.extend(self.drains(&g, args, depth + 1)?);
                 }
             }
         }
         for l in lits {
             if let V::Func(g) = self.eval(&cx, l) {
-                out.extend(self.drains(&g, Vec::new(), depth + 1));
+                out.extend(self.drains(&g, Vec::new(), depth + 1)?);
             }
         }
         out.sort_unstable();
         out.dedup();
-        out
+        Some(out)
     }
+}
+
+/// Whether a body starts goroutines (`go …`, `group.Go(…)`) outside its
+/// function literals.
+fn starts_goroutines(list: &[Statement]) -> bool {
+    let mut found = false;
+    for s in list {
+        if let Statement::Go(_) = s {
+            return true;
+        }
+    }
+    visit_block_no_go(list, &mut |e| {
+        if let Expression::Call(c) = e {
+            found |= crate::eval::name_of(&c.func) == Some("Go") && !c.args.is_empty();
+        }
+    });
+    found
+        || list.iter().any(|s| match s {
+            Statement::For(f) => starts_goroutines(&f.body.list),
+            Statement::Range(r) => starts_goroutines(&r.body.list),
+            Statement::If(i) => starts_goroutines(&i.body.list),
+            Statement::Block(b) => starts_goroutines(&b.list),
+            _ => false,
+        })
 }
 
 /// A name or a chain of fields: evaluating it calls nothing.
