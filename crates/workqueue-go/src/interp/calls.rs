@@ -113,7 +113,16 @@ impl<'a> Interp<'a> {
         Some(match name {
             "float32" | "float64" | "int" | "int8" | "int16" | "int32" | "int64" | "uint"
             | "uint8" | "uint16" | "uint32" | "uint64" | "string" | "byte" | "rune" => match arg0 {
-                Some(a) if c.args.len() == 1 => self.eval(cx, a),
+                // A conversion to an integer drops the fraction.
+                Some(a) if c.args.len() == 1 => {
+                    match (
+                        self.eval(cx, a),
+                        name.starts_with("int") || name.starts_with("uint"),
+                    ) {
+                        (V::Num(n), true) => V::Num(n.trunc()),
+                        (v, _) => v,
+                    }
+                }
                 _ => V::unknown("a conversion without one argument"),
             },
             "len" => {
@@ -163,6 +172,23 @@ impl<'a> Interp<'a> {
                 }
                 let ty = arg0.map(|t| self.type_of(cx, t)).unwrap_or_default();
                 V::Ref(self.alloc(Obj::new(ty, Kind::Plain)))
+            }
+            "min" | "max" if !c.args.is_empty() => {
+                let mut best: Option<f64> = None;
+                for a in &c.args {
+                    match self.eval(cx, a) {
+                        V::Num(n) => {
+                            best = Some(match (best, name) {
+                                (None, _) => n,
+                                (Some(b), "min") => b.min(n),
+                                (Some(b), _) => b.max(n),
+                            })
+                        }
+                        V::Unknown(w) => return Some(V::Unknown(w)),
+                        _ => return Some(V::unknown("min or max of values that are not numbers")),
+                    }
+                }
+                best.map_or(V::Nil, V::Num)
             }
             "panic" | "print" | "println" | "close" | "delete" | "copy" | "clear" => V::Nil,
             _ => return None,

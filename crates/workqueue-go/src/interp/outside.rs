@@ -155,6 +155,48 @@ impl<'a> Interp<'a> {
                     _ => V::unknown("strings.ToLower of a value that is not text"),
                 }
             }
+            ("math", f @ ("Ceil" | "Floor" | "Round" | "Trunc" | "Abs" | "Min" | "Max")) => {
+                let args = self.args(cx, c);
+                let x = num(args.first());
+                let y = num(args.get(1));
+                let v = match (f, x, y) {
+                    ("Ceil", Ok(x), _) => x.ceil(),
+                    ("Floor", Ok(x), _) => x.floor(),
+                    ("Round", Ok(x), _) => x.round(),
+                    ("Trunc", Ok(x), _) => x.trunc(),
+                    ("Abs", Ok(x), _) => x.abs(),
+                    ("Min", Ok(x), Ok(y)) => x.min(y),
+                    ("Max", Ok(x), Ok(y)) => x.max(y),
+                    (_, Err(w), _) | (_, _, Err(w)) => return V::Unknown(w),
+                    _ => return V::unknown("math of a value the reader does not hold"),
+                };
+                return V::Num(v);
+            }
+            ("lo", "Clamp") => {
+                let args = self.args(cx, c);
+                return match (num(args.first()), num(args.get(1)), num(args.get(2))) {
+                    (Ok(v), Ok(lo), Ok(hi)) => V::Num(v.max(lo).min(hi)),
+                    (Err(w), _, _) | (_, Err(w), _) | (_, _, Err(w)) => V::Unknown(w),
+                };
+            }
+            // A context carries values: `WithValue(ctx, key, v)`, read back
+            // by `ctx.Value(key)` (a key is its type, or its text).
+            ("context", "WithValue") => {
+                let args = self.args(cx, c);
+                let mut o = Obj::new(
+                    Ty {
+                        name: "context.Context".into(),
+                        ..Ty::default()
+                    },
+                    Kind::Plain,
+                );
+                if let (Some(parent), Some(k), Some(v)) = (args.first(), args.get(1), args.get(2)) {
+                    o.set("parent", parent.clone());
+                    o.set("key", V::Str(self.context_key(k)));
+                    o.set("value", v.clone());
+                }
+                return V::Ref(self.alloc(o));
+            }
             ("errgroup", "WithContext") => {
                 self.args(cx, c);
                 let g = self.alloc(Obj::new(Ty::default(), Kind::Plain));
@@ -469,6 +511,28 @@ impl<'a> Interp<'a> {
                 }
                 return V::Struct(self.alloc(o));
             }
+            (Some(Kind::Plain), "Value")
+                if recv
+                    .obj()
+                    .is_some_and(|id| self.heap[id].ty.name == "context.Context") =>
+            {
+                let Some(k) = self.args(cx, c).into_iter().next() else {
+                    return V::unknown("a context value without a key");
+                };
+                let key = self.context_key(&k);
+                let mut cur = recv.obj();
+                for _ in 0..64 {
+                    let Some(id) = cur.filter(|id| self.heap[*id].ty.name == "context.Context")
+                    else {
+                        break;
+                    };
+                    if matches!(self.heap[id].field("key"), Some(V::Str(k)) if *k == key) {
+                        return self.heap[id].field("value").cloned().unwrap_or(V::Nil);
+                    }
+                    cur = self.heap[id].field("parent").and_then(V::obj);
+                }
+                return V::unknown("a value the context was not given where it can be read");
+            }
             (_, "String" | "GroupKind") if c.args.is_empty() => {
                 if let V::Str(_) = recv {
                     return recv;
@@ -489,6 +553,17 @@ impl<'a> Interp<'a> {
         match recv {
             V::Unknown(why) => V::Unknown(why),
             _ => V::unknown(format!("the call {}(…)", describe(&c.func))),
+        }
+    }
+
+    /// A context key as text: its type's name, or its own text.
+    fn context_key(&self, k: &V<'a>) -> String {
+        match k {
+            V::Str(s) => format!("text {s}"),
+            other => match other.obj() {
+                Some(id) => format!("type {}", self.heap[id].ty.name),
+                None => format!("{other:?}"),
+            },
         }
     }
 
