@@ -165,9 +165,8 @@ impl<'a> Interp<'a> {
             "new" => {
                 // Go 1.26's `new(false)`: a pointer to the value.
                 if let Some(a) = arg0.filter(|a| !is_type(a)) {
-                    match self.eval(cx, a) {
-                        v @ (V::Bool(_) | V::Num(_) | V::Str(_) | V::Dur(_)) => return Some(v),
-                        _ => {}
+                    if let v @ (V::Bool(_) | V::Num(_) | V::Str(_) | V::Dur(_)) = self.eval(cx, a) {
+                        return Some(v);
                     }
                 }
                 let ty = arg0.map(|t| self.type_of(cx, t)).unwrap_or_default();
