@@ -130,8 +130,18 @@ impl<'a> Interp<'a> {
                 match v.as_ref().and_then(V::obj).map(|id| &self.heap[id].kind) {
                     Some(Kind::Slice(s)) => V::Num(s.len() as f64),
                     Some(Kind::Map(m)) => V::Num(m.len() as f64),
+                    // The zero value of a map or slice type of another
+                    // package (`sets.Set[T]`): nil, of length 0.
+                    Some(Kind::Plain)
+                        if v.as_ref()
+                            .and_then(V::obj)
+                            .is_some_and(|id| self.heap[id].fields.is_empty()) =>
+                    {
+                        V::Num(0.0)
+                    }
                     _ => match v {
                         Some(V::Str(s)) => V::Num(s.len() as f64),
+                        Some(V::Nil) => V::Num(0.0),
                         _ => V::unknown("the length of a value the reader does not hold"),
                     },
                 }

@@ -13,7 +13,10 @@ use super::val::{Kind, Obj, Ty, V};
 use super::{Ctx, Interp};
 
 /// The kinds of flag a flag set makes.
-const KINDS: [&str; 17] = [
+const KINDS: [&str; 20] = [
+    "Strings",
+    "Ints",
+    "Enum",
     "Int",
     "Int32",
     "Int64",
