@@ -186,8 +186,10 @@ impl Reader<'_> {
                 false,
                 at.0,
                 at.1,
-                format!("rest.Config.RateLimiter: {why}: set the client limit in the scenario"),
+                format!("rest.Config.RateLimiter: {why}: no client limit assumed; set it in the scenario"),
             );
+            // A limiter set but not read: no rule of QPS applies.
+            return None;
         }
         let burst = match burst {
             Some(V::Num(b)) if b > 0.0 => crate::num::whole::<i64>(b, "Burst").ok(),
