@@ -36,8 +36,10 @@ pub const FRAME_CHIPS: usize = 3;
 pub const PHONE_CHIPS: usize = 2;
 /// Workers drawn; more are summed up.
 pub const MAX_WORKERS: usize = 32;
-/// Workers a projector or an embed draws as cards; the rest are a count.
-pub const ROOM_WORKERS: usize = 4;
+/// Workers a projector or an embed draws as cards; the rest are a count
+/// (a step about a key keeps three lanes drawn: a tall pool would push the
+/// lanes below off a 768-line screen).
+pub const ROOM_WORKERS: usize = 2;
 
 /// What the stage draws: the core's view of the stage's controller at
 /// this instant, and the few things of the page around it.

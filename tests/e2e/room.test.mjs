@@ -47,7 +47,7 @@ async function walk(page, label, { maxPresses = 600 } = {}) {
     await page.waitForTimeout(120);
     const m = await measure(page);
     const where = `${m.lesson} / ${m.step} [${m.press}]`;
-    seen.add(`${m.lesson} / ${m.step.replace(/page \d+ of \d+$/, '')}`);
+    if (m.step) seen.add(`${m.lesson} / ${m.step.replace(/page \d+ of \d+$/, '')}`);
     if (m.asking) {
       const c = await clockHolds(page, 1000);
       if (!c.held) m.problems.push(`the clock moved ${c.from} -> ${c.to} ns while the question was open`);
@@ -68,7 +68,13 @@ async function walk(page, label, { maxPresses = 600 } = {}) {
     await page.screenshot({ path: path.join(dir, `${label}-${String(views).padStart(3, '0')}.png`) });
     views += 1;
     press = m.press;
-    if (press === 'at-end') break;
+    // The end of the course holds (an audience window between two lessons
+    // may show no lesson for a frame while its presenter moves on).
+    if (press === 'at-end') {
+      await page.waitForTimeout(1500);
+      if ((await measure(page)).press === 'at-end') break;
+      continue;
+    }
     // A step waits on its scene: the press says "dwelling" until it may go on.
     same = where === last ? same + 1 : 0;
     last = where;
