@@ -75,7 +75,9 @@ impl StageProps {
         };
         // ...and a pool of workers as a few cards and a count: ten cards
         // would push the lanes below them off a projector.
-        let workers = if state.mode.embed || state.mode.workshop || state.mode.audience {
+        let workers = if state.mode.embed && crate::hooks::narrow() {
+            1
+        } else if state.mode.embed || state.mode.workshop || state.mode.audience {
             ROOM_WORKERS
         } else {
             MAX_WORKERS
