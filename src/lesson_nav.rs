@@ -588,20 +588,18 @@ fn scene(setup: &Shared) -> Result<(Scenario, Timeline), String> {
         inputs: inputs.clone(),
         run_to: setup.at,
     };
-    if workqueue_lessons::cost::scene(&costed) > SCENE_AT_ONCE {
-        // One frame's budget now, the rest as the frames go (see Tick).
-        let t = Timeline::replayed(setup.scenario.clone(), inputs, setup.at)
-            .map_err(|e| e.to_string())?;
-        return Ok((setup.scenario.clone(), t));
+    // The set-up's inputs on the tape: those up to its instant applied, the
+    // later ones left for the scene to play (a step opens at its set-up's
+    // instant, never at its last input's).
+    let mut t =
+        Timeline::replayed(setup.scenario.clone(), inputs, setup.at).map_err(|e| e.to_string())?;
+    if workqueue_lessons::cost::scene(&costed) <= SCENE_AT_ONCE {
+        while t.pending().is_some() {
+            t.catch_up();
+        }
     }
-    let mut t = Timeline::new(setup.scenario.clone()).map_err(|e| e.to_string())?;
-    let mut inputs: Vec<_> = setup.inputs.iter().collect();
-    inputs.sort_by_key(|(at, _)| *at);
-    for (at, input) in inputs {
-        while !t.advance_to(*at) {}
-        t.record(input.clone()).map_err(|e| e.to_string())?;
-    }
-    while !t.advance_to(setup.at) {}
+    // (A larger scene: one frame's budget now, the rest as the frames go;
+    // see Tick.)
     Ok((setup.scenario.clone(), t))
 }
 

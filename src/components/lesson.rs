@@ -407,7 +407,14 @@ impl PageLayout {
             for b in &blocks {
                 let _ = b.remove_attribute("hidden");
             }
-            let room = f64::from(body.client_height());
+            // Positions below are the browser's visual pixels, the room the
+            // body's own CSS pixels: on a projector drawn at the room's scale
+            // (CSS zoom) they differ by that scale, so the room is scaled too.
+            let zoom = match body.offset_height() {
+                0 => 1.0,
+                h => body.get_bounding_client_rect().height() / f64::from(h),
+            };
+            let room = f64::from(body.client_height()) * zoom;
             // A paragraph taller than the panel is paged by its sentences,
             // and a sentence taller than the panel by its words.
             // (What a page holds: the room less a block's bottom margin, which
@@ -417,9 +424,11 @@ impl PageLayout {
                 .and_then(|w| w.get_computed_style(body).ok().flatten())
                 .and_then(|cs| cs.get_property_value("font-size").ok())
                 .and_then(|fs| fs.trim_end_matches("px").parse::<f64>().ok())
-                .map_or(24.0, |px| px * 1.5);
+                .map_or(24.0, |px| px * 1.5)
+                * zoom;
+            let margin = 20.0 * zoom;
             let too_tall =
-                |b: &web_sys::Element| b.get_bounding_client_rect().height() > room - 20.0 - line;
+                |b: &web_sys::Element| b.get_bounding_client_rect().height() > room - margin - line;
             blocks = blocks
                 .into_iter()
                 .flat_map(|b| {
@@ -460,7 +469,7 @@ impl PageLayout {
                     } else {
                         0.0
                     };
-                if i > 0 && r.bottom() - page_top > room - slack - 20.0 {
+                if i > 0 && r.bottom() - page_top > room - slack - margin {
                     starts.push(i);
                     page_top = r.top();
                 }

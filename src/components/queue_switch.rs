@@ -39,7 +39,10 @@ impl QueueSwitchProps {
 #[function_component(QueueSwitch)]
 pub fn queue_switch(props: &QueueSwitchProps) -> Html {
     let current = props.queue;
-    let option = |kind: QueueKind, label: &'static str, detail: &'static str| {
+    let option = |kind: QueueKind,
+                  label: &'static str,
+                  detail: &'static str,
+                  more: &'static str| {
         let on = current == kind;
         let onclick = {
             let d = props.dispatch.clone();
@@ -50,7 +53,7 @@ pub fn queue_switch(props: &QueueSwitchProps) -> Html {
             })
         };
         html! {
-            <button role="radio" aria-checked={on.to_string()} class={classes!("version", on.then_some("on"))} {onclick} title={format!("controller-runtime {label}: {detail}")}
+            <button role="radio" aria-checked={on.to_string()} class={classes!("version", on.then_some("on"))} {onclick} title={format!("controller-runtime {label}: {detail}{more}")}
                 data-testid={format!("queue-{}", if kind == QueueKind::Priority { "priority" } else { "client-go" })}>
                 <strong>{ label }</strong><small>{ detail }</small>
             </button>
@@ -59,8 +62,10 @@ pub fn queue_switch(props: &QueueSwitchProps) -> Html {
     html! {
         <div class="queue-switch" role="radiogroup" aria-label="controller-runtime version">
             <span class="switch-label">{"controller-runtime"}</span>
-            { option(QueueKind::ClientGo, "v0.22 and earlier", "client-go queue (Crossplane v2.1)") }
-            { option(QueueKind::Priority, "v0.23 and later", "priority queue (v0.24 too; Crossplane v2.2+)") }
+            // (One short line each on the stage; the versions that run them,
+            // Crossplane's included, in the title.)
+            { option(QueueKind::ClientGo, "v0.22 and earlier", "client-go queue", " (Crossplane core v2.1 still ran it)") }
+            { option(QueueKind::Priority, "v0.23 and later", "priority queue, today's default", " (v0.24 unchanged; Crossplane core from v2.2, and providers on crossplane-runtime today)") }
             { side_by_side(current, props.compare.as_ref()) }
         </div>
     }

@@ -36,8 +36,10 @@ pub const FRAME_CHIPS: usize = 3;
 pub const PHONE_CHIPS: usize = 2;
 /// Workers drawn; more are summed up.
 pub const MAX_WORKERS: usize = 32;
-/// Workers a projector or an embed draws as cards; the rest are a count.
-pub const ROOM_WORKERS: usize = 4;
+/// Workers a projector or an embed draws as cards; the rest are a count
+/// (a step about a key keeps three lanes drawn: a tall pool would push the
+/// lanes below off a 768-line screen).
+pub const ROOM_WORKERS: usize = 2;
 
 /// What the stage draws: the core's view of the stage's controller at
 /// this instant, and the few things of the page around it.
@@ -73,7 +75,9 @@ impl StageProps {
         };
         // ...and a pool of workers as a few cards and a count: ten cards
         // would push the lanes below them off a projector.
-        let workers = if state.mode.embed || state.mode.workshop || state.mode.audience {
+        let workers = if state.mode.embed && crate::hooks::narrow() {
+            1
+        } else if state.mode.embed || state.mode.workshop || state.mode.audience {
             ROOM_WORKERS
         } else {
             MAX_WORKERS

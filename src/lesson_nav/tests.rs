@@ -514,7 +514,23 @@ fn the_press_from_an_instant_is_the_press_at_each_later_one() {
 fn every_step_opens_at_its_set_up_instant_however_it_is_reached() {
     use std::collections::HashSet;
     let link = |id: &str, step: usize| {
-        let p = Playground::from_url(&format!("?workshop=1&lesson={id}&step={}", step + 1), "");
+        let mut p = Playground::from_url(&format!("?workshop=1&lesson={id}&step={}", step + 1), "");
+        while p.timeline.pending().is_some() {
+            p.timeline.catch_up();
+        }
+        // A step with a set-up of its own opens at that set-up's instant,
+        // whatever inputs it has later.
+        let lesson = p.library.get(p.lesson.as_ref().unwrap().index).unwrap();
+        if let Some(setup) =
+            lessons::setup_for(&lesson, step).filter(|_| lesson.steps[step].setup.is_some())
+        {
+            assert_eq!(
+                p.now(),
+                setup.at,
+                "{id} step {}: the link opens at its run_to",
+                step + 1
+            );
+        }
         (p.now(), p.engine().digest())
     };
     let mut checked = 0;

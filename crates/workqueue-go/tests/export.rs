@@ -2,9 +2,11 @@
 //! importer to the same set-up, for every example scenario and generated ones.
 
 use workqueue_core::{BucketSpec, ClientLimit, ClientScope};
-use workqueue_core::{LimiterConfig, QueueKind, Scenario, MILLISECOND, SECOND};
+use workqueue_core::{QueueKind, Scenario, MILLISECOND};
 use workqueue_go::export::{go, SetUp};
 use workqueue_go::import;
+
+mod common;
 
 fn examples() -> Vec<(String, Scenario)> {
     let dir = format!("{}/../../scenarios", env!("CARGO_MANIFEST_DIR"));
@@ -22,36 +24,7 @@ fn examples() -> Vec<(String, Scenario)> {
 
 /// A small deterministic generator of set-ups the export must carry.
 fn generated() -> Vec<(String, Scenario)> {
-    let limiters = [
-        None,
-        Some(LimiterConfig::DefaultController),
-        Some(LimiterConfig::Exponential {
-            base_ns: 7 * MILLISECOND,
-            max_ns: 90 * SECOND,
-        }),
-        Some(LimiterConfig::FastSlow {
-            fast_ns: 20 * MILLISECOND,
-            slow_ns: 3 * SECOND,
-            max_fast_attempts: 4,
-        }),
-        Some(LimiterConfig::Bucket {
-            qps: 7.5,
-            burst: 12,
-        }),
-        Some(LimiterConfig::MaxOf {
-            limiters: vec![
-                LimiterConfig::Exponential {
-                    base_ns: 1500 * MILLISECOND,
-                    max_ns: 1000 * SECOND,
-                },
-                LimiterConfig::Bucket { qps: 0.5, burst: 1 },
-            ],
-        }),
-        Some(LimiterConfig::WithMaxWait {
-            limiter: Box::new(LimiterConfig::DefaultController),
-            max_wait_ns: 10 * SECOND,
-        }),
-    ];
+    let limiters = common::limiters();
     let clients = [
         None,
         Some(ClientLimit {

@@ -5,9 +5,11 @@
 
 use proptest::prelude::*;
 use workqueue_core::{BucketSpec, ClientLimit, ClientScope, CrossplaneConfig};
-use workqueue_core::{LimiterConfig, QueueKind, Scenario, MILLISECOND, SECOND};
+use workqueue_core::{LimiterConfig, QueueKind, Scenario};
 use workqueue_go::export::{go, kind_types, SetUp};
 use workqueue_go::import;
+
+mod common;
 
 /// Strings meant to break out: newlines, quotes, backslashes, escapes,
 /// NUL, bidi controls, line separators, comment and statement openers.
@@ -52,27 +54,7 @@ fn hostile() -> impl Strategy<Value = String> {
 }
 
 fn limiter() -> impl Strategy<Value = Option<LimiterConfig>> {
-    prop::sample::select(vec![
-        None,
-        Some(LimiterConfig::DefaultController),
-        Some(LimiterConfig::Exponential {
-            base_ns: 7 * MILLISECOND,
-            max_ns: 90 * SECOND,
-        }),
-        Some(LimiterConfig::Bucket {
-            qps: 7.5,
-            burst: 12,
-        }),
-        Some(LimiterConfig::MaxOf {
-            limiters: vec![
-                LimiterConfig::Exponential {
-                    base_ns: 1500 * MILLISECOND,
-                    max_ns: 1000 * SECOND,
-                },
-                LimiterConfig::Bucket { qps: 0.5, burst: 1 },
-            ],
-        }),
-    ])
+    prop::sample::select(common::limiters())
 }
 
 /// A scenario with hostile strings wherever a scenario has text.

@@ -18,6 +18,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use workqueue_core::{Rng, Scenario};
 use workqueue_go::{import, ImportError};
 
+mod common;
+
 /// What a mutation writes: Go's tokens, hostile characters, edge numbers.
 const TOKENS: &[&str] = &[
     "(",
@@ -141,17 +143,7 @@ fn bases() -> Vec<Vec<(String, String)>> {
     let root = env!("CARGO_MANIFEST_DIR");
     let mut out = Vec::new();
     for dir in ["operator", "provider", "clientgo"] {
-        let path = format!("{root}/tests/fixtures/{dir}");
-        let mut files: Vec<(String, String)> = std::fs::read_dir(&path)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .map(|p| {
-                let name = p.file_name().unwrap().to_string_lossy().into_owned();
-                (name, std::fs::read_to_string(&p).unwrap())
-            })
-            .collect();
-        files.sort();
-        out.push(files);
+        out.push(common::fixture(dir));
     }
     let scenarios = format!("{root}/../../scenarios");
     for e in std::fs::read_dir(scenarios).unwrap() {

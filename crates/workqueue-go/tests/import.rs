@@ -4,19 +4,8 @@ use workqueue_core::ClientScope;
 use workqueue_core::{LimiterConfig, QueueKind, MILLISECOND, SECOND};
 use workqueue_go::{import, ImportError};
 
-fn fixture(dir: &str) -> Vec<(String, String)> {
-    let root = format!("{}/tests/fixtures/{dir}", env!("CARGO_MANIFEST_DIR"));
-    let mut files: Vec<_> = std::fs::read_dir(&root)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .map(|p| {
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            (name, std::fs::read_to_string(&p).unwrap())
-        })
-        .collect();
-    files.sort();
-    files
-}
+mod common;
+use common::fixture;
 
 fn says(list: &[workqueue_go::Found], file: &str, line: usize, text: &str) -> bool {
     list.iter()

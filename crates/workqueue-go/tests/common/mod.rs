@@ -1,0 +1,55 @@
+//! What the Go reader's tests share: the fixtures' files, and limiters of
+//! every kind for the export to carry.
+
+#![allow(dead_code)] // (each test file uses what it needs)
+
+use workqueue_core::{LimiterConfig, MILLISECOND, SECOND};
+
+/// The files of `tests/fixtures/{dir}`, by name, in order.
+pub fn fixture(dir: &str) -> Vec<(String, String)> {
+    let root = format!("{}/tests/fixtures/{dir}", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<_> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(&p).unwrap())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// A limiter of every kind client-go has (and none: the queue's default).
+pub fn limiters() -> Vec<Option<LimiterConfig>> {
+    vec![
+        None,
+        Some(LimiterConfig::DefaultController),
+        Some(LimiterConfig::Exponential {
+            base_ns: 7 * MILLISECOND,
+            max_ns: 90 * SECOND,
+        }),
+        Some(LimiterConfig::FastSlow {
+            fast_ns: 20 * MILLISECOND,
+            slow_ns: 3 * SECOND,
+            max_fast_attempts: 4,
+        }),
+        Some(LimiterConfig::Bucket {
+            qps: 7.5,
+            burst: 12,
+        }),
+        Some(LimiterConfig::MaxOf {
+            limiters: vec![
+                LimiterConfig::Exponential {
+                    base_ns: 1500 * MILLISECOND,
+                    max_ns: 1000 * SECOND,
+                },
+                LimiterConfig::Bucket { qps: 0.5, burst: 1 },
+            ],
+        }),
+        Some(LimiterConfig::WithMaxWait {
+            limiter: Box::new(LimiterConfig::DefaultController),
+            max_wait_ns: 10 * SECOND,
+        }),
+    ]
+}
