@@ -144,6 +144,15 @@ fn post(c: &mut Client, me: Weak<RefCell<Client>>, request: &Request) {
 #[cfg(not(target_arch = "wasm32"))]
 fn post(_: &mut Client, _: Weak<RefCell<Client>>, _: &Request) {}
 
+/// Ends a worker: its handlers first, so no event queued for them reaches
+/// a closure dropped with the worker.
+#[cfg(target_arch = "wasm32")]
+fn end(worker: &web_sys::Worker) {
+    worker.set_onmessage(None);
+    worker.set_onerror(None);
+    worker.terminate();
+}
+
 #[cfg(target_arch = "wasm32")]
 fn fail(c: &Client, text: &str) {
     c.dispatch
@@ -170,8 +179,11 @@ impl LessonWorker {
     fn crashed(&self) {
         let (dispatch, asked) = {
             let mut c = self.0.borrow_mut();
-            if let Some((worker, ..)) = c.worker.take() {
-                worker.terminate();
+            if let Some(ended) = c.worker.take() {
+                end(&ended.0);
+                // This runs inside the worker's error handler: its closure
+                // is dropped once the handler has returned, not during it.
+                wasm_bindgen_futures::spawn_local(async move { drop(ended) });
             }
             c.held = None;
             c.primed.clear();
@@ -209,7 +221,7 @@ impl LessonWorker {
             let importing = c.asked.values().any(|a| matches!(a, Asked::Import));
             #[cfg(target_arch = "wasm32")]
             if let Some((worker, ..)) = c.worker.take() {
-                worker.terminate();
+                end(&worker);
             }
             #[cfg(target_arch = "wasm32")]
             {
