@@ -7,6 +7,7 @@ use workqueue_go::export::{go, SetUp};
 use workqueue_go::import;
 
 mod common;
+use common::layout;
 
 fn examples() -> Vec<(String, Scenario)> {
     let dir = format!("{}/../../scenarios", env!("CARGO_MANIFEST_DIR"));
@@ -119,32 +120,6 @@ fn the_gofmt_check_sees_a_badly_formatted_file() {
         workqueue_go::export::gofmt_clean("package main\n\nfunc main() {}\n"),
         Err(String::new())
     );
-}
-
-/// A layout fixture's files, named by their path inside it.
-fn layout(name: &str) -> Vec<(String, String)> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/layouts")
-        .join(name);
-    let mut out = Vec::new();
-    let mut dirs = vec![root.clone()];
-    while let Some(d) = dirs.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                dirs.push(p);
-            } else if p.extension().is_some_and(|x| x == "go") || p.ends_with("go.mod") {
-                let rel = p
-                    .strip_prefix(&root)
-                    .unwrap()
-                    .to_string_lossy()
-                    .into_owned();
-                out.push((rel, std::fs::read_to_string(&p).unwrap()));
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 /// Issue 48, item 6: a client-go program comes back as client-go (its

@@ -11,32 +11,8 @@ use serde_json::Value as Json;
 use workqueue_core::{ClientScope, LimiterConfig, QueueKind, MILLISECOND, SECOND};
 use workqueue_go::{import, ImportError, Imported};
 
-/// A fixture's files, named by their path inside it (as `wqsim import DIR`
-/// names them under DIR).
-pub fn layout(name: &str) -> Vec<(String, String)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/layouts")
-        .join(name);
-    let mut out = Vec::new();
-    let mut dirs = vec![root.clone()];
-    while let Some(d) = dirs.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                dirs.push(p);
-            } else if p.extension().is_some_and(|x| x == "go") || p.ends_with("go.mod") {
-                let rel = p
-                    .strip_prefix(&root)
-                    .unwrap()
-                    .to_string_lossy()
-                    .into_owned();
-                out.push((rel, std::fs::read_to_string(&p).unwrap()));
-            }
-        }
-    }
-    out.sort();
-    out
-}
+mod common;
+use common::layout;
 
 fn expected(name: &str) -> Json {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
