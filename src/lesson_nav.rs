@@ -161,6 +161,14 @@ impl Playground {
         let Some(step) = lesson.steps.get(l.step) else {
             return Press::AtEnd;
         };
+        // An audience window says what its presenter's window said.
+        if let Some(told) = l.visit.told.filter(|_| self.mode.audience) {
+            return if l.visit.kept.is_some() {
+                Press::Dwelling
+            } else {
+                told.at(now_ms)
+            };
+        }
         if l.visit.pages.more() {
             return Press::Page;
         }
@@ -188,7 +196,10 @@ impl Playground {
         if waiting {
             return Press::Skipped;
         }
-        if l.dwell_since().is_some_and(|t| now_ms - t < MIN_DWELL_MS) {
+        // (An audience window says "Moving on…" until its presenter's
+        // window has carried the kept press out and says where it went.)
+        let kept_there = self.mode.audience && l.visit.kept.is_some();
+        if kept_there || l.dwell_since().is_some_and(|t| now_ms - t < MIN_DWELL_MS) {
             return Press::Dwelling;
         }
         let last_step = l.step + 1 >= lesson.steps.len();
@@ -349,6 +360,10 @@ impl Playground {
         let Some(at) = self.lesson.as_ref().and_then(|l| l.visit.kept) else {
             return false;
         };
+        // An audience window only shows the press its presenter keeps.
+        if self.mode.audience {
+            return false;
+        }
         let now = at + real_ms.max(0.0);
         if self.next_press(now) == Press::Dwelling {
             if let Some(l) = self.lesson.as_mut() {

@@ -63,6 +63,9 @@ pub struct Visit {
     /// its wait not yet met): kept, with the real instant (ms) it has
     /// reached, and carried out once the step may go on.
     pub kept: Option<f64>,
+    /// In an audience window: what the presenter's window said the next
+    /// press does (it holds the workshop; this window only shows it).
+    pub told: Option<PressFrom>,
 }
 
 /// Where a lesson is, and what was predicted and answered at each step.
@@ -83,7 +86,8 @@ pub struct LessonState {
 }
 
 /// What one press of the clicker does (the Next button says it in words).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Press {
     /// Turned the narration to its next page.
     Page,

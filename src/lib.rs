@@ -210,16 +210,37 @@ pub fn app() -> Html {
             .as_ref()
             .map(|p| (p.id.clone(), p.ticket));
         let pending = state.pending_lesson.clone();
-        let worker = worker.clone();
+        let asker = worker.clone();
         use_effect_with(ticket, move |_| {
             if let Some(p) = pending {
                 match &p.source {
-                    Some((file, text)) => worker.open(file.clone(), text.clone()),
-                    None if lessons::is_built_in(&p.id) => worker.fetch_built_in(&p.id),
+                    Some((file, text)) => asker.open(file.clone(), text.clone()),
+                    None if lessons::is_built_in(&p.id) => asker.fetch_built_in(&p.id),
                     None => {}
                 }
             }
         });
+        // In a room, the course's next lesson is fetched while this one is
+        // shown: the press that opens it then shows it at once, in every
+        // window of the workshop (no stage left over from the last lesson
+        // that jumps when the next one arrives).
+        let room = state.mode.workshop || state.mode.presenter || state.mode.audience;
+        let upcoming = state
+            .lesson
+            .as_ref()
+            .filter(|_| room && state.pending_lesson.is_none())
+            .and_then(|l| state.next_lesson(l.index))
+            .filter(|&i| state.library.get(i).is_none())
+            .and_then(|i| state.library.entries().get(i).map(|e| e.id.clone()))
+            .filter(|id| lessons::is_built_in(id));
+        {
+            let worker = worker.clone();
+            use_effect_with(upcoming, move |id| {
+                if let Some(id) = id {
+                    worker.fetch_built_in(id);
+                }
+            });
+        }
         // `?lesson-file=path`: a trainer's file from this site.
         let d = state.dispatcher();
         let reopened = reloaded.is_some();

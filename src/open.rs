@@ -228,8 +228,8 @@ impl Playground {
                     ls.answers[step] = lessons::answer(&lesson, step);
                     // What the presenter's window said of this step while
                     // the lesson was on its way.
-                    if let Some(ui) = self.pending_ui.take() {
-                        ui.apply(&mut ls);
+                    if let Some((ui, at)) = self.pending_ui.take() {
+                        ui.apply(&mut ls, at);
                     }
                     self.lesson = Some(ls);
                 }

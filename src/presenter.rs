@@ -76,14 +76,13 @@ impl Remote {
 }
 
 impl Playground {
-    /// The workshop as this window holds it.
-    pub fn mirror(&self) -> Mirror {
+    /// The workshop as this window holds it at real instant `now_ms`.
+    pub fn mirror(&self, now_ms: f64) -> Mirror {
         Mirror {
             shared: share::to_json(&self.shared()),
-            lesson: self
-                .lesson
-                .as_ref()
-                .map(|l| LessonUi::of(l, self.playback.until_wait)),
+            lesson: self.lesson.as_ref().map(|l| {
+                LessonUi::of(l, self.press_from(now_ms), self.playback.until_wait, now_ms)
+            }),
             clock: self.clock(),
             course: self.course.as_ref().map(|c| c.to_vec()),
             blank: self.blank,
@@ -93,16 +92,15 @@ impl Playground {
     /// What changes the workshop, without the instant (which the clock
     /// says) or a lesson file's text (which never changes under a step):
     /// a new one is sent when it differs.
-    pub fn mirror_signature(&self) -> String {
+    pub fn mirror_signature(&self, now_ms: f64) -> String {
         let mut shared = self.shared();
         shared.at = Instant::T0;
         if let Some(l) = &mut shared.lesson {
             l.text = None;
         }
-        let lesson = self
-            .lesson
-            .as_ref()
-            .map(|l| LessonUi::of(l, self.playback.until_wait));
+        let lesson = self.lesson.as_ref().map(|l| {
+            LessonUi::of(l, self.press_from(now_ms), self.playback.until_wait, now_ms).untimed()
+        });
         format!(
             "{}|{}|{}|{}|{:?}|{}",
             share::to_json(&shared),
@@ -126,8 +124,9 @@ impl Playground {
     /// This window made to show `m`: the same run (rebuilt only when the
     /// scenario, the lesson step or past inputs differ; new inputs are
     /// recorded at their instants), the same lesson step with what was
-    /// predicted there, and the same instant.
-    pub fn follow(&mut self, m: Mirror) -> Result<(), String> {
+    /// predicted there, and the same instant; received at real instant
+    /// `now_ms`.
+    pub fn follow(&mut self, m: Mirror, now_ms: f64) -> Result<(), String> {
         let theirs: Shared = share::read(&m.shared).map_err(|e| e.to_string())?;
         let mine = self.shared();
         let step = |s: &Shared| s.lesson.as_ref().map(|l| (l.id.clone(), l.step));
@@ -153,9 +152,9 @@ impl Playground {
         next.blank = m.blank;
         next.playback.until_wait = m.lesson.as_ref().is_some_and(|ui| ui.until_wait);
         match (m.lesson, next.lesson.as_mut()) {
-            (Some(ui), Some(l)) => ui.apply(l),
+            (Some(ui), Some(l)) => ui.apply(l, now_ms),
             // The lesson is still on its way: its step's state waits for it.
-            (ui, None) => next.pending_ui = ui,
+            (ui, None) => next.pending_ui = ui.map(|ui| (ui, now_ms)),
             (None, Some(_)) => {}
         }
         next.follow_clock(m.clock);

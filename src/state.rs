@@ -110,7 +110,8 @@ pub enum Action {
     /// This window becomes the presenter's (an audience window opens).
     Present,
     /// The presenter's workshop, for this window to show (see [`crate::presenter`]).
-    Follow(Box<crate::workshop::Mirror>),
+    /// The presenter's state, received at a real instant (ms).
+    Follow(Box<crate::workshop::Mirror>, f64),
     /// The presenter's clock while it plays.
     FollowClock(crate::workshop::Clock),
     /// An audience window's narration takes this many pages.
@@ -201,7 +202,7 @@ pub struct Playground {
     pub outbox: Vec<(u64, crate::workshop::Remote)>,
     /// What the presenter's window said of a lesson step that has not
     /// arrived here yet: put on it when it does.
-    pub pending_ui: Option<crate::workshop::LessonUi>,
+    pub pending_ui: Option<(crate::workshop::LessonUi, f64)>,
 }
 
 /// Two states are the same page while no action changed what shows: `rev`

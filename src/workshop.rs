@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 use workqueue_core::{Input, Instant};
 
-use crate::lesson_state::LessonState;
+use crate::lesson_state::{LessonState, Press, PressFrom, MIN_DWELL_MS};
 
 /// Which window this is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -62,8 +62,21 @@ pub struct LessonUi {
     pub guesses: Vec<Option<String>>,
     pub answers: Vec<Option<String>>,
     pub asked: bool,
-    pub revealed: bool,
-    pub played: bool,
+    /// How long before the message (real ms) the answer was shown and the
+    /// scene started: every window times the clicker's dwell from them
+    /// (each window's real clock has its own origin, so no instant travels).
+    pub revealed_ms_ago: Option<f64>,
+    pub played_ms_ago: Option<f64>,
+    /// A press waits in the presenter's window for the dwell to end: the
+    /// audience's Next says so ("Moving on…") at once.
+    #[serde(default)]
+    pub kept: bool,
+    /// What the presenter's next press does, and while it dwells, how much
+    /// longer (ms, when sent) and what it does after.
+    #[serde(default)]
+    pub press: Option<Press>,
+    #[serde(default)]
+    pub dwell: Option<(f64, Press)>,
     pub page: usize,
     /// The prediction being typed in the presenter's window, so the room
     /// sees it as it is typed.
@@ -131,22 +144,37 @@ pub fn decode(text: &str) -> Option<Message> {
 }
 
 impl LessonUi {
-    pub fn of(l: &LessonState, until_wait: bool) -> LessonUi {
+    /// The step as this window holds it at real instant `now_ms`.
+    pub fn of(l: &LessonState, press: PressFrom, until_wait: bool, now_ms: f64) -> LessonUi {
+        let ago = |at: Option<f64>| at.map(|t| (now_ms - t).max(0.0));
         LessonUi {
             guesses: l.guesses.clone(),
             answers: l.answers.clone(),
             asked: l.visit.asked,
-            revealed: l.visit.revealed_at.is_some(),
-            played: l.visit.played_at.is_some(),
+            revealed_ms_ago: ago(l.visit.revealed_at),
+            played_ms_ago: ago(l.visit.played_at),
+            kept: l.visit.kept.is_some(),
+            press: Some(press.press),
+            dwell: press
+                .dwell
+                .map(|(since, then)| ((since + MIN_DWELL_MS - now_ms).max(0.0), then)),
             page: l.visit.pages.at,
             draft: l.visit.draft.clone(),
             until_wait,
         }
     }
 
-    /// Onto this window's lesson (its real instants are its own: only
-    /// whether a thing happened travels).
-    pub fn apply(self, l: &mut LessonState) {
+    /// What changes the step, without the times that grow by themselves.
+    pub fn untimed(mut self) -> LessonUi {
+        self.revealed_ms_ago = self.revealed_ms_ago.map(|_| 0.0);
+        self.played_ms_ago = self.played_ms_ago.map(|_| 0.0);
+        self.dwell = self.dwell.map(|(_, then)| (0.0, then));
+        self
+    }
+
+    /// Onto this window's lesson, received at this window's real instant
+    /// `now_ms`: the presenter's times become this window's own.
+    pub fn apply(self, l: &mut LessonState, now_ms: f64) {
         if self.guesses.len() == l.guesses.len() {
             l.guesses = self.guesses;
         }
@@ -154,16 +182,16 @@ impl LessonUi {
             l.answers = self.answers;
         }
         l.visit.asked = self.asked;
-        l.visit.revealed_at = match (self.revealed, l.visit.revealed_at) {
-            (true, Some(t)) => Some(t),
-            (true, None) => Some(0.0),
-            (false, _) => None,
-        };
-        l.visit.played_at = match (self.played, l.visit.played_at) {
-            (true, Some(t)) => Some(t),
-            (true, None) => Some(0.0),
-            (false, _) => None,
-        };
+        l.visit.revealed_at = self.revealed_ms_ago.map(|ago| now_ms - ago);
+        l.visit.played_at = self.played_ms_ago.map(|ago| now_ms - ago);
+        // Only shown here: the presenter's window carries the press out.
+        l.visit.kept = self.kept.then_some(now_ms);
+        l.visit.told = self.press.map(|press| PressFrom {
+            press,
+            dwell: self
+                .dwell
+                .map(|(left, then)| (now_ms + left - MIN_DWELL_MS, then)),
+        });
         l.visit.pages.at = self.page;
         // A guess typed on the projector stays until the presenter's
         // window types one too.

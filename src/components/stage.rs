@@ -316,7 +316,7 @@ pub(super) fn bucket_gauge(b: &BucketView) -> Html {
         <div class={classes!("gauge", (b.debt() > 0.0).then_some("in-debt"))} role="meter" aria-label={name} aria-valuemin={format!("-{}", b.burst * 100)} aria-valuemax={b.burst.to_string()} aria-valuenow={format!("{:.2}", b.tokens)} data-testid="bucket-gauge">
             <div class="tube" aria-hidden="true">
                 { drip.unwrap_or_default() }
-                <div class="tokens-zone"><div class="fill" style={format!("height:{tokens_pct:.1}%")}></div><span class="tick top">{ b.burst }</span></div>
+                <div class="tokens-zone"><div class="fill" style={format!("--f:{:.3}", tokens_pct / 100.0)}></div><span class="tick top">{ b.burst }</span></div>
                 <div class="zero"><span class="tick">{"0"}</span></div>
                 <div class="debt-zone"><div class="debt" style={format!("height:{debt_pct:.1}%")}></div><span class="tick bottom">{ format!("-{}", format::count(b.burst as u64 * 100)) }</span></div>
             </div>

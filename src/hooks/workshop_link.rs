@@ -48,13 +48,13 @@ pub fn use_workshop_link(context: &PlaygroundContext) {
     }
     // The presenter says each change as it happens.
     // (Not while a lesson is on its way: the state would say none is open.)
-    let signature =
-        (state.mode.presenter && state.pending_lesson.is_none()).then(|| state.mirror_signature());
+    let signature = (state.mode.presenter && state.pending_lesson.is_none())
+        .then(|| state.mirror_signature(crate::hooks::now_ms()));
     {
         let (channel, context, speaking) = (channel.clone(), context.clone(), speaking.clone());
         use_effect_with(signature, move |signature| {
             if signature.is_some() && *speaking.borrow() {
-                let mirror = context.read().mirror();
+                let mirror = context.read().mirror(crate::hooks::now_ms());
                 post(channel.borrow().as_ref(), &Message::State(mirror));
             }
         });
@@ -97,7 +97,9 @@ impl Link {
             let context = context.clone();
             move || {
                 let s = context.read();
-                s.pending_lesson.is_none().then(|| s.mirror())
+                s.pending_lesson
+                    .is_none()
+                    .then(|| s.mirror(crate::hooks::now_ms()))
             }
         };
         let location = web_sys::window()?.location();
@@ -127,14 +129,16 @@ impl Link {
                             post(Some(&channel), &Message::State(m));
                         }
                     }
-                    (Role::Audience, Message::State(m)) => d.dispatch(Action::Follow(Box::new(m))),
+                    (Role::Audience, Message::State(m)) => {
+                        d.dispatch(Action::Follow(Box::new(m), crate::hooks::now_ms()))
+                    }
                     (Role::Audience, Message::Clock(c)) => d.dispatch(Action::FollowClock(c)),
                     (Role::Presenter, Message::Do(remote)) => {
                         d.dispatch(remote.action(crate::hooks::now_ms()))
                     }
                     (Role::Presenter, Message::State(m)) if !*speaking.borrow() => {
                         *speaking.borrow_mut() = true;
-                        d.dispatch(Action::Follow(Box::new(m)))
+                        d.dispatch(Action::Follow(Box::new(m), crate::hooks::now_ms()))
                     }
                     _ => {}
                 }
@@ -163,7 +167,10 @@ impl Link {
                 }
                 ticks.set(ticks.get().wrapping_add(1));
                 if ticks.get() % STATE_EVERY == 0 {
-                    post(Some(&channel), &Message::State(s.mirror()));
+                    post(
+                        Some(&channel),
+                        &Message::State(s.mirror(crate::hooks::now_ms())),
+                    );
                 } else if s.playback.playing {
                     post(Some(&channel), &Message::Clock(s.clock()));
                 }

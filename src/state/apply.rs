@@ -252,7 +252,7 @@ impl Playground {
                 self.mode.audience = false;
                 self.mode.workshop = false;
             }
-            Action::Follow(mirror) => match self.follow(*mirror) {
+            Action::Follow(mirror, now_ms) => match self.follow(*mirror, now_ms) {
                 Ok(()) => {}
                 Err(e) => {
                     self.notice = Notice::error(format!(

@@ -79,8 +79,8 @@ export async function watchShift(page) {
       for (const e of entries) {
         if (e.hadRecentInput) continue;
         window.__wqShift += e.value;
-        // What moved, for the failure message.
-        for (const s of e.sources) window.__wqShifted.push(`${name(s.node)} ${Math.round(s.previousRect.top)}->${Math.round(s.currentRect.top)}`);
+        // What moved, for the failure message: the largest shifts first.
+        for (const s of e.sources) window.__wqShifted.push([e.value, `${name(s.node)} ${Math.round(s.previousRect.top)}->${Math.round(s.currentRect.top)} (${e.value.toFixed(3)})`]);
       }
     };
     window.__wqObserver = new PerformanceObserver((list) => window.__wqCount(list.getEntries()));
@@ -91,7 +91,7 @@ export async function watchShift(page) {
 // busy, are counted now: a shift is never put down to the wrong view.)
 const flush = () => window.__wqObserver && window.__wqCount(window.__wqObserver.takeRecords());
 export const takeShift = (page) => page.evaluate(`(${flush})(); (() => { const s = window.__wqShift || 0; window.__wqShift = 0; window.__wqShifted = []; return s; })()`);
-export const shifted = (page) => page.evaluate(`(${flush})(); (window.__wqShifted || []).slice(0, 6).join('; ')`);
+export const shifted = (page) => page.evaluate(`(${flush})(); (window.__wqShifted || []).sort((a, b) => b[0] - a[0]).slice(0, 6).map((s) => s[1]).join('; ')`);
 
 // Whether the virtual clock holds while the step's question is open.
 export async function clockHolds(page, ms = 1500) {

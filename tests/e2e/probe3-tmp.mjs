@@ -1,0 +1,11 @@
+import { serve, launch } from './harness.mjs';
+const { server, url } = await serve(); const browser = await launch();
+const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+const p = await context.newPage();
+await p.goto(`${url}/example-lesson.md`);
+const a = await context.newPage();
+await a.goto(`${url}/example-lesson.md`);
+const probe = (pg) => pg.evaluate(() => new Promise((r) => { let n = 0; const t0 = performance.now(); const f = () => { n++; if (performance.now() - t0 < 1000) requestAnimationFrame(f); }; requestAnimationFrame(f); setTimeout(() => r(`${document.visibilityState} hasFocus=${document.hasFocus()} rAF/s=${n}`), 1000); }));
+console.log('p', await probe(p), 'a', await probe(a));
+console.log(await Promise.all([probe(p), probe(a)]));
+await browser.close(); server.close();
