@@ -11,6 +11,10 @@ cd "$(dirname "$0")/.."
 . scripts/setup.sh
 wq_setup || exit 1
 
+# A fresh checkout builds everything once: incremental builds' bookkeeping
+# only slows that down.
+if [ -n "${CI:-}" ]; then export CARGO_INCREMENTAL=0; fi
+
 passed=0; failed=0; failures=()
 stage() {
   local name="$1"; shift

@@ -269,7 +269,7 @@ impl Playground {
     }
 
     /// The press [`Playground::next_press`] names, done now.
-    fn carry_out_press(&mut self, now_ms: f64) -> Press {
+    pub(crate) fn carry_out_press(&mut self, now_ms: f64) -> Press {
         const PREDICT_FIRST: &str =
             "Type a prediction, or press Next again to reveal the answer without one.";
         let press = self.next_press(now_ms);

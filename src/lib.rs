@@ -274,7 +274,7 @@ pub fn app() -> Html {
             Callback::from(move |_| context.read().current_scenario())
         })
     };
-    hooks::use_ticker(state.dispatcher());
+    hooks::use_ticker(state.dispatcher(), state.mode.presenter);
     hooks::use_keyboard(
         state.dispatcher(),
         state.mode.workshop || state.mode.audience || state.mode.presenter,

@@ -53,7 +53,7 @@ impl Remote {
     /// instant `now_ms` (a clicker's dwell is timed in one window only).
     pub fn action(self, now_ms: f64) -> Action {
         match self {
-            Remote::Next => Action::LessonNext(now_ms),
+            Remote::Next => Action::LessonNextRemote(now_ms),
             Remote::Back => Action::LessonBack,
             Remote::Reveal { guess } => Action::Reveal(guess, now_ms),
             Remote::TogglePlay => Action::TogglePlay,
@@ -128,6 +128,7 @@ impl Playground {
     /// `now_ms`.
     pub fn follow(&mut self, m: Mirror, now_ms: f64) -> Result<(), String> {
         let theirs: Shared = share::read(&m.shared).map_err(|e| e.to_string())?;
+        let blank_asked = self.blank_asked;
         let mine = self.shared();
         let step = |s: &Shared| s.lesson.as_ref().map(|l| (l.id.clone(), l.step));
         let known = mine.inputs.len();
@@ -149,7 +150,9 @@ impl Playground {
         let next = self;
         next.selected = theirs.selected.clone();
         next.course = m.course.map(std::rc::Rc::new);
-        next.blank = m.blank;
+        // A blank key pressed here holds until the presenter's state agrees.
+        next.blank_asked = blank_asked.filter(|&asked| asked != m.blank);
+        next.blank = next.blank_asked.unwrap_or(m.blank);
         next.playback.until_wait = m.lesson.as_ref().is_some_and(|ui| ui.until_wait);
         match (m.lesson, next.lesson.as_mut()) {
             (Some(ui), Some(l)) => ui.apply(l, now_ms),
@@ -158,6 +161,15 @@ impl Playground {
             (None, Some(_)) => {}
         }
         next.follow_clock(m.clock);
+        // The step's set-up is played out now, not over the next frames:
+        // the projector shows the step whole at once, as its presenter's
+        // window does (at most this many frames' work in one).
+        const SETTLE_FRAMES: usize = 40;
+        for _ in 0..SETTLE_FRAMES {
+            if next.timeline.catch_up() {
+                break;
+            }
+        }
         Ok(())
     }
 

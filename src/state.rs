@@ -59,6 +59,9 @@ pub enum Action {
     /// The clicker's next press (PageDown, `n`, the Next button), at this
     /// real instant (ms): the next visible thing (see [`Playground::next_press`]).
     LessonNext(f64),
+    /// A press made in an audience window, carried out in the presenter's
+    /// (the audience window applied the double-press rule on its own clock).
+    LessonNextRemote(f64),
     /// The previous step, across lessons too (PageUp, `p`).
     LessonBack,
     /// A clicker's blank-screen key (`b`, `.`): the projector goes black, or
@@ -184,6 +187,10 @@ pub struct Playground {
     pub focus_guess: u64,
     /// The projector is blanked (a clicker's `b` or `.`).
     pub blank: bool,
+    /// An audience window's blank key, shown at once and kept until its
+    /// presenter's state says the same (a state sent before the key must
+    /// not undo it).
+    pub blank_asked: Option<bool>,
     /// A lesson asked for before the library arrived.
     pub pending_lesson: Option<crate::lesson_state::PendingLesson>,
     /// A lesson file that was refused: shown beside its text.
@@ -264,6 +271,7 @@ impl Playground {
             provider: Provider::default(),
             focus_guess: 0,
             blank: false,
+            blank_asked: None,
             other_run: None,
             pending_lesson: None,
             refused_lesson: None,

@@ -243,7 +243,12 @@ fn totals(t: &TotalsView) -> Html {
         .map(|(what, qps)| format!(", against the {qps}/s that {what} allows"));
     html! {
         <div class="manager-totals">
-            <p class="total-rate" data-testid="total-rate">{ rate_text }{ against.unwrap_or_default() }</p>
+            // (Stacked with the longest it says, so the lines below stay put
+            // on a projector when the first second has passed.)
+            { super::stack::stacked(0, vec![
+                html! { <p class="total-rate" data-testid="total-rate">{ rate_text }{ against.clone().unwrap_or_default() }</p> },
+                html! { <p class="total-rate">{ format!("All {controllers} controllers: 0000.0 reconciles/s over the last second") }{ against.unwrap_or_default() }</p> },
+            ]) }
             { if ended { html! {
                 <p class="run-ended" role="status" data-testid="run-ended">{ format!("The run ended at {}, the length it was set to. Restart plays it again.", format::clock(end)) }</p>
             } } else { html! {} } }

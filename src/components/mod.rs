@@ -24,6 +24,7 @@ pub mod provider_panel;
 pub mod queue_switch;
 pub mod settings_panel;
 pub mod side;
+pub mod stack;
 pub mod stage;
 pub mod summary;
 pub mod toolbar;

@@ -324,17 +324,27 @@ pub(super) fn bucket_gauge(b: &BucketView) -> Html {
                 <p class="big" data-testid="tokens">{ format!("{:.1}", b.tokens) }<small>{ format!(" / {} tokens", b.burst) }</small></p>
                 <p>{ format!("{name}: refills {}/s", b.qps) }</p>
                 { match every {
-                    Some(every) if b.debt() > 0.0 && b.waiting_on_bucket > 0 => html! {
-                        <p class="drip-text" data-testid="drip-text">{ format!("+1 token every {every}, taken at once by the next waiting key") }</p>
-                    },
-                    Some(every) if b.tokens < b.burst as f64 => html! { <p class="drip-text">{ format!("+1 token every {every}") }</p> },
-                    _ => html! {},
-                } }
-                { match &next {
-                    Some(next) if b.debt() > 0.0 => html! { <p class="debt-text" data-testid="debt">{ format!("in debt by {}", format::count(b.debt().ceil() as u64)) }<br/>{ format!("next free token in {next}") }</p> },
-                    Some(next) => html! { <p>{ format!("next free token in {next}") }</p> },
+                    Some(every) => {
+                        let taken = b.debt() > 0.0 && b.waiting_on_bucket > 0;
+                        let shown = if taken { 0 } else if b.tokens < b.burst as f64 { 1 } else { 2 };
+                        super::stack::stacked(shown, vec![
+                            html! { <p class="drip-text" data-testid={(shown == 0).then_some("drip-text")}>{ format!("+1 token every {every}, taken at once by the next waiting key") }</p> },
+                            html! { <p class="drip-text">{ format!("+1 token every {every}") }</p> },
+                            html! { <p></p> },
+                        ])
+                    }
                     None => html! {},
                 } }
+                {{
+                    let debt = format::count(b.debt().ceil() as u64);
+                    let next_in = next.clone().unwrap_or_else(|| "-".into());
+                    let shown = match &next { Some(_) if b.debt() > 0.0 => 0, Some(_) => 1, None => 2 };
+                    super::stack::stacked(shown, vec![
+                        html! { <p class="debt-text" data-testid={(shown == 0).then_some("debt")}>{ format!("in debt by {debt}") }<br/>{ format!("next free token in {next_in}") }</p> },
+                        html! { <p>{ format!("next free token in {next_in}") }</p> },
+                        html! { <p></p> },
+                    ])
+                }}
                 { if b.owner == BucketOwner::Client { html! {} } else { html! {
                     <p data-testid="on-bucket">{ format!("{} key(s) waiting on the bucket", format::count(b.waiting_on_bucket as u64)) }</p>
                 } } }

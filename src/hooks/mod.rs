@@ -54,19 +54,24 @@ pub fn narrow() -> bool {
 /// paints. A hidden tab gets no frames; the reducer caps each tick, so the
 /// run pauses there instead of leaping.
 #[hook]
-pub fn use_ticker(dispatch: Dispatcher) {
-    use_effect_with((), move |_| {
+pub fn use_ticker(dispatch: Dispatcher, presenter: bool) {
+    use_effect_with(presenter, move |&presenter| {
         let running = Rc::new(Cell::new(true));
         // The callback asks for the next frame itself, so it holds itself.
         let slot: FrameSlot = Rc::new(RefCell::new(None));
         let again = slot.clone();
         let alive = running.clone();
-        let last = Cell::new(None::<f64>);
+        let timer_dispatch = dispatch.clone();
+        // The last tick's instant (ms), from a frame or from the timer.
+        let last = Rc::new(Cell::new(None::<f64>));
+        let seen = last.clone();
         *slot.borrow_mut() = Some(Closure::new(move |t: f64| {
             if !alive.get() {
                 return; // unmounted: no next frame (the closure stays, unused)
             }
-            let prev = last.replace(Some(t)).unwrap_or(t);
+            let prev = seen.replace(Some(t)).unwrap_or(t);
+            // (A timer's tick may have come between two frames.)
+            let prev = prev.min(t);
             // The reducer runs inside `dispatch`: timed here, it fits the
             // next frames' work to this device (the reducer reads no clock).
             let started = now_ms();
@@ -79,9 +84,32 @@ pub fn use_ticker(dispatch: Dispatcher) {
         if let Some(f) = slot.borrow().as_ref() {
             request_frame(f);
         }
-        move || running.set(false)
+        // A presenter's window the browser paints seldom (behind the
+        // projector's window the trainer works in) still holds the workshop
+        // and moves it on: when no frame came for a while, a timer ticks in
+        // its place.
+        let beat = slot.clone();
+        let fallback = presenter.then(|| {
+            gloo_timers::callback::Interval::new(FALLBACK_MS, move || {
+                let now = now_ms();
+                let prev = last.get().unwrap_or(now);
+                if now - prev >= 2.0 * FALLBACK_MS as f64 && beat.borrow().is_some() {
+                    last.set(Some(now));
+                    let started = now_ms();
+                    timer_dispatch.dispatch(Action::Tick(now - prev));
+                    timer_dispatch.dispatch(Action::FrameWork(now_ms() - started));
+                }
+            })
+        });
+        move || {
+            running.set(false);
+            drop(fallback);
+        }
     });
 }
+
+/// How often (ms) the ticker checks that frames still come.
+const FALLBACK_MS: u32 = 50;
 
 /// The frame callback, held where it can ask for the next frame.
 type FrameSlot = Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>;

@@ -24,6 +24,17 @@ impl Playground {
             return false;
         }
         if self.mode.audience {
+            // A nervous double press is one press here, on this window's
+            // clock (the presenter's receives them at its own pace).
+            if let (Action::LessonNext(now_ms), Some(l)) = (&action, self.lesson.as_mut()) {
+                let double = l.pressed_at.is_some_and(|t| {
+                    (0.0..crate::lesson_state::DOUBLE_PRESS_MS).contains(&(now_ms - t))
+                });
+                if double {
+                    return false;
+                }
+                l.pressed_at = Some(*now_ms);
+            }
             // The presenter's window holds the workshop: what is done here
             // is done there, and comes back with its state.
             if let Some(remote) = crate::workshop::Remote::of(&action) {
@@ -40,6 +51,12 @@ impl Playground {
                     (remote, _) => remote,
                 };
                 self.send(remote);
+                // A blank screen answers its key at once on the projector
+                // (the presenter's state then says the same).
+                if let Action::Blank | Action::Unblank = action {
+                    self.blank = matches!(action, Action::Blank);
+                    self.blank_asked = Some(self.blank);
+                }
                 return true;
             }
             if let Action::NarrationPages(pages) = action {
@@ -207,6 +224,9 @@ impl Playground {
                 if let Some(p) = self.pending_lesson.take() {
                     self.notice = Notice::info(format!("Stopped opening the lesson {}.", p.id));
                 }
+            }
+            Action::LessonNextRemote(now_ms) => {
+                self.carry_out_press(now_ms);
             }
             Action::LessonNext(now_ms) => {
                 let press = self.clicker_next(now_ms);

@@ -61,6 +61,7 @@ export async function measure(page) {
     out.lesson = panel?.getAttribute('aria-label') || '';
     out.asking = !!document.querySelector('[data-testid="guess"]');
     out.clock = document.querySelector('[data-testid="clock"]')?.textContent || '';
+    out.now = document.querySelector('[data-stage]')?.getAttribute('data-now') ?? '';
     // What a press can change: the panel's words and state, the stage, the clock.
     const stage = document.querySelector('[data-stage]');
     out.seen = [panel?.innerText, next?.dataset.press, next?.textContent, stage?.getAttribute('data-now'), stage?.innerText?.length, out.clock, !!document.querySelector('[data-testid="blank-screen"]')].join('|');
