@@ -190,3 +190,6 @@ impl Playground {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -54,7 +54,8 @@ impl Playground {
                 // A blank screen answers its key at once on the projector
                 // (the presenter's state then says the same).
                 if let Action::Blank | Action::Unblank = action {
-                    self.blank = matches!(action, Action::Blank);
+                    // (`Blank` turns it over, as in the presenter's window.)
+                    self.blank = matches!(action, Action::Blank) && !self.blank;
                     self.blank_asked = Some(self.blank);
                 }
                 return true;
