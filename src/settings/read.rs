@@ -17,11 +17,12 @@ impl Settings {
             out.set(Field::Qps, qps.to_string());
             out.set(Field::Burst, burst.to_string());
         };
+        // (Crossplane's too: a provider of today runs the priority queue.)
+        out.queue = s.controllers[0].queue;
         if let Some(cp) = &s.crossplane {
             out.preset = Preset::Crossplane;
             out.set(Field::Rate, cp.max_reconcile_rate.to_string());
         } else {
-            out.queue = s.controllers[0].queue;
             match &s.first().limiter() {
                 LimiterConfig::DefaultController => out.preset = Preset::ClientGoDefault,
                 LimiterConfig::Exponential { base_ns, max_ns } => {

@@ -145,3 +145,16 @@ fn settings_round_trip_through_a_scenario() {
     };
     assert_eq!(max_wait_ns, 2 * SECOND);
 }
+
+/// A Crossplane run on the priority queue (a provider of today) reads as
+/// one: the stage's version switch shows the queue the run is on.
+#[test]
+fn a_crossplane_run_keeps_the_queue_it_is_on() {
+    for queue in [QueueKind::ClientGo, QueueKind::Priority] {
+        let mut s = Settings::default().to_scenario().unwrap();
+        s.crossplane = Some(workqueue_core::CrossplaneConfig::note_2021(10));
+        s.controllers[0].queue = queue;
+        let read = Settings::from_scenario(&s);
+        assert_eq!((read.preset, read.queue), (Preset::Crossplane, queue));
+    }
+}
