@@ -27,6 +27,7 @@ impl Playground {
             },
         };
         p.mode = mode;
+        p.reopen_unanswered_question();
         // `?lessons=herd,forget-done,provider`: the room's course, in order.
         if let Some(list) = param("lessons") {
             let ids: Vec<String> = list
@@ -77,6 +78,7 @@ impl Playground {
                 let mut p = Playground::from_shared(shared);
                 p.mode = self.mode;
                 p.course = self.course;
+                p.reopen_unanswered_question();
                 p
             }
             Err(e) => Playground {
@@ -200,6 +202,31 @@ impl Playground {
         self.resolve_pending_lesson();
     }
 
+    /// In a room (a workshop, a presenter's window), a question not answered
+    /// yet opens at its step's set-up instant however the run was left: a
+    /// reload after Play would otherwise show the scene's answer under the
+    /// question. (A link shared from the free page keeps its run as it was.)
+    pub fn reopen_unanswered_question(&mut self) {
+        if !(self.mode.workshop || self.mode.presenter) {
+            return;
+        }
+        let Some(l) = &self.lesson else { return };
+        let Some(lesson) = self.library.get(l.index) else {
+            return;
+        };
+        let asks = lesson
+            .steps
+            .get(l.step)
+            .is_some_and(|s| s.question.is_some());
+        if asks && l.guess().is_none() {
+            let (index, step, visit) = (l.index, l.step, l.visit.clone());
+            self.enter_step(index, step);
+            if let Some(l) = self.lesson.as_mut() {
+                l.visit = visit;
+            }
+        }
+    }
+
     /// Opens the lesson at `index` at `step` (from 1), or waits for it.
     pub fn start_lesson(&mut self, index: usize, step: usize) {
         if let Some(id) = self.library.entries().get(index).map(|e| e.id.clone()) {
@@ -232,6 +259,7 @@ impl Playground {
                         ui.apply(&mut ls, at);
                     }
                     self.lesson = Some(ls);
+                    self.reopen_unanswered_question();
                 }
             }
             // The worker reads it: a built-in file, or the text given.

@@ -371,7 +371,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                                 Some(outcome) => format!("Choose {}", outcome_name(outcome)),
                                 None => "Next →".to_string(),
                             },
-                            Press::Skipped => "Skip to the end of the scene ⏭".to_string(),
+                            Press::Skipped => "Skip to the end of the scene »".to_string(),
                             Press::Dwelling if ls.visit.kept.is_some() => "Moving on…".to_string(),
                             _ if shown.at_end => "Last step".to_string(),
                             _ if ls.step + 1 >= lesson.steps.len() => "Next lesson →".to_string(),

@@ -148,7 +148,7 @@ pub fn presenter_panel(props: &PresenterProps) -> Html {
         Press::Revealed => "Reveal",
         Press::Played => "▶ Play the step",
         Press::Decided => "Choose the result",
-        Press::Skipped => "Skip to the end of the scene ⏭",
+        Press::Skipped => "Skip to the end of the scene »",
         Press::Dwelling => "Moving on…",
         Press::Moved => "Next →",
         Press::AtEnd => "The end",

@@ -190,6 +190,15 @@ pub fn use_keyboard(dispatch: Dispatcher, room: bool) {
             let action = match key.as_str() {
                 "b" | "B" | "." if room => Action::Blank,
                 "Escape" if room => {
+                    // (And out of a field the trainer clicked into: the
+                    // clicker's `b` and `.` blank the screen again.)
+                    if let Some(el) = web_sys::window()
+                        .and_then(|w| w.document())
+                        .and_then(|d| d.active_element())
+                        .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok())
+                    {
+                        let _ = el.blur();
+                    }
                     dispatch.dispatch(Action::Unblank);
                     Action::Select(None)
                 }

@@ -101,3 +101,59 @@ fn a_blank_key_on_the_projector_holds_until_the_presenter_agrees() {
     audience.apply(Action::Follow(Box::new(before), 40.0));
     assert!(!audience.blank, "then its state rules again");
 }
+
+/// On a blank screen the clicker's Next or Back shows the screen again and
+/// moves nothing: the room never misses a step it could not see.
+#[test]
+fn next_on_a_blank_screen_shows_it_and_moves_nothing() {
+    for link in [
+        "?workshop=1&lesson=sets&step=2",
+        "?presenter=room&lesson=herd&step=2",
+    ] {
+        let mut p = Playground::from_url(link, "");
+        let at = |p: &Playground| {
+            let l = p.lesson.as_ref().unwrap();
+            (l.step, l.visit.asked, l.visit.pages.at)
+        };
+        let before = at(&p);
+        for press in [
+            Action::LessonNext(1000.0),
+            Action::LessonNextRemote(2000.0),
+            Action::LessonBack,
+        ] {
+            p.apply(Action::Blank);
+            assert!(p.blank, "{link}");
+            p.apply(press);
+            assert!(!p.blank, "{link}: shown again");
+            assert_eq!(at(&p), before, "{link}: nothing moved");
+        }
+        p.apply(Action::LessonNext(3000.0));
+        assert_ne!(at(&p), before, "{link}: then Next moves on");
+    }
+}
+
+/// A workshop reloaded after its question's scene was played (the answer
+/// lost with the page) asks the question again at its set-up's instant, not
+/// over the scene that answers it; a free page's link keeps its run.
+#[test]
+fn a_reloaded_question_opens_at_its_set_up_instant_in_a_room() {
+    let link = "?workshop=1&lesson=herd&step=2";
+    let mut p = Playground::from_url(link, "");
+    let opened = p.now();
+    p.apply(Action::Play);
+    for _ in 0..60 {
+        p.apply(Action::Tick(1000.0 / 60.0));
+    }
+    p.apply(Action::Seek(opened + 2 * workqueue_core::SECOND));
+    assert!(p.now() > opened);
+    let saved = Ok(p.shared());
+    let room = Playground::from_url(link, "").reloaded(saved.clone());
+    assert_eq!(
+        room.now(),
+        opened,
+        "the room's reload asks at the set-up instant"
+    );
+    assert!(room.holds_for_prediction());
+    let free = Playground::from_url("?lesson=herd&step=2", "").reloaded(saved);
+    assert_eq!(free.now(), p.now(), "a free page keeps the run as it was");
+}

@@ -18,6 +18,16 @@ impl Playground {
     }
 
     fn change(&mut self, action: Action) -> bool {
+        // On a blank screen a clicker's Next or Back shows the screen again
+        // and moves nothing the room has not seen.
+        let action = match action {
+            Action::LessonNext(_) | Action::LessonNextRemote(_) | Action::LessonBack
+                if self.blank =>
+            {
+                Action::Unblank
+            }
+            action => action,
+        };
         if let Action::FrameWork(work_ms) = action {
             // Nothing on screen changes: no render.
             self.timeline.fit_budget(work_ms);
