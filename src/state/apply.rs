@@ -35,11 +35,14 @@ impl Playground {
         }
         if self.mode.audience {
             // A nervous double press is one press here, on this window's
-            // clock (the presenter's receives them at its own pace).
+            // clock (the presenter's receives them at its own pace); a press
+            // after typing the room's guess reveals it, however soon.
             if let (Action::LessonNext(now_ms), Some(l)) = (&action, self.lesson.as_mut()) {
-                let double = l.pressed_at.is_some_and(|t| {
-                    (0.0..crate::lesson_state::DOUBLE_PRESS_MS).contains(&(now_ms - t))
-                });
+                let typed = l.visit.asked && !l.visit.draft.trim().is_empty();
+                let double = !typed
+                    && l.pressed_at.is_some_and(|t| {
+                        (0.0..crate::lesson_state::DOUBLE_PRESS_MS).contains(&(now_ms - t))
+                    });
                 if double {
                     return false;
                 }
