@@ -253,12 +253,16 @@ pub fn app() -> Html {
             Callback::from(move |_| context.read().current_scenario())
         })
     };
-    hooks::use_ticker(state.dispatcher());
+    // Frames only while something on the stage changes and someone can see
+    // it: an embed scrolled away stops, and resumes where it was.
+    let in_view = hooks::use_in_view(state.mode.embed);
+    hooks::use_ticker(state.dispatcher(), in_view && state.wants_frames());
     hooks::use_keyboard(
         state.dispatcher(),
         state.mode.workshop || state.mode.audience || state.mode.presenter,
     );
     hooks::use_workshop_link(&context);
+    hooks::use_roving_focus(state.mode.embed);
     hooks::use_body_classes(state.mode);
     hooks::use_header_height();
     hooks::use_room_scale();

@@ -12,8 +12,10 @@ use crate::store::Dispatcher;
 
 use crate::state::Action;
 
+mod roving;
 mod travel;
 mod workshop_link;
+pub use roving::use_roving_focus;
 pub use travel::use_travel;
 pub use workshop_link::use_workshop_link;
 
@@ -51,45 +53,138 @@ pub fn narrow() -> bool {
 
 /// Ticks the playground once per animation frame (`requestAnimationFrame`)
 /// with the real time elapsed, so each tick lands on a frame the browser
-/// paints. A hidden tab gets no frames; the reducer caps each tick, so the
-/// run pauses there instead of leaping.
+/// paints, but only while `live`: a paused run, a step held for a
+/// prediction, an embed scrolled out of view ask for no frame at all, so
+/// they cost nothing. When frames start again the first one counts no time
+/// (the run resumes where it stopped, never leaps). A hidden tab gets no
+/// frames either; the reducer caps each tick.
 #[hook]
-pub fn use_ticker(dispatch: Dispatcher) {
-    use_effect_with((), move |_| {
-        let running = Rc::new(Cell::new(true));
-        // The callback asks for the next frame itself, so it holds itself.
-        let slot: FrameSlot = Rc::new(RefCell::new(None));
-        let again = slot.clone();
-        let alive = running.clone();
-        let last = Cell::new(None::<f64>);
-        *slot.borrow_mut() = Some(Closure::new(move |t: f64| {
-            if !alive.get() {
-                return; // unmounted: no next frame (the closure stays, unused)
+pub fn use_ticker(dispatch: Dispatcher, live: bool) {
+    let frames = use_memo((), move |_| FrameLoop::new(dispatch));
+    {
+        let frames = frames.clone();
+        use_effect_with(live, move |live| {
+            frames.set_live(*live);
+        });
+    }
+    use_effect_with((), move |_| move || frames.set_live(false));
+}
+
+/// The animation-frame loop behind [`use_ticker`]: at most one frame asked
+/// for at a time, none while not live.
+struct FrameLoop {
+    live: Cell<bool>,
+    /// The frame asked for and not yet run (to cancel it).
+    pending: Cell<Option<i32>>,
+    /// The last frame's time; none after a stop.
+    last: Cell<Option<f64>>,
+    callback: RefCell<Option<FrameCallback>>,
+}
+
+type FrameCallback = Closure<dyn FnMut(f64)>;
+
+impl FrameLoop {
+    fn new(dispatch: Dispatcher) -> Rc<FrameLoop> {
+        let frames = Rc::new(FrameLoop {
+            live: Cell::new(false),
+            pending: Cell::new(None),
+            last: Cell::new(None),
+            callback: RefCell::new(None),
+        });
+        // The callback holds the loop weakly: the loop owns it.
+        let weak = Rc::downgrade(&frames);
+        *frames.callback.borrow_mut() = Some(Closure::new(move |t: f64| {
+            let Some(me) = weak.upgrade() else { return };
+            me.pending.set(None);
+            if !me.live.get() {
+                return;
             }
-            let prev = last.replace(Some(t)).unwrap_or(t);
+            let prev = me.last.replace(Some(t)).unwrap_or(t);
             // The reducer runs inside `dispatch`: timed here, it fits the
             // next frames' work to this device (the reducer reads no clock).
             let started = now_ms();
             dispatch.dispatch(Action::Tick(t - prev));
             dispatch.dispatch(Action::FrameWork(now_ms() - started));
-            if let Some(f) = again.borrow().as_ref() {
-                request_frame(f);
+            // (The render the tick caused may have stopped the loop.)
+            if me.live.get() {
+                me.ask();
             }
         }));
-        if let Some(f) = slot.borrow().as_ref() {
-            request_frame(f);
+        frames
+    }
+
+    fn set_live(&self, live: bool) {
+        self.live.set(live);
+        if live {
+            self.ask();
+        } else {
+            if let (Some(id), Some(w)) = (self.pending.take(), web_sys::window()) {
+                let _ = w.cancel_animation_frame(id);
+            }
+            self.last.set(None);
         }
-        move || running.set(false)
-    });
+    }
+
+    /// Asks for the next frame, unless one is already asked for.
+    fn ask(&self) {
+        if self.pending.get().is_some() {
+            return;
+        }
+        let callback = self.callback.borrow();
+        if let (Some(f), Some(w)) = (callback.as_ref(), web_sys::window()) {
+            if let Ok(id) = w.request_animation_frame(f.as_ref().unchecked_ref()) {
+                self.pending.set(Some(id));
+            }
+        }
+    }
 }
 
-/// The frame callback, held where it can ask for the next frame.
-type FrameSlot = Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>;
-
-fn request_frame(f: &Closure<dyn FnMut(f64)>) {
-    if let Some(w) = web_sys::window() {
-        let _ = w.request_animation_frame(f.as_ref().unchecked_ref());
+/// Whether the page is in view. In an embed that is whether any of its
+/// frame shows in the reader's window (an `IntersectionObserver` on the
+/// frame's own document reports against the top page's viewport); the
+/// page itself always counts as in view.
+#[hook]
+pub fn use_in_view(embed: bool) -> bool {
+    let seen = use_state_eq(|| true);
+    {
+        let seen = seen.clone();
+        use_effect_with(embed, move |embed| {
+            let observed =
+                embed.then(|| {
+                    let callback =
+                        Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
+                            // The latest entry says how it is now.
+                            if let Some(e) = entries.iter().last().and_then(|e| {
+                                e.dyn_into::<web_sys::IntersectionObserverEntry>().ok()
+                            }) {
+                                let shown = e.is_intersecting();
+                                // Its CSS animations hold too (see `.offscreen`).
+                                let _ = e
+                                    .target()
+                                    .class_list()
+                                    .toggle_with_force("offscreen", !shown);
+                                seen.set(shown);
+                            }
+                        });
+                    let observer =
+                        web_sys::IntersectionObserver::new(callback.as_ref().unchecked_ref()).ok();
+                    let root = web_sys::window()
+                        .and_then(|w| w.document())
+                        .and_then(|d| d.document_element());
+                    if let (Some(o), Some(root)) = (&observer, root) {
+                        o.observe(&root);
+                    }
+                    (observer, callback)
+                });
+            move || {
+                if let Some((Some(o), _)) = &observed {
+                    o.disconnect();
+                }
+                drop(observed);
+            }
+        });
     }
+    *seen
 }
 
 /// Whether a key press belongs to what the user is typing or pressing: form
