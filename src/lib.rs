@@ -294,14 +294,24 @@ pub fn app() -> Html {
     };
     let refusal = html! { <LessonRefusal refused={state.refused_lesson.clone()} dispatch={context.dispatcher()} /> };
     let lesson_panel = html! { <LessonPanel ..LessonPanelProps::of(&state, context.dispatcher(), worker.clone(), (*scenario_now).clone()) /> };
+    // A phone's embed shows the story and the stage in turn.
+    let place = state.lesson.as_ref().map(|l| {
+        let answered = l.guess().is_some();
+        (l.index, l.step, l.visit.pages.at, l.visit.asked, answered)
+    });
+    let (turn, on_turn) =
+        components::embed_turn::use_turn(place, state.mode.embed && state.playback.playing);
     if state.mode.embed {
+        use components::embed_turn::TurnSwitch;
         return html! {
             <>
                 <header class="top compact">{ brand }<Transport view={TransportView::of(&state)} dispatch={context.dispatcher()} /></header>
                 { notices }
                 // A frame of fixed height (the snippet sets it): the stage
-                // beside the narration, which is paged to fit, never cut.
-                <main class="embed-layout">
+                // beside the narration, which is paged to fit, never cut
+                // (on a phone the two take turns).
+                <TurnSwitch {turn} {on_turn} />
+                <main class="embed-layout" data-turn={turn.id()}>
                     // A lesson about a manager shows its controllers here too.
                     { stage }
                     <div class="embed-side">

@@ -120,6 +120,9 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
             if let (true, Some((index, step, page, pages)), Some(body)) =
                 (fitted, at, body.cast::<web_sys::HtmlElement>())
             {
+                if body.client_height() == 0 {
+                    return; // not shown (a phone's embed showing its stage)
+                }
                 let found = layout.borrow_mut().show(&body, (index, step), page);
                 if found != pages {
                     d.dispatch(Action::NarrationPages(found));

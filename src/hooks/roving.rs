@@ -1,7 +1,7 @@
 //! An embed's controls are one stop of its host page's Tab order: Tab
 //! enters them at one control (the one used last, else the lesson's main
-//! button), the arrow keys move between them, and one more Tab leaves the
-//! frame (a roving tabindex). A control that goes away under the focus
+//! button), the arrow keys (and Home, End) move between them, and one more
+//! Tab leaves the frame (a roving tabindex). A control that goes away under the focus
 //! (the field once Reveal answered it) hands the focus to the control that
 //! takes its place instead of dropping it to the page.
 
@@ -63,14 +63,19 @@ fn rove(list: &[HtmlElement], at: Option<usize>) {
     }
 }
 
-/// Which way an arrow key moves between controls; a text field keeps its
-/// left and right arrows (they move its caret).
-fn step_of(key: &str, in_text: bool) -> Option<isize> {
+/// Where a key moves the focus among `len` controls from `at`: the arrows
+/// to the next or previous (round), Home and End to the first and last. A
+/// text field keeps its left and right arrows, Home and End (they move its
+/// caret).
+fn target_of(key: &str, in_text: bool, at: usize, len: usize) -> Option<usize> {
+    let by = |d: isize| Some((at as isize + d).rem_euclid(len as isize) as usize);
     match key {
-        "ArrowRight" if !in_text => Some(1),
-        "ArrowLeft" if !in_text => Some(-1),
-        "ArrowDown" => Some(1),
-        "ArrowUp" => Some(-1),
+        "ArrowRight" if !in_text => by(1),
+        "ArrowLeft" if !in_text => by(-1),
+        "ArrowDown" => by(1),
+        "ArrowUp" => by(-1),
+        "Home" if !in_text => Some(0),
+        "End" if !in_text => len.checked_sub(1),
         _ => None,
     }
 }
@@ -130,18 +135,17 @@ pub fn use_roving_focus(embed: bool) {
                 };
                 let in_text = matches!(target.tag_name().as_str(), "INPUT" | "TEXTAREA")
                     && target.get_attribute("type").as_deref() != Some("range");
-                let Some(by) = step_of(&e.key(), in_text) else {
-                    return;
-                };
                 let list = controls();
                 let Some(at) = list.iter().position(|el| el.is_same_node(Some(&*target))) else {
                     return;
                 };
-                // The arrows move between controls here: the playground's
+                let Some(to) = target_of(&e.key(), in_text, at, list.len()) else {
+                    return;
+                };
+                // These keys move between controls here: the playground's
                 // own arrow shortcuts (step the run) stay for the stage.
                 e.prevent_default();
                 e.stop_propagation();
-                let to = (at as isize + by).rem_euclid(list.len() as isize) as usize;
                 rove(&list, Some(to));
                 super::focus_quietly(&list[to]);
             });
