@@ -6,6 +6,7 @@
 
 pub mod components;
 pub mod fetch;
+pub mod first_paint;
 pub mod flights;
 pub mod format;
 pub mod headline;
@@ -263,7 +264,11 @@ pub fn app() -> Html {
     );
     hooks::use_workshop_link(&context);
     hooks::use_roving_focus(state.mode.embed);
-    hooks::use_body_classes(state.mode);
+    // An embed's first paint stays until its lesson is on the page.
+    hooks::use_body_classes(
+        state.mode,
+        state.mode.embed && state.pending_lesson.is_some(),
+    );
     hooks::use_header_height();
     hooks::use_room_scale();
     let narration = state.narration.clone();

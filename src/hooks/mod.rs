@@ -375,10 +375,13 @@ pub fn use_room_scale() {
 
 /// Puts the page-wide mode classes on `<body>` (workshop: large type and
 /// high contrast; embed: compact; presenter, audience: a workshop's two
-/// windows).
+/// windows). While `waiting` (an embed's lesson on its way) the body keeps
+/// `embed-wait`: the first paint stays over the app (see
+/// [`crate::first_paint`]), and goes when the wait ends.
 #[hook]
-pub fn use_body_classes(mode: crate::state::Mode) {
-    use_effect_with(mode, |mode| {
+pub fn use_body_classes(mode: crate::state::Mode, waiting: bool) {
+    use_effect_with((mode, waiting), |(mode, waiting)| {
+        let waiting = *waiting;
         let (workshop, embed) = (&mode.workshop, &mode.embed);
         if let Some(body) = web_sys::window()
             .and_then(|w| w.document())
@@ -393,12 +396,16 @@ pub fn use_body_classes(mode: crate::state::Mode) {
                 (mode.presenter, "presenter"),
                 (mode.audience, "audience"),
                 (room, "room"),
+                (waiting, "embed-wait"),
             ]
             .iter()
             .filter(|(on, _)| *on)
             .map(|(_, c)| *c)
             .collect();
             body.set_class_name(&classes.join(" "));
+        }
+        if !waiting {
+            crate::first_paint::done();
         }
         // Workshop mode lives in the address too, so a reload keeps it (an
         // embed's address belongs to its host page: left alone).
