@@ -210,7 +210,7 @@ for (const [theme, system] of [['light', 'dark'], ['dark', 'light'], ['auto', 'd
     const page = await context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(`${url}/?embed=1&lesson=herd&step=2&theme=${theme}`);
+    await page.goto(`${url}/?embed=1&lesson=max-of&step=1&theme=${theme}`);
     await ready(page);
     const dark = luminance(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)) < 0.2;
     const want = theme === 'dark' || (['auto', 'nonsense'].includes(theme) && system === 'dark');
