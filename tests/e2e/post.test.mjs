@@ -198,6 +198,42 @@ test('in an embed: a swipe scrolls the post, one Tab stop in and one out, arrows
   await context.close();
 });
 
+test('on a slow link (load.mjs\'s) the first paint names the lesson and shows the step\'s first words before any wasm, where the app keeps them', async (t) => {
+  const shape = { latency: 150, rate: 200 * 1000 };
+  const slow = await serve(undefined, { gzip: true, prefix: '/playground', shape });
+  const context = await browser.newContext({ viewport: { width: 360, height: 640 }, hasTouch: true, isMobile: true });
+  t.after(async () => { await context.close(); slow.server.close(); });
+  const page = await context.newPage();
+  const t0 = Date.now();
+  await page.goto(`${slow.url}/playground/embed-demo.html`, { waitUntil: 'commit' });
+  const frame = await (await page.waitForSelector('iframe#backoff')).contentFrame();
+  await frame.waitForSelector('#first-paint h3:not(:empty)', { state: 'visible', timeout: 30000 });
+  const firstWords = Date.now() - t0;
+  const look = (sel) => frame.$eval(sel, (e) => { const r = e.getBoundingClientRect(); return { left: Math.round(r.left), top: Math.round(r.top), size: getComputedStyle(e).fontSize, text: e.textContent.replace(/\s+/g, ' ').trim() }; });
+  const painted = { lesson: await look('#first-paint .lesson-title'), title: await look('#first-paint h3'), words: await look('#first-paint .lesson-text p') };
+  assert.equal(await frame.$('[data-testid="lesson-step-title"]'), null, 'the words came before the app');
+  // (A resource's timing entry is there once it has fully arrived.)
+  assert.deepEqual(await frame.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.endsWith('.wasm'))), [], 'and before any wasm had arrived');
+  assert.match(painted.lesson.text, /backoff/i, 'the lesson is named');
+  assert.ok(painted.words.text.split(' ').length >= 12, `the step's first words: "${painted.words.text}"`);
+  await frame.waitForFunction(() => !document.getElementById('first-paint') && document.querySelector('[data-testid="lesson-step-title"]'), null, { timeout: 60000 });
+  const app = Date.now() - t0;
+  const now = { lesson: await look('[data-testid="lesson"] .lesson-title'), title: await look('[data-testid="lesson-step-title"]'), words: await look('[data-testid="lesson"] .lesson-text p') };
+  console.log(`first words after ${firstWords} ms, the app after ${app} ms`);
+  for (const part of ['lesson', 'title', 'words']) {
+    const [a, b] = [painted[part], now[part]];
+    assert.ok(Math.abs(a.left - b.left) <= 1 && Math.abs(a.top - b.top) <= 1 && a.size === b.size, `${part}: painted at ${JSON.stringify(a)}, the app draws it at ${JSON.stringify(b)}`);
+  }
+  assert.equal(now.title.text, painted.title.text);
+  assert.ok(now.words.text.startsWith(painted.words.text.slice(0, 60)), `the app's words "${now.words.text.slice(0, 60)}" begin as painted`);
+  const shift = await frame.evaluate(() => new Promise((resolve) => {
+    let sum = 0;
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) sum += e.value; }).observe({ type: 'layout-shift', buffered: true });
+    setTimeout(() => resolve(sum), 300);
+  }));
+  assert.ok(shift <= 0.01, `the frame's content shifted ${shift.toFixed(3)} while it loaded`);
+});
+
 // Relative luminance of a computed `rgb(...)` colour.
 const luminance = (rgb) => {
   const [r, g, b] = rgb.match(/[\d.]+/g).slice(0, 3).map((v) => { const c = Number(v) / 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; });
