@@ -9,3 +9,6 @@ out="${TRUNK_STAGING_DIR:?run by trunk as its post-build hook}/lessons"
 # A native tool: the wasm build's compiler and target folder are not its own.
 env -u RUSTC -u CARGO_TARGET_DIR -u CARGO_BUILD_TARGET \
   cargo run --quiet --release -p wqsim -- lesson --views "$out" lessons/*.md >/dev/null
+# Each lesson's and step's title and first paragraph, into the page itself:
+# an embed's first paint shows them before any wasm (scripts/first_words.py).
+python3 scripts/first_words.py "$TRUNK_STAGING_DIR"

@@ -271,7 +271,7 @@ impl Playground {
     /// The press [`Playground::next_press`] names, done now.
     pub(crate) fn carry_out_press(&mut self, now_ms: f64) -> Press {
         const PREDICT_FIRST: &str =
-            "Type a prediction, or press Next again to reveal the answer without one.";
+            "Type a prediction and press Reveal (with no prediction, Reveal just shows the answer).";
         let press = self.next_press(now_ms);
         let decision = match (press, &self.lesson) {
             (Press::Decided, Some(l)) => self
@@ -406,6 +406,17 @@ impl Playground {
             _ => None,
         })?;
         Some((key, outcome))
+    }
+
+    /// What to do on a step that holds for a prediction, naming the
+    /// buttons the lesson shows now (its one button reads "Read on",
+    /// "Predict…" or "Reveal").
+    pub fn predict_first_hint(&self) -> &'static str {
+        match self.next_press(0.0) {
+            Press::Page => "This step asks for a prediction first: press Read on to reach the question, answer it, then press Reveal.",
+            Press::Asked => "This step asks for a prediction first: press Predict…, type your answer, then press Reveal.",
+            _ => "This step asks for a prediction first: type your answer and press Reveal (with no answer, Reveal just shows it).",
+        }
     }
 
     /// A step whose prediction is still open holds the clock: the room

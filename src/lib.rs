@@ -6,6 +6,7 @@
 
 pub mod components;
 pub mod fetch;
+pub mod first_paint;
 pub mod flights;
 pub mod format;
 pub mod headline;
@@ -274,13 +275,25 @@ pub fn app() -> Html {
             Callback::from(move |_| context.read().current_scenario())
         })
     };
-    hooks::use_ticker(state.dispatcher(), state.mode.presenter);
+    // Frames only while something on the stage changes and someone can see
+    // it: an embed scrolled away stops, and resumes where it was.
+    let in_view = hooks::use_in_view(state.mode.embed);
+    hooks::use_ticker(
+        state.dispatcher(),
+        in_view && state.wants_frames(),
+        state.mode.presenter,
+    );
     hooks::use_keyboard(
         state.dispatcher(),
         state.mode.workshop || state.mode.audience || state.mode.presenter,
     );
     hooks::use_workshop_link(&context);
-    hooks::use_body_classes(state.mode);
+    hooks::use_roving_focus(state.mode.embed);
+    // An embed's first paint stays until its lesson is on the page.
+    hooks::use_body_classes(
+        state.mode,
+        state.mode.embed && state.pending_lesson.is_some(),
+    );
     hooks::use_header_height();
     hooks::use_room_scale();
     let narration = state.narration.clone();
@@ -310,15 +323,41 @@ pub fn app() -> Html {
         </>
     };
     let refusal = html! { <LessonRefusal refused={state.refused_lesson.clone()} dispatch={context.dispatcher()} /> };
+    // A step's dwell ends by itself, with no frame to draw (the run may be
+    // paused): the panel is drawn again then, so Next says it may go on.
+    {
+        let dwell_ends = state
+            .press_from(hooks::now_ms())
+            .dwell
+            .map(|(since, _)| since + lesson_state::MIN_DWELL_MS);
+        let redraw = use_force_update();
+        use_effect_with(dwell_ends.map(f64::to_bits), move |ends| {
+            let timer = ends.map(|bits| {
+                let wait = (f64::from_bits(bits) - hooks::now_ms()).max(0.0) + 20.0;
+                gloo_timers::callback::Timeout::new(wait as u32, move || redraw.force_update())
+            });
+            move || drop(timer)
+        });
+    }
     let lesson_panel = html! { <LessonPanel ..LessonPanelProps::of(&state, context.dispatcher(), worker.clone(), (*scenario_now).clone()) /> };
+    // A phone's embed shows the story and the stage in turn.
+    let place = state.lesson.as_ref().map(|l| {
+        let answered = l.guess().is_some();
+        (l.index, l.step, l.visit.pages.at, l.visit.asked, answered)
+    });
+    let (turn, on_turn) =
+        components::embed_turn::use_turn(place, state.mode.embed && state.playback.playing);
     if state.mode.embed {
+        use components::embed_turn::TurnSwitch;
         return html! {
             <>
                 <header class="top compact">{ brand }<Transport view={TransportView::of(&state)} dispatch={context.dispatcher()} /></header>
                 { notices }
                 // A frame of fixed height (the snippet sets it): the stage
-                // beside the narration, which is paged to fit, never cut.
-                <main class="embed-layout">
+                // beside the narration, which is paged to fit, never cut
+                // (on a phone the two take turns).
+                <TurnSwitch {turn} {on_turn} />
+                <main class="embed-layout" data-turn={turn.id()}>
                     // A lesson about a manager shows its controllers here too.
                     { stage }
                     <div class="embed-side">

@@ -1,4 +1,6 @@
 fn main() {
     workqueue_playground::install_panic_hook();
-    yew::Renderer::<workqueue_playground::App>::new().render();
+    workqueue_playground::first_paint::kept_over(|| {
+        yew::Renderer::<workqueue_playground::App>::new().render();
+    });
 }

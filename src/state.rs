@@ -405,6 +405,17 @@ impl Playground {
         entry.map(|e| sim.describe(e)).unwrap_or_default()
     }
 
+    /// Whether the next animation frame can change anything: a run playing
+    /// (not held for a prediction or a person's decision), a seek or a
+    /// link still being caught up, or a lesson press kept until the step
+    /// may go on. Otherwise no frame is asked for at all.
+    pub fn wants_frames(&self) -> bool {
+        let playing = self.playback.playing && !self.holds_for_prediction() && !self.deciding();
+        playing
+            || self.timeline.pending().is_some()
+            || self.lesson.as_ref().is_some_and(|l| l.visit.kept.is_some())
+    }
+
     /// Whether a reconcile has ended and waits for the person to choose
     /// its result: the virtual clock holds meanwhile, so a reconcile lasts
     /// its set duration however long they think.

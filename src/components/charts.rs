@@ -15,9 +15,19 @@ use crate::store::RunRef;
 const REDRAW_ONE_MS: f64 = 100.0;
 
 pub fn theme() -> Theme {
-    let dark = web_sys::window()
-        .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
-        .is_some_and(|m| m.matches());
+    // An embed's `theme=` (on the root element, see index.html) wins over
+    // the reader's system setting.
+    let chosen = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+        .and_then(|r| r.get_attribute("data-theme"));
+    let dark = match chosen.as_deref() {
+        Some("dark") => true,
+        Some("light") => false,
+        _ => web_sys::window()
+            .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+            .is_some_and(|m| m.matches()),
+    };
     let projector = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.body())

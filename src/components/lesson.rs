@@ -120,6 +120,9 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
             if let (true, Some((index, step, page, pages)), Some(body)) =
                 (fitted, at, body.cast::<web_sys::HtmlElement>())
             {
+                if body.client_height() == 0 {
+                    return; // not shown (a phone's embed showing its stage)
+                }
                 let found = layout.borrow_mut().show(&body, (index, step), page);
                 if found != pages {
                     d.dispatch(Action::NarrationPages(found));
@@ -246,10 +249,13 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
     // The question and the answer. Where the panel fits the screen they close
     // the narration (paged with it), and the foot keeps only the field.
     let asking = step.question.is_some() && ls.guess().is_none();
+    // The field shows with the question's page: the label names it only then.
+    let on_last_page = !ls.visit.pages.more();
     let ask = match (&step.question, asking) {
-        (Some(p), true) => {
+        (Some(p), true) if on_last_page => {
             html! { <p class="ask"><label for="guess">{ format!("Predict first: {}", p.ask) }</label></p> }
         }
+        (Some(p), true) => html! { <p class="ask">{ format!("Predict first: {}", p.ask) }</p> },
         _ => html! {},
     };
     let answered = match (&step.question, ls.guess(), &answer) {
@@ -265,9 +271,8 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
         }
         _ => html! {},
     };
-    // The field shows with the question's page (the clicker's Next reveals
-    // where the panel is fitted, so the form's own button gives way there).
-    let on_last_page = !ls.visit.pages.more();
+    // (The clicker's Next reveals where the panel is fitted, so the form's
+    // own button gives way there.)
     let field = match &step.question {
         Some(p) if asking && on_last_page => html! {
             <form class="predict" onsubmit={reveal}>
@@ -295,7 +300,9 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                 <h2><span class="lesson-title">{ lesson.title.clone() }</span><small>{ format!("step {} of {}", ls.step + 1, lesson.steps.len()) }</small></h2>
                 // The projector's window shows the presenter's lesson: only
                 // the presenter closes it.
-                { if props.mode.audience { html! {} } else { html! { <button class="icon small" onclick={exit} aria-label="Close the lesson">{"×"}</button> } } }
+                // An embed holds its one lesson: closing it would leave its
+                // reader an empty stage with no way back.
+                { if props.mode.audience || props.mode.embed { html! {} } else { html! { <button class="icon small" onclick={exit} aria-label="Close the lesson">{"×"}</button> } } }
             </div>
             <ol class="dots" aria-hidden="true">
                 { for (0..lesson.steps.len()).map(|i| html! { <li class={classes!((i == ls.step).then_some("on"), (i < ls.step).then_some("done"))}></li> }) }

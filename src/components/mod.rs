@@ -9,6 +9,7 @@ pub mod charts;
 pub mod chips;
 pub mod compare;
 pub mod download;
+pub mod embed_turn;
 pub mod goal;
 pub mod import_dialog;
 pub mod inputs;

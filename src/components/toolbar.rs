@@ -295,6 +295,9 @@ pub fn embed_snippet(src: &str) -> String {
 pub fn embed_dialog(props: &EmbedProps) -> Html {
     let run = &props.run;
     let autoplay = use_state(|| false);
+    // The frame's colours: the reader's system setting (auto), or fixed to
+    // match the post.
+    let theme = use_state(|| "auto".to_string());
     let mut query = vec!["embed=1".to_string()];
     // A built-in lesson is named; any other view (a trainer's own lesson
     // included, with its text) travels in the fragment.
@@ -305,6 +308,9 @@ pub fn embed_dialog(props: &EmbedProps) -> Html {
     }
     if *autoplay {
         query.push("autoplay=1".into());
+    }
+    if matches!(theme.as_str(), "light" | "dark") {
+        query.push(format!("theme={}", *theme));
     }
     let fragment = if built_in.is_some() {
         String::new()
@@ -325,6 +331,12 @@ pub fn embed_dialog(props: &EmbedProps) -> Html {
             <p>{ format!("Paste this into your post. The frame is {EMBED_HEIGHT} px tall from the start, so nothing in the post moves while it loads; the playground fits itself to it and pages the narration. ") }
                { if run.lesson.is_some() { "it opens the current lesson step." } else { "it opens this exact setup." } }</p>
             <label class="check"><input type="checkbox" checked={*autoplay} onchange={toggle} />{" start playing on load"}</label>
+            <p><label for="embed-theme">{"Colours "}</label>
+               <select id="embed-theme" data-testid="embed-theme" onchange={let t = theme.clone(); Callback::from(move |e: Event| t.set(event_value(&e)))}>
+                   <option value="auto" selected={theme.as_str() == "auto"}>{"auto: light or dark as the reader's system is"}</option>
+                   <option value="light" selected={theme.as_str() == "light"}>{"light"}</option>
+                   <option value="dark" selected={theme.as_str() == "dark"}>{"dark"}</option>
+               </select></p>
             <textarea class="wide mono" readonly=true rows="4" value={snippet.clone()} aria-label="Embed snippet" data-testid="embed-snippet" />
             <button class="primary" onclick={let s = snippet.clone(); Callback::from(move |_| copy(&s))}>{"Copy snippet"}</button>
             <h3>{"Preview: a blog column (700 px) and a phone (390 px)"}</h3>

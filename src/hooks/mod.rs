@@ -12,8 +12,10 @@ use crate::store::Dispatcher;
 
 use crate::state::Action;
 
+mod roving;
 mod travel;
 mod workshop_link;
+pub use roving::use_roving_focus;
 pub use travel::use_travel;
 pub use workshop_link::use_workshop_link;
 
@@ -51,73 +53,168 @@ pub fn narrow() -> bool {
 
 /// Ticks the playground once per animation frame (`requestAnimationFrame`)
 /// with the real time elapsed, so each tick lands on a frame the browser
-/// paints. A hidden tab gets no frames; the reducer caps each tick, so the
-/// run pauses there instead of leaping.
+/// paints, but only while `live`: a paused run, a step held for a
+/// prediction, an embed scrolled out of view ask for no frame at all, so
+/// they cost nothing. When frames start again the first one counts no time
+/// (the run resumes where it stopped, never leaps). A hidden tab gets no
+/// frames either; the reducer caps each tick.
 #[hook]
-pub fn use_ticker(dispatch: Dispatcher, presenter: bool) {
-    use_effect_with(presenter, move |&presenter| {
-        let running = Rc::new(Cell::new(true));
-        // The callback asks for the next frame itself, so it holds itself.
-        let slot: FrameSlot = Rc::new(RefCell::new(None));
-        let again = slot.clone();
-        let alive = running.clone();
-        let timer_dispatch = dispatch.clone();
-        // The last tick's instant (ms), from a frame or from the timer.
-        let last = Rc::new(Cell::new(None::<f64>));
-        let seen = last.clone();
-        *slot.borrow_mut() = Some(Closure::new(move |t: f64| {
-            if !alive.get() {
-                return; // unmounted: no next frame (the closure stays, unused)
+pub fn use_ticker(dispatch: Dispatcher, live: bool, presenter: bool) {
+    let frames = {
+        let dispatch = dispatch.clone();
+        use_memo((), move |_| FrameLoop::new(dispatch))
+    };
+    {
+        let frames = frames.clone();
+        use_effect_with(live, move |live| {
+            frames.set_live(*live);
+        });
+    }
+    // A presenter's window the browser paints seldom (behind the
+    // projector's window the trainer works in) still holds the workshop and
+    // moves it on: while it should play and no frame came for a while, a
+    // timer ticks in the frame's place.
+    {
+        let frames = frames.clone();
+        use_effect_with(live && presenter, move |&on| {
+            let fallback = on.then(|| {
+                gloo_timers::callback::Interval::new(FALLBACK_MS, move || {
+                    let now = now_ms();
+                    let prev = frames.last.get().unwrap_or(now);
+                    if frames.live.get() && now - prev >= 2.0 * f64::from(FALLBACK_MS) {
+                        frames.last.set(Some(now));
+                        let started = now_ms();
+                        dispatch.dispatch(Action::Tick(now - prev));
+                        dispatch.dispatch(Action::FrameWork(now_ms() - started));
+                    }
+                })
+            });
+            move || drop(fallback)
+        });
+    }
+    use_effect_with((), move |_| move || frames.set_live(false));
+}
+
+/// How often (ms) a presenter's window checks that frames still come.
+const FALLBACK_MS: u32 = 50;
+
+/// The animation-frame loop behind [`use_ticker`]: at most one frame asked
+/// for at a time, none while not live.
+struct FrameLoop {
+    live: Cell<bool>,
+    /// The frame asked for and not yet run (to cancel it).
+    pending: Cell<Option<i32>>,
+    /// The last frame's time; none after a stop.
+    last: Cell<Option<f64>>,
+    callback: RefCell<Option<FrameCallback>>,
+}
+
+type FrameCallback = Closure<dyn FnMut(f64)>;
+
+impl FrameLoop {
+    fn new(dispatch: Dispatcher) -> Rc<FrameLoop> {
+        let frames = Rc::new(FrameLoop {
+            live: Cell::new(false),
+            pending: Cell::new(None),
+            last: Cell::new(None),
+            callback: RefCell::new(None),
+        });
+        // The callback holds the loop weakly: the loop owns it.
+        let weak = Rc::downgrade(&frames);
+        *frames.callback.borrow_mut() = Some(Closure::new(move |t: f64| {
+            let Some(me) = weak.upgrade() else { return };
+            me.pending.set(None);
+            if !me.live.get() {
+                return;
             }
-            let prev = seen.replace(Some(t)).unwrap_or(t);
-            // (A timer's tick may have come between two frames.)
+            let prev = me.last.replace(Some(t)).unwrap_or(t);
+            // (A timer's tick may have come since the last frame.)
             let prev = prev.min(t);
             // The reducer runs inside `dispatch`: timed here, it fits the
             // next frames' work to this device (the reducer reads no clock).
             let started = now_ms();
             dispatch.dispatch(Action::Tick(t - prev));
             dispatch.dispatch(Action::FrameWork(now_ms() - started));
-            if let Some(f) = again.borrow().as_ref() {
-                request_frame(f);
+            // (The render the tick caused may have stopped the loop.)
+            if me.live.get() {
+                me.ask();
             }
         }));
-        if let Some(f) = slot.borrow().as_ref() {
-            request_frame(f);
+        frames
+    }
+
+    fn set_live(&self, live: bool) {
+        self.live.set(live);
+        if live {
+            self.ask();
+        } else {
+            if let (Some(id), Some(w)) = (self.pending.take(), web_sys::window()) {
+                let _ = w.cancel_animation_frame(id);
+            }
+            self.last.set(None);
         }
-        // A presenter's window the browser paints seldom (behind the
-        // projector's window the trainer works in) still holds the workshop
-        // and moves it on: when no frame came for a while, a timer ticks in
-        // its place.
-        let beat = slot.clone();
-        let fallback = presenter.then(|| {
-            gloo_timers::callback::Interval::new(FALLBACK_MS, move || {
-                let now = now_ms();
-                let prev = last.get().unwrap_or(now);
-                if now - prev >= 2.0 * FALLBACK_MS as f64 && beat.borrow().is_some() {
-                    last.set(Some(now));
-                    let started = now_ms();
-                    timer_dispatch.dispatch(Action::Tick(now - prev));
-                    timer_dispatch.dispatch(Action::FrameWork(now_ms() - started));
-                }
-            })
-        });
-        move || {
-            running.set(false);
-            drop(fallback);
+    }
+
+    /// Asks for the next frame, unless one is already asked for.
+    fn ask(&self) {
+        if self.pending.get().is_some() {
+            return;
         }
-    });
+        let callback = self.callback.borrow();
+        if let (Some(f), Some(w)) = (callback.as_ref(), web_sys::window()) {
+            if let Ok(id) = w.request_animation_frame(f.as_ref().unchecked_ref()) {
+                self.pending.set(Some(id));
+            }
+        }
+    }
 }
 
-/// How often (ms) the ticker checks that frames still come.
-const FALLBACK_MS: u32 = 50;
-
-/// The frame callback, held where it can ask for the next frame.
-type FrameSlot = Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>;
-
-fn request_frame(f: &Closure<dyn FnMut(f64)>) {
-    if let Some(w) = web_sys::window() {
-        let _ = w.request_animation_frame(f.as_ref().unchecked_ref());
+/// Whether the page is in view. In an embed that is whether any of its
+/// frame shows in the reader's window (an `IntersectionObserver` on the
+/// frame's own document reports against the top page's viewport); the
+/// page itself always counts as in view.
+#[hook]
+pub fn use_in_view(embed: bool) -> bool {
+    let seen = use_state_eq(|| true);
+    {
+        let seen = seen.clone();
+        use_effect_with(embed, move |embed| {
+            let observed =
+                embed.then(|| {
+                    let callback =
+                        Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
+                            // The latest entry says how it is now.
+                            if let Some(e) = entries.iter().last().and_then(|e| {
+                                e.dyn_into::<web_sys::IntersectionObserverEntry>().ok()
+                            }) {
+                                let shown = e.is_intersecting();
+                                // Its CSS animations hold too (see `.offscreen`).
+                                let _ = e
+                                    .target()
+                                    .class_list()
+                                    .toggle_with_force("offscreen", !shown);
+                                seen.set(shown);
+                            }
+                        });
+                    let observer =
+                        web_sys::IntersectionObserver::new(callback.as_ref().unchecked_ref()).ok();
+                    let root = web_sys::window()
+                        .and_then(|w| w.document())
+                        .and_then(|d| d.document_element());
+                    if let (Some(o), Some(root)) = (&observer, root) {
+                        o.observe(&root);
+                    }
+                    (observer, callback)
+                });
+            move || {
+                if let Some((Some(o), _)) = &observed {
+                    o.disconnect();
+                }
+                drop(observed);
+            }
+        });
     }
+    *seen
 }
 
 /// Whether a key press belongs to what the user is typing or pressing: form
@@ -317,10 +414,13 @@ pub fn use_room_scale() {
 
 /// Puts the page-wide mode classes on `<body>` (workshop: large type and
 /// high contrast; embed: compact; presenter, audience: a workshop's two
-/// windows).
+/// windows). While `waiting` (an embed's lesson on its way) the body keeps
+/// `embed-wait`: the first paint stays over the app (see
+/// [`crate::first_paint`]), and goes when the wait ends.
 #[hook]
-pub fn use_body_classes(mode: crate::state::Mode) {
-    use_effect_with(mode, |mode| {
+pub fn use_body_classes(mode: crate::state::Mode, waiting: bool) {
+    use_effect_with((mode, waiting), |(mode, waiting)| {
+        let waiting = *waiting;
         let (workshop, embed) = (&mode.workshop, &mode.embed);
         if let Some(body) = web_sys::window()
             .and_then(|w| w.document())
@@ -335,12 +435,16 @@ pub fn use_body_classes(mode: crate::state::Mode) {
                 (mode.presenter, "presenter"),
                 (mode.audience, "audience"),
                 (room, "room"),
+                (waiting, "embed-wait"),
             ]
             .iter()
             .filter(|(on, _)| *on)
             .map(|(_, c)| *c)
             .collect();
             body.set_class_name(&classes.join(" "));
+        }
+        if !waiting {
+            crate::first_paint::done();
         }
         // Workshop mode lives in the address too, so a reload keeps it (an
         // embed's address belongs to its host page: left alone).

@@ -596,3 +596,36 @@ fn stepping_back_retraces_every_event_exactly() {
         }
     }
 }
+
+#[test]
+fn frames_only_while_something_moves_and_a_held_step_names_the_buttons_shown() {
+    let mut p = Playground::from_url("?embed=1&lesson=max-of&step=1", "");
+    assert!(!p.wants_frames(), "a paused step asks for no frame");
+    p = reduce(p, Action::TogglePlay);
+    assert!(
+        !p.playback.playing && !p.wants_frames(),
+        "the prediction holds the clock"
+    );
+    let hint = p.notice.clone().unwrap().text;
+    // The lesson's one button reads "Predict…", then "Reveal": never "Next".
+    assert!(
+        hint.contains("press Predict…") && !hint.contains("Next"),
+        "{hint}"
+    );
+    p = reduce(p, Action::LessonNext(0.0));
+    p = reduce(p, Action::TogglePlay);
+    let hint = p.notice.clone().unwrap().text;
+    assert!(
+        hint.contains("press Reveal") && !hint.contains("Next"),
+        "{hint}"
+    );
+    p = reduce(p, Action::Reveal(String::new(), 0.0));
+    p = reduce(p, Action::TogglePlay);
+    assert!(
+        p.playback.playing && p.wants_frames(),
+        "a playing run wants frames"
+    );
+    p = reduce(p, Action::Tick(16.0));
+    p = reduce(p, Action::Pause);
+    assert!(!p.wants_frames(), "paused again: none");
+}

@@ -105,9 +105,7 @@ impl Playground {
             }
             Action::TogglePlay | Action::Play | Action::Step if self.holds_for_prediction() => {
                 self.playback.playing = false;
-                self.notice = Notice::info(
-                    "Predict first: type your answer and press Reveal (or press Next to reveal it without one).",
-                );
+                self.notice = Notice::info(self.predict_first_hint());
             }
             Action::TogglePlay => self.playback.playing = !self.playback.playing,
             Action::Play => self.playback.playing = true,

@@ -1,10 +1,12 @@
 // How long a blog reader on a slow link waits for an embedded lesson's first
 // words (a benchmark: it prints figures, it asserts nothing). The post
-// (embed-demo.html, two embeds) is served under /playground/ on a shaped
+// (embed-demo.html, three embeds, the last far below) is served under /playground/ on a shaped
 // link: 150 ms per request, 200 kB/s shared by every request, gzip, a cold
 // cache, a 360x640 touch screen. Prints the median of 3 visits:
+//   embed_first_words_ms      navigation to the first embed's first paint (the
+//                             step's title and first words, before any wasm)
 //   embed_first_narration_ms  navigation to the first embed's narration on screen
-//   embed_visit_bytes         bytes the visit moved over the link (both embeds)
+//   embed_visit_bytes         bytes the visit moved over the link (the first two embeds)
 //   embed_core_downloads      wasm modules the link carried (each holds the core)
 // Run after `trunk build --release`: node tests/e2e/load.mjs
 import { serve, launch } from './harness.mjs';
@@ -19,6 +21,8 @@ for (let i = 0; i < 3; i++) {
   const t0 = Date.now();
   await page.goto(`${url}/playground/embed-demo.html`, { waitUntil: 'commit' });
   const frame = await (await page.waitForSelector('iframe#backoff')).contentFrame();
+  await frame.waitForSelector('#first-paint h3:not(:empty)', { state: 'visible', timeout: 60000 });
+  const words = Date.now() - t0;
   await frame.waitForSelector('[data-testid="lesson"] .lesson-text p', { state: 'visible', timeout: 60000 });
   const narration = Date.now() - t0;
   // Then the reader scrolls to the second embed and it loads too.
@@ -26,11 +30,12 @@ for (let i = 0; i < 3; i++) {
   const second = await (await page.waitForSelector('iframe#herd')).contentFrame();
   await second.waitForSelector('[data-testid="lesson"] .lesson-text p', { state: 'visible', timeout: 60000 });
   await page.waitForTimeout(500);
-  runs.push({ narration, bytes: shape.bytes, wasm: shape.served.filter((p) => p.endsWith('.wasm')).length });
+  runs.push({ words, narration, bytes: shape.bytes, wasm: shape.served.filter((p) => p.endsWith('.wasm')).length });
   await browser.close();
   server.close();
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+console.log(`embed_first_words_ms ${median(runs.map((r) => r.words))} (runs ${runs.map((r) => r.words).join(', ')})`);
 console.log(`embed_first_narration_ms ${median(runs.map((r) => r.narration))} (budget 4000; runs ${runs.map((r) => r.narration).join(', ')})`);
 console.log(`embed_visit_bytes ${median(runs.map((r) => r.bytes))}`);
 console.log(`embed_core_downloads ${median(runs.map((r) => r.wasm))}`);

@@ -110,6 +110,8 @@ export async function clipped(page) {
     const W = innerWidth, out = [];
     for (const el of document.querySelectorAll('button, select, input:not(.sr-only), label.button, a')) {
       if (el.getClientRects().length === 0 || el.closest('.sr-only, [hidden]')) continue;
+      // A key gliding to its new lane is drawn on its way, not where it is laid out.
+      if (el.getAnimations().some((a) => a.playState === 'running')) continue;
       const r = el.getBoundingClientRect();
       const name = (el.textContent || el.getAttribute('aria-label') || el.tagName).trim().slice(0, 30);
       if (r.left < -0.5 || r.right > W + 0.5) out.push(`${name} at ${Math.round(r.left)}..${Math.round(r.right)} of ${W}`);
