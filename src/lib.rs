@@ -289,10 +289,13 @@ pub fn app() -> Html {
     );
     hooks::use_workshop_link(&context);
     hooks::use_roving_focus(state.mode.embed);
-    // An embed's first paint stays until its lesson is on the page.
+    // An embed's first paint stays until its lesson is on the page; a
+    // projector's window shows nothing until then (no stage that jumps
+    // when the lesson and the room's scale arrive).
+    let projector = state.mode.workshop || state.mode.audience;
     hooks::use_body_classes(
         state.mode,
-        state.mode.embed && state.pending_lesson.is_some(),
+        (state.mode.embed || projector) && state.pending_lesson.is_some(),
     );
     hooks::use_header_height();
     hooks::use_room_scale();

@@ -420,7 +420,6 @@ pub fn use_room_scale() {
 #[hook]
 pub fn use_body_classes(mode: crate::state::Mode, waiting: bool) {
     use_effect_with((mode, waiting), |(mode, waiting)| {
-        let waiting = *waiting;
         let (workshop, embed) = (&mode.workshop, &mode.embed);
         if let Some(body) = web_sys::window()
             .and_then(|w| w.document())
@@ -435,7 +434,8 @@ pub fn use_body_classes(mode: crate::state::Mode, waiting: bool) {
                 (mode.presenter, "presenter"),
                 (mode.audience, "audience"),
                 (room, "room"),
-                (waiting, "embed-wait"),
+                (*waiting && mode.embed, "embed-wait"),
+                (*waiting && !mode.embed, "room-wait"),
             ]
             .iter()
             .filter(|(on, _)| *on)
@@ -443,7 +443,7 @@ pub fn use_body_classes(mode: crate::state::Mode, waiting: bool) {
             .collect();
             body.set_class_name(&classes.join(" "));
         }
-        if !waiting {
+        if !*waiting {
             crate::first_paint::done();
         }
         // Workshop mode lives in the address too, so a reload keeps it (an
