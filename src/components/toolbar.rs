@@ -329,7 +329,7 @@ pub fn embed_dialog(props: &EmbedProps) -> Html {
     html! {
         <Modal title="Embed in a page" onclose={props.onclose.clone()}>
             <p>{ format!("Paste this into your post. The frame is {EMBED_HEIGHT} px tall from the start, so nothing in the post moves while it loads; the playground fits itself to it and pages the narration. ") }
-               { if run.lesson.is_some() { "it opens the current lesson step." } else { "it opens this exact setup." } }</p>
+               { if run.lesson.is_some() { "It opens the current lesson step." } else { "It opens this exact setup." } }</p>
             <label class="check"><input type="checkbox" checked={*autoplay} onchange={toggle} />{" start playing on load"}</label>
             <p><label for="embed-theme">{"Colours "}</label>
                <select id="embed-theme" data-testid="embed-theme" onchange={let t = theme.clone(); Callback::from(move |e: Event| t.set(event_value(&e)))}>
