@@ -106,14 +106,14 @@ test('a garbled, truncated or future link says so and opens a working default', 
   }
 });
 
-test('the demo blog page embeds two playgrounds that fit their frames', async () => {
+test('the demo blog page embeds three playgrounds that fit their frames, the last one far down the post', async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const errors = [];
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   await page.goto(`${url}/embed-demo.html`);
   const frames = page.locator('iframe');
-  assert.equal(await frames.count(), 2);
+  assert.equal(await frames.count(), 3);
   await page.waitForFunction(() => [...document.querySelectorAll('iframe')].every((f) => f.style.height), null, { timeout: 10000 });
   const heights = await frames.evaluateAll((fs) => fs.map((f) => parseInt(f.style.height, 10)));
   assert.ok(heights.every((h) => h > 400), `heights ${heights}`);
@@ -124,6 +124,9 @@ test('the demo blog page embeds two playgrounds that fit their frames', async ()
   const second = page.frameLocator('#herd');
   assert.match(await second.locator('[data-testid="lesson-step-title"]').textContent(), /One bucket/);
   await shot(page, '31-embed-demo');
+  // The last one loads once the reader nears it.
+  await page.locator('#max-of').scrollIntoViewIfNeeded();
+  await page.frameLocator('#max-of').locator('[data-testid="lesson-step-title"]').waitFor({ timeout: 15000 });
   assert.deepEqual(errors, []);
   await context.close();
 });
