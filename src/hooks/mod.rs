@@ -434,8 +434,7 @@ pub fn use_body_classes(mode: crate::state::Mode, waiting: bool) {
                 (mode.presenter, "presenter"),
                 (mode.audience, "audience"),
                 (room, "room"),
-                (*waiting && mode.embed, "embed-wait"),
-                (*waiting && !mode.embed, "room-wait"),
+                (*waiting, "embed-wait"),
             ]
             .iter()
             .filter(|(on, _)| *on)
