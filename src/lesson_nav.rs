@@ -256,14 +256,8 @@ impl Playground {
     /// Does what [`Playground::next_press`] says, and returns it. A press
     /// within [`DOUBLE_PRESS_MS`] of the one before does nothing.
     pub fn clicker_next(&mut self, now_ms: f64) -> Press {
-        if let Some(l) = self.lesson.as_mut() {
-            let double = l
-                .pressed_at
-                .is_some_and(|t| (0.0..DOUBLE_PRESS_MS).contains(&(now_ms - t)));
-            if double {
-                return Press::Dwelling;
-            }
-            l.pressed_at = Some(now_ms);
+        if self.lesson.as_mut().is_some_and(|l| l.double_press(now_ms)) {
+            return Press::Dwelling;
         }
         self.carry_out_press(now_ms)
     }

@@ -175,6 +175,18 @@ impl LessonState {
             .reduce(f64::max)
     }
 
+    /// Whether a press at real instant `now_ms` is the same press as the
+    /// one before (a nervous double press); if not, it is noted as the last.
+    pub fn double_press(&mut self, now_ms: f64) -> bool {
+        let double = self
+            .pressed_at
+            .is_some_and(|t| (0.0..DOUBLE_PRESS_MS).contains(&(now_ms - t)));
+        if !double {
+            self.pressed_at = Some(now_ms);
+        }
+        double
+    }
+
     /// The prediction made at the current step, if any.
     pub fn guess(&self) -> Option<&String> {
         self.guesses.get(self.step).and_then(Option::as_ref)

@@ -83,9 +83,7 @@ pub fn use_ticker(dispatch: Dispatcher, live: bool, presenter: bool) {
                     let prev = frames.last.get().unwrap_or(now);
                     if frames.live.get() && now - prev >= 2.0 * f64::from(FALLBACK_MS) {
                         frames.last.set(Some(now));
-                        let started = now_ms();
-                        dispatch.dispatch(Action::Tick(now - prev));
-                        dispatch.dispatch(Action::FrameWork(now_ms() - started));
+                        tick(&dispatch, now - prev);
                     }
                 })
             });
@@ -97,6 +95,15 @@ pub fn use_ticker(dispatch: Dispatcher, live: bool, presenter: bool) {
 
 /// How often (ms) a presenter's window checks that frames still come.
 const FALLBACK_MS: u32 = 50;
+
+/// One tick of `real_ms`, a frame's or the timer's. The reducer runs inside
+/// `dispatch`: timed here, it fits the next frames' work to this device
+/// (the reducer reads no clock).
+fn tick(dispatch: &Dispatcher, real_ms: f64) {
+    let started = now_ms();
+    dispatch.dispatch(Action::Tick(real_ms));
+    dispatch.dispatch(Action::FrameWork(now_ms() - started));
+}
 
 /// The animation-frame loop behind [`use_ticker`]: at most one frame asked
 /// for at a time, none while not live.
@@ -130,11 +137,7 @@ impl FrameLoop {
             let prev = me.last.replace(Some(t)).unwrap_or(t);
             // (A timer's tick may have come since the last frame.)
             let prev = prev.min(t);
-            // The reducer runs inside `dispatch`: timed here, it fits the
-            // next frames' work to this device (the reducer reads no clock).
-            let started = now_ms();
-            dispatch.dispatch(Action::Tick(t - prev));
-            dispatch.dispatch(Action::FrameWork(now_ms() - started));
+            tick(&dispatch, t - prev);
             // (The render the tick caused may have stopped the loop.)
             if me.live.get() {
                 me.ask();

@@ -39,14 +39,11 @@ impl Playground {
             // after typing the room's guess reveals it, however soon.
             if let (Action::LessonNext(now_ms), Some(l)) = (&action, self.lesson.as_mut()) {
                 let typed = l.visit.asked && !l.visit.draft.trim().is_empty();
-                let double = !typed
-                    && l.pressed_at.is_some_and(|t| {
-                        (0.0..crate::lesson_state::DOUBLE_PRESS_MS).contains(&(now_ms - t))
-                    });
-                if double {
+                if typed {
+                    l.pressed_at = Some(*now_ms);
+                } else if l.double_press(*now_ms) {
                     return false;
                 }
-                l.pressed_at = Some(*now_ms);
             }
             // The presenter's window holds the workshop: what is done here
             // is done there, and comes back with its state.
