@@ -38,13 +38,15 @@ stage "house (files of at most 700 lines, no import circles)" python3 scripts/ho
 stage "format" cargo fmt --all -- --check
 stage "clippy" cargo clippy --quiet --workspace --all-targets -- -D warnings
 stage "native tests" cargo test --workspace
-stage "conformance runner" cargo run --quiet --release -p workqueue-check --bin conformance -- "${case_dirs[@]}"
+# In the dev profile: the core's debug assertions check its invariants on
+# every case, and the native tests have built it already.
+stage "conformance runner" cargo run --quiet -p workqueue-check --bin conformance -- "${case_dirs[@]}"
 stage "wasm tests (core, headless Chromium)" wasm_env cargo test -p workqueue-core --target wasm32-unknown-unknown --test wasm
 stage "wasm tests (app components, headless Chromium)" wasm_env cargo test -p workqueue-playground --target wasm32-unknown-unknown --test wasm_app
 if stage "release build" wasm_env trunk build --release --offline; then
   stage "size report" bash scripts/size.sh
   if [ -z "${WQ_SKIP_E2E:-}" ]; then
-    stage "end-to-end (Playwright, Chromium)" bash -c 'cd tests/e2e && node --test --test-concurrency=1 ./*.test.mjs'
+    stage "end-to-end (Playwright, Chromium)" bash scripts/e2e.sh
   fi
 fi
 

@@ -4,7 +4,7 @@
 
 use workqueue_core::{format_go_duration, parse_go_duration, Duration, LimiterConfig, QueueKind};
 use workqueue_core::{ControllerConfig, Scenario};
-use workqueue_core::{CrossplaneConfig, Outcome, Script};
+use workqueue_core::{CrossplaneConfig, CrossplaneProfile, Outcome, Script};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Preset {
@@ -96,6 +96,9 @@ pub enum Field {
     Seed,
     GiveUp,
     Timeout,
+    BreakerBurst,
+    BreakerRefill,
+    BreakerCooldown,
 }
 
 impl Field {
@@ -117,6 +120,9 @@ impl Field {
             Field::Seed => "seed",
             Field::GiveUp => "give-up",
             Field::Timeout => "timeout",
+            Field::BreakerBurst => "breaker-burst",
+            Field::BreakerRefill => "breaker-refill",
+            Field::BreakerCooldown => "breaker-cooldown",
         }
     }
 
@@ -138,6 +144,9 @@ impl Field {
             Field::Seed => "Seed",
             Field::GiveUp => "Give up after",
             Field::Timeout => "Reconciliation timeout",
+            Field::BreakerBurst => "--circuit-breaker-burst",
+            Field::BreakerRefill => "--circuit-breaker-refill-rate",
+            Field::BreakerCooldown => "--circuit-breaker-cooldown",
         }
     }
 
@@ -153,6 +162,8 @@ impl Field {
             Field::Seed => "",
             Field::GiveUp => "requeues (empty: never)",
             Field::Timeout => "v0.22+: a Go duration (empty: none)",
+            Field::BreakerBurst => "watch events an XR may send at once",
+            Field::BreakerRefill => "events per second, refilled",
             _ => "Go duration: 5ms, 1.5s, 2m",
         }
     }
@@ -217,6 +228,8 @@ pub struct Settings {
     /// (the priority queue).
     pub queue: QueueKind,
     pub preset: Preset,
+    /// Which Crossplane, with the Crossplane preset.
+    pub profile: CrossplaneProfile,
     pub script: ScriptChoice,
     /// The script behind [`ScriptChoice::Loaded`], when the run has one
     /// the form cannot spell.
@@ -243,10 +256,14 @@ impl Default for Settings {
             (Field::Seed, "1"),
             (Field::GiveUp, ""),
             (Field::Timeout, ""),
+            (Field::BreakerBurst, "100"),
+            (Field::BreakerRefill, "1"),
+            (Field::BreakerCooldown, "5m0s"),
         ];
         Settings {
             queue: QueueKind::ClientGo,
             preset: Preset::ClientGoDefault,
+            profile: CrossplaneProfile::Note2021,
             script: ScriptChoice::Live,
             loaded_script: None,
             values: values.iter().map(|(f, v)| (*f, v.to_string())).collect(),
@@ -290,6 +307,9 @@ impl Settings {
         }
         if self.script != before.script && after.script == before.script {
             out.script = self.script;
+        }
+        if self.profile != before.profile && after.profile == before.profile {
+            out.profile = self.profile;
         }
         out
     }
@@ -420,7 +440,11 @@ impl Settings {
         let mut out = scenario.clone();
         let changed = |fields: &[Field]| fields.iter().any(|f| self.get(*f) != before.get(*f));
         let limiter_changed = self.preset != before.preset
+            || self.profile != before.profile
             || changed(&[
+                Field::BreakerBurst,
+                Field::BreakerRefill,
+                Field::BreakerCooldown,
                 Field::Base,
                 Field::Max,
                 Field::Qps,
@@ -479,7 +503,7 @@ impl Settings {
                     &mut errors,
                 )
                 .unwrap_or(10);
-            s.crossplane = Some(CrossplaneConfig::note_2021(r));
+            s.crossplane = Some(self.crossplane(r, &mut errors));
         }
         s.controllers[0].controller = ControllerConfig {
             workers: self
@@ -559,6 +583,9 @@ pub(crate) fn field_errors(errors: &FieldErrors) -> String {
 /// The form field behind a scenario field path such as `limiter.limiters[1].burst`.
 fn field_of(path: &str, preset: Preset) -> Field {
     let table = [
+        ("breaker.burst", Field::BreakerBurst),
+        ("breaker.refill_per_second", Field::BreakerRefill),
+        ("breaker.cooldown", Field::BreakerCooldown),
         ("max_wait_ns", Field::MaxWait),
         ("base_ns", Field::Base),
         ("max_ns", Field::Max),
@@ -579,6 +606,7 @@ fn field_of(path: &str, preset: Preset) -> Field {
         .unwrap_or(preset.fields().first().copied().unwrap_or(Field::Workers))
 }
 
+pub mod crossplane;
 mod read;
 
 #[cfg(test)]

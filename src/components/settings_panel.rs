@@ -5,7 +5,7 @@
 use yew::prelude::*;
 
 use super::event_value;
-use crate::settings::{Field, Preset, ScriptChoice, Settings};
+use crate::settings::{crossplane, Field, Preset, ScriptChoice, Settings};
 use crate::state::Action;
 use crate::store::Dispatcher;
 
@@ -50,7 +50,7 @@ pub fn settings_panel(props: &SettingsProps) -> Html {
                 <input id={id.clone()} type="text" value={form.get(f).to_string()} {oninput}
                     aria-invalid={err.is_some().to_string()} aria-describedby={hint_id.clone()} spellcheck="false" />
                 <small id={hint_id} class={if err.is_some() { "error" } else { "unit" }}>
-                    { err.unwrap_or_else(|| f.unit().to_string()) }
+                    { err.unwrap_or_else(|| form.unit_of(f).to_string()) }
                 </small>
             </div>
         }
@@ -68,6 +68,13 @@ pub fn settings_panel(props: &SettingsProps) -> Html {
         })
     };
     let on_preset = on_select(|s, id| Preset::from_id(id).map(|p| s.preset = p).is_some());
+    let on_profile = on_select(|s, id| {
+        crossplane::PROFILES
+            .into_iter()
+            .find(|p| p.name() == id)
+            .map(|p| s.profile = p)
+            .is_some()
+    });
     let on_script = on_select(|s, id| ScriptChoice::from_id(id).map(|c| s.script = c).is_some());
     let apply = {
         let form = form.clone();
@@ -90,8 +97,21 @@ pub fn settings_panel(props: &SettingsProps) -> Html {
                 </select>
             </div>
             <p class="blurb">{ preset.blurb() }</p>
+            { if preset == Preset::Crossplane { html! {
+                <>
+                <div class="field">
+                    <label for="f-profile">{"Which Crossplane"}</label>
+                    <select id="f-profile" data-testid="profile" onchange={on_profile}>
+                        { for crossplane::PROFILES.iter().map(|p| html! {
+                            <option value={p.name()} selected={*p == form.profile}>{ crossplane::profile_label(*p) }</option>
+                        }) }
+                    </select>
+                </div>
+                <p class="blurb">{ crossplane::profile_blurb(form.profile) }</p>
+                </>
+            } } else { html! {} } }
             <div class="grid2">
-                { for preset.fields().iter().map(|f| field(*f)) }
+                { for (if preset == Preset::Crossplane { form.crossplane_fields() } else { preset.fields() }).iter().map(|f| field(*f)) }
             </div>
             <h2>{"Controller"}</h2>
             <div class="grid2">

@@ -262,10 +262,11 @@ pub fn stage(props: &StageProps) -> Html {
                 </div>
             </div>
             <div class={lane(Lane::Bucket)} data-lane="bucket" data-testid="bucket">
-                <h3>{"Token bucket"}</h3>
-                { match &view.bucket {
-                    None => html! { <p class="hint">{"This limiter has no bucket: keys only slow themselves down."}</p> },
-                    Some(b) => html! { <>{ bucket_gauge(b) }{ drain_hint(props.drain.as_ref(), b, &props.dispatch) }</> },
+                { match (&view.bucket, &view.breaker) {
+                    (Some(b), _) => html! { <><h3>{"Token bucket"}</h3>{ bucket_gauge(b) }{ drain_hint(props.drain.as_ref(), b, &props.dispatch) }</> },
+                    // Crossplane core since v2.1: no bucket, a breaker per XR.
+                    (None, Some(b)) => html! { <><h3>{"XR circuit breaker"}</h3>{ super::breaker::breaker_panel(b, now) }</> },
+                    (None, None) => html! { <><h3>{"Token bucket"}</h3><p class="hint">{"This limiter has no bucket: keys only slow themselves down."}</p></> },
                 } }
             </div>
         </section>

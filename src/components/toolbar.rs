@@ -223,8 +223,9 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
                 (Dialog::Embed, Some(run)) => html! { <EmbedDialog {run} onclose={close.clone()} /> },
                 (Dialog::Go, Some(run)) => {
                     let code = workqueue_go::export::go(&run.scenario);
+                    let title = workqueue_go::export::Language::of(&run.scenario).title();
                     html! {
-                        <Modal title="The same setup in Go" onclose={close.clone()}>
+                        <Modal {title} onclose={close.clone()}>
                             <pre class="code" data-testid="go-snippet">{ code.clone() }</pre>
                             <button class="primary" onclick={Callback::from(move |_| copy(&code))}>{"Copy"}</button>
                         </Modal>

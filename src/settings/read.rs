@@ -20,8 +20,7 @@ impl Settings {
         // (Crossplane's too: a provider of today runs the priority queue.)
         out.queue = s.controllers[0].queue;
         if let Some(cp) = &s.crossplane {
-            out.preset = Preset::Crossplane;
-            out.set(Field::Rate, cp.max_reconcile_rate.to_string());
+            out.read_crossplane(cp);
         } else {
             match &s.first().limiter() {
                 LimiterConfig::DefaultController => out.preset = Preset::ClientGoDefault,

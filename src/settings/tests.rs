@@ -158,3 +158,68 @@ fn a_crossplane_run_keeps_the_queue_it_is_on() {
         assert_eq!((read.preset, read.queue), (Preset::Crossplane, queue));
     }
 }
+
+/// The form names which Crossplane: a profile chosen and applied changes the
+/// run's, core's breaker flags travel both ways, a bad flag is refused at
+/// its own field, and a run of each profile reads back to the same form.
+#[test]
+fn the_form_chooses_the_crossplane_and_core_s_breaker() {
+    use workqueue_core::{BreakerFlags, CrossplaneProfile};
+    let before = Settings {
+        preset: Preset::Crossplane,
+        ..Default::default()
+    };
+    let run = before.to_scenario().unwrap();
+    assert_eq!(run.crossplane.unwrap().profile, CrossplaneProfile::Note2021);
+    let mut core = before.clone();
+    core.profile = CrossplaneProfile::Core;
+    core.set(Field::BreakerBurst, "40".into());
+    core.set(Field::BreakerCooldown, "90s".into());
+    let edited = core.edit(&before, &run).unwrap();
+    let cp = edited.crossplane.unwrap();
+    assert_eq!(cp.profile, CrossplaneProfile::Core);
+    assert_eq!(
+        cp.breaker,
+        Some(BreakerFlags {
+            burst: 40.0,
+            refill_per_second: 1.0,
+            cooldown: 90 * SECOND
+        })
+    );
+    // Read back: the same form, and Apply would change nothing.
+    let read = Settings::from_scenario(&edited);
+    assert_eq!(
+        (read.preset, read.profile),
+        (Preset::Crossplane, CrossplaneProfile::Core)
+    );
+    assert_eq!(read.get(Field::BreakerBurst), "40");
+    assert_eq!(read.to_scenario().unwrap().crossplane, edited.crossplane);
+    // The defaults are not written into the run.
+    let mut plain = read.clone();
+    plain.set(Field::BreakerBurst, "100".into());
+    plain.set(Field::BreakerCooldown, "5m".into());
+    assert_eq!(
+        plain.to_scenario().unwrap().crossplane.unwrap().breaker,
+        None
+    );
+    // A bad flag names its field.
+    for (f, v) in [
+        (Field::BreakerBurst, "-1"),
+        (Field::BreakerRefill, "lots"),
+        (Field::BreakerCooldown, "5"),
+    ] {
+        let mut bad = read.clone();
+        bad.set(f, v.into());
+        let errors = bad.to_scenario().unwrap_err();
+        assert!(errors.iter().any(|(e, _)| *e == f), "{v}: {errors:?}");
+    }
+    // Back to a provider: the breaker goes, the profile is the run's.
+    let mut provider = read.clone();
+    provider.profile = CrossplaneProfile::Provider;
+    let cp = provider.edit(&read, &edited).unwrap().crossplane.unwrap();
+    assert_eq!(
+        (cp.profile, cp.breaker),
+        (CrossplaneProfile::Provider, None)
+    );
+    assert_eq!(core.unit_of(Field::Rate), "workers per controller");
+}

@@ -47,6 +47,52 @@ test('Crossplane preset derives 10 workers and a 1s→60s per-object backoff fro
   await context.close();
 });
 
+test('the form picks which Crossplane: core since v2.1 has its breaker on the stage and exports its flags, not Go', async () => {
+  const { page, context, problems } = await open(browser, url);
+  await page.selectOption('[data-testid="preset"]', 'crossplane');
+  // The 2021 design first, as every file reads by default: the global bucket.
+  assert.equal(await page.inputValue('[data-testid="profile"]'), 'note-2021');
+  await page.selectOption('[data-testid="profile"]', 'core');
+  assert.match(await page.textContent('#f-rate-hint'), /workers per controller/);
+  await page.fill('#f-breaker-burst', 'lots');
+  assert.match(await page.textContent('#f-breaker-burst-hint'), /not a number of 0 or more/);
+  assert.ok(await page.isDisabled('[data-testid="apply"]'));
+  await page.fill('#f-breaker-burst', '20');
+  await page.fill('#f-breaker-cooldown', '90s');
+  await page.fill('#f-reconcile', '0s');
+  await page.selectOption('[data-testid="script"]', 'success');
+  await page.click('[data-testid="apply"]');
+  assert.match(await page.textContent('[data-testid="bucket"]'), /XR circuit breaker/);
+  // A storm of 50 updates a second on one XR: 20 tokens, 2 an update, +1/s.
+  await page.fill('#in-storm-key', 'xr-hot');
+  await page.fill('[data-testid="rate"]', '50');
+  await page.fill('#in-storm-for', '10s');
+  await page.click('[data-testid="storm"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid="breaker-xr"]')?.dataset.state === 'open', null, { timeout: 10000 });
+  const row = await page.textContent('[data-testid="breaker-xr"]');
+  assert.match(row, /xr-hot/);
+  assert.match(row, /open: drops events; closes in 1m2\d|open: drops events; closes in 1m[0-3]\d/);
+  assert.match(await page.textContent('[data-testid="breaker-counts"]'), /[1-9][\d,]* dropped/);
+  await shot(page, '24-crossplane-core-breaker');
+  // The export: core is configured by its flags, so the Helm values that set them.
+  await page.click('[data-testid="go-code"]');
+  assert.equal(await page.getAttribute('.modal', 'aria-label'), "The same setup as Crossplane's Helm values");
+  const values = await page.textContent('[data-testid="go-snippet"]');
+  for (const flag of ['--max-concurrent-reconciles=10', '--circuit-breaker-burst=20', '--circuit-breaker-refill-rate=1', '--circuit-breaker-cooldown=1m30s']) {
+    assert.ok(values.includes(`- ${flag}`), `${flag} in\n${values}`);
+  }
+  assert.doesNotMatch(values, /NewGlobal|package main/);
+  await page.keyboard.press('Escape');
+  // Back to a provider: the bucket is back, the export is Go.
+  await page.selectOption('[data-testid="profile"]', 'provider');
+  await page.click('[data-testid="apply"]');
+  assert.match(await page.textContent('[data-testid="bucket"]'), /global bucket \(Crossplane\)/);
+  await page.click('[data-testid="go-code"]');
+  assert.match(await page.textContent('[data-testid="go-snippet"]'), /^package main/);
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
+
 test('ten thousand keys stay responsive and are aggregated', async () => {
   const { page, context, problems } = await open(browser, url);
   await failingStorm(page, 10000);

@@ -185,6 +185,15 @@ pub struct CircuitState<S> {
     pub triggered_by: Option<S>,
 }
 
+/// A target as its next event would find it ([`CircuitBreaker::targets_at`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TargetAt {
+    pub tokens: f64,
+    /// When open: when it opened (the first event from then + cooldown on
+    /// closes it).
+    pub opened_at: Option<Instant>,
+}
+
 /// The breaker's three counters (`circuit_breaker_opens_total`,
 /// `circuit_breaker_closes_total`, `circuit_breaker_events_total` by
 /// result), for the one controller this breaker belongs to.
@@ -269,6 +278,25 @@ impl<K: Ord + Clone, S: Clone + Eq> CircuitBreaker<K, S> {
                 triggered_by: None,
             },
         }
+    }
+
+    /// Every target as its next event would find it at `now`: its tokens
+    /// refilled to `now` (what upstream works out on that event), whether
+    /// its circuit is open, and when it opened.
+    pub fn targets_at(&self, now: Instant) -> impl Iterator<Item = (&K, TargetAt)> + '_ {
+        let config = self.config;
+        self.targets.iter().map(move |(k, t)| {
+            let elapsed = go_seconds(now.saturating_sub(t.last_refill));
+            (
+                k,
+                TargetAt {
+                    tokens: config
+                        .burst
+                        .min(t.tokens + config.refill_per_second * elapsed),
+                    opened_at: t.open.then_some(t.opened_at),
+                },
+            )
+        })
     }
 
     /// `ResetTarget`: forget the target, so its next event starts afresh.

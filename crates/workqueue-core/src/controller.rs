@@ -392,7 +392,7 @@ impl ControllerMetrics {
 
 /// Crossplane's `--max-reconcile-rate R` and what it sets, in one of three
 /// designs (`profile`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CrossplaneConfig {
     /// Crossplane's `--max-reconcile-rate`: reconciles per second (in
@@ -403,6 +403,45 @@ pub struct CrossplaneConfig {
     /// today's crossplane-runtime, or Crossplane core since v2.1.
     #[serde(default, skip_serializing_if = "CrossplaneProfile::is_note_2021")]
     pub profile: CrossplaneProfile,
+    /// Core's XR circuit breaker flags, where they differ from v2.1.1's
+    /// defaults (only `core` has the breaker).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub breaker: Option<BreakerFlags>,
+}
+
+/// Crossplane core's three breaker flags (`cmd/crossplane/core/core.go`
+/// lines 118-120 since v2.1.1).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BreakerFlags {
+    /// `--circuit-breaker-burst`: tokens a new XR starts with (100).
+    pub burst: f64,
+    /// `--circuit-breaker-refill-rate`: tokens per second (1).
+    pub refill_per_second: f64,
+    /// `--circuit-breaker-cooldown`: how long the circuit stays open (5m).
+    #[serde(with = "crate::serde_duration")]
+    #[schemars(with = "crate::serde_duration::DurationSchema")]
+    pub cooldown: Duration,
+}
+
+impl BreakerFlags {
+    /// v2.1.1's defaults.
+    pub const DEFAULT: BreakerFlags = BreakerFlags {
+        burst: crate::circuit::BreakerConfig::crossplane().burst,
+        refill_per_second: crate::circuit::BreakerConfig::crossplane().refill_per_second,
+        cooldown: crate::circuit::BreakerConfig::crossplane().cooldown,
+    };
+
+    /// The breaker these flags make (the probe interval and expiry are
+    /// hard-coded upstream).
+    pub fn config(self) -> crate::circuit::BreakerConfig {
+        crate::circuit::BreakerConfig {
+            burst: self.burst,
+            refill_per_second: self.refill_per_second,
+            cooldown: self.cooldown,
+            ..crate::circuit::BreakerConfig::crossplane()
+        }
+    }
 }
 
 /// The three Crossplanes a scenario can name. docs/crossplane-today.md and
@@ -476,7 +515,13 @@ impl CrossplaneConfig {
         CrossplaneConfig {
             max_reconcile_rate,
             profile: CrossplaneProfile::Note2021,
+            breaker: None,
         }
+    }
+
+    /// The flags of core's breaker: the scenario's, or the defaults.
+    pub fn breaker_flags(&self) -> BreakerFlags {
+        self.breaker.unwrap_or(BreakerFlags::DEFAULT)
     }
 
     pub fn derived(&self) -> CrossplaneDerived {

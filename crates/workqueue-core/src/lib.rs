@@ -74,8 +74,8 @@ pub use circuit::{
     UpdateAdmission, Verdict, Watch, RECENT_SOURCES,
 };
 pub use controller::{
-    decide, CrossplaneConfig, CrossplaneProfile, ErrorKind, Gate, Outcome, ReconcileResult,
-    ResultLabel, Script,
+    decide, BreakerFlags, CrossplaneConfig, CrossplaneProfile, ErrorKind, Gate, Outcome,
+    ReconcileResult, ResultLabel, Script,
 };
 pub use events::{Input, SimError, SimEvent, WorkerState};
 pub use item::{Interner, ItemId};
@@ -100,7 +100,7 @@ pub use sim::{MetricsSnapshot, Simulation};
 pub use summary::{HeldBack, KindRequests, RequestSeries, Spread, Summary, TimeSpent};
 pub use time::*;
 pub use view::{
-    ArrivalView, BucketOwner, BucketView, Holder, KeyReport, KeyView, Landing, LaneView, Place,
-    SourceView, StageView, WaitingView, WorkerView,
+    ArrivalView, BreakerTargetView, BreakerView, BucketOwner, BucketView, Holder, KeyReport,
+    KeyView, Landing, LaneView, Place, SourceView, StageView, WaitingView, WorkerView,
 };
 pub use workqueue::{Got, QueueOptions, Workqueue};

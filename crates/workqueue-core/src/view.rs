@@ -129,6 +129,41 @@ pub enum BucketOwner {
     Client,
 }
 
+/// How many XRs the stage shows of the breaker: the open ones first, then
+/// those nearest to opening.
+pub(crate) const BREAKER_TARGETS: usize = 3;
+
+/// Crossplane core's XR circuit breaker as the stage draws it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BreakerView {
+    pub burst: f64,
+    pub refill_per_second: f64,
+    pub cooldown: Duration,
+    /// XRs with a state (each has seen a watch event).
+    pub tracked: usize,
+    /// Rows the stage keeps for XRs however many have come yet: as many as
+    /// the run can have, up to [`BREAKER_TARGETS`].
+    pub rows: usize,
+    /// Up to [`BREAKER_TARGETS`]: open first (longest open first), then
+    /// fewest tokens.
+    pub targets: Vec<BreakerTargetView>,
+    pub open: usize,
+    pub allowed: u64,
+    pub probes: u64,
+    pub dropped: u64,
+    pub opens: u64,
+    pub closes: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BreakerTargetView {
+    pub key: String,
+    /// Tokens its next event would find.
+    pub tokens: f64,
+    /// When open: from when an event would close it (opened + cooldown).
+    pub closes_from: Option<Instant>,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BucketView {
     pub owner: BucketOwner,
@@ -290,6 +325,8 @@ pub struct StageView {
     /// The waiting heap, soonest first.
     pub waiting: LaneView<WaitingView>,
     pub bucket: Option<BucketView>,
+    /// Crossplane core's XR circuit breaker, where the run has it.
+    pub breaker: Option<BreakerView>,
     /// Reconciles wait for a person's choice (the default script is live):
     /// a stage that must not move keeps room for the choice's buttons.
     pub asks: bool,
@@ -410,6 +447,7 @@ impl Simulation {
                 total: q.waiting_len(),
             },
             bucket: self.bucket_view(),
+            breaker: self.breaker_view(BREAKER_TARGETS),
             asks: matches!(self.spec().default_script, Script::Live),
             keys: q.keys().len(),
         }
@@ -524,6 +562,59 @@ impl Simulation {
 
     fn waits_on_bucket(&self, id: ItemId) -> bool {
         self.item(id).bucket_bound || self.middleware().is_some_and(|m| m.is_limited(id))
+    }
+
+    /// The XR circuit breaker at `now`, with at most `shown` of its XRs.
+    pub fn breaker_view(&self, shown: usize) -> Option<BreakerView> {
+        let b = self.breaker()?;
+        let now = self.now();
+        let config = b.config();
+        let mut targets: Vec<_> = b.targets_at(now).collect();
+        let open = targets
+            .iter()
+            .filter(|(_, t)| t.opened_at.is_some())
+            .count();
+        // Open first, longest open first; then fewest tokens; then by key.
+        // (A run may track thousands of XRs: the few shown are picked out
+        // before they are sorted.)
+        let by = |(ka, a): &(&ItemId, crate::circuit::TargetAt),
+                  (kb, b): &(&ItemId, crate::circuit::TargetAt)| {
+            let order = |t: &crate::circuit::TargetAt| (t.opened_at.is_none(), t.opened_at);
+            order(a)
+                .cmp(&order(b))
+                .then(a.tokens.total_cmp(&b.tokens))
+                .then(self.key(**ka).cmp(self.key(**kb)))
+        };
+        if targets.len() > shown && shown > 0 {
+            targets.select_nth_unstable_by(shown - 1, by);
+            targets.truncate(shown);
+        }
+        targets.sort_by(by);
+        let m = b.metrics();
+        Some(BreakerView {
+            burst: config.burst,
+            refill_per_second: config.refill_per_second,
+            cooldown: config.cooldown,
+            tracked: b.tracked(),
+            rows: crate::validate::controller_keys(self.spec())
+                .map_or(shown, |n| n.min(shown as u64) as usize)
+                .max(1),
+            targets: targets
+                .into_iter()
+                .take(shown)
+                .map(|(k, t)| BreakerTargetView {
+                    key: self.key(*k).to_string(),
+                    tokens: t.tokens,
+                    closes_from: t.opened_at.map(|at| at + config.cooldown),
+                })
+                .collect(),
+            open,
+            allowed: m.allowed,
+            probes: m.half_open_allowed,
+            dropped: m.dropped,
+            opens: m.opens,
+            closes: m.closes,
+        })
     }
 
     /// The bucket that gates this controller, if any: Crossplane's global

@@ -22,6 +22,7 @@ fn xp(profile: CrossplaneProfile, r: u32, reconcile_ms: i64) -> Scenario {
     s.crossplane = Some(CrossplaneConfig {
         max_reconcile_rate: r,
         profile,
+        breaker: None,
     });
     s.duration_ns = 3600 * SECOND;
     let c = s.first_mut();
@@ -258,6 +259,7 @@ fn core_s_breaker_stops_a_hot_loop_on_either_queue() {
     on_priority.crossplane = Some(CrossplaneConfig {
         max_reconcile_rate: 10,
         profile: CrossplaneProfile::Core,
+        breaker: None,
     });
     on_priority.duration_ns = 3600 * SECOND;
     let mut sim = Simulation::new(&on_priority).unwrap();
@@ -326,4 +328,119 @@ fn the_breaker_is_per_xr_and_never_sees_requeues() {
     assert_eq!(sim.inner_reconciles(), 53 + 300 * 11);
     let m = sim.breaker().unwrap().metrics();
     assert_eq!(m.allowed, 106 + 300);
+    // The stage: three rows; the open XR first, refilled to what its next
+    // event finds (0.2 left when it opened at 5.2s, +1/s since: 15), and
+    // closable from 5.2s + 5m; then closed ones, fewest tokens, by key.
+    let v = sim.breaker_view(3).unwrap();
+    assert_eq!((v.rows, v.tracked, v.open), (3, 301, 1));
+    assert_eq!(v.targets[0].key, "xr-hot");
+    assert!(
+        (v.targets[0].tokens - 15.0).abs() < 1e-9,
+        "{}",
+        v.targets[0].tokens
+    );
+    assert_eq!(
+        v.targets[0].closes_from,
+        Some(Instant::T0 + 305_200 * MILLISECOND)
+    );
+    assert!(v.targets[1..]
+        .iter()
+        .all(|t| t.closes_from.is_none() && t.tokens == 100.0));
+    assert!(v.targets[1].key < v.targets[2].key);
+    assert_eq!((v.allowed, v.dropped), (m.allowed, m.dropped));
+}
+
+/// Core's three breaker flags, as a scenario names them: v2.1.0's burst 50
+/// and half a token a second open the circuit on the same hot loop at 2.5s
+/// (before Update k the XR holds 50 − 1.95k tokens: Update 25 finds 1.25,
+/// takes one and opens on its second call), and a 90s cooldown closes it at
+/// the first event 90s later, 92.5s.
+#[test]
+fn core_s_breaker_flags_are_the_scenario_s() {
+    let mut s = xp(CrossplaneProfile::Core, 10, 0);
+    s.crossplane = Some(CrossplaneConfig {
+        breaker: Some(workqueue_core::BreakerFlags {
+            burst: 50.0,
+            refill_per_second: 0.5,
+            cooldown: 90 * SECOND,
+        }),
+        ..s.crossplane.unwrap()
+    });
+    s.first_mut().sources.push(Source::WatchEvents {
+        key: "xr-hot".into(),
+        per_second: 10.0,
+        start_ns: workqueue_core::Duration::ZERO,
+        duration_ns: 100 * SECOND,
+    });
+    let mut sim = Simulation::new(&s).unwrap();
+    sim.run_until(at_s(100));
+    let said: Vec<String> = sim
+        .log()
+        .iter()
+        .filter(|e| matches!(e.event, workqueue_core::SimEvent::Circuit { .. }))
+        .map(|e| format!("{} {}", e.at.as_nanos(), sim.describe(e)))
+        .collect();
+    assert!(
+        said[0].starts_with("2500000000 circuit breaker for \"xr-hot\": opened"),
+        "{said:?}"
+    );
+    assert!(
+        said[1].starts_with("92500000000 circuit breaker for \"xr-hot\": closed"),
+        "{said:?}"
+    );
+    // The flags round-trip through a file; the defaults are not written.
+    let back = Scenario::from_json(&s.to_json()).unwrap();
+    assert_eq!(back.crossplane, s.crossplane);
+    let plain = xp(CrossplaneProfile::Core, 10, 0);
+    assert!(!plain.to_json().contains("breaker"));
+}
+
+/// Only core has the breaker; its numbers are refused by field when they
+/// mean nothing.
+#[test]
+fn breaker_flags_are_refused_by_name_where_they_mean_nothing() {
+    use workqueue_core::BreakerFlags;
+    let flags = BreakerFlags {
+        burst: 10.0,
+        refill_per_second: 1.0,
+        cooldown: SECOND,
+    };
+    let mut s = xp(CrossplaneProfile::Provider, 10, 0);
+    s.crossplane = Some(CrossplaneConfig {
+        breaker: Some(flags),
+        ..s.crossplane.unwrap()
+    });
+    let e = s.validate().unwrap_err();
+    assert_eq!(e.field, "crossplane.breaker");
+    assert!(e.reason.contains("only Crossplane core"), "{}", e.reason);
+    for (bad, field) in [
+        (
+            BreakerFlags {
+                burst: f64::NAN,
+                ..flags
+            },
+            "crossplane.breaker.burst",
+        ),
+        (
+            BreakerFlags {
+                refill_per_second: -1.0,
+                ..flags
+            },
+            "crossplane.breaker.refill_per_second",
+        ),
+        (
+            BreakerFlags {
+                cooldown: -SECOND,
+                ..flags
+            },
+            "crossplane.breaker.cooldown",
+        ),
+    ] {
+        let mut s = xp(CrossplaneProfile::Core, 10, 0);
+        s.crossplane = Some(CrossplaneConfig {
+            breaker: Some(bad),
+            ..s.crossplane.unwrap()
+        });
+        assert_eq!(s.validate().unwrap_err().field, field);
+    }
 }

@@ -6,7 +6,7 @@
 //! set-up ([`SetUp`]): what Go can say of a scenario.
 
 use workqueue_core::{ClientScope, ControllerSpec};
-use workqueue_core::{Duration, LimiterConfig, QueueKind, Scenario};
+use workqueue_core::{CrossplaneProfile, Duration, LimiterConfig, QueueKind, Scenario};
 
 use crate::go_text::float;
 pub use crate::go_text::{duration, kind_types, limiter};
@@ -156,10 +156,41 @@ fn canonical(l: &LimiterConfig) -> LimiterConfig {
     }
 }
 
+/// What [`go`] writes for a scenario: a Go file, or (for Crossplane core,
+/// which is not code its users write) the Helm values of its flags.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Language {
+    Go,
+    HelmValues,
+}
+
+impl Language {
+    pub fn of(s: &Scenario) -> Language {
+        match s.crossplane.map(|c| c.profile) {
+            Some(CrossplaneProfile::Core) => Language::HelmValues,
+            _ => Language::Go,
+        }
+    }
+
+    /// What a reader is shown above the code.
+    pub fn title(self) -> &'static str {
+        match self {
+            Language::Go => "The same setup in Go",
+            Language::HelmValues => "The same setup as Crossplane's Helm values",
+        }
+    }
+}
+
 /// The Go file that sets `s` up, in its program's idiom: client-go's for a
 /// client-go program ([`crate::export_clientgo`]), controller-runtime's
 /// (and crossplane-runtime's) otherwise.
 pub fn go(s: &Scenario) -> String {
+    if let Some(cp) = s
+        .crossplane
+        .filter(|c| c.profile == CrossplaneProfile::Core)
+    {
+        return crate::export_core::helm_values(s, cp);
+    }
     if crate::export_clientgo::is_client_go(s) {
         return crate::export_clientgo::go(s);
     }

@@ -10,6 +10,7 @@ pub mod assume;
 mod eval;
 pub mod export;
 mod export_clientgo;
+mod export_core;
 mod found;
 mod go_text;
 mod gomod;

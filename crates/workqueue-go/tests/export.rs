@@ -170,3 +170,73 @@ fn each_program_is_exported_in_its_own_idiom() {
         }
     }
 }
+
+/// Crossplane core since v2.1 is no code its users write: its export is the
+/// Helm values of its flags, with the run's workers and breaker, and nothing
+/// of the 2021 design (no global bucket, no client limit).
+#[test]
+fn crossplane_core_exports_its_flags_as_helm_values() {
+    use workqueue_core::{BreakerFlags, CrossplaneConfig, CrossplaneProfile, SECOND};
+    use workqueue_go::export::Language;
+    let mut s = Scenario::new("core");
+    s.controllers[0].name = "x\"\n- --evil`$(rm -rf /)".into();
+    s.crossplane = Some(CrossplaneConfig {
+        max_reconcile_rate: 12,
+        profile: CrossplaneProfile::Core,
+        breaker: Some(BreakerFlags {
+            burst: 40.0,
+            refill_per_second: 0.5,
+            cooldown: 90 * SECOND,
+        }),
+    });
+    assert_eq!(Language::of(&s), Language::HelmValues);
+    let text = go(&s);
+    let args: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("- "))
+        .collect();
+    assert_eq!(
+        args,
+        [
+            "--max-concurrent-reconciles=12",
+            "--circuit-breaker-burst=40",
+            "--circuit-breaker-refill-rate=0.5",
+            "--circuit-breaker-cooldown=1m30s",
+        ],
+        "{text}"
+    );
+    // Every line a comment, the key `args:` or one of those items.
+    for line in text.lines() {
+        let t = line.trim();
+        assert!(
+            t.is_empty() || t.starts_with('#') || t == "args:" || t.starts_with("- --"),
+            "{line}"
+        );
+    }
+    for absent in ["evil", "NewGlobal", "LimitRESTConfig", "package main"] {
+        assert!(!text.contains(absent), "{absent} in\n{text}");
+    }
+    // The defaults when the scenario names none: v2.1.1's.
+    s.crossplane = Some(CrossplaneConfig {
+        breaker: None,
+        ..s.crossplane.unwrap()
+    });
+    let text = go(&s);
+    for flag in [
+        "--circuit-breaker-burst=100",
+        "--circuit-breaker-refill-rate=1",
+        "--circuit-breaker-cooldown=5m0s",
+    ] {
+        assert!(text.contains(flag), "{flag} in\n{text}");
+    }
+    // The other two profiles stay Go.
+    for profile in [CrossplaneProfile::Note2021, CrossplaneProfile::Provider] {
+        s.crossplane = Some(CrossplaneConfig {
+            profile,
+            breaker: None,
+            max_reconcile_rate: 12,
+        });
+        assert_eq!(Language::of(&s), Language::Go);
+        assert!(go(&s).starts_with("package main"));
+    }
+}

@@ -14,7 +14,7 @@ use std::collections::{BinaryHeap, VecDeque};
 
 use serde::Serialize;
 
-use crate::circuit::{BreakerConfig, CircuitBreaker, Transition, Watch};
+use crate::circuit::{CircuitBreaker, Transition, Watch};
 use crate::controller::{
     decide, ControllerMetrics, Gate, Middleware, Outcome, Requeue, ResultLabel, Script,
 };
@@ -302,7 +302,7 @@ impl Simulation {
                 .crossplane
                 .as_ref()
                 .filter(|cp| cp.derived().breaker)
-                .map(|_| CircuitBreaker::new(BreakerConfig::crossplane())),
+                .map(|cp| CircuitBreaker::new(cp.breaker_flags().config())),
             metrics: ControllerMetrics {
                 max_concurrent_reconciles: workers,
                 ..Default::default()

@@ -196,9 +196,22 @@ impl Gen {
                 CrossplaneProfile::Provider,
                 CrossplaneProfile::Core,
             ][self.below(3) as usize];
+            // Core's breaker flags on half of core's runs, and now and then on a
+            // profile that has no breaker (refused by name).
+            let flags = if profile == CrossplaneProfile::Core {
+                self.chance(50)
+            } else {
+                self.chance(5)
+            };
+            let breaker = flags.then(|| workqueue_core::BreakerFlags {
+                burst: self.below(300) as f64,
+                refill_per_second: self.below(9) as f64 / 4.0,
+                cooldown: self.below(600) as i64 * SECOND,
+            });
             s.crossplane = Some(CrossplaneConfig {
                 max_reconcile_rate: self.count() as u32,
                 profile,
+                breaker,
             });
         }
         s.controllers[0].default_script = self.script();

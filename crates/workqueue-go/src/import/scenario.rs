@@ -372,7 +372,7 @@ impl Reader<'_> {
             (true, None) => {
                 let r = self.it.ctrls.iter().filter_map(|c| c.options.workers).max().unwrap_or(100);
                 (
-                    CrossplaneConfig { max_reconcile_rate: r, profile: CrossplaneProfile::Core },
+                    CrossplaneConfig { max_reconcile_rate: r, profile: CrossplaneProfile::Core, breaker: None },
                     format!("Crossplane core without a global bucket: core since v2.1 (profile core): {r} workers per controller, no client limit, the XR circuit breaker"),
                 )
             }
