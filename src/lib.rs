@@ -289,11 +289,16 @@ pub fn app() -> Html {
     );
     hooks::use_workshop_link(&context);
     hooks::use_roving_focus(state.mode.embed);
-    // An embed's first paint stays until its lesson is on the page.
-    hooks::use_body_classes(
-        state.mode,
-        state.mode.embed && state.pending_lesson.is_some(),
-    );
+    // An embed's first paint stays until its lesson is on the page; a
+    // projector's window shows nothing until then (no stage that jumps
+    // when the lesson and the room's scale arrive).
+    let projector = state.mode.workshop || state.mode.audience;
+    // (A long file's reading shows its progress, though.)
+    let waiting = state
+        .pending_lesson
+        .as_ref()
+        .is_some_and(|p| state.mode.embed || p.progress.is_none());
+    hooks::use_body_classes(state.mode, (state.mode.embed || projector) && waiting);
     hooks::use_header_height();
     hooks::use_room_scale();
     let narration = state.narration.clone();

@@ -73,13 +73,16 @@ pub(super) fn chip(cx: Chips<'_>, k: &KeyView, class: &'static str, extra: Html)
     // A key is text from a file or a link: shown with its control and bidi
     // characters escaped.
     let seen = workqueue_core::shown(&key).into_owned();
-    let label = if k.absorbed > 0 {
+    // The name a screen reader gives the chip is its visible text (the key,
+    // its badges and countdown: WCAG's label in name) and then what a
+    // press does.
+    let hint = if k.absorbed > 0 {
         format!(
-            "{seen}, {} more events merged into it: select to see why it is here",
+            ", {} more events merged into it: select to see why it is here",
             k.absorbed
         )
     } else {
-        format!("{seen}: select to see why it is here")
+        ": select to see why it is here".to_string()
     };
     let low = k.priority.is_some_and(|p| p < 0);
     // Selected on the press itself: a travelling chip is caught where the
@@ -95,7 +98,7 @@ pub(super) fn chip(cx: Chips<'_>, k: &KeyView, class: &'static str, extra: Html)
     };
     html! {
         <button key={key.clone()} {onpointerdown} class={classes!("chip", class, selected.then_some("selected"), k.dirty.then_some("dirty"), arrived.then_some("arrived"), low.then_some("low"), k.skipped.then_some("skipped"))}
-            {onclick} aria-label={label} aria-pressed={selected.to_string()} data-key={key.clone()} data-priority={k.priority.map(|p| p.to_string())}>
+            {onclick} aria-pressed={selected.to_string()} data-key={key.clone()} data-priority={k.priority.map(|p| p.to_string())}>
             <span class="chip-key">{ seen }</span>
             { match k.priority {
                 Some(p) if p != 0 => html! { <span class="prio" title="its priority: higher goes first; resyncs and the initial list are -100">{ format!("p{p}") }</span> },
@@ -107,6 +110,7 @@ pub(super) fn chip(cx: Chips<'_>, k: &KeyView, class: &'static str, extra: Html)
                 <span class="absorbed" data-testid="absorbed" title="watch events merged into this one queued copy (deduplicated)">{ format!("+{}", k.absorbed) }</span>
             } } else { html! {} } }
             { extra }
+            <span class="sr-only">{ hint }</span>
         </button>
     }
 }

@@ -333,43 +333,74 @@ fn full_screen() {
 
 /// Keeps `--top-h` on the root element at the header's height, so panels
 /// that fit the screen (the workshop's lesson, an embed's) know the room
-/// below it, whatever the header wraps to.
+/// below it, whatever the header wraps to. The header a render leaves on
+/// the page is the one watched: a tree that draws a new header element (a
+/// lesson arriving, a mode switch) moves the watch to it, so the figure
+/// never stays at a detached header's 0.
 #[hook]
 pub fn use_header_height() {
-    use_effect_with((), |_| {
-        let doc = web_sys::window().and_then(|w| w.document());
-        let measure = {
-            let doc = doc.clone();
-            move || {
-                let Some(doc) = &doc else { return };
-                let height = doc
-                    .query_selector("header.top")
-                    .ok()
-                    .flatten()
-                    .and_then(|h| h.dyn_into::<web_sys::HtmlElement>().ok())
-                    .map_or(0, |h| h.offset_height());
-                if let Some(root) = doc
-                    .document_element()
-                    .and_then(|r| r.dyn_into::<web_sys::HtmlElement>().ok())
+    struct Watch {
+        observer: web_sys::ResizeObserver,
+        header: Option<web_sys::Element>,
+        _on_resize: Closure<dyn Fn()>,
+    }
+    let watch = use_mut_ref(|| None::<Watch>);
+    {
+        let watch = watch.clone();
+        use_effect(move || {
+            let doc = web_sys::window().and_then(|w| w.document());
+            let header = doc
+                .as_ref()
+                .and_then(|d| d.query_selector("header.top").ok().flatten());
+            let mut slot = watch.borrow_mut();
+            if slot.is_none() {
+                let measure = move || {
+                    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+                        return;
+                    };
+                    let height = doc
+                        .query_selector("header.top")
+                        .ok()
+                        .flatten()
+                        .and_then(|h| h.dyn_into::<web_sys::HtmlElement>().ok())
+                        .map_or(0, |h| h.offset_height());
+                    if let Some(root) = doc
+                        .document_element()
+                        .and_then(|r| r.dyn_into::<web_sys::HtmlElement>().ok())
+                    {
+                        let _ = root.style().set_property("--top-h", &format!("{height}px"));
+                    }
+                };
+                measure();
+                let on_resize = Closure::<dyn Fn()>::new(measure);
+                if let Ok(observer) =
+                    web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref())
                 {
-                    let _ = root.style().set_property("--top-h", &format!("{height}px"));
+                    *slot = Some(Watch {
+                        observer,
+                        header: None,
+                        _on_resize: on_resize,
+                    });
                 }
             }
-        };
-        measure();
-        let on_resize = Closure::<dyn Fn()>::new(measure);
-        let observer = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok();
-        if let (Some(o), Some(h)) = (
-            &observer,
-            doc.and_then(|d| d.query_selector("header.top").ok().flatten()),
-        ) {
-            o.observe(&h);
-        }
-        move || {
-            if let Some(o) = observer {
-                o.disconnect();
+            if let Some(w) = slot.as_mut() {
+                if w.header != header {
+                    // (Observing a new element reports its size at once.)
+                    w.observer.disconnect();
+                    if let Some(h) = &header {
+                        w.observer.observe(h);
+                    }
+                    w.header = header;
+                }
             }
-            drop(on_resize);
+            || ()
+        });
+    }
+    use_effect_with((), move |_| {
+        move || {
+            if let Some(w) = watch.borrow_mut().take() {
+                w.observer.disconnect();
+            }
         }
     });
 }
@@ -437,7 +468,8 @@ pub fn use_body_classes(mode: crate::state::Mode, waiting: bool) {
                 (mode.presenter, "presenter"),
                 (mode.audience, "audience"),
                 (room, "room"),
-                (*waiting, "embed-wait"),
+                (*waiting && mode.embed, "embed-wait"),
+                (*waiting && !mode.embed, "room-wait"),
             ]
             .iter()
             .filter(|(on, _)| *on)
