@@ -35,6 +35,9 @@ pub struct LessonPanelProps {
     /// The run's settings, where an exercise needs the form and the page
     /// does not show it (a workshop): only on a step with a goal.
     pub settings: Option<crate::settings::Settings>,
+    /// In a trainer's course of several lessons: this lesson's place in it
+    /// (1-based) and the course's length.
+    pub course_at: Option<(usize, usize)>,
 }
 
 impl LessonPanelProps {
@@ -53,7 +56,18 @@ impl LessonPanelProps {
                 .is_some_and(|x| x.steps.get(l.step).is_some_and(|s| s.goal.is_some()))
         });
         let room = state.mode.workshop || state.mode.audience || state.mode.presenter;
+        let course_at = state
+            .course
+            .as_ref()
+            .zip(state.lesson.as_ref())
+            .and_then(|(course, l)| {
+                let id = &state.library.get(l.index)?.id;
+                let at = course.iter().position(|c| c == id)?;
+                Some((at + 1, course.len()))
+            })
+            .filter(|(_, n)| *n > 1);
         LessonPanelProps {
+            course_at,
             settings: (exercise && room).then(|| state.settings.clone()),
             mode: state.mode,
             focus_guess: state.focus_guess,
@@ -297,7 +311,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
     html! {
         <section class="panel lesson" ref={panel} tabindex="-1" aria-label={format!("Lesson: {}", lesson.title)} data-testid="lesson">
             <div class="panel-head">
-                <h2><span class="lesson-title">{ lesson.title.clone() }</span><small>{ format!("step {} of {}", ls.step + 1, lesson.steps.len()) }</small></h2>
+                <h2><span class="lesson-title">{ lesson.title.clone() }</span><small>{ format!("step {} of {}", ls.step + 1, lesson.steps.len()) }{ match props.course_at { Some((at, of)) => html! { <span class="course-at" data-testid="course-at">{ format!(" · lesson {at} of {of}") }</span> }, None => html! {} } }</small></h2>
                 // The projector's window shows the presenter's lesson: only
                 // the presenter closes it.
                 // An embed holds its one lesson: closing it would leave its

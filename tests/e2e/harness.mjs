@@ -11,7 +11,8 @@ import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const root = path.resolve(here, '../..');
-export const dist = path.join(root, 'dist');
+// WQ_DIST serves a copy of a build (a long walk on one build while the next is made).
+export const dist = process.env.WQ_DIST ? path.resolve(process.env.WQ_DIST) : path.join(root, 'dist');
 export const shots = path.join(root, 'target', 'e2e-screenshots');
 
 const types = { '.md': 'text/markdown', '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json', '.png': 'image/png' };

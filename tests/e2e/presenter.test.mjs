@@ -175,12 +175,16 @@ test('a course: the presenter names the next lesson on a last step, and both win
   await p.goto(`${url}/?presenter=course&lessons=max-of,fast-slow`);
   await p.waitForSelector('[data-testid="presenter-next"]');
   assert.match(await p.textContent('[data-testid="presenter-next"]'), /Next lesson: .*fast|Next lesson: .*Fast/i);
+  // Both windows say where the room is in the course.
+  assert.equal(await p.textContent('[data-testid="course-at"]'), ' · lesson 1 of 2');
+  await a.waitForFunction(() => document.querySelector('[data-testid="course-at"]')?.textContent === ' · lesson 1 of 2', null, { timeout: 3000 });
   // Walk to the end of the course with the clicker.
   for (let i = 0; i < 80 && !(await p.locator('[data-testid="lesson-at-end"]').count()); i++) {
     await pressClicker(p, 350);
   }
   assert.equal(await p.locator('[data-testid="lesson-at-end"]').count(), 1, 'the presenter reached the end');
   await a.waitForSelector('[data-testid="lesson-at-end"]', { timeout: 3000 });
+  assert.equal(await p.textContent('[data-testid="course-at"]'), ' · lesson 2 of 2');
   assert.match(await p.textContent('[data-testid="presenter-next"]'), /end of the course/);
   await closeClean(context, problems);
 });
