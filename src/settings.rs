@@ -162,7 +162,7 @@ impl Field {
             Field::Seed => "",
             Field::GiveUp => "requeues (empty: never)",
             Field::Timeout => "v0.22+: a Go duration (empty: none)",
-            Field::BreakerBurst => "watch events an XR may send at once",
+            Field::BreakerBurst => "tokens per XR (an Update costs 2)",
             Field::BreakerRefill => "events per second, refilled",
             _ => "Go duration: 5ms, 1.5s, 2m",
         }
@@ -499,7 +499,10 @@ impl Settings {
             let r = self
                 .number::<u32>(
                     Field::Rate,
-                    "a whole number of reconciles per second",
+                    match self.profile {
+                        CrossplaneProfile::Core => "a whole number of workers",
+                        _ => "a whole number of reconciles per second",
+                    },
                     &mut errors,
                 )
                 .unwrap_or(10);

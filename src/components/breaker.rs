@@ -29,10 +29,14 @@ pub fn breaker_panel(b: &BreakerView, now: Instant) -> Html {
                     format!("closed: {:.1} of {} tokens", t.tokens, b.burst),
                 ),
             };
+            let state = format!("{state} · {}", plural(t.reconciles, "reconcile"));
+            // Upstream refills an open circuit's bucket too: it is full
+            // again by the time the circuit may close.
+            let title = (class == "open").then_some("Tokens still refill while the circuit is open; what closes it is the cooldown, not the bucket");
             html! {
                 <li class={classes!("xr", class)} data-testid="breaker-xr" data-state={class}>
                     <span class="xr-key mono" title={t.key.clone()}>{ t.key.clone() }</span>
-                    <span class="xr-bar" role="meter" aria-label={format!("{}'s tokens", t.key)} aria-valuemin="0" aria-valuemax={b.burst.to_string()} aria-valuenow={format!("{:.1}", t.tokens)}>
+                    <span class="xr-bar" {title} role="meter" aria-label={format!("{}'s tokens", t.key)} aria-valuemin="0" aria-valuemax={b.burst.to_string()} aria-valuenow={format!("{:.1}", t.tokens)}>
                         <span class="xr-fill" style={format!("--f:{pct:.3}")}></span>
                     </span>
                     <span class="xr-state">{ state }</span>
@@ -46,8 +50,8 @@ pub fn breaker_panel(b: &BreakerView, now: Instant) -> Html {
                 { for (0..b.rows).map(|i| row(b.targets.get(i))) }
             </ul>
             <p class="breaker-counts" data-testid="breaker-counts">
-                { format!("Events: {} let through, {} probes, {} dropped",
-                    format::count(b.allowed), format::count(b.probes), format::count(b.dropped)) }
+                { format!("Events: {} let through, {}, {} dropped",
+                    format::count(b.allowed), plural(b.probes, "probe"), format::count(b.dropped)) }
                 { if b.rows > 1 { format!(" · {} of {} XRs open", format::count(b.open as u64), format::count(b.tracked as u64)) } else { String::new() } }
             </p>
             <p class="breaker-flags">
@@ -55,5 +59,13 @@ pub fn breaker_panel(b: &BreakerView, now: Instant) -> Html {
                     b.burst, b.refill_per_second, format::short(b.cooldown)) }
             </p>
         </div>
+    }
+}
+
+/// "1 probe", "2 probes".
+fn plural(n: u64, word: &str) -> String {
+    match n {
+        1 => format!("1 {word}"),
+        n => format!("{} {word}s", format::count(n)),
     }
 }

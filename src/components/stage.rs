@@ -74,10 +74,15 @@ impl StageProps {
             MAX_CHIPS
         };
         // ...and a pool of workers as a few cards and a count: ten cards
-        // would push the lanes below them off a projector.
+        // would push the lanes below them off a projector (and, in a
+        // lesson, the lane the step is about below the fold).
         let workers = if state.mode.embed && crate::hooks::narrow() {
             1
-        } else if state.mode.embed || state.mode.workshop || state.mode.audience {
+        } else if state.mode.embed
+            || state.mode.workshop
+            || state.mode.audience
+            || state.lesson.is_some()
+        {
             ROOM_WORKERS
         } else {
             MAX_WORKERS
@@ -218,7 +223,7 @@ pub fn stage(props: &StageProps) -> Html {
             <QueueSwitch ..props.switch.clone() />
             <div class={lane(Lane::Sources)} data-lane="sources" data-testid="sources">
                 <h3>{"Sources"}</h3>
-                <p class="stat"><strong data-testid="watch-total">{ format::count(view.watch_events_total) }</strong>{" watch events so far"}</p>
+                <p class="stat"><strong data-testid="watch-total">{ format::count(view.watch_events_total) }</strong>{ if view.watch_events_total == 1 { " watch event so far" } else { " watch events so far" } }</p>
                 <div class="stream" aria-hidden="true">{ particles }</div>
                 <p class="legend" aria-hidden="true"><span class="dot queued"></span>{"queued "}<span class="dot merged"></span>{"merged "}<span class="dot dirty"></span>{"marks dirty"}</p>
                 <ul class="plain">{ sources }</ul>

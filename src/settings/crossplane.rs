@@ -14,7 +14,7 @@ pub const PROFILES: [CrossplaneProfile; 3] = [
 
 pub fn profile_label(p: CrossplaneProfile) -> &'static str {
     match p {
-        CrossplaneProfile::Note2021 => "The 2021 design (the seed's note)",
+        CrossplaneProfile::Note2021 => "The 2021 design (Crossplane's rate-limiting one-pager)",
         CrossplaneProfile::Provider => "A provider on today's crossplane-runtime",
         CrossplaneProfile::Core => "Crossplane core since v2.1",
     }
@@ -22,7 +22,7 @@ pub fn profile_label(p: CrossplaneProfile) -> &'static str {
 
 pub fn profile_blurb(p: CrossplaneProfile) -> &'static str {
     match p {
-        CrossplaneProfile::Note2021 => "R workers, a global bucket of R per second (burst 10R) in front of every reconciler, a 1s→60s backoff per object, and the API client at 5R per second. The queue is the version switch's.",
+        CrossplaneProfile::Note2021 => "As design/one-pager-rate-limiting.md in crossplane/crossplane describes it: R workers, a global bucket of R per second (burst 10R) in front of every reconciler, a 1s→60s backoff per object, and the API client at 5R per second. The queue is the version switch's.",
         CrossplaneProfile::Provider => "The same bucket, backoff and client limit, on controller-runtime's priority queue: crossplane-runtime v2.2 requires v0.23 and leaves UsePriorityQueue unset.",
         CrossplaneProfile::Core => "R is now the worker pool (--max-reconcile-rate is an alias of --max-concurrent-reconciles): no global bucket, no client-side limit, a 1s→30s backoff, and a circuit breaker per XR that drops its watch events once they come faster than it refills.",
     }

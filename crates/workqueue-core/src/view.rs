@@ -162,6 +162,8 @@ pub struct BreakerTargetView {
     pub tokens: f64,
     /// When open: from when an event would close it (opened + cooldown).
     pub closes_from: Option<Instant>,
+    /// Its reconciles so far.
+    pub reconciles: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -606,6 +608,7 @@ impl Simulation {
                     key: self.key(*k).to_string(),
                     tokens: t.tokens,
                     closes_from: t.opened_at.map(|at| at + config.cooldown),
+                    reconciles: self.item(*k).reconciles,
                 })
                 .collect(),
             open,

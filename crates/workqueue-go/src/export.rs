@@ -52,7 +52,7 @@ impl SetUp {
         SetUp {
             // A typed clientset's one limiter and a config's shared one are
             // the same bucket for every kind; Go says which program it is.
-            client: s.client.map(|c| workqueue_core::ClientLimit {
+            client: s.client_limit().map(|c| workqueue_core::ClientLimit {
                 per: match c.per {
                     ClientScope::Clientset => ClientScope::Shared,
                     ClientScope::GroupVersion => ClientScope::Kind,
@@ -197,7 +197,9 @@ pub fn go(s: &Scenario) -> String {
     let mut body = String::new();
     let mut uses = Uses::default();
     body += "\tcfg := ctrl.GetConfigOrDie()\n";
-    match (s.client, s.crossplane) {
+    // The limit the run has: the scenario's own, or the one Crossplane's
+    // rate sets (5R / 10R per kind) where the file left it out.
+    match (s.client_limit(), s.crossplane) {
         (Some(c), Some(cp))
             if c.per == ClientScope::Kind
                 && c.qps == 5.0 * cp.max_reconcile_rate as f64
@@ -225,6 +227,11 @@ pub fn go(s: &Scenario) -> String {
         (None, _) => body += "\t// No client-side limit.\n\tcfg.QPS = -1\n",
     }
     body += "\tmgr, err := ctrl.NewManager(cfg, ctrl.Options{})\n\tif err != nil {\n\t\tpanic(err)\n\t}\n";
+    if s.crossplane
+        .is_some_and(|c| c.profile == CrossplaneProfile::Note2021)
+    {
+        body += "\t// The 2021 design, as today's crossplane-runtime builds it: the same\n\t// bucket, backoff and client limit, on controller-runtime v0.23's\n\t// priority queue (a provider's run).\n";
+    }
     if s.crossplane.is_some() {
         uses.crossplane = true;
         body += "\to := controller.Options{\n\t\tMaxConcurrentReconciles: maxReconcileRate,\n\t\tGlobalRateLimiter:       ratelimiter.NewGlobal(maxReconcileRate),\n\t}\n";

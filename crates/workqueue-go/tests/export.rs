@@ -237,6 +237,13 @@ fn crossplane_core_exports_its_flags_as_helm_values() {
             max_reconcile_rate: 12,
         });
         assert_eq!(Language::of(&s), Language::Go);
-        assert!(go(&s).starts_with("package main"));
+        let code = go(&s);
+        assert!(code.starts_with("package main"));
+        // The client limit Crossplane's rate sets, though the file names none.
+        assert!(
+            code.contains("cfg = ratelimiter.LimitRESTConfig(cfg, maxReconcileRate)"),
+            "{code}"
+        );
+        assert!(!code.contains("cfg.QPS = -1"), "{code}");
     }
 }

@@ -523,3 +523,51 @@ func main() {
     assert_eq!((client.qps, client.burst), (150.0, 300));
     assert_eq!(s.crossplane.map(|c| c.max_reconcile_rate), Some(30));
 }
+
+/// The same provider with its `apis` packages among the files (a whole
+/// repository read): each kind named as its package declares it,
+/// `reflect.TypeOf(Firing{}).Name()` in a `schema.GroupKind{…}.String()`,
+/// so the names are crossplane-runtime's own (`providerconfig/` or
+/// `managed/` + the lower-case `Kind.group`) and the two scopes' controllers,
+/// same kinds in two groups, never collide.
+#[test]
+fn crossplane_kinds_declared_in_the_files_name_the_controllers() {
+    let mut files = layout("crossplane-two-scopes");
+    for (scope, group) in [
+        ("cluster", "kiln.crossplane.io"),
+        ("namespaced", "kiln.m.crossplane.io"),
+    ] {
+        files.push((
+            format!("apis/{scope}/v1alpha1/register.go"),
+            format!(
+                "package v1alpha1\n\nimport (\n\t\"reflect\"\n\n\t\"k8s.io/apimachinery/pkg/runtime/schema\"\n)\n\n\
+                 const Group = \"{group}\"\n\n\
+                 type ProviderConfig struct{{}}\ntype Firing struct{{}}\ntype Inventory struct{{}}\n\n\
+                 var (\n\tProviderConfigKind      = reflect.TypeOf(ProviderConfig{{}}).Name()\n\
+                 \tProviderConfigGroupKind = schema.GroupKind{{Group: Group, Kind: ProviderConfigKind}}.String()\n\
+                 \tFiringKind              = reflect.TypeOf(Firing{{}}).Name()\n\
+                 \tFiringGroupKind         = schema.GroupKind{{Group: Group, Kind: FiringKind}}.String()\n\
+                 \tInventoryKind           = reflect.TypeOf(Inventory{{}}).Name()\n\
+                 \tInventoryGroupKind      = schema.GroupKind{{Group: Group, Kind: InventoryKind}}.String()\n)\n"
+            ),
+        ));
+    }
+    let got = import(&files).unwrap_or_else(|e| panic!("{e}"));
+    let mut names: Vec<&str> = got
+        .scenario
+        .controllers
+        .iter()
+        .map(|c| c.name.as_str())
+        .collect();
+    names.sort_unstable();
+    for want in [
+        "providerconfig/providerconfig.kiln.crossplane.io",
+        "providerconfig/providerconfig.kiln.m.crossplane.io",
+        "managed/firing.kiln.crossplane.io",
+        "managed/firing.kiln.m.crossplane.io",
+        "managed/inventory.kiln.crossplane.io",
+        "managed/inventory.kiln.m.crossplane.io",
+    ] {
+        assert!(names.contains(&want), "{want} not in {names:?}");
+    }
+}

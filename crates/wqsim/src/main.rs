@@ -33,7 +33,7 @@ mod schema;
 fn usage(verb: Option<&str>) -> &'static str {
     match verb {
         Some("import") => import::USAGE,
-        Some("export") => "usage: wqsim export SCENARIO-or-RUN.json\n  prints the Go set-up of the scenario (controller-runtime, client-go or Crossplane), which `wqsim import` reads back to the same set-up",
+        Some("export") => "usage: wqsim export SCENARIO-or-RUN.json\n  prints the Go set-up of the scenario (controller-runtime, client-go or a Crossplane provider), which `wqsim import` reads back to the same set-up; for Crossplane core since v2.1, Crossplane's own program, the Helm values of its flags",
         Some("schema") => "usage: wqsim schema [run] [--markdown]\n  prints the JSON Schema of scenario files (`run`: of run files), or with --markdown the reference page written from it",
         Some("lesson") => "usage: wqsim lesson [--views DIR] FILE.md...\n  reads lesson files as the playground does, prints `answer LESSON/STEP: VALUE UNIT` for every question and a `goal` line for every exercise; --views writes each lesson's views as JSON into DIR",
         _ => run::USAGE,

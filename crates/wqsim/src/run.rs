@@ -19,7 +19,7 @@ use workqueue_core::Instant as At;
 /// What `wqsim` does, verb by verb (`wqsim --help`).
 pub const USAGE: &str = "usage: wqsim SCENARIO-or-RUN.json [--summary] [--summary-json OUT.json] [--csv OUT.csv] [--json OUT.json] [--no-limit]
        wqsim import FILE.go|DIR... [--objects N] [--outage 5m] [--writes KIND=N] ...   (a controller's Go set-up, as a scenario)
-       wqsim export SCENARIO.json    (a scenario's set-up, as Go)
+       wqsim export SCENARIO.json    (a scenario's set-up, as Go; Crossplane core's as Helm values)
        wqsim schema [run] [--markdown]  (the files' JSON Schema, or its reference page)
        wqsim lesson [--views DIR] FILE.md...  (check lesson files, print every answer)
 --no-limit runs a file whose estimated work is above the default cap.

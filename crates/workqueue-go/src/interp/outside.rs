@@ -101,6 +101,18 @@ impl<'a> Interp<'a> {
                     _ => V::unknown("time.Duration of a value that is not a number"),
                 }
             }
+            // `reflect.TypeOf(Kiln{})`: the type's name, which is all a
+            // set-up asks of it (`.Name()`, a provider's kind).
+            ("reflect", "TypeOf") => {
+                if let Some(gosyn::ast::Expression::CompositeLit(lit)) = c.args.first() {
+                    let ty = self.type_of(cx, &lit.typ);
+                    if !ty.name.is_empty() {
+                        return V::Str(ty.name);
+                    }
+                }
+                self.args(cx, c);
+                return V::unknown("reflect.TypeOf of a value that is not a literal");
+            }
             ("time", "ParseDuration") => {
                 let d = match self.args(cx, c).into_iter().next() {
                     Some(V::Str(s)) => workqueue_core::parse_go_duration(&s)
@@ -537,7 +549,26 @@ impl<'a> Interp<'a> {
                 if let V::Str(_) = recv {
                     return recv;
                 }
+                // `schema.GroupKind{Group: g, Kind: k}.String()`: "k.g", or
+                // the kind alone without a group (apimachinery's own rule).
+                if let Some(id) = recv
+                    .obj()
+                    .filter(|id| self.heap[*id].ty.name == "GroupKind")
+                {
+                    let text = |f: &str| match self.heap[id].field(f) {
+                        Some(V::Str(s)) => Some(s.clone()),
+                        _ => None,
+                    };
+                    return match (text("Kind"), text("Group")) {
+                        (Some(k), Some(g)) if !g.is_empty() => V::Str(format!("{k}.{g}")),
+                        (Some(k), _) => V::Str(k),
+                        _ => V::unknown("a GroupKind whose kind the reader does not hold"),
+                    };
+                }
             }
+            // `reflect.TypeOf(Kiln{}).Name()`: the kind a provider names
+            // its API types by (reflect's TypeOf below gives the name).
+            (_, "Name") if c.args.is_empty() && matches!(recv, V::Str(_)) => return recv,
             // `gv.WithKind("Berth")` of a group version declared outside the
             // files: the kind, its group left open ("Berth.").
             (_, "WithKind") if matches!(recv, V::Unknown(_)) => {
