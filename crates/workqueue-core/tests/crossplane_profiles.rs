@@ -225,15 +225,29 @@ fn core_backs_off_1s_to_30s_a_provider_1s_to_60s() {
     assert_eq!(failing_one(CrossplaneProfile::Note2021), 7);
 }
 
-/// A hot loop: Updates of one XR at 10 a second for 10 minutes.
-fn hot_loop(profile: CrossplaneProfile) -> Simulation {
-    let mut s = xp(profile, 10, 0);
-    s.first_mut().sources.push(Source::WatchEvents {
+/// Updates of `xr-hot` at 10 a second for `secs` seconds from t=0.
+fn updates_of_xr_hot(secs: i64) -> Source {
+    Source::WatchEvents {
         key: "xr-hot".into(),
         per_second: 10.0,
         start_ns: workqueue_core::Duration::ZERO,
-        duration_ns: 600 * SECOND,
-    });
+        duration_ns: secs * SECOND,
+    }
+}
+
+/// What the log says of the breaker: `ns description` per transition.
+fn circuit_log(sim: &Simulation) -> Vec<String> {
+    sim.log()
+        .iter()
+        .filter(|e| matches!(e.event, workqueue_core::SimEvent::Circuit { .. }))
+        .map(|e| format!("{} {}", e.at.as_nanos(), sim.describe(e)))
+        .collect()
+}
+
+/// A hot loop: Updates of one XR at 10 a second for 10 minutes.
+fn hot_loop(profile: CrossplaneProfile) -> Simulation {
+    let mut s = xp(profile, 10, 0);
+    s.first_mut().sources.push(updates_of_xr_hot(600));
     let mut sim = Simulation::new(&s).unwrap();
     sim.run_until(at_s(600));
     sim
@@ -288,12 +302,7 @@ fn core_s_breaker_stops_a_hot_loop_on_either_queue() {
         Some(Instant::T0 + 581_300 * MILLISECOND + 30 * SECOND)
     );
     // The log says when it opened and closed.
-    let said: Vec<String> = sim
-        .log()
-        .iter()
-        .filter(|e| matches!(e.event, workqueue_core::SimEvent::Circuit { .. }))
-        .map(|e| format!("{} {}", e.at.as_nanos(), sim.describe(e)))
-        .collect();
+    let said = circuit_log(&sim);
     assert_eq!(said.len(), 3, "{said:?}");
     assert!(said[0].starts_with("5200000000 circuit breaker for \"xr-hot\": opened"));
     assert!(said[1].starts_with("305200000000 circuit breaker for \"xr-hot\": closed"));
@@ -305,12 +314,7 @@ fn the_breaker_is_per_xr_and_never_sees_requeues() {
     // The hot XR and 300 others: the others' Creates are allowed while the
     // hot one's circuit is open.
     let mut s = xp(CrossplaneProfile::Core, 10, 0);
-    s.first_mut().sources.push(Source::WatchEvents {
-        key: "xr-hot".into(),
-        per_second: 10.0,
-        start_ns: workqueue_core::Duration::ZERO,
-        duration_ns: 600 * SECOND,
-    });
+    s.first_mut().sources.push(updates_of_xr_hot(600));
     s.first_mut().sources.push(Source::AddMany {
         prefix: "xr-".into(),
         count: 300,
@@ -366,20 +370,10 @@ fn core_s_breaker_flags_are_the_scenario_s() {
         }),
         ..s.crossplane.unwrap()
     });
-    s.first_mut().sources.push(Source::WatchEvents {
-        key: "xr-hot".into(),
-        per_second: 10.0,
-        start_ns: workqueue_core::Duration::ZERO,
-        duration_ns: 100 * SECOND,
-    });
+    s.first_mut().sources.push(updates_of_xr_hot(100));
     let mut sim = Simulation::new(&s).unwrap();
     sim.run_until(at_s(100));
-    let said: Vec<String> = sim
-        .log()
-        .iter()
-        .filter(|e| matches!(e.event, workqueue_core::SimEvent::Circuit { .. }))
-        .map(|e| format!("{} {}", e.at.as_nanos(), sim.describe(e)))
-        .collect();
+    let said = circuit_log(&sim);
     assert!(
         said[0].starts_with("2500000000 circuit breaker for \"xr-hot\": opened"),
         "{said:?}"
