@@ -488,6 +488,27 @@ impl Playground {
         order.get(at.checked_add_signed(by)?).copied()
     }
 
+    /// The instant a step played until its wait stops at, where it waits
+    /// for a time: no frame runs past it (a frame's step is coarse, the
+    /// narration names the instant).
+    pub fn scene_stop(&self) -> Option<Instant> {
+        if !self.playback.until_wait {
+            return None;
+        }
+        let l = self.lesson.as_ref()?;
+        match self
+            .library
+            .get(l.index)?
+            .steps
+            .get(l.step)?
+            .wait
+            .as_ref()?
+        {
+            Wait::Time(t) => Some(*t),
+            _ => None,
+        }
+    }
+
     /// After a frame of play: a step played until what it waits for has
     /// happened pauses there, for the room to look.
     pub fn pause_when_waited(&mut self) {

@@ -288,6 +288,13 @@ pub fn app() -> Html {
         state.mode.workshop || state.mode.audience || state.mode.presenter,
     );
     hooks::use_workshop_link(&context);
+    hooks::use_lesson_in_address(
+        state.mode.embed,
+        state.lesson.as_ref().and_then(|l| {
+            let id = state.library.get(l.index)?.id.clone();
+            Some((id, l.step))
+        }),
+    );
     hooks::use_roving_focus(state.mode.embed);
     // An embed's first paint stays until its lesson is on the page; a
     // projector's window shows nothing until then (no stage that jumps
@@ -322,9 +329,17 @@ pub fn app() -> Html {
     let notices = html! {
         <>
             <Notices ..NoticesProps::of(&state) />
-            { if state.blank { html! {
-                <div class="blank-screen" data-testid="blank-screen" role="status" aria-label="The screen is blank: press b, . or Escape to show it again"></div>
-            } } else { html! {} } }
+            // (The presenter's own window keeps its notes: it says the
+            // projector is blank instead of going black itself.)
+            { match (state.blank, state.mode.presenter) {
+                (true, false) => html! {
+                    <div class="blank-screen" data-testid="blank-screen" role="status" aria-label="The screen is blank: press b, . or Escape to show it again"></div>
+                },
+                (true, true) => html! {
+                    <div class="projector-blank" data-testid="projector-blank" role="status">{"The projector is blank: b, . or Escape shows it again."}</div>
+                },
+                _ => html! {},
+            } }
         </>
     };
     let refusal = html! { <LessonRefusal refused={state.refused_lesson.clone()} dispatch={context.dispatcher()} /> };

@@ -188,6 +188,32 @@ pub fn with_workshop_param(search: &str, on: bool) -> String {
     }
 }
 
+/// `search` with `lesson` and `step` set to the lesson step on screen, where
+/// the address names a built-in lesson (a file's lesson, an embed's host
+/// address and a link's fragment are left as they are).
+pub fn with_lesson_step(search: &str, id: &str, step: usize) -> String {
+    let params: Vec<String> = search
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|kv| !kv.is_empty())
+        .map(|kv| match kv.split('=').next() {
+            Some("lesson") => format!("lesson={id}"),
+            Some("step") => format!("step={step}"),
+            _ => kv.to_string(),
+        })
+        .collect();
+    let named =
+        |params: &[String], k: &str| params.iter().any(|kv| kv.split('=').next() == Some(k));
+    if !named(&params, "lesson") || named(&params, "lesson-file") {
+        return search.to_string();
+    }
+    let mut params = params;
+    if !named(&params, "step") {
+        params.push(format!("step={step}"));
+    }
+    format!("?{}", params.join("&"))
+}
+
 impl Playground {
     /// Opens lesson `id` at `step` (from 1), or waits for it.
     pub fn open_lesson(&mut self, id: &str, step: usize) {
@@ -283,6 +309,25 @@ impl Playground {
 
 #[cfg(test)]
 mod tests {
+    /// The address follows the step on screen where it names a built-in
+    /// lesson, and keeps every other parameter.
+    #[test]
+    fn the_address_names_the_step_on_screen() {
+        use super::with_lesson_step;
+        assert_eq!(
+            with_lesson_step("?lesson=backoff&step=1&workshop=1", "backoff", 3),
+            "?lesson=backoff&step=3&workshop=1"
+        );
+        assert_eq!(
+            with_lesson_step("?workshop=1&lessons=a,b&lesson=a", "b", 2),
+            "?workshop=1&lessons=a,b&lesson=b&step=2"
+        );
+        // A file's lesson, a page without a lesson: as they were.
+        for search in ["?lesson-file=mine.md&lesson=x", "?workshop=1", ""] {
+            assert_eq!(with_lesson_step(search, "x", 2), search);
+        }
+    }
+
     use super::*;
     use crate::provider::{ClientChoice, Kind, Provider, Sharing};
     use crate::timeline::FRAME_BUDGET;

@@ -474,6 +474,11 @@ impl Playground {
                 } else {
                     target
                 };
+                // A step's scene stops exactly at the instant it waits for.
+                let target = match self.scene_stop() {
+                    Some(stop) if stop > now => target.min(stop),
+                    _ => target,
+                };
                 let is_event = upcoming.is_some_and(|at| self.timeline.next_is_event(at));
                 match upcoming {
                     // Land on the event and show its first pass alone.

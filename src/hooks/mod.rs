@@ -234,6 +234,16 @@ pub fn typing_in_a_field(e: &KeyboardEvent) -> bool {
     typing || pressing || e.ctrl_key() || e.meta_key() || e.alt_key()
 }
 
+/// Whether the focused field's text ends in a digit (where `.` is a
+/// decimal point, not a clicker's blank key).
+fn after_a_digit() -> bool {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.active_element())
+        .and_then(|el| el.dyn_into::<web_sys::HtmlInputElement>().ok())
+        .is_some_and(|input| input.value().ends_with(|c: char| c.is_ascii_digit()))
+}
+
 /// A `keydown` listener on the window, removed when dropped.
 pub struct KeyListener {
     handler: Closure<dyn Fn(KeyboardEvent)>,
@@ -284,7 +294,18 @@ pub fn use_keyboard(dispatch: Dispatcher, room: bool) {
             // A clicker's keys always drive the lesson, wherever focus is
             // (a focused select would otherwise change lesson on PageDown).
             let clicker = matches!(key.as_str(), "PageDown" | "PageUp" | "Escape");
-            if typing_in_a_field(&e) && !clicker {
+            // In the room `b` blanks from inside a field too (no guess or
+            // setting has a b in it), and so does `.` unless it follows a
+            // digit: then it is a decimal point being typed.
+            let blank_key = room
+                && match key.as_str() {
+                    "b" | "B" => true,
+                    "." => !after_a_digit(),
+                    _ => false,
+                };
+            if blank_key {
+                e.prevent_default();
+            } else if typing_in_a_field(&e) && !clicker {
                 return;
             }
             let action = match key.as_str() {
@@ -442,6 +463,33 @@ pub fn use_room_scale() {
                 );
             }
             drop(on_resize);
+        }
+    });
+}
+
+/// Keeps the address's `lesson` and `step` on the step on screen, so a
+/// copied address or a reload names the step the room is on (an embed's
+/// address is its host's: left alone).
+#[hook]
+pub fn use_lesson_in_address(embed: bool, at: Option<(String, usize)>) {
+    use_effect_with((embed, at), |(embed, at)| {
+        let Some((id, step)) = at.as_ref().filter(|_| !*embed) else {
+            return;
+        };
+        let Some(w) = web_sys::window() else { return };
+        let location = w.location();
+        let search = location.search().unwrap_or_default();
+        let wanted = crate::open::with_lesson_step(&search, id, step + 1);
+        if wanted != search {
+            let path = location.pathname().unwrap_or_default();
+            let hash = location.hash().unwrap_or_default();
+            if let Ok(history) = w.history() {
+                let _ = history.replace_state_with_url(
+                    &wasm_bindgen::JsValue::NULL,
+                    "",
+                    Some(&format!("{path}{wanted}{hash}")),
+                );
+            }
         }
     });
 }

@@ -629,3 +629,30 @@ fn frames_only_while_something_moves_and_a_held_step_names_the_buttons_shown() {
     p = reduce(p, Action::Pause);
     assert!(!p.wants_frames(), "paused again: none");
 }
+
+/// A scene that waits for an instant stops there to the nanosecond, however
+/// long a frame is (max-of step 1 names 155ms in its narration).
+#[test]
+fn a_scene_stops_at_the_instant_it_waits_for() {
+    for frame_ms in [16.7, 40.0, 250.0] {
+        let mut p = Playground::from_url("?lesson=max-of&step=1", "");
+        p = reduce(p, Action::Reveal("160ms".into(), 0.0));
+        p = reduce(p, Action::LessonNext(5_000.0));
+        assert!(p.playback.playing, "the press plays the scene");
+        for _ in 0..2_000 {
+            if !p.playback.playing {
+                break;
+            }
+            p = reduce(p, Action::Tick(frame_ms));
+        }
+        assert!(
+            !p.playback.playing,
+            "frames of {frame_ms} ms: still playing"
+        );
+        assert_eq!(
+            p.now(),
+            workqueue_core::Instant::T0 + 155 * workqueue_core::MILLISECOND,
+            "frames of {frame_ms} ms"
+        );
+    }
+}

@@ -261,3 +261,16 @@ test('notes never show in an embed of a lesson', async () => {
   assert.equal(await page.locator('[data-testid="presenter"]').count(), 0);
   await context.close();
 });
+
+test('b in the presenter\'s window blanks the projector and leaves the presenter its notes', async () => {
+  const { context, p, a, problems } = await pair({ lesson: 'backoff', step: 1, room: 'blank' });
+  await p.keyboard.press('b');
+  await a.waitForSelector('[data-testid="blank-screen"]', { timeout: 3000 });
+  assert.equal(await p.locator('[data-testid="blank-screen"]').count(), 0, 'the presenter\'s window does not go black');
+  assert.match(await p.textContent('[data-testid="projector-blank"]'), /projector is blank/);
+  assert.ok(await p.isVisible('[data-testid="presenter"]'), 'its notes stay in view');
+  await p.keyboard.press('b');
+  await a.waitForFunction(() => !document.querySelector('[data-testid="blank-screen"]'), null, { timeout: 3000 });
+  assert.equal(await p.locator('[data-testid="projector-blank"]').count(), 0);
+  await closeClean(context, problems);
+});

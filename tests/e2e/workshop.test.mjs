@@ -92,3 +92,34 @@ test('a free demo in workshop mode: one large strip holds adds, the storm, the l
     await context.close();
   }
 });
+
+test('a trainer who clicked into the guess still blanks the screen with b, and types a decimal point', async () => {
+  const { context, page } = await open(browser, `${url}/?workshop=1&lesson=backoff&step=1`, { viewport: { width: 1280, height: 720 } });
+  await page.waitForSelector('[data-testid="lesson-step-title"]');
+  // The clicker opens the step's question.
+  for (let i = 0; i < 8 && !(await page.$('[data-testid="guess"]')); i++) {
+    await page.keyboard.press('PageDown');
+    await page.waitForTimeout(400);
+  }
+  await page.click('[data-testid="guess"]');
+  await page.keyboard.type('7');
+  const blank = () => page.evaluate(() => !!document.querySelector('[data-testid="blank-screen"]'));
+  // `b` anywhere in the field; `.` where it cannot be a decimal point.
+  for (const [key, before] of [['b', '7'], ['.', '']]) {
+    await page.fill('[data-testid="guess"]', before);
+    await page.keyboard.press(key);
+    await page.waitForTimeout(150);
+    assert.ok(await blank(), `${key} blanks the screen from inside the field`);
+    await page.keyboard.press('b');
+    await page.waitForTimeout(150);
+    assert.ok(!(await blank()), 'b shows it again');
+    assert.equal(await page.inputValue('[data-testid="guess"]'), before, `${key} typed nothing`);
+  }
+  await page.fill('[data-testid="guess"]', '7');
+  await page.focus('[data-testid="guess"]');
+  // After a digit, `.` is a decimal point.
+  await page.keyboard.type('.5');
+  assert.equal(await page.inputValue('[data-testid="guess"]'), '7.5');
+  assert.ok(!(await blank()));
+  await context.close();
+});
