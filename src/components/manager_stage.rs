@@ -187,6 +187,9 @@ pub struct TotalsView {
     pub rate: Option<f64>,
     /// The shared limit (what it is, its rate), while it holds keys back.
     pub against: Option<(&'static str, f64)>,
+    /// The shared limit whether or not it holds keys back: the words the
+    /// line keeps room for.
+    pub limit: Option<(&'static str, f64)>,
     /// The run's set end, and whether the run is there.
     pub end: Instant,
     pub ended: bool,
@@ -195,10 +198,15 @@ pub struct TotalsView {
 impl TotalsView {
     fn of(m: &Manager) -> TotalsView {
         let now = m.now();
-        let rate: Option<f64> = m
-            .controllers()
-            .map(|(_, c)| c.series().reconciles_per_second(now, SECOND))
-            .sum();
+        // (None before a whole second has passed: a rate over a part of one
+        // would read as reconciles a second that never happened.)
+        let rate: Option<f64> = (now >= Instant::T0 + SECOND)
+            .then(|| {
+                m.controllers()
+                    .map(|(_, c)| c.series().reconciles_per_second(now, SECOND))
+                    .sum()
+            })
+            .flatten();
         let s = m.scenario();
         let limit = match (&s.crossplane, &s.shared_bucket) {
             (Some(cp), _) => Some(("the global bucket", cp.derived().global_qps)),
@@ -218,6 +226,7 @@ impl TotalsView {
             controllers: m.len(),
             rate,
             against: limit.filter(|_| holding),
+            limit,
             end,
             ended: now >= end,
         }
@@ -238,16 +247,16 @@ fn totals(t: &TotalsView) -> Html {
         }
         None => format!("All {controllers} controllers: no whole second yet"),
     };
-    let against = t
-        .against
-        .map(|(what, qps)| format!(", against the {qps}/s that {what} allows"));
+    let words = |(what, qps): (&str, f64)| format!(", against the {qps}/s that {what} allows");
+    let against = t.against.map(words);
+    let room_for = t.limit.map(words);
     html! {
         <div class="manager-totals">
             // (Stacked with the longest it says, so the lines below stay put
             // on a projector when the first second has passed.)
             { super::stack::stacked(0, vec![
                 html! { <p class="total-rate" data-testid="total-rate">{ rate_text }{ against.clone().unwrap_or_default() }</p> },
-                html! { <p class="total-rate">{ format!("All {controllers} controllers: 0000.0 reconciles/s over the last second") }{ against.unwrap_or_default() }</p> },
+                html! { <p class="total-rate">{ format!("All {controllers} controllers: 0000.0 reconciles/s over the last second") }{ room_for.unwrap_or_default() }</p> },
             ]) }
             { if ended { html! {
                 <p class="run-ended" role="status" data-testid="run-ended">{ format!("The run ended at {}, the length it was set to. Restart plays it again.", format::clock(end)) }</p>
