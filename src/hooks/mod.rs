@@ -476,21 +476,7 @@ pub fn use_lesson_in_address(embed: bool, at: Option<(String, usize)>) {
         let Some((id, step)) = at.as_ref().filter(|_| !*embed) else {
             return;
         };
-        let Some(w) = web_sys::window() else { return };
-        let location = w.location();
-        let search = location.search().unwrap_or_default();
-        let wanted = crate::open::with_lesson_step(&search, id, step + 1);
-        if wanted != search {
-            let path = location.pathname().unwrap_or_default();
-            let hash = location.hash().unwrap_or_default();
-            if let Ok(history) = w.history() {
-                let _ = history.replace_state_with_url(
-                    &wasm_bindgen::JsValue::NULL,
-                    "",
-                    Some(&format!("{path}{wanted}{hash}")),
-                );
-            }
-        }
+        replace_search(|search| crate::open::with_lesson_step(search, id, step + 1));
     });
 }
 
@@ -531,23 +517,28 @@ pub fn use_body_classes(mode: crate::state::Mode, waiting: bool) {
         // Workshop mode lives in the address too, so a reload keeps it (an
         // embed's address belongs to its host page: left alone).
         if !*embed {
-            if let Some(w) = web_sys::window() {
-                let location = w.location();
-                let search = location.search().unwrap_or_default();
-                let wanted = crate::open::with_workshop_param(&search, *workshop);
-                if wanted != search {
-                    let path = location.pathname().unwrap_or_default();
-                    let hash = location.hash().unwrap_or_default();
-                    if let Ok(history) = w.history() {
-                        let url = format!("{path}{wanted}{hash}");
-                        let _ = history.replace_state_with_url(
-                            &wasm_bindgen::JsValue::NULL,
-                            "",
-                            Some(&url),
-                        );
-                    }
-                }
-            }
+            replace_search(|search| crate::open::with_workshop_param(search, *workshop));
         }
     });
+}
+
+/// Rewrites the address's query with `edit` in place (no new history
+/// entry, path and fragment kept), where it changes anything.
+fn replace_search(edit: impl FnOnce(&str) -> String) {
+    let Some(w) = web_sys::window() else { return };
+    let location = w.location();
+    let search = location.search().unwrap_or_default();
+    let wanted = edit(&search);
+    if wanted == search {
+        return;
+    }
+    let path = location.pathname().unwrap_or_default();
+    let hash = location.hash().unwrap_or_default();
+    if let Ok(history) = w.history() {
+        let _ = history.replace_state_with_url(
+            &wasm_bindgen::JsValue::NULL,
+            "",
+            Some(&format!("{path}{wanted}{hash}")),
+        );
+    }
 }
