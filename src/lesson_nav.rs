@@ -187,7 +187,9 @@ impl Playground {
             return Press::Decided;
         }
         // A step's own action (its button) counts as playing it.
-        let playable = self.timeline.next_instant().is_some() || step.act.is_some();
+        // (A figure in the stage's place hides the run: nothing to play.)
+        let run_shown = !(self.mode.room() && step.compare_limiters);
+        let playable = (run_shown && self.timeline.next_instant().is_some()) || step.act.is_some();
         // (A scene already playing by hand still gets the press: the step's
         // own action runs, and the dwell starts.)
         if (waiting && !self.playback.playing) || (l.visit.played_at.is_none() && playable) {
@@ -207,6 +209,15 @@ impl Playground {
             return Press::AtEnd;
         }
         Press::Moved
+    }
+
+    /// The figure the open step shows in place of the stage in a room (the
+    /// articles' storm under four limiters), as the lesson was read with it.
+    pub fn figure_shown(&self) -> Option<Vec<lessons::Plot>> {
+        let ls = self.lesson.as_ref()?;
+        let lesson = self.library.get(ls.index)?;
+        let step = lesson.steps.get(ls.step)?;
+        (self.mode.room() && step.compare_limiters).then(|| step.compared.clone())
     }
 
     /// The open step as the lesson panel shows it at real instant `now_ms`

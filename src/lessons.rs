@@ -7,6 +7,7 @@
 
 use std::rc::Rc;
 
+pub use workqueue_lessons::storm::Plot;
 pub use workqueue_lessons::view::{LessonView, StepView};
 pub use workqueue_lessons::{same_answer, Act, Focus, Lane, Wait, BUILT_IN};
 

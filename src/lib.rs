@@ -325,6 +325,16 @@ pub fn app() -> Html {
     } else {
         html! { <Stage ..components::stage::StageProps::of(&state, context.dispatcher()) /> }
     };
+    // In a room a step's figure takes the stage's place, as large as the
+    // stage: the four plots side by side where the whole room can read them.
+    let stage = match state.figure_shown() {
+        Some(plots) => html! {
+            <section class="stage-figure" data-testid="stage-figure" aria-label="The step's figure">
+                <components::compare::Compare articles={plots} />
+            </section>
+        },
+        None => stage,
+    };
     // A clicker's blank screen, over everything, in every layout.
     let notices = html! {
         <>

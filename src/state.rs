@@ -148,6 +148,14 @@ pub struct Mode {
     pub audience: bool,
 }
 
+impl Mode {
+    /// A room's screens (the single workshop window, the projector's
+    /// window and its presenter's): a step's figure takes the stage's place.
+    pub fn room(self) -> bool {
+        self.workshop || self.audience || self.presenter
+    }
+}
+
 /// How the run plays: whether and how fast, how pacing shapes the stretch
 /// being played, and where a step the clicker plays stops.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -7,9 +7,8 @@ use std::rc::Rc;
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
 use workqueue_charts::{requeues, Points};
-use workqueue_core::{
-    Instant, LimiterConfig, QueueKind, Scenario, Simulation, MILLISECOND, SECOND,
-};
+use workqueue_core::{Instant, LimiterConfig, QueueKind, Simulation, MILLISECOND, SECOND};
+use workqueue_lessons::storm::{self, limiters, per_second, Plot, STORM_SECONDS};
 use yew::prelude::*;
 
 use crate::share::Shared;
@@ -39,38 +38,6 @@ pub struct OwnPlot {
     /// Recorded inputs this limiter's run could not take (a decision for a
     /// key that was not waiting for one at that instant).
     pub skipped: usize,
-}
-
-/// The four limiters compared, by name.
-fn limiters() -> [(&'static str, QueueKind, LimiterConfig); 4] {
-    [
-        (
-            "per-item only",
-            QueueKind::ClientGo,
-            LimiterConfig::Exponential {
-                base_ns: 5 * MILLISECOND,
-                max_ns: 1000 * SECOND,
-            },
-        ),
-        (
-            "bucket only",
-            QueueKind::ClientGo,
-            LimiterConfig::Bucket {
-                qps: 10.0,
-                burst: 100,
-            },
-        ),
-        (
-            "max-of (default to v0.22)",
-            QueueKind::ClientGo,
-            LimiterConfig::DefaultController,
-        ),
-        (
-            "v0.23 default: priority queue, per-item only",
-            QueueKind::Priority,
-            QueueKind::Priority.default_limiter(),
-        ),
-    ]
 }
 
 /// The window a replay of `run` plots: to the run's instant, at least 4 s.
@@ -123,38 +90,6 @@ pub fn own_storm(run: &Shared, queue: QueueKind, limiter: LimiterConfig, budget:
     }
 }
 
-/// Requeues per second, sample by sample, up to `until`.
-fn per_second(sim: &Simulation, until: Instant) -> Points {
-    let series = sim.series();
-    let w = series.width.as_nanos() as f64 / SECOND.as_nanos() as f64;
-    series
-        .samples
-        .iter()
-        .enumerate()
-        .take_while(|(i, _)| series.start_of(*i) < until)
-        .map(|(i, x)| {
-            (
-                series.start_of(i).as_nanos() as f64 / 1e9,
-                x.requeues as f64 / w,
-            )
-        })
-        .collect()
-}
-
-/// Requeues per second over `secs` seconds for 10,000 always-failing keys.
-pub fn herd(queue: QueueKind, limiter: LimiterConfig, secs: i64) -> Points {
-    let mut s = Scenario::failing_keys(limiter, 10_000);
-    s.controllers[0].queue = queue;
-    s.sample_ns = 100 * MILLISECOND;
-    s.duration_ns = secs * SECOND;
-    let Ok(mut sim) = Simulation::new(&s) else {
-        return Vec::new();
-    };
-    sim.set_log_capacity(0);
-    sim.run_to_end();
-    per_second(&sim, Instant::T0 + secs * SECOND)
-}
-
 /// Which storm the four limiters run.
 #[derive(Properties, PartialEq)]
 pub struct CompareProps {
@@ -162,6 +97,10 @@ pub struct CompareProps {
     /// has keys. Lessons show the articles' figure alone.
     #[prop_or_default]
     pub own: Option<OwnRun>,
+    /// The articles' storm as the lesson was read with it (see
+    /// [`storm`]); computed here, once, where none came.
+    #[prop_or_default]
+    pub articles: Vec<Plot>,
 }
 
 /// Whether a run has anything to compare: keys in its scenario or its inputs.
@@ -182,24 +121,38 @@ pub fn compare(props: &CompareProps) -> Html {
     // The stage's run first when there is one; the articles' storm otherwise.
     let yours = use_state(|| own.is_some());
     let use_own = *yours && own.is_some();
-    let runs = use_memo((own.clone(), use_own), |(own, use_own)| {
-        limiters()
-            .into_iter()
-            .map(
-                |(name, queue, limiter)| match own.as_ref().filter(|_| *use_own) {
-                    Some(run) => (name, own_storm(&run.0, queue, limiter, OWN_BUDGET)),
-                    None => (
-                        name,
-                        OwnPlot {
-                            points: herd(queue, limiter, 4),
-                            reached: Instant::T0 + 4 * SECOND,
+    let runs = use_memo(
+        (own.clone(), use_own, props.articles.clone()),
+        |(own, use_own, articles)| match own.as_ref().filter(|_| *use_own) {
+            Some(run) => limiters()
+                .into_iter()
+                .map(|(name, queue, limiter)| {
+                    (
+                        name.to_string(),
+                        own_storm(&run.0, queue, limiter, OWN_BUDGET),
+                    )
+                })
+                .collect::<Vec<_>>(),
+            None => {
+                let articles = if articles.is_empty() {
+                    storm::articles()
+                } else {
+                    articles.clone()
+                };
+                articles
+                    .into_iter()
+                    .map(|p| {
+                        let plot = OwnPlot {
+                            points: p.points,
+                            reached: Instant::T0 + STORM_SECONDS * SECOND,
                             skipped: 0,
-                        },
-                    ),
-                },
-            )
-            .collect::<Vec<_>>()
-    });
+                        };
+                        (p.name, plot)
+                    })
+                    .collect()
+            }
+        },
+    );
     let error = use_state(|| None::<String>);
     // One scale for the four plots (the default: the difference is the
     // point), or each its own (the shape of each).
@@ -235,7 +188,7 @@ pub fn compare(props: &CompareProps) -> Html {
                     if let Err(e) = requeues::draw_on_scale(
                         &b.into_drawing_area(),
                         &t,
-                        &[(name, points)],
+                        &[(name.as_str(), points)],
                         &scale,
                     ) {
                         failed.get_or_insert(format!("the {name} chart could not be drawn: {e}"));
@@ -311,7 +264,7 @@ pub fn compare(props: &CompareProps) -> Html {
                 { for runs.iter().enumerate().map(|(i, (name, plot))| html! {
                     <figure>
                         <canvas ref={canvases[i].clone()} role="img" aria-label={format!("Requeues per second, {name}")}></canvas>
-                        <figcaption><strong>{ *name }</strong>{ caption(plot) }</figcaption>
+                        <figcaption><strong>{ name.clone() }</strong>{ caption(plot) }</figcaption>
                     </figure>
                 }) }
             </div>
@@ -339,7 +292,7 @@ fn step_of(p: &Points, t: f64) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use workqueue_core::Input;
+    use workqueue_core::{Input, Scenario};
 
     use super::*;
 

@@ -55,7 +55,7 @@ impl LessonPanelProps {
                 .get(l.index)
                 .is_some_and(|x| x.steps.get(l.step).is_some_and(|s| s.goal.is_some()))
         });
-        let room = state.mode.workshop || state.mode.audience || state.mode.presenter;
+        let room = state.mode.room();
         let course_at = state
             .course
             .as_ref()
@@ -248,7 +248,15 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
     let predicted = step.question.is_none() || ls.guess().is_some();
     // Before a prediction the form is what to do; after it, say how to run.
     // (Where the clicker drives, its Next button already says "Play".)
-    let play_hint = if fitted || props.playing || step.act.is_some() || props.idle || !predicted {
+    // (A figure in the stage's place has no run to play.)
+    let figure = step.compare_limiters && props.mode.room();
+    let play_hint = if fitted
+        || figure
+        || props.playing
+        || step.act.is_some()
+        || props.idle
+        || !predicted
+    {
         html! {}
     } else {
         let d = d.clone();
@@ -361,7 +369,8 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                 }
                 None => html! {},
             } }
-            { if step.compare_limiters { html! { <super::compare::Compare /> } } else { html! {} } }
+            // (In a room the figure takes the stage's place: see `figure_shown`.)
+            { if step.compare_limiters && !figure { html! { <super::compare::Compare articles={step.compared.clone()} /> } } else { html! {} } }
             { if fitted { html! { <>{ ask.clone() }{ answered.clone() }</> } } else { html! {} } }
             </div>
             // The question, the answer and the buttons stay in view (on a

@@ -123,3 +123,70 @@ test('a trainer who clicked into the guess still blanks the screen with b, and t
   assert.ok(!(await blank()));
   await context.close();
 });
+
+// A step that compares limiters draws its figure in the stage's place in a
+// room: the four plots two by two, each whole on screen with its caption,
+// on the smallest and the largest projector and in the audience window; the
+// page computes none of it at the step (the lesson was read with it), and
+// the clicker's PageDown goes on to the next step (no hidden run to play).
+test('a figure step in a room: four plots side by side in the stage\'s place, drawn with no long task, PageDown moves on', async () => {
+  const plots = (page) => page.$$eval('[data-testid="stage-figure"] figure', (fs) => fs.map((f) => {
+    const c = f.querySelector('canvas').getBoundingClientRect();
+    const cap = f.querySelector('figcaption').getBoundingClientRect();
+    return { left: Math.round(c.left), top: Math.round(c.top), w: c.width, h: c.height, bottom: cap.bottom, right: c.right,
+      text: f.querySelector('figcaption').textContent, inked: (() => {
+        const cv = f.querySelector('canvas'); const d = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height).data;
+        let n = 0; for (let i = 3; i < d.length; i += 4 * 17) if (d[i] > 0) n++; return n;
+      })() };
+  }));
+  const holds = async (page, label) => {
+    const { width, height } = page.viewportSize();
+    await page.waitForSelector('[data-testid="stage-figure"] canvas');
+    await page.waitForTimeout(300);
+    const p = await plots(page);
+    assert.equal(p.length, 4, `${label}: four plots`);
+    assert.deepEqual(p.map((x) => x.text.replace(/: [\d,]+ requeues.*/, '')), ['per-item only', 'bucket only', 'max-of (default to v0.22)', 'v0.23 default: priority queue, per-item only'], label);
+    assert.match(p[0].text, /70,000 requeues in the first second/, label);
+    // Two by two: two columns, two rows.
+    assert.equal(new Set(p.map((x) => x.left)).size, 2, `${label}: two columns ${JSON.stringify(p)}`);
+    assert.equal(new Set(p.map((x) => x.top)).size, 2, `${label}: two rows`);
+    for (const x of p) {
+      assert.ok(x.bottom <= height && x.right <= width, `${label}: ${x.text} whole on screen (${x.bottom} of ${height})`);
+      assert.ok(x.h >= 90 && x.w >= 200, `${label}: ${x.text} drawn at ${x.w}x${x.h}`);
+      assert.ok(x.inked > 100, `${label}: ${x.text} is drawn`);
+    }
+    assert.equal(await page.evaluate(() => scrollY), 0, `${label}: the page did not scroll`);
+    assert.equal(await page.$('[data-testid="lesson"] [data-testid="compare"]'), null, `${label}: not also in the narration`);
+  };
+  const longTasks = () => { window.__lt = []; new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__lt.push(Math.round(e.duration)); }).observe({ type: 'longtask' }); };
+  for (const [width, height] of [[800, 600], [1920, 1080]]) {
+    // Entered as a clicker does (PageUp from the step after it), watching
+    // the page's thread from before the press.
+    const { page, context } = await open(browser, `${url}/?workshop=1&lesson=herd&step=5`, { viewport: { width, height } });
+    await page.waitForSelector('[data-testid="lesson-step-title"]');
+    await page.waitForTimeout(500);
+    await page.evaluate(longTasks);
+    while (!/Side by side/.test(await title(page))) { await page.keyboard.press('PageUp'); await page.waitForTimeout(200); }
+    await holds(page, `${width}x${height}`);
+    // No 10,000-key simulation on the page's thread when the step opens.
+    const worst = Math.max(0, ...await page.evaluate(() => window.__lt));
+    assert.ok(worst < 250, `${width}x${height}: a task of ${worst} ms while the figure was drawn`);
+    if (width === 800) await shot(page, '36-room-figure-800x600');
+    const next = await page.textContent('[data-testid="lesson-next"]');
+    assert.doesNotMatch(next, /Play/, `${width}x${height}: Next says ${next}`);
+    while (/Side by side/.test(await title(page))) { await page.keyboard.press('PageDown'); await page.waitForTimeout(300); }
+    assert.match(await title(page), /Your turn/, `${width}x${height}: PageDown went on to the next step`);
+    await context.close();
+  }
+  // The projector's own window, beside its presenter's.
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const presenter = await context.newPage();
+  await presenter.goto(`${url}/?presenter=room&lesson=herd&step=4`);
+  await presenter.waitForSelector('[data-testid="lesson-step-title"]');
+  const audience = await context.newPage();
+  await audience.setViewportSize({ width: 1280, height: 720 });
+  await audience.goto(`${url}/?audience=room`);
+  await holds(audience, 'the audience window at 1280x720');
+  await shot(audience, '36-room-figure-audience');
+  await context.close();
+});

@@ -12,6 +12,7 @@ pub mod model;
 pub mod parse;
 pub mod query;
 mod scene;
+pub mod storm;
 pub mod view;
 
 pub use model::{Act, Focus, Lane, Lesson, Setup, Show, Step, Wait};

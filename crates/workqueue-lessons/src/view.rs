@@ -32,6 +32,10 @@ pub struct StepView {
     /// An [`Act`] as JSON (inputs, like a set-up's, read by the page's reader).
     pub act: Option<String>,
     pub compare_limiters: bool,
+    /// The articles' storm under four limiters, where the step compares
+    /// them (computed here, never on the page: see [`crate::storm`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub compared: Vec<crate::storm::Plot>,
     /// Speaker notes as HTML (see [`prose`]); the presenter's window alone
     /// shows them.
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -107,6 +111,11 @@ pub fn view_with(lesson: &Lesson, mut progress: impl FnMut(usize, usize)) -> Les
                 }),
                 act: s.act.as_ref().and_then(|a| serde_json::to_string(a).ok()),
                 compare_limiters: s.show == Some(Show::CompareLimiters),
+                compared: if s.show == Some(Show::CompareLimiters) {
+                    crate::storm::articles()
+                } else {
+                    Vec::new()
+                },
                 // Each line of the notes stays a line (Ask:, Answer:, …).
                 notes: if s.notes.is_empty() {
                     String::new()
