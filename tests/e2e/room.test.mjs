@@ -167,7 +167,10 @@ function holds(label, { faults, views, seen, press, errors }) {
 // `WQ_ROOM_SIZES=all` walks all six sizes in both windows, as before
 // resolving a change to the room. Two walks at a time (each is mostly
 // waiting for the page).
-const WALKS = process.env.WQ_ROOM_SIZES === 'all'
+// `WQ_ROOM_WALKS=audience:1600x900,single:1366x768` walks the ones named.
+const named = (process.env.WQ_ROOM_WALKS ?? '').split(',').filter(Boolean)
+  .map((w) => { const [how, size] = w.split(':'); return [how, size.split('x').map(Number)]; });
+const WALKS = named.length ? named : process.env.WQ_ROOM_SIZES === 'all'
   ? [...SIZES.map((s) => ['single', s]), ...SIZES.map((s) => ['audience', s])]
   : [['single', [800, 600]], ['audience', [1920, 1080]]];
 const name = ([how, [w, h]]) => `${how === 'single' ? 'a single window' : 'the audience window'} at ${w}x${h}`;
