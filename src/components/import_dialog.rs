@@ -34,10 +34,12 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
     // What Go does not say: the author's own figures, applied on Run it.
     let objects = use_state(|| "100".to_string());
     let reconcile_ms = use_state(|| "50".to_string());
-    let outage_min = use_state(|| "0".to_string());
+    // An outage window, as `wqsim import --outage` takes it (empty: none).
+    let outage = use_state(String::new);
     // Writes only (reads are served from the informer's cache), per
-    // controller: (own kind, other kinds).
-    let writes = use_state(Vec::<(String, String)>::new);
+    // controller: (own kind, other kinds, what a failing reconcile still
+    // writes; empty: as the box below says).
+    let writes = use_state(Vec::<Writes>::new);
     let errors_write_nothing = use_state(|| false);
     let on_paste = super::keep_typed(&pasted);
     let on_pick = {
@@ -136,26 +138,21 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
                 unread,
             }),
         ) => {
-            let rows: Vec<(String, String)> = (0..scenario.controllers.len())
-                .map(|i| {
-                    writes
-                        .get(i)
-                        .cloned()
-                        .unwrap_or_else(|| ("1".into(), String::new()))
-                })
+            let rows: Vec<Writes> = (0..scenario.controllers.len())
+                .map(|i| writes.get(i).cloned().unwrap_or_default())
                 .collect();
             let assumed = assume(
                 scenario,
                 &Figures {
                     objects: &objects,
                     reconcile_ms: &reconcile_ms,
-                    outage_min: &outage_min,
+                    outage: &outage,
                     writes: &rows,
                     errors_write_nothing: *errors_write_nothing,
                 },
             );
             let write_rows = scenario.controllers.iter().enumerate().map(|(i, c)| {
-                let set = |own: bool| {
+                let set = |column: Column| {
                     let (writes, rows) = (writes.clone(), rows.clone());
                     Callback::from(move |e: InputEvent| {
                         let Some(t) = super::target::<web_sys::HtmlInputElement>(&e)
@@ -163,19 +160,21 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
                             return;
                         };
                         let mut next = rows.clone();
-                        match own {
-                            true => next[i].0 = t.value(),
-                            false => next[i].1 = t.value(),
+                        match column {
+                            Column::Own => next[i].own = t.value(),
+                            Column::Other => next[i].other = t.value(),
+                            Column::Failing => next[i].failing = t.value(),
                         }
                         writes.set(next);
                     })
                 };
-                let (own, other) = rows[i].clone();
+                let Writes { own, other, failing } = rows[i].clone();
                 html! {
                     <tr>
                         <th scope="row" class="mono">{ c.name.clone() }</th>
-                        <td><input type="text" inputmode="numeric" aria-label={format!("{}: writes to its own kind per reconcile", c.name)} value={own} oninput={set(true)} data-testid={format!("import-own-writes-{i}")} /></td>
-                        <td><input type="text" aria-label={format!("{}: writes to other kinds per reconcile", c.name)} placeholder="e.g. Secret 1, ConfigMap 2" value={other} oninput={set(false)} data-testid={format!("import-other-writes-{i}")} /></td>
+                        <td><input type="text" inputmode="numeric" aria-label={format!("{}: writes to its own kind per reconcile", c.name)} value={own} oninput={set(Column::Own)} data-testid={format!("import-own-writes-{i}")} /></td>
+                        <td><input type="text" aria-label={format!("{}: writes to other kinds per reconcile", c.name)} placeholder="e.g. Secret 1, ConfigMap 2" value={other} oninput={set(Column::Other)} data-testid={format!("import-other-writes-{i}")} /></td>
+                        <td><input type="text" aria-label={format!("{}: writes a failing reconcile still sends", c.name)} placeholder="all of them" value={failing} oninput={set(Column::Failing)} data-testid={format!("import-failure-writes-{i}")} /></td>
                     </tr>
                 }
             });
@@ -223,12 +222,12 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
                     <div class="grid3">
                         { number_field("import-objects", "Objects per controller", &objects) }
                         { number_field("import-reconcile", "Each reconcile takes (ms)", &reconcile_ms) }
-                        { number_field("import-outage", "An outage for the first (minutes; 0: none)", &outage_min) }
+                        { field("import-outage", "An outage, from..to (e.g. 10s..100s; empty: none)", &outage, "text") }
                     </div>
                     <h3>{"API requests each reconcile sends"}</h3>
                     <p class="hint">{"Reads come from the informer's cache and cost no request; every write, status update, patch or delete does."}</p>
                     <table class="writes">
-                        <thead><tr><th scope="col">{"Controller"}</th><th scope="col">{"Writes to its own kind"}</th><th scope="col">{"Writes to other kinds"}</th></tr></thead>
+                        <thead><tr><th scope="col">{"Controller"}</th><th scope="col">{"Writes to its own kind"}</th><th scope="col">{"Writes to other kinds"}</th><th scope="col">{"When it fails, it still writes"}</th></tr></thead>
                         <tbody>{ for write_rows }</tbody>
                     </table>
                     <label class="check"><input type="checkbox" checked={*errors_write_nothing} onchange={on_errors} data-testid="import-errors-write-nothing" />{" A reconcile that fails writes nothing (it fails before its writes)"}</label>
@@ -295,20 +294,50 @@ fn speed_for(duration: workqueue_core::Duration) -> f64 {
     speed
 }
 
+/// One controller's writes per reconcile, as typed.
+#[derive(Clone, Debug, PartialEq)]
+struct Writes {
+    /// To its own kind (a status update: 1).
+    own: String,
+    /// To other kinds ("Secret 1, ConfigMap 2").
+    other: String,
+    /// Those a failing reconcile still sends (empty: all of them, or
+    /// none where failures write nothing).
+    failing: String,
+}
+
+impl Default for Writes {
+    fn default() -> Self {
+        Writes {
+            own: "1".into(),
+            other: String::new(),
+            failing: String::new(),
+        }
+    }
+}
+
+/// Which of a controller's write fields was typed in.
+#[derive(Clone, Copy)]
+enum Column {
+    Own,
+    Other,
+    Failing,
+}
+
 /// What the author types beside their code.
 struct Figures<'a> {
     objects: &'a str,
     reconcile_ms: &'a str,
-    outage_min: &'a str,
-    /// Per controller: writes to its own kind, and to other kinds.
-    writes: &'a [(String, String)],
+    outage: &'a str,
+    /// Per controller: its writes, as typed.
+    writes: &'a [Writes],
     errors_write_nothing: bool,
 }
 
 /// The imported scenario with the author's figures (see
 /// `workqueue_go::assume`), refused by the field's label.
 fn assume(s: &Scenario, f: &Figures) -> Result<Scenario, String> {
-    use workqueue_go::assume::{writes_of, Assumptions};
+    use workqueue_go::assume::{window_of, writes_of, Assumptions};
     let number = |label: &str, text: &str| {
         text.trim()
             .parse::<u64>()
@@ -316,26 +345,32 @@ fn assume(s: &Scenario, f: &Figures) -> Result<Scenario, String> {
     };
     let objects = number("Objects per controller", f.objects)?;
     let reconcile = number("Each reconcile takes (ms)", f.reconcile_ms)?;
-    let outage = number("An outage for the first (minutes)", f.outage_min)?;
+    let outage = match f.outage.trim() {
+        "" => None,
+        text => Some(window_of(text).map_err(|e| format!("An outage: {e}"))?),
+    };
     let mut writes = Vec::new();
-    for (c, (own, other)) in s.controllers.iter().zip(f.writes) {
-        let own = number(&format!("{}: writes to its own kind", c.name), own)?;
+    let mut failure_writes = Vec::new();
+    for (c, w) in s.controllers.iter().zip(f.writes) {
+        let own = number(&format!("{}: writes to its own kind", c.name), &w.own)?;
         let other =
-            writes_of(other).map_err(|e| format!("{}: Writes to other kinds: {e}", c.name))?;
+            writes_of(&w.other).map_err(|e| format!("{}: Writes to other kinds: {e}", c.name))?;
         writes.push((c.name.clone(), Some(own.min(u32::MAX as u64) as u32), other));
+        if !w.failing.trim().is_empty() {
+            let sent = writes_of(&w.failing)
+                .map_err(|e| format!("{}: When it fails, it still writes: {e}", c.name))?;
+            failure_writes.push((c.name.clone(), sent));
+        }
     }
     let a = Assumptions {
         objects: Some(objects),
         reconcile_ns: Some(
             workqueue_core::MILLISECOND.saturating_mul(reconcile.min(1 << 40) as i64),
         ),
-        outage: Some((
-            workqueue_core::Duration::ZERO,
-            (60 * workqueue_core::SECOND).saturating_mul(outage.min(1_000_000) as i64),
-        )),
+        outage,
         writes,
         errors_write_nothing: f.errors_write_nothing,
-        failure_writes: Vec::new(),
+        failure_writes,
     };
     let keys = a
         .objects
@@ -392,7 +427,67 @@ const MAX_NOTE_CHARS: usize = 400;
 
 #[cfg(test)]
 mod tests {
-    use super::speed_for;
+    use super::{assume, speed_for, Figures, Writes};
+    use workqueue_core::{Instant, Scenario, Script, SECOND};
+
+    fn figures<'a>(outage: &'a str, writes: &'a [Writes]) -> Figures<'a> {
+        Figures {
+            objects: "10",
+            reconcile_ms: "50",
+            outage,
+            writes,
+            errors_write_nothing: false,
+        }
+    }
+
+    /// The author's outage starts where they say (not only at 0), and a
+    /// failing reconcile sends the writes they name; a mistake names its
+    /// field (and the controller's row).
+    #[test]
+    fn the_outage_window_and_a_failure_s_writes_are_the_author_s() {
+        let s = Scenario::new("mine");
+        let name = s.controllers[0].name.clone();
+        let w = [Writes {
+            own: "1".into(),
+            other: "Secret 2".into(),
+            failing: "Secret 1".into(),
+        }];
+        let out = assume(&s, &figures("10s..100s", &w)).unwrap();
+        let c = &out.controllers[0];
+        match &c.default_script {
+            Script::Outage {
+                from_ns, until_ns, ..
+            } => assert_eq!(
+                (*from_ns, *until_ns),
+                (Instant::T0 + 10 * SECOND, Instant::T0 + 100 * SECOND)
+            ),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            c.failure_writes,
+            Some([("Secret".to_string(), 1)].into_iter().collect())
+        );
+        assert_eq!(c.writes, [("Secret".to_string(), 2)].into_iter().collect());
+        // Empty: no outage, and a failure sends what the box says.
+        let plain = [Writes::default()];
+        let out = assume(&s, &figures("", &plain)).unwrap();
+        assert!(!matches!(
+            out.controllers[0].default_script,
+            Script::Outage { .. }
+        ));
+        assert_eq!(out.controllers[0].failure_writes, None);
+        let e = assume(&s, &figures("100s..10s", &plain)).unwrap_err();
+        assert!(e.starts_with("An outage: "), "{e}");
+        let bad = [Writes {
+            failing: "Event lots".into(),
+            ..Writes::default()
+        }];
+        let e = assume(&s, &figures("", &bad)).unwrap_err();
+        assert!(
+            e.starts_with(&format!("{name}: When it fails, it still writes: ")),
+            "{e}"
+        );
+    }
 
     #[test]
     fn a_run_of_minutes_opens_at_a_speed_that_plays_it_in_about_half_a_minute() {

@@ -27,13 +27,19 @@ test('an operator picked as files opens as its run, and its summary has numbers'
   assert.match(await page.textContent('[data-testid="import-unread"]'), /UsePriorityQueue is not set/);
   // What the code does not say: the author's own figures.
   await page.fill('[data-testid="import-objects"]', '60');
-  await page.fill('[data-testid="import-outage"]', '1');
+  // An outage that does not start at 0, typed backwards first.
+  await page.fill('[data-testid="import-outage"]', '80s..20s');
+  assert.match(await page.textContent('[data-testid="import-assume-error"]'), /^An outage: .*ends before it starts/);
+  assert.ok(await page.isDisabled('[data-testid="import-open"]'));
+  await page.fill('[data-testid="import-outage"]', '20s..80s');
   // What each reconcile writes: a status update, and a Secret it creates.
   for (const i of [0, 1]) {
     await page.fill(`[data-testid="import-own-writes-${i}"]`, '1');
     await page.fill(`[data-testid="import-other-writes-${i}"]`, 'Secret 1');
   }
-  await page.check('[data-testid="import-errors-write-nothing"]');
+  // The first controller's failing reconcile still creates its Secret (but
+  // sends no status update); the second's sends everything.
+  await page.fill('[data-testid="import-failure-writes-0"]', 'Secret 1');
   await shot(page, 'import-operator');
   await page.click('[data-testid="import-open"]');
   await page.waitForSelector('[data-stage][data-manager]');
@@ -53,10 +59,12 @@ test('an operator picked as files opens as its run, and its summary has numbers'
   for (const c of run.scenario.controllers) {
     assert.deepEqual(c.writes, { Secret: 1 });
     assert.equal(c.requests_per_reconcile, 1);
-    assert.equal(c.errors_write_nothing, true);
+    assert.equal(c.errors_write_nothing ?? false, false);
     assert.equal(c.sources[0].count, 60);
-    assert.deepEqual(c.default_script, { type: 'outage', from_ns: 0, until_ns: 60e9, otherwise: { kind: 'success' } });
+    assert.deepEqual(c.default_script, { type: 'outage', from_ns: 20e9, until_ns: 80e9, otherwise: { kind: 'success' } });
   }
+  assert.deepEqual(run.scenario.controllers[0].failure_writes, { Secret: 1 });
+  assert.equal(run.scenario.controllers[1].failure_writes ?? null, null);
   await shot(page, 'import-operator-run');
   assert.deepEqual(problems.console, []);
   await context.close();
