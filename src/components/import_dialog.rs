@@ -174,7 +174,7 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
                         <th scope="row" class="mono">{ c.name.clone() }</th>
                         <td><input type="text" inputmode="numeric" aria-label={format!("{}: writes to its own kind per reconcile", c.name)} value={own} oninput={set(Column::Own)} data-testid={format!("import-own-writes-{i}")} /></td>
                         <td><input type="text" aria-label={format!("{}: writes to other kinds per reconcile", c.name)} placeholder="e.g. Secret 1, ConfigMap 2" value={other} oninput={set(Column::Other)} data-testid={format!("import-other-writes-{i}")} /></td>
-                        <td><input type="text" aria-label={format!("{}: writes a failing reconcile still sends", c.name)} placeholder="all of them" value={failing} oninput={set(Column::Failing)} data-testid={format!("import-failure-writes-{i}")} /></td>
+                        <td><input type="text" aria-label={format!("{}: writes a failing reconcile still sends", c.name)} placeholder={if *errors_write_nothing { "none" } else { "all of them" }} value={failing} oninput={set(Column::Failing)} data-testid={format!("import-failure-writes-{i}")} /></td>
                     </tr>
                 }
             });

@@ -1,5 +1,6 @@
 //! The numbers a controller author asks of a run: how long until every key
-//! converged, where the time went, the rates and the deepest queue (the
+//! converged, where the time went, the rates and their peaks, what held
+//! the run back and the deepest queue (the
 //! core's [`Summary`], also printed by `wqsim --summary`).
 
 use workqueue_core::Duration;
@@ -47,7 +48,18 @@ pub fn run_summary(props: &RunSummaryProps) -> Html {
                     } }
                     { row("Last key converged", s.last_converged_at.map_or_else(|| "not yet".to_string(), |t| format::about(t.since_t0())), "last-converged") }
                     { row("Reconciles per second", format!("{:.2}", s.reconciles_per_second), "reconciles-per-second") }
-                    { for s.requests.iter().filter(|k| k.requests > 0).map(|k| row(&format!("API requests, {}", workqueue_core::shown(&k.kind)), format!("{} ({:.2}/s)", format::count(k.requests), k.per_second), "requests")) }
+                    { for s.requests.iter().filter(|k| k.requests > 0).map(|k| html! { <>
+                        { row(&format!("API requests, {}", workqueue_core::shown(&k.kind)), format!("{} ({:.2}/s)", format::count(k.requests), k.per_second), "requests") }
+                        // The rate a limit meets is the peak, not the mean.
+                        { row(&format!("Peak rate, {} ({} samples)", workqueue_core::shown(&k.kind), format::about(s.request_series.width)), format!("{:.2}/s at {}", k.peak_per_second, format::about(k.peak_at.since_t0())), "peak") }
+                    </> }) }
+                    { match &s.held_back_by {
+                        // (A sentence: it wraps, unlike the figures.)
+                        Some(h) => html! {
+                            <tr><th scope="row">{"What held the run back"}</th><td class="held-back" data-summary="held-back">{ format!("{}: {}", h.limit, workqueue_core::shown(&h.what)) }</td></tr>
+                        },
+                        None => html! {},
+                    } }
                     { row("Deepest queue", format::count(s.deepest_queue), "deepest-queue") }
                 </tbody>
             </table>

@@ -54,6 +54,11 @@ test('an operator picked as files opens as its run, and its summary has numbers'
   assert.ok(kinds.some((k) => /API requests, Secret/.test(k)), kinds.join(' | '));
   assert.equal(kinds.length, 3, kinds.join(' | '));
   assert.ok(requests.every((r) => /^[\d,]+ \([\d.]+\/s\)$/.test(r)), requests.join(' | '));
+  // The author's whole question: each kind's peak rate, and what held the run back.
+  const peaks = await page.locator('[data-summary="peak"]').allTextContents();
+  assert.equal(peaks.length, requests.length, peaks.join(' | '));
+  assert.ok(peaks.every((p) => /^[\d.]+\/s at \S+$/.test(p)), peaks.join(' | '));
+  assert.match(await page.textContent('[data-summary="held-back"]'), /^[^:]+: .+/);
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="download"]')]);
   const run = JSON.parse(fs.readFileSync(await download.path(), 'utf8'));
   for (const c of run.scenario.controllers) {
