@@ -169,6 +169,19 @@ pub fn answer(lesson: &LessonView, step: usize) -> Option<String> {
         .map(|q| q.answer.clone())
 }
 
+/// A lesson's title as the lesson panel shows it: in a course of the
+/// trainer's choosing, without the library's number ("5. Max-of…" as the
+/// second of three read "lesson 2 of 3" beside a 5).
+pub fn course_title(title: &str, in_course: bool) -> String {
+    let numbered = title
+        .split_once(". ")
+        .filter(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+    match numbered {
+        Some((_, rest)) if in_course => rest.to_string(),
+        _ => title.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -231,5 +244,31 @@ impl Refusal {
             file: file.to_string(),
             mistakes,
         }
+    }
+}
+
+#[cfg(test)]
+mod course_title_tests {
+    use super::course_title;
+
+    #[test]
+    fn a_course_drops_the_library_s_number_and_nothing_else() {
+        assert_eq!(
+            course_title("5. Max-of: the larger delay wins", true),
+            "Max-of: the larger delay wins"
+        );
+        assert_eq!(
+            course_title("5. Max-of: the larger delay wins", false),
+            "5. Max-of: the larger delay wins"
+        );
+        assert_eq!(
+            course_title("v0.23. What changed", true),
+            "v0.23. What changed"
+        );
+        assert_eq!(
+            course_title("A trainer's lesson. Part 2", true),
+            "A trainer's lesson. Part 2"
+        );
+        assert_eq!(course_title("12. Twelve", true), "Twelve");
     }
 }

@@ -297,10 +297,12 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
     // own button gives way there.)
     let field = match &step.question {
         Some(p) if asking && on_last_page => html! {
-            <form class="predict" onsubmit={reveal}>
+            // Once Predict was pressed the field lights up and asks for the
+            // room's guess (the press shows; nothing moves).
+            <form class={classes!("predict", ls.visit.asked.then_some("asked"))} onsubmit={reveal}>
                 { if fitted { html! {} } else { ask.clone() } }
                 <div class="row">
-                    <input id="guess" ref={guess_field.clone()} type="text" value={ls.visit.draft.clone()} oninput={on_guess} placeholder={p.unit.clone()} aria-label={format!("Your prediction: {}", p.ask)} data-testid="guess" />
+                    <input id="guess" ref={guess_field.clone()} type="text" value={ls.visit.draft.clone()} oninput={on_guess} placeholder={match (ls.visit.asked, p.unit.is_empty()) { (true, true) => "the room's guess".to_string(), (true, false) => format!("the room's guess, in {}", p.unit), (false, _) => p.unit.clone() }} aria-label={format!("Your prediction: {}", p.ask)} data-testid="guess" />
                     { if fitted { html! {} } else { html! { <button type="submit" class="primary" data-testid="reveal">{"Reveal"}</button> } } }
                 </div>
             </form>
@@ -319,7 +321,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
     html! {
         <section class="panel lesson" ref={panel} tabindex="-1" aria-label={format!("Lesson: {}", lesson.title)} data-testid="lesson">
             <div class="panel-head">
-                <h2><span class="lesson-title">{ lesson.title.clone() }</span><small>{ format!("step {} of {}", ls.step + 1, lesson.steps.len()) }{ match props.course_at { Some((at, of)) => html! { <span class="course-at" data-testid="course-at">{ format!(" · lesson {at} of {of}") }</span> }, None => html! {} } }</small></h2>
+                <h2><span class="lesson-title">{ crate::lessons::course_title(&lesson.title, props.course_at.is_some()) }</span><small>{ format!("step {} of {}", ls.step + 1, lesson.steps.len()) }{ match props.course_at { Some((at, of)) => html! { <span class="course-at" data-testid="course-at">{ format!(" · lesson {at} of {of}") }</span> }, None => html! {} } }</small></h2>
                 // The projector's window shows the presenter's lesson: only
                 // the presenter closes it.
                 // An embed holds its one lesson: closing it would leave its

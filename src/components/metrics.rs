@@ -20,7 +20,7 @@ pub fn metrics(props: &MetricsProps) -> Html {
     let m = &props.snapshot;
     let row = |name: &str, value: String, help: &str| {
         html! {
-            <tr title={help.to_string()}><td class="mono">{ name.to_string() }</td><td class="mono num" data-metric={name.to_string()}>{ value }</td></tr>
+            <tr title={help.to_string()}><td class="mono">{ breakable(name) }</td><td class="mono num" data-metric={name.to_string()}>{ value }</td></tr>
         }
     };
     let c = &m.controller;
@@ -47,4 +47,19 @@ pub fn metrics(props: &MetricsProps) -> Html {
             </table>
         </section>
     }
+}
+
+/// A metric's name with a line-break opportunity after each `_`, `{` and
+/// `,`: a narrow panel wraps it between its words, never inside one.
+fn breakable(name: &str) -> Html {
+    let mut parts = Vec::new();
+    let mut word = String::new();
+    for ch in name.chars() {
+        word.push(ch);
+        if matches!(ch, '_' | '{' | ',') {
+            parts.push(html! { <>{ std::mem::take(&mut word) }<wbr /></> });
+        }
+    }
+    parts.push(html! { { word } });
+    html! { <>{ for parts }</> }
 }

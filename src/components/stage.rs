@@ -87,7 +87,11 @@ impl StageProps {
         } else {
             MAX_WORKERS
         };
-        let view: StageView = state.sim().stage_view(chips, workers);
+        // The key the step follows stays among the chips drawn.
+        let followed = state.focus().and_then(|f| f.key);
+        let view: StageView = state
+            .sim()
+            .stage_view_keeping(chips, workers, followed.as_deref());
         let planned = usize::try_from(state.timeline.keys_planned()).unwrap_or(usize::MAX);
         StageProps {
             drain: view.bucket.as_ref().and_then(|b| Drain::of(state, b)),
@@ -342,7 +346,9 @@ pub(super) fn bucket_gauge(b: &BucketView) -> Html {
                     None => html! {},
                 } }
                 {{
-                    let debt = format::count(b.debt().ceil() as u64);
+                    // The level's own figure, to the same tenth (a whole
+                    // count rounded up read "-0.5 tokens, in debt by 1").
+                    let debt = format!("{:.1}", b.debt());
                     let next_in = next.clone().unwrap_or_else(|| "-".into());
                     let shown = match &next { Some(_) if b.debt() > 0.0 => 0, Some(_) => 1, None => 2 };
                     super::stack::stacked(shown, vec![

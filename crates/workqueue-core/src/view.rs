@@ -368,10 +368,31 @@ impl Simulation {
     /// The stage at this instant, with at most `chips` keys per lane and
     /// `workers` workers drawn.
     pub fn stage_view(&self, chips: usize, workers: usize) -> StageView {
+        self.stage_view_keeping(chips, workers, None)
+    }
+
+    /// [`Self::stage_view`], with `kept` always among the waiting chips
+    /// while it waits (in place of the last of the soonest): the key a
+    /// lesson's step follows never hides behind "+N more".
+    pub fn stage_view_keeping(
+        &self,
+        chips: usize,
+        workers: usize,
+        kept: Option<&str>,
+    ) -> StageView {
         let now = self.now();
         let q = self.queue();
-        let waiting = q
-            .waiting_soonest(chips)
+        let mut soonest = q.waiting_soonest(chips);
+        let kept = kept
+            .and_then(|k| self.find(k))
+            .and_then(|id| Some((id, q.waiting_until(id)?)));
+        if let Some((id, at)) =
+            kept.filter(|(id, _)| chips > 0 && !soonest.iter().any(|(x, _)| x == id))
+        {
+            soonest.pop();
+            soonest.push((id, at));
+        }
+        let waiting = soonest
             .into_iter()
             .map(|(id, ready_at)| WaitingView {
                 key: self.key_view(id),

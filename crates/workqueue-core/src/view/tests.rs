@@ -201,3 +201,38 @@ fn the_bucket_reports_debt_the_next_free_token_and_who_waits_on_it() {
     };
     assert_eq!(full.refill_progress(), None, "a full bucket does not drip");
 }
+
+/// The key a step follows is drawn while it waits, even when ten others
+/// are due before it; the chips drawn stay as many, the total the same.
+#[test]
+fn a_followed_key_is_drawn_among_the_soonest() {
+    let mut s = failing_key_a();
+    // `a` fails at 0, 5 and 15 ms (its next wait 20 ms); ten keys failing
+    // once at 16 ms are due at 21 ms, before it.
+    s.run_until(Instant::T0 + 16 * MILLISECOND);
+    s.apply(Input::AddMany {
+        prefix: "b-".into(),
+        count: 10,
+    })
+    .unwrap();
+    s.run_until(Instant::T0 + 16 * MILLISECOND);
+    let plain = s.stage_view(3, 32);
+    assert_eq!(plain.waiting.total, 11);
+    assert!(
+        plain.waiting.first.iter().all(|w| w.key.key != "a"),
+        "due last, not drawn"
+    );
+    let kept = s.stage_view_keeping(3, 32, Some("a"));
+    let keys: Vec<&str> = kept
+        .waiting
+        .first
+        .iter()
+        .map(|w| w.key.key.as_str())
+        .collect();
+    assert_eq!(keys.len(), 3);
+    assert_eq!(keys[2], "a", "{keys:?}");
+    assert_eq!(&keys[..2], &["b-0", "b-1"][..], "{keys:?}");
+    assert_eq!(kept.waiting.total, 11);
+    // A key that is not waiting (or not known) changes nothing.
+    assert_eq!(s.stage_view_keeping(3, 32, Some("nobody")), plain);
+}
