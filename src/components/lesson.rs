@@ -297,12 +297,12 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
     // own button gives way there.)
     let field = match &step.question {
         Some(p) if asking && on_last_page => html! {
-            // Once Predict was pressed the field lights up and asks for the
-            // room's guess (the press shows; nothing moves).
+            // Once Predict was pressed the field lights up for the room's
+            // guess (the press shows; nothing moves).
             <form class={classes!("predict", ls.visit.asked.then_some("asked"))} onsubmit={reveal}>
                 { if fitted { html! {} } else { ask.clone() } }
                 <div class="row">
-                    <input id="guess" ref={guess_field.clone()} type="text" value={ls.visit.draft.clone()} oninput={on_guess} placeholder={match (ls.visit.asked, p.unit.is_empty()) { (true, true) => "the room's guess".to_string(), (true, false) => format!("the room's guess, in {}", p.unit), (false, _) => p.unit.clone() }} aria-label={format!("Your prediction: {}", p.ask)} data-testid="guess" />
+                    <input id="guess" ref={guess_field.clone()} type="text" value={ls.visit.draft.clone()} oninput={on_guess} placeholder={p.unit.clone()} aria-label={format!("Your prediction: {}", p.ask)} data-testid="guess" />
                     { if fitted { html! {} } else { html! { <button type="submit" class="primary" data-testid="reveal">{"Reveal"}</button> } } }
                 </div>
             </form>

@@ -50,6 +50,13 @@ async function closeClean(context, problems) {
 }
 
 const title = (page) => page.textContent('[data-testid="lesson-step-title"]');
+// What the next press does, as the lesson panel says (`data-press`).
+const pressState = (page) => page.evaluate(() => document.querySelector('[data-testid="lesson-next"]')?.dataset.press);
+// The clicker turns the narration's pages (on a small projector a step's
+// words can take two) until the step asks its question.
+async function pageThrough(page) {
+  for (let i = 0; i < 10 && (await pressState(page)) === 'page'; i++) await pressClicker(page);
+}
 // The audience window has no transport: its instant is the stage's clock.
 const instant = (page) => page.evaluate(() => document.querySelector('[data-stage]')?.getAttribute('data-now'));
 
@@ -74,6 +81,7 @@ test('the audience window opens on the presenter\'s step, shows no notes, and Pa
   await shot(a, 'audience-1024');
   // The clicker in the presenter: the press opens the prediction in both
   // (within 100 ms of each other), then reveals, plays, and moves on.
+  await pageThrough(p);
   const t0 = Date.now();
   await p.keyboard.press('PageDown');
   await a.waitForFunction(() => document.querySelector('[data-testid="lesson-next"]')?.dataset.press === 'revealed', null, { timeout: 2000 });
@@ -121,6 +129,7 @@ test('a reloaded audience window comes back to the same step and instant; closin
   const { context, p, a, problems } = await pair({ lesson: 'backoff', step: 1 });
   await sameStep(p, a);
   // The clicker: ask, reveal without a guess, play a little; then pause.
+  await pageThrough(p);
   for (const press of ['asked', 'revealed', 'played']) {
     await p.waitForFunction((press) => document.querySelector('[data-testid="lesson-next"]')?.dataset.press === press, press);
     await pressClicker(p);
