@@ -303,7 +303,8 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                 { if fitted { html! {} } else { ask.clone() } }
                 <div class="row">
                     <input id="guess" ref={guess_field.clone()} type="text" value={ls.visit.draft.clone()} oninput={on_guess} placeholder={p.unit.clone()} aria-label={format!("Your prediction: {}", p.ask)} data-testid="guess" />
-                    { if fitted { html! {} } else { html! { <button type="submit" class="primary" data-testid="reveal">{"Reveal"}</button> } } }
+                    // (The presenter's window has its own Reveal, and the clicker's.)
+                    { if fitted || props.mode.presenter { html! {} } else { html! { <button type="submit" class="primary" data-testid="reveal">{"Reveal"}</button> } } }
                 </div>
             </form>
         },
