@@ -262,9 +262,11 @@ pub fn compare(props: &CompareProps) -> Html {
                 onchange={let s = shared.clone(); Callback::from(move |_| s.set(!*s))} />{" one scale for all four plots"}</label>
             <div class="multiples" data-pages="">
                 { for runs.iter().enumerate().map(|(i, (name, plot))| html! {
+                    // Each plot's name over it (four plots with one title
+                    // and their names under them read against the wrong row).
                     <figure>
-                        <canvas ref={canvases[i].clone()} role="img" aria-label={format!("Requeues per second, {name}")}></canvas>
                         <figcaption><strong>{ name.clone() }</strong>{ caption(plot) }</figcaption>
+                        <canvas ref={canvases[i].clone()} role="img" aria-label={format!("Requeues per second, {name}")}></canvas>
                     </figure>
                 }) }
             </div>

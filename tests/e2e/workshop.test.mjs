@@ -133,7 +133,7 @@ test('a figure step in a room: four plots side by side in the stage\'s place, dr
   const plots = (page) => page.$$eval('[data-testid="stage-figure"] figure', (fs) => fs.map((f) => {
     const c = f.querySelector('canvas').getBoundingClientRect();
     const cap = f.querySelector('figcaption').getBoundingClientRect();
-    return { left: Math.round(c.left), top: Math.round(c.top), w: c.width, h: c.height, bottom: cap.bottom, right: c.right,
+    return { left: Math.round(c.left), top: Math.round(c.top), w: c.width, h: c.height, bottom: Math.max(c.bottom, cap.bottom), right: Math.max(c.right, cap.right),
       text: f.querySelector('figcaption').textContent, inked: (() => {
         const cv = f.querySelector('canvas'); const d = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height).data;
         let n = 0; for (let i = 3; i < d.length; i += 4 * 17) if (d[i] > 0) n++; return n;
