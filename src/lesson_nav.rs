@@ -188,7 +188,7 @@ impl Playground {
         }
         // A step's own action (its button) counts as playing it.
         // (A figure in the stage's place hides the run: nothing to play.)
-        let run_shown = !(self.mode.room() && step.compare_limiters);
+        let run_shown = !self.mode.figure_on_stage(step);
         let playable = (run_shown && self.timeline.next_instant().is_some()) || step.act.is_some();
         // (A scene already playing by hand still gets the press: the step's
         // own action runs, and the dwell starts.)
@@ -217,7 +217,9 @@ impl Playground {
         let ls = self.lesson.as_ref()?;
         let lesson = self.library.get(ls.index)?;
         let step = lesson.steps.get(ls.step)?;
-        (self.mode.room() && step.compare_limiters).then(|| step.compared.clone())
+        self.mode
+            .figure_on_stage(step)
+            .then(|| step.compared.clone())
     }
 
     /// The open step as the lesson panel shows it at real instant `now_ms`

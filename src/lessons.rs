@@ -186,6 +186,27 @@ pub fn course_title(title: &str, in_course: bool) -> String {
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_course_drops_the_library_s_number_and_nothing_else() {
+        assert_eq!(
+            course_title("5. Max-of: the larger delay wins", true),
+            "Max-of: the larger delay wins"
+        );
+        assert_eq!(
+            course_title("5. Max-of: the larger delay wins", false),
+            "5. Max-of: the larger delay wins"
+        );
+        assert_eq!(
+            course_title("v0.23. What changed", true),
+            "v0.23. What changed"
+        );
+        assert_eq!(
+            course_title("A trainer's lesson. Part 2", true),
+            "A trainer's lesson. Part 2"
+        );
+        assert_eq!(course_title("12. Twelve", true), "Twelve");
+    }
+
     /// The menu's titles are the files' own, and every built-in step shows
     /// something its scene has.
     #[test]
@@ -244,31 +265,5 @@ impl Refusal {
             file: file.to_string(),
             mistakes,
         }
-    }
-}
-
-#[cfg(test)]
-mod course_title_tests {
-    use super::course_title;
-
-    #[test]
-    fn a_course_drops_the_library_s_number_and_nothing_else() {
-        assert_eq!(
-            course_title("5. Max-of: the larger delay wins", true),
-            "Max-of: the larger delay wins"
-        );
-        assert_eq!(
-            course_title("5. Max-of: the larger delay wins", false),
-            "5. Max-of: the larger delay wins"
-        );
-        assert_eq!(
-            course_title("v0.23. What changed", true),
-            "v0.23. What changed"
-        );
-        assert_eq!(
-            course_title("A trainer's lesson. Part 2", true),
-            "A trainer's lesson. Part 2"
-        );
-        assert_eq!(course_title("12. Twelve", true), "Twelve");
     }
 }

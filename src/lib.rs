@@ -320,20 +320,21 @@ pub fn app() -> Html {
         </div>
     };
     // The parts every layout draws, made once for whichever draws them.
-    let stage = if manager_mode {
-        html! { <ManagerStage ..components::manager_stage::ManagerStageProps::of(&state, context.dispatcher()) /> }
-    } else {
-        html! { <Stage ..components::stage::StageProps::of(&state, context.dispatcher()) /> }
-    };
     // In a room a step's figure takes the stage's place, as large as the
-    // stage: the four plots side by side where the whole room can read them.
+    // stage: the four plots side by side where the whole room can read them
+    // (the stage's view is then not computed at all).
     let stage = match state.figure_shown() {
         Some(plots) => html! {
             <section class="stage-figure" data-testid="stage-figure" aria-label="The step's figure">
                 <components::compare::Compare articles={plots} />
             </section>
         },
-        None => stage,
+        None if manager_mode => {
+            html! { <ManagerStage ..components::manager_stage::ManagerStageProps::of(&state, context.dispatcher()) /> }
+        }
+        None => {
+            html! { <Stage ..components::stage::StageProps::of(&state, context.dispatcher()) /> }
+        }
     };
     // A clicker's blank screen, over everything, in every layout.
     let notices = html! {

@@ -154,6 +154,11 @@ impl Mode {
     pub fn room(self) -> bool {
         self.workshop || self.audience || self.presenter
     }
+
+    /// Whether `step`'s figure takes the stage's place (and hides its run).
+    pub fn figure_on_stage(self, step: &crate::lessons::StepView) -> bool {
+        self.room() && step.compare_limiters
+    }
 }
 
 /// How the run plays: whether and how fast, how pacing shapes the stretch

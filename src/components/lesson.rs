@@ -249,7 +249,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
     // Before a prediction the form is what to do; after it, say how to run.
     // (Where the clicker drives, its Next button already says "Play".)
     // (A figure in the stage's place has no run to play.)
-    let figure = step.compare_limiters && props.mode.room();
+    let figure = props.mode.figure_on_stage(step);
     let play_hint = if fitted
         || figure
         || props.playing
