@@ -90,6 +90,31 @@ pub fn count(n: u64) -> String {
     workqueue_core::format_count(n)
 }
 
+/// "1 probe", "2 probes", "10,000 keys".
+pub fn plural(n: u64, word: &str) -> String {
+    match n {
+        1 => format!("1 {word}"),
+        n => format!("{} {word}s", count(n)),
+    }
+}
+
+/// A count in at most four characters, for a scale's tick beside a narrow
+/// tube: 100 → 100, 1000 → 1k, 10000 → 10k, 2500000 → 2.5M.
+pub fn compact(n: u64) -> String {
+    let (unit, suffix) = match n {
+        0..=999 => return n.to_string(),
+        1_000..=999_999 => (1_000.0, "k"),
+        1_000_000..=999_999_999 => (1_000_000.0, "M"),
+        _ => (1_000_000_000.0, "G"),
+    };
+    let v = n as f64 / unit;
+    if v < 10.0 && (v * 10.0).round() % 10.0 != 0.0 {
+        format!("{v:.1}{suffix}")
+    } else {
+        format!("{}{suffix}", v.round() as u64)
+    }
+}
+
 /// Seconds with as many decimals as carry meaning.
 pub fn seconds(s: f64) -> String {
     if s == 0.0 {
@@ -170,6 +195,15 @@ pub fn script(s: &Script) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn compact_counts_fit_a_tick() {
+        let cases = [(0, "0"), (100, "100"), (999, "999"), (1_000, "1k"), (1_500, "1.5k")];
+        let more = [(10_000, "10k"), (250_000, "250k"), (2_500_000, "2.5M"), (u64::MAX, "18446744073G")];
+        for (n, want) in cases.into_iter().chain(more) {
+            assert_eq!(compact(n), want, "{n}");
+        }
+    }
 
     #[test]
     fn speeds_below_one_never_read_as_one() {

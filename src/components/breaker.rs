@@ -29,7 +29,7 @@ pub fn breaker_panel(b: &BreakerView, now: Instant) -> Html {
                     format!("closed: {:.1} of {} tokens", t.tokens, b.burst),
                 ),
             };
-            let state = format!("{state} · {}", plural(t.reconciles, "reconcile"));
+            let state = format!("{state} · {}", format::plural(t.reconciles, "reconcile"));
             // Upstream refills an open circuit's bucket too: it is full
             // again by the time the circuit may close.
             let title = (class == "open").then_some("Tokens still refill while the circuit is open; what closes it is the cooldown, not the bucket");
@@ -50,22 +50,17 @@ pub fn breaker_panel(b: &BreakerView, now: Instant) -> Html {
                 { for (0..b.rows).map(|i| row(b.targets.get(i))) }
             </ul>
             <p class="breaker-counts" data-testid="breaker-counts">
-                { format!("Events: {} let through, {}, {} dropped",
-                    format::count(b.allowed), plural(b.probes, "probe"), format::count(b.dropped)) }
+                // Counted per check, as upstream counts them: an Update is
+                // checked twice (old and new object), so one watch event
+                // shows as two checks.
+                { format!("Checks (an Update is 2): {} let through, {}, {} dropped",
+                    format::count(b.allowed), format::plural(b.probes, "probe"), format::count(b.dropped)) }
                 { if b.rows > 1 { format!(" · {} of {} XRs open", format::count(b.open as u64), format::count(b.tracked as u64)) } else { String::new() } }
             </p>
             <p class="breaker-flags">
-                { format!("Each XR: {} tokens, +{}/s; an Update costs 2; open for {}",
+                { format!("Each XR: {} tokens, +{}/s, one a check; open for {}",
                     b.burst, b.refill_per_second, format::short(b.cooldown)) }
             </p>
         </div>
-    }
-}
-
-/// "1 probe", "2 probes".
-fn plural(n: u64, word: &str) -> String {
-    match n {
-        1 => format!("1 {word}"),
-        n => format!("{} {word}s", format::count(n)),
     }
 }

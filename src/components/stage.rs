@@ -256,7 +256,7 @@ pub fn stage(props: &StageProps) -> Html {
                     { format!("{} dirty: re-added while being reconciled", view.dirty_in_flight) }<span class="more-words">{", not in the FIFO until Done"}</span></p>
             </div>
             <div class={lane(Lane::Waiting)} data-lane="waiting" data-testid="waiting" style={format!("--rows: {}", props.rows)}>
-                <h3>{ waiting_title }<small>{ format!("{} key(s)", format::count(view.waiting.total as u64)) }</small></h3>
+                <h3>{ waiting_title }<small>{ format::plural(view.waiting.total as u64, "key") }</small></h3>
                 <p class="hint">{ waiting_hint }</p>
                 <div class="chips">
                     // Each key in a slot of its own: on a projector and in an
@@ -326,9 +326,9 @@ pub(super) fn bucket_gauge(b: &BucketView) -> Html {
         <div class={classes!("gauge", (b.debt() > 0.0).then_some("in-debt"))} role="meter" aria-label={name} aria-valuemin={format!("-{}", b.burst * 100)} aria-valuemax={b.burst.to_string()} aria-valuenow={format!("{:.2}", b.tokens)} data-testid="bucket-gauge">
             <div class="tube" aria-hidden="true">
                 { drip.unwrap_or_default() }
-                <div class="tokens-zone"><div class="fill" style={format!("--f:{:.3}", tokens_pct / 100.0)}></div><span class="tick top">{ b.burst }</span></div>
+                <div class="tokens-zone"><div class="fill" style={format!("--f:{:.3}", tokens_pct / 100.0)}></div><span class="tick top">{ format::compact(b.burst as u64) }</span></div>
                 <div class="zero"><span class="tick">{"0"}</span></div>
-                <div class="debt-zone"><div class="debt" style={format!("height:{debt_pct:.1}%")}></div><span class="tick bottom">{ format!("-{}", format::count(b.burst as u64 * 100)) }</span></div>
+                <div class="debt-zone"><div class="debt" style={format!("height:{debt_pct:.1}%")}></div><span class="tick bottom">{ format!("-{}", format::compact(b.burst as u64 * 100)) }</span></div>
             </div>
             <div class="gauge-text">
                 <p class="big" data-testid="tokens">{ format!("{:.1}", b.tokens) }<small>{ format!(" / {} tokens", b.burst) }</small></p>
@@ -358,7 +358,7 @@ pub(super) fn bucket_gauge(b: &BucketView) -> Html {
                     ])
                 }}
                 { if b.owner == BucketOwner::Client { html! {} } else { html! {
-                    <p data-testid="on-bucket">{ format!("{} key(s) waiting on the bucket", format::count(b.waiting_on_bucket as u64)) }</p>
+                    <p data-testid="on-bucket">{ format!("{} waiting on the bucket", format::plural(b.waiting_on_bucket as u64, "key")) }</p>
                 } } }
             </div>
         </div>

@@ -3,14 +3,15 @@
 // as wide as a post gives it on a device (its width less the post's margins,
 // at most 700). At each view: the narration at 16 px or more in whole
 // words, with room for 5 lines a page or more; no text in the frame under
-// 12 px; no control cut or clipped, no text cut by its box, no part of the
-// lesson panel off screen (room.mjs); and the frame's content does not
+// 12 px; no control cut or clipped, no text cut by its box, no text over
+// other text or out of its box, no part of the lesson panel off screen
+// (room.mjs); and the frame's content does not
 // shift by itself. Shared by embed.test.mjs (five frames) and viewports.mjs
 // (every phone and tablet of playwright-core's list).
 import fs from 'node:fs';
 import path from 'node:path';
 import { root, shots } from './harness.mjs';
-import { measure, clipped, watchShift, takeShift, shifted } from './room.mjs';
+import { measure, clipped, overlaps, watchShift, takeShift, shifted } from './room.mjs';
 
 export const LESSONS = fs.readdirSync(path.join(root, 'lessons')).filter((f) => f.endsWith('.md')).map((f) => f.replace(/\.md$/, ''));
 export const stepsOf = (id) => (fs.readFileSync(path.join(root, 'lessons', `${id}.md`), 'utf8').match(/^```step$/gm) || []).length;
@@ -71,7 +72,7 @@ export async function walk(page, url, viewport, label = `${viewport.width}x${vie
       await page.waitForSelector('[data-testid="lesson-step-title"]');
       for (let press = 0; press < 6; press++) {
         const m = await measure(page);
-        const found = [...m.problems, ...(await clipped(page)), ...(await page.evaluate(reading))];
+        const found = [...m.problems, ...(await clipped(page)), ...(await overlaps(page)), ...(await page.evaluate(reading))];
         // (A step opening: nothing moves once painted. Later a press moves
         // what it means to, counted as input.)
         const what = await shifted(page);
@@ -82,6 +83,12 @@ export async function walk(page, url, viewport, label = `${viewport.width}x${vie
           await page.screenshot({ path: path.join(dir, `${label}-${id}-${step}-${press}.png`) });
         }
         views += 1;
+        if (m.press === 'dwelling' || m.press === 'skipped') {
+          // The scene under way: its stage is read too (keys piling up,
+          // the bucket in debt), once it has had a moment to fill.
+          await page.waitForTimeout(500);
+          for (const f of await overlaps(page)) faults.push(`${label} ${id} step ${step} [playing]: ${f}`);
+        }
         if (['moved', 'dwelling', 'at-end'].includes(m.press)) break;
         await page.click('[data-testid="lesson-next"]');
       }

@@ -123,6 +123,41 @@ export async function clipped(page) {
   });
 }
 
+// Text drawn over other text on the stage, or spilling out of the box it
+// belongs to (a lane, a column): a scale's label over a sentence, a pile's
+// count hanging under its lane. What is gliding is skipped: it is drawn on
+// its way, not where it is laid out.
+export const overlaps = (page) => page.evaluate(() => {
+  const out = [];
+  const moving = (el) => {
+    for (let e = el; e && e !== document.body; e = e.parentElement) if (e.getAnimations().some((a) => a.playState === 'running')) return true;
+    return false;
+  };
+  // (Drawn text counts though it is hidden from screen readers.)
+  const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden' && !el.closest('.sr-only, [hidden]');
+  const items = [];
+  for (const el of document.querySelectorAll('[data-stage] *, .stage-figure *')) {
+    if (!shown(el) || moving(el)) continue;
+    for (const n of el.childNodes) {
+      if (n.nodeType !== 3 || !n.textContent.trim()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      for (const b of range.getClientRects()) if (b.width > 0 && b.height > 0) items.push({ el, b, text: n.textContent.trim().slice(0, 24) });
+    }
+  }
+  const cross = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 2 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 2;
+  for (let i = 0; i < items.length; i++) {
+    for (let j = i + 1; j < items.length; j++) {
+      if (items[i].el !== items[j].el && cross(items[i].b, items[j].b)) out.push(`"${items[i].text}" drawn over "${items[j].text}"`);
+    }
+    const box = items[i].el.closest('.lane, .controller-column');
+    if (!box) continue;
+    const r = box.getBoundingClientRect(), b = items[i].b;
+    if (b.left < r.left - 2 || b.right > r.right + 2 || b.top < r.top - 2 || b.bottom > r.bottom + 2) out.push(`"${items[i].text}" spills out of its box`);
+  }
+  return [...new Set(out)].slice(0, 8);
+});
+
 // What a press can change, read now (cheaper than a whole measure).
 export const seen = (page) => page.evaluate(() => {
   const panel = document.querySelector('[data-testid="lesson"]');
