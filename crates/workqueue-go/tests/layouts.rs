@@ -345,6 +345,60 @@ fn an_init_registry_with_enabled_controllers() {
     check("configdefaults-init-registry");
 }
 
+/// cert-manager's set-up as it is written (issue 48, session 5): the
+/// settings' wire type defaulted through a scheme (`scheme.Default` runs
+/// the files' `SetDefaults_<Type>`) and converted into the program's own
+/// type; the enabled list an apimachinery set; a list behind a
+/// component-base feature gate that is off by default. Three of four run,
+/// three workers each, and the gate is said with where its default is.
+#[test]
+fn scheme_defaults_an_enabled_set_and_a_gate_off() {
+    let got = check("scheme-defaults-sets-gates");
+    assert!(
+        got.taken.iter().any(|f| f.file == "main.go"
+            && f.text
+                .contains("feature gate TunnelControllers: off by default (features/features.go:")),
+        "the gate that keeps tunnels off is not said: {:#?}",
+        got.taken
+    );
+    assert!(
+        got.taken.iter().any(|f| f
+            .text
+            .contains("SetDefaults_TollSettings (settings/v1beta1/defaults.go:")),
+        "the defaulting function is not named: {:#?}",
+        got.taken
+    );
+}
+
+/// cluster-api's core set-up (issue 48, session 5): component-base feature
+/// gates added in `init()`, setups behind `Gates.Enabled(…)` (one gate off
+/// by default: its controller does not run, and that is said with where
+/// the default is), a set written as a literal and filled with `Insert`
+/// deciding whether a controller is set up, and a wrapper that puts a
+/// limiter type of the project's own in the options (said, not modelled).
+#[test]
+fn feature_gates_decide_which_setups_run() {
+    let got = check("featuregate-gated-setups-own-limiter");
+    assert!(
+        got.taken.iter().any(|f| f.file == "main.go"
+            && f.text
+                .contains("feature gate Lighthouses: off by default (gates/gates.go:21)")),
+        "the gate that keeps lighthouses off is not said: {:#?}",
+        got.taken
+    );
+    for c in ["manifest", "pier", "ferry"] {
+        assert!(
+            got.unread
+                .iter()
+                .any(|f| f.text.contains(&format!("controller {c:?}"))
+                    && f.text
+                        .contains("pacedLimiter, a limiter type the project declares")),
+            "{c}'s own limiter type is not said: {:#?}",
+            got.unread
+        );
+    }
+}
+
 /// A Crossplane provider's cluster and namespaced Setup packages with the
 /// same kinds: six controllers, never refused for a name collision; two
 /// option variables, two global buckets.

@@ -22,6 +22,7 @@ mod calls;
 mod clientgo;
 mod expr;
 mod flags;
+mod k8s;
 mod outside;
 mod record;
 mod runtime;

@@ -81,6 +81,9 @@ impl<'a> Interp<'a> {
         if let Some(v) = self.flag_call(cx, name, c, matches!(tail.as_str(), "flag" | "pflag")) {
             return v;
         }
+        if let Some(v) = self.k8s_fn(cx, path, name, c) {
+            return v;
+        }
         let cr = path.starts_with("sigs.k8s.io/controller-runtime");
         let xp = path.contains("crossplane");
         match (tail.as_str(), name) {
@@ -430,6 +433,9 @@ impl<'a> Interp<'a> {
             return v;
         }
         if let Some(v) = self.kingpin(cx, &recv, name, c) {
+            return v;
+        }
+        if let Some(v) = self.k8s_method(cx, &recv, name, c) {
             return v;
         }
         let kind = recv.obj().map(|id| self.heap[id].kind.clone());

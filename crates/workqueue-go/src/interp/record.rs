@@ -84,6 +84,16 @@ impl<'a> Interp<'a> {
                     }
                 }
                 ("RateLimiter", V::Limiter(l)) => o.limiter = Some(l.clone()),
+                // A limiter type the project declares itself: what it does
+                // is its own code's, not one of client-go's the playground has.
+                ("RateLimiter", V::Ref(r) | V::Struct(r)) if self.heap[*r].ty.pkg.is_some() => {
+                    let t = &self.heap[*r].ty;
+                    let dir = t.pkg.map(|p| self.pkgs[p].dir.clone()).unwrap_or_default();
+                    o.unread.push(format!(
+                        "RateLimiter: a {}, a limiter type the project declares ({dir}), not one of client-go's the playground models",
+                        t.name
+                    ))
+                }
                 ("UsePriorityQueue", V::Bool(b)) => o.priority_queue = Some(*b),
                 ("ReconciliationTimeout", V::Dur(d)) => o.timeout = Some(*d),
                 ("GlobalRateLimiter", V::Global { r, .. }) => o.crossplane = Some(*r),
