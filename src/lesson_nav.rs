@@ -12,7 +12,7 @@ use crate::state::{Notice, Playground};
 use crate::timeline::Timeline;
 
 pub use crate::lesson_state::{LessonState, Press, PressFrom, DOUBLE_PRESS_MS, MIN_DWELL_MS};
-use crate::lesson_state::{ReadLesson, StepShown};
+use crate::lesson_state::{ReadLesson, StepShown, TallyShown};
 
 impl Playground {
     /// The current step's focus, where the stage gives way to it: in
@@ -198,15 +198,16 @@ impl Playground {
         if waiting {
             return Press::Skipped;
         }
+        // (The course's end says so at once: there is nowhere to move on to.)
+        let last_step = l.step + 1 >= lesson.steps.len();
+        if last_step && self.next_lesson(l.index).is_none() {
+            return Press::AtEnd;
+        }
         // (An audience window says "Moving on…" until its presenter's
         // window has carried the kept press out and says where it went.)
         let kept_there = self.mode.audience && l.visit.kept.is_some();
         if kept_there || l.dwell_since().is_some_and(|t| now_ms - t < MIN_DWELL_MS) {
             return Press::Dwelling;
-        }
-        let last_step = l.step + 1 >= lesson.steps.len();
-        if last_step && self.next_lesson(l.index).is_none() {
-            return Press::AtEnd;
         }
         Press::Moved
     }
@@ -220,6 +221,33 @@ impl Playground {
         self.mode
             .figure_on_stage(step)
             .then(|| step.compared.clone())
+    }
+
+    /// The count the open step's question asks about, as the stage shows
+    /// it: `None` where the question has no count; its value only once the
+    /// room's guess is in (before, the stage keeps its place with "?").
+    pub fn tally_shown(&self) -> Option<TallyShown> {
+        let ls = self.lesson.as_ref()?;
+        let lesson = self.library.get(ls.index)?;
+        let question = lesson.steps.get(ls.step)?.question.as_ref()?;
+        let tally = question.tally.as_ref()?;
+        let run = self.engine();
+        let past = tally.until().is_some_and(|t| run.now() > t);
+        // Past the question's instant the run counts on: the stage then
+        // keeps the count at that instant, which is the core's answer.
+        let value = match ls.guess() {
+            None => None,
+            Some(_) if past => ls.answer().cloned(),
+            Some(_) => tally.value(run).map(crate::format::count),
+        };
+        Some(TallyShown {
+            label: tally.label(),
+            value,
+            past,
+            // (The count climbs to the answer: room for its digits from the
+            // first frame, so the box never grows as the scene plays.)
+            width: ls.answer().map_or(1, |a| a.chars().count()).max(1),
+        })
     }
 
     /// The open step as the lesson panel shows it at real instant `now_ms`

@@ -288,3 +288,16 @@ pub struct StepShown {
     /// The lesson worker's figures for this step's goal.
     pub figures: Option<Vec<Figure>>,
 }
+
+/// A question's count on the stage ([`crate::state::Playground::tally_shown`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TallyShown {
+    pub label: String,
+    /// The count now (at the question's instant once the run is past it);
+    /// `None` until the room has guessed.
+    pub value: Option<String>,
+    /// The run is past the instant the question asks about.
+    pub past: bool,
+    /// Characters the count takes at most (the answer's).
+    pub width: usize,
+}

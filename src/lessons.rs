@@ -8,6 +8,7 @@
 use std::rc::Rc;
 
 pub use workqueue_lessons::storm::Plot;
+pub use workqueue_lessons::tally::Tally;
 pub use workqueue_lessons::view::{LessonView, StepView};
 pub use workqueue_lessons::{same_answer, Act, Focus, Lane, Wait, BUILT_IN};
 

@@ -414,6 +414,10 @@ pub fn app() -> Html {
                         <p class="audience-clock" aria-live="off">
                             <span class="clock-label">{"virtual time"}</span>
                             <output data-testid="clock">{ crate::format::clock(state.now()) }</output>
+                            // (The room sees when time is compressed or slowed,
+                            // as the single window shows it under its clock.)
+                            { { let (class, text) = components::transport::pace_cue(&state);
+                                html! { <span class={classes!("pace", class)} data-testid="pace">{ text }</span> } } }
                         </p>
                         { stage }
                     </div>

@@ -335,8 +335,16 @@ impl Timeline {
     }
 
     /// Plays to the next instant anything happens; that instant, if any.
+    /// After a rewind, the furthest instant the run had reached counts as
+    /// one: a scene that ended in quiet (played to 4s, its last event at
+    /// 3s) is reached again by stepping forward, as stepping back left it.
     pub fn step(&mut self) -> Option<Instant> {
-        let t = self.next_instant()?;
+        let rewound = self.now() < self.horizon;
+        let t = match self.next_instant() {
+            Some(t) if rewound => t.min(self.horizon),
+            None if rewound => self.horizon,
+            next => next?,
+        };
         // The whole instant, however many keys it holds: a step lands on
         // an event, never within one (and back retraces it exactly).
         while !self.advance_to(t) {}
@@ -497,6 +505,39 @@ mod tests {
             let before = t.now();
             assert!(t.step().is_some_and(|at| at > before));
         }
+    }
+
+    /// A run played into quiet (its last event before where it stopped):
+    /// back steps retrace the events, and forward steps come back to the
+    /// very instant it had reached, not only to its last event.
+    #[test]
+    fn stepping_forward_after_a_rewind_reaches_where_the_run_had_been() {
+        let mut s = Scenario::of("one key", Vec::new());
+        let mut c = ControllerSpec::new("c");
+        c.sources.push(Source::AddMany {
+            prefix: "k-".into(),
+            count: 1,
+            at_ns: Duration::ZERO,
+            script: None,
+        });
+        s.controllers.push(c);
+        s.duration_ns = 30 * SECOND;
+        let mut t = Timeline::new(s).unwrap();
+        let end = Instant::T0 + 4 * SECOND;
+        run_to(&mut t, end);
+        assert!(t.next_instant().is_none_or(|n| n > end), "quiet at the end");
+        let mut back = vec![t.now()];
+        while t.now() > Instant::T0 {
+            t.step_back();
+            back.push(t.now());
+        }
+        let mut forward = vec![t.now()];
+        while let Some(at) = t.step().filter(|at| *at <= end) {
+            forward.push(at);
+        }
+        forward.reverse();
+        assert_eq!(forward, back, "forward retraces back, to {end:?}");
+        assert_eq!(t.now(), end);
     }
 
     #[test]

@@ -256,6 +256,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
         || step.act.is_some()
         || props.idle
         || !predicted
+        || ls.visit.played_at.is_some()
     {
         html! {}
     } else {

@@ -150,6 +150,15 @@ pub fn presenter_panel(props: &PresenterProps) -> Html {
         Press::Decided => "Choose the result",
         Press::Skipped => "Skip to the end of the scene »",
         Press::Dwelling => "Moving on…",
+        // (Named as the lesson panel names it, so both windows agree.)
+        Press::Moved
+            if props
+                .presented
+                .as_ref()
+                .is_some_and(|p| p.next_lesson.is_some()) =>
+        {
+            "Next lesson →"
+        }
         Press::Moved => "Next →",
         Press::AtEnd => "The end",
     };

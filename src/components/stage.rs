@@ -18,6 +18,7 @@ use super::chips::{chip, lane_of, more, use_arrival, waiting_chip, Chips};
 use super::queue_switch::{QueueSwitch, QueueSwitchProps};
 use crate::flights::Flight;
 use crate::format;
+use crate::lesson_state::TallyShown;
 use crate::lessons::{Focus, Lane};
 use crate::settings::{Field, ScriptChoice, Settings};
 use crate::state::{Action, Playground};
@@ -57,6 +58,8 @@ pub struct StageProps {
     /// A full bucket that keys fail against without draining it.
     pub drain: Option<Drain>,
     pub switch: QueueSwitchProps,
+    /// The count the step's question asks about.
+    pub tally: Option<TallyShown>,
     pub dispatch: Dispatcher,
 }
 
@@ -104,8 +107,23 @@ impl StageProps {
             },
             now: state.now(),
             switch: QueueSwitchProps::of(state, dispatch.clone()),
+            tally: state.tally_shown(),
             dispatch,
         }
+    }
+}
+
+/// The question's count, in the stage's top row from the step's first
+/// frame ("?" until the room has guessed), so nothing moves when it fills.
+fn tally(t: &TallyShown) -> Html {
+    let value = t.value.clone().unwrap_or_else(|| "?".to_string());
+    let title = t
+        .past
+        .then_some("The count at the instant the question asks about (the run has gone on since)");
+    html! {
+        <p class={classes!("tally", t.past.then_some("past"))} data-testid="tally" {title} aria-live="polite">
+            <span class="tally-label">{ format!("{}: ", t.label) }</span><strong data-testid="tally-value" style={format!("min-width: {}ch", t.width)}>{ value }</strong>
+        </p>
     }
 }
 
@@ -224,12 +242,15 @@ pub fn stage(props: &StageProps) -> Html {
     };
     html! {
         <section class="stage" id="stage" tabindex="-1" aria-label="The stage: sources, queue, workers, waiting heap and bucket" data-stage="" data-queue={if priority_queue { "priority" } else { "client_go" }} data-asks={view.asks.then_some("")} data-now={props.now.as_nanos().to_string()}>
-            <QueueSwitch ..props.switch.clone() />
+            <div class="stage-top">
+                <QueueSwitch ..props.switch.clone() />
+                { props.tally.as_ref().map(tally).unwrap_or_default() }
+            </div>
             <div class={lane(Lane::Sources)} data-lane="sources" data-testid="sources">
                 <h3>{"Sources"}</h3>
                 <p class="stat"><strong data-testid="watch-total">{ format::count(view.watch_events_total) }</strong>{ if view.watch_events_total == 1 { " watch event so far" } else { " watch events so far" } }</p>
                 <div class="stream" aria-hidden="true">{ particles }</div>
-                <p class="legend" aria-hidden="true"><span class="dot queued"></span>{"queued "}<span class="dot merged"></span>{"merged "}<span class="dot dirty"></span>{"marks dirty"}</p>
+                <p class="legend" aria-hidden="true"><span class="key"><span class="dot queued"></span>{"queued"}</span>{" "}<span class="key"><span class="dot merged"></span>{"merged"}</span>{" "}<span class="key"><span class="dot dirty"></span>{"marks dirty"}</span></p>
                 <ul class="plain">{ sources }</ul>
             </div>
             // The workers come first in the page's order (the grid places

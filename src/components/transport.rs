@@ -125,7 +125,7 @@ pub fn transport(props: &TransportProps) -> Html {
 /// How fast virtual time runs right now, when pacing changed it. The badge's
 /// line is always there (empty when time runs as chosen), so the page never
 /// shifts when it comes and goes.
-fn pace_cue(state: &Playground) -> (&'static str, String) {
+pub(crate) fn pace_cue(state: &Playground) -> (&'static str, String) {
     let rate = format::speed(state.playback.effective_speed);
     let (class, text) = match (
         state.playback.playing,

@@ -427,10 +427,13 @@ pub fn use_header_height() {
 }
 
 /// The projector's scale: the room's layout is designed for a 1024x768
-/// screen and drawn at `min(height / 768, width / 1024)` of it (CSS `zoom`
+/// screen and drawn at `min(height / 768, width / 960)` of it (CSS `zoom`
 /// on `body.room`, from `--room`), so a 1080p projector shows everything
 /// 1.4 times as large as a 768p one, and 800x600 the 1024x768 layout at
-/// 0.78: type, stage and panel in the same proportions at every size.
+/// 0.78: type, stage and panel in the same proportions at every size. The
+/// height decides down to a 5:4 screen (1280x1024 is drawn at 1.33, the
+/// layout 960 px wide), so the back row's type follows the screen's
+/// height there too; only a narrower screen is limited by its width.
 #[hook]
 pub fn use_room_scale() {
     use_effect_with((), |_| {
@@ -443,7 +446,7 @@ pub fn use_room_scale() {
             if width <= 0.0 || height <= 0.0 {
                 return;
             }
-            let scale = (height / 768.0).min(width / 1024.0);
+            let scale = (height / 768.0).min(width / 960.0);
             if let Some(body) = w.document().and_then(|d| d.body()) {
                 let _ = body.style().set_property("--room", &format!("{scale:.5}"));
             }

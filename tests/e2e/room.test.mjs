@@ -44,8 +44,9 @@ const reachedAt = new Map();
 async function walk(page, label, { maxPresses = 600 } = {}) {
   const { width, height } = page.viewportSize();
   const opened = new Map();
-  // The back row's floor: 16 px per 768 px of screen height.
-  const floor = 16 * Math.min(height / 768, width / 1024) - 0.25;
+  // The back row's floor: 16 px per 768 px of screen height (down to a
+  // 5:4 screen; only a narrower one may hold it to its width).
+  const floor = 16 * Math.min(height / 768, width / 960) - 0.25;
   const blanked = new Set();
   fs.mkdirSync(dir, { recursive: true });
   await watchShift(page);

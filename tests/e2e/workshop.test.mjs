@@ -2,7 +2,10 @@
 // the trainer never touches the mouse or the keyboard.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, open, shot, workshopPage } from './harness.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
+import { serve, launch, open, shot, workshopPage, root } from './harness.mjs';
+import { LESSONS } from './reading.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve()); browser = await launch(); });
@@ -188,5 +191,49 @@ test('a figure step in a room: four plots side by side in the stage\'s place, dr
   await audience.goto(`${url}/?audience=room`);
   await holds(audience, 'the audience window at 1280x720');
   await shot(audience, '36-room-figure-audience');
+  await context.close();
+});
+
+// What a question counts is on the stage, not only in a panel below the
+// fold: "?" while the room predicts, then the count as the scene plays,
+// ending on the answer; and the box is there from the step's first frame,
+// so nothing moves when it fills. Every counting question of every
+// built-in lesson, by the clicker alone.
+test('a counting question\'s count is on the stage: "?" until the guess, the answer once the scene has played', async () => {
+  const { page, context } = await workshopPage(browser, url, { width: 1366, height: 768 });
+  const counting = LESSONS.flatMap((id) => {
+    const steps = fs.readFileSync(path.join(root, 'lessons', `${id}.md`), 'utf8').split(/^```step$/m).slice(1);
+    return steps.flatMap((s, i) => (/"query"\s*:\s*\{\s*"(reconciles|num_requeues|requeues|results)"/.test(s) ? [[id, i + 1]] : []));
+  });
+  assert.ok(counting.length >= 10, `${counting.length} counting questions`);
+  for (const [lesson, step] of counting) {
+    await page.goto(`${url}/?workshop=1&lesson=${lesson}&step=${step}`);
+    await page.waitForSelector('[data-testid="lesson-next"]');
+    await page.waitForSelector('[data-testid="tally-value"]');
+    await page.waitForTimeout(300);
+    const box = async () => page.evaluate(() => JSON.stringify(document.querySelector('[data-testid="tally"]').getBoundingClientRect().toJSON?.() ?? null));
+    const first = await page.evaluate(() => { const r = document.querySelector('[data-testid="lesson"]').getBoundingClientRect(); return r.top; });
+    const at = await box();
+    let answer = null;
+    for (let press = 0; press < 40; press++) {
+      const state = await page.evaluate(() => ({
+        press: document.querySelector('[data-testid="lesson-next"]')?.dataset.press,
+        tally: document.querySelector('[data-testid="tally-value"]')?.textContent,
+        answer: document.querySelector('[data-testid="answer-value"]')?.textContent,
+      }));
+      if (!state.answer) assert.equal(state.tally, '?', `${lesson} ${step}: the count shows before the guess`);
+      answer = state.answer ?? answer;
+      if (state.press === 'moved' || state.press === 'at-end') break;
+      // (A press while the room watches would be kept, and move on.)
+      if (state.press === 'dwelling') { await page.waitForTimeout(400); continue; }
+      await page.keyboard.press('PageDown');
+      await page.waitForTimeout(350);
+    }
+    assert.ok(answer, `${lesson} ${step}: an answer was revealed`);
+    const tally = await page.textContent('[data-testid="tally-value"]');
+    assert.equal(tally, answer.match(/^[\d,]+/)[0], `${lesson} ${step}: the stage's count ends on the answer (${answer})`);
+    assert.equal(await box(), at, `${lesson} ${step}: the count's box did not move`);
+    assert.equal(await page.evaluate(() => document.querySelector('[data-testid="lesson"]').getBoundingClientRect().top), first);
+  }
   await context.close();
 });

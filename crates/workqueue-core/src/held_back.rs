@@ -31,13 +31,17 @@ pub struct KindSeries {
 impl RequestSeries {
     pub(crate) fn of(run: &Manager) -> RequestSeries {
         let now = run.now();
-        // Per second, or per sample where samples are longer than that.
-        let width = run
+        // Per second, or per sample where samples are longer than that;
+        // always a whole number of samples (400ms samples make 1.2s bins:
+        // 1s bins would take three samples, then two, by turns).
+        let sample = run
             .controllers()
             .map(|(_, c)| c.series().width)
             .max()
             .unwrap_or(SECOND)
-            .max(SECOND);
+            .max(Duration::NANOSECOND);
+        let per_bin = (SECOND.as_nanos() + sample.as_nanos() - 1) / sample.as_nanos();
+        let width = sample.saturating_mul(per_bin.max(1));
         let samples = ((now.since_t0().as_nanos().max(0) + width.as_nanos() - 1) / width.as_nanos())
             .max(1) as usize;
         let mut kinds: Vec<KindSeries> = Vec::new();

@@ -323,3 +323,36 @@ fn a_failing_reconcile_sends_only_the_writes_it_still_makes() {
     let e = s.validate().unwrap_err();
     assert!(e.reason.contains("never more"), "{e}");
 }
+
+/// A steady 10 reconciles a second, sampled every 400ms: each bin of the
+/// request series is a whole number of samples (1.2s), so a steady rate
+/// reads steady, not 10 and 15 by turns (1s bins took 3 samples, then 2).
+#[test]
+fn the_request_series_bins_whole_samples() {
+    let mut s = Scenario::new("steady");
+    s.sample_ns = 400 * MILLISECOND;
+    s.duration_ns = 60 * SECOND;
+    let c = s.first_mut();
+    c.kind = "Widget".into();
+    c.writes.insert("Secret".into(), 1);
+    c.controller.reconcile_ns = Duration::ZERO;
+    c.sources.push(Source::WatchEvents {
+        key: "w".into(),
+        per_second: 10.0,
+        start_ns: Duration::ZERO,
+        duration_ns: 60 * SECOND,
+    });
+    let mut m = Manager::new(&s).unwrap();
+    m.run_until(Instant::T0 + 60 * SECOND);
+    let sum = Summary::of(&m);
+    assert_eq!(sum.request_series.width, 1200 * MILLISECOND);
+    let widget = &sum
+        .request_series
+        .kinds
+        .iter()
+        .find(|k| k.kind == "Secret")
+        .unwrap()
+        .per_second;
+    let steady = &widget[1..widget.len() - 1];
+    assert!(steady.iter().all(|r| (r - 10.0).abs() < 1e-9), "{widget:?}");
+}

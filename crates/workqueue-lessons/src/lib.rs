@@ -13,6 +13,7 @@ pub mod parse;
 pub mod query;
 mod scene;
 pub mod storm;
+pub mod tally;
 pub mod view;
 
 pub use model::{Act, Focus, Lane, Lesson, Setup, Show, Step, Wait};

@@ -70,6 +70,10 @@ pub struct QuestionView {
     pub tolerance: f64,
     /// The core's answer, as the page shows it (or why it has none).
     pub answer: String,
+    /// The count the question asks about, live on the stage once the
+    /// answer is out (see [`crate::tally`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tally: Option<crate::tally::Tally>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -151,6 +155,17 @@ fn question_view(lesson: &Lesson, step: usize, q: &Question) -> QuestionView {
         unit: q.unit.clone(),
         tolerance: q.tolerance,
         answer,
+        tally: q.query.tally().map(|t| match lesson.setup_for(step) {
+            // (The instant the step's scene opens at: its set-up's end, or
+            // its last input's, whichever is later.)
+            Some(s) => t.ending_by(
+                s.inputs
+                    .iter()
+                    .map(|(at, _)| *at)
+                    .fold(s.run_to, Instant::max),
+            ),
+            None => t,
+        }),
     }
 }
 
