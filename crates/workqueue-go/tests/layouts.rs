@@ -625,3 +625,72 @@ fn crossplane_kinds_declared_in_the_files_name_the_controllers() {
         assert!(names.contains(&want), "{want} not in {names:?}");
     }
 }
+
+/// client-go workers that give up on a key after N requeues: the limit is
+/// read whichever way the comparison is written, and the run gives up
+/// where Go does (a key that always fails is reconciled N + 1 times); a
+/// limit the reader cannot compute is said with its file and line.
+#[test]
+fn client_go_retry_limits_give_up_where_go_does() {
+    let name = "clientgo-retry-limits-informer-kinds";
+    let got = check(name);
+    let want = expected(name);
+    for w in want["controllers"].as_array().unwrap() {
+        let wname = w["name"].as_str().unwrap();
+        let c = got
+            .scenario
+            .controllers
+            .iter()
+            .find(|c| c.name == wname)
+            .unwrap();
+        assert_eq!(
+            c.controller.give_up_after,
+            w["give_up_after"].as_u64(),
+            "{name}: {wname}'s give_up_after"
+        );
+    }
+    assert!(
+        got.taken.iter().any(|f| f.file.ends_with("kettle.go")
+            && f.line == 63
+            && f.text.contains("give_up_after 6")),
+        "the limit's line is not said: {:#?}",
+        got.taken
+    );
+    assert!(
+        got.unread.iter().any(|f| f.file.ends_with("lid.go")
+            && f.line == 38
+            && f.text.contains("retriesFromEnv")
+            && f.text.contains("give_up_after")),
+        "a limit not computed is not said: {:#?}",
+        got.unread
+    );
+    // Every reconcile fails: each key is reconciled once, then requeued
+    // while NumRequeues < 6, and forgotten at the failure that finds 6.
+    let mut s = got.scenario.clone();
+    for c in &mut s.controllers {
+        c.default_script = workqueue_core::Script::Always {
+            outcome: workqueue_core::Outcome::Error,
+        };
+        c.sources = vec![workqueue_core::Source::add_many("ns/k-", 3)];
+    }
+    s.duration_ns = 3600 * SECOND;
+    let mut m = workqueue_core::Manager::new(&s).unwrap();
+    m.run_to_end();
+    let runs: Vec<(String, u64, bool)> = m
+        .controllers()
+        .map(|(n, sim)| {
+            let id = sim.find("ns/k-0").unwrap();
+            let item = sim.item(id);
+            (n.to_string(), item.reconciles, item.gave_up)
+        })
+        .collect();
+    assert_eq!(
+        runs,
+        vec![
+            ("kettle-boil".to_string(), 7, true),
+            ("spout-pour".to_string(), 5, true),
+            // No limit read: retried for as long as the run lasts.
+            ("lid-seal".to_string(), runs[2].1.max(8), false),
+        ]
+    );
+}

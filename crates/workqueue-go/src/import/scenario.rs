@@ -74,7 +74,7 @@ impl Reader<'_> {
                         false => c.options.workers.unwrap_or(1).max(1),
                     },
                     reconcile_ns: 50 * MILLISECOND,
-                    give_up_after: None,
+                    give_up_after: c.give_up_after,
                     reconcile_timeout_ns: c.options.timeout.filter(|t| *t > Duration::ZERO),
                     reconcile_jitter_ns: None,
                 },

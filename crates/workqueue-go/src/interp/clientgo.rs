@@ -162,6 +162,7 @@ impl<'a> Interp<'a> {
                     workers_unknown: None,
                     from: Vec::new(),
                     root: 0,
+                    give_up_after: None,
                 });
                 return V::Ref(self.alloc(Obj::new(Ty::default(), Kind::Queue(idx))));
             }

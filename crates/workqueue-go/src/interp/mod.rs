@@ -25,6 +25,7 @@ mod flags;
 mod k8s;
 mod outside;
 mod record;
+mod retries;
 mod runtime;
 pub(crate) mod scope;
 mod stmt;
@@ -116,6 +117,8 @@ pub(crate) struct Interp<'a> {
     pub loop_unknown: Option<String>,
     /// Struct types' fields and their types, by (package, type).
     pub structs: HashMap<(usize, String), Vec<(String, &'a Expression)>>,
+    /// Retry limits (`NumRequeues(key) < N`) the scan of a worker found.
+    pub retries_seen: Vec<retries::RetrySeen>,
 }
 
 impl<'a> Interp<'a> {
@@ -146,6 +149,7 @@ impl<'a> Interp<'a> {
             guessed: false,
             bucket_vars: Vec::new(),
             structs: HashMap::new(),
+            retries_seen: Vec::new(),
         };
         it.index();
         it

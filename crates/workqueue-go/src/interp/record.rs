@@ -26,6 +26,9 @@ pub(crate) struct CtrlRec {
     /// Which start of the program built it (`main`, or one of a paste's
     /// functions nothing calls).
     pub root: usize,
+    /// Its workers' retry limit: give up on a key once `NumRequeues(key)`
+    /// reaches it (a client-go worker's `NumRequeues(key) < N`).
+    pub give_up_after: Option<u64>,
 }
 
 /// A client made from a `rest.Config`, with the limit it took then.
@@ -192,6 +195,9 @@ impl<'a> Interp<'a> {
             }
             if let Some(l) = &o.limiter {
                 said.push(format!("RateLimiter {}", spelled(l)));
+            }
+            if let Some(n) = c.give_up_after {
+                said.push(format!("gives up on a key after {n} requeues"));
             }
             if let Some(pq) = o.priority_queue {
                 said.push(format!("UsePriorityQueue {pq}"));
