@@ -164,8 +164,16 @@ fn check(name: &str) -> Imported {
             }
         }
         let limiter = limiter_of(want["limiter"].as_str().unwrap());
+        // A controller sharing the manager's bucket runs max-of(shared, own).
+        let runs = match c.shares_bucket {
+            true => Some(s.queue_limiter(c)),
+            false => c.limiter.clone(),
+        };
+        if let Some(shares) = want["shares_bucket"].as_bool() {
+            assert_eq!(c.shares_bucket, shares, "{name}: {wname} shares the bucket");
+        }
         assert_eq!(
-            effective(&c.limiter, c.queue),
+            effective(&runs, c.queue),
             effective(&Some(limiter), c.queue),
             "{name}: {wname}'s limiter"
         );
@@ -692,5 +700,23 @@ fn client_go_retry_limits_give_up_where_go_does() {
             // No limit read: retried for as long as the run lasts.
             ("lid-seal".to_string(), runs[2].1.max(8), false),
         ]
+    );
+}
+
+/// One limiter value passed to two controllers is one Go object: its
+/// bucket is shared (and its per-item map, which the scenario cannot say:
+/// said); equal figures from two calls are two objects, shared by none.
+#[test]
+fn one_limiter_value_in_two_controllers_shares_its_bucket() {
+    let name = "one-limiter-value-two-controllers";
+    let got = check(name);
+    let b = got.scenario.shared_bucket.expect("no shared bucket");
+    assert_eq!((b.qps, b.burst), (40.0, 400));
+    assert!(
+        got.unread.iter().any(|f| f.file.ends_with("main.go")
+            && f.line == 34
+            && f.text.contains("per-item failure counts are one map")),
+        "the shared per-item map is not said: {:#?}",
+        got.unread
     );
 }

@@ -86,7 +86,10 @@ impl<'a> Interp<'a> {
                         Err(why) => o.unread.push(why),
                     }
                 }
-                ("RateLimiter", V::Limiter(l)) => o.limiter = Some(l.clone()),
+                ("RateLimiter", V::Limiter(l, id)) => {
+                    o.limiter = Some(l.clone());
+                    o.limiter_id = Some(*id);
+                }
                 // A limiter type the project declares itself: what it does
                 // is its own code's, not one of client-go's the playground has.
                 ("RateLimiter", V::Ref(r) | V::Struct(r)) if self.heap[*r].ty.pkg.is_some() => {
@@ -292,6 +295,10 @@ pub(crate) fn merge(base: &Options, own: &Options) -> Options {
     Options {
         workers: own.workers.or(base.workers),
         limiter: own.limiter.clone().or(base.limiter.clone()),
+        limiter_id: match own.limiter {
+            Some(_) => own.limiter_id,
+            None => base.limiter_id,
+        },
         priority_queue: own.priority_queue.or(base.priority_queue),
         timeout: own.timeout.or(base.timeout),
         crossplane: own.crossplane.or(base.crossplane),
