@@ -482,7 +482,32 @@ fn wqsim_import_takes_the_authors_figures_as_options() {
     let bad = common::wqsim(&["import", &dir, "--outage", "five minutes"]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr)
-        .contains("--outage: \"five minutes\" is not a duration"));
+        .contains("--outage five minutes: \"five minutes\" is not a duration"));
+    // A number without its unit is refused as Go's ParseDuration does; an
+    // empty window is said to be empty; a count of objects is 1 or more.
+    for (args, said) in [
+        (
+            ["--outage", "20..80"],
+            "--outage 20..80: \"20\" has no unit (write 20s or 20ms)",
+        ),
+        (
+            ["--reconcile", "200"],
+            "--reconcile 200: \"200\" has no unit (write 200s or 200ms)",
+        ),
+        (
+            ["--outage", "20s..20s"],
+            "--outage 20s..20s: \"20s..20s\": the outage is empty, it ends where it starts",
+        ),
+        (
+            ["--objects", "-5"],
+            "--objects -5: \"-5\": the number of objects must be 1 or more",
+        ),
+    ] {
+        let bad = common::wqsim(&["import", &dir, args[0], args[1]]);
+        assert_eq!(bad.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&bad.stderr);
+        assert!(err.contains(said), "{args:?}: {err}");
+    }
     let help = wqsim_ok(&["import".as_ref(), "--help".as_ref()]);
     assert!(help.contains("--errors-write-nothing"), "{help}");
 }
