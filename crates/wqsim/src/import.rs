@@ -250,6 +250,14 @@ fn line_of(bytes: &[u8], at: usize) -> usize {
 /// `wqsim export SCENARIO-or-RUN.json`: the Go set-up of a scenario (see
 /// `workqueue_go::export`), which `wqsim import` reads back to the same set-up.
 pub fn export(args: &[String]) -> ExitCode {
+    // Options before anything is read: export has none but --help.
+    if let Some(opt) = args.iter().find(|a| a.starts_with('-') && a.len() > 1) {
+        eprintln!(
+            "wqsim export: unknown option {}: its only option is --help (-h)\nusage: wqsim export SCENARIO-or-RUN.json",
+            shown(opt)
+        );
+        return ExitCode::from(2);
+    }
     let [path] = args else {
         eprintln!("usage: wqsim export SCENARIO-or-RUN.json");
         return ExitCode::from(2);

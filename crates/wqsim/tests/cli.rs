@@ -578,3 +578,23 @@ fn an_outage_window_peaks_a_series_and_what_held_the_run_back() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("ends before it starts"));
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+/// `wqsim export` with an option it does not have says so and lists its
+/// options (not "cannot read --frob"); `wqsim` alone prints its usage to
+/// stderr and exits 2.
+#[test]
+fn wqsim_export_refuses_an_unknown_option_and_wqsim_alone_shows_usage() {
+    let out = common::wqsim(&["export", "--frob"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("unknown option --frob") && err.contains("--help"),
+        "{err}"
+    );
+    assert!(!err.contains("cannot read"), "{err}");
+    let none: [&str; 0] = [];
+    let out = common::wqsim(&none);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("usage: wqsim"));
+}
