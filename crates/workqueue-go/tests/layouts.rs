@@ -672,6 +672,14 @@ fn client_go_retry_limits_give_up_where_go_does() {
         "a limit not computed is not said: {:#?}",
         got.unread
     );
+    // No informer read: the kind is a guess from the queue's name, said.
+    assert!(
+        got.unread.iter().any(|f| f.file.ends_with("kettle.go")
+            && f.text
+                .contains("\"kettle-boil\": its kind KettleBoil is guessed")),
+        "a guessed kind is not said: {:#?}",
+        got.unread
+    );
     // Every reconcile fails: each key is reconciled once, then requeued
     // while NumRequeues < 6, and forgotten at the failure that finds 6.
     let mut s = got.scenario.clone();

@@ -158,6 +158,14 @@ impl<'a> Interp<'a> {
                     true => format!("controller-{n}"),
                     false => kind_of(&c.name),
                 };
+                // Nothing in the files says the kind: it is a guess, said.
+                let (file, p) = c.at;
+                let from = match c.name.is_empty() {
+                    true => "a number".to_string(),
+                    false => format!("the queue's name {:?}", c.name),
+                };
+                let text = format!("controller {:?}: its kind {} is guessed from {from} (the reader did not find the informer or lister it is fed by): set kind in the scenario to the resource it reconciles", if c.name.is_empty() { c.kind.to_lowercase() } else { c.name.clone() }, c.kind);
+                self.note(false, file, p, text);
             }
             if c.name.is_empty() {
                 c.name = c.kind.to_lowercase();
