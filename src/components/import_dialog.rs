@@ -337,13 +337,22 @@ struct Figures<'a> {
 /// The imported scenario with the author's figures (see
 /// `workqueue_go::assume`), refused by the field's label.
 fn assume(s: &Scenario, f: &Figures) -> Result<Scenario, String> {
-    use workqueue_go::assume::{window_of, writes_of, Assumptions};
-    let number = |label: &str, text: &str| {
-        text.trim()
-            .parse::<u64>()
-            .map_err(|_| format!("{label}: {text:?} is not a whole number"))
+    use workqueue_go::assume::{objects_of, window_of, writes_of, Assumptions};
+    // An empty box is its default again, as before any typing (`None`
+    // keeps what the import assumed).
+    let number = |label: &str, text: &str| match text.trim() {
+        "" => Ok(None),
+        t => t.parse::<u64>().map(Some).map_err(|_| {
+            format!(
+                "{label}: {:?} is not a whole number (empty: the default)",
+                workqueue_core::shown(t)
+            )
+        }),
     };
-    let objects = number("Objects per controller", f.objects)?;
+    let objects = match f.objects.trim() {
+        "" => None,
+        t => Some(objects_of(t).map_err(|e| format!("Objects per controller: {e}"))?),
+    };
     let reconcile = number("Each reconcile takes (ms)", f.reconcile_ms)?;
     let outage = match f.outage.trim() {
         "" => None,
@@ -355,7 +364,11 @@ fn assume(s: &Scenario, f: &Figures) -> Result<Scenario, String> {
         let own = number(&format!("{}: writes to its own kind", c.name), &w.own)?;
         let other =
             writes_of(&w.other).map_err(|e| format!("{}: Writes to other kinds: {e}", c.name))?;
-        writes.push((c.name.clone(), Some(own.min(u32::MAX as u64) as u32), other));
+        writes.push((
+            c.name.clone(),
+            own.map(|n| n.min(u32::MAX as u64) as u32),
+            other,
+        ));
         if !w.failing.trim().is_empty() {
             let sent = writes_of(&w.failing)
                 .map_err(|e| format!("{}: When it fails, it still writes: {e}", c.name))?;
@@ -363,10 +376,9 @@ fn assume(s: &Scenario, f: &Figures) -> Result<Scenario, String> {
         }
     }
     let a = Assumptions {
-        objects: Some(objects),
-        reconcile_ns: Some(
-            workqueue_core::MILLISECOND.saturating_mul(reconcile.min(1 << 40) as i64),
-        ),
+        objects,
+        reconcile_ns: reconcile
+            .map(|ms| workqueue_core::MILLISECOND.saturating_mul(ms.min(1 << 40) as i64)),
         outage,
         writes,
         errors_write_nothing: f.errors_write_nothing,
@@ -487,6 +499,50 @@ mod tests {
             e.starts_with(&format!("{name}: When it fails, it still writes: ")),
             "{e}"
         );
+    }
+
+    /// A box emptied after typing is its default again, as before any
+    /// typing: objects, reconcile time and own writes keep what the import
+    /// assumed; a number without its unit in the outage box is refused.
+    #[test]
+    fn an_emptied_number_box_is_its_default_again() {
+        let mut s = Scenario::new("mine");
+        s.controllers[0]
+            .sources
+            .push(workqueue_core::Source::add_many("k-", 100));
+        s.controllers[0].controller.reconcile_ns = 50 * workqueue_core::MILLISECOND;
+        s.controllers[0].requests_per_reconcile = 1;
+        let untouched = assume(&s, &figures("", &[Writes::default()])).unwrap();
+        let no_own = [Writes {
+            own: "".into(),
+            ..Writes::default()
+        }];
+        let emptied = Figures {
+            objects: "",
+            reconcile_ms: " ",
+            ..figures("", &no_own)
+        };
+        let out = assume(&s, &emptied).unwrap();
+        let c = &out.controllers[0];
+        assert!(matches!(
+            c.sources[0],
+            workqueue_core::Source::AddMany { count: 100, .. }
+        ));
+        assert_eq!(c.controller.reconcile_ns, 50 * workqueue_core::MILLISECOND);
+        assert_eq!(c.requests_per_reconcile, 1);
+        assert_eq!(out.controllers[0].sources, s.controllers[0].sources);
+        assert_eq!(untouched.controllers[0].controller, c.controller);
+        let bad = |objects: &'static str| Figures {
+            objects,
+            ..figures("", &[])
+        };
+        let e = assume(&s, &bad("-5")).unwrap_err();
+        assert!(
+            e.starts_with("Objects per controller: ") && e.contains("1 or more"),
+            "{e}"
+        );
+        let e = assume(&s, &figures("20..80", &[])).unwrap_err();
+        assert_eq!(e, "An outage: \"20\" has no unit (write 20s or 20ms)");
     }
 
     #[test]

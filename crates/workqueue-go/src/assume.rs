@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use workqueue_core::validate::MAX_REQUESTS_PER_RECONCILE;
-use workqueue_core::{Duration, Instant, Outcome, Scenario, ScenarioError, Script, MILLISECOND};
+use workqueue_core::{Duration, Instant, Outcome, Scenario, ScenarioError, Script};
 
 /// The author's figures; `None` keeps what the import assumed.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -135,13 +135,20 @@ pub fn writes_of(text: &str) -> Result<BTreeMap<String, u32>, String> {
 }
 
 /// An outage window: `10s..100s` (from, until), or `5m` (from the start).
+/// A bound without a unit is refused, as Go's `time.ParseDuration` does.
 pub fn window_of(text: &str) -> Result<(Duration, Duration), String> {
     let t = text.trim();
     let (from, until) = match t.split_once("..") {
         Some((a, b)) => (duration_of(a)?, duration_of(b)?),
         None => (Duration::ZERO, duration_of(t)?),
     };
-    if until <= from {
+    if until == from {
+        return Err(format!(
+            "{:?}: the outage is empty, it ends where it starts: write FROM..TO, as in 10s..100s",
+            workqueue_core::shown(t)
+        ));
+    }
+    if until < from {
         return Err(format!(
             "{:?}: the outage ends before it starts: write FROM..TO, as in 10s..100s",
             workqueue_core::shown(t)
@@ -150,20 +157,52 @@ pub fn window_of(text: &str) -> Result<(Duration, Duration), String> {
     Ok((from, until))
 }
 
-/// `750ms`, `5m`, or a bare number of milliseconds.
+/// `750ms`, `5m`, `1h30m`: a Go duration. As Go's `time.ParseDuration`, a
+/// number without a unit is refused (except 0).
 pub fn duration_of(text: &str) -> Result<Duration, String> {
     let t = text.trim();
-    match t.parse::<u64>() {
-        Ok(ms) => Ok(MILLISECOND.saturating_mul(ms.min(1 << 40) as i64)),
-        Err(_) => workqueue_core::parse_go_duration(t)
-            .map_err(|e| format!("{t:?} is not a duration ({e}): write 750ms, 5m or 1h")),
+    if t == "0" {
+        return Ok(Duration::ZERO);
+    }
+    if !t.is_empty()
+        && t.trim_start_matches(['-', '+'])
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b == b'.')
+    {
+        let t = workqueue_core::shown(t);
+        return Err(format!("{t:?} has no unit (write {t}s or {t}ms)"));
+    }
+    workqueue_core::parse_go_duration(t).map_err(|e| {
+        format!(
+            "{:?} is not a duration ({e}): write 750ms, 5m or 1h",
+            workqueue_core::shown(t)
+        )
+    })
+}
+
+/// Objects per controller: a whole number, 1 or more (a controller's
+/// informer lists at least one object; the scenario's keys start at one).
+pub fn objects_of(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    match t.parse::<i128>() {
+        Ok(n) if n >= 1 => {
+            u64::try_from(n).map_err(|_| format!("{:?} is too many", workqueue_core::shown(t)))
+        }
+        Ok(_) => Err(format!(
+            "{:?}: the number of objects must be 1 or more",
+            workqueue_core::shown(t)
+        )),
+        Err(_) => Err(format!(
+            "{:?} is not a whole number of objects (1 or more)",
+            workqueue_core::shown(t)
+        )),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use workqueue_core::SECOND;
+    use workqueue_core::{MILLISECOND, SECOND};
 
     #[test]
     fn writes_read_as_kinds_and_counts_in_the_ways_people_type_them() {
@@ -255,6 +294,29 @@ mod tests {
         assert!(window_of("100s..10s")
             .unwrap_err()
             .contains("ends before it starts"));
+        // Go's ParseDuration: a number needs its unit (0 aside); an empty
+        // window is said to be empty.
+        assert_eq!(
+            window_of("20..80").unwrap_err(),
+            "\"20\" has no unit (write 20s or 20ms)"
+        );
+        assert!(duration_of("200").unwrap_err().contains("has no unit"));
+        assert!(duration_of("1.5").unwrap_err().contains("has no unit"));
+        assert_eq!(duration_of("0").unwrap(), Duration::ZERO);
+        assert_eq!(window_of("0..80s").unwrap(), (Duration::ZERO, 80 * SECOND));
+        assert!(window_of("20s..20s")
+            .unwrap_err()
+            .contains("empty, it ends where it starts"));
+        assert_eq!(objects_of(" 600 ").unwrap(), 600);
+        for bad in ["-5", "0"] {
+            assert!(
+                objects_of(bad).unwrap_err().contains("must be 1 or more"),
+                "{bad}"
+            );
+        }
+        assert!(objects_of("lots")
+            .unwrap_err()
+            .contains("not a whole number"));
         assert_eq!(window_of("5m").unwrap(), (Duration::ZERO, 300 * SECOND));
         let wrong = Assumptions {
             writes: vec![("c".into(), None, BTreeMap::new())],

@@ -46,9 +46,11 @@ impl SetUp {
     pub fn of(s: &Scenario) -> SetUp {
         let kinds = kind_types(s);
         let crossplane = s.crossplane.map(|c| c.max_reconcile_rate);
-        let shared_bucket = s
-            .shared_bucket
-            .filter(|_| s.controllers.iter().any(|c| c.shares_bucket));
+        // A bucket one controller alone holds is shared with none: Go
+        // says it as that controller's max-of(bucket, own).
+        let sharers = s.controllers.iter().filter(|c| c.shares_bucket).count();
+        let alone = s.shared_bucket.filter(|_| sharers == 1);
+        let shared_bucket = s.shared_bucket.filter(|_| sharers > 1);
         SetUp {
             // A typed clientset's one limiter and a config's shared one are
             // the same bucket for every kind; Go says which program it is.
@@ -68,6 +70,20 @@ impl SetUp {
                 .enumerate()
                 .map(|(i, c)| {
                     let shares = c.shares_bucket && shared_bucket.is_some();
+                    let own = match (alone, c.shares_bucket) {
+                        (Some(b), true) => Some(LimiterConfig::MaxOf {
+                            limiters: vec![
+                                LimiterConfig::Bucket {
+                                    qps: b.qps,
+                                    burst: b.burst,
+                                },
+                                c.limiter
+                                    .clone()
+                                    .unwrap_or_else(|| c.queue.default_limiter()),
+                            ],
+                        }),
+                        _ => c.limiter.clone(),
+                    };
                     ControllerSetUp {
                         name: name_of(s, i),
                         kind: kinds[i].clone(),
@@ -80,14 +96,10 @@ impl SetUp {
                             limiter: match (crossplane, shares) {
                                 (Some(_), _) => None,
                                 (None, true) => Some(canonical(
-                                    &c.limiter
-                                        .clone()
-                                        .unwrap_or_else(|| c.queue.default_limiter()),
+                                    &own.unwrap_or_else(|| c.queue.default_limiter()),
                                 )),
                                 // The queue's default, written or not, is the default.
-                                (None, false) => c
-                                    .limiter
-                                    .clone()
+                                (None, false) => own
                                     .map(|l| canonical(&l))
                                     .filter(|l| *l != c.queue.default_limiter()),
                             },

@@ -20,6 +20,9 @@ pub enum Value {
 pub struct Options {
     pub workers: Option<u32>,
     pub limiter: Option<LimiterConfig>,
+    /// Which limiter instance it is (one passed to two controllers is one
+    /// Go object, its bucket and its per-item failures shared).
+    pub limiter_id: Option<usize>,
     pub priority_queue: Option<bool>,
     pub timeout: Option<Duration>,
     /// Crossplane's `--max-reconcile-rate`, from its global bucket.

@@ -164,8 +164,16 @@ fn check(name: &str) -> Imported {
             }
         }
         let limiter = limiter_of(want["limiter"].as_str().unwrap());
+        // A controller sharing the manager's bucket runs max-of(shared, own).
+        let runs = match c.shares_bucket {
+            true => Some(s.queue_limiter(c)),
+            false => c.limiter.clone(),
+        };
+        if let Some(shares) = want["shares_bucket"].as_bool() {
+            assert_eq!(c.shares_bucket, shares, "{name}: {wname} shares the bucket");
+        }
         assert_eq!(
-            effective(&c.limiter, c.queue),
+            effective(&runs, c.queue),
             effective(&Some(limiter), c.queue),
             "{name}: {wname}'s limiter"
         );
@@ -624,4 +632,99 @@ fn crossplane_kinds_declared_in_the_files_name_the_controllers() {
     ] {
         assert!(names.contains(&want), "{want} not in {names:?}");
     }
+}
+
+/// client-go workers that give up on a key after N requeues: the limit is
+/// read whichever way the comparison is written, and the run gives up
+/// where Go does (a key that always fails is reconciled N + 1 times); a
+/// limit the reader cannot compute is said with its file and line.
+#[test]
+fn client_go_retry_limits_give_up_where_go_does() {
+    let name = "clientgo-retry-limits-informer-kinds";
+    let got = check(name);
+    let want = expected(name);
+    for w in want["controllers"].as_array().unwrap() {
+        let wname = w["name"].as_str().unwrap();
+        let c = got
+            .scenario
+            .controllers
+            .iter()
+            .find(|c| c.name == wname)
+            .unwrap();
+        assert_eq!(
+            c.controller.give_up_after,
+            w["give_up_after"].as_u64(),
+            "{name}: {wname}'s give_up_after"
+        );
+    }
+    assert!(
+        got.taken.iter().any(|f| f.file.ends_with("kettle.go")
+            && f.line == 63
+            && f.text.contains("give_up_after 6")),
+        "the limit's line is not said: {:#?}",
+        got.taken
+    );
+    assert!(
+        got.unread.iter().any(|f| f.file.ends_with("lid.go")
+            && f.line == 38
+            && f.text.contains("retriesFromEnv")
+            && f.text.contains("give_up_after")),
+        "a limit not computed is not said: {:#?}",
+        got.unread
+    );
+    // No informer read: the kind is a guess from the queue's name, said.
+    assert!(
+        got.unread.iter().any(|f| f.file.ends_with("kettle.go")
+            && f.text
+                .contains("\"kettle-boil\": its kind KettleBoil is guessed")),
+        "a guessed kind is not said: {:#?}",
+        got.unread
+    );
+    // Every reconcile fails: each key is reconciled once, then requeued
+    // while NumRequeues < 6, and forgotten at the failure that finds 6.
+    let mut s = got.scenario.clone();
+    for c in &mut s.controllers {
+        c.default_script = workqueue_core::Script::Always {
+            outcome: workqueue_core::Outcome::Error,
+        };
+        c.sources = vec![workqueue_core::Source::add_many("ns/k-", 3)];
+    }
+    s.duration_ns = 3600 * SECOND;
+    let mut m = workqueue_core::Manager::new(&s).unwrap();
+    m.run_to_end();
+    let runs: Vec<(String, u64, bool)> = m
+        .controllers()
+        .map(|(n, sim)| {
+            let id = sim.find("ns/k-0").unwrap();
+            let item = sim.item(id);
+            (n.to_string(), item.reconciles, item.gave_up)
+        })
+        .collect();
+    assert_eq!(
+        runs,
+        vec![
+            ("kettle-boil".to_string(), 7, true),
+            ("spout-pour".to_string(), 5, true),
+            // No limit read: retried for as long as the run lasts.
+            ("lid-seal".to_string(), runs[2].1.max(8), false),
+        ]
+    );
+}
+
+/// One limiter value passed to two controllers is one Go object: its
+/// bucket is shared (and its per-item map, which the scenario cannot say:
+/// said); equal figures from two calls are two objects, shared by none.
+#[test]
+fn one_limiter_value_in_two_controllers_shares_its_bucket() {
+    let name = "one-limiter-value-two-controllers";
+    let got = check(name);
+    let b = got.scenario.shared_bucket.expect("no shared bucket");
+    assert_eq!((b.qps, b.burst), (40.0, 400));
+    assert!(
+        got.unread.iter().any(|f| f.file.ends_with("main.go")
+            && f.line == 34
+            && f.text.contains("per-item failure counts are one map")),
+        "the shared per-item map is not said: {:#?}",
+        got.unread
+    );
 }

@@ -41,7 +41,7 @@ fn given_options(args: &[String]) -> String {
 fn assumptions(
     args: &[String],
 ) -> Result<(Vec<String>, workqueue_go::assume::Assumptions), String> {
-    use workqueue_go::assume::{duration_of, window_of, writes_of};
+    use workqueue_go::assume::{duration_of, objects_of, window_of, writes_of};
     let mut a = workqueue_go::assume::Assumptions::default();
     let mut files = Vec::new();
     let mut it = args.iter();
@@ -62,18 +62,23 @@ fn assumptions(
             "--objects" => {
                 let v = value("--objects")?;
                 a.objects = Some(
-                    v.parse()
-                        .map_err(|_| format!("--objects: {v:?} is not a whole number"))?,
+                    objects_of(&v)
+                        .map_err(|e| format!("--objects {}: {e}", workqueue_core::shown(&v)))?,
                 );
             }
             "--reconcile" => {
+                let v = value("--reconcile")?;
                 a.reconcile_ns = Some(
-                    duration_of(&value("--reconcile")?).map_err(|e| format!("--reconcile: {e}"))?,
+                    duration_of(&v)
+                        .map_err(|e| format!("--reconcile {}: {e}", workqueue_core::shown(&v)))?,
                 )
             }
             "--outage" => {
-                a.outage =
-                    Some(window_of(&value("--outage")?).map_err(|e| format!("--outage: {e}"))?)
+                let v = value("--outage")?;
+                a.outage = Some(
+                    window_of(&v)
+                        .map_err(|e| format!("--outage {}: {e}", workqueue_core::shown(&v)))?,
+                )
             }
             "--writes" => {
                 // Each item may name its controller: `a:Secret=2,b:Secret=3`.
@@ -245,6 +250,14 @@ fn line_of(bytes: &[u8], at: usize) -> usize {
 /// `wqsim export SCENARIO-or-RUN.json`: the Go set-up of a scenario (see
 /// `workqueue_go::export`), which `wqsim import` reads back to the same set-up.
 pub fn export(args: &[String]) -> ExitCode {
+    // Options before anything is read: export has none but --help.
+    if let Some(opt) = args.iter().find(|a| a.starts_with('-') && a.len() > 1) {
+        eprintln!(
+            "wqsim export: unknown option {}: its only option is --help (-h)\nusage: wqsim export SCENARIO-or-RUN.json",
+            shown(opt)
+        );
+        return ExitCode::from(2);
+    }
     let [path] = args else {
         eprintln!("usage: wqsim export SCENARIO-or-RUN.json");
         return ExitCode::from(2);

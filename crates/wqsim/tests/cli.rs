@@ -419,11 +419,21 @@ fn wqsim_exports_go_that_imports_back() {
     let back =
         workqueue_core::Scenario::from_json(&wqsim_ok_str(&["import", dir.to_str().unwrap()]))
             .unwrap();
+    // One controller alone holds the bucket: in Go it is that controller's
+    // max-of(bucket, own), shared with none, and read so (the run is the same).
+    assert_eq!(back.shared_bucket, None);
+    let s = workqueue_core::Scenario::from_json(
+        &std::fs::read_to_string(scenario("shared-bucket.json")).unwrap(),
+    )
+    .unwrap();
     assert_eq!(
-        back.shared_bucket.map(|b| (b.qps, b.burst)),
-        Some((10.0, 100))
+        workqueue_go::export::SetUp::of(&back),
+        workqueue_go::export::SetUp::of(&s)
     );
-    assert!(back.controllers[0].shares_bucket && !back.controllers[1].shares_bucket);
+    assert_eq!(
+        back.queue_limiter(&back.controllers[0]),
+        s.queue_limiter(&s.controllers[0])
+    );
 }
 
 /// The author's figures as import options: objects, an outage, writes per
@@ -472,7 +482,32 @@ fn wqsim_import_takes_the_authors_figures_as_options() {
     let bad = common::wqsim(&["import", &dir, "--outage", "five minutes"]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr)
-        .contains("--outage: \"five minutes\" is not a duration"));
+        .contains("--outage five minutes: \"five minutes\" is not a duration"));
+    // A number without its unit is refused as Go's ParseDuration does; an
+    // empty window is said to be empty; a count of objects is 1 or more.
+    for (args, said) in [
+        (
+            ["--outage", "20..80"],
+            "--outage 20..80: \"20\" has no unit (write 20s or 20ms)",
+        ),
+        (
+            ["--reconcile", "200"],
+            "--reconcile 200: \"200\" has no unit (write 200s or 200ms)",
+        ),
+        (
+            ["--outage", "20s..20s"],
+            "--outage 20s..20s: \"20s..20s\": the outage is empty, it ends where it starts",
+        ),
+        (
+            ["--objects", "-5"],
+            "--objects -5: \"-5\": the number of objects must be 1 or more",
+        ),
+    ] {
+        let bad = common::wqsim(&["import", &dir, args[0], args[1]]);
+        assert_eq!(bad.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&bad.stderr);
+        assert!(err.contains(said), "{args:?}: {err}");
+    }
     let help = wqsim_ok(&["import".as_ref(), "--help".as_ref()]);
     assert!(help.contains("--errors-write-nothing"), "{help}");
 }
@@ -542,4 +577,24 @@ fn an_outage_window_peaks_a_series_and_what_held_the_run_back() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("ends before it starts"));
     let _ = std::fs::remove_dir_all(&tmp);
+}
+
+/// `wqsim export` with an option it does not have says so and lists its
+/// options (not "cannot read --frob"); `wqsim` alone prints its usage to
+/// stderr and exits 2.
+#[test]
+fn wqsim_export_refuses_an_unknown_option_and_wqsim_alone_shows_usage() {
+    let out = common::wqsim(&["export", "--frob"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("unknown option --frob") && err.contains("--help"),
+        "{err}"
+    );
+    assert!(!err.contains("cannot read"), "{err}");
+    let none: [&str; 0] = [];
+    let out = common::wqsim(&none);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("usage: wqsim"));
 }

@@ -27,33 +27,13 @@ impl Reader<'_> {
             None => self.client_go_client(),
         };
         let default_client_go = self.minor().is_some_and(|m| m < 23);
-        // A bucket held in a variable and put first in a controller's
-        // max-of is the one object the controllers share.
-        let bucket_vars = self.it.bucket_vars.clone();
-        let shared = |l: &Option<LimiterConfig>| match l {
-            Some(LimiterConfig::MaxOf { limiters }) if limiters.len() == 2 => match limiters[0] {
-                LimiterConfig::Bucket { qps, burst } if bucket_vars.contains(&(qps, burst)) => {
-                    Some((BucketSpec { qps, burst }, limiters[1].clone()))
-                }
-                _ => None,
-            },
-            _ => None,
-        };
-        s.shared_bucket = self
-            .it
-            .ctrls
-            .iter()
-            .find_map(|c| shared(&c.options.limiter))
-            .map(|(b, _)| b);
+        let sharing = self.sharing();
+        s.shared_bucket = sharing.iter().flatten().next().map(|(b, _)| *b);
         s.controllers = self
             .it
             .ctrls
             .iter()
-            .map(|c| {
-                let sharing =
-                    shared(&c.options.limiter).filter(|(b, _)| Some(*b) == s.shared_bucket);
-                (c, sharing)
-            })
+            .zip(sharing)
             .map(|(c, sharing)| ControllerSpec {
                 name: c.name.clone(),
                 queue: if c.client_go
@@ -74,7 +54,7 @@ impl Reader<'_> {
                         false => c.options.workers.unwrap_or(1).max(1),
                     },
                     reconcile_ns: 50 * MILLISECOND,
-                    give_up_after: None,
+                    give_up_after: c.give_up_after,
                     reconcile_timeout_ns: c.options.timeout.filter(|t| *t > Duration::ZERO),
                     reconcile_jitter_ns: None,
                 },
@@ -139,6 +119,146 @@ impl Reader<'_> {
             unread: self.it.unread,
             clients,
         })
+    }
+
+    /// The bucket the controllers share, for each controller that shares
+    /// it, with the rest of its limiter: one limiter instance (a bucket, a
+    /// max-of with one, client-go's default) that reaches two queues is one
+    /// Go object. Its per-item failures are shared too, which the scenario
+    /// cannot say: said in a note.
+    fn sharing(&mut self) -> Vec<Option<(BucketSpec, LimiterConfig)>> {
+        // Per controller: the bucket instances its limiter holds, each with
+        // the limiter without it (none: a bare bucket).
+        type Held = Vec<(usize, BucketSpec, Option<LimiterConfig>)>;
+        let held: Vec<Held> = self
+            .it
+            .ctrls
+            .iter()
+            .map(|c| {
+                let (Some(l), Some(id)) = (&c.options.limiter, c.options.limiter_id) else {
+                    return Vec::new();
+                };
+                let parts = self.it.limiters.get(id).cloned().unwrap_or_default();
+                match l {
+                    LimiterConfig::Bucket { qps, burst } => vec![(
+                        id,
+                        BucketSpec {
+                            qps: *qps,
+                            burst: *burst,
+                        },
+                        None,
+                    )],
+                    // client-go's default: max-of(exponential 5ms..1000s,
+                    // bucket 10/s burst 100), its bucket inside the instance.
+                    LimiterConfig::DefaultController => vec![(
+                        id,
+                        BucketSpec {
+                            qps: 10.0,
+                            burst: 100,
+                        },
+                        Some(LimiterConfig::Exponential {
+                            base_ns: 5 * MILLISECOND,
+                            max_ns: 1000 * workqueue_core::SECOND,
+                        }),
+                    )],
+                    LimiterConfig::MaxOf { limiters } if parts.len() == limiters.len() => limiters
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(i, part)| match part {
+                            LimiterConfig::Bucket { qps, burst } => {
+                                let mut rest: Vec<LimiterConfig> = limiters.clone();
+                                rest.remove(i);
+                                let own = match rest.len() {
+                                    0 => None,
+                                    1 => rest.pop(),
+                                    _ => Some(LimiterConfig::MaxOf { limiters: rest }),
+                                };
+                                let b = BucketSpec {
+                                    qps: *qps,
+                                    burst: *burst,
+                                };
+                                Some((parts[i], b, own))
+                            }
+                            _ => None,
+                        })
+                        .collect(),
+                    _ => Vec::new(),
+                }
+            })
+            .collect();
+        let users = |id: usize| -> Vec<usize> {
+            (0..held.len())
+                .filter(|&c| held[c].iter().any(|(b, _, _)| *b == id))
+                .collect()
+        };
+        let mut shared: Vec<usize> = held
+            .iter()
+            .flatten()
+            .map(|(id, _, _)| *id)
+            .filter(|id| users(*id).len() > 1)
+            .collect();
+        shared.dedup();
+        let mut out = vec![None; held.len()];
+        let names = |it: &crate::interp::Interp<'_>, cs: &[usize]| -> String {
+            cs.iter()
+                .map(|&c| format!("{:?}", it.ctrls[c].name))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        if let Some(&id) = shared.first() {
+            let cs = users(id);
+            let at = self.it.ctrls[cs[0]].at;
+            let mut bare = Vec::new();
+            let mut spec = None;
+            for &c in &cs {
+                if let Some((_, b, own)) = held[c].iter().find(|(b, _, _)| *b == id) {
+                    spec = Some(*b);
+                    match own {
+                        Some(own) => out[c] = Some((*b, own.clone())),
+                        None => bare.push(c),
+                    }
+                }
+            }
+            if let Some(b) = spec {
+                let text = format!("one token bucket ({} per second, burst {}), one limiter value that reaches the queues of {}: shared by them (shared_bucket)", b.qps, b.burst, names(&self.it, &cs));
+                self.it.note(true, at.0, at.1, text);
+            }
+            if !bare.is_empty() {
+                let text = format!("the shared bucket is the whole limiter of {}: the playground shares a bucket only beside a controller's own limiter; each is given its own bucket", names(&self.it, &bare));
+                self.it.note(false, at.0, at.1, text);
+            }
+            for &other in &shared[1..] {
+                let cs = users(other);
+                let at = self.it.ctrls[cs[0]].at;
+                let text = format!("another token bucket shared by {}: the playground has one shared bucket; these controllers are each given their own", names(&self.it, &cs));
+                self.it.note(false, at.0, at.1, text);
+            }
+        }
+        // One whole limiter instance in several queues: its per-item
+        // failure counts are one map too.
+        let mut seen = Vec::new();
+        for c in 0..self.it.ctrls.len() {
+            let Some(id) = self.it.ctrls[c].options.limiter_id else {
+                continue;
+            };
+            if seen.contains(&id) {
+                continue;
+            }
+            seen.push(id);
+            let cs: Vec<usize> = (0..self.it.ctrls.len())
+                .filter(|&o| self.it.ctrls[o].options.limiter_id == Some(id))
+                .collect();
+            let per_item = !matches!(
+                self.it.ctrls[c].options.limiter,
+                Some(LimiterConfig::Bucket { .. }) | None
+            );
+            if cs.len() > 1 && per_item {
+                let at = self.it.ctrls[cs[1]].at;
+                let text = format!("one limiter value reaches the queues of {}: in Go its per-item failure counts are one map too (a key of the same namespace/name failing in one backs off in the other, and Forget in one clears it for both); the playground gives each controller its own", names(&self.it, &cs));
+                self.it.note(false, at.0, at.1, text);
+            }
+        }
+        out
     }
 
     /// The file general notes are about: the one with `func main`, or the first.

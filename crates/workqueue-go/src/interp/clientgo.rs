@@ -90,46 +90,62 @@ impl<'a> Interp<'a> {
     pub(crate) fn workqueue(&mut self, cx: &Ctx<'a>, name: &str, c: &'a Call) -> V<'a> {
         let args = self.args(cx, c);
         let lim = |v: Option<&V<'a>>| match v {
-            Some(V::Limiter(l)) => Ok(l.clone()),
+            Some(V::Limiter(l, id)) => Ok((l.clone(), *id)),
             Some(V::Unknown(w)) => Err(w.clone()),
             _ => Err("not a rate limiter".to_string()),
         };
-        let made: Result<V<'a>, String> = match limiter_name(name).as_str() {
+        let made: Result<(LimiterConfig, Vec<usize>), String> = match limiter_name(name).as_str() {
             "ItemExponentialFailureRateLimiter" => (|| {
-                Ok(V::Limiter(LimiterConfig::Exponential {
-                    base_ns: dur(args.first())?,
-                    max_ns: dur(args.get(1))?,
-                }))
+                Ok((
+                    LimiterConfig::Exponential {
+                        base_ns: dur(args.first())?,
+                        max_ns: dur(args.get(1))?,
+                    },
+                    Vec::new(),
+                ))
             })(),
             "ItemFastSlowRateLimiter" => (|| {
-                Ok(V::Limiter(LimiterConfig::FastSlow {
-                    fast_ns: dur(args.first())?,
-                    slow_ns: dur(args.get(1))?,
-                    max_fast_attempts: crate::num::whole(num(args.get(2))?, "maxFastAttempts")?,
-                }))
+                Ok((
+                    LimiterConfig::FastSlow {
+                        fast_ns: dur(args.first())?,
+                        slow_ns: dur(args.get(1))?,
+                        max_fast_attempts: crate::num::whole(num(args.get(2))?, "maxFastAttempts")?,
+                    },
+                    Vec::new(),
+                ))
             })(),
             "MaxOfRateLimiter" => args
                 .iter()
                 .map(|a| lim(Some(a)))
                 .collect::<Result<Vec<_>, _>>()
-                .map(|limiters| V::Limiter(LimiterConfig::MaxOf { limiters })),
+                .map(|parts| {
+                    let (limiters, ids) = parts.into_iter().unzip();
+                    (LimiterConfig::MaxOf { limiters }, ids)
+                }),
             "WithMaxWaitRateLimiter" => (|| {
-                Ok(V::Limiter(LimiterConfig::WithMaxWait {
-                    limiter: Box::new(lim(args.first())?),
-                    max_wait_ns: dur(args.get(1))?,
-                }))
+                let (inner, id) = lim(args.first())?;
+                Ok((
+                    LimiterConfig::WithMaxWait {
+                        limiter: Box::new(inner),
+                        max_wait_ns: dur(args.get(1))?,
+                    },
+                    vec![id],
+                ))
             })(),
-            "DefaultControllerRateLimiter" => Ok(V::Limiter(LimiterConfig::DefaultController)),
-            "DefaultItemBasedRateLimiter" => Ok(V::Limiter(LimiterConfig::Exponential {
-                base_ns: 5 * MILLISECOND,
-                max_ns: 1000 * SECOND,
-            })),
+            "DefaultControllerRateLimiter" => Ok((LimiterConfig::DefaultController, Vec::new())),
+            "DefaultItemBasedRateLimiter" => Ok((
+                LimiterConfig::Exponential {
+                    base_ns: 5 * MILLISECOND,
+                    max_ns: 1000 * SECOND,
+                },
+                Vec::new(),
+            )),
             q if q
                 .trim_start_matches("Named")
                 .starts_with("RateLimitingQueue") =>
             {
-                let limiter = match lim(args.first()) {
-                    Ok(l) => Some(l),
+                let (limiter, limiter_id) = match lim(args.first()) {
+                    Ok((l, id)) => (Some(l), Some(id)),
                     Err(why) => {
                         self.note(
                             false,
@@ -137,7 +153,7 @@ impl<'a> Interp<'a> {
                             c.pos.0,
                             format!("the queue's rate limiter: {why}: client-go's default is used"),
                         );
-                        None
+                        (None, None)
                     }
                 };
                 let qname = match args.get(1) {
@@ -150,6 +166,7 @@ impl<'a> Interp<'a> {
                 };
                 let options = Options {
                     limiter,
+                    limiter_id,
                     ..Options::default()
                 };
                 let idx = self.found(CtrlRec {
@@ -162,11 +179,15 @@ impl<'a> Interp<'a> {
                     workers_unknown: None,
                     from: Vec::new(),
                     root: 0,
+                    give_up_after: None,
                 });
                 return V::Ref(self.alloc(Obj::new(Ty::default(), Kind::Queue(idx))));
             }
             _ => Err(format!("workqueue.{name}(…)")),
         };
-        made.unwrap_or_else(V::Unknown)
+        match made {
+            Ok((l, parts)) => V::Limiter(l, self.new_limiter(parts)),
+            Err(why) => V::Unknown(why),
+        }
     }
 }

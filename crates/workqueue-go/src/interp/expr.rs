@@ -134,9 +134,6 @@ impl<'a> Interp<'a> {
                     (None, v) => v.first(),
                 };
                 let v = self.copy(v);
-                if let V::Limiter(LimiterConfig::Bucket { qps, burst }) = &v {
-                    self.bucket_vars.push((*qps, *burst));
-                }
                 self.pkgs[pkg]
                     .globals
                     .insert(name.to_string(), Global::Done(v.clone()));
@@ -353,10 +350,15 @@ impl<'a> Interp<'a> {
         let base = ty.name.strip_prefix("Typed").unwrap_or(&ty.name);
         if outside && base == "BucketRateLimiter" {
             return match fields.iter().find(|(k, _)| k == "Limiter").map(|(_, v)| v) {
-                Some(V::Rate { qps, burst }) => V::Limiter(LimiterConfig::Bucket {
-                    qps: *qps,
-                    burst: *burst,
-                }),
+                // The bucket is the rate.Limiter: two BucketRateLimiters
+                // over one share it.
+                Some(V::Rate { qps, burst, id }) => V::Limiter(
+                    LimiterConfig::Bucket {
+                        qps: *qps,
+                        burst: *burst,
+                    },
+                    *id,
+                ),
                 Some(V::Unknown(why)) => V::Unknown(why.clone()),
                 _ => V::unknown("a BucketRateLimiter without rate.NewLimiter(…)"),
             };
@@ -512,7 +514,7 @@ pub(crate) fn short(v: &V<'_>) -> String {
         V::Bool(b) => b.to_string(),
         V::Nil => "nil".into(),
         V::Unknown(why) => format!("unknown ({why})"),
-        V::Limiter(l) => super::record::spelled(l),
+        V::Limiter(l, _) => super::record::spelled(l),
         V::Func(_) => "a function".into(),
         _ => "a value the reader holds".into(),
     }

@@ -25,6 +25,7 @@ mod flags;
 mod k8s;
 mod outside;
 mod record;
+mod retries;
 mod runtime;
 pub(crate) mod scope;
 mod stmt;
@@ -104,9 +105,9 @@ pub(crate) struct Interp<'a> {
     pub stack: Vec<(usize, usize)>,
     /// Crossplane global buckets that gate a controller (each `NewGlobal` one).
     pub global_buckets: Vec<usize>,
-    /// Token buckets held in variables (a bucket put in several
-    /// controllers' max-of through one is one shared object).
-    pub bucket_vars: Vec<(f64, i64)>,
+    /// Every rate limiter instance made (`V::Limiter`'s and `V::Rate`'s
+    /// index): the instances it is made of (a max-of's parts).
+    pub limiters: Vec<Vec<usize>>,
     /// Whether the running call has read a block whose condition or count
     /// it could not tell (its yes/no answer then is not known).
     pub guessed: bool,
@@ -116,6 +117,8 @@ pub(crate) struct Interp<'a> {
     pub loop_unknown: Option<String>,
     /// Struct types' fields and their types, by (package, type).
     pub structs: HashMap<(usize, String), Vec<(String, &'a Expression)>>,
+    /// Retry limits (`NumRequeues(key) < N`) the scan of a worker found.
+    pub retries_seen: Vec<retries::RetrySeen>,
 }
 
 impl<'a> Interp<'a> {
@@ -144,8 +147,9 @@ impl<'a> Interp<'a> {
             loop_unknown: None,
             root: 0,
             guessed: false,
-            bucket_vars: Vec::new(),
+            limiters: Vec::new(),
             structs: HashMap::new(),
+            retries_seen: Vec::new(),
         };
         it.index();
         it
@@ -377,6 +381,12 @@ impl<'a> Interp<'a> {
         }
         self.heap.push(o);
         self.heap.len() - 1
+    }
+
+    /// A new rate limiter instance made of `parts` (its index).
+    pub(crate) fn new_limiter(&mut self, parts: Vec<usize>) -> usize {
+        self.limiters.push(parts);
+        self.limiters.len() - 1
     }
 
     /// One step of the budget; false once it has run out.

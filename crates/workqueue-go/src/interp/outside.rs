@@ -221,7 +221,11 @@ impl<'a> Interp<'a> {
                 let args = self.args(cx, c);
                 return match (num(args.first()), num(args.get(1))) {
                     (Ok(qps), Ok(b)) => match crate::num::whole::<i64>(b, "the burst") {
-                        Ok(burst) => V::Rate { qps, burst },
+                        Ok(burst) => V::Rate {
+                            qps,
+                            burst,
+                            id: self.new_limiter(Vec::new()),
+                        },
                         Err(w) => V::Unknown(w),
                     },
                     (Err(w), _) | (_, Err(w)) => V::Unknown(w),
@@ -319,10 +323,14 @@ impl<'a> Interp<'a> {
                 }
                 ("ratelimiter", "NewController") => {
                     self.args(cx, c);
-                    return V::Limiter(LimiterConfig::Exponential {
-                        base_ns: SECOND,
-                        max_ns: 60 * SECOND,
-                    });
+                    let id = self.new_limiter(Vec::new());
+                    return V::Limiter(
+                        LimiterConfig::Exponential {
+                            base_ns: SECOND,
+                            max_ns: 60 * SECOND,
+                        },
+                        id,
+                    );
                 }
                 ("ratelimiter", "NewReconciler") => {
                     let args = self.args(cx, c);
@@ -389,6 +397,7 @@ impl<'a> Interp<'a> {
                         workers_unknown: None,
                         from: Vec::new(),
                         root: 0,
+                        give_up_after: None,
                     });
                     return V::Tuple(vec![V::unknown("a controller"), V::Nil]);
                 }
@@ -519,10 +528,13 @@ impl<'a> Interp<'a> {
                 o.set("MaxConcurrentReconciles", workers);
                 o.set(
                     "RateLimiter",
-                    V::Limiter(LimiterConfig::Exponential {
-                        base_ns: SECOND,
-                        max_ns: 60 * SECOND,
-                    }),
+                    V::Limiter(
+                        LimiterConfig::Exponential {
+                            base_ns: SECOND,
+                            max_ns: 60 * SECOND,
+                        },
+                        self.new_limiter(Vec::new()),
+                    ),
                 );
                 if let V::Global { .. } = global {
                     o.set("GlobalRateLimiter", global);

@@ -26,6 +26,9 @@ pub(crate) struct CtrlRec {
     /// Which start of the program built it (`main`, or one of a paste's
     /// functions nothing calls).
     pub root: usize,
+    /// Its workers' retry limit: give up on a key once `NumRequeues(key)`
+    /// reaches it (a client-go worker's `NumRequeues(key) < N`).
+    pub give_up_after: Option<u64>,
 }
 
 /// A client made from a `rest.Config`, with the limit it took then.
@@ -83,7 +86,10 @@ impl<'a> Interp<'a> {
                         Err(why) => o.unread.push(why),
                     }
                 }
-                ("RateLimiter", V::Limiter(l)) => o.limiter = Some(l.clone()),
+                ("RateLimiter", V::Limiter(l, id)) => {
+                    o.limiter = Some(l.clone());
+                    o.limiter_id = Some(*id);
+                }
                 // A limiter type the project declares itself: what it does
                 // is its own code's, not one of client-go's the playground has.
                 ("RateLimiter", V::Ref(r) | V::Struct(r)) if self.heap[*r].ty.pkg.is_some() => {
@@ -152,6 +158,14 @@ impl<'a> Interp<'a> {
                     true => format!("controller-{n}"),
                     false => kind_of(&c.name),
                 };
+                // Nothing in the files says the kind: it is a guess, said.
+                let (file, p) = c.at;
+                let from = match c.name.is_empty() {
+                    true => "a number".to_string(),
+                    false => format!("the queue's name {:?}", c.name),
+                };
+                let text = format!("controller {:?}: its kind {} is guessed from {from} (the reader did not find the informer or lister it is fed by): set kind in the scenario to the resource it reconciles", if c.name.is_empty() { c.kind.to_lowercase() } else { c.name.clone() }, c.kind);
+                self.note(false, file, p, text);
             }
             if c.name.is_empty() {
                 c.name = c.kind.to_lowercase();
@@ -192,6 +206,9 @@ impl<'a> Interp<'a> {
             }
             if let Some(l) = &o.limiter {
                 said.push(format!("RateLimiter {}", spelled(l)));
+            }
+            if let Some(n) = c.give_up_after {
+                said.push(format!("gives up on a key after {n} requeues"));
             }
             if let Some(pq) = o.priority_queue {
                 said.push(format!("UsePriorityQueue {pq}"));
@@ -286,6 +303,10 @@ pub(crate) fn merge(base: &Options, own: &Options) -> Options {
     Options {
         workers: own.workers.or(base.workers),
         limiter: own.limiter.clone().or(base.limiter.clone()),
+        limiter_id: match own.limiter {
+            Some(_) => own.limiter_id,
+            None => base.limiter_id,
+        },
         priority_queue: own.priority_queue.or(base.priority_queue),
         timeout: own.timeout.or(base.timeout),
         crossplane: own.crossplane.or(base.crossplane),

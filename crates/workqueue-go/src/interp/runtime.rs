@@ -79,6 +79,7 @@ impl<'a> Interp<'a> {
                     workers_unknown: None,
                     from: Vec::new(),
                     root: 0,
+                    give_up_after: None,
                 });
                 return match name {
                     "Build" => V::Tuple(vec![V::unknown("a controller"), V::Nil]),

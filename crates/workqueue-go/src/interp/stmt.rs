@@ -325,9 +325,6 @@ impl<'a> Interp<'a> {
                 },
             };
             let v = self.copy(v);
-            if let V::Limiter(workqueue_core::LimiterConfig::Bucket { qps, burst }) = &v {
-                self.bucket_vars.push((*qps, *burst));
-            }
             cx.scope.define(&n.name, v);
         }
     }
@@ -373,13 +370,6 @@ impl<'a> Interp<'a> {
     /// `name := v`, `name = v`, `x.f = v`, `m[k] = v`.
     pub(crate) fn store(&mut self, cx: &Ctx<'a>, left: &'a Expression, v: V<'a>, define: bool) {
         let v = self.copy(v);
-        if let (
-            Expression::Ident(_),
-            V::Limiter(workqueue_core::LimiterConfig::Bucket { qps, burst }),
-        ) = (left, &v)
-        {
-            self.bucket_vars.push((*qps, *burst));
-        }
         match left {
             Expression::Ident(n) if define => cx.scope.define(&n.name, v),
             Expression::Ident(n)

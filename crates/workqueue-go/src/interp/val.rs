@@ -21,11 +21,15 @@ pub(crate) enum V<'a> {
     Dur(Duration),
     Str(String),
     Bool(bool),
-    Limiter(LimiterConfig),
+    /// A rate limiter and its instance (an index of `Interp::limiters`):
+    /// one value passed to two queues is one Go object.
+    Limiter(LimiterConfig, usize),
     /// `rate.NewLimiter(qps, burst)`, before a `BucketRateLimiter` wraps it.
     Rate {
         qps: f64,
         burst: i64,
+        /// The bucket's instance (an index of `Interp::limiters`).
+        id: usize,
     },
     /// `flowcontrol.NewTokenBucketRateLimiter(qps, burst)`: a client's bucket,
     /// one object per call (`id`).

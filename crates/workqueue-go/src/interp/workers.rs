@@ -50,11 +50,16 @@ impl<'a> Interp<'a> {
         let V::Func(func) = f else {
             return;
         };
+        let before = self.retries_seen.len();
         let queues = self.drains(&func, args.clone(), 0).unwrap_or_default();
+        let retries = self
+            .retries_seen
+            .split_off(before.min(self.retries_seen.len()));
         if queues.is_empty() {
             self.call_func(&func, args, site, false);
             return;
         }
+        self.retry_limits(&queues, retries);
         for q in queues {
             let c = &mut self.ctrls[q];
             c.workers = c.workers.saturating_add(1);
@@ -124,6 +129,7 @@ impl<'a> Interp<'a> {
         if starts_goroutines(body) {
             return None;
         }
+        self.scan_retries(&cx, body);
         let mut calls: Vec<&'a Call> = Vec::new();
         let mut lits: Vec<&'a Expression> = Vec::new();
         visit_block_no_go(body, &mut |e| match e {
