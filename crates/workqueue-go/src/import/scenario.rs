@@ -62,12 +62,14 @@ impl Reader<'_> {
                     outcome: Outcome::Success,
                 },
                 items: Vec::new(),
-                sources: vec![KeySource::AddMany {
+                sources: std::iter::once(KeySource::AddMany {
                     prefix: format!("{}-", c.kind.to_lowercase()),
                     count: OBJECTS,
                     at_ns: Duration::ZERO,
                     script: None,
-                }],
+                })
+                .chain(c.resync.map(|period_ns| KeySource::Resync { period_ns }))
+                .collect(),
                 // A status update: the write nearly every reconcile makes.
                 requests_per_reconcile: 1,
                 kind: c.kind.clone(),

@@ -22,6 +22,7 @@ mod calls;
 mod clientgo;
 mod expr;
 mod flags;
+mod informers;
 mod k8s;
 mod outside;
 mod record;
@@ -119,6 +120,8 @@ pub(crate) struct Interp<'a> {
     pub structs: HashMap<(usize, String), Vec<(String, &'a Expression)>>,
     /// Retry limits (`NumRequeues(key) < N`) the scan of a worker found.
     pub retries_seen: Vec<retries::RetrySeen>,
+    /// Event handlers added to informers.
+    pub handlers: Vec<informers::Handler<'a>>,
 }
 
 impl<'a> Interp<'a> {
@@ -150,6 +153,7 @@ impl<'a> Interp<'a> {
             limiters: Vec::new(),
             structs: HashMap::new(),
             retries_seen: Vec::new(),
+            handlers: Vec::new(),
         };
         it.index();
         it
