@@ -414,6 +414,7 @@ impl<'a> Interp<'a> {
                 _ => {}
             }
         }
+        self.not_given(path, format!("{alias}.{name}"), site);
         let args = self.args(cx, c);
         self.callbacks(&args, (cx.file, c.pos.0), &format!("{alias}.{name}"));
         match args.iter().find_map(|a| match a {
