@@ -415,6 +415,32 @@ impl Settings {
         out
     }
 
+    /// A preset's name in the form's list. The max-of preset is client-go's
+    /// default only with client-go's figures (5ms to 1000s, 10/s burst 100):
+    /// with others (a program's own `NewMaxOfRateLimiter`, an import) it is
+    /// named by its figures, which choosing it gives.
+    pub fn preset_label(&self, p: Preset) -> String {
+        let own = |s: &Self| {
+            format!(
+                "max-of(exponential {}→{}, bucket {}/s burst {})",
+                s.get(Field::Base),
+                s.get(Field::Max),
+                s.get(Field::Qps),
+                s.get(Field::Burst)
+            )
+        };
+        let d = |f: Field| parse_go_duration(self.get(f).trim()).ok();
+        let defaults = d(Field::Base) == Some(5 * workqueue_core::MILLISECOND)
+            && d(Field::Max) == Some(1000 * workqueue_core::SECOND)
+            && self.get(Field::Qps).trim().parse::<f64>().ok() == Some(10.0)
+            && self.get(Field::Burst).trim().parse::<i64>().ok() == Some(100);
+        match p {
+            Preset::ClientGoDefault if !defaults => own(self),
+            Preset::WithMaxWait if !defaults => format!("{} with max wait", own(self)),
+            p => p.label().to_string(),
+        }
+    }
+
     /// Whether the limiter is its queue's default (what a nil RateLimiter
     /// gets): client-go's max-of on the client-go queue, per-item 5ms–1000s
     /// on the priority queue.

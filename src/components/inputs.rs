@@ -225,7 +225,7 @@ fn demo_choices(settings: &Settings, d: &Dispatcher) -> Html {
         <div class="row wrap demo-choices">
             <label for="w-preset">{"Limiter"}</label>
             <select id="w-preset" data-testid="demo-preset" onchange={on_preset}>
-                { for Preset::ALL.iter().map(|p| html! { <option value={p.id()} selected={*p == preset}>{ p.label() }</option> }) }
+                { for Preset::ALL.iter().map(|p| html! { <option value={p.id()} selected={*p == preset}>{ settings.preset_label(*p) }</option> }) }
             </select>
             <label for="w-script">{"Each reconcile"}</label>
             <select id="w-script" data-testid="demo-script" onchange={on_script}>

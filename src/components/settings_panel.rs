@@ -92,7 +92,7 @@ pub fn settings_panel(props: &SettingsProps) -> Html {
                 <label for="f-preset">{"Preset"}</label>
                 <select id="f-preset" data-testid="preset" onchange={on_preset}>
                     { for Preset::ALL.iter().map(|p| html! {
-                        <option value={p.id()} selected={*p == preset}>{ p.label() }</option>
+                        <option value={p.id()} selected={*p == preset}>{ form.preset_label(*p) }</option>
                     }) }
                 </select>
             </div>

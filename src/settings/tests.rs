@@ -223,3 +223,60 @@ fn the_form_chooses_the_crossplane_and_core_s_breaker() {
     );
     assert_eq!(core.unit_of(Field::Rate), "workers per controller");
 }
+
+/// The max-of preset is named client-go's default only with client-go's
+/// figures: a program's own max-of (an import's 5ms to 1m, 15/s burst 150)
+/// is named by its figures in the form's list.
+#[test]
+fn a_programs_own_max_of_is_named_by_its_figures_not_default() {
+    let mut s = Scenario::new("imported");
+    s.controllers[0].limiter = Some(LimiterConfig::MaxOf {
+        limiters: vec![
+            LimiterConfig::Exponential {
+                base_ns: 5 * MILLISECOND,
+                max_ns: 60 * SECOND,
+            },
+            LimiterConfig::Bucket {
+                qps: 15.0,
+                burst: 150,
+            },
+        ],
+    });
+    let form = Settings::from_scenario(&s);
+    assert_eq!(form.preset, Preset::ClientGoDefault);
+    let label = form.preset_label(Preset::ClientGoDefault);
+    assert_eq!(label, "max-of(exponential 5ms→1m0s, bucket 15/s burst 150)");
+    assert!(!label.contains("default"), "{label}");
+    assert_eq!(
+        form.preset_label(Preset::WithMaxWait),
+        "max-of(exponential 5ms→1m0s, bucket 15/s burst 150) with max wait"
+    );
+    assert_eq!(form.preset_label(Preset::BucketOnly), "Token bucket only");
+    // client-go's own figures, written either way: its default.
+    for limiter in [
+        Some(LimiterConfig::DefaultController),
+        Some(LimiterConfig::MaxOf {
+            limiters: vec![
+                LimiterConfig::Exponential {
+                    base_ns: 5 * MILLISECOND,
+                    max_ns: 1000 * SECOND,
+                },
+                LimiterConfig::Bucket {
+                    qps: 10.0,
+                    burst: 100,
+                },
+            ],
+        }),
+    ] {
+        s.controllers[0].limiter = limiter;
+        let form = Settings::from_scenario(&s);
+        assert_eq!(
+            form.preset_label(Preset::ClientGoDefault),
+            "client-go default (max-of)"
+        );
+    }
+    assert_eq!(
+        Settings::default().preset_label(Preset::ClientGoDefault),
+        "client-go default (max-of)"
+    );
+}

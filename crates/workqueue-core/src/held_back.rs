@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::limiter::LimiterConfig;
 use crate::manager::Manager;
 use crate::scenario::ClientScope;
-use crate::time::{Duration, SECOND};
+use crate::time::{Duration, Instant, SECOND};
 
 /// API requests per second by kind: one value per second of the run, or
 /// per sample once a long run's samples are longer (their width doubles as
@@ -47,9 +47,7 @@ impl RequestSeries {
         let mut kinds: Vec<KindSeries> = Vec::new();
         for (_, sim) in run.controllers() {
             let series = sim.series();
-            let failing = sim.failure_requests_per_reconcile();
-            for (i_kind, (kind, n)) in sim.requests_per_reconcile().iter().enumerate() {
-                let f = failing.get(i_kind).map_or(0, |(_, f)| *f);
+            for (i_kind, (kind, _)) in sim.requests_per_reconcile().iter().enumerate() {
                 let at = match kinds.iter().position(|k| k.kind == *kind) {
                     Some(at) => at,
                     None => {
@@ -60,15 +58,25 @@ impl RequestSeries {
                         kinds.len() - 1
                     }
                 };
-                for (i, s) in series.samples.iter().enumerate() {
-                    let start = series.start_of(i);
+                // Each request in the sample of the instant it is sent
+                // (after its client reservation's wait), not reserved.
+                for c in sim
+                    .sent()
+                    .cells()
+                    .iter()
+                    .filter(|c| c.kind as usize == i_kind)
+                {
+                    let start = Instant::T0.saturating_add(
+                        series
+                            .width
+                            .saturating_mul(c.sample.min(i64::MAX as u64) as i64),
+                    );
                     if start >= now {
                         break;
                     }
                     let j = ((start.since_t0().as_nanos() / width.as_nanos()) as usize)
                         .min(samples - 1);
-                    kinds[at].per_second[j] +=
-                        s.api_calls as f64 * *n as f64 + s.failed_calls as f64 * f as f64;
+                    kinds[at].per_second[j] += c.requests as f64;
                 }
             }
         }

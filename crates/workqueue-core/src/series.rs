@@ -19,14 +19,6 @@ pub struct Sample {
     /// the stage; left out of exports and digests, which it does not change.
     #[serde(skip)]
     pub ran: u32,
-    /// Reconciles that sent their API requests (each sends the controller's
-    /// requests per reconcile). Read by the summary's per-kind series; left
-    /// out of exports and digests, as `ran` is.
-    #[serde(skip)]
-    pub api_calls: u32,
-    /// Reconciles that failed and sent only their `failure_writes`.
-    #[serde(skip)]
-    pub failed_calls: u32,
     pub depth: u32,
     pub waiting: u32,
     pub processing: u32,
@@ -71,8 +63,6 @@ impl Series {
                     s.retries = s.retries.saturating_add(c[0].retries);
                     s.adds = s.adds.saturating_add(c[0].adds);
                     s.ran = s.ran.saturating_add(c[0].ran);
-                    s.api_calls = s.api_calls.saturating_add(c[0].api_calls);
-                    s.failed_calls = s.failed_calls.saturating_add(c[0].failed_calls);
                     for k in 0..4 {
                         s.reconciles[k] = s.reconciles[k].saturating_add(c[0].reconciles[k]);
                     }
@@ -104,6 +94,78 @@ impl Series {
     }
 }
 
+/// API requests by the sample of the instant they are sent (a request
+/// waits for its client reservation: it is sent at its time to act, maybe
+/// samples after it was reserved), and by kind (the index of the
+/// controller's requests by kind). Kept beside the [`Series`]: its sample
+/// indexes are at the series' width, halved when the series compacts, so
+/// a request reserved past the last sample lands in the right one
+/// whatever compactions come before it is sent. Cells are sorted by
+/// (sample, kind); there is one per sample and kind that sends, so as
+/// many as the series' samples, and the requests reserved ahead (which
+/// the workers wait on: a few per worker) past them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Sent {
+    cells: Vec<SentCell>,
+}
+
+/// Requests of one kind sent in one sample.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct SentCell {
+    pub sample: u64,
+    pub kind: u32,
+    pub requests: u64,
+}
+
+impl Sent {
+    /// `n` requests of `kind` sent in sample `sample`.
+    pub(crate) fn add(&mut self, sample: u64, kind: u32, n: u64) {
+        if n == 0 {
+            return;
+        }
+        // Nearly always at the end (now, or just ahead of it).
+        let key = (sample, kind);
+        let at = self
+            .cells
+            .iter()
+            .rposition(|c| (c.sample, c.kind) <= key)
+            .map_or(0, |i| i + 1);
+        match at.checked_sub(1).map(|i| &mut self.cells[i]) {
+            Some(c) if (c.sample, c.kind) == key => c.requests = c.requests.saturating_add(n),
+            _ => self.cells.insert(
+                at,
+                SentCell {
+                    sample,
+                    kind,
+                    requests: n,
+                },
+            ),
+        }
+    }
+
+    /// The series' samples merged pairwise: sample `i` is now `i / 2`.
+    pub(crate) fn compact(&mut self) {
+        for c in &mut self.cells {
+            c.sample /= 2;
+        }
+        // Halving keeps the samples in order; a sample's kinds may now
+        // come twice, out of order: sorted again, and merged.
+        self.cells.sort_by_key(|c| (c.sample, c.kind));
+        self.cells.dedup_by(|next, kept| {
+            let same = (next.sample, next.kind) == (kept.sample, kept.kind);
+            if same {
+                kept.requests = kept.requests.saturating_add(next.requests);
+            }
+            same
+        });
+    }
+
+    /// Every cell, by sample then kind.
+    pub(crate) fn cells(&self) -> &[SentCell] {
+        &self.cells
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,5 +193,28 @@ mod tests {
             s.reconciles_per_second(Instant::T0 + 150 * MILLISECOND, SECOND),
             Some(50.0)
         );
+    }
+
+    #[test]
+    fn sent_requests_stay_sorted_and_merge_when_the_series_compacts() {
+        let mut sent = Sent::default();
+        sent.add(3, 1, 2);
+        sent.add(2, 0, 1);
+        sent.add(3, 0, 4);
+        sent.add(9, 0, 1);
+        sent.add(3, 1, 1);
+        sent.add(5, 0, 0);
+        let cells = |s: &Sent| -> Vec<(u64, u32, u64)> {
+            s.cells()
+                .iter()
+                .map(|c| (c.sample, c.kind, c.requests))
+                .collect()
+        };
+        assert_eq!(
+            cells(&sent),
+            vec![(2, 0, 1), (3, 0, 4), (3, 1, 3), (9, 0, 1)]
+        );
+        sent.compact();
+        assert_eq!(cells(&sent), vec![(1, 0, 5), (1, 1, 3), (4, 0, 1)]);
     }
 }

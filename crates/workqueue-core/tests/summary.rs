@@ -356,3 +356,103 @@ fn the_request_series_bins_whole_samples() {
     let steady = &widget[1..widget.len() - 1];
     assert!(steady.iter().all(|r| (r - 10.0).abs() < 1e-9), "{widget:?}");
 }
+
+/// The kind's request series counts a request in the second it is sent,
+/// not the one it was reserved in: with x/time/rate's `Wait` a request
+/// goes out at its reservation's time to act. A kind's bucket of 5 qps,
+/// burst 10, and 200 keys at t=0 with 4 workers: the burst and the tokens
+/// of 0.2s, 0.4s, 0.6s and 0.8s go out in the first second (14; 15 at
+/// most with a nanosecond's edge), then 5 a second (6 at most with an
+/// edge) until the keys run out (the 200th at 37s); the requests the
+/// workers have reserved ahead are not counted early.
+#[test]
+fn the_request_series_counts_a_request_when_it_is_sent() {
+    let mut s = Scenario::new("sent");
+    s.client = Some(ClientLimit {
+        qps: 5.0,
+        burst: 10,
+        per: ClientScope::Kind,
+    });
+    s.duration_ns = 60 * SECOND;
+    let c = s.first_mut();
+    c.kind = "Widget".into();
+    c.requests_per_reconcile = 1;
+    c.controller.workers = 4;
+    c.controller.reconcile_ns = 50 * MILLISECOND;
+    c.sources.push(Source::AddMany {
+        prefix: "w-".into(),
+        count: 200,
+        at_ns: Duration::ZERO,
+        script: None,
+    });
+    let mut m = Manager::new(&s).unwrap();
+    m.run_until(Instant::T0 + 60 * SECOND);
+    let sum = Summary::of(&m);
+    assert_eq!(sum.request_series.width, SECOND);
+    let widget = &sum
+        .request_series
+        .kinds
+        .iter()
+        .find(|k| k.kind == "Widget")
+        .unwrap()
+        .per_second;
+    assert!(
+        (14.0..=15.0).contains(&widget[0]),
+        "the first second sends the burst and 4 tokens: {widget:?}"
+    );
+    assert!(
+        widget[1..37].iter().all(|r| (4.0..=6.0).contains(r)),
+        "then 5 a second: {widget:?}"
+    );
+    let total: f64 = widget.iter().sum();
+    assert_eq!(total, 200.0, "{widget:?}");
+    let peak = sum.requests.iter().find(|k| k.kind == "Widget").unwrap();
+    assert!(peak.peak_per_second <= 15.0, "{peak:?}");
+}
+
+/// Requests reserved ahead of a compaction of the series (1ms samples
+/// merge past 4096 of them, every 4.1s, 8.2s, …) land in the sample of
+/// the instant they are sent: by 60s a bucket of 5 qps, burst 10, always
+/// asked for, has sent its burst and a token every 0.2s (10 + 299 = 309),
+/// not the reservations the workers still wait on; and no bin holds more
+/// than its tokens (the bins are 63 samples of 16ms: 1.008s, 6 tokens at most).
+#[test]
+fn requests_reserved_ahead_land_where_they_are_sent_after_a_compaction() {
+    let mut s = Scenario::new("compacted");
+    s.client = Some(ClientLimit {
+        qps: 5.0,
+        burst: 10,
+        per: ClientScope::Kind,
+    });
+    s.sample_ns = MILLISECOND;
+    s.duration_ns = 60 * SECOND;
+    let c = s.first_mut();
+    c.kind = "Widget".into();
+    c.requests_per_reconcile = 1;
+    c.controller.workers = 4;
+    c.controller.reconcile_ns = 50 * MILLISECOND;
+    c.sources.push(Source::AddMany {
+        prefix: "w-".into(),
+        count: 1000,
+        at_ns: Duration::ZERO,
+        script: None,
+    });
+    let mut m = Manager::new(&s).unwrap();
+    m.run_until(Instant::T0 + 60 * SECOND);
+    let sum = Summary::of(&m);
+    assert_eq!(sum.request_series.width, 1008 * MILLISECOND);
+    let widget = &sum
+        .request_series
+        .kinds
+        .iter()
+        .find(|k| k.kind == "Widget")
+        .unwrap()
+        .per_second;
+    let seconds = 1.008;
+    let sent: f64 = widget.iter().map(|r| r * seconds).sum();
+    assert!((sent - 309.0).abs() < 1.0 + 1e-6, "{sent}: {widget:?}");
+    assert!(
+        widget[1..].iter().all(|r| r * seconds <= 6.0 + 1e-9),
+        "{widget:?}"
+    );
+}

@@ -71,7 +71,17 @@ pub enum ImportError {
     },
     #[error("no controller found: the reader runs the program from main (or each function nothing calls) and looks for ctrl.NewControllerManagedBy(…), controller.New(…) and client-go's rate-limiting queues (workqueue.NewTypedRateLimitingQueue(…), NewNamedRateLimitingQueue(…), …)")]
     NoController,
+    #[error("no controller found: the program calls functions of its own packages whose files were not given, and the reader cannot follow them: {}{}. Add those packages' files (or import the module's folder)", .calls.join("; "), if *.more > 0 { format!("; and {} more", .more) } else { String::new() })]
+    NotGiven {
+        /// Each call, where, and its package (at most [`MAX_NOT_GIVEN_SAID`]).
+        calls: Vec<String>,
+        /// How many more there are.
+        more: usize,
+    },
 }
+
+/// Calls into packages not given that an error names at most.
+pub const MAX_NOT_GIVEN_SAID: usize = 10;
 
 /// Reads `files` (name, text) into a scenario.
 pub fn import(files: &[(String, String)]) -> Result<Imported, ImportError> {

@@ -176,6 +176,84 @@ fn broken_go_is_refused_with_its_line() {
     assert!(matches!(import(&big), Err(ImportError::TooBig { .. })));
 }
 
+/// A program's main alone, its controller built in a package of its own
+/// whose files were not given: the error names each call the reader could
+/// not follow, where, and its package (not the standard library's nor a
+/// library's), at most ten, then how many more.
+#[test]
+fn main_alone_names_the_calls_into_packages_not_given() {
+    let main = r#"package main
+
+import (
+	"flag"
+	"os"
+
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"example.com/lanterns/internal/wick"
+	"example.com/lanterns/internal/globe"
+)
+
+func main() {
+	flag.Parse()
+	cfg, _ := clientcmd.BuildConfigFromFlags("", "")
+	client := kubernetes.NewForConfigOrDie(cfg)
+	w := wick.New(client, globe.Limiter())
+	if err := w.Run(); err != nil {
+		os.Exit(1)
+	}
+}
+"#;
+    match import(&[("main.go".to_string(), main.to_string())]) {
+        Err(e @ ImportError::NotGiven { .. }) => {
+            let ImportError::NotGiven { calls, more } = &e else {
+                unreachable!()
+            };
+            assert_eq!(
+                calls,
+                &vec![
+                    r#"wick.New at main.go:18 from package "example.com/lanterns/internal/wick": its files were not given"#.to_string(),
+                    r#"globe.Limiter at main.go:18 from package "example.com/lanterns/internal/globe": its files were not given"#.to_string(),
+                ]
+            );
+            assert_eq!(*more, 0);
+            let text = e.to_string();
+            assert!(
+                text.starts_with("no controller found")
+                    && text.contains("wick.New at main.go:18")
+                    && !text.contains("clientcmd")
+                    && !text.contains("os.Exit"),
+                "{text}"
+            );
+        }
+        other => panic!("{:?}", other.map(|_| ())),
+    }
+    // Fourteen calls: ten named, and 4 more.
+    let mut many = String::from(
+        "package main\n\nimport \"example.com/lanterns/internal/wick\"\n\nfunc main() {\n",
+    );
+    for i in 0..14 {
+        many += &format!("\twick.Light{i}()\n");
+    }
+    many += "}\n";
+    match import(&[("main.go".to_string(), many)]) {
+        Err(e @ ImportError::NotGiven { .. }) => {
+            let ImportError::NotGiven { calls, more } = &e else {
+                unreachable!()
+            };
+            assert_eq!(calls.len(), 10, "{calls:#?}");
+            assert!(
+                calls[9].starts_with("wick.Light9 at main.go:15"),
+                "{calls:#?}"
+            );
+            assert_eq!(*more, 4);
+            assert!(e.to_string().contains("; and 4 more."), "{e}");
+        }
+        other => panic!("{:?}", other.map(|_| ())),
+    }
+}
+
 /// What an author pastes: a bare SetupWithManager (no package clause), or
 /// two files in one box; a go.mod says which controller-runtime; a worker
 /// count passed through a struct field from a flag.

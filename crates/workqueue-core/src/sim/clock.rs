@@ -179,6 +179,7 @@ impl Simulation {
             self.series.closed_until = end;
             if self.series.samples.len() >= MAX_SAMPLES {
                 self.series.compact();
+                self.sent.compact();
             }
             self.series.samples.push(Sample {
                 depth,

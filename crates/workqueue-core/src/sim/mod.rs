@@ -136,6 +136,8 @@ pub struct Simulation {
     log_capacity: usize,
     log_total: u64,
     series: Series,
+    /// API requests by the sample they are sent in, and kind.
+    sent: crate::series::Sent,
     /// The API client's buckets this controller's reconcile draws from, its
     /// own kind's first (empty: no client limit).
     client: Vec<ClientDraw>,
@@ -311,6 +313,7 @@ impl Simulation {
             log_capacity: 20_000,
             log_total: 0,
             series: Series::new(scenario.sample_ns),
+            sent: Default::default(),
             client: {
                 let plan = scenario.client_plan();
                 let limit = scenario.client_limit();

@@ -49,9 +49,10 @@ impl Simulation {
         &self.requests_by_kind
     }
 
-    /// What a failing reconcile sends, by kind, in the same order.
-    pub(crate) fn failure_requests_per_reconcile(&self) -> &[(String, u32)] {
-        &self.failure_by_kind
+    /// API requests by the sample they are sent in, and kind (the index of
+    /// [`Self::requests_per_reconcile`]).
+    pub(crate) fn sent(&self) -> &crate::series::Sent {
+        &self.sent
     }
 
     /// API requests sent so far, by kind, own kind first.

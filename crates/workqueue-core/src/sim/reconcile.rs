@@ -178,47 +178,72 @@ impl Simulation {
     /// x/time/rate's `Wait`: each waits for its reservation, one after the
     /// other, while the worker is held. Returns the whole wait.
     pub(super) fn call_api(&mut self, w: usize, item: ItemId, failing: bool) -> Duration {
-        let sample = self.series.current(self.now);
         let requests = if failing {
             self.totals.failed_api_calls += 1;
-            sample.failed_calls = sample.failed_calls.saturating_add(1);
             self.failure_by_kind
                 .iter()
                 .fold(0u32, |n, (_, r)| n.saturating_add(*r))
         } else {
             self.totals.api_calls += 1;
-            sample.api_calls = sample.api_calls.saturating_add(1);
             self.requests_per_call
         };
         let now = self.now;
+        let by_kind = match failing {
+            true => &self.failure_by_kind,
+            false => &self.requests_by_kind,
+        };
+        let width = self.series.width.max(Duration::NANOSECOND);
+        let sample_of = |at: Instant| (at.since_t0().max(Duration::ZERO) / width) as u64;
         // Each bucket's requests are reserved at one instant, in order: the
         // last reservation's delay is when that bucket's last request goes
         // out. Requests to different buckets wait side by side (a request
         // reserved later would find the other bucket refilled by as much),
-        // so the reconcile waits for the slowest bucket.
-        let (waited, slowest) = self
-            .client
-            .iter_mut()
-            .enumerate()
-            .map(|(d, draw)| {
-                let n = if failing {
-                    draw.failure_requests
-                } else {
-                    draw.requests
+        // so the reconcile waits for the slowest bucket. Each request is
+        // sent at its reservation's time to act (x/time/rate's `Wait`):
+        // counted in that sample, for its kind (a bucket's kinds in the
+        // order the reconcile sends them).
+        let (mut waited, mut slowest) = (Duration::ZERO, 0);
+        for (d, draw) in self.client.iter_mut().enumerate() {
+            let n = if failing {
+                draw.failure_requests
+            } else {
+                draw.requests
+            };
+            let mut kinds = by_kind
+                .iter()
+                .enumerate()
+                .filter(|(_, (k, _))| draw.kinds.contains(k))
+                .flat_map(|(i, (_, r))| std::iter::repeat_n(i, *r as usize));
+            let mut delay = Duration::ZERO;
+            let mut run: Option<(u64, u32, u64)> = None;
+            for _ in 0..n {
+                let this = draw.limiter.reserve_delay(now);
+                delay = delay.max(this);
+                let kind = kinds.next().unwrap_or(0);
+                let key = (sample_of(now.saturating_add(this)), kind as u32);
+                run = match run {
+                    Some((s, k, c)) if (s, k) == key => Some((s, k, c + 1)),
+                    Some((s, k, c)) => {
+                        self.sent.add(s, k, c);
+                        Some((key.0, key.1, 1))
+                    }
+                    None => Some((key.0, key.1, 1)),
                 };
-                let delay = (0..n)
-                    .map(|_| draw.limiter.reserve_delay(now))
-                    .max()
-                    .unwrap_or(Duration::ZERO);
-                (delay, d)
-            })
-            .fold((Duration::ZERO, 0), |best, next| {
-                if next.0 > best.0 {
-                    next
-                } else {
-                    best
-                }
-            });
+            }
+            if let Some((s, k, c)) = run {
+                self.sent.add(s, k, c);
+            }
+            if delay > waited {
+                (waited, slowest) = (delay, d);
+            }
+        }
+        // Requests of a kind no bucket limits go out at once.
+        let at = sample_of(now);
+        for (i, (kind, r)) in by_kind.iter().enumerate() {
+            if !self.client.iter().any(|d| d.kinds.contains(kind)) {
+                self.sent.add(at, i as u32, u64::from(*r));
+            }
+        }
         // Each reservation is work: a thousand requests per reconcile cost
         // a thousand units of the caller's budget, not one.
         self.work_left = self.work_left.saturating_sub(requests as u64);

@@ -17,7 +17,7 @@ impl Reader<'_> {
     pub(super) fn scenario(mut self) -> Result<Imported, ImportError> {
         self.it.finish();
         if self.it.ctrls.is_empty() {
-            return Err(ImportError::NoController);
+            return Err(self.nothing_found());
         }
         let mut s = Scenario::new("imported");
         s.duration_ns = 10 * 60 * workqueue_core::SECOND;
@@ -62,12 +62,14 @@ impl Reader<'_> {
                     outcome: Outcome::Success,
                 },
                 items: Vec::new(),
-                sources: vec![KeySource::AddMany {
+                sources: std::iter::once(KeySource::AddMany {
                     prefix: format!("{}-", c.kind.to_lowercase()),
                     count: OBJECTS,
                     at_ns: Duration::ZERO,
                     script: None,
-                }],
+                })
+                .chain(c.resync.map(|period_ns| KeySource::Resync { period_ns }))
+                .collect(),
                 // A status update: the write nearly every reconcile makes.
                 requests_per_reconcile: 1,
                 kind: c.kind.clone(),
@@ -119,6 +121,30 @@ impl Reader<'_> {
             unread: self.it.unread,
             clients,
         })
+    }
+
+    /// No controller: the calls the reader could not follow because their
+    /// package's files were not given, when there are any.
+    fn nothing_found(&self) -> ImportError {
+        let it = &self.it;
+        if it.not_given.is_empty() {
+            return ImportError::NoController;
+        }
+        let calls = it
+            .not_given
+            .iter()
+            .take(super::MAX_NOT_GIVEN_SAID)
+            .map(|(call, path, (f, p))| {
+                let (file, line) = it.at(*f, *p);
+                format!("{call} at {file}:{line} from package {path:?}: its files were not given")
+            })
+            .collect();
+        let more = it
+            .not_given
+            .len()
+            .saturating_sub(super::MAX_NOT_GIVEN_SAID)
+            .saturating_add(it.not_given_more);
+        ImportError::NotGiven { calls, more }
     }
 
     /// The bucket the controllers share, for each controller that shares

@@ -180,6 +180,9 @@ impl<'a> Interp<'a> {
                     from: Vec::new(),
                     root: 0,
                     give_up_after: None,
+                    fed_by: Vec::new(),
+                    resync: None,
+                    holder: None,
                 });
                 return V::Ref(self.alloc(Obj::new(Ty::default(), Kind::Queue(idx))));
             }

@@ -424,12 +424,14 @@ impl<'a> Interp<'a> {
                 false => holder,
             };
             self.ctrls[q].name = name.to_lowercase();
-            self.ctrls[q].kind = {
+            // A guess, taken when no informer's handler says the kind.
+            let guess = {
                 let mut cs = base.chars();
                 cs.next().map_or(String::new(), |f| {
                     f.to_ascii_uppercase().to_string() + cs.as_str()
                 })
             };
+            self.ctrls[q].holder = Some((ty.to_string(), guess));
         }
     }
 

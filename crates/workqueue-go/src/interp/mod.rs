@@ -22,6 +22,7 @@ mod calls;
 mod clientgo;
 mod expr;
 mod flags;
+mod informers;
 mod k8s;
 mod outside;
 mod record;
@@ -119,7 +120,46 @@ pub(crate) struct Interp<'a> {
     pub structs: HashMap<(usize, String), Vec<(String, &'a Expression)>>,
     /// Retry limits (`NumRequeues(key) < N`) the scan of a worker found.
     pub retries_seen: Vec<retries::RetrySeen>,
+    /// Event handlers added to informers.
+    pub handlers: Vec<informers::Handler<'a>>,
+    /// Calls into packages of the program whose files were not given
+    /// (`pkg.Func`, its import path, where), the first [`MAX_NOT_GIVEN`];
+    /// and how many more.
+    pub not_given: Vec<(String, String, (usize, usize))>,
+    pub not_given_more: usize,
 }
+
+/// Calls into packages not given, kept to name them.
+const MAX_NOT_GIVEN: usize = 64;
+
+/// Module paths of libraries a set-up uses (not the program's own code,
+/// whose files the user may have left out).
+const LIBRARIES: &[&str] = &[
+    "k8s.io/client-go/",
+    "k8s.io/apimachinery/",
+    "k8s.io/api/",
+    "k8s.io/klog",
+    "k8s.io/utils/",
+    "k8s.io/component-base/",
+    "k8s.io/apiextensions-apiserver/",
+    "k8s.io/apiserver/",
+    "sigs.k8s.io/controller-runtime",
+    "sigs.k8s.io/yaml",
+    "golang.org/x/",
+    "google.golang.org/",
+    "go.uber.org/",
+    "go.opentelemetry.io/",
+    "gopkg.in/",
+    "github.com/spf13/",
+    "github.com/go-logr/",
+    "github.com/prometheus/",
+    "github.com/pkg/errors",
+    "github.com/crossplane/crossplane-runtime",
+    "github.com/alecthomas/kingpin",
+    "github.com/onsi/",
+    "github.com/stretchr/",
+    "github.com/google/",
+];
 
 impl<'a> Interp<'a> {
     pub(crate) fn new(sources: &'a [Source]) -> Self {
@@ -150,6 +190,9 @@ impl<'a> Interp<'a> {
             limiters: Vec::new(),
             structs: HashMap::new(),
             retries_seen: Vec::new(),
+            handlers: Vec::new(),
+            not_given: Vec::new(),
+            not_given_more: 0,
         };
         it.index();
         it
@@ -455,6 +498,29 @@ impl<'a> Interp<'a> {
             "time" | "flag" | "os" | "strings" | "runtime" | "slices" | "fmt" => alias.into(),
             _ => return None,
         })
+    }
+
+    /// A call of a function of `path` the reader could not follow: kept
+    /// when `path` is the program's own (not the standard library's, not
+    /// a library's), to name what files to add if nothing is found.
+    pub(crate) fn not_given(&mut self, path: &str, call: String, site: (usize, usize)) {
+        let standard = !path.split('/').next().unwrap_or("").contains('.');
+        let library = LIBRARIES
+            .iter()
+            .any(|l| path.starts_with(l) || path == l.trim_end_matches('/'));
+        if standard
+            || library
+            || self
+                .not_given
+                .iter()
+                .any(|(c, _, s)| *c == call && *s == site)
+        {
+            return;
+        }
+        match self.not_given.len() < MAX_NOT_GIVEN {
+            true => self.not_given.push((call, path.to_string(), site)),
+            false => self.not_given_more = self.not_given_more.saturating_add(1),
+        }
     }
 
     /// The package an import name of `file` stands for, when it is one of

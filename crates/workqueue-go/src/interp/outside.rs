@@ -84,6 +84,9 @@ impl<'a> Interp<'a> {
         if let Some(v) = self.k8s_fn(cx, path, name, c) {
             return v;
         }
+        if let Some(v) = self.informer_fn(cx, path, alias, name, c) {
+            return v;
+        }
         let cr = path.starts_with("sigs.k8s.io/controller-runtime");
         let xp = path.contains("crossplane");
         match (tail.as_str(), name) {
@@ -398,6 +401,9 @@ impl<'a> Interp<'a> {
                         from: Vec::new(),
                         root: 0,
                         give_up_after: None,
+                        fed_by: Vec::new(),
+                        resync: None,
+                        holder: None,
                     });
                     return V::Tuple(vec![V::unknown("a controller"), V::Nil]);
                 }
@@ -408,6 +414,7 @@ impl<'a> Interp<'a> {
                 _ => {}
             }
         }
+        self.not_given(path, format!("{alias}.{name}"), site);
         let args = self.args(cx, c);
         self.callbacks(&args, (cx.file, c.pos.0), &format!("{alias}.{name}"));
         match args.iter().find_map(|a| match a {
@@ -446,6 +453,11 @@ impl<'a> Interp<'a> {
         }
         if let Some(v) = self.k8s_method(cx, &recv, name, c) {
             return v;
+        }
+        if let Some(id) = recv.obj() {
+            if let Some(v) = self.informer_method(cx, id, name, c) {
+                return v;
+            }
         }
         let kind = recv.obj().map(|id| self.heap[id].kind.clone());
         // No argument is given on the command line the reader does not see.

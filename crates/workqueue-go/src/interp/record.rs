@@ -29,6 +29,13 @@ pub(crate) struct CtrlRec {
     /// Its workers' retry limit: give up on a key once `NumRequeues(key)`
     /// reaches it (a client-go worker's `NumRequeues(key) < N`).
     pub give_up_after: Option<u64>,
+    /// Informers' handlers that add to its queue (client-go).
+    pub fed_by: Vec<super::informers::Feed>,
+    /// Its informer's resync, when a handler's UpdateFunc adds to it.
+    pub resync: Option<workqueue_core::Duration>,
+    /// A client-go queue without a name: the type that holds it, and the
+    /// kind guessed from that type's name.
+    pub holder: Option<(String, String)>,
 }
 
 /// A client made from a `rest.Config`, with the limit it took then.
@@ -151,18 +158,25 @@ impl<'a> Interp<'a> {
     /// Names what has none (a builder's lower-case kind, a queue's holder),
     /// and says what was read of each controller.
     pub(crate) fn finish(&mut self) {
+        self.link_handlers();
         for n in 0..self.ctrls.len() {
+            if self.ctrls[n].client_go && self.ctrls[n].kind.is_empty() {
+                self.kind_from_handlers(n);
+            }
             let mut c = self.ctrls[n].clone();
             if c.kind.is_empty() {
-                c.kind = match c.name.is_empty() {
-                    true => format!("controller-{n}"),
-                    false => kind_of(&c.name),
+                let holder = c.holder.clone().filter(|(_, k)| !k.is_empty());
+                c.kind = match (&holder, c.name.is_empty()) {
+                    (Some((_, k)), _) => k.clone(),
+                    (None, true) => format!("controller-{n}"),
+                    (None, false) => kind_of(&c.name),
                 };
                 // Nothing in the files says the kind: it is a guess, said.
                 let (file, p) = c.at;
-                let from = match c.name.is_empty() {
-                    true => "a number".to_string(),
-                    false => format!("the queue's name {:?}", c.name),
+                let from = match (&holder, c.name.is_empty()) {
+                    (Some((ty, _)), _) => format!("the type {ty} that holds its queue"),
+                    (None, true) => "a number".to_string(),
+                    (None, false) => format!("the queue's name {:?}", c.name),
                 };
                 let text = format!("controller {:?}: its kind {} is guessed from {from} (the reader did not find the informer or lister it is fed by): set kind in the scenario to the resource it reconciles", if c.name.is_empty() { c.kind.to_lowercase() } else { c.name.clone() }, c.kind);
                 self.note(false, file, p, text);

@@ -80,6 +80,9 @@ impl<'a> Interp<'a> {
                     from: Vec::new(),
                     root: 0,
                     give_up_after: None,
+                    fed_by: Vec::new(),
+                    resync: None,
+                    holder: None,
                 });
                 return match name {
                     "Build" => V::Tuple(vec![V::unknown("a controller"), V::Nil]),

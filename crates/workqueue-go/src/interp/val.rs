@@ -130,6 +130,8 @@ pub(crate) enum Kind<'a> {
     Client(usize),
     /// A cobra command, a flag set: their methods are known by name.
     Command,
+    /// client-go's informers: a factory, down to a shared informer.
+    Informer(Box<super::informers::Informer>),
 }
 
 /// controller-runtime's builder as its links set it.

@@ -87,6 +87,24 @@ impl<'a> Interp<'a> {
     /// The queues (controllers' indexes) `f` calls `Get()` on; `None` when
     /// it starts goroutines itself (it starts workers, it is none).
     fn drains(&mut self, f: &Func<'a>, args: Vec<V<'a>>, depth: usize) -> Option<Vec<usize>> {
+        self.scan_queues(f, args, depth, Scan::Get)
+    }
+
+    /// The queues `f` adds keys to (`Add`, `AddRateLimited`, `AddAfter`),
+    /// directly or through the methods and closures it calls: what an
+    /// informer's event handler feeds.
+    pub(crate) fn feeds(&mut self, f: &Func<'a>) -> Vec<usize> {
+        self.scan_queues(f, Vec::new(), 0, Scan::Add)
+            .unwrap_or_default()
+    }
+
+    fn scan_queues(
+        &mut self,
+        f: &Func<'a>,
+        args: Vec<V<'a>>,
+        depth: usize,
+        mode: Scan,
+    ) -> Option<Vec<usize>> {
         if depth > SCAN_DEPTH {
             return Some(Vec::new());
         }
@@ -126,10 +144,12 @@ impl<'a> Interp<'a> {
                 )
             }
         };
-        if starts_goroutines(body) {
-            return None;
+        if mode == Scan::Get {
+            if starts_goroutines(body) {
+                return None;
+            }
+            self.scan_retries(&cx, body);
         }
-        self.scan_retries(&cx, body);
         let mut calls: Vec<&'a Call> = Vec::new();
         let mut lits: Vec<&'a Expression> = Vec::new();
         visit_block_no_go(body, &mut |e| match e {
@@ -155,7 +175,7 @@ impl<'a> Interp<'a> {
                     if cx.scope.get(&p.name).is_none() {
                         if let Some(pkg) = self.package_of(cx.file, &p.name) {
                             if let Some(V::Func(g)) = self.global(pkg, &s.sel.name) {
-                                out.extend(self.drains(&g, args, depth + 1)?);
+                                out.extend(self.scan_queues(&g, args, depth + 1, mode)?);
                             }
                             continue;
                         }
@@ -165,7 +185,7 @@ impl<'a> Interp<'a> {
             let Expression::Selector(s) = &*c.func else {
                 if let Expression::Ident(_) = &*c.func {
                     if let V::Func(g) = self.eval(&cx, &c.func) {
-                        out.extend(self.drains(&g, args, depth + 1)?);
+                        out.extend(self.scan_queues(&g, args, depth + 1, mode)?);
                     }
                 }
                 continue;
@@ -174,29 +194,44 @@ impl<'a> Interp<'a> {
                 continue;
             }
             let recv = self.eval(&cx, &s.x);
-            if s.sel.name == "Get" && c.args.is_empty() {
+            let wanted = match mode {
+                Scan::Get => s.sel.name == "Get" && c.args.is_empty(),
+                Scan::Add => {
+                    matches!(s.sel.name.as_str(), "Add" | "AddRateLimited" | "AddAfter")
+                        && !c.args.is_empty()
+                }
+            };
+            if wanted {
                 if let Some(Kind::Queue(q)) = recv.obj().map(|id| &self.heap[id].kind) {
                     out.push(*q);
                     continue;
                 }
             }
             if let Some(g) = self.method(&recv, &s.sel.name) {
-                out.extend(self.drains(&g, args, depth + 1)?);
+                out.extend(self.scan_queues(&g, args, depth + 1, mode)?);
             } else if let Some(id) = recv.obj() {
                 if let Some(V::Func(g)) = self.heap[id].field(&s.sel.name).cloned() {
-                    out.extend(self.drains(&g, args, depth + 1)?);
+                    out.extend(self.scan_queues(&g, args, depth + 1, mode)?);
                 }
             }
         }
         for l in lits {
             if let V::Func(g) = self.eval(&cx, l) {
-                out.extend(self.drains(&g, Vec::new(), depth + 1)?);
+                out.extend(self.scan_queues(&g, Vec::new(), depth + 1, mode)?);
             }
         }
         out.sort_unstable();
         out.dedup();
         Some(out)
     }
+}
+
+/// What a scan of a function looks for: a queue's `Get` (a worker) or its
+/// `Add`s (a handler feeding it).
+#[derive(Clone, Copy, PartialEq)]
+enum Scan {
+    Get,
+    Add,
 }
 
 /// Whether a body starts goroutines (`go …`, `group.Go(…)`) outside its
