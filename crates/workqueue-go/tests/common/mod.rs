@@ -3,6 +3,8 @@
 
 #![allow(dead_code)] // (each test file uses what it needs)
 
+pub mod reading;
+
 use workqueue_core::{LimiterConfig, MILLISECOND, SECOND};
 
 /// The files of `tests/fixtures/{dir}`, by name, in order.
