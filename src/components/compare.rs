@@ -167,8 +167,16 @@ pub fn compare(props: &CompareProps) -> Html {
             let ratio = web_sys::window()
                 .map_or(1.0, |w| w.device_pixel_ratio())
                 .clamp(1.0, 3.0);
+            // In a room the page is zoomed to the screen: the plots are
+            // drawn at that scale (crisp), their words at the room's type
+            // floor (16 px at 768 lines), not the desktop's 12 px.
+            let room = room_zoom();
+            let ratio = ratio * room.unwrap_or(1.0);
             let mut theme = super::charts::theme();
             theme.titles = true;
+            if room.is_some() {
+                theme.font_px = theme.font_px.max(16);
+            }
             for (i, node) in canvases.iter().enumerate() {
                 let Some(c) = node.cast::<web_sys::HtmlCanvasElement>() else {
                     continue;
@@ -366,4 +374,26 @@ mod tests {
             plot.reached
         );
     }
+}
+
+/// The room's zoom (`--room` on `body.room`), where the page is a room.
+fn room_zoom() -> Option<f64> {
+    let w = web_sys::window()?;
+    let body = w.document()?.body()?;
+    if !body.class_list().contains("room") {
+        return None;
+    }
+    let zoom = w
+        .get_computed_style(&body)
+        .ok()??
+        .get_property_value("--room")
+        .ok()?;
+    Some(
+        zoom.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|z| *z > 0.0)
+            .unwrap_or(1.0)
+            .clamp(0.25, 4.0),
+    )
 }

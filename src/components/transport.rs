@@ -112,7 +112,7 @@ pub fn transport(props: &TransportProps) -> Html {
             </div>
             <div class="timeline">
                 <input type="range" min="0" max={horizon.as_nanos().to_string()} step="1" value={now.as_nanos().to_string()}
-                    oninput={on_seek} aria-label="Timeline: drag to rewind" />
+                    oninput={on_seek} aria-label="Timeline: drag to rewind" data-scrub="" />
                 <span class="timeline-end">{ format::clock(state.horizon) }</span>
             </div>
             <p class="shortcuts" aria-label="Keyboard shortcuts">

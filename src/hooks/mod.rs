@@ -303,7 +303,13 @@ pub fn use_keyboard(dispatch: Dispatcher, room: bool) {
                     "." => !after_a_digit(),
                     _ => false,
                 };
-            if blank_key {
+            // On the timeline's slider ← and → step by event as everywhere
+            // else (the slider itself would move a nanosecond a press).
+            let scrub = matches!(key.as_str(), "ArrowLeft" | "ArrowRight")
+                && e.target()
+                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                    .is_some_and(|el| el.has_attribute("data-scrub"));
+            if blank_key || scrub {
                 e.prevent_default();
             } else if typing_in_a_field(&e) && !clicker {
                 return;

@@ -174,12 +174,26 @@ fn question_view(lesson: &Lesson, step: usize, q: &Question) -> QuestionView {
 /// their words but lead nowhere: the page may show the result as it is.
 pub fn prose(source: &str) -> String {
     use pulldown_cmark::{html, CowStr, Event, Parser, Tag, TagEnd};
-    let events = Parser::new(source).filter_map(|event| match event {
-        Event::Html(t) | Event::InlineHtml(t) => Some(Event::Text(t)),
-        Event::Start(Tag::Link { .. } | Tag::Image { .. }) => None,
-        Event::End(TagEnd::Link | TagEnd::Image) => None,
-        Event::FootnoteReference(t) => Some(Event::Text(CowStr::from(format!("[{t}]")))),
-        other => Some(other),
+    let events = Parser::new(source).flat_map(|event| match event {
+        Event::Html(t) | Event::InlineHtml(t) => vec![Event::Text(t)],
+        Event::Start(Tag::Link { .. } | Tag::Image { .. }) => vec![],
+        Event::End(TagEnd::Link | TagEnd::Image) => vec![],
+        Event::FootnoteReference(t) => vec![Event::Text(CowStr::from(format!("[{t}]")))],
+        // A long Go or metric name breaks after its underscores on a narrow
+        // panel, never inside a word (its parts are text: the writer
+        // escapes them; only the <wbr> between them is markup).
+        Event::Code(t) if t.contains('_') => {
+            let mut out = vec![Event::InlineHtml("<code>".into())];
+            for (i, part) in t.split_inclusive('_').enumerate() {
+                if i > 0 {
+                    out.push(Event::InlineHtml("<wbr>".into()));
+                }
+                out.push(Event::Text(CowStr::from(part.to_string())));
+            }
+            out.push(Event::InlineHtml("</code>".into()));
+            out
+        }
+        other => vec![other],
     });
     let mut out = String::new();
     html::push_html(&mut out, events);
@@ -195,6 +209,11 @@ mod tests {
         let html = prose("Hello *there* `x` <b>bold</b>\n\n- one\n- **two**\n\n> quoted\n");
         assert!(html.contains("<em>there</em>"), "{html}");
         assert!(html.contains("<code>x</code>"), "{html}");
+        let code = prose("see `reconcile_timeouts_total<i>`");
+        assert!(
+            code.contains("<code>reconcile_<wbr>timeouts_<wbr>total&lt;i&gt;</code>"),
+            "{code}"
+        );
         assert!(html.contains("&lt;b&gt;bold&lt;/b&gt;"), "{html}");
         assert!(!html.contains("<b>"), "{html}");
         assert!(html.contains("<li><strong>two</strong></li>"), "{html}");
