@@ -300,6 +300,28 @@ fn step_of(p: &Points, t: f64) -> f64 {
         .unwrap_or(0.1)
 }
 
+/// The room's zoom (`--room` on `body.room`), where the page is a room.
+fn room_zoom() -> Option<f64> {
+    let w = web_sys::window()?;
+    let body = w.document()?.body()?;
+    if !body.class_list().contains("room") {
+        return None;
+    }
+    let zoom = w
+        .get_computed_style(&body)
+        .ok()??
+        .get_property_value("--room")
+        .ok()?;
+    Some(
+        zoom.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|z| *z > 0.0)
+            .unwrap_or(1.0)
+            .clamp(0.25, 4.0),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use workqueue_core::{Input, Scenario};
@@ -374,26 +396,4 @@ mod tests {
             plot.reached
         );
     }
-}
-
-/// The room's zoom (`--room` on `body.room`), where the page is a room.
-fn room_zoom() -> Option<f64> {
-    let w = web_sys::window()?;
-    let body = w.document()?.body()?;
-    if !body.class_list().contains("room") {
-        return None;
-    }
-    let zoom = w
-        .get_computed_style(&body)
-        .ok()??
-        .get_property_value("--room")
-        .ok()?;
-    Some(
-        zoom.trim()
-            .parse::<f64>()
-            .ok()
-            .filter(|z| *z > 0.0)
-            .unwrap_or(1.0)
-            .clamp(0.25, 4.0),
-    )
 }
