@@ -238,3 +238,30 @@ test('a counting question\'s count is on the stage: "?" until the guess, the ans
   }
   await context.close();
 });
+
+// A trainer who dragged the timeline and left the focus on it still steps
+// the scene by event with ← and →, and → comes back to where it was.
+test('← and → on a focused timeline slider step by event, exact both ways', async () => {
+  const { page, context } = await workshopPage(browser, url, { width: 1280, height: 720 });
+  await page.goto(`${url}/?workshop=1&lesson=backoff&step=1`);
+  await page.waitForSelector('[data-testid="lesson-next"]');
+  for (let i = 0; i < 30; i++) {
+    const press = await page.getAttribute('[data-testid="lesson-next"]', 'data-press');
+    if (press === 'moved') break;
+    if (press !== 'dwelling') await page.keyboard.press('PageDown');
+    await page.waitForTimeout(400);
+  }
+  const now = () => page.evaluate(() => BigInt(document.querySelector('[data-stage]').dataset.now).toString());
+  const end = await now();
+  await page.focus('[data-scrub]');
+  const back = [];
+  for (let i = 0; i < 3; i++) { await page.keyboard.press('ArrowLeft'); await page.waitForTimeout(200); back.push(await now()); }
+  // Each press lands on an earlier event, a millisecond or more apart (the
+  // slider alone would have moved a nanosecond).
+  for (const [a, b] of [[end, back[0]], [back[0], back[1]], [back[1], back[2]]]) {
+    assert.ok(BigInt(a) - BigInt(b) >= 1000000n, `${a} → ${b}`);
+  }
+  for (let i = 0; i < 3; i++) { await page.keyboard.press('ArrowRight'); await page.waitForTimeout(200); }
+  assert.equal(await now(), end, '→ comes back to where the scene had stopped');
+  await context.close();
+});
