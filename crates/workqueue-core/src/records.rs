@@ -105,12 +105,34 @@ pub struct Converge {
     pub first_added: Option<Instant>,
     /// When a reconcile of the key last succeeded.
     pub last_success: Option<Instant>,
+    /// The success that ended the key's last run of failures (or its first
+    /// success, if it never failed): where it converged. A later success
+    /// (a resync, a watch event) does not move it; a later failure clears
+    /// it until the next success.
+    #[serde(skip)]
+    pub settled: Option<Instant>,
+    #[serde(skip)]
+    failed_since: bool,
 }
 
 impl Converge {
-    /// How long the key took to converge, once it has succeeded.
+    /// How long the key took to converge, once it has succeeded (and not
+    /// failed since).
     pub fn took(&self) -> Option<Duration> {
-        Some(self.last_success? - self.first_added?)
+        Some(self.settled? - self.first_added?)
+    }
+
+    pub(crate) fn succeeded(&mut self, now: Instant) {
+        self.last_success = Some(now);
+        if self.settled.is_none() || self.failed_since {
+            self.settled = Some(now);
+            self.failed_since = false;
+        }
+    }
+
+    pub(crate) fn failed(&mut self) {
+        self.failed_since = true;
+        self.settled = None;
     }
 }
 

@@ -164,11 +164,21 @@ impl Summary {
                 }
             }
         }
+        // Once every key (but those given up) has converged: the latest of
+        // their convergences. A resync's or a watch event's later success
+        // does not move it; a key failing again holds it back.
         let last_converged_at = run
             .controllers()
-            .map(|(_, c)| c.converged_at())
+            .map(|(_, c)| {
+                let ids = (0..c.queue().keys().len()).map(|i| ItemId(i as u32));
+                ids.filter(|id| !c.item(*id).gave_up)
+                    .map(|id| c.item(id).converge.settled)
+                    .try_fold(None, |latest: Option<Instant>, t| {
+                        Some(latest.max(Some(t?)))
+                    })
+            })
             .collect::<Option<Vec<_>>>()
-            .and_then(|all| all.into_iter().max());
+            .and_then(|all| all.into_iter().flatten().max());
         // Rates over the time there was work: a run that converged in 10 s
         // and idled for ten minutes ran at its 10 s rate.
         let span = last_converged_at

@@ -456,3 +456,37 @@ fn requests_reserved_ahead_land_where_they_are_sent_after_a_compaction() {
         "{widget:?}"
     );
 }
+
+/// A key converges where its last run of failures ends: three failures
+/// (5ms, 10ms, 20ms of backoff, reconciles of 0s) end with a success at
+/// 35ms. The informer's resync every minute reconciles it again, and
+/// succeeds: that moves neither its time to converge nor the run's last
+/// convergence (they read 2m before, the resync's round).
+#[test]
+fn a_resync_s_later_success_is_not_where_a_key_converged() {
+    let mut s = one(Script::FailThenSucceed { failures: 3 }, BACKOFF);
+    let c = s.first_mut();
+    c.controller.reconcile_ns = Duration::ZERO;
+    c.sources.push(Source::AddMany {
+        prefix: "k-".into(),
+        count: 1,
+        at_ns: Duration::ZERO,
+        script: None,
+    });
+    c.sources.push(Source::Resync {
+        period_ns: 60 * SECOND,
+    });
+    let mut m = Manager::new(&s).unwrap();
+    m.run_until(Instant::T0 + 130 * SECOND);
+    assert_eq!(
+        m.controller(0)
+            .unwrap()
+            .item(workqueue_core::ItemId(0))
+            .reconciles,
+        6
+    );
+    let sum = Summary::of(&m);
+    let converge = sum.time_to_converge.expect("the key converged");
+    assert_eq!(converge.max, 35 * MILLISECOND);
+    assert_eq!(sum.last_converged_at, Some(Instant::T0 + 35 * MILLISECOND));
+}

@@ -184,11 +184,13 @@ pub fn main(args: &[String]) -> ExitCode {
     println!("workqueue_depth         {}", m.workqueue_depth);
     for (name, c) in manager.controllers() {
         let cm = c.metrics_snapshot();
-        let converged = c
+        // (The last success with nothing left to do: a resync's round moves
+        // it; the summary's "last converged" is where keys converged.)
+        let quiet = c
             .converged_at()
             .map_or_else(|| "no".to_string(), |t| format_go_duration(t.since_t0()));
         println!(
-            "controller {} reconciles={} errors={} requeues={} converged={converged}",
+            "controller {} reconciles={} errors={} requeues={} quiet={quiet}",
             shown(name),
             c.inner_reconciles(),
             cm.controller.reconcile_errors_total,

@@ -286,6 +286,7 @@ impl Simulation {
             info.reconciles += inner_ran as u64;
             if decision.label == ResultLabel::Error {
                 info.errors += 1;
+                info.converge.failed();
             }
             if decision.terminal {
                 info.gave_up = true;
@@ -297,7 +298,7 @@ impl Simulation {
         *ran = ran.saturating_add(inner_ran as u32);
         if inner_ran && decision.label == ResultLabel::Success {
             self.totals.last_success_at = Some(now);
-            self.items.get_mut(item).converge.last_success = Some(now);
+            self.items.get_mut(item).converge.succeeded(now);
         }
         self.push_log(SimEvent::ReconcileEnd {
             worker: w as u32,
