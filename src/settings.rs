@@ -445,7 +445,11 @@ impl Settings {
     /// gets): client-go's max-of on the client-go queue, per-item 5ms–1000s
     /// on the priority queue.
     fn has_default_limiter(&self) -> bool {
-        let defaults = self.get(Field::Base) == "5ms" && self.get(Field::Max) == "1000s";
+        // (By value: a scenario read back writes 1000s as 16m40s.)
+        let is = |f: Field, ms: i64| {
+            parse_go_duration(self.get(f).trim()).ok() == Some(Duration::from_nanos(ms * 1_000_000))
+        };
+        let defaults = is(Field::Base, 5) && is(Field::Max, 1_000_000);
         match self.queue {
             QueueKind::ClientGo => {
                 self.preset == Preset::ClientGoDefault

@@ -280,3 +280,19 @@ fn a_programs_own_max_of_is_named_by_its_figures_not_default() {
         "client-go default (max-of)"
     );
 }
+
+/// client-go's default limiter read back from a file (which writes 1000s
+/// as 16m40s) is still the queue's default: the version switch puts the
+/// other version's default in its place.
+#[test]
+fn the_default_limiter_is_known_by_value_not_by_spelling() {
+    let mut form = Settings::from_scenario(&Scenario::new("read back"));
+    form.queue = QueueKind::ClientGo;
+    form.preset = Preset::ClientGoDefault;
+    form.set(Field::Base, "5ms".into());
+    form.set(Field::Max, "16m40s".into());
+    form.set(Field::Qps, "10".into());
+    form.set(Field::Burst, "100".into());
+    let switched = form.for_queue(QueueKind::Priority);
+    assert_eq!(switched.preset, Preset::PerItem, "16m40s is 1000s");
+}
