@@ -20,12 +20,16 @@ const { devices } = createRequire(import.meta.url)('playwright-core');
 
 let browser;
 before(async () => { browser = await launch(); });
-after(async () => { await browser?.close(); });
+// Every server this file starts is closed when it ends, however a test
+// ended (an open one keeps the test runner waiting for ever).
+const servers = [];
+const serveHere = async (...args) => { const s = await serve(...args); servers.push(s.server); return s; };
+after(async () => { await browser?.close(); for (const s of servers) { s.close(); s.closeAllConnections?.(); } });
 
 const README = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
 
 test('the README gives the snippet the Embed dialog gives, and the demo post uses it', async () => {
-  const { server, url } = await serve();
+  const { server, url } = await serveHere();
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   await page.goto(`${url}/?lesson=backoff&step=1`);
@@ -50,7 +54,7 @@ test('the README gives the snippet the Embed dialog gives, and the demo post use
 // of playwright-core's list, a common one, the widest, a tablet, and a
 // 700 px blog column. See reading.mjs for what each view is held to.
 test('every step embedded where it is read (phones, a tablet, a blog column): readable, nothing cut, nothing shifts', async () => {
-  const { server, url } = await serve();
+  const { server, url } = await serveHere();
   const phones = deviceViewports(devices).filter((v) => v.width < 600);
   const pick = (w) => phones.find((v) => v.width === w);
   const narrowest = phones[0], widest = phones[phones.length - 1];
@@ -62,21 +66,30 @@ test('every step embedded where it is read (phones, a tablet, a blog column): re
     ['a blog column', { width: 700, height: 640 }, false],
   ];
   const t0 = Date.now();
-  const results = await Promise.all(frames.map(async ([name, viewport, touch]) => {
-    const context = await browser.newContext({ viewport, hasTouch: touch });
-    const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    const { faults, views } = await walk(page, url, viewport);
-    await context.close();
-    return { name, viewport, faults, views, errors };
-  }));
-  for (const r of results) console.log(`${r.name} (frame ${r.viewport.width}x${r.viewport.height}): ${r.views} views, ${r.faults.length} faults`);
-  console.log(`walks took ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  for (const r of results) assert.ok(r.views >= 60, `${r.name}: ${r.views} views`);
-  assert.deepEqual(results.flatMap((r) => r.faults), []);
-  assert.deepEqual(results.flatMap((r) => r.errors), []);
-  server.close();
+  // (The server is closed however the test ends: an open one would keep
+  // the test runner waiting for ever after a failure.)
+  try {
+    const results = await Promise.all(frames.map(async ([name, viewport, touch]) => {
+      const context = await browser.newContext({ viewport, hasTouch: touch });
+      try {
+        const page = await context.newPage();
+        const errors = [];
+        page.on('pageerror', (e) => errors.push(String(e)));
+        const { faults, views } = await walk(page, url, viewport);
+        return { name, viewport, faults, views, errors };
+      } finally {
+        await context.close();
+      }
+    }));
+    for (const r of results) console.log(`${r.name} (frame ${r.viewport.width}x${r.viewport.height}): ${r.views} views, ${r.faults.length} faults`);
+    console.log(`walks took ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    for (const r of results) assert.ok(r.views >= 60, `${r.name}: ${r.views} views`);
+    assert.deepEqual(results.flatMap((r) => r.faults), []);
+    assert.deepEqual(results.flatMap((r) => r.errors), []);
+  } finally {
+    server.close();
+    server.closeAllConnections?.();
+  }
 });
 
 // The post's paragraphs, where they sit in the document (not the window).
@@ -86,7 +99,7 @@ for (const prefix of ['', '/playground']) {
   for (const viewport of [{ width: 360, height: 640, touch: true }, { width: 768, height: 1024, touch: false }]) {
     test(`a post with two embeds${prefix ? ' under ' + prefix + '/' : ' at /'}, read at ${viewport.width}x${viewport.height} on a slow link`, async () => {
       const shape = { latency: 150, rate: 200 * 1000 };
-      const { server, url } = await serve(undefined, { gzip: true, prefix, shape });
+      const { server, url } = await serveHere(undefined, { gzip: true, prefix, shape });
       const context = await browser.newContext({ viewport, hasTouch: viewport.touch, isMobile: viewport.touch });
       const page = await context.newPage();
       const errors = [];
