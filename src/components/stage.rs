@@ -60,6 +60,8 @@ pub struct StageProps {
     pub switch: QueueSwitchProps,
     /// The count the step's question asks about.
     pub tally: Option<TallyShown>,
+    /// A lesson is open (its steps keep the count's row).
+    pub lesson: bool,
     pub dispatch: Dispatcher,
 }
 
@@ -108,6 +110,7 @@ impl StageProps {
             now: state.now(),
             switch: QueueSwitchProps::of(state, dispatch.clone()),
             tally: state.tally_shown(),
+            lesson: state.lesson.is_some(),
             dispatch,
         }
     }
@@ -244,7 +247,14 @@ pub fn stage(props: &StageProps) -> Html {
         <section class="stage" id="stage" tabindex="-1" aria-label="The stage: sources, queue, workers, waiting heap and bucket" data-stage="" data-queue={if priority_queue { "priority" } else { "client_go" }} data-asks={view.asks.then_some("")} data-now={props.now.as_nanos().to_string()}>
             <div class="stage-top">
                 <QueueSwitch ..props.switch.clone() />
-                { props.tally.as_ref().map(tally).unwrap_or_default() }
+                // (In a lesson the count's row is always there, empty where
+                // the step counts nothing: a step entered by a kept press
+                // moves no lane when its count comes or goes.)
+                { match (&props.tally, props.lesson) {
+                    (Some(t), _) => html! { <div class="tally-row">{ tally(t) }</div> },
+                    (None, true) => html! { <div class="tally-row" aria-hidden="true"><p class="tally" style="visibility: hidden"><span class="tally-label">{"\u{a0}"}</span><strong>{"?"}</strong></p></div> },
+                    (None, false) => html! {},
+                } }
             </div>
             <div class={lane(Lane::Sources)} data-lane="sources" data-testid="sources">
                 <h3>{"Sources"}</h3>
