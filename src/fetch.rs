@@ -5,7 +5,8 @@
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::state::{Action, Notice};
+use crate::notice::Notice;
+use crate::state::Action;
 
 /// `path` resolved the way the browser will fetch it (the URL standard's
 /// parser, which drops tabs, newlines and leading control characters and

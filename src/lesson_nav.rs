@@ -6,12 +6,13 @@ use crate::share::Shared;
 use workqueue_core::WorkerState;
 use workqueue_core::{Input, Instant, Outcome, ResultLabel, Scenario};
 
+use crate::lesson_state::{LessonState, Press, PressFrom, MIN_DWELL_MS};
 use crate::lessons;
+use crate::notice::Notice;
 use crate::settings::Settings;
-use crate::state::{Notice, Playground};
+use crate::state::Playground;
 use crate::timeline::Timeline;
 
-pub use crate::lesson_state::{LessonState, Press, PressFrom, DOUBLE_PRESS_MS, MIN_DWELL_MS};
 use crate::lesson_state::{ReadLesson, StepShown, TallyShown};
 
 impl Playground {
@@ -295,7 +296,7 @@ impl Playground {
     }
 
     /// Does what [`Playground::next_press`] says, and returns it. A press
-    /// within [`DOUBLE_PRESS_MS`] of the one before does nothing.
+    /// within [`DOUBLE_PRESS_MS`](crate::lesson_state::DOUBLE_PRESS_MS) of the one before does nothing.
     pub fn clicker_next(&mut self, now_ms: f64) -> Press {
         if self.lesson.as_mut().is_some_and(|l| l.double_press(now_ms)) {
             return Press::Dwelling;

@@ -13,7 +13,8 @@ use workqueue_lessons::view::{Reply, Request};
 use yew::Callback;
 
 use crate::lessons::Refusal;
-use crate::state::{Action, GoImport, Notice};
+use crate::notice::Notice;
+use crate::state::{Action, GoImport};
 use workqueue_core::Scenario;
 
 /// What the worker was asked, by sequence number: for a reply to say it

@@ -43,7 +43,8 @@ use components::toolbar::Toolbar;
 use components::transport::{Transport, TransportView};
 use components::welcome::Welcome;
 use lesson_worker::LessonWorker;
-use state::{Action, Notice, NoticeKind, Playground};
+use notice::{Notice, NoticeKind};
+use state::{Action, Playground};
 
 /// A panic is a bug: log it to the console (tests fail on console errors) and
 /// tell the person at the page what to do, instead of freezing silently.

@@ -3,11 +3,12 @@
 //! says why; a refused lesson parameter adds its own notice beside it.
 
 use crate::lesson_state::LessonState;
-pub use crate::lesson_state::PendingLesson;
+use crate::lesson_state::PendingLesson;
 use crate::lessons;
+use crate::notice::Notice;
 use crate::settings::Settings;
 use crate::share::{self, Shared};
-use crate::state::{Mode, Notice, Playground};
+use crate::state::{Mode, Playground};
 use crate::timeline::Timeline;
 
 impl Playground {

@@ -16,7 +16,7 @@ use workqueue_core::Instant;
 
 use crate::share::{self, Shared};
 use crate::state::{Action, Playground};
-pub use crate::workshop::*;
+use crate::workshop::{Clock, LessonUi, Mirror, Remote};
 
 impl Remote {
     /// What an audience window sends instead of doing `action` itself;

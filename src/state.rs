@@ -13,6 +13,7 @@ use workqueue_lessons::view::{Figure, LessonView};
 
 use crate::lesson_state::LessonState;
 use crate::lessons::Refusal;
+use crate::notice::Notice;
 use crate::pacing::{self, Cue, Pacing};
 use crate::provider::Provider;
 use crate::settings::Settings;
@@ -22,8 +23,6 @@ use crate::timeline::Timeline;
 /// Longest real time one tick may account for (a hidden tab's throttled
 /// timer must not become a leap).
 pub const MAX_TICK_MS: f64 = 250.0;
-
-pub use crate::notice::{Notice, NoticeKind};
 
 pub enum Action {
     /// Real time passed (ms); advances virtual time when playing.

@@ -6,11 +6,11 @@
 
 use workqueue_core::{Input, Instant, QueueKind, Scenario};
 
+use crate::headline::{Headline, SideBySide};
+use crate::notice::Notice;
 use crate::settings::{field_errors, Settings};
-use crate::state::{Notice, Playground};
+use crate::state::Playground;
 use crate::timeline::Timeline;
-
-pub use crate::headline::{Headline, SideBySide};
 
 impl Playground {
     /// The same run on `queue`: the settings for that queue, the recorded

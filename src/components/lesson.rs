@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use super::event_value;
 use crate::hooks::now_ms;
-use crate::lesson_nav::{LessonState, Press};
+use crate::lesson_state::{LessonState, Press};
 use crate::lesson_state::{Opening, StepShown};
 use crate::lesson_worker::LessonWorker;
 use crate::lessons::{self, Refusal};

@@ -7,8 +7,8 @@
 
 use yew::prelude::*;
 
-use crate::lesson_nav::{LessonState, Press, PressFrom};
 use crate::lesson_state::ReadLesson;
+use crate::lesson_state::{LessonState, Press, PressFrom};
 use crate::state::{Action, Playground};
 use crate::store::Dispatcher;
 

@@ -10,8 +10,9 @@ use super::download::download;
 use super::event_value;
 use crate::lesson_worker::LessonWorker;
 use crate::lessons::{self, Library};
+use crate::notice::{Notice, NoticeKind};
 use crate::share::{self, Shared};
-use crate::state::{Action, GoImport, Notice, NoticeKind};
+use crate::state::{Action, GoImport};
 
 #[derive(Clone, Copy, PartialEq)]
 enum Dialog {

@@ -9,9 +9,9 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::presenter::{self, Message, Role};
 use crate::state::Action;
 use crate::store::PlaygroundContext;
+use crate::workshop::{self, Message, Role};
 
 /// How often the presenter's window says the instant while it plays (ms).
 const CLOCK_MS: u32 = 100;
@@ -76,7 +76,7 @@ pub fn use_workshop_link(context: &PlaygroundContext) {
 
 fn post(channel: Option<&web_sys::BroadcastChannel>, m: &Message) {
     if let Some(c) = channel {
-        let _ = c.post_message(&presenter::encode(m).into());
+        let _ = c.post_message(&workshop::encode(m).into());
     }
 }
 
@@ -106,8 +106,7 @@ impl Link {
         let search = location.search().ok()?;
         let room = crate::open::room_of(&search).unwrap_or_else(|| "1".into());
         let path = location.pathname().ok()?;
-        let channel =
-            web_sys::BroadcastChannel::new(&presenter::channel_name(&path, &room)).ok()?;
+        let channel = web_sys::BroadcastChannel::new(&workshop::channel_name(&path, &room)).ok()?;
         // A reloaded presenter's window listens first: an audience window
         // holds the step, the predictions and the instant it had.
         let adopting = role == Role::Presenter && crate::session::is_reload();
@@ -115,7 +114,7 @@ impl Link {
         let on_message = {
             let (channel, speaking, mirror) = (channel.clone(), speaking.clone(), mirror.clone());
             Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-                let Some(m) = e.data().as_string().and_then(|t| presenter::decode(&t)) else {
+                let Some(m) = e.data().as_string().and_then(|t| workshop::decode(&t)) else {
                     return;
                 };
                 match (role, m) {

@@ -1,4 +1,4 @@
-use crate::lesson_nav::Press;
+use crate::lesson_state::Press;
 use crate::lessons;
 use crate::state::{Action, Playground};
 
@@ -62,7 +62,7 @@ fn a_revealed_answer_never_shifts_and_back_keeps_predictions() {
 /// and carried out once the dwell is over, never before, and only once.
 #[test]
 fn a_press_during_the_dwell_moves_on_when_the_dwell_ends() {
-    use crate::lesson_nav::MIN_DWELL_MS;
+    use crate::lesson_state::MIN_DWELL_MS;
     for link in [
         "?workshop=1&lesson=backoff&step=1",
         "?workshop=1&lesson=herd&step=2",
@@ -115,7 +115,7 @@ fn a_press_during_the_dwell_moves_on_when_the_dwell_ends() {
 
 #[test]
 fn a_clicker_alone_walks_through_lessons() {
-    use crate::lesson_nav::MIN_DWELL_MS;
+    use crate::lesson_state::MIN_DWELL_MS;
     let mut p = Playground::from_url("?workshop=1&lesson=backoff&step=1", "");
     let start = p.lesson.as_ref().map(|l| l.index).unwrap();
     let mut t = 0.0;
@@ -471,7 +471,7 @@ fn the_hint_to_predict_goes_when_the_answer_is_revealed() {
 /// one [`Playground::press_from`]: the same as asking the state each time.
 #[test]
 fn the_press_from_an_instant_is_the_press_at_each_later_one() {
-    use crate::lesson_nav::MIN_DWELL_MS;
+    use crate::lesson_state::MIN_DWELL_MS;
     for link in [
         "?workshop=1&lesson=backoff&step=1",
         "?embed=1&lesson=sets&step=1",

@@ -1,4 +1,5 @@
 use super::*;
+use crate::notice::NoticeKind;
 use crate::share;
 use workqueue_core::Instant;
 use workqueue_core::{Outcome, MILLISECOND};

@@ -9,8 +9,8 @@
 
 use serde::de::DeserializeOwned;
 
+use crate::scenario::bad;
 use crate::scenario::{Scenario, ScenarioError};
-use crate::validate::bad;
 
 /// Deserializes a whole JSON document, naming the field at fault.
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, ScenarioError> {
@@ -190,8 +190,8 @@ impl crate::scenario::Scenario {
     /// so that a document from another version is refused for that, not for
     /// a field it names differently; a version 1 document is upgraded.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        crate::scenario::document_version(text)?;
-        let s = from_str::<crate::scenario::ScenarioDoc>(text)?.into_scenario()?;
+        crate::scenario::doc::document_version(text)?;
+        let s = from_str::<crate::scenario::doc::ScenarioDoc>(text)?.into_scenario()?;
         s.validate()?;
         Ok(s)
     }

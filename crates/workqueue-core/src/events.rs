@@ -6,10 +6,10 @@ use serde::{Deserialize, Serialize};
 use crate::circuit::Transition;
 use crate::controller::{Decision, Gate, Outcome, Script};
 use crate::item::ItemId;
+use crate::queue_calls::{AddEffect, QueueEvent};
 use crate::scenario::ScenarioError;
 use crate::tagged::internally_tagged;
 use crate::time::{Duration, Instant};
-use crate::workqueue::{AddEffect, QueueEvent};
 
 /// Watch events remembered for the stage's particles.
 pub(crate) const ARRIVALS_KEPT: usize = 16;

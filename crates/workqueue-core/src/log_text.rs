@@ -6,11 +6,11 @@ use crate::circuit::Transition;
 use crate::controller::Gate;
 use crate::events::{LogEntry, SimEvent};
 use crate::item::ItemId;
-use crate::priority::Placed;
 use crate::queue::QueueKind;
+use crate::queue_calls::Placed;
+use crate::queue_calls::{AddEffect, AddWithOptsCall, AfterEffect, QueueEvent};
 use crate::sim::Simulation;
 use crate::time::{format_go_duration, Duration, WideInstant};
-use crate::workqueue::{AddEffect, AddWithOptsCall, AfterEffect, QueueEvent};
 
 impl Simulation {
     /// One log entry as the Go calls it stands for.

@@ -11,9 +11,10 @@
 //! by the next at the same instant, exactly as one shared Go object would
 //! be, and a run depends only on the scenario and its seed.
 
+use crate::events::{Input, SimError};
 use crate::rate::TokenBucket;
 use crate::scenario::{Scenario, ScenarioError};
-use crate::sim::{Input, SimError, Simulation};
+use crate::sim::Simulation;
 use crate::time::{Duration, Instant};
 
 /// Work units a controller spends per turn when several share an instant.

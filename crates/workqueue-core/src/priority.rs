@@ -22,9 +22,9 @@ use crate::time::{Duration, Instant, MILLISECOND, SECOND};
 use crate::waiting::{HeapEntry, IndexedHeap, Instant2w, ReadyAt};
 
 mod metrics;
-pub(crate) use metrics::PqMetrics;
+use metrics::PqMetrics;
 
-pub(crate) use crate::queue_calls::{AddOpts, Added, AlreadyShutDown, Placed, PqGot};
+use crate::queue_calls::{AddOpts, Added, AlreadyShutDown, Placed, PqGot};
 
 /// controller-runtime's `handler.LowPriority`: creates from the informer's
 /// initial list and resync updates are enqueued with it.

@@ -10,10 +10,11 @@ use serde::{Deserialize, Serialize};
 use crate::item::{Interner, ItemId};
 use crate::limiter::{Answer, AnswerKind, Limiter, LimiterConfig};
 use crate::metrics::Histogram;
-use crate::priority::{AddOpts, Placed, PqGot, PriorityQueue};
+use crate::priority::PriorityQueue;
+use crate::queue_calls::{AddEffect, AddOpts, AlreadyShutDown, Placed, PqGot, QueueEvent};
 use crate::time::{Duration, Instant, WideInstant};
 use crate::waiting::ReadyAt;
-use crate::workqueue::{AddEffect, Got, QueueEvent, QueueOptions, Workqueue};
+use crate::workqueue::{Got, QueueOptions, Workqueue};
 
 /// Which queue a controller runs on.
 #[derive(
@@ -270,7 +271,7 @@ impl ControllerQueue {
 
     /// `ShutDown()`. The priority queue refuses a second one (upstream
     /// panics: "close of closed channel").
-    pub fn shutdown(&mut self, now: Instant) -> Result<(), crate::priority::AlreadyShutDown> {
+    pub fn shutdown(&mut self, now: Instant) -> Result<(), AlreadyShutDown> {
         match self {
             ControllerQueue::ClientGo(q) => {
                 q.shutdown(now);

@@ -11,9 +11,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::events::Input;
 use crate::manager::Manager;
-use crate::scenario::{ItemSpec, Scenario, ScenarioDoc, ScenarioError, Source};
-use crate::sim::Input;
+use crate::scenario::doc::ScenarioDoc;
+use crate::scenario::{ItemSpec, Scenario, ScenarioError, Source};
 use crate::time::{format_go_duration, Instant};
 use crate::validate::{self, MAX_RUN};
 

@@ -16,7 +16,6 @@ use crate::time::{Duration, Instant, MILLISECOND, SECOND};
 /// (one controller's fields at the top level, or `controllers` beside them)
 /// are upgraded when read: see `ScenarioV1`.
 pub const SCENARIO_VERSION: u32 = 2;
-pub(crate) use crate::limits::MAX_ITEMS;
 
 /// A manager and its controllers: a single controller is a list of one.
 /// What the manager shares (Crossplane's global bucket, a bucket passed to
@@ -417,7 +416,6 @@ pub(crate) fn bad(field: impl Into<String>, reason: impl Into<String>) -> Scenar
 }
 
 pub(crate) mod doc;
-pub(crate) use doc::{document_version, ScenarioDoc};
 
 impl Scenario {
     /// An empty run of one controller with client-go's default limiter.

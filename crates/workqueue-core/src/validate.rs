@@ -39,7 +39,7 @@ pub use crossplane::crossplane;
 pub use inputs::{input, tape};
 
 pub use crate::limits::*;
-pub(crate) use crate::scenario::bad;
+use crate::scenario::bad;
 
 /// A duration in `[min, MAX_DELAY]` (`min` is 0 or 1ns).
 fn duration(field: &str, d: Duration, min: Duration) -> Result<(), ScenarioError> {

@@ -8,12 +8,13 @@
 use serde::Serialize;
 
 use crate::controller::Script;
+use crate::events::WorkerState;
 use crate::item::ItemId;
 use crate::queue::QueueKind;
+use crate::queue_calls::AddEffect;
 use crate::scenario::Source;
-use crate::sim::{Simulation, WorkerState};
+use crate::sim::Simulation;
 use crate::time::{Duration, Instant, WideInstant};
-use crate::workqueue::AddEffect;
 
 /// What happened to a watch event, in the stage's words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -241,13 +242,13 @@ pub struct KeyReport {
     /// limiter's answer to it, while the run still holds its details (see
     /// [`crate::DETAILED_KEYS`]).
     pub retries: u64,
-    pub last_retry: Option<crate::sim::Retry>,
+    pub last_retry: Option<crate::records::Retry>,
     pub answer: Option<crate::limiter::Answer>,
     /// What its latest result did, as Go calls (the log, from its
     /// `ReconcileEnd` to its `Done`).
     pub calls: Vec<String>,
     /// The latest requeues, newest first.
-    pub history: Vec<crate::sim::Retry>,
+    pub history: Vec<crate::records::Retry>,
     /// Why it waits, across levels.
     pub holding: Vec<Holder>,
 }
@@ -536,7 +537,7 @@ impl Simulation {
                         continue;
                     }
                     calls.push(self.describe(e));
-                    let done = matches!(&e.event, crate::sim::SimEvent::Queue(crate::QueueEvent::Done { item, .. }) if *item == id);
+                    let done = matches!(&e.event, crate::events::SimEvent::Queue(crate::QueueEvent::Done { item, .. }) if *item == id);
                     if done || calls.len() == CALLS_SHOWN {
                         break;
                     }

@@ -17,7 +17,7 @@ use crate::time::{Duration, Instant};
 use crate::waiting::{Insert, ReadyAt, WaitingHeap};
 
 use crate::queue_calls::limiter_calls;
-pub(crate) use crate::queue_calls::{AddEffect, AddWithOptsCall, AfterEffect, QueueEvent};
+use crate::queue_calls::{AddEffect, AfterEffect, QueueEvent};
 
 /// What `Get` returned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -20,14 +20,16 @@ use crate::controller::{
 };
 use crate::item::{ItemId, ItemMap};
 use crate::limiter::LimiterConfig;
-use crate::priority::{Placed, LOW_PRIORITY};
+use crate::limits::MAX_ITEMS;
+use crate::priority::LOW_PRIORITY;
 use crate::queue::{ControllerQueue, Handed, QueueKind};
+use crate::queue_calls::Placed;
+use crate::queue_calls::{AddEffect, AfterEffect, QueueEvent};
 use crate::rate::TokenBucket;
 use crate::rng::Rng;
-use crate::scenario::{ControllerSpec, Scenario, ScenarioError, Source, MAX_ITEMS};
+use crate::scenario::{ControllerSpec, Scenario, ScenarioError, Source};
 use crate::time::{after, format_go_duration, Duration, Instant, NANOSECOND, SECOND};
 use crate::validate;
-use crate::workqueue::{AddEffect, AfterEffect, QueueEvent};
 
 mod clock;
 mod inputs;
@@ -47,9 +49,9 @@ pub(crate) const MAX_PASSES_WITHOUT_PROGRESS: u64 = 1_000_000;
 /// Work units (keys added, items handed out, instants) one input may spend
 /// at once; what is left is carried out by the next `run_until_bounded`.
 pub(crate) const APPLY_BUDGET: u64 = 200_000;
-pub(crate) use crate::events::{Input, LogEntry, SimError, SimEvent, WorkerState};
-pub(crate) use crate::records::{Details, ItemInfo, KeyDetail, Retry};
-pub(crate) use crate::series::{Sample, Series, MAX_SAMPLES};
+use crate::events::{Input, LogEntry, SimError, SimEvent, WorkerState};
+use crate::records::{Details, ItemInfo, KeyDetail, Retry};
+use crate::series::{Sample, Series, MAX_SAMPLES};
 
 #[derive(Clone, Debug)]
 struct SourceState {

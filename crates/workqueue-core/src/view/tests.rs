@@ -1,9 +1,9 @@
 use super::*;
 use crate::controller::{Outcome, Script};
+use crate::events::Input;
 use crate::events::ARRIVALS_KEPT;
 use crate::limiter::LimiterConfig;
 use crate::scenario::Scenario;
-use crate::sim::Input;
 use crate::time::{Duration, Instant};
 use crate::time::{MILLISECOND, SECOND};
 

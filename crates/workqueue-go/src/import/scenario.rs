@@ -10,8 +10,8 @@ use workqueue_core::{
 };
 
 use super::{Client, Found, ImportError, Imported, Reader, OBJECTS};
+use crate::interp::record::ClientRec;
 use crate::interp::val::{Kind, Origin, V};
-use crate::interp::ClientRec;
 
 impl Reader<'_> {
     pub(super) fn scenario(mut self) -> Result<Imported, ImportError> {

@@ -25,7 +25,7 @@ mod flags;
 mod informers;
 mod k8s;
 mod outside;
-mod record;
+pub(crate) mod record;
 mod retries;
 mod runtime;
 pub(crate) mod scope;
@@ -33,7 +33,7 @@ mod stmt;
 pub(crate) mod val;
 mod workers;
 
-pub(crate) use record::{ClientRec, CtrlRec, ManagerRec};
+use record::{ClientRec, CtrlRec, ManagerRec};
 use scope::Scope;
 use val::{Obj, V};
 
