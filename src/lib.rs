@@ -3,6 +3,8 @@
 //! The UI is a thin view over the simulation: [`state`] holds the run and a
 //! reducer, [`components`] render parts of it, [`hooks`] connect the clock and
 //! the keyboard, and the charts come from the `workqueue-charts` crate.
+// What is `pub` is reachable from this root; the rest says `pub(crate)`.
+#![warn(unreachable_pub)]
 
 pub mod components;
 pub mod fetch;

@@ -12,7 +12,7 @@ use web_sys::{Element, HtmlElement};
 use yew::prelude::*;
 
 /// How long a glide lasts (ms): long enough to follow, short enough to keep up.
-pub const GLIDE_MS: f64 = 400.0;
+pub(super) const GLIDE_MS: f64 = 400.0;
 
 /// Where a key was laid out, and the glide it is making: the offset it
 /// started from and when (real ms).

@@ -4,6 +4,8 @@
 //!
 //! Inputs are plain data ([`Points`], [`Theme`]): the charts know nothing of
 //! the simulation, which keeps them cheap to test.
+// What is `pub` is reachable from this root; the rest says `pub(crate)`.
+#![warn(unreachable_pub)]
 
 pub mod backoff;
 pub mod bucket;
@@ -285,7 +287,7 @@ pub(crate) mod test_support {
     use plotters_svg::SVGBackend;
 
     /// Renders with `draw` into an SVG string.
-    pub fn svg(
+    pub(crate) fn svg(
         draw: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>) -> super::ChartResult,
     ) -> String {
         let mut out = String::new();

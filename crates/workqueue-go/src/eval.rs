@@ -6,7 +6,7 @@ use gosyn::ast::Expression;
 
 /// The last name of a selector or identifier: `workqueue.NewTypedMaxOfRateLimiter`
 /// gives `NewTypedMaxOfRateLimiter`; an instantiation `F[T]` gives `F`'s.
-pub fn name_of(e: &Expression) -> Option<&str> {
+pub(crate) fn name_of(e: &Expression) -> Option<&str> {
     match e {
         Expression::Ident(i) => Some(&i.name),
         Expression::Selector(s) => Some(&s.sel.name),
@@ -21,7 +21,7 @@ pub fn name_of(e: &Expression) -> Option<&str> {
 }
 
 /// `time.Second`'s package and name.
-pub fn qualified(e: &Expression) -> Option<(&str, &str)> {
+pub(crate) fn qualified(e: &Expression) -> Option<(&str, &str)> {
     match e {
         Expression::Selector(s) => match &*s.x {
             Expression::Ident(p) => Some((&p.name, &s.sel.name)),
@@ -32,7 +32,7 @@ pub fn qualified(e: &Expression) -> Option<(&str, &str)> {
 }
 
 /// A Go integer literal: decimal, `0x`, `0o`, `0b`, with `_` separators.
-pub fn parse_int(text: &str) -> Option<i64> {
+pub(crate) fn parse_int(text: &str) -> Option<i64> {
     let t = text.replace('_', "");
     let (digits, radix) = match t.get(..2) {
         Some("0x" | "0X") => (&t[2..], 16),
@@ -45,7 +45,7 @@ pub fn parse_int(text: &str) -> Option<i64> {
 }
 
 /// An expression as a person would name it in a note: `cfg.QPS`, `newLimiter`.
-pub fn describe(e: &Expression) -> String {
+pub(crate) fn describe(e: &Expression) -> String {
     match e {
         Expression::Ident(i) => i.name.clone(),
         Expression::Selector(s) => format!("{}.{}", describe(&s.x), s.sel.name),

@@ -13,7 +13,7 @@ use crate::literal::quote;
 /// Whether the scenario is a client-go program's: its controllers drain
 /// client-go's queue themselves (no manager's timeout, no Crossplane) and
 /// its client is a typed clientset's (one bucket, or one per group-version).
-pub fn is_client_go(s: &Scenario) -> bool {
+pub(crate) fn is_client_go(s: &Scenario) -> bool {
     s.crossplane.is_none()
         && s.shared_bucket.is_none()
         && match s.client {
@@ -70,7 +70,7 @@ func (c *controller) processNextItem(ctx context.Context) bool {
 ";
 
 /// The Go file that sets `s` up as a client-go program.
-pub fn go(s: &Scenario) -> String {
+pub(crate) fn go(s: &Scenario) -> String {
     let kinds = kind_types(s);
     let mut body = String::new();
     body += "\tcfg, err := clientcmd.BuildConfigFromFlags(\"\", \"\")\n\tif err != nil {\n\t\tpanic(err)\n\t}\n";

@@ -9,7 +9,7 @@ use workqueue_core::{format_go_duration, CrossplaneConfig, Scenario};
 use crate::go_text::float;
 
 /// The Helm values that run Crossplane core as `s` does.
-pub fn helm_values(s: &Scenario, cp: CrossplaneConfig) -> String {
+pub(crate) fn helm_values(s: &Scenario, cp: CrossplaneConfig) -> String {
     let b = cp.breaker_flags();
     let controllers = match s.controllers.len() {
         1 => "one XR controller".to_string(),

@@ -7,7 +7,7 @@ const CONTROLLER_RUNTIME: &str = "sigs.k8s.io/controller-runtime";
 
 /// controller-runtime as a go.mod has it.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Version {
+pub(crate) enum Version {
     /// `v0.N.x`, with the line (from 1) that says so.
     Minor { line: usize, minor: u32 },
     /// Replaced by a directory, or a version that names no release: the
@@ -27,7 +27,7 @@ fn minor_of(v: &str) -> Option<u32> {
 }
 
 /// controller-runtime's version in `gomod`, if it names controller-runtime.
-pub fn controller_runtime(gomod: &str) -> Option<Version> {
+pub(crate) fn controller_runtime(gomod: &str) -> Option<Version> {
     let mut required = None;
     let mut replaced = None;
     let mut block: Option<&str> = None;
@@ -85,7 +85,7 @@ pub fn controller_runtime(gomod: &str) -> Option<Version> {
 
 /// Which Crossplane a go.mod belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Crossplane {
+pub(crate) enum Crossplane {
     /// `module github.com/crossplane/crossplane/v2`: Crossplane core itself.
     Core { line: usize },
     /// A module requiring `github.com/crossplane/crossplane-runtime`: a
@@ -104,7 +104,7 @@ fn is_module(path: &str, base: &str) -> bool {
 }
 
 /// Crossplane core, or a program on crossplane-runtime, as `gomod` says.
-pub fn crossplane(gomod: &str) -> Option<Crossplane> {
+pub(crate) fn crossplane(gomod: &str) -> Option<Crossplane> {
     let mut runtime = None;
     let mut in_require = false;
     for (i, raw) in crate::paste::without_bom(gomod).lines().enumerate() {

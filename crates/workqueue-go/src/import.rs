@@ -81,7 +81,7 @@ pub enum ImportError {
 }
 
 /// Calls into packages not given that an error names at most.
-pub const MAX_NOT_GIVEN_SAID: usize = 10;
+pub(crate) const MAX_NOT_GIVEN_SAID: usize = 10;
 
 /// Reads `files` (name, text) into a scenario.
 pub fn import(files: &[(String, String)]) -> Result<Imported, ImportError> {

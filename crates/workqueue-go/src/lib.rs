@@ -5,6 +5,8 @@
 //! constants, variables, flags with their defaults, Go durations. Every value
 //! taken is listed with its file and line; everything met and not understood
 //! is listed too, never guessed.
+// What is `pub` is reachable from this root; the rest says `pub(crate)`.
+#![warn(unreachable_pub)]
 
 pub mod assume;
 mod eval;

@@ -9,7 +9,7 @@ use workqueue_core::Duration;
 use crate::value::Value;
 
 /// `ns` nanoseconds as a `time.Duration`, when an int64 holds it.
-pub fn duration(ns: f64) -> Result<Duration, String> {
+pub(crate) fn duration(ns: f64) -> Result<Duration, String> {
     let r = ns.round();
     // i64::MAX as f64 rounds up to 2^63, which does not fit: strictly less.
     if r.is_finite() && r >= i64::MIN as f64 && r < i64::MAX as f64 {
@@ -23,7 +23,7 @@ pub fn duration(ns: f64) -> Result<Duration, String> {
 
 /// `x` as a whole number of type `T` (a count, a burst, a rate R), when it
 /// is one and `T` holds it; `what` names it in the reason.
-pub fn whole<T: TryFrom<i64>>(x: f64, what: &str) -> Result<T, String> {
+pub(crate) fn whole<T: TryFrom<i64>>(x: f64, what: &str) -> Result<T, String> {
     let out_of_range = || format!("{what} {x} is out of range");
     if !x.is_finite() || x < i64::MIN as f64 || x >= i64::MAX as f64 {
         return Err(out_of_range());
@@ -32,7 +32,7 @@ pub fn whole<T: TryFrom<i64>>(x: f64, what: &str) -> Result<T, String> {
 }
 
 /// A unary operator: `&x`, `*x` (a flag's pointer: its value) and `-x`.
-pub fn unary(op: Operator, v: Value) -> Value {
+pub(crate) fn unary(op: Operator, v: Value) -> Value {
     match (op, v) {
         (Operator::And | Operator::Star, v) => v,
         (Operator::Add, v @ (Value::Num(_) | Value::Dur(_))) => v,
@@ -47,7 +47,7 @@ pub fn unary(op: Operator, v: Value) -> Value {
 }
 
 /// A binary operator on numbers and durations.
-pub fn binary(op: Operator, x: Value, y: Value) -> Value {
+pub(crate) fn binary(op: Operator, x: Value, y: Value) -> Value {
     use Value::{Dur, Num};
     let dur = |r: Result<Duration, String>| r.map_or_else(Value::Unknown, Dur);
     let exact = |r: Option<i64>| match r {

@@ -6,10 +6,10 @@
 
 /// One piece: its text, and the line of the paste its text starts at,
 /// less one for a clause added.
-pub type Piece = (String, isize);
+pub(crate) type Piece = (String, isize);
 
 /// `text` without a leading byte order mark.
-pub fn without_bom(text: &str) -> &str {
+pub(crate) fn without_bom(text: &str) -> &str {
     text.strip_prefix('\u{feff}').unwrap_or(text)
 }
 
@@ -21,7 +21,7 @@ fn is_clause(line: &str, word: &str) -> bool {
 }
 
 /// Whether the first line that says something is a go.mod's `module`.
-pub fn is_go_mod(text: &str) -> bool {
+pub(crate) fn is_go_mod(text: &str) -> bool {
     without_bom(text)
         .lines()
         .map(str::trim)
@@ -81,7 +81,7 @@ fn code_line_starts(text: &str) -> Vec<bool> {
 }
 
 /// A pasted text as Go files (see the module's comment).
-pub fn pieces(text: &str) -> Vec<Piece> {
+pub(crate) fn pieces(text: &str) -> Vec<Piece> {
     let text = without_bom(text);
     let code = code_line_starts(text);
     let mut starts: Vec<usize> = text

@@ -3,7 +3,7 @@
 
 use gosyn::ast;
 
-pub struct Source {
+pub(crate) struct Source {
     pub name: String,
     pub file: ast::File,
     /// The position (in characters) where each line starts.
@@ -17,17 +17,17 @@ pub struct Source {
 /// recurse once per level, and a file from anyone must not exhaust the
 /// stack (1 MiB in the page's worker; the limit is tested in a debug build
 /// on a 1 MiB thread).
-pub const MAX_DEPTH: usize = 200;
+pub(crate) const MAX_DEPTH: usize = 200;
 /// What one bracket level counts in [`MAX_DEPTH`]: the parser goes through
 /// several functions for each.
-pub const BRACKET_WEIGHT: usize = 8;
+pub(crate) const BRACKET_WEIGHT: usize = 8;
 /// What a closed bracket still counts (`f(…)` is a node of the tree).
 const CLOSED_WEIGHT: usize = 1;
 
 impl Source {
     /// Parses `text` (whose first line is line `offset + 1` of its file),
     /// refusing a nesting deeper than [`MAX_DEPTH`] first.
-    pub fn parse(name: &str, text: &str, offset: isize) -> Result<Source, (usize, String)> {
+    pub(crate) fn parse(name: &str, text: &str, offset: isize) -> Result<Source, (usize, String)> {
         let starts: Vec<usize> = std::iter::once(0)
             .chain(
                 text.chars()
@@ -60,7 +60,7 @@ impl Source {
     }
 
     /// The line (from 1) of a position.
-    pub fn line(&self, pos: usize) -> usize {
+    pub(crate) fn line(&self, pos: usize) -> usize {
         (self.starts.partition_point(|s| *s <= pos).max(1) as isize + self.offset).max(1) as usize
     }
 }

@@ -6,7 +6,7 @@ use workqueue_core::{Duration, LimiterConfig};
 
 /// A value the set-up computes.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Value {
+pub(crate) enum Value {
     Num(f64),
     Dur(Duration),
     Str(String),
@@ -17,7 +17,7 @@ pub enum Value {
 /// Controller options as written (`controller.Options`, the manager's
 /// `config.Controller`, crossplane-runtime's `controller.Options`).
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Options {
+pub(crate) struct Options {
     pub workers: Option<u32>,
     pub limiter: Option<LimiterConfig>,
     /// Which limiter instance it is (one passed to two controllers is one

@@ -5,6 +5,8 @@
 //! scenario files' own schema, and questions from a small vocabulary of
 //! queries the core answers ([`query`]). The page, `wqsim lesson` and the
 //! tests read the same files through the same code.
+// What is `pub` is reachable from this root; the rest says `pub(crate)`.
+#![warn(unreachable_pub)]
 
 pub mod cost;
 pub mod layout;

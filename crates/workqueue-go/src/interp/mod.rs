@@ -38,11 +38,11 @@ use scope::Scope;
 use val::{Obj, V};
 
 /// Evaluation steps one import may take, all files together.
-pub const MAX_STEPS: u64 = 1_000_000;
+pub(crate) const MAX_STEPS: u64 = 1_000_000;
 /// How deep evaluation, statements and calls may nest together.
-pub const MAX_DEPTH: usize = 2 * crate::source::MAX_DEPTH;
+pub(crate) const MAX_DEPTH: usize = 2 * crate::source::MAX_DEPTH;
 /// How many times one loop runs at most.
-pub const MAX_ITERATIONS: usize = 4096;
+pub(crate) const MAX_ITERATIONS: usize = 4096;
 /// Objects one import may make (each is a step too; this bounds memory).
 const MAX_OBJECTS: usize = 200_000;
 /// How deep calls of the files' functions go.
