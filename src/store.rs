@@ -116,26 +116,39 @@ impl PlaygroundContext {
 
     /// The run alone, to read (see [`RunRef`]).
     pub fn run(&self) -> RunRef {
-        RunRef(self.clone())
+        RunRef {
+            run: self.read().timeline.rev(),
+            context: self.clone(),
+        }
     }
 }
 
 /// The run alone, read-only: for the panels that show a large part of it
 /// only while they are open (the charts, the log, the totals), which read
-/// it as they draw, through the core's views, and change nothing. A run
-/// that changed is a new value, so they draw again exactly then.
-#[derive(Clone, PartialEq)]
-pub struct RunRef(PlaygroundContext);
+/// it as they draw, through the core's views, and change nothing. Two are
+/// equal while the run's own revision is ([`crate::timeline::Timeline::rev`]):
+/// they draw again when the run changes, not when the rest of the page does.
+#[derive(Clone)]
+pub struct RunRef {
+    context: PlaygroundContext,
+    run: u64,
+}
+
+impl PartialEq for RunRef {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.context.store, &other.context.store) && self.run == other.run
+    }
+}
 
 impl RunRef {
     /// Reads the whole run (every controller).
     pub fn engine<R>(&self, f: impl FnOnce(&workqueue_core::Manager) -> R) -> R {
-        f(self.0.read().engine())
+        f(self.context.read().engine())
     }
 
     /// Reads the stage's controller.
     pub fn sim<R>(&self, f: impl FnOnce(&workqueue_core::Simulation) -> R) -> R {
-        f(self.0.read().sim())
+        f(self.context.read().sim())
     }
 }
 

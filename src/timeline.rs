@@ -39,6 +39,14 @@ pub const PAGE_MAX_KEYS: u64 = workqueue_lessons::cost::MAX_SCENE_KEYS;
 /// The controller a person's inputs go to (the stage's own).
 const INPUT_CONTROLLER: usize = 0;
 
+/// The next run revision: unique across every timeline of the page, so a
+/// new run never compares equal to the one it replaced.
+fn next_rev() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
 #[derive(Clone, Debug)]
 pub struct Timeline {
     scenario: Scenario,
@@ -62,6 +70,8 @@ pub struct Timeline {
     budget: u64,
     /// See [`Timeline::keys_planned`].
     keys_planned: u64,
+    /// See [`Timeline::rev`].
+    rev: u64,
 }
 
 impl Timeline {
@@ -81,6 +91,7 @@ impl Timeline {
             pending: None,
             budget: FRAME_BUDGET,
             keys_planned: scenario_keys,
+            rev: next_rev(),
         })
     }
 
@@ -97,6 +108,14 @@ impl Timeline {
         t.count_planned();
         t.advance_to(at);
         Ok(t)
+    }
+
+    /// The run's revision: it moves when, and only when, the run does (an
+    /// instant played, an input applied, a rewind), so what draws the run
+    /// (the charts, the log) draws again exactly then, not on every change
+    /// of the page.
+    pub fn rev(&self) -> u64 {
+        self.rev
     }
 
     pub fn scenario(&self) -> &Scenario {
@@ -204,6 +223,7 @@ impl Timeline {
         let mut reached = true;
         let mut left = self.budget;
         let mut next_input = self.engine.inputs_applied();
+        let before = (self.engine.now(), next_input);
         while let Some((at, input)) = self.tape.get(next_input) {
             if *at > target {
                 break;
@@ -232,6 +252,11 @@ impl Timeline {
         }
         if reached {
             reached = self.engine.run_until_bounded(target, left);
+        }
+        // Any unit of work spent, or time moved, is a changed run.
+        let spent = self.engine.budget_left() < self.budget;
+        if spent || before != (self.engine.now(), self.engine.inputs_applied()) {
+            self.rev = next_rev();
         }
         self.horizon = self.horizon.max(self.engine.now());
         self.checkpoint();
@@ -263,6 +288,7 @@ impl Timeline {
     pub fn one_pass(&mut self, at: Instant) {
         if self.next_is_event(at) {
             self.engine.step_bounded(self.budget);
+            self.rev = next_rev();
             self.horizon = self.horizon.max(at);
             self.checkpoint();
         } else {
@@ -315,6 +341,7 @@ impl Timeline {
                 Err(_) => return false,
             },
         };
+        self.rev = next_rev();
         // Checkpoints of the future we are leaving stay valid for seeking
         // forward until a new input changes that future.
         self.advance_to(t)
@@ -328,6 +355,7 @@ impl Timeline {
         self.tape.truncate(applied);
         self.checkpoints.retain(|c| c.now() <= now);
         self.horizon = now;
+        self.rev = next_rev();
         self.engine.apply(INPUT_CONTROLLER, input.clone())?;
         self.tape.push((now, input));
         self.count_planned();
@@ -485,6 +513,38 @@ mod tests {
 
     fn run_to(t: &mut Timeline, at: Instant) {
         while !t.advance_to(at) {}
+    }
+
+    #[test]
+    fn the_run_revision_moves_with_the_run_and_only_with_it() {
+        let mut t = Timeline::new(failing(40)).unwrap();
+        let other = Timeline::new(failing(40)).unwrap();
+        assert_ne!(
+            t.rev(),
+            other.rev(),
+            "a new run is never the run it replaced"
+        );
+        // The first instant's sources are work: the run changes.
+        let fresh = t.rev();
+        run_to(&mut t, Instant::T0);
+        assert_ne!(t.rev(), fresh);
+        let start = t.rev();
+        // Asking again for where the run already is changes nothing.
+        run_to(&mut t, Instant::T0);
+        assert_eq!(t.rev(), start);
+        t.set_playing(true);
+        t.fit_budget(1.0);
+        assert_eq!(t.rev(), start, "the frame's bookkeeping is not the run");
+        run_to(&mut t, Instant::T0 + 50 * MILLISECOND);
+        let played = t.rev();
+        assert_ne!(played, start);
+        run_to(&mut t, Instant::T0 + 50 * MILLISECOND);
+        assert_eq!(t.rev(), played);
+        t.seek(Instant::T0 + 10 * MILLISECOND);
+        assert_ne!(t.rev(), played, "a rewind is a changed run");
+        let rewound = t.rev();
+        t.record(Input::Add { key: "x".into() }).unwrap();
+        assert_ne!(t.rev(), rewound, "an input is a changed run");
     }
 
     #[test]

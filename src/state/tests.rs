@@ -331,3 +331,19 @@ fn invalid_settings_leave_the_run_alone() {
     ));
     assert!(p.sim().find("k").is_some(), "the run was kept");
 }
+
+#[test]
+fn what_draws_the_run_draws_again_when_the_run_changes_not_when_the_page_does() {
+    use crate::store::PlaygroundContext;
+    let ctx = PlaygroundContext::new(crowd(failing(None, None), 20));
+    let before = ctx.run();
+    // A notice is the page's, not the run's.
+    ctx.dispatch(Action::Notify(Notice::info("hello".to_string())));
+    assert!(ctx.read().notice.is_some());
+    assert!(
+        before == ctx.run(),
+        "the charts and the log keep their drawing"
+    );
+    ctx.dispatch(Action::Step);
+    assert!(before != ctx.run(), "a step of the run draws them again");
+}
