@@ -37,8 +37,9 @@ use crate::store::{Dispatcher, StateRef};
 
 use components::inputs::Inputs;
 use components::inspector::{Inspector, InspectorProps};
-use components::lesson::{LessonPanel, LessonPanelProps, LessonRefusal};
+use components::lesson::{LessonPanel, LessonPanelProps};
 use components::manager_stage::ManagerStage;
+use components::refusal::LessonRefusal;
 use components::side::{Side, SideProps};
 use components::stage::Stage;
 use components::toolbar::Toolbar;

@@ -10,6 +10,7 @@ pub mod charts;
 pub mod chips;
 pub mod compare;
 pub mod download;
+pub mod drain;
 pub mod embed_turn;
 pub mod goal;
 pub mod import_dialog;
@@ -21,9 +22,11 @@ pub mod log;
 pub mod manager_stage;
 pub mod metrics;
 pub mod modal;
+pub mod paging;
 pub mod presenter;
 pub mod provider_panel;
 pub mod queue_switch;
+pub mod refusal;
 pub mod settings_panel;
 pub mod side;
 pub mod stack;
@@ -32,6 +35,7 @@ pub mod summary;
 pub mod toolbar;
 pub mod transport;
 pub mod welcome;
+pub mod workers;
 
 use yew::prelude::*;
 
