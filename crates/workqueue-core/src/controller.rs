@@ -37,8 +37,7 @@ pub struct ReconcileResult {
     #[serde(default)]
     pub requeue: bool,
     /// `Result.RequeueAfter`.
-    #[serde(default, with = "crate::serde_duration")]
-    #[schemars(with = "crate::serde_duration::DurationSchema")]
+    #[serde(default)]
     pub requeue_after_ns: Duration,
     /// Whether `Reconcile` returned an error, and which.
     #[serde(default)]
@@ -62,8 +61,6 @@ pub enum Outcome {
     /// `(Result{RequeueAfter: d}, nil)`.
     RequeueAfter {
         /// `RequeueAfter`.
-        #[serde(with = "crate::serde_duration")]
-        #[schemars(with = "crate::serde_duration::DurationSchema")]
         after_ns: Duration,
     },
     /// `(Result{}, err)`.
@@ -73,8 +70,6 @@ pub enum Outcome {
     /// `(Result{RequeueAfter: d}, err)`: the error wins, `d` is ignored.
     ErrorWithRequeueAfter {
         /// `RequeueAfter`.
-        #[serde(with = "crate::serde_duration")]
-        #[schemars(with = "crate::serde_duration::DurationSchema")]
         after_ns: Duration,
     },
     /// Any other combination.
@@ -271,12 +266,8 @@ pub enum Script {
     /// others return `otherwise`.
     Outage {
         /// When the outage starts.
-        #[serde(with = "crate::serde_duration")]
-        #[schemars(with = "crate::serde_duration::DurationSchema")]
         from_ns: Instant,
         /// When it ends.
-        #[serde(with = "crate::serde_duration")]
-        #[schemars(with = "crate::serde_duration::DurationSchema")]
         until_ns: Instant,
         /// What the reconciles that do not fail return.
         #[serde(default = "success")]
@@ -286,12 +277,8 @@ pub enum Script {
     /// (a reconciler polling for something that takes time).
     NotReadyUntil {
         /// When the object is ready.
-        #[serde(with = "crate::serde_duration")]
-        #[schemars(with = "crate::serde_duration::DurationSchema")]
         ready_ns: Instant,
         /// The `RequeueAfter` while it is not.
-        #[serde(with = "crate::serde_duration")]
-        #[schemars(with = "crate::serde_duration::DurationSchema")]
         every_ns: Duration,
     },
     /// Each reconcile waits for a person to pick its result (a `decide` input).
@@ -419,8 +406,6 @@ pub struct BreakerFlags {
     /// `--circuit-breaker-refill-rate`: tokens per second (1).
     pub refill_per_second: f64,
     /// `--circuit-breaker-cooldown`: how long the circuit stays open (5m).
-    #[serde(with = "crate::serde_duration")]
-    #[schemars(with = "crate::serde_duration::DurationSchema")]
     pub cooldown: Duration,
 }
 

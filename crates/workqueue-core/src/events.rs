@@ -139,15 +139,13 @@ pub enum Input {
         /// Events per second.
         per_second: f64,
         /// How long events keep coming.
-        #[serde(with = "crate::serde_duration")]
-        #[schemars(with = "crate::serde_duration::DurationSchema")]
         duration_ns: Duration,
     },
     /// Starts (or with `null`, stops) the periodic resync.
     Resync {
         /// How often every key is added again (`null`: stop).
-        #[serde(with = "crate::serde_duration::option")]
-        #[schemars(with = "Option<crate::serde_duration::DurationSchema>")]
+        // Required: `null` stops it, a missing field is a mistake.
+        #[serde(deserialize_with = "Option::deserialize")]
         period_ns: Option<Duration>,
     },
     Decide {

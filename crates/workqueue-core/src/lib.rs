@@ -56,7 +56,6 @@ mod records;
 mod rng;
 mod run_file;
 mod scenario;
-pub mod serde_duration;
 mod series;
 mod shown;
 mod sim;

@@ -22,23 +22,15 @@ pub enum LimiterConfig {
     /// `NewTypedItemExponentialFailureRateLimiter(base, max)`.
     Exponential {
         /// The first failure's delay; each further failure doubles it.
-        #[serde(with = "crate::serde_duration")]
-        #[schemars(with = "crate::serde_duration::DurationSchema")]
         base_ns: Duration,
         /// The longest delay.
-        #[serde(with = "crate::serde_duration")]
-        #[schemars(with = "crate::serde_duration::DurationSchema")]
         max_ns: Duration,
     },
     /// `NewTypedItemFastSlowRateLimiter(fast, slow, maxFastAttempts)`.
     FastSlow {
         /// The delay of the first `max_fast_attempts` failures.
-        #[serde(with = "crate::serde_duration")]
-        #[schemars(with = "crate::serde_duration::DurationSchema")]
         fast_ns: Duration,
         /// The delay of every failure after those.
-        #[serde(with = "crate::serde_duration")]
-        #[schemars(with = "crate::serde_duration::DurationSchema")]
         slow_ns: Duration,
         /// Failures that wait `fast_ns`; later ones wait `slow_ns`.
         #[serde(default)]
@@ -61,8 +53,6 @@ pub enum LimiterConfig {
         /// The limiter whose answer is capped.
         limiter: Box<LimiterConfig>,
         /// The longest delay it may answer.
-        #[serde(with = "crate::serde_duration")]
-        #[schemars(with = "crate::serde_duration::DurationSchema")]
         max_wait_ns: Duration,
     },
     /// `DefaultTypedControllerRateLimiter()`.

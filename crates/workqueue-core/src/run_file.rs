@@ -30,8 +30,7 @@ pub struct RunOf<S> {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub inputs: Vec<TimedInput>,
     /// The instant the run reached.
-    #[serde(default, with = "crate::serde_duration")]
-    #[schemars(with = "crate::serde_duration::DurationSchema")]
+    #[serde(default)]
     pub run_to: Instant,
 }
 
@@ -43,8 +42,7 @@ pub type RunDoc = RunOf<ScenarioDoc>;
 #[serde(deny_unknown_fields)]
 pub struct TimedInput {
     /// The instant it was done.
-    #[serde(default, with = "crate::serde_duration")]
-    #[schemars(with = "crate::serde_duration::DurationSchema")]
+    #[serde(default)]
     pub at: Instant,
     /// What was done.
     #[serde(rename = "do")]

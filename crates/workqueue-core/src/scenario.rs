@@ -46,12 +46,10 @@ pub struct Scenario {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shared_bucket: Option<BucketSpec>,
     /// How long the run lasts (virtual time).
-    #[serde(with = "crate::serde_duration", default = "default_duration")]
-    #[schemars(with = "crate::serde_duration::DurationSchema")]
+    #[serde(default = "default_duration")]
     pub duration_ns: Duration,
     /// Width of one time-series sample.
-    #[serde(with = "crate::serde_duration", default = "default_sample")]
-    #[schemars(with = "crate::serde_duration::DurationSchema")]
+    #[serde(default = "default_sample")]
     pub sample_ns: Duration,
 }
 
@@ -253,8 +251,7 @@ pub struct ControllerConfig {
     #[serde(default = "one")]
     pub workers: u32,
     /// How long one reconcile takes, unless an item says otherwise.
-    #[serde(with = "crate::serde_duration", default)]
-    #[schemars(with = "crate::serde_duration::DurationSchema")]
+    #[serde(default)]
     pub reconcile_ns: Duration,
     /// Give up on a key after this many requeues: on an error with
     /// `NumRequeues(key) >= N`, `Forget` it instead of `AddRateLimited`.
@@ -265,21 +262,11 @@ pub struct ControllerConfig {
     /// when it fires (its API requests' waits included) returns the
     /// context's error, which is rate-limited like any error, and is
     /// counted in `controller_runtime_reconcile_timeouts_total`.
-    #[serde(
-        default,
-        with = "crate::serde_duration::option",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schemars(with = "Option<crate::serde_duration::DurationSchema>")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reconcile_timeout_ns: Option<Duration>,
     /// Reconciles take `reconcile_ns` plus up to this much more, drawn
     /// evenly from the scenario's seed (a key's own `reconcile_ns` too).
-    #[serde(
-        default,
-        with = "crate::serde_duration::option",
-        skip_serializing_if = "Option::is_none"
-    )]
-    #[schemars(with = "Option<crate::serde_duration::DurationSchema>")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reconcile_jitter_ns: Option<Duration>,
 }
 
@@ -307,17 +294,11 @@ pub struct ItemSpec {
     /// Its own script, else the controller's `default_script`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub script: Option<Script>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        with = "crate::serde_duration::option"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// How long its reconciles take, else the controller's `reconcile_ns`.
-    #[schemars(with = "Option<crate::serde_duration::DurationSchema>")]
     pub reconcile_ns: Option<Duration>,
     /// When the item is first added (`null`: never by itself).
-    #[serde(default = "default_add_at", with = "crate::serde_duration::option")]
-    #[schemars(with = "Option<crate::serde_duration::DurationSchema>")]
+    #[serde(default = "default_add_at")]
     pub add_at_ns: Option<Instant>,
 }
 
@@ -353,12 +334,9 @@ pub enum Source {
         /// Events per second.
         per_second: f64,
         /// When the first event comes.
-        #[serde(with = "crate::serde_duration", default)]
-        #[schemars(with = "crate::serde_duration::DurationSchema")]
+        #[serde(default)]
         start_ns: Duration,
         /// How long events keep coming.
-        #[serde(with = "crate::serde_duration")]
-        #[schemars(with = "crate::serde_duration::DurationSchema")]
         duration_ns: Duration,
     },
     /// `count` distinct keys `prefix0`, `prefix1`, ... added at one instant.
@@ -368,8 +346,7 @@ pub enum Source {
         /// How many keys.
         count: u64,
         /// When they are added.
-        #[serde(with = "crate::serde_duration", default)]
-        #[schemars(with = "crate::serde_duration::DurationSchema")]
+        #[serde(default)]
         at_ns: Duration,
         /// Their script, else the controller's `default_script`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -378,8 +355,6 @@ pub enum Source {
     /// The informer's periodic resync: every known key is added again.
     Resync {
         /// How often every key is added again.
-        #[serde(with = "crate::serde_duration")]
-        #[schemars(with = "crate::serde_duration::DurationSchema")]
         period_ns: Duration,
     },
 }

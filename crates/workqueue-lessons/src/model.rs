@@ -89,7 +89,7 @@ pub enum Wait {
     /// At least `count` reconciles ended with this result label.
     Results { label: ResultLabel, count: u64 },
     /// Virtual time reached this instant.
-    Time(#[serde(with = "workqueue_core::serde_duration")] Instant),
+    Time(Instant),
 }
 
 /// Something the step does when the clicker presses on: the inputs a

@@ -8,8 +8,6 @@ use workqueue_core::{
 };
 use workqueue_core::{SimEvent, WorkerState};
 
-use workqueue_core::serde_duration as duration;
-
 /// Work units one step's scene, or one question on it, may take (the
 /// lesson files' cost model holds each step to it).
 pub const STEP_BUDGET: u64 = 5_000_000;
@@ -118,16 +116,15 @@ impl Condition {
 pub enum Query {
     /// Keys re-entering the queue after a delay, in `[from, until)`.
     Requeues {
-        #[serde(default, with = "duration")]
+        #[serde(default)]
         from: Instant,
-        #[serde(with = "duration")]
         until: Instant,
     },
     /// Reconciles that ended with `label` up to `until` (default: the
     /// set-up's instant), every controller together.
     Results {
         label: ResultLabel,
-        #[serde(default, with = "duration::option")]
+        #[serde(default)]
         until: Option<Instant>,
     },
     /// The wait `key` gets after its `failure`-th failure (1 is the first).
@@ -136,54 +133,25 @@ pub enum Query {
     NextWait { key: String },
     /// The deepest the controller's bucket goes below zero up to `until`
     /// (sampled every millisecond), in tokens.
-    DeepestDebt {
-        #[serde(with = "duration")]
-        until: Instant,
-    },
+    DeepestDebt { until: Instant },
     /// `NumRequeues(key)` at `at`.
-    NumRequeues {
-        key: String,
-        #[serde(with = "duration")]
-        at: Instant,
-    },
+    NumRequeues { key: String, at: Instant },
     /// Reconciles of `key` up to `until`.
-    Reconciles {
-        key: String,
-        #[serde(with = "duration")]
-        until: Instant,
-    },
+    Reconciles { key: String, until: Instant },
     /// The instant the `n`-th reconcile starts (1 is the first).
     NthReconcile { n: u64 },
     /// How long `key` waits from `since` until a worker takes it.
-    WaitForWorker {
-        key: String,
-        #[serde(with = "duration")]
-        since: Instant,
-    },
+    WaitForWorker { key: String, since: Instant },
     /// Reconciles that ran per second in `[from, until)`, every controller
     /// together (Crossplane's deferrals do not count: they never ran).
-    ReconcilesPerSecond {
-        #[serde(with = "duration")]
-        from: Instant,
-        #[serde(with = "duration")]
-        until: Instant,
-    },
+    ReconcilesPerSecond { from: Instant, until: Instant },
     /// The instant every key of every controller has converged (its last
     /// reconcile succeeded and nothing is scheduled), looked for up to `until`.
-    ConvergedAt {
-        #[serde(with = "duration")]
-        until: Instant,
-    },
+    ConvergedAt { until: Instant },
     /// API requests sent through the client up to `until`, per second.
-    RequestsPerSecond {
-        #[serde(with = "duration")]
-        until: Instant,
-    },
+    RequestsPerSecond { until: Instant },
     /// How long reconciles waited for the API client's limiter, in all, up to `until`.
-    ClientWait {
-        #[serde(with = "duration")]
-        until: Instant,
-    },
+    ClientWait { until: Instant },
 }
 
 impl Query {

@@ -59,9 +59,9 @@ pub struct ScenarioDoc {
     client: Option<ClientLimit>,
     #[serde(default)]
     shared_bucket: Option<BucketSpec>,
-    #[serde(with = "crate::serde_duration", default = "default_duration")]
+    #[serde(default = "default_duration")]
     duration_ns: Duration,
-    #[serde(with = "crate::serde_duration", default = "default_sample")]
+    #[serde(default = "default_sample")]
     sample_ns: Duration,
     // Version 1 only: the one controller's fields.
     #[serde(default)]

@@ -11,23 +11,21 @@
 use std::fmt;
 use std::ops::{Add, AddAssign, Div, Mul, Neg, Sub};
 
+mod files;
 mod go;
 
 pub use go::*;
 
 // The three time types are one integer each, alike in all but their
-// arithmetic: compared, hashed and serialized as that integer, printed by
-// Debug as the bare integer (as the integers were, so that no text written
+// arithmetic: compared, hashed and written to files as that integer (see
+// `files.rs` for what a file may say instead), printed by Debug as the bare
+// integer (as the integers were, so that no text written
 // with `{:?}` changes), and crossed to and from the raw count by name.
 macro_rules! nanos_newtype {
     ($(#[$doc:meta])* $name:ident($raw:ty)) => {
         $(#[$doc])*
         #[repr(transparent)]
-        #[derive(
-            Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default,
-            serde::Serialize, serde::Deserialize,
-        )]
-        #[serde(transparent)]
+        #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
         pub struct $name($raw);
 
         impl $name {
@@ -65,7 +63,10 @@ nanos_newtype! {
 nanos_newtype! {
     /// An instant kept in 128 bits, where `now + InfDuration` cannot overflow:
     /// the queues' `readyAt` and x/time/rate's `timeToAct`, which Go computes
-    /// as a `time.Time` that never wraps.
+    /// as a `time.Time` that never wraps. (Written as its integer: no file
+    /// a person writes holds one.)
+    #[derive(serde::Serialize, serde::Deserialize)]
+    #[serde(transparent)]
     WideInstant(i128)
 }
 
@@ -229,33 +230,6 @@ impl std::iter::Sum for Duration {
         iter.fold(Duration::ZERO, |a, b| a + b)
     }
 }
-
-// The JSON Schema of the bare integer: a schema written from these types is
-// the one written from the i64s.
-macro_rules! schema_as_i64 {
-    ($t:ty) => {
-        impl schemars::JsonSchema for $t {
-            fn inline_schema() -> bool {
-                <i64 as schemars::JsonSchema>::inline_schema()
-            }
-
-            fn schema_name() -> std::borrow::Cow<'static, str> {
-                <i64 as schemars::JsonSchema>::schema_name()
-            }
-
-            fn schema_id() -> std::borrow::Cow<'static, str> {
-                <i64 as schemars::JsonSchema>::schema_id()
-            }
-
-            fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-                <i64 as schemars::JsonSchema>::json_schema(generator)
-            }
-        }
-    };
-}
-
-schema_as_i64!(Instant);
-schema_as_i64!(Duration);
 
 // Go's `time.Nanosecond` … `time.Hour`, so that a delay reads as in Go:
 // `5 * MILLISECOND`.
