@@ -384,9 +384,31 @@ pub fn app() -> Html {
         components::embed_turn::use_turn(place, state.mode.embed && state.playback.playing);
     if state.mode.embed {
         use components::embed_turn::TurnSwitch;
+        // The name is a way out: the same lesson and step in the whole
+        // playground, in a new tab (a built-in lesson's id is plain letters).
+        let full = state.lesson.as_ref().and_then(|l| {
+            let id = &state.library.get(l.index)?.id;
+            lessons::is_built_in(id).then(|| format!("./?lesson={id}&step={}", l.step + 1))
+        });
+        let brand = match full {
+            Some(href) => html! {
+                <a class="brand" {href} target="_blank" rel="noopener" data-testid="open-full" title="Open this lesson in Workqueue Playground (a new tab)">
+                    <svg class="logo" viewBox="0 0 32 32" aria-hidden="true"><rect width="32" height="32" rx="7"/><rect x="6" y="9" width="6" height="14" rx="2" class="l1"/><rect x="14" y="9" width="6" height="14" rx="2" class="l2"/><rect x="22" y="9" width="4" height="14" rx="2" class="l3"/></svg>
+                    <div><h1>{"Workqueue Playground"}<span class="ext" aria-hidden="true">{" ↗"}</span></h1></div>
+                    <span class="sr-only">{" (opens this lesson in a new tab)"}</span>
+                </a>
+            },
+            None => brand,
+        };
         return html! {
             <>
-                <header class="top compact">{ brand }<Transport view={TransportView::of(&state)} dispatch={context.dispatcher()} /></header>
+                <header class="top compact">
+                    { brand }
+                    // Shown while the keyboard is in the frame: how to move
+                    // between its controls, one Tab stop of the host page.
+                    <p class="keys-hint" aria-hidden="true">{"← → between controls · Tab leaves"}</p>
+                    <Transport view={TransportView::of(&state)} dispatch={context.dispatcher()} />
+                </header>
                 { notices }
                 // A frame of fixed height (the snippet sets it): the stage
                 // beside the narration, which is paged to fit, never cut

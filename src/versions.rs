@@ -105,6 +105,10 @@ impl Playground {
         let mut fresh = self.carry_over(Playground::on(settings, t, None));
         fresh.selected = self.selected.clone();
         fresh.playback.idle = self.playback.idle;
+        // The same scene under other settings: a lesson open on it goes on
+        // (a step may ask for the version switch), where it was.
+        fresh.lesson = self.lesson.clone();
+        fresh.goal_figures = self.goal_figures.clone();
         Ok(fresh)
     }
 }

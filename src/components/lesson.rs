@@ -298,18 +298,28 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
     // (The clicker's Next reveals where the panel is fitted, so the form's
     // own button gives way there.)
     let field = match &step.question {
-        Some(p) if asking && on_last_page => html! {
+        Some(p) if asking && on_last_page => {
+            // A question with no unit of its own whose answer is a time
+            // says what a time looks like ("10.015s", "10015ms").
+            let hint = if p.unit.is_empty() && workqueue_core::parse_go_duration(&p.answer).is_ok()
+            {
+                "a time, e.g. 1.5s".to_string()
+            } else {
+                p.unit.clone()
+            };
+            html! {
             // Once Predict was pressed the field lights up for the room's
             // guess (the press shows; nothing moves).
             <form class={classes!("predict", ls.visit.asked.then_some("asked"))} onsubmit={reveal}>
                 { if fitted { html! {} } else { ask.clone() } }
                 <div class="row">
-                    <input id="guess" ref={guess_field.clone()} type="text" value={ls.visit.draft.clone()} oninput={on_guess} placeholder={p.unit.clone()} aria-label={format!("Your prediction: {}", p.ask)} data-testid="guess" />
+                    <input id="guess" ref={guess_field.clone()} type="text" value={ls.visit.draft.clone()} oninput={on_guess} placeholder={hint} aria-label={format!("Your prediction: {}", p.ask)} data-testid="guess" />
                     // (The presenter's window has its own Reveal, and the clicker's.)
                     { if fitted || props.mode.presenter { html! {} } else { html! { <button type="submit" class="primary" data-testid="reveal">{"Reveal"}</button> } } }
                 </div>
             </form>
-        },
+            }
+        }
         // Where the panel is fitted the field's room is kept on the pages
         // before the question's: the narration's room does not change when
         // the last page comes, so its pages stay as laid out (else the last

@@ -26,6 +26,17 @@ impl PageLayout {
     ) -> usize {
         let mut blocks = blocks(body);
         let key = (at, body.client_width(), body.client_height(), blocks.len());
+        let same_place = self
+            .laid_for
+            .is_some_and(|(a, w, h, _)| (a, w, h) == (key.0, key.1, key.2));
+        if self.laid_for != Some(key) && same_place && !self.starts.is_empty() {
+            // Blocks came or went in the same step at the same size (an
+            // answer revealed in the question's place): the pages keep the
+            // blocks the reader has seen, and the check below moves on
+            // whatever no longer fits the page shown.
+            self.starts.retain(|&s| s < blocks.len());
+            self.laid_for = Some(key);
+        }
         if self.laid_for != Some(key) {
             for b in &blocks {
                 let _ = b.remove_attribute("hidden");
@@ -50,8 +61,17 @@ impl PageLayout {
                 .map_or(24.0, |px| px * 1.5)
                 * zoom;
             let margin = 20.0 * zoom;
-            let too_tall =
-                |b: &web_sys::Element| b.get_bounding_client_rect().height() > room - margin - line;
+            // (A paragraph or list starts a line of its own: it needs no
+            // more room on a page than it takes here. A sentence may gain a
+            // line when it opens a page.)
+            let too_tall = |b: &web_sys::Element| {
+                let slack = if b.class_list().contains("sentence") {
+                    line
+                } else {
+                    0.0
+                };
+                b.get_bounding_client_rect().height() > room - margin - slack
+            };
             blocks = blocks
                 .into_iter()
                 .flat_map(|b| {

@@ -221,7 +221,15 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
                     </Modal>
                     }
                 }
-                (Dialog::Embed, Some(run)) => html! { <EmbedDialog {run} onclose={close.clone()} /> },
+                (Dialog::Embed, Some(run)) => {
+                    // The open lesson's steps, each one a blogger may embed.
+                    let steps = props
+                        .current
+                        .and_then(|i| props.library.get(i))
+                        .map(|l| l.steps.iter().map(|s| s.title.clone()).collect::<Vec<_>>())
+                        .unwrap_or_default();
+                    html! { <EmbedDialog {run} {steps} onclose={close.clone()} /> }
+                }
                 (Dialog::Go, Some(run)) => {
                     let code = workqueue_go::export::go(&run.scenario);
                     let title = workqueue_go::export::Language::of(&run.scenario).title();
@@ -278,6 +286,8 @@ fn read_file(d: Dispatcher, limit: f64, read: fn(&Dispatcher, String, Vec<u8>)) 
 pub struct EmbedProps {
     /// The run the snippet opens.
     pub run: std::rc::Rc<Shared>,
+    /// The open lesson's step titles (empty outside a lesson).
+    pub steps: Vec<String>,
     pub onclose: Callback<MouseEvent>,
 }
 
@@ -300,13 +310,18 @@ pub fn embed_dialog(props: &EmbedProps) -> Html {
     // The frame's colours: the reader's system setting (auto), or fixed to
     // match the post.
     let theme = use_state(|| "auto".to_string());
+    // Which step of a built-in lesson the frame opens (the current one
+    // until another is chosen): any step, without playing through those
+    // before it.
+    let chosen = use_state(|| None::<usize>);
     let mut query = vec!["embed=1".to_string()];
     // A built-in lesson is named; any other view (a trainer's own lesson
     // included, with its text) travels in the fragment.
     let built_in = run.lesson.as_ref().filter(|l| lessons::is_built_in(&l.id));
-    if let Some(l) = built_in {
+    let step = built_in.map(|l| chosen.unwrap_or(l.step));
+    if let (Some(l), Some(step)) = (built_in, step) {
         query.push(format!("lesson={}", l.id));
-        query.push(format!("step={}", l.step + 1));
+        query.push(format!("step={}", step + 1));
     }
     if *autoplay {
         query.push("autoplay=1".into());
@@ -332,7 +347,19 @@ pub fn embed_dialog(props: &EmbedProps) -> Html {
         <Modal title="Embed in a page" onclose={props.onclose.clone()}>
             <p>{ format!("Paste this into your post. The frame is {EMBED_HEIGHT} px tall from the start, so nothing in the post moves while it loads; the playground fits itself to it and pages the narration. ") }
                { if run.lesson.is_some() { "It opens the current lesson step." } else { "It opens this exact setup." } }</p>
+            { match step.filter(|_| !props.steps.is_empty()) {
+                Some(at) => html! {
+                    <p><label for="embed-step">{"Step "}</label>
+                       <select id="embed-step" data-testid="embed-step" onchange={let c = chosen.clone(); Callback::from(move |e: Event| c.set(event_value(&e).parse().ok()))}>
+                           { for props.steps.iter().enumerate().map(|(i, title)| html! {
+                               <option value={i.to_string()} selected={i == at}>{ format!("{}. {title}", i + 1) }</option>
+                           }) }
+                       </select></p>
+                },
+                None => html! {},
+            } }
             <label class="check"><input type="checkbox" checked={*autoplay} onchange={toggle} />{" start playing on load"}</label>
+            <p class="hint">{"A step that asks the reader a prediction waits for the answer before it plays."}</p>
             <p><label for="embed-theme">{"Colours "}</label>
                <select id="embed-theme" data-testid="embed-theme" onchange={let t = theme.clone(); Callback::from(move |e: Event| t.set(event_value(&e)))}>
                    <option value="auto" selected={theme.as_str() == "auto"}>{"auto: light or dark as the reader's system is"}</option>

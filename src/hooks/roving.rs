@@ -102,11 +102,16 @@ pub fn use_roving_focus(embed: bool) {
                 .as_ref()
                 .and_then(|d| d.active_element())
                 .is_none_or(|a| a.tag_name() == "BODY");
+            // (Only a control the person used is kept as the stop: until
+            // then the stop follows the lesson's main button, which may
+            // arrive after the first controls do.)
             if let Some(el) = at.and_then(|i| list.get(i)) {
                 if lost && on_body && super::page_has_focus() {
                     super::focus_quietly(el);
                 }
-                *current.borrow_mut() = Some(el.clone().into());
+                if lost {
+                    *current.borrow_mut() = Some(el.clone().into());
+                }
             }
         });
     }

@@ -656,3 +656,35 @@ fn a_scene_stops_at_the_instant_it_waits_for() {
         );
     }
 }
+
+/// A step that points at the version switch: pressing it replays the scene
+/// on the other queue and the lesson goes on, at the same step and page,
+/// with the prediction made (a blogger's reader lost the lesson for good).
+#[test]
+fn the_version_switch_keeps_the_lesson_where_it_was() {
+    use workqueue_core::QueueKind;
+    let mut p = Playground::from_url("?lesson=v023&step=1&embed=1", "");
+    p = reduce(p, Action::LessonNext(0.0));
+    p = reduce(p, Action::Reveal("70000".into(), 0.0));
+    p = reduce(p, Action::Step);
+    let before = p
+        .lesson
+        .as_ref()
+        .map(|l| (l.index, l.step, l.guess().cloned()));
+    assert!(before.is_some());
+    p = reduce(p, Action::SwitchQueue(QueueKind::ClientGo));
+    assert_eq!(
+        p.sim().spec().queue,
+        QueueKind::ClientGo,
+        "the run switched"
+    );
+    assert!(
+        p.other_run.is_some(),
+        "with the other run's figures beside it"
+    );
+    let after = p
+        .lesson
+        .as_ref()
+        .map(|l| (l.index, l.step, l.guess().cloned()));
+    assert_eq!(after, before, "and the lesson is where it was");
+}

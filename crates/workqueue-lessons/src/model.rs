@@ -126,10 +126,19 @@ impl Wait {
         match self {
             Wait::Deciding(key) => format!("Waiting until a worker asks you about {key}"),
             Wait::Results { label, count } => {
-                format!(
-                    "Waiting for {count} reconcile(s) with result {}",
-                    label.as_str()
-                )
+                let one = *count == 1;
+                let does = match (label, one) {
+                    (ResultLabel::Success, true) => "succeeds",
+                    (ResultLabel::Success, false) => "succeed",
+                    (ResultLabel::Error, true) => "fails",
+                    (ResultLabel::Error, false) => "fail",
+                    (ResultLabel::Requeue, true) => "asks to requeue",
+                    (ResultLabel::Requeue, false) => "ask to requeue",
+                    (ResultLabel::RequeueAfter, true) => "asks for RequeueAfter",
+                    (ResultLabel::RequeueAfter, false) => "ask for RequeueAfter",
+                };
+                let reconciles = if one { "reconcile" } else { "reconciles" };
+                format!("Waiting for {count} {reconciles} that {does}")
             }
             Wait::Time(t) => format!(
                 "Waiting until t={}",
