@@ -15,6 +15,9 @@ use crate::timeline::Timeline;
 
 use crate::lesson_state::{ReadLesson, StepShown, TallyShown};
 
+/// How the hint to predict first begins (it goes once the prediction is made).
+pub const PREDICT_FIRST: &str = "This step asks for a prediction first";
+
 impl Playground {
     /// The current step's focus, where the stage gives way to it: in
     /// workshop mode and in embeds.

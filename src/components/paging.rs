@@ -37,6 +37,15 @@ impl PageLayout {
             self.starts.retain(|&s| s < blocks.len());
             self.laid_for = Some(key);
         }
+        // The block that opens the page on screen, where this step was laid
+        // out before: a new layout of the same step (the room changed as an
+        // answer was revealed) opens a page with it again, so the page being
+        // read never loses its beginning to the page before.
+        let anchor = self
+            .laid_for
+            .filter(|l| l.0 == at)
+            .and_then(|_| self.starts.get(page).copied())
+            .filter(|&a| a > 0);
         if self.laid_for != Some(key) {
             for b in &blocks {
                 let _ = b.remove_attribute("hidden");
@@ -99,12 +108,19 @@ impl PageLayout {
                     }
                 })
                 .collect();
-            let top = body.get_bounding_client_rect().top();
-            let mut starts = vec![0];
-            let mut page_top = top;
+            // The pages up to the one on screen stay as they were (it opens
+            // with its anchor again); those after it are laid out anew.
+            let (mut starts, from) = match anchor.filter(|a| *a < blocks.len()) {
+                Some(a) => (self.starts[..=page].to_vec(), a),
+                None => (vec![0], 0),
+            };
+            let mut page_top = match from {
+                0 => body.get_bounding_client_rect().top(),
+                a => blocks[a].get_bounding_client_rect().top(),
+            };
             // A sentence shown first on its page starts a line of its own,
             // so it may take one line more than measured inside its paragraph.
-            for (i, b) in blocks.iter().enumerate() {
+            for (i, b) in blocks.iter().enumerate().skip(from + 1) {
                 let r = b.get_bounding_client_rect();
                 let slack =
                     if b.class_list().contains("sentence") || b.class_list().contains("word") {
@@ -112,7 +128,7 @@ impl PageLayout {
                     } else {
                         0.0
                     };
-                if i > 0 && r.bottom() - page_top > room - slack - margin {
+                if r.bottom() - page_top > room - slack - margin {
                     starts.push(i);
                     page_top = r.top();
                 }

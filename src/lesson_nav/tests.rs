@@ -688,3 +688,17 @@ fn the_version_switch_keeps_the_lesson_where_it_was() {
         .map(|l| (l.index, l.step, l.guess().cloned()));
     assert_eq!(after, before, "and the lesson is where it was");
 }
+
+/// Play on a step that holds for a prediction says to predict first; the
+/// hint goes once the prediction is revealed (it stayed over the stage).
+#[test]
+fn the_hint_to_predict_first_goes_with_the_prediction() {
+    let mut p = Playground::from_url("?lesson=max-of&step=1&embed=1", "");
+    p = reduce(p, Action::TogglePlay);
+    let hint = p.notice.as_ref().map(|n| n.text.clone()).unwrap_or_default();
+    assert!(hint.starts_with(crate::lesson_nav::PREDICT_FIRST), "{hint}");
+    p = reduce(p, Action::LessonNext(0.0));
+    assert!(p.notice.is_some(), "asking keeps it: the prediction is still open");
+    p = reduce(p, Action::Reveal("160ms".into(), 1000.0));
+    assert_eq!(p.notice, None, "revealed: the hint is gone");
+}

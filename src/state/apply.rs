@@ -11,7 +11,15 @@ impl Playground {
     /// screen changed: only then does the revision move (and the page render).
     pub fn apply(&mut self, action: Action) -> bool {
         let rev = self.rev;
-        let shows = self.change(action);
+        let mut shows = self.change(action);
+        // The hint to predict first says nothing once the prediction is
+        // made: it goes with it (it stayed over the stage after Reveal).
+        let stale = self.notice.as_ref().is_some_and(|n| n.text.starts_with(crate::lesson_nav::PREDICT_FIRST))
+            && !self.holds_for_prediction();
+        if stale {
+            self.notice = None;
+            shows = true;
+        }
         // A state made afresh carries the revision over (see `carry_over`).
         self.rev = if shows { rev + 1 } else { rev };
         shows

@@ -151,3 +151,80 @@ for (const prefix of ['', '/playground']) {
     });
   }
 }
+
+// What a blogger's reader met, on frames of a blog column, a wide column and
+// a phone: a notice never lies over a control; the frame's name opens the
+// same step in the whole playground; Tab from the host enters at the
+// lesson's main button; a revealed answer leaves the page's text where it
+// was read; the version switch keeps the lesson.
+const FRAMES = [{ width: 760, height: 640 }, { width: 900, height: 640 }, { width: 390, height: 640 }];
+const overlap = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+test('an embed\'s notice lies over none of its controls; its name opens the step in the whole playground; Tab enters at the lesson\'s main button', async () => {
+  const { url } = await serveHere();
+  for (const viewport of FRAMES) {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    await page.goto(`${url}/?embed=1&lesson=fast-slow&step=1`);
+    await page.waitForSelector('[data-testid="lesson-next"]');
+    await page.waitForTimeout(300);
+    // Tab from outside the frame's controls: the lesson's main button.
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'lesson-next', `${viewport.width}: Tab entered at the lesson's main button`);
+    // Play on a prediction step says how to go on, over no control.
+    await page.click('[data-testid="play"]');
+    const notice = await (await page.waitForSelector('[data-testid="notice"]')).boundingBox();
+    const controls = await page.evaluate(() => [...document.querySelectorAll('button, input, select, a[href]')]
+      .filter((el) => el.offsetWidth > 0 && !el.closest('[data-testid="notice"]'))
+      .map((el) => { const r = el.getBoundingClientRect(); return { name: el.dataset.testid || el.getAttribute('aria-label') || el.textContent.trim(), x: r.x, y: r.y, width: r.width, height: r.height }; }));
+    assert.ok(controls.length > 5, 'the frame has its controls');
+    for (const c of controls) assert.ok(!overlap(notice, c), `${viewport.width}: the notice lies over "${c.name}"`);
+    const full = page.locator('[data-testid="open-full"]');
+    assert.equal(await full.getAttribute('href'), './?lesson=fast-slow&step=1');
+    assert.equal(await full.getAttribute('target'), '_blank');
+    await context.close();
+  }
+});
+
+test('a revealed answer leaves the text of the page it was read on; the version switch keeps the lesson', async () => {
+  const { url } = await serveHere();
+  const shown = (page) => page.evaluate(() => [...document.querySelectorAll('.lesson-body .lesson-text p, .lesson-body .lesson-text .sentence')]
+    .filter((el) => el.offsetHeight > 0 && !el.closest('.ask') && !el.classList.contains('ask') && !el.querySelector('.sentence'))
+    .map((el) => el.textContent.trim()).filter(Boolean));
+  for (const viewport of FRAMES) {
+    for (const [lesson, step] of [['v023', 5], ['sets', 2], ['fast-slow', 1], ['crossplane', 6], ['herd', 3]]) {
+      const context = await browser.newContext({ viewport });
+      const page = await context.newPage();
+      await page.goto(`${url}/?embed=1&lesson=${lesson}&step=${step}`);
+      await page.waitForSelector('[data-testid="lesson-next"]');
+      const press = () => page.getAttribute('[data-testid="lesson-next"]', 'data-press');
+      // (Presses apart, as a reader's are: the clicker's guard takes a
+      // second press within 300 ms for a bounce.)
+      const next = async () => { await page.waitForTimeout(350); await page.click('[data-testid="lesson-next"]'); };
+      for (let i = 0; i < 8 && (await press()) !== 'asked'; i++) await next();
+      assert.equal(await press(), 'asked', `${lesson} ${step}: the question is reached`);
+      await next();
+      await page.fill('[data-testid="guess"]', '1');
+      const before = await shown(page);
+      const where = await page.textContent('[data-testid="lesson-page"]').catch(() => '');
+      // (In a frame, the lesson's main button reveals: it says Reveal.)
+      assert.equal(await press(), 'revealed');
+      await next();
+      await page.waitForSelector('[data-testid="answer-value"]', { timeout: 3000 }).catch(async () => {
+        await page.screenshot({ path: `/tmp/probe/fail-${lesson}-${step}-${viewport.width}.png` });
+        assert.fail(`${viewport.width} ${lesson} ${step}: the answer is not on screen after Reveal (${await page.textContent('[data-testid="lesson-page"]').catch(() => '')})`);
+      });
+      await page.waitForTimeout(150);
+      const after = await shown(page);
+      for (const text of before) assert.ok(after.includes(text), `${viewport.width} ${lesson} ${step} (${where}): "${text.slice(0, 50)}…" left the page at Reveal`);
+      if (lesson === 'v023' && viewport.width > 640) {
+        // The step points at the version switch: it keeps the lesson.
+        await page.click('[data-testid="queue-client-go"]');
+        await page.waitForTimeout(200);
+        assert.equal(await page.textContent('[data-testid="lesson-step-title"]'), 'An event during a RequeueAfter', 'the lesson is still there, at its step');
+        assert.ok(await page.isVisible('[data-testid="answer-value"]'), 'with the answer revealed');
+      }
+      await context.close();
+    }
+  }
+});

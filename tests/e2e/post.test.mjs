@@ -272,5 +272,10 @@ test('the Embed dialog offers the theme and puts it in the snippet', async () =>
   assert.match(await page.inputValue('[data-testid="embed-snippet"]'), /[?&]theme=dark\b/);
   await page.selectOption('[data-testid="embed-theme"]', 'light');
   assert.match(await page.inputValue('[data-testid="embed-snippet"]'), /[?&]theme=light\b/);
+  // Any step of the lesson, without playing through those before it.
+  assert.match(await page.inputValue('[data-testid="embed-snippet"]'), /[?&]step=1\b/);
+  await page.selectOption('[data-testid="embed-step"]', '1');
+  assert.match(await page.inputValue('[data-testid="embed-snippet"]'), /[?&]lesson=backoff&step=2\b/);
+  assert.match(await page.getAttribute('[data-testid="preview-700"]', 'src'), /[?&]step=2\b/, 'the preview shows the step chosen');
   await context.close();
 });
