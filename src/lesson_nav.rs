@@ -15,9 +15,6 @@ use crate::timeline::Timeline;
 
 use crate::lesson_state::{ReadLesson, StepShown, TallyShown};
 
-/// How the hint to predict first begins (it goes once the prediction is made).
-pub const PREDICT_FIRST: &str = "This step asks for a prediction first";
-
 impl Playground {
     /// The current step's focus, where the stage gives way to it: in
     /// workshop mode and in embeds.
@@ -309,7 +306,7 @@ impl Playground {
 
     /// The press [`Playground::next_press`] names, done now.
     pub(crate) fn carry_out_press(&mut self, now_ms: f64) -> Press {
-        const PREDICT_FIRST: &str =
+        const TYPE_A_PREDICTION: &str =
             "Type a prediction and press Reveal (with no prediction, Reveal just shows the answer).";
         let press = self.next_press(now_ms);
         let decision = match (press, &self.lesson) {
@@ -333,7 +330,7 @@ impl Playground {
                     self.focus_guess += 1;
                 }
                 if !(self.mode.workshop || self.mode.embed) {
-                    self.notice = Notice::info(PREDICT_FIRST);
+                    self.notice = Notice::info(TYPE_A_PREDICTION);
                 }
             }
             Press::Revealed => {
@@ -344,7 +341,7 @@ impl Playground {
                 if self
                     .notice
                     .as_ref()
-                    .is_some_and(|n| n.text == PREDICT_FIRST)
+                    .is_some_and(|n| n.text == TYPE_A_PREDICTION)
                 {
                     self.notice = None;
                 }
@@ -689,5 +686,7 @@ fn scene(setup: &Shared) -> Result<(Scenario, Timeline), String> {
     Ok((setup.scenario.clone(), t))
 }
 
+#[cfg(test)]
+mod reader_tests;
 #[cfg(test)]
 mod tests;

@@ -41,14 +41,17 @@ fn controls() -> Vec<HtmlElement> {
 }
 
 /// The one control the Tab key stops at: `current` if it is still there,
-/// else the lesson's main button, else the first.
+/// else the lesson's main button, else Play, else the first (never the
+/// name's link out of the frame while a control of the lesson is there).
 fn stop_of(list: &[HtmlElement], current: Option<&Element>) -> Option<usize> {
+    let named = |id: &str| {
+        list.iter()
+            .position(|el| el.get_attribute("data-testid").as_deref() == Some(id))
+    };
     current
         .and_then(|c| list.iter().position(|el| el.is_same_node(Some(&**c))))
-        .or_else(|| {
-            list.iter()
-                .position(|el| el.get_attribute("data-testid").as_deref() == Some("lesson-next"))
-        })
+        .or_else(|| named("lesson-next"))
+        .or_else(|| named("play"))
         .or((!list.is_empty()).then_some(0))
 }
 

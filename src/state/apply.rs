@@ -14,7 +14,10 @@ impl Playground {
         let mut shows = self.change(action);
         // The hint to predict first says nothing once the prediction is
         // made: it goes with it (it stayed over the stage after Reveal).
-        let stale = self.notice.as_ref().is_some_and(|n| n.text.starts_with(crate::lesson_nav::PREDICT_FIRST))
+        let stale = self
+            .notice
+            .as_ref()
+            .is_some_and(|n| n.text.starts_with(crate::lesson_state::PREDICT_FIRST))
             && !self.holds_for_prediction();
         if stale {
             self.notice = None;

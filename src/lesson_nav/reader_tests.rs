@@ -1,0 +1,65 @@
+//! A lesson as a blog's reader meets it in an embed: the version switch a
+//! step points at, and the hint to predict first.
+
+use crate::state::{Action, Playground};
+
+fn reduce(mut p: Playground, a: Action) -> Playground {
+    p.apply(a);
+    p
+}
+
+/// A step that points at the version switch: pressing it replays the scene
+/// on the other queue and the lesson goes on, at the same step and page,
+/// with the prediction made (a blogger's reader lost the lesson for good).
+#[test]
+fn the_version_switch_keeps_the_lesson_where_it_was() {
+    use workqueue_core::QueueKind;
+    let mut p = Playground::from_url("?lesson=v023&step=1&embed=1", "");
+    p = reduce(p, Action::LessonNext(0.0));
+    p = reduce(p, Action::Reveal("70000".into(), 0.0));
+    p = reduce(p, Action::Step);
+    let before = p
+        .lesson
+        .as_ref()
+        .map(|l| (l.index, l.step, l.guess().cloned()));
+    assert!(before.is_some());
+    p = reduce(p, Action::SwitchQueue(QueueKind::ClientGo));
+    assert_eq!(
+        p.sim().spec().queue,
+        QueueKind::ClientGo,
+        "the run switched"
+    );
+    assert!(
+        p.other_run.is_some(),
+        "with the other run's figures beside it"
+    );
+    let after = p
+        .lesson
+        .as_ref()
+        .map(|l| (l.index, l.step, l.guess().cloned()));
+    assert_eq!(after, before, "and the lesson is where it was");
+}
+
+/// Play on a step that holds for a prediction says to predict first; the
+/// hint goes once the prediction is revealed (it stayed over the stage).
+#[test]
+fn the_hint_to_predict_first_goes_with_the_prediction() {
+    let mut p = Playground::from_url("?lesson=max-of&step=1&embed=1", "");
+    p = reduce(p, Action::TogglePlay);
+    let hint = p
+        .notice
+        .as_ref()
+        .map(|n| n.text.clone())
+        .unwrap_or_default();
+    assert!(
+        hint.starts_with(crate::lesson_state::PREDICT_FIRST),
+        "{hint}"
+    );
+    p = reduce(p, Action::LessonNext(0.0));
+    assert!(
+        p.notice.is_some(),
+        "asking keeps it: the prediction is still open"
+    );
+    p = reduce(p, Action::Reveal("160ms".into(), 1000.0));
+    assert_eq!(p.notice, None, "revealed: the hint is gone");
+}
