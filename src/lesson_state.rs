@@ -14,9 +14,9 @@ use workqueue_lessons::view::{Figure, LessonView};
 pub const MIN_DWELL_MS: f64 = 2000.0;
 /// Two presses closer than this are one (a clicker pressed twice by a
 /// nervous hand).
+pub const DOUBLE_PRESS_MS: f64 = 300.0;
 /// How the hint to predict first begins (it goes once the prediction is made).
 pub const PREDICT_FIRST: &str = "This step asks for a prediction first";
-pub const DOUBLE_PRESS_MS: f64 = 300.0;
 
 /// The narration's page on screen, of how many it takes where the panel
 /// has a fixed height (workshop, embed): the panel measures and says, and

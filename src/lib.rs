@@ -314,9 +314,10 @@ pub fn app() -> Html {
     hooks::use_room_scale();
     let narration = state.narration.clone();
     let manager_mode = state.is_manager();
+    let logo = html! { <svg class="logo" viewBox="0 0 32 32" aria-hidden="true"><rect width="32" height="32" rx="7"/><rect x="6" y="9" width="6" height="14" rx="2" class="l1"/><rect x="14" y="9" width="6" height="14" rx="2" class="l2"/><rect x="22" y="9" width="4" height="14" rx="2" class="l3"/></svg> };
     let brand = html! {
         <div class="brand">
-            <svg class="logo" viewBox="0 0 32 32" aria-hidden="true"><rect width="32" height="32" rx="7"/><rect x="6" y="9" width="6" height="14" rx="2" class="l1"/><rect x="14" y="9" width="6" height="14" rx="2" class="l2"/><rect x="22" y="9" width="4" height="14" rx="2" class="l3"/></svg>
+            { logo.clone() }
             <div>
                 <h1>{"Workqueue Playground"}</h1>
                 <p class="tagline">{"What client-go's workqueue and controller rate limiting do to every key, exact to the nanosecond."}</p>
@@ -393,7 +394,7 @@ pub fn app() -> Html {
         let brand = match full {
             Some(href) => html! {
                 <a class="brand" {href} target="_blank" rel="noopener" data-testid="open-full" title="Open this lesson in Workqueue Playground (a new tab)">
-                    <svg class="logo" viewBox="0 0 32 32" aria-hidden="true"><rect width="32" height="32" rx="7"/><rect x="6" y="9" width="6" height="14" rx="2" class="l1"/><rect x="14" y="9" width="6" height="14" rx="2" class="l2"/><rect x="22" y="9" width="4" height="14" rx="2" class="l3"/></svg>
+                    { logo }
                     <div><h1>{"Workqueue Playground"}<span class="ext" aria-hidden="true">{" ↗"}</span></h1></div>
                     <span class="sr-only">{" (opens this lesson in a new tab)"}</span>
                 </a>
