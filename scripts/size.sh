@@ -13,15 +13,19 @@ size_report() {
   js=$(ls dist/workqueue-playground-*.js 2>/dev/null | head -1)
   css=$(ls dist/*.css 2>/dev/null | head -1)
   [ -n "$wasm" ] && [ -n "$js" ] || { echo "no build output in dist/"; return 1; }
-  # The page is one module; the lesson worker is the only other, loaded only
-  # for a trainer's own lesson file or a goal check (built-in lessons come
-  # read at build time).
-  local n; n=$(ls dist/*.wasm | grep -vc '/lesson-worker_bg.wasm$' || true)
-  [ "$n" -eq 1 ] || { echo "size: the page must be one wasm module, dist/ has $n besides the lesson worker"; return 1; }
+  # The page is one module and an embed another (the embed's layout only,
+  # src/embed.rs); the lesson worker is the only other, loaded only for a
+  # trainer's own lesson file or a goal check (built-in lessons come read
+  # at build time).
+  local n; n=$(ls dist/*.wasm | grep -vc -e '/lesson-worker_bg.wasm$' -e '/workqueue-embed_bg.wasm$' || true)
+  [ "$n" -eq 1 ] || { echo "size: the page must be one wasm module, dist/ has $n besides the embed's and the lesson worker's"; return 1; }
   if [ -f dist/lesson-worker_bg.wasm ]; then
     printf 'size lesson worker (a trainer file, a goal check) wasm %s bytes, gzipped %s bytes; js gzipped %s bytes\n' \
       "$(wc -c <dist/lesson-worker_bg.wasm)" "$(gz dist/lesson-worker_bg.wasm)" "$(gz dist/lesson-worker.js)"
   fi
+  [ -f dist/workqueue-embed_bg.wasm ] || { echo "size: no embed module (workqueue-embed) in dist/"; return 1; }
+  printf 'size embed wasm %s bytes, gzipped %s bytes; js gzipped %s bytes\n' \
+    "$(wc -c <dist/workqueue-embed_bg.wasm)" "$(gz dist/workqueue-embed_bg.wasm)" "$(gz dist/workqueue-embed.js)"
   printf 'size wasm %s bytes, gzipped %s bytes\n' "$(wc -c <"$wasm")" "$(gz "$wasm")"
   printf 'size js   %s bytes, gzipped %s bytes\n' "$(wc -c <"$js")" "$(gz "$js")"
   printf 'size html %s bytes, gzipped %s bytes\n' "$(wc -c <"$html")" "$(gz "$html")"

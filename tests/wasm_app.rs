@@ -15,7 +15,7 @@ async fn mount() -> Element {
     let doc = web_sys::window().unwrap().document().unwrap();
     let root = doc.create_element("div").unwrap();
     doc.body().unwrap().append_child(&root).unwrap();
-    yew::Renderer::<workqueue_playground::App>::with_root(root.clone()).render();
+    yew::Renderer::<workqueue_playground::app::App>::with_root(root.clone()).render();
     sleep(Duration::from_millis(60)).await;
     root
 }

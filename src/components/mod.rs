@@ -1,5 +1,5 @@
 //! The playground's parts: function components that take their props.
-//! Only the root ([`crate::App`]) reads the store; it hands each part the
+//! Only the root ([`crate::app::App`] and [`crate::embed::EmbedApp`]) reads the store; it hands each part the
 //! values it shows (its `…Props::of(&state, …)`), a
 //! [`crate::store::Dispatcher`] for what it changes, and, for the panels
 //! that read a large part of the run while they are open, a read-only
