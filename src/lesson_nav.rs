@@ -87,6 +87,8 @@ impl Playground {
         if ls.answers[step].is_none() {
             ls.answers[step] = lessons::answer(&lesson, step);
         }
+        // (A large scene still being built opens where it is going.)
+        ls.visit.start = self.timeline.pending().unwrap_or(self.timeline.now());
         self.lesson = Some(ls);
     }
 

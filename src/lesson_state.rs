@@ -68,6 +68,9 @@ pub struct Visit {
     /// In an audience window: what the presenter's window said the next
     /// press does (it holds the workshop; this window only shows it).
     pub told: Option<PressFrom>,
+    /// The run's instant where the step opened: stepping back stops there
+    /// (before it is another step's scene, or none).
+    pub start: workqueue_core::Instant,
 }
 
 /// Where a lesson is, and what was predicted and answered at each step.

@@ -28,6 +28,7 @@ pub mod provider;
 pub mod session;
 pub mod settings;
 pub mod share;
+pub mod snippet;
 pub mod state;
 pub mod store;
 pub mod timeline;

@@ -321,9 +321,9 @@ pub(crate) fn lesson_panel(state: &StateRef, page: &Page) -> Html {
     html! { <LessonPanel ..props /> }
 }
 
-/// The inspector, where no lesson has the side to itself.
+/// An embed's inspector, where no lesson has the side to itself.
 pub(crate) fn inspector(state: &StateRef, dispatch: Dispatcher) -> Html {
-    if state.lesson.is_none() && state.pending_lesson.is_none() {
+    if state.mode.embed && state.inspector_shown() {
         html! { <Inspector ..InspectorProps::of(state, dispatch) /> }
     } else {
         html! {}

@@ -346,6 +346,12 @@ impl Playground {
         self.timeline.engine().len() > 1
     }
 
+    /// Whether the inspector ("why is this key here?") is on the page: an
+    /// embed's lesson has the side to itself, so there a chip is no button.
+    pub fn inspector_shown(&self) -> bool {
+        !self.mode.embed || (self.lesson.is_none() && self.pending_lesson.is_none())
+    }
+
     /// The scenario on the stage.
     pub fn current_scenario(&self) -> Scenario {
         self.timeline.scenario().clone()

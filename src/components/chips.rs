@@ -57,6 +57,9 @@ pub(super) fn use_arrival(place: Option<(String, &'static str)>) -> Option<&'sta
 pub(super) struct Chips<'a> {
     pub selected: Option<&'a str>,
     pub arrived: Option<&'static str>,
+    /// A press shows why the key is there (the inspector is on the page);
+    /// where it is not (an embed's lesson has the side), a chip is no button.
+    pub pressable: bool,
     pub dispatch: &'a Dispatcher,
 }
 
@@ -96,9 +99,9 @@ pub(super) fn chip(cx: Chips<'_>, k: &KeyView, class: &'static str, extra: Html)
             }
         })
     };
-    html! {
-        <button key={key.clone()} {onpointerdown} class={classes!("chip", class, selected.then_some("selected"), k.dirty.then_some("dirty"), arrived.then_some("arrived"), low.then_some("low"), k.skipped.then_some("skipped"))}
-            {onclick} aria-pressed={selected.to_string()} data-key={key.clone()} data-priority={k.priority.map(|p| p.to_string())}>
+    let class = classes!("chip", class, selected.then_some("selected"), k.dirty.then_some("dirty"), arrived.then_some("arrived"), low.then_some("low"), k.skipped.then_some("skipped"));
+    let inside = html! {
+        <>
             <span class="chip-key">{ seen }</span>
             { match k.priority {
                 Some(p) if p != 0 => html! { <span class="prio" title="its priority: higher goes first; resyncs and the initial list are -100">{ format!("p{p}") }</span> },
@@ -110,6 +113,17 @@ pub(super) fn chip(cx: Chips<'_>, k: &KeyView, class: &'static str, extra: Html)
                 <span class="absorbed" data-testid="absorbed" title="watch events merged into this one queued copy (deduplicated)">{ format!("+{}", k.absorbed) }</span>
             } } else { html! {} } }
             { extra }
+        </>
+    };
+    if !cx.pressable {
+        return html! {
+            <span key={key.clone()} {class} data-key={key.clone()} data-priority={k.priority.map(|p| p.to_string())}>{ inside }</span>
+        };
+    }
+    html! {
+        <button key={key.clone()} {onpointerdown} {class}
+            {onclick} aria-pressed={selected.to_string()} data-key={key.clone()} data-priority={k.priority.map(|p| p.to_string())}>
+            { inside }
             <span class="sr-only">{ hint }</span>
         </button>
     }

@@ -387,6 +387,8 @@ pub struct ManagerStageProps {
     /// lesson's step leads the way back on a projector).
     pub head: Option<QueueSwitchProps>,
     pub selected: Option<String>,
+    /// A chip press shows why its key is there (see `Playground::inspector_shown`).
+    pub pressable: bool,
     pub dispatch: Dispatcher,
 }
 
@@ -404,6 +406,7 @@ impl ManagerStageProps {
             head: (!(fitted && state.lesson.is_some()))
                 .then(|| QueueSwitchProps::of(state, dispatch.clone())),
             selected: state.selected.clone(),
+            pressable: state.inspector_shown(),
             dispatch,
         }
     }
@@ -426,6 +429,7 @@ pub fn manager_stage(props: &ManagerStageProps) -> Html {
     let cx = Chips {
         selected: props.selected.as_deref(),
         arrived,
+        pressable: props.pressable,
         dispatch: &props.dispatch,
     };
     let exit = {

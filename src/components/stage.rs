@@ -50,6 +50,8 @@ pub struct StageProps {
     /// the lanes take their final size from the first frame).
     pub rows: usize,
     pub selected: Option<String>,
+    /// A chip press shows why its key is there (see `Playground::inspector_shown`).
+    pub pressable: bool,
     pub spotlight: Spotlight,
     /// The run's clock (`data-now`).
     pub now: Instant,
@@ -101,6 +103,7 @@ impl StageProps {
             rows: chips.min(view.keys.max(planned)).max(1),
             view,
             selected: state.selected.clone(),
+            pressable: state.inspector_shown(),
             spotlight: Spotlight {
                 focus: state.focus(),
                 room: state.mode.workshop && !state.mode.embed,
@@ -191,6 +194,7 @@ pub fn stage(props: &StageProps) -> Html {
     let cx = Chips {
         selected: props.selected.as_deref(),
         arrived,
+        pressable: props.pressable,
         dispatch: &props.dispatch,
     };
     let now = view.now;

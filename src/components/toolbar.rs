@@ -12,6 +12,7 @@ use crate::lesson_worker::LessonWorker;
 use crate::lessons::{self, Library};
 use crate::notice::{Notice, NoticeKind};
 use crate::share::{self, Shared};
+use crate::snippet;
 use crate::state::{Action, GoImport};
 
 #[derive(Clone, Copy, PartialEq)]
@@ -223,12 +224,10 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
                 }
                 (Dialog::Embed, Some(run)) => {
                     // The open lesson's steps, each one a blogger may embed.
-                    let steps = props
-                        .current
-                        .and_then(|i| props.library.get(i))
-                        .map(|l| l.steps.iter().map(|s| s.title.clone()).collect::<Vec<_>>())
-                        .unwrap_or_default();
-                    html! { <EmbedDialog {run} {steps} onclose={close.clone()} /> }
+                    let lesson = props.current.and_then(|i| props.library.get(i)).map(|l| {
+                        (l.title.clone(), l.steps.iter().map(|s| s.title.clone()).collect::<Vec<_>>())
+                    });
+                    html! { <EmbedDialog {run} {lesson} onclose={close.clone()} /> }
                 }
                 (Dialog::Go, Some(run)) => {
                     let code = workqueue_go::export::go(&run.scenario);
@@ -286,20 +285,9 @@ fn read_file(d: Dispatcher, limit: f64, read: fn(&Dispatcher, String, Vec<u8>)) 
 pub struct EmbedProps {
     /// The run the snippet opens.
     pub run: std::rc::Rc<Shared>,
-    /// The open lesson's step titles (empty outside a lesson).
-    pub steps: Vec<String>,
+    /// The open lesson's title and step titles (none outside a lesson).
+    pub lesson: Option<(String, Vec<String>)>,
     pub onclose: Callback<MouseEvent>,
-}
-
-/// The embed's height in a post: what a stage beside its narration needs,
-/// in a 700 px column as on a phone.
-pub const EMBED_HEIGHT: u32 = 640;
-
-/// The `<iframe>` a post pastes for the playground at `src`.
-pub fn embed_snippet(src: &str) -> String {
-    format!(
-        "<iframe src=\"{src}\" title=\"Workqueue Playground\" width=\"100%\" height=\"{EMBED_HEIGHT}\" style=\"border:0;max-width:700px;height:{EMBED_HEIGHT}px\" loading=\"lazy\"></iframe>"
-    )
 }
 
 /// Builds the `<iframe>` snippet for a blog post, with a live preview.
@@ -338,25 +326,29 @@ pub fn embed_dialog(props: &EmbedProps) -> Html {
     // A guest in the host's page: the frame's height is set before it
     // loads and never changes (the playground fits itself to it), it loads
     // when scrolled near, and it takes no focus until the reader clicks in.
-    let snippet = embed_snippet(&src);
+    let title = snippet::frame_title(match (&props.lesson, step) {
+        (Some((lesson, steps)), Some(at)) => steps.get(at).map(|t| (lesson.as_str(), at + 1, t.as_str())),
+        _ => None,
+    });
+    let snippet = snippet::iframe(&src, &title);
     let toggle = {
         let a = autoplay.clone();
         Callback::from(move |_| a.set(!*a))
     };
     html! {
         <Modal title="Embed in a page" onclose={props.onclose.clone()}>
-            <p>{ format!("Paste this into your post. The frame is {EMBED_HEIGHT} px tall from the start, so nothing in the post moves while it loads; the playground fits itself to it and pages the narration. ") }
+            <p>{ format!("Paste this into your post. The frame is {} px tall from the start, so nothing in the post moves while it loads; the playground fits itself to it and pages the narration. ", snippet::EMBED_HEIGHT) }
                { if run.lesson.is_some() { "It opens the current lesson step." } else { "It opens this exact setup." } }</p>
-            { match step.filter(|_| !props.steps.is_empty()) {
-                Some(at) => html! {
+            { match (step, &props.lesson) {
+                (Some(at), Some((_, steps))) if !steps.is_empty() => html! {
                     <p><label for="embed-step">{"Step "}</label>
                        <select id="embed-step" data-testid="embed-step" onchange={let c = chosen.clone(); Callback::from(move |e: Event| c.set(event_value(&e).parse().ok()))}>
-                           { for props.steps.iter().enumerate().map(|(i, title)| html! {
+                           { for steps.iter().enumerate().map(|(i, title)| html! {
                                <option value={i.to_string()} selected={i == at}>{ format!("{}. {title}", i + 1) }</option>
                            }) }
                        </select></p>
                 },
-                None => html! {},
+                _ => html! {},
             } }
             <label class="check"><input type="checkbox" checked={*autoplay} onchange={toggle} />{" start playing on load"}</label>
             <p class="hint">{"A step that asks the reader a prediction waits for the answer before it plays."}</p>

@@ -26,6 +26,8 @@ pub struct TransportView {
     pub horizon: Instant,
     pub speed: f64,
     pub playing: bool,
+    /// Nothing to step back to: the run's start, or the lesson step's.
+    pub at_start: bool,
     pub pacing: bool,
     /// How fast time runs right now, when pacing changed it: the badge's
     /// class and words.
@@ -39,6 +41,7 @@ impl TransportView {
             horizon: state.horizon(),
             speed: state.playback.speed,
             playing: state.playback.playing,
+            at_start: state.now() <= state.lesson.as_ref().map_or(Instant::T0, |l| l.visit.start),
             pacing: state.playback.pacing.on,
             cue: pace_cue(state),
         }
@@ -87,7 +90,7 @@ pub fn transport(props: &TransportProps) -> Html {
     html! {
         <section class="transport" aria-label="Time controls">
             <div class="transport-buttons">
-                <button class="icon" onclick={on(|| Action::StepBack)} aria-label="Step back to the previous event" title="Previous event (←)">{ icon(BACK) }</button>
+                <button class="icon" onclick={on(|| Action::StepBack)} disabled={state.at_start} aria-label="Step back to the previous event" title="Previous event (←)">{ icon(BACK) }</button>
                 <button class="icon primary" data-testid="play" onclick={on(|| Action::TogglePlay)}
                     aria-label={if state.playing { "Pause" } else { "Play" }} title="Play / pause (space)">
                     { icon(if state.playing { PAUSE } else { PLAY }) }

@@ -63,3 +63,35 @@ fn the_hint_to_predict_first_goes_with_the_prediction() {
     p = reduce(p, Action::Reveal("160ms".into(), 1000.0));
     assert_eq!(p.notice, None, "revealed: the hint is gone");
 }
+
+/// ← in a lesson rewinds the step's own scene, never past where the step
+/// opened (before it is another step's scene, or an empty stage): on every
+/// built-in step that opens after the run's start.
+#[test]
+fn stepping_back_stops_where_the_step_opened() {
+    use workqueue_core::Instant;
+    let mut later = 0;
+    for id in crate::lessons::BUILT_IN {
+        for step in 1..=8 {
+            let mut p = Playground::from_url(&format!("?lesson={id}&step={step}&embed=1"), "");
+            let Some(ls) = p.lesson.as_ref().filter(|l| l.step + 1 == step) else {
+                break; // past the lesson's last step
+            };
+            let start = ls.visit.start;
+            if start == Instant::T0 || p.timeline.pending().is_some() {
+                continue;
+            }
+            later += 1;
+            assert_eq!(p.now(), start, "{id} {step} opens at its start");
+            for _ in 0..3 {
+                p = reduce(p, Action::Step);
+            }
+            for _ in 0..6 {
+                p = reduce(p, Action::StepBack);
+                assert!(p.now() >= start, "{id} {step}: back to {:?}, before the step's start {:?}", p.now(), start);
+            }
+            assert_eq!(p.now(), start, "{id} {step}: back at the step's start");
+        }
+    }
+    assert!(later >= 3, "steps that open after the run's start: {later}");
+}

@@ -131,7 +131,19 @@ impl Playground {
             }
             Action::StepBack => {
                 self.playback.playing = false;
-                self.timeline.step_back();
+                // In a lesson, back as far as the step's own start: before
+                // it is another step's scene.
+                let floor = self.lesson.as_ref().map(|l| l.visit.start);
+                match floor {
+                    Some(start) if self.now() <= start => {}
+                    Some(start) => {
+                        self.timeline.step_back();
+                        if self.now() < start {
+                            self.timeline.seek(start);
+                        }
+                    }
+                    None => self.timeline.step_back(),
+                }
                 self.narration = self.narrate();
             }
             Action::Seek(t) => {

@@ -347,3 +347,13 @@ fn what_draws_the_run_draws_again_when_the_run_changes_not_when_the_page_does() 
     ctx.dispatch(Action::Step);
     assert!(before != ctx.run(), "a step of the run draws them again");
 }
+
+#[test]
+fn a_chip_is_a_button_only_where_the_inspector_answers_it() {
+    // An embed's lesson has the side to itself: no inspector, so no press.
+    assert!(!Playground::from_url("?embed=1&lesson=herd&step=2", "").inspector_shown());
+    // An embed of a run without a lesson shows the inspector beside the stage.
+    assert!(Playground::from_url("?embed=1", "").inspector_shown());
+    // The playground's own page always has it.
+    assert!(Playground::from_url("?lesson=herd&step=2", "").inspector_shown());
+}

@@ -36,13 +36,18 @@ test('the README gives the snippet the Embed dialog gives, and the demo post use
   await page.waitForSelector('[data-testid="lesson-step-title"]');
   await page.click('[data-testid="embed"]');
   const snippet = await page.inputValue('[data-testid="embed-snippet"]');
-  const shape = (s) => s.replace(/src="[^"]*"/, 'src=""');
+  // The same snippet but for its address and its name (each frame is named
+  // by its own lesson and step).
+  const shape = (s) => s.replace(/src="[^"]*"/, 'src=""').replace(/title="[^"]*"/, 'title=""');
   const inReadme = README.match(/<iframe[^>]*><\/iframe>/)[0];
   assert.equal(shape(inReadme), shape(snippet), 'the README shows the snippet the dialog gives');
   const demo = fs.readFileSync(path.join(root, 'static/embed-demo.html'), 'utf8');
   for (const frame of demo.match(/<iframe[^>]*><\/iframe>/g)) {
     assert.equal(shape(frame.replace(/ id="[^"]*" data-testid="[^"]*"/, '')), shape(snippet), 'the demo post embeds with the same snippet');
   }
+  assert.match(snippet, /title="3\. Per-item backoff and the first second, step 1: Doubling delays \(Workqueue Playground\)"/, 'the frame is named by its lesson and step');
+  const titles = demo.match(/<iframe[^>]*><\/iframe>/g).map((f) => f.match(/title="([^"]*)"/)[1]);
+  assert.equal(new Set(titles).size, titles.length, 'the demo post\'s frames have names of their own');
   assert.match(snippet, /height="(\d+)"[^>]*height:\1px/, 'the frame\'s height is set before it loads');
   assert.match(snippet, /loading="lazy"/);
   assert.doesNotMatch(snippet, /<script/, 'no script: nothing resizes the frame');
@@ -226,5 +231,43 @@ test('a revealed answer leaves the text of the page it was read on; the version 
       }
       await context.close();
     }
+  }
+});
+
+test('an embed\'s transport: ← stops where the step opened, playing never moves its buttons, and a chip is no dead button', async () => {
+  const { url } = await serveHere();
+  for (const viewport of FRAMES) {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    // Done is not optional: no prediction, a scene to play.
+    await page.goto(`${url}/?embed=1&lesson=forget-done&step=2`);
+    await page.waitForSelector('[data-testid="lesson-next"]');
+    const back = '[aria-label="Step back to the previous event"]';
+    // (The run's instant to the nanosecond: the clock's text rounds.)
+    const clock = () => page.getAttribute('[data-now]', 'data-now');
+    const opened = await clock();
+    assert.ok(await page.isDisabled(back), `${viewport.width}: nothing before the step's start to step back to`);
+    for (let i = 0; i < 3; i++) await page.click('[data-testid="step"]');
+    assert.notEqual(await clock(), opened, 'the step buttons move the run on');
+    assert.ok(await page.isEnabled(back));
+    for (let i = 0; i < 6 && (await page.isEnabled(back)); i++) await page.click(back);
+    assert.equal(await clock(), opened, `${viewport.width}: back as far as the step's start, no further`);
+    await page.keyboard.press('ArrowLeft');
+    assert.equal(await clock(), opened, '← too');
+    // A chip shows no "select to see why" where no inspector answers it.
+    assert.equal(await page.locator('button.chip').count(), 0, 'an embedded lesson\'s chips are not buttons');
+    assert.ok(await page.locator('.chip').count() > 0, 'its chips are drawn');
+    // Played: the clock's cue comes and goes beside the buttons, which stay.
+    const boxes = () => page.evaluate(() => [...document.querySelectorAll('.transport-buttons button')].filter((b) => b.offsetWidth > 0).map((b) => { const r = b.getBoundingClientRect(); return `${Math.round(r.x)},${Math.round(r.y)}`; }).join(' '));
+    const still = await boxes();
+    await page.click('[data-testid="play"]');
+    for (let i = 0; i < 10; i++) {
+      await page.waitForTimeout(200);
+      assert.equal(await boxes(), still, `${viewport.width}: the transport's buttons moved while playing`);
+    }
+    // And the longest cue the clock can say has its room from the start.
+    await page.evaluate(() => { const p = document.querySelector('.clock .pace'); p.textContent = 'waiting for your first key'; p.className = 'pace idle'; });
+    assert.equal(await boxes(), still, `${viewport.width}: the longest cue moves the buttons`);
+    await context.close();
   }
 });

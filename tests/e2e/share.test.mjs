@@ -136,7 +136,8 @@ test('the Embed dialog produces a snippet whose frame shows the chosen step', as
   await page.waitForSelector('[data-testid="lesson-step-title"]');
   await page.click('[data-testid="embed"]');
   const snippet = await page.inputValue('[data-testid="embed-snippet"]');
-  assert.match(snippet, /^<iframe src="[^"]+\?embed=1&lesson=max-of&step=1" title="Workqueue Playground"/);
+  // Written as HTML: the address's & as &amp;, the frame named by its lesson and step.
+  assert.match(snippet, /^<iframe src="[^"]+\?embed=1&amp;lesson=max-of&amp;step=1" title="5\. Max-of: who wins\?, step 1: The larger delay wins \(Workqueue Playground\)"/);
   await shot(page, '32-embed-dialog');
   await context.close();
 });
