@@ -21,8 +21,8 @@ pub mod lesson_worker;
 pub mod lessons;
 pub mod notice;
 pub mod open;
-mod page;
 pub mod pacing;
+mod page;
 pub mod presenter;
 pub mod provider;
 pub mod session;
@@ -59,4 +59,3 @@ pub fn install_panic_hook() {
         }
     }));
 }
-

@@ -62,7 +62,11 @@ mod tests {
 
     #[test]
     fn a_frame_is_named_by_its_lesson_and_step() {
-        let t = frame_title(Some(("3. Per-item backoff & the first second", 2, "The long tail")));
+        let t = frame_title(Some((
+            "3. Per-item backoff & the first second",
+            2,
+            "The long tail",
+        )));
         assert_eq!(
             t,
             "3. Per-item backoff & the first second, step 2: The long tail (Workqueue Playground)"

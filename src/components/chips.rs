@@ -99,7 +99,15 @@ pub(super) fn chip(cx: Chips<'_>, k: &KeyView, class: &'static str, extra: Html)
             }
         })
     };
-    let class = classes!("chip", class, selected.then_some("selected"), k.dirty.then_some("dirty"), arrived.then_some("arrived"), low.then_some("low"), k.skipped.then_some("skipped"));
+    let class = classes!(
+        "chip",
+        class,
+        selected.then_some("selected"),
+        k.dirty.then_some("dirty"),
+        arrived.then_some("arrived"),
+        low.then_some("low"),
+        k.skipped.then_some("skipped")
+    );
     let inside = html! {
         <>
             <span class="chip-key">{ seen }</span>

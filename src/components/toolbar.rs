@@ -327,7 +327,9 @@ pub fn embed_dialog(props: &EmbedProps) -> Html {
     // loads and never changes (the playground fits itself to it), it loads
     // when scrolled near, and it takes no focus until the reader clicks in.
     let title = snippet::frame_title(match (&props.lesson, step) {
-        (Some((lesson, steps)), Some(at)) => steps.get(at).map(|t| (lesson.as_str(), at + 1, t.as_str())),
+        (Some((lesson, steps)), Some(at)) => {
+            steps.get(at).map(|t| (lesson.as_str(), at + 1, t.as_str()))
+        }
         _ => None,
     });
     let snippet = snippet::iframe(&src, &title);

@@ -88,7 +88,12 @@ fn stepping_back_stops_where_the_step_opened() {
             }
             for _ in 0..6 {
                 p = reduce(p, Action::StepBack);
-                assert!(p.now() >= start, "{id} {step}: back to {:?}, before the step's start {:?}", p.now(), start);
+                assert!(
+                    p.now() >= start,
+                    "{id} {step}: back to {:?}, before the step's start {:?}",
+                    p.now(),
+                    start
+                );
             }
             assert_eq!(p.now(), start, "{id} {step}: back at the step's start");
         }
