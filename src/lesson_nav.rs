@@ -297,6 +297,27 @@ impl Playground {
         PressFrom { press, dwell }
     }
 
+    /// Why `guess` cannot be compared with the open step's answer (`abc`
+    /// for a count), in the reader's words; `None` where it can, or where
+    /// there is no guess (the answer is then shown alone).
+    pub fn unreadable_guess(&self, guess: &str) -> Option<String> {
+        let l = self.lesson.as_ref()?;
+        let answer = l.answers.get(l.step)?.as_ref()?;
+        if workqueue_lessons::readable_guess(guess, answer) {
+            return None;
+        }
+        let example = if workqueue_core::parse_go_duration(answer.trim_start_matches("t=")).is_ok()
+        {
+            "a time, for example 1.5s"
+        } else {
+            "a number, for example 6"
+        };
+        Some(format!(
+            "\u{201c}{}\u{201d} is not a prediction this step can check: type {example}, or clear the field to see the answer.",
+            workqueue_core::shown(guess.trim())
+        ))
+    }
+
     /// Does what [`Playground::next_press`] says, and returns it. A press
     /// within [`DOUBLE_PRESS_MS`](crate::lesson_state::DOUBLE_PRESS_MS) of the one before does nothing.
     pub fn clicker_next(&mut self, now_ms: f64) -> Press {
@@ -311,6 +332,19 @@ impl Playground {
         const TYPE_A_PREDICTION: &str =
             "Type a prediction and press Reveal (with no prediction, Reveal just shows the answer).";
         let press = self.next_press(now_ms);
+        if press == Press::Revealed {
+            let draft = self
+                .lesson
+                .as_ref()
+                .map(|l| l.visit.draft.clone())
+                .unwrap_or_default();
+            if let Some(why) = self.unreadable_guess(&draft) {
+                // The field stays open with what was typed, and says why.
+                self.notice = Notice::info(why);
+                self.focus_guess += 1;
+                return Press::Asked;
+            }
+        }
         let decision = match (press, &self.lesson) {
             (Press::Decided, Some(l)) => self
                 .library

@@ -100,3 +100,48 @@ fn stepping_back_stops_where_the_step_opened() {
     }
     assert!(later >= 3, "steps that open after the run's start: {later}");
 }
+
+/// A slip typed for a number (`abc` for a count) is not revealed as a
+/// prediction: the field stays with what was typed, and says what to type.
+#[test]
+fn a_guess_that_is_not_a_number_is_refused_in_the_readers_words() {
+    let mut p = Playground::from_url("?lesson=forget-done&step=1&embed=1", "");
+    let press = |p: &Playground| p.next_press(1e9);
+    let mut now = 0.0;
+    while press(&p) != crate::lesson_state::Press::Asked {
+        now += 1000.0;
+        p = reduce(p, Action::LessonNext(now));
+        assert!(now < 10_000.0, "the question is reached");
+    }
+    now += 1000.0;
+    p = reduce(p, Action::LessonNext(now));
+    p = reduce(p, Action::Draft("abc".into()));
+    now += 1000.0;
+    p = reduce(p, Action::LessonNext(now));
+    let l = p
+        .lesson
+        .as_ref()
+        .map(|l| (l.guess().cloned(), l.visit.draft.clone(), l.visit.asked));
+    assert_eq!(
+        l,
+        Some((None, "abc".to_string(), true)),
+        "not revealed, the field kept"
+    );
+    let said = p
+        .notice
+        .as_ref()
+        .map(|n| n.text.clone())
+        .unwrap_or_default();
+    assert!(
+        said.contains("“abc” is not a prediction") && said.contains("a number"),
+        "{said}"
+    );
+    // The same through the field's own Reveal.
+    p = reduce(p, Action::Reveal("soon".into(), now));
+    assert!(p.lesson.as_ref().is_some_and(|l| l.guess().is_none()));
+    p = reduce(p, Action::Reveal("6".into(), now));
+    assert_eq!(
+        p.lesson.as_ref().and_then(|l| l.guess().cloned()),
+        Some("6".to_string())
+    );
+}

@@ -288,11 +288,15 @@ impl Playground {
                     l.visit.draft = text;
                 }
             }
-            Action::Reveal(guess, now_ms) => {
-                if let Some(l) = &mut self.lesson {
-                    l.reveal(guess, now_ms);
+            Action::Reveal(guess, now_ms) => match self.unreadable_guess(&guess) {
+                // The field keeps what was typed, and says why.
+                Some(why) => self.notice = Notice::info(why),
+                None => {
+                    if let Some(l) = &mut self.lesson {
+                        l.reveal(guess, now_ms);
+                    }
                 }
-            }
+            },
             Action::ToggleWorkshop => self.mode.workshop = !self.mode.workshop,
             Action::TogglePacing => {
                 self.playback.pacing.on = !self.playback.pacing.on;

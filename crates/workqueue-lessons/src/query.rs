@@ -545,6 +545,34 @@ impl Condition {
     }
 }
 
+/// Whether a guess can be compared with an answer: any guess where the
+/// answer is words; where it is a number or a time, a guess that reads as
+/// one (`abc` for a count is a slip, not a prediction). An empty guess is
+/// no guess: the answer is shown without one.
+pub fn readable_guess(guess: &str, answer: &str) -> bool {
+    let g: String = guess
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != ',' && *c != '_')
+        .collect();
+    if g.is_empty() {
+        return true;
+    }
+    let valued = |s: &str| {
+        let s = s.to_ascii_lowercase();
+        let s = s.strip_prefix("t=").unwrap_or(&s).to_string();
+        workqueue_core::parse_go_duration(&s).is_ok()
+            || s.starts_with(|c: char| c.is_ascii_digit() || c == '.' || c == '-')
+                && s.trim_start_matches('-')
+                    .starts_with(|c: char| c.is_ascii_digit() || c == '.')
+                && s.chars().any(|c| c.is_ascii_digit())
+    };
+    let a: String = answer
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != ',')
+        .collect();
+    !valued(&a) || valued(&g)
+}
+
 /// Whether a guess matches an answer by value: durations in any unit
 /// (`1000s` = `16m40s`, `0.1s` = `100ms`), numbers with or without thousands
 /// separators, within `tolerance` (a fraction of the answer); other text
@@ -598,6 +626,30 @@ mod tests {
         assert!(!same_answer("60000", "70,000", 0.1));
         assert!(same_answer("10.015s", "t=10.015s", 0.0));
         assert!(!same_answer("", "7", 0.0));
+    }
+
+    #[test]
+    fn a_guess_for_a_number_or_a_time_must_read_as_one() {
+        assert!(readable_guess("6", "6"));
+        assert!(readable_guess("70,000", "70,000"));
+        assert!(readable_guess("20s", "t=19s"));
+        assert!(readable_guess("t=20s", "t=19s"));
+        assert!(
+            readable_guess("10 requeues", "10.0"),
+            "a number first, words after"
+        );
+        assert!(
+            !readable_guess("about 10", "10.0"),
+            "compared by its leading number, so it must lead"
+        );
+        assert!(readable_guess("", "6"), "no guess: the answer alone");
+        assert!(!readable_guess("abc", "6"));
+        assert!(!readable_guess("soon", "t=19s"));
+        assert!(!readable_guess("-", "6"));
+        assert!(
+            readable_guess("requeue", "requeue_after"),
+            "words answer words"
+        );
     }
 
     #[test]
