@@ -2,16 +2,15 @@
 //! each step, and the one rule for leaving a step.
 
 use crate::lessons::Wait;
-use crate::share::Shared;
 use workqueue_core::WorkerState;
-use workqueue_core::{Input, Instant, Outcome, ResultLabel, Scenario};
+use workqueue_core::{Input, Instant, Outcome, ResultLabel};
 
 use crate::lesson_state::{LessonState, Press, PressFrom, MIN_DWELL_MS};
 use crate::lessons;
 use crate::notice::Notice;
 use crate::settings::Settings;
 use crate::state::Playground;
-use crate::timeline::Timeline;
+use scene::scene;
 
 use crate::lesson_state::{ReadLesson, StepShown, TallyShown};
 
@@ -295,27 +294,6 @@ impl Playground {
             _ => None,
         };
         PressFrom { press, dwell }
-    }
-
-    /// Why `guess` cannot be compared with the open step's answer (`abc`
-    /// for a count), in the reader's words; `None` where it can, or where
-    /// there is no guess (the answer is then shown alone).
-    pub fn unreadable_guess(&self, guess: &str) -> Option<String> {
-        let l = self.lesson.as_ref()?;
-        let answer = l.answers.get(l.step)?.as_ref()?;
-        if workqueue_lessons::readable_guess(guess, answer) {
-            return None;
-        }
-        let example = if workqueue_core::parse_go_duration(answer.trim_start_matches("t=")).is_ok()
-        {
-            "a time, for example 1.5s"
-        } else {
-            "a number, for example 6"
-        };
-        Some(format!(
-            "\u{201c}{}\u{201d} is not a prediction this step can check: type {example}, or clear the field to see the answer.",
-            workqueue_core::shown(guess.trim())
-        ))
     }
 
     /// Does what [`Playground::next_press`] says, and returns it. A press
@@ -688,41 +666,13 @@ impl Playground {
     }
 }
 
-/// Estimated work (see `workqueue_lessons::cost`) up to which a step's
-/// scene is built at once; a larger one is built over the next frames, as a
-/// long link is, so the page keeps drawing while it comes.
-const SCENE_AT_ONCE: f64 = 500_000.0;
 /// Events a step's scene is replayed through, at most, to reach what it
 /// waits for when a later step without a set-up of its own is entered.
 const MAX_REPLAY_EVENTS: usize = 200_000;
 
-/// The scene a step's set-up describes, built as a shared link's run is:
-/// each input at its instant, then paused at its instant (the order the
-/// worker used to answer the questions).
-fn scene(setup: &Shared) -> Result<(Scenario, Timeline), String> {
-    let mut inputs = setup.inputs.clone();
-    inputs.sort_by_key(|(at, _)| *at);
-    let costed = workqueue_lessons::Setup {
-        scenario: setup.scenario.clone(),
-        inputs: inputs.clone(),
-        run_to: setup.at,
-    };
-    // The set-up's inputs on the tape: those up to its instant applied, the
-    // later ones left for the scene to play (a step opens at its set-up's
-    // instant, never at its last input's).
-    let mut t =
-        Timeline::replayed(setup.scenario.clone(), inputs, setup.at).map_err(|e| e.to_string())?;
-    if workqueue_lessons::cost::scene(&costed) <= SCENE_AT_ONCE {
-        while t.pending().is_some() {
-            t.catch_up();
-        }
-    }
-    // (A larger scene: one frame's budget now, the rest as the frames go;
-    // see Tick.)
-    Ok((setup.scenario.clone(), t))
-}
-
+mod guess;
 #[cfg(test)]
 mod reader_tests;
+mod scene;
 #[cfg(test)]
 mod tests;

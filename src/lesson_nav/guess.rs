@@ -1,0 +1,27 @@
+//! What a reader's prediction may be: a guess for a number or a time reads
+//! as one (`abc` for a count is a slip, and is said to be).
+
+use crate::state::Playground;
+
+impl Playground {
+    /// Why `guess` cannot be compared with the open step's answer (`abc`
+    /// for a count), in the reader's words; `None` where it can, or where
+    /// there is no guess (the answer is then shown alone).
+    pub fn unreadable_guess(&self, guess: &str) -> Option<String> {
+        let l = self.lesson.as_ref()?;
+        let answer = l.answers.get(l.step)?.as_ref()?;
+        if workqueue_lessons::readable_guess(guess, answer) {
+            return None;
+        }
+        let example = if workqueue_core::parse_go_duration(answer.trim_start_matches("t=")).is_ok()
+        {
+            "a time, for example 1.5s"
+        } else {
+            "a number, for example 6"
+        };
+        Some(format!(
+            "\u{201c}{}\u{201d} is not a prediction this step can check: type {example}, or clear the field to see the answer.",
+            workqueue_core::shown(guess.trim())
+        ))
+    }
+}
