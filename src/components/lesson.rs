@@ -301,9 +301,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
         Some(p) if asking && on_last_page => {
             // A question with no unit of its own whose answer is a time
             // says what a time looks like ("10.015s", "10015ms").
-            let hint = if p.unit.is_empty()
-                && workqueue_core::parse_go_duration(p.answer.trim_start_matches("t=")).is_ok()
-            {
+            let hint = if p.unit.is_empty() && workqueue_lessons::is_time(&p.answer) {
                 "a time, e.g. 1.5s".to_string()
             } else {
                 p.unit.clone()

@@ -13,8 +13,7 @@ impl Playground {
         if workqueue_lessons::readable_guess(guess, answer) {
             return None;
         }
-        let example = if workqueue_core::parse_go_duration(answer.trim_start_matches("t=")).is_ok()
-        {
+        let example = if workqueue_lessons::is_time(answer) {
             "a time, for example 1.5s"
         } else {
             "a number, for example 6"

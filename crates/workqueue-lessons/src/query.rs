@@ -545,32 +545,47 @@ impl Condition {
     }
 }
 
+/// A guess or an answer as it is compared: without spaces, thousands
+/// separators or case, and without the `t=` of an instant.
+fn cleaned(s: &str) -> String {
+    let s = s
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != ',' && *c != '_')
+        .collect::<String>()
+        // Units and numbers are ASCII: no Unicode case tables needed.
+        .to_ascii_lowercase();
+    match s.strip_prefix("t=") {
+        Some(rest) => rest.to_string(),
+        None => s,
+    }
+}
+
+/// The number a cleaned text starts with (`10requeues` is 10).
+fn leading_number(s: &str) -> Option<f64> {
+    let end = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+        .unwrap_or(s.len());
+    s[..end].parse::<f64>().ok().filter(|x| x.is_finite())
+}
+
+/// Whether an answer (or a guess) is a time: a duration or an instant
+/// (`16m40s`, `t=19s`), which a guess may write in any unit.
+pub fn is_time(s: &str) -> bool {
+    workqueue_core::parse_go_duration(&cleaned(s)).is_ok()
+}
+
+/// Whether a cleaned text has a value to compare: a time or a number.
+fn valued(s: &str) -> bool {
+    workqueue_core::parse_go_duration(s).is_ok() || leading_number(s).is_some()
+}
+
 /// Whether a guess can be compared with an answer: any guess where the
 /// answer is words; where it is a number or a time, a guess that reads as
 /// one (`abc` for a count is a slip, not a prediction). An empty guess is
 /// no guess: the answer is shown without one.
 pub fn readable_guess(guess: &str, answer: &str) -> bool {
-    let g: String = guess
-        .chars()
-        .filter(|c| !c.is_whitespace() && *c != ',' && *c != '_')
-        .collect();
-    if g.is_empty() {
-        return true;
-    }
-    let valued = |s: &str| {
-        let s = s.to_ascii_lowercase();
-        let s = s.strip_prefix("t=").unwrap_or(&s).to_string();
-        workqueue_core::parse_go_duration(&s).is_ok()
-            || s.starts_with(|c: char| c.is_ascii_digit() || c == '.' || c == '-')
-                && s.trim_start_matches('-')
-                    .starts_with(|c: char| c.is_ascii_digit() || c == '.')
-                && s.chars().any(|c| c.is_ascii_digit())
-    };
-    let a: String = answer
-        .chars()
-        .filter(|c| !c.is_whitespace() && *c != ',')
-        .collect();
-    !valued(&a) || valued(&g)
+    let g = cleaned(guess);
+    g.is_empty() || !valued(&cleaned(answer)) || valued(&g)
 }
 
 /// Whether a guess matches an answer by value: durations in any unit
@@ -578,23 +593,10 @@ pub fn readable_guess(guess: &str, answer: &str) -> bool {
 /// separators, within `tolerance` (a fraction of the answer); other text
 /// compares without case or spaces.
 pub fn same_answer(guess: &str, answer: &str, tolerance: f64) -> bool {
-    let clean = |s: &str| -> String {
-        s.chars()
-            .filter(|c| !c.is_whitespace() && *c != ',' && *c != '_')
-            .collect::<String>()
-            // Units and numbers are ASCII: no Unicode case tables needed.
-            .to_ascii_lowercase()
-    };
-    let (g, a) = (clean(guess), clean(answer));
+    let (g, a) = (cleaned(guess), cleaned(answer));
     if g.is_empty() {
         return false;
     }
-    let strip = |s: &str| {
-        s.strip_prefix("t=")
-            .map(str::to_string)
-            .unwrap_or(s.to_string())
-    };
-    let (g, a) = (strip(&g), strip(&a));
     let close = |g: f64, a: f64| (g - a).abs() <= tolerance * a.abs();
     if let (Ok(g), Ok(a)) = (
         workqueue_core::parse_go_duration(&g),
@@ -602,13 +604,7 @@ pub fn same_answer(guess: &str, answer: &str, tolerance: f64) -> bool {
     ) {
         return close(g.as_nanos() as f64, a.as_nanos() as f64);
     }
-    let number = |s: &str| -> Option<f64> {
-        let end = s
-            .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
-            .unwrap_or(s.len());
-        s[..end].parse::<f64>().ok().filter(|x| x.is_finite())
-    };
-    match (number(&g), number(&a)) {
+    match (leading_number(&g), leading_number(&a)) {
         (Some(g), Some(a)) => close(g, a),
         _ => g == a,
     }
