@@ -40,7 +40,7 @@ fn welcome(state: &StateRef) -> Html {
 
 #[function_component(App)]
 pub fn app() -> Html {
-    let page = page::use_page();
+    let page = page::use_page(page::Reader::PAGE);
     let context = page.context.clone();
     {
         // The run is saved as the page is hidden (a reload, a closed tab, a

@@ -12,7 +12,7 @@ use crate::page::{self, Page};
 /// The embed's root component.
 #[function_component(EmbedApp)]
 pub fn embed_app() -> Html {
-    let page = page::use_page();
+    let page = page::use_page(page::Reader::BUILT_IN_LESSON);
     layout(&page)
 }
 
@@ -59,7 +59,7 @@ pub(crate) fn layout(page: &Page) -> Html {
                     { page::refusal(&state, dispatch.clone()) }
                     { page::lesson_panel(&state, page) }
                     // A lesson's narration has the side to itself.
-                    { page::inspector(&state, dispatch) }
+                    { (page.reader.inspector)(&state, dispatch) }
                 </div>
             </main>
             { page::narration(&state) }

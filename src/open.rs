@@ -14,10 +14,7 @@ use crate::timeline::Timeline;
 impl Playground {
     /// The page's initial state from its URL and fragment.
     pub fn from_url(search: &str, hash: &str) -> Playground {
-        let param = |name: &str| param(search, name);
-        let flag = |name: &str| flag(search, name);
-        let mode = mode_of(search);
-        let mut p = match share::decode(hash) {
+        match share::decode(hash) {
             Ok(shared) => Playground::from_shared(shared),
             Err(share::ShareError::Empty) => Playground::default(),
             Err(e) => Playground {
@@ -26,7 +23,22 @@ impl Playground {
                 )),
                 ..Playground::default()
             },
-        };
+        }
+        .opened_at(search)
+    }
+
+    /// The page its query string opens, with no share link: a lesson, a
+    /// course, the mode (an embed's own entry reads only this).
+    pub fn from_address(search: &str) -> Playground {
+        Playground::default().opened_at(search)
+    }
+
+    /// `p` in the query string's mode, lesson and course.
+    fn opened_at(self, search: &str) -> Playground {
+        let mut p = self;
+        let param = |name: &str| param(search, name);
+        let flag = |name: &str| flag(search, name);
+        let mode = mode_of(search);
         p.mode = mode;
         p.reopen_unanswered_question();
         // `?lessons=herd,forget-done,provider`: the room's course, in order.
@@ -540,5 +552,37 @@ mod tests {
         assert_eq!(with_workshop_param("?workshop=0", true), "?workshop=1");
         let p = Playground::from_url(&with_workshop_param("?lesson=herd", true), "");
         assert!(p.mode.workshop && p.lesson.is_some());
+    }
+
+    /// An embed's own entry reads only the query string: the same lesson,
+    /// step, mode and pace as the whole page opens from it.
+    #[test]
+    fn an_embeds_entry_opens_what_the_page_opens_from_the_same_query() {
+        for search in [
+            "?embed=1&lesson=herd&step=2",
+            "?embed=1&lesson=results&step=3&autoplay=1",
+            "?embed=1&lesson=nope",
+            "?embed=1&lessons=herd,sets",
+        ] {
+            let (page, embed) = (
+                Playground::from_url(search, ""),
+                Playground::from_address(search),
+            );
+            assert_eq!(page.mode, embed.mode, "{search}");
+            assert_eq!(page.playback.playing, embed.playback.playing, "{search}");
+            assert_eq!(page.notice, embed.notice, "{search}");
+            assert_eq!(lesson_at(&page), lesson_at(&embed), "{search}");
+        }
+        let opened = Playground::from_address("?embed=1&lesson=herd&step=2");
+        assert_eq!(lesson_at(&opened), Some(("herd".to_string(), 1)));
+    }
+
+    /// The lesson and step a page shows, or the lesson it waits for.
+    fn lesson_at(p: &Playground) -> Option<(String, usize)> {
+        match (&p.lesson, &p.pending_lesson) {
+            (Some(l), _) => Some((p.library.get(l.index)?.id.clone(), l.step)),
+            (None, Some(w)) => Some((w.id.clone(), usize::MAX)),
+            _ => None,
+        }
     }
 }

@@ -95,8 +95,57 @@ fn location() -> (String, String) {
     (search, hash)
 }
 
+/// What an entry reads from its address. The whole page reads everything
+/// (a share link's fragment, the run a reload left, `?lesson-file=`); an
+/// embed's own entry reads a built-in lesson only (index.html's starter
+/// sends any other embed to the page's module), so its module carries none
+/// of those readers, nor the inspector a lesson's embed never shows.
+#[derive(Clone, Copy)]
+pub(crate) struct Reader {
+    /// The store as the address opens it, and whether a reload's run was
+    /// restored (its lesson is then in it already).
+    pub(crate) open: fn(search: &str, hash: &str) -> (Playground, bool),
+    /// Fetches `?lesson-file=`'s lesson, where the entry reads one.
+    pub(crate) lesson_file: Option<fn(path: String, step: usize, dispatch: Dispatcher)>,
+    /// The side's inspector, where the layout can show one.
+    pub(crate) inspector: fn(&StateRef, Dispatcher) -> Html,
+}
+
+impl Reader {
+    /// The whole page's reader.
+    pub(crate) const PAGE: Reader = Reader {
+        open: |search, hash| {
+            // A reload reopens the run as it was left (never in an embed:
+            // its state is its host page's address).
+            let saved = (!open::mode_of(search).embed)
+                .then(session::restored)
+                .flatten();
+            let opened = Playground::from_url(search, hash);
+            match saved {
+                Some(saved) => (opened.reloaded(saved), true),
+                None => (opened, false),
+            }
+        },
+        lesson_file: Some(|path, step, d| {
+            wasm_bindgen_futures::spawn_local(crate::fetch::lesson_file(path, step, move |a| {
+                d.dispatch(a)
+            }))
+        }),
+        inspector,
+    };
+
+    /// An embed's own entry: a built-in lesson named by the address.
+    pub(crate) const BUILT_IN_LESSON: Reader = Reader {
+        open: |search, _| (Playground::from_address(search), false),
+        lesson_file: None,
+        inspector: |_, _| Html::default(),
+    };
+}
+
 /// The page's store, worker and turn, made by [`use_page`] for a layout.
 pub(crate) struct Page {
+    /// What the entry reads (and whether it draws an inspector).
+    pub(crate) reader: Reader,
     pub(crate) context: PlaygroundContext,
     /// The page's one lesson worker, handed to the components that ask it.
     pub(crate) worker: LessonWorker,
@@ -112,24 +161,15 @@ pub(crate) struct Page {
 /// the clock's frames while something moves in view, the keyboard, the
 /// address kept, the body's classes.
 #[hook]
-pub(crate) fn use_page() -> Page {
-    // A reload reopens the run as it was left (never in an embed: its
-    // state is its host page's address).
-    let reloaded = use_memo((), |_| {
-        let (search, _) = location();
-        (!open::mode_of(&search).embed)
-            .then(session::restored)
-            .flatten()
-    });
+pub(crate) fn use_page(reader: Reader) -> Page {
+    let reopened = use_mut_ref(|| false);
     let context = {
-        let reloaded = reloaded.clone();
+        let reopened = reopened.clone();
         store::use_store(move || {
             let (search, hash) = location();
-            let opened = Playground::from_url(&search, &hash);
-            match (*reloaded).clone() {
-                Some(saved) => opened.reloaded(saved),
-                None => opened,
-            }
+            let (opened, restored) = (reader.open)(&search, &hash);
+            *reopened.borrow_mut() = restored;
+            opened
         })
     };
     let state = context.read();
@@ -183,21 +223,20 @@ pub(crate) fn use_page() -> Page {
         }
         // `?lesson-file=path`: a trainer's file from this site.
         let d = state.dispatcher();
-        let reopened = reloaded.is_some();
+        let reopened = *reopened.borrow();
         use_effect_with((), move |_| {
             if reopened {
                 return; // the reloaded run holds the lesson, as it was left
             }
+            let Some(fetch) = reader.lesson_file else {
+                return;
+            };
             let (search, _) = location();
             let params = web_sys::UrlSearchParams::new_with_str(&search).ok();
             let param = |name: &str| params.as_ref().and_then(|p| p.get(name));
             if let Some(path) = param("lesson-file") {
                 let step = param("step").and_then(|s| s.parse().ok()).unwrap_or(1);
-                wasm_bindgen_futures::spawn_local(crate::fetch::lesson_file(
-                    path,
-                    step,
-                    move |a| d.dispatch(a),
-                ));
+                fetch(path, step, d);
             }
         });
     }
@@ -263,6 +302,7 @@ pub(crate) fn use_page() -> Page {
     let (turn, on_turn) = embed_turn::use_turn(place, state.mode.embed && state.playback.playing);
     drop(state);
     Page {
+        reader,
         context,
         worker,
         scenario_now,

@@ -8,6 +8,8 @@ use workqueue_core::{Duration, Instant, StageView};
 use workqueue_core::{KeyView, WaitingView, WorkerView};
 use yew::prelude::*;
 
+use super::breakable::{breakable, KEY};
+
 use crate::format;
 use crate::state::Action;
 use crate::store::Dispatcher;
@@ -110,7 +112,7 @@ pub(super) fn chip(cx: Chips<'_>, k: &KeyView, class: &'static str, extra: Html)
     );
     let inside = html! {
         <>
-            <span class="chip-key">{ seen }</span>
+            <span class="chip-key">{ breakable(&seen, KEY) }</span>
             { match k.priority {
                 Some(p) if p != 0 => html! { <span class="prio" title="its priority: higher goes first; resyncs and the initial list are -100">{ format!("p{p}") }</span> },
                 _ => html! {},

@@ -394,14 +394,14 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
             { field }
             { play_hint }
             { match (waiting, &step.wait) {
-                (Some(w), _) => html! { <p class="waiting-for" data-testid="lesson-wait">{ w.describe() }</p> },
+                (Some(w), _) => html! { <p class="waiting-for" data-testid="lesson-wait">{ if matches!(press, Press::Asked | Press::Revealed | Press::Played) { w.ahead() } else { w.describe() } }</p> },
                 // Where the panel is fitted the line stays once met, so the
                 // narration above it does not move when the wait ends.
                 (None, Some(_)) if fitted => html! { <p class="waiting-for met">{"✓ That has happened."}</p> },
                 _ => html! {},
             } }
             <div class="lesson-nav">
-                <button onclick={back} disabled={shown.at_start} data-testid="lesson-back">{"← Back"}</button>
+                <button onclick={back} disabled={shown.at_start} data-testid="lesson-back" aria-label="Back">{"←"}<span class="back-word">{" Back"}</span></button>
                 { match press {
                     // An embed ends with its one lesson: the library goes on elsewhere.
                     Press::AtEnd => html! { <span class="hint" data-testid="lesson-at-end">{ if props.mode.embed { "The end of this lesson." } else { "That was the last lesson." } }</span> },

@@ -4,6 +4,8 @@ use workqueue_core::MetricsSnapshot;
 use workqueue_core::ResultLabel;
 use yew::prelude::*;
 
+use super::breakable::{breakable, METRIC};
+
 use crate::format;
 
 #[derive(Properties, PartialEq)]
@@ -20,7 +22,7 @@ pub fn metrics(props: &MetricsProps) -> Html {
     let m = &props.snapshot;
     let row = |name: &str, value: String, help: &str| {
         html! {
-            <tr title={help.to_string()}><td class="mono">{ breakable(name) }</td><td class="mono num" data-metric={name.to_string()}>{ value }</td></tr>
+            <tr title={help.to_string()}><td class="mono">{ breakable(name, METRIC) }</td><td class="mono num" data-metric={name.to_string()}>{ value }</td></tr>
         }
     };
     let c = &m.controller;
@@ -47,19 +49,4 @@ pub fn metrics(props: &MetricsProps) -> Html {
             </table>
         </section>
     }
-}
-
-/// A metric's name with a line-break opportunity after each `_`, `{` and
-/// `,`: a narrow panel wraps it between its words, never inside one.
-fn breakable(name: &str) -> Html {
-    let mut parts = Vec::new();
-    let mut word = String::new();
-    for ch in name.chars() {
-        word.push(ch);
-        if matches!(ch, '_' | '{' | ',') {
-            parts.push(html! { <>{ std::mem::take(&mut word) }<wbr /></> });
-        }
-    }
-    parts.push(html! { { word } });
-    html! { <>{ for parts }</> }
 }

@@ -5,6 +5,7 @@
 //! that read a large part of the run while they are open, a read-only
 //! [`crate::store::RunRef`].
 
+pub mod breakable;
 pub mod breaker;
 pub mod charts;
 pub mod chips;

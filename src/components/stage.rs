@@ -271,7 +271,7 @@ pub fn stage(props: &StageProps) -> Html {
             <div class={lane(Lane::Workers)} data-lane="workers" data-testid="workers">
                 <h3>{"Workers "}<small>{ format!("{} of {} busy", view.busy, view.workers.total) }</small></h3>
                 <div class="worker-grid">
-                    { for view.workers.first.iter().enumerate().map(|(i, w)| worker(cx, now, i, w, primary.as_deref())) }
+                    { for view.workers.first.iter().enumerate().map(|(i, w)| worker(cx, now, i, w, primary.as_deref(), view.asks)) }
                 </div>
                 { if view.workers.rest() > 0 { html! { <p class="more">{ format!("+{} more workers", view.workers.rest()) }</p> } } else { html! {} } }
             </div>

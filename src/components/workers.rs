@@ -16,8 +16,14 @@ pub(super) fn worker(
     i: usize,
     w: &WorkerView,
     primary: Option<&str>,
+    asks: bool,
 ) -> Html {
     match w {
+        // Where the reader decides each result, an idle worker says so
+        // (its card keeps the decision's room).
+        WorkerView::Idle if asks => html! {
+            <div class="worker idle"><span class="worker-name">{ format!("worker {i}") }</span><span class="asks">{"idle: when a key reaches this worker, you choose what its Reconcile returns"}</span></div>
+        },
         WorkerView::Idle => html! {
             <div class="worker idle"><span class="worker-name">{ format!("worker {i}") }</span><span class="hint">{"idle: Get() blocks"}</span></div>
         },

@@ -19,8 +19,9 @@ test('walk a whole lesson: predict, reveal, next, back', async () => {
   await nextStep(page);
   assert.match(await page.textContent('[data-testid="lesson-step-title"]'), /long tail/);
   // This step waits for the 19th failure (21m51s), and asks first: the clock
-  // holds until the room has predicted.
-  assert.match(await page.textContent('[data-testid="lesson-wait"]'), /Waiting until t=21m51s/);
+  // holds until the room has predicted (so it says what the scene will
+  // play to, not that it waits already).
+  assert.match(await page.textContent('[data-testid="lesson-wait"]'), /The scene plays until t=21m51s/);
   // (The step's set-up may replay over a few frames first: read the clock
   // once it has settled.)
   let entered = await page.textContent('[data-testid="clock"]');
@@ -121,7 +122,11 @@ test('the demo blog page embeds three playgrounds that fit their frames, the las
   assert.match(await first.locator('[data-testid="lesson"]').textContent(), /Per-item backoff/);
   assert.equal(await first.locator('.toolbar').count(), 0, 'no side panels or toolbar when embedded');
   assert.equal(await first.locator('[data-testid="clock"]').textContent(), '0s', 'no autoplay unless asked');
+  // An embed below the screen shows its first paint and waits for the
+  // reader to reach it before it starts.
   const second = page.frameLocator('#herd');
+  assert.match(await second.locator('#first-paint h3').textContent(), /One bucket/);
+  await page.locator('#herd').scrollIntoViewIfNeeded();
   assert.match(await second.locator('[data-testid="lesson-step-title"]').textContent(), /One bucket/);
   await shot(page, '31-embed-demo');
   // The last one loads once the reader nears it.

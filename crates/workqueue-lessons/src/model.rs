@@ -122,9 +122,20 @@ impl Wait {
         }
     }
 
+    /// What the step waits for, while its scene plays.
     pub fn describe(&self) -> String {
+        format!("Waiting {}", self.until())
+    }
+
+    /// What the step's scene plays to, before the reader has started it
+    /// ("waiting" would say it runs already).
+    pub fn ahead(&self) -> String {
+        format!("The scene plays {}", self.until())
+    }
+
+    fn until(&self) -> String {
         match self {
-            Wait::Deciding(key) => format!("Waiting until a worker asks you about {key}"),
+            Wait::Deciding(key) => format!("until a worker asks you about {key}"),
             Wait::Results { label, count } => {
                 let one = *count == 1;
                 let does = match (label, one) {
@@ -138,10 +149,10 @@ impl Wait {
                     (ResultLabel::RequeueAfter, false) => "ask for RequeueAfter",
                 };
                 let reconciles = if one { "reconcile" } else { "reconciles" };
-                format!("Waiting for {count} {reconciles} that {does}")
+                format!("for {count} {reconciles} that {does}")
             }
             Wait::Time(t) => format!(
-                "Waiting until t={}",
+                "until t={}",
                 workqueue_core::format_go_duration(t.since_t0())
             ),
         }

@@ -142,3 +142,50 @@ fn the_herd_exercise_is_solvable_and_not_by_removing_the_bucket() {
         "a faster bucket meets the goal"
     );
 }
+
+/// An embed's first paint (scripts/first_words.py) draws a step's first
+/// paragraph before any wasm; a longer paragraph after it, drawn by the app
+/// seconds later, would be the page's largest paint instead (Lighthouse's
+/// LCP then waits for the module), and one as long can be larger by a
+/// pixel. So each later paragraph of a built-in step is clearly shorter
+/// than its first (by more than a line of its five or so).
+#[test]
+fn a_built_in_steps_first_paragraph_is_its_longest_by_a_line() {
+    for l in builtin() {
+        for (i, step) in l.steps.iter().enumerate() {
+            let paragraphs: Vec<u32> = step
+                .text
+                .split("\n\n")
+                .map(|p| p.trim())
+                .filter(|p| !p.is_empty())
+                .map(drawn_width)
+                .collect();
+            let first = paragraphs.first().copied().unwrap_or(0);
+            assert!(
+                paragraphs.iter().skip(1).all(|&n| n * 100 <= first * 85),
+                "{} step {}: paragraphs {paragraphs:?} wide (tenths of a character): each after the first must be a good line shorter (at most 85%)",
+                l.id,
+                i + 1
+            );
+        }
+    }
+}
+
+/// A paragraph's drawn width in tenths of a plain character: bold and
+/// inline code are drawn wider (by about a fifth), their marks not at all.
+fn drawn_width(paragraph: &str) -> u32 {
+    let (mut width, mut bold, mut code) = (0, false, false);
+    let mut chars = paragraph.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '`' => code = !code,
+            '*' if chars.peek() == Some(&'*') => {
+                chars.next();
+                bold = !bold;
+            }
+            '*' | '_' if !code => {}
+            _ => width += if bold || code { 12 } else { 10 },
+        }
+    }
+    width
+}
