@@ -274,3 +274,42 @@ test('an embed\'s transport: ← stops where the step opened, playing never move
     await context.close();
   }
 });
+
+test('a built-in lesson\'s embed loads the embed\'s own module; a shared run, a trainer\'s file and an unknown lesson load the page\'s, and each shows what it was given', async () => {
+  const { server, url } = await serveHere();
+  const wasmOf = async (address, ready) => {
+    const context = await browser.newContext({ viewport: { width: 700, height: 640 } });
+    const page = await context.newPage();
+    const modules = [];
+    page.on('request', (r) => { const p = new URL(r.url()).pathname; if (p.endsWith('.wasm') && !p.includes('lesson-worker')) modules.push(p.split('/').pop()); });
+    await page.goto(`${url}/${address}`);
+    await page.waitForSelector(ready, { timeout: 30000 });
+    return { page, context, modules };
+  };
+  // A built-in lesson: the light module, and the lesson.
+  let seen = await wasmOf('?embed=1&lesson=sets&step=2', '[data-testid="lesson"] .lesson-text p');
+  assert.deepEqual(seen.modules, ['workqueue-embed_bg.wasm']);
+  await seen.context.close();
+  // A shared run (made by the page's Share): the page's module, the run and its inspector.
+  seen = await wasmOf('', '[data-testid="add"]');
+  await seen.page.fill('[data-testid="key"]', 'ns/embedded');
+  await seen.page.click('[data-testid="add"]');
+  await seen.page.click('[data-testid="share"]');
+  const link = new URL(await seen.page.inputValue('[data-testid="share-link"]'));
+  await seen.context.close();
+  seen = await wasmOf(`?embed=1${link.hash}`, '[data-testid="inspector"]');
+  assert.equal(seen.modules.length, 1);
+  assert.match(seen.modules[0], /^workqueue-playground-.*_bg\.wasm$/);
+  assert.match(await seen.page.textContent('[data-testid="stage"], #stage'), /ns\/embedded/);
+  await seen.context.close();
+  // A trainer's lesson file from this site: the page's module, the lesson.
+  seen = await wasmOf('?embed=1&lesson-file=example-lesson.md', '[data-testid="lesson"] .lesson-text p');
+  assert.match(seen.modules[0], /^workqueue-playground-/);
+  await seen.context.close();
+  // A lesson no build knows: the page's module says so.
+  seen = await wasmOf('?embed=1&lesson=nope', '[data-testid="notice"]');
+  assert.match(seen.modules[0], /^workqueue-playground-/);
+  assert.match(await seen.page.textContent('[data-testid="notice"]'), /nope/);
+  await seen.context.close();
+  server.close();
+});
