@@ -92,6 +92,14 @@ impl Series {
     pub fn start_of(&self, i: usize) -> Instant {
         Instant::T0.saturating_add(self.width.saturating_mul(i as i64))
     }
+
+    /// The requeues counted in the samples that start in `from..until`.
+    pub fn requeues_between(&self, from: Instant, until: Instant) -> u64 {
+        (0..self.samples.len())
+            .filter(|&i| (from..until).contains(&self.start_of(i)))
+            .map(|i| u64::from(self.samples[i].requeues))
+            .sum()
+    }
 }
 
 /// API requests by the sample of the instant they are sent (a request

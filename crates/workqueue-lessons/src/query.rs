@@ -324,13 +324,7 @@ impl Query {
                 b.run(&mut run, *until)?;
                 let total = run
                     .controllers()
-                    .map(|(_, c)| {
-                        let s = c.series();
-                        (0..s.samples.len())
-                            .filter(|i| (*from..*until).contains(&s.start_of(*i)))
-                            .map(|i| u64::from(s.samples[i].requeues))
-                            .sum::<u64>()
-                    })
+                    .map(|(_, c)| c.series().requeues_between(*from, *until))
                     .sum();
                 Value::Count(total)
             }

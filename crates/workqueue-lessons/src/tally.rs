@@ -104,13 +104,7 @@ impl Tally {
             }
             Tally::Requeues { from, until } => Some(
                 run.controllers()
-                    .map(|(_, c)| {
-                        let s = c.series();
-                        (0..s.samples.len())
-                            .filter(|i| (*from..*until).contains(&s.start_of(*i)))
-                            .map(|i| u64::from(s.samples[i].requeues))
-                            .sum::<u64>()
-                    })
+                    .map(|(_, c)| c.series().requeues_between(*from, *until))
                     .sum(),
             ),
             Tally::Results { label, .. } => Some(

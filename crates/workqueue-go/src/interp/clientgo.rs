@@ -169,21 +169,13 @@ impl<'a> Interp<'a> {
                     limiter_id,
                     ..Options::default()
                 };
-                let idx = self.found(CtrlRec {
-                    name: qname,
-                    kind: String::new(),
+                let idx = self.found(CtrlRec::new(
+                    qname,
+                    String::new(),
                     options,
-                    client_go: true,
-                    at: (cx.file, c.pos.0),
-                    workers: 0,
-                    workers_unknown: None,
-                    from: Vec::new(),
-                    root: 0,
-                    give_up_after: None,
-                    fed_by: Vec::new(),
-                    resync: None,
-                    holder: None,
-                });
+                    true,
+                    (cx.file, c.pos.0),
+                ));
                 return V::Ref(self.alloc(Obj::new(Ty::default(), Kind::Queue(idx))));
             }
             _ => Err(format!("workqueue.{name}(…)")),

@@ -390,21 +390,7 @@ impl<'a> Interp<'a> {
                         _ => String::new(),
                     };
                     let options = self.controller_options(args.get(2), site);
-                    self.found(CtrlRec {
-                        name,
-                        kind: String::new(),
-                        options,
-                        client_go: false,
-                        at: site,
-                        workers: 0,
-                        workers_unknown: None,
-                        from: Vec::new(),
-                        root: 0,
-                        give_up_after: None,
-                        fed_by: Vec::new(),
-                        resync: None,
-                        holder: None,
-                    });
+                    self.found(CtrlRec::new(name, String::new(), options, false, site));
                     return V::Tuple(vec![V::unknown("a controller"), V::Nil]);
                 }
                 ("source", "Kind" | "TypedKind") => {

@@ -38,6 +38,34 @@ pub(crate) struct CtrlRec {
     pub holder: Option<(String, String)>,
 }
 
+impl CtrlRec {
+    /// A controller found at `at`, as set up so far: no workers counted, no
+    /// calls it came through, nothing feeding it yet.
+    pub(crate) fn new(
+        name: String,
+        kind: String,
+        options: Options,
+        client_go: bool,
+        at: (usize, usize),
+    ) -> CtrlRec {
+        CtrlRec {
+            name,
+            kind,
+            options,
+            client_go,
+            at,
+            workers: 0,
+            workers_unknown: None,
+            from: Vec::new(),
+            root: 0,
+            give_up_after: None,
+            fed_by: Vec::new(),
+            resync: None,
+            holder: None,
+        }
+    }
+}
+
 /// A client made from a `rest.Config`, with the limit it took then.
 #[derive(Clone, Debug)]
 pub(crate) struct ClientRec {

@@ -69,21 +69,7 @@ impl<'a> Interp<'a> {
                     .collect();
                 self.global_buckets.extend(globals);
                 let n = b.name.clone().unwrap_or_default();
-                self.found(CtrlRec {
-                    name: n,
-                    kind: b.kind.clone(),
-                    options,
-                    client_go: false,
-                    at: site,
-                    workers: 0,
-                    workers_unknown: None,
-                    from: Vec::new(),
-                    root: 0,
-                    give_up_after: None,
-                    fed_by: Vec::new(),
-                    resync: None,
-                    holder: None,
-                });
+                self.found(CtrlRec::new(n, b.kind.clone(), options, false, site));
                 return match name {
                     "Build" => V::Tuple(vec![V::unknown("a controller"), V::Nil]),
                     _ => V::Nil,
