@@ -9,7 +9,7 @@ use gosyn::ast::{Call, Expression};
 use gosyn::token::Operator;
 
 use super::expr::short;
-use super::val::{Kind, Obj, Ty, V};
+use super::val::{Obj, V};
 use super::{Ctx, Interp};
 
 /// The kinds of flag a flag set makes.
@@ -98,13 +98,7 @@ impl<'a> Interp<'a> {
             return None;
         };
         let value = self.eval(cx, &c.args[1 + usize::from(short_form)]);
-        self.note(
-            true,
-            cx.file,
-            c.pos.0,
-            format!("flag --{name}: its default, {}", short(&value)),
-        );
-        Some(value)
+        self.flag_default(cx.file, c.pos.0, &name, value)
     }
 
     /// kingpin: `Flag("name", help)` makes a flag, `.Default("10")` gives
@@ -125,13 +119,7 @@ impl<'a> Interp<'a> {
                     Some(V::Str(n)) => n,
                     _ => return None,
                 };
-                let mut o = Obj::new(
-                    Ty {
-                        name: "kingpin.Flag".into(),
-                        ..Ty::default()
-                    },
-                    Kind::Plain,
-                );
+                let mut o = Obj::plain("kingpin.Flag");
                 o.set("name", V::Str(name));
                 Some(V::Ref(self.alloc(o)))
             }
@@ -155,17 +143,22 @@ impl<'a> Interp<'a> {
                     Some(V::Str(n)) => n.clone(),
                     _ => String::new(),
                 };
-                self.note(
-                    true,
-                    cx.file,
-                    c.pos.0,
-                    format!("flag --{name}: its default, {}", short(&value)),
-                );
-                Some(value)
+                self.flag_default(cx.file, c.pos.0, &name, value)
             }
             (_, Some(_)) => Some(recv.clone()),
             _ => None,
         }
+    }
+
+    /// A flag read at its default: said where it is declared.
+    fn flag_default(&mut self, file: usize, at: usize, name: &str, value: V<'a>) -> Option<V<'a>> {
+        self.note(
+            true,
+            file,
+            at,
+            format!("flag --{name}: its default, {}", short(&value)),
+        );
+        Some(value)
     }
 }
 

@@ -122,50 +122,35 @@ impl<'a> Interp<'a> {
     ) -> Option<V<'a>> {
         let informers = path.split('/').any(|p| p == "informers");
         let cache = path == "k8s.io/client-go/tools/cache";
-        if informers
+        // What it makes, and which argument is its resync period.
+        let (stage, kind, resync_at) = if informers
             && matches!(
                 name,
                 "NewSharedInformerFactory"
                     | "NewSharedInformerFactoryWithOptions"
                     | "NewFilteredSharedInformerFactory"
-            )
-        {
-            let args = self.args(cx, c);
-            let resync = dur(args.get(1));
-            return Some(self.informer_value(Informer {
-                stage: Stage::Factory,
-                kind: String::new(),
-                resync,
-                chain: format!("{alias}.{name}(…)"),
-            }));
-        }
-        if informers && name.starts_with("New") && name.ends_with("Informer") {
-            let kind = name["New".len()..name.len() - "Informer".len()].to_string();
-            let kind = kind.strip_prefix("Filtered").unwrap_or(&kind).to_string();
+            ) {
+            (Stage::Factory, String::new(), 1)
+        } else if informers && name.starts_with("New") && name.ends_with("Informer") {
+            let kind = &name["New".len()..name.len() - "Informer".len()];
+            let kind = kind.strip_prefix("Filtered").unwrap_or(kind);
             if kind.is_empty() {
                 return None;
             }
-            let args = self.args(cx, c);
-            let resync = dur(args.get(2));
-            return Some(self.informer_value(Informer {
-                stage: Stage::Shared,
-                kind,
-                resync,
-                chain: format!("{alias}.{name}(…)"),
-            }));
-        }
-        if cache && matches!(name, "NewSharedIndexInformer" | "NewSharedInformer") {
-            let kind = self.example_kind(cx, c.args.get(1));
-            let args = self.args(cx, c);
-            let resync = dur(args.get(2));
-            return Some(self.informer_value(Informer {
-                stage: Stage::Shared,
-                kind,
-                resync,
-                chain: format!("{alias}.{name}(…)"),
-            }));
-        }
-        None
+            (Stage::Shared, kind.to_string(), 2)
+        } else if cache && matches!(name, "NewSharedIndexInformer" | "NewSharedInformer") {
+            (Stage::Shared, self.example_kind(cx, c.args.get(1)), 2)
+        } else {
+            return None;
+        };
+        let args = self.args(cx, c);
+        let resync = dur(args.get(resync_at));
+        Some(self.informer_value(Informer {
+            stage,
+            kind,
+            resync,
+            chain: format!("{alias}.{name}(…)"),
+        }))
     }
 
     /// The kind of an informer's example object (`&corev1.ConfigMap{}`).

@@ -201,13 +201,7 @@ impl<'a> Interp<'a> {
             // by `ctx.Value(key)` (a key is its type, or its text).
             ("context", "WithValue") => {
                 let args = self.args(cx, c);
-                let mut o = Obj::new(
-                    Ty {
-                        name: "context.Context".into(),
-                        ..Ty::default()
-                    },
-                    Kind::Plain,
-                );
+                let mut o = Obj::plain("context.Context");
                 if let (Some(parent), Some(k), Some(v)) = (args.first(), args.get(1), args.get(2)) {
                     o.set("parent", parent.clone());
                     o.set("key", V::Str(self.context_key(k)));
@@ -260,13 +254,7 @@ impl<'a> Interp<'a> {
             }
             ("clientcmd", n) if n.ends_with("ClientConfig") => {
                 self.args(cx, c);
-                let o = Obj::new(
-                    Ty {
-                        name: "clientcmd.ClientConfig".into(),
-                        ..Ty::default()
-                    },
-                    Kind::Plain,
-                );
+                let o = Obj::plain("clientcmd.ClientConfig");
                 return V::Ref(self.alloc(o));
             }
             ("rest", "CopyConfig") => {
@@ -337,13 +325,7 @@ impl<'a> Interp<'a> {
                 }
                 ("ratelimiter", "NewReconciler") => {
                     let args = self.args(cx, c);
-                    let mut o = Obj::new(
-                        Ty {
-                            name: "ratelimiter.Reconciler".into(),
-                            ..Ty::default()
-                        },
-                        Kind::Plain,
-                    );
+                    let mut o = Obj::plain("ratelimiter.Reconciler");
                     if let Some(g) = args.get(2) {
                         o.set("global", g.clone());
                     }

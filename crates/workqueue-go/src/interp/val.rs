@@ -159,6 +159,17 @@ impl<'a> Obj<'a> {
             kind,
         }
     }
+    /// A plain value of the library type `name` (a `context.Context`, a
+    /// kingpin flag…): fields only, no behaviour of its own.
+    pub(crate) fn plain(name: &str) -> Self {
+        Obj::new(
+            Ty {
+                name: name.into(),
+                ..Ty::default()
+            },
+            Kind::Plain,
+        )
+    }
     pub(crate) fn field(&self, name: &str) -> Option<&V<'a>> {
         self.fields.iter().find(|(k, _)| k == name).map(|(_, v)| v)
     }
