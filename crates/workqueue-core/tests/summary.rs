@@ -367,35 +367,9 @@ fn the_request_series_bins_whole_samples() {
 /// workers have reserved ahead are not counted early.
 #[test]
 fn the_request_series_counts_a_request_when_it_is_sent() {
-    let mut s = Scenario::new("sent");
-    s.client = Some(ClientLimit {
-        qps: 5.0,
-        burst: 10,
-        per: ClientScope::Kind,
-    });
-    s.duration_ns = 60 * SECOND;
-    let c = s.first_mut();
-    c.kind = "Widget".into();
-    c.requests_per_reconcile = 1;
-    c.controller.workers = 4;
-    c.controller.reconcile_ns = 50 * MILLISECOND;
-    c.sources.push(Source::AddMany {
-        prefix: "w-".into(),
-        count: 200,
-        at_ns: Duration::ZERO,
-        script: None,
-    });
-    let mut m = Manager::new(&s).unwrap();
-    m.run_until(Instant::T0 + 60 * SECOND);
-    let sum = Summary::of(&m);
+    let sum = widgets_sent("sent", 200, 100 * MILLISECOND);
     assert_eq!(sum.request_series.width, SECOND);
-    let widget = &sum
-        .request_series
-        .kinds
-        .iter()
-        .find(|k| k.kind == "Widget")
-        .unwrap()
-        .per_second;
+    let widget = &widget_rates(&sum);
     assert!(
         (14.0..=15.0).contains(&widget[0]),
         "the first second sends the burst and 4 tokens: {widget:?}"
@@ -418,36 +392,9 @@ fn the_request_series_counts_a_request_when_it_is_sent() {
 /// than its tokens (the bins are 63 samples of 16ms: 1.008s, 6 tokens at most).
 #[test]
 fn requests_reserved_ahead_land_where_they_are_sent_after_a_compaction() {
-    let mut s = Scenario::new("compacted");
-    s.client = Some(ClientLimit {
-        qps: 5.0,
-        burst: 10,
-        per: ClientScope::Kind,
-    });
-    s.sample_ns = MILLISECOND;
-    s.duration_ns = 60 * SECOND;
-    let c = s.first_mut();
-    c.kind = "Widget".into();
-    c.requests_per_reconcile = 1;
-    c.controller.workers = 4;
-    c.controller.reconcile_ns = 50 * MILLISECOND;
-    c.sources.push(Source::AddMany {
-        prefix: "w-".into(),
-        count: 1000,
-        at_ns: Duration::ZERO,
-        script: None,
-    });
-    let mut m = Manager::new(&s).unwrap();
-    m.run_until(Instant::T0 + 60 * SECOND);
-    let sum = Summary::of(&m);
+    let sum = widgets_sent("compacted", 1000, MILLISECOND);
     assert_eq!(sum.request_series.width, 1008 * MILLISECOND);
-    let widget = &sum
-        .request_series
-        .kinds
-        .iter()
-        .find(|k| k.kind == "Widget")
-        .unwrap()
-        .per_second;
+    let widget = &widget_rates(&sum);
     let seconds = 1.008;
     let sent: f64 = widget.iter().map(|r| r * seconds).sum();
     assert!((sent - 309.0).abs() < 1.0 + 1e-6, "{sent}: {widget:?}");
@@ -489,4 +436,43 @@ fn a_resync_s_later_success_is_not_where_a_key_converged() {
     let converge = sum.time_to_converge.expect("the key converged");
     assert_eq!(converge.max, 35 * MILLISECOND);
     assert_eq!(sum.last_converged_at, Some(Instant::T0 + 35 * MILLISECOND));
+}
+
+/// `count` Widgets added at once, four workers each sending one request per
+/// 50ms reconcile through a client of 5 qps, burst 10, for 60s sampled
+/// every `sample`: the run's summary.
+fn widgets_sent(name: &str, count: u64, sample: Duration) -> Summary {
+    let mut s = Scenario::new(name);
+    s.client = Some(ClientLimit {
+        qps: 5.0,
+        burst: 10,
+        per: ClientScope::Kind,
+    });
+    s.sample_ns = sample;
+    s.duration_ns = 60 * SECOND;
+    let c = s.first_mut();
+    c.kind = "Widget".into();
+    c.requests_per_reconcile = 1;
+    c.controller.workers = 4;
+    c.controller.reconcile_ns = 50 * MILLISECOND;
+    c.sources.push(Source::AddMany {
+        prefix: "w-".into(),
+        count,
+        at_ns: Duration::ZERO,
+        script: None,
+    });
+    let mut m = Manager::new(&s).unwrap();
+    m.run_until(Instant::T0 + 60 * SECOND);
+    Summary::of(&m)
+}
+
+/// The Widgets' requests a second, bin by bin.
+fn widget_rates(sum: &Summary) -> Vec<f64> {
+    sum.request_series
+        .kinds
+        .iter()
+        .find(|k| k.kind == "Widget")
+        .unwrap()
+        .per_second
+        .clone()
 }
