@@ -37,6 +37,8 @@ case_dirs=(tests/conformance/client-go tests/conformance/priority-queue ${WQ_CON
 stage "house (files of at most 700 lines, no import circles)" python3 scripts/house.py .
 stage "format" cargo fmt --all -- --check
 stage "clippy" cargo clippy --quiet --workspace --all-targets -- -D warnings
+# The embed's own entry is built with a feature of its own (index.html).
+stage "clippy (the embed's entry)" cargo clippy --quiet -p workqueue-playground --lib --bins --features built-in-only -- -D warnings
 stage "native tests" cargo test --workspace
 # In the dev profile: the core's debug assertions check its invariants on
 # every case, and the native tests have built it already.

@@ -388,7 +388,7 @@ impl LessonWorker {
                     ..
                 },
                 Some(Asked::Import),
-            ) => Some(Action::GoImport(match Scenario::from_json(&scenario) {
+            ) => Some(Action::GoImport(match imported(&scenario) {
                 Ok(s) => GoImport::Read {
                     scenario: Box::new(s),
                     taken,
@@ -404,4 +404,19 @@ impl LessonWorker {
             _ => None,
         }
     }
+}
+
+/// The scenario the Go reader wrote. (An embed's own entry never asks the
+/// worker to read Go, so it carries no reader for it.)
+#[cfg(not(feature = "built-in-only"))]
+fn imported(scenario: &str) -> Result<Scenario, workqueue_core::ScenarioError> {
+    Scenario::from_json(scenario)
+}
+
+#[cfg(feature = "built-in-only")]
+fn imported(_: &str) -> Result<Scenario, workqueue_core::ScenarioError> {
+    Err(workqueue_core::ScenarioError {
+        field: "(document)".into(),
+        reason: "an embed reads no Go".into(),
+    })
 }

@@ -157,7 +157,7 @@ pub fn setup_for(lesson: &LessonView, step: usize) -> Option<crate::share::Share
 /// What step `step` asks to be done, if anything.
 pub fn act(lesson: &LessonView, step: usize) -> Option<Act> {
     let text = lesson.steps.get(step)?.act.as_ref()?;
-    workqueue_core::document::from_str(text).ok()
+    crate::share::read_document(text).ok()
 }
 
 /// The answer to step `step`'s question, as the worker computed it.

@@ -10,7 +10,6 @@ use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
 use base64::engine::DecodePaddingMode;
 use base64::Engine;
 use serde::{Deserialize, Serialize};
-use workqueue_core::document;
 use workqueue_core::Run;
 use workqueue_core::ScenarioDoc;
 use workqueue_core::{validate, Input, Instant, Scenario, ScenarioError};
@@ -148,7 +147,7 @@ pub fn decode(fragment: &str) -> Result<Shared, ShareError> {
 /// scenario file ([`ScenarioDoc`]), so a version 1 scenario is upgraded and
 /// old links open to the same run; its mistakes are named under `scenario.`.
 fn read_state(json: &str) -> Result<Shared, ScenarioError> {
-    let doc: SharedOf<ScenarioDoc> = document::from_str(json)?;
+    let doc: SharedOf<ScenarioDoc> = read_document(json)?;
     let scenario = doc.scenario.into_scenario().map_err(|e| ScenarioError {
         field: format!("scenario.{}", e.field),
         ..e
@@ -159,6 +158,28 @@ fn read_state(json: &str) -> Result<Shared, ScenarioError> {
         at: doc.at,
         lesson: doc.lesson,
         selected: doc.selected,
+    })
+}
+
+/// A JSON document the page reads (a state, a step's act), its mistakes
+/// named by their field's path ([`workqueue_core::document::from_str`]).
+#[cfg(not(feature = "built-in-only"))]
+pub(crate) fn read_document<T: serde::de::DeserializeOwned>(
+    json: &str,
+) -> Result<T, ScenarioError> {
+    workqueue_core::document::from_str(json)
+}
+
+/// An embed's own entry reads only the documents of its build's lessons,
+/// which the build read and checked: serde's own reader, without the
+/// field paths (their reader is a sixth of the embed's module).
+#[cfg(feature = "built-in-only")]
+pub(crate) fn read_document<T: serde::de::DeserializeOwned>(
+    json: &str,
+) -> Result<T, ScenarioError> {
+    serde_json::from_str(json).map_err(|e| ScenarioError {
+        field: "(document)".into(),
+        reason: e.to_string(),
     })
 }
 
