@@ -7,7 +7,8 @@
 //! page. Plain Rust: tested natively.
 
 use workqueue_core::{
-    Duration, Input, Instant, Manager, Scenario, ScenarioError, SimError, Simulation, SECOND,
+    Deadline, Duration, Input, Instant, Manager, Scenario, ScenarioError, SimError, Simulation,
+    Timer, SECOND,
 };
 
 /// Most work units (instants, keys added or released, items handed out) per
@@ -198,17 +199,18 @@ impl Timeline {
     }
 
     /// The next instant something happens: an event of the run, or a taped
-    /// input ahead of the clock (after a rewind).
+    /// input ahead of the clock (after a rewind). The core's timer table
+    /// decides, with the next taped input as one of its deadlines.
     pub fn next_instant(&self) -> Option<Instant> {
-        let at = self.engine.next_event_at();
-        let taped = self
+        let input = self
             .tape
             .get(self.engine.inputs_applied())
-            .map(|(at, _)| *at);
-        match (at, taped) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+            .map(|(at, _)| Deadline {
+                at: *at,
+                timer: Timer::Input,
+                controller: INPUT_CONTROLLER,
+            });
+        self.engine.next_deadline(input).map(|d| d.at)
     }
 
     /// Whether the next instant is an event of the run itself (not only a

@@ -62,6 +62,7 @@ mod sim;
 mod summary;
 mod tagged;
 mod time;
+mod timer;
 pub mod validate;
 mod view;
 mod waiting;
@@ -98,6 +99,7 @@ pub use shown::{is_hidden, shown};
 pub use sim::{MetricsSnapshot, Simulation};
 pub use summary::{HeldBack, KindRequests, RequestSeries, Spread, Summary, TimeSpent};
 pub use time::*;
+pub use timer::{Deadline, Timer};
 pub use view::{
     ArrivalView, BreakerTargetView, BreakerView, BucketOwner, BucketView, Holder, KeyReport,
     KeyView, Landing, LaneView, Place, SourceView, StageView, WaitingView, WorkerView,

@@ -16,6 +16,7 @@ use crate::rate::TokenBucket;
 use crate::scenario::{Scenario, ScenarioError};
 use crate::sim::Simulation;
 use crate::time::{Duration, Instant};
+use crate::timer::{earliest, Deadline, Timer};
 
 /// Work units a controller spends per turn when several share an instant.
 pub(crate) const TURN: u64 = 2;
@@ -284,13 +285,9 @@ impl Manager {
     /// controller that has something then (see
     /// [`Simulation::next_is_sources_only`]).
     pub fn next_is_sources_only(&self) -> bool {
-        let Some(next) = self.next_event_at() else {
-            return false;
-        };
-        self.controllers
-            .iter()
-            .filter(|c| c.next_event_at() == Some(next))
-            .all(Simulation::next_is_sources_only)
+        // Ties go to every other kind first, over all controllers.
+        self.next_deadline(None)
+            .is_some_and(|d| d.timer == Timer::Source)
     }
 
     /// Why a controller is stuck (a zero-delay retry loop), if one is.
@@ -338,10 +335,25 @@ impl Manager {
 
     /// The next instant anything happens in any controller.
     pub fn next_event_at(&self) -> Option<Instant> {
-        self.controllers
-            .iter()
-            .filter_map(Simulation::next_event_at)
-            .min()
+        self.next_deadline(None).map(|d| d.at)
+    }
+
+    /// The next deadline over every controller's timer table and `input`
+    /// (a recorded input still to come, [`Timer::Input`]): the earliest,
+    /// ties to the kind handled first, then the lowest controller.
+    pub fn next_deadline(&self, input: Option<Deadline>) -> Option<Deadline> {
+        debug_assert!(input.is_none_or(|d| d.timer == Timer::Input));
+        let controllers = self.controllers.iter().enumerate();
+        earliest(
+            controllers
+                .filter_map(|(i, c)| {
+                    Some(Deadline {
+                        controller: i,
+                        ..c.next_deadline()?
+                    })
+                })
+                .chain(input),
+        )
     }
 
     pub fn set_log_capacity(&mut self, capacity: usize) {

@@ -1,9 +1,10 @@
-//! Time: the one place a run moves. The next instant comes from the
-//! timer tables (the waiting heap, the reconciles' ends, the sources'
-//! timers); each instant is processed in a fixed order, so a run never
+//! Time: the one place a run moves. The next instant comes from the timer
+//! table ([`crate::timer`]: the waiting heap, the reconciles' ends, the
+//! sources, the adds, an instant that carries on); each instant is processed in a fixed order, so a run never
 //! depends on how time was sliced.
 
 use super::*;
+use crate::timer::{Deadline, Timer};
 
 impl Simulation {
     pub(super) fn add_source(&mut self, source: Source, now: Instant) {
@@ -47,35 +48,32 @@ impl Simulation {
 
     // ----- driving -----
 
-    /// The instant of the next event, if any.
-    pub fn next_event_at(&self) -> Option<Instant> {
+    /// The next deadline, from the one timer table: when, and what it is
+    /// for. None when nothing is scheduled, or the run is stuck (a stuck
+    /// run promises nothing more).
+    pub fn next_deadline(&self) -> Option<Deadline> {
         if self.stalled.is_some() {
             return None;
         }
-        if self.resume.is_some() {
-            return Some(self.now);
-        }
+        // An instant that ran out of budget carries on at once.
+        let resume = self.resume.map(|_| self.now);
         self.timers
-            .next(self.queue.next_ready_at())
-            .map(|t| t.max(self.now))
+            .table(self.queue.next_ready_at(), resume)
+            .next(self.now)
     }
 
-    /// The next release from the heap, reconcile end or scheduled add: every
-    /// kind of event but the sources'.
-    pub(super) fn next_non_source_at(&self) -> Option<Instant> {
-        self.timers.next_non_source(self.queue.next_ready_at())
+    /// The instant of the next event, if any.
+    pub fn next_event_at(&self) -> Option<Instant> {
+        self.next_deadline().map(|d| d.at)
     }
 
     /// Whether the next event comes from event sources alone (watch events,
     /// a resync, an add-many): nothing is released from the heap and no
     /// reconcile ends then. Pacing plays such stretches at the chosen speed.
     pub fn next_is_sources_only(&self) -> bool {
-        match self.next_event_at() {
-            Some(next) if self.resume.is_none() => self
-                .next_non_source_at()
-                .is_none_or(|t| t.max(self.now) > next),
-            _ => false,
-        }
+        // The table gives a tie to every other kind before the sources.
+        self.next_deadline()
+            .is_some_and(|d| d.timer == Timer::Source)
     }
 
     /// Handles everything due at the next event's instant. Returns that

@@ -1,14 +1,15 @@
-//! The driver's timer table: every instant the run has promised itself, in
-//! one place. The next event is the earliest of these and of the queue's
-//! waiting heap, which stays the queue's own (client-go's delaying queue
-//! owns its heap; the table asks it, as quinn-proto's `poll_timeout` asks
-//! its timers).
+//! The driver's timer stores: every instant the run has promised itself
+//! (reconcile ends, the sources' firings, the scenario's adds). Each store
+//! reports its earliest into one [`TimerTable`], with the queue's waiting
+//! heap, which stays the queue's own (client-go's delaying queue owns its
+//! heap); the table alone decides which comes next.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use crate::item::ItemId;
 use crate::time::Instant;
+use crate::timer::{Timer, TimerTable};
 
 #[derive(Clone, Debug, Default)]
 pub(super) struct Timers {
@@ -36,27 +37,24 @@ impl Timers {
         }
     }
 
-    /// The earliest instant promised, with the queue's next release
-    /// (`queue_ready`) and the sources' next firing.
-    pub(super) fn next(&self, queue_ready: Option<Instant>) -> Option<Instant> {
-        match (self.next_non_source(queue_ready), self.next_source()) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
-    }
-
-    /// The next release, reconcile end or scheduled add: every timer but
-    /// the sources'.
-    pub(super) fn next_non_source(&self, queue_ready: Option<Instant>) -> Option<Instant> {
+    /// The table of every promised instant: the stores' earliest, with the
+    /// queue's next release (`queue_ready`) and an instant that carries on
+    /// (`resume`).
+    pub(super) fn table(
+        &self,
+        queue_ready: Option<Instant>,
+        resume: Option<Instant>,
+    ) -> TimerTable {
+        let mut table = TimerTable::default();
+        table.set(Timer::Resume, resume);
+        table.set(Timer::QueueDelay, queue_ready);
         let ends = self.reconcile_ends.peek().map(|Reverse((until, _))| *until);
-        let add = self.adds.get(self.adds_made).map(|(at, _)| *at);
-        ends.into_iter().chain(queue_ready).chain(add).min()
-    }
-
-    /// The sources' next firing, stale entries included (see
-    /// [`Timers::drop_stale_sources`]).
-    pub(super) fn next_source(&self) -> Option<Instant> {
-        self.sources.peek().map(|Reverse((at, _))| *at)
+        table.set(Timer::ReconcileDone, ends);
+        table.set(Timer::Add, self.adds.get(self.adds_made).map(|(at, _)| *at));
+        // Stale entries included (see [`Timers::drop_stale_sources`]).
+        let source = self.sources.peek().map(|Reverse((at, _))| *at);
+        table.set(Timer::Source, source);
+        table
     }
 
     /// Worker `w`'s reconcile ends `until`.
