@@ -74,7 +74,8 @@ pub enum ShareError {
     Base64,
     #[error("the compressed data: {0}")]
     Inflate(String),
-    #[error("the JSON: {0}")]
+    /// Why the state is not JSON, in the reader's words ("not JSON: …").
+    #[error("{0}")]
     Json(String),
     #[error("the field {}: {}", .0.field, .0.reason)]
     Invalid(ScenarioError),
@@ -134,10 +135,11 @@ pub fn decode(fragment: &str) -> Result<Shared, ShareError> {
         )?,
         _ => return Err(ShareError::Prefix),
     };
-    let json = String::from_utf8(json).map_err(|_| ShareError::Json("not UTF-8 text".into()))?;
-    let shared = read_state(&json).map_err(|e| match e.reason.strip_prefix("not JSON: ") {
-        Some(why) => ShareError::Json(why.into()),
-        None => ShareError::Invalid(e),
+    let json = String::from_utf8(json)
+        .map_err(|_| ShareError::Json("not JSON: the state is not UTF-8 text".into()))?;
+    let shared = read_state(&json).map_err(|e| match e.field.as_str() {
+        document::WHOLE => ShareError::Json(e.reason),
+        _ => ShareError::Invalid(e),
     })?;
     shared.check().map_err(ShareError::Invalid)?;
     Ok(shared)
@@ -236,6 +238,7 @@ impl Shared {
                     workqueue_core::format_go_duration(self.at.since_t0()),
                     workqueue_core::format_go_duration(validate::MAX_RUN)
                 ),
+                line: None,
             });
         }
         Ok(())
@@ -454,7 +457,7 @@ mod tests {
             ("#x2.abc".to_string(), "the prefix: "),
             ("#v2.%%".to_string(), "the base64: "),
             ("#v2.AAAA".to_string(), "the compressed data: "),
-            (packed("{\"scenario\": "), "the JSON: "),
+            (packed("{\"scenario\": "), "not JSON: "),
             (
                 packed(r#"{"scenario": {"version": 2}, "selcted": "a"}"#),
                 "the field selcted: ",

@@ -454,6 +454,7 @@ pub fn page_limit(scenario: &Scenario) -> Result<(), ScenarioError> {
             "{keys} keys is too many for the page: at most {PAGE_MAX_KEYS} (wqsim runs up to {})",
             workqueue_core::validate::MAX_ITEMS
         ),
+        line: None,
     })
 }
 

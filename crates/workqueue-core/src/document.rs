@@ -6,28 +6,49 @@
 //! through `tagged`, so a mistake inside them keeps its path too.
 //! Ranges are checked afterwards by [`crate::validate`], which always names
 //! the innermost field.
+//!
+//! A refusal is built from serde's structured parts, never from its
+//! message's text: the path from `serde_path_to_error`, the line and kind
+//! from `serde_json::Error`.
 
 use serde::de::DeserializeOwned;
 
 use crate::scenario::bad;
 use crate::scenario::{Scenario, ScenarioError};
 
-/// Deserializes a whole JSON document, naming the field at fault.
+/// The field a refusal of the whole document names (it is not JSON, or
+/// not the kind of value a document is).
+pub const WHOLE: &str = "(document)";
+
+/// Deserializes a whole JSON document, naming the field at fault and the
+/// line (from 1) where the reader stopped: a document inside another file
+/// (a lesson's step block) reports it in file lines.
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, ScenarioError> {
-    from_str_at(text).map_err(|(e, _)| e)
+    crate::tagged::forget_within();
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = serde_path_to_error::deserialize(&mut de).map_err(path_error)?;
+    de.end().map_err(|e| not_json(&e))?;
+    Ok(value)
 }
 
-/// The same, with the line (from 1) where the reader stopped: a document
-/// inside another file (a lesson's step block) reports it in file lines.
-pub fn from_str_at<T: DeserializeOwned>(text: &str) -> Result<T, (ScenarioError, usize)> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let line = e.inner().line();
-        (path_error(e), line)
-    })?;
-    de.end()
-        .map_err(|e| (bad("(document)", format!("not JSON: {e}")), e.line()))?;
-    Ok(value)
+/// A document that is not JSON: serde's reason, and its line.
+fn not_json(e: &serde_json::Error) -> ScenarioError {
+    ScenarioError {
+        line: Some(e.line()),
+        ..bad(WHOLE, format!("not JSON: {}", message(e)))
+    }
+}
+
+/// serde_json's message without the position its `Display` appends: the
+/// line is carried as a number (serde_json has no accessor for the bare
+/// message, so the suffix it wrote from these same numbers is taken off).
+fn message(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let position = format!(" at line {} column {}", e.line(), e.column());
+    match text.strip_suffix(&position) {
+        Some(bare) if e.line() > 0 => bare.to_string(),
+        _ => text,
+    }
 }
 
 fn path_error(e: serde_path_to_error::Error<serde_json::Error>) -> ScenarioError {
@@ -36,38 +57,21 @@ fn path_error(e: serde_path_to_error::Error<serde_json::Error>) -> ScenarioError
         p => p,
     };
     let inner = e.into_inner();
-    // A field written before its enum's tag names its own path inside it.
-    let text = inner.to_string();
-    if let Some((within, reason)) = text
-        .strip_prefix(crate::tagged::AT)
-        .and_then(|rest| rest.split_once("`: "))
-    {
-        let field = match path.as_str() {
-            "" => within.to_string(),
-            p => format!("{p}.{within}"),
-        };
-        return bad(field, reason.to_string());
+    if inner.is_syntax() || inner.is_eof() {
+        return not_json(&inner);
     }
-    // serde reports a missing field at its parent, and so does a tagged
-    // document refusing another variant's field: name the field itself.
-    let missing = ["missing field `", "unknown field `"]
-        .iter()
-        .find_map(|prefix| text.strip_prefix(prefix))
-        .and_then(|rest| rest.split_once('`'))
-        .map(|(name, _)| name)
-        .filter(|name| !path.ends_with(name));
-    let field = match (path.as_str(), missing) {
-        ("", None) => "(document)".to_string(),
-        ("", Some(name)) => name.to_string(),
-        (p, Some(name)) => format!("{p}.{name}"),
+    // A field written before its tagged enum's tag: its path inside the
+    // enum, as that reader kept it.
+    let field = match (path.as_str(), crate::tagged::forget_within()) {
+        ("", None) => WHOLE.to_string(),
+        ("", Some(within)) => within,
+        (p, Some(within)) => format!("{p}.{within}").replace(".[", "["),
         (p, None) => p.to_string(),
     };
-    let reason = if inner.is_syntax() || inner.is_eof() {
-        format!("not JSON: {inner}")
-    } else {
-        inner.to_string()
-    };
-    bad(field, reason)
+    ScenarioError {
+        line: Some(inner.line()),
+        ..bad(field, message(&inner))
+    }
 }
 
 #[cfg(test)]
@@ -86,9 +90,10 @@ mod tests {
         let e = from_str::<Vec<ItemSpec>>("[{\"key\": \"a\"}] tail").unwrap_err();
         assert_eq!(e.field, "(document)");
         assert!(e.reason.starts_with("not JSON"), "{}", e.reason);
+        // serde names a missing field at its parent (its name only in words).
         let e = from_str::<Vec<ItemSpec>>(r#"[{"script": null}]"#).unwrap_err();
-        assert_eq!(e.field, "[0].key");
-        assert!(e.reason.contains("missing field"), "{e}");
+        assert_eq!(e.field, "[0]");
+        assert_eq!(e.reason, "missing field `key`");
         let e = from_str::<ItemSpec>(r#"{"key": "a", "key": "b"}"#).unwrap_err();
         assert!(e.reason.contains("duplicate field"), "{e}");
     }
@@ -105,12 +110,16 @@ mod tests {
         assert_eq!(e.field, "[0].count");
         assert!(e.reason.contains("unknown field `count`"), "{e}");
         let e = from_str::<Vec<Input>>(r#"[{"input": "add_many", "prefix": "p"}]"#).unwrap_err();
-        assert_eq!(e.field, "[0].count");
+        assert_eq!(
+            (e.field.as_str(), e.reason.as_str()),
+            ("[0]", "missing field `count`")
+        );
         let e = from_str::<Input>(
             r#"{"input": "decide", "key": "a", "outcome": {"kind": "requeue_after"}}"#,
         )
         .unwrap_err();
-        assert_eq!(e.field, "outcome.after_ns");
+        assert_eq!(e.field, "outcome");
+        assert_eq!(e.reason, "missing field `after_ns`");
         let e = from_str::<Input>(r#"{"input": "jump"}"#).unwrap_err();
         assert_eq!(e.field, "input");
         assert!(e.reason.contains("unknown variant `jump`"), "{e}");
@@ -124,7 +133,8 @@ mod tests {
             r#"{"type": "max_of", "limiters": [{"type": "default_controller"}, {"type": "bucket", "burst": 5}]}"#,
         )
         .unwrap_err();
-        assert_eq!(e.field, "limiters[1].qps");
+        assert_eq!(e.field, "limiters[1]");
+        assert_eq!(e.reason, "missing field `qps`");
         let e = from_str::<LimiterConfig>(
             r#"{"type": "bucket", "qps": 1, "burst": 5, "base_ns": "5ms"}"#,
         )
@@ -136,12 +146,12 @@ mod tests {
         assert!(e.reason.contains("`live` does not have it"), "{e}");
         // A mistake inside a tagged enum inside another keeps its whole path
         // and its line; so does one written before its tag.
-        let (e, line) = from_str_at::<crate::controller::Script>(
+        let e = from_str::<crate::controller::Script>(
             "{\"type\": \"outage\", \"from_ns\": \"1s\", \"until_ns\": \"2s\",\n \"otherwise\": {\"kind\": \"requeue_after\", \"after_ns\": true}}",
         )
         .unwrap_err();
         assert_eq!(e.field, "otherwise.after_ns");
-        assert_eq!(line, 2, "{e}");
+        assert_eq!(e.line, Some(2), "{e}");
         let e = from_str::<crate::controller::Script>(
             r#"{"outcomes": [{"after_ns": "5s", "kind": "requeue_after"}, {"kind": "requeu"}], "type": "sequence"}"#,
         )
@@ -167,7 +177,8 @@ mod tests {
         let stop = from_str::<Input>(r#"{"input": "resync", "period_ns": null}"#).unwrap();
         assert_eq!(stop, Input::Resync { period_ns: None });
         let e = from_str::<Input>(r#"{"input": "resync"}"#).unwrap_err();
-        assert_eq!(e.field, "period_ns");
+        assert_eq!(e.field, WHOLE);
+        assert_eq!(e.reason, "missing field `period_ns`");
         let read = from_str::<Source>(
             r#"{"type": "watch_events", "key": "k", "per_second": 2.5, "duration_ns": "3s"}"#,
         )
@@ -190,7 +201,17 @@ impl crate::scenario::Scenario {
     /// so that a document from another version is refused for that, not for
     /// a field it names differently; a version 1 document is upgraded.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        crate::scenario::doc::document_version(text)?;
+        let version = crate::scenario::doc::written_version(text).map_err(|e| {
+            if e.is_data() {
+                ScenarioError {
+                    line: Some(e.line()),
+                    ..bad("version", format!("not a version number: {}", message(&e)))
+                }
+            } else {
+                not_json(&e)
+            }
+        })?;
+        crate::scenario::doc::check_version(version)?;
         let s = from_str::<crate::scenario::doc::ScenarioDoc>(text)?.into_scenario()?;
         s.validate()?;
         Ok(s)
@@ -330,13 +351,11 @@ fn element(bytes: &[u8], at: usize, index: usize) -> Option<usize> {
     })
 }
 
-/// A refusal as the person who wrote `text` reads it: the line first
-/// (serde's own errors already say theirs), then the field and why.
+/// A refusal as the person who wrote `text` reads it: the line first (where
+/// the reader stopped, or where the refused field is written), then the
+/// field and why.
 pub fn explain(text: &str, e: &ScenarioError) -> String {
-    if e.reason.contains(" at line ") {
-        return e.to_string();
-    }
-    match line_of(text, &e.field) {
+    match e.line.or_else(|| line_of(text, &e.field)) {
         Some(line) => format!("line {line}: {e}"),
         None => e.to_string(),
     }

@@ -231,6 +231,7 @@ impl Manager {
             return Err(SimError::Invalid(ScenarioError {
                 field: "controller".into(),
                 reason: format!("there is no controller {i}: this run has {}", self.len()),
+                line: None,
             }));
         }
         let result = self.with_shared(i, |c| c.apply_bounded(input, budget));

@@ -66,6 +66,7 @@ fn out_of_range(field: String, t: Instant) -> ScenarioError {
             format_go_duration(t.since_t0()),
             format_go_duration(MAX_RUN)
         ),
+        line: None,
     }
 }
 

@@ -380,6 +380,10 @@ impl Source {
 pub struct ScenarioError {
     pub field: String,
     pub reason: String,
+    /// The line (from 1) where the reader stopped, when the refusal came
+    /// from reading; a check after reading leaves it to
+    /// [`crate::document::line_of`].
+    pub line: Option<usize>,
 }
 
 /// A refusal of `field`, and why.
@@ -387,6 +391,7 @@ pub(crate) fn bad(field: impl Into<String>, reason: impl Into<String>) -> Scenar
     ScenarioError {
         field: field.into(),
         reason: reason.into(),
+        line: None,
     }
 }
 

@@ -168,10 +168,14 @@ impl<'de, A: MapAccess<'de>> de::VariantAccess<'de> for Variant<A> {
 
     fn unit_variant(mut self) -> Result<(), A::Error> {
         match self.next_key::<String>()? {
-            Some(field) => Err(de::Error::custom(format_args!(
-                "unknown field `{field}`: `{}` does not have it",
-                self.name
-            ))),
+            Some(field) => {
+                let e = de::Error::custom(format_args!(
+                    "unknown field `{field}`: `{}` does not have it",
+                    self.name
+                ));
+                keep_within(field);
+                Err(e)
+            }
             None => Ok(()),
         }
     }
@@ -213,20 +217,25 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Variant<A> {
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
         match self.waiting.take() {
-            // A field written before the tag: its path inside the enum is
-            // put in the message, which `document` moves into the path.
+            // A field written before the tag: read from its buffered value,
+            // so the path the document's reader tracks stops at the enum;
+            // its path inside is kept beside the error for that reader.
             Some((key, value)) => {
                 let mut track = serde_path_to_error::Track::new();
                 seed.deserialize(serde_path_to_error::Deserializer::new(value, &mut track))
                     .map_err(|e| {
                         let inner = track.path().to_string();
-                        let at = if inner == "." {
+                        let mut at = if inner == "." {
                             key
                         } else {
                             format!("{key}.{inner}")
                         };
-                        let at = at.replace(".[", "[");
-                        de::Error::custom(format_args!("{AT}{at}`: {e}"))
+                        // A tagged enum inside the value said its own part.
+                        if let Some(deeper) = forget_within() {
+                            at = format!("{at}.{deeper}");
+                        }
+                        keep_within(at.replace(".[", "["));
+                        de::Error::custom(e)
                     })
             }
             None => self.rest.next_value_seed(seed),
@@ -234,8 +243,21 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Variant<A> {
     }
 }
 
-/// How a message starts when it names the path inside the enum.
-pub(crate) const AT: &str = "at `";
+thread_local! {
+    /// The path inside a tagged enum of the last refusal the document's
+    /// reader could not follow (a field before the tag, a field a unit
+    /// variant does not have): serde carries an error's text, not a path.
+    static WITHIN: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+fn keep_within(path: String) {
+    WITHIN.with(|w| *w.borrow_mut() = Some(path));
+}
+
+/// Takes the path kept by the last refusal, if any.
+pub(crate) fn forget_within() -> Option<String> {
+    WITHIN.with(|w| w.borrow_mut().take())
+}
 
 /// Writes an externally tagged variant as an object whose first field is
 /// the tag, as serde's `#[serde(tag)]` does.

@@ -50,6 +50,7 @@ impl Assumptions {
                         "there is no controller {name:?} (the set-up has {})",
                         names.join(", ")
                     ),
+                    line: None,
                 });
             }
         }

@@ -506,8 +506,10 @@ fn step(draft: Draft) -> Result<Step, LessonError> {
             format!("step \"{title}\" needs a ```step block with at least its focus"),
         ));
     };
-    let doc: StepDoc = workqueue_core::document::from_str_at(&json)
-        .map_err(|(e, l)| refuse(at + l.saturating_sub(1), e.field, strip_position(&e.reason)))?;
+    let doc: StepDoc = workqueue_core::document::from_str(&json).map_err(|e| {
+        let l = e.line.unwrap_or(1);
+        refuse(at + l.saturating_sub(1), e.field, e.reason)
+    })?;
     // A field refused after reading: the line where its value is written,
     // found by walking its path through the block (the same name may stand
     // in several places: two controllers' `workers`).
@@ -608,15 +610,6 @@ fn step(draft: Draft) -> Result<Step, LessonError> {
         show: doc.show,
         notes: notes.map(|(_, n)| n.trim().to_string()).unwrap_or_default(),
     })
-}
-
-/// serde_json ends its messages with a position in the block; the error
-/// carries the file's line instead.
-fn strip_position(reason: &str) -> String {
-    match reason.rsplit_once(" at line ") {
-        Some((head, tail)) if tail.contains(" column ") => head.to_string(),
-        _ => reason.to_string(),
-    }
 }
 
 /// A lesson's id from its file's name: `lessons/mine.md` is `mine`.

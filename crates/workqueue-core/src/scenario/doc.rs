@@ -3,22 +3,16 @@
 
 use super::*;
 
-/// A scenario document's `version`, read before anything else (1 or 2).
-pub(crate) fn document_version(text: &str) -> Result<u32, ScenarioError> {
+/// A scenario document's `version`, read before anything else (`None`
+/// when it has none; the document's reader says what a failure means).
+pub(crate) fn written_version(text: &str) -> Result<Option<u32>, serde_json::Error> {
     #[derive(Deserialize)]
     struct Versioned {
         version: Option<u32>,
     }
     // Only the version is read here (any other field is skipped); the
     // document itself is then read whole, with every field checked.
-    let v: Versioned = serde_json::from_str(text).map_err(|e| {
-        if e.is_data() {
-            bad("version", format!("not a version number: {e}"))
-        } else {
-            bad("(document)", format!("not JSON: {e}"))
-        }
-    })?;
-    check_version(v.version)
+    serde_json::from_str::<Versioned>(text).map(|v| v.version)
 }
 
 /// Whether this build reads a document of `version`.

@@ -114,6 +114,7 @@ impl Simulation {
                     self.live_sources,
                     validate::MAX_SOURCES
                 ),
+                line: None,
             }));
         }
         Ok(())
@@ -128,6 +129,7 @@ impl Simulation {
                     "{have} keys exist; {extra} more would pass the limit of {}",
                     self.key_limit
                 ),
+                line: None,
             }));
         }
         Ok(())

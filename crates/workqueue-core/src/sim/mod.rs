@@ -265,6 +265,7 @@ impl Simulation {
                     "{} controllers share this manager: run it as a Manager (wqsim does)",
                     scenario.controllers.len()
                 ),
+                line: None,
             });
         }
         Ok(Simulation::controller(scenario, 0))
