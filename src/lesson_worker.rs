@@ -416,7 +416,8 @@ fn imported(scenario: &str) -> Result<Scenario, workqueue_core::ScenarioError> {
 #[cfg(feature = "built-in-only")]
 fn imported(_: &str) -> Result<Scenario, workqueue_core::ScenarioError> {
     Err(workqueue_core::ScenarioError {
-        field: "(document)".into(),
+        field: workqueue_core::document::WHOLE.into(),
         reason: "an embed reads no Go".into(),
+        line: None,
     })
 }

@@ -138,7 +138,7 @@ pub fn decode(fragment: &str) -> Result<Shared, ShareError> {
     let json = String::from_utf8(json)
         .map_err(|_| ShareError::Json("not JSON: the state is not UTF-8 text".into()))?;
     let shared = read_state(&json).map_err(|e| match e.field.as_str() {
-        document::WHOLE => ShareError::Json(e.reason),
+        workqueue_core::document::WHOLE => ShareError::Json(e.reason),
         _ => ShareError::Invalid(e),
     })?;
     shared.check().map_err(ShareError::Invalid)?;
@@ -180,8 +180,9 @@ pub(crate) fn read_document<T: serde::de::DeserializeOwned>(
     json: &str,
 ) -> Result<T, ScenarioError> {
     serde_json::from_str(json).map_err(|e| ScenarioError {
-        field: "(document)".into(),
+        field: workqueue_core::document::WHOLE.into(),
         reason: e.to_string(),
+        line: Some(e.line()),
     })
 }
 
