@@ -24,7 +24,6 @@ pub const WHOLE: &str = "(document)";
 /// line (from 1) where the reader stopped: a document inside another file
 /// (a lesson's step block) reports it in file lines.
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, ScenarioError> {
-    crate::tagged::forget_within();
     let mut de = serde_json::Deserializer::from_str(text);
     let value = serde_path_to_error::deserialize(&mut de).map_err(path_error)?;
     de.end().map_err(|e| not_json(&e))?;
@@ -61,16 +60,18 @@ fn path_error(e: serde_path_to_error::Error<serde_json::Error>) -> ScenarioError
         return not_json(&inner);
     }
     // A field written before its tagged enum's tag: its path inside the
-    // enum, as that reader kept it.
-    let field = match (path.as_str(), crate::tagged::forget_within()) {
+    // enum, as that reader put it.
+    let text = message(&inner);
+    let (within, reason) = crate::tagged::within(&text);
+    let field = match (path.as_str(), within) {
         ("", None) => WHOLE.to_string(),
-        ("", Some(within)) => within,
+        ("", Some(within)) => within.to_string(),
         (p, Some(within)) => format!("{p}.{within}").replace(".[", "["),
         (p, None) => p.to_string(),
     };
     ScenarioError {
         line: Some(inner.line()),
-        ..bad(field, message(&inner))
+        ..bad(field, reason)
     }
 }
 

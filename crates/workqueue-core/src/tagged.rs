@@ -168,14 +168,10 @@ impl<'de, A: MapAccess<'de>> de::VariantAccess<'de> for Variant<A> {
 
     fn unit_variant(mut self) -> Result<(), A::Error> {
         match self.next_key::<String>()? {
-            Some(field) => {
-                let e = de::Error::custom(format_args!(
-                    "unknown field `{field}`: `{}` does not have it",
-                    self.name
-                ));
-                keep_within(field);
-                Err(e)
-            }
+            Some(field) => Err(de::Error::custom(format_args!(
+                "{AT}{field}`: unknown field `{field}`: `{}` does not have it",
+                self.name
+            ))),
             None => Ok(()),
         }
     }
@@ -219,7 +215,8 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Variant<A> {
         match self.waiting.take() {
             // A field written before the tag: read from its buffered value,
             // so the path the document's reader tracks stops at the enum;
-            // its path inside is kept beside the error for that reader.
+            // its path inside leads the message (serde's errors carry text
+            // only), and `document` moves it into the path (`within`).
             Some((key, value)) => {
                 let mut track = serde_path_to_error::Track::new();
                 seed.deserialize(serde_path_to_error::Deserializer::new(value, &mut track))
@@ -231,11 +228,13 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Variant<A> {
                             format!("{key}.{inner}")
                         };
                         // A tagged enum inside the value said its own part.
-                        if let Some(deeper) = forget_within() {
+                        let text = e.to_string();
+                        let (deeper, reason) = within(&text);
+                        if let Some(deeper) = deeper {
                             at = format!("{at}.{deeper}");
                         }
-                        keep_within(at.replace(".[", "["));
-                        de::Error::custom(e)
+                        let at = at.replace(".[", "[");
+                        de::Error::custom(format_args!("{AT}{at}`: {reason}"))
                     })
             }
             None => self.rest.next_value_seed(seed),
@@ -243,20 +242,17 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Variant<A> {
     }
 }
 
-thread_local! {
-    /// The path inside a tagged enum of the last refusal the document's
-    /// reader could not follow (a field before the tag, a field a unit
-    /// variant does not have): serde carries an error's text, not a path.
-    static WITHIN: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
-}
+/// How a message starts when it names the path inside a tagged enum.
+const AT: &str = "at `";
 
-fn keep_within(path: String) {
-    WITHIN.with(|w| *w.borrow_mut() = Some(path));
-}
-
-/// Takes the path kept by the last refusal, if any.
-pub(crate) fn forget_within() -> Option<String> {
-    WITHIN.with(|w| w.borrow_mut().take())
+/// The path inside a tagged enum that a refusal's message leads with (see
+/// `AT`), and the reason after it: the one reader of this reader's own
+/// prefix, never of serde's words.
+pub(crate) fn within(message: &str) -> (Option<&str>, &str) {
+    message
+        .strip_prefix(AT)
+        .and_then(|rest| rest.split_once("`: "))
+        .map_or((None, message), |(path, reason)| (Some(path), reason))
 }
 
 /// Writes an externally tagged variant as an object whose first field is
