@@ -170,7 +170,7 @@ pub fn script(s: &Script) -> String {
             otherwise,
         } => format!(
             "fails {:.0}% of the time (seeded), otherwise {}",
-            error_probability * 100.0,
+            error_probability.get() * 100.0,
             then(otherwise)
         ),
         Script::Outage {
@@ -267,7 +267,7 @@ mod tests {
         );
         assert_eq!(
             script(&Script::Random {
-                error_probability: 0.25,
+                error_probability: workqueue_core::Probability::new(0.25).unwrap(),
                 otherwise: Outcome::Success
             }),
             "fails 25% of the time (seeded), otherwise succeeds"

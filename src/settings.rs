@@ -4,7 +4,7 @@
 
 use workqueue_core::{format_go_duration, parse_go_duration, Duration, LimiterConfig, QueueKind};
 use workqueue_core::{ControllerConfig, Scenario};
-use workqueue_core::{CrossplaneConfig, CrossplaneProfile, Outcome, Script};
+use workqueue_core::{CrossplaneConfig, CrossplaneProfile, Outcome, Probability, Script};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Preset {
@@ -359,6 +359,17 @@ impl Settings {
         v.ok()
     }
 
+    /// The error probability field: a number, in range (the type's words).
+    fn probability(&self, errors: &mut FieldErrors) -> Probability {
+        self.number::<f64>(Field::Probability, "a probability", errors)
+            .and_then(|p| {
+                Probability::new(p)
+                    .map_err(|e| errors.push((Field::Probability, e.to_string())))
+                    .ok()
+            })
+            .unwrap_or(Probability::NEVER)
+    }
+
     /// The limiter the preset and its fields describe.
     fn limiter(&self, errors: &mut FieldErrors) -> LimiterConfig {
         let exp = |s: &Self, e: &mut FieldErrors| LimiterConfig::Exponential {
@@ -581,9 +592,7 @@ impl Settings {
                     .unwrap_or(3),
             },
             ScriptChoice::Random => Script::Random {
-                error_probability: self
-                    .number::<f64>(Field::Probability, "a probability", &mut errors)
-                    .unwrap_or(0.3),
+                error_probability: self.probability(&mut errors),
                 otherwise: Outcome::Success,
             },
             ScriptChoice::Loaded => self.loaded_script.clone().unwrap_or(Script::Always {

@@ -33,10 +33,12 @@ pub fn key_script(props: &KeyScriptProps) -> Html {
             then: Outcome::Success,
         }),
         _ => match arg.trim().parse::<f64>() {
-            Ok(p) if (0.0..=1.0).contains(&p) => Ok(Script::Random {
-                error_probability: p,
-                otherwise: Outcome::Success,
-            }),
+            Ok(p) => workqueue_core::Probability::new(p)
+                .map(|error_probability| Script::Random {
+                    error_probability,
+                    otherwise: Outcome::Success,
+                })
+                .map_err(|_| format!("{:?} is not a probability between 0 and 1", *arg)),
             _ => Err(format!("{:?} is not a probability between 0 and 1", *arg)),
         },
     };

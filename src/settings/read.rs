@@ -114,7 +114,7 @@ impl Settings {
                 error_probability,
                 otherwise: Outcome::Success,
             } => {
-                out.set(Field::Probability, error_probability.to_string());
+                out.set(Field::Probability, error_probability.get().to_string());
                 ScriptChoice::Random
             }
             Script::Always {

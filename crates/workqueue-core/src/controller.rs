@@ -256,7 +256,7 @@ pub enum Script {
     /// seed), otherwise `otherwise`.
     Random {
         /// The chance, from 0 to 1, that a reconcile fails.
-        error_probability: f64,
+        error_probability: crate::ranges::Probability,
         /// What the reconciles that do not fail return.
         #[serde(default = "success")]
         otherwise: Outcome,
@@ -312,7 +312,7 @@ impl Script {
             Script::Random {
                 error_probability,
                 otherwise,
-            } => Some(if rng.next_f64() < *error_probability {
+            } => Some(if rng.next_f64() < error_probability.get() {
                 Outcome::Error
             } else {
                 *otherwise

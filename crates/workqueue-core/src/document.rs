@@ -97,6 +97,11 @@ mod tests {
         assert_eq!(e.reason, "missing field `key`");
         let e = from_str::<ItemSpec>(r#"{"key": "a", "key": "b"}"#).unwrap_err();
         assert!(e.reason.contains("duplicate field"), "{e}");
+        // A number out of its type's range is refused where it is written.
+        let e = from_str::<Vec<crate::ranges::Probability>>("[0.5,\n 1.5]").unwrap_err();
+        assert_eq!(e.field, "[1]");
+        assert_eq!(e.reason, "1.5 is not a probability: use 0 to 1");
+        assert_eq!(e.line, Some(2));
     }
 
     /// Inputs, outcomes and sources are tagged enums: a field of another

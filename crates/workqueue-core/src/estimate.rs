@@ -57,7 +57,8 @@ fn script_shape(s: &Script) -> (f64, Tail) {
             error_probability: p,
             otherwise,
         } => {
-            if *p >= 1.0 {
+            let p = p.get();
+            if p >= 1.0 {
                 (0.0, Tail::RateLimited)
             } else {
                 // Expected errors before the first non-error: p / (1 - p).

@@ -17,7 +17,7 @@
 //! | watch events per second            | 0.001 to 1,000,000              |
 //! | events of one watch source         | at most 1,000,000               |
 //! | keys added at once / in all        | 1 to 50,000 / at most 50,000    |
-//! | an error probability               | 0 to 1                          |
+//! | an error probability               | 0 to 1 (by its type, as read)   |
 //! | failures before success            | 0 to 1,000,000                  |
 //! | outcomes in one sequence           | at most 1,000                   |
 //! | limiters in one tree               | at most 32                      |
@@ -267,19 +267,8 @@ pub fn script(field: &str, s: &Script) -> Result<(), ScenarioError> {
             }
             outcome(&format!("{field}.then"), then)
         }
-        Script::Random {
-            error_probability,
-            otherwise,
-        } => {
-            // `contains` is false for NaN, so NaN is refused too.
-            if !(0.0..=1.0).contains(error_probability) {
-                return Err(bad(
-                    format!("{field}.error_probability"),
-                    format!("{error_probability} is not a probability: use 0 to 1"),
-                ));
-            }
-            outcome(&format!("{field}.otherwise"), otherwise)
-        }
+        // Its probability is in range by its type (`ranges::Probability`).
+        Script::Random { otherwise, .. } => outcome(&format!("{field}.otherwise"), otherwise),
         Script::Outage {
             from_ns,
             until_ns,

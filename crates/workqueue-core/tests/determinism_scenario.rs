@@ -29,7 +29,7 @@ pub fn scenario_on(queue: QueueKind) -> Scenario {
     s.controllers[0].controller.reconcile_ns = 7 * MILLISECOND;
     s.controllers[0].controller.give_up_after = Some(12);
     s.controllers[0].default_script = Script::Random {
-        error_probability: 0.6,
+        error_probability: workqueue_core::Probability::new(0.6).unwrap(),
         otherwise: Outcome::Success,
     };
     s.controllers[0]

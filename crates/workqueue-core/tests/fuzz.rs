@@ -37,7 +37,7 @@ fn rich_scenario() -> Scenario {
     s.controllers[0].items.push(ItemSpec {
         key: "ns/a".into(),
         script: Some(Script::Random {
-            error_probability: 0.5,
+            error_probability: workqueue_core::Probability::new(0.5).unwrap(),
             otherwise: Outcome::RequeueAfter {
                 after_ns: 30 * SECOND,
             },

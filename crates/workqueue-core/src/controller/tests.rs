@@ -67,7 +67,7 @@ fn scripts() {
         .collect();
     assert_eq!(got, vec![Outcome::Error, Outcome::Error, Outcome::Success]);
     let p = Script::Random {
-        error_probability: 0.25,
+        error_probability: crate::Probability::new(0.25).unwrap(),
         otherwise: Outcome::Success,
     };
     let errors = (0..10_000)

@@ -54,17 +54,6 @@ fn every_refusal_states_the_range() {
             "1 to 1000000",
         ),
         (
-            Input::SetScript {
-                key: "a".into(),
-                script: Script::Random {
-                    error_probability: 7.5,
-                    otherwise: Outcome::Success,
-                },
-            },
-            "script.error_probability",
-            "0 to 1",
-        ),
-        (
             Input::Decide {
                 key: "a".into(),
                 outcome: Outcome::Custom {

@@ -111,11 +111,13 @@ impl Gen {
                 then: self.outcome(),
             },
             3 => Script::Random {
-                error_probability: if self.extreme() {
+                // An extreme one cannot be made: the type refuses it.
+                error_probability: workqueue_core::Probability::new(if self.extreme() {
                     self.f64()
                 } else {
                     self.0.next_f64()
-                },
+                })
+                .unwrap_or(workqueue_core::Probability::ALWAYS),
                 otherwise: self.outcome(),
             },
             _ => Script::Live,
