@@ -88,7 +88,7 @@ test('a garbled, truncated or future link says so and opens a working default', 
   const misspelled = packed('{"scenario": {"version": 2}, "selcted": "a"}');
   for (const [hash, why] of [
     ['#v1.%%%garbage', /the base64: the state is not URL-safe base64/],
-    ['#v1.eyJzY2VuYXJpbyI6', /the JSON: EOF/],
+    ['#v1.eyJzY2VuYXJpbyI6', /not JSON: EOF/],
     ['#v2.AAAA', /the compressed data: damaged or cut short/],
     ['#v7.abc', /format v7 is newer than this playground/],
     ['#hello', /the prefix: not a playground format/],
