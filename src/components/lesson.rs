@@ -394,7 +394,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
             { field }
             { play_hint }
             { match (waiting, &step.wait) {
-                (Some(w), _) => html! { <p class="waiting-for" data-testid="lesson-wait">{ if matches!(press, Press::Asked | Press::Revealed | Press::Played) { w.ahead() } else { w.describe() } }</p> },
+                (Some(w), _) => html! { <p class="waiting-for" data-testid="lesson-wait">{ if matches!(press, Press::Page | Press::Asked | Press::Revealed | Press::Played) { w.ahead() } else { w.describe() } }</p> },
                 // Where the panel is fitted the line stays once met, so the
                 // narration above it does not move when the wait ends.
                 (None, Some(_)) if fitted => html! { <p class="waiting-for met">{"✓ That has happened."}</p> },
