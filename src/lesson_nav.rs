@@ -317,8 +317,11 @@ impl Playground {
                 .map(|l| l.visit.draft.clone())
                 .unwrap_or_default();
             if let Some(why) = self.unreadable_guess(&draft) {
-                // The field stays open with what was typed, and says why.
-                self.notice = Notice::info(why);
+                // The field stays open with what was typed, and says why
+                // beside it (not over the stage).
+                if let Some(l) = self.lesson.as_mut() {
+                    l.visit.refused = Some(why);
+                }
                 self.focus_guess += 1;
                 return Press::Asked;
             }
@@ -331,11 +334,20 @@ impl Playground {
                 .and_then(|s| self.suggested_decision(&s)),
             _ => None,
         };
+        let holds = self.holds_for_prediction();
         let Some(l) = self.lesson.as_mut() else {
             return press;
         };
         match press {
-            Press::Page => l.visit.pages.at += 1,
+            Press::Page => {
+                l.visit.pages.turned(l.visit.pages.at + 1);
+                // The question's page shows its field: the keyboard goes
+                // there (not to the Predict button), off a projector.
+                let room = self.mode.workshop || self.mode.audience || self.mode.presenter;
+                if holds && !l.visit.pages.more() && !room {
+                    self.focus_guess += 1;
+                }
+            }
             Press::Asked => {
                 l.visit.asked = true;
                 // A projector's field waits for the trainer's click: the
@@ -504,7 +516,7 @@ impl Playground {
         let Some(l) = self.lesson.clone() else { return };
         if l.visit.pages.at > 0 {
             if let Some(l) = self.lesson.as_mut() {
-                l.visit.pages.at -= 1;
+                l.visit.pages.turned(l.visit.pages.at - 1);
             }
         } else if l.step > 0 {
             self.enter_step(l.index, l.step - 1);

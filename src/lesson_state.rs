@@ -25,11 +25,18 @@ pub const PREDICT_FIRST: &str = "This step asks for a prediction first";
 pub struct Pages {
     pub at: usize,
     pub of: usize,
+    /// What was just added closes the narration (a goal's result): the
+    /// page on screen is the last, however many the panel then measures.
+    pub to_end: bool,
 }
 
 impl Default for Pages {
     fn default() -> Self {
-        Pages { at: 0, of: 1 }
+        Pages {
+            at: 0,
+            of: 1,
+            to_end: false,
+        }
     }
 }
 
@@ -43,7 +50,22 @@ impl Pages {
     /// becomes the last there is.
     pub fn measured(&mut self, of: usize) {
         self.of = of.max(1);
-        self.at = self.at.min(self.of - 1);
+        self.at = match self.to_end {
+            true => self.of - 1,
+            false => self.at.min(self.of - 1),
+        };
+    }
+
+    /// Shows the last page, and keeps it shown as the panel measures again.
+    pub fn go_to_end(&mut self) {
+        self.at = self.of - 1;
+        self.to_end = true;
+    }
+
+    /// The reader turned a page: the page on screen is theirs again.
+    pub fn turned(&mut self, at: usize) {
+        self.at = at;
+        self.to_end = false;
     }
 }
 
@@ -53,6 +75,9 @@ impl Pages {
 pub struct Visit {
     /// What is typed in the prediction field, not yet revealed.
     pub draft: String,
+    /// Why the draft was not taken as a prediction (`abc` for a count),
+    /// said beside the field until the reader types again.
+    pub refused: Option<String>,
     /// The clicker opened the prediction field at this step: the next press
     /// reveals, with the draft or without a guess.
     pub asked: bool,
@@ -208,6 +233,7 @@ impl LessonState {
             g.get_or_insert(guess);
         }
         self.visit.draft.clear();
+        self.visit.refused = None;
         self.visit.asked = false;
         self.visit.revealed_at.get_or_insert(now_ms);
     }

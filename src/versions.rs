@@ -107,8 +107,9 @@ impl Playground {
         fresh.playback.idle = self.playback.idle;
         // The same scene under other settings: a lesson open on it goes on
         // (a step may ask for the version switch), where it was.
+        // (A goal's figures were checked on the settings left behind: they
+        // go, and Check asks again on these.)
         fresh.lesson = self.lesson.clone();
-        fresh.goal_figures = self.goal_figures.clone();
         Ok(fresh)
     }
 }

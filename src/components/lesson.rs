@@ -301,6 +301,12 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
         Some(p) if asking && on_last_page => {
             // A question with no unit of its own whose answer is a time
             // says what a time looks like ("10.015s", "10015ms").
+            // A phone's keyboard: digits for a count, letters too for a time.
+            let keys = if workqueue_lessons::is_time(&p.answer) {
+                "text"
+            } else {
+                "decimal"
+            };
             let hint = if p.unit.is_empty() && workqueue_lessons::is_time(&p.answer) {
                 "a time, e.g. 1.5s".to_string()
             } else {
@@ -312,10 +318,15 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
             <form class={classes!("predict", ls.visit.asked.then_some("asked"))} onsubmit={reveal}>
                 { if fitted { html! {} } else { ask.clone() } }
                 <div class="row">
-                    <input id="guess" ref={guess_field.clone()} type="text" value={ls.visit.draft.clone()} oninput={on_guess} placeholder={hint} aria-label={format!("Your prediction: {}", p.ask)} data-testid="guess" />
+                    <input id="guess" ref={guess_field.clone()} type="text" inputmode={keys} value={ls.visit.draft.clone()} oninput={on_guess} placeholder={hint} aria-label={format!("Your prediction: {}", p.ask)} aria-invalid={ls.visit.refused.is_some().then_some("true")} aria-describedby={ls.visit.refused.is_some().then_some("guess-refused")} data-testid="guess" />
                     // (The presenter's window has its own Reveal, and the clicker's.)
                     { if fitted || props.mode.presenter { html! {} } else { html! { <button type="submit" class="primary" data-testid="reveal">{"Reveal"}</button> } } }
                 </div>
+                // Why the guess was not taken, beside the field it is about.
+                { match &ls.visit.refused {
+                    Some(why) => html! { <p class="guess-refused" id="guess-refused" role="alert" data-testid="guess-refused">{ why.clone() }</p> },
+                    None => html! {},
+                } }
             </form>
             }
         }
@@ -352,6 +363,21 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
             { if ls.step == 0 && !lesson.intro.is_empty() { prose(&lesson.intro, "lesson-text intro") } else { html! {} } }
             { prose(&step.text, "lesson-text") }
             { match &step.goal {
+                // An embed has no settings form: the exercise is done in the
+                // whole playground, at this step, in a new tab.
+                Some(goal) if props.mode.embed => html! {
+                    <div class="goal" data-testid="goal">
+                        <p class="goal-text"><strong>{"Your turn: "}</strong>{ goal.describe.clone() }</p>
+                        { match crate::lessons::is_built_in(&lesson.id) {
+                            true => html! {
+                                <p><a class="button primary" href={format!("./?lesson={}&step={}", lesson.id, ls.step + 1)} target="_blank" rel="noopener" data-testid="goal-open">
+                                    {"Try it in the playground"}<span aria-hidden="true">{" ↗"}</span><span class="sr-only">{" (a new tab, at this step)"}</span>
+                                </a></p>
+                            },
+                            false => html! { <p>{"Its settings are in the whole playground."}</p> },
+                        } }
+                    </div>
+                },
                 Some(goal) => {
                     // Checked on the learner's settings as they are when asked.
                     let on_check = {
@@ -397,7 +423,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                 (Some(w), _) => html! { <p class="waiting-for" data-testid="lesson-wait">{ if matches!(press, Press::Page | Press::Asked | Press::Revealed | Press::Played) { w.ahead() } else { w.describe() } }</p> },
                 // Where the panel is fitted the line stays once met, so the
                 // narration above it does not move when the wait ends.
-                (None, Some(_)) if fitted => html! { <p class="waiting-for met">{"✓ That has happened."}</p> },
+                (None, Some(w)) if fitted => html! { <p class="waiting-for met">{ w.done() }</p> },
                 _ => html! {},
             } }
             <div class="lesson-nav">

@@ -98,7 +98,7 @@ pub fn transport(props: &TransportProps) -> Html {
                 <button class="icon" data-testid="step" onclick={on(|| Action::Step)} aria-label="Step to the next event" title="Next event (→)">{ icon(STEP) }</button>
                 <button class="ghost" onclick={on(|| Action::Restart)} aria-label="Restart the run" title="Start over with the same settings">{"Restart"}</button>
             </div>
-            <div class="clock" aria-live="off">
+            <div class="clock" aria-live="off" title="Virtual time: the scene's own clock">
                 <span class="clock-label">{"virtual time"}</span>
                 <output data-testid="clock" class="clock-value">{ format::clock(now) }</output>
                 <span class={classes!("pace", state.cue.0)} data-testid="pace">{ state.cue.1.clone() }</span>

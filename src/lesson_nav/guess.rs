@@ -13,14 +13,22 @@ impl Playground {
         if workqueue_lessons::readable_guess(guess, answer) {
             return None;
         }
-        let example = if workqueue_lessons::is_time(answer) {
+        let (time, shown) = (
+            workqueue_lessons::is_time(answer),
+            workqueue_core::shown(guess.trim()),
+        );
+        if workqueue_lessons::negative(guess.trim()) {
+            return Some(format!(
+                "\u{201c}{shown}\u{201d} is below zero, and what this step asks about never is: type what you expect, or clear the field to see the answer."
+            ));
+        }
+        let example = if time {
             "a time, for example 1.5s"
         } else {
             "a number, for example 6"
         };
         Some(format!(
-            "\u{201c}{}\u{201d} is not a prediction this step can check: type {example}, or clear the field to see the answer.",
-            workqueue_core::shown(guess.trim())
+            "\u{201c}{shown}\u{201d} is not a prediction this step can check: type {example}, or clear the field to see the answer.",
         ))
     }
 }

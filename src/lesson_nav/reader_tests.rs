@@ -127,21 +127,33 @@ fn a_guess_that_is_not_a_number_is_refused_in_the_readers_words() {
         Some((None, "abc".to_string(), true)),
         "not revealed, the field kept"
     );
-    let said = p
-        .notice
-        .as_ref()
-        .map(|n| n.text.clone())
-        .unwrap_or_default();
+    // Said beside the field, not over the stage.
+    let said = |p: &Playground| {
+        p.lesson
+            .as_ref()
+            .and_then(|l| l.visit.refused.clone())
+            .unwrap_or_default()
+    };
     assert!(
-        said.contains("“abc” is not a prediction") && said.contains("a number"),
-        "{said}"
+        said(&p).contains("“abc” is not a prediction") && said(&p).contains("a number"),
+        "{}",
+        said(&p)
     );
-    // The same through the field's own Reveal.
+    assert!(p.notice.is_none(), "{:?}", p.notice);
+    // Typing again takes the refusal away.
+    p = reduce(p, Action::Draft("ab".into()));
+    assert_eq!(said(&p), "");
+    // The same through the field's own Reveal, and below zero.
     p = reduce(p, Action::Reveal("soon".into(), now));
     assert!(p.lesson.as_ref().is_some_and(|l| l.guess().is_none()));
+    p = reduce(p, Action::Reveal("-6".into(), now));
+    assert!(said(&p).contains("below zero"), "{}", said(&p));
+    assert!(p.lesson.as_ref().is_some_and(|l| l.guess().is_none()));
+    // A guess it can read is taken, and the refusal goes with it.
     p = reduce(p, Action::Reveal("6".into(), now));
     assert_eq!(
         p.lesson.as_ref().and_then(|l| l.guess().cloned()),
         Some("6".to_string())
     );
+    assert_eq!(said(&p), "");
 }

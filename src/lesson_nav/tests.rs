@@ -656,3 +656,57 @@ fn a_scene_stops_at_the_instant_it_waits_for() {
         );
     }
 }
+
+/// In a frame, the press that reaches the question's page takes the
+/// keyboard to the field it shows (not to the Predict button); on a
+/// projector the field waits for the trainer. For every built-in step
+/// that asks, with its narration on two pages.
+#[test]
+fn reading_on_to_the_question_focuses_its_field_in_a_frame_only() {
+    let library = lessons::Library::default();
+    let mut asked = 0;
+    for entry in library.entries() {
+        let lesson = entry.lesson.as_ref().unwrap();
+        for (i, step) in lesson.steps.iter().enumerate() {
+            if step.question.is_none() {
+                continue;
+            }
+            asked += 1;
+            for (venue, focuses) in [("embed", true), ("workshop", false)] {
+                let url = format!("?{venue}=1&lesson={}&step={}", entry.id, i + 1);
+                let mut p = Playground::from_url(&url, "");
+                p = reduce(p, Action::NarrationPages(2));
+                assert_eq!(p.next_press(0.0), Press::Page, "{url}");
+                let before = p.focus_guess;
+                p = reduce(p, Action::LessonNext(0.0));
+                assert_eq!(p.focus_guess > before, focuses, "{url}: the field's focus");
+            }
+        }
+    }
+    assert!(asked >= 10, "{asked} questions");
+}
+
+/// A goal's result closes the narration: where it is paged, the last
+/// page is shown, and stays shown as the panel measures the longer text;
+/// the reader's own page turn takes it back.
+#[test]
+fn a_goals_result_shows_its_page() {
+    let mut p = Playground::from_url("?workshop=1&lesson=herd&step=5", "");
+    p = reduce(p, Action::NarrationPages(2));
+    let (index, step) = p.lesson.as_ref().map(|l| (l.index, l.step)).unwrap();
+    p = reduce(p, Action::GoalFigures(index, step, Vec::new()));
+    assert_eq!(p.lesson.as_ref().unwrap().visit.pages.at, 1);
+    p = reduce(p, Action::NarrationPages(3));
+    assert_eq!(
+        p.lesson.as_ref().unwrap().visit.pages.at,
+        2,
+        "the result's new page"
+    );
+    p = reduce(p, Action::LessonBack);
+    p = reduce(p, Action::NarrationPages(4));
+    assert_eq!(
+        p.lesson.as_ref().unwrap().visit.pages.at,
+        1,
+        "the reader's page"
+    );
+}

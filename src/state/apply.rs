@@ -215,6 +215,15 @@ impl Playground {
             Action::OpenLessonFile { file, text, step } => self.open_lesson_file(file, text, step),
             Action::LessonArrived(lesson, source) => self.lesson_arrived(*lesson, source),
             Action::GoalFigures(index, step, figures) => {
+                // The result closes the step's narration: where it is paged,
+                // the reader is shown its page.
+                if let Some(l) = self
+                    .lesson
+                    .as_mut()
+                    .filter(|l| (l.index, l.step) == (index, step))
+                {
+                    l.visit.pages.go_to_end();
+                }
                 self.goal_figures = Some((index, step, figures));
             }
             Action::DismissRefusal => self.refused_lesson = None,
@@ -286,17 +295,25 @@ impl Playground {
             Action::Draft(text) => {
                 if let Some(l) = &mut self.lesson {
                     l.visit.draft = text;
+                    l.visit.refused = None;
                 }
             }
-            Action::Reveal(guess, now_ms) => match self.unreadable_guess(&guess) {
-                // The field keeps what was typed, and says why.
-                Some(why) => self.notice = Notice::info(why),
-                None => {
-                    if let Some(l) = &mut self.lesson {
-                        l.reveal(guess, now_ms);
+            Action::Reveal(guess, now_ms) => {
+                // The field keeps what was typed, and says why beside it.
+                let refused = self.unreadable_guess(&guess);
+                if let Some(l) = &mut self.lesson {
+                    match refused {
+                        Some(why) => {
+                            l.visit.refused = Some(why);
+                            self.focus_guess += 1;
+                        }
+                        None => {
+                            l.visit.refused = None;
+                            l.reveal(guess, now_ms);
+                        }
                     }
                 }
-            },
+            }
             Action::ToggleWorkshop => self.mode.workshop = !self.mode.workshop,
             Action::TogglePacing => {
                 self.playback.pacing.on = !self.playback.pacing.on;

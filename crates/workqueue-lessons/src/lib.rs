@@ -21,7 +21,7 @@ pub mod view;
 pub use model::{Act, Focus, Lane, Lesson, Setup, Show, Step, Wait};
 pub use parse::{lesson, lesson_or_mistakes, LessonError};
 pub use query::{
-    check, is_time, readable_guess, same_answer, Condition, Goal, Query, Question, Value,
+    check, is_time, negative, readable_guess, same_answer, Condition, Goal, Query, Question, Value,
 };
 
 /// Both lists of the built-in lessons from one: their ids, and their

@@ -133,6 +133,31 @@ impl Wait {
         format!("The scene plays {}", self.until())
     }
 
+    /// What the scene did, once it has ("✓ The scene reached t=5s").
+    pub fn done(&self) -> String {
+        match self {
+            Wait::Deciding(key) => format!("✓ A worker asked you about {key}."),
+            Wait::Results { label, count } => {
+                let did = match label {
+                    ResultLabel::Success => "succeeded",
+                    ResultLabel::Error => "failed",
+                    ResultLabel::Requeue => "asked to requeue",
+                    ResultLabel::RequeueAfter => "asked for RequeueAfter",
+                };
+                let reconciles = if *count == 1 {
+                    "reconcile"
+                } else {
+                    "reconciles"
+                };
+                format!("✓ {count} {reconciles} {did}.")
+            }
+            Wait::Time(t) => format!(
+                "✓ The scene reached t={}.",
+                workqueue_core::format_go_duration(t.since_t0())
+            ),
+        }
+    }
+
     fn until(&self) -> String {
         match self {
             Wait::Deciding(key) => format!("until a worker asks you about {key}"),

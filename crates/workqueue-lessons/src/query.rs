@@ -575,11 +575,17 @@ fn valued(s: &str) -> bool {
 
 /// Whether a guess can be compared with an answer: any guess where the
 /// answer is words; where it is a number or a time, a guess that reads as
-/// one (`abc` for a count is a slip, not a prediction). An empty guess is
-/// no guess: the answer is shown without one.
+/// one (`abc` for a count is a slip, not a prediction), and below zero only
+/// where the answer is (no count or time here is). An empty guess is no
+/// guess: the answer is shown without one.
 pub fn readable_guess(guess: &str, answer: &str) -> bool {
-    let g = cleaned(guess);
-    g.is_empty() || !valued(&cleaned(answer)) || valued(&g)
+    let (g, a) = (cleaned(guess), cleaned(answer));
+    g.is_empty() || !valued(&a) || (valued(&g) && !(negative(&g) && !negative(&a)))
+}
+
+/// Whether a cleaned value is below zero (`-5`, `-1s`).
+pub fn negative(s: &str) -> bool {
+    s.starts_with('-')
 }
 
 /// Whether a guess matches an answer by value: durations in any unit
@@ -607,6 +613,15 @@ pub fn same_answer(guess: &str, answer: &str, tolerance: f64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_guess_below_zero_is_a_slip_where_the_answer_is_not() {
+        assert!(!readable_guess("-5", "70,000"));
+        assert!(!readable_guess("-1s", "t=10.015s"));
+        assert!(readable_guess("5", "70,000"));
+        assert!(readable_guess("-5", "-3"));
+        assert!(readable_guess("-5", "the informer"));
+    }
 
     #[test]
     fn guesses_match_by_value() {
