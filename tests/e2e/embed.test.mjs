@@ -14,7 +14,7 @@ import path from 'node:path';
 import { serve, launch, shots, root } from './harness.mjs';
 import { createRequire } from 'node:module';
 import { clipped } from './room.mjs';
-import { walk, frameOf, deviceViewports } from './reading.mjs';
+import { walk, frameOf, deviceViewports, LESSONS } from './reading.mjs';
 
 const { devices } = createRequire(import.meta.url)('playwright-core');
 
@@ -187,6 +187,56 @@ test('an embed\'s notice lies over none of its controls; its name opens the step
     const full = page.locator('[data-testid="open-full"]');
     assert.equal(await full.getAttribute('href'), './?lesson=fast-slow&step=1');
     assert.equal(await full.getAttribute('target'), '_blank');
+    await context.close();
+  }
+});
+
+test('an embed\'s exercise opens its step in the whole playground; a guess it cannot read is said beside the field; the question\'s page takes the keyboard to the field', async () => {
+  const { url } = await serveHere();
+  // Every built-in step whose block sets a goal (the lessons' own files).
+  const library = LESSONS.flatMap((lesson) => fs.readFileSync(path.join(root, 'lessons', `${lesson}.md`), 'utf8')
+    .split(/^```step$/m).slice(1)
+    .map((block, i) => ({ lesson, step: i + 1, goal: /"goal"\s*:/.test(block.split(/^```$/m)[0]) }))
+    .filter((s) => s.goal));
+  assert.ok(library.length >= 1, `steps with an exercise: ${JSON.stringify(library)}`);
+  for (const viewport of FRAMES) {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    // Every built-in step with an exercise: no Check (an embed has no settings form), a way to the playground.
+    for (const { lesson, step } of library) {
+      await page.goto(`${url}/?embed=1&lesson=${lesson}&step=${step}`);
+      await page.waitForSelector('[data-testid="goal"]', { state: 'attached' });
+      assert.equal(await page.$('[data-testid="goal-check"]'), null, `${lesson} ${step}: no Check in a frame`);
+      const link = page.locator('[data-testid="goal-open"]');
+      assert.equal(await link.getAttribute('href'), `./?lesson=${lesson}&step=${step}`);
+      assert.equal(await link.getAttribute('target'), '_blank');
+    }
+    // A prediction step: the press that shows the field puts the keyboard in it.
+    await page.goto(`${url}/?embed=1&lesson=fast-slow&step=1`);
+    await page.waitForSelector('[data-testid="lesson-next"]');
+    const press = () => page.getAttribute('[data-testid="lesson-next"]', 'data-press');
+    for (let i = 0; i < 8 && (await press()) === 'page'; i++) { await page.waitForTimeout(350); await page.click('[data-testid="lesson-next"]'); }
+    await page.waitForSelector('[data-testid="guess"]');
+    const story = await page.$('[data-testid="turn-story"]');
+    if (!story || await story.isVisible()) {
+      await page.waitForTimeout(100);
+      const focused = await page.evaluate(() => document.activeElement?.dataset.testid);
+      assert.ok(focused === 'guess' || (await press()) === 'asked', `${viewport.width}: the field or its Predict press (${focused})`);
+    }
+    if ((await press()) === 'asked') { await page.waitForTimeout(350); await page.click('[data-testid="lesson-next"]'); }
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'guess', `${viewport.width}: the keyboard is in the field`);
+    // A count below zero: refused beside the field, in words, not over the stage.
+    await page.keyboard.type('-5');
+    await page.keyboard.press('Enter');
+    const why = await page.waitForSelector('[data-testid="guess-refused"]');
+    assert.match(await why.textContent(), /below zero/);
+    assert.equal(await page.getAttribute('[data-testid="guess"]', 'aria-invalid'), 'true');
+    assert.equal(await page.$('[data-testid="notice"]'), null, `${viewport.width}: no notice over the stage`);
+    // Typing again takes it away; a readable guess is revealed.
+    await page.fill('[data-testid="guess"]', '7');
+    assert.equal(await page.$('[data-testid="guess-refused"]'), null);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-testid="answer-value"]');
     await context.close();
   }
 });
