@@ -370,8 +370,8 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                         <p class="goal-text"><strong>{"Your turn: "}</strong>{ goal.describe.clone() }</p>
                         { match crate::lessons::is_built_in(&lesson.id) {
                             true => html! {
-                                <p><a class="button primary" href={format!("./?lesson={}&step={}", lesson.id, ls.step + 1)} target="_blank" rel="noopener" data-testid="goal-open">
-                                    {"Try it in the playground"}<span aria-hidden="true">{" ↗"}</span><span class="sr-only">{" (a new tab, at this step)"}</span>
+                                <p><a class="button primary" href={format!("./?lesson={}&step={}", lesson.id, ls.step + 1)} target="_blank" rel="noopener" data-testid="goal-open" aria-label="Try it in the playground (a new tab, at this step)">
+                                    {"Try it in the playground"}<span aria-hidden="true">{" ↗"}</span>
                                 </a></p>
                             },
                             false => html! { <p>{"Its settings are in the whole playground."}</p> },
