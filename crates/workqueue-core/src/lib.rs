@@ -36,6 +36,7 @@
 // What is `pub` is reachable from this root; the rest says `pub(crate)`.
 #![warn(unreachable_pub)]
 
+mod buckets;
 mod circuit;
 mod controller;
 pub mod document;
@@ -58,6 +59,7 @@ mod rng;
 mod run_file;
 mod scenario;
 mod series;
+mod shared;
 mod shown;
 mod sim;
 mod summary;
@@ -70,6 +72,7 @@ mod waiting;
 mod workqueue;
 
 // The core's API, each item once, here.
+pub use buckets::{BucketId, BucketStore};
 pub use circuit::{
     Admission, BreakerConfig, BreakerMetrics, CircuitBreaker, CircuitState, Transition,
     UpdateAdmission, Verdict, Watch, RECENT_SOURCES,
@@ -93,12 +96,13 @@ pub use rng::Rng;
 pub use run_file::{run_schema, scenario_schema, Run, RunDoc};
 pub use scenario::doc::ScenarioDoc;
 pub use scenario::{
-    BucketSpec, ClientLimit, ClientScope, ControllerConfig, ControllerSpec, Draw, ItemSpec,
-    Scenario, ScenarioError, Source, SCENARIO_VERSION,
+    BucketSpec, ClientLimit, ClientScope, ControllerConfig, ControllerSpec, ItemSpec, Scenario,
+    ScenarioError, Source, SCENARIO_VERSION,
 };
 pub use series::Sample;
+pub use shared::{ClientPlan, Draw};
 pub use shown::{is_hidden, shown};
-pub use sim::{MetricsSnapshot, Simulation};
+pub use sim::{Controller, MetricsSnapshot, Simulation};
 pub use summary::{HeldBack, KindRequests, RequestSeries, Spread, Summary, TimeSpent};
 pub use time::*;
 pub use timer::{Deadline, Timer};
