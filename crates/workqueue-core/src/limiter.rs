@@ -179,6 +179,7 @@ impl Exponential {
         delay
     }
 
+    #[inline]
     pub fn when(&mut self, item: ItemId) -> Duration {
         let failures = self.failures.get_mut(item);
         let exp = *failures;
@@ -206,6 +207,7 @@ impl FastSlow {
         }
     }
 
+    #[inline]
     pub fn when(&mut self, item: ItemId) -> Duration {
         let failures = self.failures.get_mut(item);
         *failures += 1; // counted before the comparison, unlike Exponential
@@ -297,6 +299,7 @@ impl Limiter {
     /// depends on `out`, so the conformance cases (which call
     /// [`Limiter::when`]) cover exactly what the app runs; the plain call
     /// allocates nothing and moves no explanation around.
+    #[inline]
     pub(crate) fn answer(
         &mut self,
         item: ItemId,
@@ -304,6 +307,25 @@ impl Limiter {
         buckets: &mut BucketStore,
         out: Option<&mut Vec<Answer>>,
     ) -> Duration {
+        match out {
+            Some(out) => self.answer_as::<true>(item, now, buckets, Some(out)),
+            None => self.answer_as::<false>(item, now, buckets, None),
+        }
+    }
+
+    /// [`Limiter::answer`], compiled once explaining and once not (the same
+    /// code: `EXPLAIN` only tells the compiler that `out` is always `None`
+    /// in the plain call, so the plain `When` carries no explanation's
+    /// branches through its recursion).
+    fn answer_as<const EXPLAIN: bool>(
+        &mut self,
+        item: ItemId,
+        now: Instant,
+        buckets: &mut BucketStore,
+        out: Option<&mut Vec<Answer>>,
+    ) -> Duration {
+        debug_assert_eq!(out.is_some(), EXPLAIN);
+        let out = if EXPLAIN { out } else { None };
         match self {
             Limiter::Exponential(e) => {
                 let delay = e.when(item);
@@ -357,7 +379,7 @@ impl Limiter {
                 let mut winner = None;
                 let mut children = out.as_ref().map(|_| Vec::with_capacity(parts.len()));
                 for (i, part) in parts.iter_mut().enumerate() {
-                    let delay = part.answer(item, now, buckets, children.as_mut());
+                    let delay = part.answer_as::<EXPLAIN>(item, now, buckets, children.as_mut());
                     if delay > ret {
                         ret = delay;
                         winner = Some(i);
@@ -381,7 +403,7 @@ impl Limiter {
             }
             Limiter::WithMaxWait(inner, max_wait) => {
                 let mut children = out.as_ref().map(|_| Vec::with_capacity(1));
-                let inner_delay = inner.answer(item, now, buckets, children.as_mut());
+                let inner_delay = inner.answer_as::<EXPLAIN>(item, now, buckets, children.as_mut());
                 let delay = inner_delay.min(*max_wait);
                 debug_assert!(delay <= *max_wait && delay <= inner_delay);
                 if let (Some(out), Some(children)) = (out, children) {

@@ -199,6 +199,7 @@ impl Controller {
         self.now = t;
     }
 
+    #[inline]
     pub(super) fn process_instant(&mut self, t: Instant, buckets: &mut BucketStore) {
         let resume = self.resume.take();
         // A fresh instant costs a unit; a resumed one was paid for, so all
