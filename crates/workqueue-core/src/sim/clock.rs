@@ -62,9 +62,16 @@ impl Controller {
             .next(self.now)
     }
 
-    /// The instant of the next event, if any.
+    /// The instant of the next event, if any (the next deadline's, read
+    /// without its kind).
     pub fn next_event_at(&self) -> Option<Instant> {
-        self.next_deadline().map(|d| d.at)
+        if self.stalled.is_some() {
+            return None;
+        }
+        let resume = self.resume.map(|_| self.now);
+        self.timers
+            .table(self.queue.next_ready_at(), resume)
+            .next_at(self.now)
     }
 
     /// Whether the next event comes from event sources alone (watch events,
@@ -199,7 +206,7 @@ impl Controller {
         self.now = t;
     }
 
-    #[inline]
+    #[inline(always)]
     pub(super) fn process_instant(&mut self, t: Instant, buckets: &mut BucketStore) {
         let resume = self.resume.take();
         // A fresh instant costs a unit; a resumed one was paid for, so all
