@@ -496,7 +496,8 @@ pub struct CrossplaneDerived {
 }
 
 impl CrossplaneConfig {
-    /// The global bucket: R per second, burst 10R (see [`Middleware`]).
+    /// The global bucket: R per second, burst 10R, in front of every
+    /// reconciler (`ratelimiter.Reconciler`).
     pub fn global_bucket(&self) -> TokenBucket {
         let d = self.derived();
         TokenBucket::new(d.global_qps, d.global_burst)

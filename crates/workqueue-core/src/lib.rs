@@ -14,7 +14,11 @@
 //!   limiting ([`CrossplaneConfig`]), and the XR circuit breaker that
 //!   Crossplane core runs since v2.1 ([`CircuitBreaker`]);
 //! * a discrete-event [`Simulation`] that drives all of it from a
-//!   [`Scenario`], with event sources, an event log and time series.
+//!   [`Scenario`], with event sources, an event log and time series; a
+//!   [`Manager`] runs several [`Controller`]s, and every token bucket of a
+//!   run lives once in its [`BucketStore`] (a shared bucket is one bucket
+//!   that several controllers hold by [`BucketId`], as in Go one
+//!   `*rate.Limiter` is passed to several).
 //!
 //! Time is integer nanoseconds: the current [`Instant`] is passed into every
 //! call, and spans are [`Duration`]s; nothing

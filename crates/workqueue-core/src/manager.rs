@@ -223,7 +223,7 @@ impl Manager {
 
     /// Whether the next instant holds events of sources alone, in every
     /// controller that has something then (see
-    /// [`Simulation::next_is_sources_only`]).
+    /// [`Controller::next_is_sources_only`]).
     pub fn next_is_sources_only(&self) -> bool {
         // Ties go to every other kind first, over all controllers.
         self.next_deadline(None)
