@@ -8,7 +8,9 @@
 use std::rc::Rc;
 
 use workqueue_core::SimEvent;
-use workqueue_core::{Duration, Input, Instant, Manager, QueueKind, Scenario, Simulation};
+use workqueue_core::{
+    BucketStore, Controller, Duration, Input, Instant, Manager, QueueKind, Scenario,
+};
 use workqueue_lessons::view::{Figure, LessonView};
 
 use crate::lesson_state::LessonState;
@@ -325,8 +327,14 @@ impl Playground {
     }
 
     /// The stage's controller, to read (see [`Timeline::sim`]).
-    pub fn sim(&self) -> &Simulation {
+    pub fn sim(&self) -> &Controller {
         self.timeline.sim()
+    }
+
+    /// Every token bucket of the run, to read the stage's (its controller
+    /// holds their ids).
+    pub fn buckets(&self) -> &BucketStore {
+        self.engine().buckets()
     }
 
     /// The whole run, every controller, to read.

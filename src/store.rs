@@ -147,8 +147,17 @@ impl RunRef {
     }
 
     /// Reads the stage's controller.
-    pub fn sim<R>(&self, f: impl FnOnce(&workqueue_core::Simulation) -> R) -> R {
+    pub fn sim<R>(&self, f: impl FnOnce(&workqueue_core::Controller) -> R) -> R {
         f(self.context.read().sim())
+    }
+
+    /// Reads the stage's controller with the run's token buckets.
+    pub fn sim_and_buckets<R>(
+        &self,
+        f: impl FnOnce(&workqueue_core::Controller, &workqueue_core::BucketStore) -> R,
+    ) -> R {
+        let p = self.context.read();
+        f(p.sim(), p.buckets())
     }
 }
 

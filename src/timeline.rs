@@ -7,7 +7,7 @@
 //! page. Plain Rust: tested natively.
 
 use workqueue_core::{
-    Deadline, Duration, Input, Instant, Manager, Scenario, ScenarioError, SimError, Simulation,
+    Controller, Deadline, Duration, Input, Instant, Manager, Scenario, ScenarioError, SimError,
     Timer, SECOND,
 };
 
@@ -143,7 +143,7 @@ impl Timeline {
     }
 
     /// The stage's controller: the first (a one-controller run's only one).
-    pub fn sim(&self) -> &Simulation {
+    pub fn sim(&self) -> &Controller {
         self.engine
             .controller(INPUT_CONTROLLER)
             .expect("a validated scenario has a controller")

@@ -275,14 +275,14 @@ mod tests {
         let p = failing_run();
         let at = p.now();
         let errors = p.sim().controller_metrics().total(ResultLabel::Error);
-        let drained = p.sim().bucket_tokens_at(at).unwrap();
+        let drained = p.sim().bucket_tokens_at(p.buckets(), at).unwrap();
         assert!(drained < 50.0, "drained: {drained}");
         let mut next = p.settings.clone();
         next.script = crate::settings::ScriptChoice::Success;
         let mut p = reduce(p, Action::Apply(next));
         assert_eq!(p.now(), at);
         assert_eq!(
-            p.sim().bucket_tokens_at(at).unwrap(),
+            p.sim().bucket_tokens_at(p.buckets(), at).unwrap(),
             drained,
             "nothing replayed"
         );
@@ -298,7 +298,7 @@ mod tests {
             errors
         );
         assert!(
-            p.sim().bucket_tokens_at(p.now()).unwrap() > drained,
+            p.sim().bucket_tokens_at(p.buckets(), p.now()).unwrap() > drained,
             "it refills"
         );
         let p = reduce(p, Action::Restart);

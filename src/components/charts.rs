@@ -4,7 +4,7 @@
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
 use workqueue_charts::{backoff, bucket, depth, requeues, Points, Theme};
-use workqueue_core::{Duration, Instant, ItemId, Simulation, SECOND};
+use workqueue_core::{BucketStore, Controller, Duration, Instant, ItemId, SECOND};
 use yew::prelude::*;
 
 use crate::hooks::now_ms;
@@ -83,7 +83,7 @@ fn backend(node: &NodeRef, font_px: u32, resized: bool) -> Option<(CanvasBackend
     ))
 }
 
-fn series_points(sim: &Simulation, f: impl Fn(&workqueue_core::Sample) -> f64) -> Points {
+fn series_points(sim: &Controller, f: impl Fn(&workqueue_core::Sample) -> f64) -> Points {
     let s = sim.series();
     let complete = (sim.now().since_t0() / s.width) as usize;
     s.samples
@@ -100,12 +100,16 @@ fn series_points(sim: &Simulation, f: impl Fn(&workqueue_core::Sample) -> f64) -
 }
 
 /// The delays one key failing over and over would get from this limiter.
-fn fresh_curve(sim: &Simulation) -> Vec<(u64, f64)> {
+fn fresh_curve(sim: &Controller) -> Vec<(u64, f64)> {
     // A freshly built limiter has seen no key: any id is a first-time key.
-    let mut limiter = sim.limiter_config().build();
+    let mut buckets = BucketStore::new();
+    let mut limiter = sim.limiter_config().build(&mut buckets);
     let probe = ItemId(0);
     (1..=20)
-        .map(|n| (n, limiter.when(probe, Instant::T0).as_nanos() as f64 / 1e9))
+        .map(|n| {
+            let d = limiter.when(probe, Instant::T0, &mut buckets);
+            (n, d.as_nanos() as f64 / 1e9)
+        })
         .collect()
 }
 
@@ -151,14 +155,14 @@ impl ChartData {
         }
     }
 
-    fn of(sim: &Simulation, selected: Option<&str>) -> ChartData {
+    fn of(sim: &Controller, buckets: &BucketStore, selected: Option<&str>) -> ChartData {
         let secs = sim.series().width.as_nanos() as f64 / SECOND.as_nanos() as f64;
         ChartData {
             requeues: series_points(sim, |s| s.requeues as f64 / secs),
             depth: series_points(sim, |s| s.depth as f64),
             waiting: series_points(sim, |s| s.waiting as f64),
             tokens: series_points(sim, |s| s.tokens as f64),
-            burst: sim.bucket_view().map_or(0, |b| b.burst) as f64,
+            burst: sim.bucket_view(buckets).map_or(0, |b| b.burst) as f64,
             curve: fresh_curve(sim),
             observed: selected
                 .and_then(|k| sim.find(k))
@@ -279,7 +283,7 @@ pub fn charts(props: &ChartsProps) -> Html {
     let data = std::rc::Rc::new(
         props
             .run
-            .sim(|sim| ChartData::of(sim, props.selected.as_deref())),
+            .sim_and_buckets(|sim, b| ChartData::of(sim, b, props.selected.as_deref())),
     );
     {
         let nodes = nodes.clone();

@@ -353,7 +353,7 @@ impl ManagerView {
         let columns: Vec<ColumnView> = m
             .controllers()
             .map(|(name, c)| {
-                let view = c.stage_view(chips, 0);
+                let view = c.stage_view(m.buckets(), chips, 0);
                 ColumnView {
                     name: name.to_string(),
                     reconciles: c.inner_reconciles(),

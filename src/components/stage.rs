@@ -94,9 +94,10 @@ impl StageProps {
         };
         // The key the step follows stays among the chips drawn.
         let followed = state.focus().and_then(|f| f.key);
-        let view: StageView = state
-            .sim()
-            .stage_view_keeping(chips, workers, followed.as_deref());
+        let view: StageView =
+            state
+                .sim()
+                .stage_view_keeping(state.buckets(), chips, workers, followed.as_deref());
         let planned = usize::try_from(state.timeline.keys_planned()).unwrap_or(usize::MAX);
         StageProps {
             drain: view.bucket.as_ref().and_then(|b| Drain::of(state, b)),

@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::buckets::{BucketId, BucketStore};
 use crate::item::{ItemId, ItemMap};
 use crate::limiter::LimiterConfig;
 use crate::rate::TokenBucket;
@@ -495,6 +496,13 @@ pub struct CrossplaneDerived {
 }
 
 impl CrossplaneConfig {
+    /// The global bucket: R per second, burst 10R, in front of every
+    /// reconciler (`ratelimiter.Reconciler`).
+    pub fn global_bucket(&self) -> TokenBucket {
+        let d = self.derived();
+        TokenBucket::new(d.global_qps, d.global_burst)
+    }
+
     /// R in the 2021 design.
     pub const fn note_2021(max_reconcile_rate: u32) -> CrossplaneConfig {
         CrossplaneConfig {
@@ -534,10 +542,11 @@ impl CrossplaneConfig {
 }
 
 /// Crossplane's `ratelimiter.Reconciler`: one global bucket in front of the
-/// inner reconciler, and the set of keys that already paid for a pass.
+/// inner reconciler (in the run's store: one provider's controllers all
+/// hold the same), and the set of keys that already paid for a pass.
 #[derive(Clone, Debug)]
 pub struct Middleware {
-    pub global: TokenBucket,
+    pub global: BucketId,
     limited: ItemMap<bool>,
 }
 
@@ -554,20 +563,23 @@ pub enum Gate {
 }
 
 impl Middleware {
-    pub fn new(cfg: &CrossplaneConfig) -> Self {
-        let d = cfg.derived();
+    /// The middleware in front of one reconciler, gating on `global` (see
+    /// [`CrossplaneConfig::global_bucket`]).
+    pub fn new(global: BucketId) -> Self {
         Middleware {
-            global: TokenBucket::new(d.global_qps, d.global_burst),
+            global,
             limited: ItemMap::new(false),
         }
     }
 
-    pub fn gate(&mut self, item: ItemId, now: Instant) -> Gate {
+    /// One reconcile of `item` at `now`, its token (if any) taken from the
+    /// global bucket in `buckets`.
+    pub fn gate(&mut self, item: ItemId, now: Instant, buckets: &mut BucketStore) -> Gate {
         if *self.limited.get(item) {
             self.limited.set(item, false);
             return Gate::FreePass;
         }
-        let d = self.global.reserve_delay(now);
+        let d = buckets.reserve_delay(self.global, now);
         if d != Duration::ZERO {
             self.limited.set(item, true);
         }

@@ -141,7 +141,7 @@ impl HeldBack {
         };
         let s = run.scenario();
         // The controller that waited most in a part of its time.
-        let most = |part: &dyn Fn(&crate::sim::Simulation) -> Duration| {
+        let most = |part: &dyn Fn(&crate::sim::Controller) -> Duration| {
             run.controllers()
                 .max_by_key(|(_, c)| part(c))
                 .map(|(n, c)| (n.to_string(), c))

@@ -14,7 +14,11 @@
 //!   limiting ([`CrossplaneConfig`]), and the XR circuit breaker that
 //!   Crossplane core runs since v2.1 ([`CircuitBreaker`]);
 //! * a discrete-event [`Simulation`] that drives all of it from a
-//!   [`Scenario`], with event sources, an event log and time series.
+//!   [`Scenario`], with event sources, an event log and time series; a
+//!   [`Manager`] runs several [`Controller`]s, and every token bucket of a
+//!   run lives once in its [`BucketStore`] (a shared bucket is one bucket
+//!   that several controllers hold by [`BucketId`], as in Go one
+//!   `*rate.Limiter` is passed to several).
 //!
 //! Time is integer nanoseconds: the current [`Instant`] is passed into every
 //! call, and spans are [`Duration`]s; nothing
@@ -36,6 +40,7 @@
 // What is `pub` is reachable from this root; the rest says `pub(crate)`.
 #![warn(unreachable_pub)]
 
+mod buckets;
 mod circuit;
 mod controller;
 pub mod document;
@@ -58,6 +63,7 @@ mod rng;
 mod run_file;
 mod scenario;
 mod series;
+mod shared;
 mod shown;
 mod sim;
 mod summary;
@@ -70,6 +76,7 @@ mod waiting;
 mod workqueue;
 
 // The core's API, each item once, here.
+pub use buckets::{BucketId, BucketStore};
 pub use circuit::{
     Admission, BreakerConfig, BreakerMetrics, CircuitBreaker, CircuitState, Transition,
     UpdateAdmission, Verdict, Watch, RECENT_SOURCES,
@@ -93,12 +100,13 @@ pub use rng::Rng;
 pub use run_file::{run_schema, scenario_schema, Run, RunDoc};
 pub use scenario::doc::ScenarioDoc;
 pub use scenario::{
-    BucketSpec, ClientLimit, ClientScope, ControllerConfig, ControllerSpec, Draw, ItemSpec,
-    Scenario, ScenarioError, Source, SCENARIO_VERSION,
+    BucketSpec, ClientLimit, ClientScope, ControllerConfig, ControllerSpec, ItemSpec, Scenario,
+    ScenarioError, Source, SCENARIO_VERSION,
 };
 pub use series::Sample;
+pub use shared::{ClientPlan, Draw};
 pub use shown::{is_hidden, shown};
-pub use sim::{MetricsSnapshot, Simulation};
+pub use sim::{Controller, MetricsSnapshot, Simulation};
 pub use summary::{HeldBack, KindRequests, RequestSeries, Spread, Summary, TimeSpent};
 pub use time::*;
 pub use timer::{Deadline, Timer};

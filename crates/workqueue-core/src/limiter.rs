@@ -7,6 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::buckets::{BucketId, BucketStore};
 use crate::item::{ItemId, ItemMap};
 use crate::rate::TokenBucket;
 use crate::tagged::internally_tagged;
@@ -86,7 +87,8 @@ impl LimiterConfig {
         }
     }
 
-    pub fn build(&self) -> Limiter {
+    /// The limiter, its token buckets put in `buckets`.
+    pub fn build(&self, buckets: &mut BucketStore) -> Limiter {
         match self {
             LimiterConfig::Exponential { base_ns, max_ns } => {
                 Limiter::Exponential(Exponential::new(*base_ns, *max_ns))
@@ -96,15 +98,17 @@ impl LimiterConfig {
                 slow_ns,
                 max_fast_attempts,
             } => Limiter::FastSlow(FastSlow::new(*fast_ns, *slow_ns, *max_fast_attempts)),
-            LimiterConfig::Bucket { qps, burst } => Limiter::Bucket(TokenBucket::new(*qps, *burst)),
+            LimiterConfig::Bucket { qps, burst } => {
+                Limiter::Bucket(buckets.add(TokenBucket::new(*qps, *burst)))
+            }
             LimiterConfig::MaxOf { limiters } => {
-                Limiter::MaxOf(limiters.iter().map(Self::build).collect())
+                Limiter::MaxOf(limiters.iter().map(|l| l.build(buckets)).collect())
             }
             LimiterConfig::WithMaxWait {
                 limiter,
                 max_wait_ns,
-            } => Limiter::WithMaxWait(Box::new(limiter.build()), *max_wait_ns),
-            LimiterConfig::DefaultController => Self::default_controller_parts().build(),
+            } => Limiter::WithMaxWait(Box::new(limiter.build(buckets)), *max_wait_ns),
+            LimiterConfig::DefaultController => Self::default_controller_parts().build(buckets),
         }
     }
 
@@ -175,6 +179,7 @@ impl Exponential {
         delay
     }
 
+    #[inline]
     pub fn when(&mut self, item: ItemId) -> Duration {
         let failures = self.failures.get_mut(item);
         let exp = *failures;
@@ -202,6 +207,7 @@ impl FastSlow {
         }
     }
 
+    #[inline]
     pub fn when(&mut self, item: ItemId) -> Duration {
         let failures = self.failures.get_mut(item);
         *failures += 1; // counted before the comparison, unlike Exponential
@@ -214,12 +220,13 @@ impl FastSlow {
     }
 }
 
-/// A built, stateful limiter.
+/// A built, stateful limiter. Its token buckets live in a [`BucketStore`],
+/// handed to every call that takes or reads tokens.
 #[derive(Clone, Debug)]
 pub enum Limiter {
     Exponential(Exponential),
     FastSlow(FastSlow),
-    Bucket(TokenBucket),
+    Bucket(BucketId),
     MaxOf(Vec<Limiter>),
     WithMaxWait(Box<Limiter>, Duration),
 }
@@ -268,16 +275,22 @@ pub enum AnswerKind {
 }
 
 impl Limiter {
-    /// `When(item)` at virtual instant `now` (only the bucket looks at `now`).
-    pub fn when(&mut self, item: ItemId, now: Instant) -> Duration {
-        self.answer(item, now, None)
+    /// `When(item)` at virtual instant `now` (only the bucket looks at `now`,
+    /// in `buckets`).
+    pub fn when(&mut self, item: ItemId, now: Instant, buckets: &mut BucketStore) -> Duration {
+        self.answer(item, now, buckets, None)
     }
 
     /// `When(item)` with the same effect as [`Limiter::when`], also reporting
     /// what every part answered and which one won.
-    pub fn when_explained(&mut self, item: ItemId, now: Instant) -> Answer {
+    pub fn when_explained(
+        &mut self,
+        item: ItemId,
+        now: Instant,
+        buckets: &mut BucketStore,
+    ) -> Answer {
         let mut out = Vec::with_capacity(1);
-        let delay = self.answer(item, now, Some(&mut out));
+        let delay = self.answer(item, now, buckets, Some(&mut out));
         out.pop().unwrap_or_else(|| leaf(AnswerKind::MaxOf, delay))
     }
 
@@ -286,12 +299,33 @@ impl Limiter {
     /// depends on `out`, so the conformance cases (which call
     /// [`Limiter::when`]) cover exactly what the app runs; the plain call
     /// allocates nothing and moves no explanation around.
+    #[inline]
     pub(crate) fn answer(
         &mut self,
         item: ItemId,
         now: Instant,
+        buckets: &mut BucketStore,
         out: Option<&mut Vec<Answer>>,
     ) -> Duration {
+        match out {
+            Some(out) => self.answer_as::<true>(item, now, buckets, Some(out)),
+            None => self.answer_as::<false>(item, now, buckets, None),
+        }
+    }
+
+    /// [`Limiter::answer`], compiled once explaining and once not (the same
+    /// code: `EXPLAIN` only tells the compiler that `out` is always `None`
+    /// in the plain call, so the plain `When` carries no explanation's
+    /// branches through its recursion).
+    fn answer_as<const EXPLAIN: bool>(
+        &mut self,
+        item: ItemId,
+        now: Instant,
+        buckets: &mut BucketStore,
+        out: Option<&mut Vec<Answer>>,
+    ) -> Duration {
+        debug_assert_eq!(out.is_some(), EXPLAIN);
+        let out = if EXPLAIN { out } else { None };
         match self {
             Limiter::Exponential(e) => {
                 let delay = e.when(item);
@@ -322,11 +356,12 @@ impl Limiter {
                 }
                 delay
             }
-            Limiter::Bucket(b) => {
-                let tokens_before = out.as_ref().map(|_| b.tokens_at(now));
-                let r = b.reserve_n(now, 1, crate::time::INF_DURATION);
+            Limiter::Bucket(id) => {
+                let tokens_before = out.as_ref().map(|_| buckets.tokens_at(*id, now));
+                let r = buckets.reserve_n(*id, now, 1, crate::time::INF_DURATION);
                 let delay = r.delay_from(now);
                 if let (Some(out), Some(tokens_before)) = (out, tokens_before) {
+                    let b = buckets.get(*id);
                     let kind = AnswerKind::Bucket {
                         qps: b.limit(),
                         burst: b.burst(),
@@ -344,7 +379,7 @@ impl Limiter {
                 let mut winner = None;
                 let mut children = out.as_ref().map(|_| Vec::with_capacity(parts.len()));
                 for (i, part) in parts.iter_mut().enumerate() {
-                    let delay = part.answer(item, now, children.as_mut());
+                    let delay = part.answer_as::<EXPLAIN>(item, now, buckets, children.as_mut());
                     if delay > ret {
                         ret = delay;
                         winner = Some(i);
@@ -368,7 +403,7 @@ impl Limiter {
             }
             Limiter::WithMaxWait(inner, max_wait) => {
                 let mut children = out.as_ref().map(|_| Vec::with_capacity(1));
-                let inner_delay = inner.answer(item, now, children.as_mut());
+                let inner_delay = inner.answer_as::<EXPLAIN>(item, now, buckets, children.as_mut());
                 let delay = inner_delay.min(*max_wait);
                 debug_assert!(delay <= *max_wait && delay <= inner_delay);
                 if let (Some(out), Some(children)) = (out, children) {
@@ -411,26 +446,17 @@ impl Limiter {
         }
     }
 
-    /// The delay the next `When(item)` would return, without any side effect.
-    pub fn peek(&self, item: ItemId, now: Instant) -> Duration {
-        self.clone().when(item, now)
+    /// The delay the next `When(item)` would return, without any side effect
+    /// (on this limiter or on `buckets`).
+    pub fn peek(&self, item: ItemId, now: Instant, buckets: &BucketStore) -> Duration {
+        self.clone().when(item, now, &mut buckets.clone())
     }
 
-    /// The first token bucket inside this limiter, mutably: a manager lends
-    /// its shared bucket there (a shared bucket is always the first).
-    pub fn bucket_mut(&mut self) -> Option<&mut TokenBucket> {
+    /// The first token bucket inside this limiter, if any (for the UI's
+    /// gauge; a shared bucket is always the first).
+    pub fn bucket(&self) -> Option<BucketId> {
         match self {
-            Limiter::Bucket(b) => Some(b),
-            Limiter::MaxOf(parts) => parts.iter_mut().find_map(|p| p.bucket_mut()),
-            Limiter::WithMaxWait(inner, _) => inner.bucket_mut(),
-            _ => None,
-        }
-    }
-
-    /// The first token bucket inside this limiter, if any (for the UI's gauge).
-    pub fn bucket(&self) -> Option<&TokenBucket> {
-        match self {
-            Limiter::Bucket(b) => Some(b),
+            Limiter::Bucket(b) => Some(*b),
             Limiter::MaxOf(parts) => parts.iter().find_map(|p| p.bucket()),
             Limiter::WithMaxWait(inner, _) => inner.bucket(),
             _ => None,

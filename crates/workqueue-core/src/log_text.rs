@@ -9,10 +9,10 @@ use crate::item::ItemId;
 use crate::queue::QueueKind;
 use crate::queue_calls::Placed;
 use crate::queue_calls::{AddEffect, AddWithOptsCall, AfterEffect, QueueEvent};
-use crate::sim::Simulation;
+use crate::sim::Controller;
 use crate::time::{format_go_duration, Duration, WideInstant};
 
-impl Simulation {
+impl Controller {
     /// One log entry as the Go calls it stands for.
     pub fn describe(&self, e: &LogEntry) -> String {
         let k = |id: &ItemId| format!("{:?}", self.key(*id));

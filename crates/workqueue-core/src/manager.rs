@@ -4,17 +4,20 @@
 //! object), Crossplane's global bucket in front of every reconciler, and the
 //! API client's rate limiter.
 //!
-//! Each controller is a [`Simulation`]. The manager owns the shared buckets
-//! and moves every controller forward instant by instant, in controller
-//! order, lending each shared bucket to the controller whose turn it is
-//! (swapped in, then back out). So a reservation by one controller is seen
-//! by the next at the same instant, exactly as one shared Go object would
-//! be, and a run depends only on the scenario and its seed.
+//! Each controller is a [`Controller`]. The manager owns the run's one
+//! [`BucketStore`]: every token bucket of every controller, the shared ones
+//! once (see [`crate::shared`]), held by id by each controller that uses
+//! them, as several controllers hold one Go `*rate.Limiter`. It moves every
+//! controller forward instant by instant, in controller order, handing each
+//! the store: a reservation by one controller is seen by the next at the
+//! same instant, and a run depends only on the scenario and its seed.
 
+use crate::buckets::{BucketId, BucketStore};
 use crate::events::{Input, SimError};
 use crate::rate::TokenBucket;
 use crate::scenario::{Scenario, ScenarioError};
-use crate::sim::Simulation;
+use crate::shared::Shared;
+use crate::sim::{Controller, Simulation};
 use crate::time::{Duration, Instant};
 use crate::timer::{earliest, Deadline, Timer};
 
@@ -25,18 +28,11 @@ pub(crate) const TURN: u64 = 2;
 pub struct Manager {
     scenario: Scenario,
     names: Vec<String>,
-    controllers: Vec<Simulation>,
-    /// Crossplane's global bucket (R/s, burst 10R), shared by every controller.
-    global: Option<TokenBucket>,
-    /// The bucket declared once and passed to the controllers that share it.
-    shared_bucket: Option<TokenBucket>,
-    /// The API client's buckets: one per resource kind (controller-runtime's
-    /// client), or one for every request (a clientset, an explicit limiter).
-    client: Vec<TokenBucket>,
-    /// The kinds each client bucket serves, in the order they appear.
-    client_kinds: Vec<Vec<String>>,
-    /// The bucket of controller `i`'s own kind.
-    client_of: Vec<usize>,
+    controllers: Vec<Controller>,
+    /// Every token bucket of the run.
+    buckets: BucketStore,
+    /// The buckets the controllers share, and the API client's plan.
+    shared: Shared,
     now: Instant,
     /// Work units the last bounded call left unspent.
     work_left: u64,
@@ -49,9 +45,10 @@ impl Manager {
     /// one-controller scenario runs exactly as a [`Simulation`] of it.
     pub fn new(scenario: &Scenario) -> Result<Manager, ScenarioError> {
         scenario.validate()?;
-        let plan = scenario.client_plan();
+        let mut buckets = BucketStore::new();
+        let shared = Shared::new(scenario, &mut buckets);
         let controllers = (0..scenario.controllers.len())
-            .map(|i| Simulation::controller(scenario, i))
+            .map(|i| Controller::new(scenario, i, &shared, &mut buckets))
             .collect();
         let names = (0..scenario.controllers.len())
             .map(|i| scenario.controller_name(i))
@@ -60,76 +57,18 @@ impl Manager {
             scenario: scenario.clone(),
             names,
             controllers,
-            global: scenario.crossplane.as_ref().and_then(|cp| {
-                let d = cp.derived();
-                d.global_bucket
-                    .then(|| TokenBucket::new(d.global_qps, d.global_burst))
-            }),
-            shared_bucket: scenario
-                .shared_bucket
-                .map(|b| TokenBucket::new(b.qps, b.burst)),
-            client: {
-                let limit = scenario.client_limit();
-                plan.kinds
-                    .iter()
-                    .filter_map(|_| limit.map(|c| TokenBucket::new(c.qps, c.burst)))
-                    .collect()
-            },
-            client_of: plan
-                .draws
-                .iter()
-                .filter_map(|d| Some(d.first()?.bucket))
-                .collect(),
-            client_kinds: plan.kinds,
+            buckets,
+            shared,
             now: Instant::T0,
             work_left: 0,
             inputs_skipped: 0,
         })
     }
 
-    /// Runs `f` on controller `i` with the manager's shared buckets lent to
-    /// it (swapped in, then back out). Afterwards the controller keeps a copy
-    /// of them as they stand, so what it shows (its bucket's level, its
-    /// client) is never older than its own last turn, and a manager of one
-    /// is exactly its controller.
-    fn with_shared<R>(&mut self, i: usize, f: impl FnOnce(&mut Simulation) -> R) -> R {
-        let c = &mut self.controllers[i];
-        let lend = |mine: &mut Option<TokenBucket>, theirs: Option<&mut TokenBucket>| {
-            if let (Some(mine), Some(theirs)) = (mine, theirs) {
-                std::mem::swap(mine, theirs);
-            }
-        };
-        lend(&mut self.global, c.global_bucket_mut());
-        lend(&mut self.shared_bucket, c.shared_bucket_mut());
-        // Controller i's requests draw from the buckets of the kinds they
-        // write.
-        for (b, theirs) in c.client_buckets_mut() {
-            if let Some(mine) = self.client.get_mut(b) {
-                std::mem::swap(mine, theirs);
-            }
-        }
-        let result = f(c);
-        let take_back = |mine: &mut Option<TokenBucket>, theirs: Option<&mut TokenBucket>| {
-            if let (Some(mine), Some(theirs)) = (mine, theirs) {
-                std::mem::swap(mine, theirs);
-                theirs.clone_from(mine);
-            }
-        };
-        take_back(&mut self.global, c.global_bucket_mut());
-        take_back(&mut self.shared_bucket, c.shared_bucket_mut());
-        for (b, theirs) in c.client_buckets_mut() {
-            if let Some(mine) = self.client.get_mut(b) {
-                std::mem::swap(mine, theirs);
-                theirs.clone_from(mine);
-            }
-        }
-        result
-    }
-
-    /// Runs controller `i` to `t` with the shared buckets lent to it,
-    /// spending at most `budget` work units; whether it got there.
+    /// Runs controller `i` to `t`, spending at most `budget` work units;
+    /// whether it got there.
     fn run_controller(&mut self, i: usize, t: Instant, budget: u64) -> bool {
-        self.with_shared(i, |c| c.run_until_bounded(t, budget))
+        self.controllers[i].run_until_bounded(t, budget, &mut self.buckets)
     }
 
     /// Runs every controller to `t`, instant by instant. Within an instant
@@ -207,7 +146,7 @@ impl Manager {
                 break;
             }
             if self.controllers[i].next_event_at() == Some(t) {
-                self.with_shared(i, |c| c.step_bounded(left));
+                self.controllers[i].step_bounded(left, &mut self.buckets);
                 left = left
                     .saturating_sub(1)
                     .min(self.controllers[i].budget_left());
@@ -218,8 +157,8 @@ impl Manager {
         Some(t)
     }
 
-    /// Applies a person's input to controller `i`, with the shared buckets
-    /// lent to it. A refused input changes nothing.
+    /// Applies a person's input to controller `i`. A refused input changes
+    /// nothing.
     pub fn apply(&mut self, i: usize, input: Input) -> Result<(), SimError> {
         self.apply_bounded(i, input, crate::sim::APPLY_BUDGET)
     }
@@ -234,7 +173,7 @@ impl Manager {
                 line: None,
             }));
         }
-        let result = self.with_shared(i, |c| c.apply_bounded(input, budget));
+        let result = self.controllers[i].apply_bounded(input, budget, &mut self.buckets);
         self.work_left = self.controllers[i].budget_left();
         result
     }
@@ -284,7 +223,7 @@ impl Manager {
 
     /// Whether the next instant holds events of sources alone, in every
     /// controller that has something then (see
-    /// [`Simulation::next_is_sources_only`]).
+    /// [`Controller::next_is_sources_only`]).
     pub fn next_is_sources_only(&self) -> bool {
         // Ties go to every other kind first, over all controllers.
         self.next_deadline(None)
@@ -293,7 +232,7 @@ impl Manager {
 
     /// Why a controller is stuck (a zero-delay retry loop), if one is.
     pub fn stall_reason(&self) -> Option<&str> {
-        self.controllers.iter().find_map(Simulation::stalled)
+        self.controllers.iter().find_map(Controller::stalled)
     }
 
     /// Whether a controller is stuck (a zero-delay retry loop).
@@ -314,7 +253,7 @@ impl Manager {
     }
 
     /// The controllers, in the scenario's order, with their names.
-    pub fn controllers(&self) -> impl Iterator<Item = (&str, &Simulation)> + '_ {
+    pub fn controllers(&self) -> impl Iterator<Item = (&str, &Controller)> + '_ {
         self.names
             .iter()
             .map(String::as_str)
@@ -330,8 +269,21 @@ impl Manager {
     }
 
     /// Controller `i` (in the scenario's order).
-    pub fn controller(&self, i: usize) -> Option<&Simulation> {
+    pub fn controller(&self, i: usize) -> Option<&Controller> {
         self.controllers.get(i)
+    }
+
+    /// Every token bucket of the run, to read a controller's (see
+    /// [`Controller::stage_view`]).
+    pub fn buckets(&self) -> &BucketStore {
+        &self.buckets
+    }
+
+    /// Controller `i` taken out to run alone, from where it stands, on a
+    /// copy of the run's buckets (a what-if: the others no longer draw).
+    pub fn controller_alone(&self, i: usize) -> Option<Simulation> {
+        let c = self.controllers.get(i)?.clone();
+        Some(Simulation::from_parts(c, self.buckets.clone()))
     }
 
     /// The next instant anything happens in any controller.
@@ -367,7 +319,7 @@ impl Manager {
     pub fn client_totals(&self) -> (u64, Duration) {
         self.controllers
             .iter()
-            .map(Simulation::client_totals)
+            .map(Controller::client_totals)
             .fold((0, Duration::ZERO), |(r, w), (r2, w2)| {
                 (r + r2, w.saturating_add(w2))
             })
@@ -376,24 +328,30 @@ impl Manager {
     /// The shared buckets' levels at the manager's clock: (Crossplane's
     /// global bucket, the shared limiter bucket).
     pub fn shared_levels(&self) -> (Option<f64>, Option<f64>) {
-        let level = |b: &Option<TokenBucket>| b.as_ref().map(|b| b.tokens_at(self.now));
-        (level(&self.global), level(&self.shared_bucket))
+        let level = |b: Option<BucketId>| b.map(|b| self.buckets.tokens_at(b, self.now));
+        (level(self.shared.global), level(self.shared.limiter))
     }
 
     /// The API client's buckets at the manager's clock: the kinds each
     /// serves, and its level (none without a client limit).
     pub fn client_levels(&self) -> Vec<(&[String], f64)> {
-        self.client_kinds
+        self.shared
+            .plan
+            .kinds
             .iter()
-            .zip(&self.client)
-            .map(|(kinds, b)| (kinds.as_slice(), b.tokens_at(self.now)))
+            .zip(&self.shared.client)
+            .map(|(kinds, b)| (kinds.as_slice(), self.buckets.tokens_at(*b, self.now)))
             .collect()
     }
 
     /// The client bucket controller `i` draws from, and the kinds it serves.
     pub fn client_bucket_of(&self, i: usize) -> Option<(&[String], &TokenBucket)> {
-        let b = *self.client_of.get(i)?;
-        Some((self.client_kinds.get(b)?.as_slice(), self.client.get(b)?))
+        let b = self.shared.plan.draws.get(i)?.first()?.bucket;
+        let kinds = self.shared.plan.kinds.get(b)?;
+        Some((
+            kinds.as_slice(),
+            self.buckets.get(*self.shared.client.get(b)?),
+        ))
     }
 
     /// A fingerprint of the whole run. A manager of one has its controller's

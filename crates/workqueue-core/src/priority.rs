@@ -14,6 +14,7 @@
 
 use std::collections::BTreeSet;
 
+use crate::buckets::BucketStore;
 use crate::item::{Interner, ItemId, ItemMap};
 use crate::limiter::{Answer, Limiter, LimiterConfig};
 use crate::metrics::{since_seconds, Histogram, NO_TIME};
@@ -147,6 +148,9 @@ pub struct PriorityQueue {
     keys: Interner,
     limiter_config: LimiterConfig,
     limiter: Limiter,
+    /// The limiter's token buckets when the queue runs alone (empty when
+    /// they live in a run's store: see [`PriorityQueue::new_in`]).
+    buckets: BucketStore,
     records: ItemMap<Order>,
     ready: BTreeSet<Entry>,
     waiting: IndexedHeap<Entry>,
@@ -165,10 +169,29 @@ impl PriorityQueue {
     /// `New`'s own); `metrics` keeps that many observations per histogram
     /// (`None`: an unnamed queue, without metrics).
     pub fn new(limiter: &LimiterConfig, metrics: Option<usize>) -> PriorityQueue {
+        let mut buckets = BucketStore::new();
+        let built = limiter.build(&mut buckets);
+        PriorityQueue::with_limiter(limiter, built, buckets, metrics)
+    }
+
+    /// A queue of a run, with `limiter` (built from `config`) whose buckets
+    /// live in the run's store: the calls that reach them are handed it
+    /// ([`PriorityQueue::add_explained_in`]).
+    pub fn new_in(config: &LimiterConfig, limiter: Limiter, metrics: Option<usize>) -> Self {
+        PriorityQueue::with_limiter(config, limiter, BucketStore::new(), metrics)
+    }
+
+    fn with_limiter(
+        config: &LimiterConfig,
+        limiter: Limiter,
+        buckets: BucketStore,
+        metrics: Option<usize>,
+    ) -> PriorityQueue {
         PriorityQueue {
             keys: Interner::default(),
-            limiter_config: limiter.clone(),
-            limiter: limiter.build(),
+            limiter_config: config.clone(),
+            limiter,
+            buckets,
             records: ItemMap::new(Order {
                 priority: 0,
                 counter: NO_RECORD,
@@ -270,18 +293,40 @@ impl PriorityQueue {
         }
         items
             .iter()
-            .map(|&item| self.add_one(now, opts, item, None))
+            .map(|&item| self.add_one(now, opts, item, None, None))
             .collect()
     }
 
     /// The same for one key, reporting the limiter's whole answer tree.
     pub fn add_explained(&mut self, now: Instant, opts: AddOpts, item: ItemId) -> Option<Added> {
+        self.explained(now, opts, item, None)
+    }
+
+    /// [`PriorityQueue::add_explained`] on a queue whose limiter's buckets
+    /// are in `buckets` (see [`PriorityQueue::new_in`]).
+    pub fn add_explained_in(
+        &mut self,
+        now: Instant,
+        opts: AddOpts,
+        item: ItemId,
+        buckets: &mut BucketStore,
+    ) -> Option<Added> {
+        self.explained(now, opts, item, Some(buckets))
+    }
+
+    fn explained(
+        &mut self,
+        now: Instant,
+        opts: AddOpts,
+        item: ItemId,
+        buckets: Option<&mut BucketStore>,
+    ) -> Option<Added> {
         self.advance(now);
         if self.shut_down {
             return None;
         }
         let mut out = Vec::new(); // allocates only if the limiter answers
-        Some(self.add_one(now, opts, item, Some(&mut out)))
+        Some(self.add_one(now, opts, item, buckets, Some(&mut out)))
     }
 
     fn add_one(
@@ -289,9 +334,10 @@ impl PriorityQueue {
         now: Instant,
         opts: AddOpts,
         item: ItemId,
+        buckets: Option<&mut BucketStore>,
         explain: Option<&mut Vec<Answer>>,
     ) -> Added {
-        let (added, when) = self.place(now, opts, item, explain);
+        let (added, when) = self.place(now, opts, item, buckets, explain);
         // One record per key, in exactly one of the two sets.
         debug_assert!(self.record_of(item).is_some_and(|r| {
             let in_ready = self
@@ -318,6 +364,7 @@ impl PriorityQueue {
         now: Instant,
         opts: AddOpts,
         item: ItemId,
+        buckets: Option<&mut BucketStore>,
         explain: Option<&mut Vec<Answer>>,
     ) -> (Added, Option<Duration>) {
         let mut after = opts.after;
@@ -326,7 +373,9 @@ impl PriorityQueue {
         if opts.rate_limited {
             let explaining = explain.is_some();
             let mut out = explain;
-            let rl = self.limiter.answer(item, now, out.as_deref_mut());
+            // The run's store, or this queue's own.
+            let buckets = buckets.unwrap_or(&mut self.buckets);
+            let rl = self.limiter.answer(item, now, buckets, out.as_deref_mut());
             if explaining {
                 limiter = out.and_then(|o| o.pop());
             }
@@ -475,7 +524,7 @@ impl PriorityQueue {
         if self.shut_down {
             return None;
         }
-        Some(self.add_one(now, opts, item, None))
+        Some(self.add_one(now, opts, item, None, None))
     }
 
     pub fn add(&mut self, now: Instant, item: ItemId) -> Option<Added> {
@@ -630,7 +679,7 @@ impl PriorityQueue {
 
     /// The limiter's `When`, called directly (it counts a failure).
     pub fn when(&mut self, now: Instant, item: ItemId) -> Duration {
-        self.limiter.when(item, now)
+        self.limiter.when(item, now, &mut self.buckets)
     }
 
     pub fn metrics(&self) -> Option<&PqMetrics> {

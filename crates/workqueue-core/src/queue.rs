@@ -7,6 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::buckets::BucketStore;
 use crate::item::{Interner, ItemId};
 use crate::limiter::{Answer, AnswerKind, Limiter, LimiterConfig};
 use crate::metrics::Histogram;
@@ -72,11 +73,13 @@ pub enum ControllerQueue {
 }
 
 impl ControllerQueue {
-    /// A named queue (metrics on) of this kind with this limiter, built at
-    /// `t0`, recording its events.
+    /// A named queue (metrics on) of this kind with `limiter` (built from
+    /// `config`, its buckets in the run's store), built at `t0`, recording
+    /// its events.
     pub fn new(
         kind: QueueKind,
-        limiter: &LimiterConfig,
+        config: &LimiterConfig,
+        limiter: Limiter,
         keep_observations: usize,
         t0: Instant,
     ) -> Self {
@@ -87,10 +90,10 @@ impl ControllerQueue {
                     keep_observations,
                     record_events: true,
                 };
-                ControllerQueue::ClientGo(Workqueue::new_at(limiter, options, t0))
+                ControllerQueue::ClientGo(Workqueue::new_in(config, limiter, options, t0))
             }
             QueueKind::Priority => {
-                let mut q = PriorityQueue::new(limiter, Some(keep_observations));
+                let mut q = PriorityQueue::new_in(config, limiter, Some(keep_observations));
                 q.set_record_events(true);
                 ControllerQueue::Priority(q)
             }
@@ -195,17 +198,18 @@ impl ControllerQueue {
 
     /// `AddWithOpts{RateLimited: true, Priority}` (`AddRateLimited` on a
     /// client-go queue), with the limiter's whole answer and the delay the
-    /// key really got. After a priority queue's shutdown the limiter is not
-    /// asked: `None`.
+    /// key really got; the limiter's buckets are in `buckets`. After a
+    /// priority queue's shutdown the limiter is not asked: `None`.
     pub fn add_rate_limited(
         &mut self,
         now: Instant,
         item: ItemId,
         priority: Option<i64>,
+        buckets: &mut BucketStore,
     ) -> Option<(Answer, Duration)> {
         match self {
             ControllerQueue::ClientGo(q) => {
-                let (answer, _) = q.add_rate_limited_explained(now, item);
+                let (answer, _) = q.add_rate_limited_explained_in(now, item, buckets);
                 let delay = answer.delay;
                 Some((answer, delay))
             }
@@ -215,7 +219,7 @@ impl ControllerQueue {
                     priority,
                     ..AddOpts::default()
                 };
-                let added = q.add_explained(now, opts, item)?;
+                let added = q.add_explained_in(now, opts, item, buckets)?;
                 let answer = added.limiter.unwrap_or(Answer {
                     kind: AnswerKind::MaxOf,
                     delay: added.effective,
@@ -390,13 +394,6 @@ impl ControllerQueue {
         match self {
             ControllerQueue::ClientGo(q) => q.limiter(),
             ControllerQueue::Priority(q) => q.limiter(),
-        }
-    }
-
-    pub fn limiter_mut(&mut self) -> &mut Limiter {
-        match self {
-            ControllerQueue::ClientGo(q) => q.limiter_mut(),
-            ControllerQueue::Priority(q) => q.limiter_mut(),
         }
     }
 

@@ -12,8 +12,8 @@ use crate::waiting::ReadyAt;
 
 /// The calls both queues hand to their limiter as they are (client-go's
 /// queue and controller-runtime's priority queue alike), as methods of the
-/// queue whose `impl` invokes this: one with the fields `limiter` and
-/// `limiter_config`, and an `emit`.
+/// queue whose `impl` invokes this: one with the fields `limiter`,
+/// `limiter_config` and `buckets`, and an `emit`.
 macro_rules! limiter_calls {
     () => {
         /// `Forget(item)`: clears the limiter's memory of the item, nothing else.
@@ -31,8 +31,10 @@ macro_rules! limiter_calls {
             &self.limiter
         }
 
-        pub fn limiter_mut(&mut self) -> &mut $crate::limiter::Limiter {
-            &mut self.limiter
+        /// The limiter's buckets when the queue runs alone (empty when they
+        /// live in a run's store).
+        pub fn buckets(&self) -> &$crate::buckets::BucketStore {
+            &self.buckets
         }
 
         pub fn limiter_config(&self) -> &$crate::limiter::LimiterConfig {

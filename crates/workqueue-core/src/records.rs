@@ -111,8 +111,6 @@ pub struct Converge {
     /// it until the next success.
     #[serde(skip)]
     pub settled: Option<Instant>,
-    #[serde(skip)]
-    failed_since: bool,
 }
 
 impl Converge {
@@ -122,16 +120,17 @@ impl Converge {
         Some(self.settled? - self.first_added?)
     }
 
+    /// A success at `now`: where the key converged, unless it already had
+    /// and has not failed since (a failure clears `settled`, so no flag of
+    /// its own is kept: a million keys' records are 8 bytes smaller each).
     pub(crate) fn succeeded(&mut self, now: Instant) {
         self.last_success = Some(now);
-        if self.settled.is_none() || self.failed_since {
+        if self.settled.is_none() {
             self.settled = Some(now);
-            self.failed_since = false;
         }
     }
 
     pub(crate) fn failed(&mut self) {
-        self.failed_since = true;
         self.settled = None;
     }
 }

@@ -108,24 +108,6 @@ impl ClientScope {
     }
 }
 
-/// The API client's buckets and who draws from them: see
-/// [`Scenario::client_plan`].
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ClientPlan {
-    /// The kinds each bucket serves, in the order they first appear.
-    pub kinds: Vec<Vec<String>>,
-    /// Per controller, the buckets its reconcile draws from; the first is
-    /// its own kind's.
-    pub draws: Vec<Vec<Draw>>,
-}
-
-/// Requests one reconcile sends through one client bucket.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Draw {
-    pub bucket: usize,
-    pub requests: u32,
-}
-
 impl ClientLimit {
     /// controller-runtime up to v0.20: 20 qps, burst 30, per kind.
     pub const V0_20: ClientLimit = ClientLimit::per_kind(20.0, 30);
@@ -551,47 +533,6 @@ impl Scenario {
                 (kind, sent)
             })
             .collect()
-    }
-
-    /// The API client's buckets (one per kind, or one for all), the kinds
-    /// each serves, and what each controller's reconcile draws from them.
-    pub fn client_plan(&self) -> ClientPlan {
-        let mut plan = ClientPlan::default();
-        let Some(limit) = self.client_limit() else {
-            return plan;
-        };
-        for i in 0..self.controllers.len() {
-            // The own kind gets its bucket even when it sends nothing, so
-            // the stage can show the bucket the controller's kind uses.
-            let own = (self.controller_kind(i), 0);
-            let mut draws: Vec<Draw> = Vec::new();
-            for (kind, n) in std::iter::once(own).chain(self.requests_by_kind(i)) {
-                let at = match limit.per {
-                    ClientScope::Kind | ClientScope::GroupVersion => {
-                        plan.kinds.iter().position(|b| b[0] == kind)
-                    }
-                    ClientScope::Clientset | ClientScope::Shared => {
-                        (!plan.kinds.is_empty()).then_some(0)
-                    }
-                };
-                let at = at.unwrap_or_else(|| {
-                    plan.kinds.push(Vec::new());
-                    plan.kinds.len() - 1
-                });
-                if !plan.kinds[at].contains(&kind) {
-                    plan.kinds[at].push(kind);
-                }
-                match draws.iter_mut().find(|d| d.bucket == at) {
-                    Some(d) => d.requests = d.requests.saturating_add(n),
-                    None => draws.push(Draw {
-                        bucket: at,
-                        requests: n,
-                    }),
-                }
-            }
-            plan.draws.push(draws);
-        }
-        plan
     }
 
     pub fn to_json(&self) -> String {

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 pub use crate::held_back::{HeldBack, RequestSeries};
 use crate::manager::Manager;
-use crate::sim::Simulation;
+use crate::sim::Controller;
 use crate::time::{Duration, Instant, SECOND};
 use crate::ItemId;
 
@@ -101,7 +101,7 @@ fn nanos(seconds: f64) -> Duration {
 }
 
 /// Whether nothing is left to do for `id`: not queued, waiting or in flight.
-fn settled(sim: &Simulation, id: ItemId) -> bool {
+fn settled(sim: &Controller, id: ItemId) -> bool {
     let q = sim.queue();
     !q.is_processing(id)
         && !q.is_dirty(id)

@@ -61,24 +61,36 @@ impl TimerTable {
         self.at[timer as usize] = at;
     }
 
+    /// When [`TimerTable::next`]'s deadline is due, without telling which
+    /// kind it is: the driver's loop asks this at every event.
+    #[inline]
+    pub(crate) fn next_at(&self, now: Instant) -> Option<Instant> {
+        let earliest = self.at.iter().flatten().min().map(|at| (*at).max(now));
+        debug_assert_eq!(earliest, self.next(now).map(|d| d.at));
+        earliest
+    }
+
     /// The earliest deadline, none before `now` (a store may hold an
     /// instant already reached: it is due at once), ties to the kind
     /// handled first.
     pub(crate) fn next(&self, now: Instant) -> Option<Deadline> {
-        let mut best: Option<Deadline> = None;
-        for (timer, at) in Timer::ALL.into_iter().zip(self.at) {
+        // The kind's index and its instant, not a whole deadline, carried
+        // through the loop: it runs once per event.
+        let mut first: Option<(usize, Instant)> = None;
+        for (i, at) in self.at.iter().enumerate() {
             let Some(at) = at.map(|at| at.max(now)) else {
                 continue;
             };
             // Strictly earlier only: kinds are visited in tie order.
-            if best.is_none_or(|b| at < b.at) {
-                best = Some(Deadline {
-                    at,
-                    timer,
-                    controller: 0,
-                });
+            if first.is_none_or(|(_, b)| at < b) {
+                first = Some((i, at));
             }
         }
+        let best = first.map(|(i, at)| Deadline {
+            at,
+            timer: Timer::ALL[i],
+            controller: 0,
+        });
         debug_assert!(best.is_none_or(|b| b.at >= now));
         best
     }

@@ -7,14 +7,17 @@
 
 use serde::Serialize;
 
+use crate::buckets::BucketStore;
 use crate::controller::Script;
 use crate::events::WorkerState;
 use crate::item::ItemId;
 use crate::queue::QueueKind;
 use crate::queue_calls::AddEffect;
 use crate::scenario::Source;
-use crate::sim::Simulation;
+use crate::sim::Controller;
 use crate::time::{Duration, Instant, WideInstant};
+
+mod alone;
 
 /// What happened to a watch event, in the stage's words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -338,7 +341,7 @@ pub struct StageView {
     pub keys: usize,
 }
 
-impl Simulation {
+impl Controller {
     /// One key as the stage shows it.
     pub fn key_view(&self, id: ItemId) -> KeyView {
         let q = self.queue();
@@ -367,9 +370,9 @@ impl Simulation {
     }
 
     /// The stage at this instant, with at most `chips` keys per lane and
-    /// `workers` workers drawn.
-    pub fn stage_view(&self, chips: usize, workers: usize) -> StageView {
-        self.stage_view_keeping(chips, workers, None)
+    /// `workers` workers drawn; its buckets read in the run's `buckets`.
+    pub fn stage_view(&self, buckets: &BucketStore, chips: usize, workers: usize) -> StageView {
+        self.stage_view_keeping(buckets, chips, workers, None)
     }
 
     /// [`Self::stage_view`], with `kept` always among the waiting chips
@@ -377,6 +380,7 @@ impl Simulation {
     /// lesson's step follows never hides behind "+N more".
     pub fn stage_view_keeping(
         &self,
+        buckets: &BucketStore,
         chips: usize,
         workers: usize,
         kept: Option<&str>,
@@ -470,7 +474,7 @@ impl Simulation {
                 first: waiting,
                 total: q.waiting_len(),
             },
-            bucket: self.bucket_view(),
+            bucket: self.bucket_view(buckets),
             breaker: self.breaker_view(BREAKER_TARGETS),
             asks: matches!(self.spec().default_script, Script::Live),
             keys: q.keys().len(),
@@ -479,9 +483,9 @@ impl Simulation {
 
     /// The delay `key`'s next failure would get (the queue limiter's `When`,
     /// asked without touching the run), or `None` for a key not yet seen.
-    pub fn next_delay(&self, key: &str) -> Option<Duration> {
+    pub fn next_delay(&self, buckets: &BucketStore, key: &str) -> Option<Duration> {
         let id = self.find(key)?;
-        Some(self.queue().limiter().peek(id, self.now()))
+        Some(self.queue().limiter().peek(id, self.now(), buckets))
     }
 
     /// "Why is this key here?" for `id`. Finds the calls of its last result
@@ -644,12 +648,13 @@ impl Simulation {
 
     /// The bucket that gates this controller, if any: Crossplane's global
     /// one, or the queue limiter's.
-    pub fn bucket_view(&self) -> Option<BucketView> {
+    pub fn bucket_view(&self, buckets: &BucketStore) -> Option<BucketView> {
         let now = self.now();
-        let (owner, bucket) = match self.middleware() {
-            Some(m) => (BucketOwner::Crossplane, &m.global),
-            None => (BucketOwner::Controller, self.queue().limiter().bucket()?),
+        let owner = match self.middleware() {
+            Some(_) => BucketOwner::Crossplane,
+            None => BucketOwner::Controller,
         };
+        let bucket = buckets.get(self.gate_bucket()?);
         let waiting_on_bucket = self
             .queue()
             .waiting_ids()

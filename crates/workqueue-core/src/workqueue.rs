@@ -10,6 +10,7 @@
 
 use std::collections::VecDeque;
 
+use crate::buckets::BucketStore;
 use crate::item::{Interner, ItemId};
 use crate::limiter::{Answer, Limiter, LimiterConfig};
 use crate::metrics::{since_seconds, QueueMetrics, NO_TIME, UNFINISHED_WORK_PERIOD};
@@ -108,13 +109,29 @@ pub struct Workqueue {
     waiting: WaitingHeap,
     limiter: Limiter,
     limiter_config: LimiterConfig,
+    /// The limiter's token buckets when the queue runs alone (empty when
+    /// they live in a run's store, handed to each call: see
+    /// [`Workqueue::new_in`]).
+    buckets: BucketStore,
     metrics: Option<QueueMetrics>,
     events: Option<Vec<(Instant, QueueEvent)>>,
     now: Instant,
 }
 
 impl Workqueue {
+    /// A queue on its own, with its limiter's buckets.
     pub fn new(limiter: &LimiterConfig, options: QueueOptions) -> Self {
+        let mut buckets = BucketStore::new();
+        let built = limiter.build(&mut buckets);
+        Workqueue::with_limiter(limiter, built, buckets, options)
+    }
+
+    fn with_limiter(
+        config: &LimiterConfig,
+        limiter: Limiter,
+        buckets: BucketStore,
+        options: QueueOptions,
+    ) -> Self {
         Workqueue {
             keys: Interner::default(),
             fifo: VecDeque::new(),
@@ -126,8 +143,9 @@ impl Workqueue {
             shutting_down: false,
             drain: false,
             waiting: WaitingHeap::default(),
-            limiter: limiter.build(),
-            limiter_config: limiter.clone(),
+            limiter,
+            limiter_config: config.clone(),
+            buckets,
             metrics: options
                 .metrics
                 .then(|| QueueMetrics::new(options.keep_observations)),
@@ -142,12 +160,30 @@ impl Workqueue {
     /// clock that already reads `t0`.
     pub fn new_at(limiter: &LimiterConfig, options: QueueOptions, t0: Instant) -> Self {
         let mut q = Workqueue::new(limiter, options);
-        q.now = t0;
-        if let Some(m) = &mut q.metrics {
+        q.start_at(t0);
+        q
+    }
+
+    /// A queue of a run, built at `t0` (as [`Workqueue::new_at`]) with
+    /// `limiter` (built from `config`), whose buckets live in the run's
+    /// store: the calls that reach them are the `_in` ones, handed it.
+    pub fn new_in(
+        config: &LimiterConfig,
+        limiter: Limiter,
+        options: QueueOptions,
+        t0: Instant,
+    ) -> Self {
+        let mut q = Workqueue::with_limiter(config, limiter, BucketStore::new(), options);
+        q.start_at(t0);
+        q
+    }
+
+    fn start_at(&mut self, t0: Instant) {
+        self.now = t0;
+        if let Some(m) = &mut self.metrics {
             m.tick_origin = t0;
             m.next_tick = t0.saturating_add(UNFINISHED_WORK_PERIOD);
         }
-        q
     }
 
     // ----- keys -----
@@ -468,7 +504,7 @@ impl Workqueue {
     /// `AddRateLimited(item)`: `AddAfter(item, When(item))`. `When` runs first,
     /// unconditionally, so even after shutdown the failure counts grow.
     pub fn add_rate_limited(&mut self, now: Instant, item: ItemId) -> (Duration, AfterEffect) {
-        self.rate_limited(now, item, None)
+        self.rate_limited(now, item, None, None)
     }
 
     /// `AddRateLimited(item)` that also reports every sub-limiter's answer:
@@ -478,8 +514,28 @@ impl Workqueue {
         now: Instant,
         item: ItemId,
     ) -> (Answer, AfterEffect) {
+        self.explained(now, item, None)
+    }
+
+    /// [`Workqueue::add_rate_limited_explained`] on a queue whose limiter's
+    /// buckets are in `buckets` (see [`Workqueue::new_in`]).
+    pub fn add_rate_limited_explained_in(
+        &mut self,
+        now: Instant,
+        item: ItemId,
+        buckets: &mut BucketStore,
+    ) -> (Answer, AfterEffect) {
+        self.explained(now, item, Some(buckets))
+    }
+
+    fn explained(
+        &mut self,
+        now: Instant,
+        item: ItemId,
+        buckets: Option<&mut BucketStore>,
+    ) -> (Answer, AfterEffect) {
         let mut out = Vec::with_capacity(1);
-        let (delay, effect) = self.rate_limited(now, item, Some(&mut out));
+        let (delay, effect) = self.rate_limited(now, item, buckets, Some(&mut out));
         let answer = out.pop().unwrap_or(Answer {
             kind: crate::limiter::AnswerKind::MaxOf,
             delay,
@@ -493,10 +549,13 @@ impl Workqueue {
         &mut self,
         now: Instant,
         item: ItemId,
+        buckets: Option<&mut BucketStore>,
         out: Option<&mut Vec<Answer>>,
     ) -> (Duration, AfterEffect) {
         self.advance(now);
-        let delay = self.limiter.answer(item, self.now, out);
+        // The run's store, or this queue's own.
+        let buckets = buckets.unwrap_or(&mut self.buckets);
+        let delay = self.limiter.answer(item, self.now, buckets, out);
         self.emit(QueueEvent::RateLimited { item, delay });
         (delay, self.add_after(now, item, delay))
     }
@@ -506,7 +565,7 @@ impl Workqueue {
     /// The limiter's `When(item)` called directly (it changes the limiter's state).
     pub fn when(&mut self, now: Instant, item: ItemId) -> Duration {
         self.advance(now);
-        self.limiter.when(item, self.now)
+        self.limiter.when(item, self.now, &mut self.buckets)
     }
 
     // ----- inspection -----

@@ -4,7 +4,8 @@
 //! a one-controller file runs exactly as before.
 
 use workqueue_core::{
-    BucketSpec, ClientLimit, ClientScope, ControllerConfig, ControllerSpec, Draw, Source,
+    BucketSpec, ClientLimit, ClientPlan, ClientScope, ControllerConfig, ControllerSpec, Draw,
+    Source,
 };
 use workqueue_core::{CrossplaneConfig, Outcome, Script};
 use workqueue_core::{
@@ -69,7 +70,7 @@ fn two_controllers_passed_the_same_bucket_take_tokens_from_one_pool() {
     // debt, 30 of each (the others wait out their own 5ms backoff).
     let on_bucket: Vec<usize> = m
         .controllers()
-        .map(|(_, c)| c.bucket_view().unwrap().waiting_on_bucket)
+        .map(|(_, c)| c.bucket_view(m.buckets()).unwrap().waiting_on_bucket)
         .collect();
     assert_eq!(
         on_bucket,
@@ -95,9 +96,11 @@ fn two_controllers_passed_the_same_bucket_take_tokens_from_one_pool() {
     }
     let mut apart = Manager::new(&alone).unwrap();
     apart.run_until(Instant::T0);
-    assert!(apart
-        .controllers()
-        .all(|(_, c)| c.bucket_view().unwrap().waiting_on_bucket == 0));
+    assert!(apart.controllers().all(|(_, c)| c
+        .bucket_view(apart.buckets())
+        .unwrap()
+        .waiting_on_bucket
+        == 0));
 }
 
 #[test]
@@ -232,11 +235,12 @@ fn a_manager_of_one_is_exactly_its_controller() {
         plain.run_until(t);
         managed.run_until(t);
         let c = managed.controller(0).unwrap();
-        assert_eq!(c.bucket_tokens_at(t), plain.bucket_tokens_at(t), "at {t:?}");
+        let tokens = c.bucket_tokens_at(managed.buckets(), t);
+        assert_eq!(tokens, plain.bucket_tokens_at(t), "at {t:?}");
         assert_eq!(c.digest(), plain.digest(), "at {t:?}");
     }
     // Taken out of the manager, the controller runs on as the plain one.
-    let mut alone = managed.controller(0).unwrap().clone();
+    let mut alone = managed.controller_alone(0).unwrap();
     alone.run_until(Instant::T0 + 30 * SECOND);
     plain.run_until(Instant::T0 + 30 * SECOND);
     assert_eq!(alone.digest(), plain.digest());
@@ -290,7 +294,7 @@ fn the_client_limits_each_kind_on_its_own_unless_told_to_share() {
     );
     s.controllers[1].kind = "a".into();
     s.client = Some(ClientLimit::per_kind(5.0, 10));
-    let plan = s.client_plan();
+    let plan = ClientPlan::of(&s);
     assert_eq!(plan.kinds, vec![vec!["a".to_string()]]);
     assert_eq!(
         plan.draws,
@@ -321,7 +325,7 @@ fn writes_to_another_kind_draw_from_that_kinds_bucket() {
     }
     s.controllers[0].requests_per_reconcile = 1;
     s.duration_ns = 60 * SECOND;
-    let plan = s.client_plan();
+    let plan = ClientPlan::of(&s);
     assert_eq!(
         plan.kinds,
         vec![

@@ -15,8 +15,8 @@
 
 use proptest::prelude::*;
 use workqueue_core::{
-    Duration, Got, Instant, LimiterConfig, QueueOptions, WideInstant, Workqueue, MILLISECOND,
-    SECOND,
+    BucketStore, Duration, Got, Instant, LimiterConfig, QueueOptions, WideInstant, Workqueue,
+    MILLISECOND, SECOND,
 };
 
 /// The reference queue: client-go's rules, one line each.
@@ -339,8 +339,9 @@ fn plain_and_explained_answers_are_the_same_code() {
                 proptest::collection::vec((0u32..4, 0i64..30, 0u8..10), 1..80),
             ),
             |(config, calls)| {
-                let mut plain: Limiter = config.build();
-                let mut explained: Limiter = config.build();
+                let (mut one, mut two) = (BucketStore::new(), BucketStore::new());
+                let mut plain: Limiter = config.build(&mut one);
+                let mut explained: Limiter = config.build(&mut two);
                 let mut now = Instant::T0;
                 for (item, dt, kind) in calls {
                     now += dt * MILLISECOND;
@@ -350,8 +351,8 @@ fn plain_and_explained_answers_are_the_same_code() {
                         explained.forget(id);
                         continue;
                     }
-                    let a = plain.when(id, now);
-                    let b = explained.when_explained(id, now);
+                    let a = plain.when(id, now, &mut one);
+                    let b = explained.when_explained(id, now, &mut two);
                     prop_assert_eq!(a, b.delay, "{:?}", config);
                     prop_assert_eq!(plain.num_requeues(id), explained.num_requeues(id));
                 }

@@ -111,7 +111,7 @@ pub enum Show {
 
 impl Wait {
     /// Whether it has happened in `sim`.
-    pub fn met(&self, sim: &workqueue_core::Simulation) -> bool {
+    pub fn met(&self, sim: &workqueue_core::Controller) -> bool {
         use workqueue_core::WorkerState;
         match self {
             Wait::Deciding(key) => sim.workers().iter().any(|w| {

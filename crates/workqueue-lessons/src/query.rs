@@ -311,8 +311,7 @@ impl Query {
         };
         let now = run.now();
         let first = |run: &Manager| -> Result<Simulation, String> {
-            run.controller(0)
-                .cloned()
+            run.controller_alone(0)
                 .ok_or_else(|| "the scene has no controller".to_string())
         };
         let find = |sim: &Simulation, key: &str| {

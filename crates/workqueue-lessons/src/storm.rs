@@ -79,7 +79,7 @@ pub fn herd(queue: QueueKind, limiter: LimiterConfig, secs: i64) -> Vec<(f64, f6
 }
 
 /// Requeues per second, sample by sample, up to `until`.
-pub fn per_second(sim: &Simulation, until: Instant) -> Vec<(f64, f64)> {
+pub fn per_second(sim: &workqueue_core::Controller, until: Instant) -> Vec<(f64, f64)> {
     let series = sim.series();
     let w = series.width.as_nanos() as f64 / SECOND.as_nanos() as f64;
     series

@@ -96,9 +96,10 @@ fn crossplane_derivations_for_r_10_and_0() {
     );
     let z = CrossplaneConfig::note_2021(0).derived();
     assert_eq!((z.global_burst, z.workers), (0, 1));
-    let mut m = Middleware::new(&CrossplaneConfig::note_2021(0));
+    let mut b = BucketStore::new();
+    let mut m = Middleware::new(b.add(CrossplaneConfig::note_2021(0).global_bucket()));
     assert_eq!(
-        m.gate(ItemId(0), Instant::T0),
+        m.gate(ItemId(0), Instant::T0, &mut b),
         Gate::Defer {
             delay: crate::time::INF_DURATION
         }
@@ -107,25 +108,26 @@ fn crossplane_derivations_for_r_10_and_0() {
 
 #[test]
 fn middleware_free_pass_is_used_once() {
-    let mut m = Middleware::new(&CrossplaneConfig::note_2021(1));
+    let mut b = BucketStore::new();
+    let mut m = Middleware::new(b.add(CrossplaneConfig::note_2021(1).global_bucket()));
     for i in 0..10 {
-        assert_eq!(m.gate(ItemId(i), Instant::T0), Gate::Pass);
+        assert_eq!(m.gate(ItemId(i), Instant::T0, &mut b), Gate::Pass);
     }
     assert_eq!(
-        m.gate(ItemId(10), Instant::T0),
+        m.gate(ItemId(10), Instant::T0, &mut b),
         Gate::Defer { delay: SECOND }
     );
     assert_eq!(
-        m.gate(ItemId(11), Instant::T0),
+        m.gate(ItemId(11), Instant::T0, &mut b),
         Gate::Defer { delay: 2 * SECOND }
     );
     assert_eq!(
-        m.gate(ItemId(10), Instant::T0),
+        m.gate(ItemId(10), Instant::T0, &mut b),
         Gate::FreePass,
         "even with an empty bucket"
     );
     assert!(
-        matches!(m.gate(ItemId(10), Instant::T0), Gate::Defer { .. }),
+        matches!(m.gate(ItemId(10), Instant::T0, &mut b), Gate::Defer { .. }),
         "a third reconcile consults the bucket"
     );
 }

@@ -6,7 +6,7 @@
 use super::*;
 use crate::timer::{Deadline, Timer};
 
-impl Simulation {
+impl Controller {
     pub(super) fn add_source(&mut self, source: Source, now: Instant) {
         let (next, interval, end) = match &source {
             Source::WatchEvents {
@@ -62,9 +62,16 @@ impl Simulation {
             .next(self.now)
     }
 
-    /// The instant of the next event, if any.
+    /// The instant of the next event, if any (the next deadline's, read
+    /// without its kind).
     pub fn next_event_at(&self) -> Option<Instant> {
-        self.next_deadline().map(|d| d.at)
+        if self.stalled.is_some() {
+            return None;
+        }
+        let resume = self.resume.map(|_| self.now);
+        self.timers
+            .table(self.queue.next_ready_at(), resume)
+            .next_at(self.now)
     }
 
     /// Whether the next event comes from event sources alone (watch events,
@@ -78,30 +85,39 @@ impl Simulation {
 
     /// Handles everything due at the next event's instant. Returns that
     /// instant, or `None` when nothing is scheduled (or the run is stuck).
-    pub fn step(&mut self) -> Option<Instant> {
-        self.step_bounded(u64::MAX)
+    pub(crate) fn step(&mut self, buckets: &mut BucketStore) -> Option<Instant> {
+        self.step_bounded(u64::MAX, buckets)
     }
 
-    /// Like [`Simulation::step`], spending at most `budget` work units: a
+    /// Like [`Controller::step`], spending at most `budget` work units: a
     /// pass that runs out is finished by the next call, at the same instant.
-    pub fn step_bounded(&mut self, budget: u64) -> Option<Instant> {
+    pub(crate) fn step_bounded(
+        &mut self,
+        budget: u64,
+        buckets: &mut BucketStore,
+    ) -> Option<Instant> {
         let t = self.next_event_at()?;
         self.work_left = budget;
-        self.process_instant(t);
+        self.process_instant(t, buckets);
         Some(t)
     }
 
     /// Handles every event due up to and including `t`, then sets the clock to `t`.
-    pub fn run_until(&mut self, t: Instant) {
-        while !self.run_until_bounded(t, u64::MAX) && self.stalled.is_none() {}
+    pub(crate) fn run_until(&mut self, t: Instant, buckets: &mut BucketStore) {
+        while !self.run_until_bounded(t, u64::MAX, buckets) && self.stalled.is_none() {}
     }
 
-    /// Like [`Simulation::run_until`], but spends at most `budget` work units
+    /// Like [`Controller::run_until`], but spends at most `budget` work units
     /// (an instant, a key added, an item handed to a worker: each one unit),
     /// so a caller with a frame to render is never stuck behind a storm. Every
     /// loop inside the call draws on the same budget. Returns whether `t` was
     /// reached; if not, a later call carries on exactly where this one stopped.
-    pub fn run_until_bounded(&mut self, t: Instant, budget: u64) -> bool {
+    pub(crate) fn run_until_bounded(
+        &mut self,
+        t: Instant,
+        budget: u64,
+        buckets: &mut BucketStore,
+    ) -> bool {
         self.work_left = budget;
         loop {
             if self.stalled.is_some() {
@@ -113,11 +129,11 @@ impl Simulation {
                     if self.work_left == 0 {
                         return false;
                     }
-                    self.process_instant(next);
+                    self.process_instant(next, buckets);
                 }
                 _ => {
                     if t > self.now {
-                        self.set_time(t);
+                        self.set_time(t, buckets);
                     }
                     return true;
                 }
@@ -148,11 +164,11 @@ impl Simulation {
     }
 
     /// Runs until the scenario's duration (or until nothing more can happen).
-    pub fn run_to_end(&mut self) {
-        self.run_until(Instant::T0 + self.duration_ns);
+    pub(crate) fn run_to_end(&mut self, buckets: &mut BucketStore) {
+        self.run_until(Instant::T0 + self.duration_ns, buckets);
     }
 
-    pub(super) fn set_time(&mut self, t: Instant) {
+    pub(super) fn set_time(&mut self, t: Instant, buckets: &BucketStore) {
         // The driver's one clock never runs backwards.
         debug_assert!(t >= self.now, "time went back from {:?} to {t:?}", self.now);
         // Close every sample that ended by `t` with the state as it stands (the
@@ -163,7 +179,7 @@ impl Simulation {
             if end > t || end == self.series.closed_until {
                 break;
             }
-            let tokens = self.bucket_tokens_at(end).unwrap_or(0.0) as f32;
+            let tokens = self.bucket_tokens_at(buckets, end).unwrap_or(0.0) as f32;
             let (depth, waiting, processing) = (
                 self.queue.len() as u32,
                 self.queue.waiting_len() as u32,
@@ -190,17 +206,18 @@ impl Simulation {
         self.now = t;
     }
 
-    pub(super) fn process_instant(&mut self, t: Instant) {
+    #[inline(always)]
+    pub(super) fn process_instant(&mut self, t: Instant, buckets: &mut BucketStore) {
         let resume = self.resume.take();
         // A fresh instant costs a unit; a resumed one was paid for, so all
         // of a small budget goes to the work left (it always moves on).
         if resume.is_none() {
             self.spend();
-            if !self.begin_instant(t) {
+            if !self.begin_instant(t, buckets) {
                 return;
             }
         }
-        if matches!(resume, None | Some(Resume::Settle)) && !self.settle_instant(t) {
+        if matches!(resume, None | Some(Resume::Settle)) && !self.settle_instant(t, buckets) {
             self.resume = Some(Resume::Settle);
             return;
         }
@@ -208,14 +225,14 @@ impl Simulation {
             self.resume = Some(Resume::Sources);
             return;
         }
-        if !self.dispatch() {
+        if !self.dispatch(buckets) {
             self.resume = Some(Resume::Dispatch);
         }
     }
 
     /// The first part of an instant: the stall guard and the clock. False if
     /// the run is stuck.
-    pub(super) fn begin_instant(&mut self, t: Instant) -> bool {
+    pub(super) fn begin_instant(&mut self, t: Instant, buckets: &BucketStore) -> bool {
         let keys = self.queue.keys().len() as u64;
         if self.stall_guard.pass(t, keys) {
             let reason = format!(
@@ -229,7 +246,7 @@ impl Simulation {
             self.stalled = Some(reason);
             return false;
         }
-        self.set_time(t);
+        self.set_time(t, buckets);
         true
     }
 
@@ -239,7 +256,7 @@ impl Simulation {
     /// False if the budget ran out: the next call carries on, and since each
     /// part resumes from its own cursor (the heap, the reconcile ends, the
     /// list of adds), in the same order.
-    pub(super) fn settle_instant(&mut self, t: Instant) -> bool {
+    pub(super) fn settle_instant(&mut self, t: Instant, buckets: &mut BucketStore) -> bool {
         // One bounded call: it stops early only once nothing due is left
         // (a release never makes another key due).
         let max = usize::try_from(self.work_left).unwrap_or(usize::MAX);
@@ -252,7 +269,7 @@ impl Simulation {
         // Reconciles that end now, in worker order: `t` is the next event,
         // so every due end is at `t` and the heap yields them by worker.
         while let Some(w) = self.timers.ended_by(t) {
-            self.finish(w as usize);
+            self.finish(w as usize, buckets);
         }
         while let Some(id) = self.timers.add_due_by(t) {
             if !self.spend() {

@@ -3,26 +3,25 @@
 
 use super::*;
 
-impl Simulation {
-    /// Applies an input at the current instant and records it for replay.
-    /// The input passes the validation gate first; a refused input changes
-    /// nothing. Work it starts (a thousand keys to add) is bounded by
-    /// `APPLY_BUDGET`; the rest is done by the next `run_until_bounded`.
-    pub fn apply(&mut self, input: Input) -> Result<(), SimError> {
-        self.apply_bounded(input, APPLY_BUDGET)
-    }
-
-    /// Like [`Simulation::apply`], starting at most `budget` work units of
-    /// what the input sets off ([`Simulation::budget_left`] tells what is
-    /// left); the rest is done by the next `run_until_bounded`.
-    pub fn apply_bounded(&mut self, input: Input, budget: u64) -> Result<(), SimError> {
+impl Controller {
+    /// Applies an input at the current instant and records it for replay,
+    /// starting at most `budget` work units of what the input sets off
+    /// ([`Controller::budget_left`] tells what is left); the rest is done
+    /// by the next `run_until_bounded`. The input passes the validation
+    /// gate first; a refused input changes nothing.
+    pub(crate) fn apply_bounded(
+        &mut self,
+        input: Input,
+        budget: u64,
+        buckets: &mut BucketStore,
+    ) -> Result<(), SimError> {
         if let Some(reason) = &self.stalled {
             return Err(SimError::Stalled(reason.clone()));
         }
         validate::input(&input).map_err(SimError::Invalid)?;
         if self.resume.is_some() {
             // Finish the instant in progress first, so the input lands after it.
-            self.run_until_bounded(self.now, u64::MAX);
+            self.run_until_bounded(self.now, u64::MAX, buckets);
         }
         self.work_left = budget;
         let now = self.now;
@@ -37,7 +36,7 @@ impl Simulation {
                 self.ensure_room(*count)?;
                 self.ensure_source_room()?;
                 self.add_source(Source::add_many(prefix, *count), now);
-                self.process_instant(now);
+                self.process_instant(now, buckets);
             }
             Input::WatchEvents {
                 key,
@@ -53,7 +52,7 @@ impl Simulation {
                 self.ensure_room(1)?;
                 self.ensure_source_room()?;
                 self.add_source(source, now);
-                self.process_instant(now);
+                self.process_instant(now, buckets);
             }
             Input::Resync { period_ns } => {
                 self.stop_sources(|s| matches!(s, Source::Resync { .. }));
@@ -71,7 +70,7 @@ impl Simulation {
                 let (Some(id), Some(w)) = (id, w) else {
                     return Err(SimError::NotAwaiting { key: key.clone() });
                 };
-                self.conclude(w, id, *outcome, true);
+                self.conclude(w, id, *outcome, true, buckets);
             }
             Input::SetScript { key, script } => {
                 self.ensure_key_room(key)?;
@@ -80,7 +79,7 @@ impl Simulation {
             }
             Input::DefaultScript { script } => {
                 self.spec.default_script = script.clone();
-                self.decide_waiting_by_script();
+                self.decide_waiting_by_script(buckets);
             }
             Input::Shutdown => {
                 self.queue
@@ -89,7 +88,7 @@ impl Simulation {
                 self.collect_queue_events();
             }
         }
-        if self.resume.is_none() && !self.dispatch() {
+        if self.resume.is_none() && !self.dispatch(buckets) {
             self.resume = Some(Resume::Dispatch);
         }
         self.inputs.push((now, input));
@@ -133,21 +132,5 @@ impl Simulation {
             }));
         }
         Ok(())
-    }
-
-    /// Rebuilds a run from its scenario and recorded inputs, up to `until`.
-    pub fn replay(
-        scenario: &Scenario,
-        inputs: &[(Instant, Input)],
-        until: Instant,
-    ) -> Result<Simulation, SimError> {
-        let mut sim = Simulation::new(scenario).map_err(SimError::Invalid)?;
-        validate::tape(inputs).map_err(SimError::Invalid)?;
-        for (at, input) in inputs.iter().filter(|(at, _)| *at <= until) {
-            sim.run_until(*at);
-            sim.apply(input.clone())?;
-        }
-        sim.run_until(until);
-        Ok(sim)
     }
 }

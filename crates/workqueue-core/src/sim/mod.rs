@@ -2,18 +2,23 @@
 //! outcome scripts, controller-runtime's result handling, optional Crossplane
 //! middleware) over a [`Workqueue`], fed by event sources.
 //!
-//! Time only moves through [`Simulation::step`] (to the next event) and
-//! [`Simulation::run_until`]; both jump from event to event. Events due at the
+//! Time only moves through [`Controller::step`] (to the next event) and
+//! [`Controller::run_until`]; both jump from event to event. Events due at the
 //! same instant are handled in a fixed order: the waiting heap's releases,
 //! then finished reconciles by worker number, then scheduled adds and sources
 //! in order, then idle workers (by number) take items. So a run depends only
 //! on the scenario, its seed and the inputs, never on how time was sliced.
+//!
+//! A [`Controller`] holds the ids of the token buckets it uses; the calls
+//! that move it are handed the run's [`BucketStore`], owned by its
+//! [`crate::Manager`] or, when it runs alone, by its [`Simulation`].
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
 use serde::Serialize;
 
+use crate::buckets::{BucketId, BucketStore};
 use crate::circuit::{CircuitBreaker, Transition, Watch};
 use crate::controller::{
     decide, ControllerMetrics, Gate, Middleware, Outcome, Requeue, ResultLabel, Script,
@@ -25,18 +30,20 @@ use crate::priority::LOW_PRIORITY;
 use crate::queue::{ControllerQueue, Handed, QueueKind};
 use crate::queue_calls::Placed;
 use crate::queue_calls::{AddEffect, AfterEffect, QueueEvent};
-use crate::rate::TokenBucket;
 use crate::rng::Rng;
 use crate::scenario::{ControllerSpec, Scenario, ScenarioError, Source};
+use crate::shared::Shared;
 use crate::time::{after, format_go_duration, Duration, Instant, NANOSECOND, SECOND};
 use crate::validate;
 
+mod alone;
 mod clock;
 mod inputs;
 mod read;
 mod reconcile;
 mod timers;
 
+pub use alone::Simulation;
 use timers::Timers;
 
 /// Passes over one instant in which no key moved on (left the queue, or
@@ -101,8 +108,11 @@ enum Resume {
     Dispatch,
 }
 
+/// One controller of a run: its queue, workers, sources and what it has
+/// counted. Its token buckets are in the run's store (see the module's
+/// doc).
 #[derive(Clone, Debug)]
-pub struct Simulation {
+pub struct Controller {
     /// This controller's part of the scenario.
     spec: ControllerSpec,
     /// How long the scenario's run lasts.
@@ -141,7 +151,8 @@ pub struct Simulation {
     /// API requests by the sample they are sent in, and kind.
     sent: crate::series::Sent,
     /// The API client's buckets this controller's reconcile draws from, its
-    /// own kind's first (empty: no client limit).
+    /// own kind's first (empty: no client limit); shared with every
+    /// controller whose requests go through the same REST client.
     client: Vec<ClientDraw>,
     /// What one reconcile sends, by kind (counted with or without a limit).
     requests_by_kind: Vec<(String, u32)>,
@@ -161,7 +172,7 @@ pub struct Simulation {
     inputs: Vec<(Instant, Input)>,
     stalled: Option<String>,
     stall_guard: StallGuard,
-    /// Work units left in the current call (see [`Simulation::run_until_bounded`]).
+    /// Work units left in the current call (see [`Controller::run_until_bounded`]).
     work_left: u64,
     resume: Option<Resume>,
 }
@@ -242,47 +253,41 @@ struct Totals {
 /// One API client bucket a reconcile draws from.
 #[derive(Clone, Debug)]
 struct ClientDraw {
-    /// The manager's index of the bucket (the one it lends).
-    bucket: usize,
+    /// The bucket, in the run's store.
+    bucket: BucketId,
     /// The kinds whose requests share the bucket.
     kinds: Vec<String>,
     /// Requests each reconcile sends through it.
     requests: u32,
     /// Those a failing reconcile still sends through it.
     failure_requests: u32,
-    limiter: TokenBucket,
 }
 
-impl Simulation {
-    /// Validates a scenario of one controller and builds its run at `T0 = 0`
-    /// (a scenario of several runs as a [`crate::Manager`]).
-    pub fn new(scenario: &Scenario) -> Result<Simulation, ScenarioError> {
-        scenario.validate()?;
-        if scenario.controllers.len() > 1 {
-            return Err(ScenarioError {
-                field: "controllers".into(),
-                reason: format!(
-                    "{} controllers share this manager: run it as a Manager (wqsim does)",
-                    scenario.controllers.len()
-                ),
-                line: None,
-            });
-        }
-        Ok(Simulation::controller(scenario, 0))
-    }
-
-    /// Controller `i` of a validated scenario, at `T0 = 0`, with its own
-    /// copies of what the manager shares (the manager lends it the real ones).
-    pub(crate) fn controller(scenario: &Scenario, i: usize) -> Simulation {
+impl Controller {
+    /// Controller `i` of a validated scenario, at `T0 = 0`, holding the
+    /// run's `shared` buckets; its own buckets are put in `buckets`.
+    pub(crate) fn new(
+        scenario: &Scenario,
+        i: usize,
+        shared: &Shared,
+        buckets: &mut BucketStore,
+    ) -> Controller {
         let requests_by_kind = scenario.requests_by_kind(i);
+        let failure_by_kind = scenario.failure_requests_by_kind(i);
         let spec = &scenario.controllers[i];
-        let limiter = scenario.queue_limiter(spec);
-        let queue = ControllerQueue::new(scenario.queue_kind(spec), &limiter, 256, Instant::T0);
+        let (config, limiter) = shared.queue_limiter(scenario, spec, buckets);
+        let queue = ControllerQueue::new(
+            scenario.queue_kind(spec),
+            &config,
+            limiter,
+            256,
+            Instant::T0,
+        );
         let workers = match &scenario.crossplane {
             Some(cp) => cp.derived().workers,
             None => spec.controller.workers,
         };
-        let mut sim = Simulation {
+        let mut sim = Controller {
             spec: spec.clone(),
             duration_ns: scenario.duration_ns,
             queue,
@@ -298,11 +303,7 @@ impl Simulation {
             timers: Timers::default(),
             live_sources: 0,
             due_sources: Vec::new(),
-            middleware: scenario
-                .crossplane
-                .as_ref()
-                .filter(|cp| cp.derived().global_bucket)
-                .map(Middleware::new),
+            middleware: shared.global.map(Middleware::new),
             breaker: scenario
                 .crossplane
                 .as_ref()
@@ -318,27 +319,21 @@ impl Simulation {
             series: Series::new(scenario.sample_ns),
             sent: Default::default(),
             client: {
-                let plan = scenario.client_plan();
-                let limit = scenario.client_limit();
-                plan.draws
-                    .get(i)
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|d| {
-                        let limit = limit?;
+                let plan = &shared.plan;
+                let draws = plan.draws.get(i).into_iter().flatten();
+                draws
+                    .map(|d| {
                         let kinds = plan.kinds.get(d.bucket).cloned().unwrap_or_default();
-                        let failure_requests = scenario
-                            .failure_requests_by_kind(i)
+                        let failure_requests = failure_by_kind
                             .iter()
                             .filter(|(k, _)| kinds.contains(k))
                             .fold(0u32, |n, (_, r)| n.saturating_add(*r));
-                        Some(ClientDraw {
-                            bucket: d.bucket,
+                        ClientDraw {
+                            bucket: shared.client[d.bucket],
                             kinds,
                             requests: d.requests,
                             failure_requests,
-                            limiter: TokenBucket::new(limit.qps, limit.burst),
-                        })
+                        }
                     })
                     .collect()
             },
@@ -346,7 +341,7 @@ impl Simulation {
                 .iter()
                 .fold(0, |n, (_, r)| n.saturating_add(*r)),
             requests_by_kind,
-            failure_by_kind: scenario.failure_requests_by_kind(i),
+            failure_by_kind,
             totals: Totals::default(),
             key_limit: MAX_ITEMS,
             arrivals: VecDeque::with_capacity(crate::events::ARRIVALS_KEPT),

@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl Simulation {
+impl Controller {
     pub fn now(&self) -> Instant {
         self.now
     }
@@ -78,23 +78,10 @@ impl Simulation {
             .map_or(&[], |c| c.kinds.as_slice())
     }
 
-    /// The client buckets this controller draws from, by the manager's
-    /// index, to lend it the manager's.
-    pub fn client_buckets_mut(&mut self) -> impl Iterator<Item = (usize, &mut TokenBucket)> {
-        self.client.iter_mut().map(|c| (c.bucket, &mut c.limiter))
-    }
-
-    /// Crossplane's global bucket, to lend a manager's shared one.
-    pub fn global_bucket_mut(&mut self) -> Option<&mut TokenBucket> {
-        self.middleware.as_mut().map(|m| &mut m.global)
-    }
-
-    /// The queue limiter's shared bucket, when this controller shares one.
-    pub fn shared_bucket_mut(&mut self) -> Option<&mut TokenBucket> {
-        if !self.spec.shares_bucket {
-            return None;
-        }
-        self.queue.limiter_mut().bucket_mut()
+    /// The API client's buckets this controller's reconcile draws from, in
+    /// the run's store, its own kind's first.
+    pub fn client_buckets(&self) -> impl Iterator<Item = BucketId> + '_ {
+        self.client.iter().map(|c| c.bucket)
     }
 
     /// Calls of the user's `Reconcile` (with Crossplane, only those the
@@ -183,13 +170,19 @@ impl Simulation {
         self.queue.limiter_config()
     }
 
-    /// Tokens in the bucket that gates this controller (the queue limiter's,
-    /// or Crossplane's global one) at `t`.
-    pub fn bucket_tokens_at(&self, t: Instant) -> Option<f64> {
+    /// The bucket that gates this controller (the queue limiter's first,
+    /// or Crossplane's global one), in the run's store.
+    pub fn gate_bucket(&self) -> Option<BucketId> {
         match &self.middleware {
-            Some(mw) => Some(mw.global.tokens_at(t)),
-            None => self.queue.limiter().bucket().map(|b| b.tokens_at(t)),
+            Some(mw) => Some(mw.global),
+            None => self.queue.limiter().bucket(),
         }
+    }
+
+    /// Tokens in the bucket that gates this controller at `t` (see
+    /// [`Controller::gate_bucket`]), read in the run's `buckets`.
+    pub fn bucket_tokens_at(&self, buckets: &BucketStore, t: Instant) -> Option<f64> {
+        self.gate_bucket().map(|b| buckets.tokens_at(b, t))
     }
 
     pub fn log(&self) -> &VecDeque<LogEntry> {

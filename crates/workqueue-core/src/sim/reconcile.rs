@@ -4,7 +4,7 @@
 
 use super::*;
 
-impl Simulation {
+impl Controller {
     pub(super) fn intern(&mut self, key: &str) -> ItemId {
         self.queue.key(key)
     }
@@ -13,7 +13,7 @@ impl Simulation {
     /// Crossplane middleware deferred is idle again at once and takes the next.
     /// False if the budget ran out (a later pass picks up where this stopped:
     /// the workers before are busy, so the order is the same).
-    pub(super) fn dispatch(&mut self) -> bool {
+    pub(super) fn dispatch(&mut self, buckets: &mut BucketStore) -> bool {
         self.queue.advance(self.now);
         // The lowest idle worker takes the next item (a worker the
         // middleware turned back is idle again at once, and goes again).
@@ -40,7 +40,7 @@ impl Simulation {
                 item,
             });
             if let Some(mw) = &mut self.middleware {
-                let gate = mw.gate(item, self.now);
+                let gate = mw.gate(item, self.now, buckets);
                 self.push_log(SimEvent::Gate {
                     worker: w as u32,
                     item,
@@ -53,7 +53,13 @@ impl Simulation {
                         item,
                         started: self.now,
                     };
-                    self.conclude(w, item, Outcome::RequeueAfter { after_ns: delay }, false);
+                    self.conclude(
+                        w,
+                        item,
+                        Outcome::RequeueAfter { after_ns: delay },
+                        false,
+                        buckets,
+                    );
                     continue;
                 }
             }
@@ -80,7 +86,7 @@ impl Simulation {
                 .is_some_and(|o| o.result().error != crate::controller::ErrorKind::None);
             let waited = match (fails, self.spec.errors_write_nothing) {
                 (true, true) => Duration::ZERO,
-                (fails, _) => self.call_api(w, item, fails),
+                (fails, _) => self.call_api(w, item, fails, buckets),
             };
             let busy = waited.saturating_add(duration);
             // The context's deadline ends a reconcile that would run past it.
@@ -104,7 +110,7 @@ impl Simulation {
     }
 
     /// A reconcile's time is up: its script decides, or the caller must.
-    pub(super) fn finish(&mut self, w: usize) {
+    pub(super) fn finish(&mut self, w: usize, buckets: &mut BucketStore) {
         let WorkerState::Reconciling {
             item,
             started,
@@ -129,7 +135,7 @@ impl Simulation {
                 after: self.now - started,
             });
             self.pool.states[w] = WorkerState::AwaitingDecision { item, started };
-            self.conclude(w, item, Outcome::Error, true);
+            self.conclude(w, item, Outcome::Error, true, buckets);
             return;
         }
         // The attempt's number: the reconciles that ran before it.
@@ -141,7 +147,7 @@ impl Simulation {
         match decided {
             Some(outcome) => {
                 self.pool.states[w] = WorkerState::AwaitingDecision { item, started };
-                self.conclude(w, item, outcome, true);
+                self.conclude(w, item, outcome, true, buckets);
             }
             None => {
                 self.pool.states[w] = WorkerState::AwaitingDecision { item, started };
@@ -155,7 +161,7 @@ impl Simulation {
 
     /// Reconciles held for a person's decision whose key now follows a script
     /// that decides (the default script changed): the script decides them.
-    pub(super) fn decide_waiting_by_script(&mut self) {
+    pub(super) fn decide_waiting_by_script(&mut self, buckets: &mut BucketStore) {
         for w in 0..self.pool.states.len() {
             let WorkerState::AwaitingDecision { item, .. } = self.pool.states[w] else {
                 continue;
@@ -169,7 +175,7 @@ impl Simulation {
                     .default_script
                     .outcome(attempt, self.now, &mut self.rng)
             {
-                self.conclude(w, item, outcome, true);
+                self.conclude(w, item, outcome, true, buckets);
             }
         }
     }
@@ -177,7 +183,13 @@ impl Simulation {
     /// The reconcile's API requests through the client's rate limiter, with
     /// x/time/rate's `Wait`: each waits for its reservation, one after the
     /// other, while the worker is held. Returns the whole wait.
-    pub(super) fn call_api(&mut self, w: usize, item: ItemId, failing: bool) -> Duration {
+    pub(super) fn call_api(
+        &mut self,
+        w: usize,
+        item: ItemId,
+        failing: bool,
+        buckets: &mut BucketStore,
+    ) -> Duration {
         let requests = if failing {
             self.totals.failed_api_calls += 1;
             self.failure_by_kind
@@ -203,7 +215,7 @@ impl Simulation {
         // counted in that sample, for its kind (a bucket's kinds in the
         // order the reconcile sends them).
         let (mut waited, mut slowest) = (Duration::ZERO, 0);
-        for (d, draw) in self.client.iter_mut().enumerate() {
+        for (d, draw) in self.client.iter().enumerate() {
             let n = if failing {
                 draw.failure_requests
             } else {
@@ -217,7 +229,7 @@ impl Simulation {
             let mut delay = Duration::ZERO;
             let mut run: Option<(u64, u32, u64)> = None;
             for _ in 0..n {
-                let this = draw.limiter.reserve_delay(now);
+                let this = buckets.reserve_delay(draw.bucket, now);
                 delay = delay.max(this);
                 let kind = kinds.next().unwrap_or(0);
                 let key = (sample_of(now.saturating_add(this)), kind as u32);
@@ -265,7 +277,14 @@ impl Simulation {
     }
 
     /// controller-runtime's `reconcileHandler` after `Reconcile` returned, then `Done`.
-    pub(super) fn conclude(&mut self, w: usize, item: ItemId, outcome: Outcome, inner_ran: bool) {
+    pub(super) fn conclude(
+        &mut self,
+        w: usize,
+        item: ItemId,
+        outcome: Outcome,
+        inner_ran: bool,
+        buckets: &mut BucketStore,
+    ) {
         let now = self.now;
         let decision = decide(outcome.result());
         let mut requeue = decision.requeue;
@@ -320,7 +339,9 @@ impl Simulation {
                 let failures_before = self.queue.num_requeues(item);
                 // None: a shut-down priority queue ignores the add
                 // before asking the limiter.
-                if let Some((answer, delay)) = self.queue.add_rate_limited(now, item, priority) {
+                if let Some((answer, delay)) =
+                    self.queue.add_rate_limited(now, item, priority, buckets)
+                {
                     moved_on = delay > Duration::ZERO;
                     let info = self.items.get_mut(item);
                     info.gave_up = false;

@@ -4,6 +4,7 @@ use crate::events::Input;
 use crate::events::ARRIVALS_KEPT;
 use crate::limiter::LimiterConfig;
 use crate::scenario::Scenario;
+use crate::sim::Simulation;
 use crate::time::{Duration, Instant};
 use crate::time::{MILLISECOND, SECOND};
 
