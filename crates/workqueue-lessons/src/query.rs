@@ -579,7 +579,7 @@ fn valued(s: &str) -> bool {
 /// guess: the answer is shown without one.
 pub fn readable_guess(guess: &str, answer: &str) -> bool {
     let (g, a) = (cleaned(guess), cleaned(answer));
-    g.is_empty() || !valued(&a) || (valued(&g) && !(negative(&g) && !negative(&a)))
+    g.is_empty() || !valued(&a) || (valued(&g) && (!negative(&g) || negative(&a)))
 }
 
 /// Whether a cleaned value is below zero (`-5`, `-1s`).
