@@ -322,6 +322,7 @@ impl Playground {
 
 #[cfg(test)]
 mod tests {
+    use workqueue_core::{EventRate, KeyCount};
     /// The address follows the step on screen where it names a built-in
     /// lesson, and keeps every other parameter.
     #[test]
@@ -421,11 +422,14 @@ mod tests {
                     0 => Input::Add { key },
                     1 => Input::AddMany {
                         prefix: format!("x{}/", below(9)),
-                        count: below(if big { 50_000 } else { 2_000 }),
+                        // A number out of its range cannot be made: its type refuses it.
+                        count: KeyCount::new(below(if big { 50_000 } else { 2_000 }))
+                            .unwrap_or(KeyCount::lit(1)),
                     },
                     2 => Input::WatchEvents {
                         key,
-                        per_second: below(100_000) as f64 / 10.0,
+                        per_second: EventRate::new(below(100_000) as f64 / 10.0)
+                            .unwrap_or(EventRate::lit(0.001)),
                         duration_ns: below(20) as i64 * SECOND / 2,
                     },
                     3 => Input::Resync {

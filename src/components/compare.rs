@@ -324,6 +324,7 @@ fn room_zoom() -> Option<f64> {
 
 #[cfg(test)]
 mod tests {
+    use workqueue_core::KeyCount;
     use workqueue_core::{Input, Scenario};
 
     use super::*;
@@ -350,7 +351,7 @@ mod tests {
             Instant::T0 + SECOND,
             Input::AddMany {
                 prefix: "k".into(),
-                count: 50,
+                count: KeyCount::lit(50),
             },
         )];
         let run = run_of(s, inputs, Instant::T0 + 6 * SECOND);
@@ -380,7 +381,7 @@ mod tests {
     #[test]
     fn a_replay_stops_at_its_budget() {
         let run = run_of(
-            Scenario::failing_keys(LimiterConfig::DefaultController, 100_000),
+            Scenario::failing_keys(LimiterConfig::DefaultController, KeyCount::lit(100_000)),
             vec![],
             Instant::T0 + 60 * SECOND,
         );

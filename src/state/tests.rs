@@ -2,6 +2,7 @@ use super::*;
 use crate::notice::NoticeKind;
 use crate::share;
 use workqueue_core::Instant;
+use workqueue_core::{EventRate, KeyCount};
 use workqueue_core::{Outcome, MILLISECOND};
 
 use super::fixtures::{crowd, failing, reduce};
@@ -124,7 +125,7 @@ fn a_manager_link_keeps_its_inputs_and_its_lesson() {
         p,
         Action::Input(Input::WatchEvents {
             key: "ns/extra".into(),
-            per_second: 20.0,
+            per_second: EventRate::lit(20.0),
             duration_ns: workqueue_core::SECOND,
         }),
     );
@@ -253,7 +254,10 @@ fn the_checkpoint_ring_stays_bounded_and_spread_and_seeks_exactly() {
 
 #[test]
 fn a_scenario_too_big_for_the_page_is_refused_by_name() {
-    let s = Scenario::failing_keys(workqueue_core::LimiterConfig::DefaultController, 300_000);
+    let s = Scenario::failing_keys(
+        workqueue_core::LimiterConfig::DefaultController,
+        KeyCount::lit(300_000),
+    );
     let shared = Shared {
         scenario: s,
         inputs: Vec::new(),

@@ -78,6 +78,7 @@ fn path_error(e: serde_path_to_error::Error<serde_json::Error>) -> ScenarioError
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ranges::EventRate;
     use crate::scenario::ItemSpec;
     use crate::time::Duration;
 
@@ -193,7 +194,7 @@ mod tests {
             read,
             Source::WatchEvents {
                 key: "k".into(),
-                per_second: 2.5,
+                per_second: EventRate::lit(2.5),
                 start_ns: Duration::ZERO,
                 duration_ns: Duration::from_nanos(3_000_000_000)
             }

@@ -67,7 +67,7 @@ impl Manager {
             }),
             shared_bucket: scenario
                 .shared_bucket
-                .map(|b| TokenBucket::new(b.qps, b.burst)),
+                .map(|b| TokenBucket::new(b.qps.get(), b.burst.get())),
             client: {
                 let limit = scenario.client_limit();
                 plan.kinds

@@ -166,7 +166,7 @@ impl Run {
     pub fn keys_added(inputs: &[(Instant, Input)]) -> u64 {
         inputs.iter().fold(0u64, |n, (_, i)| {
             n.saturating_add(match i {
-                Input::AddMany { count, .. } => *count,
+                Input::AddMany { count, .. } => count.get(),
                 Input::Add { .. } | Input::WatchEvents { .. } => 1,
                 _ => 0,
             })
@@ -256,6 +256,7 @@ fn schema_for<T: schemars::JsonSchema>() -> schemars::Schema {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ranges::KeyCount;
     use crate::{Duration, SECOND};
 
     fn run() -> Run {
@@ -274,7 +275,7 @@ mod tests {
                     Instant::T0 + 2 * SECOND,
                     Input::AddMany {
                         prefix: "ns/obj-".into(),
-                        count: 40,
+                        count: KeyCount::lit(40),
                     },
                 ),
             ],

@@ -673,7 +673,7 @@ impl Simulation {
                         key, per_second, ..
                     } => SourceView::Watch {
                         key: key.clone(),
-                        per_second: *per_second,
+                        per_second: per_second.get(),
                         next,
                     },
                     Source::Resync { period_ns } => SourceView::Resync {
@@ -682,7 +682,7 @@ impl Simulation {
                     },
                     Source::AddMany { prefix, count, .. } => SourceView::AddMany {
                         prefix: prefix.clone(),
-                        count: *count,
+                        count: count.get(),
                     },
                 })
             })

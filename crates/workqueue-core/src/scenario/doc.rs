@@ -71,7 +71,7 @@ pub struct ScenarioDoc {
     #[serde(default)]
     sources: Option<Vec<Source>>,
     #[serde(default)]
-    requests_per_reconcile: Option<u32>,
+    requests_per_reconcile: Option<Requests>,
     #[serde(default)]
     shares_bucket: Option<bool>,
 }

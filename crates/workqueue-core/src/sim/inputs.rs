@@ -34,7 +34,7 @@ impl Simulation {
                 self.collect_queue_events();
             }
             Input::AddMany { prefix, count } => {
-                self.ensure_room(*count)?;
+                self.ensure_room(count.get())?;
                 self.ensure_source_room()?;
                 self.add_source(Source::add_many(prefix, *count), now);
                 self.process_instant(now);

@@ -280,7 +280,7 @@ impl Simulation {
         let queue = ControllerQueue::new(scenario.queue_kind(spec), &limiter, 256, Instant::T0);
         let workers = match &scenario.crossplane {
             Some(cp) => cp.derived().workers,
-            None => spec.controller.workers,
+            None => spec.controller.workers.get(),
         };
         let mut sim = Simulation {
             spec: spec.clone(),
