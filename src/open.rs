@@ -106,17 +106,18 @@ impl Playground {
     /// The page at a shared state: its scenario, replayed through its inputs
     /// to its instant (as far as one frame goes; the rest plays on), paused.
     pub fn from_shared(shared: Shared) -> Playground {
-        let settings = Settings::from_scenario(&shared.scenario);
-        let provider = crate::provider::Provider::from_scenario(&shared.scenario);
-        let timeline = match Timeline::replayed(shared.scenario, shared.inputs, shared.at) {
-            Ok(t) => t,
-            Err(e) => {
-                return Playground {
-                    notice: Notice::error(format!("This scenario cannot run here: {e}")),
-                    ..Playground::default()
+        let settings = Settings::from_scenario(&shared.run.scenario);
+        let provider = crate::provider::Provider::from_scenario(&shared.run.scenario);
+        let timeline =
+            match Timeline::replayed(shared.run.scenario, shared.run.inputs, shared.run.run_to) {
+                Ok(t) => t,
+                Err(e) => {
+                    return Playground {
+                        notice: Notice::error(format!("This scenario cannot run here: {e}")),
+                        ..Playground::default()
+                    }
                 }
-            }
-        };
+            };
         let mut p = Playground::on(settings, timeline, None);
         p.provider = provider.unwrap_or_default();
         p.playback.idle = false; // opened from a link or a file: not a first visit
@@ -447,9 +448,11 @@ mod tests {
             })
             .collect();
         let shared = share::Shared {
-            scenario,
-            inputs,
-            at: Instant::T0 + below(150) as i64 * SECOND,
+            run: workqueue_core::Run {
+                scenario,
+                inputs,
+                run_to: Instant::T0 + below(150) as i64 * SECOND,
+            },
             lesson: (below(4) == 0).then(|| share::LessonPosition {
                 id: "provider".into(),
                 step: below(4) as usize,

@@ -191,9 +191,11 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
                     };
                     let speed = speed_for(scenario.duration_ns);
                     d.dispatch(Action::Load(Box::new(Shared {
-                        scenario,
-                        inputs: Vec::new(),
-                        at: Instant::T0,
+                        run: workqueue_core::Run {
+                            scenario,
+                            inputs: Vec::new(),
+                            run_to: Instant::T0,
+                        },
                         lesson: None,
                         selected: None,
                     })));

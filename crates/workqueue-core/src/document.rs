@@ -204,22 +204,10 @@ mod tests {
 
 /// Reading a scenario file.
 impl crate::scenario::Scenario {
-    /// Parses and validates a scenario document. The version is read first,
-    /// so that a document from another version is refused for that, not for
-    /// a field it names differently; a version 1 document is upgraded.
+    /// Parses (either version, in one pass: see `scenario/doc.rs`) and
+    /// validates a scenario document.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        let version = crate::scenario::doc::written_version(text).map_err(|e| {
-            if e.is_data() {
-                ScenarioError {
-                    line: Some(e.line()),
-                    ..bad("version", format!("not a version number: {}", message(&e)))
-                }
-            } else {
-                not_json(&e)
-            }
-        })?;
-        crate::scenario::doc::check_version(version)?;
-        let s = from_str::<crate::scenario::doc::ScenarioDoc>(text)?.into_scenario()?;
+        let s = from_str::<Scenario>(text)?;
         s.validate()?;
         Ok(s)
     }

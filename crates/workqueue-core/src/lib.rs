@@ -93,8 +93,7 @@ pub use ranges::{
 pub use rate::TokenBucket;
 pub use records::DETAILED_KEYS;
 pub use rng::Rng;
-pub use run_file::{run_schema, scenario_schema, Run, RunDoc};
-pub use scenario::doc::ScenarioDoc;
+pub use run_file::{run_schema, scenario_schema, Run, TimedInput};
 pub use scenario::{
     BucketSpec, ClientLimit, ClientRate, ClientScope, ControllerConfig, ControllerSpec, Draw,
     ItemSpec, Scenario, ScenarioError, Source, SCENARIO_VERSION,

@@ -21,8 +21,11 @@ pub const SCENARIO_VERSION: u32 = 2;
 /// A manager and its controllers: a single controller is a list of one.
 /// What the manager shares (Crossplane's global bucket, a bucket passed to
 /// several controllers, the API client) sits at the top.
-// Written with serde; read through `ScenarioDoc`, which takes either version.
-#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
+// Serde's derive says every field; `doc.rs` reads either version through it
+// in one pass (the version checked as it comes, version 1's own fields
+// moved into `controllers`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(remote = "Self", deny_unknown_fields)]
 pub struct Scenario {
     /// The format's version: 2 (files of version 1 are read and upgraded).
     pub version: u32,

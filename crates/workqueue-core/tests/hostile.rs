@@ -50,8 +50,7 @@ fn a_key_listed_twice_in_items_is_refused_not_overwritten() {
 #[test]
 fn a_version_2_file_with_a_controllers_field_at_the_top_is_refused() {
     for (top, value) in [
-        // (A number out of its range inside would be refused as read.)
-        ("limiter", r#"{"type": "bucket", "qps": 1, "burst": 1}"#),
+        ("limiter", r#"{"type": "bucket", "qps": -1, "burst": 0}"#),
         ("items", "[]"),
         ("requests_per_reconcile", "7"),
     ] {

@@ -193,3 +193,21 @@ fn round_trips_through_json() {
     s.crossplane = Some(CrossplaneConfig::note_2021(ReconcileRate::lit(10)));
     assert_eq!(Scenario::from_json(&s.to_json()).unwrap(), s);
 }
+
+/// Read in one pass: the version is refused where it is written, and so is
+/// a version 1 field in a version 2 file, before its value is read.
+#[test]
+fn the_version_and_version_1_fields_are_refused_where_they_are_written() {
+    let e = Scenario::from_json("{\n\"version\": 3,\n \"controllers\": [{}]}").unwrap_err();
+    assert_eq!((e.field.as_str(), e.line), ("version", Some(2)));
+    let e =
+        Scenario::from_json("{\"version\": 2,\n \"items\": 7, \"controllers\": [{}]}").unwrap_err();
+    assert_eq!((e.field.as_str(), e.line), ("items", Some(2)));
+    assert!(e.reason.contains("controllers"), "{e}");
+    // Written before the version: refused once the file is read.
+    let e = Scenario::from_json(r#"{"items": [], "version": 2, "controllers": [{}]}"#).unwrap_err();
+    assert_eq!(e.field, "items");
+    let e = Scenario::from_json(r#"{"version": "two"}"#).unwrap_err();
+    assert_eq!(e.field, "version");
+    assert!(e.reason.contains("a version number"), "{e}");
+}
