@@ -9,6 +9,7 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicIsize, Ordering};
+use workqueue_core::{EventRate, KeyCount};
 
 use workqueue_core::Source;
 use workqueue_core::{
@@ -66,12 +67,12 @@ fn names_not_shared(engine: &Manager, beside: Option<&Manager>) -> isize {
 }
 
 fn scenario() -> Scenario {
-    let mut s = Scenario::failing_keys(LimiterConfig::DefaultController, 10_000);
+    let mut s = Scenario::failing_keys(LimiterConfig::DefaultController, KeyCount::lit(10_000));
     s.duration_ns = 2 * 60 * MINUTE;
     for (i, rate) in [50.0, 20.0, 5.0].into_iter().enumerate() {
         s.controllers[0].sources.push(Source::WatchEvents {
             key: format!("prod/hot-{i}"),
-            per_second: rate,
+            per_second: EventRate::new(rate).unwrap(),
             start_ns: Duration::ZERO,
             duration_ns: 60 * MINUTE,
         });
@@ -115,7 +116,7 @@ fn timeline_of_the_100k_storm(queue: QueueKind, prefix: &str) {
         base_ns: 5 * workqueue_core::MILLISECOND,
         max_ns: 1000 * SECOND,
     };
-    let mut s = Scenario::failing_keys(per_item, 100_000);
+    let mut s = Scenario::failing_keys(per_item, KeyCount::lit(100_000));
     s.first_mut().queue = queue;
     s.duration_ns = 20 * MINUTE;
     let mut p = Playground::with(Settings::from_scenario(&s), s);

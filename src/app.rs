@@ -26,7 +26,9 @@ fn welcome(state: &StateRef) -> Html {
         Callback::from(move |_| {
             d.dispatch(Action::Input(Input::SetScript {
                 key: DEMO_KEY.into(),
-                script: Script::FailThenSucceed { failures: 3 },
+                script: Script::FailThenSucceed {
+                    failures: workqueue_core::Failures::lit(3),
+                },
             }));
             d.dispatch(Action::Input(Input::Add {
                 key: DEMO_KEY.into(),

@@ -154,9 +154,11 @@ pub fn script(s: &Script) -> String {
             Outcome::Error => "always fails".into(),
             o => format!("always returns {}", outcome(o)),
         },
-        Script::FailThenSucceed { failures: 0 } => "always succeeds".into(),
-        Script::FailThenSucceed { failures: 1 } => "fails once, then succeeds".into(),
-        Script::FailThenSucceed { failures } => format!("fails {failures} times, then succeeds"),
+        Script::FailThenSucceed { failures } => match failures.get() {
+            0 => "always succeeds".into(),
+            1 => "fails once, then succeeds".into(),
+            n => format!("fails {n} times, then succeeds"),
+        },
         Script::Sequence { outcomes, then: t } => {
             let list: Vec<String> = outcomes.iter().map(outcome).collect();
             format!(
@@ -195,6 +197,7 @@ pub fn script(s: &Script) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use workqueue_core::Failures;
 
     #[test]
     fn compact_counts_fit_a_tick() {
@@ -239,11 +242,15 @@ mod tests {
     #[test]
     fn scripts_read_as_words() {
         assert_eq!(
-            script(&Script::FailThenSucceed { failures: 3 }),
+            script(&Script::FailThenSucceed {
+                failures: Failures::lit(3)
+            }),
             "fails 3 times, then succeeds"
         );
         assert_eq!(
-            script(&Script::FailThenSucceed { failures: 1 }),
+            script(&Script::FailThenSucceed {
+                failures: Failures::lit(1)
+            }),
             "fails once, then succeeds"
         );
         assert_eq!(

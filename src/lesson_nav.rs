@@ -51,7 +51,7 @@ impl Playground {
                 Ok((scenario, timeline)) => {
                     self.settings = Settings::from_scenario(&scenario);
                     self.timeline = timeline;
-                    let inputs = setup.map(|s| s.inputs).unwrap_or_default();
+                    let inputs = setup.map(|s| s.run.inputs).unwrap_or_default();
                     self.selected = inputs.iter().rev().find_map(|(_, i)| match i {
                         Input::Add { key } => Some(key.clone()),
                         _ => None,
@@ -665,6 +665,7 @@ impl Playground {
             return;
         };
         for (_, input) in setup
+            .run
             .inputs
             .into_iter()
             .filter(|(at, _)| *at == Instant::T0)

@@ -106,17 +106,18 @@ impl Playground {
     /// The page at a shared state: its scenario, replayed through its inputs
     /// to its instant (as far as one frame goes; the rest plays on), paused.
     pub fn from_shared(shared: Shared) -> Playground {
-        let settings = Settings::from_scenario(&shared.scenario);
-        let provider = crate::provider::Provider::from_scenario(&shared.scenario);
-        let timeline = match Timeline::replayed(shared.scenario, shared.inputs, shared.at) {
-            Ok(t) => t,
-            Err(e) => {
-                return Playground {
-                    notice: Notice::error(format!("This scenario cannot run here: {e}")),
-                    ..Playground::default()
+        let settings = Settings::from_scenario(&shared.run.scenario);
+        let provider = crate::provider::Provider::from_scenario(&shared.run.scenario);
+        let timeline =
+            match Timeline::replayed(shared.run.scenario, shared.run.inputs, shared.run.run_to) {
+                Ok(t) => t,
+                Err(e) => {
+                    return Playground {
+                        notice: Notice::error(format!("This scenario cannot run here: {e}")),
+                        ..Playground::default()
+                    }
                 }
-            }
-        };
+            };
         let mut p = Playground::on(settings, timeline, None);
         p.provider = provider.unwrap_or_default();
         p.playback.idle = false; // opened from a link or a file: not a first visit
@@ -322,6 +323,7 @@ impl Playground {
 
 #[cfg(test)]
 mod tests {
+    use workqueue_core::{EventRate, KeyCount};
     /// The address follows the step on screen where it names a built-in
     /// lesson, and keeps every other parameter.
     #[test]
@@ -421,11 +423,14 @@ mod tests {
                     0 => Input::Add { key },
                     1 => Input::AddMany {
                         prefix: format!("x{}/", below(9)),
-                        count: below(if big { 50_000 } else { 2_000 }),
+                        // A number out of its range cannot be made: its type refuses it.
+                        count: KeyCount::new(below(if big { 50_000 } else { 2_000 }))
+                            .unwrap_or(KeyCount::lit(1)),
                     },
                     2 => Input::WatchEvents {
                         key,
-                        per_second: below(100_000) as f64 / 10.0,
+                        per_second: EventRate::new(below(100_000) as f64 / 10.0)
+                            .unwrap_or(EventRate::lit(0.001)),
                         duration_ns: below(20) as i64 * SECOND / 2,
                     },
                     3 => Input::Resync {
@@ -443,9 +448,11 @@ mod tests {
             })
             .collect();
         let shared = share::Shared {
-            scenario,
-            inputs,
-            at: Instant::T0 + below(150) as i64 * SECOND,
+            run: workqueue_core::Run {
+                scenario,
+                inputs,
+                run_to: Instant::T0 + below(150) as i64 * SECOND,
+            },
             lesson: (below(4) == 0).then(|| share::LessonPosition {
                 id: "provider".into(),
                 step: below(4) as usize,

@@ -94,7 +94,7 @@ impl Playground {
     /// a new one is sent when it differs.
     pub fn mirror_signature(&self, now_ms: f64) -> String {
         let mut shared = self.shared();
-        shared.at = Instant::T0;
+        shared.run.run_to = Instant::T0;
         if let Some(l) = &mut shared.lesson {
             l.text = None;
         }
@@ -131,12 +131,12 @@ impl Playground {
         let blank_asked = self.blank_asked;
         let mine = self.shared();
         let step = |s: &Shared| s.lesson.as_ref().map(|l| (l.id.clone(), l.step));
-        let known = mine.inputs.len();
-        let same_run = mine.scenario == theirs.scenario
+        let known = mine.run.inputs.len();
+        let same_run = mine.run.scenario == theirs.run.scenario
             && step(&mine) == step(&theirs)
-            && theirs.inputs.get(..known) == Some(&mine.inputs[..]);
+            && theirs.run.inputs.get(..known) == Some(&mine.run.inputs[..]);
         if same_run {
-            for (at, input) in &theirs.inputs[known..] {
+            for (at, input) in &theirs.run.inputs[known..] {
                 self.timeline.seek(*at);
                 self.timeline
                     .record(input.clone())

@@ -5,7 +5,8 @@
 use workqueue_core::{
     BucketSpec, ClientLimit, ClientScope, ControllerConfig, ControllerSpec, Source,
 };
-use workqueue_core::{CrossplaneConfig, Script};
+use workqueue_core::{Burst, ClientQps, Failures, KeyCount, OutOfRange, Qps, ReconcileRate};
+use workqueue_core::{CrossplaneConfig, Requests, Script, Workers};
 use workqueue_core::{Duration, LimiterConfig, QueueKind, Scenario, MILLISECOND, SECOND};
 
 /// What the controllers share.
@@ -96,34 +97,61 @@ impl Provider {
         s.seed = 7;
         s.duration_ns = SECOND.saturating_mul(self.seconds);
         match self.sharing {
-            Sharing::Crossplane { r } => s.crossplane = Some(CrossplaneConfig::note_2021(r)),
-            Sharing::Bucket { qps, burst } => s.shared_bucket = Some(BucketSpec { qps, burst }),
+            Sharing::Crossplane { r } => {
+                let r = ranged("crossplane.max_reconcile_rate", ReconcileRate::new(r))?;
+                s.crossplane = Some(CrossplaneConfig::note_2021(r));
+            }
+            Sharing::Bucket { qps, burst } => {
+                s.shared_bucket = Some(BucketSpec {
+                    qps: ranged("shared_bucket.qps", Qps::new(qps))?,
+                    burst: ranged("shared_bucket.burst", Burst::new(burst))?,
+                })
+            }
             Sharing::Nothing => {}
         }
+        let client = |qps: f64, burst: i64| -> Result<ClientLimit, String> {
+            Ok(ClientLimit {
+                qps: ranged("client.qps", ClientQps::new(qps))?,
+                burst: ranged("client.burst", Burst::new(burst))?,
+                per: self.client_per,
+            })
+        };
         s.client = match (self.client, self.sharing) {
             (ClientChoice::Off, _) => None,
-            (ClientChoice::V020, _) => Some(ClientLimit::V0_20),
+            (ClientChoice::V020, _) => Some(ClientLimit {
+                per: self.client_per,
+                ..ClientLimit::V0_20
+            }),
             (ClientChoice::Crossplane, Sharing::Crossplane { r }) => {
-                Some(ClientLimit::per_kind(5.0 * r as f64, 10 * r as i64))
+                Some(client(5.0 * r as f64, 10 * r as i64)?)
             }
             (ClientChoice::Crossplane, _) => {
                 return Err("API client limit: 5R / 10R is Crossplane's: choose Crossplane sharing, or another client limit".into())
             }
-            (ClientChoice::Custom { qps, burst }, _) => Some(ClientLimit::per_kind(qps, burst)),
-        }
-        .map(|c| ClientLimit {
-            per: self.client_per,
-            ..c
-        });
-        let script = Script::FailThenSucceed {
-            failures: self.failures,
+            (ClientChoice::Custom { qps, burst }, _) => Some(client(qps, burst)?),
         };
+        let script = Script::FailThenSucceed {
+            failures: ranged(
+                "controllers[0].default_script.failures",
+                Failures::new(self.failures),
+            )?,
+        };
+        let requests = ranged(
+            "controllers[0].requests_per_reconcile",
+            Requests::new(self.requests_per_reconcile),
+        )?;
         let bucket = matches!(self.sharing, Sharing::Bucket { .. });
+        let mut objects = Vec::with_capacity(self.kinds.len());
+        for (i, k) in self.kinds.iter().enumerate() {
+            let field = format!("controllers[{i}].sources[0].count");
+            objects.push(ranged(&field, KeyCount::new(k.objects))?);
+        }
         s.controllers = self
             .kinds
             .iter()
-            .map(|k| (k, bucket && k.shares_bucket))
-            .map(|(k, shares)| ControllerSpec {
+            .zip(objects)
+            .map(|(k, count)| (k, count, bucket && k.shares_bucket))
+            .map(|(k, count, shares)| ControllerSpec {
                 name: k.name.clone(),
                 queue: self.queue,
                 // Passed the shared bucket: max-of it and a per-item
@@ -133,7 +161,7 @@ impl Provider {
                     max_ns: 1000 * SECOND,
                 }),
                 controller: ControllerConfig {
-                    workers: 1,
+                    workers: Workers::lit(1),
                     reconcile_ns: MILLISECOND.saturating_mul(self.reconcile_ms),
                     give_up_after: None,
                     reconcile_timeout_ns: None,
@@ -143,11 +171,11 @@ impl Provider {
                 items: Vec::new(),
                 sources: vec![Source::AddMany {
                     prefix: format!("{}-", k.name.trim_end_matches('s')),
-                    count: k.objects,
+                    count,
                     at_ns: Duration::ZERO,
                     script: None,
                 }],
-                requests_per_reconcile: self.requests_per_reconcile,
+                requests_per_reconcile: requests,
                 kind: String::new(),
                 writes: Default::default(),
                 errors_write_nothing: false,
@@ -180,11 +208,11 @@ impl Provider {
         let first = s.controllers.first()?;
         let sharing = match (&s.crossplane, s.shared_bucket) {
             (Some(cp), _) => Sharing::Crossplane {
-                r: cp.max_reconcile_rate,
+                r: cp.max_reconcile_rate.get(),
             },
             (None, Some(b)) => Sharing::Bucket {
-                qps: b.qps,
-                burst: b.burst,
+                qps: b.qps.get(),
+                burst: b.burst.get(),
             },
             (None, None) => Sharing::Nothing,
         };
@@ -196,17 +224,17 @@ impl Provider {
                 ClientChoice::V020
             }
             (Some(c), Sharing::Crossplane { r })
-                if (c.qps, c.burst) == (5.0 * r as f64, 10 * r as i64) =>
+                if (c.qps.get(), c.burst.get()) == (5.0 * r as f64, 10 * r as i64) =>
             {
                 ClientChoice::Crossplane
             }
             (Some(c), _) => ClientChoice::Custom {
-                qps: c.qps,
-                burst: c.burst,
+                qps: c.qps.get(),
+                burst: c.burst.get(),
             },
         };
         let failures = match first.default_script {
-            Script::FailThenSucceed { failures } => failures,
+            Script::FailThenSucceed { failures } => failures.get(),
             _ => return None,
         };
         let kinds = s
@@ -215,7 +243,7 @@ impl Provider {
             .map(|c| match c.sources.as_slice() {
                 [Source::AddMany { count, .. }] => Some(Kind {
                     name: c.name.clone(),
-                    objects: *count,
+                    objects: count.get(),
                     // Only a shared bucket asks who is passed it.
                     shares_bucket: c.shares_bucket || !matches!(sharing, Sharing::Bucket { .. }),
                 }),
@@ -227,7 +255,7 @@ impl Provider {
             sharing,
             client,
             client_per: s.client.map(|c| c.per).unwrap_or_default(),
-            requests_per_reconcile: first.requests_per_reconcile,
+            requests_per_reconcile: first.requests_per_reconcile.get(),
             failures,
             reconcile_ms: first.controller.reconcile_ns / MILLISECOND,
             seconds: s.duration_ns / SECOND,
@@ -242,6 +270,11 @@ impl Provider {
         };
         (built == same).then_some(form)
     }
+}
+
+/// A number of the form in its range, or the form's refusal of it.
+fn ranged<T>(field: &str, r: Result<T, OutOfRange>) -> Result<T, String> {
+    r.map_err(|e| format!("{}: {e}", label(field)))
 }
 
 /// The form's label for a field of the scenario it builds: a refusal
@@ -263,6 +296,7 @@ fn label(field: &str) -> &str {
 mod tests {
     use super::*;
     use workqueue_core::Manager;
+    use workqueue_core::{Burst, ClientQps, Qps, ReconcileRate, Requests};
 
     /// Every form the manager panel can hold reopens as itself, and a
     /// scenario the form cannot build is not mistaken for one.
@@ -300,14 +334,17 @@ mod tests {
             assert_eq!(Provider::from_scenario(&s), Some(form));
         }
         let mut s = Provider::default().to_scenario().unwrap();
-        s.controllers[1].requests_per_reconcile = 9;
+        s.controllers[1].requests_per_reconcile = Requests::lit(9);
         assert_eq!(
             Provider::from_scenario(&s),
             None,
             "controllers unlike each other"
         );
         let mut s = Provider::default().to_scenario().unwrap();
-        s.controllers[0].limiter = Some(LimiterConfig::Bucket { qps: 1.0, burst: 1 });
+        s.controllers[0].limiter = Some(LimiterConfig::Bucket {
+            qps: Qps::lit(1.0),
+            burst: Burst::lit(1),
+        });
         assert_eq!(Provider::from_scenario(&s), None, "a limiter of its own");
     }
 
@@ -315,8 +352,14 @@ mod tests {
     fn the_default_is_the_issues_provider() {
         let s = Provider::default().to_scenario().unwrap();
         assert_eq!(s.controllers.len(), 3);
-        assert_eq!(s.crossplane.unwrap().max_reconcile_rate, 10);
-        assert_eq!(s.client_limit(), Some(ClientLimit::per_kind(50.0, 100)));
+        assert_eq!(
+            s.crossplane.unwrap().max_reconcile_rate,
+            ReconcileRate::lit(10)
+        );
+        assert_eq!(
+            s.client_limit(),
+            Some(ClientLimit::per_kind(ClientQps::lit(50.0), Burst::lit(100)).into())
+        );
         let m = Manager::new(&s).unwrap();
         assert!(
             m.controllers().all(|(_, c)| c.workers().len() == 10),

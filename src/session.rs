@@ -130,14 +130,16 @@ mod tests {
     fn run() -> Shared {
         let scenario = crate::settings::Settings::default().to_scenario().unwrap();
         Shared {
-            scenario,
-            inputs: vec![(
-                Instant::T0,
-                Input::Add {
-                    key: "default/typed".into(),
-                },
-            )],
-            at: Instant::T0 + 3 * SECOND,
+            run: workqueue_core::Run {
+                scenario,
+                inputs: vec![(
+                    Instant::T0,
+                    Input::Add {
+                        key: "default/typed".into(),
+                    },
+                )],
+                run_to: Instant::T0 + 3 * SECOND,
+            },
             lesson: None,
             selected: Some("default/typed".into()),
         }
@@ -163,7 +165,7 @@ mod tests {
     #[test]
     fn a_run_too_long_to_keep_is_not_saved() {
         let mut long = run();
-        long.inputs = (0..100_000)
+        long.run.inputs = (0..100_000)
             .map(|i| {
                 (
                     Instant::from_nanos(i),

@@ -3,6 +3,7 @@
 //! with a message and never reach the simulation.
 
 use workqueue_core::{format_go_duration, parse_go_duration, Duration, LimiterConfig, QueueKind};
+use workqueue_core::{Burst, Failures, OutOfRange, Qps, ReconcileRate, Workers};
 use workqueue_core::{ControllerConfig, Scenario};
 use workqueue_core::{CrossplaneConfig, CrossplaneProfile, Outcome, Probability, Script};
 
@@ -359,15 +360,20 @@ impl Settings {
         v.ok()
     }
 
-    /// The error probability field: a number, in range (the type's words).
-    fn probability(&self, errors: &mut FieldErrors) -> Probability {
-        self.number::<f64>(Field::Probability, "a probability", errors)
-            .and_then(|p| {
-                Probability::new(p)
-                    .map_err(|e| errors.push((Field::Probability, e.to_string())))
-                    .ok()
-            })
-            .unwrap_or(Probability::NEVER)
+    /// A field's number in its type's range: one that is not a number is
+    /// refused as not `what`, one out of range in the type's words (as a
+    /// file's reader says it); `fallback` stands in for either.
+    fn ranged<T: std::str::FromStr, R>(
+        &self,
+        f: Field,
+        what: &str,
+        new: impl Fn(T) -> Result<R, OutOfRange>,
+        fallback: R,
+        errors: &mut FieldErrors,
+    ) -> R {
+        self.number::<T>(f, what, errors)
+            .and_then(|x| new(x).map_err(|e| errors.push((f, e.to_string()))).ok())
+            .unwrap_or(fallback)
     }
 
     /// The limiter the preset and its fields describe.
@@ -377,12 +383,20 @@ impl Settings {
             max_ns: s.duration(Field::Max, e),
         };
         let bucket = |s: &Self, e: &mut FieldErrors| LimiterConfig::Bucket {
-            qps: s
-                .number::<f64>(Field::Qps, "a number of tokens per second", e)
-                .unwrap_or(1.0),
-            burst: s
-                .number::<i64>(Field::Burst, "a whole number of tokens", e)
-                .unwrap_or(1),
+            qps: s.ranged(
+                Field::Qps,
+                "a number of tokens per second",
+                Qps::new,
+                Qps::lit(1.0),
+                e,
+            ),
+            burst: s.ranged(
+                Field::Burst,
+                "a whole number of tokens",
+                Burst::new,
+                Burst::lit(1),
+                e,
+            ),
         };
         match self.preset {
             Preset::ClientGoDefault => LimiterConfig::MaxOf {
@@ -537,22 +551,26 @@ impl Settings {
         s.controllers[0].queue = self.queue;
         s.controllers[0].limiter = Some(self.limiter(&mut errors));
         if self.preset == Preset::Crossplane {
-            let r = self
-                .number::<u32>(
-                    Field::Rate,
-                    match self.profile {
-                        CrossplaneProfile::Core => "a whole number of workers",
-                        _ => "a whole number of reconciles per second",
-                    },
-                    &mut errors,
-                )
-                .unwrap_or(10);
+            let r = self.ranged(
+                Field::Rate,
+                match self.profile {
+                    CrossplaneProfile::Core => "a whole number of workers",
+                    _ => "a whole number of reconciles per second",
+                },
+                ReconcileRate::new,
+                ReconcileRate::lit(10),
+                &mut errors,
+            );
             s.crossplane = Some(self.crossplane(r, &mut errors));
         }
         s.controllers[0].controller = ControllerConfig {
-            workers: self
-                .number::<u32>(Field::Workers, "a whole number of workers", &mut errors)
-                .unwrap_or(1),
+            workers: self.ranged(
+                Field::Workers,
+                "a whole number of workers",
+                Workers::new,
+                Workers::lit(1),
+                &mut errors,
+            ),
             reconcile_ns: self.duration(Field::Reconcile, &mut errors),
             give_up_after: match self.get(Field::GiveUp).trim() {
                 "" => None,
@@ -587,12 +605,22 @@ impl Settings {
                 outcome: Outcome::Error,
             },
             ScriptChoice::FailThenSucceed => Script::FailThenSucceed {
-                failures: self
-                    .number::<u32>(Field::FailN, "a whole number of failures", &mut errors)
-                    .unwrap_or(3),
+                failures: self.ranged(
+                    Field::FailN,
+                    "a whole number of failures",
+                    Failures::new,
+                    Failures::lit(3),
+                    &mut errors,
+                ),
             },
             ScriptChoice::Random => Script::Random {
-                error_probability: self.probability(&mut errors),
+                error_probability: self.ranged(
+                    Field::Probability,
+                    "a probability",
+                    Probability::new,
+                    Probability::NEVER,
+                    &mut errors,
+                ),
                 otherwise: Outcome::Success,
             },
             ScriptChoice::Loaded => self.loaded_script.clone().unwrap_or(Script::Always {
@@ -649,37 +677,11 @@ fn field_of(path: &str, preset: Preset) -> Field {
 }
 
 pub mod crossplane;
+pub mod outcome_list;
 mod read;
 
 #[cfg(test)]
 mod tests;
-
-/// Parses a list of outcomes as typed, e.g. `error, error, requeue-after 30s, success`.
-pub fn parse_outcomes(text: &str) -> Result<Vec<Outcome>, String> {
-    let mut out = Vec::new();
-    for raw in text.split(',').map(str::trim).filter(|t| !t.is_empty()) {
-        let mut words = raw.split_whitespace();
-        let name = words.next().unwrap_or_default().to_ascii_lowercase();
-        let arg = words.next();
-        let after = |arg: Option<&str>| -> Result<Duration, String> {
-            let a = arg.ok_or_else(|| format!("{name} needs a duration, like {name} 30s"))?;
-            parse_go_duration(a).map_err(|e| e.to_string())
-        };
-        out.push(match name.as_str() {
-            "success" | "ok" => Outcome::Success,
-            "requeue" => Outcome::Requeue,
-            "error" | "err" => Outcome::Error,
-            "terminal" => Outcome::TerminalError,
-            "requeue-after" | "requeueafter" => Outcome::RequeueAfter { after_ns: after(arg)? },
-            "error-after" => Outcome::ErrorWithRequeueAfter { after_ns: after(arg)? },
-            other => return Err(format!("{other:?} is not an outcome: use success, requeue, requeue-after 30s, error, terminal or error-after 30s")),
-        });
-    }
-    if out.is_empty() {
-        return Err("list at least one outcome".into());
-    }
-    Ok(out)
-}
 
 #[cfg(test)]
 mod outcome_list_tests;

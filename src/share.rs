@@ -9,9 +9,10 @@ use base64::alphabet::URL_SAFE;
 use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
 use base64::engine::DecodePaddingMode;
 use base64::Engine;
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 use workqueue_core::Run;
-use workqueue_core::ScenarioDoc;
 use workqueue_core::{validate, Input, Instant, Scenario, ScenarioError};
 
 /// The format this build writes.
@@ -29,23 +30,67 @@ const B64: GeneralPurpose = GeneralPurpose::new(
         .with_decode_padding_mode(DecodePaddingMode::Indifferent),
 );
 
-/// Everything a link holds, around a scenario of either version.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SharedOf<S> {
-    pub scenario: S,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub inputs: Vec<(Instant, Input)>,
-    #[serde(default)]
-    pub at: Instant,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+/// Everything a link holds: the run (its scenario, the inputs recorded
+/// and the instant reached) and where its reader was (a lesson's step, the
+/// selected key).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shared {
+    pub run: Run,
     pub lesson: Option<LessonPosition>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selected: Option<String>,
 }
 
-/// Everything a link holds: what the page writes and opens.
-pub type Shared = SharedOf<Scenario>;
+/// A link's state as written: the run's fields at the top, its inputs as
+/// `[instant, input]` pairs and its instant as `at` (as links have always
+/// written them), then the reader's place. Borrowed to write, owned when
+/// read; the scenario is read as a scenario file is, either version.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Link<'a> {
+    scenario: Cow<'a, Scenario>,
+    #[serde(default, skip_serializing_if = "no_inputs")]
+    inputs: Cow<'a, [(Instant, Input)]>,
+    #[serde(default)]
+    at: Instant,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    lesson: Option<Cow<'a, LessonPosition>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    selected: Option<Cow<'a, str>>,
+}
+
+// serde hands `skip_serializing_if` the field as it is.
+#[allow(clippy::ptr_arg)]
+fn no_inputs(inputs: &Cow<'_, [(Instant, Input)]>) -> bool {
+    inputs.is_empty()
+}
+
+impl Serialize for Shared {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        Link {
+            scenario: Cow::Borrowed(&self.run.scenario),
+            inputs: Cow::Borrowed(&self.run.inputs),
+            at: self.run.run_to,
+            lesson: self.lesson.as_ref().map(Cow::Borrowed),
+            selected: self.selected.as_deref().map(Cow::Borrowed),
+        }
+        .serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Shared {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Shared, D::Error> {
+        let link = Link::deserialize(d)?;
+        Ok(Shared {
+            run: Run {
+                scenario: link.scenario.into_owned(),
+                inputs: link.inputs.into_owned(),
+                run_to: link.at,
+            },
+            lesson: link.lesson.map(Cow::into_owned),
+            selected: link.selected.map(Cow::into_owned),
+        })
+    }
+}
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -146,21 +191,10 @@ pub fn decode(fragment: &str) -> Result<Shared, ShareError> {
 }
 
 /// The state a link carries. Its scenario is read by the same reader as a
-/// scenario file ([`ScenarioDoc`]), so a version 1 scenario is upgraded and
-/// old links open to the same run; its mistakes are named under `scenario.`.
+/// scenario file, so a version 1 scenario is upgraded and old links open to
+/// the same run; its mistakes are named under `scenario.`.
 fn read_state(json: &str) -> Result<Shared, ScenarioError> {
-    let doc: SharedOf<ScenarioDoc> = read_document(json)?;
-    let scenario = doc.scenario.into_scenario().map_err(|e| ScenarioError {
-        field: format!("scenario.{}", e.field),
-        ..e
-    })?;
-    Ok(SharedOf {
-        scenario,
-        inputs: doc.inputs,
-        at: doc.at,
-        lesson: doc.lesson,
-        selected: doc.selected,
-    })
+    read_document(json)
 }
 
 /// A JSON document the page reads (a state, a step's act), its mistakes
@@ -197,46 +231,39 @@ pub fn read(json: &str) -> Result<Shared, ScenarioError> {
 /// A run file ([`Run`]: what *Download run* writes, a lesson step's set-up)
 /// or a bare scenario file, read and checked.
 pub fn from_file(text: &str) -> Result<Shared, ScenarioError> {
-    let (scenario, inputs, at) = if Run::is_run_file(text) {
-        let run = Run::from_json(text)?;
-        (run.scenario, run.inputs, run.run_to)
-    } else {
-        (Scenario::from_json(text)?, Vec::new(), Instant::T0)
-    };
-    let shared = Shared {
-        scenario,
-        inputs,
-        at,
-        lesson: None,
-        selected: None,
-    };
+    let shared = Shared::of(Run::from_file(text)?);
     shared.check()?;
     Ok(shared)
 }
 
-/// The run file of a state: its scenario, inputs and instant (the lesson
-/// and the selected key stay with links).
+/// The run file of a state: its run (the lesson and the selected key stay
+/// with links).
 pub fn to_file(shared: &Shared) -> String {
-    Run {
-        scenario: shared.scenario.clone(),
-        inputs: shared.inputs.clone(),
-        run_to: shared.at,
-    }
-    .to_json()
+    shared.run.to_json()
 }
 
 impl Shared {
+    /// A run, with no lesson and no key selected.
+    pub fn of(run: Run) -> Shared {
+        Shared {
+            run,
+            lesson: None,
+            selected: None,
+        }
+    }
+
     /// The validation gate for everything a link carries: the scenario, the
-    /// recorded inputs and the instant.
+    /// recorded inputs and the instant, named as the link writes them.
     pub fn check(&self) -> Result<(), ScenarioError> {
-        self.scenario.validate()?;
-        validate::tape(&self.inputs)?;
-        if self.at < Instant::T0 || self.at > Instant::T0 + validate::MAX_RUN {
+        let run = &self.run;
+        run.scenario.validate()?;
+        validate::tape(&run.inputs)?;
+        if run.run_to < Instant::T0 || run.run_to > Instant::T0 + validate::MAX_RUN {
             return Err(ScenarioError {
                 field: "at".into(),
                 reason: format!(
                     "{} is out of range: use 0s to {}",
-                    workqueue_core::format_go_duration(self.at.since_t0()),
+                    workqueue_core::format_go_duration(run.run_to.since_t0()),
                     workqueue_core::format_go_duration(validate::MAX_RUN)
                 ),
                 line: None,
@@ -255,23 +282,25 @@ mod tests {
         let mut scenario = crate::settings::Settings::default().to_scenario().unwrap();
         scenario.seed = 7;
         Shared {
-            scenario,
-            inputs: vec![
-                (
-                    Instant::T0,
-                    Input::Add {
-                        key: "default/web-1".into(),
-                    },
-                ),
-                (
-                    Instant::from_nanos(200_000_000),
-                    Input::Decide {
-                        key: "default/web-1".into(),
-                        outcome: Outcome::Error,
-                    },
-                ),
-            ],
-            at: Instant::T0 + 3 * SECOND,
+            run: workqueue_core::Run {
+                scenario,
+                inputs: vec![
+                    (
+                        Instant::T0,
+                        Input::Add {
+                            key: "default/web-1".into(),
+                        },
+                    ),
+                    (
+                        Instant::from_nanos(200_000_000),
+                        Input::Decide {
+                            key: "default/web-1".into(),
+                            outcome: Outcome::Error,
+                        },
+                    ),
+                ],
+                run_to: Instant::T0 + 3 * SECOND,
+            },
             lesson: Some(LessonPosition {
                 text: None,
                 id: "backoff".into(),
@@ -297,10 +326,10 @@ mod tests {
         };
         assert_eq!(from_file(&to_file(&run)), Ok(run.clone()));
         // A bare scenario file still loads, at 0s with nothing done.
-        let bare = from_file(&run.scenario.to_json()).unwrap();
+        let bare = from_file(&run.run.scenario.to_json()).unwrap();
         assert_eq!(
-            (bare.scenario, bare.inputs.len(), bare.at),
-            (run.scenario, 0, Instant::T0)
+            (bare.run.scenario, bare.run.inputs.len(), bare.run.run_to),
+            (run.run.scenario, 0, Instant::T0)
         );
         // A mistake is named from the file's top.
         let e = from_file(&to_file(&sample()).replace("3000000000", "-1")).unwrap_err();
@@ -377,17 +406,15 @@ mod tests {
 
     #[test]
     fn recorded_inputs_pass_the_gate() {
-        let mut s = sample();
-        s.inputs.push((
-            Instant::T0 + 4 * SECOND,
-            Input::WatchEvents {
-                key: "k".into(),
-                per_second: 1e-10,
-                duration_ns: SECOND,
-            },
-        ));
-        match decode(&encode(&s)) {
-            Err(ShareError::Invalid(e)) => assert_eq!(e.field, "inputs[2].per_second"),
+        let mut state = serde_json::to_value(sample()).unwrap();
+        state["inputs"].as_array_mut().unwrap().push(serde_json::json!([
+            4_000_000_000u64,
+            {"input": "watch_events", "key": "k", "per_second": 1e-10, "duration_ns": 1_000_000_000}
+        ]));
+        let packed = miniz_oxide::deflate::compress_to_vec(state.to_string().as_bytes(), 10);
+        match decode(&format!("v2.{}", B64.encode(packed))) {
+            // Refused as it is read: the path of the number in the state.
+            Err(ShareError::Invalid(e)) => assert_eq!(e.field, "inputs[2][1].per_second"),
             other => panic!("{other:?}"),
         }
     }
@@ -439,9 +466,14 @@ mod tests {
             matches!(decode(&link.replace('A', "*")), Err(ShareError::Base64)),
             "garbled"
         );
-        let mut bad = sample();
-        bad.scenario.controllers[0].controller.workers = 0;
-        assert!(matches!(decode(&encode(&bad)), Err(ShareError::Invalid(_))));
+        let bad = miniz_oxide::deflate::compress_to_vec(
+            br#"{"scenario": {"version": 2, "controllers": [{"controller": {"workers": 0}}]}}"#,
+            10,
+        );
+        assert!(matches!(
+            decode(&format!("v2.{}", B64.encode(bad))),
+            Err(ShareError::Invalid(_))
+        ));
     }
 
     /// What a person reads: each refusal starts with the part that failed,
@@ -460,7 +492,7 @@ mod tests {
             ("#v2.AAAA".to_string(), "the compressed data: "),
             (packed("{\"scenario\": "), "not JSON: "),
             (
-                packed(r#"{"scenario": {"version": 2}, "selcted": "a"}"#),
+                packed(r#"{"scenario": {"version": 2, "controllers": [{}]}, "selcted": "a"}"#),
                 "the field selcted: ",
             ),
             (

@@ -378,14 +378,16 @@ impl Playground {
         let t = &self.timeline;
         let now = t.now();
         Shared {
-            scenario: t.scenario().clone(),
-            inputs: t
-                .tape()
-                .iter()
-                .filter(|(at, _)| *at <= now)
-                .cloned()
-                .collect(),
-            at: now,
+            run: workqueue_core::Run {
+                scenario: t.scenario().clone(),
+                inputs: t
+                    .tape()
+                    .iter()
+                    .filter(|(at, _)| *at <= now)
+                    .cloned()
+                    .collect(),
+                run_to: now,
+            },
             lesson: self.lesson.as_ref().map(|l| {
                 let id = self.library.entries()[l.index].id.clone();
                 LessonPosition {

@@ -116,6 +116,7 @@ impl Playground {
 
 #[cfg(test)]
 mod tests {
+    use workqueue_core::{Burst, ClientQps, Qps, Requests};
 
     use workqueue_core::{Input, ResultLabel};
 
@@ -347,9 +348,12 @@ mod tests {
 
         fn start(client: f64, requests: u32, items: usize) -> Playground {
             let mut s = Scenario::new("mine");
-            s.client = Some(ClientLimit::per_kind(client, 10));
+            s.client = Some(ClientLimit::per_kind(
+                ClientQps::new(client).unwrap(),
+                Burst::lit(10),
+            ));
             let c = s.first_mut();
-            c.requests_per_reconcile = requests;
+            c.requests_per_reconcile = Requests::new(requests).unwrap();
             c.limiter = Some(LimiterConfig::MaxOf {
                 limiters: vec![
                     LimiterConfig::FastSlow {
@@ -357,7 +361,10 @@ mod tests {
                         slow_ns: 10 * SECOND,
                         max_fast_attempts: 3,
                     },
-                    LimiterConfig::Bucket { qps: 3.0, burst: 4 },
+                    LimiterConfig::Bucket {
+                        qps: Qps::lit(3.0),
+                        burst: Burst::lit(4),
+                    },
                 ],
             });
             c.items = (0..items)
@@ -413,8 +420,8 @@ mod tests {
                         p = reduce(p, Action::Tick(16.0));
                     }
                     let s = p.current_scenario();
-                    prop_assert_eq!(s.client.map(|c| c.qps), Some(client), "the client limit, after {:?}", a);
-                    prop_assert_eq!(s.first().requests_per_reconcile, requests, "requests per reconcile, after {:?}", a);
+                    prop_assert_eq!(s.client.map(|c| c.qps.get()), Some(client), "the client limit, after {:?}", a);
+                    prop_assert_eq!(s.first().requests_per_reconcile.get(), requests, "requests per reconcile, after {:?}", a);
                     prop_assert_eq!(s.first().items.len(), items, "the file's keys, after {:?}", a);
                     prop_assert_eq!(&s.first().limiter, &limiter, "the limiter, after {:?}", a);
                     for key in typed.iter().chain(s.first().items.iter().map(|i| &i.key)) {

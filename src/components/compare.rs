@@ -42,7 +42,7 @@ pub struct OwnPlot {
 
 /// The window a replay of `run` plots: to the run's instant, at least 4 s.
 pub fn own_window(run: &Shared) -> Instant {
-    run.at.max(Instant::T0 + 4 * SECOND)
+    run.run.run_to.max(Instant::T0 + 4 * SECOND)
 }
 
 /// The stage's one-controller run under `queue` and `limiter`: its
@@ -50,7 +50,7 @@ pub fn own_window(run: &Shared) -> Instant {
 /// within `budget` work units.
 pub fn own_storm(run: &Shared, queue: QueueKind, limiter: LimiterConfig, budget: u64) -> OwnPlot {
     let window = own_window(run);
-    let mut s = run.scenario.clone();
+    let mut s = run.run.scenario.clone();
     s.controllers[0].queue = queue;
     s.controllers[0].limiter = Some(limiter);
     // About 400 samples over the window, never finer than 100 ms.
@@ -68,7 +68,7 @@ pub fn own_storm(run: &Shared, queue: QueueKind, limiter: LimiterConfig, budget:
     let mut left = budget;
     let mut skipped = 0;
     let mut spent = false;
-    for (at, input) in run.inputs.iter().filter(|(at, _)| *at <= window) {
+    for (at, input) in run.run.inputs.iter().filter(|(at, _)| *at <= window) {
         if !sim.run_until_bounded(*at, left) {
             spent = true;
             break;
@@ -105,8 +105,9 @@ pub struct CompareProps {
 
 /// Whether a run has anything to compare: keys in its scenario or its inputs.
 fn has_keys(run: &Shared) -> bool {
-    let c = &run.scenario.controllers;
-    c.len() == 1 && (!c[0].items.is_empty() || !c[0].sources.is_empty() || !run.inputs.is_empty())
+    let c = &run.run.scenario.controllers;
+    c.len() == 1
+        && (!c[0].items.is_empty() || !c[0].sources.is_empty() || !run.run.inputs.is_empty())
 }
 
 #[function_component(Compare)]
@@ -324,15 +325,18 @@ fn room_zoom() -> Option<f64> {
 
 #[cfg(test)]
 mod tests {
+    use workqueue_core::KeyCount;
     use workqueue_core::{Input, Scenario};
 
     use super::*;
 
     fn run_of(scenario: Scenario, inputs: Vec<(Instant, Input)>, at: Instant) -> Shared {
         Shared {
-            scenario,
-            inputs,
-            at,
+            run: workqueue_core::Run {
+                scenario,
+                inputs,
+                run_to: at,
+            },
             lesson: None,
             selected: None,
         }
@@ -350,7 +354,7 @@ mod tests {
             Instant::T0 + SECOND,
             Input::AddMany {
                 prefix: "k".into(),
-                count: 50,
+                count: KeyCount::lit(50),
             },
         )];
         let run = run_of(s, inputs, Instant::T0 + 6 * SECOND);
@@ -380,7 +384,7 @@ mod tests {
     #[test]
     fn a_replay_stops_at_its_budget() {
         let run = run_of(
-            Scenario::failing_keys(LimiterConfig::DefaultController, 100_000),
+            Scenario::failing_keys(LimiterConfig::DefaultController, KeyCount::lit(100_000)),
             vec![],
             Instant::T0 + 60 * SECOND,
         );

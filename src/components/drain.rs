@@ -36,7 +36,7 @@ impl Drain {
         let reconcile_ns = spec
             .reconcile_timeout_ns
             .map_or(spec.reconcile_ns, |t| spec.reconcile_ns.min(t));
-        let most = failures_per_second(spec.workers, reconcile_ns)?;
+        let most = failures_per_second(spec.workers.get(), reconcile_ns)?;
         if !failing || most >= b.qps {
             return None;
         }
@@ -45,7 +45,7 @@ impl Drain {
         settings.script = ScriptChoice::AlwaysError;
         Some(Drain {
             most,
-            workers: spec.workers,
+            workers: spec.workers.get(),
             reconcile_ns,
             settings,
         })
@@ -71,7 +71,7 @@ pub(crate) fn drain_hint(drain: Option<&Drain>, b: &BucketView, d: &Dispatcher) 
             d.dispatch(Action::Apply(settings.clone()));
             d.dispatch(Action::Input(Input::AddMany {
                 prefix: "default/pod-".into(),
-                count: 300,
+                count: workqueue_core::KeyCount::lit(300),
             }));
         })
     };

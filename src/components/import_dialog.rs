@@ -191,9 +191,11 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
                     };
                     let speed = speed_for(scenario.duration_ns);
                     d.dispatch(Action::Load(Box::new(Shared {
-                        scenario,
-                        inputs: Vec::new(),
-                        at: Instant::T0,
+                        run: workqueue_core::Run {
+                            scenario,
+                            inputs: Vec::new(),
+                            run_to: Instant::T0,
+                        },
                         lesson: None,
                         selected: None,
                     })));
@@ -206,7 +208,7 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
             let names: Vec<String> = scenario
                 .controllers
                 .iter()
-                .map(|c| match c.controller.workers {
+                .map(|c| match c.controller.workers.get() {
                     1 => format!("{} (1 worker)", c.name),
                     n => format!("{} ({n} workers)", c.name),
                 })
@@ -441,6 +443,7 @@ const MAX_NOTE_CHARS: usize = 400;
 mod tests {
     use super::{assume, speed_for, Figures, Writes};
     use workqueue_core::{Instant, Scenario, Script, SECOND};
+    use workqueue_core::{KeyCount, Requests};
 
     fn figures<'a>(outage: &'a str, writes: &'a [Writes]) -> Figures<'a> {
         Figures {
@@ -479,7 +482,12 @@ mod tests {
             c.failure_writes,
             Some([("Secret".to_string(), 1)].into_iter().collect())
         );
-        assert_eq!(c.writes, [("Secret".to_string(), 2)].into_iter().collect());
+        assert_eq!(
+            c.writes,
+            [("Secret".to_string(), Requests::lit(2))]
+                .into_iter()
+                .collect()
+        );
         // Empty: no outage, and a failure sends what the box says.
         let plain = [Writes::default()];
         let out = assume(&s, &figures("", &plain)).unwrap();
@@ -509,9 +517,9 @@ mod tests {
         let mut s = Scenario::new("mine");
         s.controllers[0]
             .sources
-            .push(workqueue_core::Source::add_many("k-", 100));
+            .push(workqueue_core::Source::add_many("k-", KeyCount::lit(100)));
         s.controllers[0].controller.reconcile_ns = 50 * workqueue_core::MILLISECOND;
-        s.controllers[0].requests_per_reconcile = 1;
+        s.controllers[0].requests_per_reconcile = Requests::lit(1);
         let untouched = assume(&s, &figures("", &[Writes::default()])).unwrap();
         let no_own = [Writes {
             own: "".into(),
@@ -526,10 +534,10 @@ mod tests {
         let c = &out.controllers[0];
         assert!(matches!(
             c.sources[0],
-            workqueue_core::Source::AddMany { count: 100, .. }
+            workqueue_core::Source::AddMany { count, .. } if count.get() == 100
         ));
         assert_eq!(c.controller.reconcile_ns, 50 * workqueue_core::MILLISECOND);
-        assert_eq!(c.requests_per_reconcile, 1);
+        assert_eq!(c.requests_per_reconcile, Requests::lit(1));
         assert_eq!(out.controllers[0].sources, s.controllers[0].sources);
         assert_eq!(untouched.controllers[0].controller, c.controller);
         let bad = |objects: &'static str| Figures {

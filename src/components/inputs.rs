@@ -3,7 +3,7 @@
 //! core's validation gate here first; a refusal is shown under its form,
 //! on the field it names, and nothing reaches the run.
 
-use workqueue_core::{parse_go_duration, validate, Input};
+use workqueue_core::{parse_go_duration, validate, EventRate, Input, KeyCount};
 use yew::prelude::*;
 
 use super::event_value;
@@ -95,10 +95,13 @@ pub fn inputs(props: &InputsProps) -> Html {
                     "in-count",
                     format!("{n} keys is out of range: use 1 to {PAGE_MAX_KEYS} (the page's limit; wqsim runs up to {})", validate::MAX_ITEMS),
                 ),
-                Ok(n) => submit(Input::AddMany {
-                    prefix: "default/pod-".into(),
-                    count: n,
-                }),
+                Ok(n) => match KeyCount::new(n) {
+                    Ok(count) => submit(Input::AddMany {
+                        prefix: "default/pod-".into(),
+                        count,
+                    }),
+                    Err(e) => fail("in-count", e.to_string()),
+                },
                 _ => fail(
                     "in-count",
                     format!(
@@ -123,11 +126,14 @@ pub fn inputs(props: &InputsProps) -> Html {
             let per_second = rate.trim().parse::<f64>();
             let duration = parse_go_duration(&dur);
             match (per_second, duration) {
-                (Ok(per_second), Ok(duration_ns)) => submit(Input::WatchEvents {
-                    key: k.trim().to_string(),
-                    per_second,
-                    duration_ns,
-                }),
+                (Ok(per_second), Ok(duration_ns)) => match EventRate::new(per_second) {
+                    Ok(per_second) => submit(Input::WatchEvents {
+                        key: k.trim().to_string(),
+                        per_second,
+                        duration_ns,
+                    }),
+                    Err(e) => fail("in-rate", e.to_string()),
+                },
                 (Err(_), _) => fail(
                     "in-rate",
                     format!(

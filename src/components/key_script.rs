@@ -5,7 +5,7 @@ use workqueue_core::Script;
 use yew::prelude::*;
 
 use super::event_value;
-use crate::settings::parse_outcomes;
+use crate::settings::outcome_list::parse_outcomes;
 
 #[derive(Properties, PartialEq)]
 pub struct KeyScriptProps {
@@ -26,8 +26,9 @@ pub fn key_script(props: &KeyScriptProps) -> Html {
         "fail" => arg
             .trim()
             .parse::<u32>()
-            .map(|failures| Script::FailThenSucceed { failures })
-            .map_err(|_| format!("{:?} is not a number of failures", *arg)),
+            .map_err(|_| format!("{:?} is not a number of failures", *arg))
+            .and_then(|n| workqueue_core::Failures::new(n).map_err(|e| e.to_string()))
+            .map(|failures| Script::FailThenSucceed { failures }),
         "list" => parse_outcomes(&arg).map(|outcomes| Script::Sequence {
             outcomes,
             then: Outcome::Success,

@@ -5,7 +5,7 @@
 //! it draws is read from the run once, into [`ManagerStageProps`] (made by
 //! [`ManagerStageProps::of`] where the stage is placed).
 
-use workqueue_core::{format_go_duration, ClientLimit, Duration, Instant, Manager, StageView};
+use workqueue_core::{format_go_duration, ClientRate, Duration, Instant, Manager, StageView};
 use workqueue_core::{BucketOwner, BucketView, SECOND};
 use yew::prelude::*;
 
@@ -44,7 +44,7 @@ pub struct ClientView {
     pub waited: Duration,
     /// The client's buckets: the kinds each serves, and its level.
     pub levels: Vec<(Vec<String>, f64)>,
-    pub limit: Option<ClientLimit>,
+    pub limit: Option<ClientRate>,
 }
 
 impl SharedView {
@@ -84,8 +84,8 @@ impl SharedView {
                 .map(|(tokens, b)| BucketView {
                     owner: BucketOwner::Shared,
                     tokens,
-                    burst: b.burst,
-                    qps: b.qps,
+                    burst: b.burst.get(),
+                    qps: b.qps.get(),
                     waiting_on_bucket: on_bucket,
                 }),
             client: ClientView {
@@ -210,7 +210,7 @@ impl TotalsView {
         let s = m.scenario();
         let limit = match (&s.crossplane, &s.shared_bucket) {
             (Some(cp), _) => Some(("the global bucket", cp.derived().global_qps)),
-            (None, Some(b)) => Some(("the shared bucket", b.qps)),
+            (None, Some(b)) => Some(("the shared bucket", b.qps.get())),
             _ => None,
         };
         // The shared limit is named only while it holds keys back (keys that

@@ -184,9 +184,11 @@ mod tests {
         let loaded = reduce(
             Playground::default(),
             Action::Load(Box::new(crate::share::Shared {
-                scenario,
-                inputs: Vec::new(),
-                at: workqueue_core::Instant::T0,
+                run: workqueue_core::Run {
+                    scenario,
+                    inputs: Vec::new(),
+                    run_to: workqueue_core::Instant::T0,
+                },
                 lesson: None,
                 selected: None,
             })),

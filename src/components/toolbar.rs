@@ -230,8 +230,8 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
                     html! { <EmbedDialog {run} {lesson} onclose={close.clone()} /> }
                 }
                 (Dialog::Go, Some(run)) => {
-                    let code = workqueue_go::export::go(&run.scenario);
-                    let title = workqueue_go::export::Language::of(&run.scenario).title();
+                    let code = workqueue_go::export::go(&run.run.scenario);
+                    let title = workqueue_go::export::Language::of(&run.run.scenario).title();
                     html! {
                         <Modal {title} onclose={close.clone()}>
                             <pre class="code" data-testid="go-snippet">{ code.clone() }</pre>

@@ -13,18 +13,18 @@ const SCENE_AT_ONCE: f64 = 500_000.0;
 /// each input at its instant, then paused at its instant (the order the
 /// worker used to answer the questions).
 pub(super) fn scene(setup: &Shared) -> Result<(Scenario, Timeline), String> {
-    let mut inputs = setup.inputs.clone();
+    let mut inputs = setup.run.inputs.clone();
     inputs.sort_by_key(|(at, _)| *at);
     let costed = workqueue_lessons::Setup {
-        scenario: setup.scenario.clone(),
+        scenario: setup.run.scenario.clone(),
         inputs: inputs.clone(),
-        run_to: setup.at,
+        run_to: setup.run.run_to,
     };
     // The set-up's inputs on the tape: those up to its instant applied, the
     // later ones left for the scene to play (a step opens at its set-up's
     // instant, never at its last input's).
-    let mut t =
-        Timeline::replayed(setup.scenario.clone(), inputs, setup.at).map_err(|e| e.to_string())?;
+    let mut t = Timeline::replayed(setup.run.scenario.clone(), inputs, setup.run.run_to)
+        .map_err(|e| e.to_string())?;
     if workqueue_lessons::cost::scene(&costed) <= SCENE_AT_ONCE {
         while t.pending().is_some() {
             t.catch_up();
@@ -32,5 +32,5 @@ pub(super) fn scene(setup: &Shared) -> Result<(Scenario, Timeline), String> {
     }
     // (A larger scene: one frame's budget now, the rest as the frames go;
     // see Tick.)
-    Ok((setup.scenario.clone(), t))
+    Ok((setup.run.scenario.clone(), t))
 }

@@ -526,7 +526,7 @@ fn every_step_opens_at_its_set_up_instant_however_it_is_reached() {
         {
             assert_eq!(
                 p.now(),
-                setup.at,
+                setup.run.run_to,
                 "{id} step {}: the link opens at its run_to",
                 step + 1
             );

@@ -3,7 +3,7 @@
 //! flags of its XR circuit breaker.
 
 use super::*;
-use workqueue_core::BreakerFlags;
+use workqueue_core::{BreakerAmount, BreakerFlags};
 
 /// The profiles in the order the form offers them, with their words.
 pub const PROFILES: [CrossplaneProfile; 3] = [
@@ -52,7 +52,11 @@ impl Settings {
 
     /// `--max-reconcile-rate r` under the chosen profile; the breaker's
     /// flags are written only where they differ from the defaults.
-    pub(super) fn crossplane(&self, r: u32, errors: &mut FieldErrors) -> CrossplaneConfig {
+    pub(super) fn crossplane(
+        &self,
+        r: ReconcileRate,
+        errors: &mut FieldErrors,
+    ) -> CrossplaneConfig {
         let breaker = (self.profile == CrossplaneProfile::Core)
             .then(|| BreakerFlags {
                 burst: self.tokens(Field::BreakerBurst, errors),
@@ -68,12 +72,15 @@ impl Settings {
     }
 
     /// A number of tokens (or tokens per second): finite, 0 or more.
-    fn tokens(&self, f: Field, errors: &mut FieldErrors) -> f64 {
+    fn tokens(&self, f: Field, errors: &mut FieldErrors) -> BreakerAmount {
         match self.get(f).trim().parse::<f64>() {
-            Ok(v) if v.is_finite() && v >= 0.0 => v,
+            Ok(v) if v.is_finite() && v >= 0.0 => BreakerAmount::new(v).unwrap_or_else(|e| {
+                errors.push((f, e.to_string()));
+                BreakerAmount::lit(0.0)
+            }),
             _ => {
                 errors.push((f, format!("{:?} is not a number of 0 or more", self.get(f))));
-                0.0
+                BreakerAmount::lit(0.0)
             }
         }
     }

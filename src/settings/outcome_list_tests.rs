@@ -1,3 +1,4 @@
+use super::outcome_list::parse_outcomes;
 use super::*;
 use workqueue_core::SECOND;
 

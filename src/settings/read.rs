@@ -30,7 +30,7 @@ impl Settings {
                 }
                 LimiterConfig::Bucket { qps, burst } => {
                     out.preset = Preset::BucketOnly;
-                    bucket(&mut out, *qps, *burst);
+                    bucket(&mut out, qps.get(), burst.get());
                 }
                 LimiterConfig::FastSlow {
                     fast_ns,
@@ -49,7 +49,9 @@ impl Settings {
                             LimiterConfig::Exponential { base_ns, max_ns } => {
                                 exp(&mut out, *base_ns, *max_ns)
                             }
-                            LimiterConfig::Bucket { qps, burst } => bucket(&mut out, *qps, *burst),
+                            LimiterConfig::Bucket { qps, burst } => {
+                                bucket(&mut out, qps.get(), burst.get())
+                            }
                             _ => {}
                         }
                     }
@@ -67,7 +69,7 @@ impl Settings {
                                     exp(&mut out, *base_ns, *max_ns)
                                 }
                                 LimiterConfig::Bucket { qps, burst } => {
-                                    bucket(&mut out, *qps, *burst)
+                                    bucket(&mut out, qps.get(), burst.get())
                                 }
                                 _ => {}
                             }

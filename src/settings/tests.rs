@@ -1,5 +1,6 @@
 use super::*;
 use workqueue_core::Instant;
+use workqueue_core::{BreakerAmount, Burst, Qps, ReconcileRate, Workers};
 use workqueue_core::{MILLISECOND, SECOND};
 
 /// A script the form has no choice for (an import's outage) is shown
@@ -35,7 +36,7 @@ fn a_script_the_form_cannot_spell_is_shown_as_loaded_and_kept() {
         more.set(Field::Workers, "8".into());
         let edited = more.edit(&form, &s).unwrap();
         assert_eq!(edited.first().default_script, script, "Apply keeps it");
-        assert_eq!(edited.first().controller.workers, 8);
+        assert_eq!(edited.first().controller.workers, Workers::lit(8));
     }
     let mut s = Scenario::new("outage");
     s.controllers[0].default_script = Script::Outage {
@@ -152,7 +153,9 @@ fn settings_round_trip_through_a_scenario() {
 fn a_crossplane_run_keeps_the_queue_it_is_on() {
     for queue in [QueueKind::ClientGo, QueueKind::Priority] {
         let mut s = Settings::default().to_scenario().unwrap();
-        s.crossplane = Some(workqueue_core::CrossplaneConfig::note_2021(10));
+        s.crossplane = Some(workqueue_core::CrossplaneConfig::note_2021(
+            ReconcileRate::lit(10),
+        ));
         s.controllers[0].queue = queue;
         let read = Settings::from_scenario(&s);
         assert_eq!((read.preset, read.queue), (Preset::Crossplane, queue));
@@ -181,8 +184,8 @@ fn the_form_chooses_the_crossplane_and_core_s_breaker() {
     assert_eq!(
         cp.breaker,
         Some(BreakerFlags {
-            burst: 40.0,
-            refill_per_second: 1.0,
+            burst: BreakerAmount::lit(40.0),
+            refill_per_second: BreakerAmount::lit(1.0),
             cooldown: 90 * SECOND
         })
     );
@@ -237,8 +240,8 @@ fn a_programs_own_max_of_is_named_by_its_figures_not_default() {
                 max_ns: 60 * SECOND,
             },
             LimiterConfig::Bucket {
-                qps: 15.0,
-                burst: 150,
+                qps: Qps::lit(15.0),
+                burst: Burst::lit(150),
             },
         ],
     });
@@ -262,8 +265,8 @@ fn a_programs_own_max_of_is_named_by_its_figures_not_default() {
                     max_ns: 1000 * SECOND,
                 },
                 LimiterConfig::Bucket {
-                    qps: 10.0,
-                    burst: 100,
+                    qps: Qps::lit(10.0),
+                    burst: Burst::lit(100),
                 },
             ],
         }),

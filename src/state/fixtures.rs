@@ -1,6 +1,7 @@
 //! The runs the page's tests start from.
 
 use workqueue_core::Input;
+use workqueue_core::KeyCount;
 
 use super::{Action, Playground};
 use crate::settings::{Field, Preset, ScriptChoice, Settings};
@@ -34,7 +35,7 @@ pub(crate) fn crowd(p: Playground, count: u64) -> Playground {
         p,
         Action::Input(Input::AddMany {
             prefix: "ns/p-".into(),
-            count,
+            count: KeyCount::new(count).unwrap(),
         }),
     )
 }

@@ -2,6 +2,7 @@ use super::*;
 use crate::notice::NoticeKind;
 use crate::share;
 use workqueue_core::Instant;
+use workqueue_core::{EventRate, KeyCount};
 use workqueue_core::{Outcome, MILLISECOND};
 
 use super::fixtures::{crowd, failing, reduce};
@@ -124,17 +125,17 @@ fn a_manager_link_keeps_its_inputs_and_its_lesson() {
         p,
         Action::Input(Input::WatchEvents {
             key: "ns/extra".into(),
-            per_second: 20.0,
+            per_second: EventRate::lit(20.0),
             duration_ns: workqueue_core::SECOND,
         }),
     );
     p = reduce(p, Action::Seek(Instant::T0 + 5 * workqueue_core::SECOND));
     let shared = p.shared();
-    assert_eq!(shared.inputs.len(), 2, "{:?}", shared.inputs);
+    assert_eq!(shared.run.inputs.len(), 2, "{:?}", shared.run.inputs);
     let q = Playground::from_url("", &format!("#{}", share::encode(&shared)));
     assert_eq!(q.notice, None);
     assert!(q.is_manager());
-    assert_eq!(q.shared().inputs, shared.inputs);
+    assert_eq!(q.shared().run.inputs, shared.run.inputs);
     assert_eq!(q.now(), p.now());
     assert_eq!(q.engine().digest(), p.engine().digest());
     let (ql, pl) = (q.lesson.as_ref().unwrap(), p.lesson.as_ref().unwrap());
@@ -253,11 +254,16 @@ fn the_checkpoint_ring_stays_bounded_and_spread_and_seeks_exactly() {
 
 #[test]
 fn a_scenario_too_big_for_the_page_is_refused_by_name() {
-    let s = Scenario::failing_keys(workqueue_core::LimiterConfig::DefaultController, 300_000);
+    let s = Scenario::failing_keys(
+        workqueue_core::LimiterConfig::DefaultController,
+        KeyCount::lit(300_000),
+    );
     let shared = Shared {
-        scenario: s,
-        inputs: Vec::new(),
-        at: Instant::T0,
+        run: workqueue_core::Run {
+            scenario: s,
+            inputs: Vec::new(),
+            run_to: Instant::T0,
+        },
         lesson: None,
         selected: None,
     };

@@ -1,17 +1,21 @@
 use super::*;
 use workqueue_core::{BucketSpec, ControllerSpec, Source};
+use workqueue_core::{Burst, KeyCount, Qps};
 use workqueue_core::{LimiterConfig, Outcome, Script, MILLISECOND};
 
 fn failing(count: u64) -> Scenario {
-    Scenario::failing_keys(LimiterConfig::DefaultController, count)
+    Scenario::failing_keys(
+        LimiterConfig::DefaultController,
+        KeyCount::new(count).unwrap(),
+    )
 }
 
 /// Two controllers passed one bucket, each with a storm of failing keys.
 fn two_controllers(keys: u64) -> Scenario {
     let mut s = Scenario::of("two", Vec::new());
     s.shared_bucket = Some(BucketSpec {
-        qps: 10.0,
-        burst: 100,
+        qps: Qps::lit(10.0),
+        burst: Burst::lit(100),
     });
     for name in ["a", "b"] {
         let mut c = ControllerSpec::new(name);
@@ -21,7 +25,7 @@ fn two_controllers(keys: u64) -> Scenario {
         };
         c.sources.push(Source::AddMany {
             prefix: format!("{name}-"),
-            count: keys,
+            count: KeyCount::new(keys).unwrap(),
             at_ns: Duration::ZERO,
             script: None,
         });
@@ -96,7 +100,7 @@ fn stepping_forward_after_a_rewind_reaches_where_the_run_had_been() {
     let mut c = ControllerSpec::new("c");
     c.sources.push(Source::AddMany {
         prefix: "k-".into(),
-        count: 1,
+        count: KeyCount::lit(1),
         at_ns: Duration::ZERO,
         script: None,
     });

@@ -26,6 +26,7 @@
 //! measures.
 
 use std::hint::black_box;
+use workqueue_core::{EventRate, KeyCount, Workers};
 
 use workqueue_core::{
     Duration, Got, Instant, LimiterConfig, QueueOptions, Scenario, Simulation, Workqueue,
@@ -136,7 +137,7 @@ pub fn storm_of(keys: u64) -> u64 {
         base_ns: 5 * MILLISECOND,
         max_ns: 1000 * SECOND,
     };
-    let mut s = Scenario::failing_keys(per_item, keys);
+    let mut s = Scenario::failing_keys(per_item, KeyCount::new(keys).unwrap());
     s.duration_ns = 60 * SECOND;
     let mut sim = Simulation::new(&s).expect("valid scenario");
     sim.set_log_capacity(0);
@@ -148,10 +149,13 @@ pub fn storm_of(keys: u64) -> u64 {
 /// 64 workers): the scale the core takes natively. Returns the reconciles.
 pub fn one_pass_of(keys: u64) -> u64 {
     let mut s = Scenario::new("one pass");
-    s.controllers[0].controller.workers = 64;
+    s.controllers[0].controller.workers = Workers::lit(64);
     s.controllers[0]
         .sources
-        .push(workqueue_core::Source::add_many("ns/pod-", keys));
+        .push(workqueue_core::Source::add_many(
+            "ns/pod-",
+            KeyCount::new(keys).unwrap(),
+        ));
     s.duration_ns = SECOND;
     let mut sim = Simulation::new(&s).expect("valid scenario");
     sim.set_log_capacity(0);
@@ -164,7 +168,7 @@ pub fn one_pass_of(keys: u64) -> u64 {
 /// `workers` workers, all but one idle: a step's cost must not grow with them.
 pub fn idle_workers(workers: u32) -> u64 {
     let mut s = Scenario::new("idle workers");
-    s.controllers[0].controller.workers = workers;
+    s.controllers[0].controller.workers = Workers::new(workers).unwrap();
     s.controllers[0].controller.reconcile_ns = MILLISECOND;
     s.controllers[0].default_script = workqueue_core::Script::Always {
         outcome: workqueue_core::Outcome::Success,
@@ -173,7 +177,7 @@ pub fn idle_workers(workers: u32) -> u64 {
         .sources
         .push(workqueue_core::Source::WatchEvents {
             key: "ns/hot".into(),
-            per_second: 1000.0,
+            per_second: EventRate::lit(1000.0),
             start_ns: Duration::ZERO,
             duration_ns: 60 * SECOND,
         });

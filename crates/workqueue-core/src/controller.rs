@@ -3,6 +3,7 @@
 //! scripts that stand in for a user's `Reconcile`, and Crossplane's global
 //! rate-limiting middleware (`crossplane-runtime/pkg/ratelimiter`).
 
+use crate::ranges::{BreakerAmount, Failures, ReconcileRate};
 use serde::{Deserialize, Serialize};
 
 use crate::buckets::{BucketId, BucketStore};
@@ -242,7 +243,7 @@ pub enum Script {
     /// `failures` errors, then success for ever.
     FailThenSucceed {
         /// Errors before the first success.
-        failures: u32,
+        failures: Failures,
     },
 
     /// The listed outcomes in order, then `then` for ever.
@@ -302,7 +303,7 @@ impl Script {
     pub fn outcome(&self, attempt: u64, now: Instant, rng: &mut Rng) -> Option<Outcome> {
         match self {
             Script::Always { outcome } => Some(*outcome),
-            Script::FailThenSucceed { failures } => Some(if attempt < *failures as u64 {
+            Script::FailThenSucceed { failures } => Some(if attempt < failures.get() as u64 {
                 Outcome::Error
             } else {
                 Outcome::Success
@@ -386,7 +387,7 @@ pub struct CrossplaneConfig {
     /// Crossplane's `--max-reconcile-rate`: reconciles per second (in
     /// `core`, the alias of `--max-concurrent-reconciles`: workers per
     /// controller).
-    pub max_reconcile_rate: u32,
+    pub max_reconcile_rate: ReconcileRate,
     /// Which Crossplane: the 2021 design (the default), a provider on
     /// today's crossplane-runtime, or Crossplane core since v2.1.
     #[serde(default, skip_serializing_if = "CrossplaneProfile::is_note_2021")]
@@ -403,9 +404,9 @@ pub struct CrossplaneConfig {
 #[serde(deny_unknown_fields)]
 pub struct BreakerFlags {
     /// `--circuit-breaker-burst`: tokens a new XR starts with (100).
-    pub burst: f64,
+    pub burst: BreakerAmount,
     /// `--circuit-breaker-refill-rate`: tokens per second (1).
-    pub refill_per_second: f64,
+    pub refill_per_second: BreakerAmount,
     /// `--circuit-breaker-cooldown`: how long the circuit stays open (5m).
     pub cooldown: Duration,
 }
@@ -413,8 +414,10 @@ pub struct BreakerFlags {
 impl BreakerFlags {
     /// v2.1.1's defaults.
     pub const DEFAULT: BreakerFlags = BreakerFlags {
-        burst: crate::circuit::BreakerConfig::crossplane().burst,
-        refill_per_second: crate::circuit::BreakerConfig::crossplane().refill_per_second,
+        burst: BreakerAmount::lit(crate::circuit::BreakerConfig::crossplane().burst),
+        refill_per_second: BreakerAmount::lit(
+            crate::circuit::BreakerConfig::crossplane().refill_per_second,
+        ),
         cooldown: crate::circuit::BreakerConfig::crossplane().cooldown,
     };
 
@@ -422,8 +425,8 @@ impl BreakerFlags {
     /// hard-coded upstream).
     pub fn config(self) -> crate::circuit::BreakerConfig {
         crate::circuit::BreakerConfig {
-            burst: self.burst,
-            refill_per_second: self.refill_per_second,
+            burst: self.burst.get(),
+            refill_per_second: self.refill_per_second.get(),
             cooldown: self.cooldown,
             ..crate::circuit::BreakerConfig::crossplane()
         }
@@ -504,7 +507,7 @@ impl CrossplaneConfig {
     }
 
     /// R in the 2021 design.
-    pub const fn note_2021(max_reconcile_rate: u32) -> CrossplaneConfig {
+    pub const fn note_2021(max_reconcile_rate: ReconcileRate) -> CrossplaneConfig {
         CrossplaneConfig {
             max_reconcile_rate,
             profile: CrossplaneProfile::Note2021,
@@ -518,10 +521,9 @@ impl CrossplaneConfig {
     }
 
     pub fn derived(&self) -> CrossplaneDerived {
-        let r = self.max_reconcile_rate;
+        // At most the worker limit (its type's range): every product fits.
+        let r = self.max_reconcile_rate.get();
         let core = self.profile == CrossplaneProfile::Core;
-        // Saturating: asked before validation (a manager hands R down), an
-        // absurd R must give a value the validation gate then refuses.
         CrossplaneDerived {
             rest_qps: 5.0 * r as f64,
             rest_burst: r.saturating_mul(10),

@@ -78,6 +78,7 @@ fn path_error(e: serde_path_to_error::Error<serde_json::Error>) -> ScenarioError
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ranges::EventRate;
     use crate::scenario::ItemSpec;
     use crate::time::Duration;
 
@@ -193,7 +194,7 @@ mod tests {
             read,
             Source::WatchEvents {
                 key: "k".into(),
-                per_second: 2.5,
+                per_second: EventRate::lit(2.5),
                 start_ns: Duration::ZERO,
                 duration_ns: Duration::from_nanos(3_000_000_000)
             }
@@ -203,22 +204,10 @@ mod tests {
 
 /// Reading a scenario file.
 impl crate::scenario::Scenario {
-    /// Parses and validates a scenario document. The version is read first,
-    /// so that a document from another version is refused for that, not for
-    /// a field it names differently; a version 1 document is upgraded.
+    /// Parses (either version, in one pass: see `scenario/doc.rs`) and
+    /// validates a scenario document.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        let version = crate::scenario::doc::written_version(text).map_err(|e| {
-            if e.is_data() {
-                ScenarioError {
-                    line: Some(e.line()),
-                    ..bad("version", format!("not a version number: {}", message(&e)))
-                }
-            } else {
-                not_json(&e)
-            }
-        })?;
-        crate::scenario::doc::check_version(version)?;
-        let s = from_str::<crate::scenario::doc::ScenarioDoc>(text)?.into_scenario()?;
+        let s = from_str::<Scenario>(text)?;
         s.validate()?;
         Ok(s)
     }

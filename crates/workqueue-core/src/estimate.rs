@@ -51,7 +51,7 @@ fn outcome_tail(o: &Outcome) -> Tail {
 fn script_shape(s: &Script) -> (f64, Tail) {
     match s {
         Script::Always { outcome } => (0.0, outcome_tail(outcome)),
-        Script::FailThenSucceed { failures } => (*failures as f64, Tail::Ends),
+        Script::FailThenSucceed { failures } => (failures.get() as f64, Tail::Ends),
         Script::Sequence { outcomes, then } => (outcomes.len() as f64, outcome_tail(then)),
         Script::Random {
             error_probability: p,
@@ -105,7 +105,7 @@ fn limiter_returns(l: &LimiterConfig, run: f64) -> (f64, f64) {
         } => (*max_fast_attempts as f64 + over(*slow_ns), f64::INFINITY),
         LimiterConfig::Bucket { qps, burst } => (
             f64::INFINITY,
-            *burst as f64 + qps * run / SECOND.as_nanos() as f64,
+            burst.get() as f64 + qps.get() * run / SECOND.as_nanos() as f64,
         ),
         LimiterConfig::MaxOf { limiters } => limiters
             .iter()
@@ -165,10 +165,10 @@ fn controller(s: &Scenario, c: &ControllerSpec) -> f64 {
             Source::AddMany {
                 count, script: sc, ..
             } => {
-                keys += *count as f64;
+                keys += count.get() as f64;
                 match sc {
-                    Some(sc) => work += reconciles(*count as f64, sc, &limiter, run),
-                    None => plain += *count as f64,
+                    Some(sc) => work += reconciles(count.get() as f64, sc, &limiter, run),
+                    None => plain += count.get() as f64,
                 }
             }
             Source::WatchEvents {
@@ -180,7 +180,7 @@ fn controller(s: &Scenario, c: &ControllerSpec) -> f64 {
                 keys += 1.0;
                 let span = (duration_ns.as_nanos() as f64)
                     .min((run - start_ns.as_nanos() as f64).max(0.0));
-                events += per_second * span / SECOND.as_nanos() as f64;
+                events += per_second.get() * span / SECOND.as_nanos() as f64;
             }
             Source::Resync { period_ns } => {
                 periods += run / (*period_ns).max(Duration::NANOSECOND).as_nanos() as f64
@@ -195,12 +195,12 @@ fn controller(s: &Scenario, c: &ControllerSpec) -> f64 {
     // Workers that take time bound how many reconciles fit in the run.
     let reconcile_ns = c.controller.reconcile_ns;
     if reconcile_ns > Duration::ZERO {
-        let fit = keys + c.controller.workers as f64 * run / reconcile_ns.as_nanos() as f64;
+        let fit = keys + c.controller.workers.get() as f64 * run / reconcile_ns.as_nanos() as f64;
         work = work.min(fit);
     }
     // A reconcile is a hand-out and an end (two units) plus its requests.
-    let writes: u64 = c.writes.values().map(|n| *n as u64).sum();
-    let per_reconcile = 2.0 + c.requests_per_reconcile as f64 + writes as f64;
+    let writes: u64 = c.writes.values().map(|n| u64::from(n.get())).sum();
+    let per_reconcile = 2.0 + c.requests_per_reconcile.get() as f64 + writes as f64;
 
     keys + adds + work * per_reconcile
 }

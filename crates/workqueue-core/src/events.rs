@@ -7,6 +7,7 @@ use crate::circuit::Transition;
 use crate::controller::{Decision, Gate, Outcome, Script};
 use crate::item::ItemId;
 use crate::queue_calls::{AddEffect, QueueEvent};
+use crate::ranges::{EventRate, KeyCount};
 use crate::scenario::ScenarioError;
 use crate::tagged::internally_tagged;
 use crate::time::{Duration, Instant};
@@ -131,13 +132,13 @@ pub enum Input {
         /// Keys are this prefix and 0, 1, 2 ….
         prefix: String,
         /// How many keys.
-        count: u64,
+        count: KeyCount,
     },
     WatchEvents {
         /// The key, as `namespace/name`.
         key: String,
         /// Events per second.
-        per_second: f64,
+        per_second: EventRate,
         /// How long events keep coming.
         duration_ns: Duration,
     },

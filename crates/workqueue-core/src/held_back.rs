@@ -196,7 +196,7 @@ impl HeldBack {
 /// The token bucket in a limiter (alone, or in a max-of).
 fn bucket_of(l: &LimiterConfig) -> Option<(f64, i64)> {
     match l {
-        LimiterConfig::Bucket { qps, burst } => Some((*qps, *burst)),
+        LimiterConfig::Bucket { qps, burst } => Some((qps.get(), burst.get())),
         LimiterConfig::MaxOf { limiters } => limiters.iter().find_map(bucket_of),
         LimiterConfig::WithMaxWait { limiter, .. } => bucket_of(limiter),
         LimiterConfig::DefaultController => Some((10.0, 100)),

@@ -93,15 +93,17 @@ pub use metrics::{Histogram, QueueMetrics};
 pub use priority::{PriorityQueue, LOW_PRIORITY};
 pub use queue::{ControllerQueue, QueueKind};
 pub use queue_calls::{AddEffect, AddOpts, AddWithOptsCall, AfterEffect, PqGot, QueueEvent};
-pub use ranges::{OutOfRange, Probability};
+pub use ranges::{
+    brief, BreakerAmount, Burst, ClientQps, EventRate, Failures, KeyCount, OutOfRange, Probability,
+    Qps, ReconcileRate, Requests, Workers,
+};
 pub use rate::TokenBucket;
 pub use records::DETAILED_KEYS;
 pub use rng::Rng;
-pub use run_file::{run_schema, scenario_schema, Run, RunDoc};
-pub use scenario::doc::ScenarioDoc;
+pub use run_file::{run_schema, scenario_schema, Run, TimedInput};
 pub use scenario::{
-    BucketSpec, ClientLimit, ClientScope, ControllerConfig, ControllerSpec, ItemSpec, Scenario,
-    ScenarioError, Source, SCENARIO_VERSION,
+    BucketSpec, ClientLimit, ClientRate, ClientScope, ControllerConfig, ControllerSpec, ItemSpec,
+    Scenario, ScenarioError, Source, SCENARIO_VERSION,
 };
 pub use series::Sample;
 pub use shared::{ClientPlan, Draw};

@@ -5,6 +5,7 @@
 //! "Not yet" is a value: `when` returns the delay. The bucket reads the
 //! caller's virtual instant instead of the wall clock.
 
+use crate::ranges::{Burst, Qps};
 use serde::{Deserialize, Serialize};
 
 use crate::buckets::{BucketId, BucketStore};
@@ -40,9 +41,9 @@ pub enum LimiterConfig {
     /// `BucketRateLimiter{rate.NewLimiter(qps, burst)}`.
     Bucket {
         /// Tokens per second.
-        qps: f64,
+        qps: Qps,
         /// The bucket's size: tokens that may go at once.
-        burst: i64,
+        burst: Burst,
     },
     /// `NewTypedMaxOfRateLimiter(limiters...)`.
     MaxOf {
@@ -72,8 +73,8 @@ impl LimiterConfig {
                     max_ns: 1000 * SECOND,
                 },
                 LimiterConfig::Bucket {
-                    qps: 10.0,
-                    burst: 100,
+                    qps: Qps::lit(10.0),
+                    burst: Burst::lit(100),
                 },
             ],
         }
@@ -99,7 +100,7 @@ impl LimiterConfig {
                 max_fast_attempts,
             } => Limiter::FastSlow(FastSlow::new(*fast_ns, *slow_ns, *max_fast_attempts)),
             LimiterConfig::Bucket { qps, burst } => {
-                Limiter::Bucket(buckets.add(TokenBucket::new(*qps, *burst)))
+                Limiter::Bucket(buckets.add(TokenBucket::new(qps.get(), burst.get())))
             }
             LimiterConfig::MaxOf { limiters } => {
                 Limiter::MaxOf(limiters.iter().map(|l| l.build(buckets)).collect())

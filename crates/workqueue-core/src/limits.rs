@@ -33,3 +33,5 @@ pub const MAX_REQUESTS_PER_RECONCILE: u32 = 1_000;
 pub const MAX_WRITE_KINDS: usize = 32;
 /// A Kubernetes kind's name is a DNS label: at most 63 characters.
 pub const MAX_KIND_LEN: usize = 63;
+/// Largest burst or refill of Crossplane core's circuit breaker.
+pub const MAX_BREAKER_AMOUNT: f64 = 1e9;

@@ -9,33 +9,32 @@
 //!  "run_to": "7s"}
 //! ```
 
+use serde::de::value::MapAccessDeserializer;
+use serde::de::{self, DeserializeSeed, IntoDeserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
 use crate::events::Input;
 use crate::manager::Manager;
-use crate::scenario::doc::ScenarioDoc;
 use crate::scenario::{ItemSpec, Scenario, ScenarioError, Source};
 use crate::time::{format_go_duration, Instant};
 use crate::validate::{self, MAX_RUN};
 
 /// A scenario, the inputs made while it ran, and the instant it reached.
-// `S` is the scenario as read (`ScenarioDoc`, any version) or as written
-// (`Scenario`).
+// The run file as written and read; once `checked`, replaying `inputs` (to
+// the first controller, at their instants) to `run_to` reproduces it exactly.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RunOf<S> {
+pub struct Run {
     /// The scenario the run started from.
-    pub scenario: S,
+    pub scenario: Scenario,
     /// What was done to the run, in order, each at its instant.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub inputs: Vec<TimedInput>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "timed")]
+    #[schemars(with = "Vec<TimedInput>")]
+    pub inputs: Vec<(Instant, Input)>,
     /// The instant the run reached.
     #[serde(default)]
     pub run_to: Instant,
 }
-
-/// A run file as read.
-pub type RunDoc = RunOf<ScenarioDoc>;
 
 /// An input at an instant of the run: `{"at": "5s", "do": {...}}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -49,13 +48,26 @@ pub struct TimedInput {
     pub input: Input,
 }
 
-/// A checked run: replaying `inputs` (to the first controller, at their
-/// instants) to `run_to` reproduces it exactly.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Run {
-    pub scenario: Scenario,
-    pub inputs: Vec<(Instant, Input)>,
-    pub run_to: Instant,
+/// A run's inputs as the file writes them, each a [`TimedInput`].
+mod timed {
+    use super::*;
+
+    pub(super) fn serialize<S: serde::Serializer>(
+        inputs: &[(Instant, Input)],
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        s.collect_seq(inputs.iter().map(|(at, input)| TimedInput {
+            at: *at,
+            input: input.clone(),
+        }))
+    }
+
+    pub(super) fn deserialize<'de, D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> Result<Vec<(Instant, Input)>, D::Error> {
+        let read = Vec::<TimedInput>::deserialize(d)?;
+        Ok(read.into_iter().map(|t| (t.at, t.input)).collect())
+    }
 }
 
 fn out_of_range(field: String, t: Instant) -> ScenarioError {
@@ -70,65 +82,124 @@ fn out_of_range(field: String, t: Instant) -> ScenarioError {
     }
 }
 
-impl RunDoc {
-    /// The run, every field checked; a refusal names its field from the
-    /// run's top (`scenario.controllers[0].limiter`, `inputs[2].at`).
-    pub fn into_run(self) -> Result<Run, ScenarioError> {
-        let scenario = self
-            .scenario
-            .into_scenario()
-            .and_then(|s| s.validate().map(|_| s))
-            .map_err(|e| ScenarioError {
-                field: format!("scenario.{}", e.field),
-                ..e
-            })?;
-        let mut inputs = Vec::with_capacity(self.inputs.len());
-        for (i, t) in self.inputs.into_iter().enumerate() {
-            if !(Instant::T0..=Instant::T0 + MAX_RUN).contains(&t.at) {
-                return Err(out_of_range(format!("inputs[{i}].at"), t.at));
+impl Run {
+    /// The run, every field checked, its inputs in time order (written in
+    /// any order, applied in time order; two at one instant keep theirs); a
+    /// refusal names its field from the run's top
+    /// (`scenario.controllers[0].limiter`, `inputs[2].at`).
+    pub fn checked(mut self) -> Result<Run, ScenarioError> {
+        self.scenario.validate().map_err(|e| ScenarioError {
+            field: format!("scenario.{}", e.field),
+            ..e
+        })?;
+        for (i, (at, input)) in self.inputs.iter().enumerate() {
+            if !(Instant::T0..=Instant::T0 + MAX_RUN).contains(at) {
+                return Err(out_of_range(format!("inputs[{i}].at"), *at));
             }
-            validate::input(&t.input).map_err(|e| ScenarioError {
+            validate::input(input).map_err(|e| ScenarioError {
                 field: format!("inputs[{i}].do.{}", e.field),
                 ..e
             })?;
-            inputs.push((t.at, t.input));
         }
-        // Written in any order, applied in time order (stable: two inputs
-        // at one instant keep theirs).
-        inputs.sort_by_key(|(at, _)| *at);
-        validate::tape(&inputs)?;
+        self.inputs.sort_by_key(|(at, _)| *at);
+        validate::tape(&self.inputs)?;
         if !(Instant::T0..=Instant::T0 + MAX_RUN).contains(&self.run_to) {
             return Err(out_of_range("run_to".into(), self.run_to));
         }
-        Ok(Run {
-            scenario,
-            inputs,
-            run_to: self.run_to,
+        Ok(self)
+    }
+}
+
+/// A run file or a bare scenario file, read in one pass: its first field
+/// says which (a run's fields and a scenario's share no name).
+struct RunOrScenario;
+
+/// What [`RunOrScenario`] read: a run, or a bare scenario made a run.
+struct Either {
+    run: Run,
+    bare: bool,
+}
+
+impl<'de> Visitor<'de> for RunOrScenario {
+    type Value = Either;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a run (scenario, inputs, run_to) or a scenario")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Either, A::Error> {
+        let first: Option<String> = map.next_key()?;
+        let bare = !matches!(first.as_deref(), Some("scenario" | "inputs" | "run_to"));
+        let rest = MapAccessDeserializer::new(FirstKey { first, map });
+        Ok(match bare {
+            false => Either {
+                run: Run::deserialize(rest)?,
+                bare,
+            },
+            true => Either {
+                run: Run {
+                    scenario: <Scenario as Deserialize>::deserialize(rest)?,
+                    inputs: Vec::new(),
+                    run_to: Instant::T0,
+                },
+                bare,
+            },
         })
+    }
+}
+
+impl<'de> Deserialize<'de> for Either {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Either, D::Error> {
+        d.deserialize_map(RunOrScenario)
+    }
+}
+
+/// An object's fields with its first key, already read, handed on first.
+struct FirstKey<A> {
+    first: Option<String>,
+    map: A,
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for FirstKey<A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        match self.first.take() {
+            Some(key) => {
+                let key: de::value::StringDeserializer<A::Error> = key.into_deserializer();
+                seed.deserialize(key).map(Some)
+            }
+            None => self.map.next_key_seed(seed),
+        }
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+        self.map.next_value_seed(seed)
     }
 }
 
 impl Run {
     /// Reads a run file, naming the field at fault.
     pub fn from_json(text: &str) -> Result<Run, ScenarioError> {
-        crate::document::from_str::<RunDoc>(text)?.into_run()
+        crate::document::from_str::<Run>(text)?.checked()
+    }
+
+    /// Reads a run file or a bare scenario file (a run at 0s with nothing
+    /// done), in one pass, naming the field at fault from the file's top.
+    pub fn from_file(text: &str) -> Result<Run, ScenarioError> {
+        let Either { run, bare } = crate::document::from_str::<Either>(text)?;
+        match bare {
+            true => run.scenario.validate().map(|()| run),
+            false => run.checked(),
+        }
     }
 
     /// The file: pretty JSON, durations as integer nanoseconds (exact).
     pub fn to_json(&self) -> String {
-        let doc = RunOf {
-            scenario: &self.scenario,
-            inputs: self
-                .inputs
-                .iter()
-                .map(|(at, input)| TimedInput {
-                    at: *at,
-                    input: input.clone(),
-                })
-                .collect(),
-            run_to: self.run_to,
-        };
-        serde_json::to_string_pretty(&doc).unwrap_or_default()
+        serde_json::to_string_pretty(self).unwrap_or_default()
     }
 
     /// The run built: the scenario, each input at its instant (to the first
@@ -166,7 +237,7 @@ impl Run {
     pub fn keys_added(inputs: &[(Instant, Input)]) -> u64 {
         inputs.iter().fold(0u64, |n, (_, i)| {
             n.saturating_add(match i {
-                Input::AddMany { count, .. } => *count,
+                Input::AddMany { count, .. } => count.get(),
                 Input::Add { .. } | Input::WatchEvents { .. } => 1,
                 _ => 0,
             })
@@ -220,17 +291,6 @@ impl Run {
         }
         crate::estimate::work(&s)
     }
-
-    /// Whether `text` is a run file rather than a bare scenario: a run has
-    /// a `scenario` at its top, a scenario a `version`.
-    pub fn is_run_file(text: &str) -> bool {
-        #[derive(Deserialize)]
-        struct Top {
-            #[serde(default)]
-            scenario: Option<serde::de::IgnoredAny>,
-        }
-        serde_json::from_str::<Top>(text).is_ok_and(|t| t.scenario.is_some())
-    }
 }
 
 /// The JSON Schema of scenario files (`{"version": 2, "controllers": …}`),
@@ -241,7 +301,7 @@ pub fn scenario_schema() -> serde_json::Value {
 
 /// The JSON Schema of run files (`{"scenario": …, "inputs": …, "run_to": …}`).
 pub fn run_schema() -> serde_json::Value {
-    serde_json::to_value(schema_for::<RunOf<Scenario>>()).unwrap_or_default()
+    serde_json::to_value(schema_for::<Run>()).unwrap_or_default()
 }
 
 /// Schemas of what a file holds: the reading contract, every field's
@@ -256,6 +316,7 @@ fn schema_for<T: schemars::JsonSchema>() -> schemars::Schema {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ranges::KeyCount;
     use crate::{Duration, SECOND};
 
     fn run() -> Run {
@@ -274,7 +335,7 @@ mod tests {
                     Instant::T0 + 2 * SECOND,
                     Input::AddMany {
                         prefix: "ns/obj-".into(),
-                        count: 40,
+                        count: KeyCount::lit(40),
                     },
                 ),
             ],
@@ -285,9 +346,11 @@ mod tests {
     #[test]
     fn a_run_round_trips_exactly() {
         let text = run().to_json();
-        assert!(Run::is_run_file(&text));
-        assert!(!Run::is_run_file(&run().scenario.to_json()));
         assert_eq!(Run::from_json(&text), Ok(run()));
+        assert_eq!(Run::from_file(&text), Ok(run()));
+        // A bare scenario is a run at 0s with nothing done.
+        let bare = Run::from_file(&run().scenario.to_json()).unwrap();
+        assert_eq!((bare.scenario, bare.inputs.len()), (run().scenario, 0));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! and their scripts, event sources, seed and duration. Validation names the
 //! field at fault and says why, before anything reaches the simulation.
 
+use crate::ranges::{Burst, ClientQps, EventRate, KeyCount, Qps, Requests, Workers};
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -20,8 +21,11 @@ pub const SCENARIO_VERSION: u32 = 2;
 /// A manager and its controllers: a single controller is a list of one.
 /// What the manager shares (Crossplane's global bucket, a bucket passed to
 /// several controllers, the API client) sits at the top.
-// Written with serde; read through `ScenarioDoc`, which takes either version.
-#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
+// Serde's derive says every field; `doc.rs` reads either version through it
+// in one pass (the version checked as it comes, version 1's own fields
+// moved into `controllers`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(remote = "Self", deny_unknown_fields)]
 pub struct Scenario {
     /// The format's version: 2 (files of version 1 are read and upgraded).
     pub version: u32,
@@ -53,8 +57,8 @@ pub struct Scenario {
     pub sample_ns: Duration,
 }
 
-fn is_zero(n: &u32) -> bool {
-    *n == 0
+fn is_zero(n: &Requests) -> bool {
+    n.get() == 0
 }
 fn is_false(b: &bool) -> bool {
     !*b
@@ -66,9 +70,9 @@ fn is_false(b: &bool) -> bool {
 #[serde(deny_unknown_fields)]
 pub struct ClientLimit {
     /// Requests per second (`rest.Config.QPS`).
-    pub qps: f64,
+    pub qps: ClientQps,
     /// Requests that may go at once (`rest.Config.Burst`).
-    pub burst: i64,
+    pub burst: Burst,
     /// Per resource kind (controller-runtime's client), or one bucket for
     /// every request (a clientset, or a `Config.RateLimiter` set by hand).
     #[serde(default, skip_serializing_if = "ClientScope::is_per_kind")]
@@ -110,14 +114,33 @@ impl ClientScope {
 
 impl ClientLimit {
     /// controller-runtime up to v0.20: 20 qps, burst 30, per kind.
-    pub const V0_20: ClientLimit = ClientLimit::per_kind(20.0, 30);
+    pub const V0_20: ClientLimit = ClientLimit::per_kind(ClientQps::lit(20.0), Burst::lit(30));
 
     /// `qps` and `burst` for each resource kind's REST client.
-    pub const fn per_kind(qps: f64, burst: i64) -> ClientLimit {
+    pub const fn per_kind(qps: ClientQps, burst: Burst) -> ClientLimit {
         ClientLimit {
             qps,
             burst,
             per: ClientScope::Kind,
+        }
+    }
+}
+
+/// The API client's limit as the run uses it: the scenario's, or
+/// Crossplane's 5R / 10R (with R = 0, a limit no file could set).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClientRate {
+    pub qps: f64,
+    pub burst: i64,
+    pub per: ClientScope,
+}
+
+impl From<ClientLimit> for ClientRate {
+    fn from(c: ClientLimit) -> ClientRate {
+        ClientRate {
+            qps: c.qps.get(),
+            burst: c.burst.get(),
+            per: c.per,
         }
     }
 }
@@ -127,9 +150,9 @@ impl ClientLimit {
 #[serde(deny_unknown_fields)]
 pub struct BucketSpec {
     /// Tokens per second.
-    pub qps: f64,
+    pub qps: Qps,
     /// The bucket's size: tokens that may go at once.
-    pub burst: i64,
+    pub burst: Burst,
 }
 
 /// One controller: its queue, limiter, workers, keys and event sources.
@@ -160,7 +183,7 @@ pub struct ControllerSpec {
     pub sources: Vec<Source>,
     /// API requests each reconcile makes through the manager's client.
     #[serde(default, skip_serializing_if = "is_zero")]
-    pub requests_per_reconcile: u32,
+    pub requests_per_reconcile: Requests,
     /// The resource kind those requests write (its REST client's bucket,
     /// when the client limits per kind). Empty: the controller's name.
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -169,7 +192,7 @@ pub struct ControllerSpec {
     /// it creates, a Deployment it owns. Reads served from the informer's
     /// cache send none and are not counted here.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub writes: BTreeMap<String, u32>,
+    pub writes: BTreeMap<String, Requests>,
     /// A reconcile that returns an error sends none of its requests: it
     /// failed before its writes (an external API down, a dependency not
     /// found). Off: every reconcile sends them, as one that records the
@@ -199,7 +222,7 @@ impl ControllerSpec {
             default_script: Script::default(),
             items: Vec::new(),
             sources: Vec::new(),
-            requests_per_reconcile: 0,
+            requests_per_reconcile: Requests::lit(0),
             kind: String::new(),
             writes: BTreeMap::new(),
             errors_write_nothing: false,
@@ -231,7 +254,7 @@ fn default_add_at() -> Option<Instant> {
 pub struct ControllerConfig {
     /// `MaxConcurrentReconciles`.
     #[serde(default = "one")]
-    pub workers: u32,
+    pub workers: Workers,
     /// How long one reconcile takes, unless an item says otherwise.
     #[serde(default)]
     pub reconcile_ns: Duration,
@@ -252,14 +275,14 @@ pub struct ControllerConfig {
     pub reconcile_jitter_ns: Option<Duration>,
 }
 
-fn one() -> u32 {
-    1
+fn one() -> Workers {
+    Workers::lit(1)
 }
 
 impl Default for ControllerConfig {
     fn default() -> Self {
         ControllerConfig {
-            workers: 1,
+            workers: Workers::lit(1),
             reconcile_ns: Duration::ZERO,
             give_up_after: None,
             reconcile_timeout_ns: None,
@@ -314,7 +337,7 @@ pub enum Source {
         /// The key the events are for.
         key: String,
         /// Events per second.
-        per_second: f64,
+        per_second: EventRate,
         /// When the first event comes.
         #[serde(default)]
         start_ns: Duration,
@@ -326,7 +349,7 @@ pub enum Source {
         /// Keys are this prefix and 0, 1, 2 ….
         prefix: String,
         /// How many keys.
-        count: u64,
+        count: KeyCount,
         /// When they are added.
         #[serde(default)]
         at_ns: Duration,
@@ -346,7 +369,7 @@ internally_tagged!(Source, "type");
 impl Source {
     /// `count` keys `prefix0`, `prefix1`, ... added at t=0, with the
     /// controller's script.
-    pub fn add_many(prefix: &str, count: u64) -> Source {
+    pub fn add_many(prefix: &str, count: KeyCount) -> Source {
         Source::AddMany {
             prefix: prefix.to_string(),
             count,
@@ -377,6 +400,14 @@ pub(crate) fn bad(field: impl Into<String>, reason: impl Into<String>) -> Scenar
     }
 }
 
+impl crate::ranges::OutOfRange {
+    /// This refusal, of `field` (a number made from a form or a program,
+    /// named as a file would name it).
+    pub fn at(self, field: impl Into<String>) -> ScenarioError {
+        bad(field, self.to_string())
+    }
+}
+
 pub(crate) mod doc;
 
 impl Scenario {
@@ -402,7 +433,7 @@ impl Scenario {
 
     /// The seeds' storm: `count` keys `ns/pod-0`, `ns/pod-1`, ... added at
     /// t=0, every reconcile an error, reconciles instant.
-    pub fn failing_keys(limiter: LimiterConfig, count: u64) -> Scenario {
+    pub fn failing_keys(limiter: LimiterConfig, count: KeyCount) -> Scenario {
         let mut s = Scenario::new("failing keys");
         let c = s.first_mut();
         c.limiter = Some(limiter);
@@ -455,11 +486,14 @@ impl Scenario {
     /// The API client's limit: the scenario's, else Crossplane's 5R / 10R
     /// (not in core since v2.1, whose config leaves QPS at -1), else none
     /// (off, as in controller-runtime v0.21 and later).
-    pub fn client_limit(&self) -> Option<ClientLimit> {
-        self.client.or_else(|| {
+    pub fn client_limit(&self) -> Option<ClientRate> {
+        self.client.map(ClientRate::from).or_else(|| {
             let d = self.crossplane.as_ref()?.derived();
-            d.client_limit
-                .then(|| ClientLimit::per_kind(d.rest_qps, d.rest_burst as i64))
+            d.client_limit.then_some(ClientRate {
+                qps: d.rest_qps,
+                burst: d.rest_burst as i64,
+                per: ClientScope::Kind,
+            })
         })
     }
 
@@ -505,11 +539,12 @@ impl Scenario {
         let Some(c) = self.controllers.get(i) else {
             return Vec::new();
         };
-        let mut out: Vec<(String, u32)> = vec![(self.controller_kind(i), c.requests_per_reconcile)];
+        let mut out: Vec<(String, u32)> =
+            vec![(self.controller_kind(i), c.requests_per_reconcile.get())];
         for (kind, n) in &c.writes {
             match out.iter_mut().find(|(k, _)| k == kind) {
-                Some((_, m)) => *m = m.saturating_add(*n),
-                None => out.push((kind.clone(), *n)),
+                Some((_, m)) => *m = m.saturating_add(n.get()),
+                None => out.push((kind.clone(), n.get())),
             }
         }
         out.retain(|(_, n)| *n > 0);

@@ -113,7 +113,7 @@ impl Shared {
                 .map(|cp| buckets.add(cp.global_bucket())),
             limiter: scenario
                 .shared_bucket
-                .map(|b| buckets.add(TokenBucket::new(b.qps, b.burst))),
+                .map(|b| buckets.add(TokenBucket::new(b.qps.get(), b.burst.get()))),
             client,
             plan,
         }
@@ -151,6 +151,7 @@ impl Shared {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ranges::{Burst, Qps};
     use crate::scenario::BucketSpec;
 
     #[test]
@@ -159,7 +160,7 @@ mod tests {
             "two",
             vec![ControllerSpec::new("a"), ControllerSpec::new("b")],
         );
-        s.shared_bucket = Some(BucketSpec { qps: 1.0, burst: 1 });
+        s.shared_bucket = Some(BucketSpec { qps: Qps::lit(1.0), burst: Burst::lit(1) });
         for c in &mut s.controllers {
             c.shares_bucket = true;
         }

@@ -245,7 +245,14 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Variant<A> {
 /// How a message starts when it names the path inside a tagged enum.
 const AT: &str = "at `";
 
-/// The path inside a tagged enum that a refusal's message leads with (see
+/// A refusal's message naming the path inside the value refused (a field
+/// written before a tagged enum's tag, one a document's reader refuses
+/// once it has read the whole object): `document` moves it into the path.
+pub(crate) fn at(path: &str, reason: impl std::fmt::Display) -> String {
+    format!("{AT}{path}`: {reason}")
+}
+
+/// The path inside a value that a refusal's message leads with (see
 /// `AT`), and the reason after it: the one reader of this reader's own
 /// prefix, never of serde's words.
 pub(crate) fn within(message: &str) -> (Option<&str>, &str) {

@@ -2,6 +2,10 @@
 //! live inputs, a share link's recorded inputs, lesson set-ups) passes these
 //! checks first, so the simulation only ever sees numbers inside the ranges
 //! below. A refusal names the field and states the allowed range.
+//! The numbers whose range is their type (workers, a bucket's qps and
+//! burst, a client's qps, events per second, keys added at once, failures,
+//! requests, Crossplane's R and breaker, an error probability) are refused
+//! as they are read: see [`crate::ranges`].
 //!
 //! | what                               | allowed                         |
 //! |------------------------------------|---------------------------------|
@@ -9,16 +13,9 @@
 //! | `RequeueAfter`                     | -10 years to 10 years           |
 //! | a run                              | more than 0, at most 7 days     |
 //! | a time-series sample               | 1ms to 1h                       |
-//! | a bucket's qps                     | 0, or 0.001 to 1e9              |
-//! | a client's qps                     | 0.001 to 1e9                    |
-//! | a bucket's burst                   | 1 to 1,000,000                  |
-//! | workers                            | 1 to 1,000                      |
-//! | Crossplane's R (R workers)         | 0 to 1,000                      |
-//! | watch events per second            | 0.001 to 1,000,000              |
 //! | events of one watch source         | at most 1,000,000               |
-//! | keys added at once / in all        | 1 to 50,000 / at most 50,000    |
-//! | an error probability               | 0 to 1 (by its type, as read)   |
-//! | failures before success            | 0 to 1,000,000                  |
+//! | keys in all                        | at most 1,000,000               |
+//! | requests of one reconcile, in all  | at most 1,000                   |
 //! | outcomes in one sequence           | at most 1,000                   |
 //! | limiters in one tree               | at most 32                      |
 //! | event sources                      | at most 1,000                   |
@@ -28,6 +25,7 @@
 use crate::controller::{CrossplaneConfig, Outcome, Script};
 use crate::events::Input;
 use crate::limiter::LimiterConfig;
+use crate::ranges::KeyCount;
 use crate::scenario::{ControllerSpec, Scenario, ScenarioError, Source, SCENARIO_VERSION};
 use crate::time::{
     format_go_duration as go, Duration, Instant, HOUR, MILLISECOND, NANOSECOND, SECOND,
@@ -52,45 +50,6 @@ fn duration(field: &str, d: Duration, min: Duration) -> Result<(), ScenarioError
         return Err(bad(
             field,
             format!("{} is out of range: use {low} to {}", go(d), go(MAX_DELAY)),
-        ));
-    }
-    Ok(())
-}
-
-/// A number as a person reads it in a message: plain in everyday ranges,
-/// in scientific notation when huge or tiny (never 309 digits).
-pub fn brief(x: f64) -> String {
-    let a = x.abs();
-    if x.is_nan() {
-        "NaN".into()
-    } else if x.is_infinite() {
-        if x > 0.0 { "infinity" } else { "-infinity" }.into()
-    } else if a != 0.0 && !(1e-3..1e9).contains(&a) {
-        // Scientific notation from the decimal form the page already holds
-        // (`{:e}` alone weighed 570 bytes of the page's gzipped budget).
-        // The exponent from log10 may be one off; rounding shows it.
-        let exp = a.log10().floor() as i32;
-        let mantissa = x / 10f64.powi(exp / 2) / 10f64.powi(exp - exp / 2);
-        match decimals(mantissa, 5) {
-            m if m == "10" || m == "-10" => format!("{}e{}", &m[..m.len() - 1], exp + 1),
-            m => format!("{m}e{exp}"),
-        }
-    } else {
-        decimals(x, 6)
-    }
-}
-
-/// `x` with up to `places` decimals, without trailing zeros.
-fn decimals(x: f64, places: usize) -> String {
-    let s = format!("{x:.places$}");
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
-}
-
-fn count_in(field: &str, n: u64, min: u64, max: u64, what: &str) -> Result<(), ScenarioError> {
-    if n < min || n > max {
-        return Err(bad(
-            field,
-            format!("{n} {what} is out of range: use {min} to {max}"),
         ));
     }
     Ok(())
@@ -129,15 +88,9 @@ pub fn key(field: &str, key: &str) -> Result<(), ScenarioError> {
 
 /// An add-many's prefix and count: the longest key it makes (the prefix
 /// and the last index) is a key like any other.
-fn add_many(
-    prefix_field: &str,
-    count_field: &str,
-    prefix: &str,
-    count: u64,
-) -> Result<(), ScenarioError> {
+fn add_many(prefix_field: &str, prefix: &str, count: KeyCount) -> Result<(), ScenarioError> {
     key(prefix_field, prefix)?;
-    count_in(count_field, count, 1, MAX_ITEMS, "keys")?;
-    let last = (count - 1).to_string();
+    let last = (count.get() - 1).to_string();
     let longest = prefix.chars().count() + last.len();
     if longest > MAX_KEY_LEN {
         return Err(bad(
@@ -181,31 +134,8 @@ fn limiter_node(field: &str, l: &LimiterConfig) -> Result<(), ScenarioError> {
             duration(&f("fast_ns"), *fast_ns, Duration::ZERO)?;
             duration(&f("slow_ns"), *slow_ns, Duration::ZERO)
         }
-        LimiterConfig::Bucket { qps, burst } => {
-            let never = *qps == 0.0;
-            if !never && !(MIN_QPS..=MAX_QPS).contains(qps) {
-                return Err(bad(
-                    f("qps"),
-                    format!(
-                        "{} tokens per second is out of range: use 0 (never refills) or {MIN_QPS} to {}",
-                        brief(*qps),
-                        brief(MAX_QPS)
-                    ),
-                ));
-            }
-            if *burst < 1 || *burst > MAX_BURST {
-                let why = if *burst < 1 {
-                    " (a burst below 1 grants no token ever: every key would wait 292 years)"
-                } else {
-                    ""
-                };
-                return Err(bad(
-                    f("burst"),
-                    format!("burst {burst} is out of range: use 1 to {MAX_BURST}{why}"),
-                ));
-            }
-            Ok(())
-        }
+        // Its qps and burst are in range by their types.
+        LimiterConfig::Bucket { .. } => Ok(()),
         LimiterConfig::MaxOf { limiters } => {
             if limiters.is_empty() {
                 return Err(bad(
@@ -305,30 +235,9 @@ pub fn script(field: &str, s: &Script) -> Result<(), ScenarioError> {
             // A zero poll would requeue without end at one instant.
             duration(&format!("{field}.every_ns"), *every_ns, NANOSECOND)
         }
-        Script::FailThenSucceed { failures } => count_in(
-            &format!("{field}.failures"),
-            u64::from(*failures),
-            0,
-            MAX_SCRIPT_FAILURES,
-            "failures",
-        ),
-        Script::Live => Ok(()),
+        // Its failures are in range by their type.
+        Script::FailThenSucceed { .. } | Script::Live => Ok(()),
     }
-}
-
-fn events_per_second(field: &str, per_second: f64) -> Result<(), ScenarioError> {
-    if !per_second.is_finite()
-        || !(MIN_EVENTS_PER_SECOND..=MAX_EVENTS_PER_SECOND).contains(&per_second)
-    {
-        return Err(bad(
-            field,
-            format!(
-                "{} events per second is out of range: use {MIN_EVENTS_PER_SECOND} to {MAX_EVENTS_PER_SECOND:.0}",
-                brief(per_second)
-            ),
-        ));
-    }
-    Ok(())
 }
 
 /// One event source (`i` is its place in `sources`).
@@ -348,10 +257,10 @@ fn source_at(prefix: &str, s: &Source) -> Result<(), ScenarioError> {
             duration_ns,
         } => {
             key(&f("key"), k)?;
-            events_per_second(&f("per_second"), *per_second)?;
             duration(&f("start_ns"), *start_ns, Duration::ZERO)?;
             duration(&f("duration_ns"), *duration_ns, NANOSECOND)?;
-            let events = per_second * (duration_ns.as_nanos() as f64 / SECOND.as_nanos() as f64);
+            let events =
+                per_second.get() * (duration_ns.as_nanos() as f64 / SECOND.as_nanos() as f64);
             if events > MAX_EVENTS_PER_SOURCE as f64 {
                 return Err(bad(
                     f("duration_ns"),
@@ -369,7 +278,7 @@ fn source_at(prefix: &str, s: &Source) -> Result<(), ScenarioError> {
             at_ns,
             script: sc,
         } => {
-            add_many(&f("prefix"), &f("count"), prefix, *count)?;
+            add_many(&f("prefix"), prefix, *count)?;
             duration(&f("at_ns"), *at_ns, Duration::ZERO)?;
             if let Some(sc) = sc {
                 script(&f("script"), sc)?;
@@ -403,7 +312,7 @@ pub fn key_count(s: &Scenario) -> Option<u64> {
 pub(crate) fn controller_keys(c: &ControllerSpec) -> Option<u64> {
     c.sources.iter().try_fold(c.items.len() as u64, |sum, src| {
         sum.checked_add(match src {
-            Source::AddMany { count, .. } => *count,
+            Source::AddMany { count, .. } => count.get(),
             Source::WatchEvents { .. } => 1,
             Source::Resync { .. } => 0,
         })
@@ -435,7 +344,6 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
     if let Some(cp) = &s.crossplane {
         crossplane(cp)?;
     }
-    manager_parts(s)?;
     if s.duration_ns <= Duration::ZERO || s.duration_ns > MAX_RUN {
         return Err(bad(
             "duration_ns",
@@ -502,13 +410,6 @@ fn controller(c: &ControllerSpec, crossplane: bool) -> Result<(), ScenarioError>
     if !crossplane {
         limiter("limiter", &c.limiter())?;
     }
-    let w = c.controller.workers;
-    if w == 0 || w > MAX_WORKERS {
-        return Err(bad(
-            "controller.workers",
-            format!("{w} workers is out of range: use 1 to {MAX_WORKERS}"),
-        ));
-    }
     duration(
         "controller.reconcile_ns",
         c.controller.reconcile_ns,
@@ -522,13 +423,6 @@ fn controller(c: &ControllerSpec, crossplane: bool) -> Result<(), ScenarioError>
         duration("controller.reconcile_timeout_ns", t, NANOSECOND)?;
     }
     script("default_script", &c.default_script)?;
-    count_in(
-        "requests_per_reconcile",
-        c.requests_per_reconcile as u64,
-        0,
-        MAX_REQUESTS_PER_RECONCILE as u64,
-        "requests",
-    )?;
     if c.writes.len() > MAX_WRITE_KINDS {
         return Err(bad(
             "writes",
@@ -538,7 +432,7 @@ fn controller(c: &ControllerSpec, crossplane: bool) -> Result<(), ScenarioError>
             ),
         ));
     }
-    let mut total = c.requests_per_reconcile as u64;
+    let mut total = u64::from(c.requests_per_reconcile.get());
     for (kind, n) in &c.writes {
         let field = format!("writes.{kind}");
         let len = kind.chars().count();
@@ -548,14 +442,7 @@ fn controller(c: &ControllerSpec, crossplane: bool) -> Result<(), ScenarioError>
                 format!("a kind's name is 1 to {MAX_KIND_LEN} characters, this one has {len}"),
             ));
         }
-        count_in(
-            &field,
-            *n as u64,
-            0,
-            MAX_REQUESTS_PER_RECONCILE as u64,
-            "requests",
-        )?;
-        total += *n as u64;
+        total += u64::from(n.get());
     }
     if total > MAX_REQUESTS_PER_RECONCILE as u64 {
         return Err(bad(
@@ -572,11 +459,11 @@ fn controller(c: &ControllerSpec, crossplane: bool) -> Result<(), ScenarioError>
         }
         for (kind, n) in fw {
             let sent = if *kind == c.kind {
-                c.requests_per_reconcile
+                c.requests_per_reconcile.get()
             } else {
                 0
             }
-            .saturating_add(c.writes.get(kind).copied().unwrap_or(0));
+            .saturating_add(c.writes.get(kind).map_or(0, |n| n.get()));
             if *n > sent {
                 return Err(bad(
                     format!("failure_writes.{}", crate::shown(kind)),
@@ -611,40 +498,6 @@ fn controller(c: &ControllerSpec, crossplane: bool) -> Result<(), ScenarioError>
     }
     for (i, src) in c.sources.iter().enumerate() {
         source(i, src)?;
-    }
-    Ok(())
-}
-
-/// The manager-level parts: the client and the shared bucket.
-fn manager_parts(s: &Scenario) -> Result<(), ScenarioError> {
-    if let Some(c) = &s.client {
-        // A client that never refills would hold its workers for ever.
-        if c.qps.is_nan() || c.qps <= 0.0 {
-            return Err(bad(
-                "client.qps",
-                format!(
-                    "{} qps: a client limit needs a rate of {MIN_QPS} to {} (or no limit at all)",
-                    brief(c.qps),
-                    brief(MAX_QPS)
-                ),
-            ));
-        }
-        limiter_node(
-            "client",
-            &LimiterConfig::Bucket {
-                qps: c.qps,
-                burst: c.burst,
-            },
-        )?;
-    }
-    if let Some(b) = &s.shared_bucket {
-        limiter_node(
-            "shared_bucket",
-            &LimiterConfig::Bucket {
-                qps: b.qps,
-                burst: b.burst,
-            },
-        )?;
     }
     Ok(())
 }

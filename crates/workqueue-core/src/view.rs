@@ -678,7 +678,7 @@ impl Controller {
                         key, per_second, ..
                     } => SourceView::Watch {
                         key: key.clone(),
-                        per_second: *per_second,
+                        per_second: per_second.get(),
                         next,
                     },
                     Source::Resync { period_ns } => SourceView::Resync {
@@ -687,7 +687,7 @@ impl Controller {
                     },
                     Source::AddMany { prefix, count, .. } => SourceView::AddMany {
                         prefix: prefix.clone(),
-                        count: *count,
+                        count: count.get(),
                     },
                 })
             })

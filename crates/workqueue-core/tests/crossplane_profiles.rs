@@ -6,6 +6,7 @@
 //! One burst throughout: R = 10, 300 objects created at t=0, every
 //! reconcile a success.
 
+use workqueue_core::{BreakerAmount, Burst, ClientQps, EventRate, KeyCount, ReconcileRate};
 use workqueue_core::{
     ClientLimit, CrossplaneConfig, CrossplaneProfile, Instant, LimiterConfig, Manager, Outcome,
     QueueKind, ResultLabel, Scenario, Script, Simulation, Source, MILLISECOND, SECOND,
@@ -20,7 +21,7 @@ fn at_s(s: i64) -> Instant {
 fn xp(profile: CrossplaneProfile, r: u32, reconcile_ms: i64) -> Scenario {
     let mut s = Scenario::new(profile.name());
     s.crossplane = Some(CrossplaneConfig {
-        max_reconcile_rate: r,
+        max_reconcile_rate: ReconcileRate::new(r).unwrap(),
         profile,
         breaker: None,
     });
@@ -37,7 +38,9 @@ fn xp(profile: CrossplaneProfile, r: u32, reconcile_ms: i64) -> Scenario {
 fn burst(profile: CrossplaneProfile, reconcile_ms: i64) -> Simulation {
     let mut s = xp(profile, 10, reconcile_ms);
     s.first_mut().queue = QueueKind::Priority;
-    s.first_mut().sources.push(Source::add_many("xr-", 300));
+    s.first_mut()
+        .sources
+        .push(Source::add_many("xr-", KeyCount::lit(300)));
     Simulation::new(&s).unwrap()
 }
 
@@ -47,7 +50,7 @@ fn the_profile_defaults_to_the_2021_note_and_old_files_read_unchanged() {
     let s = Scenario::from_json(text).unwrap();
     let cp = s.crossplane.unwrap();
     assert_eq!(cp.profile, CrossplaneProfile::Note2021);
-    assert_eq!(cp, CrossplaneConfig::note_2021(4));
+    assert_eq!(cp, CrossplaneConfig::note_2021(ReconcileRate::lit(4)));
     // Written back without the field: files, links and digests stay as they were.
     let json = serde_json::to_string(&s).unwrap();
     assert!(
@@ -86,7 +89,8 @@ fn where_each_part_comes_from() {
         base_ns: SECOND,
         max_ns: max_s * SECOND,
     };
-    let client_50_100 = Some(ClientLimit::per_kind(50.0, 100));
+    let client_50_100: Option<workqueue_core::ClientRate> =
+        Some(ClientLimit::per_kind(ClientQps::lit(50.0), Burst::lit(100)).into());
     let cases = [
         // profile, queue, limiter, client, global bucket, breaker
         (
@@ -210,7 +214,9 @@ fn failing_one(profile: CrossplaneProfile) -> u64 {
     s.first_mut().default_script = Script::Always {
         outcome: Outcome::Error,
     };
-    s.first_mut().sources.push(Source::add_many("xr-", 1));
+    s.first_mut()
+        .sources
+        .push(Source::add_many("xr-", KeyCount::lit(1)));
     let mut sim = Simulation::new(&s).unwrap();
     sim.run_until(at_s(100));
     sim.controller_metrics().total(ResultLabel::Error)
@@ -229,7 +235,7 @@ fn core_backs_off_1s_to_30s_a_provider_1s_to_60s() {
 fn updates_of_xr_hot(secs: i64) -> Source {
     Source::WatchEvents {
         key: "xr-hot".into(),
-        per_second: 10.0,
+        per_second: EventRate::lit(10.0),
         start_ns: workqueue_core::Duration::ZERO,
         duration_ns: secs * SECOND,
     }
@@ -271,7 +277,7 @@ fn core_s_breaker_stops_a_hot_loop_on_either_queue() {
     s.queue = QueueKind::Priority;
     let mut on_priority = Scenario::of("core v2.2", vec![s]);
     on_priority.crossplane = Some(CrossplaneConfig {
-        max_reconcile_rate: 10,
+        max_reconcile_rate: ReconcileRate::lit(10),
         profile: CrossplaneProfile::Core,
         breaker: None,
     });
@@ -317,7 +323,7 @@ fn the_breaker_is_per_xr_and_never_sees_requeues() {
     s.first_mut().sources.push(updates_of_xr_hot(600));
     s.first_mut().sources.push(Source::AddMany {
         prefix: "xr-".into(),
-        count: 300,
+        count: KeyCount::lit(300),
         at_ns: 10 * SECOND,
         script: Some(Script::Always {
             outcome: Outcome::RequeueAfter { after_ns: SECOND },
@@ -364,8 +370,8 @@ fn core_s_breaker_flags_are_the_scenario_s() {
     let mut s = xp(CrossplaneProfile::Core, 10, 0);
     s.crossplane = Some(CrossplaneConfig {
         breaker: Some(workqueue_core::BreakerFlags {
-            burst: 50.0,
-            refill_per_second: 0.5,
+            burst: BreakerAmount::lit(50.0),
+            refill_per_second: BreakerAmount::lit(0.5),
             cooldown: 90 * SECOND,
         }),
         ..s.crossplane.unwrap()
@@ -395,8 +401,8 @@ fn core_s_breaker_flags_are_the_scenario_s() {
 fn breaker_flags_are_refused_by_name_where_they_mean_nothing() {
     use workqueue_core::BreakerFlags;
     let flags = BreakerFlags {
-        burst: 10.0,
-        refill_per_second: 1.0,
+        burst: BreakerAmount::lit(10.0),
+        refill_per_second: BreakerAmount::lit(1.0),
         cooldown: SECOND,
     };
     let mut s = xp(CrossplaneProfile::Provider, 10, 0);
@@ -407,34 +413,34 @@ fn breaker_flags_are_refused_by_name_where_they_mean_nothing() {
     let e = s.validate().unwrap_err();
     assert_eq!(e.field, "crossplane.breaker");
     assert!(e.reason.contains("only Crossplane core"), "{}", e.reason);
-    for (bad, field) in [
+    // Its numbers are refused as they are read, at their path.
+    for (breaker, field) in [
         (
-            BreakerFlags {
-                burst: f64::NAN,
-                ..flags
-            },
+            r#"{"burst": 2e9, "refill_per_second": 1, "cooldown": "1s"}"#,
             "crossplane.breaker.burst",
         ),
         (
-            BreakerFlags {
-                refill_per_second: -1.0,
-                ..flags
-            },
+            r#"{"burst": 10, "refill_per_second": -1, "cooldown": "1s"}"#,
             "crossplane.breaker.refill_per_second",
         ),
-        (
-            BreakerFlags {
-                cooldown: -SECOND,
-                ..flags
-            },
-            "crossplane.breaker.cooldown",
-        ),
     ] {
-        let mut s = xp(CrossplaneProfile::Core, 10, 0);
-        s.crossplane = Some(CrossplaneConfig {
-            breaker: Some(bad),
-            ..s.crossplane.unwrap()
-        });
-        assert_eq!(s.validate().unwrap_err().field, field);
+        let text = format!(
+            r#"{{"version": 2, "crossplane": {{"max_reconcile_rate": 10, "profile": "core", "breaker": {breaker}}}, "controllers": [{{}}]}}"#
+        );
+        let e = Scenario::from_json(&text).unwrap_err();
+        assert_eq!(e.field, field, "{e}");
+        assert!(e.reason.contains("use 0 to 1e9"), "{e}");
     }
+    let mut s = xp(CrossplaneProfile::Core, 10, 0);
+    s.crossplane = Some(CrossplaneConfig {
+        breaker: Some(BreakerFlags {
+            cooldown: -SECOND,
+            ..flags
+        }),
+        ..s.crossplane.unwrap()
+    });
+    assert_eq!(
+        s.validate().unwrap_err().field,
+        "crossplane.breaker.cooldown"
+    );
 }

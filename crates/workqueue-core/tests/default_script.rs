@@ -2,6 +2,7 @@
 //! (`Input::DefaultScript`): it takes effect from the instant it is made.
 
 use workqueue_core::Instant;
+use workqueue_core::{Burst, KeyCount, Qps, Workers};
 use workqueue_core::{
     Input, LimiterConfig, ResultLabel, Scenario, Simulation, MILLISECOND, SECOND,
 };
@@ -19,10 +20,10 @@ fn succeed() -> Script {
 fn a_drained_bucket_refills_once_keys_succeed() {
     let mut s = Scenario::failing_keys(
         LimiterConfig::Bucket {
-            qps: 10.0,
-            burst: 100,
+            qps: Qps::lit(10.0),
+            burst: Burst::lit(100),
         },
-        300,
+        KeyCount::lit(300),
     );
     s.duration_ns = 120 * SECOND;
     s.first_mut().controller.reconcile_ns = 20 * MILLISECOND;
@@ -54,7 +55,7 @@ fn a_drained_bucket_refills_once_keys_succeed() {
 fn a_held_reconcile_follows_the_new_script() {
     let mut s = Scenario::new("live");
     s.first_mut().default_script = Script::Live;
-    s.first_mut().controller.workers = 2;
+    s.first_mut().controller.workers = Workers::lit(2);
     let mut sim = Simulation::new(&s).unwrap();
     sim.apply(Input::Add { key: "a".into() }).unwrap();
     sim.apply(Input::SetScript {

@@ -70,13 +70,15 @@ fn the_priority_queue_run_matches_its_golden_file_too() {
 /// at once), and the run is the one an unbounded call gives.
 #[test]
 fn a_storm_due_at_one_instant_is_released_over_bounded_calls_with_the_same_run() {
-    use workqueue_core::{LimiterConfig, QueueKind, Scenario, Simulation, MILLISECOND, SECOND};
+    use workqueue_core::{
+        KeyCount, LimiterConfig, QueueKind, Scenario, Simulation, MILLISECOND, SECOND,
+    };
     for queue in [QueueKind::ClientGo, QueueKind::Priority] {
         let per_item = LimiterConfig::Exponential {
             base_ns: 5 * MILLISECOND,
             max_ns: 1000 * SECOND,
         };
-        let mut s = Scenario::failing_keys(per_item, 5_000);
+        let mut s = Scenario::failing_keys(per_item, KeyCount::lit(5_000));
         s.first_mut().queue = queue;
         s.duration_ns = 3 * SECOND;
         let mut whole = Simulation::new(&s).unwrap();

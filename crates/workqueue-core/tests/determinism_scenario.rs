@@ -1,6 +1,7 @@
 // Shared by the native and the wasm determinism tests (included, not a test of its own).
 
 use workqueue_core::Instant;
+use workqueue_core::{EventRate, KeyCount, Workers};
 use workqueue_core::{ItemSpec, Source};
 use workqueue_core::{Outcome, Script};
 use workqueue_core::{QueueKind, Scenario, Simulation, MILLISECOND, SECOND};
@@ -25,7 +26,7 @@ pub fn scenario_on(queue: QueueKind) -> Scenario {
     let mut s = Scenario::new("determinism");
     s.controllers[0].queue = queue;
     s.seed = 20261122;
-    s.controllers[0].controller.workers = 3;
+    s.controllers[0].controller.workers = Workers::lit(3);
     s.controllers[0].controller.reconcile_ns = 7 * MILLISECOND;
     s.controllers[0].controller.give_up_after = Some(12);
     s.controllers[0].default_script = Script::Random {
@@ -34,10 +35,10 @@ pub fn scenario_on(queue: QueueKind) -> Scenario {
     };
     s.controllers[0]
         .sources
-        .push(Source::add_many("ns/pod-", 400));
+        .push(Source::add_many("ns/pod-", KeyCount::lit(400)));
     s.controllers[0].sources.push(Source::WatchEvents {
         key: "ns/hot".into(),
-        per_second: 50.0,
+        per_second: EventRate::lit(50.0),
         start_ns: SECOND,
         duration_ns: 3 * SECOND,
     });

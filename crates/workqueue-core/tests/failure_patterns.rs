@@ -2,6 +2,7 @@
 //! needs, and a resource that is not ready yet.
 
 use workqueue_core::Instant;
+use workqueue_core::KeyCount;
 use workqueue_core::{Input, LimiterConfig, Scenario, Simulation, MILLISECOND, SECOND};
 use workqueue_core::{Outcome, Script};
 
@@ -92,7 +93,7 @@ fn reconcile_times_spread_within_their_range_from_the_seed() {
     c.default_script = Script::Always {
         outcome: Outcome::Success,
     };
-    c.sources = vec![workqueue_core::Source::add_many("k-", 200)];
+    c.sources = vec![workqueue_core::Source::add_many("k-", KeyCount::lit(200))];
     let run = || {
         let mut sim = Simulation::new(&s).unwrap();
         sim.run_until(Instant::T0 + 60 * SECOND);

@@ -16,6 +16,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use workqueue_core::{Burst, ClientQps, EventRate, KeyCount, Qps, Requests, Workers};
 
 use serde_json::Value;
 use workqueue_core::Rng;
@@ -33,7 +34,7 @@ use fuzz_gen::Gen;
 
 /// A valid starting point for mutation: a scenario that uses every part.
 fn rich_scenario() -> Scenario {
-    let mut s = Scenario::failing_keys(LimiterConfig::DefaultController, 20);
+    let mut s = Scenario::failing_keys(LimiterConfig::DefaultController, KeyCount::lit(20));
     s.controllers[0].items.push(ItemSpec {
         key: "ns/a".into(),
         script: Some(Script::Random {
@@ -47,14 +48,14 @@ fn rich_scenario() -> Scenario {
     });
     s.controllers[0].sources.push(Source::WatchEvents {
         key: "ns/w".into(),
-        per_second: 50.0,
+        per_second: EventRate::lit(50.0),
         start_ns: SECOND,
         duration_ns: 2 * SECOND,
     });
     s.controllers[0].sources.push(Source::Resync {
         period_ns: 10 * SECOND,
     });
-    s.controllers[0].controller.workers = 2;
+    s.controllers[0].controller.workers = Workers::lit(2);
     s
 }
 
@@ -206,22 +207,20 @@ fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
 /// The freeze from the issue: a 1e-10 events/s storm that starts after t=0.
 #[test]
 fn a_vanishing_rate_is_refused_and_a_late_start_cannot_wrap() {
+    let e = Scenario::from_json(
+        r#"{"version": 2, "controllers": [{"sources": [{"type": "watch_events", "key": "k",
+            "per_second": 1e-10, "start_ns": "1s", "duration_ns": "60s"}]}]}"#,
+    )
+    .unwrap_err();
+    assert_eq!(e.field, "controllers[0].sources[0].per_second");
+    // The slowest accepted rate, starting late in a long run: one event.
     let mut s = Scenario::new("slow storm");
     s.controllers[0].sources.push(Source::WatchEvents {
         key: "k".into(),
-        per_second: 1e-10,
-        start_ns: SECOND,
-        duration_ns: 60 * SECOND,
-    });
-    let e = Simulation::new(&s).unwrap_err();
-    assert_eq!(e.field, "controllers[0].sources[0].per_second");
-    // The slowest accepted rate, starting late in a long run: one event.
-    s.controllers[0].sources[0] = Source::WatchEvents {
-        key: "k".into(),
-        per_second: 0.001,
+        per_second: EventRate::lit(0.001),
         start_ns: 6 * 24 * 3600 * SECOND,
         duration_ns: 24 * 3600 * SECOND,
-    };
+    });
     s.duration_ns = workqueue_core::validate::MAX_RUN;
     let mut sim = Simulation::new(&s).unwrap();
     sim.run_to_end();
@@ -327,21 +326,21 @@ fn manager_scenario(g: &mut Gen) -> Scenario {
             } else {
                 format!("c{i}")
             },
-            requests_per_reconcile: g.below(5) as u32,
+            requests_per_reconcile: Requests::lit(g.below(5) as u32),
             shares_bucket: g.chance(50),
             ..c
         });
     }
     if g.chance(50) {
         s.shared_bucket = Some(BucketSpec {
-            qps: g.count() as f64 / 7.0,
-            burst: g.count() as i64,
+            qps: Qps::new(g.count() as f64 / 7.0).unwrap_or(Qps::lit(0.0)),
+            burst: Burst::new(g.count() as i64).unwrap_or(Burst::lit(1)),
         });
     }
     if g.chance(50) {
         s.client = Some(ClientLimit {
-            qps: g.count() as f64 / 3.0,
-            burst: g.count() as i64,
+            qps: ClientQps::new(g.count() as f64 / 3.0).unwrap_or(ClientQps::lit(0.001)),
+            burst: Burst::new(g.count() as i64).unwrap_or(Burst::lit(1)),
             per: if g.chance(50) {
                 ClientScope::Kind
             } else {

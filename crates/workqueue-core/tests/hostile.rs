@@ -4,6 +4,7 @@
 
 use workqueue_core::validate;
 use workqueue_core::Script;
+use workqueue_core::{Burst, ClientQps, EventRate, Failures, KeyCount, Requests, Workers};
 use workqueue_core::{ControllerSpec, Scenario, Source};
 use workqueue_core::{Duration, Instant};
 use workqueue_core::{Input, Manager, Simulation, HOUR, MILLISECOND, SECOND};
@@ -80,7 +81,7 @@ fn add_many_cannot_make_a_key_longer_than_items_allow() {
     // The same as a live input.
     let e = validate::input(&Input::AddMany {
         prefix: "q".repeat(252),
-        count: 11,
+        count: KeyCount::lit(11),
     })
     .unwrap_err();
     assert_eq!(e.field, "prefix");
@@ -152,20 +153,25 @@ fn rates_below_the_minimum_are_refused_and_numbers_are_shown_briefly() {
         r#"{"limiter": {"type": "bucket", "qps": 0, "burst": 5}}"#,
     ))
     .unwrap();
-    assert_eq!(validate::brief(2.5), "2.5");
-    assert_eq!(validate::brief(1e10), "1e10");
+    assert_eq!(workqueue_core::brief(2.5), "2.5");
+    assert_eq!(workqueue_core::brief(1e10), "1e10");
 }
 
 // --- One budget that counts real work ------------------------------------
 
 fn client_heavy(requests: u32) -> Scenario {
     let mut s = Scenario::of("heavy", Vec::new());
-    s.client = Some(workqueue_core::ClientLimit::per_kind(1e6, 1_000_000));
+    s.client = Some(workqueue_core::ClientLimit::per_kind(
+        ClientQps::lit(1e6),
+        Burst::lit(1_000_000),
+    ));
     let mut c = ControllerSpec::new("a");
-    c.controller.workers = 100;
-    c.requests_per_reconcile = requests;
-    c.default_script = Script::FailThenSucceed { failures: 0 };
-    c.sources = vec![Source::add_many("k-", 1_000)];
+    c.controller.workers = Workers::lit(100);
+    c.requests_per_reconcile = Requests::new(requests).unwrap();
+    c.default_script = Script::FailThenSucceed {
+        failures: Failures::lit(0),
+    };
+    c.sources = vec![Source::add_many("k-", KeyCount::lit(1_000))];
     s.controllers.push(c);
     s.duration_ns = HOUR;
     s
@@ -204,8 +210,8 @@ fn a_bounded_manager_step_spends_its_budget_not_the_whole_instant() {
     let mut s = Scenario::of("two", Vec::new());
     for name in ["a", "b"] {
         let mut c = ControllerSpec::new(name);
-        c.controller.workers = 1_000;
-        c.sources = vec![Source::add_many(&format!("{name}-"), 50_000)];
+        c.controller.workers = Workers::lit(1_000);
+        c.sources = vec![Source::add_many(&format!("{name}-"), KeyCount::lit(50_000))];
         s.controllers.push(c);
     }
     let mut bounded = Manager::new(&s).unwrap();
@@ -230,7 +236,7 @@ fn a_tape_cannot_start_more_sources_than_a_file() {
             Instant::T0 + i as i64 * MILLISECOND,
             Input::WatchEvents {
                 key: format!("k{i}"),
-                per_second: 1.0,
+                per_second: EventRate::lit(1.0),
                 duration_ns: HOUR,
             },
         )
@@ -256,8 +262,13 @@ fn a_tape_cannot_start_more_sources_than_a_file() {
 fn a_million_keys_that_each_succeed_once_run_to_completion() {
     let mut c = ControllerSpec::new("crowd");
     c.controller.reconcile_ns = Duration::ZERO;
-    c.default_script = Script::FailThenSucceed { failures: 0 };
-    c.sources = vec![Source::add_many("k", validate::MAX_ITEMS)];
+    c.default_script = Script::FailThenSucceed {
+        failures: Failures::lit(0),
+    };
+    c.sources = vec![Source::add_many(
+        "k",
+        KeyCount::new(validate::MAX_ITEMS).unwrap(),
+    )];
     let mut s = Scenario::of("crowd", vec![c]);
     s.duration_ns = SECOND;
     let mut sim = Simulation::new(&s).unwrap();

@@ -7,6 +7,7 @@ use workqueue_core::{
     BucketSpec, ClientLimit, ClientPlan, ClientScope, ControllerConfig, ControllerSpec, Draw,
     Source,
 };
+use workqueue_core::{Burst, ClientQps, Failures, KeyCount, Qps, ReconcileRate, Requests, Workers};
 use workqueue_core::{CrossplaneConfig, Outcome, Script};
 use workqueue_core::{
     Duration, Instant, LimiterConfig, Manager, Scenario, Simulation, TokenBucket, MILLISECOND,
@@ -24,8 +25,11 @@ fn kind(name: &str, count: u64, script: Script) -> ControllerSpec {
         controller: ControllerConfig::default(),
         default_script: script,
         items: Vec::new(),
-        sources: vec![Source::add_many(&format!("{name}-"), count)],
-        requests_per_reconcile: 0,
+        sources: vec![Source::add_many(
+            &format!("{name}-"),
+            KeyCount::new(count).unwrap(),
+        )],
+        requests_per_reconcile: Requests::lit(0),
         kind: String::new(),
         writes: Default::default(),
         errors_write_nothing: false,
@@ -52,10 +56,12 @@ fn converged(m: &Manager) -> Vec<Instant> {
 fn two_controllers_passed_the_same_bucket_take_tokens_from_one_pool() {
     let mut s = Scenario::of("shared", Vec::new());
     s.shared_bucket = Some(BucketSpec {
-        qps: 10.0,
-        burst: 100,
+        qps: Qps::lit(10.0),
+        burst: Burst::lit(100),
     });
-    let fail_once = Script::FailThenSucceed { failures: 1 };
+    let fail_once = Script::FailThenSucceed {
+        failures: Failures::lit(1),
+    };
     for name in ["a", "b"] {
         let mut c = kind(name, 80, fail_once.clone());
         c.shares_bucket = true;
@@ -87,8 +93,8 @@ fn two_controllers_passed_the_same_bucket_take_tokens_from_one_pool() {
         c.limiter = Some(LimiterConfig::MaxOf {
             limiters: vec![
                 LimiterConfig::Bucket {
-                    qps: 10.0,
-                    burst: 100,
+                    qps: Qps::lit(10.0),
+                    burst: Burst::lit(100),
                 },
                 c.limiter.clone().unwrap(),
             ],
@@ -106,7 +112,7 @@ fn two_controllers_passed_the_same_bucket_take_tokens_from_one_pool() {
 #[test]
 fn a_crossplane_provider_shares_its_global_bucket_and_client_across_kinds() {
     let mut s = Scenario::of("provider", Vec::new());
-    s.crossplane = Some(CrossplaneConfig::note_2021(10));
+    s.crossplane = Some(CrossplaneConfig::note_2021(ReconcileRate::lit(10)));
     for name in ["buckets", "queues", "topics"] {
         s.controllers.push(kind(
             name,
@@ -144,14 +150,16 @@ fn a_crossplane_provider_shares_its_global_bucket_and_client_across_kinds() {
 #[test]
 fn the_client_waits_with_x_time_rate_arithmetic() {
     let mut s = Scenario::new("client");
-    s.client = Some(ClientLimit::per_kind(5.0, 2));
-    s.controllers[0].requests_per_reconcile = 3;
-    s.controllers[0].controller.workers = 2;
+    s.client = Some(ClientLimit::per_kind(ClientQps::lit(5.0), Burst::lit(2)));
+    s.controllers[0].requests_per_reconcile = Requests::lit(3);
+    s.controllers[0].controller.workers = Workers::lit(2);
     s.controllers[0].controller.reconcile_ns = 10 * MILLISECOND;
     s.controllers[0].default_script = Script::Always {
         outcome: Outcome::Success,
     };
-    s.controllers[0].sources.push(Source::add_many("k", 2));
+    s.controllers[0]
+        .sources
+        .push(Source::add_many("k", KeyCount::lit(2)));
     let mut m = Manager::new(&s).unwrap();
     m.run_to_end();
     // The same reservations by hand: 6 requests at t=0.
@@ -178,7 +186,7 @@ fn the_client_waits_with_x_time_rate_arithmetic() {
 
 #[test]
 fn a_one_controller_file_runs_exactly_as_before() {
-    let s = Scenario::failing_keys(LimiterConfig::DefaultController, 500);
+    let s = Scenario::failing_keys(LimiterConfig::DefaultController, KeyCount::lit(500));
     let mut sim = Simulation::new(&s).unwrap();
     sim.run_to_end();
     let mut m = Manager::new(&s).unwrap();
@@ -193,27 +201,27 @@ fn a_manager_is_validated_by_field() {
     s.controllers.push(kind("a", 1, Script::default()));
     assert_eq!(s.validate().unwrap_err().field, "controllers[1].name");
     s.controllers[1].name = "b".into();
-    s.controllers[1].controller.workers = 0;
-    assert_eq!(
-        s.validate().unwrap_err().field,
-        "controllers[1].controller.workers"
-    );
-    s.controllers[1].controller.workers = 1;
     s.controllers[1].shares_bucket = true;
     assert_eq!(
         s.validate().unwrap_err().field,
         "controllers[1].shares_bucket"
     );
-    s.controllers[1].shares_bucket = false;
-    s.client = Some(ClientLimit::per_kind(-1.0, 10));
-    let e = s.validate().unwrap_err();
-    assert!(e.field.contains("client"), "{e}");
-    s.client = Some(ClientLimit::per_kind(0.0, 1));
-    let e = s.validate().unwrap_err();
-    assert!(
-        e.field.contains("client"),
-        "a client that never refills: {e}"
-    );
+    // Numbers out of their range are refused as the file is read.
+    let read = |manager: &str, second: &str| {
+        Scenario::from_json(&format!(
+            r#"{{"version": 2, {manager} "controllers": [{{"name": "a"}}, {second}]}}"#
+        ))
+        .unwrap_err()
+    };
+    let e = read("", r#"{"name": "b", "controller": {"workers": 0}}"#);
+    assert_eq!(e.field, "controllers[1].controller.workers");
+    for qps in ["-1", "0"] {
+        let e = read(
+            &format!(r#""client": {{"qps": {qps}, "burst": 10}},"#),
+            "{}",
+        );
+        assert_eq!(e.field, "client.qps", "a client that never refills: {e}");
+    }
 }
 
 /// A manager of one is its controller: the same digest, and the controller
@@ -222,12 +230,14 @@ fn a_manager_is_validated_by_field() {
 #[test]
 fn a_manager_of_one_is_exactly_its_controller() {
     let mut s = Scenario::new("one");
-    s.crossplane = Some(CrossplaneConfig::note_2021(1));
+    s.crossplane = Some(CrossplaneConfig::note_2021(ReconcileRate::lit(1)));
     s.controllers[0].default_script = Script::Always {
         outcome: Outcome::Error,
     };
-    s.controllers[0].requests_per_reconcile = 2;
-    s.controllers[0].sources.push(Source::add_many("obj-", 20));
+    s.controllers[0].requests_per_reconcile = Requests::lit(2);
+    s.controllers[0]
+        .sources
+        .push(Source::add_many("obj-", KeyCount::lit(20)));
     let mut plain = Simulation::new(&s).unwrap();
     let mut managed = Manager::new(&s).unwrap();
     for d in [Duration::ZERO, 500 * MILLISECOND, 3 * SECOND, 10 * SECOND] {
@@ -256,13 +266,13 @@ fn the_client_limits_each_kind_on_its_own_unless_told_to_share() {
     let run = |per: ClientScope| {
         let mut s = Scenario::of("kinds", two_kinds_of_100());
         s.client = Some(ClientLimit {
-            qps: 5.0,
-            burst: 10,
+            qps: ClientQps::lit(5.0),
+            burst: Burst::lit(10),
             per,
         });
         for c in &mut s.controllers {
-            c.requests_per_reconcile = 1;
-            c.controller.workers = 100;
+            c.requests_per_reconcile = Requests::lit(1);
+            c.controller.workers = Workers::lit(100);
             c.controller.reconcile_ns = Duration::ZERO;
         }
         s.duration_ns = 60 * SECOND;
@@ -293,7 +303,7 @@ fn the_client_limits_each_kind_on_its_own_unless_told_to_share() {
         ],
     );
     s.controllers[1].kind = "a".into();
-    s.client = Some(ClientLimit::per_kind(5.0, 10));
+    s.client = Some(ClientLimit::per_kind(ClientQps::lit(5.0), Burst::lit(10)));
     let plan = ClientPlan::of(&s);
     assert_eq!(plan.kinds, vec![vec!["a".to_string()]]);
     assert_eq!(
@@ -317,13 +327,13 @@ fn the_client_limits_each_kind_on_its_own_unless_told_to_share() {
 #[test]
 fn writes_to_another_kind_draw_from_that_kinds_bucket() {
     let mut s = Scenario::of("writes", two_kinds_of_100());
-    s.client = Some(ClientLimit::per_kind(5.0, 10));
+    s.client = Some(ClientLimit::per_kind(ClientQps::lit(5.0), Burst::lit(10)));
     for c in &mut s.controllers {
-        c.controller.workers = 100;
+        c.controller.workers = Workers::lit(100);
         c.controller.reconcile_ns = Duration::ZERO;
-        c.writes.insert("Secret".into(), 1);
+        c.writes.insert("Secret".into(), Requests::lit(1));
     }
-    s.controllers[0].requests_per_reconcile = 1;
+    s.controllers[0].requests_per_reconcile = Requests::lit(1);
     s.duration_ns = 60 * SECOND;
     let plan = ClientPlan::of(&s);
     assert_eq!(
@@ -388,12 +398,18 @@ fn writes_to_another_kind_draw_from_that_kinds_bucket() {
 #[test]
 fn a_write_with_no_kind_or_too_many_requests_is_refused_by_field() {
     let mut s = Scenario::of("w", vec![kind("a", 1, Script::default())]);
-    s.controllers[0].writes.insert(String::new(), 1);
+    s.controllers[0]
+        .writes
+        .insert(String::new(), Requests::lit(1));
     let e = s.validate().unwrap_err();
     assert_eq!(e.field, "controllers[0].writes.");
     s.controllers[0].writes.clear();
-    s.controllers[0].writes.insert("Secret".into(), 600);
-    s.controllers[0].writes.insert("ConfigMap".into(), 600);
+    s.controllers[0]
+        .writes
+        .insert("Secret".into(), Requests::lit(600));
+    s.controllers[0]
+        .writes
+        .insert("ConfigMap".into(), Requests::lit(600));
     let e = s.validate().unwrap_err();
     assert_eq!(e.field, "controllers[0].writes");
     assert!(e.reason.contains("1200 requests"), "{}", e.reason);
@@ -418,12 +434,12 @@ fn where_errors_write_nothing_only_successes_send_requests() {
                 },
             )],
         );
-        s.client = Some(ClientLimit::per_kind(5.0, 10));
+        s.client = Some(ClientLimit::per_kind(ClientQps::lit(5.0), Burst::lit(10)));
         let c = &mut s.controllers[0];
-        c.controller.workers = 4;
+        c.controller.workers = Workers::lit(4);
         c.controller.reconcile_ns = 10 * workqueue_core::MILLISECOND;
-        c.requests_per_reconcile = 1;
-        c.writes.insert("Secret".into(), 2);
+        c.requests_per_reconcile = Requests::lit(1);
+        c.writes.insert("Secret".into(), Requests::lit(2));
         c.errors_write_nothing = errors_write_nothing;
         let m = a_minute_of(&s);
         let sim = m.controllers().next().unwrap().1;

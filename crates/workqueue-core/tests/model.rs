@@ -14,6 +14,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
+use workqueue_core::{Burst, Qps};
 use workqueue_core::{
     BucketStore, Duration, Got, Instant, LimiterConfig, QueueOptions, WideInstant, Workqueue,
     MILLISECOND, SECOND,
@@ -312,8 +313,8 @@ fn plain_and_explained_answers_are_the_same_code() {
                 max_fast_attempts: n
             }),
             (0u32..50, 1i64..20).prop_map(|(q, b)| LimiterConfig::Bucket {
-                qps: q as f64,
-                burst: b
+                qps: Qps::new(q as f64).unwrap(),
+                burst: Burst::new(b).unwrap()
             }),
             Just(LimiterConfig::DefaultController),
         ];

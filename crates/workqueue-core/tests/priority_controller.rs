@@ -5,6 +5,7 @@
 //! workers at once instead of draining.
 
 use workqueue_core::Instant;
+use workqueue_core::Workers;
 use workqueue_core::LOW_PRIORITY;
 use workqueue_core::{ErrorKind, Outcome, ReconcileResult, Script};
 use workqueue_core::{Input, QueueKind, Scenario, Simulation, MILLISECOND, SECOND};
@@ -80,7 +81,7 @@ fn result_priority_overrides_the_handed_out_one() {
 #[test]
 fn a_resync_is_low_priority_and_a_watch_event_raises_it() {
     let mut s = priority_scenario();
-    s.controllers[0].controller.workers = 1;
+    s.controllers[0].controller.workers = Workers::lit(1);
     s.controllers[0].controller.reconcile_ns = SECOND;
     s.controllers[0].default_script = Script::Always {
         outcome: Outcome::Success,

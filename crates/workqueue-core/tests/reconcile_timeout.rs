@@ -5,6 +5,7 @@
 
 use workqueue_core::Duration;
 use workqueue_core::Instant;
+use workqueue_core::{Burst, ClientQps, Requests};
 use workqueue_core::{ClientLimit, ItemSpec};
 use workqueue_core::{Input, ResultLabel, Scenario, Simulation, MILLISECOND, SECOND};
 use workqueue_core::{Outcome, Script};
@@ -82,10 +83,10 @@ fn reconciles_within_the_deadline_are_untouched() {
 #[test]
 fn waiting_for_the_client_counts_against_the_deadline() {
     let mut s = slow(Some(500 * MILLISECOND));
-    s.client = Some(ClientLimit::per_kind(1.0, 1));
+    s.client = Some(ClientLimit::per_kind(ClientQps::lit(1.0), Burst::lit(1)));
     let c = s.first_mut();
     c.controller.reconcile_ns = 10 * MILLISECOND;
-    c.requests_per_reconcile = 3; // 1 at once, then 1 s each: 2 s of waiting
+    c.requests_per_reconcile = Requests::lit(3); // 1 at once, then 1 s each: 2 s of waiting
     let sim = key_a_until(&s, 600 * MILLISECOND);
     assert_eq!(timeouts_and(&sim, ResultLabel::Error), (1, 1));
 }

@@ -1,5 +1,6 @@
 //! Every number the source articles state, reproduced through the public API.
 
+use workqueue_core::{Burst, EventRate, KeyCount, Qps, ReconcileRate};
 use workqueue_core::{CrossplaneConfig, Outcome, Script};
 use workqueue_core::{
     Duration, Input, Instant, LimiterConfig, QueueEvent, QueueOptions, ResultLabel, Scenario,
@@ -17,8 +18,8 @@ fn per_item() -> LimiterConfig {
 
 fn bucket() -> LimiterConfig {
     LimiterConfig::Bucket {
-        qps: 10.0,
-        burst: 100,
+        qps: Qps::lit(10.0),
+        burst: Burst::lit(100),
     }
 }
 
@@ -29,7 +30,7 @@ fn storm_on(key: &str, reconcile: Duration) -> Simulation {
     s.controllers[0].controller.reconcile_ns = reconcile;
     s.controllers[0].sources.push(Source::WatchEvents {
         key: key.into(),
-        per_second: 50.0,
+        per_second: EventRate::lit(50.0),
         start_ns: Duration::ZERO,
         duration_ns: 2 * SECOND,
     });
@@ -38,7 +39,7 @@ fn storm_on(key: &str, reconcile: Duration) -> Simulation {
 
 /// `count` keys that fail every reconcile, added at once, reconciled instantly.
 fn failing_storm(limiter: LimiterConfig, count: u64) -> Simulation {
-    let mut s = Scenario::failing_keys(limiter, count);
+    let mut s = Scenario::failing_keys(limiter, KeyCount::new(count).unwrap());
     s.duration_ns = 10 * SECOND;
     s.sample_ns = MILLISECOND; // exact per-millisecond counts (runs up to 4s stay below compaction)
     let mut sim = Simulation::new(&s).unwrap();
@@ -313,7 +314,7 @@ fn reconcile_result_table_walk_through() {
 
 fn crossplane(r: u32) -> Scenario {
     let mut s = Scenario::new("crossplane");
-    s.crossplane = Some(CrossplaneConfig::note_2021(r));
+    s.crossplane = Some(CrossplaneConfig::note_2021(ReconcileRate::new(r).unwrap()));
     s
 }
 
@@ -321,7 +322,9 @@ fn crossplane(r: u32) -> Scenario {
 fn crossplane_r10_runs_10_workers_with_a_10_per_second_burst_100_global_bucket() {
     let mut s = crossplane(10);
     s.controllers[0].controller.reconcile_ns = 100 * MILLISECOND; // 10 workers could do 100/s
-    s.controllers[0].sources.push(Source::add_many("mr-", 300));
+    s.controllers[0]
+        .sources
+        .push(Source::add_many("mr-", KeyCount::lit(300)));
     let mut sim = Simulation::new(&s).unwrap();
     assert_eq!(sim.workers().len(), 10);
     assert_eq!(
@@ -369,7 +372,7 @@ fn crossplane_throttle_deferral_resets_the_per_object_backoff() {
     assert_eq!(sim.queue().num_requeues(k), 3, "delays 1s, 2s, 4s");
     sim.apply(Input::AddMany {
         prefix: "other-".into(),
-        count: 12,
+        count: KeyCount::lit(12),
     })
     .unwrap();
     sim.run_until(Instant::T0 + 7 * SECOND);
@@ -397,7 +400,9 @@ fn crossplane_throttle_deferral_resets_the_per_object_backoff() {
 #[test]
 fn crossplane_r0_never_reconciles_anything() {
     let mut s = crossplane(0);
-    s.controllers[0].sources.push(Source::add_many("mr-", 5));
+    s.controllers[0]
+        .sources
+        .push(Source::add_many("mr-", KeyCount::lit(5)));
     let mut sim = Simulation::new(&s).unwrap();
     assert_eq!(sim.workers().len(), 1, "workers fall back to 1");
     sim.run_until(Instant::T0 + 3600 * SECOND);
@@ -418,7 +423,9 @@ fn crossplane_r0_never_reconciles_anything() {
 fn shutdown_lets_workers_finish_what_is_queued() {
     let mut s = Scenario::new("shutdown");
     s.controllers[0].controller.reconcile_ns = SECOND;
-    s.controllers[0].sources.push(Source::add_many("p", 3));
+    s.controllers[0]
+        .sources
+        .push(Source::add_many("p", KeyCount::lit(3)));
     let mut sim = Simulation::new(&s).unwrap();
     sim.run_until(Instant::T0);
     sim.apply(Input::Shutdown).unwrap();

@@ -1,5 +1,6 @@
 //! The numbers an author asks of a run, against figures computed by hand.
 
+use workqueue_core::{Burst, ClientQps, EventRate, Failures, KeyCount, Qps, Requests, Workers};
 use workqueue_core::{ClientLimit, ClientScope, Source};
 use workqueue_core::{Duration, Instant};
 use workqueue_core::{Input, LimiterConfig, Manager, Scenario, MILLISECOND, SECOND};
@@ -36,7 +37,12 @@ fn a_spread_of_nothing_is_none_and_ranks_are_measured_values() {
 /// after its add (5 + 10 + 20), all of it spent backing off.
 #[test]
 fn a_failing_key_spends_its_time_backing_off() {
-    let s = one(Script::FailThenSucceed { failures: 3 }, BACKOFF);
+    let s = one(
+        Script::FailThenSucceed {
+            failures: Failures::lit(3),
+        },
+        BACKOFF,
+    );
     let mut m = Manager::new(&s).unwrap();
     m.apply(0, Input::Add { key: "a".into() }).unwrap();
     m.run_until(Instant::T0 + SECOND);
@@ -83,8 +89,13 @@ fn waits_are_told_apart_by_what_set_them() {
 
     // A bucket of 1/s, burst 1: the second failure waits a whole second.
     let s = one(
-        Script::FailThenSucceed { failures: 2 },
-        LimiterConfig::Bucket { qps: 1.0, burst: 1 },
+        Script::FailThenSucceed {
+            failures: Failures::lit(2),
+        },
+        LimiterConfig::Bucket {
+            qps: Qps::lit(1.0),
+            burst: Burst::lit(1),
+        },
     );
     let mut m = Manager::new(&s).unwrap();
     m.apply(0, Input::Add { key: "a".into() }).unwrap();
@@ -105,7 +116,7 @@ fn a_storm_fills_the_queue_and_keys_wait_their_turn() {
         BACKOFF,
     );
     s.first_mut().controller.reconcile_ns = 10 * MILLISECOND;
-    s.first_mut().sources = vec![Source::add_many("k-", 100)];
+    s.first_mut().sources = vec![Source::add_many("k-", KeyCount::lit(100))];
     let mut m = Manager::new(&s).unwrap();
     m.run_until(Instant::T0 + 5 * SECOND);
     let sum = Summary::of(&m);
@@ -132,16 +143,16 @@ fn requests_are_counted_per_kind_and_the_client_wait_is_named() {
     a.default_script = Script::Always {
         outcome: Outcome::Success,
     };
-    a.requests_per_reconcile = 1;
-    a.controller.workers = 100;
-    a.sources = vec![Source::add_many("s-", 100)];
+    a.requests_per_reconcile = Requests::lit(1);
+    a.controller.workers = Workers::lit(100);
+    a.sources = vec![Source::add_many("s-", KeyCount::lit(100))];
     let mut b = a.clone();
     b.name = "configmaps".into();
-    b.sources = vec![Source::add_many("c-", 100)];
+    b.sources = vec![Source::add_many("c-", KeyCount::lit(100))];
     s.controllers = vec![a, b];
     s.client = Some(ClientLimit {
-        qps: 5.0,
-        burst: 10,
+        qps: ClientQps::lit(5.0),
+        burst: Burst::lit(10),
         per: ClientScope::Kind,
     });
     let mut m = Manager::new(&s).unwrap();
@@ -177,7 +188,7 @@ fn sums_past_292_years_saturate() {
             after_ns: 84 * 3600 * SECOND,
         },
     };
-    c.sources = vec![Source::add_many("k-", 50_000)];
+    c.sources = vec![Source::add_many("k-", KeyCount::lit(50_000))];
     let mut other = s.controllers[0].clone();
     other.name = "second".into();
     s.controllers.push(other);
@@ -206,17 +217,17 @@ fn sums_past_292_years_saturate() {
 fn the_summary_names_the_client_limit_that_held_the_run_back() {
     let mut s = Scenario::new("held");
     s.client = Some(ClientLimit {
-        qps: 5.0,
-        burst: 10,
+        qps: ClientQps::lit(5.0),
+        burst: Burst::lit(10),
         per: ClientScope::Kind,
     });
     let c = s.first_mut();
     c.kind = "Widget".into();
-    c.controller.workers = 4;
-    c.writes.insert("Secret".into(), 2);
+    c.controller.workers = Workers::lit(4);
+    c.writes.insert("Secret".into(), Requests::lit(2));
     c.sources.push(Source::AddMany {
         prefix: "w-".into(),
-        count: 200,
+        count: KeyCount::lit(200),
         at_ns: Duration::ZERO,
         script: None,
     });
@@ -268,7 +279,7 @@ fn the_summary_names_the_backoff_of_an_outage() {
     );
     s.first_mut().sources.push(Source::AddMany {
         prefix: "k-".into(),
-        count: 20,
+        count: KeyCount::lit(20),
         at_ns: 20 * SECOND,
         script: None,
     });
@@ -288,15 +299,17 @@ fn a_failing_reconcile_sends_only_the_writes_it_still_makes() {
         let mut s = Scenario::new("partial");
         let c = s.first_mut();
         c.kind = "Widget".into();
-        c.requests_per_reconcile = 1;
-        c.writes.insert("Secret".into(), 2);
+        c.requests_per_reconcile = Requests::lit(1);
+        c.writes.insert("Secret".into(), Requests::lit(2));
         c.failure_writes =
             failure_writes.map(|w| w.iter().map(|(k, n)| (k.to_string(), *n)).collect());
-        c.default_script = Script::FailThenSucceed { failures: 2 };
+        c.default_script = Script::FailThenSucceed {
+            failures: Failures::lit(2),
+        };
         c.limiter = Some(BACKOFF);
         c.sources.push(Source::AddMany {
             prefix: "w-".into(),
-            count: 10,
+            count: KeyCount::lit(10),
             at_ns: Duration::ZERO,
             script: None,
         });
@@ -318,7 +331,7 @@ fn a_failing_reconcile_sends_only_the_writes_it_still_makes() {
     // A failure never sends more than a success.
     let mut s = Scenario::new("more");
     let c = s.first_mut();
-    c.writes.insert("Secret".into(), 1);
+    c.writes.insert("Secret".into(), Requests::lit(1));
     c.failure_writes = Some([("Secret".to_string(), 2)].into_iter().collect());
     let e = s.validate().unwrap_err();
     assert!(e.reason.contains("never more"), "{e}");
@@ -334,11 +347,11 @@ fn the_request_series_bins_whole_samples() {
     s.duration_ns = 60 * SECOND;
     let c = s.first_mut();
     c.kind = "Widget".into();
-    c.writes.insert("Secret".into(), 1);
+    c.writes.insert("Secret".into(), Requests::lit(1));
     c.controller.reconcile_ns = Duration::ZERO;
     c.sources.push(Source::WatchEvents {
         key: "w".into(),
-        per_second: 10.0,
+        per_second: EventRate::lit(10.0),
         start_ns: Duration::ZERO,
         duration_ns: 60 * SECOND,
     });
@@ -411,12 +424,17 @@ fn requests_reserved_ahead_land_where_they_are_sent_after_a_compaction() {
 /// convergence (they read 2m before, the resync's round).
 #[test]
 fn a_resync_s_later_success_is_not_where_a_key_converged() {
-    let mut s = one(Script::FailThenSucceed { failures: 3 }, BACKOFF);
+    let mut s = one(
+        Script::FailThenSucceed {
+            failures: Failures::lit(3),
+        },
+        BACKOFF,
+    );
     let c = s.first_mut();
     c.controller.reconcile_ns = Duration::ZERO;
     c.sources.push(Source::AddMany {
         prefix: "k-".into(),
-        count: 1,
+        count: KeyCount::lit(1),
         at_ns: Duration::ZERO,
         script: None,
     });
@@ -444,20 +462,20 @@ fn a_resync_s_later_success_is_not_where_a_key_converged() {
 fn widgets_sent(name: &str, count: u64, sample: Duration) -> Summary {
     let mut s = Scenario::new(name);
     s.client = Some(ClientLimit {
-        qps: 5.0,
-        burst: 10,
+        qps: ClientQps::lit(5.0),
+        burst: Burst::lit(10),
         per: ClientScope::Kind,
     });
     s.sample_ns = sample;
     s.duration_ns = 60 * SECOND;
     let c = s.first_mut();
     c.kind = "Widget".into();
-    c.requests_per_reconcile = 1;
-    c.controller.workers = 4;
+    c.requests_per_reconcile = Requests::lit(1);
+    c.controller.workers = Workers::lit(4);
     c.controller.reconcile_ns = 50 * MILLISECOND;
     c.sources.push(Source::AddMany {
         prefix: "w-".into(),
-        count,
+        count: KeyCount::new(count).unwrap(),
         at_ns: Duration::ZERO,
         script: None,
     });

@@ -7,7 +7,9 @@
 use std::collections::BTreeMap;
 
 use workqueue_core::validate::MAX_REQUESTS_PER_RECONCILE;
-use workqueue_core::{Duration, Instant, Outcome, Scenario, ScenarioError, Script};
+use workqueue_core::{
+    Duration, Instant, KeyCount, OutOfRange, Outcome, Requests, Scenario, ScenarioError, Script,
+};
 
 /// The author's figures; `None` keeps what the import assumed.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -54,11 +56,14 @@ impl Assumptions {
                 });
             }
         }
-        for c in &mut s.controllers {
+        for (i, c) in s.controllers.iter_mut().enumerate() {
+            // Each figure in its range, named as a file names it.
+            let at = |field: String| move |e: OutOfRange| e.at(format!("controllers[{i}].{field}"));
             if let Some(objects) = self.objects {
-                for src in &mut c.sources {
+                for (j, src) in c.sources.iter_mut().enumerate() {
                     if let workqueue_core::Source::AddMany { count, .. } = src {
-                        *count = objects;
+                        *count =
+                            KeyCount::new(objects).map_err(at(format!("sources[{j}].count")))?;
                     }
                 }
             }
@@ -75,9 +80,16 @@ impl Assumptions {
             for (name, own, other) in &self.writes {
                 if name.is_empty() || *name == c.name {
                     if let Some(own) = own {
-                        c.requests_per_reconcile = *own;
+                        c.requests_per_reconcile =
+                            Requests::new(*own).map_err(at("requests_per_reconcile".into()))?;
                     }
-                    c.writes = other.clone();
+                    c.writes = other
+                        .iter()
+                        .map(|(kind, n)| {
+                            let n = Requests::new(*n).map_err(at(format!("writes.{kind}")))?;
+                            Ok((kind.clone(), n))
+                        })
+                        .collect::<Result<_, ScenarioError>>()?;
                 }
             }
             c.errors_write_nothing |= self.errors_write_nothing;
@@ -203,6 +215,7 @@ pub fn objects_of(text: &str) -> Result<u64, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use workqueue_core::{KeyCount, Requests};
     use workqueue_core::{MILLISECOND, SECOND};
 
     #[test]
@@ -249,7 +262,7 @@ mod tests {
         for c in &mut s.controllers {
             c.sources.push(workqueue_core::Source::AddMany {
                 prefix: format!("{}-", c.name),
-                count: 100,
+                count: KeyCount::lit(100),
                 at_ns: Duration::ZERO,
                 script: None,
             });
@@ -269,17 +282,17 @@ mod tests {
         for c in &got.controllers {
             assert!(matches!(
                 c.sources[0],
-                workqueue_core::Source::AddMany { count: 400, .. }
+                workqueue_core::Source::AddMany { count, .. } if count.get() == 400
             ));
             assert_eq!(c.controller.reconcile_ns, 50 * MILLISECOND);
             assert!(
                 matches!(c.default_script, Script::Outage { until_ns, .. } if until_ns == Instant::T0 + 300 * SECOND)
             );
             assert!(c.errors_write_nothing);
-            assert_eq!(c.requests_per_reconcile, 1);
+            assert_eq!(c.requests_per_reconcile, Requests::lit(1));
         }
         assert!(got.controllers[0].writes.is_empty());
-        assert_eq!(got.controllers[1].writes["Secret"], 1);
+        assert_eq!(got.controllers[1].writes["Secret"], Requests::lit(1));
         assert!(got.duration_ns >= 15 * 60 * SECOND);
         // An outage anywhere in the run: from 10s until 100s.
         let window = Assumptions {

@@ -18,7 +18,7 @@ use crate::literal::quote;
 /// limiter, workers and timeout. (Keys, scripts and durations are not Go.)
 #[derive(Clone, Debug, PartialEq)]
 pub struct SetUp {
-    pub client: Option<workqueue_core::ClientLimit>,
+    pub client: Option<workqueue_core::ClientRate>,
     pub crossplane: Option<u32>,
     pub shared_bucket: Option<workqueue_core::BucketSpec>,
     pub controllers: Vec<ControllerSetUp>,
@@ -45,7 +45,7 @@ pub struct OptionsSetUp {
 impl SetUp {
     pub fn of(s: &Scenario) -> SetUp {
         let kinds = kind_types(s);
-        let crossplane = s.crossplane.map(|c| c.max_reconcile_rate);
+        let crossplane = s.crossplane.map(|c| c.max_reconcile_rate.get());
         // A bucket one controller alone holds is shared with none: Go
         // says it as that controller's max-of(bucket, own).
         let sharers = s.controllers.iter().filter(|c| c.shares_bucket).count();
@@ -54,7 +54,7 @@ impl SetUp {
         SetUp {
             // A typed clientset's one limiter and a config's shared one are
             // the same bucket for every kind; Go says which program it is.
-            client: s.client_limit().map(|c| workqueue_core::ClientLimit {
+            client: s.client_limit().map(|c| workqueue_core::ClientRate {
                 per: match c.per {
                     ClientScope::Clientset => ClientScope::Shared,
                     ClientScope::GroupVersion => ClientScope::Kind,
@@ -103,7 +103,7 @@ impl SetUp {
                                     .map(|l| canonical(&l))
                                     .filter(|l| *l != c.queue.default_limiter()),
                             },
-                            workers: crossplane.is_none().then_some(c.controller.workers),
+                            workers: crossplane.is_none().then_some(c.controller.workers.get()),
                             timeout: c
                                 .controller
                                 .reconcile_timeout_ns
@@ -214,8 +214,8 @@ pub fn go(s: &Scenario) -> String {
     match (s.client_limit(), s.crossplane) {
         (Some(c), Some(cp))
             if c.per == ClientScope::Kind
-                && c.qps == 5.0 * cp.max_reconcile_rate as f64
-                && c.burst == 10 * cp.max_reconcile_rate as i64 =>
+                && c.qps == 5.0 * cp.max_reconcile_rate.get() as f64
+                && c.burst == 10 * cp.max_reconcile_rate.get() as i64 =>
         {
             body += "\t// 5R qps, burst 10R: one bucket per resource kind's REST client.\n";
             body += "\tcfg = ratelimiter.LimitRESTConfig(cfg, maxReconcileRate)\n";
@@ -253,7 +253,7 @@ pub fn go(s: &Scenario) -> String {
         uses.workqueue = true;
         body += &format!(
             "\t// One bucket passed to every controller that shares it.\n\tshared := &workqueue.TypedBucketRateLimiter[reconcile.Request]{{Limiter: rate.NewLimiter(rate.Limit({}), {})}}\n",
-            float(b.qps),
+            float(b.qps.get()),
             b.burst
         );
     }

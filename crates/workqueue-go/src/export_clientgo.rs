@@ -20,7 +20,7 @@ pub(crate) fn is_client_go(s: &Scenario) -> bool {
             Some(c) => match c.per {
                 ClientScope::Clientset => true,
                 // QPS unset: the default 5 qps, whatever the burst.
-                ClientScope::GroupVersion => c.qps == 5.0,
+                ClientScope::GroupVersion => c.qps.get() == 5.0,
                 _ => false,
             },
             None => false,
@@ -75,7 +75,7 @@ pub(crate) fn go(s: &Scenario) -> String {
     let mut body = String::new();
     body += "\tcfg, err := clientcmd.BuildConfigFromFlags(\"\", \"\")\n\tif err != nil {\n\t\tpanic(err)\n\t}\n";
     match s.client {
-        Some(c) if c.per == ClientScope::GroupVersion && c.burst == 10 => {
+        Some(c) if c.per == ClientScope::GroupVersion && c.burst.get() == 10 => {
             body += "\t// QPS unset: client-go's defaults, 5 qps and burst 10 for each API group-version.\n";
         }
         Some(c) if c.per == ClientScope::GroupVersion => {

@@ -36,8 +36,8 @@ pub(crate) fn helm_values(s: &Scenario, cp: CrossplaneConfig) -> String {
          \x20 - --circuit-breaker-refill-rate={refill}\n\
          \x20 - --circuit-breaker-cooldown={cooldown}\n",
         workers = cp.max_reconcile_rate,
-        burst = float(b.burst),
-        refill = float(b.refill_per_second),
+        burst = float(b.burst.get()),
+        refill = float(b.refill_per_second.get()),
         cooldown = format_go_duration(b.cooldown),
     )
 }

@@ -61,7 +61,7 @@ pub fn limiter(l: &LimiterConfig, indent: &str) -> String {
         ),
         LimiterConfig::Bucket { qps, burst } => format!(
             "&workqueue.TypedBucketRateLimiter[reconcile.Request]{{Limiter: rate.NewLimiter(rate.Limit({}), {burst})}}",
-            float(*qps)
+            float(qps.get())
         ),
         LimiterConfig::MaxOf { limiters } => format!(
             "workqueue.NewTypedMaxOfRateLimiter(\n{}{indent})",

@@ -1,6 +1,7 @@
 //! The Go export is the author's set-up: gofmt-clean, and read back by the
 //! importer to the same set-up, for every example scenario and generated ones.
 
+use workqueue_core::{BreakerAmount, Burst, ClientQps, Qps, ReconcileRate, Workers};
 use workqueue_core::{BucketSpec, ClientLimit, ClientScope};
 use workqueue_core::{QueueKind, Scenario, MILLISECOND};
 use workqueue_go::export::{go, SetUp};
@@ -29,18 +30,18 @@ fn generated() -> Vec<(String, Scenario)> {
     let clients = [
         None,
         Some(ClientLimit {
-            qps: 20.0,
-            burst: 30,
+            qps: ClientQps::lit(20.0),
+            burst: Burst::lit(30),
             per: ClientScope::Kind,
         }),
         Some(ClientLimit {
-            qps: 5.0,
-            burst: 10,
+            qps: ClientQps::lit(5.0),
+            burst: Burst::lit(10),
             per: ClientScope::Clientset,
         }),
         Some(ClientLimit {
-            qps: 12.5,
-            burst: 25,
+            qps: ClientQps::lit(12.5),
+            burst: Burst::lit(25),
             per: ClientScope::Shared,
         }),
     ];
@@ -57,7 +58,7 @@ fn generated() -> Vec<(String, Scenario)> {
         } else {
             QueueKind::ClientGo
         };
-        c.controller.workers = 1 + i as u32;
+        c.controller.workers = Workers::new(1 + i as u32).unwrap();
         c.controller.reconcile_timeout_ns =
             (i % 3 == 0).then_some((i as i64 + 1) * 750 * MILLISECOND);
         let mut d = c.clone();
@@ -65,15 +66,20 @@ fn generated() -> Vec<(String, Scenario)> {
         d.kind = "gadget".into();
         d.limiter = limiters[(i + 3) % limiters.len()].clone();
         if i % 2 == 1 {
-            s.shared_bucket = Some(BucketSpec { qps: 3.0, burst: 9 });
+            s.shared_bucket = Some(BucketSpec {
+                qps: Qps::lit(3.0),
+                burst: Burst::lit(9),
+            });
             c.shares_bucket = true;
         }
         s.controllers = vec![c, d];
         out.push((format!("generated-{i}"), s));
     }
     let mut cp = Scenario::new("crossplane");
-    cp.crossplane = Some(workqueue_core::CrossplaneConfig::note_2021(7));
-    cp.client = Some(ClientLimit::per_kind(35.0, 70));
+    cp.crossplane = Some(workqueue_core::CrossplaneConfig::note_2021(
+        ReconcileRate::lit(7),
+    ));
+    cp.client = Some(ClientLimit::per_kind(ClientQps::lit(35.0), Burst::lit(70)));
     out.push(("crossplane-7".into(), cp));
     out
 }
@@ -181,11 +187,11 @@ fn crossplane_core_exports_its_flags_as_helm_values() {
     let mut s = Scenario::new("core");
     s.controllers[0].name = "x\"\n- --evil`$(rm -rf /)".into();
     s.crossplane = Some(CrossplaneConfig {
-        max_reconcile_rate: 12,
+        max_reconcile_rate: ReconcileRate::lit(12),
         profile: CrossplaneProfile::Core,
         breaker: Some(BreakerFlags {
-            burst: 40.0,
-            refill_per_second: 0.5,
+            burst: BreakerAmount::lit(40.0),
+            refill_per_second: BreakerAmount::lit(0.5),
             cooldown: 90 * SECOND,
         }),
     });
@@ -234,7 +240,7 @@ fn crossplane_core_exports_its_flags_as_helm_values() {
         s.crossplane = Some(CrossplaneConfig {
             profile,
             breaker: None,
-            max_reconcile_rate: 12,
+            max_reconcile_rate: ReconcileRate::lit(12),
         });
         assert_eq!(Language::of(&s), Language::Go);
         let code = go(&s);

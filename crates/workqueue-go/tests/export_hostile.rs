@@ -5,6 +5,7 @@
 
 use proptest::prelude::*;
 use workqueue_core::{BucketSpec, ClientLimit, ClientScope, CrossplaneConfig};
+use workqueue_core::{Burst, ClientQps, Qps, ReconcileRate, Requests, Workers};
 use workqueue_core::{LimiterConfig, QueueKind, Scenario};
 use workqueue_go::export::{go, kind_types, SetUp};
 use workqueue_go::import;
@@ -84,7 +85,10 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                     // Names are unique in a scenario (validation says so).
                     c.name = format!("{i}{name}");
                     c.kind = kind;
-                    c.writes = writes;
+                    c.writes = writes
+                        .into_iter()
+                        .map(|(k, n)| (k, Requests::lit(n)))
+                        .collect();
                     c.limiter = limiter;
                     c.queue = if pq {
                         QueueKind::Priority
@@ -92,29 +96,32 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                         QueueKind::ClientGo
                     };
                     c.shares_bucket = shares && shared;
-                    c.controller.workers = workers;
+                    c.controller.workers = Workers::new(workers).unwrap();
                     c
                 })
                 .collect();
-            s.shared_bucket = shared.then_some(BucketSpec { qps: 3.0, burst: 9 });
+            s.shared_bucket = shared.then_some(BucketSpec {
+                qps: Qps::lit(3.0),
+                burst: Burst::lit(9),
+            });
             s.client = match client {
                 0 => None,
-                1 => Some(ClientLimit::per_kind(20.0, 30)),
+                1 => Some(ClientLimit::per_kind(ClientQps::lit(20.0), Burst::lit(30))),
                 2 => Some(ClientLimit {
-                    qps: 5.0,
-                    burst: 10,
+                    qps: ClientQps::lit(5.0),
+                    burst: Burst::lit(10),
                     per: ClientScope::Clientset,
                 }),
                 3 => Some(ClientLimit {
-                    qps: 12.5,
-                    burst: 25,
+                    qps: ClientQps::lit(12.5),
+                    burst: Burst::lit(25),
                     per: ClientScope::Shared,
                 }),
                 _ => {
                     // Crossplane's global bucket is the shared one.
                     s.shared_bucket = None;
-                    s.crossplane = Some(CrossplaneConfig::note_2021(3));
-                    Some(ClientLimit::per_kind(15.0, 30))
+                    s.crossplane = Some(CrossplaneConfig::note_2021(ReconcileRate::lit(3)));
+                    Some(ClientLimit::per_kind(ClientQps::lit(15.0), Burst::lit(30)))
                 }
             };
             s
@@ -217,7 +224,7 @@ proptest! {
 fn a_name_with_a_newline_writes_no_statement() {
     let mut s = Scenario::new("link");
     s.controllers[0].name = "x\n\tmgr.GetConfig().Host = \"https://attacker.example\"\n\t//".into();
-    s.controllers[0].writes = [("Secret\nos.Exit(1)".to_string(), 1)].into();
+    s.controllers[0].writes = [("Secret\nos.Exit(1)".to_string(), Requests::lit(1))].into();
     let code = go(&s);
     assert!(
         !code

@@ -1,6 +1,7 @@
 //! Go set-ups as real projects write them, read into scenarios.
 
 use workqueue_core::ClientScope;
+use workqueue_core::{Burst, Qps, Workers};
 use workqueue_core::{LimiterConfig, QueueKind, MILLISECOND, SECOND};
 use workqueue_go::{import, ImportError};
 
@@ -40,12 +41,12 @@ fn an_operator_reads_with_its_flags_limiters_and_controllers() {
     let s = &got.scenario;
     let client = s.client.unwrap();
     assert_eq!(
-        (client.qps, client.burst, client.per),
+        (client.qps.get(), client.burst.get(), client.per),
         (20.0, 30, ClientScope::Kind)
     );
     assert_eq!(s.controllers.len(), 2);
     let widget = s.controllers.iter().find(|c| c.kind == "Widget").unwrap();
-    assert_eq!(widget.controller.workers, 4);
+    assert_eq!(widget.controller.workers, Workers::lit(4));
     assert_eq!(
         widget.queue,
         QueueKind::ClientGo,
@@ -60,8 +61,8 @@ fn an_operator_reads_with_its_flags_limiters_and_controllers() {
                     max_ns: 300 * SECOND
                 },
                 LimiterConfig::Bucket {
-                    qps: 20.0,
-                    burst: 200
+                    qps: Qps::lit(20.0),
+                    burst: Burst::lit(200)
                 },
             ]
         })
@@ -76,7 +77,7 @@ fn an_operator_reads_with_its_flags_limiters_and_controllers() {
         (
             gadget.queue,
             gadget.limiter.clone(),
-            gadget.controller.workers
+            gadget.controller.workers.get()
         ),
         (QueueKind::Priority, None, 1)
     );
@@ -97,10 +98,10 @@ fn an_operator_reads_with_its_flags_limiters_and_controllers() {
 fn a_crossplane_provider_reads_with_its_rate_and_kinds() {
     let got = import(&fixture("provider")).unwrap();
     let s = &got.scenario;
-    assert_eq!(s.crossplane.map(|c| c.max_reconcile_rate), Some(10));
+    assert_eq!(s.crossplane.map(|c| c.max_reconcile_rate.get()), Some(10));
     let client = s.client.unwrap();
     assert_eq!(
-        (client.qps, client.burst, client.per),
+        (client.qps.get(), client.burst.get(), client.per),
         (50.0, 100, ClientScope::Kind)
     );
     let kinds: Vec<_> = s.controllers.iter().map(|c| c.kind.as_str()).collect();
@@ -133,7 +134,7 @@ fn a_client_go_controller_reads_with_its_queue_and_clientset() {
     );
     let client = s.client.unwrap();
     assert_eq!(
-        (client.qps, client.burst, client.per),
+        (client.qps.get(), client.burst.get(), client.per),
         (50.0, 100, ClientScope::Clientset)
     );
     assert_mentions(&got.unread, "workers");
@@ -261,7 +262,10 @@ func main() {
 fn pasted_pieces_a_go_mod_and_a_field_from_a_flag() {
     let setup = "func (r *R) SetupWithManager(mgr ctrl.Manager) error {\n\treturn ctrl.NewControllerManagedBy(mgr).\n\t\tFor(&v1.Widget{}).\n\t\tWithOptions(controller.Options{MaxConcurrentReconciles: 2}).\n\t\tComplete(r)\n}\n";
     let got = import(&[("pasted.go".into(), setup.into())]).unwrap();
-    assert_eq!(got.scenario.controllers[0].controller.workers, 2);
+    assert_eq!(
+        got.scenario.controllers[0].controller.workers,
+        Workers::lit(2)
+    );
     assert_says(
         &got.taken,
         &[("pasted.go", 2, "controller \"widget\" for Widget")],
@@ -276,7 +280,11 @@ fn pasted_pieces_a_go_mod_and_a_field_from_a_flag() {
     ];
     let got = import(&files).unwrap();
     let c = &got.scenario.controllers[0];
-    assert_eq!(c.controller.workers, 5, "r.Workers is the flag's default");
+    assert_eq!(
+        c.controller.workers,
+        Workers::lit(5),
+        "r.Workers is the flag's default"
+    );
     assert_eq!(
         c.queue,
         QueueKind::ClientGo,
@@ -332,8 +340,8 @@ fn a_limiter_from_a_helper_function_is_read() {
                     max_ns: 300 * SECOND
                 },
                 LimiterConfig::Bucket {
-                    qps: 5.0,
-                    burst: 20
+                    qps: Qps::lit(5.0),
+                    burst: Burst::lit(20)
                 },
             ]
         })
@@ -405,6 +413,7 @@ func (r *{kind}Reconciler) SetupWithManager(mgr ctrl.Manager) error {{
             .unwrap()
             .controller
             .workers
+            .get()
     };
     assert_eq!((workers("Cache"), workers("Hook")), (4, 2));
     // A receiver's field that no literal of its type fills, while others
@@ -422,7 +431,7 @@ func (r *{kind}Reconciler) SetupWithManager(mgr ctrl.Manager) error {{
         .iter()
         .find(|c| c.kind == "Extra")
         .unwrap();
-    assert_eq!(extra.controller.workers, 1);
+    assert_eq!(extra.controller.workers, Workers::lit(1));
     // Its field is Go's zero value: controller-runtime takes 0 as unset.
     assert!(
         got.unread.iter().any(|f| f.text.contains("\"extra\"")
@@ -492,7 +501,7 @@ fn go_mod_says_which_crossplane_profile() {
     let got = with(today);
     let cp = got.scenario.crossplane.unwrap();
     assert_eq!(
-        (cp.max_reconcile_rate, cp.profile),
+        (cp.max_reconcile_rate.get(), cp.profile),
         (10, CrossplaneProfile::Provider)
     );
     assert_says(&got.taken, &[("go.mod", 6, "profile provider")]);
@@ -513,7 +522,7 @@ fn go_mod_says_which_crossplane_profile() {
     .unwrap();
     let cp = got.scenario.crossplane.unwrap();
     assert_eq!(
-        (cp.max_reconcile_rate, cp.profile),
+        (cp.max_reconcile_rate.get(), cp.profile),
         (7, CrossplaneProfile::Core)
     );
     assert_says(&got.taken, &[("go.mod", 1, "core since v2.1")]);

@@ -6,6 +6,7 @@
 //! clients and their limits, Crossplane's rate, what must not run.
 
 use workqueue_core::SECOND;
+use workqueue_core::{KeyCount, Workers};
 use workqueue_go::import;
 
 mod common;
@@ -263,7 +264,7 @@ func main() {{
     let mut read: Vec<(String, u32)> = s
         .controllers
         .iter()
-        .map(|c| (c.name.clone(), c.controller.workers))
+        .map(|c| (c.name.clone(), c.controller.workers.get()))
         .collect();
     read.sort();
     let want: Vec<(String, u32)> = names.iter().map(|n| (n.clone(), 5)).collect();
@@ -318,10 +319,10 @@ func main() {
     ])
     .unwrap();
     let s = &got.scenario;
-    assert_eq!(s.controllers[0].controller.workers, 30);
+    assert_eq!(s.controllers[0].controller.workers, Workers::lit(30));
     let client = s.client.unwrap();
-    assert_eq!((client.qps, client.burst), (150.0, 300));
-    assert_eq!(s.crossplane.map(|c| c.max_reconcile_rate), Some(30));
+    assert_eq!((client.qps.get(), client.burst.get()), (150.0, 300));
+    assert_eq!(s.crossplane.map(|c| c.max_reconcile_rate.get()), Some(30));
 }
 
 /// The same provider with its `apis` packages among the files (a whole
@@ -417,7 +418,7 @@ fn client_go_retry_limits_give_up_where_go_does() {
         c.default_script = workqueue_core::Script::Always {
             outcome: workqueue_core::Outcome::Error,
         };
-        c.sources = vec![workqueue_core::Source::add_many("ns/k-", 3)];
+        c.sources = vec![workqueue_core::Source::add_many("ns/k-", KeyCount::lit(3))];
     }
     s.duration_ns = 3600 * SECOND;
     let mut m = workqueue_core::Manager::new(&s).unwrap();
@@ -516,7 +517,7 @@ fn one_limiter_value_in_two_controllers_shares_its_bucket() {
     let name = "one-limiter-value-two-controllers";
     let got = check(name);
     let b = got.scenario.shared_bucket.expect("no shared bucket");
-    assert_eq!((b.qps, b.burst), (40.0, 400));
+    assert_eq!((b.qps.get(), b.burst.get()), (40.0, 400));
     assert!(
         got.unread.iter().any(|f| f.file.ends_with("main.go")
             && f.line == 34

@@ -2,6 +2,7 @@
 //! statement exhausts the stack, no evaluation runs without a budget, and
 //! every refusal names the file, the line and the limit.
 
+use workqueue_core::Workers;
 use workqueue_go::{import, ImportError};
 
 /// The stack the page's worker has (wasm32's default, 1 MiB); these tests
@@ -136,7 +137,10 @@ func main() {{
         ".\n\t\tOwns(&v1.Part{})".repeat(50)
     );
     let got = on_small_stack(move || import(&[("main.go".into(), src)])).expect("read");
-    assert_eq!(got.scenario.controllers[0].controller.workers, 4);
+    assert_eq!(
+        got.scenario.controllers[0].controller.workers,
+        Workers::lit(4)
+    );
 }
 
 /// Helper functions that call each other many times: the evaluation
@@ -171,7 +175,10 @@ fn evaluation_has_a_budget() {
     // The same helpers a few levels deep are read, to their value.
     let src = helpers(3, 4).replace("func main() {", "func main() {\n\tctrl.NewControllerManagedBy(mgr).Named(\"w\").WithOptions(controller.Options{MaxConcurrentReconciles: h0()}).Complete(r)");
     let got = import(&[("main.go".into(), src)]).expect("read");
-    assert_eq!(got.scenario.controllers[0].controller.workers, 64);
+    assert_eq!(
+        got.scenario.controllers[0].controller.workers,
+        Workers::lit(64)
+    );
 }
 
 /// Tens of thousands of flags read in linear time: each note is said once.

@@ -2,6 +2,7 @@
 //! would refuse are said, never a panic or a silent default.
 
 use workqueue_core::QueueKind;
+use workqueue_core::Workers;
 use workqueue_go::{import, Imported};
 
 fn one(name: &str, text: &str) -> Vec<(String, String)> {
@@ -20,7 +21,10 @@ fn a_byte_order_mark_is_go() {
         "main.go",
         &format!("\u{feff}package main\n{CONTROLLER}"),
     ));
-    assert_eq!(got.scenario.controllers[0].controller.workers, 3);
+    assert_eq!(
+        got.scenario.controllers[0].controller.workers,
+        Workers::lit(3)
+    );
     // The same with a go.mod that has one too, and a tab after `module`.
     let files =
         vec![
@@ -85,7 +89,10 @@ fn workers_below_one_are_said_to_be_unset() {
             )
         );
         let got = read(one("main.go", &text));
-        assert_eq!(got.scenario.controllers[0].controller.workers, 1);
+        assert_eq!(
+            got.scenario.controllers[0].controller.workers,
+            Workers::lit(1)
+        );
         assert!(
             got.unread
                 .iter()

@@ -83,7 +83,7 @@ fn named_in(scenario: &Scenario, key: &str) -> bool {
         c.items.iter().any(|i| i.key == key)
             || c.sources.iter().any(|s| match s {
                 Source::WatchEvents { key: k, .. } => k == key,
-                Source::AddMany { prefix, count, .. } => one_of_many(key, prefix, *count),
+                Source::AddMany { prefix, count, .. } => one_of_many(key, prefix, count.get()),
                 Source::Resync { .. } => false,
             })
     })
@@ -96,7 +96,7 @@ fn names(input: &Input, key: &str) -> bool {
         | Input::WatchEvents { key: k, .. }
         | Input::Decide { key: k, .. }
         | Input::SetScript { key: k, .. } => k == key,
-        Input::AddMany { prefix, count } => one_of_many(key, prefix, *count),
+        Input::AddMany { prefix, count } => one_of_many(key, prefix, count.get()),
         Input::Resync { .. } | Input::DefaultScript { .. } | Input::Shutdown => false,
     }
 }

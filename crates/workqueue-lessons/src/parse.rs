@@ -44,7 +44,7 @@ fn refuse(line: usize, field: impl Into<String>, reason: impl Into<String>) -> L
 struct StepDoc {
     focus: Focus,
     #[serde(default)]
-    setup: Option<workqueue_core::RunDoc>,
+    setup: Option<workqueue_core::Run>,
     #[serde(default)]
     wait: Option<Wait>,
     #[serde(default)]
@@ -526,7 +526,7 @@ fn step(draft: Draft) -> Result<Step, LessonError> {
     let setup = match doc.setup {
         None => None,
         Some(s) => Some(
-            s.into_run()
+            s.checked()
                 .map_err(|e| checked(format!("setup.{}", e.field), e.reason))?,
         ),
     };

@@ -6,6 +6,7 @@
 //! simulations on its main thread while a room waits for the next step.
 
 use serde::{Deserialize, Serialize};
+use workqueue_core::{Burst, KeyCount, Qps};
 use workqueue_core::{
     Instant, LimiterConfig, QueueKind, Scenario, Simulation, MILLISECOND, SECOND,
 };
@@ -36,8 +37,8 @@ pub fn limiters() -> [(&'static str, QueueKind, LimiterConfig); 4] {
             "bucket only",
             QueueKind::ClientGo,
             LimiterConfig::Bucket {
-                qps: 10.0,
-                burst: 100,
+                qps: Qps::lit(10.0),
+                burst: Burst::lit(100),
             },
         ),
         (
@@ -66,7 +67,7 @@ pub fn articles() -> Vec<Plot> {
 
 /// Requeues per second over `secs` seconds for 10,000 always-failing keys.
 pub fn herd(queue: QueueKind, limiter: LimiterConfig, secs: i64) -> Vec<(f64, f64)> {
-    let mut s = Scenario::failing_keys(limiter, 10_000);
+    let mut s = Scenario::failing_keys(limiter, KeyCount::lit(10_000));
     s.controllers[0].queue = queue;
     s.sample_ns = 100 * MILLISECOND;
     s.duration_ns = secs * SECOND;

@@ -5,6 +5,7 @@
 
 use std::path::PathBuf;
 use workqueue_core::Duration;
+use workqueue_core::{Burst, Qps};
 
 use workqueue_lessons::{lesson, Lesson, BUILT_IN};
 
@@ -131,8 +132,8 @@ fn the_herd_exercise_is_solvable_and_not_by_removing_the_bucket() {
         limiters: vec![
             per_item,
             LimiterConfig::Bucket {
-                qps: 50.0,
-                burst: 100,
+                qps: Qps::lit(50.0),
+                burst: Burst::lit(100),
             },
         ],
     };

@@ -4,6 +4,7 @@
 
 use workqueue_core::Duration;
 use workqueue_core::LimiterConfig;
+use workqueue_core::{Burst, Qps};
 use workqueue_lessons::{check, lesson};
 
 const DOCS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs");
@@ -30,8 +31,8 @@ fn the_example_lesson_reads_answers_and_its_exercise_can_be_met() {
                 max_ns: Duration::from_nanos(1_000_000_000_000),
             },
             LimiterConfig::Bucket {
-                qps: 30.0,
-                burst: 100,
+                qps: Qps::lit(30.0),
+                burst: Burst::lit(100),
             },
         ],
     });

@@ -269,11 +269,7 @@ pub fn export(args: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let read = match workqueue_core::Run::is_run_file(&text) {
-        true => workqueue_core::Run::from_json(&text).map(|r| r.scenario),
-        false => workqueue_core::Scenario::from_json(&text),
-    };
-    match read {
+    match workqueue_core::Run::from_file(&text).map(|r| r.scenario) {
         Ok(s) => {
             print!("{}", workqueue_go::export::go(&s));
             ExitCode::SUCCESS

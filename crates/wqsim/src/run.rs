@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use workqueue_core::Run;
 use workqueue_core::Summary;
-use workqueue_core::{format_count, format_go_duration, Manager, ResultLabel, Scenario};
+use workqueue_core::{format_count, format_go_duration, Manager, ResultLabel};
 // The run's virtual instants, beside the wall clock's std ones.
 use workqueue_core::Instant as At;
 
@@ -71,15 +71,7 @@ pub fn main(args: &[String]) -> ExitCode {
     };
     // A run file (the page's *Download run*, a lesson step's set-up) or a
     // bare scenario; a run's inputs are applied at their instants.
-    let read = match Run::is_run_file(&text) {
-        true => Run::from_json(&text),
-        false => Scenario::from_json(&text).map(|scenario| Run {
-            scenario,
-            inputs: Vec::new(),
-            run_to: At::T0,
-        }),
-    };
-    let run = match read {
+    let run = match Run::from_file(&text) {
         Ok(r) => r,
         Err(e) => {
             let said = workqueue_core::document::explain(&text, &e);

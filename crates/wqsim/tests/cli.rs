@@ -464,7 +464,7 @@ fn wqsim_import_takes_the_authors_figures_as_options() {
     for c in &s.controllers {
         assert!(matches!(
             c.sources[0],
-            workqueue_core::Source::AddMany { count: 250, .. }
+            workqueue_core::Source::AddMany { count, .. } if count.get() == 250
         ));
         assert!(
             matches!(c.default_script, workqueue_core::Script::Outage { until_ns, .. } if until_ns == workqueue_core::Instant::T0 + 300 * workqueue_core::SECOND)
@@ -476,7 +476,11 @@ fn wqsim_import_takes_the_authors_figures_as_options() {
         } else {
             vec![("Secret", 1)]
         };
-        let got: Vec<(&str, u32)> = c.writes.iter().map(|(k, n)| (k.as_str(), *n)).collect();
+        let got: Vec<(&str, u32)> = c
+            .writes
+            .iter()
+            .map(|(k, n)| (k.as_str(), n.get()))
+            .collect();
         assert_eq!(got, want, "{}", c.name);
     }
     let bad = common::wqsim(&["import", &dir, "--outage", "five minutes"]);

@@ -129,11 +129,14 @@ proptest! {
         timeout_ms in proptest::option::of(1i64..10_000),
     ) {
         let mut s = workqueue_core::Scenario::new("generated");
-        s.client = Some(workqueue_core::ClientLimit::per_kind(qps, burst));
+        s.client = Some(workqueue_core::ClientLimit::per_kind(
+            workqueue_core::ClientQps::lit(qps),
+            workqueue_core::Burst::lit(burst),
+        ));
         let c = &mut s.controllers[0];
-        c.controller.workers = workers;
+        c.controller.workers = workqueue_core::Workers::lit(workers);
         c.controller.reconcile_timeout_ns = timeout_ms.map(|t| t * workqueue_core::MILLISECOND);
-        c.writes = writes;
+        c.writes = writes.into_iter().map(|(k, n)| (k, workqueue_core::Requests::lit(n))).collect();
         if priority {
             c.queue = workqueue_core::QueueKind::Priority;
         }

@@ -1,4 +1,5 @@
 use super::*;
+use crate::ranges::{Failures, ReconcileRate};
 use crate::time::Instant;
 use crate::time::MINUTE;
 
@@ -61,7 +62,9 @@ fn decision_table_in_evaluation_order() {
 #[test]
 fn scripts() {
     let mut rng = Rng::new(1);
-    let s = Script::FailThenSucceed { failures: 2 };
+    let s = Script::FailThenSucceed {
+        failures: Failures::lit(2),
+    };
     let got: Vec<_> = (0..3)
         .map(|a| s.outcome(a, Instant::T0, &mut rng).unwrap())
         .collect();
@@ -83,7 +86,7 @@ fn scripts() {
 
 #[test]
 fn crossplane_derivations_for_r_10_and_0() {
-    let d = CrossplaneConfig::note_2021(10).derived();
+    let d = CrossplaneConfig::note_2021(ReconcileRate::lit(10)).derived();
     assert_eq!(
         (
             d.rest_qps,
@@ -94,10 +97,10 @@ fn crossplane_derivations_for_r_10_and_0() {
         ),
         (50.0, 100, 10.0, 100, 10)
     );
-    let z = CrossplaneConfig::note_2021(0).derived();
+    let z = CrossplaneConfig::note_2021(ReconcileRate::lit(0)).derived();
     assert_eq!((z.global_burst, z.workers), (0, 1));
     let mut b = BucketStore::new();
-    let mut m = Middleware::new(b.add(CrossplaneConfig::note_2021(0).global_bucket()));
+    let mut m = Middleware::new(b.add(CrossplaneConfig::note_2021(ReconcileRate::lit(0)).global_bucket()));
     assert_eq!(
         m.gate(ItemId(0), Instant::T0, &mut b),
         Gate::Defer {
@@ -109,7 +112,7 @@ fn crossplane_derivations_for_r_10_and_0() {
 #[test]
 fn middleware_free_pass_is_used_once() {
     let mut b = BucketStore::new();
-    let mut m = Middleware::new(b.add(CrossplaneConfig::note_2021(1).global_bucket()));
+    let mut m = Middleware::new(b.add(CrossplaneConfig::note_2021(ReconcileRate::lit(1)).global_bucket()));
     for i in 0..10 {
         assert_eq!(m.gate(ItemId(i), Instant::T0, &mut b), Gate::Pass);
     }

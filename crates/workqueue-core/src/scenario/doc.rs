@@ -1,153 +1,273 @@
-//! Reading a scenario document of either version: its `version` first, then
-//! version 1's top-level controller fields upgraded into version 2's list.
+//! Reading a scenario document of either version in one pass: the
+//! `version` as it comes (refused at once when this build does not read
+//! it), version 1's top-level controller fields moved into version 2's
+//! list, and every other field by [`Scenario`]'s own derive, so a mistake
+//! anywhere keeps its path and line.
+
+use serde::de::value::{MapAccessDeserializer, SeqDeserializer, U32Deserializer};
+use serde::de::{self, DeserializeSeed, IntoDeserializer, MapAccess, Unexpected, Visitor};
 
 use super::*;
-
-/// A scenario document's `version`, read before anything else (`None`
-/// when it has none; the document's reader says what a failure means).
-pub(crate) fn written_version(text: &str) -> Result<Option<u32>, serde_json::Error> {
-    #[derive(Deserialize)]
-    struct Versioned {
-        version: Option<u32>,
-    }
-    // Only the version is read here (any other field is skipped); the
-    // document itself is then read whole, with every field checked.
-    serde_json::from_str::<Versioned>(text).map(|v| v.version)
-}
+use crate::tagged::at;
 
 /// Whether this build reads a document of `version`.
-pub(crate) fn check_version(version: Option<u32>) -> Result<u32, ScenarioError> {
+fn check_version(version: u32) -> Result<u32, String> {
     match version {
-        None => Err(bad(
-            "version",
-            format!("missing: a scenario starts with \"version\": {SCENARIO_VERSION}"),
-        )),
-        Some(v @ (1 | SCENARIO_VERSION)) => Ok(v),
-        Some(v) => Err(bad(
-            "version",
-            format!("version {v} is not supported: this playground reads versions 1 and {SCENARIO_VERSION}"),
+        1 | SCENARIO_VERSION => Ok(version),
+        v => Err(format!(
+            "version {v} is not supported: this playground reads versions 1 and {SCENARIO_VERSION}"
         )),
     }
 }
 
-/// A scenario document as written, in either version: version 2's fields,
-/// and version 1's (one controller's fields at the top level, or, for a
-/// manager, `controllers` beside them, whose top-level controller fields
-/// version 1 ignored). One reader for both, so the page holds one decoder;
-/// [`ScenarioDoc::into_scenario`] upgrades version 1 (to the same run: the
-/// first controller's seed is the scenario's, as it was) and refuses
-/// version 1's fields in a version 2 document by name.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ScenarioDoc {
-    version: u32,
-    #[serde(default)]
-    name: String,
-    #[serde(default)]
-    seed: u64,
-    #[serde(default)]
-    controllers: Option<Vec<ControllerSpec>>,
-    #[serde(default)]
-    crossplane: Option<CrossplaneConfig>,
-    #[serde(default)]
-    client: Option<ClientLimit>,
-    #[serde(default)]
-    shared_bucket: Option<BucketSpec>,
-    #[serde(default = "default_duration")]
-    duration_ns: Duration,
-    #[serde(default = "default_sample")]
-    sample_ns: Duration,
-    // Version 1 only: the one controller's fields.
-    #[serde(default)]
-    queue: Option<QueueKind>,
-    #[serde(default)]
-    limiter: Option<LimiterConfig>,
-    #[serde(default)]
-    controller: Option<ControllerConfig>,
-    #[serde(default)]
-    default_script: Option<Script>,
-    #[serde(default)]
-    items: Option<Vec<ItemSpec>>,
-    #[serde(default)]
-    sources: Option<Vec<Source>>,
-    #[serde(default)]
-    requests_per_reconcile: Option<u32>,
-    #[serde(default)]
-    shares_bucket: Option<bool>,
+/// Version 1's own fields (one controller's, at the top level of the
+/// file), each named once: the struct that holds them as read, which keys
+/// they are, and the first of them a file sets.
+macro_rules! v1_fields {
+    ($($name:ident: $ty:ty),* $(,)?) => {
+        #[derive(Default)]
+        struct V1Fields {
+            $($name: Option<$ty>,)*
+        }
+
+        impl V1Fields {
+            fn is_own(key: &str) -> bool {
+                [$(stringify!($name)),*].contains(&key)
+            }
+
+            /// Reads the value of `key`, one of them (`null` leaves it unset).
+            fn read<'de, A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<(), A::Error> {
+                $(if key == stringify!($name) {
+                    self.$name = map.next_value()?;
+                })*
+                Ok(())
+            }
+
+            /// The first of them this file sets.
+            fn first(&self) -> Option<&'static str> {
+                [$((stringify!($name), self.$name.is_some())),*]
+                    .into_iter()
+                    .find_map(|(name, set)| set.then_some(name))
+            }
+        }
+    };
 }
 
-impl ScenarioDoc {
-    /// The scenario this document describes, upgraded from version 1.
-    pub fn into_scenario(self) -> Result<Scenario, ScenarioError> {
-        check_version(Some(self.version))?;
-        let v1 = self.version == 1;
-        let own = [
-            ("queue", self.queue.is_some()),
-            ("limiter", self.limiter.is_some()),
-            ("controller", self.controller.is_some()),
-            ("default_script", self.default_script.is_some()),
-            ("items", self.items.is_some()),
-            ("sources", self.sources.is_some()),
-            (
-                "requests_per_reconcile",
-                self.requests_per_reconcile.is_some(),
-            ),
-            ("shares_bucket", self.shares_bucket.is_some()),
-        ];
-        if let (false, Some((field, _))) = (v1, own.iter().find(|(_, set)| *set)) {
-            return Err(bad(
-                *field,
-                "in version 2 a controller's fields go in its entry of controllers",
-            ));
+v1_fields! {
+    queue: QueueKind,
+    limiter: LimiterConfig,
+    controller: ControllerConfig,
+    default_script: Script,
+    items: Vec<ItemSpec>,
+    sources: Vec<Source>,
+    requests_per_reconcile: Requests,
+    shares_bucket: bool,
+}
+
+impl V1Fields {
+    /// The one controller a version 1 file describes (the first
+    /// controller's seed is the scenario's, as it was).
+    fn into_controller(self) -> ControllerSpec {
+        ControllerSpec {
+            queue: self.queue.unwrap_or_default(),
+            limiter: self.limiter,
+            controller: self.controller.unwrap_or_default(),
+            default_script: self.default_script.unwrap_or_default(),
+            items: self.items.unwrap_or_default(),
+            sources: self.sources.unwrap_or_default(),
+            requests_per_reconcile: self.requests_per_reconcile.unwrap_or(Requests::lit(0)),
+            shares_bucket: self.shares_bucket.unwrap_or_default(),
+            ..ControllerSpec::new("")
         }
-        // A version 1 file with both forms: neither is dropped in silence.
-        if let (true, Some(list), Some((field, _))) = (
-            v1,
-            self.controllers.as_ref().filter(|l| !l.is_empty()),
-            own.iter().find(|(_, set)| *set),
-        ) {
-            return Err(bad(
-                *field,
-                format!(
-                    "this file sets {field} for one controller and also lists {} controller(s) in controllers: keep one form (put {field} in each controller's entry)",
-                    list.len()
-                ),
-            ));
+    }
+}
+
+const MOVED: &str = "in version 2 a controller's fields go in its entry of controllers";
+
+/// A scenario's version, refused where it is written when this build does
+/// not read it.
+struct Version;
+
+impl<'de> Visitor<'de> for Version {
+    type Value = u32;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "a version number ({SCENARIO_VERSION})")
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<u32, E> {
+        let v = u32::try_from(v).map_err(|_| E::invalid_value(Unexpected::Unsigned(v), &self))?;
+        check_version(v).map_err(E::custom)
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<u32, E> {
+        match u64::try_from(v) {
+            Ok(v) => self.visit_u64(v),
+            Err(_) => Err(E::invalid_value(Unexpected::Signed(v), &self)),
         }
-        let controllers = match self.controllers {
-            Some(list) if !(v1 && list.is_empty()) => list,
-            None if !v1 => {
-                return Err(bad(
-                    "controllers",
-                    "missing: a scenario lists its controllers",
-                ))
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Version {
+    type Value = u32;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<u32, D::Error> {
+        d.deserialize_u32(self)
+    }
+}
+
+/// A value refused before it is read (a version 1 field in a version 2
+/// file), at its own path and line.
+struct Refuse(&'static str);
+
+impl<'de> DeserializeSeed<'de> for Refuse {
+    type Value = ();
+
+    fn deserialize<D: de::Deserializer<'de>>(self, _: D) -> Result<(), D::Error> {
+        Err(de::Error::custom(self.0))
+    }
+}
+
+/// The document's fields as [`Scenario`]'s derive reads them: the version
+/// and version 1's own fields are taken out on the way (the version is
+/// handed on once checked), and `controllers`, when the file has none, is
+/// handed on empty (version 1 may leave it out).
+struct Split<'a, A> {
+    map: A,
+    version: &'a mut Option<u32>,
+    v1: &'a mut V1Fields,
+    /// Whether the file writes `controllers`.
+    listed: &'a mut bool,
+    /// A value taken out and handed on: the version, or no controllers.
+    replay: Option<Replay>,
+    /// The file's fields are all read (and `controllers` handed on).
+    ended: bool,
+    handed: bool,
+}
+
+enum Replay {
+    Version(u32),
+    NoControllers,
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for Split<'_, A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        let key = loop {
+            let next = match self.ended {
+                true => None,
+                false => self.map.next_key::<String>()?,
+            };
+            let Some(key) = next else {
+                self.ended = true;
+                if self.version.is_none() {
+                    let missing =
+                        format!("missing: a scenario starts with \"version\": {SCENARIO_VERSION}");
+                    return Err(de::Error::custom(at("version", missing)));
+                }
+                if *self.listed || self.handed {
+                    return Ok(None);
+                }
+                self.handed = true;
+                self.replay = Some(Replay::NoControllers);
+                break "controllers".to_string();
+            };
+            match key.as_str() {
+                "version" => {
+                    let v = self.map.next_value_seed(Version)?;
+                    *self.version = Some(v);
+                    self.replay = Some(Replay::Version(v));
+                    break key;
+                }
+                "controllers" => {
+                    *self.listed = true;
+                    break key;
+                }
+                own if V1Fields::is_own(own) => {
+                    if *self.version == Some(SCENARIO_VERSION) {
+                        self.map.next_value_seed(Refuse(MOVED))?;
+                    }
+                    self.v1.read(own, &mut self.map)?;
+                }
+                _ => break key,
             }
-            _ => vec![ControllerSpec {
-                name: String::new(),
-                queue: self.queue.unwrap_or_default(),
-                limiter: self.limiter,
-                controller: self.controller.unwrap_or_default(),
-                default_script: self.default_script.unwrap_or_default(),
-                items: self.items.unwrap_or_default(),
-                sources: self.sources.unwrap_or_default(),
-                requests_per_reconcile: self.requests_per_reconcile.unwrap_or_default(),
-                kind: String::new(),
-                writes: BTreeMap::new(),
-                errors_write_nothing: false,
-                failure_writes: None,
-                shares_bucket: self.shares_bucket.unwrap_or_default(),
-            }],
         };
-        Ok(Scenario {
-            version: SCENARIO_VERSION,
-            name: self.name,
-            seed: self.seed,
-            controllers,
-            crossplane: self.crossplane,
-            client: self.client,
-            shared_bucket: self.shared_bucket,
-            duration_ns: self.duration_ns,
-            sample_ns: self.sample_ns,
-        })
+        let name: de::value::StringDeserializer<A::Error> = key.into_deserializer();
+        seed.deserialize(name).map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+        match self.replay.take() {
+            Some(Replay::Version(v)) => seed.deserialize(U32Deserializer::new(v)),
+            Some(Replay::NoControllers) => {
+                seed.deserialize(SeqDeserializer::new(std::iter::empty::<()>()))
+            }
+            None => self.map.next_value_seed(seed),
+        }
+    }
+}
+
+struct Document;
+
+impl<'de> Visitor<'de> for Document {
+    type Value = Scenario;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a scenario: an object with a version and its controllers")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Scenario, A::Error> {
+        let (mut version, mut v1, mut listed) = (None, V1Fields::default(), false);
+        let mut s = Scenario::deserialize(MapAccessDeserializer::new(Split {
+            map,
+            version: &mut version,
+            v1: &mut v1,
+            listed: &mut listed,
+            replay: None,
+            ended: false,
+            handed: false,
+        }))?;
+        // `listed` now says whether the file wrote `controllers`.
+        let written = s.controllers.len();
+        // Read, or the file was refused for its want.
+        let version = version.unwrap_or(SCENARIO_VERSION);
+        let own = v1.first();
+        match (version == SCENARIO_VERSION, own) {
+            // Written before the version: refused now, by name.
+            (true, Some(field)) => return Err(de::Error::custom(at(field, MOVED))),
+            (true, None) if !listed => {
+                let missing = "missing: a scenario lists its controllers";
+                return Err(de::Error::custom(at("controllers", missing)));
+            }
+            // A version 1 file with both forms: neither is dropped in silence.
+            (false, Some(field)) if written > 0 => {
+                return Err(de::Error::custom(at(
+                    field,
+                    format!("this file sets {field} for one controller and also lists {written} controller(s) in controllers: keep one form (put {field} in each controller's entry)"),
+                )))
+            }
+            (false, _) if written == 0 => s.controllers = vec![v1.into_controller()],
+            _ => {}
+        }
+        s.version = SCENARIO_VERSION;
+        Ok(s)
+    }
+}
+
+/// A scenario document of either version, read in one pass.
+impl<'de> Deserialize<'de> for Scenario {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Scenario, D::Error> {
+        d.deserialize_map(Document)
+    }
+}
+
+/// Written as version 2, the version first.
+impl Serialize for Scenario {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        Scenario::serialize(self, s)
     }
 }

@@ -1,4 +1,5 @@
 use super::*;
+use crate::ranges::{Failures, ReconcileRate, Requests, Workers};
 use crate::time::{Duration, Instant};
 
 #[test]
@@ -11,7 +12,7 @@ fn a_minimal_document_gets_defaults() {
     assert_eq!(c.limiter(), LimiterConfig::DefaultController);
     assert_eq!(c.queue, QueueKind::ClientGo);
     assert_eq!(c.items[0].add_at_ns, Some(Instant::T0));
-    assert_eq!(c.controller.workers, 1);
+    assert_eq!(c.controller.workers, Workers::lit(1));
     assert_eq!(s.controller_name(0), "controller-0");
 }
 
@@ -55,8 +56,11 @@ fn version_1_documents_are_upgraded() {
     assert_eq!(one.controllers.len(), 1);
     assert_eq!(one.first().queue, QueueKind::Priority);
     assert_eq!(one.first().items[0].key, "a");
-    assert_eq!(one.first().requests_per_reconcile, 2);
-    assert_eq!(one.crossplane.unwrap().max_reconcile_rate, 3);
+    assert_eq!(one.first().requests_per_reconcile, Requests::lit(2));
+    assert_eq!(
+        one.crossplane.unwrap().max_reconcile_rate,
+        ReconcileRate::lit(3)
+    );
     assert_eq!(one.seed, 4);
     // A manager that also sets one controller's fields at the top: the
     // file is refused, naming both (version 1 dropped them in silence).
@@ -74,9 +78,9 @@ fn version_1_documents_are_upgraded() {
     .unwrap();
     assert_eq!(many.controllers.len(), 2);
     assert!(many.first().shares_bucket);
-    // Mistakes in an old file are named where they now stand.
+    // Mistakes in an old file are named where they are written.
     let e = Scenario::from_json(r#"{"version": 1, "controller": {"workers": 0}}"#).unwrap_err();
-    assert_eq!(e.field, "controllers[0].controller.workers");
+    assert_eq!(e.field, "controller.workers");
 }
 
 #[test]
@@ -177,13 +181,33 @@ fn round_trips_through_json() {
     let mut s = Scenario::new("round trip");
     s.first_mut().items.push(ItemSpec {
         key: "a".into(),
-        script: Some(Script::FailThenSucceed { failures: 3 }),
+        script: Some(Script::FailThenSucceed {
+            failures: Failures::lit(3),
+        }),
         reconcile_ns: Some(Duration::from_nanos(5)),
         add_at_ns: Some(Instant::T0),
     });
     s.first_mut().sources.push(Source::Resync {
         period_ns: 30 * SECOND,
     });
-    s.crossplane = Some(CrossplaneConfig::note_2021(10));
+    s.crossplane = Some(CrossplaneConfig::note_2021(ReconcileRate::lit(10)));
     assert_eq!(Scenario::from_json(&s.to_json()).unwrap(), s);
+}
+
+/// Read in one pass: the version is refused where it is written, and so is
+/// a version 1 field in a version 2 file, before its value is read.
+#[test]
+fn the_version_and_version_1_fields_are_refused_where_they_are_written() {
+    let e = Scenario::from_json("{\n\"version\": 3,\n \"controllers\": [{}]}").unwrap_err();
+    assert_eq!((e.field.as_str(), e.line), ("version", Some(2)));
+    let e =
+        Scenario::from_json("{\"version\": 2,\n \"items\": 7, \"controllers\": [{}]}").unwrap_err();
+    assert_eq!((e.field.as_str(), e.line), ("items", Some(2)));
+    assert!(e.reason.contains("controllers"), "{e}");
+    // Written before the version: refused once the file is read.
+    let e = Scenario::from_json(r#"{"items": [], "version": 2, "controllers": [{}]}"#).unwrap_err();
+    assert_eq!(e.field, "items");
+    let e = Scenario::from_json(r#"{"version": "two"}"#).unwrap_err();
+    assert_eq!(e.field, "version");
+    assert!(e.reason.contains("a version number"), "{e}");
 }

@@ -16,9 +16,10 @@ impl Controller {
                 ..
             } => {
                 // `as` saturates: a validated rate gives at most 1000s.
-                let interval =
-                    Duration::from_nanos((SECOND.as_nanos() as f64 / per_second).round() as i64)
-                        .max(Duration::NANOSECOND);
+                let interval = Duration::from_nanos(
+                    (SECOND.as_nanos() as f64 / per_second.get()).round() as i64,
+                )
+                .max(Duration::NANOSECOND);
                 let start = after(now, *start_ns);
                 (Some(start), interval, after(start, *duration_ns))
             }
@@ -387,7 +388,7 @@ impl Controller {
                 script,
                 ..
             } => {
-                let (prefix, count, script) = (prefix.clone(), *count, script.clone());
+                let (prefix, count, script) = (prefix.clone(), count.get(), script.clone());
                 let room = self
                     .key_limit
                     .saturating_sub(self.queue.keys().len() as u64);

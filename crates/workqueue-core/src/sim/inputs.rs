@@ -33,7 +33,7 @@ impl Controller {
                 self.collect_queue_events();
             }
             Input::AddMany { prefix, count } => {
-                self.ensure_room(*count)?;
+                self.ensure_room(count.get())?;
                 self.ensure_source_room()?;
                 self.add_source(Source::add_many(prefix, *count), now);
                 self.process_instant(now, buckets);

@@ -285,7 +285,7 @@ impl Controller {
         );
         let workers = match &scenario.crossplane {
             Some(cp) => cp.derived().workers,
-            None => spec.controller.workers,
+            None => spec.controller.workers.get(),
         };
         let mut sim = Controller {
             spec: spec.clone(),

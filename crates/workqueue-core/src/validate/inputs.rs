@@ -9,7 +9,7 @@ use crate::time::Instant;
 pub fn input(i: &Input) -> Result<(), ScenarioError> {
     match i {
         Input::Add { key: k } => key("key", k),
-        Input::AddMany { prefix, count } => add_many("prefix", "count", prefix, *count),
+        Input::AddMany { prefix, count } => add_many("prefix", prefix, *count),
         Input::WatchEvents {
             key: k,
             per_second,
@@ -75,7 +75,7 @@ pub fn tape(inputs: &[(Instant, Input)]) -> Result<(), ScenarioError> {
     }
     let keys = inputs.iter().fold(0u64, |sum, (_, i)| {
         sum.saturating_add(match i {
-            Input::AddMany { count, .. } => *count,
+            Input::AddMany { count, .. } => count.get(),
             Input::Add { .. } | Input::WatchEvents { .. } | Input::SetScript { .. } => 1,
             _ => 0,
         })

@@ -3,6 +3,7 @@ use crate::controller::{Outcome, Script};
 use crate::events::Input;
 use crate::events::ARRIVALS_KEPT;
 use crate::limiter::LimiterConfig;
+use crate::ranges::{Burst, EventRate, Failures, KeyCount, Qps, Workers};
 use crate::scenario::Scenario;
 use crate::sim::Simulation;
 use crate::time::{Duration, Instant};
@@ -17,8 +18,8 @@ fn a_key_without_details_still_reports_its_requeues() {
         base_ns: SECOND,
         max_ns: 1000 * SECOND,
     };
-    let mut s = Scenario::failing_keys(per_item, keys);
-    s.first_mut().controller.workers = 64;
+    let mut s = Scenario::failing_keys(per_item, KeyCount::new(keys).unwrap());
+    s.first_mut().controller.workers = Workers::lit(64);
     s.first_mut().controller.reconcile_ns = Duration::ZERO;
     let mut sim = crate::sim::Simulation::new(&s).unwrap();
     sim.run_until(Instant::T0 + SECOND / 2);
@@ -131,7 +132,7 @@ fn watch_events_land_as_queued_merged_or_dirty() {
     s = Simulation::new(&scenario).unwrap();
     s.apply(Input::WatchEvents {
         key: "web".into(),
-        per_second: 50.0,
+        per_second: EventRate::lit(50.0),
         duration_ns: SECOND,
     })
     .unwrap();
@@ -163,10 +164,12 @@ fn watch_events_land_as_queued_merged_or_dirty() {
 fn the_bucket_reports_debt_the_next_free_token_and_who_waits_on_it() {
     let mut s = sim(
         LimiterConfig::Bucket {
-            qps: 10.0,
-            burst: 100,
+            qps: Qps::lit(10.0),
+            burst: Burst::lit(100),
         },
-        Script::FailThenSucceed { failures: 1 },
+        Script::FailThenSucceed {
+            failures: Failures::lit(1),
+        },
     );
     let b = s.bucket_view().unwrap();
     assert_eq!(
@@ -176,7 +179,7 @@ fn the_bucket_reports_debt_the_next_free_token_and_who_waits_on_it() {
     assert_eq!(b.next_token_in(), None);
     s.apply(Input::AddMany {
         prefix: "k".into(),
-        count: 150,
+        count: KeyCount::lit(150),
     })
     .unwrap();
     s.run_until(Instant::T0);
@@ -213,7 +216,7 @@ fn a_followed_key_is_drawn_among_the_soonest() {
     s.run_until(Instant::T0 + 16 * MILLISECOND);
     s.apply(Input::AddMany {
         prefix: "b-".into(),
-        count: 10,
+        count: KeyCount::lit(10),
     })
     .unwrap();
     s.run_until(Instant::T0 + 16 * MILLISECOND);

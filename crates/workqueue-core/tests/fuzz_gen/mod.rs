@@ -2,6 +2,9 @@
 //! (0, negatives, NaN, infinities, integer limits) weighted in.
 
 use super::*;
+use workqueue_core::{
+    BreakerAmount, Burst, EventRate, Failures, KeyCount, Qps, ReconcileRate, Workers,
+};
 
 /// The generator; a `wild` one picks extreme values often, a tame one
 /// rarely, so that plenty of cases get past the gate and drive the run.
@@ -104,7 +107,7 @@ impl Gen {
                 outcome: self.outcome(),
             },
             1 => Script::FailThenSucceed {
-                failures: self.count() as u32,
+                failures: Failures::new(self.count() as u32).unwrap_or(Failures::lit(1_000_000)),
             },
             2 => Script::Sequence {
                 outcomes: (0..self.below(4)).map(|_| self.outcome()).collect(),
@@ -135,11 +138,11 @@ impl Gen {
                 max_fast_attempts: self.count() as u32,
             },
             2 => LimiterConfig::Bucket {
-                qps: self.f64(),
+                qps: Qps::new(self.f64()).unwrap_or(Qps::lit(0.0)),
                 burst: if self.extreme() {
-                    self.nanos()
+                    Burst::new(self.nanos()).unwrap_or(Burst::lit(1))
                 } else {
-                    self.count() as i64
+                    Burst::new(self.count() as i64).unwrap_or(Burst::lit(1))
                 },
             },
             3 => LimiterConfig::DefaultController,
@@ -158,13 +161,13 @@ impl Gen {
         match self.below(3) {
             0 => Source::WatchEvents {
                 key: self.key(),
-                per_second: self.f64(),
+                per_second: EventRate::new(self.f64()).unwrap_or(EventRate::lit(1e6)),
                 start_ns: Duration::from_nanos(self.nanos()),
                 duration_ns: Duration::from_nanos(self.nanos()),
             },
             1 => Source::AddMany {
                 prefix: self.key(),
-                count: self.count(),
+                count: KeyCount::new(self.count()).unwrap_or(KeyCount::lit(1_000_000)),
                 at_ns: Duration::from_nanos(self.nanos()),
                 script: self.chance(30).then(|| self.script()),
             },
@@ -182,9 +185,9 @@ impl Gen {
         }
         s.controllers[0].limiter = (!self.chance(15)).then(|| self.limiter(0));
         s.controllers[0].controller.workers = if self.chance(20) {
-            self.count() as u32
+            Workers::new(self.count() as u32).unwrap_or(Workers::lit(1_000))
         } else {
-            1 + self.below(4) as u32
+            Workers::lit(1 + self.below(4) as u32)
         };
         s.controllers[0].controller.reconcile_ns = if self.chance(50) {
             Duration::ZERO
@@ -206,12 +209,13 @@ impl Gen {
                 self.chance(5)
             };
             let breaker = flags.then(|| workqueue_core::BreakerFlags {
-                burst: self.below(300) as f64,
-                refill_per_second: self.below(9) as f64 / 4.0,
+                burst: BreakerAmount::lit(self.below(300) as f64),
+                refill_per_second: BreakerAmount::lit(self.below(9) as f64 / 4.0),
                 cooldown: self.below(600) as i64 * SECOND,
             });
             s.crossplane = Some(CrossplaneConfig {
-                max_reconcile_rate: self.count() as u32,
+                max_reconcile_rate: ReconcileRate::new(self.count() as u32)
+                    .unwrap_or(ReconcileRate::lit(1_000)),
                 profile,
                 breaker,
             });
@@ -243,11 +247,11 @@ impl Gen {
             0 => Input::Add { key: self.key() },
             1 => Input::AddMany {
                 prefix: self.key(),
-                count: self.count(),
+                count: KeyCount::new(self.count()).unwrap_or(KeyCount::lit(1_000_000)),
             },
             2 => Input::WatchEvents {
                 key: self.key(),
-                per_second: self.f64(),
+                per_second: EventRate::new(self.f64()).unwrap_or(EventRate::lit(1e6)),
                 duration_ns: Duration::from_nanos(self.nanos()),
             },
             3 => Input::Resync {

@@ -4,9 +4,10 @@
 //! its queue, limiter and workers, and what Go does not say assumed and said.
 
 use workqueue_core::{
-    BucketSpec, ClientLimit, ClientScope, ControllerConfig, ControllerSpec, CrossplaneConfig,
-    CrossplaneProfile, Duration, LimiterConfig, Outcome, QueueKind, Scenario, Script,
-    Source as KeySource, MILLISECOND,
+    BucketSpec, Burst, ClientLimit, ClientQps, ClientRate, ClientScope, ControllerConfig,
+    ControllerSpec, CrossplaneConfig, CrossplaneProfile, Duration, KeyCount, LimiterConfig,
+    OutOfRange, Outcome, Qps, QueueKind, ReconcileRate, Requests, Scenario, Script,
+    Source as KeySource, Workers, MILLISECOND,
 };
 
 use super::{Client, Found, ImportError, Imported, Reader, OBJECTS};
@@ -22,19 +23,42 @@ impl Reader<'_> {
         let mut s = Scenario::new("imported");
         s.duration_ns = 10 * 60 * workqueue_core::SECOND;
         let clients = self.clients();
-        s.client = match self.it.managers.first().map(|m| m.config.clone()) {
+        let client = match self.it.managers.first().map(|m| m.config.clone()) {
             Some(config) => self.manager_client(&config),
             None => self.client_go_client(),
+        };
+        s.client = match client {
+            Some(c) => Some(ClientLimit {
+                qps: self.ranged("client.qps", ClientQps::new(c.qps))?,
+                burst: self.ranged("client.burst", Burst::new(c.burst))?,
+                per: c.per,
+            }),
+            None => None,
+        };
+        let crossplane = self.it.ctrls.iter().find_map(|c| c.options.crossplane);
+        let crossplane = match crossplane {
+            Some(r) => Some(self.ranged("crossplane.max_reconcile_rate", ReconcileRate::new(r))?),
+            None => None,
         };
         let default_client_go = self.minor().is_some_and(|m| m < 23);
         let sharing = self.sharing();
         s.shared_bucket = sharing.iter().flatten().next().map(|(b, _)| *b);
+        let mut workers = Vec::with_capacity(self.it.ctrls.len());
+        for (i, c) in self.it.ctrls.iter().enumerate() {
+            let n = match c.client_go {
+                true => c.workers.max(1),
+                false => c.options.workers.unwrap_or(1).max(1),
+            };
+            let field = format!("controllers[{i}].controller.workers");
+            workers.push(self.ranged(&field, Workers::new(n))?);
+        }
         s.controllers = self
             .it
             .ctrls
             .iter()
             .zip(sharing)
-            .map(|(c, sharing)| ControllerSpec {
+            .zip(workers)
+            .map(|((c, sharing), workers)| ControllerSpec {
                 name: c.name.clone(),
                 queue: if c.client_go
                     || c.options.priority_queue == Some(false)
@@ -49,10 +73,7 @@ impl Reader<'_> {
                     None => c.options.limiter.clone(),
                 },
                 controller: ControllerConfig {
-                    workers: match c.client_go {
-                        true => c.workers.max(1),
-                        false => c.options.workers.unwrap_or(1).max(1),
-                    },
+                    workers,
                     reconcile_ns: 50 * MILLISECOND,
                     give_up_after: c.give_up_after,
                     reconcile_timeout_ns: c.options.timeout.filter(|t| *t > Duration::ZERO),
@@ -64,14 +85,14 @@ impl Reader<'_> {
                 items: Vec::new(),
                 sources: std::iter::once(KeySource::AddMany {
                     prefix: format!("{}-", c.kind.to_lowercase()),
-                    count: OBJECTS,
+                    count: KeyCount::lit(OBJECTS),
                     at_ns: Duration::ZERO,
                     script: None,
                 })
                 .chain(c.resync.map(|period_ns| KeySource::Resync { period_ns }))
                 .collect(),
                 // A status update: the write nearly every reconcile makes.
-                requests_per_reconcile: 1,
+                requests_per_reconcile: Requests::lit(1),
                 kind: c.kind.clone(),
                 writes: Default::default(),
                 errors_write_nothing: false,
@@ -79,13 +100,9 @@ impl Reader<'_> {
                 shares_bucket: sharing.is_some(),
             })
             .collect();
-        s.crossplane = self
-            .it
-            .ctrls
-            .iter()
-            .find_map(|c| c.options.crossplane)
-            .map(CrossplaneConfig::note_2021);
-        s.crossplane = self.crossplane_profile(&s);
+        s.crossplane = crossplane.map(CrossplaneConfig::note_2021);
+        let profile = self.crossplane_profile(&s);
+        s.crossplane = self.ranged("crossplane.max_reconcile_rate", profile)?;
         let main = self.main_file();
         let mut globals = self.it.global_buckets.clone();
         globals.sort_unstable();
@@ -120,6 +137,15 @@ impl Reader<'_> {
             taken: self.it.taken,
             unread: self.it.unread,
             clients,
+        })
+    }
+
+    /// A number Go took that a scenario cannot hold: the import is refused
+    /// naming it, as a file's reader would.
+    fn ranged<T>(&self, field: &str, r: Result<T, OutOfRange>) -> Result<T, ImportError> {
+        r.map_err(|e| ImportError::Unusable {
+            file: self.main_file(),
+            reason: e.at(field).to_string(),
         })
     }
 
@@ -179,8 +205,8 @@ impl Reader<'_> {
                     LimiterConfig::DefaultController => vec![(
                         id,
                         BucketSpec {
-                            qps: 10.0,
-                            burst: 100,
+                            qps: Qps::lit(10.0),
+                            burst: Burst::lit(100),
                         },
                         Some(LimiterConfig::Exponential {
                             base_ns: 5 * MILLISECOND,
@@ -303,7 +329,7 @@ impl Reader<'_> {
 
     /// A controller-runtime program: the manager's config, as it is when the
     /// manager starts. Its client has one bucket per kind.
-    fn manager_client(&mut self, config: &V<'_>) -> Option<ClientLimit> {
+    fn manager_client(&mut self, config: &V<'_>) -> Option<ClientRate> {
         let Some(id) = config.obj() else {
             let why = match config {
                 V::Unknown(w) => w.clone(),
@@ -321,7 +347,7 @@ impl Reader<'_> {
         let (qps, burst, limiter) = (field("QPS"), field("Burst"), field("RateLimiter"));
         if let Some(V::ClientBucket { qps, burst, .. }) = limiter {
             self.it.note(true, at.0, at.1, format!("rest.Config.RateLimiter: one client bucket of {qps} qps, burst {burst}, shared by every client made from the config"));
-            return Some(ClientLimit {
+            return Some(ClientRate {
                 qps,
                 burst,
                 per: ClientScope::Shared,
@@ -370,7 +396,7 @@ impl Reader<'_> {
                         "rest.Config.QPS {q}, Burst {b}: the manager's client, one bucket per kind"
                     ),
                 );
-                Some(ClientLimit {
+                Some(ClientRate {
                     qps: q,
                     burst: b,
                     per: ClientScope::Kind,
@@ -388,7 +414,7 @@ impl Reader<'_> {
             _ => match origin {
                 Origin::Loader if self.minor().is_some_and(|m| m < 21) => {
                     self.it.note(true, at.0, at.1, "rest.Config QPS is not set: controller-runtime's config loader before v0.21 fills QPS 20, burst 30: one bucket per kind".into());
-                    Some(ClientLimit {
+                    Some(ClientRate {
                         qps: 20.0,
                         burst: 30,
                         per: ClientScope::Kind,
@@ -401,7 +427,7 @@ impl Reader<'_> {
                 Origin::ClientGo => {
                     let b = burst.unwrap_or(10);
                     self.it.note(true, at.0, at.1, format!("rest.Config QPS is not set on a client-go config: client-go's defaults, 5 qps, burst {b}, one bucket per kind"));
-                    Some(ClientLimit {
+                    Some(ClientRate {
                         qps: 5.0,
                         burst: b,
                         per: ClientScope::Kind,
@@ -417,7 +443,7 @@ impl Reader<'_> {
 
     /// A client-go program: the controllers write through the first typed
     /// clientset (each client has its own limiter; the others are listed).
-    fn client_go_client(&mut self) -> Option<ClientLimit> {
+    fn client_go_client(&mut self) -> Option<ClientRate> {
         let recs = self.it.clients.clone();
         let Some(first) = recs
             .iter()
@@ -437,7 +463,7 @@ impl Reader<'_> {
             self.it.note(false, first.at.0, first.at.1, format!("{} clients, each with its own limiter: the playground's controllers write through one, {} ({f}:{l})", recs.len(), first.what));
         }
         let (qps, burst, per) = self.limit_of(first)?;
-        Some(ClientLimit { qps, burst, per })
+        Some(ClientRate { qps, burst, per })
     }
 
     /// A client's limit and scope, by client-go's rules.
@@ -508,21 +534,21 @@ impl Reader<'_> {
     /// 100); a program on crossplane-runtime with the global bucket is a
     /// provider of today when every controller runs on the priority queue,
     /// and the 2021 design as it ran on client-go's queue otherwise.
-    fn crossplane_profile(&mut self, s: &Scenario) -> Option<CrossplaneConfig> {
+    fn crossplane_profile(&mut self, s: &Scenario) -> Result<Option<CrossplaneConfig>, OutOfRange> {
         let found = s.crossplane;
         let Some((file, line, core)) = self.crossplane_module.clone() else {
-            return found;
+            return Ok(found);
         };
         let (config, text) = match (core, found) {
             (true, Some(cp)) => (cp, "Crossplane core with its global bucket: the 2021 design, as core ran it before v2.1 (profile note-2021)".to_string()),
             (true, None) => {
                 let r = self.it.ctrls.iter().filter_map(|c| c.options.workers).max().unwrap_or(100);
                 (
-                    CrossplaneConfig { max_reconcile_rate: r, profile: CrossplaneProfile::Core, breaker: None },
+                    CrossplaneConfig { max_reconcile_rate: ReconcileRate::new(r)?, profile: CrossplaneProfile::Core, breaker: None },
                     format!("Crossplane core without a global bucket: core since v2.1 (profile core): {r} workers per controller, no client limit, the XR circuit breaker"),
                 )
             }
-            (false, None) => return None,
+            (false, None) => return Ok(None),
             (false, Some(cp)) if s.controllers.iter().all(|c| c.queue == QueueKind::Priority) => (
                 CrossplaneConfig { profile: CrossplaneProfile::Provider, ..cp },
                 "crossplane-runtime on the priority queue: a provider of today (profile provider): the global bucket in the reconciler wrapper, 1s to 1m per object, the client at 5R/10R".to_string(),
@@ -530,6 +556,6 @@ impl Reader<'_> {
             (false, Some(cp)) => (cp, "crossplane-runtime on client-go's queue: the 2021 design as it ran (profile note-2021)".to_string()),
         };
         self.it.taken.push(Found { file, line, text });
-        Some(config)
+        Ok(Some(config))
     }
 }

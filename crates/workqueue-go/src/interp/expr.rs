@@ -352,13 +352,18 @@ impl<'a> Interp<'a> {
             return match fields.iter().find(|(k, _)| k == "Limiter").map(|(_, v)| v) {
                 // The bucket is the rate.Limiter: two BucketRateLimiters
                 // over one share it.
-                Some(V::Rate { qps, burst, id }) => V::Limiter(
-                    LimiterConfig::Bucket {
-                        qps: *qps,
-                        burst: *burst,
-                    },
-                    *id,
-                ),
+                // A number a scenario cannot hold is not read, said why.
+                Some(V::Rate { qps, burst, id }) => {
+                    match (
+                        workqueue_core::Qps::new(*qps),
+                        workqueue_core::Burst::new(*burst),
+                    ) {
+                        (Ok(qps), Ok(burst)) => {
+                            V::Limiter(LimiterConfig::Bucket { qps, burst }, *id)
+                        }
+                        (Err(e), _) | (_, Err(e)) => V::Unknown(format!("rate.NewLimiter: {e}")),
+                    }
+                }
                 Some(V::Unknown(why)) => V::Unknown(why.clone()),
                 _ => V::unknown("a BucketRateLimiter without rate.NewLimiter(…)"),
             };

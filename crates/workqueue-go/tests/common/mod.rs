@@ -5,6 +5,7 @@
 
 pub mod reading;
 
+use workqueue_core::{Burst, Qps};
 use workqueue_core::{LimiterConfig, MILLISECOND, SECOND};
 
 /// The files of `tests/fixtures/{dir}`, by name, in order.
@@ -37,8 +38,8 @@ pub fn limiters() -> Vec<Option<LimiterConfig>> {
             max_fast_attempts: 4,
         }),
         Some(LimiterConfig::Bucket {
-            qps: 7.5,
-            burst: 12,
+            qps: Qps::lit(7.5),
+            burst: Burst::lit(12),
         }),
         Some(LimiterConfig::MaxOf {
             limiters: vec![
@@ -46,7 +47,10 @@ pub fn limiters() -> Vec<Option<LimiterConfig>> {
                     base_ns: 1500 * MILLISECOND,
                     max_ns: 1000 * SECOND,
                 },
-                LimiterConfig::Bucket { qps: 0.5, burst: 1 },
+                LimiterConfig::Bucket {
+                    qps: Qps::lit(0.5),
+                    burst: Burst::lit(1),
+                },
             ],
         }),
         Some(LimiterConfig::WithMaxWait {

@@ -3,6 +3,7 @@
 //! Used by `layouts.rs`; kept apart so the tests read as the layouts.
 
 use std::path::Path;
+use workqueue_core::{Burst, Qps, Workers};
 
 use serde_json::Value as Json;
 use workqueue_core::{ClientScope, LimiterConfig, QueueKind, MILLISECOND, SECOND};
@@ -45,8 +46,8 @@ pub fn limiter_of(text: &str) -> LimiterConfig {
     if let Some(r) = t.strip_prefix("bucket ") {
         let (q, b) = r.split_once("/s burst ").unwrap();
         return LimiterConfig::Bucket {
-            qps: q.parse().unwrap(),
-            burst: b.trim().parse().unwrap(),
+            qps: Qps::new(q.parse().unwrap()).unwrap(),
+            burst: Burst::new(b.trim().parse().unwrap()).unwrap(),
         };
     }
     panic!("a limiter the test does not read: {text}")
@@ -63,8 +64,8 @@ pub fn effective(l: &Option<LimiterConfig>, q: QueueKind) -> LimiterConfig {
                     max_ns: 1000 * SECOND,
                 },
                 LimiterConfig::Bucket {
-                    qps: 10.0,
-                    burst: 100,
+                    qps: Qps::lit(10.0),
+                    burst: Burst::lit(100),
                 },
             ],
         },
@@ -145,10 +146,18 @@ pub fn check(name: &str) -> Imported {
             assert_eq!(c.kind, kind, "{name}: {wname}'s kind");
         }
         match want["workers"].as_u64() {
-            Some(w) => assert_eq!(c.controller.workers as u64, w, "{name}: {wname}'s workers"),
+            Some(w) => assert_eq!(
+                c.controller.workers.get() as u64,
+                w,
+                "{name}: {wname}'s workers"
+            ),
             // Not in the Go (a CPU count): one assumed, and said.
             None => {
-                assert_eq!(c.controller.workers, 1, "{name}: {wname}'s workers");
+                assert_eq!(
+                    c.controller.workers,
+                    Workers::lit(1),
+                    "{name}: {wname}'s workers"
+                );
                 assert!(
                     got.unread
                         .iter()
@@ -221,7 +230,7 @@ pub fn check(name: &str) -> Imported {
                 .client
                 .unwrap_or_else(|| panic!("{name}: no client limit: {:#?}", got.unread));
             assert_eq!(
-                (limit.qps, limit.burst),
+                (limit.qps.get(), limit.burst.get()),
                 (c["qps"].as_f64().unwrap(), c["burst"].as_i64().unwrap()),
                 "{name}: client"
             );
@@ -237,7 +246,7 @@ pub fn check(name: &str) -> Imported {
         cp => {
             let r = cp["max_reconcile_rate"].as_u64().unwrap();
             assert_eq!(
-                s.crossplane.map(|c| c.max_reconcile_rate as u64),
+                s.crossplane.map(|c| c.max_reconcile_rate.get() as u64),
                 Some(r),
                 "{name}"
             );
