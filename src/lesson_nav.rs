@@ -341,10 +341,12 @@ impl Playground {
         match press {
             Press::Page => {
                 l.visit.pages.turned(l.visit.pages.at + 1);
-                // The question's page shows its field: the keyboard goes
-                // there (not to the Predict button), off a projector.
+                // The question's page shows its field: off a projector it is
+                // asked for at once (the main button then says Reveal) and
+                // the keyboard goes there.
                 let room = self.mode.workshop || self.mode.audience || self.mode.presenter;
                 if holds && !l.visit.pages.more() && !room {
+                    l.visit.asked = true;
                     self.focus_guess += 1;
                 }
             }
@@ -683,6 +685,8 @@ impl Playground {
 /// waits for when a later step without a set-up of its own is entered.
 const MAX_REPLAY_EVENTS: usize = 200_000;
 
+#[cfg(test)]
+mod field_tests;
 mod guess;
 #[cfg(test)]
 mod reader_tests;

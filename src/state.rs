@@ -76,6 +76,9 @@ pub enum Action {
     Draft(String),
     /// Record a prediction and show the core's answer, at this real instant (ms).
     Reveal(String, f64),
+    /// Enter pressed in the prediction field with nothing typed: said to
+    /// type first (the Reveal button shows the answer without a guess).
+    EnterWithoutGuess,
     ToggleWorkshop,
     /// Adaptive playback on or off (see [`crate::pacing`]).
     TogglePacing,

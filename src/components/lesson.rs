@@ -238,9 +238,22 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
         let d = d.clone();
         Callback::from(move |e: InputEvent| d.dispatch(Action::Draft(event_value(&e))))
     };
+    // Enter in the field: a guess is revealed; nothing typed is a slip
+    // (the reader thought a button had the keyboard), said beside it.
     let reveal = {
         let (d, draft) = (d.clone(), ls.visit.draft.clone());
         Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            d.dispatch(match draft.trim().is_empty() {
+                true => Action::EnterWithoutGuess,
+                false => Action::Reveal(draft.clone(), now_ms()),
+            });
+        })
+    };
+    // The form's own Reveal button reveals, with a guess or without.
+    let reveal_button = {
+        let (d, draft) = (d.clone(), ls.visit.draft.clone());
+        Callback::from(move |e: MouseEvent| {
             e.prevent_default();
             d.dispatch(Action::Reveal(draft.clone(), now_ms()));
         })
@@ -320,7 +333,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                 <div class="row">
                     <input id="guess" ref={guess_field.clone()} type="text" inputmode={keys} value={ls.visit.draft.clone()} oninput={on_guess} placeholder={hint} aria-label={format!("Your prediction: {}", p.ask)} aria-invalid={ls.visit.refused.is_some().then_some("true")} aria-describedby={ls.visit.refused.is_some().then_some("guess-refused")} data-testid="guess" />
                     // (The presenter's window has its own Reveal, and the clicker's.)
-                    { if fitted || props.mode.presenter { html! {} } else { html! { <button type="submit" class="primary" data-testid="reveal">{"Reveal"}</button> } } }
+                    { if fitted || props.mode.presenter { html! {} } else { html! { <button type="submit" class="primary" onclick={reveal_button.clone()} data-testid="reveal">{"Reveal"}</button> } } }
                 </div>
                 // Why the guess was not taken, beside the field it is about.
                 { match &ls.visit.refused {

@@ -87,7 +87,12 @@ fn target_of(key: &str, in_text: bool, at: usize, len: usize) -> Option<usize> {
 pub fn use_roving_focus(embed: bool) {
     // The control that holds the Tab stop (the last one focused).
     let current = use_mut_ref(|| None::<Element>);
+    // Whether the frame's first controls were drawn: a reader who Tabbed
+    // into the frame before they were (the app still starting) is handed
+    // to the Tab stop then, and shown it.
+    let drawn = use_mut_ref(|| false);
     {
+        let drawn = drawn.clone();
         // After every render: the stop moves to a control still there, and
         // a focus lost with its control goes to the one that holds the stop.
         let current = current.clone();
@@ -109,7 +114,15 @@ pub fn use_roving_focus(embed: bool) {
             // then the stop follows the lesson's main button, which may
             // arrive after the first controls do.)
             if let Some(el) = at.and_then(|i| list.get(i)) {
-                if lost && on_body && super::page_has_focus() {
+                // (Once the lesson's main button is there: an embed's stop.)
+                let main = list
+                    .iter()
+                    .any(|c| c.get_attribute("data-testid").as_deref() == Some("lesson-next"));
+                let first = main && !std::mem::replace(&mut *drawn.borrow_mut(), true);
+                if first && on_body && super::page_has_focus() {
+                    // (Scrolled into view: the reader is looking for it.)
+                    let _ = el.focus();
+                } else if lost && on_body && super::page_has_focus() {
                     super::focus_quietly(el);
                 }
                 if lost {

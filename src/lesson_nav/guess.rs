@@ -3,7 +3,21 @@
 
 use crate::state::Playground;
 
+/// Said where Enter is pressed in the prediction field with nothing typed.
+const TYPE_FIRST: &str =
+    "Type what you expect first, then press Enter (Reveal shows the answer without a guess).";
+
 impl Playground {
+    /// Enter in the prediction field with nothing typed: a slip (the
+    /// reader thought a button had the keyboard), said beside the field,
+    /// which keeps the keyboard.
+    pub fn enter_without_guess(&mut self) {
+        if let Some(l) = &mut self.lesson {
+            l.visit.refused = Some(TYPE_FIRST.to_string());
+            self.focus_guess += 1;
+        }
+    }
+
     /// Why `guess` cannot be compared with the open step's answer (`abc`
     /// for a count), in the reader's words; `None` where it can, or where
     /// there is no guess (the answer is then shown alone).
@@ -18,8 +32,9 @@ impl Playground {
             workqueue_core::shown(guess.trim()),
         );
         if workqueue_lessons::negative(guess.trim()) {
+            let what = if time { "a time" } else { "a count" };
             return Some(format!(
-                "\u{201c}{shown}\u{201d} is below zero, and what this step asks about never is: type what you expect, or clear the field to see the answer."
+                "\u{201c}{shown}\u{201d} is below zero, and the answer is {what}: type what you expect, or press Reveal with the field empty to see the answer."
             ));
         }
         let example = if time {
@@ -28,7 +43,7 @@ impl Playground {
             "a number, for example 6"
         };
         Some(format!(
-            "\u{201c}{shown}\u{201d} is not a prediction this step can check: type {example}, or clear the field to see the answer.",
+            "\u{201c}{shown}\u{201d} is not a prediction this step can check: type {example}, or press Reveal with the field empty to see the answer.",
         ))
     }
 }

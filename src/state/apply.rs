@@ -298,6 +298,7 @@ impl Playground {
                     l.visit.refused = None;
                 }
             }
+            Action::EnterWithoutGuess => self.enter_without_guess(),
             Action::Reveal(guess, now_ms) => {
                 // The field keeps what was typed, and says why beside it.
                 let refused = self.unreadable_guess(&guess);

@@ -172,14 +172,20 @@ test('in an embed: a swipe scrolls the post, one Tab stop in and one out, arrows
   assert.equal((await inside()).id, 'lesson-next', 'End went to the lesson\'s main button, the last control');
   // Through the prediction by keyboard: the focus is never dropped.
   const press = () => first.getAttribute('[data-testid="lesson-next"]', 'data-press');
-  for (let i = 0; i < 6 && (await press()) !== 'asked'; i++) {
+  // (Read on to the question's page asks for the guess and puts the
+  // keyboard in the field at once; a one-page step's button says Predict.)
+  for (let i = 0; i < 6 && !['asked', 'revealed'].includes(await press()); i++) {
     await page.keyboard.press('Enter');
     const now = await inside();
     assert.ok(now.visible && now.id !== 'BODY', `after Enter the focus is on ${now.id}, visible ${now.visible}`);
   }
-  assert.equal(await press(), 'asked');
-  await page.keyboard.press('Enter');
+  if ((await press()) === 'asked') await page.keyboard.press('Enter');
   await first.waitForFunction(() => document.activeElement?.dataset.testid === 'guess');
+  // Enter with nothing typed is a slip: said beside the field, which keeps the keyboard.
+  await page.keyboard.press('Enter');
+  await first.waitForSelector('[data-testid="guess-refused"]');
+  assert.equal((await inside()).id, 'guess', 'the field keeps the keyboard after an empty Enter');
+  assert.equal(await first.$('[data-testid="answer"]'), null, 'no answer without a guess typed');
   await page.keyboard.type('5');
   await page.keyboard.press('Enter');
   await first.waitForSelector('[data-testid="answer"]');
@@ -194,6 +200,14 @@ test('in an embed: a swipe scrolls the post, one Tab stop in and one out, arrows
   // One more Tab leaves the embed for the next one.
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'herd', 'one Tab left the first embed');
+  // The next embed had not started (out of view): the Tab starts it, and
+  // once its controls are drawn the keyboard is at its main button, shown.
+  const next = await frameOf(page, 'herd');
+  await ready(next);
+  await next.waitForFunction(() => document.activeElement?.dataset.testid === 'lesson-next', null, { timeout: 30000 });
+  const entered2 = await (await page.$('iframe#herd')).boundingBox();
+  const height = await page.evaluate(() => innerHeight);
+  assert.ok(entered2.y < height && entered2.y + entered2.height > 0, `the embed Tab entered is in view (${Math.round(entered2.y)} of ${height})`);
   assert.deepEqual(errors, []);
   await context.close();
 });

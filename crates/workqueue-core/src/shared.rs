@@ -160,7 +160,10 @@ mod tests {
             "two",
             vec![ControllerSpec::new("a"), ControllerSpec::new("b")],
         );
-        s.shared_bucket = Some(BucketSpec { qps: Qps::lit(1.0), burst: Burst::lit(1) });
+        s.shared_bucket = Some(BucketSpec {
+            qps: Qps::lit(1.0),
+            burst: Burst::lit(1),
+        });
         for c in &mut s.controllers {
             c.shares_bucket = true;
         }

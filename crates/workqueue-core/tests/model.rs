@@ -14,11 +14,11 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
-use workqueue_core::{Burst, Qps};
 use workqueue_core::{
     BucketStore, Duration, Got, Instant, LimiterConfig, QueueOptions, WideInstant, Workqueue,
     MILLISECOND, SECOND,
 };
+use workqueue_core::{Burst, Qps};
 
 /// The reference queue: client-go's rules, one line each.
 #[derive(Default)]

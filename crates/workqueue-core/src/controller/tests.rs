@@ -100,7 +100,8 @@ fn crossplane_derivations_for_r_10_and_0() {
     let z = CrossplaneConfig::note_2021(ReconcileRate::lit(0)).derived();
     assert_eq!((z.global_burst, z.workers), (0, 1));
     let mut b = BucketStore::new();
-    let mut m = Middleware::new(b.add(CrossplaneConfig::note_2021(ReconcileRate::lit(0)).global_bucket()));
+    let mut m =
+        Middleware::new(b.add(CrossplaneConfig::note_2021(ReconcileRate::lit(0)).global_bucket()));
     assert_eq!(
         m.gate(ItemId(0), Instant::T0, &mut b),
         Gate::Defer {
@@ -112,7 +113,8 @@ fn crossplane_derivations_for_r_10_and_0() {
 #[test]
 fn middleware_free_pass_is_used_once() {
     let mut b = BucketStore::new();
-    let mut m = Middleware::new(b.add(CrossplaneConfig::note_2021(ReconcileRate::lit(1)).global_bucket()));
+    let mut m =
+        Middleware::new(b.add(CrossplaneConfig::note_2021(ReconcileRate::lit(1)).global_bucket()));
     for i in 0..10 {
         assert_eq!(m.gate(ItemId(i), Instant::T0, &mut b), Gate::Pass);
     }
