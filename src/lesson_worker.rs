@@ -322,7 +322,9 @@ impl LessonWorker {
         if !self.first_time(|c| &mut c.fetching, id) {
             return;
         }
-        let (read, path) = (format!("lessons/{id}.json"), format!("lessons/{id}.md"));
+        let read = format!("lessons/{id}.json");
+        #[cfg(not(feature = "built-in-only"))]
+        let path = format!("lessons/{id}.md");
         let me = self.clone();
         wasm_bindgen_futures::spawn_local(async move {
             if let Ok(json) = crate::fetch::text(&read).await {
@@ -332,6 +334,11 @@ impl LessonWorker {
                     return;
                 }
             }
+            // (The embed's own entry has no worker: every built-in lesson's
+            // file is written by its build.)
+            #[cfg(feature = "built-in-only")]
+            me.notify_error(format!("The lesson could not be loaded from {read}."));
+            #[cfg(not(feature = "built-in-only"))]
             match crate::fetch::text(&path).await {
                 Ok(text) => me.open(path, text),
                 Err(e) => me.notify_error(format!("The lesson could not be loaded: {e}")),

@@ -377,8 +377,10 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
             { prose(&step.text, "lesson-text") }
             { match &step.goal {
                 // An embed has no settings form: the exercise is done in the
-                // whole playground, at this step, in a new tab.
-                Some(goal) if props.mode.embed => html! {
+                // whole playground, at this step, in a new tab. (The embed's
+                // own entry draws only this: the form and the check are not
+                // in its module.)
+                Some(goal) if props.mode.embed || cfg!(feature = "built-in-only") => html! {
                     <div class="goal" data-testid="goal">
                         <p class="goal-text"><strong>{"Your turn: "}</strong>{ goal.describe.clone() }</p>
                         { match crate::lessons::is_built_in(&lesson.id) {
