@@ -85,7 +85,8 @@ test('a share link reopens exactly what was shared', async () => {
 test('a garbled, truncated or future link says so and opens a working default', async () => {
   // A well-formed link whose state has a misspelled field: named by its path.
   const packed = (json) => `#v2.${deflateRawSync(Buffer.from(json)).toString('base64url')}`;
-  const misspelled = packed('{"scenario": {"version": 2}, "selcted": "a"}');
+  // (The misspelling comes first: a link's first mistake is the one named.)
+  const misspelled = packed('{"selcted": "a", "scenario": {"version": 2}}');
   for (const [hash, why] of [
     ['#v1.%%%garbage', /the base64: the state is not URL-safe base64/],
     ['#v1.eyJzY2VuYXJpbyI6', /not JSON: EOF/],
