@@ -4,7 +4,7 @@
 //! depends on how time was sliced.
 
 use super::*;
-use crate::timer::{Deadline, Timer};
+use crate::timer::{Deadline, Timer, TimerTable};
 
 impl Controller {
     pub(super) fn add_source(&mut self, source: Source, now: Instant) {
@@ -53,26 +53,23 @@ impl Controller {
     /// for. None when nothing is scheduled, or the run is stuck (a stuck
     /// run promises nothing more).
     pub fn next_deadline(&self) -> Option<Deadline> {
-        if self.stalled.is_some() {
-            return None;
-        }
-        // An instant that ran out of budget carries on at once.
-        let resume = self.resume.map(|_| self.now);
-        self.timers
-            .table(self.queue.next_ready_at(), resume)
-            .next(self.now)
+        self.timer_table()?.next(self.now)
     }
 
     /// The instant of the next event, if any (the next deadline's, read
     /// without its kind).
     pub fn next_event_at(&self) -> Option<Instant> {
+        self.timer_table()?.next_at(self.now)
+    }
+
+    /// The one timer table as it stands; None for a stuck run (it promises
+    /// nothing more). An instant that ran out of budget carries on at once.
+    fn timer_table(&self) -> Option<TimerTable> {
         if self.stalled.is_some() {
             return None;
         }
         let resume = self.resume.map(|_| self.now);
-        self.timers
-            .table(self.queue.next_ready_at(), resume)
-            .next_at(self.now)
+        Some(self.timers.table(self.queue.next_ready_at(), resume))
     }
 
     /// Whether the next event comes from event sources alone (watch events,
