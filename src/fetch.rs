@@ -57,8 +57,28 @@ async fn response(path: &str) -> Result<web_sys::Response, String> {
     Ok(response)
 }
 
+/// The text the page's start script already asked for at `path`, taken
+/// once (`window.wqPrefetched`, see Trunk.toml): an embed's lesson is asked
+/// for beside the module, and asking again would fetch it twice where the
+/// host's cache headers let it.
+async fn prefetched(path: &str) -> Option<String> {
+    let window: wasm_bindgen::JsValue = web_sys::window()?.into();
+    let key = wasm_bindgen::JsValue::from_str("wqPrefetched");
+    let held = js_sys::Reflect::get(&window, &key).ok()?;
+    let held_path = js_sys::Reflect::get(&held, &"path".into()).ok()?.as_string()?;
+    if held_path != path {
+        return None;
+    }
+    let _ = js_sys::Reflect::delete_property(window.unchecked_ref(), &key);
+    let promise: js_sys::Promise = js_sys::Reflect::get(&held, &"text".into()).ok()?.dyn_into().ok()?;
+    JsFuture::from(promise).await.ok()?.as_string()
+}
+
 /// The text at `path` (relative to the page).
 pub async fn text(path: &str) -> Result<String, String> {
+    if let Some(text) = prefetched(path).await {
+        return Ok(text);
+    }
     let body = response(path).await?.text().map_err(|_| "no body")?;
     JsFuture::from(body)
         .await

@@ -338,14 +338,22 @@ test('a built-in lesson\'s embed loads the embed\'s own module; a shared run, a 
     const context = await browser.newContext({ viewport: { width: 700, height: 640 } });
     const page = await context.newPage();
     const modules = [];
-    page.on('request', (r) => { const p = new URL(r.url()).pathname; if (p.endsWith('.wasm') && !p.includes('lesson-worker')) modules.push(p.split('/').pop()); });
+    const lessons = [];
+    page.on('request', (r) => {
+      const p = new URL(r.url()).pathname;
+      if (p.endsWith('.wasm') && !p.includes('lesson-worker')) modules.push(p.split('/').pop());
+      if (p.includes('/lessons/')) lessons.push(p.split('/').pop());
+    });
     await page.goto(`${url}/${address}`);
     await page.waitForSelector(ready, { timeout: 30000 });
-    return { page, context, modules };
+    return { page, context, modules, lessons };
   };
-  // A built-in lesson: the light module, and the lesson.
+  // A built-in lesson: the light module, and the lesson's file, asked for
+  // once (the app takes the text the start script asked for beside it).
   let seen = await wasmOf('?embed=1&lesson=sets&step=2', '[data-testid="lesson"] .lesson-text p');
   assert.deepEqual(seen.modules, ['workqueue-embed_bg.wasm']);
+  await seen.page.waitForTimeout(500);
+  assert.deepEqual(seen.lessons, ['sets.json'], 'the lesson\'s file is fetched once');
   await seen.context.close();
   // A shared run (made by the page's Share): the page's module, the run and its inspector.
   seen = await wasmOf('', '[data-testid="add"]');
