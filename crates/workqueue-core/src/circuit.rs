@@ -31,7 +31,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::time::{after, go_seconds, Duration, Instant, HOUR, MINUTE, SECOND};
+use crate::time::go::go_seconds;
+use crate::time::{after, Duration, Instant, HOUR, MINUTE, SECOND};
 
 /// How many recent event sources a target remembers (the `recentSources`
 /// ring), from which the source that tripped the circuit is named.

@@ -12,7 +12,8 @@ use crate::limiter::LimiterConfig;
 use crate::rate::TokenBucket;
 use crate::rng::Rng;
 use crate::tagged::internally_tagged;
-use crate::time::{format_go_duration, Duration, Instant, SECOND};
+use crate::time::go::format_go_duration;
+use crate::time::{Duration, Instant, SECOND};
 
 /// Whether and how `Reconcile` failed.
 #[derive(

@@ -49,7 +49,7 @@ mod events;
 mod held_back;
 mod item;
 mod limiter;
-mod limits;
+pub mod limits;
 mod log_text;
 mod manager;
 mod metrics;
@@ -86,6 +86,7 @@ pub use controller::{
     ReconcileResult, ResultLabel, Script,
 };
 pub use events::{Input, SimError, SimEvent, WorkerState};
+pub use held_back::{HeldBack, RequestSeries};
 pub use item::{Interner, ItemId};
 pub use limiter::{Answer, AnswerKind, Limiter, LimiterConfig};
 pub use manager::Manager;
@@ -108,8 +109,12 @@ pub use scenario::{
 pub use series::Sample;
 pub use shared::{ClientPlan, Draw};
 pub use shown::{is_hidden, shown};
-pub use sim::{Controller, MetricsSnapshot, Simulation};
-pub use summary::{HeldBack, KindRequests, RequestSeries, Spread, Summary, TimeSpent};
+pub use sim::alone::Simulation;
+pub use sim::{Controller, MetricsSnapshot};
+pub use summary::{KindRequests, Spread, Summary, TimeSpent};
+pub use time::go::{
+    format_go_duration, go_f64_to_i64, go_seconds, parse_go_duration, DurationError, GoDuration,
+};
 pub use time::*;
 pub use timer::{Deadline, Timer};
 pub use view::{

@@ -8,8 +8,7 @@
 use workqueue_core::{ClientScope, ControllerSpec};
 use workqueue_core::{CrossplaneProfile, Duration, LimiterConfig, QueueKind, Scenario};
 
-use crate::go_text::float;
-pub use crate::go_text::{duration, kind_types, limiter};
+use crate::go_text::{duration, float, kind_types, limiter};
 use crate::literal::quote;
 
 /// What a Go set-up can say of a scenario, and so what an export and an

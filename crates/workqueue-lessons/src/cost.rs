@@ -27,7 +27,6 @@ pub fn scene_keys(setup: &Setup) -> u64 {
         .saturating_add(Run::keys_added(&setup.inputs))
 }
 
-pub use crate::query::STEP_BUDGET;
 /// Work units a whole lesson's scenes and answers may take together: what
 /// opening a lesson computes (every question is answered when it opens).
 pub const LESSON_BUDGET: u64 = 20_000_000;

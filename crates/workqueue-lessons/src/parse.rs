@@ -5,7 +5,8 @@
 
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Parser, Tag, TagEnd};
 use serde::Deserialize;
-use workqueue_core::validate::{self, MAX_RUN};
+use workqueue_core::limits::MAX_RUN;
+use workqueue_core::validate;
 use workqueue_core::Instant;
 
 use crate::cost;
@@ -28,7 +29,7 @@ pub const NOTES_FENCE: &str = "notes";
 /// The longest speaker notes a step may carry (characters).
 pub const MAX_NOTES_CHARS: usize = 4000;
 
-pub use crate::model::LessonError;
+use crate::model::LessonError;
 
 fn refuse(line: usize, field: impl Into<String>, reason: impl Into<String>) -> LessonError {
     LessonError {
@@ -416,7 +417,7 @@ fn steps_of(mut lesson: Lesson, drafts: Vec<Draft>) -> Result<Lesson, Vec<Lesson
 /// What a step's scene and its question or goal cost, and the refusal when
 /// one of them is over a step's budget.
 fn costed(step: &Step, setup: &Setup) -> (f64, Option<LessonError>) {
-    let budget = cost::STEP_BUDGET as f64;
+    let budget = crate::query::STEP_BUDGET as f64;
     let over = |field: &str, what: &str, n: f64| {
         refuse(
             step.line,

@@ -194,6 +194,7 @@ pub fn parse_go_duration(input: &str) -> Result<Duration, DurationError> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
     use crate::time::*;
 
     const fn ns(n: i64) -> Duration {

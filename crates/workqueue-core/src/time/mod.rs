@@ -12,9 +12,7 @@ use std::fmt;
 use std::ops::{Add, AddAssign, Div, Mul, Neg, Sub};
 
 mod files;
-mod go;
-
-pub use go::*;
+pub(crate) mod go;
 
 // The three time types are one integer each, alike in all but their
 // arithmetic: compared, hashed and written to files as that integer (see
