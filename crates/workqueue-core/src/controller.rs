@@ -188,7 +188,7 @@ pub struct Decision {
 }
 
 /// The decision table, in controller-runtime's evaluation order.
-pub fn decide(r: ReconcileResult) -> Decision {
+pub(crate) fn decide(r: ReconcileResult) -> Decision {
     let ignored = r.requeue || r.requeue_after_ns > Duration::ZERO;
     let d = |label, forget, requeue, terminal, result_ignored| Decision {
         label,

@@ -41,7 +41,7 @@ pub struct Run {
 /// An input at an instant of the run: `{"at": "5s", "do": {...}}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct TimedInput {
+pub(crate) struct TimedInput {
     /// The instant it was done.
     #[serde(default)]
     pub at: Instant,

@@ -296,7 +296,7 @@ fn source_at(prefix: &str, s: &Source) -> Result<(), ScenarioError> {
 }
 
 /// The number of distinct keys a scenario may create, or `None` past `u64`.
-pub fn key_count(s: &Scenario) -> Option<u64> {
+pub(crate) fn key_count(s: &Scenario) -> Option<u64> {
     s.controllers
         .iter()
         .try_fold(0u64, |sum, c| sum.checked_add(controller_keys(c)?))

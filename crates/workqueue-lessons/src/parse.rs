@@ -16,18 +16,18 @@ use crate::query::{Goal, Question};
 /// Larger files are refused before they are read.
 pub const MAX_FILE_BYTES: usize = 256 * 1024;
 /// Steps in one lesson, at most.
-pub const MAX_STEPS: usize = 100;
+pub(crate) const MAX_STEPS: usize = 100;
 /// Markdown blocks and spans nested in one another, at most.
-pub const MAX_NESTING: usize = 24;
+pub(crate) const MAX_NESTING: usize = 24;
 /// Mistakes one refusal lists, at most (in file order).
-pub const MAX_MISTAKES: usize = 20;
+pub(crate) const MAX_MISTAKES: usize = 20;
 /// The fence's info string that marks a step's block.
-pub const STEP_FENCE: &str = "step";
+pub(crate) const STEP_FENCE: &str = "step";
 /// The fence's info string that marks a step's speaker notes: shown in the
 /// presenter's window only.
-pub const NOTES_FENCE: &str = "notes";
+pub(crate) const NOTES_FENCE: &str = "notes";
 /// The longest speaker notes a step may carry (characters).
-pub const MAX_NOTES_CHARS: usize = 4000;
+pub(crate) const MAX_NOTES_CHARS: usize = 4000;
 
 use crate::model::LessonError;
 

@@ -243,7 +243,7 @@ pub const INF_DURATION: Duration = Duration::INF;
 
 /// `instant + delay`, saturating at the end of representable time instead of
 /// wrapping into the past (a wrapped instant would fire at once, forever).
-pub fn after(instant: Instant, delay: Duration) -> Instant {
+pub(crate) fn after(instant: Instant, delay: Duration) -> Instant {
     instant.saturating_add(delay)
 }
 
