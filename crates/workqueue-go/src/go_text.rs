@@ -127,3 +127,18 @@ pub fn kind_types(s: &Scenario) -> Vec<String> {
         })
         .collect()
 }
+
+/// The API requests controller `i`'s reconcile sends, for a comment:
+/// `2 to "Secret", 1 to "Event"` (kinds quoted, so none can end the
+/// comment); `None` when it sends none.
+pub(crate) fn sends(s: &Scenario, i: usize) -> Option<String> {
+    let sends = s.requests_by_kind(i);
+    if sends.is_empty() {
+        return None;
+    }
+    let list: Vec<String> = sends
+        .iter()
+        .map(|(k, n)| format!("{n} to {}", crate::literal::quote(k)))
+        .collect();
+    Some(list.join(", "))
+}
