@@ -35,6 +35,7 @@ if [ -z "${WQ_PRIORITY_CASES:-}" ] && [ -d "$shared/priorityqueue/cases" ]; then
 case_dirs=(tests/conformance/client-go tests/conformance/priority-queue ${WQ_CONFORMANCE_CASES:-} ${WQ_PRIORITY_CASES:-})
 
 stage "house (files of at most 700 lines, no import circles)" python3 scripts/house.py .
+stage "surface (pub only where another crate names it)" python3 scripts/surface.py .
 stage "format" cargo fmt --all -- --check
 stage "clippy" cargo clippy --quiet --workspace --all-targets -- -D warnings
 # The embed's own entry is built with a feature of its own (index.html).

@@ -630,7 +630,7 @@ impl Settings {
         s.seed = self
             .number::<u64>(Field::Seed, "a whole number", &mut errors)
             .unwrap_or(1);
-        s.duration_ns = workqueue_core::validate::MAX_RUN;
+        s.duration_ns = workqueue_core::limits::MAX_RUN;
         if !errors.is_empty() {
             return Err(errors);
         }

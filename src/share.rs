@@ -13,7 +13,7 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 use workqueue_core::Run;
-use workqueue_core::{validate, Input, Instant, Scenario, ScenarioError};
+use workqueue_core::{limits, validate, Input, Instant, Scenario, ScenarioError};
 
 /// The format this build writes.
 pub const SHARE_VERSION: u32 = 2;
@@ -258,13 +258,13 @@ impl Shared {
         let run = &self.run;
         run.scenario.validate()?;
         validate::tape(&run.inputs)?;
-        if run.run_to < Instant::T0 || run.run_to > Instant::T0 + validate::MAX_RUN {
+        if run.run_to < Instant::T0 || run.run_to > Instant::T0 + limits::MAX_RUN {
             return Err(ScenarioError {
                 field: "at".into(),
                 reason: format!(
                     "{} is out of range: use 0s to {}",
                     workqueue_core::format_go_duration(run.run_to.since_t0()),
-                    workqueue_core::format_go_duration(validate::MAX_RUN)
+                    workqueue_core::format_go_duration(limits::MAX_RUN)
                 ),
                 line: None,
             });

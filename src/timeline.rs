@@ -452,7 +452,7 @@ pub fn page_limit(scenario: &Scenario) -> Result<(), ScenarioError> {
         field: "items".into(),
         reason: format!(
             "{keys} keys is too many for the page: at most {PAGE_MAX_KEYS} (wqsim runs up to {})",
-            workqueue_core::validate::MAX_ITEMS
+            workqueue_core::limits::MAX_ITEMS
         ),
         line: None,
     })

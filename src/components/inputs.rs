@@ -3,7 +3,7 @@
 //! core's validation gate here first; a refusal is shown under its form,
 //! on the field it names, and nothing reaches the run.
 
-use workqueue_core::{parse_go_duration, validate, EventRate, Input, KeyCount};
+use workqueue_core::{limits, parse_go_duration, validate, EventRate, Input, KeyCount};
 use yew::prelude::*;
 
 use super::event_value;
@@ -93,7 +93,7 @@ pub fn inputs(props: &InputsProps) -> Html {
             match count.trim().parse::<u64>() {
                 Ok(n) if n > PAGE_MAX_KEYS => fail(
                     "in-count",
-                    format!("{n} keys is out of range: use 1 to {PAGE_MAX_KEYS} (the page's limit; wqsim runs up to {})", validate::MAX_ITEMS),
+                    format!("{n} keys is out of range: use 1 to {PAGE_MAX_KEYS} (the page's limit; wqsim runs up to {})", limits::MAX_ITEMS),
                 ),
                 Ok(n) => match KeyCount::new(n) {
                     Ok(count) => submit(Input::AddMany {
@@ -139,8 +139,8 @@ pub fn inputs(props: &InputsProps) -> Html {
                     format!(
                         "{:?} is not a number of events per second: use {} to {}",
                         *rate,
-                        validate::MIN_EVENTS_PER_SECOND,
-                        validate::MAX_EVENTS_PER_SECOND
+                        limits::MIN_EVENTS_PER_SECOND,
+                        limits::MAX_EVENTS_PER_SECOND
                     ),
                 ),
                 (_, Err(e)) => fail("in-storm-for", e.to_string()),

@@ -17,6 +17,16 @@ impl Settings {
             out.set(Field::Qps, qps.to_string());
             out.set(Field::Burst, burst.to_string());
         };
+        // A max-of's parts the form has fields for: its backoff and its bucket.
+        let parts = |out: &mut Settings, limiters: &[LimiterConfig]| {
+            for l in limiters {
+                match l {
+                    LimiterConfig::Exponential { base_ns, max_ns } => exp(out, *base_ns, *max_ns),
+                    LimiterConfig::Bucket { qps, burst } => bucket(out, qps.get(), burst.get()),
+                    _ => {}
+                }
+            }
+        };
         // (Crossplane's too: a provider of today runs the priority queue.)
         out.queue = s.controllers[0].queue;
         if let Some(cp) = &s.crossplane {
@@ -44,17 +54,7 @@ impl Settings {
                 }
                 LimiterConfig::MaxOf { limiters } => {
                     out.preset = Preset::ClientGoDefault;
-                    for l in limiters {
-                        match l {
-                            LimiterConfig::Exponential { base_ns, max_ns } => {
-                                exp(&mut out, *base_ns, *max_ns)
-                            }
-                            LimiterConfig::Bucket { qps, burst } => {
-                                bucket(&mut out, qps.get(), burst.get())
-                            }
-                            _ => {}
-                        }
-                    }
+                    parts(&mut out, limiters);
                 }
                 LimiterConfig::WithMaxWait {
                     limiter,
@@ -63,17 +63,7 @@ impl Settings {
                     out.preset = Preset::WithMaxWait;
                     out.set(Field::MaxWait, d(*max_wait_ns));
                     if let LimiterConfig::MaxOf { limiters } = limiter.as_ref() {
-                        for l in limiters {
-                            match l {
-                                LimiterConfig::Exponential { base_ns, max_ns } => {
-                                    exp(&mut out, *base_ns, *max_ns)
-                                }
-                                LimiterConfig::Bucket { qps, burst } => {
-                                    bucket(&mut out, qps.get(), burst.get())
-                                }
-                                _ => {}
-                            }
-                        }
+                        parts(&mut out, limiters);
                     }
                 }
             }

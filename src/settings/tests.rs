@@ -258,18 +258,7 @@ fn a_programs_own_max_of_is_named_by_its_figures_not_default() {
     // client-go's own figures, written either way: its default.
     for limiter in [
         Some(LimiterConfig::DefaultController),
-        Some(LimiterConfig::MaxOf {
-            limiters: vec![
-                LimiterConfig::Exponential {
-                    base_ns: 5 * MILLISECOND,
-                    max_ns: 1000 * SECOND,
-                },
-                LimiterConfig::Bucket {
-                    qps: Qps::lit(10.0),
-                    burst: Burst::lit(100),
-                },
-            ],
-        }),
+        Some(LimiterConfig::default_controller_parts()),
     ] {
         s.controllers[0].limiter = limiter;
         let form = Settings::from_scenario(&s);

@@ -59,7 +59,7 @@ pub fn draw<DB: DrawingBackend>(
 }
 
 /// `0.005` → `5ms`, `160` → `2m40s`: tick labels people read at a glance.
-pub fn format_seconds(s: f64) -> String {
+pub(crate) fn format_seconds(s: f64) -> String {
     if s < 1e-3 {
         format!("{:.0}µs", s * 1e6)
     } else if s < 1.0 {

@@ -23,7 +23,7 @@ pub fn level(tokens: f64, burst: f64) -> f64 {
 }
 
 /// The inverse of [`level`], for tick labels.
-pub fn tokens_at_level(level: f64, burst: f64) -> f64 {
+pub(crate) fn tokens_at_level(level: f64, burst: f64) -> f64 {
     let burst = burst.max(1.0);
     if level >= 0.0 {
         level * burst
@@ -89,7 +89,7 @@ pub fn draw<DB: DrawingBackend>(
 }
 
 /// Debt's colour (vermillion in Okabe–Ito): never the tokens' green.
-pub const DEBT: RGBColor = RGBColor(213, 94, 0);
+pub(crate) const DEBT: RGBColor = RGBColor(213, 94, 0);
 
 #[cfg(test)]
 mod tests {

@@ -31,11 +31,12 @@
 
 use std::collections::BTreeMap;
 
-use crate::time::{after, go_seconds, Duration, Instant, HOUR, MINUTE, SECOND};
+use crate::time::go::go_seconds;
+use crate::time::{after, Duration, Instant, HOUR, MINUTE, SECOND};
 
 /// How many recent event sources a target remembers (the `recentSources`
 /// ring), from which the source that tripped the circuit is named.
-pub const RECENT_SOURCES: usize = 16;
+pub(crate) const RECENT_SOURCES: usize = 16;
 
 /// The breaker's parameters, as `circuit.Config`.
 #[derive(Clone, Copy, Debug, PartialEq)]

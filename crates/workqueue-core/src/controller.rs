@@ -12,7 +12,8 @@ use crate::limiter::LimiterConfig;
 use crate::rate::TokenBucket;
 use crate::rng::Rng;
 use crate::tagged::internally_tagged;
-use crate::time::{format_go_duration, Duration, Instant, SECOND};
+use crate::time::go::format_go_duration;
+use crate::time::{Duration, Instant, SECOND};
 
 /// Whether and how `Reconcile` failed.
 #[derive(
@@ -187,7 +188,7 @@ pub struct Decision {
 }
 
 /// The decision table, in controller-runtime's evaluation order.
-pub fn decide(r: ReconcileResult) -> Decision {
+pub(crate) fn decide(r: ReconcileResult) -> Decision {
     let ignored = r.requeue || r.requeue_after_ns > Duration::ZERO;
     let d = |label, forget, requeue, terminal, result_ignored| Decision {
         label,

@@ -10,7 +10,7 @@
 //! * `golang.org/x/time/rate`'s token bucket ([`TokenBucket`]), with its exact
 //!   float64 arithmetic;
 //! * controller-runtime's handling of reconcile results and its workers
-//!   ([`decide`], [`Outcome`], [`Script`]); Crossplane's two-layer rate
+//!   ([`Outcome`], [`Script`]); Crossplane's two-layer rate
 //!   limiting ([`CrossplaneConfig`]), and the XR circuit breaker that
 //!   Crossplane core runs since v2.1 ([`CircuitBreaker`]);
 //! * a discrete-event [`Simulation`] that drives all of it from a
@@ -49,7 +49,7 @@ mod events;
 mod held_back;
 mod item;
 mod limiter;
-mod limits;
+pub mod limits;
 mod log_text;
 mod manager;
 mod metrics;
@@ -79,13 +79,14 @@ mod workqueue;
 pub use buckets::{BucketId, BucketStore};
 pub use circuit::{
     Admission, BreakerConfig, BreakerMetrics, CircuitBreaker, CircuitState, Transition,
-    UpdateAdmission, Verdict, Watch, RECENT_SOURCES,
+    UpdateAdmission, Verdict, Watch,
 };
 pub use controller::{
-    decide, BreakerFlags, CrossplaneConfig, CrossplaneProfile, ErrorKind, Gate, Outcome,
-    ReconcileResult, ResultLabel, Script,
+    BreakerFlags, CrossplaneConfig, CrossplaneProfile, ErrorKind, Gate, Outcome, ReconcileResult,
+    ResultLabel, Script,
 };
 pub use events::{Input, SimError, SimEvent, WorkerState};
+pub use held_back::{HeldBack, RequestSeries};
 pub use item::{Interner, ItemId};
 pub use limiter::{Answer, AnswerKind, Limiter, LimiterConfig};
 pub use manager::Manager;
@@ -100,16 +101,18 @@ pub use ranges::{
 pub use rate::TokenBucket;
 pub use records::DETAILED_KEYS;
 pub use rng::Rng;
-pub use run_file::{run_schema, scenario_schema, Run, TimedInput};
+pub use run_file::{run_schema, scenario_schema, Run};
 pub use scenario::{
     BucketSpec, ClientLimit, ClientRate, ClientScope, ControllerConfig, ControllerSpec, ItemSpec,
     Scenario, ScenarioError, Source, SCENARIO_VERSION,
 };
 pub use series::Sample;
 pub use shared::{ClientPlan, Draw};
-pub use shown::{is_hidden, shown};
-pub use sim::{Controller, MetricsSnapshot, Simulation};
-pub use summary::{HeldBack, KindRequests, RequestSeries, Spread, Summary, TimeSpent};
+pub use shown::shown;
+pub use sim::alone::Simulation;
+pub use sim::{Controller, MetricsSnapshot};
+pub use summary::{KindRequests, Spread, Summary, TimeSpent};
+pub use time::go::{format_go_duration, parse_go_duration, DurationError};
 pub use time::*;
 pub use timer::{Deadline, Timer};
 pub use view::{

@@ -12,7 +12,8 @@ use crate::buckets::{BucketId, BucketStore};
 use crate::item::{ItemId, ItemMap};
 use crate::rate::TokenBucket;
 use crate::tagged::internally_tagged;
-use crate::time::{go_f64_to_i64, Duration, Instant, MILLISECOND, SECOND};
+use crate::time::go::go_f64_to_i64;
+use crate::time::{Duration, Instant, MILLISECOND, SECOND};
 
 /// A limiter as configured: the same JSON as the conformance cases'
 /// `limiter` field. Durations are integer nanoseconds, or Go duration strings
@@ -115,7 +116,7 @@ impl LimiterConfig {
 
     /// A short human name, used in explanations and the UI.
     pub fn label(&self) -> String {
-        use crate::time::format_go_duration as d;
+        use crate::time::go::format_go_duration as d;
         match self {
             LimiterConfig::Exponential { base_ns, max_ns } => {
                 format!("exponential {}→{}", d(*base_ns), d(*max_ns))

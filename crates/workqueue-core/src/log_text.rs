@@ -10,7 +10,8 @@ use crate::queue::QueueKind;
 use crate::queue_calls::Placed;
 use crate::queue_calls::{AddEffect, AddWithOptsCall, AfterEffect, QueueEvent};
 use crate::sim::Controller;
-use crate::time::{format_go_duration, Duration, WideInstant};
+use crate::time::go::format_go_duration;
+use crate::time::{Duration, WideInstant};
 
 impl Controller {
     /// One log entry as the Go calls it stands for.

@@ -17,7 +17,8 @@ use crate::events::{Input, SimError};
 use crate::rate::TokenBucket;
 use crate::scenario::{Scenario, ScenarioError};
 use crate::shared::Shared;
-use crate::sim::{Controller, Simulation};
+use crate::sim::alone::Simulation;
+use crate::sim::Controller;
 use crate::time::{Duration, Instant};
 use crate::timer::{earliest, Deadline, Timer};
 

@@ -4,7 +4,8 @@
 use serde::Serialize;
 use std::collections::VecDeque;
 
-use crate::time::{go_seconds, Duration, Instant};
+use crate::time::go::go_seconds;
+use crate::time::{Duration, Instant};
 
 /// "No time on record" in a queue's per-key `addTimes` (a sentinel, not an
 /// `Option`: eight bytes a key, not sixteen).

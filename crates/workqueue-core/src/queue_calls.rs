@@ -59,7 +59,7 @@ impl AddOpts {
         if self.after != Duration::ZERO {
             fields.push(format!(
                 "After: {}",
-                crate::time::format_go_duration(self.after)
+                crate::time::go::format_go_duration(self.after)
             ));
         }
         if self.rate_limited {

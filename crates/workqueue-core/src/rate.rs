@@ -4,9 +4,8 @@
 //! Unlike the Go original, the instant is always passed in: the caller's
 //! virtual clock replaces `time.Now()`.
 
-use crate::time::{
-    go_f64_to_i64, go_seconds, Duration, Instant, WideInstant, INF_DURATION, SECOND,
-};
+use crate::time::go::{go_f64_to_i64, go_seconds};
+use crate::time::{Duration, Instant, WideInstant, INF_DURATION, SECOND};
 
 /// `rate.Inf`: Go defines it as `math.MaxFloat64`, and so do we. Any limit at
 /// or above it (including `f64::INFINITY`) means "no limit".

@@ -14,10 +14,12 @@ use serde::de::{self, DeserializeSeed, IntoDeserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
 use crate::events::Input;
+use crate::limits::MAX_RUN;
 use crate::manager::Manager;
 use crate::scenario::{ItemSpec, Scenario, ScenarioError, Source};
-use crate::time::{format_go_duration, Instant};
-use crate::validate::{self, MAX_RUN};
+use crate::time::go::format_go_duration;
+use crate::time::Instant;
+use crate::validate;
 
 /// A scenario, the inputs made while it ran, and the instant it reached.
 // The run file as written and read; once `checked`, replaying `inputs` (to
@@ -39,7 +41,7 @@ pub struct Run {
 /// An input at an instant of the run: `{"at": "5s", "do": {...}}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct TimedInput {
+pub(crate) struct TimedInput {
     /// The instant it was done.
     #[serde(default)]
     pub at: Instant,

@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 
 /// Whether `c` would act on the display rather than show as a character.
-pub fn is_hidden(c: char) -> bool {
+pub(crate) fn is_hidden(c: char) -> bool {
     c.is_control()
         || matches!(c,
             '\u{00ad}'                      // soft hyphen

@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-pub use crate::held_back::{HeldBack, RequestSeries};
+use crate::held_back::{HeldBack, RequestSeries};
 use crate::manager::Manager;
 use crate::sim::Controller;
 use crate::time::{Duration, Instant, SECOND};

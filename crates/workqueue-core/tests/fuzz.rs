@@ -221,7 +221,7 @@ fn a_vanishing_rate_is_refused_and_a_late_start_cannot_wrap() {
         start_ns: 6 * 24 * 3600 * SECOND,
         duration_ns: 24 * 3600 * SECOND,
     });
-    s.duration_ns = workqueue_core::validate::MAX_RUN;
+    s.duration_ns = workqueue_core::limits::MAX_RUN;
     let mut sim = Simulation::new(&s).unwrap();
     sim.run_to_end();
     assert_eq!(sim.watch_events_total(), 87);

@@ -2,8 +2,8 @@
 //! input can hold must be refused by name, or run within a budget, never
 //! freeze, hang or be dropped in silence.
 
-use workqueue_core::validate;
 use workqueue_core::Script;
+use workqueue_core::{limits, validate};
 use workqueue_core::{Burst, ClientQps, EventRate, Failures, KeyCount, Requests, Workers};
 use workqueue_core::{ControllerSpec, Scenario, Source};
 use workqueue_core::{Duration, Instant};
@@ -241,18 +241,16 @@ fn a_tape_cannot_start_more_sources_than_a_file() {
             },
         )
     };
-    let tape: Vec<_> = (0..validate::MAX_SOURCES + 1).map(watch).collect();
+    let tape: Vec<_> = (0..limits::MAX_SOURCES + 1).map(watch).collect();
     let e = validate::tape(&tape).unwrap_err();
     assert_eq!(e.field, "inputs");
-    validate::tape(&tape[..validate::MAX_SOURCES]).unwrap();
+    validate::tape(&tape[..limits::MAX_SOURCES]).unwrap();
     // Live, the thousand-and-first running source is refused by name.
     let mut sim = Simulation::new(&Scenario::of("s", vec![ControllerSpec::new("a")])).unwrap();
-    for (_, input) in &tape[..validate::MAX_SOURCES] {
+    for (_, input) in &tape[..limits::MAX_SOURCES] {
         sim.apply(input.clone()).unwrap();
     }
-    let e = sim
-        .apply(tape[validate::MAX_SOURCES].1.clone())
-        .unwrap_err();
+    let e = sim.apply(tape[limits::MAX_SOURCES].1.clone()).unwrap_err();
     assert!(format!("{e:?}").contains("sources"), "{e:?}");
 }
 
@@ -267,7 +265,7 @@ fn a_million_keys_that_each_succeed_once_run_to_completion() {
     };
     c.sources = vec![Source::add_many(
         "k",
-        KeyCount::new(validate::MAX_ITEMS).unwrap(),
+        KeyCount::new(limits::MAX_ITEMS).unwrap(),
     )];
     let mut s = Scenario::of("crowd", vec![c]);
     s.duration_ns = SECOND;
@@ -277,7 +275,7 @@ fn a_million_keys_that_each_succeed_once_run_to_completion() {
     let m = sim.metrics_snapshot();
     assert_eq!(
         m.controller.reconcile_total[workqueue_core::ResultLabel::Success.index()],
-        validate::MAX_ITEMS
+        limits::MAX_ITEMS
     );
     assert_eq!(m.workqueue_depth, 0);
 }

@@ -239,7 +239,7 @@ fn the_summary_names_the_client_limit_that_held_the_run_back() {
         "the keys' time shows as queued: {:?}",
         sum.time_spent
     );
-    let held = sum.held_back_by.expect("something held the run");
+    let held = sum.held_back_by.as_ref().expect("something held the run");
     assert_eq!(held.limit, "client");
     assert!(
         held.what.contains("5 qps, burst 10") && held.what.contains("Secret"),
@@ -249,13 +249,7 @@ fn the_summary_names_the_client_limit_that_held_the_run_back() {
     // at most; its series says so, second by second.
     let secret = sum.requests.iter().find(|k| k.kind == "Secret").unwrap();
     assert_eq!(sum.request_series.width, SECOND);
-    let series = &sum
-        .request_series
-        .kinds
-        .iter()
-        .find(|k| k.kind == "Secret")
-        .unwrap()
-        .per_second;
+    let series = per_second(&sum, "Secret");
     assert_eq!(
         secret.peak_per_second,
         series.iter().cloned().fold(0.0, f64::max)
@@ -359,13 +353,7 @@ fn the_request_series_bins_whole_samples() {
     m.run_until(Instant::T0 + 60 * SECOND);
     let sum = Summary::of(&m);
     assert_eq!(sum.request_series.width, 1200 * MILLISECOND);
-    let widget = &sum
-        .request_series
-        .kinds
-        .iter()
-        .find(|k| k.kind == "Secret")
-        .unwrap()
-        .per_second;
+    let widget = per_second(&sum, "Secret");
     let steady = &widget[1..widget.len() - 1];
     assert!(steady.iter().all(|r| (r - 10.0).abs() < 1e-9), "{widget:?}");
 }
@@ -493,4 +481,10 @@ fn widget_rates(sum: &Summary) -> Vec<f64> {
         .unwrap()
         .per_second
         .clone()
+}
+
+/// A kind's requests per sample of the run's series.
+fn per_second<'a>(sum: &'a Summary, kind: &str) -> &'a [f64] {
+    let series = &sum.request_series.kinds;
+    &series.iter().find(|k| k.kind == kind).unwrap().per_second
 }

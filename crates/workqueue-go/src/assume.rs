@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use workqueue_core::validate::MAX_REQUESTS_PER_RECONCILE;
+use workqueue_core::limits::MAX_REQUESTS_PER_RECONCILE;
 use workqueue_core::{
     Duration, Instant, KeyCount, OutOfRange, Outcome, Requests, Scenario, ScenarioError, Script,
 };

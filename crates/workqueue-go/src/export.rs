@@ -8,8 +8,7 @@
 use workqueue_core::{ClientScope, ControllerSpec};
 use workqueue_core::{CrossplaneProfile, Duration, LimiterConfig, QueueKind, Scenario};
 
-use crate::go_text::float;
-pub use crate::go_text::{duration, kind_types, limiter};
+use crate::go_text::{duration, float, kind_types, limiter, sends};
 use crate::literal::quote;
 
 /// What a Go set-up can say of a scenario, and so what an export and an
@@ -329,21 +328,14 @@ fn controller(s: &Scenario, i: usize, c: &ControllerSpec, kind: &str, uses: &mut
             .collect();
         format!("controller.Options{{\n{lines}\t\t}}")
     };
-    let sends = s.requests_by_kind(i);
-    if !sends.is_empty() {
-        // Kinds are the scenario's text: quoted, so none can end the comment.
-        let list: Vec<String> = sends
-            .iter()
-            .map(|(k, n)| format!("{n} to {}", quote(k)))
-            .collect();
+    if let Some(list) = sends(s, i) {
         let failing = if c.errors_write_nothing {
             " when it succeeds"
         } else {
             ""
         };
         out += &format!(
-            "\t// Each Reconcile sends API requests{failing}: {} (reads from the cache send none).\n",
-            list.join(", ")
+            "\t// Each Reconcile sends API requests{failing}: {list} (reads from the cache send none).\n"
         );
     }
     if let Some(n) = c.controller.give_up_after {

@@ -7,7 +7,7 @@
 
 use workqueue_core::{ClientScope, QueueKind, Scenario};
 
-use crate::go_text::{kind_types, limiter};
+use crate::go_text::{kind_types, limiter, sends};
 use crate::literal::quote;
 
 /// Whether the scenario is a client-go program's: its controllers drain
@@ -105,15 +105,9 @@ pub(crate) fn go(s: &Scenario) -> String {
             .unwrap_or_else(|| c.queue.default_limiter());
         let code = limiter(&l, "\t").replace("[reconcile.Request]", "[string]");
         rate |= code.contains("rate.NewLimiter");
-        let sends = s.requests_by_kind(i);
-        if !sends.is_empty() {
-            let list: Vec<String> = sends
-                .iter()
-                .map(|(k, n)| format!("{n} to {}", quote(k)))
-                .collect();
+        if let Some(list) = sends(s, i) {
             body += &format!(
-                "\t// Each reconcile sends API requests: {} (reads from the informer's cache send none).\n",
-                list.join(", ")
+                "\t// Each reconcile sends API requests: {list} (reads from the informer's cache send none).\n"
             );
         }
         body += &format!(

@@ -4,7 +4,7 @@
 use workqueue_core::{Duration, LimiterConfig, Scenario};
 
 /// A duration as Go writes it in an argument: `5*time.Millisecond`.
-pub fn duration(d: Duration) -> String {
+pub(crate) fn duration(d: Duration) -> String {
     const UNITS: [(Duration, &str); 6] = [
         (workqueue_core::HOUR, "time.Hour"),
         (workqueue_core::MINUTE, "time.Minute"),
@@ -38,7 +38,7 @@ pub(crate) fn float(x: f64) -> String {
 }
 
 /// A limiter expression, indented by `indent` for its nested lines.
-pub fn limiter(l: &LimiterConfig, indent: &str) -> String {
+pub(crate) fn limiter(l: &LimiterConfig, indent: &str) -> String {
     let inner = format!("{indent}\t");
     // client-go's default, spelled out, is its constructor.
     if *l == LimiterConfig::default_controller_parts() {
@@ -126,4 +126,19 @@ pub fn kind_types(s: &Scenario) -> Vec<String> {
             t
         })
         .collect()
+}
+
+/// The API requests controller `i`'s reconcile sends, for a comment:
+/// `2 to "Secret", 1 to "Event"` (kinds quoted, so none can end the
+/// comment); `None` when it sends none.
+pub(crate) fn sends(s: &Scenario, i: usize) -> Option<String> {
+    let sends = s.requests_by_kind(i);
+    if sends.is_empty() {
+        return None;
+    }
+    let list: Vec<String> = sends
+        .iter()
+        .map(|(k, n)| format!("{n} to {}", crate::literal::quote(k)))
+        .collect();
+    Some(list.join(", "))
 }

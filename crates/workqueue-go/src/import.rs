@@ -14,7 +14,7 @@ use crate::source::Source;
 
 mod scenario;
 
-pub use crate::found::Found;
+use crate::found::Found;
 
 /// The most Go read at once, all files together (a provider's set-up is a
 /// few hundred kilobytes at most).

@@ -24,4 +24,6 @@ mod paste;
 mod source;
 mod value;
 
-pub use import::{import, Client, Found, ImportError, Imported, MAX_BYTES};
+pub use found::Found;
+pub use go_text::kind_types;
+pub use import::{import, Client, ImportError, Imported, MAX_BYTES};

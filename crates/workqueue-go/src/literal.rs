@@ -9,7 +9,7 @@
 /// Go's own escapes (`\n`, `\"`, `\x1b`, `\u202e`), ASCII printable and
 /// non-ASCII letters and digits as they are, everything else (controls,
 /// bidi and other format characters, line separators, symbols) escaped.
-pub fn quote(s: &str) -> String {
+pub(crate) fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {
@@ -38,7 +38,7 @@ pub fn quote(s: &str) -> String {
 /// carriage returns, as Go drops them), an interpreted `"…"` one with every
 /// escape of the Go specification decoded. Bytes that are not UTF-8
 /// (`"\xff"`) become U+FFFD, as a Go string printed as text would show them.
-pub fn unquote(lit: &str) -> String {
+pub(crate) fn unquote(lit: &str) -> String {
     if let Some(raw) = lit.strip_prefix('`').and_then(|l| l.strip_suffix('`')) {
         return raw.replace('\r', "");
     }

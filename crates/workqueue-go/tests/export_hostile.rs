@@ -7,8 +7,9 @@ use proptest::prelude::*;
 use workqueue_core::{BucketSpec, ClientLimit, ClientScope, CrossplaneConfig};
 use workqueue_core::{Burst, ClientQps, Qps, ReconcileRate, Requests, Workers};
 use workqueue_core::{LimiterConfig, QueueKind, Scenario};
-use workqueue_go::export::{go, kind_types, SetUp};
+use workqueue_go::export::{go, SetUp};
 use workqueue_go::import;
+use workqueue_go::kind_types;
 
 mod common;
 

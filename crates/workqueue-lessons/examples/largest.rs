@@ -6,7 +6,8 @@
 
 use std::time::Instant;
 
-use workqueue_lessons::cost::{LESSON_BUDGET, STEP_BUDGET};
+use workqueue_lessons::cost::LESSON_BUDGET;
+use workqueue_lessons::query::STEP_BUDGET;
 use workqueue_lessons::{lesson_or_mistakes, view::view};
 
 /// A lesson of `steps` steps, each `keys` always-failing keys under

@@ -20,20 +20,19 @@ pub const MAX_SCENE_KEYS: u64 = 250_000;
 
 /// Keys the step's scene holds once its set-up has played: the scenario's
 /// and those its inputs add.
-pub fn scene_keys(setup: &Setup) -> u64 {
+pub(crate) fn scene_keys(setup: &Setup) -> u64 {
     setup
         .scenario
         .key_count()
         .saturating_add(Run::keys_added(&setup.inputs))
 }
 
-pub use crate::query::STEP_BUDGET;
 /// Work units a whole lesson's scenes and answers may take together: what
 /// opening a lesson computes (every question is answered when it opens).
 pub const LESSON_BUDGET: u64 = 20_000_000;
 
 /// The last instant a set-up names: its inputs' and where it pauses.
-pub fn horizon(setup: &Setup) -> Instant {
+pub(crate) fn horizon(setup: &Setup) -> Instant {
     setup
         .inputs
         .iter()

@@ -11,7 +11,7 @@ use crate::model::LessonError;
 use crate::model::{Lane, Lesson};
 
 /// Every step whose focus no layout can satisfy, in file order.
-pub fn unshowable(lesson: &Lesson) -> Vec<LessonError> {
+pub(crate) fn unshowable(lesson: &Lesson) -> Vec<LessonError> {
     let mut found = Vec::new();
     for (i, step) in lesson.steps.iter().enumerate() {
         let Some(setup) = lesson.setup_for(i) else {

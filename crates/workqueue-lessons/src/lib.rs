@@ -18,8 +18,8 @@ pub mod storm;
 pub mod tally;
 pub mod view;
 
-pub use model::{Act, Focus, Lane, Lesson, Setup, Show, Step, Wait};
-pub use parse::{lesson, lesson_or_mistakes, LessonError};
+pub use model::{Act, Focus, Lane, Lesson, LessonError, Setup, Show, Step, Wait};
+pub use parse::{lesson, lesson_or_mistakes};
 pub use query::{
     check, is_time, negative, readable_guess, same_answer, Condition, Goal, Query, Question, Value,
 };

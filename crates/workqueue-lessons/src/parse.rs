@@ -5,7 +5,8 @@
 
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Parser, Tag, TagEnd};
 use serde::Deserialize;
-use workqueue_core::validate::{self, MAX_RUN};
+use workqueue_core::limits::MAX_RUN;
+use workqueue_core::validate;
 use workqueue_core::Instant;
 
 use crate::cost;
@@ -15,20 +16,20 @@ use crate::query::{Goal, Question};
 /// Larger files are refused before they are read.
 pub const MAX_FILE_BYTES: usize = 256 * 1024;
 /// Steps in one lesson, at most.
-pub const MAX_STEPS: usize = 100;
+pub(crate) const MAX_STEPS: usize = 100;
 /// Markdown blocks and spans nested in one another, at most.
-pub const MAX_NESTING: usize = 24;
+pub(crate) const MAX_NESTING: usize = 24;
 /// Mistakes one refusal lists, at most (in file order).
-pub const MAX_MISTAKES: usize = 20;
+pub(crate) const MAX_MISTAKES: usize = 20;
 /// The fence's info string that marks a step's block.
-pub const STEP_FENCE: &str = "step";
+pub(crate) const STEP_FENCE: &str = "step";
 /// The fence's info string that marks a step's speaker notes: shown in the
 /// presenter's window only.
-pub const NOTES_FENCE: &str = "notes";
+pub(crate) const NOTES_FENCE: &str = "notes";
 /// The longest speaker notes a step may carry (characters).
-pub const MAX_NOTES_CHARS: usize = 4000;
+pub(crate) const MAX_NOTES_CHARS: usize = 4000;
 
-pub use crate::model::LessonError;
+use crate::model::LessonError;
 
 fn refuse(line: usize, field: impl Into<String>, reason: impl Into<String>) -> LessonError {
     LessonError {
@@ -416,7 +417,7 @@ fn steps_of(mut lesson: Lesson, drafts: Vec<Draft>) -> Result<Lesson, Vec<Lesson
 /// What a step's scene and its question or goal cost, and the refusal when
 /// one of them is over a step's budget.
 fn costed(step: &Step, setup: &Setup) -> (f64, Option<LessonError>) {
-    let budget = cost::STEP_BUDGET as f64;
+    let budget = crate::query::STEP_BUDGET as f64;
     let over = |field: &str, what: &str, n: f64| {
         refuse(
             step.line,

@@ -214,7 +214,7 @@ impl Value {
 }
 
 /// Samples [`Query::DeepestDebt`] may take (one a millisecond): ten minutes.
-pub const MAX_DEBT_SAMPLES: i64 = 600_000;
+pub(crate) const MAX_DEBT_SAMPLES: i64 = 600_000;
 /// The largest count a query may ask for (a failure's or a reconcile's number).
 pub const MAX_COUNT: u64 = 1_000_000;
 

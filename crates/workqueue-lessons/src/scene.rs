@@ -18,7 +18,10 @@ impl Lesson {
     /// whatever was played, however often it is asked.
     pub fn answer(&self, step: usize) -> Option<Result<Value, String>> {
         let question = self.steps.get(step)?.question.as_ref()?;
-        let scene = match self.setup_for(step)?.scene_within(crate::cost::STEP_BUDGET) {
+        let scene = match self
+            .setup_for(step)?
+            .scene_within(crate::query::STEP_BUDGET)
+        {
             Ok(scene) => scene,
             Err(e) => return Some(Err(e)),
         };

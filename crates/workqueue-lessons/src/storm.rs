@@ -66,7 +66,7 @@ pub fn articles() -> Vec<Plot> {
 }
 
 /// Requeues per second over `secs` seconds for 10,000 always-failing keys.
-pub fn herd(queue: QueueKind, limiter: LimiterConfig, secs: i64) -> Vec<(f64, f64)> {
+pub(crate) fn herd(queue: QueueKind, limiter: LimiterConfig, secs: i64) -> Vec<(f64, f64)> {
     let mut s = Scenario::failing_keys(limiter, KeyCount::lit(10_000));
     s.controllers[0].queue = queue;
     s.sample_ns = 100 * MILLISECOND;

@@ -145,7 +145,7 @@ mod tests {
                 let mut run = l
                     .setup_for(step)
                     .unwrap()
-                    .scene_within(crate::cost::STEP_BUDGET)
+                    .scene_within(crate::query::STEP_BUDGET)
                     .unwrap();
                 let start = tally.value(&run).unwrap();
                 assert!(

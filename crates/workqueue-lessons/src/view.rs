@@ -57,7 +57,7 @@ impl LessonView {
 /// their instants, `at`): the page opens it with the reader it has for
 /// links, so a lesson's scene and a shared run are built the same way.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct SetupView {
+pub(crate) struct SetupView {
     pub scenario: workqueue_core::Scenario,
     pub inputs: Vec<(Instant, Input)>,
     pub at: Instant,
@@ -172,7 +172,7 @@ fn question_view(lesson: &Lesson, step: usize, q: &Question) -> QuestionView {
 /// Markdown prose as HTML, written by pulldown-cmark's own writer. HTML in
 /// the file is written as text (escaped), never as markup, and links keep
 /// their words but lead nowhere: the page may show the result as it is.
-pub fn prose(source: &str) -> String {
+pub(crate) fn prose(source: &str) -> String {
     use pulldown_cmark::{html, CowStr, Event, Parser, Tag, TagEnd};
     let events = Parser::new(source).flat_map(|event| match event {
         Event::Html(t) | Event::InlineHtml(t) => vec![Event::Text(t)],

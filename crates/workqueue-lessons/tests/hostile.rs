@@ -7,7 +7,8 @@
 
 use std::time::Instant;
 
-use workqueue_lessons::cost::{LESSON_BUDGET, STEP_BUDGET};
+use workqueue_lessons::cost::LESSON_BUDGET;
+use workqueue_lessons::query::STEP_BUDGET;
 use workqueue_lessons::{lesson_or_mistakes, view::view};
 
 /// A step block with `scenario` controllers, `inputs` and extra fields.

@@ -90,7 +90,7 @@ fn report(path: &str, l: &Lesson) -> u8 {
         if let Some(goal) = &step.goal {
             let scene = l
                 .setup_for(i)
-                .map(|s| s.scene_within(workqueue_lessons::cost::STEP_BUDGET));
+                .map(|s| s.scene_within(workqueue_lessons::query::STEP_BUDGET));
             let Some(Ok(scene)) = scene else {
                 eprintln!(
                     "{path}: line {}: goal: the step has no scene to check",

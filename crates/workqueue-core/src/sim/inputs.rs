@@ -105,13 +105,13 @@ impl Controller {
 
     /// Room for one more source under the same cap as a file's.
     pub(super) fn ensure_source_room(&self) -> Result<(), SimError> {
-        if self.live_sources >= validate::MAX_SOURCES {
+        if self.live_sources >= crate::limits::MAX_SOURCES {
             return Err(SimError::Invalid(ScenarioError {
                 field: "sources".into(),
                 reason: format!(
                     "{} sources are running: at most {} at once",
                     self.live_sources,
-                    validate::MAX_SOURCES
+                    crate::limits::MAX_SOURCES
                 ),
                 line: None,
             }));

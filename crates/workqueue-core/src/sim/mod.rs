@@ -33,17 +33,17 @@ use crate::queue_calls::{AddEffect, AfterEffect, QueueEvent};
 use crate::rng::Rng;
 use crate::scenario::{ControllerSpec, Scenario, ScenarioError, Source};
 use crate::shared::Shared;
-use crate::time::{after, format_go_duration, Duration, Instant, NANOSECOND, SECOND};
+use crate::time::go::format_go_duration;
+use crate::time::{after, Duration, Instant, NANOSECOND, SECOND};
 use crate::validate;
 
-mod alone;
+pub(crate) mod alone;
 mod clock;
 mod inputs;
 mod read;
 mod reconcile;
 mod timers;
 
-pub use alone::Simulation;
 use timers::Timers;
 
 /// Passes over one instant in which no key moved on (left the queue, or

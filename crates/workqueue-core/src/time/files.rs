@@ -9,7 +9,8 @@ use std::fmt;
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 
-use super::{parse_go_duration, Duration, Instant};
+use super::go::parse_go_duration;
+use super::{Duration, Instant};
 
 impl Serialize for Duration {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

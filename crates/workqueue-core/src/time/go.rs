@@ -1,13 +1,11 @@
 //! Go's durations as text (`time.Duration.String`, `time.ParseDuration`)
 //! and Go's conversions between floats and durations.
 
-use std::fmt;
-
 use super::{Duration, HOUR, MICROSECOND, MILLISECOND, MINUTE, SECOND};
 
 /// Go's `Duration.Seconds()`: whole seconds plus the fraction, computed in two
 /// parts so that large durations keep their nanoseconds.
-pub fn go_seconds(d: Duration) -> f64 {
+pub(crate) fn go_seconds(d: Duration) -> f64 {
     let (d, second) = (d.as_nanos(), SECOND.as_nanos());
     let sec = d / second;
     let nsec = d % second;
@@ -17,23 +15,13 @@ pub fn go_seconds(d: Duration) -> f64 {
 /// Go's `time.Duration(f)` on amd64: truncation toward zero, and the
 /// "integer indefinite" value `i64::MIN` for NaN or anything out of range.
 /// (Rust's `as` saturates instead, which is what arm64 does.)
-pub fn go_f64_to_i64(x: f64) -> i64 {
+pub(crate) fn go_f64_to_i64(x: f64) -> i64 {
     // 2^63 is the first float that does not fit.
     const TWO_63: f64 = 9_223_372_036_854_775_808.0;
     if x.is_nan() || !(-TWO_63..TWO_63).contains(&x) {
         i64::MIN
     } else {
         x as i64
-    }
-}
-
-/// A duration printed as Go prints it (`1m21.92s`, `4.099999999s`, `5ms`, `0s`).
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
-pub struct GoDuration(pub Duration);
-
-impl fmt::Display for GoDuration {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&format_go_duration(self.0))
     }
 }
 
@@ -194,6 +182,7 @@ pub fn parse_go_duration(input: &str) -> Result<Duration, DurationError> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
     use crate::time::*;
 
     const fn ns(n: i64) -> Duration {

@@ -12,9 +12,7 @@ use std::fmt;
 use std::ops::{Add, AddAssign, Div, Mul, Neg, Sub};
 
 mod files;
-mod go;
-
-pub use go::*;
+pub(crate) mod go;
 
 // The three time types are one integer each, alike in all but their
 // arithmetic: compared, hashed and written to files as that integer (see
@@ -245,7 +243,7 @@ pub const INF_DURATION: Duration = Duration::INF;
 
 /// `instant + delay`, saturating at the end of representable time instead of
 /// wrapping into the past (a wrapped instant would fire at once, forever).
-pub fn after(instant: Instant, delay: Duration) -> Instant {
+pub(crate) fn after(instant: Instant, delay: Duration) -> Instant {
     instant.saturating_add(delay)
 }
 

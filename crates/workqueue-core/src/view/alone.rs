@@ -1,7 +1,7 @@
 //! The stage of a controller that runs alone, read with its own buckets.
 
 use super::{BucketView, StageView};
-use crate::sim::Simulation;
+use crate::sim::alone::Simulation;
 use crate::time::Duration;
 
 impl Simulation {

@@ -5,7 +5,7 @@ use crate::events::ARRIVALS_KEPT;
 use crate::limiter::LimiterConfig;
 use crate::ranges::{Burst, EventRate, Failures, KeyCount, Qps, Workers};
 use crate::scenario::Scenario;
-use crate::sim::Simulation;
+use crate::sim::alone::Simulation;
 use crate::time::{Duration, Instant};
 use crate::time::{MILLISECOND, SECOND};
 
@@ -21,7 +21,7 @@ fn a_key_without_details_still_reports_its_requeues() {
     let mut s = Scenario::failing_keys(per_item, KeyCount::new(keys).unwrap());
     s.first_mut().controller.workers = Workers::lit(64);
     s.first_mut().controller.reconcile_ns = Duration::ZERO;
-    let mut sim = crate::sim::Simulation::new(&s).unwrap();
+    let mut sim = crate::sim::alone::Simulation::new(&s).unwrap();
     sim.run_until(Instant::T0 + SECOND / 2);
     let first = sim.key_report(crate::item::ItemId(0));
     assert_eq!(first.retries, 1);

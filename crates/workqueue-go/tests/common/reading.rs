@@ -6,7 +6,7 @@ use std::path::Path;
 use workqueue_core::{Burst, Qps, Workers};
 
 use serde_json::Value as Json;
-use workqueue_core::{ClientScope, LimiterConfig, QueueKind, MILLISECOND, SECOND};
+use workqueue_core::{ClientScope, LimiterConfig, QueueKind};
 use workqueue_go::{import, ImportError, Imported};
 
 use super::layout;
@@ -57,18 +57,7 @@ pub fn limiter_of(text: &str) -> LimiterConfig {
 pub fn effective(l: &Option<LimiterConfig>, q: QueueKind) -> LimiterConfig {
     let l = l.clone().unwrap_or_else(|| q.default_limiter());
     match l {
-        LimiterConfig::DefaultController => LimiterConfig::MaxOf {
-            limiters: vec![
-                LimiterConfig::Exponential {
-                    base_ns: 5 * MILLISECOND,
-                    max_ns: 1000 * SECOND,
-                },
-                LimiterConfig::Bucket {
-                    qps: Qps::lit(10.0),
-                    burst: Burst::lit(100),
-                },
-            ],
-        },
+        LimiterConfig::DefaultController => LimiterConfig::default_controller_parts(),
         l => l,
     }
 }
