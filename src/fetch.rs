@@ -65,12 +65,17 @@ async fn prefetched(path: &str) -> Option<String> {
     let window: wasm_bindgen::JsValue = web_sys::window()?.into();
     let key = wasm_bindgen::JsValue::from_str("wqPrefetched");
     let held = js_sys::Reflect::get(&window, &key).ok()?;
-    let held_path = js_sys::Reflect::get(&held, &"path".into()).ok()?.as_string()?;
+    let held_path = js_sys::Reflect::get(&held, &"path".into())
+        .ok()?
+        .as_string()?;
     if held_path != path {
         return None;
     }
-    let _ = js_sys::Reflect::delete_property(window.unchecked_ref(), &key);
-    let promise: js_sys::Promise = js_sys::Reflect::get(&held, &"text".into()).ok()?.dyn_into().ok()?;
+    let _ = js_sys::Reflect::delete_property(window.unchecked_ref::<js_sys::Object>(), &key);
+    let promise: js_sys::Promise = js_sys::Reflect::get(&held, &"text".into())
+        .ok()?
+        .dyn_into()
+        .ok()?;
     JsFuture::from(promise).await.ok()?.as_string()
 }
 
