@@ -89,7 +89,7 @@ fn report(p: &Playground, label: &str) -> isize {
     let log = held(sim.log());
     let series = held(sim.series());
     let live = p.engine();
-    let timeline = &p.timeline;
+    let timeline = &p.run.timeline;
     let checkpoints: isize = timeline
         .checkpoints()
         .iter()
@@ -125,10 +125,14 @@ fn timeline_of_the_100k_storm(queue: QueueKind, prefix: &str) {
     while p.now() < Instant::T0 + 10 * MINUTE {
         p.apply(Action::Tick(1000.0 / 60.0));
         frames += 1;
-        assert!(p.playback.playing, "the 100k storm stopped: {:?}", p.notice);
+        assert!(
+            p.run.playback.playing,
+            "the 100k storm stopped: {:?}",
+            p.ui.notice
+        );
     }
     let live = p.engine();
-    let timeline = &p.timeline;
+    let timeline = &p.run.timeline;
     // A checkpoint as it costs: a copy of the whole run, less the key names
     // it shares with the live run; the live run with its names.
     let checkpoint_bytes = |c: &Manager| held(c) + names_not_shared(c, Some(live));
@@ -177,7 +181,11 @@ fn main() {
         while p.now() < Instant::T0 + until {
             p.apply(Action::Tick(1000.0 / 60.0));
             frames += 1;
-            assert!(p.playback.playing, "the soak run stopped: {:?}", p.notice);
+            assert!(
+                p.run.playback.playing,
+                "the soak run stopped: {:?}",
+                p.ui.notice
+            );
         }
         println!(
             "soak_{label}_frames {frames} (virtual {:.0} s)",

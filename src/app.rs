@@ -19,7 +19,8 @@ use crate::store::StateRef;
 /// The welcome panel, on a first visit to the free playground only.
 fn welcome(state: &StateRef) -> Html {
     use workqueue_core::{Input, Script};
-    let show = state.playback.idle && state.lesson.is_none() && !state.mode.embed;
+    let show =
+        state.run.playback.idle && state.lessons.current.is_none() && !state.workshop.mode.embed;
     let d = state.dispatcher();
     let on_watch = {
         let d = d.clone();
@@ -60,7 +61,7 @@ pub fn app() -> Html {
         })
     };
     let state = context.read();
-    if state.mode.embed {
+    if state.workshop.mode.embed {
         drop(state);
         return crate::embed::layout(&page);
     }
@@ -89,7 +90,7 @@ pub fn app() -> Html {
     let refusal = page::refusal(&state, dispatch.clone());
     let lesson_panel = page::lesson_panel(&state, &page);
     let narration = page::narration(&state);
-    if state.mode.audience {
+    if state.workshop.mode.audience {
         // The projector: the stage and the narration, nothing else. The
         // presenter's window holds the workshop (see `presenter`).
         let (class, text) = pace_cue(&state);
@@ -113,7 +114,7 @@ pub fn app() -> Html {
             </>
         };
     }
-    if state.mode.presenter {
+    if state.workshop.mode.presenter {
         // The trainer's screen: notes, the answer, the next step, the
         // clicker (the lesson panel's Back and Next) and a small live stage.
         return html! {
@@ -150,8 +151,8 @@ pub fn app() -> Html {
             <header class="top">
                 { brand }
                 <Transport view={TransportView::of(&state)} dispatch={dispatch.clone()} />
-                <Toolbar library={state.library.clone()} current={state.lesson.as_ref().map(|l| l.index)} workshop={state.mode.workshop}
-                    go_import={state.go_import.clone()} run={(*run_now).clone()} worker={page.worker.clone()} dispatch={dispatch.clone()} />
+                <Toolbar library={state.lessons.library.clone()} current={state.lessons.current.as_ref().map(|l| l.index)} workshop={state.workshop.mode.workshop}
+                    go_import={state.ui.go_import.clone()} run={(*run_now).clone()} worker={page.worker.clone()} dispatch={dispatch.clone()} />
             </header>
             { notices }
             // The stage is the hero: the lesson and the actions above it, the
@@ -161,7 +162,7 @@ pub fn app() -> Html {
                     { welcome(&state) }
                     { refusal }
                     { lesson_panel }
-                    { if manager_mode { stage } else { html! { <><Inputs settings={state.settings.clone()} resync_active={state.resync_active()} dispatch={dispatch.clone()} />{ stage }</> } } }
+                    { if manager_mode { stage } else { html! { <><Inputs settings={state.run.settings.clone()} resync_active={state.resync_active()} dispatch={dispatch.clone()} />{ stage }</> } } }
                 </div>
                 <Side ..SideProps::of(&state, context.run(), dispatch) />
             </main>

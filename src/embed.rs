@@ -24,8 +24,8 @@ pub(crate) fn layout(page: &Page) -> Html {
     let dispatch = page.context.dispatcher();
     // The name is a way out: the same lesson and step in the whole
     // playground, in a new tab (a built-in lesson's id is plain letters).
-    let full = state.lesson.as_ref().and_then(|l| {
-        let id = &state.library.get(l.index)?.id;
+    let full = state.lessons.current.as_ref().and_then(|l| {
+        let id = &state.lessons.library.get(l.index)?.id;
         lessons::is_built_in(id).then(|| format!("./?lesson={id}&step={}", l.step + 1))
     });
     let brand = match full {

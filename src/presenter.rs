@@ -80,12 +80,17 @@ impl Playground {
     pub fn mirror(&self, now_ms: f64) -> Mirror {
         Mirror {
             shared: share::to_json(&self.shared()),
-            lesson: self.lesson.as_ref().map(|l| {
-                LessonUi::of(l, self.press_from(now_ms), self.playback.until_wait, now_ms)
+            lesson: self.lessons.current.as_ref().map(|l| {
+                LessonUi::of(
+                    l,
+                    self.press_from(now_ms),
+                    self.run.playback.until_wait,
+                    now_ms,
+                )
             }),
             clock: self.clock(),
-            course: self.course.as_ref().map(|c| c.to_vec()),
-            blank: self.blank,
+            course: self.lessons.course.as_ref().map(|c| c.to_vec()),
+            blank: self.workshop.blank,
         }
     }
 
@@ -98,26 +103,32 @@ impl Playground {
         if let Some(l) = &mut shared.lesson {
             l.text = None;
         }
-        let lesson = self.lesson.as_ref().map(|l| {
-            LessonUi::of(l, self.press_from(now_ms), self.playback.until_wait, now_ms).untimed()
+        let lesson = self.lessons.current.as_ref().map(|l| {
+            LessonUi::of(
+                l,
+                self.press_from(now_ms),
+                self.run.playback.until_wait,
+                now_ms,
+            )
+            .untimed()
         });
         format!(
             "{}|{}|{}|{}|{:?}|{}",
             share::to_json(&shared),
             serde_json::to_string(&lesson).unwrap_or_default(),
-            self.playback.playing,
-            self.playback.speed,
-            self.course,
-            self.blank
+            self.run.playback.playing,
+            self.run.playback.speed,
+            self.lessons.course,
+            self.workshop.blank
         )
     }
 
     pub fn clock(&self) -> Clock {
         Clock {
             at: self.now(),
-            playing: self.playback.playing,
-            speed: self.playback.speed,
-            effective: self.playback.effective_speed,
+            playing: self.run.playback.playing,
+            speed: self.run.playback.speed,
+            effective: self.run.playback.effective_speed,
         }
     }
 
@@ -128,7 +139,7 @@ impl Playground {
     /// `now_ms`.
     pub fn follow(&mut self, m: Mirror, now_ms: f64) -> Result<(), String> {
         let theirs: Shared = share::read(&m.shared).map_err(|e| e.to_string())?;
-        let blank_asked = self.blank_asked;
+        let blank_asked = self.workshop.blank_asked;
         let mine = self.shared();
         let step = |s: &Shared| s.lesson.as_ref().map(|l| (l.id.clone(), l.step));
         let known = mine.run.inputs.len();
@@ -137,27 +148,28 @@ impl Playground {
             && theirs.run.inputs.get(..known) == Some(&mine.run.inputs[..]);
         if same_run {
             for (at, input) in &theirs.run.inputs[known..] {
-                self.timeline.seek(*at);
-                self.timeline
+                self.run.timeline.seek(*at);
+                self.run
+                    .timeline
                     .record(input.clone())
                     .map_err(|e| e.to_string())?;
             }
         } else {
             let mut fresh = self.carry_over(Playground::from_shared(theirs.clone()));
-            fresh.notice = None;
+            fresh.ui.notice = None;
             *self = fresh;
         }
         let next = self;
-        next.selected = theirs.selected.clone();
-        next.course = m.course.map(std::rc::Rc::new);
+        next.run.selected = theirs.selected.clone();
+        next.lessons.course = m.course.map(std::rc::Rc::new);
         // A blank key pressed here holds until the presenter's state agrees.
-        next.blank_asked = blank_asked.filter(|&asked| asked != m.blank);
-        next.blank = next.blank_asked.unwrap_or(m.blank);
-        next.playback.until_wait = m.lesson.as_ref().is_some_and(|ui| ui.until_wait);
-        match (m.lesson, next.lesson.as_mut()) {
+        next.workshop.blank_asked = blank_asked.filter(|&asked| asked != m.blank);
+        next.workshop.blank = next.workshop.blank_asked.unwrap_or(m.blank);
+        next.run.playback.until_wait = m.lesson.as_ref().is_some_and(|ui| ui.until_wait);
+        match (m.lesson, next.lessons.current.as_mut()) {
             (Some(ui), Some(l)) => ui.apply(l, now_ms),
             // The lesson is still on its way: its step's state waits for it.
-            (ui, None) => next.pending_ui = ui.map(|ui| (ui, now_ms)),
+            (ui, None) => next.workshop.pending_ui = ui.map(|ui| (ui, now_ms)),
             (None, Some(_)) => {}
         }
         next.follow_clock(m.clock);
@@ -166,7 +178,7 @@ impl Playground {
         // window does (at most this many frames' work in one).
         const SETTLE_FRAMES: usize = 40;
         for _ in 0..SETTLE_FRAMES {
-            if next.timeline.catch_up() {
+            if next.run.timeline.catch_up() {
                 break;
             }
         }
@@ -176,8 +188,8 @@ impl Playground {
     /// Play, pause, speed and the instant as the presenter has them. While
     /// playing, a window a frame or two apart is left to catch up by itself.
     pub fn follow_clock(&mut self, c: Clock) {
-        self.playback.playing = c.playing;
-        self.playback.speed = c.speed;
+        self.run.playback.playing = c.playing;
+        self.run.playback.speed = c.speed;
         let now = self.now();
         let slack = if c.playing {
             // 150 ms of real time at the speed the run moves.
@@ -186,7 +198,7 @@ impl Playground {
             0
         };
         if (now - c.at).as_nanos().abs() > slack {
-            self.timeline.seek(c.at);
+            self.run.timeline.seek(c.at);
         }
     }
 }

@@ -117,7 +117,7 @@ impl PlaygroundContext {
     /// The run alone, to read (see [`RunRef`]).
     pub fn run(&self) -> RunRef {
         RunRef {
-            run: self.read().timeline.rev(),
+            run: self.read().run.timeline.rev(),
             context: self.clone(),
         }
     }

@@ -40,7 +40,7 @@ impl Drain {
         if !failing || most >= b.qps {
             return None;
         }
-        let mut settings = state.settings.clone();
+        let mut settings = state.run.settings.clone();
         settings.set(Field::Reconcile, DRAIN_RECONCILE.into());
         settings.script = ScriptChoice::AlwaysError;
         Some(Drain {

@@ -170,14 +170,14 @@ impl InspectorProps {
     /// What the inspector shows of `state`. In a manager, the key belongs
     /// to one of the controllers.
     pub fn of(state: &Playground, dispatch: Dispatcher) -> InspectorProps {
-        let report = state.selected.as_ref().and_then(|key| {
+        let report = state.run.selected.as_ref().and_then(|key| {
             state
                 .engine()
                 .controllers()
                 .find_map(|(_, c)| c.find(key).map(|id| (c.key_report(id), c.now())))
         });
         InspectorProps {
-            selected: state.selected.clone(),
+            selected: state.run.selected.clone(),
             report,
             manager: state.is_manager(),
             dispatch,

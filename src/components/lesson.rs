@@ -48,35 +48,37 @@ impl LessonPanelProps {
         worker: LessonWorker,
         scenario_now: Callback<(), Scenario>,
     ) -> LessonPanelProps {
-        let opening = state.pending_lesson.as_ref().map(Opening::of);
+        let opening = state.lessons.pending.as_ref().map(Opening::of);
         let reading = opening.as_ref().is_some_and(Opening::reading);
-        let exercise = state.lesson.as_ref().is_some_and(|l| {
+        let exercise = state.lessons.current.as_ref().is_some_and(|l| {
             state
+                .lessons
                 .library
                 .get(l.index)
                 .is_some_and(|x| x.steps.get(l.step).is_some_and(|s| s.goal.is_some()))
         });
-        let room = state.mode.room();
+        let room = state.workshop.mode.room();
         let course_at = state
+            .lessons
             .course
             .as_ref()
-            .zip(state.lesson.as_ref())
+            .zip(state.lessons.current.as_ref())
             .and_then(|(course, l)| {
-                let id = &state.library.get(l.index)?.id;
+                let id = &state.lessons.library.get(l.index)?.id;
                 let at = course.iter().position(|c| c == id)?;
                 Some((at + 1, course.len()))
             })
             .filter(|(_, n)| *n > 1);
         LessonPanelProps {
             course_at,
-            settings: (exercise && room).then(|| state.settings.clone()),
-            mode: state.mode,
-            focus_guess: state.focus_guess,
+            settings: (exercise && room).then(|| state.run.settings.clone()),
+            mode: state.workshop.mode,
+            focus_guess: state.lessons.focus_guess,
             step: (!reading).then(|| state.step_shown(now_ms())).flatten(),
-            lesson: state.lesson.clone(),
+            lesson: state.lessons.current.clone(),
             opening,
-            playing: state.playback.playing,
-            idle: state.playback.idle,
+            playing: state.run.playback.playing,
+            idle: state.run.playback.idle,
             dispatch,
             worker,
             scenario_now,

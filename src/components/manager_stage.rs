@@ -395,7 +395,7 @@ pub struct ManagerStageProps {
 impl ManagerStageProps {
     /// What the stage shows of `state`, a manager's run.
     pub fn of(state: &Playground, dispatch: Dispatcher) -> ManagerStageProps {
-        let fitted = state.mode.workshop || state.mode.embed;
+        let fitted = state.workshop.mode.workshop || state.workshop.mode.embed;
         let chips = if fitted { FITTED_CHIPS } else { CHIPS };
         ManagerStageProps {
             view: ManagerView::of(state.engine(), chips),
@@ -403,9 +403,9 @@ impl ManagerStageProps {
                 .focus()
                 .is_some_and(|f| f.lanes.contains(&crate::lessons::Lane::Manager)),
             fitted,
-            head: (!(fitted && state.lesson.is_some()))
+            head: (!(fitted && state.lessons.current.is_some()))
                 .then(|| QueueSwitchProps::of(state, dispatch.clone())),
-            selected: state.selected.clone(),
+            selected: state.run.selected.clone(),
             pressable: state.inspector_shown(),
             dispatch,
         }

@@ -77,13 +77,18 @@ pub struct PresenterProps {
 
 impl PresenterProps {
     pub fn of(state: &Playground, dispatch: Dispatcher) -> PresenterProps {
-        let presented = state.lesson.as_ref().and_then(|l| {
-            let lesson = state.library.get(l.index)?;
+        let presented = state.lessons.current.as_ref().and_then(|l| {
+            let lesson = state.lessons.library.get(l.index)?;
             let next_lesson = match lesson.steps.get(l.step + 1) {
                 Some(_) => None,
-                None => state
-                    .next_lesson(l.index)
-                    .and_then(|i| state.library.entries().get(i).map(|e| e.title.clone())),
+                None => state.next_lesson(l.index).and_then(|i| {
+                    state
+                        .lessons
+                        .library
+                        .entries()
+                        .get(i)
+                        .map(|e| e.title.clone())
+                }),
             };
             Some(Presented {
                 at: l.clone(),
@@ -92,7 +97,7 @@ impl PresenterProps {
             })
         });
         PresenterProps {
-            open: state.lesson.is_some(),
+            open: state.lessons.current.is_some(),
             presented,
             press: state.press_from(crate::hooks::now_ms()),
             dispatch,

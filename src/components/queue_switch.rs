@@ -24,11 +24,12 @@ pub struct QueueSwitchProps {
 impl QueueSwitchProps {
     pub fn of(state: &Playground, dispatch: Dispatcher) -> QueueSwitchProps {
         QueueSwitchProps {
-            queue: state.settings.queue,
+            queue: state.run.settings.queue,
             compare: state
+                .run
                 .other_run
                 .clone()
-                .filter(|o| o.before.queue != state.settings.queue),
+                .filter(|o| o.before.queue != state.run.settings.queue),
             dispatch,
         }
     }

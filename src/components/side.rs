@@ -69,12 +69,12 @@ impl SideProps {
     pub fn of(state: &Playground, run: RunRef, dispatch: Dispatcher) -> SideProps {
         SideProps {
             inspector: InspectorProps::of(state, dispatch.clone()),
-            settings: state.settings.clone(),
-            provider: state.provider.clone(),
+            settings: state.run.settings.clone(),
+            provider: state.run.provider.clone(),
             other_manager: state.is_manager()
-                && Provider::from_scenario(state.timeline.scenario()).is_none(),
-            workshop: state.mode.workshop,
-            playing: state.playback.playing,
+                && Provider::from_scenario(state.run.timeline.scenario()).is_none(),
+            workshop: state.workshop.mode.workshop,
+            playing: state.run.playback.playing,
             manager: state.is_manager(),
             run,
             dispatch,

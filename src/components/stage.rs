@@ -69,11 +69,11 @@ impl StageProps {
     /// What the stage shows of `state`.
     pub fn of(state: &Playground, dispatch: Dispatcher) -> StageProps {
         // A projector or an embed shows a crowd as a few keys and a count.
-        let chips = if state.mode.embed && crate::hooks::narrow() {
+        let chips = if state.workshop.mode.embed && crate::hooks::narrow() {
             PHONE_CHIPS
-        } else if state.mode.embed {
+        } else if state.workshop.mode.embed {
             FRAME_CHIPS
-        } else if state.mode.workshop {
+        } else if state.workshop.mode.workshop {
             ROOM_CHIPS
         } else {
             MAX_CHIPS
@@ -81,12 +81,12 @@ impl StageProps {
         // ...and a pool of workers as a few cards and a count: ten cards
         // would push the lanes below them off a projector (and, in a
         // lesson, the lane the step is about below the fold).
-        let workers = if state.mode.embed && crate::hooks::narrow() {
+        let workers = if state.workshop.mode.embed && crate::hooks::narrow() {
             1
-        } else if state.mode.embed
-            || state.mode.workshop
-            || state.mode.audience
-            || state.lesson.is_some()
+        } else if state.workshop.mode.embed
+            || state.workshop.mode.workshop
+            || state.workshop.mode.audience
+            || state.lessons.current.is_some()
         {
             ROOM_WORKERS
         } else {
@@ -98,21 +98,21 @@ impl StageProps {
             state
                 .sim()
                 .stage_view_keeping(state.buckets(), chips, workers, followed.as_deref());
-        let planned = usize::try_from(state.timeline.keys_planned()).unwrap_or(usize::MAX);
+        let planned = usize::try_from(state.run.timeline.keys_planned()).unwrap_or(usize::MAX);
         StageProps {
             drain: view.bucket.as_ref().and_then(|b| Drain::of(state, b)),
             rows: chips.min(view.keys.max(planned)).max(1),
             view,
-            selected: state.selected.clone(),
+            selected: state.run.selected.clone(),
             pressable: state.inspector_shown(),
             spotlight: Spotlight {
                 focus: state.focus(),
-                room: state.mode.workshop && !state.mode.embed,
+                room: state.workshop.mode.workshop && !state.workshop.mode.embed,
             },
             now: state.now(),
             switch: QueueSwitchProps::of(state, dispatch.clone()),
             tally: state.tally_shown(),
-            lesson: state.lesson.is_some(),
+            lesson: state.lessons.current.is_some(),
             dispatch,
         }
     }

@@ -39,10 +39,15 @@ impl TransportView {
         TransportView {
             now: state.now(),
             horizon: state.horizon(),
-            speed: state.playback.speed,
-            playing: state.playback.playing,
-            at_start: state.now() <= state.lesson.as_ref().map_or(Instant::T0, |l| l.visit.start),
-            pacing: state.playback.pacing.on,
+            speed: state.run.playback.speed,
+            playing: state.run.playback.playing,
+            at_start: state.now()
+                <= state
+                    .lessons
+                    .current
+                    .as_ref()
+                    .map_or(Instant::T0, |l| l.visit.start),
+            pacing: state.run.playback.pacing.on,
             cue: pace_cue(state),
         }
     }
@@ -129,11 +134,11 @@ pub fn transport(props: &TransportProps) -> Html {
 /// line is always there (empty when time runs as chosen), so the page never
 /// shifts when it comes and goes.
 pub(crate) fn pace_cue(state: &Playground) -> (&'static str, String) {
-    let rate = format::speed(state.playback.effective_speed);
+    let rate = format::speed(state.run.playback.effective_speed);
     let (class, text) = match (
-        state.playback.playing,
-        state.playback.idle,
-        state.playback.cue,
+        state.run.playback.playing,
+        state.run.playback.idle,
+        state.run.playback.cue,
     ) {
         (true, false, _) if state.deciding() => ("idle", "held for your choice".to_string()),
         (false, _, _) | (true, false, Cue::Normal) => ("none", String::new()),

@@ -26,9 +26,13 @@ fn reading_on_to_the_question_focuses_its_field_in_a_frame_only() {
                 let mut p = Playground::from_url(&url, "");
                 p = reduce(p, Action::NarrationPages(2));
                 assert_eq!(p.next_press(0.0), Press::Page, "{url}");
-                let before = p.focus_guess;
+                let before = p.lessons.focus_guess;
                 p = reduce(p, Action::LessonNext(0.0));
-                assert_eq!(p.focus_guess > before, focuses, "{url}: the field's focus");
+                assert_eq!(
+                    p.lessons.focus_guess > before,
+                    focuses,
+                    "{url}: the field's focus"
+                );
                 // Asked for at once in a frame: the next press reveals.
                 let next = if focuses {
                     Press::Revealed
@@ -49,19 +53,24 @@ fn reading_on_to_the_question_focuses_its_field_in_a_frame_only() {
 fn a_goals_result_shows_its_page() {
     let mut p = Playground::from_url("?workshop=1&lesson=herd&step=5", "");
     p = reduce(p, Action::NarrationPages(2));
-    let (index, step) = p.lesson.as_ref().map(|l| (l.index, l.step)).unwrap();
+    let (index, step) = p
+        .lessons
+        .current
+        .as_ref()
+        .map(|l| (l.index, l.step))
+        .unwrap();
     p = reduce(p, Action::GoalFigures(index, step, Vec::new()));
-    assert_eq!(p.lesson.as_ref().unwrap().visit.pages.at, 1);
+    assert_eq!(p.lessons.current.as_ref().unwrap().visit.pages.at, 1);
     p = reduce(p, Action::NarrationPages(3));
     assert_eq!(
-        p.lesson.as_ref().unwrap().visit.pages.at,
+        p.lessons.current.as_ref().unwrap().visit.pages.at,
         2,
         "the result's new page"
     );
     p = reduce(p, Action::LessonBack);
     p = reduce(p, Action::NarrationPages(4));
     assert_eq!(
-        p.lesson.as_ref().unwrap().visit.pages.at,
+        p.lessons.current.as_ref().unwrap().visit.pages.at,
         1,
         "the reader's page"
     );
@@ -73,11 +82,19 @@ fn a_goals_result_shows_its_page() {
 fn enter_in_an_empty_field_asks_for_a_guess_and_reveal_still_reveals() {
     let mut p = Playground::from_url("?embed=1&lesson=fast-slow&step=1", "");
     p = reduce(p, Action::EnterWithoutGuess);
-    let refused = p.lesson.as_ref().and_then(|l| l.visit.refused.clone());
+    let refused = p
+        .lessons
+        .current
+        .as_ref()
+        .and_then(|l| l.visit.refused.clone());
     assert!(refused.is_some_and(|r| r.contains("Type what you expect")));
-    assert!(p.lesson.as_ref().is_some_and(|l| l.guess().is_none()));
+    assert!(p
+        .lessons
+        .current
+        .as_ref()
+        .is_some_and(|l| l.guess().is_none()));
     p = reduce(p, Action::Reveal(String::new(), 0.0));
-    let l = p.lesson.as_ref().unwrap();
+    let l = p.lessons.current.as_ref().unwrap();
     assert_eq!(
         (l.guess().cloned(), l.visit.refused.clone()),
         (Some(String::new()), None)

@@ -12,9 +12,9 @@ impl Playground {
     /// reader thought a button had the keyboard), said beside the field,
     /// which keeps the keyboard.
     pub fn enter_without_guess(&mut self) {
-        if let Some(l) = &mut self.lesson {
+        if let Some(l) = &mut self.lessons.current {
             l.visit.refused = Some(TYPE_FIRST.to_string());
-            self.focus_guess += 1;
+            self.lessons.focus_guess += 1;
         }
     }
 
@@ -22,7 +22,7 @@ impl Playground {
     /// for a count), in the reader's words; `None` where it can, or where
     /// there is no guess (the answer is then shown alone).
     pub fn unreadable_guess(&self, guess: &str) -> Option<String> {
-        let l = self.lesson.as_ref()?;
+        let l = self.lessons.current.as_ref()?;
         let answer = l.answers.get(l.step)?.as_ref()?;
         if workqueue_lessons::readable_guess(guess, answer) {
             return None;

@@ -19,7 +19,8 @@ fn the_version_switch_keeps_the_lesson_where_it_was() {
     p = reduce(p, Action::Reveal("70000".into(), 0.0));
     p = reduce(p, Action::Step);
     let before = p
-        .lesson
+        .lessons
+        .current
         .as_ref()
         .map(|l| (l.index, l.step, l.guess().cloned()));
     assert!(before.is_some());
@@ -30,11 +31,12 @@ fn the_version_switch_keeps_the_lesson_where_it_was() {
         "the run switched"
     );
     assert!(
-        p.other_run.is_some(),
+        p.run.other_run.is_some(),
         "with the other run's figures beside it"
     );
     let after = p
-        .lesson
+        .lessons
+        .current
         .as_ref()
         .map(|l| (l.index, l.step, l.guess().cloned()));
     assert_eq!(after, before, "and the lesson is where it was");
@@ -46,22 +48,22 @@ fn the_version_switch_keeps_the_lesson_where_it_was() {
 fn the_hint_to_predict_first_goes_with_the_prediction() {
     let mut p = Playground::from_url("?lesson=max-of&step=1&embed=1", "");
     p = reduce(p, Action::TogglePlay);
-    let hint = p
-        .notice
-        .as_ref()
-        .map(|n| n.text.clone())
-        .unwrap_or_default();
+    let hint =
+        p.ui.notice
+            .as_ref()
+            .map(|n| n.text.clone())
+            .unwrap_or_default();
     assert!(
         hint.starts_with(crate::lesson_state::PREDICT_FIRST),
         "{hint}"
     );
     p = reduce(p, Action::LessonNext(0.0));
     assert!(
-        p.notice.is_some(),
+        p.ui.notice.is_some(),
         "asking keeps it: the prediction is still open"
     );
     p = reduce(p, Action::Reveal("160ms".into(), 1000.0));
-    assert_eq!(p.notice, None, "revealed: the hint is gone");
+    assert_eq!(p.ui.notice, None, "revealed: the hint is gone");
 }
 
 /// ← in a lesson rewinds the step's own scene, never past where the step
@@ -74,11 +76,11 @@ fn stepping_back_stops_where_the_step_opened() {
     for id in crate::lessons::BUILT_IN {
         for step in 1..=8 {
             let mut p = Playground::from_url(&format!("?lesson={id}&step={step}&embed=1"), "");
-            let Some(ls) = p.lesson.as_ref().filter(|l| l.step + 1 == step) else {
+            let Some(ls) = p.lessons.current.as_ref().filter(|l| l.step + 1 == step) else {
                 break; // past the lesson's last step
             };
             let start = ls.visit.start;
-            if start == Instant::T0 || p.timeline.pending().is_some() {
+            if start == Instant::T0 || p.run.timeline.pending().is_some() {
                 continue;
             }
             later += 1;
@@ -119,7 +121,8 @@ fn a_guess_that_is_not_a_number_is_refused_in_the_readers_words() {
     now += 1000.0;
     p = reduce(p, Action::LessonNext(now));
     let l = p
-        .lesson
+        .lessons
+        .current
         .as_ref()
         .map(|l| (l.guess().cloned(), l.visit.draft.clone(), l.visit.asked));
     assert_eq!(
@@ -129,7 +132,8 @@ fn a_guess_that_is_not_a_number_is_refused_in_the_readers_words() {
     );
     // Said beside the field, not over the stage.
     let said = |p: &Playground| {
-        p.lesson
+        p.lessons
+            .current
             .as_ref()
             .and_then(|l| l.visit.refused.clone())
             .unwrap_or_default()
@@ -139,20 +143,28 @@ fn a_guess_that_is_not_a_number_is_refused_in_the_readers_words() {
         "{}",
         said(&p)
     );
-    assert!(p.notice.is_none(), "{:?}", p.notice);
+    assert!(p.ui.notice.is_none(), "{:?}", p.ui.notice);
     // Typing again takes the refusal away.
     p = reduce(p, Action::Draft("ab".into()));
     assert_eq!(said(&p), "");
     // The same through the field's own Reveal, and below zero.
     p = reduce(p, Action::Reveal("soon".into(), now));
-    assert!(p.lesson.as_ref().is_some_and(|l| l.guess().is_none()));
+    assert!(p
+        .lessons
+        .current
+        .as_ref()
+        .is_some_and(|l| l.guess().is_none()));
     p = reduce(p, Action::Reveal("-6".into(), now));
     assert!(said(&p).contains("below zero"), "{}", said(&p));
-    assert!(p.lesson.as_ref().is_some_and(|l| l.guess().is_none()));
+    assert!(p
+        .lessons
+        .current
+        .as_ref()
+        .is_some_and(|l| l.guess().is_none()));
     // A guess it can read is taken, and the refusal goes with it.
     p = reduce(p, Action::Reveal("6".into(), now));
     assert_eq!(
-        p.lesson.as_ref().and_then(|l| l.guess().cloned()),
+        p.lessons.current.as_ref().and_then(|l| l.guess().cloned()),
         Some("6".to_string())
     );
     assert_eq!(said(&p), "");

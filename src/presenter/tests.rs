@@ -15,7 +15,7 @@ fn an_audience_window_says_its_presenters_press_on_its_own_clock() {
     let follow = |p: &Playground, a: &mut Playground, t: f64| {
         a.apply(Action::Follow(Box::new(p.mirror(t + OFFSET)), t));
     };
-    let step = |p: &Playground| p.lesson.as_ref().map(|l| (l.index, l.step));
+    let step = |p: &Playground| p.lessons.current.as_ref().map(|l| (l.index, l.step));
     let mut t = 0.0;
     follow(&presenter, &mut audience, t);
     assert_eq!(step(&audience), step(&presenter), "the same step");
@@ -47,8 +47,22 @@ fn an_audience_window_says_its_presenters_press_on_its_own_clock() {
     // once on the projector, and never carried out there.
     presenter.apply(Action::LessonNextRemote(t + OFFSET));
     follow(&presenter, &mut audience, t);
-    assert!(presenter.lesson.as_ref().unwrap().visit.kept.is_some());
-    assert!(audience.lesson.as_ref().unwrap().visit.kept.is_some());
+    assert!(presenter
+        .lessons
+        .current
+        .as_ref()
+        .unwrap()
+        .visit
+        .kept
+        .is_some());
+    assert!(audience
+        .lessons
+        .current
+        .as_ref()
+        .unwrap()
+        .visit
+        .kept
+        .is_some());
     for _ in 0..200 {
         audience.apply(Action::Tick(1000.0 / 60.0));
         assert_eq!(
@@ -84,22 +98,25 @@ fn a_blank_key_on_the_projector_holds_until_the_presenter_agrees() {
     let before = presenter.mirror(0.0);
     audience.apply(Action::Follow(Box::new(before.clone()), 0.0));
     audience.apply(Action::Blank);
-    assert!(audience.blank, "blank at once");
+    assert!(audience.workshop.blank, "blank at once");
     audience.apply(Action::Follow(Box::new(before.clone()), 10.0));
     assert!(
-        audience.blank,
+        audience.workshop.blank,
         "a state sent before the key does not undo it"
     );
     let mut agreed = Playground::from_url(link, "");
     agreed.apply(Action::Blank);
     audience.apply(Action::Follow(Box::new(agreed.mirror(20.0)), 20.0));
-    assert!(audience.blank);
+    assert!(audience.workshop.blank);
     audience.apply(Action::Blank);
-    assert!(!audience.blank, "the same key shows it again");
+    assert!(!audience.workshop.blank, "the same key shows it again");
     audience.apply(Action::Follow(Box::new(agreed.mirror(30.0)), 30.0));
-    assert!(!audience.blank, "until the presenter's window says so too");
+    assert!(
+        !audience.workshop.blank,
+        "until the presenter's window says so too"
+    );
     audience.apply(Action::Follow(Box::new(before), 40.0));
-    assert!(!audience.blank, "then its state rules again");
+    assert!(!audience.workshop.blank, "then its state rules again");
 }
 
 /// On a blank screen the clicker's Next or Back shows the screen again and
@@ -112,7 +129,7 @@ fn next_on_a_blank_screen_shows_it_and_moves_nothing() {
     ] {
         let mut p = Playground::from_url(link, "");
         let at = |p: &Playground| {
-            let l = p.lesson.as_ref().unwrap();
+            let l = p.lessons.current.as_ref().unwrap();
             (l.step, l.visit.asked, l.visit.pages.at)
         };
         let before = at(&p);
@@ -122,9 +139,9 @@ fn next_on_a_blank_screen_shows_it_and_moves_nothing() {
             Action::LessonBack,
         ] {
             p.apply(Action::Blank);
-            assert!(p.blank, "{link}");
+            assert!(p.workshop.blank, "{link}");
             p.apply(press);
-            assert!(!p.blank, "{link}: shown again");
+            assert!(!p.workshop.blank, "{link}: shown again");
             assert_eq!(at(&p), before, "{link}: nothing moved");
         }
         p.apply(Action::LessonNext(3000.0));

@@ -15,12 +15,13 @@ impl Playground {
         // The hint to predict first says nothing once the prediction is
         // made: it goes with it (it stayed over the stage after Reveal).
         let stale = self
+            .ui
             .notice
             .as_ref()
             .is_some_and(|n| n.text.starts_with(crate::lesson_state::PREDICT_FIRST))
             && !self.holds_for_prediction();
         if stale {
-            self.notice = None;
+            self.ui.notice = None;
             shows = true;
         }
         // A state made afresh carries the revision over (see `carry_over`).
@@ -33,7 +34,7 @@ impl Playground {
         // and moves nothing the room has not seen.
         let action = match action {
             Action::LessonNext(_) | Action::LessonNextRemote(_) | Action::LessonBack
-                if self.blank =>
+                if self.workshop.blank =>
             {
                 Action::Unblank
             }
@@ -41,14 +42,15 @@ impl Playground {
         };
         if let Action::FrameWork(work_ms) = action {
             // Nothing on screen changes: no render.
-            self.timeline.fit_budget(work_ms);
+            self.run.timeline.fit_budget(work_ms);
             return false;
         }
-        if self.mode.audience {
+        if self.workshop.mode.audience {
             // A nervous double press is one press here, on this window's
             // clock (the presenter's receives them at its own pace); a press
             // after typing the room's guess reveals it, however soon.
-            if let (Action::LessonNext(now_ms), Some(l)) = (&action, self.lesson.as_mut()) {
+            if let (Action::LessonNext(now_ms), Some(l)) = (&action, self.lessons.current.as_mut())
+            {
                 let typed = l.visit.asked && !l.visit.draft.trim().is_empty();
                 if typed {
                     l.pressed_at = Some(*now_ms);
@@ -61,7 +63,8 @@ impl Playground {
             if let Some(remote) = crate::workshop::Remote::of(&action) {
                 // A guess typed here goes with the press that reveals it.
                 let typed = self
-                    .lesson
+                    .lessons
+                    .current
                     .as_ref()
                     .filter(|l| l.visit.asked && !l.visit.draft.trim().is_empty())
                     .map(|l| l.visit.draft.clone());
@@ -76,8 +79,8 @@ impl Playground {
                 // (the presenter's state then says the same).
                 if let Action::Blank | Action::Unblank = action {
                     // (`Blank` turns it over, as in the presenter's window.)
-                    self.blank = matches!(action, Action::Blank) && !self.blank;
-                    self.blank_asked = Some(self.blank);
+                    self.workshop.blank = matches!(action, Action::Blank) && !self.workshop.blank;
+                    self.workshop.blank_asked = Some(self.workshop.blank);
                 }
                 return true;
             }
@@ -88,77 +91,81 @@ impl Playground {
         match action {
             Action::FrameWork(_) => return false, // handled above
             Action::Tick(real_ms) => {
-                let lesson_before = self.lesson.clone();
+                let lesson_before = self.lessons.current.clone();
                 let carried = self.carry_kept_press(real_ms);
                 // Whether to play this frame is read after a kept press was
                 // carried out: a press that opened the next step paused it,
                 // and the new step opens at its set-up's instant, not one
                 // frame into its scene.
                 let entered = carried
-                    && self.lesson.as_ref().map(|l| (l.index, l.step))
+                    && self.lessons.current.as_ref().map(|l| (l.index, l.step))
                         != lesson_before.as_ref().map(|l| (l.index, l.step));
-                let (was_playing, held) = (self.playback.playing, self.holds_for_prediction());
-                if self.timeline.pending().is_some() {
+                let (was_playing, held) = (self.run.playback.playing, self.holds_for_prediction());
+                if self.run.timeline.pending().is_some() {
                     // A seek or a link too big for one frame goes on first.
-                    self.timeline.catch_up();
-                    if let Some(pair) = &mut self.other_run {
-                        pair.settle(self.timeline.engine());
+                    self.run.timeline.catch_up();
+                    if let Some(pair) = &mut self.run.other_run {
+                        pair.settle(self.run.timeline.engine());
                     }
                 } else if was_playing && !held && !entered {
                     self.tick(real_ms.clamp(0.0, MAX_TICK_MS));
                     self.pause_when_waited();
-                } else if !carried && self.lesson == lesson_before {
+                } else if !carried && self.lessons.current == lesson_before {
                     return false;
                 }
             }
             Action::TogglePlay | Action::Play | Action::Step if self.holds_for_prediction() => {
-                self.playback.playing = false;
-                self.notice = Notice::info(self.predict_first_hint());
+                self.run.playback.playing = false;
+                self.ui.notice = Notice::info(self.predict_first_hint());
             }
-            Action::TogglePlay => self.playback.playing = !self.playback.playing,
-            Action::Play => self.playback.playing = true,
-            Action::Pause => self.playback.playing = false,
+            Action::TogglePlay => self.run.playback.playing = !self.run.playback.playing,
+            Action::Play => self.run.playback.playing = true,
+            Action::Pause => self.run.playback.playing = false,
             Action::Step => {
-                self.playback.playing = false;
-                let stepped = self.timeline.step();
+                self.run.playback.playing = false;
+                let stepped = self.run.timeline.step();
                 match stepped {
-                    Some(_) => self.narration = self.narrate(),
+                    Some(_) => self.ui.narration = self.narrate(),
                     None => {
-                        self.notice =
+                        self.ui.notice =
                             Notice::info("Nothing is scheduled: add a key to see something happen.")
                     }
                 }
             }
             Action::StepBack => {
-                self.playback.playing = false;
+                self.run.playback.playing = false;
                 // In a lesson, back as far as the step's own start: before
                 // it is another step's scene.
-                let floor = self.lesson.as_ref().map(|l| l.visit.start);
+                let floor = self.lessons.current.as_ref().map(|l| l.visit.start);
                 match floor {
                     Some(start) if self.now() <= start => {}
                     Some(start) => {
-                        self.timeline.step_back();
+                        self.run.timeline.step_back();
                         if self.now() < start {
-                            self.timeline.seek(start);
+                            self.run.timeline.seek(start);
                         }
                     }
-                    None => self.timeline.step_back(),
+                    None => self.run.timeline.step_back(),
                 }
-                self.narration = self.narrate();
+                self.ui.narration = self.narrate();
             }
             Action::Seek(t) => {
-                self.timeline.seek(t);
+                self.run.timeline.seek(t);
             }
-            Action::SetSpeed(s) => self.playback.speed = s.clamp(MIN_SPEED, MAX_SPEED),
-            Action::Faster => self.playback.speed = pacing::speed_step(self.playback.speed, true),
-            Action::Slower => self.playback.speed = pacing::speed_step(self.playback.speed, false),
+            Action::SetSpeed(s) => self.run.playback.speed = s.clamp(MIN_SPEED, MAX_SPEED),
+            Action::Faster => {
+                self.run.playback.speed = pacing::speed_step(self.run.playback.speed, true)
+            }
+            Action::Slower => {
+                self.run.playback.speed = pacing::speed_step(self.run.playback.speed, false)
+            }
             Action::Restart => {
                 // What each reconcile returns, as last set (it may have
                 // changed during the run).
                 let mut scenario = self.current_scenario();
                 scenario.first_mut().default_script = self.sim().spec().default_script.clone();
-                let mut fresh = Playground::with(self.settings.clone(), scenario);
-                fresh.provider = self.provider.clone();
+                let mut fresh = Playground::with(self.run.settings.clone(), scenario);
+                fresh.run.provider = self.run.provider.clone();
                 {
                     *self = self.carry_over(fresh);
                     return true;
@@ -175,11 +182,13 @@ impl Playground {
                         return true;
                     }
                 }
-                Err(errors) => self.notice = Notice::error(crate::settings::field_errors(&errors)),
+                Err(errors) => {
+                    self.ui.notice = Notice::error(crate::settings::field_errors(&errors))
+                }
             },
             Action::Apply(settings) => match self.apply_settings(settings) {
                 Ok(()) => {}
-                Err(text) => self.notice = Notice::error(text),
+                Err(text) => self.ui.notice = Notice::error(text),
             },
             Action::RunManager(provider) => match provider.to_scenario() {
                 Ok(scenario) => {
@@ -187,10 +196,10 @@ impl Playground {
                     // does when the run is reopened (a reload, a link).
                     let settings = Settings::from_scenario(&scenario);
                     let mut fresh = self.carry_over(Playground::with(settings, scenario));
-                    fresh.provider = provider;
-                    fresh.playback.playing = true;
-                    fresh.playback.idle = false;
-                    fresh.notice = Notice::info(
+                    fresh.run.provider = provider;
+                    fresh.run.playback.playing = true;
+                    fresh.run.playback.idle = false;
+                    fresh.ui.notice = Notice::info(
                         "A manager: its controllers side by side, sharing what they share.",
                     );
                     {
@@ -198,15 +207,15 @@ impl Playground {
                         return true;
                     }
                 }
-                Err(text) => self.notice = Notice::error(text),
+                Err(text) => self.ui.notice = Notice::error(text),
             },
             Action::ExitManager => {
-                let settings = self.settings.clone();
+                let settings = self.run.settings.clone();
                 let scenario = settings
                     .to_scenario()
                     .unwrap_or_else(|_| Scenario::new("playground"));
                 let mut fresh = self.carry_over(Playground::with(settings, scenario));
-                fresh.provider = self.provider.clone();
+                fresh.run.provider = self.run.provider.clone();
                 {
                     *self = fresh;
                     return true;
@@ -218,52 +227,53 @@ impl Playground {
                 // The result closes the step's narration: where it is paged,
                 // the reader is shown its page.
                 if let Some(l) = self
-                    .lesson
+                    .lessons
+                    .current
                     .as_mut()
                     .filter(|l| (l.index, l.step) == (index, step))
                 {
                     l.visit.pages.go_to_end();
                 }
-                self.goal_figures = Some((index, step, figures));
+                self.lessons.goal_figures = Some((index, step, figures));
             }
-            Action::DismissRefusal => self.refused_lesson = None,
+            Action::DismissRefusal => self.lessons.refused = None,
             Action::LessonRefused(refusal) => self.lesson_refused(refusal),
             Action::SwitchQueue(queue) => match self.switch_queue(queue) {
                 Ok(fresh) => *self = fresh,
-                Err(text) => self.notice = Notice::error(text),
+                Err(text) => self.ui.notice = Notice::error(text),
             },
             Action::Input(input) => {
                 if let Input::Add { key } | Input::Decide { key, .. } = &input {
-                    self.selected = Some(key.clone());
+                    self.run.selected = Some(key.clone());
                 }
                 self.record(input);
-                self.playback.idle = false; // something happened
+                self.run.playback.idle = false; // something happened
             }
-            Action::Select(key) => self.selected = key,
-            Action::Notify(n) => self.notice = n,
+            Action::Select(key) => self.run.selected = key,
+            Action::Notify(n) => self.ui.notice = n,
             Action::ExpireNotice(text) => {
-                if self.notice.as_ref().is_none_or(|n| n.text != text) {
+                if self.ui.notice.as_ref().is_none_or(|n| n.text != text) {
                     return false;
                 }
-                self.notice = None;
+                self.ui.notice = None;
             }
             Action::StartLesson(index) => self.start_lesson(index, 1),
             Action::LessonStep(step) => {
-                if let Some(index) = self.lesson.as_ref().map(|l| l.index) {
+                if let Some(index) = self.lessons.current.as_ref().map(|l| l.index) {
                     self.enter_step(index, step);
                 }
             }
             Action::ExitLesson => {
-                self.lesson = None;
-                self.pending_lesson = None;
+                self.lessons.current = None;
+                self.lessons.pending = None;
             }
-            Action::LessonProgress(done, total) => match &mut self.pending_lesson {
+            Action::LessonProgress(done, total) => match &mut self.lessons.pending {
                 Some(p) => p.progress = Some((done, total)),
                 None => return false,
             },
             Action::CancelLesson => {
-                if let Some(p) = self.pending_lesson.take() {
-                    self.notice = Notice::info(format!("Stopped opening the lesson {}.", p.id));
+                if let Some(p) = self.lessons.pending.take() {
+                    self.ui.notice = Notice::info(format!("Stopped opening the lesson {}.", p.id));
                 }
             }
             Action::LessonNextRemote(now_ms) => {
@@ -272,19 +282,20 @@ impl Playground {
             Action::LessonNext(now_ms) => {
                 let press = self.clicker_next(now_ms);
                 // (Where the panel fits the screen its Next button says it.)
-                let fitted = self.mode.workshop || self.mode.embed;
+                let fitted = self.workshop.mode.workshop || self.workshop.mode.embed;
                 if press == crate::lesson_state::Press::Dwelling && !fitted {
-                    self.notice = Notice::info("Showing the step: it moves on in a moment.");
+                    self.ui.notice = Notice::info("Showing the step: it moves on in a moment.");
                 }
             }
             Action::LessonBack => self.clicker_back(),
-            Action::Blank => self.blank = !self.blank,
-            Action::Unblank if self.blank => self.blank = false,
+            Action::Blank => self.workshop.blank = !self.workshop.blank,
+            Action::Unblank if self.workshop.blank => self.workshop.blank = false,
             Action::Unblank => return false,
             // This window's panel measured the narration, or the projector's did.
             Action::NarrationPages(pages) | Action::AudiencePages(pages) => {
                 if self
-                    .lesson
+                    .lessons
+                    .current
                     .as_ref()
                     .is_none_or(|l| l.visit.pages.of == pages.max(1))
                 {
@@ -293,7 +304,7 @@ impl Playground {
                 self.narration_pages(pages);
             }
             Action::Draft(text) => {
-                if let Some(l) = &mut self.lesson {
+                if let Some(l) = &mut self.lessons.current {
                     l.visit.draft = text;
                     l.visit.refused = None;
                 }
@@ -302,11 +313,11 @@ impl Playground {
             Action::Reveal(guess, now_ms) => {
                 // The field keeps what was typed, and says why beside it.
                 let refused = self.unreadable_guess(&guess);
-                if let Some(l) = &mut self.lesson {
+                if let Some(l) = &mut self.lessons.current {
                     match refused {
                         Some(why) => {
                             l.visit.refused = Some(why);
-                            self.focus_guess += 1;
+                            self.lessons.focus_guess += 1;
                         }
                         None => {
                             l.visit.refused = None;
@@ -315,21 +326,21 @@ impl Playground {
                     }
                 }
             }
-            Action::ToggleWorkshop => self.mode.workshop = !self.mode.workshop,
+            Action::ToggleWorkshop => self.workshop.mode.workshop = !self.workshop.mode.workshop,
             Action::TogglePacing => {
-                self.playback.pacing.on = !self.playback.pacing.on;
-                self.playback.pacing.reset();
+                self.run.playback.pacing.on = !self.run.playback.pacing.on;
+                self.run.playback.pacing.reset();
             }
-            Action::GoImport(g) => self.go_import = Some(g),
+            Action::GoImport(g) => self.ui.go_import = Some(g),
             Action::Present => {
-                self.mode.presenter = true;
-                self.mode.audience = false;
-                self.mode.workshop = false;
+                self.workshop.mode.presenter = true;
+                self.workshop.mode.audience = false;
+                self.workshop.mode.workshop = false;
             }
             Action::Follow(mirror, now_ms) => match self.follow(*mirror, now_ms) {
                 Ok(()) => {}
                 Err(e) => {
-                    self.notice = Notice::error(format!(
+                    self.ui.notice = Notice::error(format!(
                         "The presenter's window sent a state this window cannot show: {e}"
                     ))
                 }
@@ -337,9 +348,9 @@ impl Playground {
             Action::FollowClock(clock) => self.follow_clock(clock),
             Action::Load(shared) => {
                 let mut fresh = self.carry_over(Playground::from_shared(*shared));
-                fresh.playback.playing = false;
-                if fresh.notice.is_none() {
-                    fresh.notice = Notice::info("Scenario loaded.");
+                fresh.run.playback.playing = false;
+                if fresh.ui.notice.is_none() {
+                    fresh.ui.notice = Notice::info("Scenario loaded.");
                 }
                 {
                     *self = fresh;

@@ -32,13 +32,13 @@ fn a_first_visit_waits_for_the_first_key() {
         Instant::T0,
         "no clock running while nothing happens"
     );
-    assert!(p.playback.idle);
+    assert!(p.run.playback.idle);
     p = reduce(p, Action::Input(Input::Add { key: "k".into() }));
     for _ in 0..30 {
         p = reduce(p, Action::Tick(16.7));
     }
     assert!(
-        p.now() > Instant::T0 && !p.playback.idle,
+        p.now() > Instant::T0 && !p.run.playback.idle,
         "time runs once something happened"
     );
 }
@@ -96,10 +96,10 @@ fn a_share_link_reopens_exactly_what_was_shared() {
     let q = Playground::from_url("", &format!("#{link}"));
     assert_eq!(q.now(), p.now());
     assert_eq!(q.sim().digest(), p.sim().digest());
-    assert_eq!(q.selected, p.selected);
+    assert_eq!(q.run.selected, p.run.selected);
     let bad = Playground::from_url("", "#v1.@@@");
     assert!(matches!(
-        bad.notice,
+        bad.ui.notice,
         Some(Notice {
             kind: NoticeKind::Error,
             ..
@@ -113,7 +113,7 @@ fn a_share_link_reopens_exactly_what_was_shared() {
 #[test]
 fn a_manager_link_keeps_its_inputs_and_its_lesson() {
     let mut p = Playground::from_url("?lesson=provider&step=2", "");
-    assert!(p.is_manager() && p.lesson.is_some());
+    assert!(p.is_manager() && p.lessons.current.is_some());
     p = reduce(
         p,
         Action::Input(Input::Add {
@@ -133,19 +133,22 @@ fn a_manager_link_keeps_its_inputs_and_its_lesson() {
     let shared = p.shared();
     assert_eq!(shared.run.inputs.len(), 2, "{:?}", shared.run.inputs);
     let q = Playground::from_url("", &format!("#{}", share::encode(&shared)));
-    assert_eq!(q.notice, None);
+    assert_eq!(q.ui.notice, None);
     assert!(q.is_manager());
     assert_eq!(q.shared().run.inputs, shared.run.inputs);
     assert_eq!(q.now(), p.now());
     assert_eq!(q.engine().digest(), p.engine().digest());
-    let (ql, pl) = (q.lesson.as_ref().unwrap(), p.lesson.as_ref().unwrap());
+    let (ql, pl) = (
+        q.lessons.current.as_ref().unwrap(),
+        p.lessons.current.as_ref().unwrap(),
+    );
     assert_eq!((ql.index, ql.step), (pl.index, pl.step));
 }
 
 #[test]
 fn a_refused_link_stays_said_beside_a_refused_lesson() {
     let p = Playground::from_url("?lesson=no-such-lesson", "#hello");
-    let text = p.notice.map(|n| n.text).unwrap_or_default();
+    let text = p.ui.notice.map(|n| n.text).unwrap_or_default();
     assert!(text.contains("the prefix: "), "{text}");
     assert!(
         text.contains("There is no lesson \"no-such-lesson\""),
@@ -222,7 +225,7 @@ fn at_1x_a_failing_keys_5ms_backoff_is_on_screen_for_over_half_a_second() {
         frames_out_between_waits >= 1,
         "the key left the heap on screen"
     );
-    assert_eq!(p.playback.cue, Cue::SlowMotion);
+    assert_eq!(p.run.playback.cue, Cue::SlowMotion);
     assert!(
         p.sim().now() < Instant::T0 + 100 * MILLISECOND,
         "slow motion, not a leap"
@@ -237,7 +240,13 @@ fn the_checkpoint_ring_stays_bounded_and_spread_and_seeks_exactly() {
     for _ in 0..600 {
         p = reduce(p, Action::Tick(250.0));
     }
-    let times: Vec<Instant> = p.timeline.checkpoints().iter().map(|c| c.now()).collect();
+    let times: Vec<Instant> = p
+        .run
+        .timeline
+        .checkpoints()
+        .iter()
+        .map(|c| c.now())
+        .collect();
     assert_eq!(times.len(), crate::timeline::MAX_CHECKPOINTS, "{times:?}");
     assert_eq!(times[0], Instant::T0, "the start is always kept");
     assert!(times.windows(2).all(|w| w[0] < w[1]), "{times:?}");
@@ -268,7 +277,7 @@ fn a_scenario_too_big_for_the_page_is_refused_by_name() {
         selected: None,
     };
     let p = Playground::from_shared(shared);
-    let text = p.notice.clone().map(|n| n.text).unwrap_or_default();
+    let text = p.ui.notice.clone().map(|n| n.text).unwrap_or_default();
     assert!(
         text.contains("items: 300000 keys is too many for the page: at most 250000"),
         "{text}"
@@ -296,8 +305,8 @@ fn the_herd_lessons_link_is_shorter_than_in_the_first_format() {
     assert!(v2.len() < v1.len(), "{} vs {}", v2.len(), v1.len());
     let mut q = Playground::from_url("", &format!("#{v1}"));
     // A link bigger than one frame's budget finishes over later frames.
-    while q.timeline.pending().is_some() {
-        q.timeline.catch_up();
+    while q.run.timeline.pending().is_some() {
+        q.run.timeline.catch_up();
     }
     assert_eq!(q.sim().digest(), p.sim().digest());
 }
@@ -305,8 +314,11 @@ fn the_herd_lessons_link_is_shorter_than_in_the_first_format() {
 #[test]
 fn lessons_open_from_the_url_and_step_back_exactly() {
     let p = Playground::from_url("?embed=1&lesson=herd&step=2", "");
-    assert!(p.mode.embed && !p.playback.playing);
-    assert_eq!(p.lesson.as_ref().map(|l| (l.index, l.step)), Some((3, 1)));
+    assert!(p.workshop.mode.embed && !p.run.playback.playing);
+    assert_eq!(
+        p.lessons.current.as_ref().map(|l| (l.index, l.step)),
+        Some((3, 1))
+    );
     let mut p = Playground::from_url("?lesson=results", "");
     let first = p.sim().digest();
     p = reduce(
@@ -329,7 +341,7 @@ fn invalid_settings_leave_the_run_alone() {
     bad.set(crate::settings::Field::Burst, "-1".into());
     let p = reduce(p, Action::Apply(bad));
     assert!(matches!(
-        p.notice,
+        p.ui.notice,
         Some(Notice {
             kind: NoticeKind::Error,
             ..
@@ -345,7 +357,7 @@ fn what_draws_the_run_draws_again_when_the_run_changes_not_when_the_page_does() 
     let before = ctx.run();
     // A notice is the page's, not the run's.
     ctx.dispatch(Action::Notify(Notice::info("hello".to_string())));
-    assert!(ctx.read().notice.is_some());
+    assert!(ctx.read().ui.notice.is_some());
     assert!(
         before == ctx.run(),
         "the charts and the log keep their drawing"

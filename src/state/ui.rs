@@ -1,0 +1,28 @@
+//! The page's own words: a notice, the narration for the aria-live
+//! region, and the Go set-up being imported.
+
+use workqueue_core::Scenario;
+
+use crate::notice::Notice;
+
+#[derive(Default)]
+pub struct UiState {
+    pub notice: Option<Notice>,
+    /// A sentence for the aria-live region, updated on user actions only.
+    pub narration: String,
+    /// The last Go set-up asked to be read, and what came of it.
+    pub go_import: Option<GoImport>,
+}
+
+/// A controller's Go set-up, as the "Bring your controller" dialog shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GoImport {
+    Reading,
+    Read {
+        scenario: Box<Scenario>,
+        /// What was taken and what was not understood, `file:line: text` each.
+        taken: Vec<String>,
+        unread: Vec<String>,
+    },
+    Refused(String),
+}
