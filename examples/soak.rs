@@ -10,6 +10,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicIsize, Ordering};
 use workqueue_core::{EventRate, KeyCount};
+use workqueue_playground::state::RunAction;
 
 use workqueue_core::Source;
 use workqueue_core::{
@@ -120,10 +121,10 @@ fn timeline_of_the_100k_storm(queue: QueueKind, prefix: &str) {
     s.first_mut().queue = queue;
     s.duration_ns = 20 * MINUTE;
     let mut p = Playground::with(Settings::from_scenario(&s), s);
-    p.apply(Action::SetSpeed(1000.0));
+    p.apply(Action::Run(RunAction::SetSpeed(1000.0)));
     let mut frames = 0u64;
     while p.now() < Instant::T0 + 10 * MINUTE {
-        p.apply(Action::Tick(1000.0 / 60.0));
+        p.apply(Action::Run(RunAction::Tick(1000.0 / 60.0)));
         frames += 1;
         assert!(
             p.run.playback.playing,
@@ -174,12 +175,12 @@ fn timeline_of_the_100k_storm(queue: QueueKind, prefix: &str) {
 fn main() {
     let s = scenario();
     let mut p = Playground::with(Settings::from_scenario(&s), s);
-    p.apply(Action::SetSpeed(1000.0));
+    p.apply(Action::Run(RunAction::SetSpeed(1000.0)));
     let mut totals = Vec::new();
     for (label, until) in [("5min", 5 * MINUTE), ("60min", 60 * MINUTE)] {
         let mut frames = 0u64;
         while p.now() < Instant::T0 + until {
-            p.apply(Action::Tick(1000.0 / 60.0));
+            p.apply(Action::Run(RunAction::Tick(1000.0 / 60.0)));
             frames += 1;
             assert!(
                 p.run.playback.playing,

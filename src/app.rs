@@ -2,6 +2,7 @@
 //! presenter's layouts (and an embed's, when this module is the one
 //! loaded; see [`crate::embed`]).
 
+use crate::state::{LessonAction, RunAction};
 use yew::prelude::*;
 
 use crate::components::compare::Compare;
@@ -25,19 +26,19 @@ fn welcome(state: &StateRef) -> Html {
     let on_watch = {
         let d = d.clone();
         Callback::from(move |_| {
-            d.dispatch(Action::Input(Input::SetScript {
+            d.dispatch(Action::Run(RunAction::Input(Input::SetScript {
                 key: DEMO_KEY.into(),
                 script: Script::FailThenSucceed {
                     failures: workqueue_core::Failures::lit(3),
                 },
-            }));
-            d.dispatch(Action::Input(Input::Add {
+            })));
+            d.dispatch(Action::Run(RunAction::Input(Input::Add {
                 key: DEMO_KEY.into(),
-            }));
-            d.dispatch(Action::Select(Some(DEMO_KEY.into())));
+            })));
+            d.dispatch(Action::Run(RunAction::Select(Some(DEMO_KEY.into()))));
         })
     };
-    let on_lesson = Callback::from(move |_| d.dispatch(Action::StartLesson(0)));
+    let on_lesson = Callback::from(move |_| d.dispatch(Action::Lesson(LessonAction::Start(0))));
     html! { <Welcome {show} {on_watch} {on_lesson} /> }
 }
 

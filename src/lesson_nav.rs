@@ -646,4 +646,6 @@ mod guess;
 mod reader_tests;
 mod scene;
 #[cfg(test)]
+mod scene_tests;
+#[cfg(test)]
 mod tests;

@@ -4,6 +4,7 @@
 //! ([`crate::app`]) and an embed ([`crate::embed`]) are two entries over it:
 //! an embed's module carries none of the other layouts.
 
+use crate::state::UiAction;
 use yew::prelude::*;
 
 use crate::components::embed_turn::{self, Turn};
@@ -60,7 +61,7 @@ fn notices(props: &NoticesProps) -> Html {
         use_effect_with(info, move |info| {
             let timer = info.clone().map(|text| {
                 gloo_timers::callback::Timeout::new(NOTICE_MS, move || {
-                    d.dispatch(Action::ExpireNotice(text))
+                    d.dispatch(Action::Ui(UiAction::ExpireNotice(text)))
                 })
             });
             move || drop(timer)
@@ -71,7 +72,7 @@ fn notices(props: &NoticesProps) -> Html {
     };
     let dismiss = {
         let d = props.dispatch.clone();
-        Callback::from(move |_| d.dispatch(Action::Notify(None)))
+        Callback::from(move |_| d.dispatch(Action::Ui(UiAction::Notify(None))))
     };
     let class = if n.kind == NoticeKind::Error {
         "notice error"

@@ -12,6 +12,7 @@
 //! in every window. A window that (re)opens says hello and is answered with
 //! the state, so a reload of either loses nothing.
 
+use crate::state::{LessonAction, RunAction, WorkshopAction};
 use workqueue_core::Instant;
 
 use crate::share::{self, Shared};
@@ -24,27 +25,27 @@ impl Remote {
     /// measured).
     pub fn of(action: &Action) -> Option<Remote> {
         Some(match action {
-            Action::LessonNext(_) => Remote::Next,
-            Action::LessonBack => Remote::Back,
-            Action::Reveal(guess, _) => Remote::Reveal {
+            Action::Lesson(LessonAction::Next(_)) => Remote::Next,
+            Action::Lesson(LessonAction::Back) => Remote::Back,
+            Action::Lesson(LessonAction::Reveal(guess, _)) => Remote::Reveal {
                 guess: guess.clone(),
             },
-            Action::TogglePlay => Remote::TogglePlay,
-            Action::Play => Remote::Play,
-            Action::Pause => Remote::Pause,
-            Action::Step => Remote::Step,
-            Action::StepBack => Remote::StepBack,
-            Action::Seek(at) => Remote::Seek { at: *at },
-            Action::SetSpeed(speed) => Remote::SetSpeed { speed: *speed },
-            Action::Faster => Remote::Faster,
-            Action::Slower => Remote::Slower,
-            Action::Restart => Remote::Restart,
-            Action::Input(input) => Remote::Input {
+            Action::Run(RunAction::TogglePlay) => Remote::TogglePlay,
+            Action::Run(RunAction::Play) => Remote::Play,
+            Action::Run(RunAction::Pause) => Remote::Pause,
+            Action::Run(RunAction::Step) => Remote::Step,
+            Action::Run(RunAction::StepBack) => Remote::StepBack,
+            Action::Run(RunAction::Seek(at)) => Remote::Seek { at: *at },
+            Action::Run(RunAction::SetSpeed(speed)) => Remote::SetSpeed { speed: *speed },
+            Action::Run(RunAction::Faster) => Remote::Faster,
+            Action::Run(RunAction::Slower) => Remote::Slower,
+            Action::Run(RunAction::Restart) => Remote::Restart,
+            Action::Run(RunAction::Input(input)) => Remote::Input {
                 input: input.clone(),
             },
-            Action::LessonStep(step) => Remote::LessonStep { step: *step },
-            Action::Blank => Remote::Blank,
-            Action::Unblank => Remote::Unblank,
+            Action::Lesson(LessonAction::Step(step)) => Remote::LessonStep { step: *step },
+            Action::Workshop(WorkshopAction::Blank) => Remote::Blank,
+            Action::Workshop(WorkshopAction::Unblank) => Remote::Unblank,
             _ => return None,
         })
     }
@@ -53,24 +54,24 @@ impl Remote {
     /// instant `now_ms` (a clicker's dwell is timed in one window only).
     pub fn action(self, now_ms: f64) -> Action {
         match self {
-            Remote::Next => Action::LessonNextRemote(now_ms),
-            Remote::Back => Action::LessonBack,
-            Remote::Reveal { guess } => Action::Reveal(guess, now_ms),
-            Remote::TogglePlay => Action::TogglePlay,
-            Remote::Play => Action::Play,
-            Remote::Pause => Action::Pause,
-            Remote::Step => Action::Step,
-            Remote::StepBack => Action::StepBack,
-            Remote::Seek { at } => Action::Seek(at),
-            Remote::SetSpeed { speed } => Action::SetSpeed(speed),
-            Remote::Faster => Action::Faster,
-            Remote::Slower => Action::Slower,
-            Remote::Restart => Action::Restart,
-            Remote::Input { input } => Action::Input(input),
-            Remote::LessonStep { step } => Action::LessonStep(step),
-            Remote::Pages { pages } => Action::AudiencePages(pages),
-            Remote::Blank => Action::Blank,
-            Remote::Unblank => Action::Unblank,
+            Remote::Next => Action::Lesson(LessonAction::NextRemote(now_ms)),
+            Remote::Back => Action::Lesson(LessonAction::Back),
+            Remote::Reveal { guess } => Action::Lesson(LessonAction::Reveal(guess, now_ms)),
+            Remote::TogglePlay => Action::Run(RunAction::TogglePlay),
+            Remote::Play => Action::Run(RunAction::Play),
+            Remote::Pause => Action::Run(RunAction::Pause),
+            Remote::Step => Action::Run(RunAction::Step),
+            Remote::StepBack => Action::Run(RunAction::StepBack),
+            Remote::Seek { at } => Action::Run(RunAction::Seek(at)),
+            Remote::SetSpeed { speed } => Action::Run(RunAction::SetSpeed(speed)),
+            Remote::Faster => Action::Run(RunAction::Faster),
+            Remote::Slower => Action::Run(RunAction::Slower),
+            Remote::Restart => Action::Run(RunAction::Restart),
+            Remote::Input { input } => Action::Run(RunAction::Input(input)),
+            Remote::LessonStep { step } => Action::Lesson(LessonAction::Step(step)),
+            Remote::Pages { pages } => Action::Workshop(WorkshopAction::AudiencePages(pages)),
+            Remote::Blank => Action::Workshop(WorkshopAction::Blank),
+            Remote::Unblank => Action::Workshop(WorkshopAction::Unblank),
         }
     }
 }

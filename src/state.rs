@@ -6,12 +6,8 @@
 //! action needs to ask which kind of run it has.
 
 use workqueue_core::SimEvent;
-use workqueue_core::{
-    BucketStore, Controller, Duration, Input, Instant, Manager, QueueKind, Scenario,
-};
-use workqueue_lessons::view::{Figure, LessonView};
+use workqueue_core::{BucketStore, Controller, Duration, Input, Instant, Manager, Scenario};
 
-use crate::lessons::Refusal;
 use crate::notice::Notice;
 use crate::pacing::{self, Cue, Pacing};
 use crate::provider::Provider;
@@ -23,103 +19,18 @@ use crate::timeline::Timeline;
 /// timer must not become a leap).
 pub const MAX_TICK_MS: f64 = 250.0;
 
+/// What can happen to the page, by the concern it belongs to: each
+/// concern's reducer applies its own (see `state/apply.rs`, which routes
+/// them and coordinates those that span concerns).
 pub enum Action {
-    /// Real time passed (ms); advances virtual time when playing.
-    Tick(f64),
-    /// What the last tick's work took (ms): fits the next frames' budget.
-    FrameWork(f64),
-    TogglePlay,
-    Play,
-    Pause,
-    /// Jump to the next event.
-    Step,
-    /// Back to the previous event in the log.
-    StepBack,
-    Seek(Instant),
-    SetSpeed(f64),
-    /// One step up or down the 1-2-5 speed scale, from the current speed.
-    Faster,
-    Slower,
-    /// Starts over with the same settings and no inputs.
-    Restart,
-    /// New settings: a new run.
-    Apply(Settings),
-    Input(Input),
-    Select(Option<String>),
-    Notify(Option<Notice>),
-    /// An information notice has been read: it goes, unless another took its place.
-    ExpireNotice(String),
-    /// Open lesson `index` at its first step.
-    StartLesson(usize),
-    /// Go to a step of the current lesson (replaying its set-up).
-    LessonStep(usize),
-    ExitLesson,
-    /// The clicker's next press (PageDown, `n`, the Next button), at this
-    /// real instant (ms): the next visible thing (see [`Playground::next_press`]).
-    LessonNext(f64),
-    /// A press made in an audience window, carried out in the presenter's
-    /// (the audience window applied the double-press rule on its own clock).
-    LessonNextRemote(f64),
-    /// The previous step, across lessons too (PageUp, `p`).
-    LessonBack,
-    /// A clicker's blank-screen key (`b`, `.`): the projector goes black, or
-    /// shows again.
-    Blank,
-    /// Escape: a blank screen shows again.
-    Unblank,
-    /// The lesson panel measured the step's narration: this many pages.
-    NarrationPages(usize),
-    /// What is typed in the prediction field.
-    Draft(String),
-    /// Record a prediction and show the core's answer, at this real instant (ms).
-    Reveal(String, f64),
-    /// Enter pressed in the prediction field with nothing typed: said to
-    /// type first (the Reveal button shows the answer without a guess).
-    EnterWithoutGuess,
-    ToggleWorkshop,
-    /// Adaptive playback on or off (see [`crate::pacing`]).
-    TogglePacing,
-    /// Open shared state (a link or an uploaded scenario).
-    Load(Box<Shared>),
-    /// Run several controllers in one manager (see [`crate::provider`]).
-    RunManager(Provider),
-    /// Back to the one controller of the settings.
-    ExitManager,
-    /// A lesson file to read and open at a step (from 1): an upload or a
-    /// `?lesson-file=` path, with its text.
-    OpenLessonFile {
-        file: String,
-        text: String,
-        step: usize,
-    },
-    /// The lesson worker sent a lesson back (with the file's text when it
-    /// is not built in): redraw, and open the lesson that was waited for.
-    LessonArrived(Box<LessonView>, Option<String>),
-    /// The lesson worker checked a goal: the figures for (lesson, step).
-    GoalFigures(usize, usize, Vec<Figure>),
-    /// A trainer's lesson file was refused: say where, beside its text.
-    LessonRefused(Refusal),
-    /// The lesson worker has answered `done` of the `total` steps of the
-    /// file it is reading.
-    LessonProgress(usize, usize),
-    /// Stop waiting for the lesson being read (the worker is stopped too).
-    CancelLesson,
-    DismissRefusal,
-    /// The same run on the other controller-runtime version: the settings
-    /// for that queue, the recorded inputs replayed to the same instant,
-    /// and the run left behind kept as figures beside the new one.
-    SwitchQueue(QueueKind),
-    /// A Go set-up being read, read, or refused (the lesson worker reads it).
-    GoImport(GoImport),
-    /// This window becomes the presenter's (an audience window opens).
-    Present,
-    /// The presenter's workshop, for this window to show (see [`crate::presenter`]).
-    /// The presenter's state, received at a real instant (ms).
-    Follow(Box<crate::workshop::Mirror>, f64),
-    /// The presenter's clock while it plays.
-    FollowClock(crate::workshop::Clock),
-    /// An audience window's narration takes this many pages.
-    AudiencePages(usize),
+    /// The run: playing, stepping, new settings, inputs.
+    Run(RunAction),
+    /// The lessons: moving through one, a guess, lessons from the worker.
+    Lesson(LessonAction),
+    /// The workshop's windows: the projector, the presenter's state.
+    Workshop(WorkshopAction),
+    /// The page's own words: a notice.
+    Ui(UiAction),
 }
 
 pub struct Playground {
@@ -457,10 +368,10 @@ mod run;
 mod ui;
 mod workshop;
 
-pub use lesson::LessonsState;
-pub use run::{Playback, RunState};
-pub use ui::{GoImport, UiState};
-pub use workshop::{Mode, WorkshopState};
+pub use lesson::{LessonAction, LessonsState};
+pub use run::{Playback, RunAction, RunState};
+pub use ui::{GoImport, UiAction, UiState};
+pub use workshop::{Mode, WorkshopAction, WorkshopState};
 
 #[cfg(test)]
 pub(crate) mod fixtures;

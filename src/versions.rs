@@ -124,6 +124,7 @@ mod tests {
     use crate::settings::Settings;
     use crate::state::fixtures::{crowd, failing, reduce};
     use crate::state::Action;
+    use crate::state::RunAction;
 
     /// A manager switches every controller: each keeps its limiter and
     /// everything else, one left unset takes the new version's default, and
@@ -142,14 +143,14 @@ mod tests {
         let mut form = provider.clone();
         form.kinds[1].shares_bucket = false;
         let mut p = Playground::default();
-        p = reduce(p, Action::RunManager(form.clone()));
+        p = reduce(p, Action::Run(RunAction::RunManager(form.clone())));
         for _ in 0..30 {
-            p = reduce(p, Action::Step);
+            p = reduce(p, Action::Run(RunAction::Step));
         }
         let (at, before) = (p.now(), p.current_scenario());
-        p = reduce(p, Action::SwitchQueue(QueueKind::Priority));
+        p = reduce(p, Action::Run(RunAction::SwitchQueue(QueueKind::Priority)));
         while p.run.timeline.pending().is_some() {
-            p = reduce(p, Action::Tick(16.0));
+            p = reduce(p, Action::Run(RunAction::Tick(16.0)));
         }
         let after = p.current_scenario();
         assert_eq!(p.now(), at, "the same instant");
@@ -187,13 +188,13 @@ mod tests {
     fn switching_the_version_replays_the_same_run_on_the_other_queue() {
         let mut p = crowd(failing(Some("0s"), None), 300);
         for _ in 0..40 {
-            p = reduce(p, Action::Step);
+            p = reduce(p, Action::Run(RunAction::Step));
         }
         let (at, before) = (p.now(), p.sim().requeues_total());
         assert!(before > 0);
-        p = reduce(p, Action::SwitchQueue(QueueKind::Priority));
+        p = reduce(p, Action::Run(RunAction::SwitchQueue(QueueKind::Priority)));
         while p.run.timeline.pending().is_some() {
-            p = reduce(p, Action::Tick(16.0));
+            p = reduce(p, Action::Run(RunAction::Tick(16.0)));
         }
         assert_eq!(p.sim().spec().queue, QueueKind::Priority);
         assert_eq!(p.now(), at, "the same instant");
@@ -226,7 +227,7 @@ mod tests {
 
     fn settle(mut p: Playground) -> Playground {
         while p.run.timeline.pending().is_some() {
-            p = reduce(p, Action::Tick(16.0));
+            p = reduce(p, Action::Run(RunAction::Tick(16.0)));
         }
         p
     }
@@ -234,11 +235,14 @@ mod tests {
     fn failing_run() -> Playground {
         let p = failing(Some("20ms"), Some(crate::settings::Preset::BucketOnly));
         let mut p = crowd(
-            reduce(p, Action::Input(Input::Add { key: "mine".into() })),
+            reduce(
+                p,
+                Action::Run(RunAction::Input(Input::Add { key: "mine".into() })),
+            ),
             300,
         );
         for _ in 0..400 {
-            p = reduce(p, Action::Step);
+            p = reduce(p, Action::Run(RunAction::Step));
         }
         p
     }
@@ -257,7 +261,7 @@ mod tests {
             assert!(at > Instant::T0);
             let mut next = p.run.settings.clone();
             change(&mut next);
-            let p = settle(reduce(p, Action::Apply(next.clone())));
+            let p = settle(reduce(p, Action::Run(RunAction::Apply(next.clone()))));
             assert_eq!(p.run.settings, next);
             assert_eq!(p.now(), at, "the same instant");
             assert_eq!(p.sim().queue().keys().len(), keys, "the same keys");
@@ -282,7 +286,7 @@ mod tests {
         assert!(drained < 50.0, "drained: {drained}");
         let mut next = p.run.settings.clone();
         next.script = crate::settings::ScriptChoice::Success;
-        let mut p = reduce(p, Action::Apply(next));
+        let mut p = reduce(p, Action::Run(RunAction::Apply(next)));
         assert_eq!(p.now(), at);
         assert_eq!(
             p.sim().bucket_tokens_at(p.buckets(), at).unwrap(),
@@ -294,7 +298,7 @@ mod tests {
             errors
         );
         for _ in 0..2000 {
-            p = reduce(p, Action::Step);
+            p = reduce(p, Action::Run(RunAction::Step));
         }
         assert_eq!(
             p.sim().controller_metrics().total(ResultLabel::Error),
@@ -304,7 +308,7 @@ mod tests {
             p.sim().bucket_tokens_at(p.buckets(), p.now()).unwrap() > drained,
             "it refills"
         );
-        let p = reduce(p, Action::Restart);
+        let p = reduce(p, Action::Run(RunAction::Restart));
         assert_eq!(
             p.sim().spec().default_script,
             workqueue_core::Script::Always {
@@ -397,29 +401,29 @@ mod tests {
                                 QueueKind::ClientGo => QueueKind::Priority,
                                 QueueKind::Priority => QueueKind::ClientGo,
                             };
-                            reduce(p, Action::SwitchQueue(other))
+                            reduce(p, Action::Run(RunAction::SwitchQueue(other)))
                         }
                         Act::Workers(n) => {
                             next.set(Field::Workers, n.to_string());
-                            reduce(p, Action::Apply(next))
+                            reduce(p, Action::Run(RunAction::Apply(next)))
                         }
                         Act::Seed(n) => {
                             next.set(Field::Seed, n.to_string());
-                            reduce(p, Action::Apply(next))
+                            reduce(p, Action::Run(RunAction::Apply(next)))
                         }
                         Act::Script(k) => {
                             next.script = [ScriptChoice::Success, ScriptChoice::AlwaysError, ScriptChoice::FailThenSucceed, ScriptChoice::Random][*k as usize];
-                            reduce(p, Action::Apply(next))
+                            reduce(p, Action::Run(RunAction::Apply(next)))
                         }
                         Act::Typed(k) => {
                             let key = format!("typed/{k}");
                             typed.push(key.clone());
-                            reduce(p, Action::Input(Input::Add { key }))
+                            reduce(p, Action::Run(RunAction::Input(Input::Add { key })))
                         }
-                        Act::Step => reduce(p, Action::Step),
+                        Act::Step => reduce(p, Action::Run(RunAction::Step)),
                     };
                     while p.run.timeline.pending().is_some() {
-                        p = reduce(p, Action::Tick(16.0));
+                        p = reduce(p, Action::Run(RunAction::Tick(16.0)));
                     }
                     let s = p.current_scenario();
                     prop_assert_eq!(s.client.map(|c| c.qps.get()), Some(client), "the client limit, after {:?}", a);

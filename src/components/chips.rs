@@ -4,6 +4,7 @@
 //! The chips are drawn from what the stage hands them ([`Chips`]), never
 //! from the state.
 
+use crate::state::RunAction;
 use workqueue_core::{Duration, Instant, StageView};
 use workqueue_core::{KeyView, WaitingView, WorkerView};
 use yew::prelude::*;
@@ -73,7 +74,7 @@ pub(super) fn chip(cx: Chips<'_>, k: &KeyView, class: &'static str, extra: Html)
     let onclick = {
         let d = cx.dispatch.clone();
         let key = key.clone();
-        Callback::from(move |_| d.dispatch(Action::Select(Some(key.clone()))))
+        Callback::from(move |_| d.dispatch(Action::Run(RunAction::Select(Some(key.clone())))))
     };
     // A key is text from a file or a link: shown with its control and bidi
     // characters escaped.
@@ -97,7 +98,7 @@ pub(super) fn chip(cx: Chips<'_>, k: &KeyView, class: &'static str, extra: Html)
         let key = key.clone();
         Callback::from(move |e: PointerEvent| {
             if e.button() == 0 {
-                d.dispatch(Action::Select(Some(key.clone())))
+                d.dispatch(Action::Run(RunAction::Select(Some(key.clone()))))
             }
         })
     };

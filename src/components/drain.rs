@@ -1,6 +1,7 @@
 //! The bucket that never drains: a full controller bucket while keys fail
 //! (failures come slower than it refills), why, and settings that drain it.
 
+use crate::state::RunAction;
 use workqueue_core::{BucketOwner, BucketView, Duration, Input, ResultLabel};
 use yew::prelude::*;
 
@@ -68,11 +69,11 @@ pub(crate) fn drain_hint(drain: Option<&Drain>, b: &BucketView, d: &Dispatcher) 
         let d = d.clone();
         let settings = settings.clone();
         Callback::from(move |_| {
-            d.dispatch(Action::Apply(settings.clone()));
-            d.dispatch(Action::Input(Input::AddMany {
+            d.dispatch(Action::Run(RunAction::Apply(settings.clone())));
+            d.dispatch(Action::Run(RunAction::Input(Input::AddMany {
                 prefix: "default/pod-".into(),
                 count: workqueue_core::KeyCount::lit(300),
-            }));
+            })));
         })
     };
     html! {

@@ -3,6 +3,7 @@
 //! the page's thread), then opened as a run. What the reader took and what
 //! it did not understand are listed with their file and line.
 
+use crate::state::{RunAction, UiAction};
 use yew::prelude::*;
 
 use super::modal::Modal;
@@ -114,7 +115,7 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
                 return;
             }
             too_big.set(None);
-            d.dispatch(Action::GoImport(GoImport::Reading));
+            d.dispatch(Action::Ui(UiAction::GoImport(GoImport::Reading)));
             if let Some(worker) = &worker {
                 worker.import_go(files.clone());
             }
@@ -190,7 +191,7 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
                         return;
                     };
                     let speed = speed_for(scenario.duration_ns);
-                    d.dispatch(Action::Load(Box::new(Shared {
+                    d.dispatch(Action::Run(RunAction::Load(Box::new(Shared {
                         run: workqueue_core::Run {
                             scenario,
                             inputs: Vec::new(),
@@ -198,10 +199,10 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
                         },
                         lesson: None,
                         selected: None,
-                    })));
+                    }))));
                     // A run of minutes plays in about half a minute.
-                    d.dispatch(Action::SetSpeed(speed));
-                    d.dispatch(Action::TogglePlay);
+                    d.dispatch(Action::Run(RunAction::SetSpeed(speed)));
+                    d.dispatch(Action::Run(RunAction::TogglePlay));
                     onclose.emit(e);
                 })
             };

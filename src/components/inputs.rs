@@ -3,6 +3,7 @@
 //! core's validation gate here first; a refusal is shown under its form,
 //! on the field it names, and nothing reaches the run.
 
+use crate::state::RunAction;
 use workqueue_core::{parse_go_duration, validate, EventRate, Input, KeyCount};
 use yew::prelude::*;
 
@@ -70,7 +71,7 @@ pub fn inputs(props: &InputsProps) -> Html {
         move |input: Input| match validate::input(&input) {
             Ok(()) => {
                 error.set(None);
-                d.dispatch(Action::Input(input));
+                d.dispatch(Action::Run(RunAction::Input(input)));
                 focus_the_stage();
             }
             Err(e) => error.set(Some((input_id(&input, &e.field), e.reason))),
@@ -220,7 +221,7 @@ fn demo_choices(settings: &Settings, d: &Dispatcher) -> Html {
         Callback::from(move |e: Event| {
             let mut next = settings.clone();
             if apply(&mut next, &event_value(&e)) {
-                d.dispatch(Action::Apply(next));
+                d.dispatch(Action::Run(RunAction::Apply(next)));
             }
         })
     };

@@ -211,7 +211,11 @@ pub fn inspector(props: &InspectorProps) -> Html {
     let calls = &report.calls;
     let close = {
         let d = props.dispatch.clone();
-        Callback::from(move |_| d.dispatch(crate::state::Action::Select(None)))
+        Callback::from(move |_| {
+            d.dispatch(crate::state::Action::Run(crate::state::RunAction::Select(
+                None,
+            )))
+        })
     };
     html! {
         <section class="panel inspector" aria-label="Why is this key waiting?" data-testid="inspector">
@@ -233,7 +237,7 @@ pub fn inspector(props: &InspectorProps) -> Html {
                 let d = props.dispatch.clone();
                 let target = key.clone();
                 let on_set = Callback::from(move |script| {
-                    d.dispatch(crate::state::Action::Input(workqueue_core::Input::SetScript { key: target.clone(), script }))
+                    d.dispatch(crate::state::Action::Run(crate::state::RunAction::Input(workqueue_core::Input::SetScript { key: target.clone(), script })))
                 });
                 html! { <super::key_script::KeyScript key_name={key.clone()} {on_set} /> }
             } else { html! {} } }

@@ -2,6 +2,7 @@
 //! make before the answer shows, and Back / Next. It takes its props
 //! ([`LessonPanelProps::of`], made where it is placed) and reads no context.
 
+use crate::state::{LessonAction, RunAction};
 use workqueue_core::Scenario;
 use yew::prelude::*;
 
@@ -142,7 +143,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                 }
                 let found = layout.borrow_mut().show(&body, (index, step), page);
                 if found != pages {
-                    d.dispatch(Action::NarrationPages(found));
+                    d.dispatch(Action::Lesson(LessonAction::NarrationPages(found)));
                 }
             }
         };
@@ -195,7 +196,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                     let d = props.dispatch.clone();
                     Callback::from(move |_| {
                         worker.cancel();
-                        d.dispatch(Action::CancelLesson);
+                        d.dispatch(Action::Lesson(LessonAction::Cancel));
                     })
                 };
                 let (done, total) = p.progress.unwrap_or((0, 0));
@@ -226,19 +227,21 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
     let press = shown.press;
     let next = {
         let d = d.clone();
-        Callback::from(move |_| d.dispatch(Action::LessonNext(now_ms())))
+        Callback::from(move |_| d.dispatch(Action::Lesson(LessonAction::Next(now_ms()))))
     };
     let back = {
         let d = d.clone();
-        Callback::from(move |_| d.dispatch(Action::LessonBack))
+        Callback::from(move |_| d.dispatch(Action::Lesson(LessonAction::Back)))
     };
     let exit = {
         let d = d.clone();
-        Callback::from(move |_| d.dispatch(Action::ExitLesson))
+        Callback::from(move |_| d.dispatch(Action::Lesson(LessonAction::Exit)))
     };
     let on_guess = {
         let d = d.clone();
-        Callback::from(move |e: InputEvent| d.dispatch(Action::Draft(event_value(&e))))
+        Callback::from(move |e: InputEvent| {
+            d.dispatch(Action::Lesson(LessonAction::Draft(event_value(&e))))
+        })
     };
     // Enter in the field: a guess is revealed; nothing typed is a slip
     // (the reader thought a button had the keyboard), said beside it.
@@ -247,8 +250,8 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             d.dispatch(match draft.trim().is_empty() {
-                true => Action::EnterWithoutGuess,
-                false => Action::Reveal(draft.clone(), now_ms()),
+                true => Action::Lesson(LessonAction::EnterWithoutGuess),
+                false => Action::Lesson(LessonAction::Reveal(draft.clone(), now_ms())),
             });
         })
     };
@@ -257,7 +260,10 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
         let (d, draft) = (d.clone(), ls.visit.draft.clone());
         Callback::from(move |e: MouseEvent| {
             e.prevent_default();
-            d.dispatch(Action::Reveal(draft.clone(), now_ms()));
+            d.dispatch(Action::Lesson(LessonAction::Reveal(
+                draft.clone(),
+                now_ms(),
+            )));
         })
     };
     // What to do next when the step sits paused: never a silent stage.
@@ -277,7 +283,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
         html! {}
     } else {
         let d = d.clone();
-        let play = Callback::from(move |_| d.dispatch(Action::Play));
+        let play = Callback::from(move |_| d.dispatch(Action::Run(RunAction::Play)));
         html! {
             <p class="play-hint" data-testid="play-hint">{"Paused. Press play (or space) to run this step. "}
                 <button onclick={play} data-testid="lesson-play">{"▶ Play"}</button></p>
@@ -418,9 +424,9 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                     let inputs = act.inputs.clone();
                     let onclick = Callback::from(move |_| {
                         for input in &inputs {
-                            d.dispatch(Action::Input(input.clone()));
+                            d.dispatch(Action::Run(RunAction::Input(input.clone())));
                         }
-                        d.dispatch(Action::Play);
+                        d.dispatch(Action::Run(RunAction::Play));
                     });
                     html! { <p><button class="primary" {onclick} data-testid="lesson-act">{ act.label.clone() }</button></p> }
                 }

@@ -5,6 +5,7 @@
 //! it draws is read from the run once, into [`ManagerStageProps`] (made by
 //! [`ManagerStageProps::of`] where the stage is placed).
 
+use crate::state::RunAction;
 use workqueue_core::{format_go_duration, ClientRate, Duration, Instant, Manager, StageView};
 use workqueue_core::{BucketOwner, BucketView, SECOND};
 use yew::prelude::*;
@@ -434,7 +435,7 @@ pub fn manager_stage(props: &ManagerStageProps) -> Html {
     };
     let exit = {
         let d = props.dispatch.clone();
-        Callback::from(move |_| d.dispatch(Action::ExitManager))
+        Callback::from(move |_| d.dispatch(Action::Run(RunAction::ExitManager)))
     };
     html! {
         <section class="stage manager-stage" aria-label={format!("The stage: a manager with {} controllers and what they share", columns.len())} data-stage="" data-manager="" data-now={view.now.as_nanos().to_string()}>

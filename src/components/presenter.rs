@@ -5,6 +5,7 @@
 //! the small live stage are the lesson panel and the stage beside it.) It
 //! takes its props ([`PresenterProps::of`]) and reads no context.
 
+use crate::state::LessonAction;
 use yew::prelude::*;
 
 use crate::lesson_state::ReadLesson;
@@ -142,9 +143,11 @@ pub fn presenter_panel(props: &PresenterProps) -> Html {
     let d = props.dispatch.clone();
     let next = {
         let d = d.clone();
-        Callback::from(move |_: MouseEvent| d.dispatch(Action::LessonNext(crate::hooks::now_ms())))
+        Callback::from(move |_: MouseEvent| {
+            d.dispatch(Action::Lesson(LessonAction::Next(crate::hooks::now_ms())))
+        })
     };
-    let back = Callback::from(move |_: MouseEvent| d.dispatch(Action::LessonBack));
+    let back = Callback::from(move |_: MouseEvent| d.dispatch(Action::Lesson(LessonAction::Back)));
     // (The clock re-renders this each second: a dwell ends by itself.)
     let press = props.press.at(crate::hooks::now_ms());
     let next_label = match press {

@@ -2,6 +2,7 @@
 //! client's limit, and what each reconcile does. A bad value is named under
 //! the form; nothing reaches the run until it parses and validates.
 
+use crate::state::RunAction;
 use yew::prelude::*;
 
 use super::event_value;
@@ -261,7 +262,7 @@ pub fn provider_panel(props: &ProviderProps) -> Html {
             match built.and_then(|p| p.to_scenario().map(|_| p)) {
                 Ok(p) => {
                     error.set(None);
-                    d.dispatch(Action::RunManager(p));
+                    d.dispatch(Action::Run(RunAction::RunManager(p)));
                 }
                 Err(e) => error.set(Some(e)),
             }

@@ -2,6 +2,7 @@
 //! queue, and which default limiter) the run shows, and after a switch the
 //! run left behind beside this one.
 
+use crate::state::RunAction;
 use workqueue_core::QueueKind;
 use yew::prelude::*;
 
@@ -49,7 +50,7 @@ pub fn queue_switch(props: &QueueSwitchProps) -> Html {
             let d = props.dispatch.clone();
             Callback::from(move |_| {
                 if current != kind {
-                    d.dispatch(Action::SwitchQueue(kind));
+                    d.dispatch(Action::Run(RunAction::SwitchQueue(kind)));
                 }
             })
         };

@@ -1,5 +1,6 @@
 //! A refused lesson file, shown beside the lesson it did not replace.
 
+use crate::state::LessonAction;
 use yew::prelude::*;
 
 use crate::lessons::Refusal;
@@ -21,7 +22,7 @@ pub fn lesson_refusal(props: &LessonRefusalProps) -> Html {
         return html! {};
     };
     let d = props.dispatch.clone();
-    let dismiss = Callback::from(move |_| d.dispatch(Action::DismissRefusal));
+    let dismiss = Callback::from(move |_| d.dispatch(Action::Lesson(LessonAction::DismissRefusal)));
     html! {
         <section class="panel refusal" role="alert" aria-label="A refused lesson file" data-testid="lesson-refusal">
             <div class="panel-head">

@@ -2,6 +2,7 @@
 //! units, workers, reconcile duration and how reconciles turn out. Values are
 //! checked as they are typed; only a valid form can be applied.
 
+use crate::state::RunAction;
 use yew::prelude::*;
 
 use super::event_value;
@@ -81,7 +82,7 @@ pub fn settings_panel(props: &SettingsProps) -> Html {
         let d = props.dispatch.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            d.dispatch(Action::Apply((*form).clone()));
+            d.dispatch(Action::Run(RunAction::Apply((*form).clone())));
         })
     };
     let preset = form.preset;

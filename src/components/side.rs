@@ -157,6 +157,7 @@ mod tests {
     use super::*;
     use crate::state::fixtures::reduce;
     use crate::state::Action;
+    use crate::state::RunAction;
     use crate::store::PlaygroundContext;
 
     fn other_manager(state: Playground) -> bool {
@@ -173,7 +174,7 @@ mod tests {
         assert!(!other_manager(Playground::default()), "one controller");
         let made = reduce(
             Playground::default(),
-            Action::RunManager(Provider::default()),
+            Action::Run(RunAction::RunManager(Provider::default())),
         );
         assert!(made.is_manager());
         assert!(!other_manager(made), "the form's own manager");
@@ -183,7 +184,7 @@ mod tests {
         scenario.controllers[0].default_script = workqueue_core::Script::Live;
         let loaded = reduce(
             Playground::default(),
-            Action::Load(Box::new(crate::share::Shared {
+            Action::Run(RunAction::Load(Box::new(crate::share::Shared {
                 run: workqueue_core::Run {
                     scenario,
                     inputs: Vec::new(),
@@ -191,7 +192,7 @@ mod tests {
                 },
                 lesson: None,
                 selected: None,
-            })),
+            }))),
         );
         assert!(loaded.is_manager());
         assert!(other_manager(loaded), "a manager from a file");

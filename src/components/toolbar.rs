@@ -1,5 +1,6 @@
 //! Lessons, the comparison, sharing, embedding, export and workshop mode.
 
+use crate::state::{LessonAction, RunAction, UiAction, WorkshopAction};
 use yew::prelude::*;
 
 use super::modal::Modal;
@@ -84,7 +85,7 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
                 if let Some(select) = super::target::<web_sys::HtmlElement>(&e) {
                     let _ = select.blur();
                 }
-                d.dispatch(Action::StartLesson(i));
+                d.dispatch(Action::Lesson(LessonAction::Start(i)));
             }
         })
     };
@@ -99,14 +100,14 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
     let on_upload = read_file(d.clone(), MAX_SCENARIO_BYTES, |d, name, bytes| {
         let text = String::from_utf8_lossy(&bytes);
         match crate::share::from_file(&text) {
-            Ok(shared) => d.dispatch(Action::Load(Box::new(shared))),
-            Err(e) => d.dispatch(Action::Notify(Some(Notice {
+            Ok(shared) => d.dispatch(Action::Run(RunAction::Load(Box::new(shared)))),
+            Err(e) => d.dispatch(Action::Ui(UiAction::Notify(Some(Notice {
                 kind: NoticeKind::Error,
                 text: format!(
                     "{name} is not a usable scenario or run: {}",
                     workqueue_core::document::explain(&text, &e)
                 ),
-            }))),
+            })))),
         }
     });
     // A trainer's lesson: read by the same code as the built-in ones.
@@ -115,16 +116,14 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
         d.clone(),
         workqueue_lessons::parse::MAX_FILE_BYTES as f64,
         |d, file, bytes| match workqueue_lessons::parse::text_of(&bytes) {
-            Ok(text) => d.dispatch(Action::OpenLessonFile {
+            Ok(text) => d.dispatch(Action::Lesson(LessonAction::OpenFile {
                 file,
                 text: text.to_string(),
                 step: 1,
-            }),
+            })),
             // Not UTF-8: refused where the first bad byte is.
-            Err(e) => d.dispatch(Action::LessonRefused(crate::lessons::Refusal::new(
-                &file,
-                &String::from_utf8_lossy(&bytes),
-                vec![e],
+            Err(e) => d.dispatch(Action::Lesson(LessonAction::Refused(
+                crate::lessons::Refusal::new(&file, &String::from_utf8_lossy(&bytes), vec![e]),
             ))),
         },
     );
@@ -139,7 +138,7 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
     };
     let workshop = {
         let d = d.clone();
-        Callback::from(move |_| d.dispatch(Action::ToggleWorkshop))
+        Callback::from(move |_| d.dispatch(Action::Workshop(WorkshopAction::ToggleWorkshop)))
     };
     // Two screens: this window becomes the presenter's (its address says
     // so, for a reload), and the projector's window opens.
@@ -168,7 +167,7 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
                     );
                 }
             }
-            d.dispatch(Action::Present);
+            d.dispatch(Action::Workshop(WorkshopAction::Present));
             super::presenter::open_audience_window();
         })
     };
@@ -262,12 +261,12 @@ fn read_file(d: Dispatcher, limit: f64, read: fn(&Dispatcher, String, Vec<u8>)) 
         input.set_value("");
         // The size first: a file too large is never read.
         if file.size() > limit {
-            d.dispatch(Action::Notify(Notice::error(format!(
+            d.dispatch(Action::Ui(UiAction::Notify(Notice::error(format!(
                 "{} is {} KB: the playground reads files of at most {} KB.",
                 file.name(),
                 (file.size() / 1024.0).ceil(),
                 (limit / 1024.0).floor()
-            ))));
+            )))));
             return;
         }
         let d = d.clone();

@@ -1,5 +1,6 @@
 //! Time: play/pause, step, speed on a log scale, and the timeline.
 
+use crate::state::RunAction;
 use yew::prelude::*;
 
 use super::event_value;
@@ -74,7 +75,9 @@ pub fn transport(props: &TransportProps) -> Html {
         let d = d.clone();
         Callback::from(move |e: InputEvent| {
             let v: f64 = event_value(&e).parse().unwrap_or(0.0);
-            d.dispatch(Action::SetSpeed(10f64.powf(v).clamp(MIN_SPEED, MAX_SPEED)));
+            d.dispatch(Action::Run(RunAction::SetSpeed(
+                10f64.powf(v).clamp(MIN_SPEED, MAX_SPEED),
+            )));
         })
     };
     let horizon = state.horizon.max(now).max(Instant::from_nanos(1));
@@ -82,11 +85,11 @@ pub fn transport(props: &TransportProps) -> Html {
         let d = d.clone();
         Callback::from(move |e: InputEvent| {
             let v: f64 = event_value(&e).parse().unwrap_or(0.0);
-            d.dispatch(Action::Seek(Instant::from_nanos(v as i64)));
+            d.dispatch(Action::Run(RunAction::Seek(Instant::from_nanos(v as i64))));
         })
     };
-    let faster = on(|| Action::Faster);
-    let slower = on(|| Action::Slower);
+    let faster = on(|| Action::Run(RunAction::Faster));
+    let slower = on(|| Action::Run(RunAction::Slower));
     let speed_label = if speed >= 1.0 {
         format!("{speed:.0}×")
     } else {
@@ -95,13 +98,13 @@ pub fn transport(props: &TransportProps) -> Html {
     html! {
         <section class="transport" aria-label="Time controls">
             <div class="transport-buttons">
-                <button class="icon" onclick={on(|| Action::StepBack)} disabled={state.at_start} aria-label="Step back to the previous event" title="Previous event (←)">{ icon(BACK) }</button>
-                <button class="icon primary" data-testid="play" onclick={on(|| Action::TogglePlay)}
+                <button class="icon" onclick={on(|| Action::Run(RunAction::StepBack))} disabled={state.at_start} aria-label="Step back to the previous event" title="Previous event (←)">{ icon(BACK) }</button>
+                <button class="icon primary" data-testid="play" onclick={on(|| Action::Run(RunAction::TogglePlay))}
                     aria-label={if state.playing { "Pause" } else { "Play" }} title="Play / pause (space)">
                     { icon(if state.playing { PAUSE } else { PLAY }) }
                 </button>
-                <button class="icon" data-testid="step" onclick={on(|| Action::Step)} aria-label="Step to the next event" title="Next event (→)">{ icon(STEP) }</button>
-                <button class="ghost" onclick={on(|| Action::Restart)} aria-label="Restart the run" title="Start over with the same settings">{"Restart"}</button>
+                <button class="icon" data-testid="step" onclick={on(|| Action::Run(RunAction::Step))} aria-label="Step to the next event" title="Next event (→)">{ icon(STEP) }</button>
+                <button class="ghost" onclick={on(|| Action::Run(RunAction::Restart))} aria-label="Restart the run" title="Start over with the same settings">{"Restart"}</button>
             </div>
             <div class="clock" aria-live="off" title="Virtual time: the scene's own clock">
                 <span class="clock-label">{"virtual time"}</span>
@@ -114,7 +117,7 @@ pub fn transport(props: &TransportProps) -> Html {
                     oninput={on_speed} aria-label="Speed" aria-valuetext={speed_label.clone()} />
                 <button class="icon small" onclick={faster} aria-label="Faster" title="Faster (+)">{"+"}</button>
                 <output class="speed-value" data-testid="speed">{ speed_label }</output>
-                <button class="ghost small" data-testid="pacing" onclick={on(|| Action::TogglePacing)}
+                <button class="ghost small" data-testid="pacing" onclick={on(|| Action::Run(RunAction::TogglePacing))}
                     aria-pressed={if state.pacing { "true" } else { "false" }}
                     title="Slow down around short waits and skip through empty stretches">{"Auto pace"}</button>
             </div>

@@ -1,6 +1,7 @@
 //! The workers: a card per worker (idle, reconciling with its progress, or
 //! waiting for a person's decision) and the decision's six results.
 
+use crate::state::RunAction;
 use wasm_bindgen::JsCast;
 use workqueue_core::{parse_go_duration, Duration, Input, Instant, Outcome, WorkerView};
 use yew::prelude::*;
@@ -101,10 +102,10 @@ pub fn decision(props: &DecisionProps) -> Html {
         let d = props.dispatch.clone();
         let key = props.key_name.clone();
         move |outcome: Outcome| {
-            d.dispatch(Action::Input(Input::Decide {
+            d.dispatch(Action::Run(RunAction::Input(Input::Decide {
                 key: key.clone(),
                 outcome,
-            }));
+            })));
             keep_focus_on_the_work();
         }
     };

@@ -2,6 +2,7 @@
 //! `BroadcastChannel` named after the page's path and the room, opened
 //! only in a presenter's or an audience window.
 
+use crate::state::WorkshopAction;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
@@ -129,16 +130,21 @@ impl Link {
                             post(Some(&channel), &Message::State(m));
                         }
                     }
-                    (Role::Audience, Message::State(m)) => {
-                        d.dispatch(Action::Follow(Box::new(m), crate::hooks::now_ms()))
+                    (Role::Audience, Message::State(m)) => d.dispatch(Action::Workshop(
+                        WorkshopAction::Follow(Box::new(m), crate::hooks::now_ms()),
+                    )),
+                    (Role::Audience, Message::Clock(c)) => {
+                        d.dispatch(Action::Workshop(WorkshopAction::FollowClock(c)))
                     }
-                    (Role::Audience, Message::Clock(c)) => d.dispatch(Action::FollowClock(c)),
                     (Role::Presenter, Message::Do(remote)) => {
                         d.dispatch(remote.action(crate::hooks::now_ms()))
                     }
                     (Role::Presenter, Message::State(m)) if !*speaking.borrow() => {
                         *speaking.borrow_mut() = true;
-                        d.dispatch(Action::Follow(Box::new(m), crate::hooks::now_ms()))
+                        d.dispatch(Action::Workshop(WorkshopAction::Follow(
+                            Box::new(m),
+                            crate::hooks::now_ms(),
+                        )))
                     }
                     _ => {}
                 }

@@ -4,6 +4,7 @@
 use crate::lesson_state::Press;
 use crate::lessons;
 use crate::state::fixtures::reduce;
+use crate::state::LessonAction;
 use crate::state::{Action, Playground};
 
 /// In a frame, the press that reaches the question's page takes the
@@ -24,10 +25,10 @@ fn reading_on_to_the_question_focuses_its_field_in_a_frame_only() {
             for (venue, focuses) in [("embed", true), ("workshop", false)] {
                 let url = format!("?{venue}=1&lesson={}&step={}", entry.id, i + 1);
                 let mut p = Playground::from_url(&url, "");
-                p = reduce(p, Action::NarrationPages(2));
+                p = reduce(p, Action::Lesson(LessonAction::NarrationPages(2)));
                 assert_eq!(p.next_press(0.0), Press::Page, "{url}");
                 let before = p.lessons.focus_guess;
-                p = reduce(p, Action::LessonNext(0.0));
+                p = reduce(p, Action::Lesson(LessonAction::Next(0.0)));
                 assert_eq!(
                     p.lessons.focus_guess > before,
                     focuses,
@@ -52,23 +53,26 @@ fn reading_on_to_the_question_focuses_its_field_in_a_frame_only() {
 #[test]
 fn a_goals_result_shows_its_page() {
     let mut p = Playground::from_url("?workshop=1&lesson=herd&step=5", "");
-    p = reduce(p, Action::NarrationPages(2));
+    p = reduce(p, Action::Lesson(LessonAction::NarrationPages(2)));
     let (index, step) = p
         .lessons
         .current
         .as_ref()
         .map(|l| (l.index, l.step))
         .unwrap();
-    p = reduce(p, Action::GoalFigures(index, step, Vec::new()));
+    p = reduce(
+        p,
+        Action::Lesson(LessonAction::GoalFigures(index, step, Vec::new())),
+    );
     assert_eq!(p.lessons.current.as_ref().unwrap().visit.pages.at, 1);
-    p = reduce(p, Action::NarrationPages(3));
+    p = reduce(p, Action::Lesson(LessonAction::NarrationPages(3)));
     assert_eq!(
         p.lessons.current.as_ref().unwrap().visit.pages.at,
         2,
         "the result's new page"
     );
-    p = reduce(p, Action::LessonBack);
-    p = reduce(p, Action::NarrationPages(4));
+    p = reduce(p, Action::Lesson(LessonAction::Back));
+    p = reduce(p, Action::Lesson(LessonAction::NarrationPages(4)));
     assert_eq!(
         p.lessons.current.as_ref().unwrap().visit.pages.at,
         1,
@@ -81,7 +85,7 @@ fn a_goals_result_shows_its_page() {
 #[test]
 fn enter_in_an_empty_field_asks_for_a_guess_and_reveal_still_reveals() {
     let mut p = Playground::from_url("?embed=1&lesson=fast-slow&step=1", "");
-    p = reduce(p, Action::EnterWithoutGuess);
+    p = reduce(p, Action::Lesson(LessonAction::EnterWithoutGuess));
     let refused = p
         .lessons
         .current
@@ -93,7 +97,7 @@ fn enter_in_an_empty_field_asks_for_a_guess_and_reveal_still_reveals() {
         .current
         .as_ref()
         .is_some_and(|l| l.guess().is_none()));
-    p = reduce(p, Action::Reveal(String::new(), 0.0));
+    p = reduce(p, Action::Lesson(LessonAction::Reveal(String::new(), 0.0)));
     let l = p.lessons.current.as_ref().unwrap();
     assert_eq!(
         (l.guess().cloned(), l.visit.refused.clone()),

@@ -2,6 +2,7 @@
 //! step points at, and the hint to predict first.
 
 use crate::state::{Action, Playground};
+use crate::state::{LessonAction, RunAction};
 
 fn reduce(mut p: Playground, a: Action) -> Playground {
     p.apply(a);
@@ -15,16 +16,16 @@ fn reduce(mut p: Playground, a: Action) -> Playground {
 fn the_version_switch_keeps_the_lesson_where_it_was() {
     use workqueue_core::QueueKind;
     let mut p = Playground::from_url("?lesson=v023&step=1&embed=1", "");
-    p = reduce(p, Action::LessonNext(0.0));
-    p = reduce(p, Action::Reveal("70000".into(), 0.0));
-    p = reduce(p, Action::Step);
+    p = reduce(p, Action::Lesson(LessonAction::Next(0.0)));
+    p = reduce(p, Action::Lesson(LessonAction::Reveal("70000".into(), 0.0)));
+    p = reduce(p, Action::Run(RunAction::Step));
     let before = p
         .lessons
         .current
         .as_ref()
         .map(|l| (l.index, l.step, l.guess().cloned()));
     assert!(before.is_some());
-    p = reduce(p, Action::SwitchQueue(QueueKind::ClientGo));
+    p = reduce(p, Action::Run(RunAction::SwitchQueue(QueueKind::ClientGo)));
     assert_eq!(
         p.sim().spec().queue,
         QueueKind::ClientGo,
@@ -47,7 +48,7 @@ fn the_version_switch_keeps_the_lesson_where_it_was() {
 #[test]
 fn the_hint_to_predict_first_goes_with_the_prediction() {
     let mut p = Playground::from_url("?lesson=max-of&step=1&embed=1", "");
-    p = reduce(p, Action::TogglePlay);
+    p = reduce(p, Action::Run(RunAction::TogglePlay));
     let hint =
         p.ui.notice
             .as_ref()
@@ -57,12 +58,15 @@ fn the_hint_to_predict_first_goes_with_the_prediction() {
         hint.starts_with(crate::lesson_state::PREDICT_FIRST),
         "{hint}"
     );
-    p = reduce(p, Action::LessonNext(0.0));
+    p = reduce(p, Action::Lesson(LessonAction::Next(0.0)));
     assert!(
         p.ui.notice.is_some(),
         "asking keeps it: the prediction is still open"
     );
-    p = reduce(p, Action::Reveal("160ms".into(), 1000.0));
+    p = reduce(
+        p,
+        Action::Lesson(LessonAction::Reveal("160ms".into(), 1000.0)),
+    );
     assert_eq!(p.ui.notice, None, "revealed: the hint is gone");
 }
 
@@ -86,10 +90,10 @@ fn stepping_back_stops_where_the_step_opened() {
             later += 1;
             assert_eq!(p.now(), start, "{id} {step} opens at its start");
             for _ in 0..3 {
-                p = reduce(p, Action::Step);
+                p = reduce(p, Action::Run(RunAction::Step));
             }
             for _ in 0..6 {
-                p = reduce(p, Action::StepBack);
+                p = reduce(p, Action::Run(RunAction::StepBack));
                 assert!(
                     p.now() >= start,
                     "{id} {step}: back to {:?}, before the step's start {:?}",
@@ -112,14 +116,14 @@ fn a_guess_that_is_not_a_number_is_refused_in_the_readers_words() {
     let mut now = 0.0;
     while press(&p) != crate::lesson_state::Press::Asked {
         now += 1000.0;
-        p = reduce(p, Action::LessonNext(now));
+        p = reduce(p, Action::Lesson(LessonAction::Next(now)));
         assert!(now < 10_000.0, "the question is reached");
     }
     now += 1000.0;
-    p = reduce(p, Action::LessonNext(now));
-    p = reduce(p, Action::Draft("abc".into()));
+    p = reduce(p, Action::Lesson(LessonAction::Next(now)));
+    p = reduce(p, Action::Lesson(LessonAction::Draft("abc".into())));
     now += 1000.0;
-    p = reduce(p, Action::LessonNext(now));
+    p = reduce(p, Action::Lesson(LessonAction::Next(now)));
     let l = p
         .lessons
         .current
@@ -145,16 +149,16 @@ fn a_guess_that_is_not_a_number_is_refused_in_the_readers_words() {
     );
     assert!(p.ui.notice.is_none(), "{:?}", p.ui.notice);
     // Typing again takes the refusal away.
-    p = reduce(p, Action::Draft("ab".into()));
+    p = reduce(p, Action::Lesson(LessonAction::Draft("ab".into())));
     assert_eq!(said(&p), "");
     // The same through the field's own Reveal, and below zero.
-    p = reduce(p, Action::Reveal("soon".into(), now));
+    p = reduce(p, Action::Lesson(LessonAction::Reveal("soon".into(), now)));
     assert!(p
         .lessons
         .current
         .as_ref()
         .is_some_and(|l| l.guess().is_none()));
-    p = reduce(p, Action::Reveal("-6".into(), now));
+    p = reduce(p, Action::Lesson(LessonAction::Reveal("-6".into(), now)));
     assert!(said(&p).contains("below zero"), "{}", said(&p));
     assert!(p
         .lessons
@@ -162,7 +166,7 @@ fn a_guess_that_is_not_a_number_is_refused_in_the_readers_words() {
         .as_ref()
         .is_some_and(|l| l.guess().is_none()));
     // A guess it can read is taken, and the refusal goes with it.
-    p = reduce(p, Action::Reveal("6".into(), now));
+    p = reduce(p, Action::Lesson(LessonAction::Reveal("6".into(), now)));
     assert_eq!(
         p.lessons.current.as_ref().and_then(|l| l.guess().cloned()),
         Some("6".to_string())

@@ -1,6 +1,7 @@
 use crate::lesson_state::Press;
 use crate::lessons;
 use crate::state::{Action, Playground};
+use crate::state::{LessonAction, RunAction};
 
 fn reduce(mut p: Playground, a: Action) -> Playground {
     p.apply(a);
@@ -14,7 +15,7 @@ fn a_revealed_answer_never_shifts_and_back_keeps_predictions() {
     let mut p = Playground::from_url("?lesson=max-of&step=1", "");
     let answer = p.lessons.current.as_ref().unwrap().answer().cloned();
     assert_eq!(answer.as_deref(), Some("160ms"));
-    p = reduce(p, Action::LessonNext(0.0));
+    p = reduce(p, Action::Lesson(LessonAction::Next(0.0)));
     let l = p.lessons.current.as_ref().unwrap();
     assert_eq!(
         (l.step, l.guess(), l.visit.asked),
@@ -22,12 +23,12 @@ fn a_revealed_answer_never_shifts_and_back_keeps_predictions() {
         "the first press asks for the prediction"
     );
     assert_eq!(p.lessons.focus_guess, 1, "and puts the field in front");
-    p = reduce(p, Action::Reveal("0.16s".into(), 0.0));
+    p = reduce(p, Action::Lesson(LessonAction::Reveal("0.16s".into(), 0.0)));
     for _ in 0..5 {
-        p = reduce(p, Action::Step);
+        p = reduce(p, Action::Run(RunAction::Step));
     }
-    p = reduce(p, Action::TogglePlay);
-    p = reduce(p, Action::Tick(200.0));
+    p = reduce(p, Action::Run(RunAction::TogglePlay));
+    p = reduce(p, Action::Run(RunAction::Tick(200.0)));
     let l = p.lessons.current.as_ref().unwrap();
     assert_eq!(
         l.answer().cloned(),
@@ -41,15 +42,15 @@ fn a_revealed_answer_never_shifts_and_back_keeps_predictions() {
     ));
 
     let mut p = Playground::from_url("?lesson=backoff&step=1", "");
-    p = reduce(p, Action::Reveal("7".into(), 0.0));
+    p = reduce(p, Action::Lesson(LessonAction::Reveal("7".into(), 0.0)));
     let mut t = 0.0;
     while p.lessons.current.as_ref().unwrap().step == 0 && t < 60_000.0 {
         t += 1000.0;
-        p = reduce(p, Action::LessonNext(t));
-        p = reduce(p, Action::Tick(16.0));
+        p = reduce(p, Action::Lesson(LessonAction::Next(t)));
+        p = reduce(p, Action::Run(RunAction::Tick(16.0)));
     }
     assert_eq!(p.lessons.current.as_ref().unwrap().step, 1);
-    p = reduce(p, Action::LessonBack);
+    p = reduce(p, Action::Lesson(LessonAction::Back));
     let l = p.lessons.current.as_ref().unwrap();
     assert_eq!(
         (l.step, l.guess().map(String::as_str)),
@@ -73,13 +74,13 @@ fn a_press_during_the_dwell_moves_on_when_the_dwell_ends() {
         // Press until the step is shown and dwelling.
         while p.next_press(t) != Press::Dwelling {
             assert!(t < 60_000.0, "{link}: never dwelt");
-            p = reduce(p, Action::LessonNext(t));
-            p = reduce(p, Action::Tick(100.0));
+            p = reduce(p, Action::Lesson(LessonAction::Next(t)));
+            p = reduce(p, Action::Run(RunAction::Tick(100.0)));
             t += 100.0;
         }
         // (A moment later: a press right after another is the same press.)
         for _ in 0..4 {
-            p = reduce(p, Action::Tick(100.0));
+            p = reduce(p, Action::Run(RunAction::Tick(100.0)));
         }
         t += 400.0;
         let step = p
@@ -88,7 +89,7 @@ fn a_press_during_the_dwell_moves_on_when_the_dwell_ends() {
             .as_ref()
             .map(|l| (l.index, l.step))
             .unwrap();
-        p = reduce(p, Action::LessonNext(t));
+        p = reduce(p, Action::Lesson(LessonAction::Next(t)));
         assert!(
             p.lessons.current.as_ref().unwrap().visit.kept.is_some(),
             "{link}: kept"
@@ -96,7 +97,7 @@ fn a_press_during_the_dwell_moves_on_when_the_dwell_ends() {
         let pressed = t;
         let mut moved_at = None;
         for _ in 0..600 {
-            p = reduce(p, Action::Tick(1000.0 / 60.0));
+            p = reduce(p, Action::Run(RunAction::Tick(1000.0 / 60.0)));
             t += 1000.0 / 60.0;
             let now = p
                 .lessons
@@ -141,7 +142,7 @@ fn a_clicker_alone_walks_through_lessons() {
             .as_ref()
             .map(|l| (l.index, l.step))
             .unwrap();
-        p = reduce(p, Action::LessonNext(t));
+        p = reduce(p, Action::Lesson(LessonAction::Next(t)));
         match press {
             Press::Played | Press::Revealed => last_show = Some(t),
             Press::Moved => {
@@ -158,7 +159,7 @@ fn a_clicker_alone_walks_through_lessons() {
         // Real time passes between presses; the scene plays meanwhile
         // (and a press kept through the dwell moves on when it ends).
         for _ in 0..30 {
-            p = reduce(p, Action::Tick(1000.0 / 60.0));
+            p = reduce(p, Action::Run(RunAction::Tick(1000.0 / 60.0)));
         }
         t += 500.0;
         let now = p
@@ -187,7 +188,7 @@ fn a_clicker_alone_walks_through_lessons() {
     assert!(presses.contains(&Press::Played) && presses.contains(&Press::Dwelling));
     // PageUp walks back across the lesson boundary.
     while p.lessons.current.as_ref().map(|l| l.index).unwrap() > start {
-        p = reduce(p, Action::LessonBack);
+        p = reduce(p, Action::Lesson(LessonAction::Back));
     }
     let l = p.lessons.current.as_ref().unwrap();
     let last = lessons::Library::default().get(start).unwrap().steps.len() - 1;
@@ -207,7 +208,7 @@ fn the_clicker_does_what_a_step_asks() {
     let mut t = 0.0;
     // Ask and reveal the prediction first, then the press plays it.
     while !p.run.playback.playing && t < 10_000.0 {
-        p = reduce(p, Action::LessonNext(t));
+        p = reduce(p, Action::Lesson(LessonAction::Next(t)));
         t += 100.0;
     }
     assert!(
@@ -215,7 +216,7 @@ fn the_clicker_does_what_a_step_asks() {
         "the press plays the provider"
     );
     let mut p = Playground::from_url("?lesson=sets&step=1", "");
-    p = reduce(p, Action::LessonNext(0.0));
+    p = reduce(p, Action::Lesson(LessonAction::Next(0.0)));
     assert!(
         p.sim().find("default/web-1").is_some(),
         "the press added the key the step talks about"
@@ -250,9 +251,9 @@ fn clicker_alone(link: &str) -> (bool, Vec<(usize, usize)>) {
         if p.next_press(t) == Press::AtEnd {
             return (true, visited);
         }
-        p = reduce(p, Action::LessonNext(t));
+        p = reduce(p, Action::Lesson(LessonAction::Next(t)));
         for _ in 0..30 {
-            p = reduce(p, Action::Tick(1000.0 / 60.0));
+            p = reduce(p, Action::Run(RunAction::Tick(1000.0 / 60.0)));
         }
         t += 500.0;
     }
@@ -296,7 +297,7 @@ fn the_clicker_walks_the_rooms_own_course_and_no_other_lesson() {
         let first = lessons::Library::default().index_of(course[0]).unwrap();
         let mut p = Playground::from_url(&format!("{link}&lesson={}&step=1", course[1]), "");
         assert_eq!(p.lessons.current.as_ref().unwrap().index, second);
-        p = reduce(p, Action::LessonBack);
+        p = reduce(p, Action::Lesson(LessonAction::Back));
         let l = p.lessons.current.clone().unwrap();
         assert_eq!(
             (l.index, l.step + 1),
@@ -307,7 +308,7 @@ fn the_clicker_walks_the_rooms_own_course_and_no_other_lesson() {
         );
         // And no further back than the course's first lesson.
         let mut p = Playground::from_url(&link, "");
-        p = reduce(p, Action::LessonBack);
+        p = reduce(p, Action::Lesson(LessonAction::Back));
         assert_eq!(p.lessons.current.as_ref().unwrap().index, first);
     }
     // An id that is not a lesson is named, and the rest of the course holds.
@@ -343,20 +344,20 @@ fn no_scene_moves_before_the_room_predicts() {
             );
             let mut ways = vec![Playground::from_url(&link, "")];
             let mut p = Playground::from_url(&link, "");
-            p = reduce(p, Action::LessonBack);
-            p = reduce(p, Action::Play);
+            p = reduce(p, Action::Lesson(LessonAction::Back));
+            p = reduce(p, Action::Run(RunAction::Play));
             for _ in 0..10 {
-                p = reduce(p, Action::Tick(16.0));
+                p = reduce(p, Action::Run(RunAction::Tick(16.0)));
             }
             let mut t = 1e6;
             for _ in 0..400 {
                 if p.lessons.current.as_ref().map(|l| (l.index, l.step)) == Some((index, step)) {
                     break;
                 }
-                p = reduce(p, Action::LessonNext(t));
+                p = reduce(p, Action::Lesson(LessonAction::Next(t)));
                 t += 5000.0;
                 for _ in 0..30 {
-                    p = reduce(p, Action::Tick(1000.0 / 60.0));
+                    p = reduce(p, Action::Run(RunAction::Tick(1000.0 / 60.0)));
                 }
             }
             assert_eq!(
@@ -370,10 +371,10 @@ fn no_scene_moves_before_the_room_predicts() {
             for mut p in ways {
                 let at = p.now();
                 for _ in 0..60 {
-                    p = reduce(p, Action::Tick(16.0));
+                    p = reduce(p, Action::Run(RunAction::Tick(16.0)));
                 }
-                p = reduce(p, Action::Play);
-                p = reduce(p, Action::Step);
+                p = reduce(p, Action::Run(RunAction::Play));
+                p = reduce(p, Action::Run(RunAction::Step));
                 assert_eq!(
                     p.now(),
                     at,
@@ -382,10 +383,10 @@ fn no_scene_moves_before_the_room_predicts() {
                     step + 1
                 );
                 assert!(!p.run.playback.playing);
-                p = reduce(p, Action::Reveal("1".into(), 0.0));
-                p = reduce(p, Action::Play);
+                p = reduce(p, Action::Lesson(LessonAction::Reveal("1".into(), 0.0)));
+                p = reduce(p, Action::Run(RunAction::Play));
                 for _ in 0..60 {
-                    p = reduce(p, Action::Tick(16.0));
+                    p = reduce(p, Action::Run(RunAction::Tick(16.0)));
                 }
                 let runs = p.now() > at || p.run.timeline.next_instant().is_none() || p.deciding();
                 assert!(
@@ -405,16 +406,16 @@ fn no_scene_moves_before_the_room_predicts() {
 #[test]
 fn a_double_press_is_one_press() {
     let mut p = Playground::from_url("?workshop=1&lesson=backoff&step=1", "");
-    p = reduce(p, Action::NarrationPages(1));
+    p = reduce(p, Action::Lesson(LessonAction::NarrationPages(1)));
     let first = p.next_press(0.0);
-    p = reduce(p, Action::LessonNext(0.0));
+    p = reduce(p, Action::Lesson(LessonAction::Next(0.0)));
     let after_one = p.lessons.current.clone();
-    p = reduce(p, Action::LessonNext(120.0));
+    p = reduce(p, Action::Lesson(LessonAction::Next(120.0)));
     assert_eq!(
         p.lessons.current, after_one,
         "the second press of {first:?} did nothing"
     );
-    p = reduce(p, Action::LessonNext(500.0));
+    p = reduce(p, Action::Lesson(LessonAction::Next(500.0)));
     assert_ne!(p.lessons.current, after_one, "a press later is a press");
 }
 
@@ -423,10 +424,10 @@ fn a_double_press_is_one_press() {
 #[test]
 fn the_clicker_turns_the_narrations_pages_first() {
     let mut p = Playground::from_url("?workshop=1&lesson=backoff&step=1", "");
-    p = reduce(p, Action::NarrationPages(3));
+    p = reduce(p, Action::Lesson(LessonAction::NarrationPages(3)));
     assert_eq!(p.next_press(0.0), Press::Page);
-    p = reduce(p, Action::LessonNext(0.0));
-    p = reduce(p, Action::LessonNext(400.0));
+    p = reduce(p, Action::Lesson(LessonAction::Next(0.0)));
+    p = reduce(p, Action::Lesson(LessonAction::Next(400.0)));
     let l = p.lessons.current.clone().unwrap();
     assert_eq!((l.visit.pages.at, l.visit.pages.of), (2, 3));
     assert_ne!(
@@ -434,7 +435,7 @@ fn the_clicker_turns_the_narrations_pages_first() {
         Press::Page,
         "then the step's own presses"
     );
-    p = reduce(p, Action::LessonBack);
+    p = reduce(p, Action::Lesson(LessonAction::Back));
     assert_eq!(
         p.lessons.current.as_ref().unwrap().visit.pages.at,
         1,
@@ -442,7 +443,7 @@ fn the_clicker_turns_the_narrations_pages_first() {
     );
     assert_eq!(p.lessons.current.as_ref().unwrap().step, 0);
     // A panel that grew: the page on screen stays within the narration.
-    p = reduce(p, Action::NarrationPages(1));
+    p = reduce(p, Action::Lesson(LessonAction::NarrationPages(1)));
     assert_eq!(p.lessons.current.as_ref().unwrap().visit.pages.at, 0);
 }
 
@@ -460,7 +461,10 @@ fn the_hint_to_predict_goes_when_the_answer_is_revealed() {
             // Through the narration's pages to the question, if it asks one.
             let mut presses = 0;
             while !p.lessons.current.as_ref().unwrap().visit.asked && presses < 12 {
-                p = reduce(p, Action::LessonNext(presses as f64 * 5000.0));
+                p = reduce(
+                    p,
+                    Action::Lesson(LessonAction::Next(presses as f64 * 5000.0)),
+                );
                 presses += 1;
             }
             let l = p.lessons.current.as_ref().unwrap();
@@ -476,7 +480,10 @@ fn the_hint_to_predict_goes_when_the_answer_is_revealed() {
                 entry.id,
                 p.ui.notice
             );
-            p = reduce(p, Action::LessonNext(presses as f64 * 5000.0));
+            p = reduce(
+                p,
+                Action::Lesson(LessonAction::Next(presses as f64 * 5000.0)),
+            );
             assert!(
                 p.lessons
                     .current
@@ -528,168 +535,12 @@ fn the_press_from_an_instant_is_the_press_at_each_later_one() {
                     "{link} at {t}+{later}"
                 );
             }
-            p = reduce(p, Action::LessonNext(t));
+            p = reduce(p, Action::Lesson(LessonAction::Next(t)));
             for _ in 0..6 {
-                p = reduce(p, Action::Tick(1000.0 / 60.0));
+                p = reduce(p, Action::Run(RunAction::Tick(1000.0 / 60.0)));
             }
             t += 100.0;
         }
         assert!(dwelt, "{link}: never dwelt");
-    }
-}
-
-/// The room walks every built-in lesson with a clicker (a press, then half
-/// a second of frames): each step it enters opens at the same instant, to
-/// the nanosecond, and with the same run, as the same step opened by its
-/// link, whichever way it was reached (the press that ends a dwell carried
-/// out inside a frame included).
-#[test]
-fn every_step_opens_at_its_set_up_instant_however_it_is_reached() {
-    use std::collections::HashSet;
-    let link = |id: &str, step: usize| {
-        let mut p = Playground::from_url(&format!("?workshop=1&lesson={id}&step={}", step + 1), "");
-        while p.run.timeline.pending().is_some() {
-            p.run.timeline.catch_up();
-        }
-        // A step with a set-up of its own opens at that set-up's instant,
-        // whatever inputs it has later.
-        let lesson = p
-            .lessons
-            .library
-            .get(p.lessons.current.as_ref().unwrap().index)
-            .unwrap();
-        if let Some(setup) =
-            lessons::setup_for(&lesson, step).filter(|_| lesson.steps[step].setup.is_some())
-        {
-            assert_eq!(
-                p.now(),
-                setup.run.run_to,
-                "{id} step {}: the link opens at its run_to",
-                step + 1
-            );
-        }
-        (p.now(), p.engine().digest())
-    };
-    let mut checked = 0;
-    for id in lessons::BUILT_IN {
-        let mut p = Playground::from_url(&format!("?workshop=1&lesson={id}&step=1"), "");
-        let start = p.lessons.current.as_ref().unwrap().index;
-        let mut seen = HashSet::new();
-        let mut t = 0.0;
-        for _ in 0..400 {
-            let l = p.lessons.current.as_ref().unwrap();
-            let (index, step) = (l.index, l.step);
-            if seen.insert((index, step)) {
-                let lesson = p.lessons.library.get(index).unwrap();
-                assert_eq!(
-                    (p.now(), p.engine().digest()),
-                    link(&lesson.id, step),
-                    "{} step {} entered by the clicker",
-                    lesson.id,
-                    step + 1
-                );
-                checked += 1;
-            }
-            if index != start || p.next_press(t) == Press::AtEnd {
-                break;
-            }
-            p = reduce(p, Action::LessonNext(t));
-            for _ in 0..30 {
-                t += 1000.0 / 60.0;
-                p = reduce(p, Action::Tick(1000.0 / 60.0));
-            }
-        }
-    }
-    assert!(checked >= 30, "{checked} steps checked");
-}
-
-/// Scrubbing by event on a projector: → steps to each next event and ←
-/// comes back through the very same instants and runs, in every built-in
-/// lesson's first scene with a set-up.
-#[test]
-fn stepping_back_retraces_every_event_exactly() {
-    for id in lessons::BUILT_IN {
-        let mut p = Playground::from_url(&format!("?workshop=1&lesson={id}&step=1"), "");
-        // Past the prediction: the scene may move.
-        p = reduce(p, Action::Reveal(String::new(), 0.0));
-        let mut seen = vec![(p.now(), p.engine().digest())];
-        for _ in 0..12 {
-            p = reduce(p, Action::Step);
-            let here = (p.now(), p.engine().digest());
-            if Some(&here) == seen.last() {
-                break;
-            }
-            seen.push(here);
-        }
-        seen.pop();
-        while let Some(expected) = seen.pop() {
-            p = reduce(p, Action::StepBack);
-            assert_eq!(
-                (p.now(), p.engine().digest()),
-                expected,
-                "{id}: back from {} events on",
-                seen.len() + 1
-            );
-        }
-    }
-}
-
-#[test]
-fn frames_only_while_something_moves_and_a_held_step_names_the_buttons_shown() {
-    let mut p = Playground::from_url("?embed=1&lesson=max-of&step=1", "");
-    assert!(!p.wants_frames(), "a paused step asks for no frame");
-    p = reduce(p, Action::TogglePlay);
-    assert!(
-        !p.run.playback.playing && !p.wants_frames(),
-        "the prediction holds the clock"
-    );
-    let hint = p.ui.notice.clone().unwrap().text;
-    // The lesson's one button reads "Predict…", then "Reveal": never "Next".
-    assert!(
-        hint.contains("press Predict…") && !hint.contains("Next"),
-        "{hint}"
-    );
-    p = reduce(p, Action::LessonNext(0.0));
-    p = reduce(p, Action::TogglePlay);
-    let hint = p.ui.notice.clone().unwrap().text;
-    assert!(
-        hint.contains("press Reveal") && !hint.contains("Next"),
-        "{hint}"
-    );
-    p = reduce(p, Action::Reveal(String::new(), 0.0));
-    p = reduce(p, Action::TogglePlay);
-    assert!(
-        p.run.playback.playing && p.wants_frames(),
-        "a playing run wants frames"
-    );
-    p = reduce(p, Action::Tick(16.0));
-    p = reduce(p, Action::Pause);
-    assert!(!p.wants_frames(), "paused again: none");
-}
-
-/// A scene that waits for an instant stops there to the nanosecond, however
-/// long a frame is (max-of step 1 names 155ms in its narration).
-#[test]
-fn a_scene_stops_at_the_instant_it_waits_for() {
-    for frame_ms in [16.7, 40.0, 250.0] {
-        let mut p = Playground::from_url("?lesson=max-of&step=1", "");
-        p = reduce(p, Action::Reveal("160ms".into(), 0.0));
-        p = reduce(p, Action::LessonNext(5_000.0));
-        assert!(p.run.playback.playing, "the press plays the scene");
-        for _ in 0..2_000 {
-            if !p.run.playback.playing {
-                break;
-            }
-            p = reduce(p, Action::Tick(frame_ms));
-        }
-        assert!(
-            !p.run.playback.playing,
-            "frames of {frame_ms} ms: still playing"
-        );
-        assert_eq!(
-            p.now(),
-            workqueue_core::Instant::T0 + 155 * workqueue_core::MILLISECOND,
-            "frames of {frame_ms} ms"
-        );
     }
 }

@@ -1,5 +1,6 @@
 //! The transitions: what each [`Action`] does to the state, in place.
 
+use crate::state::{LessonAction, RunAction, UiAction, WorkshopAction};
 use workqueue_core::{Input, Scenario};
 
 use super::{Action, Notice, Playground, MAX_TICK_MS};
@@ -33,14 +34,16 @@ impl Playground {
         // On a blank screen a clicker's Next or Back shows the screen again
         // and moves nothing the room has not seen.
         let action = match action {
-            Action::LessonNext(_) | Action::LessonNextRemote(_) | Action::LessonBack
+            Action::Lesson(LessonAction::Next(_))
+            | Action::Lesson(LessonAction::NextRemote(_))
+            | Action::Lesson(LessonAction::Back)
                 if self.workshop.blank =>
             {
-                Action::Unblank
+                Action::Workshop(WorkshopAction::Unblank)
             }
             action => action,
         };
-        if let Action::FrameWork(work_ms) = action {
+        if let Action::Run(RunAction::FrameWork(work_ms)) = action {
             // Nothing on screen changes: no render.
             self.run.timeline.fit_budget(work_ms);
             return false;
@@ -49,7 +52,8 @@ impl Playground {
             // A nervous double press is one press here, on this window's
             // clock (the presenter's receives them at its own pace); a press
             // after typing the room's guess reveals it, however soon.
-            if let (Action::LessonNext(now_ms), Some(l)) = (&action, self.lessons.current.as_mut())
+            if let (Action::Lesson(LessonAction::Next(now_ms)), Some(l)) =
+                (&action, self.lessons.current.as_mut())
             {
                 let typed = l.visit.asked && !l.visit.draft.trim().is_empty();
                 if typed {
@@ -77,20 +81,23 @@ impl Playground {
                 self.send(remote);
                 // A blank screen answers its key at once on the projector
                 // (the presenter's state then says the same).
-                if let Action::Blank | Action::Unblank = action {
+                if let Action::Workshop(WorkshopAction::Blank)
+                | Action::Workshop(WorkshopAction::Unblank) = action
+                {
                     // (`Blank` turns it over, as in the presenter's window.)
-                    self.workshop.blank = matches!(action, Action::Blank) && !self.workshop.blank;
+                    self.workshop.blank = matches!(action, Action::Workshop(WorkshopAction::Blank))
+                        && !self.workshop.blank;
                     self.workshop.blank_asked = Some(self.workshop.blank);
                 }
                 return true;
             }
-            if let Action::NarrationPages(pages) = action {
+            if let Action::Lesson(LessonAction::NarrationPages(pages)) = action {
                 self.send(crate::workshop::Remote::Pages { pages });
             }
         }
         match action {
-            Action::FrameWork(_) => return false, // handled above
-            Action::Tick(real_ms) => {
+            Action::Run(RunAction::FrameWork(_)) => return false, // handled above
+            Action::Run(RunAction::Tick(real_ms)) => {
                 let lesson_before = self.lessons.current.clone();
                 let carried = self.carry_kept_press(real_ms);
                 // Whether to play this frame is read after a kept press was
@@ -114,14 +121,20 @@ impl Playground {
                     return false;
                 }
             }
-            Action::TogglePlay | Action::Play | Action::Step if self.holds_for_prediction() => {
+            Action::Run(RunAction::TogglePlay)
+            | Action::Run(RunAction::Play)
+            | Action::Run(RunAction::Step)
+                if self.holds_for_prediction() =>
+            {
                 self.run.playback.playing = false;
                 self.ui.notice = Notice::info(self.predict_first_hint());
             }
-            Action::TogglePlay => self.run.playback.playing = !self.run.playback.playing,
-            Action::Play => self.run.playback.playing = true,
-            Action::Pause => self.run.playback.playing = false,
-            Action::Step => {
+            Action::Run(RunAction::TogglePlay) => {
+                self.run.playback.playing = !self.run.playback.playing
+            }
+            Action::Run(RunAction::Play) => self.run.playback.playing = true,
+            Action::Run(RunAction::Pause) => self.run.playback.playing = false,
+            Action::Run(RunAction::Step) => {
                 self.run.playback.playing = false;
                 let stepped = self.run.timeline.step();
                 match stepped {
@@ -132,7 +145,7 @@ impl Playground {
                     }
                 }
             }
-            Action::StepBack => {
+            Action::Run(RunAction::StepBack) => {
                 self.run.playback.playing = false;
                 // In a lesson, back as far as the step's own start: before
                 // it is another step's scene.
@@ -149,17 +162,19 @@ impl Playground {
                 }
                 self.ui.narration = self.narrate();
             }
-            Action::Seek(t) => {
+            Action::Run(RunAction::Seek(t)) => {
                 self.run.timeline.seek(t);
             }
-            Action::SetSpeed(s) => self.run.playback.speed = s.clamp(MIN_SPEED, MAX_SPEED),
-            Action::Faster => {
+            Action::Run(RunAction::SetSpeed(s)) => {
+                self.run.playback.speed = s.clamp(MIN_SPEED, MAX_SPEED)
+            }
+            Action::Run(RunAction::Faster) => {
                 self.run.playback.speed = pacing::speed_step(self.run.playback.speed, true)
             }
-            Action::Slower => {
+            Action::Run(RunAction::Slower) => {
                 self.run.playback.speed = pacing::speed_step(self.run.playback.speed, false)
             }
-            Action::Restart => {
+            Action::Run(RunAction::Restart) => {
                 // What each reconcile returns, as last set (it may have
                 // changed during the run).
                 let mut scenario = self.current_scenario();
@@ -171,26 +186,28 @@ impl Playground {
                     return true;
                 }
             }
-            Action::Apply(settings) if self.in_exercise() => match settings.to_scenario() {
-                // An exercise's check runs its own keys from the start: the
-                // stage starts them over too, under the new settings.
-                Ok(scenario) => {
-                    let mut fresh = self.carry_over(Playground::with(settings, scenario));
-                    self.keep_exercise(&mut fresh);
-                    {
-                        *self = fresh;
-                        return true;
+            Action::Run(RunAction::Apply(settings)) if self.in_exercise() => {
+                match settings.to_scenario() {
+                    // An exercise's check runs its own keys from the start: the
+                    // stage starts them over too, under the new settings.
+                    Ok(scenario) => {
+                        let mut fresh = self.carry_over(Playground::with(settings, scenario));
+                        self.keep_exercise(&mut fresh);
+                        {
+                            *self = fresh;
+                            return true;
+                        }
+                    }
+                    Err(errors) => {
+                        self.ui.notice = Notice::error(crate::settings::field_errors(&errors))
                     }
                 }
-                Err(errors) => {
-                    self.ui.notice = Notice::error(crate::settings::field_errors(&errors))
-                }
-            },
-            Action::Apply(settings) => match self.apply_settings(settings) {
+            }
+            Action::Run(RunAction::Apply(settings)) => match self.apply_settings(settings) {
                 Ok(()) => {}
                 Err(text) => self.ui.notice = Notice::error(text),
             },
-            Action::RunManager(provider) => match provider.to_scenario() {
+            Action::Run(RunAction::RunManager(provider)) => match provider.to_scenario() {
                 Ok(scenario) => {
                     // The form shows the manager's first controller, as it
                     // does when the run is reopened (a reload, a link).
@@ -209,7 +226,7 @@ impl Playground {
                 }
                 Err(text) => self.ui.notice = Notice::error(text),
             },
-            Action::ExitManager => {
+            Action::Run(RunAction::ExitManager) => {
                 let settings = self.run.settings.clone();
                 let scenario = settings
                     .to_scenario()
@@ -221,9 +238,13 @@ impl Playground {
                     return true;
                 }
             }
-            Action::OpenLessonFile { file, text, step } => self.open_lesson_file(file, text, step),
-            Action::LessonArrived(lesson, source) => self.lesson_arrived(*lesson, source),
-            Action::GoalFigures(index, step, figures) => {
+            Action::Lesson(LessonAction::OpenFile { file, text, step }) => {
+                self.open_lesson_file(file, text, step)
+            }
+            Action::Lesson(LessonAction::Arrived(lesson, source)) => {
+                self.lesson_arrived(*lesson, source)
+            }
+            Action::Lesson(LessonAction::GoalFigures(index, step, figures)) => {
                 // The result closes the step's narration: where it is paged,
                 // the reader is shown its page.
                 if let Some(l) = self
@@ -236,50 +257,52 @@ impl Playground {
                 }
                 self.lessons.goal_figures = Some((index, step, figures));
             }
-            Action::DismissRefusal => self.lessons.refused = None,
-            Action::LessonRefused(refusal) => self.lesson_refused(refusal),
-            Action::SwitchQueue(queue) => match self.switch_queue(queue) {
+            Action::Lesson(LessonAction::DismissRefusal) => self.lessons.refused = None,
+            Action::Lesson(LessonAction::Refused(refusal)) => self.lesson_refused(refusal),
+            Action::Run(RunAction::SwitchQueue(queue)) => match self.switch_queue(queue) {
                 Ok(fresh) => *self = fresh,
                 Err(text) => self.ui.notice = Notice::error(text),
             },
-            Action::Input(input) => {
+            Action::Run(RunAction::Input(input)) => {
                 if let Input::Add { key } | Input::Decide { key, .. } = &input {
                     self.run.selected = Some(key.clone());
                 }
                 self.record(input);
                 self.run.playback.idle = false; // something happened
             }
-            Action::Select(key) => self.run.selected = key,
-            Action::Notify(n) => self.ui.notice = n,
-            Action::ExpireNotice(text) => {
+            Action::Run(RunAction::Select(key)) => self.run.selected = key,
+            Action::Ui(UiAction::Notify(n)) => self.ui.notice = n,
+            Action::Ui(UiAction::ExpireNotice(text)) => {
                 if self.ui.notice.as_ref().is_none_or(|n| n.text != text) {
                     return false;
                 }
                 self.ui.notice = None;
             }
-            Action::StartLesson(index) => self.start_lesson(index, 1),
-            Action::LessonStep(step) => {
+            Action::Lesson(LessonAction::Start(index)) => self.start_lesson(index, 1),
+            Action::Lesson(LessonAction::Step(step)) => {
                 if let Some(index) = self.lessons.current.as_ref().map(|l| l.index) {
                     self.enter_step(index, step);
                 }
             }
-            Action::ExitLesson => {
+            Action::Lesson(LessonAction::Exit) => {
                 self.lessons.current = None;
                 self.lessons.pending = None;
             }
-            Action::LessonProgress(done, total) => match &mut self.lessons.pending {
-                Some(p) => p.progress = Some((done, total)),
-                None => return false,
-            },
-            Action::CancelLesson => {
+            Action::Lesson(LessonAction::Progress(done, total)) => {
+                match &mut self.lessons.pending {
+                    Some(p) => p.progress = Some((done, total)),
+                    None => return false,
+                }
+            }
+            Action::Lesson(LessonAction::Cancel) => {
                 if let Some(p) = self.lessons.pending.take() {
                     self.ui.notice = Notice::info(format!("Stopped opening the lesson {}.", p.id));
                 }
             }
-            Action::LessonNextRemote(now_ms) => {
+            Action::Lesson(LessonAction::NextRemote(now_ms)) => {
                 self.carry_out_press(now_ms);
             }
-            Action::LessonNext(now_ms) => {
+            Action::Lesson(LessonAction::Next(now_ms)) => {
                 let press = self.clicker_next(now_ms);
                 // (Where the panel fits the screen its Next button says it.)
                 let fitted = self.workshop.mode.workshop || self.workshop.mode.embed;
@@ -287,12 +310,15 @@ impl Playground {
                     self.ui.notice = Notice::info("Showing the step: it moves on in a moment.");
                 }
             }
-            Action::LessonBack => self.clicker_back(),
-            Action::Blank => self.workshop.blank = !self.workshop.blank,
-            Action::Unblank if self.workshop.blank => self.workshop.blank = false,
-            Action::Unblank => return false,
+            Action::Lesson(LessonAction::Back) => self.clicker_back(),
+            Action::Workshop(WorkshopAction::Blank) => self.workshop.blank = !self.workshop.blank,
+            Action::Workshop(WorkshopAction::Unblank) if self.workshop.blank => {
+                self.workshop.blank = false
+            }
+            Action::Workshop(WorkshopAction::Unblank) => return false,
             // This window's panel measured the narration, or the projector's did.
-            Action::NarrationPages(pages) | Action::AudiencePages(pages) => {
+            Action::Lesson(LessonAction::NarrationPages(pages))
+            | Action::Workshop(WorkshopAction::AudiencePages(pages)) => {
                 if self
                     .lessons
                     .current
@@ -303,14 +329,14 @@ impl Playground {
                 }
                 self.narration_pages(pages);
             }
-            Action::Draft(text) => {
+            Action::Lesson(LessonAction::Draft(text)) => {
                 if let Some(l) = &mut self.lessons.current {
                     l.visit.draft = text;
                     l.visit.refused = None;
                 }
             }
-            Action::EnterWithoutGuess => self.enter_without_guess(),
-            Action::Reveal(guess, now_ms) => {
+            Action::Lesson(LessonAction::EnterWithoutGuess) => self.enter_without_guess(),
+            Action::Lesson(LessonAction::Reveal(guess, now_ms)) => {
                 // The field keeps what was typed, and says why beside it.
                 let refused = self.unreadable_guess(&guess);
                 if let Some(l) = &mut self.lessons.current {
@@ -326,27 +352,31 @@ impl Playground {
                     }
                 }
             }
-            Action::ToggleWorkshop => self.workshop.mode.workshop = !self.workshop.mode.workshop,
-            Action::TogglePacing => {
+            Action::Workshop(WorkshopAction::ToggleWorkshop) => {
+                self.workshop.mode.workshop = !self.workshop.mode.workshop
+            }
+            Action::Run(RunAction::TogglePacing) => {
                 self.run.playback.pacing.on = !self.run.playback.pacing.on;
                 self.run.playback.pacing.reset();
             }
-            Action::GoImport(g) => self.ui.go_import = Some(g),
-            Action::Present => {
+            Action::Ui(UiAction::GoImport(g)) => self.ui.go_import = Some(g),
+            Action::Workshop(WorkshopAction::Present) => {
                 self.workshop.mode.presenter = true;
                 self.workshop.mode.audience = false;
                 self.workshop.mode.workshop = false;
             }
-            Action::Follow(mirror, now_ms) => match self.follow(*mirror, now_ms) {
-                Ok(()) => {}
-                Err(e) => {
-                    self.ui.notice = Notice::error(format!(
-                        "The presenter's window sent a state this window cannot show: {e}"
-                    ))
+            Action::Workshop(WorkshopAction::Follow(mirror, now_ms)) => {
+                match self.follow(*mirror, now_ms) {
+                    Ok(()) => {}
+                    Err(e) => {
+                        self.ui.notice = Notice::error(format!(
+                            "The presenter's window sent a state this window cannot show: {e}"
+                        ))
+                    }
                 }
-            },
-            Action::FollowClock(clock) => self.follow_clock(clock),
-            Action::Load(shared) => {
+            }
+            Action::Workshop(WorkshopAction::FollowClock(clock)) => self.follow_clock(clock),
+            Action::Run(RunAction::Load(shared)) => {
                 let mut fresh = self.carry_over(Playground::from_shared(*shared));
                 fresh.run.playback.playing = false;
                 if fresh.ui.notice.is_none() {

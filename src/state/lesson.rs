@@ -8,6 +8,53 @@ use workqueue_lessons::view::Figure;
 
 use crate::lesson_state::{LessonState, PendingLesson};
 use crate::lessons::{Library, Refusal};
+use workqueue_lessons::view::LessonView;
+
+/// What the lessons may be told.
+pub enum LessonAction {
+    /// Open lesson `index` at its first step.
+    Start(usize),
+    /// Go to a step of the current lesson (replaying its set-up).
+    Step(usize),
+    Exit,
+    /// The clicker's next press (PageDown, `n`, the Next button), at this
+    /// real instant (ms): the next visible thing (see [`Playground::next_press`]).
+    Next(f64),
+    /// A press made in an audience window, carried out in the presenter's
+    /// (the audience window applied the double-press rule on its own clock).
+    NextRemote(f64),
+    /// The previous step, across lessons too (PageUp, `p`).
+    Back,
+    /// The lesson panel measured the step's narration: this many pages.
+    NarrationPages(usize),
+    /// What is typed in the prediction field.
+    Draft(String),
+    /// Record a prediction and show the core's answer, at this real instant (ms).
+    Reveal(String, f64),
+    /// Enter pressed in the prediction field with nothing typed: said to
+    /// type first (the Reveal button shows the answer without a guess).
+    EnterWithoutGuess,
+    /// A lesson file to read and open at a step (from 1): an upload or a
+    /// `?lesson-file=` path, with its text.
+    OpenFile {
+        file: String,
+        text: String,
+        step: usize,
+    },
+    /// The lesson worker sent a lesson back (with the file's text when it
+    /// is not built in): redraw, and open the lesson that was waited for.
+    Arrived(Box<LessonView>, Option<String>),
+    /// The lesson worker checked a goal: the figures for (lesson, step).
+    GoalFigures(usize, usize, Vec<Figure>),
+    /// A trainer's lesson file was refused: say where, beside its text.
+    Refused(Refusal),
+    /// The lesson worker has answered `done` of the `total` steps of the
+    /// file it is reading.
+    Progress(usize, usize),
+    /// Stop waiting for the lesson being read (the worker is stopped too).
+    Cancel,
+    DismissRefusal,
+}
 
 #[derive(Default)]
 pub struct LessonsState {

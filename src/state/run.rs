@@ -5,7 +5,47 @@
 use crate::pacing::{Cue, Pacing};
 use crate::provider::Provider;
 use crate::settings::Settings;
+use crate::share::Shared;
 use crate::timeline::Timeline;
+use workqueue_core::{Input, Instant, QueueKind};
+
+/// What the run may be told.
+pub enum RunAction {
+    /// Real time passed (ms); advances virtual time when playing.
+    Tick(f64),
+    /// What the last tick's work took (ms): fits the next frames' budget.
+    FrameWork(f64),
+    TogglePlay,
+    Play,
+    Pause,
+    /// Jump to the next event.
+    Step,
+    /// Back to the previous event in the log.
+    StepBack,
+    Seek(Instant),
+    SetSpeed(f64),
+    /// One step up or down the 1-2-5 speed scale, from the current speed.
+    Faster,
+    Slower,
+    /// Starts over with the same settings and no inputs.
+    Restart,
+    /// New settings: a new run.
+    Apply(Settings),
+    Input(Input),
+    Select(Option<String>),
+    /// Adaptive playback on or off (see [`crate::pacing`]).
+    TogglePacing,
+    /// Open shared state (a link or an uploaded scenario).
+    Load(Box<Shared>),
+    /// Run several controllers in one manager (see [`crate::provider`]).
+    RunManager(Provider),
+    /// Back to the one controller of the settings.
+    ExitManager,
+    /// The same run on the other controller-runtime version: the settings
+    /// for that queue, the recorded inputs replayed to the same instant,
+    /// and the run left behind kept as figures beside the new one.
+    SwitchQueue(QueueKind),
+}
 
 pub struct RunState {
     pub settings: Settings,

@@ -5,6 +5,15 @@ use workqueue_core::Scenario;
 
 use crate::notice::Notice;
 
+/// What the page's own words may be told.
+pub enum UiAction {
+    Notify(Option<Notice>),
+    /// An information notice has been read: it goes, unless another took its place.
+    ExpireNotice(String),
+    /// A Go set-up being read, read, or refused (the lesson worker reads it).
+    GoImport(GoImport),
+}
+
 #[derive(Default)]
 pub struct UiState {
     pub notice: Option<Notice>,

@@ -2,6 +2,25 @@
 //! projector, and what an audience window sends to and holds from the
 //! presenter's window (see [`crate::presenter`]).
 
+/// What the workshop may be told.
+pub enum WorkshopAction {
+    /// A clicker's blank-screen key (`b`, `.`): the projector goes black, or
+    /// shows again.
+    Blank,
+    /// Escape: a blank screen shows again.
+    Unblank,
+    ToggleWorkshop,
+    /// This window becomes the presenter's (an audience window opens).
+    Present,
+    /// The presenter's workshop, for this window to show (see [`crate::presenter`]).
+    /// The presenter's state, received at a real instant (ms).
+    Follow(Box<crate::workshop::Mirror>, f64),
+    /// The presenter's clock while it plays.
+    FollowClock(crate::workshop::Clock),
+    /// An audience window's narration takes this many pages.
+    AudiencePages(usize),
+}
+
 #[derive(Default)]
 pub struct WorkshopState {
     pub mode: Mode,
