@@ -5,8 +5,7 @@
 //! One engine runs everything, one controller or a manager of several, so no
 //! action needs to ask which kind of run it has.
 
-use workqueue_core::SimEvent;
-use workqueue_core::{BucketStore, Controller, Duration, Input, Instant, Manager, Scenario};
+use workqueue_core::{BucketStore, Controller, Duration, Instant, Manager, Scenario};
 
 use crate::notice::Notice;
 use crate::pacing::{self, Cue, Pacing};
@@ -134,17 +133,6 @@ impl Playground {
         self
     }
 
-    /// An audience window sends what a person does to the presenter's.
-    fn send(&mut self, remote: crate::workshop::Remote) {
-        /// Sent at once: only the last few are ever still unsent.
-        const KEPT: usize = 16;
-        let seq = self.workshop.outbox.last().map_or(1, |(n, _)| n + 1);
-        self.workshop.outbox.push((seq, remote));
-        if self.workshop.outbox.len() > KEPT {
-            self.workshop.outbox.remove(0);
-        }
-    }
-
     /// The stage's controller, to read (see [`Timeline::sim`]).
     pub fn sim(&self) -> &Controller {
         self.run.timeline.sim()
@@ -228,29 +216,6 @@ impl Playground {
             self.ui.notice = Notice::error(e.to_string());
         }
         reached
-    }
-
-    fn record(&mut self, input: Input) {
-        let result = self.run.timeline.record(input);
-        match result {
-            Ok(()) => self.ui.narration = self.narrate(),
-            Err(e) => self.ui.notice = Notice::error(e.to_string()),
-        }
-    }
-
-    /// The latest reconcile result, in words.
-    fn narrate(&self) -> String {
-        let t = &self.run.timeline;
-        let sim = t.sim();
-        let entry = sim.log().iter().rev().find(|e| {
-            matches!(
-                e.event,
-                SimEvent::ReconcileEnd { .. }
-                    | SimEvent::AwaitingDecision { .. }
-                    | SimEvent::GaveUp { .. }
-            )
-        });
-        entry.map(|e| sim.describe(e)).unwrap_or_default()
     }
 
     /// Whether the next animation frame can change anything: a run playing

@@ -6,8 +6,10 @@ use std::rc::Rc;
 
 use workqueue_lessons::view::Figure;
 
+use super::UiState;
 use crate::lesson_state::{LessonState, PendingLesson};
 use crate::lessons::{Library, Refusal};
+use crate::notice::Notice;
 use workqueue_lessons::view::LessonView;
 
 /// What the lessons may be told.
@@ -75,4 +77,60 @@ pub struct LessonsState {
     /// focus (outside a workshop: a projector's field waits for a click, so
     /// the clicker's keys never type into it).
     pub focus_guess: u64,
+}
+
+impl LessonsState {
+    /// The lessons' own transitions: each changes the lessons and, at most,
+    /// what the page says of them. Returns whether anything on screen
+    /// changed. (Moving through a lesson replays the run: those actions are
+    /// coordinated by [`super::Playground::apply`] and never come here.)
+    pub(crate) fn apply(&mut self, action: LessonAction, ui: &mut UiState) -> bool {
+        match action {
+            LessonAction::GoalFigures(index, step, figures) => {
+                // The result closes the step's narration: where it is paged,
+                // the reader is shown its page.
+                if let Some(l) = self
+                    .current
+                    .as_mut()
+                    .filter(|l| (l.index, l.step) == (index, step))
+                {
+                    l.visit.pages.go_to_end();
+                }
+                self.goal_figures = Some((index, step, figures));
+            }
+            LessonAction::DismissRefusal => self.refused = None,
+            LessonAction::Exit => {
+                self.current = None;
+                self.pending = None;
+            }
+            LessonAction::Progress(done, total) => match &mut self.pending {
+                Some(p) => p.progress = Some((done, total)),
+                None => return false,
+            },
+            LessonAction::Cancel => {
+                if let Some(p) = self.pending.take() {
+                    ui.notice = Notice::info(format!("Stopped opening the lesson {}.", p.id));
+                }
+            }
+            LessonAction::Draft(text) => {
+                if let Some(l) = &mut self.current {
+                    l.visit.draft = text;
+                    l.visit.refused = None;
+                }
+            }
+            // Coordinated across the page (see `state/apply.rs`).
+            LessonAction::Start(_)
+            | LessonAction::Step(_)
+            | LessonAction::Next(_)
+            | LessonAction::NextRemote(_)
+            | LessonAction::Back
+            | LessonAction::NarrationPages(_)
+            | LessonAction::Reveal(..)
+            | LessonAction::EnterWithoutGuess
+            | LessonAction::OpenFile { .. }
+            | LessonAction::Arrived(..)
+            | LessonAction::Refused(_) => return false,
+        }
+        true
+    }
 }

@@ -2,12 +2,14 @@
 //! itself (a [`Timeline`]), how it plays, the key selected, the manager
 //! form, and the run left behind by a version switch.
 
-use crate::pacing::{Cue, Pacing};
+use super::UiState;
+use crate::notice::Notice;
+use crate::pacing::{self, Cue, Pacing, MAX_SPEED, MIN_SPEED};
 use crate::provider::Provider;
 use crate::settings::Settings;
 use crate::share::Shared;
 use crate::timeline::Timeline;
-use workqueue_core::{Input, Instant, QueueKind};
+use workqueue_core::{Input, Instant, QueueKind, SimEvent};
 
 /// What the run may be told.
 pub enum RunAction {
@@ -73,4 +75,82 @@ pub struct Playback {
     pub idle: bool,
     /// A step played by the clicker pauses once what it waits for happened.
     pub until_wait: bool,
+}
+
+impl RunState {
+    /// The run's own transitions: each changes the run and, at most, what
+    /// the page says of it. Returns whether anything on screen changed.
+    /// (The run's actions that reach into a lesson or make the page afresh
+    /// are coordinated by [`super::Playground::apply`] and never come here.)
+    pub(crate) fn apply(&mut self, action: RunAction, ui: &mut UiState) -> bool {
+        match action {
+            RunAction::FrameWork(work_ms) => {
+                // Nothing on screen changes: no render.
+                self.timeline.fit_budget(work_ms);
+                return false;
+            }
+            RunAction::TogglePlay => self.playback.playing = !self.playback.playing,
+            RunAction::Play => self.playback.playing = true,
+            RunAction::Pause => self.playback.playing = false,
+            RunAction::Step => {
+                self.playback.playing = false;
+                match self.timeline.step() {
+                    Some(_) => ui.narration = self.narrate(),
+                    None => {
+                        ui.notice =
+                            Notice::info("Nothing is scheduled: add a key to see something happen.")
+                    }
+                }
+            }
+            RunAction::Seek(t) => {
+                self.timeline.seek(t);
+            }
+            RunAction::SetSpeed(s) => self.playback.speed = s.clamp(MIN_SPEED, MAX_SPEED),
+            RunAction::Faster => {
+                self.playback.speed = pacing::speed_step(self.playback.speed, true)
+            }
+            RunAction::Slower => {
+                self.playback.speed = pacing::speed_step(self.playback.speed, false)
+            }
+            RunAction::Input(input) => {
+                if let Input::Add { key } | Input::Decide { key, .. } = &input {
+                    self.selected = Some(key.clone());
+                }
+                match self.timeline.record(input) {
+                    Ok(()) => ui.narration = self.narrate(),
+                    Err(e) => ui.notice = Notice::error(e.to_string()),
+                }
+                self.playback.idle = false; // something happened
+            }
+            RunAction::Select(key) => self.selected = key,
+            RunAction::TogglePacing => {
+                self.playback.pacing.on = !self.playback.pacing.on;
+                self.playback.pacing.reset();
+            }
+            // Coordinated across the page (see `state/apply.rs`).
+            RunAction::Tick(_)
+            | RunAction::StepBack
+            | RunAction::Restart
+            | RunAction::Apply(_)
+            | RunAction::Load(_)
+            | RunAction::RunManager(_)
+            | RunAction::ExitManager
+            | RunAction::SwitchQueue(_) => return false,
+        }
+        true
+    }
+
+    /// The latest reconcile result, in words.
+    pub(crate) fn narrate(&self) -> String {
+        let sim = self.timeline.sim();
+        let entry = sim.log().iter().rev().find(|e| {
+            matches!(
+                e.event,
+                SimEvent::ReconcileEnd { .. }
+                    | SimEvent::AwaitingDecision { .. }
+                    | SimEvent::GaveUp { .. }
+            )
+        });
+        entry.map(|e| sim.describe(e)).unwrap_or_default()
+    }
 }

@@ -2,8 +2,8 @@ use super::*;
 use crate::notice::NoticeKind;
 use crate::share;
 use crate::state::{LessonAction, RunAction, UiAction};
-use workqueue_core::Instant;
 use workqueue_core::{EventRate, KeyCount};
+use workqueue_core::{Input, Instant};
 use workqueue_core::{Outcome, MILLISECOND};
 
 use super::fixtures::{crowd, failing, reduce};

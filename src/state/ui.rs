@@ -23,6 +23,24 @@ pub struct UiState {
     pub go_import: Option<GoImport>,
 }
 
+impl UiState {
+    /// The page's own words: a notice shown or gone, an import's state.
+    /// Returns whether anything on screen changed.
+    pub(crate) fn apply(&mut self, action: UiAction) -> bool {
+        match action {
+            UiAction::Notify(n) => self.notice = n,
+            UiAction::ExpireNotice(text) => {
+                if self.notice.as_ref().is_none_or(|n| n.text != text) {
+                    return false;
+                }
+                self.notice = None;
+            }
+            UiAction::GoImport(g) => self.go_import = Some(g),
+        }
+        true
+    }
+}
+
 /// A controller's Go set-up, as the "Bring your controller" dialog shows it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum GoImport {

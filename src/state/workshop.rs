@@ -39,6 +39,43 @@ pub struct WorkshopState {
     pub pending_ui: Option<(crate::workshop::LessonUi, f64)>,
 }
 
+impl WorkshopState {
+    /// The workshop's own transitions: the projector's blank screen and
+    /// the window's mode. Returns whether anything on screen changed. (A
+    /// presenter's state to follow, or an audience's narration pages, reach
+    /// into the run and the lesson: coordinated by
+    /// [`super::Playground::apply`], they never come here.)
+    pub(crate) fn apply(&mut self, action: WorkshopAction) -> bool {
+        match action {
+            WorkshopAction::Blank => self.blank = !self.blank,
+            WorkshopAction::Unblank if self.blank => self.blank = false,
+            WorkshopAction::Unblank => return false,
+            WorkshopAction::ToggleWorkshop => self.mode.workshop = !self.mode.workshop,
+            WorkshopAction::Present => {
+                self.mode.presenter = true;
+                self.mode.audience = false;
+                self.mode.workshop = false;
+            }
+            // Coordinated across the page (see `state/apply.rs`).
+            WorkshopAction::Follow(..)
+            | WorkshopAction::FollowClock(_)
+            | WorkshopAction::AudiencePages(_) => return false,
+        }
+        true
+    }
+
+    /// An audience window sends what a person does to the presenter's.
+    pub(crate) fn send(&mut self, remote: crate::workshop::Remote) {
+        /// Sent at once: only the last few are ever still unsent.
+        const KEPT: usize = 16;
+        let seq = self.outbox.last().map_or(1, |(n, _)| n + 1);
+        self.outbox.push((seq, remote));
+        if self.outbox.len() > KEPT {
+            self.outbox.remove(0);
+        }
+    }
+}
+
 /// How the page was opened (`?embed=1`, `?workshop=1`, `?presenter=1`,
 /// `?audience=1`).
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
