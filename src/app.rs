@@ -85,10 +85,10 @@ pub fn app() -> Html {
                 <Compare articles={plots} />
             </section>
         },
-        None => page::stage(&state, dispatch.clone()),
+        None => page::stage(&state),
     };
     let notices = page::notices(&state);
-    let refusal = page::refusal(&state, dispatch.clone());
+    let refusal = page::refusal(&state);
     let lesson_panel = page::lesson_panel(&state, &page);
     let narration = page::narration(&state);
     if state.workshop.mode.audience {
@@ -120,7 +120,7 @@ pub fn app() -> Html {
         // clicker (the lesson panel's Back and Next) and a small live stage.
         return html! {
             <>
-                <header class="top compact">{ brand }<Transport view={TransportView::of(&state)} dispatch={dispatch.clone()} /></header>
+                <header class="top compact">{ brand }<Transport view={TransportView::of(&state)} calls={state.controls().transport} /></header>
                 { notices }
                 <main class="presenter-layout">
                     <crate::components::presenter::PresenterPanel ..crate::components::presenter::PresenterProps::of(&state, dispatch.clone()) />
@@ -151,7 +151,7 @@ pub fn app() -> Html {
             <a class="skip-link" href="" onclick={skip_to_stage} data-testid="skip-link">{"Skip to the stage"}</a>
             <header class="top">
                 { brand }
-                <Transport view={TransportView::of(&state)} dispatch={dispatch.clone()} />
+                <Transport view={TransportView::of(&state)} calls={state.controls().transport} />
                 <Toolbar library={state.lessons.library.clone()} current={state.lessons.current.as_ref().map(|l| l.index)} workshop={state.workshop.mode.workshop}
                     go_import={state.ui.go_import.clone()} run={(*run_now).clone()} worker={page.worker.clone()} dispatch={dispatch.clone()} />
             </header>
@@ -163,9 +163,9 @@ pub fn app() -> Html {
                     { welcome(&state) }
                     { refusal }
                     { lesson_panel }
-                    { if manager_mode { stage } else { html! { <><Inputs settings={state.run.settings.clone()} resync_active={state.resync_active()} dispatch={dispatch.clone()} />{ stage }</> } } }
+                    { if manager_mode { stage } else { html! { <><Inputs settings={state.run.settings.clone()} resync_active={state.resync_active()} on_input={state.controls().input} on_apply={state.controls().apply} />{ stage }</> } } }
                 </div>
-                <Side ..SideProps::of(&state, context.run(), dispatch) />
+                <Side ..SideProps::of(&state, context.run(), state.controls()) />
             </main>
             { narration }
         </>

@@ -111,7 +111,7 @@ pub(crate) struct Reader {
     /// Fetches `?lesson-file=`'s lesson, where the entry reads one.
     pub(crate) lesson_file: Option<fn(path: String, step: usize, dispatch: Dispatcher)>,
     /// The side's inspector, where the layout can show one.
-    pub(crate) inspector: fn(&StateRef, Dispatcher) -> Html,
+    pub(crate) inspector: fn(&StateRef) -> Html,
 }
 
 impl Reader {
@@ -141,7 +141,7 @@ impl Reader {
     pub(crate) const BUILT_IN_LESSON: Reader = Reader {
         open: |search, _| (Playground::from_address(search), false),
         lesson_file: None,
-        inspector: |_, _| Html::default(),
+        inspector: |_| Html::default(),
     };
 }
 
@@ -333,11 +333,11 @@ pub(crate) fn logo() -> Html {
 }
 
 /// The stage: a lesson about a manager shows its controllers.
-pub(crate) fn stage(state: &StateRef, dispatch: Dispatcher) -> Html {
+pub(crate) fn stage(state: &StateRef) -> Html {
     if state.is_manager() {
-        html! { <ManagerStage ..ManagerStageProps::of(state, dispatch) /> }
+        html! { <ManagerStage ..ManagerStageProps::of(state, state.controls()) /> }
     } else {
-        html! { <Stage ..StageProps::of(state, dispatch) /> }
+        html! { <Stage ..StageProps::of(state, state.controls()) /> }
     }
 }
 
@@ -362,8 +362,9 @@ pub(crate) fn notices(state: &StateRef) -> Html {
 }
 
 /// Why a lesson file was refused, where it was.
-pub(crate) fn refusal(state: &StateRef, dispatch: Dispatcher) -> Html {
-    html! { <LessonRefusal refused={state.lessons.refused.clone()} {dispatch} /> }
+pub(crate) fn refusal(state: &StateRef) -> Html {
+    let on_dismiss = state.controls().dismiss_refusal;
+    html! { <LessonRefusal refused={state.lessons.refused.clone()} {on_dismiss} /> }
 }
 
 /// The lesson's panel: its narration, question and buttons.
@@ -378,9 +379,9 @@ pub(crate) fn lesson_panel(state: &StateRef, page: &Page) -> Html {
 }
 
 /// An embed's inspector, where no lesson has the side to itself.
-pub(crate) fn inspector(state: &StateRef, dispatch: Dispatcher) -> Html {
+pub(crate) fn inspector(state: &StateRef) -> Html {
     if state.workshop.mode.embed && state.inspector_shown() {
-        html! { <Inspector ..InspectorProps::of(state, dispatch) /> }
+        html! { <Inspector ..InspectorProps::of(state, &state.controls()) /> }
     } else {
         html! {}
     }

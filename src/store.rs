@@ -6,7 +6,7 @@
 //! component the values that component shows, and a [`Dispatcher`]: a
 //! component changes the state only by dispatching actions.
 
-use std::cell::{Ref, RefCell};
+use std::cell::{OnceCell, Ref, RefCell};
 use std::collections::VecDeque;
 use std::ops::Deref;
 use std::rc::Rc;
@@ -14,6 +14,9 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::state::{Action, Playground};
+
+mod controls;
+pub use controls::{Controls, TransportCalls};
 
 /// The one state, and the actions waiting to be applied to it.
 struct Store {
@@ -23,6 +26,8 @@ struct Store {
     waiting: RefCell<VecDeque<Action>>,
     /// Tells the app that a change shows (with the state's revision).
     shown: RefCell<Callback<u64>>,
+    /// The parts' callbacks, made once (see [`Controls`]).
+    controls: OnceCell<Controls>,
 }
 
 impl Store {
@@ -50,6 +55,22 @@ impl Store {
             let shown = self.shown.borrow().clone();
             shown.emit(rev);
         }
+    }
+
+    /// The callbacks the parts change the state through: the same ones on
+    /// every render (they hold the store weakly: a store is not kept alive
+    /// by its own callbacks).
+    fn controls(self: &Rc<Self>) -> Controls {
+        let store = Rc::downgrade(self);
+        self.controls
+            .get_or_init(|| {
+                Controls::to(Rc::new(move |action| {
+                    if let Some(store) = store.upgrade() {
+                        store.dispatch(action);
+                    }
+                }))
+            })
+            .clone()
     }
 
     #[cfg(target_arch = "wasm32")]
@@ -93,6 +114,7 @@ impl PlaygroundContext {
                 state: RefCell::new(state),
                 waiting: RefCell::new(VecDeque::new()),
                 shown: RefCell::new(Callback::noop()),
+                controls: OnceCell::new(),
             }),
         }
     }
@@ -112,6 +134,11 @@ impl PlaygroundContext {
 
     pub fn dispatch(&self, action: Action) {
         self.store.dispatch(action);
+    }
+
+    /// The parts' callbacks (see [`Controls`]).
+    pub fn controls(&self) -> Controls {
+        self.store.controls()
     }
 
     /// The run alone, to read (see [`RunRef`]).
@@ -180,6 +207,11 @@ impl StateRef<'_> {
         self.context.dispatcher()
     }
 
+    /// The parts' callbacks (see [`Controls`]).
+    pub fn controls(&self) -> Controls {
+        self.context.controls()
+    }
+
     /// The context the state was read from, to keep in a callback.
     pub fn context(&self) -> PlaygroundContext {
         self.context.clone()
@@ -199,6 +231,11 @@ impl PartialEq for Dispatcher {
 impl Dispatcher {
     pub fn dispatch(&self, action: Action) {
         self.0.dispatch(action);
+    }
+
+    /// The parts' callbacks (see [`Controls`]).
+    pub fn controls(&self) -> Controls {
+        self.0.controls()
     }
 }
 

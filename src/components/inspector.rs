@@ -9,7 +9,7 @@ use yew::prelude::*;
 
 use crate::format;
 use crate::state::Playground;
-use crate::store::Dispatcher;
+use crate::store::Controls;
 
 /// What holds the key back, across levels, in words.
 fn holders(holding: &[Holder]) -> String {
@@ -163,13 +163,16 @@ pub struct InspectorProps {
     pub report: Option<(KeyReport, Instant)>,
     /// A manager's run: its scripts come from its file.
     pub manager: bool,
-    pub dispatch: Dispatcher,
+    /// Select a key, or none (the inspector closes).
+    pub on_select: Callback<Option<String>>,
+    /// An input into the run (the key's script).
+    pub on_input: Callback<workqueue_core::Input>,
 }
 
 impl InspectorProps {
     /// What the inspector shows of `state`. In a manager, the key belongs
     /// to one of the controllers.
-    pub fn of(state: &Playground, dispatch: Dispatcher) -> InspectorProps {
+    pub fn of(state: &Playground, controls: &Controls) -> InspectorProps {
         let report = state.run.selected.as_ref().and_then(|key| {
             state
                 .engine()
@@ -180,7 +183,8 @@ impl InspectorProps {
             selected: state.run.selected.clone(),
             report,
             manager: state.is_manager(),
-            dispatch,
+            on_select: controls.select.clone(),
+            on_input: controls.input.clone(),
         }
     }
 }
@@ -209,14 +213,7 @@ pub fn inspector(props: &InspectorProps) -> Html {
         answer_rows(a, 0, &mut rows);
     }
     let calls = &report.calls;
-    let close = {
-        let d = props.dispatch.clone();
-        Callback::from(move |_| {
-            d.dispatch(crate::state::Action::Run(crate::state::RunAction::Select(
-                None,
-            )))
-        })
-    };
+    let close = props.on_select.reform(|_: MouseEvent| None);
     html! {
         <section class="panel inspector" aria-label="Why is this key waiting?" data-testid="inspector">
             <div class="panel-head">
@@ -234,10 +231,9 @@ pub fn inspector(props: &InspectorProps) -> Html {
             </dl>
             // A manager's scripts come from its file; a single run's can change.
             { if !props.manager {
-                let d = props.dispatch.clone();
                 let target = key.clone();
-                let on_set = Callback::from(move |script| {
-                    d.dispatch(crate::state::Action::Run(crate::state::RunAction::Input(workqueue_core::Input::SetScript { key: target.clone(), script })))
+                let on_set = props.on_input.reform(move |script| {
+                    workqueue_core::Input::SetScript { key: target.clone(), script }
                 });
                 html! { <super::key_script::KeyScript key_name={key.clone()} {on_set} /> }
             } else { html! {} } }

@@ -413,7 +413,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                     };
                     let figures = shown.figures.clone();
                     // On a projector the form is hidden: the exercise brings it.
-                    let settings = props.settings.clone().map(|s| (s, d.clone()));
+                    let settings = props.settings.clone().map(|s| (s, d.controls().apply));
                     html! { <super::goal::GoalCheck describe={goal.describe.clone()} {figures} {on_check} {settings} /> }
                 }
                 None => html! {},

@@ -5,7 +5,6 @@
 //! it draws is read from the run once, into [`ManagerStageProps`] (made by
 //! [`ManagerStageProps::of`] where the stage is placed).
 
-use crate::state::RunAction;
 use workqueue_core::{format_go_duration, ClientRate, Duration, Instant, Manager, StageView};
 use workqueue_core::{BucketOwner, BucketView, SECOND};
 use yew::prelude::*;
@@ -14,8 +13,8 @@ use super::chips::{chip, lane_of, more, use_arrival, waiting_chip, Chips};
 use super::queue_switch::{QueueSwitch, QueueSwitchProps};
 use super::stage::bucket_gauge;
 use crate::format;
-use crate::state::{Action, Playground};
-use crate::store::Dispatcher;
+use crate::state::Playground;
+use crate::store::Controls;
 
 /// Keys drawn per lane in a controller's column.
 const CHIPS: usize = 6;
@@ -390,12 +389,13 @@ pub struct ManagerStageProps {
     pub selected: Option<String>,
     /// A chip press shows why its key is there (see `Playground::inspector_shown`).
     pub pressable: bool,
-    pub dispatch: Dispatcher,
+    /// What the stage's parts change.
+    pub controls: Controls,
 }
 
 impl ManagerStageProps {
     /// What the stage shows of `state`, a manager's run.
-    pub fn of(state: &Playground, dispatch: Dispatcher) -> ManagerStageProps {
+    pub fn of(state: &Playground, controls: Controls) -> ManagerStageProps {
         let fitted = state.workshop.mode.workshop || state.workshop.mode.embed;
         let chips = if fitted { FITTED_CHIPS } else { CHIPS };
         ManagerStageProps {
@@ -405,10 +405,10 @@ impl ManagerStageProps {
                 .is_some_and(|f| f.lanes.contains(&crate::lessons::Lane::Manager)),
             fitted,
             head: (!(fitted && state.lessons.current.is_some()))
-                .then(|| QueueSwitchProps::of(state, dispatch.clone())),
+                .then(|| QueueSwitchProps::of(state, controls.switch_queue.clone())),
             selected: state.run.selected.clone(),
             pressable: state.inspector_shown(),
-            dispatch,
+            controls,
         }
     }
 }
@@ -431,12 +431,10 @@ pub fn manager_stage(props: &ManagerStageProps) -> Html {
         selected: props.selected.as_deref(),
         arrived,
         pressable: props.pressable,
-        dispatch: &props.dispatch,
+        on_select: &props.controls.select,
+        on_input: &props.controls.input,
     };
-    let exit = {
-        let d = props.dispatch.clone();
-        Callback::from(move |_| d.dispatch(Action::Run(RunAction::ExitManager)))
-    };
+    let exit = props.controls.exit_manager.reform(|_: MouseEvent| ());
     html! {
         <section class="stage manager-stage" aria-label={format!("The stage: a manager with {} controllers and what they share", columns.len())} data-stage="" data-manager="" data-now={view.now.as_nanos().to_string()}>
             // (A lesson's step leads the way back on a projector.)

@@ -2,14 +2,12 @@
 //! queue, and which default limiter) the run shows, and after a switch the
 //! run left behind beside this one.
 
-use crate::state::RunAction;
 use workqueue_core::QueueKind;
 use yew::prelude::*;
 
 use crate::format;
 use crate::headline::{Headline, SideBySide};
-use crate::state::{Action, Playground};
-use crate::store::Dispatcher;
+use crate::state::Playground;
 
 /// What the version switch shows: the queue the run is on, and the run a
 /// switch left behind.
@@ -19,11 +17,12 @@ pub struct QueueSwitchProps {
     /// The run left by the last version switch, while it was on the other
     /// queue.
     pub compare: Option<SideBySide>,
-    pub dispatch: Dispatcher,
+    /// Switch the run to the other queue.
+    pub on_switch: Callback<QueueKind>,
 }
 
 impl QueueSwitchProps {
-    pub fn of(state: &Playground, dispatch: Dispatcher) -> QueueSwitchProps {
+    pub fn of(state: &Playground, on_switch: Callback<QueueKind>) -> QueueSwitchProps {
         QueueSwitchProps {
             queue: state.run.settings.queue,
             compare: state
@@ -31,7 +30,7 @@ impl QueueSwitchProps {
                 .other_run
                 .clone()
                 .filter(|o| o.before.queue != state.run.settings.queue),
-            dispatch,
+            on_switch,
         }
     }
 }
@@ -47,10 +46,10 @@ pub fn queue_switch(props: &QueueSwitchProps) -> Html {
                   more: &'static str| {
         let on = current == kind;
         let onclick = {
-            let d = props.dispatch.clone();
+            let on_switch = props.on_switch.clone();
             Callback::from(move |_| {
                 if current != kind {
-                    d.dispatch(Action::Run(RunAction::SwitchQueue(kind)));
+                    on_switch.emit(kind);
                 }
             })
         };

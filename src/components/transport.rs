@@ -1,6 +1,5 @@
 //! Time: play/pause, step, speed on a log scale, and the timeline.
 
-use crate::state::RunAction;
 use yew::prelude::*;
 
 use super::event_value;
@@ -8,8 +7,8 @@ use workqueue_core::Instant;
 
 use crate::format;
 use crate::pacing::{Cue, MAX_SPEED, MIN_SPEED};
-use crate::state::{Action, Playground};
-use crate::store::Dispatcher;
+use crate::state::Playground;
+use crate::store::TransportCalls;
 
 /// Transport icons as inline SVG: no icon font to fetch, same look everywhere.
 fn icon(path: &'static str) -> Html {
@@ -57,39 +56,28 @@ impl TransportView {
 #[derive(Properties, PartialEq)]
 pub struct TransportProps {
     pub view: TransportView,
-    pub dispatch: Dispatcher,
+    pub calls: TransportCalls,
 }
 
 #[function_component(Transport)]
 pub fn transport(props: &TransportProps) -> Html {
     let state = &props.view;
     let now = state.now;
-    let d = props.dispatch.clone();
-    let on = |a: fn() -> Action| {
-        let d = d.clone();
-        Callback::from(move |_| d.dispatch(a()))
-    };
+    let calls = &props.calls;
+    let on = |c: &Callback<()>| c.reform(|_: MouseEvent| ());
     let speed = state.speed;
     // The slider runs over log10(speed): -2 (1/100x) to 3 (1000x).
-    let on_speed = {
-        let d = d.clone();
-        Callback::from(move |e: InputEvent| {
-            let v: f64 = event_value(&e).parse().unwrap_or(0.0);
-            d.dispatch(Action::Run(RunAction::SetSpeed(
-                10f64.powf(v).clamp(MIN_SPEED, MAX_SPEED),
-            )));
-        })
-    };
+    let on_speed = calls.speed.reform(|e: InputEvent| {
+        let v: f64 = event_value(&e).parse().unwrap_or(0.0);
+        10f64.powf(v).clamp(MIN_SPEED, MAX_SPEED)
+    });
     let horizon = state.horizon.max(now).max(Instant::from_nanos(1));
-    let on_seek = {
-        let d = d.clone();
-        Callback::from(move |e: InputEvent| {
-            let v: f64 = event_value(&e).parse().unwrap_or(0.0);
-            d.dispatch(Action::Run(RunAction::Seek(Instant::from_nanos(v as i64))));
-        })
-    };
-    let faster = on(|| Action::Run(RunAction::Faster));
-    let slower = on(|| Action::Run(RunAction::Slower));
+    let on_seek = calls.seek.reform(|e: InputEvent| {
+        let v: f64 = event_value(&e).parse().unwrap_or(0.0);
+        Instant::from_nanos(v as i64)
+    });
+    let faster = on(&calls.faster);
+    let slower = on(&calls.slower);
     let speed_label = if speed >= 1.0 {
         format!("{speed:.0}×")
     } else {
@@ -98,13 +86,13 @@ pub fn transport(props: &TransportProps) -> Html {
     html! {
         <section class="transport" aria-label="Time controls">
             <div class="transport-buttons">
-                <button class="icon" onclick={on(|| Action::Run(RunAction::StepBack))} disabled={state.at_start} aria-label="Step back to the previous event" title="Previous event (←)">{ icon(BACK) }</button>
-                <button class="icon primary" data-testid="play" onclick={on(|| Action::Run(RunAction::TogglePlay))}
+                <button class="icon" onclick={on(&calls.step_back)} disabled={state.at_start} aria-label="Step back to the previous event" title="Previous event (←)">{ icon(BACK) }</button>
+                <button class="icon primary" data-testid="play" onclick={on(&calls.play_pause)}
                     aria-label={if state.playing { "Pause" } else { "Play" }} title="Play / pause (space)">
                     { icon(if state.playing { PAUSE } else { PLAY }) }
                 </button>
-                <button class="icon" data-testid="step" onclick={on(|| Action::Run(RunAction::Step))} aria-label="Step to the next event" title="Next event (→)">{ icon(STEP) }</button>
-                <button class="ghost" onclick={on(|| Action::Run(RunAction::Restart))} aria-label="Restart the run" title="Start over with the same settings">{"Restart"}</button>
+                <button class="icon" data-testid="step" onclick={on(&calls.step)} aria-label="Step to the next event" title="Next event (→)">{ icon(STEP) }</button>
+                <button class="ghost" onclick={on(&calls.restart)} aria-label="Restart the run" title="Start over with the same settings">{"Restart"}</button>
             </div>
             <div class="clock" aria-live="off" title="Virtual time: the scene's own clock">
                 <span class="clock-label">{"virtual time"}</span>
@@ -117,7 +105,7 @@ pub fn transport(props: &TransportProps) -> Html {
                     oninput={on_speed} aria-label="Speed" aria-valuetext={speed_label.clone()} />
                 <button class="icon small" onclick={faster} aria-label="Faster" title="Faster (+)">{"+"}</button>
                 <output class="speed-value" data-testid="speed">{ speed_label }</output>
-                <button class="ghost small" data-testid="pacing" onclick={on(|| Action::Run(RunAction::TogglePacing))}
+                <button class="ghost small" data-testid="pacing" onclick={on(&calls.pacing)}
                     aria-pressed={if state.pacing { "true" } else { "false" }}
                     title="Slow down around short waits and skip through empty stretches">{"Auto pace"}</button>
             </div>
