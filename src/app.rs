@@ -123,7 +123,7 @@ pub fn app() -> Html {
                 <header class="top compact">{ brand }<Transport view={TransportView::of(&state)} calls={state.controls().transport} /></header>
                 { notices }
                 <main class="presenter-layout">
-                    <crate::components::presenter::PresenterPanel ..crate::components::presenter::PresenterProps::of(&state, dispatch.clone()) />
+                    <crate::components::presenter::PresenterPanel ..crate::components::presenter::PresenterProps::of(&state, state.controls().lesson) />
                     <div class="presenter-side">
                         <div class="presenter-stage" aria-label="The stage, as the room sees it">{ stage }</div>
                         { refusal }

@@ -371,7 +371,7 @@ pub(crate) fn refusal(state: &StateRef) -> Html {
 pub(crate) fn lesson_panel(state: &StateRef, page: &Page) -> Html {
     let props = LessonPanelProps::of(
         state,
-        page.context.dispatcher(),
+        state.controls().lesson,
         page.worker.clone(),
         page.scenario_now.clone(),
     );

@@ -2,7 +2,6 @@
 //! make before the answer shows, and Back / Next. It takes its props
 //! ([`LessonPanelProps::of`], made where it is placed) and reads no context.
 
-use crate::state::{LessonAction, RunAction};
 use workqueue_core::Scenario;
 use yew::prelude::*;
 
@@ -13,8 +12,8 @@ use crate::lesson_state::{LessonState, Press};
 use crate::lesson_state::{Opening, StepShown};
 use crate::lesson_worker::LessonWorker;
 use crate::lessons;
-use crate::state::{Action, Mode, Playground};
-use crate::store::Dispatcher;
+use crate::state::{Mode, Playground};
+use crate::store::LessonCalls;
 
 #[derive(Properties, PartialEq)]
 pub struct LessonPanelProps {
@@ -29,7 +28,8 @@ pub struct LessonPanelProps {
     pub playing: bool,
     /// A fresh run with nothing scheduled.
     pub idle: bool,
-    pub dispatch: Dispatcher,
+    /// What the panel's buttons and field ask.
+    pub calls: LessonCalls,
     pub worker: LessonWorker,
     /// The run's scenario as it is when asked: a goal is checked on it at
     /// the click, never while rendering.
@@ -45,7 +45,7 @@ pub struct LessonPanelProps {
 impl LessonPanelProps {
     pub fn of(
         state: &Playground,
-        dispatch: Dispatcher,
+        calls: LessonCalls,
         worker: LessonWorker,
         scenario_now: Callback<(), Scenario>,
     ) -> LessonPanelProps {
@@ -80,7 +80,7 @@ impl LessonPanelProps {
             opening,
             playing: state.run.playback.playing,
             idle: state.run.playback.idle,
-            dispatch,
+            calls,
             worker,
             scenario_now,
         }
@@ -129,7 +129,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
     let fitted = props.mode.workshop || props.mode.embed;
     {
         let watched = body.clone();
-        let (body, layout, d) = (body.clone(), layout.clone(), props.dispatch.clone());
+        let (body, layout, on_pages) = (body.clone(), layout.clone(), props.calls.pages.clone());
         let at = props
             .lesson
             .as_ref()
@@ -143,7 +143,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                 }
                 let found = layout.borrow_mut().show(&body, (index, step), page);
                 if found != pages {
-                    d.dispatch(Action::Lesson(LessonAction::NarrationPages(found)));
+                    on_pages.emit(found);
                 }
             }
         };
@@ -193,10 +193,10 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                 // Reading a file answers every question: it can take a
                 // while, so it shows how far it is and can be stopped.
                 let cancel = {
-                    let d = props.dispatch.clone();
+                    let on_cancel = props.calls.cancel.clone();
                     Callback::from(move |_| {
                         worker.cancel();
-                        d.dispatch(Action::Lesson(LessonAction::Cancel));
+                        on_cancel.emit(());
                     })
                 };
                 let (done, total) = p.progress.unwrap_or((0, 0));
@@ -222,48 +222,31 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
     let lesson = &shown.lesson;
     let step = &lesson.steps[ls.step];
     let waiting = step.wait.as_ref().filter(|_| shown.waiting);
-    let d = props.dispatch.clone();
+    let calls = &props.calls;
     // One button does what the clicker's next press does, and says what.
     let press = shown.press;
-    let next = {
-        let d = d.clone();
-        Callback::from(move |_| d.dispatch(Action::Lesson(LessonAction::Next(now_ms()))))
-    };
-    let back = {
-        let d = d.clone();
-        Callback::from(move |_| d.dispatch(Action::Lesson(LessonAction::Back)))
-    };
-    let exit = {
-        let d = d.clone();
-        Callback::from(move |_| d.dispatch(Action::Lesson(LessonAction::Exit)))
-    };
-    let on_guess = {
-        let d = d.clone();
-        Callback::from(move |e: InputEvent| {
-            d.dispatch(Action::Lesson(LessonAction::Draft(event_value(&e))))
-        })
-    };
+    let next = calls.next.reform(|_: MouseEvent| now_ms());
+    let back = calls.back.reform(|_: MouseEvent| ());
+    let exit = calls.exit.reform(|_: MouseEvent| ());
+    let on_guess = calls.draft.reform(|e: InputEvent| event_value(&e));
     // Enter in the field: a guess is revealed; nothing typed is a slip
     // (the reader thought a button had the keyboard), said beside it.
     let reveal = {
-        let (d, draft) = (d.clone(), ls.visit.draft.clone());
+        let (calls, draft) = (calls.clone(), ls.visit.draft.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            d.dispatch(match draft.trim().is_empty() {
-                true => Action::Lesson(LessonAction::EnterWithoutGuess),
-                false => Action::Lesson(LessonAction::Reveal(draft.clone(), now_ms())),
-            });
+            match draft.trim().is_empty() {
+                true => calls.enter_without_guess.emit(()),
+                false => calls.reveal.emit((draft.clone(), now_ms())),
+            }
         })
     };
     // The form's own Reveal button reveals, with a guess or without.
     let reveal_button = {
-        let (d, draft) = (d.clone(), ls.visit.draft.clone());
-        Callback::from(move |e: MouseEvent| {
+        let draft = ls.visit.draft.clone();
+        calls.reveal.reform(move |e: MouseEvent| {
             e.prevent_default();
-            d.dispatch(Action::Lesson(LessonAction::Reveal(
-                draft.clone(),
-                now_ms(),
-            )));
+            (draft.clone(), now_ms())
         })
     };
     // What to do next when the step sits paused: never a silent stage.
@@ -282,8 +265,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
     {
         html! {}
     } else {
-        let d = d.clone();
-        let play = Callback::from(move |_| d.dispatch(Action::Run(RunAction::Play)));
+        let play = calls.play.reform(|_: MouseEvent| ());
         html! {
             <p class="play-hint" data-testid="play-hint">{"Paused. Press play (or space) to run this step. "}
                 <button onclick={play} data-testid="lesson-play">{"▶ Play"}</button></p>
@@ -413,21 +395,15 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                     };
                     let figures = shown.figures.clone();
                     // On a projector the form is hidden: the exercise brings it.
-                    let settings = props.settings.clone().map(|s| (s, d.controls().apply));
+                    let settings = props.settings.clone().map(|s| (s, calls.apply.clone()));
                     html! { <super::goal::GoalCheck describe={goal.describe.clone()} {figures} {on_check} {settings} /> }
                 }
                 None => html! {},
             } }
             { match lessons::act(lesson, ls.step) {
                 Some(act) => {
-                    let d = d.clone();
                     let inputs = act.inputs.clone();
-                    let onclick = Callback::from(move |_| {
-                        for input in &inputs {
-                            d.dispatch(Action::Run(RunAction::Input(input.clone())));
-                        }
-                        d.dispatch(Action::Run(RunAction::Play));
-                    });
+                    let onclick = calls.act.reform(move |_: MouseEvent| inputs.clone());
                     html! { <p><button class="primary" {onclick} data-testid="lesson-act">{ act.label.clone() }</button></p> }
                 }
                 None => html! {},

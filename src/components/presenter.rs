@@ -5,13 +5,12 @@
 //! the small live stage are the lesson panel and the stage beside it.) It
 //! takes its props ([`PresenterProps::of`]) and reads no context.
 
-use crate::state::LessonAction;
 use yew::prelude::*;
 
 use crate::lesson_state::ReadLesson;
 use crate::lesson_state::{LessonState, Press, PressFrom};
-use crate::state::{Action, Playground};
-use crate::store::Dispatcher;
+use crate::state::Playground;
+use crate::store::LessonCalls;
 
 /// The presenter's clock ticks once a second.
 const CLOCK_TICK_MS: u32 = 1000;
@@ -73,11 +72,12 @@ pub struct PresenterProps {
     pub presented: Option<Presented>,
     /// What the clicker's next press does, as the clock goes on.
     pub press: PressFrom,
-    pub dispatch: Dispatcher,
+    /// The clicker's presses (Next and Back).
+    pub calls: LessonCalls,
 }
 
 impl PresenterProps {
-    pub fn of(state: &Playground, dispatch: Dispatcher) -> PresenterProps {
+    pub fn of(state: &Playground, calls: LessonCalls) -> PresenterProps {
         let presented = state.lessons.current.as_ref().and_then(|l| {
             let lesson = state.lessons.library.get(l.index)?;
             let next_lesson = match lesson.steps.get(l.step + 1) {
@@ -101,7 +101,7 @@ impl PresenterProps {
             open: state.lessons.current.is_some(),
             presented,
             press: state.press_from(crate::hooks::now_ms()),
-            dispatch,
+            calls,
         }
     }
 }
@@ -140,14 +140,11 @@ pub fn presenter_panel(props: &PresenterProps) -> Html {
         }
     });
     // The clicker's two presses, always in view at the top of the notes.
-    let d = props.dispatch.clone();
-    let next = {
-        let d = d.clone();
-        Callback::from(move |_: MouseEvent| {
-            d.dispatch(Action::Lesson(LessonAction::Next(crate::hooks::now_ms())))
-        })
-    };
-    let back = Callback::from(move |_: MouseEvent| d.dispatch(Action::Lesson(LessonAction::Back)));
+    let next = props
+        .calls
+        .next
+        .reform(|_: MouseEvent| crate::hooks::now_ms());
+    let back = props.calls.back.reform(|_: MouseEvent| ());
     // (The clock re-renders this each second: a dwell ends by itself.)
     let press = props.press.at(crate::hooks::now_ms());
     let next_label = match press {

@@ -31,6 +31,7 @@ pub struct Controls {
     /// A refused lesson file's message goes.
     pub dismiss_refusal: Callback<()>,
     pub transport: TransportCalls,
+    pub lesson: LessonCalls,
 }
 
 /// What the time controls ask.
@@ -47,6 +48,32 @@ pub struct TransportCalls {
     pub speed: Callback<f64>,
     /// A virtual instant to go to.
     pub seek: Callback<Instant>,
+}
+
+/// What the lesson's panels ask (the presenter's notes included).
+#[derive(Clone, PartialEq)]
+pub struct LessonCalls {
+    /// The clicker's next press, at this real instant (ms).
+    pub next: Callback<f64>,
+    /// The previous step.
+    pub back: Callback<()>,
+    pub exit: Callback<()>,
+    /// Stop waiting for the lesson being read.
+    pub cancel: Callback<()>,
+    /// What is typed in the prediction field.
+    pub draft: Callback<String>,
+    /// A guess revealed, at this real instant (ms).
+    pub reveal: Callback<(String, f64)>,
+    /// Enter in the prediction field with nothing typed.
+    pub enter_without_guess: Callback<()>,
+    /// The panel measured the narration: this many pages.
+    pub pages: Callback<usize>,
+    /// Play the run.
+    pub play: Callback<()>,
+    /// A step's act: its inputs into the run, then play.
+    pub act: Callback<Vec<Input>>,
+    /// An exercise's settings: a new run.
+    pub apply: Callback<Settings>,
 }
 
 impl Controls {
@@ -71,6 +98,29 @@ impl Controls {
                 pacing: on(|| Action::Run(RunAction::TogglePacing)),
                 speed: call(&send, |s| Action::Run(RunAction::SetSpeed(s))),
                 seek: call(&send, |t| Action::Run(RunAction::Seek(t))),
+            },
+            lesson: LessonCalls {
+                next: call(&send, |at| Action::Lesson(LessonAction::Next(at))),
+                back: on(|| Action::Lesson(LessonAction::Back)),
+                exit: on(|| Action::Lesson(LessonAction::Exit)),
+                cancel: on(|| Action::Lesson(LessonAction::Cancel)),
+                draft: call(&send, |text| Action::Lesson(LessonAction::Draft(text))),
+                reveal: call(&send, |(guess, at)| {
+                    Action::Lesson(LessonAction::Reveal(guess, at))
+                }),
+                enter_without_guess: on(|| Action::Lesson(LessonAction::EnterWithoutGuess)),
+                pages: call(&send, |n| Action::Lesson(LessonAction::NarrationPages(n))),
+                play: on(|| Action::Run(RunAction::Play)),
+                act: {
+                    let send = send.clone();
+                    Callback::from(move |inputs: Vec<Input>| {
+                        for input in inputs {
+                            send(Action::Run(RunAction::Input(input)));
+                        }
+                        send(Action::Run(RunAction::Play));
+                    })
+                },
+                apply: call(&send, |s| Action::Run(RunAction::Apply(s))),
             },
         }
     }
