@@ -17,7 +17,7 @@ use crate::lesson_state::{ReadLesson, StepShown, TallyShown};
 impl Playground {
     /// The current step's focus, where the stage gives way to it: in
     /// workshop mode and in embeds.
-    pub fn focus(&self) -> Option<lessons::Focus> {
+    pub(crate) fn focus(&self) -> Option<lessons::Focus> {
         if !(self.workshop.mode.workshop || self.workshop.mode.embed) {
             return None;
         }
@@ -32,7 +32,7 @@ impl Playground {
 
     /// Moves a lesson to `step`, rebuilding the run from the nearest step at
     /// or before it that sets one up, so "back" is exact.
-    pub fn enter_step(&mut self, index: usize, step: usize) {
+    pub(crate) fn enter_step(&mut self, index: usize, step: usize) {
         let Some(lesson) = self.lessons.library.get(index) else {
             return;
         };
@@ -161,7 +161,7 @@ impl Playground {
     /// is played, or played on until what the step waits for happens; once
     /// it has played for [`MIN_DWELL_MS`], the next step opens, and after the
     /// last step the next lesson.
-    pub fn next_press(&self, now_ms: f64) -> Press {
+    pub(crate) fn next_press(&self, now_ms: f64) -> Press {
         let Some(l) = &self.lessons.current else {
             return Press::AtEnd;
         };
@@ -225,7 +225,7 @@ impl Playground {
 
     /// The figure the open step shows in place of the stage in a room (the
     /// articles' storm under four limiters), as the lesson was read with it.
-    pub fn figure_shown(&self) -> Option<Vec<lessons::Plot>> {
+    pub(crate) fn figure_shown(&self) -> Option<Vec<lessons::Plot>> {
         let ls = self.lessons.current.as_ref()?;
         let lesson = self.lessons.library.get(ls.index)?;
         let step = lesson.steps.get(ls.step)?;
@@ -238,7 +238,7 @@ impl Playground {
     /// The count the open step's question asks about, as the stage shows
     /// it: `None` where the question has no count; its value only once the
     /// room's guess is in (before, the stage keeps its place with "?").
-    pub fn tally_shown(&self) -> Option<TallyShown> {
+    pub(crate) fn tally_shown(&self) -> Option<TallyShown> {
         let ls = self.lessons.current.as_ref()?;
         let lesson = self.lessons.library.get(ls.index)?;
         let question = lesson.steps.get(ls.step)?.question.as_ref()?;
@@ -264,7 +264,7 @@ impl Playground {
 
     /// The open step as the lesson panel shows it at real instant `now_ms`
     /// (ms): each figure asked only where the panel's words need it.
-    pub fn step_shown(&self, now_ms: f64) -> Option<StepShown> {
+    pub(crate) fn step_shown(&self, now_ms: f64) -> Option<StepShown> {
         let ls = self.lessons.current.as_ref()?;
         let lesson = self.lessons.library.get(ls.index)?;
         let step = &lesson.steps[ls.step];
@@ -295,7 +295,7 @@ impl Playground {
 
     /// [`Playground::next_press`] now, and once the dwell (if it dwells)
     /// is over: the press is the same until the state changes, but for that.
-    pub fn press_from(&self, now_ms: f64) -> PressFrom {
+    pub(crate) fn press_from(&self, now_ms: f64) -> PressFrom {
         let press = self.next_press(now_ms);
         let dwell = match (press, &self.lessons.current) {
             (Press::Dwelling, Some(l)) => l
@@ -308,7 +308,7 @@ impl Playground {
 
     /// Does what [`Playground::next_press`] says, and returns it. A press
     /// within [`DOUBLE_PRESS_MS`](crate::lesson_state::DOUBLE_PRESS_MS) of the one before does nothing.
-    pub fn clicker_next(&mut self, now_ms: f64) -> Press {
+    pub(crate) fn clicker_next(&mut self, now_ms: f64) -> Press {
         if self
             .lessons
             .current
@@ -443,7 +443,7 @@ impl Playground {
 
     /// Real time passed (ms): a press kept during the dwell is carried out
     /// once the step may go on. Whether anything changed.
-    pub fn carry_kept_press(&mut self, real_ms: f64) -> bool {
+    pub(crate) fn carry_kept_press(&mut self, real_ms: f64) -> bool {
         let Some(at) = self.lessons.current.as_ref().and_then(|l| l.visit.kept) else {
             return false;
         };
@@ -466,7 +466,7 @@ impl Playground {
     }
 
     /// The panel measured the narration: it takes `pages` pages here.
-    pub fn narration_pages(&mut self, pages: usize) {
+    pub(crate) fn narration_pages(&mut self, pages: usize) {
         if let Some(l) = self.lessons.current.as_mut() {
             l.visit.pages.measured(pages);
         }
@@ -475,7 +475,7 @@ impl Playground {
     /// The decision a step waits for, when a reconcile is waiting for it
     /// now: the key on the first deciding worker and the outcome the step's
     /// wait names (RequeueAfter with the decision panel's 30s).
-    pub fn suggested_decision(&self, step: &lessons::StepView) -> Option<(String, Outcome)> {
+    pub(crate) fn suggested_decision(&self, step: &lessons::StepView) -> Option<(String, Outcome)> {
         let Some(Wait::Results { label, .. }) = &step.wait else {
             return None;
         };
@@ -498,7 +498,7 @@ impl Playground {
     /// What to do on a step that holds for a prediction, naming the
     /// buttons the lesson shows now (its one button reads "Read on",
     /// "Predict…" or "Reveal").
-    pub fn predict_first_hint(&self) -> &'static str {
+    pub(crate) fn predict_first_hint(&self) -> &'static str {
         match self.next_press(0.0) {
             Press::Page => "This step asks for a prediction first: press Read on to reach the question, answer it, then press Reveal.",
             Press::Asked => "This step asks for a prediction first: press Predict…, type your answer, then press Reveal.",
@@ -508,7 +508,7 @@ impl Playground {
 
     /// A step whose prediction is still open holds the clock: the room
     /// predicts before the scene moves, however the step was entered.
-    pub fn holds_for_prediction(&self) -> bool {
+    pub(crate) fn holds_for_prediction(&self) -> bool {
         let Some(l) = &self.lessons.current else {
             return false;
         };
@@ -543,7 +543,7 @@ impl Playground {
 
     /// The clicker's back press: the previous step, or the previous
     /// lesson's last step.
-    pub fn clicker_back(&mut self) {
+    pub(crate) fn clicker_back(&mut self) {
         let Some(l) = self.lessons.current.clone() else {
             return;
         };
@@ -564,12 +564,12 @@ impl Playground {
 
     /// The lesson after `index`: the next of the room's course where the
     /// trainer chose one (`?lessons=`), else the next in the menu.
-    pub fn next_lesson(&self, index: usize) -> Option<usize> {
+    pub(crate) fn next_lesson(&self, index: usize) -> Option<usize> {
         self.neighbour_lesson(index, 1)
     }
 
     /// The lesson before `index`, the same way.
-    pub fn previous_lesson(&self, index: usize) -> Option<usize> {
+    pub(crate) fn previous_lesson(&self, index: usize) -> Option<usize> {
         self.neighbour_lesson(index, -1)
     }
 
@@ -592,7 +592,7 @@ impl Playground {
     /// The instant a step played until its wait stops at, where it waits
     /// for a time: no frame runs past it (a frame's step is coarse, the
     /// narration names the instant).
-    pub fn scene_stop(&self) -> Option<Instant> {
+    pub(crate) fn scene_stop(&self) -> Option<Instant> {
         if !self.run.playback.until_wait {
             return None;
         }
@@ -613,7 +613,7 @@ impl Playground {
 
     /// After a frame of play: a step played until what it waits for has
     /// happened pauses there, for the room to look.
-    pub fn pause_when_waited(&mut self) {
+    pub(crate) fn pause_when_waited(&mut self) {
         if !self.run.playback.until_wait {
             return;
         }

@@ -13,7 +13,7 @@ use crate::timeline::Timeline;
 
 impl Playground {
     /// The page's initial state from its URL and fragment.
-    pub fn from_url(search: &str, hash: &str) -> Playground {
+    pub(crate) fn from_url(search: &str, hash: &str) -> Playground {
         match share::decode(hash) {
             Ok(shared) => Playground::from_shared(shared),
             Err(share::ShareError::Empty) => Playground::default(),
@@ -26,7 +26,7 @@ impl Playground {
 
     /// The page its query string opens, with no share link: a lesson, a
     /// course, the mode (an embed's own entry reads only this).
-    pub fn from_address(search: &str) -> Playground {
+    pub(crate) fn from_address(search: &str) -> Playground {
         Playground::default().opened_at(search)
     }
 
@@ -82,7 +82,7 @@ impl Playground {
 
     /// The page reopened by a reload: the run as it was left (see
     /// [`crate::session`]), in this address's mode and course.
-    pub fn reloaded(self, saved: Result<Shared, String>) -> Playground {
+    pub(crate) fn reloaded(self, saved: Result<Shared, String>) -> Playground {
         match saved {
             Ok(shared) => {
                 let mut p = Playground::from_shared(shared);
@@ -99,7 +99,7 @@ impl Playground {
 
     /// The page at a shared state: its scenario, replayed through its inputs
     /// to its instant (as far as one frame goes; the rest plays on), paused.
-    pub fn from_shared(shared: Shared) -> Playground {
+    pub(crate) fn from_shared(shared: Shared) -> Playground {
         let settings = Settings::from_scenario(&shared.run.scenario);
         let provider = crate::provider::Provider::from_scenario(&shared.run.scenario);
         let timeline =
@@ -222,7 +222,7 @@ pub fn with_lesson_step(search: &str, id: &str, step: usize) -> String {
 
 impl Playground {
     /// Opens lesson `id` at `step` (from 1), or waits for it.
-    pub fn open_lesson(&mut self, id: &str, step: usize) {
+    pub(crate) fn open_lesson(&mut self, id: &str, step: usize) {
         self.lessons.pending = Some(PendingLesson {
             id: id.to_string(),
             step,
@@ -238,7 +238,7 @@ impl Playground {
     /// yet opens at its step's set-up instant however the run was left: a
     /// reload after Play would otherwise show the scene's answer under the
     /// question. (A link shared from the free page keeps its run as it was.)
-    pub fn reopen_unanswered_question(&mut self) {
+    pub(crate) fn reopen_unanswered_question(&mut self) {
         if !(self.workshop.mode.workshop || self.workshop.mode.presenter) {
             return;
         }
@@ -262,7 +262,7 @@ impl Playground {
     }
 
     /// Opens the lesson at `index` at `step` (from 1), or waits for it.
-    pub fn start_lesson(&mut self, index: usize, step: usize) {
+    pub(crate) fn start_lesson(&mut self, index: usize, step: usize) {
         if let Some(id) = self
             .lessons
             .library
@@ -276,7 +276,7 @@ impl Playground {
 
     /// Opens the lesson waited for if it is here; keeps waiting if the
     /// worker will send it; refuses an id nothing can provide.
-    pub fn resolve_pending_lesson(&mut self) {
+    pub(crate) fn resolve_pending_lesson(&mut self) {
         let Some(pending) = self.lessons.pending.take() else {
             return;
         };
@@ -314,7 +314,7 @@ impl Playground {
 
     /// Says a refusal without hiding one already in view (a link refused
     /// on opening stays said beside a refused `?lesson=`).
-    pub fn refuse_beside(&mut self, text: String) {
+    pub(crate) fn refuse_beside(&mut self, text: String) {
         let text = match self.ui.notice.take() {
             Some(n) if n.kind == crate::notice::NoticeKind::Error => format!("{} {text}", n.text),
             _ => text,

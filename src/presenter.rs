@@ -23,7 +23,7 @@ impl Remote {
     /// What an audience window sends instead of doing `action` itself;
     /// `None` for what stays in the window (a tick, a selection, a page
     /// measured).
-    pub fn of(action: &Action) -> Option<Remote> {
+    pub(crate) fn of(action: &Action) -> Option<Remote> {
         Some(match action {
             Action::Lesson(LessonAction::Next(_)) => Remote::Next,
             Action::Lesson(LessonAction::Back) => Remote::Back,
@@ -52,7 +52,7 @@ impl Remote {
 
     /// The action the presenter's window carries out, at its own real
     /// instant `now_ms` (a clicker's dwell is timed in one window only).
-    pub fn action(self, now_ms: f64) -> Action {
+    pub(crate) fn action(self, now_ms: f64) -> Action {
         match self {
             Remote::Next => Action::Lesson(LessonAction::NextRemote(now_ms)),
             Remote::Back => Action::Lesson(LessonAction::Back),
@@ -78,7 +78,7 @@ impl Remote {
 
 impl Playground {
     /// The workshop as this window holds it at real instant `now_ms`.
-    pub fn mirror(&self, now_ms: f64) -> Mirror {
+    pub(crate) fn mirror(&self, now_ms: f64) -> Mirror {
         Mirror {
             shared: share::to_json(&self.shared()),
             lesson: self.lessons.current.as_ref().map(|l| {
@@ -98,7 +98,7 @@ impl Playground {
     /// What changes the workshop, without the instant (which the clock
     /// says) or a lesson file's text (which never changes under a step):
     /// a new one is sent when it differs.
-    pub fn mirror_signature(&self, now_ms: f64) -> String {
+    pub(crate) fn mirror_signature(&self, now_ms: f64) -> String {
         let mut shared = self.shared();
         shared.run.run_to = Instant::T0;
         if let Some(l) = &mut shared.lesson {
@@ -124,7 +124,7 @@ impl Playground {
         )
     }
 
-    pub fn clock(&self) -> Clock {
+    pub(crate) fn clock(&self) -> Clock {
         Clock {
             at: self.now(),
             playing: self.run.playback.playing,
@@ -138,7 +138,7 @@ impl Playground {
     /// recorded at their instants), the same lesson step with what was
     /// predicted there, and the same instant; received at real instant
     /// `now_ms`.
-    pub fn follow(&mut self, m: Mirror, now_ms: f64) -> Result<(), String> {
+    pub(crate) fn follow(&mut self, m: Mirror, now_ms: f64) -> Result<(), String> {
         let theirs: Shared = share::read(&m.shared).map_err(|e| e.to_string())?;
         let blank_asked = self.workshop.blank_asked;
         let mine = self.shared();
@@ -188,7 +188,7 @@ impl Playground {
 
     /// Play, pause, speed and the instant as the presenter has them. While
     /// playing, a window a frame or two apart is left to catch up by itself.
-    pub fn follow_clock(&mut self, c: Clock) {
+    pub(crate) fn follow_clock(&mut self, c: Clock) {
         self.run.playback.playing = c.playing;
         self.run.playback.speed = c.speed;
         let now = self.now();

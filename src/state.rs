@@ -36,13 +36,13 @@ pub struct Playground {
     /// The run on the stage and how it plays.
     pub run: RunState,
     /// The lessons: the one open, the library, a course, one on its way.
-    pub lessons: LessonsState,
+    pub(crate) lessons: LessonsState,
     /// How the page was opened and what its workshop windows share.
-    pub workshop: WorkshopState,
+    pub(crate) workshop: WorkshopState,
     /// What the page says of itself: a notice, the narration, an import.
     pub ui: UiState,
     /// Moves with every change that shows (see [`Playground::apply`]).
-    pub rev: u64,
+    pub(crate) rev: u64,
 }
 
 /// Two states are the same page while no action changed what shows: `rev`
@@ -78,7 +78,7 @@ impl Playground {
     }
 
     /// The page around a timeline.
-    pub fn on(settings: Settings, timeline: Timeline, notice: Option<Notice>) -> Playground {
+    pub(crate) fn on(settings: Settings, timeline: Timeline, notice: Option<Notice>) -> Playground {
         // A fresh run with nothing scheduled waits for its first key from
         // the first frame on (not only after a tick noticed it).
         let idle = timeline.next_instant().is_none() && timeline.tape().is_empty();
@@ -112,7 +112,7 @@ impl Playground {
     /// What a new run keeps of the page it replaces: the place in the
     /// reducer's history, the speed, play or pause, and how the page was
     /// opened. Everything else belongs to the run.
-    pub fn carry_over(&self, mut fresh: Playground) -> Playground {
+    pub(crate) fn carry_over(&self, mut fresh: Playground) -> Playground {
         fresh.rev = self.rev;
         fresh.ui.go_import = self.ui.go_import.clone();
         fresh.run.playback.speed = self.run.playback.speed;
@@ -140,7 +140,7 @@ impl Playground {
 
     /// Every token bucket of the run, to read the stage's (its controller
     /// holds their ids).
-    pub fn buckets(&self) -> &BucketStore {
+    pub(crate) fn buckets(&self) -> &BucketStore {
         self.engine().buckets()
     }
 
@@ -150,26 +150,26 @@ impl Playground {
     }
 
     /// Whether a periodic resync is running on the stage's controller.
-    pub fn resync_active(&self) -> bool {
+    pub(crate) fn resync_active(&self) -> bool {
         self.sim()
             .sources()
             .any(|(s, _)| matches!(s, workqueue_core::Source::Resync { .. }))
     }
 
     /// Whether the run is a manager of several controllers.
-    pub fn is_manager(&self) -> bool {
+    pub(crate) fn is_manager(&self) -> bool {
         self.run.timeline.engine().len() > 1
     }
 
     /// Whether the inspector ("why is this key here?") is on the page: an
     /// embed's lesson has the side to itself, so there a chip is no button.
-    pub fn inspector_shown(&self) -> bool {
+    pub(crate) fn inspector_shown(&self) -> bool {
         !self.workshop.mode.embed
             || (self.lessons.current.is_none() && self.lessons.pending.is_none())
     }
 
     /// The scenario on the stage.
-    pub fn current_scenario(&self) -> Scenario {
+    pub(crate) fn current_scenario(&self) -> Scenario {
         self.run.timeline.scenario().clone()
     }
 
@@ -177,12 +177,12 @@ impl Playground {
         self.run.timeline.now()
     }
 
-    pub fn horizon(&self) -> Instant {
+    pub(crate) fn horizon(&self) -> Instant {
         self.run.timeline.horizon()
     }
 
     /// Everything needed to reopen exactly this view.
-    pub fn shared(&self) -> Shared {
+    pub(crate) fn shared(&self) -> Shared {
         let t = &self.run.timeline;
         let now = t.now();
         Shared {
@@ -222,7 +222,7 @@ impl Playground {
     /// (not held for a prediction or a person's decision), a seek or a
     /// link still being caught up, or a lesson press kept until the step
     /// may go on. Otherwise no frame is asked for at all.
-    pub fn wants_frames(&self) -> bool {
+    pub(crate) fn wants_frames(&self) -> bool {
         let playing = self.run.playback.playing && !self.holds_for_prediction() && !self.deciding();
         playing
             || self.run.timeline.pending().is_some()
@@ -236,7 +236,7 @@ impl Playground {
     /// Whether a reconcile has ended and waits for the person to choose
     /// its result: the virtual clock holds meanwhile, so a reconcile lasts
     /// its set duration however long they think.
-    pub fn deciding(&self) -> bool {
+    pub(crate) fn deciding(&self) -> bool {
         self.engine().controllers().any(|(_, c)| {
             c.workers()
                 .iter()

@@ -15,7 +15,7 @@ use crate::timeline::Timeline;
 impl Playground {
     /// The same run on `queue`: the settings for that queue, the recorded
     /// inputs replayed to the same instant, this run's figures kept beside it.
-    pub fn switch_queue(&self, queue: QueueKind) -> Result<Playground, String> {
+    pub(crate) fn switch_queue(&self, queue: QueueKind) -> Result<Playground, String> {
         let before = Headline::of(self.engine());
         let mut fresh = match self.is_manager() {
             true => self.manager_on(queue)?,
@@ -37,7 +37,7 @@ impl Playground {
     /// change of what each reconcile returns only applies from now on (a
     /// drained bucket can then be watched refilling); any other change
     /// replays what was done under the new settings, to the same instant.
-    pub fn apply_settings(&mut self, settings: Settings) -> Result<(), String> {
+    pub(crate) fn apply_settings(&mut self, settings: Settings) -> Result<(), String> {
         let mut same_but_script = settings.clone();
         same_but_script.script = self.run.settings.script;
         let script_only = same_but_script == self.run.settings;

@@ -10,7 +10,7 @@ use crate::state::Playground;
 impl Playground {
     /// A trainer's file (an upload, a `?lesson-file=` path): the lesson
     /// worker reads it, and it opens at `step` (from 1) when it arrives.
-    pub fn open_lesson_file(&mut self, file: String, text: String, step: usize) {
+    pub(crate) fn open_lesson_file(&mut self, file: String, text: String, step: usize) {
         self.lessons.pending = Some(crate::lesson_state::PendingLesson {
             id: workqueue_lessons::parse::id_of(&file),
             step,
@@ -24,7 +24,7 @@ impl Playground {
 
     /// The lesson worker sent a lesson: into the library, and open it if it
     /// was waited for.
-    pub fn lesson_arrived(&mut self, lesson: lessons::LessonView, source: Option<String>) {
+    pub(crate) fn lesson_arrived(&mut self, lesson: lessons::LessonView, source: Option<String>) {
         // Its text has been read: what waits for it now opens it.
         if let Some(p) = self.lessons.pending.as_mut().filter(|p| p.id == lesson.id) {
             p.source = None;
@@ -35,7 +35,7 @@ impl Playground {
     }
 
     /// A refused file: said in the notice, and shown beside its lines.
-    pub fn lesson_refused(&mut self, refusal: lessons::Refusal) {
+    pub(crate) fn lesson_refused(&mut self, refusal: lessons::Refusal) {
         let more = match refusal.mistakes.len() {
             0 | 1 => String::new(),
             n => format!(" (and {} more, listed beside the file)", n - 1),
@@ -51,7 +51,7 @@ impl Playground {
     }
 
     /// Whether the open step is an exercise (a goal for the settings).
-    pub fn in_exercise(&self) -> bool {
+    pub(crate) fn in_exercise(&self) -> bool {
         self.lessons.current.as_ref().is_some_and(|ls| {
             self.lessons
                 .library
@@ -62,7 +62,7 @@ impl Playground {
 
     /// New settings during an exercise: the exercise stays open, and the
     /// learner's settings run on the step's own keys, ready to be checked.
-    pub fn keep_exercise(&self, fresh: &mut Playground) {
+    pub(crate) fn keep_exercise(&self, fresh: &mut Playground) {
         let Some(ls) = self.lessons.current.clone() else {
             return;
         };

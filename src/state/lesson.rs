@@ -61,22 +61,22 @@ pub enum LessonAction {
 #[derive(Default)]
 pub struct LessonsState {
     /// The lesson open, and where in it.
-    pub current: Option<LessonState>,
+    pub(crate) current: Option<LessonState>,
     /// The lessons a trainer chose for the room (`?lessons=herd,provider`),
     /// in their order: the clicker goes from one to the next, and no other.
-    pub course: Option<Rc<Vec<String>>>,
+    pub(crate) course: Option<Rc<Vec<String>>>,
     /// A lesson asked for before the library arrived.
-    pub pending: Option<PendingLesson>,
+    pub(crate) pending: Option<PendingLesson>,
     /// A lesson file that was refused: shown beside its text.
-    pub refused: Option<Refusal>,
+    pub(crate) refused: Option<Refusal>,
     /// The lessons the menu lists, those arrived from the worker included.
-    pub library: Library,
+    pub(crate) library: Library,
     /// The lesson worker's figures for a step's goal: (lesson, step, figures).
-    pub goal_figures: Option<(usize, usize, Vec<Figure>)>,
+    pub(crate) goal_figures: Option<(usize, usize, Vec<Figure>)>,
     /// Bumped when the clicker opens the prediction field: the field takes
     /// focus (outside a workshop: a projector's field waits for a click, so
     /// the clicker's keys never type into it).
-    pub focus_guess: u64,
+    pub(crate) focus_guess: u64,
 }
 
 impl LessonsState {

@@ -50,14 +50,14 @@ pub enum RunAction {
 }
 
 pub struct RunState {
-    pub settings: Settings,
+    pub(crate) settings: Settings,
     pub timeline: Timeline,
     pub playback: Playback,
-    pub selected: Option<String>,
+    pub(crate) selected: Option<String>,
     /// The run on the other queue, left by the last version switch.
-    pub other_run: Option<crate::headline::SideBySide>,
+    pub(crate) other_run: Option<crate::headline::SideBySide>,
     /// The manager form's values.
-    pub provider: Provider,
+    pub(crate) provider: Provider,
 }
 
 /// How the run plays: whether and how fast, how pacing shapes the stretch
@@ -66,15 +66,15 @@ pub struct RunState {
 pub struct Playback {
     pub playing: bool,
     /// The chosen speed: virtual time per real time.
-    pub speed: f64,
+    pub(crate) speed: f64,
     /// Adaptive playback (see [`crate::pacing`]), and how the last frame ran.
-    pub pacing: Pacing,
-    pub effective_speed: f64,
-    pub cue: Cue,
+    pub(crate) pacing: Pacing,
+    pub(crate) effective_speed: f64,
+    pub(crate) cue: Cue,
     /// A fresh run with nothing scheduled: the clock is waiting for a first key.
-    pub idle: bool,
+    pub(crate) idle: bool,
     /// A step played by the clicker pauses once what it waits for happened.
-    pub until_wait: bool,
+    pub(crate) until_wait: bool,
 }
 
 impl RunState {

@@ -18,9 +18,9 @@ pub enum UiAction {
 pub struct UiState {
     pub notice: Option<Notice>,
     /// A sentence for the aria-live region, updated on user actions only.
-    pub narration: String,
+    pub(crate) narration: String,
     /// The last Go set-up asked to be read, and what came of it.
-    pub go_import: Option<GoImport>,
+    pub(crate) go_import: Option<GoImport>,
 }
 
 impl UiState {

@@ -23,20 +23,20 @@ pub enum WorkshopAction {
 
 #[derive(Default)]
 pub struct WorkshopState {
-    pub mode: Mode,
+    pub(crate) mode: Mode,
     /// The projector is blanked (a clicker's `b` or `.`).
-    pub blank: bool,
+    pub(crate) blank: bool,
     /// An audience window's blank key, shown at once and kept until its
     /// presenter's state says the same (a state sent before the key must
     /// not undo it).
-    pub blank_asked: Option<bool>,
+    pub(crate) blank_asked: Option<bool>,
     /// In an audience window: what a person did here, numbered, for the
     /// presenter's window to carry out (the newest few; see
     /// [`crate::presenter`]).
-    pub outbox: Vec<(u64, crate::workshop::Remote)>,
+    pub(crate) outbox: Vec<(u64, crate::workshop::Remote)>,
     /// What the presenter's window said of a lesson step that has not
     /// arrived here yet: put on it when it does.
-    pub pending_ui: Option<(crate::workshop::LessonUi, f64)>,
+    pub(crate) pending_ui: Option<(crate::workshop::LessonUi, f64)>,
 }
 
 impl WorkshopState {
@@ -80,25 +80,25 @@ impl WorkshopState {
 /// `?audience=1`).
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Mode {
-    pub embed: bool,
-    pub workshop: bool,
+    pub(crate) embed: bool,
+    pub(crate) workshop: bool,
     /// The trainer's window of a workshop on two screens: notes, the next
     /// step, the clicker, a small stage.
-    pub presenter: bool,
+    pub(crate) presenter: bool,
     /// The projector's window: the stage and the narration, in step with
     /// the presenter's window.
-    pub audience: bool,
+    pub(crate) audience: bool,
 }
 
 impl Mode {
     /// A room's screens (the single workshop window, the projector's
     /// window and its presenter's): a step's figure takes the stage's place.
-    pub fn room(self) -> bool {
+    pub(crate) fn room(self) -> bool {
         self.workshop || self.audience || self.presenter
     }
 
     /// Whether `step`'s figure takes the stage's place (and hides its run).
-    pub fn figure_on_stage(self, step: &crate::lessons::StepView) -> bool {
+    pub(crate) fn figure_on_stage(self, step: &crate::lessons::StepView) -> bool {
         self.room() && step.compare_limiters
     }
 }

@@ -17,63 +17,63 @@ use crate::state::{Action, LessonAction, RunAction};
 #[derive(Clone, PartialEq)]
 pub struct Controls {
     /// A key selected, or none.
-    pub select: Callback<Option<String>>,
+    pub(crate) select: Callback<Option<String>>,
     /// An input into the run (a key added, a reconcile's result chosen…).
-    pub input: Callback<Input>,
+    pub(crate) input: Callback<Input>,
     /// New settings: a new run.
-    pub apply: Callback<Settings>,
+    pub(crate) apply: Callback<Settings>,
     /// The same run on the other controller-runtime version.
-    pub switch_queue: Callback<QueueKind>,
+    pub(crate) switch_queue: Callback<QueueKind>,
     /// Several controllers in one manager, as the form says.
-    pub run_manager: Callback<Provider>,
+    pub(crate) run_manager: Callback<Provider>,
     /// Back to the one controller of the settings.
-    pub exit_manager: Callback<()>,
+    pub(crate) exit_manager: Callback<()>,
     /// A refused lesson file's message goes.
-    pub dismiss_refusal: Callback<()>,
-    pub transport: TransportCalls,
-    pub lesson: LessonCalls,
+    pub(crate) dismiss_refusal: Callback<()>,
+    pub(crate) transport: TransportCalls,
+    pub(crate) lesson: LessonCalls,
 }
 
 /// What the time controls ask.
 #[derive(Clone, PartialEq)]
 pub struct TransportCalls {
-    pub play_pause: Callback<()>,
-    pub step: Callback<()>,
-    pub step_back: Callback<()>,
-    pub restart: Callback<()>,
-    pub faster: Callback<()>,
-    pub slower: Callback<()>,
-    pub pacing: Callback<()>,
+    pub(crate) play_pause: Callback<()>,
+    pub(crate) step: Callback<()>,
+    pub(crate) step_back: Callback<()>,
+    pub(crate) restart: Callback<()>,
+    pub(crate) faster: Callback<()>,
+    pub(crate) slower: Callback<()>,
+    pub(crate) pacing: Callback<()>,
     /// A chosen speed (virtual time per real time).
-    pub speed: Callback<f64>,
+    pub(crate) speed: Callback<f64>,
     /// A virtual instant to go to.
-    pub seek: Callback<Instant>,
+    pub(crate) seek: Callback<Instant>,
 }
 
 /// What the lesson's panels ask (the presenter's notes included).
 #[derive(Clone, PartialEq)]
 pub struct LessonCalls {
     /// The clicker's next press, at this real instant (ms).
-    pub next: Callback<f64>,
+    pub(crate) next: Callback<f64>,
     /// The previous step.
-    pub back: Callback<()>,
-    pub exit: Callback<()>,
+    pub(crate) back: Callback<()>,
+    pub(crate) exit: Callback<()>,
     /// Stop waiting for the lesson being read.
-    pub cancel: Callback<()>,
+    pub(crate) cancel: Callback<()>,
     /// What is typed in the prediction field.
-    pub draft: Callback<String>,
+    pub(crate) draft: Callback<String>,
     /// A guess revealed, at this real instant (ms).
-    pub reveal: Callback<(String, f64)>,
+    pub(crate) reveal: Callback<(String, f64)>,
     /// Enter in the prediction field with nothing typed.
-    pub enter_without_guess: Callback<()>,
+    pub(crate) enter_without_guess: Callback<()>,
     /// The panel measured the narration: this many pages.
-    pub pages: Callback<usize>,
+    pub(crate) pages: Callback<usize>,
     /// Play the run.
-    pub play: Callback<()>,
+    pub(crate) play: Callback<()>,
     /// A step's act: its inputs into the run, then play.
-    pub act: Callback<Vec<Input>>,
+    pub(crate) act: Callback<Vec<Input>>,
     /// An exercise's settings: a new run.
-    pub apply: Callback<Settings>,
+    pub(crate) apply: Callback<Settings>,
 }
 
 impl Controls {
