@@ -75,7 +75,6 @@ pub fn app() -> Html {
             </div>
         </div>
     };
-    let dispatch = context.dispatcher();
     // In a room a step's figure takes the stage's place, as large as the
     // stage: the four plots side by side where the whole room can read them
     // (the stage's view is then not computed at all).
@@ -153,7 +152,7 @@ pub fn app() -> Html {
                 { brand }
                 <Transport view={TransportView::of(&state)} calls={state.controls().transport} />
                 <Toolbar library={state.lessons.library.clone()} current={state.lessons.current.as_ref().map(|l| l.index)} workshop={state.workshop.mode.workshop}
-                    go_import={state.ui.go_import.clone()} run={(*run_now).clone()} worker={page.worker.clone()} dispatch={dispatch.clone()} />
+                    go_import={state.ui.go_import.clone()} run={(*run_now).clone()} worker={page.worker.clone()} calls={state.controls().menu} />
             </header>
             { notices }
             // The stage is the hero: the lesson and the actions above it, the

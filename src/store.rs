@@ -16,7 +16,7 @@ use yew::prelude::*;
 use crate::state::{Action, Playground};
 
 mod controls;
-pub use controls::{Controls, LessonCalls, TransportCalls};
+pub use controls::{Controls, LessonCalls, MenuCalls, TransportCalls};
 
 /// The one state, and the actions waiting to be applied to it.
 struct Store {

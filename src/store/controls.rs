@@ -9,9 +9,12 @@ use std::rc::Rc;
 use workqueue_core::{Input, Instant, QueueKind};
 use yew::Callback;
 
+use crate::lessons::Refusal;
+use crate::notice::Notice;
 use crate::provider::Provider;
 use crate::settings::Settings;
-use crate::state::{Action, LessonAction, RunAction};
+use crate::share::Shared;
+use crate::state::{Action, GoImport, LessonAction, RunAction, UiAction, WorkshopAction};
 
 /// What the run's parts may ask of the run.
 #[derive(Clone, PartialEq)]
@@ -32,6 +35,7 @@ pub struct Controls {
     pub(crate) dismiss_refusal: Callback<()>,
     pub(crate) transport: TransportCalls,
     pub(crate) lesson: LessonCalls,
+    pub(crate) menu: MenuCalls,
 }
 
 /// What the time controls ask.
@@ -76,6 +80,27 @@ pub struct LessonCalls {
     pub(crate) apply: Callback<Settings>,
 }
 
+/// What the page's menu and its dialogs ask.
+#[derive(Clone, PartialEq)]
+pub struct MenuCalls {
+    /// Open a built-in lesson at its first step.
+    pub(crate) start_lesson: Callback<usize>,
+    /// Open a run (a file, a link).
+    pub(crate) load: Callback<Shared>,
+    /// Open a run and play it at this speed (an imported controller's).
+    pub(crate) open_run: Callback<(Shared, f64)>,
+    pub(crate) notify: Callback<Option<Notice>>,
+    /// A trainer's lesson file, by name, and its text.
+    pub(crate) lesson_file: Callback<(String, String)>,
+    /// A lesson file that cannot be read.
+    pub(crate) refused: Callback<Refusal>,
+    pub(crate) toggle_workshop: Callback<()>,
+    /// This window becomes the presenter's.
+    pub(crate) present: Callback<()>,
+    /// A Go set-up being read, read or refused.
+    pub(crate) go_import: Callback<GoImport>,
+}
+
 impl Controls {
     /// Every callback, each sending its action through `send`.
     pub(super) fn to(send: Rc<dyn Fn(Action)>) -> Controls {
@@ -98,6 +123,31 @@ impl Controls {
                 pacing: on(|| Action::Run(RunAction::TogglePacing)),
                 speed: call(&send, |s| Action::Run(RunAction::SetSpeed(s))),
                 seek: call(&send, |t| Action::Run(RunAction::Seek(t))),
+            },
+            menu: MenuCalls {
+                start_lesson: call(&send, |i| Action::Lesson(LessonAction::Start(i))),
+                load: call(&send, |run| Action::Run(RunAction::Load(Box::new(run)))),
+                open_run: {
+                    let send = send.clone();
+                    Callback::from(move |(run, speed): (Shared, f64)| {
+                        send(Action::Run(RunAction::Load(Box::new(run))));
+                        // A run of minutes plays in about half a minute.
+                        send(Action::Run(RunAction::SetSpeed(speed)));
+                        send(Action::Run(RunAction::TogglePlay));
+                    })
+                },
+                notify: call(&send, |n| Action::Ui(UiAction::Notify(n))),
+                lesson_file: call(&send, |(file, text)| {
+                    Action::Lesson(LessonAction::OpenFile {
+                        file,
+                        text,
+                        step: 1,
+                    })
+                }),
+                refused: call(&send, |r| Action::Lesson(LessonAction::Refused(r))),
+                toggle_workshop: on(|| Action::Workshop(WorkshopAction::ToggleWorkshop)),
+                present: on(|| Action::Workshop(WorkshopAction::Present)),
+                go_import: call(&send, |g| Action::Ui(UiAction::GoImport(g))),
             },
             lesson: LessonCalls {
                 next: call(&send, |at| Action::Lesson(LessonAction::Next(at))),
