@@ -1,7 +1,11 @@
 //! The playground's state, a plain value, and its transitions: an action
 //! changes it in place ([`Playground::apply`]) and moves `rev` when
-//! something on screen changed. The run is a [`Timeline`] the state owns;
-//! [`crate::store`] keeps the one state and hands it to the components.
+//! something on screen changed. The state is four slices by concern, each
+//! with its own actions and reducer: the run ([`RunState`], a [`Timeline`]
+//! the state owns), the lessons ([`LessonsState`]), the workshop's windows
+//! ([`WorkshopState`]) and the page's own words ([`UiState`]);
+//! `state/apply.rs` routes an action to its slice and coordinates those
+//! that span slices. [`crate::store`] keeps the one state.
 //! One engine runs everything, one controller or a manager of several, so no
 //! action needs to ask which kind of run it has.
 
@@ -340,5 +344,7 @@ pub use workshop::{Mode, WorkshopAction, WorkshopState};
 
 #[cfg(test)]
 pub(crate) mod fixtures;
+#[cfg(test)]
+mod slice_tests;
 #[cfg(test)]
 mod tests;

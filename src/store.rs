@@ -3,8 +3,9 @@
 //! keys is never copied to make the next frame (a copy of the run
 //! takes longer than a frame). The app owns the one state and reads it
 //! while it renders, through its [`PlaygroundContext`]; it hands each
-//! component the values that component shows, and a [`Dispatcher`]: a
-//! component changes the state only by dispatching actions.
+//! component the values that component shows and the callbacks for what
+//! it changes ([`Controls`]); the page's own hooks dispatch actions
+//! through a [`Dispatcher`].
 
 use std::cell::{OnceCell, Ref, RefCell};
 use std::collections::VecDeque;
