@@ -10,6 +10,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicIsize, Ordering};
 use workqueue_core::{EventRate, KeyCount};
+use workqueue_playground::state::RunAction;
 
 use workqueue_core::Source;
 use workqueue_core::{
@@ -89,7 +90,7 @@ fn report(p: &Playground, label: &str) -> isize {
     let log = held(sim.log());
     let series = held(sim.series());
     let live = p.engine();
-    let timeline = &p.timeline;
+    let timeline = &p.run.timeline;
     let checkpoints: isize = timeline
         .checkpoints()
         .iter()
@@ -120,15 +121,19 @@ fn timeline_of_the_100k_storm(queue: QueueKind, prefix: &str) {
     s.first_mut().queue = queue;
     s.duration_ns = 20 * MINUTE;
     let mut p = Playground::with(Settings::from_scenario(&s), s);
-    p.apply(Action::SetSpeed(1000.0));
+    p.apply(Action::Run(RunAction::SetSpeed(1000.0)));
     let mut frames = 0u64;
     while p.now() < Instant::T0 + 10 * MINUTE {
-        p.apply(Action::Tick(1000.0 / 60.0));
+        p.apply(Action::Run(RunAction::Tick(1000.0 / 60.0)));
         frames += 1;
-        assert!(p.playback.playing, "the 100k storm stopped: {:?}", p.notice);
+        assert!(
+            p.run.playback.playing,
+            "the 100k storm stopped: {:?}",
+            p.ui.notice
+        );
     }
     let live = p.engine();
-    let timeline = &p.timeline;
+    let timeline = &p.run.timeline;
     // A checkpoint as it costs: a copy of the whole run, less the key names
     // it shares with the live run; the live run with its names.
     let checkpoint_bytes = |c: &Manager| held(c) + names_not_shared(c, Some(live));
@@ -170,14 +175,18 @@ fn timeline_of_the_100k_storm(queue: QueueKind, prefix: &str) {
 fn main() {
     let s = scenario();
     let mut p = Playground::with(Settings::from_scenario(&s), s);
-    p.apply(Action::SetSpeed(1000.0));
+    p.apply(Action::Run(RunAction::SetSpeed(1000.0)));
     let mut totals = Vec::new();
     for (label, until) in [("5min", 5 * MINUTE), ("60min", 60 * MINUTE)] {
         let mut frames = 0u64;
         while p.now() < Instant::T0 + until {
-            p.apply(Action::Tick(1000.0 / 60.0));
+            p.apply(Action::Run(RunAction::Tick(1000.0 / 60.0)));
             frames += 1;
-            assert!(p.playback.playing, "the soak run stopped: {:?}", p.notice);
+            assert!(
+                p.run.playback.playing,
+                "the soak run stopped: {:?}",
+                p.ui.notice
+            );
         }
         println!(
             "soak_{label}_frames {frames} (virtual {:.0} s)",

@@ -2,6 +2,7 @@
 //! presenter's layouts (and an embed's, when this module is the one
 //! loaded; see [`crate::embed`]).
 
+use crate::state::{LessonAction, RunAction};
 use yew::prelude::*;
 
 use crate::components::compare::Compare;
@@ -19,24 +20,25 @@ use crate::store::StateRef;
 /// The welcome panel, on a first visit to the free playground only.
 fn welcome(state: &StateRef) -> Html {
     use workqueue_core::{Input, Script};
-    let show = state.playback.idle && state.lesson.is_none() && !state.mode.embed;
+    let show =
+        state.run.playback.idle && state.lessons.current.is_none() && !state.workshop.mode.embed;
     let d = state.dispatcher();
     let on_watch = {
         let d = d.clone();
         Callback::from(move |_| {
-            d.dispatch(Action::Input(Input::SetScript {
+            d.dispatch(Action::Run(RunAction::Input(Input::SetScript {
                 key: DEMO_KEY.into(),
                 script: Script::FailThenSucceed {
                     failures: workqueue_core::Failures::lit(3),
                 },
-            }));
-            d.dispatch(Action::Input(Input::Add {
+            })));
+            d.dispatch(Action::Run(RunAction::Input(Input::Add {
                 key: DEMO_KEY.into(),
-            }));
-            d.dispatch(Action::Select(Some(DEMO_KEY.into())));
+            })));
+            d.dispatch(Action::Run(RunAction::Select(Some(DEMO_KEY.into()))));
         })
     };
-    let on_lesson = Callback::from(move |_| d.dispatch(Action::StartLesson(0)));
+    let on_lesson = Callback::from(move |_| d.dispatch(Action::Lesson(LessonAction::Start(0))));
     html! { <Welcome {show} {on_watch} {on_lesson} /> }
 }
 
@@ -60,7 +62,7 @@ pub fn app() -> Html {
         })
     };
     let state = context.read();
-    if state.mode.embed {
+    if state.workshop.mode.embed {
         drop(state);
         return crate::embed::layout(&page);
     }
@@ -73,7 +75,6 @@ pub fn app() -> Html {
             </div>
         </div>
     };
-    let dispatch = context.dispatcher();
     // In a room a step's figure takes the stage's place, as large as the
     // stage: the four plots side by side where the whole room can read them
     // (the stage's view is then not computed at all).
@@ -83,13 +84,13 @@ pub fn app() -> Html {
                 <Compare articles={plots} />
             </section>
         },
-        None => page::stage(&state, dispatch.clone()),
+        None => page::stage(&state),
     };
     let notices = page::notices(&state);
-    let refusal = page::refusal(&state, dispatch.clone());
+    let refusal = page::refusal(&state);
     let lesson_panel = page::lesson_panel(&state, &page);
     let narration = page::narration(&state);
-    if state.mode.audience {
+    if state.workshop.mode.audience {
         // The projector: the stage and the narration, nothing else. The
         // presenter's window holds the workshop (see `presenter`).
         let (class, text) = pace_cue(&state);
@@ -113,15 +114,15 @@ pub fn app() -> Html {
             </>
         };
     }
-    if state.mode.presenter {
+    if state.workshop.mode.presenter {
         // The trainer's screen: notes, the answer, the next step, the
         // clicker (the lesson panel's Back and Next) and a small live stage.
         return html! {
             <>
-                <header class="top compact">{ brand }<Transport view={TransportView::of(&state)} dispatch={dispatch.clone()} /></header>
+                <header class="top compact">{ brand }<Transport view={TransportView::of(&state)} calls={state.controls().transport} /></header>
                 { notices }
                 <main class="presenter-layout">
-                    <crate::components::presenter::PresenterPanel ..crate::components::presenter::PresenterProps::of(&state, dispatch.clone()) />
+                    <crate::components::presenter::PresenterPanel ..crate::components::presenter::PresenterProps::of(&state, state.controls().lesson) />
                     <div class="presenter-side">
                         <div class="presenter-stage" aria-label="The stage, as the room sees it">{ stage }</div>
                         { refusal }
@@ -149,9 +150,9 @@ pub fn app() -> Html {
             <a class="skip-link" href="" onclick={skip_to_stage} data-testid="skip-link">{"Skip to the stage"}</a>
             <header class="top">
                 { brand }
-                <Transport view={TransportView::of(&state)} dispatch={dispatch.clone()} />
-                <Toolbar library={state.library.clone()} current={state.lesson.as_ref().map(|l| l.index)} workshop={state.mode.workshop}
-                    go_import={state.go_import.clone()} run={(*run_now).clone()} worker={page.worker.clone()} dispatch={dispatch.clone()} />
+                <Transport view={TransportView::of(&state)} calls={state.controls().transport} />
+                <Toolbar library={state.lessons.library.clone()} current={state.lessons.current.as_ref().map(|l| l.index)} workshop={state.workshop.mode.workshop}
+                    go_import={state.ui.go_import.clone()} run={(*run_now).clone()} worker={page.worker.clone()} calls={state.controls().menu} />
             </header>
             { notices }
             // The stage is the hero: the lesson and the actions above it, the
@@ -161,9 +162,9 @@ pub fn app() -> Html {
                     { welcome(&state) }
                     { refusal }
                     { lesson_panel }
-                    { if manager_mode { stage } else { html! { <><Inputs settings={state.settings.clone()} resync_active={state.resync_active()} dispatch={dispatch.clone()} />{ stage }</> } } }
+                    { if manager_mode { stage } else { html! { <><Inputs settings={state.run.settings.clone()} resync_active={state.resync_active()} on_input={state.controls().input} on_apply={state.controls().apply} />{ stage }</> } } }
                 </div>
-                <Side ..SideProps::of(&state, context.run(), dispatch) />
+                <Side ..SideProps::of(&state, context.run(), state.controls()) />
             </main>
             { narration }
         </>

@@ -21,11 +21,10 @@ pub fn embed_app() -> Html {
 /// turns).
 pub(crate) fn layout(page: &Page) -> Html {
     let state = page.context.read();
-    let dispatch = page.context.dispatcher();
     // The name is a way out: the same lesson and step in the whole
     // playground, in a new tab (a built-in lesson's id is plain letters).
-    let full = state.lesson.as_ref().and_then(|l| {
-        let id = &state.library.get(l.index)?.id;
+    let full = state.lessons.current.as_ref().and_then(|l| {
+        let id = &state.lessons.library.get(l.index)?.id;
         lessons::is_built_in(id).then(|| format!("./?lesson={id}&step={}", l.step + 1))
     });
     let brand = match full {
@@ -48,18 +47,18 @@ pub(crate) fn layout(page: &Page) -> Html {
                 // Shown while the keyboard is in the frame: how to move
                 // between its controls, one Tab stop of the host page.
                 <p class="keys-hint" aria-hidden="true">{"← → between controls · Tab leaves"}</p>
-                <Transport view={TransportView::of(&state)} dispatch={dispatch.clone()} />
+                <Transport view={TransportView::of(&state)} calls={state.controls().transport} />
             </header>
             { page::notices(&state) }
             <TurnSwitch {turn} {on_turn} />
             <main class="embed-layout" data-turn={turn.id()}>
                 // A lesson about a manager shows its controllers here too.
-                { page::stage(&state, dispatch.clone()) }
+                { page::stage(&state) }
                 <div class="embed-side">
-                    { page::refusal(&state, dispatch.clone()) }
+                    { page::refusal(&state) }
                     { page::lesson_panel(&state, page) }
                     // A lesson's narration has the side to itself.
-                    { (page.reader.inspector)(&state, dispatch) }
+                    { (page.reader.inspector)(&state) }
                 </div>
             </main>
             { page::narration(&state) }

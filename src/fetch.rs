@@ -2,6 +2,7 @@
 //! files beside the page) and `?lesson-file=` paths. Nothing is fetched from
 //! another origin.
 
+use crate::state::{LessonAction, UiAction};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
@@ -97,23 +98,29 @@ pub async fn text(path: &str) -> Result<String, String> {
 pub async fn lesson_file(path: String, step: usize, dispatch: impl Fn(Action)) {
     let href = match on_this_site(&path) {
         Ok(href) => href,
-        Err(e) => return dispatch(Action::Notify(Notice::error(format!("lesson-file: {e}")))),
+        Err(e) => {
+            return dispatch(Action::Ui(UiAction::Notify(Notice::error(format!(
+                "lesson-file: {e}"
+            )))))
+        }
     };
     let limit = workqueue_lessons::parse::MAX_FILE_BYTES;
     let bytes = match bytes_within(&href, limit).await {
         Ok(bytes) => bytes,
-        Err(e) => return dispatch(Action::Notify(Notice::error(format!("lesson-file: {e}")))),
+        Err(e) => {
+            return dispatch(Action::Ui(UiAction::Notify(Notice::error(format!(
+                "lesson-file: {e}"
+            )))))
+        }
     };
     match workqueue_lessons::parse::text_of(&bytes) {
-        Ok(text) => dispatch(Action::OpenLessonFile {
+        Ok(text) => dispatch(Action::Lesson(LessonAction::OpenFile {
             file: path,
             text: text.to_string(),
             step,
-        }),
-        Err(e) => dispatch(Action::LessonRefused(crate::lessons::Refusal::new(
-            &path,
-            &String::from_utf8_lossy(&bytes),
-            vec![e],
+        })),
+        Err(e) => dispatch(Action::Lesson(LessonAction::Refused(
+            crate::lessons::Refusal::new(&path, &String::from_utf8_lossy(&bytes), vec![e]),
         ))),
     }
 }

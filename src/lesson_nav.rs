@@ -17,12 +17,13 @@ use crate::lesson_state::{ReadLesson, StepShown, TallyShown};
 impl Playground {
     /// The current step's focus, where the stage gives way to it: in
     /// workshop mode and in embeds.
-    pub fn focus(&self) -> Option<lessons::Focus> {
-        if !(self.mode.workshop || self.mode.embed) {
+    pub(crate) fn focus(&self) -> Option<lessons::Focus> {
+        if !(self.workshop.mode.workshop || self.workshop.mode.embed) {
             return None;
         }
-        let l = self.lesson.as_ref()?;
-        self.library
+        let l = self.lessons.current.as_ref()?;
+        self.lessons
+            .library
             .get(l.index)?
             .steps
             .get(l.step)
@@ -31,11 +32,11 @@ impl Playground {
 
     /// Moves a lesson to `step`, rebuilding the run from the nearest step at
     /// or before it that sets one up, so "back" is exact.
-    pub fn enter_step(&mut self, index: usize, step: usize) {
-        let Some(lesson) = self.library.get(index) else {
+    pub(crate) fn enter_step(&mut self, index: usize, step: usize) {
+        let Some(lesson) = self.lessons.library.get(index) else {
             return;
         };
-        self.playback.idle = false; // a lesson's scene is never a first visit
+        self.run.playback.idle = false; // a lesson's scene is never a first visit
         let step = step.min(lesson.steps.len().saturating_sub(1));
         // However the step is reached (the clicker, Back, a link, a reload,
         // the presenter), it opens at its set-up's instant: the nearest set-up
@@ -49,15 +50,17 @@ impl Playground {
                 .and_then(scene)
             {
                 Ok((scenario, timeline)) => {
-                    self.settings = Settings::from_scenario(&scenario);
-                    self.timeline = timeline;
+                    self.run.settings = Settings::from_scenario(&scenario);
+                    self.run.timeline = timeline;
                     let inputs = setup.map(|s| s.run.inputs).unwrap_or_default();
-                    self.selected = inputs.iter().rev().find_map(|(_, i)| match i {
+                    self.run.selected = inputs.iter().rev().find_map(|(_, i)| match i {
                         Input::Add { key } => Some(key.clone()),
                         _ => None,
                     });
                 }
-                Err(e) => self.notice = Notice::error(format!("This step's scene cannot run: {e}")),
+                Err(e) => {
+                    self.ui.notice = Notice::error(format!("This step's scene cannot run: {e}"))
+                }
             }
             // A step without a set-up of its own continues the steps before
             // it as the clicker plays them, exactly: never where a dwell or a
@@ -67,11 +70,11 @@ impl Playground {
             }
         }
         if let Some(key) = &lesson.steps[step].focus.key {
-            self.selected = Some(key.clone());
+            self.run.selected = Some(key.clone());
         }
-        self.playback.playing = false;
-        self.playback.until_wait = false;
-        let mut ls = match self.lesson.take() {
+        self.run.playback.playing = false;
+        self.run.playback.until_wait = false;
+        let mut ls = match self.lessons.current.take() {
             Some(mut l) if l.index == index => {
                 l.entered(step);
                 l
@@ -79,7 +82,7 @@ impl Playground {
             _ => {
                 // A new lesson plays at its own pace: a speed slowed for the
                 // last one's scene does not carry over silently.
-                self.playback.speed = 1.0;
+                self.run.playback.speed = 1.0;
                 LessonState::new(index, step, lesson.steps.len())
             }
         };
@@ -87,8 +90,12 @@ impl Playground {
             ls.answers[step] = lessons::answer(&lesson, step);
         }
         // (A large scene still being built opens where it is going.)
-        ls.visit.start = self.timeline.pending().unwrap_or(self.timeline.now());
-        self.lesson = Some(ls);
+        ls.visit.start = self
+            .run
+            .timeline
+            .pending()
+            .unwrap_or(self.run.timeline.now());
+        self.lessons.current = Some(ls);
     }
 
     /// Step `j`'s scene as the clicker plays it, to the instant it may go
@@ -97,13 +104,13 @@ impl Playground {
     /// [`MAX_REPLAY_EVENTS`] events. A step that waits for nothing ends
     /// where it began.
     fn replay_step(&mut self, lesson: &lessons::LessonView, j: usize) {
-        while self.timeline.pending().is_some() {
-            self.timeline.catch_up();
+        while self.run.timeline.pending().is_some() {
+            self.run.timeline.catch_up();
         }
         if let Some(act) = lessons::act(lesson, j) {
             for input in act.inputs {
-                if let Err(e) = self.timeline.record(input) {
-                    self.notice = Notice::error(e.to_string());
+                if let Err(e) = self.run.timeline.record(input) {
+                    self.ui.notice = Notice::error(e.to_string());
                 }
             }
         }
@@ -117,22 +124,23 @@ impl Playground {
         let Some(step) = lesson.steps.get(j) else {
             return;
         };
-        while self.timeline.pending().is_some() {
-            self.timeline.catch_up();
+        while self.run.timeline.pending().is_some() {
+            self.run.timeline.catch_up();
         }
         let Some(wait) = step.wait.clone() else {
             return;
         };
         if let Wait::Time(t) = wait {
-            while !self.timeline.advance_to(t) {}
+            while !self.run.timeline.advance_to(t) {}
             return;
         }
         for _ in 0..MAX_REPLAY_EVENTS {
-            if wait.met(self.timeline.sim()) {
+            if wait.met(self.run.timeline.sim()) {
                 return;
             }
             if let Some((key, outcome)) = self.suggested_decision(step) {
                 if self
+                    .run
                     .timeline
                     .record(Input::Decide { key, outcome })
                     .is_err()
@@ -141,7 +149,7 @@ impl Playground {
                 }
                 continue;
             }
-            if self.timeline.step().is_none() {
+            if self.run.timeline.step().is_none() {
                 return;
             }
         }
@@ -153,18 +161,18 @@ impl Playground {
     /// is played, or played on until what the step waits for happens; once
     /// it has played for [`MIN_DWELL_MS`], the next step opens, and after the
     /// last step the next lesson.
-    pub fn next_press(&self, now_ms: f64) -> Press {
-        let Some(l) = &self.lesson else {
+    pub(crate) fn next_press(&self, now_ms: f64) -> Press {
+        let Some(l) = &self.lessons.current else {
             return Press::AtEnd;
         };
-        let Some(lesson) = self.library.get(l.index) else {
+        let Some(lesson) = self.lessons.library.get(l.index) else {
             return Press::AtEnd;
         };
         let Some(step) = lesson.steps.get(l.step) else {
             return Press::AtEnd;
         };
         // An audience window says what its presenter's window said.
-        if let Some(told) = l.visit.told.filter(|_| self.mode.audience) {
+        if let Some(told) = l.visit.told.filter(|_| self.workshop.mode.audience) {
             return if l.visit.kept.is_some() {
                 Press::Dwelling
             } else {
@@ -184,17 +192,18 @@ impl Playground {
         let waiting = step
             .wait
             .as_ref()
-            .is_some_and(|w| !w.met(self.timeline.sim()));
+            .is_some_and(|w| !w.met(self.run.timeline.sim()));
         if waiting && self.suggested_decision(step).is_some() {
             return Press::Decided;
         }
         // A step's own action (its button) counts as playing it.
         // (A figure in the stage's place hides the run: nothing to play.)
-        let run_shown = !self.mode.figure_on_stage(step);
-        let playable = (run_shown && self.timeline.next_instant().is_some()) || step.act.is_some();
+        let run_shown = !self.workshop.mode.figure_on_stage(step);
+        let playable =
+            (run_shown && self.run.timeline.next_instant().is_some()) || step.act.is_some();
         // (A scene already playing by hand still gets the press: the step's
         // own action runs, and the dwell starts.)
-        if (waiting && !self.playback.playing) || (l.visit.played_at.is_none() && playable) {
+        if (waiting && !self.run.playback.playing) || (l.visit.played_at.is_none() && playable) {
             return Press::Played;
         }
         if waiting {
@@ -207,7 +216,7 @@ impl Playground {
         }
         // (An audience window says "Moving on…" until its presenter's
         // window has carried the kept press out and says where it went.)
-        let kept_there = self.mode.audience && l.visit.kept.is_some();
+        let kept_there = self.workshop.mode.audience && l.visit.kept.is_some();
         if kept_there || l.dwell_since().is_some_and(|t| now_ms - t < MIN_DWELL_MS) {
             return Press::Dwelling;
         }
@@ -216,11 +225,12 @@ impl Playground {
 
     /// The figure the open step shows in place of the stage in a room (the
     /// articles' storm under four limiters), as the lesson was read with it.
-    pub fn figure_shown(&self) -> Option<Vec<lessons::Plot>> {
-        let ls = self.lesson.as_ref()?;
-        let lesson = self.library.get(ls.index)?;
+    pub(crate) fn figure_shown(&self) -> Option<Vec<lessons::Plot>> {
+        let ls = self.lessons.current.as_ref()?;
+        let lesson = self.lessons.library.get(ls.index)?;
         let step = lesson.steps.get(ls.step)?;
-        self.mode
+        self.workshop
+            .mode
             .figure_on_stage(step)
             .then(|| step.compared.clone())
     }
@@ -228,9 +238,9 @@ impl Playground {
     /// The count the open step's question asks about, as the stage shows
     /// it: `None` where the question has no count; its value only once the
     /// room's guess is in (before, the stage keeps its place with "?").
-    pub fn tally_shown(&self) -> Option<TallyShown> {
-        let ls = self.lesson.as_ref()?;
-        let lesson = self.library.get(ls.index)?;
+    pub(crate) fn tally_shown(&self) -> Option<TallyShown> {
+        let ls = self.lessons.current.as_ref()?;
+        let lesson = self.lessons.library.get(ls.index)?;
         let question = lesson.steps.get(ls.step)?.question.as_ref()?;
         let tally = question.tally.as_ref()?;
         let run = self.engine();
@@ -254,9 +264,9 @@ impl Playground {
 
     /// The open step as the lesson panel shows it at real instant `now_ms`
     /// (ms): each figure asked only where the panel's words need it.
-    pub fn step_shown(&self, now_ms: f64) -> Option<StepShown> {
-        let ls = self.lesson.as_ref()?;
-        let lesson = self.library.get(ls.index)?;
+    pub(crate) fn step_shown(&self, now_ms: f64) -> Option<StepShown> {
+        let ls = self.lessons.current.as_ref()?;
+        let lesson = self.lessons.library.get(ls.index)?;
         let step = &lesson.steps[ls.step];
         let press = self.next_press(now_ms);
         let last_step = ls.step + 1 >= lesson.steps.len();
@@ -275,7 +285,7 @@ impl Playground {
             figures: step
                 .goal
                 .as_ref()
-                .and(self.goal_figures.as_ref())
+                .and(self.lessons.goal_figures.as_ref())
                 .filter(|(i, s, _)| (*i, *s) == (ls.index, ls.step))
                 .map(|(_, _, f)| f.clone()),
             press,
@@ -285,9 +295,9 @@ impl Playground {
 
     /// [`Playground::next_press`] now, and once the dwell (if it dwells)
     /// is over: the press is the same until the state changes, but for that.
-    pub fn press_from(&self, now_ms: f64) -> PressFrom {
+    pub(crate) fn press_from(&self, now_ms: f64) -> PressFrom {
         let press = self.next_press(now_ms);
-        let dwell = match (press, &self.lesson) {
+        let dwell = match (press, &self.lessons.current) {
             (Press::Dwelling, Some(l)) => l
                 .dwell_since()
                 .map(|since| (since, self.next_press(f64::INFINITY))),
@@ -298,8 +308,13 @@ impl Playground {
 
     /// Does what [`Playground::next_press`] says, and returns it. A press
     /// within [`DOUBLE_PRESS_MS`](crate::lesson_state::DOUBLE_PRESS_MS) of the one before does nothing.
-    pub fn clicker_next(&mut self, now_ms: f64) -> Press {
-        if self.lesson.as_mut().is_some_and(|l| l.double_press(now_ms)) {
+    pub(crate) fn clicker_next(&mut self, now_ms: f64) -> Press {
+        if self
+            .lessons
+            .current
+            .as_mut()
+            .is_some_and(|l| l.double_press(now_ms))
+        {
             return Press::Dwelling;
         }
         self.carry_out_press(now_ms)
@@ -312,22 +327,24 @@ impl Playground {
         let press = self.next_press(now_ms);
         if press == Press::Revealed {
             let draft = self
-                .lesson
+                .lessons
+                .current
                 .as_ref()
                 .map(|l| l.visit.draft.clone())
                 .unwrap_or_default();
             if let Some(why) = self.unreadable_guess(&draft) {
                 // The field stays open with what was typed, and says why
                 // beside it (not over the stage).
-                if let Some(l) = self.lesson.as_mut() {
+                if let Some(l) = self.lessons.current.as_mut() {
                     l.visit.refused = Some(why);
                 }
-                self.focus_guess += 1;
+                self.lessons.focus_guess += 1;
                 return Press::Asked;
             }
         }
-        let decision = match (press, &self.lesson) {
+        let decision = match (press, &self.lessons.current) {
             (Press::Decided, Some(l)) => self
+                .lessons
                 .library
                 .get(l.index)
                 .and_then(|x| x.steps.get(l.step).cloned())
@@ -335,7 +352,7 @@ impl Playground {
             _ => None,
         };
         let holds = self.holds_for_prediction();
-        let Some(l) = self.lesson.as_mut() else {
+        let Some(l) = self.lessons.current.as_mut() else {
             return press;
         };
         match press {
@@ -344,21 +361,26 @@ impl Playground {
                 // The question's page shows its field: off a projector it is
                 // asked for at once (the main button then says Reveal) and
                 // the keyboard goes there.
-                let room = self.mode.workshop || self.mode.audience || self.mode.presenter;
+                let room = self.workshop.mode.workshop
+                    || self.workshop.mode.audience
+                    || self.workshop.mode.presenter;
                 if holds && !l.visit.pages.more() && !room {
                     l.visit.asked = true;
-                    self.focus_guess += 1;
+                    self.lessons.focus_guess += 1;
                 }
             }
             Press::Asked => {
                 l.visit.asked = true;
                 // A projector's field waits for the trainer's click: the
                 // clicker's other keys (`b`, `.`) must not type into it.
-                if !(self.mode.workshop || self.mode.audience || self.mode.presenter) {
-                    self.focus_guess += 1;
+                if !(self.workshop.mode.workshop
+                    || self.workshop.mode.audience
+                    || self.workshop.mode.presenter)
+                {
+                    self.lessons.focus_guess += 1;
                 }
-                if !(self.mode.workshop || self.mode.embed) {
-                    self.notice = Notice::info(TYPE_A_PREDICTION);
+                if !(self.workshop.mode.workshop || self.workshop.mode.embed) {
+                    self.ui.notice = Notice::info(TYPE_A_PREDICTION);
                 }
             }
             Press::Revealed => {
@@ -367,11 +389,12 @@ impl Playground {
                 // The hint to predict has done its work: it does not stay
                 // over the answer.
                 if self
+                    .ui
                     .notice
                     .as_ref()
                     .is_some_and(|n| n.text == TYPE_A_PREDICTION)
                 {
-                    self.notice = None;
+                    self.ui.notice = None;
                 }
             }
             Press::Played => {
@@ -380,24 +403,24 @@ impl Playground {
                 if first {
                     self.do_act();
                 }
-                self.playback.playing = true;
-                self.playback.until_wait = true;
+                self.run.playback.playing = true;
+                self.run.playback.until_wait = true;
             }
             Press::Decided => {
                 if let Some((key, outcome)) = decision {
                     l.visit.played_at.get_or_insert(now_ms);
-                    if let Err(e) = self.timeline.record(Input::Decide { key, outcome }) {
-                        self.notice = Notice::error(e.to_string());
+                    if let Err(e) = self.run.timeline.record(Input::Decide { key, outcome }) {
+                        self.ui.notice = Notice::error(e.to_string());
                     }
-                    self.playback.playing = true;
-                    self.playback.until_wait = true;
+                    self.run.playback.playing = true;
+                    self.run.playback.until_wait = true;
                 }
             }
             Press::Moved => {
                 // Nothing of this step's scene plays on into the next one.
-                self.playback.playing = false;
+                self.run.playback.playing = false;
                 let (index, step) = (l.index, l.step);
-                let steps = self.library.get(index).map_or(0, |l| l.steps.len());
+                let steps = self.lessons.library.get(index).map_or(0, |l| l.steps.len());
                 if step + 1 < steps {
                     self.enter_step(index, step + 1);
                 } else if let Some(next) = self.next_lesson(index) {
@@ -406,11 +429,11 @@ impl Playground {
             }
             Press::Skipped => {
                 let (index, step) = (l.index, l.step);
-                if let Some(lesson) = self.library.get(index) {
+                if let Some(lesson) = self.lessons.library.get(index) {
                     self.run_to_wait(&lesson, step);
                 }
-                self.playback.playing = false;
-                self.playback.until_wait = false;
+                self.run.playback.playing = false;
+                self.run.playback.until_wait = false;
             }
             Press::Dwelling => l.visit.kept = Some(now_ms),
             Press::AtEnd => {}
@@ -420,22 +443,22 @@ impl Playground {
 
     /// Real time passed (ms): a press kept during the dwell is carried out
     /// once the step may go on. Whether anything changed.
-    pub fn carry_kept_press(&mut self, real_ms: f64) -> bool {
-        let Some(at) = self.lesson.as_ref().and_then(|l| l.visit.kept) else {
+    pub(crate) fn carry_kept_press(&mut self, real_ms: f64) -> bool {
+        let Some(at) = self.lessons.current.as_ref().and_then(|l| l.visit.kept) else {
             return false;
         };
         // An audience window only shows the press its presenter keeps.
-        if self.mode.audience {
+        if self.workshop.mode.audience {
             return false;
         }
         let now = at + real_ms.max(0.0);
         if self.next_press(now) == Press::Dwelling {
-            if let Some(l) = self.lesson.as_mut() {
+            if let Some(l) = self.lessons.current.as_mut() {
                 l.visit.kept = Some(now);
             }
             return false;
         }
-        if let Some(l) = self.lesson.as_mut() {
+        if let Some(l) = self.lessons.current.as_mut() {
             l.visit.kept = None;
         }
         self.carry_out_press(now);
@@ -443,8 +466,8 @@ impl Playground {
     }
 
     /// The panel measured the narration: it takes `pages` pages here.
-    pub fn narration_pages(&mut self, pages: usize) {
-        if let Some(l) = self.lesson.as_mut() {
+    pub(crate) fn narration_pages(&mut self, pages: usize) {
+        if let Some(l) = self.lessons.current.as_mut() {
             l.visit.pages.measured(pages);
         }
     }
@@ -452,7 +475,7 @@ impl Playground {
     /// The decision a step waits for, when a reconcile is waiting for it
     /// now: the key on the first deciding worker and the outcome the step's
     /// wait names (RequeueAfter with the decision panel's 30s).
-    pub fn suggested_decision(&self, step: &lessons::StepView) -> Option<(String, Outcome)> {
+    pub(crate) fn suggested_decision(&self, step: &lessons::StepView) -> Option<(String, Outcome)> {
         let Some(Wait::Results { label, .. }) = &step.wait else {
             return None;
         };
@@ -475,7 +498,7 @@ impl Playground {
     /// What to do on a step that holds for a prediction, naming the
     /// buttons the lesson shows now (its one button reads "Read on",
     /// "Predict…" or "Reveal").
-    pub fn predict_first_hint(&self) -> &'static str {
+    pub(crate) fn predict_first_hint(&self) -> &'static str {
         match self.next_press(0.0) {
             Press::Page => "This step asks for a prediction first: press Read on to reach the question, answer it, then press Reveal.",
             Press::Asked => "This step asks for a prediction first: press Predict…, type your answer, then press Reveal.",
@@ -485,9 +508,12 @@ impl Playground {
 
     /// A step whose prediction is still open holds the clock: the room
     /// predicts before the scene moves, however the step was entered.
-    pub fn holds_for_prediction(&self) -> bool {
-        let Some(l) = &self.lesson else { return false };
-        self.library
+    pub(crate) fn holds_for_prediction(&self) -> bool {
+        let Some(l) = &self.lessons.current else {
+            return false;
+        };
+        self.lessons
+            .library
             .get(l.index)
             .and_then(|x| x.steps.get(l.step).map(|s| s.question.is_some()))
             .unwrap_or(false)
@@ -497,8 +523,11 @@ impl Playground {
     /// What the current step asks to be done (its button in the lesson
     /// panel): run the provider's manager, or apply its inputs.
     fn do_act(&mut self) {
-        let Some(l) = &self.lesson else { return };
+        let Some(l) = &self.lessons.current else {
+            return;
+        };
         let Some(act) = self
+            .lessons
             .library
             .get(l.index)
             .and_then(|x| lessons::act(&x, l.step))
@@ -506,24 +535,26 @@ impl Playground {
             return;
         };
         for input in act.inputs {
-            if let Err(e) = self.timeline.record(input) {
-                self.notice = Notice::error(e.to_string());
+            if let Err(e) = self.run.timeline.record(input) {
+                self.ui.notice = Notice::error(e.to_string());
             }
         }
     }
 
     /// The clicker's back press: the previous step, or the previous
     /// lesson's last step.
-    pub fn clicker_back(&mut self) {
-        let Some(l) = self.lesson.clone() else { return };
+    pub(crate) fn clicker_back(&mut self) {
+        let Some(l) = self.lessons.current.clone() else {
+            return;
+        };
         if l.visit.pages.at > 0 {
-            if let Some(l) = self.lesson.as_mut() {
+            if let Some(l) = self.lessons.current.as_mut() {
                 l.visit.pages.turned(l.visit.pages.at - 1);
             }
         } else if l.step > 0 {
             self.enter_step(l.index, l.step - 1);
         } else if let Some(before) = self.previous_lesson(l.index) {
-            match self.library.get(before) {
+            match self.lessons.library.get(before) {
                 Some(prev) => self.enter_step(before, prev.steps.len().saturating_sub(1)),
                 // Not read yet: it opens at its end once the worker sends it.
                 None => self.start_lesson(before, usize::MAX),
@@ -533,26 +564,26 @@ impl Playground {
 
     /// The lesson after `index`: the next of the room's course where the
     /// trainer chose one (`?lessons=`), else the next in the menu.
-    pub fn next_lesson(&self, index: usize) -> Option<usize> {
+    pub(crate) fn next_lesson(&self, index: usize) -> Option<usize> {
         self.neighbour_lesson(index, 1)
     }
 
     /// The lesson before `index`, the same way.
-    pub fn previous_lesson(&self, index: usize) -> Option<usize> {
+    pub(crate) fn previous_lesson(&self, index: usize) -> Option<usize> {
         self.neighbour_lesson(index, -1)
     }
 
     /// The lesson `by` places from `index` in the room's order.
     fn neighbour_lesson(&self, index: usize, by: isize) -> Option<usize> {
-        let order: Vec<usize> = match &self.course {
+        let order: Vec<usize> = match &self.lessons.course {
             Some(course) => course
                 .iter()
-                .filter_map(|id| self.library.index_of(id))
+                .filter_map(|id| self.lessons.library.index_of(id))
                 .collect(),
             // An embed is a guest in someone's post about one lesson: it
             // ends with that lesson (a `lessons=` course goes on).
-            None if self.mode.embed => vec![index],
-            None => (0..self.library.entries().len()).collect(),
+            None if self.workshop.mode.embed => vec![index],
+            None => (0..self.lessons.library.entries().len()).collect(),
         };
         let at = order.iter().position(|&i| i == index)?;
         order.get(at.checked_add_signed(by)?).copied()
@@ -561,12 +592,13 @@ impl Playground {
     /// The instant a step played until its wait stops at, where it waits
     /// for a time: no frame runs past it (a frame's step is coarse, the
     /// narration names the instant).
-    pub fn scene_stop(&self) -> Option<Instant> {
-        if !self.playback.until_wait {
+    pub(crate) fn scene_stop(&self) -> Option<Instant> {
+        if !self.run.playback.until_wait {
             return None;
         }
-        let l = self.lesson.as_ref()?;
+        let l = self.lessons.current.as_ref()?;
         match self
+            .lessons
             .library
             .get(l.index)?
             .steps
@@ -581,103 +613,24 @@ impl Playground {
 
     /// After a frame of play: a step played until what it waits for has
     /// happened pauses there, for the room to look.
-    pub fn pause_when_waited(&mut self) {
-        if !self.playback.until_wait {
+    pub(crate) fn pause_when_waited(&mut self) {
+        if !self.run.playback.until_wait {
             return;
         }
-        let Some(l) = &self.lesson else { return };
+        let Some(l) = &self.lessons.current else {
+            return;
+        };
         // Only a step that waits for something pauses by itself.
         let met = self
+            .lessons
             .library
             .get(l.index)
             .and_then(|x| x.steps.get(l.step).and_then(|s| s.wait.clone()))
-            .is_some_and(|w| w.met(self.timeline.sim()));
+            .is_some_and(|w| w.met(self.run.timeline.sim()));
         if met {
-            self.playback.playing = false;
-            self.playback.until_wait = false;
+            self.run.playback.playing = false;
+            self.run.playback.until_wait = false;
         }
-    }
-}
-
-impl Playground {
-    /// A trainer's file (an upload, a `?lesson-file=` path): the lesson
-    /// worker reads it, and it opens at `step` (from 1) when it arrives.
-    pub fn open_lesson_file(&mut self, file: String, text: String, step: usize) {
-        self.pending_lesson = Some(crate::lesson_state::PendingLesson {
-            id: workqueue_lessons::parse::id_of(&file),
-            step,
-            replay: true,
-            source: Some((file, text)),
-            progress: None,
-            ticket: self.rev,
-        });
-        self.resolve_pending_lesson();
-    }
-
-    /// The lesson worker sent a lesson: into the library, and open it if it
-    /// was waited for.
-    pub fn lesson_arrived(&mut self, lesson: lessons::LessonView, source: Option<String>) {
-        // Its text has been read: what waits for it now opens it.
-        if let Some(p) = self.pending_lesson.as_mut().filter(|p| p.id == lesson.id) {
-            p.source = None;
-        }
-        self.library.arrived(lesson, source);
-        self.refused_lesson = None;
-        self.resolve_pending_lesson();
-    }
-
-    /// A refused file: said in the notice, and shown beside its lines.
-    pub fn lesson_refused(&mut self, refusal: lessons::Refusal) {
-        let more = match refusal.mistakes.len() {
-            0 | 1 => String::new(),
-            n => format!(" (and {} more, listed beside the file)", n - 1),
-        };
-        if let Some(m) = refusal.mistakes.first() {
-            self.notice = Notice::error(format!(
-                "The lesson {} was refused: line {}: {}: {}{more}",
-                refusal.file, m.line, m.field, m.reason
-            ));
-        }
-        self.pending_lesson = None;
-        self.refused_lesson = Some(refusal);
-    }
-
-    /// Whether the open step is an exercise (a goal for the settings).
-    pub fn in_exercise(&self) -> bool {
-        self.lesson.as_ref().is_some_and(|ls| {
-            self.library
-                .get(ls.index)
-                .is_some_and(|l| l.steps.get(ls.step).is_some_and(|s| s.goal.is_some()))
-        })
-    }
-
-    /// New settings during an exercise: the exercise stays open, and the
-    /// learner's settings run on the step's own keys, ready to be checked.
-    pub fn keep_exercise(&self, fresh: &mut Playground) {
-        let Some(ls) = self.lesson.clone() else {
-            return;
-        };
-        let Some(lesson) = self.library.get(ls.index) else {
-            return;
-        };
-        if !self.in_exercise() {
-            return;
-        }
-        let Some(setup) = lessons::setup_for(&lesson, ls.step) else {
-            return;
-        };
-        for (_, input) in setup
-            .run
-            .inputs
-            .into_iter()
-            .filter(|(at, _)| *at == Instant::T0)
-        {
-            let _ = fresh.timeline.record(input);
-        }
-        fresh.playback.idle = false;
-        fresh.lesson = Some(ls);
-        fresh.notice =
-            Notice::info("New settings applied to the exercise's keys: press Check my settings.");
     }
 }
 
@@ -687,9 +640,12 @@ const MAX_REPLAY_EVENTS: usize = 200_000;
 
 #[cfg(test)]
 mod field_tests;
+mod files;
 mod guess;
 #[cfg(test)]
 mod reader_tests;
 mod scene;
+#[cfg(test)]
+mod scene_tests;
 #[cfg(test)]
 mod tests;

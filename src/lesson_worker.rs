@@ -5,6 +5,7 @@
 //! the page's own origin (built-in files, `?lesson-file=` paths), an upload
 //! or a link.
 
+use crate::state::{LessonAction, UiAction};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::{Rc, Weak};
@@ -156,8 +157,9 @@ fn end(worker: &web_sys::Worker) {
 
 #[cfg(target_arch = "wasm32")]
 fn fail(c: &Client, text: &str) {
-    c.dispatch
-        .emit(Action::Notify(Notice::error(text.to_string())));
+    c.dispatch.emit(Action::Ui(UiAction::Notify(Notice::error(
+        text.to_string(),
+    ))));
 }
 
 impl LessonWorker {
@@ -192,19 +194,19 @@ impl LessonWorker {
         };
         for asked in asked.into_values() {
             match asked {
-                Asked::Import => dispatch.emit(Action::GoImport(GoImport::Refused(
+                Asked::Import => dispatch.emit(Action::Ui(UiAction::GoImport(GoImport::Refused(
                     "the reader stopped on an error with these files, and nothing of them was read; the page goes on: change the files and read them again".into(),
-                ))),
-                Asked::Open { .. } => dispatch.emit(Action::Notify(Notice::error(
+                )))),
+                Asked::Open { .. } => dispatch.emit(Action::Ui(UiAction::Notify(Notice::error(
                     "The lesson reader stopped on an error with this file; nothing of it was read. The page goes on: open another lesson or the file again.".to_string(),
-                ))),
+                )))),
                 Asked::Prime | Asked::Check { .. } => {}
             }
         }
     }
 
     /// Asks the worker to read a Go set-up (files by name); the answer comes
-    /// back as [`Action::GoImport`].
+    /// back as [`UiAction::GoImport`].
     pub fn import_go(&self, files: Vec<(String, String)>) {
         self.send(|seq| (Request::ImportGo { seq, files }, Asked::Import));
     }
@@ -233,9 +235,9 @@ impl LessonWorker {
             importing.then(|| c.dispatch.clone())
         };
         if let Some(d) = dispatch {
-            d.emit(Action::GoImport(GoImport::Refused(
+            d.emit(Action::Ui(UiAction::GoImport(GoImport::Refused(
                 "stopped when a lesson was stopped: read it again".into(),
-            )));
+            ))));
         }
     }
 
@@ -312,7 +314,7 @@ impl LessonWorker {
 
     fn notify_error(&self, text: String) {
         let dispatch = self.0.borrow().dispatch.clone();
-        dispatch.emit(Action::Notify(Notice::error(text)));
+        dispatch.emit(Action::Ui(UiAction::Notify(Notice::error(text))));
     }
 
     /// Fetches a built-in lesson (once): as the build read and answered it
@@ -330,7 +332,10 @@ impl LessonWorker {
             if let Ok(json) = crate::fetch::text(&read).await {
                 if let Ok(Reply::Lesson { lesson, .. }) = serde_json::from_str::<Reply>(&json) {
                     let dispatch = me.0.borrow().dispatch.clone();
-                    dispatch.emit(Action::LessonArrived(Box::new(lesson), None));
+                    dispatch.emit(Action::Lesson(LessonAction::Arrived(
+                        Box::new(lesson),
+                        None,
+                    )));
                     return;
                 }
             }
@@ -374,19 +379,19 @@ impl LessonWorker {
         if let Reply::Progress { done, total, .. } = reply {
             // Still reading: the request stays asked.
             let reading = matches!(c.asked.get(&seq), Some(Asked::Open { .. }));
-            return reading.then_some(Action::LessonProgress(done, total));
+            return reading.then_some(Action::Lesson(LessonAction::Progress(done, total)));
         }
         let asked = c.asked.remove(&seq);
         match (reply, asked) {
-            (Reply::Lesson { lesson, .. }, Some(Asked::Open { text, .. })) => {
-                Some(Action::LessonArrived(Box::new(lesson), Some(text)))
-            }
-            (Reply::Refused { file, mistakes, .. }, Some(Asked::Open { text, .. })) => {
-                Some(Action::LessonRefused(Refusal::new(&file, &text, mistakes)))
-            }
-            (Reply::Figures { figures, .. }, Some(Asked::Check { index, step })) => {
-                Some(Action::GoalFigures(index, step, figures))
-            }
+            (Reply::Lesson { lesson, .. }, Some(Asked::Open { text, .. })) => Some(Action::Lesson(
+                LessonAction::Arrived(Box::new(lesson), Some(text)),
+            )),
+            (Reply::Refused { file, mistakes, .. }, Some(Asked::Open { text, .. })) => Some(
+                Action::Lesson(LessonAction::Refused(Refusal::new(&file, &text, mistakes))),
+            ),
+            (Reply::Figures { figures, .. }, Some(Asked::Check { index, step })) => Some(
+                Action::Lesson(LessonAction::GoalFigures(index, step, figures)),
+            ),
             (
                 Reply::Imported {
                     scenario,
@@ -395,18 +400,20 @@ impl LessonWorker {
                     ..
                 },
                 Some(Asked::Import),
-            ) => Some(Action::GoImport(match imported(&scenario) {
+            ) => Some(Action::Ui(UiAction::GoImport(match imported(&scenario) {
                 Ok(s) => GoImport::Read {
                     scenario: Box::new(s),
                     taken,
                     unread,
                 },
                 Err(e) => GoImport::Refused(e.to_string()),
-            })),
+            }))),
             (Reply::Failed { reason, .. }, Some(Asked::Import)) => {
-                Some(Action::GoImport(GoImport::Refused(reason)))
+                Some(Action::Ui(UiAction::GoImport(GoImport::Refused(reason))))
             }
-            (Reply::Failed { reason, .. }, _) => Some(Action::Notify(Notice::error(reason))),
+            (Reply::Failed { reason, .. }, _) => {
+                Some(Action::Ui(UiAction::Notify(Notice::error(reason))))
+            }
             (_, Some(Asked::Prime)) => None,
             _ => None,
         }

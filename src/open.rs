@@ -13,23 +13,20 @@ use crate::timeline::Timeline;
 
 impl Playground {
     /// The page's initial state from its URL and fragment.
-    pub fn from_url(search: &str, hash: &str) -> Playground {
+    pub(crate) fn from_url(search: &str, hash: &str) -> Playground {
         match share::decode(hash) {
             Ok(shared) => Playground::from_shared(shared),
             Err(share::ShareError::Empty) => Playground::default(),
-            Err(e) => Playground {
-                notice: Notice::error(format!(
-                    "This link could not be opened: {e}. Here is a fresh playground instead."
-                )),
-                ..Playground::default()
-            },
+            Err(e) => Playground::default().noticed(Notice::error(format!(
+                "This link could not be opened: {e}. Here is a fresh playground instead."
+            ))),
         }
         .opened_at(search)
     }
 
     /// The page its query string opens, with no share link: a lesson, a
     /// course, the mode (an embed's own entry reads only this).
-    pub fn from_address(search: &str) -> Playground {
+    pub(crate) fn from_address(search: &str) -> Playground {
         Playground::default().opened_at(search)
     }
 
@@ -39,7 +36,7 @@ impl Playground {
         let param = |name: &str| param(search, name);
         let flag = |name: &str| flag(search, name);
         let mode = mode_of(search);
-        p.mode = mode;
+        p.workshop.mode = mode;
         p.reopen_unanswered_question();
         // `?lessons=herd,forget-done,provider`: the room's course, in order.
         if let Some(list) = param("lessons") {
@@ -50,24 +47,24 @@ impl Playground {
                 .collect();
             let unknown: Vec<&str> = ids
                 .iter()
-                .filter(|id| p.library.index_of(id).is_none())
+                .filter(|id| p.lessons.library.index_of(id).is_none())
                 .map(String::as_str)
                 .collect();
             if !unknown.is_empty() {
-                p.notice = Notice::error(format!(
+                p.ui.notice = Notice::error(format!(
                     "lessons: {} is not a built-in lesson (the menu lists them); the course goes on without it",
                     unknown.join(", ")
                 ));
             }
             let ids: Vec<String> = ids
                 .into_iter()
-                .filter(|id| p.library.index_of(id).is_some())
+                .filter(|id| p.lessons.library.index_of(id).is_some())
                 .collect();
             if !ids.is_empty() {
                 if param("lesson").is_none() {
                     p.open_lesson(&ids[0], 1);
                 }
-                p.course = Some(std::rc::Rc::new(ids));
+                p.lessons.course = Some(std::rc::Rc::new(ids));
             }
         }
         if let Some(id) = param("lesson") {
@@ -77,54 +74,49 @@ impl Playground {
             p.open_lesson(&id, step);
         }
         // Embedded and lesson pages start paused unless asked to play.
-        if mode.embed || p.lesson.is_some() || p.pending_lesson.is_some() {
-            p.playback.playing = flag("autoplay");
+        if mode.embed || p.lessons.current.is_some() || p.lessons.pending.is_some() {
+            p.run.playback.playing = flag("autoplay");
         }
         p
     }
 
     /// The page reopened by a reload: the run as it was left (see
     /// [`crate::session`]), in this address's mode and course.
-    pub fn reloaded(self, saved: Result<Shared, String>) -> Playground {
+    pub(crate) fn reloaded(self, saved: Result<Shared, String>) -> Playground {
         match saved {
             Ok(shared) => {
                 let mut p = Playground::from_shared(shared);
-                p.mode = self.mode;
-                p.course = self.course;
+                p.workshop.mode = self.workshop.mode;
+                p.lessons.course = self.lessons.course;
                 p.reopen_unanswered_question();
                 p
             }
-            Err(e) => Playground {
-                notice: Notice::error(format!(
+            Err(e) => self.noticed(Notice::error(format!(
                     "The run before the reload could not be reopened ({e}); the address's own settings are shown instead."
-                )),
-                ..self
-            },
+                ))),
         }
     }
 
     /// The page at a shared state: its scenario, replayed through its inputs
     /// to its instant (as far as one frame goes; the rest plays on), paused.
-    pub fn from_shared(shared: Shared) -> Playground {
+    pub(crate) fn from_shared(shared: Shared) -> Playground {
         let settings = Settings::from_scenario(&shared.run.scenario);
         let provider = crate::provider::Provider::from_scenario(&shared.run.scenario);
         let timeline =
             match Timeline::replayed(shared.run.scenario, shared.run.inputs, shared.run.run_to) {
                 Ok(t) => t,
                 Err(e) => {
-                    return Playground {
-                        notice: Notice::error(format!("This scenario cannot run here: {e}")),
-                        ..Playground::default()
-                    }
+                    return Playground::default()
+                        .noticed(Notice::error(format!("This scenario cannot run here: {e}")))
                 }
             };
         let mut p = Playground::on(settings, timeline, None);
-        p.provider = provider.unwrap_or_default();
-        p.playback.idle = false; // opened from a link or a file: not a first visit
-        p.playback.playing = false;
-        p.selected = shared.selected;
+        p.run.provider = provider.unwrap_or_default();
+        p.run.playback.idle = false; // opened from a link or a file: not a first visit
+        p.run.playback.playing = false;
+        p.run.selected = shared.selected;
         if let Some(pos) = shared.lesson {
-            p.pending_lesson = Some(PendingLesson {
+            p.lessons.pending = Some(PendingLesson {
                 source: pos.text.map(|text| (format!("{}.md", pos.id), text)),
                 id: pos.id,
                 step: pos.step.saturating_add(1),
@@ -230,8 +222,8 @@ pub fn with_lesson_step(search: &str, id: &str, step: usize) -> String {
 
 impl Playground {
     /// Opens lesson `id` at `step` (from 1), or waits for it.
-    pub fn open_lesson(&mut self, id: &str, step: usize) {
-        self.pending_lesson = Some(PendingLesson {
+    pub(crate) fn open_lesson(&mut self, id: &str, step: usize) {
+        self.lessons.pending = Some(PendingLesson {
             id: id.to_string(),
             step,
             replay: true,
@@ -246,12 +238,14 @@ impl Playground {
     /// yet opens at its step's set-up instant however the run was left: a
     /// reload after Play would otherwise show the scene's answer under the
     /// question. (A link shared from the free page keeps its run as it was.)
-    pub fn reopen_unanswered_question(&mut self) {
-        if !(self.mode.workshop || self.mode.presenter) {
+    pub(crate) fn reopen_unanswered_question(&mut self) {
+        if !(self.workshop.mode.workshop || self.workshop.mode.presenter) {
             return;
         }
-        let Some(l) = &self.lesson else { return };
-        let Some(lesson) = self.library.get(l.index) else {
+        let Some(l) = &self.lessons.current else {
+            return;
+        };
+        let Some(lesson) = self.lessons.library.get(l.index) else {
             return;
         };
         let asks = lesson
@@ -261,49 +255,57 @@ impl Playground {
         if asks && l.guess().is_none() {
             let (index, step, visit) = (l.index, l.step, l.visit.clone());
             self.enter_step(index, step);
-            if let Some(l) = self.lesson.as_mut() {
+            if let Some(l) = self.lessons.current.as_mut() {
                 l.visit = visit;
             }
         }
     }
 
     /// Opens the lesson at `index` at `step` (from 1), or waits for it.
-    pub fn start_lesson(&mut self, index: usize, step: usize) {
-        if let Some(id) = self.library.entries().get(index).map(|e| e.id.clone()) {
+    pub(crate) fn start_lesson(&mut self, index: usize, step: usize) {
+        if let Some(id) = self
+            .lessons
+            .library
+            .entries()
+            .get(index)
+            .map(|e| e.id.clone())
+        {
             self.open_lesson(&id, step);
         }
     }
 
     /// Opens the lesson waited for if it is here; keeps waiting if the
     /// worker will send it; refuses an id nothing can provide.
-    pub fn resolve_pending_lesson(&mut self) {
-        let Some(pending) = self.pending_lesson.take() else {
+    pub(crate) fn resolve_pending_lesson(&mut self) {
+        let Some(pending) = self.lessons.pending.take() else {
             return;
         };
-        let index = self.library.index_of(&pending.id);
-        match index.and_then(|i| Some((i, self.library.get(i)?))) {
+        let index = self.lessons.library.index_of(&pending.id);
+        match index.and_then(|i| Some((i, self.lessons.library.get(i)?))) {
             Some((index, lesson)) if pending.source.is_none() => {
                 let step = pending.step.clamp(1, lesson.steps.len().max(1)) - 1;
                 if pending.replay {
                     // Opening keeps whether the page plays (`?autoplay=1`).
-                    let playing = self.playback.playing;
+                    let playing = self.run.playback.playing;
                     self.enter_step(index, step);
                     // ...but never before the room has predicted.
-                    self.playback.playing = playing && !self.holds_for_prediction();
+                    self.run.playback.playing = playing && !self.holds_for_prediction();
                 } else {
                     let mut ls = LessonState::new(index, step, lesson.steps.len());
                     ls.answers[step] = lessons::answer(&lesson, step);
                     // What the presenter's window said of this step while
                     // the lesson was on its way.
-                    if let Some((ui, at)) = self.pending_ui.take() {
+                    if let Some((ui, at)) = self.workshop.pending_ui.take() {
                         ui.apply(&mut ls, at);
                     }
-                    self.lesson = Some(ls);
+                    self.lessons.current = Some(ls);
                     self.reopen_unanswered_question();
                 }
             }
             // The worker reads it: a built-in file, or the text given.
-            _ if index.is_some() || pending.source.is_some() => self.pending_lesson = Some(pending),
+            _ if index.is_some() || pending.source.is_some() => {
+                self.lessons.pending = Some(pending)
+            }
             _ => {
                 self.refuse_beside(format!("There is no lesson {:?}.", pending.id));
             }
@@ -312,12 +314,12 @@ impl Playground {
 
     /// Says a refusal without hiding one already in view (a link refused
     /// on opening stays said beside a refused `?lesson=`).
-    pub fn refuse_beside(&mut self, text: String) {
-        let text = match self.notice.take() {
+    pub(crate) fn refuse_beside(&mut self, text: String) {
+        let text = match self.ui.notice.take() {
             Some(n) if n.kind == crate::notice::NoticeKind::Error => format!("{} {text}", n.text),
             _ => text,
         };
-        self.notice = Notice::error(text);
+        self.ui.notice = Notice::error(text);
     }
 }
 
@@ -502,10 +504,10 @@ mod tests {
             let started = std::time::Instant::now();
             let mut p = Playground::from_url("", &format!("#{link}"));
             let mut ms = started.elapsed().as_secs_f64() * 1e3;
-            if let Some(notice) = p
-                .notice
-                .as_ref()
-                .filter(|n| n.kind == crate::notice::NoticeKind::Error)
+            if let Some(notice) =
+                p.ui.notice
+                    .as_ref()
+                    .filter(|n| n.kind == crate::notice::NoticeKind::Error)
             {
                 assert!(notice.text.len() > 40, "case {n}: {}", notice.text);
                 refused += 1;
@@ -526,13 +528,13 @@ mod tests {
                 );
                 slowest = slowest.max(ms);
                 frames += 1;
-                if p.timeline.pending().is_none() {
+                if p.run.timeline.pending().is_none() {
                     break;
                 }
                 assert!(frame < 10_000, "case {n}: the link never finished opening");
                 let before = work(&p);
                 let started = std::time::Instant::now();
-                p.timeline.catch_up();
+                p.run.timeline.catch_up();
                 ms = started.elapsed().as_secs_f64() * 1e3;
                 let done = work(&p) - before;
                 assert!(
@@ -558,7 +560,7 @@ mod tests {
         );
         assert_eq!(with_workshop_param("?workshop=0", true), "?workshop=1");
         let p = Playground::from_url(&with_workshop_param("?lesson=herd", true), "");
-        assert!(p.mode.workshop && p.lesson.is_some());
+        assert!(p.workshop.mode.workshop && p.lessons.current.is_some());
     }
 
     /// An embed's own entry reads only the query string: the same lesson,
@@ -575,9 +577,12 @@ mod tests {
                 Playground::from_url(search, ""),
                 Playground::from_address(search),
             );
-            assert_eq!(page.mode, embed.mode, "{search}");
-            assert_eq!(page.playback.playing, embed.playback.playing, "{search}");
-            assert_eq!(page.notice, embed.notice, "{search}");
+            assert_eq!(page.workshop.mode, embed.workshop.mode, "{search}");
+            assert_eq!(
+                page.run.playback.playing, embed.run.playback.playing,
+                "{search}"
+            );
+            assert_eq!(page.ui.notice, embed.ui.notice, "{search}");
             assert_eq!(lesson_at(&page), lesson_at(&embed), "{search}");
         }
         let opened = Playground::from_address("?embed=1&lesson=herd&step=2");
@@ -586,8 +591,8 @@ mod tests {
 
     /// The lesson and step a page shows, or the lesson it waits for.
     fn lesson_at(p: &Playground) -> Option<(String, usize)> {
-        match (&p.lesson, &p.pending_lesson) {
-            (Some(l), _) => Some((p.library.get(l.index)?.id.clone(), l.step)),
+        match (&p.lessons.current, &p.lessons.pending) {
+            (Some(l), _) => Some((p.lessons.library.get(l.index)?.id.clone(), l.step)),
             (None, Some(w)) => Some((w.id.clone(), usize::MAX)),
             _ => None,
         }

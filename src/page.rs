@@ -4,6 +4,7 @@
 //! ([`crate::app`]) and an embed ([`crate::embed`]) are two entries over it:
 //! an embed's module carries none of the other layouts.
 
+use crate::state::UiAction;
 use yew::prelude::*;
 
 use crate::components::embed_turn::{self, Turn};
@@ -37,8 +38,10 @@ struct NoticesProps {
 impl NoticesProps {
     fn of(state: &StateRef) -> NoticesProps {
         NoticesProps {
-            notice: state.notice.clone(),
-            floats: state.mode.workshop || state.mode.embed || state.mode.presenter,
+            notice: state.ui.notice.clone(),
+            floats: state.workshop.mode.workshop
+                || state.workshop.mode.embed
+                || state.workshop.mode.presenter,
             dispatch: state.dispatcher(),
         }
     }
@@ -58,7 +61,7 @@ fn notices(props: &NoticesProps) -> Html {
         use_effect_with(info, move |info| {
             let timer = info.clone().map(|text| {
                 gloo_timers::callback::Timeout::new(NOTICE_MS, move || {
-                    d.dispatch(Action::ExpireNotice(text))
+                    d.dispatch(Action::Ui(UiAction::ExpireNotice(text)))
                 })
             });
             move || drop(timer)
@@ -69,7 +72,7 @@ fn notices(props: &NoticesProps) -> Html {
     };
     let dismiss = {
         let d = props.dispatch.clone();
-        Callback::from(move |_| d.dispatch(Action::Notify(None)))
+        Callback::from(move |_| d.dispatch(Action::Ui(UiAction::Notify(None))))
     };
     let class = if n.kind == NoticeKind::Error {
         "notice error"
@@ -108,7 +111,7 @@ pub(crate) struct Reader {
     /// Fetches `?lesson-file=`'s lesson, where the entry reads one.
     pub(crate) lesson_file: Option<fn(path: String, step: usize, dispatch: Dispatcher)>,
     /// The side's inspector, where the layout can show one.
-    pub(crate) inspector: fn(&StateRef, Dispatcher) -> Html,
+    pub(crate) inspector: fn(&StateRef) -> Html,
 }
 
 impl Reader {
@@ -138,7 +141,7 @@ impl Reader {
     pub(crate) const BUILT_IN_LESSON: Reader = Reader {
         open: |search, _| (Playground::from_address(search), false),
         lesson_file: None,
-        inspector: |_, _| Html::default(),
+        inspector: |_| Html::default(),
     };
 }
 
@@ -186,10 +189,11 @@ pub(crate) fn use_page(reader: Reader) -> Page {
         // is fetched first), once.
         // (Once per asking: its progress changes the pending lesson too.)
         let ticket = state
-            .pending_lesson
+            .lessons
+            .pending
             .as_ref()
             .map(|p| (p.id.clone(), p.ticket));
-        let pending = state.pending_lesson.clone();
+        let pending = state.lessons.pending.clone();
         let asker = worker.clone();
         use_effect_with(ticket, move |_| {
             if let Some(p) = pending {
@@ -204,14 +208,17 @@ pub(crate) fn use_page(reader: Reader) -> Page {
         // shown: the press that opens it then shows it at once, in every
         // window of the workshop (no stage left over from the last lesson
         // that jumps when the next one arrives).
-        let room = state.mode.workshop || state.mode.presenter || state.mode.audience;
+        let room = state.workshop.mode.workshop
+            || state.workshop.mode.presenter
+            || state.workshop.mode.audience;
         let upcoming = state
-            .lesson
+            .lessons
+            .current
             .as_ref()
-            .filter(|_| room && state.pending_lesson.is_none())
+            .filter(|_| room && state.lessons.pending.is_none())
             .and_then(|l| state.next_lesson(l.index))
-            .filter(|&i| state.library.get(i).is_none())
-            .and_then(|i| state.library.entries().get(i).map(|e| e.id.clone()))
+            .filter(|&i| state.lessons.library.get(i).is_none())
+            .and_then(|i| state.lessons.library.entries().get(i).map(|e| e.id.clone()))
             .filter(|id| lessons::is_built_in(id));
         {
             let worker = worker.clone();
@@ -249,34 +256,40 @@ pub(crate) fn use_page(reader: Reader) -> Page {
     };
     // Frames only while something on the stage changes and someone can see
     // it: an embed scrolled away stops, and resumes where it was.
-    let in_view = hooks::use_in_view(state.mode.embed);
+    let in_view = hooks::use_in_view(state.workshop.mode.embed);
     hooks::use_ticker(
         state.dispatcher(),
         in_view && state.wants_frames(),
-        state.mode.presenter,
+        state.workshop.mode.presenter,
     );
     hooks::use_keyboard(
         state.dispatcher(),
-        state.mode.workshop || state.mode.audience || state.mode.presenter,
+        state.workshop.mode.workshop
+            || state.workshop.mode.audience
+            || state.workshop.mode.presenter,
     );
     hooks::use_lesson_in_address(
-        state.mode.embed,
-        state.lesson.as_ref().and_then(|l| {
-            let id = state.library.get(l.index)?.id.clone();
+        state.workshop.mode.embed,
+        state.lessons.current.as_ref().and_then(|l| {
+            let id = state.lessons.library.get(l.index)?.id.clone();
             Some((id, l.step))
         }),
     );
-    hooks::use_roving_focus(state.mode.embed);
+    hooks::use_roving_focus(state.workshop.mode.embed);
     // An embed's first paint stays until its lesson is on the page; a
     // projector's window shows nothing until then (no stage that jumps
     // when the lesson and the room's scale arrive).
-    let projector = state.mode.workshop || state.mode.audience;
+    let projector = state.workshop.mode.workshop || state.workshop.mode.audience;
     // (A long file's reading shows its progress, though.)
     let waiting = state
-        .pending_lesson
+        .lessons
+        .pending
         .as_ref()
-        .is_some_and(|p| state.mode.embed || p.progress.is_none());
-    hooks::use_body_classes(state.mode, (state.mode.embed || projector) && waiting);
+        .is_some_and(|p| state.workshop.mode.embed || p.progress.is_none());
+    hooks::use_body_classes(
+        state.workshop.mode,
+        (state.workshop.mode.embed || projector) && waiting,
+    );
     hooks::use_header_height();
     hooks::use_room_scale();
     // A step's dwell ends by itself, with no frame to draw (the run may be
@@ -295,11 +308,14 @@ pub(crate) fn use_page(reader: Reader) -> Page {
             move || drop(timer)
         });
     }
-    let place = state.lesson.as_ref().map(|l| {
+    let place = state.lessons.current.as_ref().map(|l| {
         let answered = l.guess().is_some();
         (l.index, l.step, l.visit.pages.at, l.visit.asked, answered)
     });
-    let (turn, on_turn) = embed_turn::use_turn(place, state.mode.embed && state.playback.playing);
+    let (turn, on_turn) = embed_turn::use_turn(
+        place,
+        state.workshop.mode.embed && state.run.playback.playing,
+    );
     drop(state);
     Page {
         reader,
@@ -317,11 +333,11 @@ pub(crate) fn logo() -> Html {
 }
 
 /// The stage: a lesson about a manager shows its controllers.
-pub(crate) fn stage(state: &StateRef, dispatch: Dispatcher) -> Html {
+pub(crate) fn stage(state: &StateRef) -> Html {
     if state.is_manager() {
-        html! { <ManagerStage ..ManagerStageProps::of(state, dispatch) /> }
+        html! { <ManagerStage ..ManagerStageProps::of(state, state.controls()) /> }
     } else {
-        html! { <Stage ..StageProps::of(state, dispatch) /> }
+        html! { <Stage ..StageProps::of(state, state.controls()) /> }
     }
 }
 
@@ -332,7 +348,7 @@ pub(crate) fn notices(state: &StateRef) -> Html {
             <Notices ..NoticesProps::of(state) />
             // (The presenter's own window keeps its notes: it says the
             // projector is blank instead of going black itself.)
-            { match (state.blank, state.mode.presenter) {
+            { match (state.workshop.blank, state.workshop.mode.presenter) {
                 (true, false) => html! {
                     <div class="blank-screen" data-testid="blank-screen" role="status" aria-label="The screen is blank: press b, . or Escape to show it again"></div>
                 },
@@ -346,15 +362,16 @@ pub(crate) fn notices(state: &StateRef) -> Html {
 }
 
 /// Why a lesson file was refused, where it was.
-pub(crate) fn refusal(state: &StateRef, dispatch: Dispatcher) -> Html {
-    html! { <LessonRefusal refused={state.refused_lesson.clone()} {dispatch} /> }
+pub(crate) fn refusal(state: &StateRef) -> Html {
+    let on_dismiss = state.controls().dismiss_refusal;
+    html! { <LessonRefusal refused={state.lessons.refused.clone()} {on_dismiss} /> }
 }
 
 /// The lesson's panel: its narration, question and buttons.
 pub(crate) fn lesson_panel(state: &StateRef, page: &Page) -> Html {
     let props = LessonPanelProps::of(
         state,
-        page.context.dispatcher(),
+        state.controls().lesson,
         page.worker.clone(),
         page.scenario_now.clone(),
     );
@@ -362,9 +379,9 @@ pub(crate) fn lesson_panel(state: &StateRef, page: &Page) -> Html {
 }
 
 /// An embed's inspector, where no lesson has the side to itself.
-pub(crate) fn inspector(state: &StateRef, dispatch: Dispatcher) -> Html {
-    if state.mode.embed && state.inspector_shown() {
-        html! { <Inspector ..InspectorProps::of(state, dispatch) /> }
+pub(crate) fn inspector(state: &StateRef) -> Html {
+    if state.workshop.mode.embed && state.inspector_shown() {
+        html! { <Inspector ..InspectorProps::of(state, &state.controls()) /> }
     } else {
         html! {}
     }
@@ -372,5 +389,5 @@ pub(crate) fn inspector(state: &StateRef, dispatch: Dispatcher) -> Html {
 
 /// What a screen reader hears of the run.
 pub(crate) fn narration(state: &StateRef) -> Html {
-    html! { <div class="sr-only" aria-live="polite" data-testid="narration">{ state.narration.clone() }</div> }
+    html! { <div class="sr-only" aria-live="polite" data-testid="narration">{ state.ui.narration.clone() }</div> }
 }

@@ -90,11 +90,11 @@ pub fn save_when_hidden(context: PlaygroundContext) -> impl FnOnce() {
                 return; // a visibility change back to visible
             }
             let state = context.read();
-            if state.mode.embed {
+            if state.workshop.mode.embed {
                 return;
             }
             // A lesson still on its way is the address's to open again.
-            match state.pending_lesson {
+            match state.lessons.pending {
                 Some(_) => save(None),
                 None => save(Some(&state.shared())),
             }

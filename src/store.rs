@@ -3,10 +3,11 @@
 //! keys is never copied to make the next frame (a copy of the run
 //! takes longer than a frame). The app owns the one state and reads it
 //! while it renders, through its [`PlaygroundContext`]; it hands each
-//! component the values that component shows, and a [`Dispatcher`]: a
-//! component changes the state only by dispatching actions.
+//! component the values that component shows and the callbacks for what
+//! it changes ([`Controls`]); the page's own hooks dispatch actions
+//! through a [`Dispatcher`].
 
-use std::cell::{Ref, RefCell};
+use std::cell::{OnceCell, Ref, RefCell};
 use std::collections::VecDeque;
 use std::ops::Deref;
 use std::rc::Rc;
@@ -14,6 +15,9 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::state::{Action, Playground};
+
+mod controls;
+pub use controls::{Controls, LessonCalls, MenuCalls, TransportCalls};
 
 /// The one state, and the actions waiting to be applied to it.
 struct Store {
@@ -23,6 +27,8 @@ struct Store {
     waiting: RefCell<VecDeque<Action>>,
     /// Tells the app that a change shows (with the state's revision).
     shown: RefCell<Callback<u64>>,
+    /// The parts' callbacks, made once (see [`Controls`]).
+    controls: OnceCell<Controls>,
 }
 
 impl Store {
@@ -50,6 +56,22 @@ impl Store {
             let shown = self.shown.borrow().clone();
             shown.emit(rev);
         }
+    }
+
+    /// The callbacks the parts change the state through: the same ones on
+    /// every render (they hold the store weakly: a store is not kept alive
+    /// by its own callbacks).
+    fn controls(self: &Rc<Self>) -> Controls {
+        let store = Rc::downgrade(self);
+        self.controls
+            .get_or_init(|| {
+                Controls::to(Rc::new(move |action| {
+                    if let Some(store) = store.upgrade() {
+                        store.dispatch(action);
+                    }
+                }))
+            })
+            .clone()
     }
 
     #[cfg(target_arch = "wasm32")]
@@ -93,6 +115,7 @@ impl PlaygroundContext {
                 state: RefCell::new(state),
                 waiting: RefCell::new(VecDeque::new()),
                 shown: RefCell::new(Callback::noop()),
+                controls: OnceCell::new(),
             }),
         }
     }
@@ -114,10 +137,15 @@ impl PlaygroundContext {
         self.store.dispatch(action);
     }
 
+    /// The parts' callbacks (see [`Controls`]).
+    pub fn controls(&self) -> Controls {
+        self.store.controls()
+    }
+
     /// The run alone, to read (see [`RunRef`]).
     pub fn run(&self) -> RunRef {
         RunRef {
-            run: self.read().timeline.rev(),
+            run: self.read().run.timeline.rev(),
             context: self.clone(),
         }
     }
@@ -180,6 +208,11 @@ impl StateRef<'_> {
         self.context.dispatcher()
     }
 
+    /// The parts' callbacks (see [`Controls`]).
+    pub fn controls(&self) -> Controls {
+        self.context.controls()
+    }
+
     /// The context the state was read from, to keep in a callback.
     pub fn context(&self) -> PlaygroundContext {
         self.context.clone()
@@ -199,6 +232,11 @@ impl PartialEq for Dispatcher {
 impl Dispatcher {
     pub fn dispatch(&self, action: Action) {
         self.0.dispatch(action);
+    }
+
+    /// The parts' callbacks (see [`Controls`]).
+    pub fn controls(&self) -> Controls {
+        self.0.controls()
     }
 }
 

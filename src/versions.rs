@@ -15,19 +15,19 @@ use crate::timeline::Timeline;
 impl Playground {
     /// The same run on `queue`: the settings for that queue, the recorded
     /// inputs replayed to the same instant, this run's figures kept beside it.
-    pub fn switch_queue(&self, queue: QueueKind) -> Result<Playground, String> {
+    pub(crate) fn switch_queue(&self, queue: QueueKind) -> Result<Playground, String> {
         let before = Headline::of(self.engine());
         let mut fresh = match self.is_manager() {
             true => self.manager_on(queue)?,
-            false => self.replayed_under(self.settings.for_queue(queue))?,
+            false => self.replayed_under(self.run.settings.for_queue(queue))?,
         };
         let mut pair = SideBySide {
             before,
             after: None,
         };
         pair.settle(fresh.engine());
-        fresh.other_run = Some(pair);
-        fresh.notice = Notice::info(
+        fresh.run.other_run = Some(pair);
+        fresh.ui.notice = Notice::info(
             "The same run on the other queue: what you did is replayed to the same instant.",
         );
         Ok(fresh)
@@ -37,27 +37,27 @@ impl Playground {
     /// change of what each reconcile returns only applies from now on (a
     /// drained bucket can then be watched refilling); any other change
     /// replays what was done under the new settings, to the same instant.
-    pub fn apply_settings(&mut self, settings: Settings) -> Result<(), String> {
+    pub(crate) fn apply_settings(&mut self, settings: Settings) -> Result<(), String> {
         let mut same_but_script = settings.clone();
-        same_but_script.script = self.settings.script;
-        let script_only = same_but_script == self.settings;
-        if script_only && self.timeline.now() > Instant::T0 {
+        same_but_script.script = self.run.settings.script;
+        let script_only = same_but_script == self.run.settings;
+        if script_only && self.run.timeline.now() > Instant::T0 {
             let scenario = settings.to_scenario().map_err(|e| field_errors(&e))?;
             // (The script input goes to the stage's first controller.)
             let input = Input::DefaultScript {
                 script: scenario.first().default_script.clone(),
             };
-            self.timeline.record(input).map_err(|e| e.to_string())?;
-            self.notice = Notice::info(format!(
+            self.run.timeline.record(input).map_err(|e| e.to_string())?;
+            self.ui.notice = Notice::info(format!(
                 "From now on each reconcile: {}. What happened before stays as it was.",
                 settings.script.label()
             ));
-            self.settings = settings;
-            self.playback.idle = false;
+            self.run.settings = settings;
+            self.run.playback.idle = false;
             return Ok(());
         }
         let mut fresh = self.replayed_under(settings)?;
-        fresh.notice = Notice::info(if self.timeline.tape().is_empty() {
+        fresh.ui.notice = Notice::info(if self.run.timeline.tape().is_empty() {
             "New settings applied."
         } else {
             "New settings: what you did is replayed under them, to the same instant."
@@ -74,12 +74,12 @@ impl Playground {
         for c in &mut scenario.controllers {
             c.queue = queue;
         }
-        let mut settings = self.settings.clone();
+        let mut settings = self.run.settings.clone();
         settings.queue = queue;
         let mut fresh = self.replayed_on(settings, scenario)?;
-        fresh.provider = crate::provider::Provider {
+        fresh.run.provider = crate::provider::Provider {
             queue,
-            ..self.provider.clone()
+            ..self.run.provider.clone()
         };
         Ok(fresh)
     }
@@ -88,7 +88,7 @@ impl Playground {
     /// as `settings` edit it (everything they do not change is kept).
     fn replayed_under(&self, settings: Settings) -> Result<Playground, String> {
         let scenario = settings
-            .edit(&self.settings, &self.current_scenario())
+            .edit(&self.run.settings, &self.current_scenario())
             .map_err(|e| field_errors(&e))?;
         self.replayed_on(settings, scenario)
     }
@@ -96,20 +96,20 @@ impl Playground {
     /// This run's recorded inputs replayed, to its instant, on `scenario`.
     fn replayed_on(&self, settings: Settings, scenario: Scenario) -> Result<Playground, String> {
         let (tape, at) = {
-            let t = &self.timeline;
+            let t = &self.run.timeline;
             let at = t.now();
             let done = t.tape().iter().filter(|(when, _)| *when <= at);
             (done.cloned().collect::<Vec<_>>(), at)
         };
         let t = Timeline::replayed(scenario, tape, at).map_err(|e| e.to_string())?;
         let mut fresh = self.carry_over(Playground::on(settings, t, None));
-        fresh.selected = self.selected.clone();
-        fresh.playback.idle = self.playback.idle;
+        fresh.run.selected = self.run.selected.clone();
+        fresh.run.playback.idle = self.run.playback.idle;
         // The same scene under other settings: a lesson open on it goes on
         // (a step may ask for the version switch), where it was.
         // (A goal's figures were checked on the settings left behind: they
         // go, and Check asks again on these.)
-        fresh.lesson = self.lesson.clone();
+        fresh.lessons.current = self.lessons.current.clone();
         Ok(fresh)
     }
 }
@@ -124,6 +124,7 @@ mod tests {
     use crate::settings::Settings;
     use crate::state::fixtures::{crowd, failing, reduce};
     use crate::state::Action;
+    use crate::state::RunAction;
 
     /// A manager switches every controller: each keeps its limiter and
     /// everything else, one left unset takes the new version's default, and
@@ -142,14 +143,14 @@ mod tests {
         let mut form = provider.clone();
         form.kinds[1].shares_bucket = false;
         let mut p = Playground::default();
-        p = reduce(p, Action::RunManager(form.clone()));
+        p = reduce(p, Action::Run(RunAction::RunManager(form.clone())));
         for _ in 0..30 {
-            p = reduce(p, Action::Step);
+            p = reduce(p, Action::Run(RunAction::Step));
         }
         let (at, before) = (p.now(), p.current_scenario());
-        p = reduce(p, Action::SwitchQueue(QueueKind::Priority));
-        while p.timeline.pending().is_some() {
-            p = reduce(p, Action::Tick(16.0));
+        p = reduce(p, Action::Run(RunAction::SwitchQueue(QueueKind::Priority)));
+        while p.run.timeline.pending().is_some() {
+            p = reduce(p, Action::Run(RunAction::Tick(16.0)));
         }
         let after = p.current_scenario();
         assert_eq!(p.now(), at, "the same instant");
@@ -165,14 +166,14 @@ mod tests {
             "the unset limiter is the new version's default"
         );
         assert_eq!(
-            p.provider,
+            p.run.provider,
             Provider {
                 queue: QueueKind::Priority,
                 ..form
             },
             "the manager's form is kept, on the new version"
         );
-        let pair = p.other_run.clone().unwrap();
+        let pair = p.run.other_run.clone().unwrap();
         let engine = p.engine();
         let reconciles: u64 = engine
             .controllers()
@@ -187,18 +188,19 @@ mod tests {
     fn switching_the_version_replays_the_same_run_on_the_other_queue() {
         let mut p = crowd(failing(Some("0s"), None), 300);
         for _ in 0..40 {
-            p = reduce(p, Action::Step);
+            p = reduce(p, Action::Run(RunAction::Step));
         }
         let (at, before) = (p.now(), p.sim().requeues_total());
         assert!(before > 0);
-        p = reduce(p, Action::SwitchQueue(QueueKind::Priority));
-        while p.timeline.pending().is_some() {
-            p = reduce(p, Action::Tick(16.0));
+        p = reduce(p, Action::Run(RunAction::SwitchQueue(QueueKind::Priority)));
+        while p.run.timeline.pending().is_some() {
+            p = reduce(p, Action::Run(RunAction::Tick(16.0)));
         }
         assert_eq!(p.sim().spec().queue, QueueKind::Priority);
         assert_eq!(p.now(), at, "the same instant");
         assert_eq!(p.sim().queue().keys().len(), 300, "the same keys");
         let other = p
+            .run
             .other_run
             .clone()
             .expect("the first run's figures are kept");
@@ -224,8 +226,8 @@ mod tests {
     }
 
     fn settle(mut p: Playground) -> Playground {
-        while p.timeline.pending().is_some() {
-            p = reduce(p, Action::Tick(16.0));
+        while p.run.timeline.pending().is_some() {
+            p = reduce(p, Action::Run(RunAction::Tick(16.0)));
         }
         p
     }
@@ -233,11 +235,14 @@ mod tests {
     fn failing_run() -> Playground {
         let p = failing(Some("20ms"), Some(crate::settings::Preset::BucketOnly));
         let mut p = crowd(
-            reduce(p, Action::Input(Input::Add { key: "mine".into() })),
+            reduce(
+                p,
+                Action::Run(RunAction::Input(Input::Add { key: "mine".into() })),
+            ),
             300,
         );
         for _ in 0..400 {
-            p = reduce(p, Action::Step);
+            p = reduce(p, Action::Run(RunAction::Step));
         }
         p
     }
@@ -254,14 +259,15 @@ mod tests {
             let p = failing_run();
             let (at, keys) = (p.now(), p.sim().queue().keys().len());
             assert!(at > Instant::T0);
-            let mut next = p.settings.clone();
+            let mut next = p.run.settings.clone();
             change(&mut next);
-            let p = settle(reduce(p, Action::Apply(next.clone())));
-            assert_eq!(p.settings, next);
+            let p = settle(reduce(p, Action::Run(RunAction::Apply(next.clone()))));
+            assert_eq!(p.run.settings, next);
             assert_eq!(p.now(), at, "the same instant");
             assert_eq!(p.sim().queue().keys().len(), keys, "the same keys");
             assert!(p.sim().find("mine").is_some());
             assert!(p
+                .ui
                 .notice
                 .as_ref()
                 .is_some_and(|n| n.text.contains("replayed")));
@@ -278,9 +284,9 @@ mod tests {
         let errors = p.sim().controller_metrics().total(ResultLabel::Error);
         let drained = p.sim().bucket_tokens_at(p.buckets(), at).unwrap();
         assert!(drained < 50.0, "drained: {drained}");
-        let mut next = p.settings.clone();
+        let mut next = p.run.settings.clone();
         next.script = crate::settings::ScriptChoice::Success;
-        let mut p = reduce(p, Action::Apply(next));
+        let mut p = reduce(p, Action::Run(RunAction::Apply(next)));
         assert_eq!(p.now(), at);
         assert_eq!(
             p.sim().bucket_tokens_at(p.buckets(), at).unwrap(),
@@ -292,7 +298,7 @@ mod tests {
             errors
         );
         for _ in 0..2000 {
-            p = reduce(p, Action::Step);
+            p = reduce(p, Action::Run(RunAction::Step));
         }
         assert_eq!(
             p.sim().controller_metrics().total(ResultLabel::Error),
@@ -302,7 +308,7 @@ mod tests {
             p.sim().bucket_tokens_at(p.buckets(), p.now()).unwrap() > drained,
             "it refills"
         );
-        let p = reduce(p, Action::Restart);
+        let p = reduce(p, Action::Run(RunAction::Restart));
         assert_eq!(
             p.sim().spec().default_script,
             workqueue_core::Script::Always {
@@ -388,36 +394,36 @@ mod tests {
                 let limiter = p.current_scenario().first().limiter.clone();
                 let mut typed: Vec<String> = Vec::new();
                 for a in &acts {
-                    let mut next = p.settings.clone();
+                    let mut next = p.run.settings.clone();
                     p = match a {
                         Act::Switch => {
-                            let other = match p.settings.queue {
+                            let other = match p.run.settings.queue {
                                 QueueKind::ClientGo => QueueKind::Priority,
                                 QueueKind::Priority => QueueKind::ClientGo,
                             };
-                            reduce(p, Action::SwitchQueue(other))
+                            reduce(p, Action::Run(RunAction::SwitchQueue(other)))
                         }
                         Act::Workers(n) => {
                             next.set(Field::Workers, n.to_string());
-                            reduce(p, Action::Apply(next))
+                            reduce(p, Action::Run(RunAction::Apply(next)))
                         }
                         Act::Seed(n) => {
                             next.set(Field::Seed, n.to_string());
-                            reduce(p, Action::Apply(next))
+                            reduce(p, Action::Run(RunAction::Apply(next)))
                         }
                         Act::Script(k) => {
                             next.script = [ScriptChoice::Success, ScriptChoice::AlwaysError, ScriptChoice::FailThenSucceed, ScriptChoice::Random][*k as usize];
-                            reduce(p, Action::Apply(next))
+                            reduce(p, Action::Run(RunAction::Apply(next)))
                         }
                         Act::Typed(k) => {
                             let key = format!("typed/{k}");
                             typed.push(key.clone());
-                            reduce(p, Action::Input(Input::Add { key }))
+                            reduce(p, Action::Run(RunAction::Input(Input::Add { key })))
                         }
-                        Act::Step => reduce(p, Action::Step),
+                        Act::Step => reduce(p, Action::Run(RunAction::Step)),
                     };
-                    while p.timeline.pending().is_some() {
-                        p = reduce(p, Action::Tick(16.0));
+                    while p.run.timeline.pending().is_some() {
+                        p = reduce(p, Action::Run(RunAction::Tick(16.0)));
                     }
                     let s = p.current_scenario();
                     prop_assert_eq!(s.client.map(|c| c.qps.get()), Some(client), "the client limit, after {:?}", a);

@@ -4,15 +4,13 @@
 //! The chips are drawn from what the stage hands them ([`Chips`]), never
 //! from the state.
 
-use workqueue_core::{Duration, Instant, StageView};
+use workqueue_core::{Duration, Input, Instant, StageView};
 use workqueue_core::{KeyView, WaitingView, WorkerView};
 use yew::prelude::*;
 
 use super::breakable::{breakable, KEY};
 
 use crate::format;
-use crate::state::Action;
-use crate::store::Dispatcher;
 
 /// How long the selected key's arrival highlight lasts after it changes place (ms).
 const ARRIVAL_MS: f64 = 600.0;
@@ -62,7 +60,10 @@ pub(super) struct Chips<'a> {
     /// A press shows why the key is there (the inspector is on the page);
     /// where it is not (an embed's lesson has the side), a chip is no button.
     pub pressable: bool,
-    pub dispatch: &'a Dispatcher,
+    /// Select a key.
+    pub on_select: &'a Callback<Option<String>>,
+    /// A reconcile's result chosen on a worker's card.
+    pub on_input: &'a Callback<Input>,
 }
 
 /// A key's chip in lane `class`.
@@ -71,9 +72,8 @@ pub(super) fn chip(cx: Chips<'_>, k: &KeyView, class: &'static str, extra: Html)
     let selected = cx.selected == Some(key.as_str());
     let arrived = selected && cx.arrived == Some(class);
     let onclick = {
-        let d = cx.dispatch.clone();
-        let key = key.clone();
-        Callback::from(move |_| d.dispatch(Action::Select(Some(key.clone()))))
+        let (on_select, key) = (cx.on_select.clone(), key.clone());
+        Callback::from(move |_| on_select.emit(Some(key.clone())))
     };
     // A key is text from a file or a link: shown with its control and bidi
     // characters escaped.
@@ -93,11 +93,10 @@ pub(super) fn chip(cx: Chips<'_>, k: &KeyView, class: &'static str, extra: Html)
     // Selected on the press itself: a travelling chip is caught where the
     // pointer went down, not where it has glided to by the release.
     let onpointerdown = {
-        let d = cx.dispatch.clone();
-        let key = key.clone();
+        let (on_select, key) = (cx.on_select.clone(), key.clone());
         Callback::from(move |e: PointerEvent| {
             if e.button() == 0 {
-                d.dispatch(Action::Select(Some(key.clone())))
+                on_select.emit(Some(key.clone()))
             }
         })
     };

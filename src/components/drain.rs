@@ -6,8 +6,7 @@ use yew::prelude::*;
 
 use crate::format;
 use crate::settings::{Field, ScriptChoice, Settings};
-use crate::state::{Action, Playground};
-use crate::store::Dispatcher;
+use crate::state::Playground;
 
 /// A full controller bucket while keys fail: failures come slower than it
 /// refills, so it never drains. What the hint says why with, and the
@@ -40,7 +39,7 @@ impl Drain {
         if !failing || most >= b.qps {
             return None;
         }
-        let mut settings = state.settings.clone();
+        let mut settings = state.run.settings.clone();
         settings.set(Field::Reconcile, DRAIN_RECONCILE.into());
         settings.script = ScriptChoice::AlwaysError;
         Some(Drain {
@@ -54,7 +53,12 @@ impl Drain {
 
 /// A full bucket while keys fail ([`Drain`]): says why it never drains, and
 /// offers settings that drain it.
-pub(crate) fn drain_hint(drain: Option<&Drain>, b: &BucketView, d: &Dispatcher) -> Html {
+pub(crate) fn drain_hint(
+    drain: Option<&Drain>,
+    b: &BucketView,
+    on_apply: &Callback<Settings>,
+    on_input: &Callback<Input>,
+) -> Html {
     let Some(Drain {
         most,
         workers,
@@ -65,14 +69,14 @@ pub(crate) fn drain_hint(drain: Option<&Drain>, b: &BucketView, d: &Dispatcher) 
         return html! {};
     };
     let drain = {
-        let d = d.clone();
+        let (on_apply, on_input) = (on_apply.clone(), on_input.clone());
         let settings = settings.clone();
         Callback::from(move |_| {
-            d.dispatch(Action::Apply(settings.clone()));
-            d.dispatch(Action::Input(Input::AddMany {
+            on_apply.emit(settings.clone());
+            on_input.emit(Input::AddMany {
                 prefix: "default/pod-".into(),
                 count: workqueue_core::KeyCount::lit(300),
-            }));
+            });
         })
     };
     html! {

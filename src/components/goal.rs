@@ -7,7 +7,6 @@ use yew::prelude::*;
 use super::modal::Modal;
 use super::settings_panel::SettingsPanel;
 use crate::settings::Settings;
-use crate::store::Dispatcher;
 
 #[derive(Properties, PartialEq)]
 pub struct GoalProps {
@@ -20,7 +19,7 @@ pub struct GoalProps {
     /// Where the settings form is not on screen (a workshop's projector):
     /// the run's settings, for the form the exercise needs, in a dialog.
     #[prop_or_default]
-    pub settings: Option<(Settings, Dispatcher)>,
+    pub settings: Option<(Settings, Callback<Settings>)>,
 }
 
 #[function_component(GoalCheck)]
@@ -30,14 +29,14 @@ pub fn goal_check(props: &GoalProps) -> Html {
     let all_met = figures.as_ref().is_some_and(|f| f.iter().all(|x| x.met));
     let open = use_state(|| false);
     let form = match (&props.settings, *open) {
-        (Some((settings, dispatch)), true) => {
+        (Some((settings, on_apply)), true) => {
             let close = {
                 let open = open.clone();
                 Callback::from(move |_: MouseEvent| open.set(false))
             };
             html! {
                 <Modal title="The settings this exercise asks about" onclose={close}>
-                    <SettingsPanel settings={settings.clone()} dispatch={dispatch.clone()} />
+                    <SettingsPanel settings={settings.clone()} on_apply={on_apply.clone()} />
                 </Modal>
             }
         }

@@ -8,8 +8,8 @@ use yew::prelude::*;
 use super::modal::Modal;
 use crate::lesson_worker::LessonWorker;
 use crate::share::Shared;
-use crate::state::{Action, GoImport};
-use crate::store::Dispatcher;
+use crate::state::GoImport;
+use crate::store::MenuCalls;
 use workqueue_core::{Duration, Instant, Scenario};
 
 /// The most Go the page sends to be read (`wqsim import` reads more).
@@ -21,7 +21,8 @@ pub struct ImportDialogProps {
     pub go_import: Option<GoImport>,
     /// Reads the Go off the page's thread.
     pub worker: Option<LessonWorker>,
-    pub dispatch: Dispatcher,
+    /// Reading the Go, and opening its run.
+    pub calls: MenuCalls,
     pub onclose: Callback<MouseEvent>,
 }
 
@@ -103,7 +104,11 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
     };
     let bytes: usize = files.iter().map(|(_, t)| t.len()).sum();
     let on_read = {
-        let (d, files, too_big) = (props.dispatch.clone(), files.clone(), too_big.clone());
+        let (on_import, files, too_big) = (
+            props.calls.go_import.clone(),
+            files.clone(),
+            too_big.clone(),
+        );
         Callback::from(move |_: MouseEvent| {
             if bytes > MAX_PAGE_BYTES {
                 too_big.set(Some(format!(
@@ -114,7 +119,7 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
                 return;
             }
             too_big.set(None);
-            d.dispatch(Action::GoImport(GoImport::Reading));
+            on_import.emit(GoImport::Reading);
             if let Some(worker) = &worker {
                 worker.import_go(files.clone());
             }
@@ -180,8 +185,8 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
             });
             let on_errors = super::keep_ticked(&errors_write_nothing);
             let open = {
-                let (d, assumed, onclose) = (
-                    props.dispatch.clone(),
+                let (open_run, assumed, onclose) = (
+                    props.calls.open_run.clone(),
                     assumed.clone(),
                     props.onclose.clone(),
                 );
@@ -190,7 +195,7 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
                         return;
                     };
                     let speed = speed_for(scenario.duration_ns);
-                    d.dispatch(Action::Load(Box::new(Shared {
+                    let run = Shared {
                         run: workqueue_core::Run {
                             scenario,
                             inputs: Vec::new(),
@@ -198,10 +203,8 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
                         },
                         lesson: None,
                         selected: None,
-                    })));
-                    // A run of minutes plays in about half a minute.
-                    d.dispatch(Action::SetSpeed(speed));
-                    d.dispatch(Action::TogglePlay);
+                    };
+                    open_run.emit((run, speed));
                     onclose.emit(e);
                 })
             };

@@ -8,8 +8,6 @@ use yew::prelude::*;
 
 use super::event_value;
 use crate::settings::{Preset, ScriptChoice, Settings};
-use crate::state::Action;
-use crate::store::Dispatcher;
 use crate::timeline::PAGE_MAX_KEYS;
 
 /// A refusal: the id of the input at fault, and what to tell the user.
@@ -46,7 +44,10 @@ pub struct InputsProps {
     pub settings: Settings,
     /// Whether a periodic resync is running (the button stops it).
     pub resync_active: bool,
-    pub dispatch: Dispatcher,
+    /// An input into the run.
+    pub on_input: Callback<Input>,
+    /// New settings (the workshop's quick choices).
+    pub on_apply: Callback<Settings>,
 }
 
 #[function_component(Inputs)]
@@ -58,7 +59,7 @@ pub fn inputs(props: &InputsProps) -> Html {
     let storm_for = use_state(|| "2s".to_string());
     let resync = use_state(|| "30s".to_string());
     let bind = super::keep_typed;
-    let d = props.dispatch.clone();
+    let on_input = props.on_input.clone();
     let error = use_state(|| FieldError::None);
     let fail = {
         let error = error.clone();
@@ -66,11 +67,11 @@ pub fn inputs(props: &InputsProps) -> Html {
     };
     // The gate, then the run: a refused input never leaves the form.
     let submit = {
-        let (d, error) = (d.clone(), error.clone());
+        let (on_input, error) = (on_input.clone(), error.clone());
         move |input: Input| match validate::input(&input) {
             Ok(()) => {
                 error.set(None);
-                d.dispatch(Action::Input(input));
+                on_input.emit(input);
                 focus_the_stage();
             }
             Err(e) => error.set(Some((input_id(&input, &e.field), e.reason))),
@@ -206,7 +207,7 @@ pub fn inputs(props: &InputsProps) -> Html {
                 <button type="submit">{ if resync_active { "Stop resync" } else { "Start resync" } }</button>
             </form>
             { message(&["in-resync"]) }
-            { demo_choices(&props.settings, &props.dispatch) }
+            { demo_choices(&props.settings, &props.on_apply) }
         </section>
     }
 }
@@ -214,13 +215,13 @@ pub fn inputs(props: &InputsProps) -> Html {
 /// In workshop mode, where the settings tab is hidden: the limiter and what
 /// each reconcile returns, applied as soon as they are picked, so a live
 /// demo needs nothing off screen.
-fn demo_choices(settings: &Settings, d: &Dispatcher) -> Html {
+fn demo_choices(settings: &Settings, on_apply: &Callback<Settings>) -> Html {
     let pick = |apply: fn(&mut Settings, &str) -> bool| {
-        let (d, settings) = (d.clone(), settings.clone());
+        let (on_apply, settings) = (on_apply.clone(), settings.clone());
         Callback::from(move |e: Event| {
             let mut next = settings.clone();
             if apply(&mut next, &event_value(&e)) {
-                d.dispatch(Action::Apply(next));
+                on_apply.emit(next);
             }
         })
     };

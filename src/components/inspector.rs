@@ -9,7 +9,7 @@ use yew::prelude::*;
 
 use crate::format;
 use crate::state::Playground;
-use crate::store::Dispatcher;
+use crate::store::Controls;
 
 /// What holds the key back, across levels, in words.
 fn holders(holding: &[Holder]) -> String {
@@ -163,24 +163,28 @@ pub struct InspectorProps {
     pub report: Option<(KeyReport, Instant)>,
     /// A manager's run: its scripts come from its file.
     pub manager: bool,
-    pub dispatch: Dispatcher,
+    /// Select a key, or none (the inspector closes).
+    pub on_select: Callback<Option<String>>,
+    /// An input into the run (the key's script).
+    pub on_input: Callback<workqueue_core::Input>,
 }
 
 impl InspectorProps {
     /// What the inspector shows of `state`. In a manager, the key belongs
     /// to one of the controllers.
-    pub fn of(state: &Playground, dispatch: Dispatcher) -> InspectorProps {
-        let report = state.selected.as_ref().and_then(|key| {
+    pub fn of(state: &Playground, controls: &Controls) -> InspectorProps {
+        let report = state.run.selected.as_ref().and_then(|key| {
             state
                 .engine()
                 .controllers()
                 .find_map(|(_, c)| c.find(key).map(|id| (c.key_report(id), c.now())))
         });
         InspectorProps {
-            selected: state.selected.clone(),
+            selected: state.run.selected.clone(),
             report,
             manager: state.is_manager(),
-            dispatch,
+            on_select: controls.select.clone(),
+            on_input: controls.input.clone(),
         }
     }
 }
@@ -209,10 +213,7 @@ pub fn inspector(props: &InspectorProps) -> Html {
         answer_rows(a, 0, &mut rows);
     }
     let calls = &report.calls;
-    let close = {
-        let d = props.dispatch.clone();
-        Callback::from(move |_| d.dispatch(crate::state::Action::Select(None)))
-    };
+    let close = props.on_select.reform(|_: MouseEvent| None);
     html! {
         <section class="panel inspector" aria-label="Why is this key waiting?" data-testid="inspector">
             <div class="panel-head">
@@ -230,10 +231,9 @@ pub fn inspector(props: &InspectorProps) -> Html {
             </dl>
             // A manager's scripts come from its file; a single run's can change.
             { if !props.manager {
-                let d = props.dispatch.clone();
                 let target = key.clone();
-                let on_set = Callback::from(move |script| {
-                    d.dispatch(crate::state::Action::Input(workqueue_core::Input::SetScript { key: target.clone(), script }))
+                let on_set = props.on_input.reform(move |script| {
+                    workqueue_core::Input::SetScript { key: target.clone(), script }
                 });
                 html! { <super::key_script::KeyScript key_name={key.clone()} {on_set} /> }
             } else { html! {} } }

@@ -12,8 +12,8 @@ use crate::lesson_state::{LessonState, Press};
 use crate::lesson_state::{Opening, StepShown};
 use crate::lesson_worker::LessonWorker;
 use crate::lessons;
-use crate::state::{Action, Mode, Playground};
-use crate::store::Dispatcher;
+use crate::state::{Mode, Playground};
+use crate::store::LessonCalls;
 
 #[derive(Properties, PartialEq)]
 pub struct LessonPanelProps {
@@ -28,7 +28,8 @@ pub struct LessonPanelProps {
     pub playing: bool,
     /// A fresh run with nothing scheduled.
     pub idle: bool,
-    pub dispatch: Dispatcher,
+    /// What the panel's buttons and field ask.
+    pub calls: LessonCalls,
     pub worker: LessonWorker,
     /// The run's scenario as it is when asked: a goal is checked on it at
     /// the click, never while rendering.
@@ -44,40 +45,42 @@ pub struct LessonPanelProps {
 impl LessonPanelProps {
     pub fn of(
         state: &Playground,
-        dispatch: Dispatcher,
+        calls: LessonCalls,
         worker: LessonWorker,
         scenario_now: Callback<(), Scenario>,
     ) -> LessonPanelProps {
-        let opening = state.pending_lesson.as_ref().map(Opening::of);
+        let opening = state.lessons.pending.as_ref().map(Opening::of);
         let reading = opening.as_ref().is_some_and(Opening::reading);
-        let exercise = state.lesson.as_ref().is_some_and(|l| {
+        let exercise = state.lessons.current.as_ref().is_some_and(|l| {
             state
+                .lessons
                 .library
                 .get(l.index)
                 .is_some_and(|x| x.steps.get(l.step).is_some_and(|s| s.goal.is_some()))
         });
-        let room = state.mode.room();
+        let room = state.workshop.mode.room();
         let course_at = state
+            .lessons
             .course
             .as_ref()
-            .zip(state.lesson.as_ref())
+            .zip(state.lessons.current.as_ref())
             .and_then(|(course, l)| {
-                let id = &state.library.get(l.index)?.id;
+                let id = &state.lessons.library.get(l.index)?.id;
                 let at = course.iter().position(|c| c == id)?;
                 Some((at + 1, course.len()))
             })
             .filter(|(_, n)| *n > 1);
         LessonPanelProps {
             course_at,
-            settings: (exercise && room).then(|| state.settings.clone()),
-            mode: state.mode,
-            focus_guess: state.focus_guess,
+            settings: (exercise && room).then(|| state.run.settings.clone()),
+            mode: state.workshop.mode,
+            focus_guess: state.lessons.focus_guess,
             step: (!reading).then(|| state.step_shown(now_ms())).flatten(),
-            lesson: state.lesson.clone(),
+            lesson: state.lessons.current.clone(),
             opening,
-            playing: state.playback.playing,
-            idle: state.playback.idle,
-            dispatch,
+            playing: state.run.playback.playing,
+            idle: state.run.playback.idle,
+            calls,
             worker,
             scenario_now,
         }
@@ -126,7 +129,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
     let fitted = props.mode.workshop || props.mode.embed;
     {
         let watched = body.clone();
-        let (body, layout, d) = (body.clone(), layout.clone(), props.dispatch.clone());
+        let (body, layout, on_pages) = (body.clone(), layout.clone(), props.calls.pages.clone());
         let at = props
             .lesson
             .as_ref()
@@ -140,7 +143,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                 }
                 let found = layout.borrow_mut().show(&body, (index, step), page);
                 if found != pages {
-                    d.dispatch(Action::NarrationPages(found));
+                    on_pages.emit(found);
                 }
             }
         };
@@ -190,10 +193,10 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                 // Reading a file answers every question: it can take a
                 // while, so it shows how far it is and can be stopped.
                 let cancel = {
-                    let d = props.dispatch.clone();
+                    let on_cancel = props.calls.cancel.clone();
                     Callback::from(move |_| {
                         worker.cancel();
-                        d.dispatch(Action::CancelLesson);
+                        on_cancel.emit(());
                     })
                 };
                 let (done, total) = p.progress.unwrap_or((0, 0));
@@ -219,43 +222,31 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
     let lesson = &shown.lesson;
     let step = &lesson.steps[ls.step];
     let waiting = step.wait.as_ref().filter(|_| shown.waiting);
-    let d = props.dispatch.clone();
+    let calls = &props.calls;
     // One button does what the clicker's next press does, and says what.
     let press = shown.press;
-    let next = {
-        let d = d.clone();
-        Callback::from(move |_| d.dispatch(Action::LessonNext(now_ms())))
-    };
-    let back = {
-        let d = d.clone();
-        Callback::from(move |_| d.dispatch(Action::LessonBack))
-    };
-    let exit = {
-        let d = d.clone();
-        Callback::from(move |_| d.dispatch(Action::ExitLesson))
-    };
-    let on_guess = {
-        let d = d.clone();
-        Callback::from(move |e: InputEvent| d.dispatch(Action::Draft(event_value(&e))))
-    };
+    let next = calls.next.reform(|_: MouseEvent| now_ms());
+    let back = calls.back.reform(|_: MouseEvent| ());
+    let exit = calls.exit.reform(|_: MouseEvent| ());
+    let on_guess = calls.draft.reform(|e: InputEvent| event_value(&e));
     // Enter in the field: a guess is revealed; nothing typed is a slip
     // (the reader thought a button had the keyboard), said beside it.
     let reveal = {
-        let (d, draft) = (d.clone(), ls.visit.draft.clone());
+        let (calls, draft) = (calls.clone(), ls.visit.draft.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            d.dispatch(match draft.trim().is_empty() {
-                true => Action::EnterWithoutGuess,
-                false => Action::Reveal(draft.clone(), now_ms()),
-            });
+            match draft.trim().is_empty() {
+                true => calls.enter_without_guess.emit(()),
+                false => calls.reveal.emit((draft.clone(), now_ms())),
+            }
         })
     };
     // The form's own Reveal button reveals, with a guess or without.
     let reveal_button = {
-        let (d, draft) = (d.clone(), ls.visit.draft.clone());
-        Callback::from(move |e: MouseEvent| {
+        let draft = ls.visit.draft.clone();
+        calls.reveal.reform(move |e: MouseEvent| {
             e.prevent_default();
-            d.dispatch(Action::Reveal(draft.clone(), now_ms()));
+            (draft.clone(), now_ms())
         })
     };
     // What to do next when the step sits paused: never a silent stage.
@@ -274,8 +265,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
     {
         html! {}
     } else {
-        let d = d.clone();
-        let play = Callback::from(move |_| d.dispatch(Action::Play));
+        let play = calls.play.reform(|_: MouseEvent| ());
         html! {
             <p class="play-hint" data-testid="play-hint">{"Paused. Press play (or space) to run this step. "}
                 <button onclick={play} data-testid="lesson-play">{"▶ Play"}</button></p>
@@ -405,21 +395,15 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                     };
                     let figures = shown.figures.clone();
                     // On a projector the form is hidden: the exercise brings it.
-                    let settings = props.settings.clone().map(|s| (s, d.clone()));
+                    let settings = props.settings.clone().map(|s| (s, calls.apply.clone()));
                     html! { <super::goal::GoalCheck describe={goal.describe.clone()} {figures} {on_check} {settings} /> }
                 }
                 None => html! {},
             } }
             { match lessons::act(lesson, ls.step) {
                 Some(act) => {
-                    let d = d.clone();
                     let inputs = act.inputs.clone();
-                    let onclick = Callback::from(move |_| {
-                        for input in &inputs {
-                            d.dispatch(Action::Input(input.clone()));
-                        }
-                        d.dispatch(Action::Play);
-                    });
+                    let onclick = calls.act.reform(move |_: MouseEvent| inputs.clone());
                     html! { <p><button class="primary" {onclick} data-testid="lesson-act">{ act.label.clone() }</button></p> }
                 }
                 None => html! {},

@@ -13,8 +13,8 @@ use super::chips::{chip, lane_of, more, use_arrival, waiting_chip, Chips};
 use super::queue_switch::{QueueSwitch, QueueSwitchProps};
 use super::stage::bucket_gauge;
 use crate::format;
-use crate::state::{Action, Playground};
-use crate::store::Dispatcher;
+use crate::state::Playground;
+use crate::store::Controls;
 
 /// Keys drawn per lane in a controller's column.
 const CHIPS: usize = 6;
@@ -389,13 +389,14 @@ pub struct ManagerStageProps {
     pub selected: Option<String>,
     /// A chip press shows why its key is there (see `Playground::inspector_shown`).
     pub pressable: bool,
-    pub dispatch: Dispatcher,
+    /// What the stage's parts change.
+    pub controls: Controls,
 }
 
 impl ManagerStageProps {
     /// What the stage shows of `state`, a manager's run.
-    pub fn of(state: &Playground, dispatch: Dispatcher) -> ManagerStageProps {
-        let fitted = state.mode.workshop || state.mode.embed;
+    pub fn of(state: &Playground, controls: Controls) -> ManagerStageProps {
+        let fitted = state.workshop.mode.workshop || state.workshop.mode.embed;
         let chips = if fitted { FITTED_CHIPS } else { CHIPS };
         ManagerStageProps {
             view: ManagerView::of(state.engine(), chips),
@@ -403,11 +404,11 @@ impl ManagerStageProps {
                 .focus()
                 .is_some_and(|f| f.lanes.contains(&crate::lessons::Lane::Manager)),
             fitted,
-            head: (!(fitted && state.lesson.is_some()))
-                .then(|| QueueSwitchProps::of(state, dispatch.clone())),
-            selected: state.selected.clone(),
+            head: (!(fitted && state.lessons.current.is_some()))
+                .then(|| QueueSwitchProps::of(state, controls.switch_queue.clone())),
+            selected: state.run.selected.clone(),
             pressable: state.inspector_shown(),
-            dispatch,
+            controls,
         }
     }
 }
@@ -430,12 +431,10 @@ pub fn manager_stage(props: &ManagerStageProps) -> Html {
         selected: props.selected.as_deref(),
         arrived,
         pressable: props.pressable,
-        dispatch: &props.dispatch,
+        on_select: &props.controls.select,
+        on_input: &props.controls.input,
     };
-    let exit = {
-        let d = props.dispatch.clone();
-        Callback::from(move |_| d.dispatch(Action::ExitManager))
-    };
+    let exit = props.controls.exit_manager.reform(|_: MouseEvent| ());
     html! {
         <section class="stage manager-stage" aria-label={format!("The stage: a manager with {} controllers and what they share", columns.len())} data-stage="" data-manager="" data-now={view.now.as_nanos().to_string()}>
             // (A lesson's step leads the way back on a projector.)

@@ -9,8 +9,8 @@ use yew::prelude::*;
 
 use crate::lesson_state::ReadLesson;
 use crate::lesson_state::{LessonState, Press, PressFrom};
-use crate::state::{Action, Playground};
-use crate::store::Dispatcher;
+use crate::state::Playground;
+use crate::store::LessonCalls;
 
 /// The presenter's clock ticks once a second.
 const CLOCK_TICK_MS: u32 = 1000;
@@ -72,18 +72,24 @@ pub struct PresenterProps {
     pub presented: Option<Presented>,
     /// What the clicker's next press does, as the clock goes on.
     pub press: PressFrom,
-    pub dispatch: Dispatcher,
+    /// The clicker's presses (Next and Back).
+    pub calls: LessonCalls,
 }
 
 impl PresenterProps {
-    pub fn of(state: &Playground, dispatch: Dispatcher) -> PresenterProps {
-        let presented = state.lesson.as_ref().and_then(|l| {
-            let lesson = state.library.get(l.index)?;
+    pub fn of(state: &Playground, calls: LessonCalls) -> PresenterProps {
+        let presented = state.lessons.current.as_ref().and_then(|l| {
+            let lesson = state.lessons.library.get(l.index)?;
             let next_lesson = match lesson.steps.get(l.step + 1) {
                 Some(_) => None,
-                None => state
-                    .next_lesson(l.index)
-                    .and_then(|i| state.library.entries().get(i).map(|e| e.title.clone())),
+                None => state.next_lesson(l.index).and_then(|i| {
+                    state
+                        .lessons
+                        .library
+                        .entries()
+                        .get(i)
+                        .map(|e| e.title.clone())
+                }),
             };
             Some(Presented {
                 at: l.clone(),
@@ -92,10 +98,10 @@ impl PresenterProps {
             })
         });
         PresenterProps {
-            open: state.lesson.is_some(),
+            open: state.lessons.current.is_some(),
             presented,
             press: state.press_from(crate::hooks::now_ms()),
-            dispatch,
+            calls,
         }
     }
 }
@@ -134,12 +140,11 @@ pub fn presenter_panel(props: &PresenterProps) -> Html {
         }
     });
     // The clicker's two presses, always in view at the top of the notes.
-    let d = props.dispatch.clone();
-    let next = {
-        let d = d.clone();
-        Callback::from(move |_: MouseEvent| d.dispatch(Action::LessonNext(crate::hooks::now_ms())))
-    };
-    let back = Callback::from(move |_: MouseEvent| d.dispatch(Action::LessonBack));
+    let next = props
+        .calls
+        .next
+        .reform(|_: MouseEvent| crate::hooks::now_ms());
+    let back = props.calls.back.reform(|_: MouseEvent| ());
     // (The clock re-renders this each second: a dwell ends by itself.)
     let press = props.press.at(crate::hooks::now_ms());
     let next_label = match press {

@@ -6,8 +6,6 @@ use yew::prelude::*;
 
 use super::event_value;
 use crate::provider::{ClientChoice, Kind, Provider, Sharing, MAX_KINDS};
-use crate::state::Action;
-use crate::store::Dispatcher;
 use workqueue_core::ClientScope;
 use workqueue_core::QueueKind;
 
@@ -198,7 +196,8 @@ pub struct ProviderProps {
     /// The stage runs a manager this form cannot show (one from a file, a
     /// link or a controller's Go): the form keeps its own values.
     pub other_manager: bool,
-    pub dispatch: Dispatcher,
+    /// Run the manager the form describes.
+    pub on_run: Callback<Provider>,
 }
 
 #[function_component(ProviderPanel)]
@@ -252,7 +251,7 @@ pub fn provider_panel(props: &ProviderProps) -> Html {
         }
     };
     let run = {
-        let (form, error, d) = (form.clone(), error.clone(), props.dispatch.clone());
+        let (form, error, on_run) = (form.clone(), error.clone(), props.on_run.clone());
         let queue = props.queue;
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
@@ -261,7 +260,7 @@ pub fn provider_panel(props: &ProviderProps) -> Html {
             match built.and_then(|p| p.to_scenario().map(|_| p)) {
                 Ok(p) => {
                     error.set(None);
-                    d.dispatch(Action::RunManager(p));
+                    on_run.emit(p);
                 }
                 Err(e) => error.set(Some(e)),
             }

@@ -7,8 +7,7 @@ use yew::prelude::*;
 
 use crate::format;
 use crate::headline::{Headline, SideBySide};
-use crate::state::{Action, Playground};
-use crate::store::Dispatcher;
+use crate::state::Playground;
 
 /// What the version switch shows: the queue the run is on, and the run a
 /// switch left behind.
@@ -18,18 +17,20 @@ pub struct QueueSwitchProps {
     /// The run left by the last version switch, while it was on the other
     /// queue.
     pub compare: Option<SideBySide>,
-    pub dispatch: Dispatcher,
+    /// Switch the run to the other queue.
+    pub on_switch: Callback<QueueKind>,
 }
 
 impl QueueSwitchProps {
-    pub fn of(state: &Playground, dispatch: Dispatcher) -> QueueSwitchProps {
+    pub fn of(state: &Playground, on_switch: Callback<QueueKind>) -> QueueSwitchProps {
         QueueSwitchProps {
-            queue: state.settings.queue,
+            queue: state.run.settings.queue,
             compare: state
+                .run
                 .other_run
                 .clone()
-                .filter(|o| o.before.queue != state.settings.queue),
-            dispatch,
+                .filter(|o| o.before.queue != state.run.settings.queue),
+            on_switch,
         }
     }
 }
@@ -45,10 +46,10 @@ pub fn queue_switch(props: &QueueSwitchProps) -> Html {
                   more: &'static str| {
         let on = current == kind;
         let onclick = {
-            let d = props.dispatch.clone();
+            let on_switch = props.on_switch.clone();
             Callback::from(move |_| {
                 if current != kind {
-                    d.dispatch(Action::SwitchQueue(kind));
+                    on_switch.emit(kind);
                 }
             })
         };

@@ -3,14 +3,12 @@
 use yew::prelude::*;
 
 use crate::lessons::Refusal;
-use crate::state::Action;
-use crate::store::Dispatcher;
 
 #[derive(Properties, PartialEq)]
 pub struct LessonRefusalProps {
     /// The lesson file last refused, if it was not dismissed.
     pub refused: Option<Refusal>,
-    pub dispatch: Dispatcher,
+    pub on_dismiss: Callback<()>,
 }
 
 /// A refused lesson file, beside its text: the line and field at fault and
@@ -20,8 +18,7 @@ pub fn lesson_refusal(props: &LessonRefusalProps) -> Html {
     let Some(r) = &props.refused else {
         return html! {};
     };
-    let d = props.dispatch.clone();
-    let dismiss = Callback::from(move |_| d.dispatch(Action::DismissRefusal));
+    let dismiss = props.on_dismiss.reform(|_: MouseEvent| ());
     html! {
         <section class="panel refusal" role="alert" aria-label="A refused lesson file" data-testid="lesson-refusal">
             <div class="panel-head">

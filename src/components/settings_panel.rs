@@ -6,14 +6,13 @@ use yew::prelude::*;
 
 use super::event_value;
 use crate::settings::{crossplane, Field, Preset, ScriptChoice, Settings};
-use crate::state::Action;
-use crate::store::Dispatcher;
 
 #[derive(Properties, PartialEq)]
 pub struct SettingsProps {
     /// The run's settings: what Apply would leave unchanged.
     pub settings: Settings,
-    pub dispatch: Dispatcher,
+    /// Run these settings.
+    pub on_apply: Callback<Settings>,
 }
 
 #[function_component(SettingsPanel)]
@@ -78,10 +77,10 @@ pub fn settings_panel(props: &SettingsProps) -> Html {
     let on_script = on_select(|s, id| ScriptChoice::from_id(id).map(|c| s.script = c).is_some());
     let apply = {
         let form = form.clone();
-        let d = props.dispatch.clone();
+        let on_apply = props.on_apply.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            d.dispatch(Action::Apply((*form).clone()));
+            on_apply.emit((*form).clone());
         })
     };
     let preset = form.preset;

@@ -13,7 +13,7 @@ use super::settings_panel::SettingsPanel;
 use crate::provider::Provider;
 use crate::settings::Settings;
 use crate::state::Playground;
-use crate::store::{Dispatcher, RunRef};
+use crate::store::{Controls, RunRef};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tab {
@@ -62,22 +62,23 @@ pub struct SideProps {
     pub manager: bool,
     /// The run, read by the charts, the totals and the log while they show.
     pub run: RunRef,
-    pub dispatch: Dispatcher,
+    /// What the side's panels change.
+    pub controls: Controls,
 }
 
 impl SideProps {
-    pub fn of(state: &Playground, run: RunRef, dispatch: Dispatcher) -> SideProps {
+    pub fn of(state: &Playground, run: RunRef, controls: Controls) -> SideProps {
         SideProps {
-            inspector: InspectorProps::of(state, dispatch.clone()),
-            settings: state.settings.clone(),
-            provider: state.provider.clone(),
+            inspector: InspectorProps::of(state, &controls),
+            settings: state.run.settings.clone(),
+            provider: state.run.provider.clone(),
             other_manager: state.is_manager()
-                && Provider::from_scenario(state.timeline.scenario()).is_none(),
-            workshop: state.mode.workshop,
-            playing: state.playback.playing,
+                && Provider::from_scenario(state.run.timeline.scenario()).is_none(),
+            workshop: state.workshop.mode.workshop,
+            playing: state.run.playback.playing,
             manager: state.is_manager(),
             run,
-            dispatch,
+            controls,
         }
     }
 }
@@ -127,8 +128,8 @@ pub fn side(props: &SideProps) -> Html {
             <div role="tablist" class="tabs" aria-label="Details">{ for buttons }</div>
             { panel(Tab::Key, html! { <Inspector ..props.inspector.clone() /> }) }
             { panel(Tab::Settings, html! { <>
-                <SettingsPanel settings={props.settings.clone()} dispatch={props.dispatch.clone()} />
-                <ProviderPanel provider={props.provider.clone()} queue={props.settings.queue} other_manager={props.other_manager} dispatch={props.dispatch.clone()} />
+                <SettingsPanel settings={props.settings.clone()} on_apply={props.controls.apply.clone()} />
+                <ProviderPanel provider={props.provider.clone()} queue={props.settings.queue} other_manager={props.other_manager} on_run={props.controls.run_manager.clone()} />
             </> }) }
             { panel(Tab::Charts, if *tab == Tab::Charts { html! {
                 <Charts run={props.run.clone()} selected={props.inspector.selected.clone()} playing={props.playing} />
@@ -157,12 +158,13 @@ mod tests {
     use super::*;
     use crate::state::fixtures::reduce;
     use crate::state::Action;
+    use crate::state::RunAction;
     use crate::store::PlaygroundContext;
 
     fn other_manager(state: Playground) -> bool {
         let context = PlaygroundContext::new(state);
         let state = context.read();
-        SideProps::of(&state, context.run(), context.dispatcher()).other_manager
+        SideProps::of(&state, context.run(), context.controls()).other_manager
     }
 
     /// The provider form says so when the manager on the stage is one it
@@ -173,7 +175,7 @@ mod tests {
         assert!(!other_manager(Playground::default()), "one controller");
         let made = reduce(
             Playground::default(),
-            Action::RunManager(Provider::default()),
+            Action::Run(RunAction::RunManager(Provider::default())),
         );
         assert!(made.is_manager());
         assert!(!other_manager(made), "the form's own manager");
@@ -183,7 +185,7 @@ mod tests {
         scenario.controllers[0].default_script = workqueue_core::Script::Live;
         let loaded = reduce(
             Playground::default(),
-            Action::Load(Box::new(crate::share::Shared {
+            Action::Run(RunAction::Load(Box::new(crate::share::Shared {
                 run: workqueue_core::Run {
                     scenario,
                     inputs: Vec::new(),
@@ -191,7 +193,7 @@ mod tests {
                 },
                 lesson: None,
                 selected: None,
-            })),
+            }))),
         );
         assert!(loaded.is_manager());
         assert!(other_manager(loaded), "a manager from a file");

@@ -20,7 +20,7 @@ use crate::format;
 use crate::lesson_state::TallyShown;
 use crate::lessons::{Focus, Lane};
 use crate::state::Playground;
-use crate::store::Dispatcher;
+use crate::store::Controls;
 
 /// Chips drawn per lane; past this the lane shows a count instead, which
 /// keeps ten thousand keys smooth.
@@ -62,18 +62,19 @@ pub struct StageProps {
     pub tally: Option<TallyShown>,
     /// A lesson is open (its steps keep the count's row).
     pub lesson: bool,
-    pub dispatch: Dispatcher,
+    /// What the stage's parts change.
+    pub controls: Controls,
 }
 
 impl StageProps {
     /// What the stage shows of `state`.
-    pub fn of(state: &Playground, dispatch: Dispatcher) -> StageProps {
+    pub fn of(state: &Playground, controls: Controls) -> StageProps {
         // A projector or an embed shows a crowd as a few keys and a count.
-        let chips = if state.mode.embed && crate::hooks::narrow() {
+        let chips = if state.workshop.mode.embed && crate::hooks::narrow() {
             PHONE_CHIPS
-        } else if state.mode.embed {
+        } else if state.workshop.mode.embed {
             FRAME_CHIPS
-        } else if state.mode.workshop {
+        } else if state.workshop.mode.workshop {
             ROOM_CHIPS
         } else {
             MAX_CHIPS
@@ -81,12 +82,12 @@ impl StageProps {
         // ...and a pool of workers as a few cards and a count: ten cards
         // would push the lanes below them off a projector (and, in a
         // lesson, the lane the step is about below the fold).
-        let workers = if state.mode.embed && crate::hooks::narrow() {
+        let workers = if state.workshop.mode.embed && crate::hooks::narrow() {
             1
-        } else if state.mode.embed
-            || state.mode.workshop
-            || state.mode.audience
-            || state.lesson.is_some()
+        } else if state.workshop.mode.embed
+            || state.workshop.mode.workshop
+            || state.workshop.mode.audience
+            || state.lessons.current.is_some()
         {
             ROOM_WORKERS
         } else {
@@ -98,22 +99,22 @@ impl StageProps {
             state
                 .sim()
                 .stage_view_keeping(state.buckets(), chips, workers, followed.as_deref());
-        let planned = usize::try_from(state.timeline.keys_planned()).unwrap_or(usize::MAX);
+        let planned = usize::try_from(state.run.timeline.keys_planned()).unwrap_or(usize::MAX);
         StageProps {
             drain: view.bucket.as_ref().and_then(|b| Drain::of(state, b)),
             rows: chips.min(view.keys.max(planned)).max(1),
             view,
-            selected: state.selected.clone(),
+            selected: state.run.selected.clone(),
             pressable: state.inspector_shown(),
             spotlight: Spotlight {
                 focus: state.focus(),
-                room: state.mode.workshop && !state.mode.embed,
+                room: state.workshop.mode.workshop && !state.workshop.mode.embed,
             },
             now: state.now(),
-            switch: QueueSwitchProps::of(state, dispatch.clone()),
+            switch: QueueSwitchProps::of(state, controls.switch_queue.clone()),
             tally: state.tally_shown(),
-            lesson: state.lesson.is_some(),
-            dispatch,
+            lesson: state.lessons.current.is_some(),
+            controls,
         }
     }
 }
@@ -196,7 +197,8 @@ pub fn stage(props: &StageProps) -> Html {
         selected: props.selected.as_deref(),
         arrived,
         pressable: props.pressable,
-        dispatch: &props.dispatch,
+        on_select: &props.controls.select,
+        on_input: &props.controls.input,
     };
     let now = view.now;
     let lane = |lane: Lane| spotlight.classes(lane, view);
@@ -306,7 +308,7 @@ pub fn stage(props: &StageProps) -> Html {
             </div>
             <div class={lane(Lane::Bucket)} data-lane="bucket" data-testid="bucket">
                 { match (&view.bucket, &view.breaker) {
-                    (Some(b), _) => html! { <><h3>{"Token bucket"}</h3>{ bucket_gauge(b) }{ drain_hint(props.drain.as_ref(), b, &props.dispatch) }</> },
+                    (Some(b), _) => html! { <><h3>{"Token bucket"}</h3>{ bucket_gauge(b) }{ drain_hint(props.drain.as_ref(), b, &props.controls.apply, &props.controls.input) }</> },
                     // Crossplane core since v2.1: no bucket, a breaker per XR.
                     (None, Some(b)) => html! { <><h3>{"XR circuit breaker"}</h3>{ super::breaker::breaker_panel(b, now) }</> },
                     (None, None) => html! { <><h3>{"Token bucket"}</h3><p class="hint">{"This limiter has no bucket: keys only slow themselves down."}</p></> },
@@ -408,7 +410,7 @@ mod tests {
     fn the_props_are_equal_while_the_state_is() {
         let context = crate::store::PlaygroundContext::new(Playground::from_url("", ""));
         let state = context.read();
-        let props = || StageProps::of(&state, context.dispatcher());
+        let props = || StageProps::of(&state, context.controls());
         assert!(props() == props());
     }
 }

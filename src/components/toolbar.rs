@@ -4,7 +4,7 @@ use yew::prelude::*;
 
 use super::modal::Modal;
 
-use crate::store::Dispatcher;
+use crate::store::MenuCalls;
 
 use super::download::download;
 use super::event_value;
@@ -13,7 +13,7 @@ use crate::lessons::{self, Library};
 use crate::notice::{Notice, NoticeKind};
 use crate::share::{self, Shared};
 use crate::snippet;
-use crate::state::{Action, GoImport};
+use crate::state::GoImport;
 
 #[derive(Clone, Copy, PartialEq)]
 enum Dialog {
@@ -53,13 +53,14 @@ pub struct ToolbarProps {
     /// opening): it copies the whole tape.
     pub run: Callback<(), Shared>,
     pub worker: Option<LessonWorker>,
-    pub dispatch: Dispatcher,
+    /// What the menu and its dialogs ask.
+    pub calls: MenuCalls,
 }
 
 #[function_component(Toolbar)]
 pub fn toolbar(props: &ToolbarProps) -> Html {
     let dialog = use_state(|| Dialog::None);
-    let d = props.dispatch.clone();
+    let calls = &props.calls;
     // The run as it was when a dialog opened: the comparison replays it,
     // the link, the snippet and the Go code are made from it.
     let snapshot = use_state(|| None::<std::rc::Rc<Shared>>);
@@ -76,7 +77,7 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
     let close = open(Dialog::None);
 
     let on_lesson = {
-        let d = d.clone();
+        let start = calls.start_lesson.clone();
         Callback::from(move |e: Event| {
             if let Ok(i) = event_value(&e).parse::<usize>() {
                 // Focus leaves the select (the lesson panel takes it), so a
@@ -84,7 +85,7 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
                 if let Some(select) = super::target::<web_sys::HtmlElement>(&e) {
                     let _ = select.blur();
                 }
-                d.dispatch(Action::StartLesson(i));
+                start.emit(i);
             }
         })
     };
@@ -96,36 +97,32 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
             .map(|l| l.title.clone())
             .collect::<Vec<_>>()
     });
-    let on_upload = read_file(d.clone(), MAX_SCENARIO_BYTES, |d, name, bytes| {
+    let on_upload = read_file(calls.clone(), MAX_SCENARIO_BYTES, |calls, name, bytes| {
         let text = String::from_utf8_lossy(&bytes);
         match crate::share::from_file(&text) {
-            Ok(shared) => d.dispatch(Action::Load(Box::new(shared))),
-            Err(e) => d.dispatch(Action::Notify(Some(Notice {
+            Ok(shared) => calls.load.emit(shared),
+            Err(e) => calls.notify.emit(Some(Notice {
                 kind: NoticeKind::Error,
                 text: format!(
                     "{name} is not a usable scenario or run: {}",
                     workqueue_core::document::explain(&text, &e)
                 ),
-            }))),
+            })),
         }
     });
     // A trainer's lesson: read by the same code as the built-in ones.
     // A trainer's lesson: the lesson worker reads it as it reads the built-in ones.
     let on_lesson_file = read_file(
-        d.clone(),
+        calls.clone(),
         workqueue_lessons::parse::MAX_FILE_BYTES as f64,
-        |d, file, bytes| match workqueue_lessons::parse::text_of(&bytes) {
-            Ok(text) => d.dispatch(Action::OpenLessonFile {
-                file,
-                text: text.to_string(),
-                step: 1,
-            }),
+        |calls, file, bytes| match workqueue_lessons::parse::text_of(&bytes) {
+            Ok(text) => calls.lesson_file.emit((file, text.to_string())),
             // Not UTF-8: refused where the first bad byte is.
-            Err(e) => d.dispatch(Action::LessonRefused(crate::lessons::Refusal::new(
+            Err(e) => calls.refused.emit(crate::lessons::Refusal::new(
                 &file,
                 &String::from_utf8_lossy(&bytes),
                 vec![e],
-            ))),
+            )),
         },
     );
     // The run as a file: its scenario, what was done to it and the instant
@@ -137,14 +134,11 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
             download("workqueue-run.json", "application/json", &json)
         })
     };
-    let workshop = {
-        let d = d.clone();
-        Callback::from(move |_| d.dispatch(Action::ToggleWorkshop))
-    };
+    let workshop = calls.toggle_workshop.reform(|_: MouseEvent| ());
     // Two screens: this window becomes the presenter's (its address says
     // so, for a reload), and the projector's window opens.
     let present = {
-        let d = d.clone();
+        let on_present = calls.present.clone();
         Callback::from(move |_| {
             if let Some(w) = web_sys::window() {
                 let location = w.location();
@@ -168,7 +162,7 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
                     );
                 }
             }
-            d.dispatch(Action::Present);
+            on_present.emit(());
             super::presenter::open_audience_window();
         })
     };
@@ -202,7 +196,7 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
             { match (*dialog, (*snapshot).clone()) {
                 (Dialog::None, _) => html! {},
                 (Dialog::Import, _) => html! {
-                    <super::import_dialog::ImportDialog go_import={props.go_import.clone()} worker={props.worker.clone()} dispatch={d.clone()} onclose={close.clone()} />
+                    <super::import_dialog::ImportDialog go_import={props.go_import.clone()} worker={props.worker.clone()} calls={calls.clone()} onclose={close.clone()} />
                 },
                 (_, None) => html! {},
                 (Dialog::Compare, Some(run)) => html! {
@@ -251,7 +245,11 @@ const MAX_SCENARIO_BYTES: f64 = 8.0 * 1024.0 * 1024.0;
 
 /// An upload, read once its size is known to be within `limit` bytes: its
 /// bytes go to `read` with the file's name, or what is wrong to `refuse`.
-fn read_file(d: Dispatcher, limit: f64, read: fn(&Dispatcher, String, Vec<u8>)) -> Callback<Event> {
+fn read_file(
+    calls: MenuCalls,
+    limit: f64,
+    read: fn(&MenuCalls, String, Vec<u8>),
+) -> Callback<Event> {
     Callback::from(move |e: Event| {
         let Some(input) = super::target::<web_sys::HtmlInputElement>(&e) else {
             return;
@@ -262,21 +260,21 @@ fn read_file(d: Dispatcher, limit: f64, read: fn(&Dispatcher, String, Vec<u8>)) 
         input.set_value("");
         // The size first: a file too large is never read.
         if file.size() > limit {
-            d.dispatch(Action::Notify(Notice::error(format!(
+            calls.notify.emit(Notice::error(format!(
                 "{} is {} KB: the playground reads files of at most {} KB.",
                 file.name(),
                 (file.size() / 1024.0).ceil(),
                 (limit / 1024.0).floor()
-            ))));
+            )));
             return;
         }
-        let d = d.clone();
+        let calls = calls.clone();
         wasm_bindgen_futures::spawn_local(async move {
             let bytes = wasm_bindgen_futures::JsFuture::from(file.array_buffer())
                 .await
                 .map(|b| js_sys::Uint8Array::new(&b).to_vec())
                 .unwrap_or_default();
-            read(&d, file.name(), bytes);
+            read(&calls, file.name(), bytes);
         });
     })
 }

@@ -7,8 +7,8 @@ use workqueue_core::Instant;
 
 use crate::format;
 use crate::pacing::{Cue, MAX_SPEED, MIN_SPEED};
-use crate::state::{Action, Playground};
-use crate::store::Dispatcher;
+use crate::state::Playground;
+use crate::store::TransportCalls;
 
 /// Transport icons as inline SVG: no icon font to fetch, same look everywhere.
 fn icon(path: &'static str) -> Html {
@@ -39,10 +39,15 @@ impl TransportView {
         TransportView {
             now: state.now(),
             horizon: state.horizon(),
-            speed: state.playback.speed,
-            playing: state.playback.playing,
-            at_start: state.now() <= state.lesson.as_ref().map_or(Instant::T0, |l| l.visit.start),
-            pacing: state.playback.pacing.on,
+            speed: state.run.playback.speed,
+            playing: state.run.playback.playing,
+            at_start: state.now()
+                <= state
+                    .lessons
+                    .current
+                    .as_ref()
+                    .map_or(Instant::T0, |l| l.visit.start),
+            pacing: state.run.playback.pacing.on,
             cue: pace_cue(state),
         }
     }
@@ -51,37 +56,28 @@ impl TransportView {
 #[derive(Properties, PartialEq)]
 pub struct TransportProps {
     pub view: TransportView,
-    pub dispatch: Dispatcher,
+    pub calls: TransportCalls,
 }
 
 #[function_component(Transport)]
 pub fn transport(props: &TransportProps) -> Html {
     let state = &props.view;
     let now = state.now;
-    let d = props.dispatch.clone();
-    let on = |a: fn() -> Action| {
-        let d = d.clone();
-        Callback::from(move |_| d.dispatch(a()))
-    };
+    let calls = &props.calls;
+    let on = |c: &Callback<()>| c.reform(|_: MouseEvent| ());
     let speed = state.speed;
     // The slider runs over log10(speed): -2 (1/100x) to 3 (1000x).
-    let on_speed = {
-        let d = d.clone();
-        Callback::from(move |e: InputEvent| {
-            let v: f64 = event_value(&e).parse().unwrap_or(0.0);
-            d.dispatch(Action::SetSpeed(10f64.powf(v).clamp(MIN_SPEED, MAX_SPEED)));
-        })
-    };
+    let on_speed = calls.speed.reform(|e: InputEvent| {
+        let v: f64 = event_value(&e).parse().unwrap_or(0.0);
+        10f64.powf(v).clamp(MIN_SPEED, MAX_SPEED)
+    });
     let horizon = state.horizon.max(now).max(Instant::from_nanos(1));
-    let on_seek = {
-        let d = d.clone();
-        Callback::from(move |e: InputEvent| {
-            let v: f64 = event_value(&e).parse().unwrap_or(0.0);
-            d.dispatch(Action::Seek(Instant::from_nanos(v as i64)));
-        })
-    };
-    let faster = on(|| Action::Faster);
-    let slower = on(|| Action::Slower);
+    let on_seek = calls.seek.reform(|e: InputEvent| {
+        let v: f64 = event_value(&e).parse().unwrap_or(0.0);
+        Instant::from_nanos(v as i64)
+    });
+    let faster = on(&calls.faster);
+    let slower = on(&calls.slower);
     let speed_label = if speed >= 1.0 {
         format!("{speed:.0}×")
     } else {
@@ -90,13 +86,13 @@ pub fn transport(props: &TransportProps) -> Html {
     html! {
         <section class="transport" aria-label="Time controls">
             <div class="transport-buttons">
-                <button class="icon" onclick={on(|| Action::StepBack)} disabled={state.at_start} aria-label="Step back to the previous event" title="Previous event (←)">{ icon(BACK) }</button>
-                <button class="icon primary" data-testid="play" onclick={on(|| Action::TogglePlay)}
+                <button class="icon" onclick={on(&calls.step_back)} disabled={state.at_start} aria-label="Step back to the previous event" title="Previous event (←)">{ icon(BACK) }</button>
+                <button class="icon primary" data-testid="play" onclick={on(&calls.play_pause)}
                     aria-label={if state.playing { "Pause" } else { "Play" }} title="Play / pause (space)">
                     { icon(if state.playing { PAUSE } else { PLAY }) }
                 </button>
-                <button class="icon" data-testid="step" onclick={on(|| Action::Step)} aria-label="Step to the next event" title="Next event (→)">{ icon(STEP) }</button>
-                <button class="ghost" onclick={on(|| Action::Restart)} aria-label="Restart the run" title="Start over with the same settings">{"Restart"}</button>
+                <button class="icon" data-testid="step" onclick={on(&calls.step)} aria-label="Step to the next event" title="Next event (→)">{ icon(STEP) }</button>
+                <button class="ghost" onclick={on(&calls.restart)} aria-label="Restart the run" title="Start over with the same settings">{"Restart"}</button>
             </div>
             <div class="clock" aria-live="off" title="Virtual time: the scene's own clock">
                 <span class="clock-label">{"virtual time"}</span>
@@ -109,7 +105,7 @@ pub fn transport(props: &TransportProps) -> Html {
                     oninput={on_speed} aria-label="Speed" aria-valuetext={speed_label.clone()} />
                 <button class="icon small" onclick={faster} aria-label="Faster" title="Faster (+)">{"+"}</button>
                 <output class="speed-value" data-testid="speed">{ speed_label }</output>
-                <button class="ghost small" data-testid="pacing" onclick={on(|| Action::TogglePacing)}
+                <button class="ghost small" data-testid="pacing" onclick={on(&calls.pacing)}
                     aria-pressed={if state.pacing { "true" } else { "false" }}
                     title="Slow down around short waits and skip through empty stretches">{"Auto pace"}</button>
             </div>
@@ -129,11 +125,11 @@ pub fn transport(props: &TransportProps) -> Html {
 /// line is always there (empty when time runs as chosen), so the page never
 /// shifts when it comes and goes.
 pub(crate) fn pace_cue(state: &Playground) -> (&'static str, String) {
-    let rate = format::speed(state.playback.effective_speed);
+    let rate = format::speed(state.run.playback.effective_speed);
     let (class, text) = match (
-        state.playback.playing,
-        state.playback.idle,
-        state.playback.cue,
+        state.run.playback.playing,
+        state.run.playback.idle,
+        state.run.playback.cue,
     ) {
         (true, false, _) if state.deciding() => ("idle", "held for your choice".to_string()),
         (false, _, _) | (true, false, Cue::Normal) => ("none", String::new()),

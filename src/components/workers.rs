@@ -7,8 +7,6 @@ use yew::prelude::*;
 
 use super::chips::{chip, Chips};
 use crate::format;
-use crate::state::Action;
-use crate::store::Dispatcher;
 
 pub(super) fn worker(
     cx: Chips<'_>,
@@ -58,7 +56,7 @@ pub(super) fn worker(
             <div class="worker deciding">
                 <span class="worker-name">{ format!("worker {i}") }</span>
                 { chip(cx, key, "processing", html! {}) }
-                <Decision key_name={key.key.clone()} primary={primary == Some(key.key.as_str())} dispatch={cx.dispatch.clone()} />
+                <Decision key_name={key.key.clone()} primary={primary == Some(key.key.as_str())} on_input={cx.on_input.clone()} />
             </div>
         },
     }
@@ -69,7 +67,8 @@ pub struct DecisionProps {
     pub key_name: String,
     /// The number keys 1 to 6 answer this decision.
     pub primary: bool,
-    pub dispatch: Dispatcher,
+    /// The chosen result, as the run's input.
+    pub on_input: Callback<Input>,
 }
 
 /// After a decision the buttons disappear: focus moves to the next decision
@@ -98,13 +97,13 @@ pub fn decision(props: &DecisionProps) -> Html {
     let after = use_state(|| "30s".to_string());
     let parsed = parse_go_duration(&after);
     let decide = {
-        let d = props.dispatch.clone();
+        let on_input = props.on_input.clone();
         let key = props.key_name.clone();
         move |outcome: Outcome| {
-            d.dispatch(Action::Input(Input::Decide {
+            on_input.emit(Input::Decide {
                 key: key.clone(),
                 outcome,
-            }));
+            });
             keep_focus_on_the_work();
         }
     };

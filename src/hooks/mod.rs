@@ -1,6 +1,7 @@
 //! Hooks that connect the playground to the browser: the animation clock and
 //! keyboard shortcuts.
 
+use crate::state::{LessonAction, RunAction, WorkshopAction};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
@@ -101,8 +102,8 @@ const FALLBACK_MS: u32 = 50;
 /// (the reducer reads no clock).
 fn tick(dispatch: &Dispatcher, real_ms: f64) {
     let started = now_ms();
-    dispatch.dispatch(Action::Tick(real_ms));
-    dispatch.dispatch(Action::FrameWork(now_ms() - started));
+    dispatch.dispatch(Action::Run(RunAction::Tick(real_ms)));
+    dispatch.dispatch(Action::Run(RunAction::FrameWork(now_ms() - started)));
 }
 
 /// The animation-frame loop behind [`use_ticker`]: at most one frame asked
@@ -315,7 +316,7 @@ pub fn use_keyboard(dispatch: Dispatcher, room: bool) {
                 return;
             }
             let action = match key.as_str() {
-                "b" | "B" | "." if room => Action::Blank,
+                "b" | "B" | "." if room => Action::Workshop(WorkshopAction::Blank),
                 "Escape" if room => {
                     // (And out of a field the trainer clicked into: the
                     // clicker's `b` and `.` blank the screen again.)
@@ -326,17 +327,17 @@ pub fn use_keyboard(dispatch: Dispatcher, room: bool) {
                     {
                         let _ = el.blur();
                     }
-                    dispatch.dispatch(Action::Unblank);
-                    Action::Select(None)
+                    dispatch.dispatch(Action::Workshop(WorkshopAction::Unblank));
+                    Action::Run(RunAction::Select(None))
                 }
-                " " => Action::TogglePlay,
-                "ArrowRight" => Action::Step,
-                "ArrowLeft" => Action::StepBack,
-                "+" | "=" => Action::Faster,
-                "-" | "_" => Action::Slower,
-                "Escape" => Action::Select(None),
-                "n" | "PageDown" => Action::LessonNext(now_ms()),
-                "p" | "PageUp" => Action::LessonBack,
+                " " => Action::Run(RunAction::TogglePlay),
+                "ArrowRight" => Action::Run(RunAction::Step),
+                "ArrowLeft" => Action::Run(RunAction::StepBack),
+                "+" | "=" => Action::Run(RunAction::Faster),
+                "-" | "_" => Action::Run(RunAction::Slower),
+                "Escape" => Action::Run(RunAction::Select(None)),
+                "n" | "PageDown" => Action::Lesson(LessonAction::Next(now_ms())),
+                "p" | "PageUp" => Action::Lesson(LessonAction::Back),
                 _ => return,
             };
             e.prevent_default();

@@ -2,6 +2,7 @@
 //! `BroadcastChannel` named after the page's path and the room, opened
 //! only in a presenter's or an audience window.
 
+use crate::state::WorkshopAction;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
@@ -26,9 +27,9 @@ const ADOPT_MS: u32 = 800;
 #[hook]
 pub fn use_workshop_link(context: &PlaygroundContext) {
     let state = context.read();
-    let role = if state.mode.presenter {
+    let role = if state.workshop.mode.presenter {
         Some(Role::Presenter)
-    } else if state.mode.audience {
+    } else if state.workshop.mode.audience {
         Some(Role::Audience)
     } else {
         None
@@ -48,7 +49,7 @@ pub fn use_workshop_link(context: &PlaygroundContext) {
     }
     // The presenter says each change as it happens.
     // (Not while a lesson is on its way: the state would say none is open.)
-    let signature = (state.mode.presenter && state.pending_lesson.is_none())
+    let signature = (state.workshop.mode.presenter && state.lessons.pending.is_none())
         .then(|| state.mirror_signature(crate::hooks::now_ms()));
     {
         let (channel, context, speaking) = (channel.clone(), context.clone(), speaking.clone());
@@ -62,7 +63,7 @@ pub fn use_workshop_link(context: &PlaygroundContext) {
     // An audience window sends what was done in it, once each.
     let sent = use_mut_ref(|| 0u64);
     {
-        let outbox = state.outbox.clone();
+        let outbox = state.workshop.outbox.clone();
         use_effect_with(outbox, move |outbox| {
             let mut last = sent.borrow_mut();
             let from = *last;
@@ -97,7 +98,8 @@ impl Link {
             let context = context.clone();
             move || {
                 let s = context.read();
-                s.pending_lesson
+                s.lessons
+                    .pending
                     .is_none()
                     .then(|| s.mirror(crate::hooks::now_ms()))
             }
@@ -128,16 +130,21 @@ impl Link {
                             post(Some(&channel), &Message::State(m));
                         }
                     }
-                    (Role::Audience, Message::State(m)) => {
-                        d.dispatch(Action::Follow(Box::new(m), crate::hooks::now_ms()))
+                    (Role::Audience, Message::State(m)) => d.dispatch(Action::Workshop(
+                        WorkshopAction::Follow(Box::new(m), crate::hooks::now_ms()),
+                    )),
+                    (Role::Audience, Message::Clock(c)) => {
+                        d.dispatch(Action::Workshop(WorkshopAction::FollowClock(c)))
                     }
-                    (Role::Audience, Message::Clock(c)) => d.dispatch(Action::FollowClock(c)),
                     (Role::Presenter, Message::Do(remote)) => {
                         d.dispatch(remote.action(crate::hooks::now_ms()))
                     }
                     (Role::Presenter, Message::State(m)) if !*speaking.borrow() => {
                         *speaking.borrow_mut() = true;
-                        d.dispatch(Action::Follow(Box::new(m), crate::hooks::now_ms()))
+                        d.dispatch(Action::Workshop(WorkshopAction::Follow(
+                            Box::new(m),
+                            crate::hooks::now_ms(),
+                        )))
                     }
                     _ => {}
                 }
@@ -161,7 +168,7 @@ impl Link {
             let speaking = speaking.clone();
             gloo_timers::callback::Interval::new(CLOCK_MS, move || {
                 let s = context.read();
-                if !*speaking.borrow() || s.pending_lesson.is_some() {
+                if !*speaking.borrow() || s.lessons.pending.is_some() {
                     return;
                 }
                 ticks.set(ticks.get().wrapping_add(1));
@@ -170,7 +177,7 @@ impl Link {
                         Some(&channel),
                         &Message::State(s.mirror(crate::hooks::now_ms())),
                     );
-                } else if s.playback.playing {
+                } else if s.run.playback.playing {
                     post(Some(&channel), &Message::Clock(s.clock()));
                 }
             })

@@ -4,6 +4,7 @@
 use crate::lesson_state::Press;
 use crate::lessons;
 use crate::state::fixtures::reduce;
+use crate::state::LessonAction;
 use crate::state::{Action, Playground};
 
 /// In a frame, the press that reaches the question's page takes the
@@ -24,11 +25,15 @@ fn reading_on_to_the_question_focuses_its_field_in_a_frame_only() {
             for (venue, focuses) in [("embed", true), ("workshop", false)] {
                 let url = format!("?{venue}=1&lesson={}&step={}", entry.id, i + 1);
                 let mut p = Playground::from_url(&url, "");
-                p = reduce(p, Action::NarrationPages(2));
+                p = reduce(p, Action::Lesson(LessonAction::NarrationPages(2)));
                 assert_eq!(p.next_press(0.0), Press::Page, "{url}");
-                let before = p.focus_guess;
-                p = reduce(p, Action::LessonNext(0.0));
-                assert_eq!(p.focus_guess > before, focuses, "{url}: the field's focus");
+                let before = p.lessons.focus_guess;
+                p = reduce(p, Action::Lesson(LessonAction::Next(0.0)));
+                assert_eq!(
+                    p.lessons.focus_guess > before,
+                    focuses,
+                    "{url}: the field's focus"
+                );
                 // Asked for at once in a frame: the next press reveals.
                 let next = if focuses {
                     Press::Revealed
@@ -48,20 +53,28 @@ fn reading_on_to_the_question_focuses_its_field_in_a_frame_only() {
 #[test]
 fn a_goals_result_shows_its_page() {
     let mut p = Playground::from_url("?workshop=1&lesson=herd&step=5", "");
-    p = reduce(p, Action::NarrationPages(2));
-    let (index, step) = p.lesson.as_ref().map(|l| (l.index, l.step)).unwrap();
-    p = reduce(p, Action::GoalFigures(index, step, Vec::new()));
-    assert_eq!(p.lesson.as_ref().unwrap().visit.pages.at, 1);
-    p = reduce(p, Action::NarrationPages(3));
+    p = reduce(p, Action::Lesson(LessonAction::NarrationPages(2)));
+    let (index, step) = p
+        .lessons
+        .current
+        .as_ref()
+        .map(|l| (l.index, l.step))
+        .unwrap();
+    p = reduce(
+        p,
+        Action::Lesson(LessonAction::GoalFigures(index, step, Vec::new())),
+    );
+    assert_eq!(p.lessons.current.as_ref().unwrap().visit.pages.at, 1);
+    p = reduce(p, Action::Lesson(LessonAction::NarrationPages(3)));
     assert_eq!(
-        p.lesson.as_ref().unwrap().visit.pages.at,
+        p.lessons.current.as_ref().unwrap().visit.pages.at,
         2,
         "the result's new page"
     );
-    p = reduce(p, Action::LessonBack);
-    p = reduce(p, Action::NarrationPages(4));
+    p = reduce(p, Action::Lesson(LessonAction::Back));
+    p = reduce(p, Action::Lesson(LessonAction::NarrationPages(4)));
     assert_eq!(
-        p.lesson.as_ref().unwrap().visit.pages.at,
+        p.lessons.current.as_ref().unwrap().visit.pages.at,
         1,
         "the reader's page"
     );
@@ -72,12 +85,20 @@ fn a_goals_result_shows_its_page() {
 #[test]
 fn enter_in_an_empty_field_asks_for_a_guess_and_reveal_still_reveals() {
     let mut p = Playground::from_url("?embed=1&lesson=fast-slow&step=1", "");
-    p = reduce(p, Action::EnterWithoutGuess);
-    let refused = p.lesson.as_ref().and_then(|l| l.visit.refused.clone());
+    p = reduce(p, Action::Lesson(LessonAction::EnterWithoutGuess));
+    let refused = p
+        .lessons
+        .current
+        .as_ref()
+        .and_then(|l| l.visit.refused.clone());
     assert!(refused.is_some_and(|r| r.contains("Type what you expect")));
-    assert!(p.lesson.as_ref().is_some_and(|l| l.guess().is_none()));
-    p = reduce(p, Action::Reveal(String::new(), 0.0));
-    let l = p.lesson.as_ref().unwrap();
+    assert!(p
+        .lessons
+        .current
+        .as_ref()
+        .is_some_and(|l| l.guess().is_none()));
+    p = reduce(p, Action::Lesson(LessonAction::Reveal(String::new(), 0.0)));
+    let l = p.lessons.current.as_ref().unwrap();
     assert_eq!(
         (l.guess().cloned(), l.visit.refused.clone()),
         (Some(String::new()), None)

@@ -11,18 +11,18 @@ impl Playground {
     /// Enter in the prediction field with nothing typed: a slip (the
     /// reader thought a button had the keyboard), said beside the field,
     /// which keeps the keyboard.
-    pub fn enter_without_guess(&mut self) {
-        if let Some(l) = &mut self.lesson {
+    pub(crate) fn enter_without_guess(&mut self) {
+        if let Some(l) = &mut self.lessons.current {
             l.visit.refused = Some(TYPE_FIRST.to_string());
-            self.focus_guess += 1;
+            self.lessons.focus_guess += 1;
         }
     }
 
     /// Why `guess` cannot be compared with the open step's answer (`abc`
     /// for a count), in the reader's words; `None` where it can, or where
     /// there is no guess (the answer is then shown alone).
-    pub fn unreadable_guess(&self, guess: &str) -> Option<String> {
-        let l = self.lesson.as_ref()?;
+    pub(crate) fn unreadable_guess(&self, guess: &str) -> Option<String> {
+        let l = self.lessons.current.as_ref()?;
         let answer = l.answers.get(l.step)?.as_ref()?;
         if workqueue_lessons::readable_guess(guess, answer) {
             return None;

@@ -1,6 +1,7 @@
 use crate::lesson_state::Press;
 use crate::lessons;
 use crate::state::{Action, Playground};
+use crate::state::{LessonAction, RunAction};
 
 fn reduce(mut p: Playground, a: Action) -> Playground {
     p.apply(a);
@@ -12,23 +13,23 @@ fn a_revealed_answer_never_shifts_and_back_keeps_predictions() {
     // The max-of lesson: the answer (160ms) depends on the run, which
     // moves on when the step is played.
     let mut p = Playground::from_url("?lesson=max-of&step=1", "");
-    let answer = p.lesson.as_ref().unwrap().answer().cloned();
+    let answer = p.lessons.current.as_ref().unwrap().answer().cloned();
     assert_eq!(answer.as_deref(), Some("160ms"));
-    p = reduce(p, Action::LessonNext(0.0));
-    let l = p.lesson.as_ref().unwrap();
+    p = reduce(p, Action::Lesson(LessonAction::Next(0.0)));
+    let l = p.lessons.current.as_ref().unwrap();
     assert_eq!(
         (l.step, l.guess(), l.visit.asked),
         (0, None, true),
         "the first press asks for the prediction"
     );
-    assert_eq!(p.focus_guess, 1, "and puts the field in front");
-    p = reduce(p, Action::Reveal("0.16s".into(), 0.0));
+    assert_eq!(p.lessons.focus_guess, 1, "and puts the field in front");
+    p = reduce(p, Action::Lesson(LessonAction::Reveal("0.16s".into(), 0.0)));
     for _ in 0..5 {
-        p = reduce(p, Action::Step);
+        p = reduce(p, Action::Run(RunAction::Step));
     }
-    p = reduce(p, Action::TogglePlay);
-    p = reduce(p, Action::Tick(200.0));
-    let l = p.lesson.as_ref().unwrap();
+    p = reduce(p, Action::Run(RunAction::TogglePlay));
+    p = reduce(p, Action::Run(RunAction::Tick(200.0)));
+    let l = p.lessons.current.as_ref().unwrap();
     assert_eq!(
         l.answer().cloned(),
         answer,
@@ -41,16 +42,16 @@ fn a_revealed_answer_never_shifts_and_back_keeps_predictions() {
     ));
 
     let mut p = Playground::from_url("?lesson=backoff&step=1", "");
-    p = reduce(p, Action::Reveal("7".into(), 0.0));
+    p = reduce(p, Action::Lesson(LessonAction::Reveal("7".into(), 0.0)));
     let mut t = 0.0;
-    while p.lesson.as_ref().unwrap().step == 0 && t < 60_000.0 {
+    while p.lessons.current.as_ref().unwrap().step == 0 && t < 60_000.0 {
         t += 1000.0;
-        p = reduce(p, Action::LessonNext(t));
-        p = reduce(p, Action::Tick(16.0));
+        p = reduce(p, Action::Lesson(LessonAction::Next(t)));
+        p = reduce(p, Action::Run(RunAction::Tick(16.0)));
     }
-    assert_eq!(p.lesson.as_ref().unwrap().step, 1);
-    p = reduce(p, Action::LessonBack);
-    let l = p.lesson.as_ref().unwrap();
+    assert_eq!(p.lessons.current.as_ref().unwrap().step, 1);
+    p = reduce(p, Action::Lesson(LessonAction::Back));
+    let l = p.lessons.current.as_ref().unwrap();
     assert_eq!(
         (l.step, l.guess().map(String::as_str)),
         (0, Some("7")),
@@ -73,27 +74,37 @@ fn a_press_during_the_dwell_moves_on_when_the_dwell_ends() {
         // Press until the step is shown and dwelling.
         while p.next_press(t) != Press::Dwelling {
             assert!(t < 60_000.0, "{link}: never dwelt");
-            p = reduce(p, Action::LessonNext(t));
-            p = reduce(p, Action::Tick(100.0));
+            p = reduce(p, Action::Lesson(LessonAction::Next(t)));
+            p = reduce(p, Action::Run(RunAction::Tick(100.0)));
             t += 100.0;
         }
         // (A moment later: a press right after another is the same press.)
         for _ in 0..4 {
-            p = reduce(p, Action::Tick(100.0));
+            p = reduce(p, Action::Run(RunAction::Tick(100.0)));
         }
         t += 400.0;
-        let step = p.lesson.as_ref().map(|l| (l.index, l.step)).unwrap();
-        p = reduce(p, Action::LessonNext(t));
+        let step = p
+            .lessons
+            .current
+            .as_ref()
+            .map(|l| (l.index, l.step))
+            .unwrap();
+        p = reduce(p, Action::Lesson(LessonAction::Next(t)));
         assert!(
-            p.lesson.as_ref().unwrap().visit.kept.is_some(),
+            p.lessons.current.as_ref().unwrap().visit.kept.is_some(),
             "{link}: kept"
         );
         let pressed = t;
         let mut moved_at = None;
         for _ in 0..600 {
-            p = reduce(p, Action::Tick(1000.0 / 60.0));
+            p = reduce(p, Action::Run(RunAction::Tick(1000.0 / 60.0)));
             t += 1000.0 / 60.0;
-            let now = p.lesson.as_ref().map(|l| (l.index, l.step)).unwrap();
+            let now = p
+                .lessons
+                .current
+                .as_ref()
+                .map(|l| (l.index, l.step))
+                .unwrap();
             if now != step {
                 moved_at.get_or_insert(t);
                 assert_eq!(now, (step.0, step.1 + 1), "{link}: one step on, once");
@@ -117,7 +128,7 @@ fn a_press_during_the_dwell_moves_on_when_the_dwell_ends() {
 fn a_clicker_alone_walks_through_lessons() {
     use crate::lesson_state::MIN_DWELL_MS;
     let mut p = Playground::from_url("?workshop=1&lesson=backoff&step=1", "");
-    let start = p.lesson.as_ref().map(|l| l.index).unwrap();
+    let start = p.lessons.current.as_ref().map(|l| l.index).unwrap();
     let mut t = 0.0;
     let mut seen = vec![(start, 0)];
     let mut presses = Vec::new();
@@ -125,12 +136,22 @@ fn a_clicker_alone_walks_through_lessons() {
     while seen.len() < 8 && presses.len() < 200 {
         let press = p.next_press(t);
         presses.push(press);
-        let before = p.lesson.as_ref().map(|l| (l.index, l.step)).unwrap();
-        p = reduce(p, Action::LessonNext(t));
+        let before = p
+            .lessons
+            .current
+            .as_ref()
+            .map(|l| (l.index, l.step))
+            .unwrap();
+        p = reduce(p, Action::Lesson(LessonAction::Next(t)));
         match press {
             Press::Played | Press::Revealed => last_show = Some(t),
             Press::Moved => {
-                let now = p.lesson.as_ref().map(|l| (l.index, l.step)).unwrap();
+                let now = p
+                    .lessons
+                    .current
+                    .as_ref()
+                    .map(|l| (l.index, l.step))
+                    .unwrap();
                 assert_ne!(now, before, "a move moves");
             }
             _ => {}
@@ -138,10 +159,15 @@ fn a_clicker_alone_walks_through_lessons() {
         // Real time passes between presses; the scene plays meanwhile
         // (and a press kept through the dwell moves on when it ends).
         for _ in 0..30 {
-            p = reduce(p, Action::Tick(1000.0 / 60.0));
+            p = reduce(p, Action::Run(RunAction::Tick(1000.0 / 60.0)));
         }
         t += 500.0;
-        let now = p.lesson.as_ref().map(|l| (l.index, l.step)).unwrap();
+        let now = p
+            .lessons
+            .current
+            .as_ref()
+            .map(|l| (l.index, l.step))
+            .unwrap();
         if seen.last() != Some(&now) {
             if let Some(shown) = last_show.take() {
                 assert!(
@@ -161,10 +187,10 @@ fn a_clicker_alone_walks_through_lessons() {
     assert!(presses.contains(&Press::Asked) && presses.contains(&Press::Revealed));
     assert!(presses.contains(&Press::Played) && presses.contains(&Press::Dwelling));
     // PageUp walks back across the lesson boundary.
-    while p.lesson.as_ref().map(|l| l.index).unwrap() > start {
-        p = reduce(p, Action::LessonBack);
+    while p.lessons.current.as_ref().map(|l| l.index).unwrap() > start {
+        p = reduce(p, Action::Lesson(LessonAction::Back));
     }
-    let l = p.lesson.as_ref().unwrap();
+    let l = p.lessons.current.as_ref().unwrap();
     let last = lessons::Library::default().get(start).unwrap().steps.len() - 1;
     assert_eq!(
         (l.index, l.step),
@@ -181,16 +207,16 @@ fn the_clicker_does_what_a_step_asks() {
     assert!(p.is_manager(), "three kinds: a manager on the stage");
     let mut t = 0.0;
     // Ask and reveal the prediction first, then the press plays it.
-    while !p.playback.playing && t < 10_000.0 {
-        p = reduce(p, Action::LessonNext(t));
+    while !p.run.playback.playing && t < 10_000.0 {
+        p = reduce(p, Action::Lesson(LessonAction::Next(t)));
         t += 100.0;
     }
     assert!(
-        p.is_manager() && p.playback.playing,
+        p.is_manager() && p.run.playback.playing,
         "the press plays the provider"
     );
     let mut p = Playground::from_url("?lesson=sets&step=1", "");
-    p = reduce(p, Action::LessonNext(0.0));
+    p = reduce(p, Action::Lesson(LessonAction::Next(0.0)));
     assert!(
         p.sim().find("default/web-1").is_some(),
         "the press added the key the step talks about"
@@ -220,14 +246,14 @@ fn clicker_alone(link: &str) -> (bool, Vec<(usize, usize)>) {
     let mut t = 0.0;
     let mut visited = Vec::new();
     for _ in 0..5000 {
-        let l = p.lesson.clone().expect("a lesson is open");
+        let l = p.lessons.current.clone().expect("a lesson is open");
         visited.push((l.index, l.step));
         if p.next_press(t) == Press::AtEnd {
             return (true, visited);
         }
-        p = reduce(p, Action::LessonNext(t));
+        p = reduce(p, Action::Lesson(LessonAction::Next(t)));
         for _ in 0..30 {
-            p = reduce(p, Action::Tick(1000.0 / 60.0));
+            p = reduce(p, Action::Run(RunAction::Tick(1000.0 / 60.0)));
         }
         t += 500.0;
     }
@@ -270,9 +296,9 @@ fn the_clicker_walks_the_rooms_own_course_and_no_other_lesson() {
         let second = lessons::Library::default().index_of(course[1]).unwrap();
         let first = lessons::Library::default().index_of(course[0]).unwrap();
         let mut p = Playground::from_url(&format!("{link}&lesson={}&step=1", course[1]), "");
-        assert_eq!(p.lesson.as_ref().unwrap().index, second);
-        p = reduce(p, Action::LessonBack);
-        let l = p.lesson.clone().unwrap();
+        assert_eq!(p.lessons.current.as_ref().unwrap().index, second);
+        p = reduce(p, Action::Lesson(LessonAction::Back));
+        let l = p.lessons.current.clone().unwrap();
         assert_eq!(
             (l.index, l.step + 1),
             (
@@ -282,17 +308,19 @@ fn the_clicker_walks_the_rooms_own_course_and_no_other_lesson() {
         );
         // And no further back than the course's first lesson.
         let mut p = Playground::from_url(&link, "");
-        p = reduce(p, Action::LessonBack);
-        assert_eq!(p.lesson.as_ref().unwrap().index, first);
+        p = reduce(p, Action::Lesson(LessonAction::Back));
+        assert_eq!(p.lessons.current.as_ref().unwrap().index, first);
     }
     // An id that is not a lesson is named, and the rest of the course holds.
     let p = Playground::from_url("?workshop=1&lessons=herd,nope,provider", "");
     assert!(
-        p.notice.as_ref().is_some_and(|n| n.text.contains("nope")),
+        p.ui.notice
+            .as_ref()
+            .is_some_and(|n| n.text.contains("nope")),
         "{:?}",
-        p.notice
+        p.ui.notice
     );
-    assert_eq!(p.course.as_deref().map(Vec::len), Some(2));
+    assert_eq!(p.lessons.course.as_deref().map(Vec::len), Some(2));
 }
 
 /// However a step with a question is entered, the virtual clock holds
@@ -316,24 +344,24 @@ fn no_scene_moves_before_the_room_predicts() {
             );
             let mut ways = vec![Playground::from_url(&link, "")];
             let mut p = Playground::from_url(&link, "");
-            p = reduce(p, Action::LessonBack);
-            p = reduce(p, Action::Play);
+            p = reduce(p, Action::Lesson(LessonAction::Back));
+            p = reduce(p, Action::Run(RunAction::Play));
             for _ in 0..10 {
-                p = reduce(p, Action::Tick(16.0));
+                p = reduce(p, Action::Run(RunAction::Tick(16.0)));
             }
             let mut t = 1e6;
             for _ in 0..400 {
-                if p.lesson.as_ref().map(|l| (l.index, l.step)) == Some((index, step)) {
+                if p.lessons.current.as_ref().map(|l| (l.index, l.step)) == Some((index, step)) {
                     break;
                 }
-                p = reduce(p, Action::LessonNext(t));
+                p = reduce(p, Action::Lesson(LessonAction::Next(t)));
                 t += 5000.0;
                 for _ in 0..30 {
-                    p = reduce(p, Action::Tick(1000.0 / 60.0));
+                    p = reduce(p, Action::Run(RunAction::Tick(1000.0 / 60.0)));
                 }
             }
             assert_eq!(
-                p.lesson.as_ref().map(|l| (l.index, l.step)),
+                p.lessons.current.as_ref().map(|l| (l.index, l.step)),
                 Some((index, step)),
                 "the clicker reached {} step {}",
                 entry.id,
@@ -343,10 +371,10 @@ fn no_scene_moves_before_the_room_predicts() {
             for mut p in ways {
                 let at = p.now();
                 for _ in 0..60 {
-                    p = reduce(p, Action::Tick(16.0));
+                    p = reduce(p, Action::Run(RunAction::Tick(16.0)));
                 }
-                p = reduce(p, Action::Play);
-                p = reduce(p, Action::Step);
+                p = reduce(p, Action::Run(RunAction::Play));
+                p = reduce(p, Action::Run(RunAction::Step));
                 assert_eq!(
                     p.now(),
                     at,
@@ -354,13 +382,13 @@ fn no_scene_moves_before_the_room_predicts() {
                     entry.id,
                     step + 1
                 );
-                assert!(!p.playback.playing);
-                p = reduce(p, Action::Reveal("1".into(), 0.0));
-                p = reduce(p, Action::Play);
+                assert!(!p.run.playback.playing);
+                p = reduce(p, Action::Lesson(LessonAction::Reveal("1".into(), 0.0)));
+                p = reduce(p, Action::Run(RunAction::Play));
                 for _ in 0..60 {
-                    p = reduce(p, Action::Tick(16.0));
+                    p = reduce(p, Action::Run(RunAction::Tick(16.0)));
                 }
-                let runs = p.now() > at || p.timeline.next_instant().is_none() || p.deciding();
+                let runs = p.now() > at || p.run.timeline.next_instant().is_none() || p.deciding();
                 assert!(
                     runs,
                     "{} step {}: the scene runs once predicted",
@@ -378,17 +406,17 @@ fn no_scene_moves_before_the_room_predicts() {
 #[test]
 fn a_double_press_is_one_press() {
     let mut p = Playground::from_url("?workshop=1&lesson=backoff&step=1", "");
-    p = reduce(p, Action::NarrationPages(1));
+    p = reduce(p, Action::Lesson(LessonAction::NarrationPages(1)));
     let first = p.next_press(0.0);
-    p = reduce(p, Action::LessonNext(0.0));
-    let after_one = p.lesson.clone();
-    p = reduce(p, Action::LessonNext(120.0));
+    p = reduce(p, Action::Lesson(LessonAction::Next(0.0)));
+    let after_one = p.lessons.current.clone();
+    p = reduce(p, Action::Lesson(LessonAction::Next(120.0)));
     assert_eq!(
-        p.lesson, after_one,
+        p.lessons.current, after_one,
         "the second press of {first:?} did nothing"
     );
-    p = reduce(p, Action::LessonNext(500.0));
-    assert_ne!(p.lesson, after_one, "a press later is a press");
+    p = reduce(p, Action::Lesson(LessonAction::Next(500.0)));
+    assert_ne!(p.lessons.current, after_one, "a press later is a press");
 }
 
 /// A narration longer than the panel: the clicker turns its pages
@@ -396,27 +424,27 @@ fn a_double_press_is_one_press() {
 #[test]
 fn the_clicker_turns_the_narrations_pages_first() {
     let mut p = Playground::from_url("?workshop=1&lesson=backoff&step=1", "");
-    p = reduce(p, Action::NarrationPages(3));
+    p = reduce(p, Action::Lesson(LessonAction::NarrationPages(3)));
     assert_eq!(p.next_press(0.0), Press::Page);
-    p = reduce(p, Action::LessonNext(0.0));
-    p = reduce(p, Action::LessonNext(400.0));
-    let l = p.lesson.clone().unwrap();
+    p = reduce(p, Action::Lesson(LessonAction::Next(0.0)));
+    p = reduce(p, Action::Lesson(LessonAction::Next(400.0)));
+    let l = p.lessons.current.clone().unwrap();
     assert_eq!((l.visit.pages.at, l.visit.pages.of), (2, 3));
     assert_ne!(
         p.next_press(0.0),
         Press::Page,
         "then the step's own presses"
     );
-    p = reduce(p, Action::LessonBack);
+    p = reduce(p, Action::Lesson(LessonAction::Back));
     assert_eq!(
-        p.lesson.as_ref().unwrap().visit.pages.at,
+        p.lessons.current.as_ref().unwrap().visit.pages.at,
         1,
         "back turns a page back"
     );
-    assert_eq!(p.lesson.as_ref().unwrap().step, 0);
+    assert_eq!(p.lessons.current.as_ref().unwrap().step, 0);
     // A panel that grew: the page on screen stays within the narration.
-    p = reduce(p, Action::NarrationPages(1));
-    assert_eq!(p.lesson.as_ref().unwrap().visit.pages.at, 0);
+    p = reduce(p, Action::Lesson(LessonAction::NarrationPages(1)));
+    assert_eq!(p.lessons.current.as_ref().unwrap().visit.pages.at, 0);
 }
 
 /// The hint to predict, shown when a press asks for the prediction, goes
@@ -432,31 +460,43 @@ fn the_hint_to_predict_goes_when_the_answer_is_revealed() {
             let mut p = Playground::from_url(&format!("?lesson={}&step={step}", entry.id), "");
             // Through the narration's pages to the question, if it asks one.
             let mut presses = 0;
-            while !p.lesson.as_ref().unwrap().visit.asked && presses < 12 {
-                p = reduce(p, Action::LessonNext(presses as f64 * 5000.0));
+            while !p.lessons.current.as_ref().unwrap().visit.asked && presses < 12 {
+                p = reduce(
+                    p,
+                    Action::Lesson(LessonAction::Next(presses as f64 * 5000.0)),
+                );
                 presses += 1;
             }
-            let l = p.lesson.as_ref().unwrap();
+            let l = p.lessons.current.as_ref().unwrap();
             if !l.visit.asked || l.step + 1 != step {
                 continue; // a step without a question
             }
             asked += 1;
             assert!(
-                p.notice
+                p.ui.notice
                     .as_ref()
                     .is_some_and(|n| n.text.contains("Type a prediction")),
                 "{}/{step}: {:?}",
                 entry.id,
-                p.notice
+                p.ui.notice
             );
-            p = reduce(p, Action::LessonNext(presses as f64 * 5000.0));
+            p = reduce(
+                p,
+                Action::Lesson(LessonAction::Next(presses as f64 * 5000.0)),
+            );
             assert!(
-                p.lesson.as_ref().unwrap().visit.revealed_at.is_some(),
+                p.lessons
+                    .current
+                    .as_ref()
+                    .unwrap()
+                    .visit
+                    .revealed_at
+                    .is_some(),
                 "{}/{step}: revealed",
                 entry.id
             );
             assert!(
-                p.notice
+                p.ui.notice
                     .as_ref()
                     .is_none_or(|n| !n.text.contains("Type a prediction")),
                 "{}/{step}: the hint stayed over the answer",
@@ -495,164 +535,12 @@ fn the_press_from_an_instant_is_the_press_at_each_later_one() {
                     "{link} at {t}+{later}"
                 );
             }
-            p = reduce(p, Action::LessonNext(t));
+            p = reduce(p, Action::Lesson(LessonAction::Next(t)));
             for _ in 0..6 {
-                p = reduce(p, Action::Tick(1000.0 / 60.0));
+                p = reduce(p, Action::Run(RunAction::Tick(1000.0 / 60.0)));
             }
             t += 100.0;
         }
         assert!(dwelt, "{link}: never dwelt");
-    }
-}
-
-/// The room walks every built-in lesson with a clicker (a press, then half
-/// a second of frames): each step it enters opens at the same instant, to
-/// the nanosecond, and with the same run, as the same step opened by its
-/// link, whichever way it was reached (the press that ends a dwell carried
-/// out inside a frame included).
-#[test]
-fn every_step_opens_at_its_set_up_instant_however_it_is_reached() {
-    use std::collections::HashSet;
-    let link = |id: &str, step: usize| {
-        let mut p = Playground::from_url(&format!("?workshop=1&lesson={id}&step={}", step + 1), "");
-        while p.timeline.pending().is_some() {
-            p.timeline.catch_up();
-        }
-        // A step with a set-up of its own opens at that set-up's instant,
-        // whatever inputs it has later.
-        let lesson = p.library.get(p.lesson.as_ref().unwrap().index).unwrap();
-        if let Some(setup) =
-            lessons::setup_for(&lesson, step).filter(|_| lesson.steps[step].setup.is_some())
-        {
-            assert_eq!(
-                p.now(),
-                setup.run.run_to,
-                "{id} step {}: the link opens at its run_to",
-                step + 1
-            );
-        }
-        (p.now(), p.engine().digest())
-    };
-    let mut checked = 0;
-    for id in lessons::BUILT_IN {
-        let mut p = Playground::from_url(&format!("?workshop=1&lesson={id}&step=1"), "");
-        let start = p.lesson.as_ref().unwrap().index;
-        let mut seen = HashSet::new();
-        let mut t = 0.0;
-        for _ in 0..400 {
-            let l = p.lesson.as_ref().unwrap();
-            let (index, step) = (l.index, l.step);
-            if seen.insert((index, step)) {
-                let lesson = p.library.get(index).unwrap();
-                assert_eq!(
-                    (p.now(), p.engine().digest()),
-                    link(&lesson.id, step),
-                    "{} step {} entered by the clicker",
-                    lesson.id,
-                    step + 1
-                );
-                checked += 1;
-            }
-            if index != start || p.next_press(t) == Press::AtEnd {
-                break;
-            }
-            p = reduce(p, Action::LessonNext(t));
-            for _ in 0..30 {
-                t += 1000.0 / 60.0;
-                p = reduce(p, Action::Tick(1000.0 / 60.0));
-            }
-        }
-    }
-    assert!(checked >= 30, "{checked} steps checked");
-}
-
-/// Scrubbing by event on a projector: → steps to each next event and ←
-/// comes back through the very same instants and runs, in every built-in
-/// lesson's first scene with a set-up.
-#[test]
-fn stepping_back_retraces_every_event_exactly() {
-    for id in lessons::BUILT_IN {
-        let mut p = Playground::from_url(&format!("?workshop=1&lesson={id}&step=1"), "");
-        // Past the prediction: the scene may move.
-        p = reduce(p, Action::Reveal(String::new(), 0.0));
-        let mut seen = vec![(p.now(), p.engine().digest())];
-        for _ in 0..12 {
-            p = reduce(p, Action::Step);
-            let here = (p.now(), p.engine().digest());
-            if Some(&here) == seen.last() {
-                break;
-            }
-            seen.push(here);
-        }
-        seen.pop();
-        while let Some(expected) = seen.pop() {
-            p = reduce(p, Action::StepBack);
-            assert_eq!(
-                (p.now(), p.engine().digest()),
-                expected,
-                "{id}: back from {} events on",
-                seen.len() + 1
-            );
-        }
-    }
-}
-
-#[test]
-fn frames_only_while_something_moves_and_a_held_step_names_the_buttons_shown() {
-    let mut p = Playground::from_url("?embed=1&lesson=max-of&step=1", "");
-    assert!(!p.wants_frames(), "a paused step asks for no frame");
-    p = reduce(p, Action::TogglePlay);
-    assert!(
-        !p.playback.playing && !p.wants_frames(),
-        "the prediction holds the clock"
-    );
-    let hint = p.notice.clone().unwrap().text;
-    // The lesson's one button reads "Predict…", then "Reveal": never "Next".
-    assert!(
-        hint.contains("press Predict…") && !hint.contains("Next"),
-        "{hint}"
-    );
-    p = reduce(p, Action::LessonNext(0.0));
-    p = reduce(p, Action::TogglePlay);
-    let hint = p.notice.clone().unwrap().text;
-    assert!(
-        hint.contains("press Reveal") && !hint.contains("Next"),
-        "{hint}"
-    );
-    p = reduce(p, Action::Reveal(String::new(), 0.0));
-    p = reduce(p, Action::TogglePlay);
-    assert!(
-        p.playback.playing && p.wants_frames(),
-        "a playing run wants frames"
-    );
-    p = reduce(p, Action::Tick(16.0));
-    p = reduce(p, Action::Pause);
-    assert!(!p.wants_frames(), "paused again: none");
-}
-
-/// A scene that waits for an instant stops there to the nanosecond, however
-/// long a frame is (max-of step 1 names 155ms in its narration).
-#[test]
-fn a_scene_stops_at_the_instant_it_waits_for() {
-    for frame_ms in [16.7, 40.0, 250.0] {
-        let mut p = Playground::from_url("?lesson=max-of&step=1", "");
-        p = reduce(p, Action::Reveal("160ms".into(), 0.0));
-        p = reduce(p, Action::LessonNext(5_000.0));
-        assert!(p.playback.playing, "the press plays the scene");
-        for _ in 0..2_000 {
-            if !p.playback.playing {
-                break;
-            }
-            p = reduce(p, Action::Tick(frame_ms));
-        }
-        assert!(
-            !p.playback.playing,
-            "frames of {frame_ms} ms: still playing"
-        );
-        assert_eq!(
-            p.now(),
-            workqueue_core::Instant::T0 + 155 * workqueue_core::MILLISECOND,
-            "frames of {frame_ms} ms"
-        );
     }
 }

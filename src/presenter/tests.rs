@@ -1,5 +1,6 @@
 use crate::lesson_state::{Press, MIN_DWELL_MS};
 use crate::state::{Action, Playground};
+use crate::state::{LessonAction, RunAction, WorkshopAction};
 
 /// The projector's window shows what the presenter's window holds, on its
 /// own clock (the two windows' real clocks start at different instants):
@@ -13,9 +14,12 @@ fn an_audience_window_says_its_presenters_press_on_its_own_clock() {
     let mut presenter = Playground::from_url("?presenter=room&lesson=herd&step=2", "");
     let mut audience = Playground::from_url("?audience=room", "");
     let follow = |p: &Playground, a: &mut Playground, t: f64| {
-        a.apply(Action::Follow(Box::new(p.mirror(t + OFFSET)), t));
+        a.apply(Action::Workshop(WorkshopAction::Follow(
+            Box::new(p.mirror(t + OFFSET)),
+            t,
+        )));
     };
-    let step = |p: &Playground| p.lesson.as_ref().map(|l| (l.index, l.step));
+    let step = |p: &Playground| p.lessons.current.as_ref().map(|l| (l.index, l.step));
     let mut t = 0.0;
     follow(&presenter, &mut audience, t);
     assert_eq!(step(&audience), step(&presenter), "the same step");
@@ -27,8 +31,8 @@ fn an_audience_window_says_its_presenters_press_on_its_own_clock() {
             presenter.next_press(t + OFFSET),
             "at {t} ms"
         );
-        presenter.apply(Action::LessonNextRemote(t + OFFSET));
-        presenter.apply(Action::Tick(100.0));
+        presenter.apply(Action::Lesson(LessonAction::NextRemote(t + OFFSET)));
+        presenter.apply(Action::Run(RunAction::Tick(100.0)));
         t += 100.0;
         follow(&presenter, &mut audience, t);
     }
@@ -45,12 +49,26 @@ fn an_audience_window_says_its_presenters_press_on_its_own_clock() {
     );
     // A press during the dwell: kept in the presenter's window, said at
     // once on the projector, and never carried out there.
-    presenter.apply(Action::LessonNextRemote(t + OFFSET));
+    presenter.apply(Action::Lesson(LessonAction::NextRemote(t + OFFSET)));
     follow(&presenter, &mut audience, t);
-    assert!(presenter.lesson.as_ref().unwrap().visit.kept.is_some());
-    assert!(audience.lesson.as_ref().unwrap().visit.kept.is_some());
+    assert!(presenter
+        .lessons
+        .current
+        .as_ref()
+        .unwrap()
+        .visit
+        .kept
+        .is_some());
+    assert!(audience
+        .lessons
+        .current
+        .as_ref()
+        .unwrap()
+        .visit
+        .kept
+        .is_some());
     for _ in 0..200 {
-        audience.apply(Action::Tick(1000.0 / 60.0));
+        audience.apply(Action::Run(RunAction::Tick(1000.0 / 60.0)));
         assert_eq!(
             audience.next_press(t),
             Press::Dwelling,
@@ -61,7 +79,7 @@ fn an_audience_window_says_its_presenters_press_on_its_own_clock() {
     // The presenter's window carries it out; the projector follows.
     while step(&presenter) == entered {
         assert!(t < 120_000.0, "the kept press was lost");
-        presenter.apply(Action::Tick(1000.0 / 60.0));
+        presenter.apply(Action::Run(RunAction::Tick(1000.0 / 60.0)));
         t += 1000.0 / 60.0;
     }
     follow(&presenter, &mut audience, t);
@@ -82,24 +100,42 @@ fn a_blank_key_on_the_projector_holds_until_the_presenter_agrees() {
     let presenter = Playground::from_url(link, "");
     let mut audience = Playground::from_url("?audience=room", "");
     let before = presenter.mirror(0.0);
-    audience.apply(Action::Follow(Box::new(before.clone()), 0.0));
-    audience.apply(Action::Blank);
-    assert!(audience.blank, "blank at once");
-    audience.apply(Action::Follow(Box::new(before.clone()), 10.0));
+    audience.apply(Action::Workshop(WorkshopAction::Follow(
+        Box::new(before.clone()),
+        0.0,
+    )));
+    audience.apply(Action::Workshop(WorkshopAction::Blank));
+    assert!(audience.workshop.blank, "blank at once");
+    audience.apply(Action::Workshop(WorkshopAction::Follow(
+        Box::new(before.clone()),
+        10.0,
+    )));
     assert!(
-        audience.blank,
+        audience.workshop.blank,
         "a state sent before the key does not undo it"
     );
     let mut agreed = Playground::from_url(link, "");
-    agreed.apply(Action::Blank);
-    audience.apply(Action::Follow(Box::new(agreed.mirror(20.0)), 20.0));
-    assert!(audience.blank);
-    audience.apply(Action::Blank);
-    assert!(!audience.blank, "the same key shows it again");
-    audience.apply(Action::Follow(Box::new(agreed.mirror(30.0)), 30.0));
-    assert!(!audience.blank, "until the presenter's window says so too");
-    audience.apply(Action::Follow(Box::new(before), 40.0));
-    assert!(!audience.blank, "then its state rules again");
+    agreed.apply(Action::Workshop(WorkshopAction::Blank));
+    audience.apply(Action::Workshop(WorkshopAction::Follow(
+        Box::new(agreed.mirror(20.0)),
+        20.0,
+    )));
+    assert!(audience.workshop.blank);
+    audience.apply(Action::Workshop(WorkshopAction::Blank));
+    assert!(!audience.workshop.blank, "the same key shows it again");
+    audience.apply(Action::Workshop(WorkshopAction::Follow(
+        Box::new(agreed.mirror(30.0)),
+        30.0,
+    )));
+    assert!(
+        !audience.workshop.blank,
+        "until the presenter's window says so too"
+    );
+    audience.apply(Action::Workshop(WorkshopAction::Follow(
+        Box::new(before),
+        40.0,
+    )));
+    assert!(!audience.workshop.blank, "then its state rules again");
 }
 
 /// On a blank screen the clicker's Next or Back shows the screen again and
@@ -112,22 +148,22 @@ fn next_on_a_blank_screen_shows_it_and_moves_nothing() {
     ] {
         let mut p = Playground::from_url(link, "");
         let at = |p: &Playground| {
-            let l = p.lesson.as_ref().unwrap();
+            let l = p.lessons.current.as_ref().unwrap();
             (l.step, l.visit.asked, l.visit.pages.at)
         };
         let before = at(&p);
         for press in [
-            Action::LessonNext(1000.0),
-            Action::LessonNextRemote(2000.0),
-            Action::LessonBack,
+            Action::Lesson(LessonAction::Next(1000.0)),
+            Action::Lesson(LessonAction::NextRemote(2000.0)),
+            Action::Lesson(LessonAction::Back),
         ] {
-            p.apply(Action::Blank);
-            assert!(p.blank, "{link}");
+            p.apply(Action::Workshop(WorkshopAction::Blank));
+            assert!(p.workshop.blank, "{link}");
             p.apply(press);
-            assert!(!p.blank, "{link}: shown again");
+            assert!(!p.workshop.blank, "{link}: shown again");
             assert_eq!(at(&p), before, "{link}: nothing moved");
         }
-        p.apply(Action::LessonNext(3000.0));
+        p.apply(Action::Lesson(LessonAction::Next(3000.0)));
         assert_ne!(at(&p), before, "{link}: then Next moves on");
     }
 }
@@ -140,11 +176,13 @@ fn a_reloaded_question_opens_at_its_set_up_instant_in_a_room() {
     let link = "?workshop=1&lesson=herd&step=2";
     let mut p = Playground::from_url(link, "");
     let opened = p.now();
-    p.apply(Action::Play);
+    p.apply(Action::Run(RunAction::Play));
     for _ in 0..60 {
-        p.apply(Action::Tick(1000.0 / 60.0));
+        p.apply(Action::Run(RunAction::Tick(1000.0 / 60.0)));
     }
-    p.apply(Action::Seek(opened + 2 * workqueue_core::SECOND));
+    p.apply(Action::Run(RunAction::Seek(
+        opened + 2 * workqueue_core::SECOND,
+    )));
     assert!(p.now() > opened);
     let saved = Ok(p.shared());
     let room = Playground::from_url(link, "").reloaded(saved.clone());

@@ -1,5 +1,6 @@
 //! The runs the page's tests start from.
 
+use crate::state::RunAction;
 use workqueue_core::Input;
 use workqueue_core::KeyCount;
 
@@ -33,9 +34,9 @@ pub(crate) fn failing(reconcile: Option<&str>, preset: Option<Preset>) -> Playgr
 pub(crate) fn crowd(p: Playground, count: u64) -> Playground {
     reduce(
         p,
-        Action::Input(Input::AddMany {
+        Action::Run(RunAction::Input(Input::AddMany {
             prefix: "ns/p-".into(),
             count: KeyCount::new(count).unwrap(),
-        }),
+        })),
     )
 }

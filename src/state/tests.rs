@@ -1,8 +1,9 @@
 use super::*;
 use crate::notice::NoticeKind;
 use crate::share;
-use workqueue_core::Instant;
+use crate::state::{LessonAction, RunAction, UiAction};
 use workqueue_core::{EventRate, KeyCount};
+use workqueue_core::{Input, Instant};
 use workqueue_core::{Outcome, MILLISECOND};
 
 use super::fixtures::{crowd, failing, reduce};
@@ -10,14 +11,17 @@ use super::fixtures::{crowd, failing, reduce};
 #[test]
 fn a_paused_tick_changes_nothing_and_a_hidden_tab_cannot_leap() {
     let p = Playground::default();
-    let p = reduce(p, Action::Pause);
+    let p = reduce(p, Action::Run(RunAction::Pause));
     let rev = p.rev;
-    let p = reduce(p, Action::Tick(16.0));
+    let p = reduce(p, Action::Run(RunAction::Tick(16.0)));
     assert_eq!((p.rev, p.now()), (rev, Instant::T0));
-    let p = reduce(p, Action::TogglePlay);
-    let p = reduce(p, Action::TogglePacing);
-    let p = reduce(p, Action::Input(Input::Add { key: "k".into() }));
-    let p = reduce(p, Action::Tick(60_000.0));
+    let p = reduce(p, Action::Run(RunAction::TogglePlay));
+    let p = reduce(p, Action::Run(RunAction::TogglePacing));
+    let p = reduce(
+        p,
+        Action::Run(RunAction::Input(Input::Add { key: "k".into() })),
+    );
+    let p = reduce(p, Action::Run(RunAction::Tick(60_000.0)));
     assert_eq!(p.now(), Instant::from_nanos((MAX_TICK_MS * 1e6) as i64));
 }
 
@@ -25,20 +29,23 @@ fn a_paused_tick_changes_nothing_and_a_hidden_tab_cannot_leap() {
 fn a_first_visit_waits_for_the_first_key() {
     let mut p = Playground::default();
     for _ in 0..30 {
-        p = reduce(p, Action::Tick(16.7));
+        p = reduce(p, Action::Run(RunAction::Tick(16.7)));
     }
     assert_eq!(
         p.now(),
         Instant::T0,
         "no clock running while nothing happens"
     );
-    assert!(p.playback.idle);
-    p = reduce(p, Action::Input(Input::Add { key: "k".into() }));
+    assert!(p.run.playback.idle);
+    p = reduce(
+        p,
+        Action::Run(RunAction::Input(Input::Add { key: "k".into() })),
+    );
     for _ in 0..30 {
-        p = reduce(p, Action::Tick(16.7));
+        p = reduce(p, Action::Run(RunAction::Tick(16.7)));
     }
     assert!(
-        p.now() > Instant::T0 && !p.playback.idle,
+        p.now() > Instant::T0 && !p.run.playback.idle,
         "time runs once something happened"
     );
 }
@@ -46,9 +53,12 @@ fn a_first_visit_waits_for_the_first_key() {
 #[test]
 fn rewinding_and_replaying_gives_the_same_run() {
     let mut p = Playground::default();
-    p = reduce(p, Action::Input(Input::Add { key: "ns/a".into() }));
+    p = reduce(
+        p,
+        Action::Run(RunAction::Input(Input::Add { key: "ns/a".into() })),
+    );
     for _ in 0..20 {
-        p = reduce(p, Action::Step);
+        p = reduce(p, Action::Run(RunAction::Step));
         let waiting = p
             .sim()
             .workers()
@@ -57,10 +67,10 @@ fn rewinding_and_replaying_gives_the_same_run() {
         if waiting {
             p = reduce(
                 p,
-                Action::Input(Input::Decide {
+                Action::Run(RunAction::Input(Input::Decide {
                     key: "ns/a".into(),
                     outcome: Outcome::Error,
-                }),
+                })),
             );
         }
     }
@@ -69,9 +79,12 @@ fn rewinding_and_replaying_gives_the_same_run() {
         let s = p.sim();
         s.log().iter().map(|e| s.describe(e)).collect()
     };
-    p = reduce(p, Action::Seek(Instant::T0 + 3 * MILLISECOND));
+    p = reduce(
+        p,
+        Action::Run(RunAction::Seek(Instant::T0 + 3 * MILLISECOND)),
+    );
     assert!(p.now() == Instant::T0 + 3 * MILLISECOND);
-    p = reduce(p, Action::Seek(end));
+    p = reduce(p, Action::Run(RunAction::Seek(end)));
     let log_now: Vec<String> = {
         let s = p.sim();
         s.log().iter().map(|e| s.describe(e)).collect()
@@ -82,24 +95,27 @@ fn rewinding_and_replaying_gives_the_same_run() {
 #[test]
 fn a_share_link_reopens_exactly_what_was_shared() {
     let mut p = Playground::default();
-    p = reduce(p, Action::Input(Input::Add { key: "ns/a".into() }));
-    p = reduce(p, Action::Step);
     p = reduce(
         p,
-        Action::Input(Input::Decide {
+        Action::Run(RunAction::Input(Input::Add { key: "ns/a".into() })),
+    );
+    p = reduce(p, Action::Run(RunAction::Step));
+    p = reduce(
+        p,
+        Action::Run(RunAction::Input(Input::Decide {
             key: "ns/a".into(),
             outcome: Outcome::Error,
-        }),
+        })),
     );
-    p = reduce(p, Action::Step);
+    p = reduce(p, Action::Run(RunAction::Step));
     let link = share::encode(&p.shared());
     let q = Playground::from_url("", &format!("#{link}"));
     assert_eq!(q.now(), p.now());
     assert_eq!(q.sim().digest(), p.sim().digest());
-    assert_eq!(q.selected, p.selected);
+    assert_eq!(q.run.selected, p.run.selected);
     let bad = Playground::from_url("", "#v1.@@@");
     assert!(matches!(
-        bad.notice,
+        bad.ui.notice,
         Some(Notice {
             kind: NoticeKind::Error,
             ..
@@ -113,39 +129,48 @@ fn a_share_link_reopens_exactly_what_was_shared() {
 #[test]
 fn a_manager_link_keeps_its_inputs_and_its_lesson() {
     let mut p = Playground::from_url("?lesson=provider&step=2", "");
-    assert!(p.is_manager() && p.lesson.is_some());
+    assert!(p.is_manager() && p.lessons.current.is_some());
     p = reduce(
         p,
-        Action::Input(Input::Add {
+        Action::Run(RunAction::Input(Input::Add {
             key: "ns/extra".into(),
-        }),
+        })),
     );
-    p = reduce(p, Action::Seek(Instant::T0 + 3 * workqueue_core::SECOND));
     p = reduce(
         p,
-        Action::Input(Input::WatchEvents {
+        Action::Run(RunAction::Seek(Instant::T0 + 3 * workqueue_core::SECOND)),
+    );
+    p = reduce(
+        p,
+        Action::Run(RunAction::Input(Input::WatchEvents {
             key: "ns/extra".into(),
             per_second: EventRate::lit(20.0),
             duration_ns: workqueue_core::SECOND,
-        }),
+        })),
     );
-    p = reduce(p, Action::Seek(Instant::T0 + 5 * workqueue_core::SECOND));
+    p = reduce(
+        p,
+        Action::Run(RunAction::Seek(Instant::T0 + 5 * workqueue_core::SECOND)),
+    );
     let shared = p.shared();
     assert_eq!(shared.run.inputs.len(), 2, "{:?}", shared.run.inputs);
     let q = Playground::from_url("", &format!("#{}", share::encode(&shared)));
-    assert_eq!(q.notice, None);
+    assert_eq!(q.ui.notice, None);
     assert!(q.is_manager());
     assert_eq!(q.shared().run.inputs, shared.run.inputs);
     assert_eq!(q.now(), p.now());
     assert_eq!(q.engine().digest(), p.engine().digest());
-    let (ql, pl) = (q.lesson.as_ref().unwrap(), p.lesson.as_ref().unwrap());
+    let (ql, pl) = (
+        q.lessons.current.as_ref().unwrap(),
+        p.lessons.current.as_ref().unwrap(),
+    );
     assert_eq!((ql.index, ql.step), (pl.index, pl.step));
 }
 
 #[test]
 fn a_refused_link_stays_said_beside_a_refused_lesson() {
     let p = Playground::from_url("?lesson=no-such-lesson", "#hello");
-    let text = p.notice.map(|n| n.text).unwrap_or_default();
+    let text = p.ui.notice.map(|n| n.text).unwrap_or_default();
     assert!(text.contains("the prefix: "), "{text}");
     assert!(
         text.contains("There is no lesson \"no-such-lesson\""),
@@ -160,9 +185,12 @@ fn a_refused_link_stays_said_beside_a_refused_lesson() {
 fn the_clock_holds_while_a_reconcile_waits_for_a_choice() {
     let mut p = Playground::default();
     let reconcile = p.current_scenario().controllers[0].controller.reconcile_ns;
-    p = reduce(p, Action::Input(Input::Add { key: "ns/a".into() }));
+    p = reduce(
+        p,
+        Action::Run(RunAction::Input(Input::Add { key: "ns/a".into() })),
+    );
     for _ in 0..600 {
-        p = reduce(p, Action::Tick(16.0));
+        p = reduce(p, Action::Run(RunAction::Tick(16.0)));
     }
     assert!(p.deciding(), "the reconcile ended and waits for a choice");
     let held = p.now();
@@ -171,7 +199,7 @@ fn the_clock_holds_while_a_reconcile_waits_for_a_choice() {
         "it ran its {reconcile:?} ns first"
     );
     for _ in 0..120 {
-        p = reduce(p, Action::Tick(16.0));
+        p = reduce(p, Action::Run(RunAction::Tick(16.0)));
     }
     assert_eq!(
         p.now(),
@@ -180,13 +208,13 @@ fn the_clock_holds_while_a_reconcile_waits_for_a_choice() {
     );
     p = reduce(
         p,
-        Action::Input(Input::Decide {
+        Action::Run(RunAction::Input(Input::Decide {
             key: "ns/a".into(),
             outcome: Outcome::Error,
-        }),
+        })),
     );
     for _ in 0..60 {
-        p = reduce(p, Action::Tick(16.0));
+        p = reduce(p, Action::Run(RunAction::Tick(16.0)));
     }
     assert!(p.now() > held, "time runs again once chosen");
 }
@@ -194,7 +222,10 @@ fn the_clock_holds_while_a_reconcile_waits_for_a_choice() {
 #[test]
 fn at_1x_a_failing_keys_5ms_backoff_is_on_screen_for_over_half_a_second() {
     let mut p = failing(Some("0s"), None);
-    p = reduce(p, Action::Input(Input::Add { key: "ns/a".into() }));
+    p = reduce(
+        p,
+        Action::Run(RunAction::Input(Input::Add { key: "ns/a".into() })),
+    );
     // 60 Hz frames; count the frames in which ns/a sits in the waiting
     // heap with its first (5ms) backoff.
     let mut frames_waiting_5ms = 0;
@@ -202,7 +233,7 @@ fn at_1x_a_failing_keys_5ms_backoff_is_on_screen_for_over_half_a_second() {
     // busy instant is shown pass by pass, so the room sees it leave.
     let mut frames_out_between_waits = 0;
     for _ in 0..120 {
-        p = reduce(p, Action::Tick(1000.0 / 60.0));
+        p = reduce(p, Action::Run(RunAction::Tick(1000.0 / 60.0)));
         let sim = p.sim();
         let id = sim.find("ns/a").unwrap();
         let retries = sim.item(id).retries_total;
@@ -222,7 +253,7 @@ fn at_1x_a_failing_keys_5ms_backoff_is_on_screen_for_over_half_a_second() {
         frames_out_between_waits >= 1,
         "the key left the heap on screen"
     );
-    assert_eq!(p.playback.cue, Cue::SlowMotion);
+    assert_eq!(p.run.playback.cue, Cue::SlowMotion);
     assert!(
         p.sim().now() < Instant::T0 + 100 * MILLISECOND,
         "slow motion, not a leap"
@@ -233,11 +264,17 @@ fn at_1x_a_failing_keys_5ms_backoff_is_on_screen_for_over_half_a_second() {
 fn the_checkpoint_ring_stays_bounded_and_spread_and_seeks_exactly() {
     // Keys that fail by themselves: nothing waits for a person's choice.
     let mut p = crowd(failing(None, None), 50);
-    p = reduce(p, Action::SetSpeed(100.0));
+    p = reduce(p, Action::Run(RunAction::SetSpeed(100.0)));
     for _ in 0..600 {
-        p = reduce(p, Action::Tick(250.0));
+        p = reduce(p, Action::Run(RunAction::Tick(250.0)));
     }
-    let times: Vec<Instant> = p.timeline.checkpoints().iter().map(|c| c.now()).collect();
+    let times: Vec<Instant> = p
+        .run
+        .timeline
+        .checkpoints()
+        .iter()
+        .map(|c| c.now())
+        .collect();
     assert_eq!(times.len(), crate::timeline::MAX_CHECKPOINTS, "{times:?}");
     assert_eq!(times[0], Instant::T0, "the start is always kept");
     assert!(times.windows(2).all(|w| w[0] < w[1]), "{times:?}");
@@ -247,8 +284,11 @@ fn the_checkpoint_ring_stays_bounded_and_spread_and_seeks_exactly() {
         "spread over the timeline, not bunched at the end: {times:?}"
     );
     let digest = p.sim().digest();
-    p = reduce(p, Action::Seek(Instant::T0 + end.since_t0() / 3));
-    p = reduce(p, Action::Seek(end));
+    p = reduce(
+        p,
+        Action::Run(RunAction::Seek(Instant::T0 + end.since_t0() / 3)),
+    );
+    p = reduce(p, Action::Run(RunAction::Seek(end)));
     assert_eq!(p.sim().digest(), digest);
 }
 
@@ -268,7 +308,7 @@ fn a_scenario_too_big_for_the_page_is_refused_by_name() {
         selected: None,
     };
     let p = Playground::from_shared(shared);
-    let text = p.notice.clone().map(|n| n.text).unwrap_or_default();
+    let text = p.ui.notice.clone().map(|n| n.text).unwrap_or_default();
     assert!(
         text.contains("items: 300000 keys is too many for the page: at most 250000"),
         "{text}"
@@ -296,8 +336,8 @@ fn the_herd_lessons_link_is_shorter_than_in_the_first_format() {
     assert!(v2.len() < v1.len(), "{} vs {}", v2.len(), v1.len());
     let mut q = Playground::from_url("", &format!("#{v1}"));
     // A link bigger than one frame's budget finishes over later frames.
-    while q.timeline.pending().is_some() {
-        q.timeline.catch_up();
+    while q.run.timeline.pending().is_some() {
+        q.run.timeline.catch_up();
     }
     assert_eq!(q.sim().digest(), p.sim().digest());
 }
@@ -305,31 +345,37 @@ fn the_herd_lessons_link_is_shorter_than_in_the_first_format() {
 #[test]
 fn lessons_open_from_the_url_and_step_back_exactly() {
     let p = Playground::from_url("?embed=1&lesson=herd&step=2", "");
-    assert!(p.mode.embed && !p.playback.playing);
-    assert_eq!(p.lesson.as_ref().map(|l| (l.index, l.step)), Some((3, 1)));
+    assert!(p.workshop.mode.embed && !p.run.playback.playing);
+    assert_eq!(
+        p.lessons.current.as_ref().map(|l| (l.index, l.step)),
+        Some((3, 1))
+    );
     let mut p = Playground::from_url("?lesson=results", "");
     let first = p.sim().digest();
     p = reduce(
         p,
-        Action::Input(Input::Decide {
+        Action::Run(RunAction::Input(Input::Decide {
             key: "default/web-1".into(),
             outcome: Outcome::Error,
-        }),
+        })),
     );
-    p = reduce(p, Action::LessonStep(1));
-    p = reduce(p, Action::LessonStep(0));
+    p = reduce(p, Action::Lesson(LessonAction::Step(1)));
+    p = reduce(p, Action::Lesson(LessonAction::Step(0)));
     assert_eq!(p.sim().digest(), first, "back replays the step's set-up");
 }
 
 #[test]
 fn invalid_settings_leave_the_run_alone() {
     let p = Playground::default();
-    let p = reduce(p, Action::Input(Input::Add { key: "k".into() }));
+    let p = reduce(
+        p,
+        Action::Run(RunAction::Input(Input::Add { key: "k".into() })),
+    );
     let mut bad = Settings::default();
     bad.set(crate::settings::Field::Burst, "-1".into());
-    let p = reduce(p, Action::Apply(bad));
+    let p = reduce(p, Action::Run(RunAction::Apply(bad)));
     assert!(matches!(
-        p.notice,
+        p.ui.notice,
         Some(Notice {
             kind: NoticeKind::Error,
             ..
@@ -344,13 +390,15 @@ fn what_draws_the_run_draws_again_when_the_run_changes_not_when_the_page_does() 
     let ctx = PlaygroundContext::new(crowd(failing(None, None), 20));
     let before = ctx.run();
     // A notice is the page's, not the run's.
-    ctx.dispatch(Action::Notify(Notice::info("hello".to_string())));
-    assert!(ctx.read().notice.is_some());
+    ctx.dispatch(Action::Ui(UiAction::Notify(Notice::info(
+        "hello".to_string(),
+    ))));
+    assert!(ctx.read().ui.notice.is_some());
     assert!(
         before == ctx.run(),
         "the charts and the log keep their drawing"
     );
-    ctx.dispatch(Action::Step);
+    ctx.dispatch(Action::Run(RunAction::Step));
     assert!(before != ctx.run(), "a step of the run draws them again");
 }
 
