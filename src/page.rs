@@ -267,6 +267,7 @@ pub(crate) fn use_page(reader: Reader) -> Page {
         state.workshop.mode.workshop
             || state.workshop.mode.audience
             || state.workshop.mode.presenter,
+        state.workshop.mode.embed,
     );
     hooks::use_lesson_in_address(
         state.workshop.mode.embed,

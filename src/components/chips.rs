@@ -66,6 +66,25 @@ pub(super) struct Chips<'a> {
     pub on_input: &'a Callback<Input>,
 }
 
+impl<'a> Chips<'a> {
+    /// The chips of a stage: its selection, the key just arrived, and the
+    /// page's callbacks.
+    pub(super) fn new(
+        selected: Option<&'a str>,
+        arrived: Option<&'static str>,
+        pressable: bool,
+        controls: &'a crate::store::Controls,
+    ) -> Chips<'a> {
+        Chips {
+            selected,
+            arrived,
+            pressable,
+            on_select: &controls.select,
+            on_input: &controls.input,
+        }
+    }
+}
+
 /// A key's chip in lane `class`.
 pub(super) fn chip(cx: Chips<'_>, k: &KeyView, class: &'static str, extra: Html) -> Html {
     let key = k.key.clone();

@@ -177,14 +177,19 @@ fn shared_parts(s: &SharedView, focused: bool) -> Html {
     }
 }
 
+/// The seconds the manager's total rate is taken over: long enough that
+/// whole reconciles average to a steady rate's figure.
+const RATE_WINDOW_S: i64 = 4;
+
 /// All controllers together against the limit they share, and the end of
 /// the run: a manager's run lasts its set duration.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TotalsView {
     pub controllers: usize,
-    /// Every controller's reconciles over the last second, summed (none
-    /// before one has passed).
-    pub rate: Option<f64>,
+    /// Every controller's reconciles per second over the last
+    /// [`RATE_WINDOW_S`] seconds (or the whole seconds passed, if fewer),
+    /// summed, and that many seconds (none before one has passed).
+    pub rate: Option<(f64, i64)>,
     /// The shared limit (what it is, its rate), while it holds keys back.
     pub against: Option<(&'static str, f64)>,
     /// The shared limit whether or not it holds keys back: the words the
@@ -199,12 +204,17 @@ impl TotalsView {
     fn of(m: &Manager) -> TotalsView {
         let now = m.now();
         // (None before a whole second has passed: a rate over a part of one
-        // would read as reconciles a second that never happened.)
-        let rate: Option<f64> = (now >= Instant::T0 + SECOND)
+        // would read as reconciles a second that never happened.) Over
+        // several seconds, not one: reconciles come whole, so one second
+        // holds 2 or 3 of a steady 2.5 a second, and the line flickered
+        // between 6 and 9 where three such controllers make 7.5.
+        let seconds = (now.since_t0() / SECOND).min(RATE_WINDOW_S);
+        let rate: Option<(f64, i64)> = (seconds >= 1)
             .then(|| {
                 m.controllers()
-                    .map(|(_, c)| c.series().reconciles_per_second(now, SECOND))
-                    .sum()
+                    .map(|(_, c)| c.series().reconciles_per_second(now, seconds * SECOND))
+                    .sum::<Option<f64>>()
+                    .map(|r| (r, seconds))
             })
             .flatten();
         let s = m.scenario();
@@ -242,8 +252,11 @@ fn totals(t: &TotalsView) -> Html {
         ..
     } = *t;
     let rate_text = match rate {
-        Some(r) => {
+        Some((r, 1)) => {
             format!("All {controllers} controllers: {r:.1} reconciles/s over the last second")
+        }
+        Some((r, n)) => {
+            format!("All {controllers} controllers: {r:.1} reconciles/s over the last {n} seconds")
         }
         None => format!("All {controllers} controllers: no whole second yet"),
     };
@@ -256,7 +269,7 @@ fn totals(t: &TotalsView) -> Html {
             // on a projector when the first second has passed.)
             { super::stack::stacked(0, vec![
                 html! { <p class="total-rate" data-testid="total-rate">{ rate_text }{ against.clone().unwrap_or_default() }</p> },
-                html! { <p class="total-rate">{ format!("All {controllers} controllers: 0000.0 reconciles/s over the last second") }{ room_for.unwrap_or_default() }</p> },
+                html! { <p class="total-rate">{ format!("All {controllers} controllers: 0000.0 reconciles/s over the last {RATE_WINDOW_S} seconds") }{ room_for.unwrap_or_default() }</p> },
             ]) }
             { if ended { html! {
                 <p class="run-ended" role="status" data-testid="run-ended">{ format!("The run ended at {}, the length it was set to. Restart plays it again.", format::clock(end)) }</p>
@@ -427,13 +440,12 @@ pub fn manager_stage(props: &ManagerStageProps) -> Html {
         let lane = columns.iter().find_map(|c| lane_of(&c.view, k))?;
         Some((k.clone(), lane))
     }));
-    let cx = Chips {
-        selected: props.selected.as_deref(),
+    let cx = Chips::new(
+        props.selected.as_deref(),
         arrived,
-        pressable: props.pressable,
-        on_select: &props.controls.select,
-        on_input: &props.controls.input,
-    };
+        props.pressable,
+        &props.controls,
+    );
     let exit = props.controls.exit_manager.reform(|_: MouseEvent| ());
     html! {
         <section class="stage manager-stage" aria-label={format!("The stage: a manager with {} controllers and what they share", columns.len())} data-stage="" data-manager="" data-now={view.now.as_nanos().to_string()}>
@@ -453,5 +465,33 @@ pub fn manager_stage(props: &ManagerStageProps) -> Html {
                 { for columns.iter().map(|col| column(cx, col, fitted)) }
             </div>
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TotalsView;
+    use crate::state::{Action, LessonAction, Playground, RunAction};
+    use workqueue_core::{Instant, SECOND};
+
+    /// A step that asks for the manager's steady rate shows that rate on
+    /// the line the reader checks the answer against, at every instant of
+    /// the steady part (provider 3: three kinds of 2.5 a second each, 7.5).
+    #[test]
+    fn the_total_rate_line_reads_a_steady_rate_as_the_answer_says() {
+        let mut p = Playground::from_url("?embed=1&lesson=provider&step=3", "");
+        p.apply(Action::Lesson(LessonAction::Reveal(String::new(), 0.0)));
+        let mut seen = Vec::new();
+        for s in 10..30 {
+            let at = Instant::T0 + s * SECOND;
+            p.apply(Action::Run(RunAction::Seek(at)));
+            let rate = TotalsView::of(p.engine()).rate.map(|(r, _)| r);
+            seen.push(rate);
+        }
+        assert!(
+            seen.iter()
+                .all(|r| r.is_some_and(|r| (r - 7.5).abs() < 0.3)),
+            "the line reads 7.5 a second throughout: {seen:?}"
+        );
     }
 }

@@ -193,13 +193,12 @@ pub fn stage(props: &StageProps) -> Html {
             .as_ref()
             .and_then(|k| Some((k.clone(), lane_of(view, k)?))),
     );
-    let cx = Chips {
-        selected: props.selected.as_deref(),
+    let cx = Chips::new(
+        props.selected.as_deref(),
         arrived,
-        pressable: props.pressable,
-        on_select: &props.controls.select,
-        on_input: &props.controls.input,
-    };
+        props.pressable,
+        &props.controls,
+    );
     let now = view.now;
     let lane = |lane: Lane| spotlight.classes(lane, view);
 

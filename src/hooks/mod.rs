@@ -281,12 +281,19 @@ impl Drop for KeyListener {
 /// into: nothing puts the focus in one there), F5 and Shift+F5 go full
 /// screen and back (never a reload that would end the workshop), Escape
 /// shows a blank screen again.
+///
+/// In an embed (`guest`) PageDown, PageUp and Space are the post's reading
+/// keys: they are left to the browser, which scrolls the post (a frame
+/// with nothing to scroll hands the scroll to its host); `n`, `p` and the
+/// lesson's own buttons move through the lesson.
 #[hook]
-pub fn use_keyboard(dispatch: Dispatcher, room: bool) {
-    use_effect_with(room, move |room| {
-        let room = *room;
+pub fn use_keyboard(dispatch: Dispatcher, room: bool, guest: bool) {
+    use_effect_with((room, guest), move |&(room, guest)| {
         let listener = KeyListener::new(move |e: KeyboardEvent| {
             let key = e.key();
+            if guest && matches!(key.as_str(), "PageDown" | "PageUp" | " ") {
+                return;
+            }
             if room && key == "F5" {
                 e.prevent_default();
                 full_screen();

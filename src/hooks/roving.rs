@@ -168,7 +168,9 @@ pub fn use_roving_focus(embed: bool) {
                 e.prevent_default();
                 e.stop_propagation();
                 rove(&list, Some(to));
-                super::focus_quietly(&list[to]);
+                // Scrolled into view as the browser's own Tab does: the
+                // reader moved it, and a ring out of sight is no ring.
+                let _ = list[to].focus();
             });
             if let Some(d) = &doc {
                 let _ = d

@@ -54,30 +54,17 @@ fn reading_on_to_the_question_focuses_its_field_in_a_frame_only() {
 fn a_goals_result_shows_its_page() {
     let mut p = Playground::from_url("?workshop=1&lesson=herd&step=5", "");
     p = reduce(p, Action::Lesson(LessonAction::NarrationPages(2)));
-    let (index, step) = p
-        .lessons
-        .current
-        .as_ref()
-        .map(|l| (l.index, l.step))
-        .unwrap();
+    let (index, step) = p.lessons.at().unwrap();
     p = reduce(
         p,
         Action::Lesson(LessonAction::GoalFigures(index, step, Vec::new())),
     );
-    assert_eq!(p.lessons.current.as_ref().unwrap().visit.pages.at, 1);
+    assert_eq!(p.lessons.open().visit.pages.at, 1);
     p = reduce(p, Action::Lesson(LessonAction::NarrationPages(3)));
-    assert_eq!(
-        p.lessons.current.as_ref().unwrap().visit.pages.at,
-        2,
-        "the result's new page"
-    );
+    assert_eq!(p.lessons.open().visit.pages.at, 2, "the result's new page");
     p = reduce(p, Action::Lesson(LessonAction::Back));
     p = reduce(p, Action::Lesson(LessonAction::NarrationPages(4)));
-    assert_eq!(
-        p.lessons.current.as_ref().unwrap().visit.pages.at,
-        1,
-        "the reader's page"
-    );
+    assert_eq!(p.lessons.open().visit.pages.at, 1, "the reader's page");
 }
 
 /// Enter in an empty prediction field is a slip, said beside the field;
@@ -98,7 +85,7 @@ fn enter_in_an_empty_field_asks_for_a_guess_and_reveal_still_reveals() {
         .as_ref()
         .is_some_and(|l| l.guess().is_none()));
     p = reduce(p, Action::Lesson(LessonAction::Reveal(String::new(), 0.0)));
-    let l = p.lessons.current.as_ref().unwrap();
+    let l = p.lessons.open();
     assert_eq!(
         (l.guess().cloned(), l.visit.refused.clone()),
         (Some(String::new()), None)

@@ -26,11 +26,7 @@ fn every_step_opens_at_its_set_up_instant_however_it_is_reached() {
         }
         // A step with a set-up of its own opens at that set-up's instant,
         // whatever inputs it has later.
-        let lesson = p
-            .lessons
-            .library
-            .get(p.lessons.current.as_ref().unwrap().index)
-            .unwrap();
+        let lesson = p.lessons.library.get(p.lessons.open().index).unwrap();
         if let Some(setup) =
             lessons::setup_for(&lesson, step).filter(|_| lesson.steps[step].setup.is_some())
         {
@@ -46,11 +42,11 @@ fn every_step_opens_at_its_set_up_instant_however_it_is_reached() {
     let mut checked = 0;
     for id in lessons::BUILT_IN {
         let mut p = Playground::from_url(&format!("?workshop=1&lesson={id}&step=1"), "");
-        let start = p.lessons.current.as_ref().unwrap().index;
+        let start = p.lessons.open().index;
         let mut seen = HashSet::new();
         let mut t = 0.0;
         for _ in 0..400 {
-            let l = p.lessons.current.as_ref().unwrap();
+            let l = p.lessons.open();
             let (index, step) = (l.index, l.step);
             if seen.insert((index, step)) {
                 let lesson = p.lessons.library.get(index).unwrap();

@@ -13,10 +13,10 @@ fn a_revealed_answer_never_shifts_and_back_keeps_predictions() {
     // The max-of lesson: the answer (160ms) depends on the run, which
     // moves on when the step is played.
     let mut p = Playground::from_url("?lesson=max-of&step=1", "");
-    let answer = p.lessons.current.as_ref().unwrap().answer().cloned();
+    let answer = p.lessons.open().answer().cloned();
     assert_eq!(answer.as_deref(), Some("160ms"));
     p = reduce(p, Action::Lesson(LessonAction::Next(0.0)));
-    let l = p.lessons.current.as_ref().unwrap();
+    let l = p.lessons.open();
     assert_eq!(
         (l.step, l.guess(), l.visit.asked),
         (0, None, true),
@@ -29,7 +29,7 @@ fn a_revealed_answer_never_shifts_and_back_keeps_predictions() {
     }
     p = reduce(p, Action::Run(RunAction::TogglePlay));
     p = reduce(p, Action::Run(RunAction::Tick(200.0)));
-    let l = p.lessons.current.as_ref().unwrap();
+    let l = p.lessons.open();
     assert_eq!(
         l.answer().cloned(),
         answer,
@@ -44,14 +44,14 @@ fn a_revealed_answer_never_shifts_and_back_keeps_predictions() {
     let mut p = Playground::from_url("?lesson=backoff&step=1", "");
     p = reduce(p, Action::Lesson(LessonAction::Reveal("7".into(), 0.0)));
     let mut t = 0.0;
-    while p.lessons.current.as_ref().unwrap().step == 0 && t < 60_000.0 {
+    while p.lessons.open().step == 0 && t < 60_000.0 {
         t += 1000.0;
         p = reduce(p, Action::Lesson(LessonAction::Next(t)));
         p = reduce(p, Action::Run(RunAction::Tick(16.0)));
     }
-    assert_eq!(p.lessons.current.as_ref().unwrap().step, 1);
+    assert_eq!(p.lessons.open().step, 1);
     p = reduce(p, Action::Lesson(LessonAction::Back));
-    let l = p.lessons.current.as_ref().unwrap();
+    let l = p.lessons.open();
     assert_eq!(
         (l.step, l.guess().map(String::as_str)),
         (0, Some("7")),
@@ -83,28 +83,15 @@ fn a_press_during_the_dwell_moves_on_when_the_dwell_ends() {
             p = reduce(p, Action::Run(RunAction::Tick(100.0)));
         }
         t += 400.0;
-        let step = p
-            .lessons
-            .current
-            .as_ref()
-            .map(|l| (l.index, l.step))
-            .unwrap();
+        let step = p.lessons.at().unwrap();
         p = reduce(p, Action::Lesson(LessonAction::Next(t)));
-        assert!(
-            p.lessons.current.as_ref().unwrap().visit.kept.is_some(),
-            "{link}: kept"
-        );
+        assert!(p.lessons.open().visit.kept.is_some(), "{link}: kept");
         let pressed = t;
         let mut moved_at = None;
         for _ in 0..600 {
             p = reduce(p, Action::Run(RunAction::Tick(1000.0 / 60.0)));
             t += 1000.0 / 60.0;
-            let now = p
-                .lessons
-                .current
-                .as_ref()
-                .map(|l| (l.index, l.step))
-                .unwrap();
+            let now = p.lessons.at().unwrap();
             if now != step {
                 moved_at.get_or_insert(t);
                 assert_eq!(now, (step.0, step.1 + 1), "{link}: one step on, once");
@@ -136,22 +123,12 @@ fn a_clicker_alone_walks_through_lessons() {
     while seen.len() < 8 && presses.len() < 200 {
         let press = p.next_press(t);
         presses.push(press);
-        let before = p
-            .lessons
-            .current
-            .as_ref()
-            .map(|l| (l.index, l.step))
-            .unwrap();
+        let before = p.lessons.at().unwrap();
         p = reduce(p, Action::Lesson(LessonAction::Next(t)));
         match press {
             Press::Played | Press::Revealed => last_show = Some(t),
             Press::Moved => {
-                let now = p
-                    .lessons
-                    .current
-                    .as_ref()
-                    .map(|l| (l.index, l.step))
-                    .unwrap();
+                let now = p.lessons.at().unwrap();
                 assert_ne!(now, before, "a move moves");
             }
             _ => {}
@@ -162,12 +139,7 @@ fn a_clicker_alone_walks_through_lessons() {
             p = reduce(p, Action::Run(RunAction::Tick(1000.0 / 60.0)));
         }
         t += 500.0;
-        let now = p
-            .lessons
-            .current
-            .as_ref()
-            .map(|l| (l.index, l.step))
-            .unwrap();
+        let now = p.lessons.at().unwrap();
         if seen.last() != Some(&now) {
             if let Some(shown) = last_show.take() {
                 assert!(
@@ -190,7 +162,7 @@ fn a_clicker_alone_walks_through_lessons() {
     while p.lessons.current.as_ref().map(|l| l.index).unwrap() > start {
         p = reduce(p, Action::Lesson(LessonAction::Back));
     }
-    let l = p.lessons.current.as_ref().unwrap();
+    let l = p.lessons.open();
     let last = lessons::Library::default().get(start).unwrap().steps.len() - 1;
     assert_eq!(
         (l.index, l.step),
@@ -296,7 +268,7 @@ fn the_clicker_walks_the_rooms_own_course_and_no_other_lesson() {
         let second = lessons::Library::default().index_of(course[1]).unwrap();
         let first = lessons::Library::default().index_of(course[0]).unwrap();
         let mut p = Playground::from_url(&format!("{link}&lesson={}&step=1", course[1]), "");
-        assert_eq!(p.lessons.current.as_ref().unwrap().index, second);
+        assert_eq!(p.lessons.open().index, second);
         p = reduce(p, Action::Lesson(LessonAction::Back));
         let l = p.lessons.current.clone().unwrap();
         assert_eq!(
@@ -309,7 +281,7 @@ fn the_clicker_walks_the_rooms_own_course_and_no_other_lesson() {
         // And no further back than the course's first lesson.
         let mut p = Playground::from_url(&link, "");
         p = reduce(p, Action::Lesson(LessonAction::Back));
-        assert_eq!(p.lessons.current.as_ref().unwrap().index, first);
+        assert_eq!(p.lessons.open().index, first);
     }
     // An id that is not a lesson is named, and the rest of the course holds.
     let p = Playground::from_url("?workshop=1&lessons=herd,nope,provider", "");
@@ -351,7 +323,7 @@ fn no_scene_moves_before_the_room_predicts() {
             }
             let mut t = 1e6;
             for _ in 0..400 {
-                if p.lessons.current.as_ref().map(|l| (l.index, l.step)) == Some((index, step)) {
+                if p.lessons.at() == Some((index, step)) {
                     break;
                 }
                 p = reduce(p, Action::Lesson(LessonAction::Next(t)));
@@ -361,7 +333,7 @@ fn no_scene_moves_before_the_room_predicts() {
                 }
             }
             assert_eq!(
-                p.lessons.current.as_ref().map(|l| (l.index, l.step)),
+                p.lessons.at(),
                 Some((index, step)),
                 "the clicker reached {} step {}",
                 entry.id,
@@ -436,15 +408,11 @@ fn the_clicker_turns_the_narrations_pages_first() {
         "then the step's own presses"
     );
     p = reduce(p, Action::Lesson(LessonAction::Back));
-    assert_eq!(
-        p.lessons.current.as_ref().unwrap().visit.pages.at,
-        1,
-        "back turns a page back"
-    );
-    assert_eq!(p.lessons.current.as_ref().unwrap().step, 0);
+    assert_eq!(p.lessons.open().visit.pages.at, 1, "back turns a page back");
+    assert_eq!(p.lessons.open().step, 0);
     // A panel that grew: the page on screen stays within the narration.
     p = reduce(p, Action::Lesson(LessonAction::NarrationPages(1)));
-    assert_eq!(p.lessons.current.as_ref().unwrap().visit.pages.at, 0);
+    assert_eq!(p.lessons.open().visit.pages.at, 0);
 }
 
 /// The hint to predict, shown when a press asks for the prediction, goes
@@ -460,14 +428,14 @@ fn the_hint_to_predict_goes_when_the_answer_is_revealed() {
             let mut p = Playground::from_url(&format!("?lesson={}&step={step}", entry.id), "");
             // Through the narration's pages to the question, if it asks one.
             let mut presses = 0;
-            while !p.lessons.current.as_ref().unwrap().visit.asked && presses < 12 {
+            while !p.lessons.open().visit.asked && presses < 12 {
                 p = reduce(
                     p,
                     Action::Lesson(LessonAction::Next(presses as f64 * 5000.0)),
                 );
                 presses += 1;
             }
-            let l = p.lessons.current.as_ref().unwrap();
+            let l = p.lessons.open();
             if !l.visit.asked || l.step + 1 != step {
                 continue; // a step without a question
             }
@@ -485,13 +453,7 @@ fn the_hint_to_predict_goes_when_the_answer_is_revealed() {
                 Action::Lesson(LessonAction::Next(presses as f64 * 5000.0)),
             );
             assert!(
-                p.lessons
-                    .current
-                    .as_ref()
-                    .unwrap()
-                    .visit
-                    .revealed_at
-                    .is_some(),
+                p.lessons.open().visit.revealed_at.is_some(),
                 "{}/{step}: revealed",
                 entry.id
             );

@@ -19,7 +19,7 @@ fn an_audience_window_says_its_presenters_press_on_its_own_clock() {
             t,
         )));
     };
-    let step = |p: &Playground| p.lessons.current.as_ref().map(|l| (l.index, l.step));
+    let step = |p: &Playground| p.lessons.at();
     let mut t = 0.0;
     follow(&presenter, &mut audience, t);
     assert_eq!(step(&audience), step(&presenter), "the same step");
@@ -51,22 +51,8 @@ fn an_audience_window_says_its_presenters_press_on_its_own_clock() {
     // once on the projector, and never carried out there.
     presenter.apply(Action::Lesson(LessonAction::NextRemote(t + OFFSET)));
     follow(&presenter, &mut audience, t);
-    assert!(presenter
-        .lessons
-        .current
-        .as_ref()
-        .unwrap()
-        .visit
-        .kept
-        .is_some());
-    assert!(audience
-        .lessons
-        .current
-        .as_ref()
-        .unwrap()
-        .visit
-        .kept
-        .is_some());
+    assert!(presenter.lessons.open().visit.kept.is_some());
+    assert!(audience.lessons.open().visit.kept.is_some());
     for _ in 0..200 {
         audience.apply(Action::Run(RunAction::Tick(1000.0 / 60.0)));
         assert_eq!(
@@ -148,7 +134,7 @@ fn next_on_a_blank_screen_shows_it_and_moves_nothing() {
     ] {
         let mut p = Playground::from_url(link, "");
         let at = |p: &Playground| {
-            let l = p.lessons.current.as_ref().unwrap();
+            let l = p.lessons.open();
             (l.step, l.visit.asked, l.visit.pages.at)
         };
         let before = at(&p);

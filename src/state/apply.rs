@@ -211,9 +211,8 @@ impl Playground {
         // carried out: a press that opened the next step paused it,
         // and the new step opens at its set-up's instant, not one
         // frame into its scene.
-        let entered = carried
-            && self.lessons.current.as_ref().map(|l| (l.index, l.step))
-                != lesson_before.as_ref().map(|l| (l.index, l.step));
+        let entered =
+            carried && self.lessons.at() != lesson_before.as_ref().map(|l| (l.index, l.step));
         let (was_playing, held) = (self.run.playback.playing, self.holds_for_prediction());
         if self.run.timeline.pending().is_some() {
             // A seek or a link too big for one frame goes on first.

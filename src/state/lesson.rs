@@ -80,6 +80,17 @@ pub struct LessonsState {
 }
 
 impl LessonsState {
+    /// Where the lesson open is: (lesson, step).
+    pub(crate) fn at(&self) -> Option<(usize, usize)> {
+        self.current.as_ref().map(|l| (l.index, l.step))
+    }
+
+    /// The lesson open (tests: one must be).
+    #[cfg(test)]
+    pub(crate) fn open(&self) -> &LessonState {
+        self.current.as_ref().expect("a lesson is open")
+    }
+
     /// The lessons' own transitions: each changes the lessons and, at most,
     /// what the page says of them. Returns whether anything on screen
     /// changed. (Moving through a lesson replays the run: those actions are

@@ -160,10 +160,7 @@ fn a_manager_link_keeps_its_inputs_and_its_lesson() {
     assert_eq!(q.shared().run.inputs, shared.run.inputs);
     assert_eq!(q.now(), p.now());
     assert_eq!(q.engine().digest(), p.engine().digest());
-    let (ql, pl) = (
-        q.lessons.current.as_ref().unwrap(),
-        p.lessons.current.as_ref().unwrap(),
-    );
+    let (ql, pl) = (q.lessons.open(), p.lessons.open());
     assert_eq!((ql.index, ql.step), (pl.index, pl.step));
 }
 
@@ -346,10 +343,7 @@ fn the_herd_lessons_link_is_shorter_than_in_the_first_format() {
 fn lessons_open_from_the_url_and_step_back_exactly() {
     let p = Playground::from_url("?embed=1&lesson=herd&step=2", "");
     assert!(p.workshop.mode.embed && !p.run.playback.playing);
-    assert_eq!(
-        p.lessons.current.as_ref().map(|l| (l.index, l.step)),
-        Some((3, 1))
-    );
+    assert_eq!(p.lessons.at(), Some((3, 1)));
     let mut p = Playground::from_url("?lesson=results", "");
     let first = p.sim().digest();
     p = reduce(

@@ -192,6 +192,17 @@ test('in an embed: a swipe scrolls the post, one Tab stop in and one out, arrows
   const revealed = await inside();
   assert.notEqual(revealed.id, 'BODY', 'after Reveal the focus is on a control');
   assert.ok(revealed.visible, `after Reveal the focus ring shows (on ${revealed.id})`);
+  // The post's reading keys stay the post's: PageDown from inside the
+  // embed scrolls the post (the frame has nothing of its own to scroll),
+  // and changes nothing in the lesson.
+  const stepBefore = await first.textContent('[data-testid="lesson-step-title"]');
+  const y0 = await page.evaluate(() => scrollY);
+  await page.keyboard.press('PageDown');
+  await page.waitForFunction((y) => scrollY > y, y0, { timeout: 3000 }).catch(() => {});
+  assert.ok((await page.evaluate(() => scrollY)) > y0, 'PageDown in an embed scrolled the post');
+  assert.equal(await first.textContent('[data-testid="lesson-step-title"]'), stepBefore, 'PageDown did not turn the lesson');
+  await page.keyboard.press('PageUp');
+  await page.waitForTimeout(300);
   // The label names the field it is for.
   for (const f of [first]) {
     const orphans = await f.$$eval('label[for]', (ls) => ls.filter((l) => !document.getElementById(l.htmlFor)).map((l) => l.htmlFor));

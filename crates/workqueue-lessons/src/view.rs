@@ -74,6 +74,22 @@ pub struct QuestionView {
     /// answer is out (see [`crate::tally`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tally: Option<crate::tally::Tally>,
+    /// Why the answer is what it is, as HTML (see [`prose`]), shown beside
+    /// the answer once revealed: the speaker notes' "Common wrong guess:"
+    /// line, which names the usual slip and then the rule (a reader of an
+    /// embed has no trainer to say it).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub why: String,
+}
+
+/// The speaker notes' line that says why an answer is what it is, without
+/// its label: empty where the notes have none.
+pub(crate) fn why(notes: &str) -> String {
+    notes
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Common wrong guess:"))
+        .map(|rest| prose(&format!("Often guessed: {}", rest.trim())))
+        .unwrap_or_default()
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -109,7 +125,10 @@ pub fn view_with(lesson: &Lesson, mut progress: impl FnMut(usize, usize)) -> Les
                     .as_ref()
                     .and_then(|x| serde_json::to_string(&setup_view(x)).ok()),
                 wait: s.wait.clone(),
-                question: s.question.as_ref().map(|q| question_view(lesson, i, q)),
+                question: s.question.as_ref().map(|q| QuestionView {
+                    why: why(&s.notes),
+                    ..question_view(lesson, i, q)
+                }),
                 goal: s.goal.as_ref().map(|g: &Goal| GoalView {
                     describe: g.describe.clone(),
                 }),
@@ -155,6 +174,7 @@ fn question_view(lesson: &Lesson, step: usize, q: &Question) -> QuestionView {
         unit: q.unit.clone(),
         tolerance: q.tolerance,
         answer,
+        why: String::new(),
         tally: q.query.tally().map(|t| match lesson.setup_for(step) {
             // (The instant the step's scene opens at: its set-up's end, or
             // its last input's, whichever is later.)

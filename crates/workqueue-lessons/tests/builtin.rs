@@ -190,3 +190,24 @@ fn drawn_width(paragraph: &str) -> u32 {
     }
     width
 }
+
+/// Every built-in question says why its answer is what it is, beside the
+/// answer once revealed (an embed's reader has no trainer to say it), as
+/// text the lesson wrote, escaped.
+#[test]
+fn every_built_in_question_says_why_once_answered() {
+    for l in builtin() {
+        let view = workqueue_lessons::view::view(&l);
+        for (i, s) in view.steps.iter().enumerate() {
+            let Some(q) = &s.question else { continue };
+            assert!(
+                q.why.starts_with("<p>Often guessed: ") && q.why.len() > 60,
+                "{} step {}: {:?}",
+                l.id,
+                i + 1,
+                q.why
+            );
+            assert!(!q.why.contains("<script"), "{}: escaped", l.id);
+        }
+    }
+}

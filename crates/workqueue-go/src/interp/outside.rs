@@ -67,6 +67,21 @@ impl<'a> Interp<'a> {
         ))
     }
 
+    /// A call that reads an environment variable: its value is known only
+    /// where the program runs, so it is taken as unset, and said (`then`:
+    /// what follows from that). The call's arguments, read.
+    fn env_unset(&mut self, cx: &Ctx<'a>, c: &'a Call, then: &str) -> Vec<V<'a>> {
+        let args = self.args(cx, c);
+        let var = args.first().map(short).unwrap_or_default();
+        self.note(
+            false,
+            cx.file,
+            c.pos.0,
+            format!("the environment variable {var}: taken as unset{then}"),
+        );
+        args
+    }
+
     /// A call of a package outside the files.
     pub(crate) fn outside_fn(
         &mut self,
@@ -143,14 +158,7 @@ impl<'a> Interp<'a> {
                 return V::unknown("the machine's CPU count, known only where the program runs")
             }
             ("os", "Getenv") => {
-                let args = self.args(cx, c);
-                let var = args.first().map(short).unwrap_or_default();
-                self.note(
-                    false,
-                    cx.file,
-                    c.pos.0,
-                    format!("the environment variable {var}: taken as unset"),
-                );
+                self.env_unset(cx, c, "");
                 return V::Str(String::new());
             }
             ("slices", "Contains") => {
@@ -288,14 +296,7 @@ impl<'a> Interp<'a> {
                 }
             }
             ("env", n) if n.starts_with("WithDefault") => {
-                let args = self.args(cx, c);
-                let var = args.first().map(short).unwrap_or_default();
-                self.note(
-                    false,
-                    cx.file,
-                    c.pos.0,
-                    format!("the environment variable {var}: taken as unset, its default used"),
-                );
+                let args = self.env_unset(cx, c, ", its default used");
                 return args.into_iter().last().unwrap_or(V::Nil);
             }
             _ => {}
