@@ -293,9 +293,6 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                     <p class="q">{ p.ask.clone() }</p>
                     <p>{"Answer: "}<strong data-testid="answer-value">{ format!("{a} {}", p.unit) }</strong>
                        { if g.trim().is_empty() { html! {} } else if right { html! { <span>{" — you got it."}</span> } } else { html! { <span>{ format!(" — you said {g}.") }</span> } } }</p>
-                    // Why, where no trainer is there to say it (a room's
-                    // trainer has it in the presenter's notes).
-                    { if p.why.is_empty() || props.mode.room() { html! {} } else { prose(&p.why, "why") } }
                 </div>
             }
         }
