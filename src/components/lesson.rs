@@ -91,6 +91,9 @@ impl LessonPanelProps {
 pub fn lesson_panel(props: &LessonPanelProps) -> Html {
     let worker = props.worker.clone();
     let guess_field = use_node_ref();
+    // The step whose answer's "why" is open (a card over the panel, so
+    // the narration's pages never change under the reader).
+    let why_open = use_state_eq(|| None::<(usize, usize)>);
     // An embed is a guest: it takes focus only once the reader is in it.
     let may_focus = !props.mode.embed || crate::hooks::page_has_focus();
     {
@@ -288,11 +291,45 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
     let answered = match (&step.question, ls.guess(), &answer) {
         (Some(p), Some(g), Some(a)) => {
             let right = lessons::same_answer(g, a, p.tolerance);
+            // Why, where no trainer is there to say it (a room's trainer has
+            // it in the presenter's notes): a button on the answer's line,
+            // and a card over the panel, opened by the reader.
+            let (toggle, card) = if p.why.is_empty() || props.mode.room() {
+                (html! {}, html! {})
+            } else {
+                let at = (ls.index, ls.step);
+                let open = *why_open == Some(at);
+                let onclick = {
+                    let why_open = why_open.clone();
+                    Callback::from(move |_: MouseEvent| why_open.set((!open).then_some(at)))
+                };
+                let close = {
+                    let why_open = why_open.clone();
+                    Callback::from(move |_: MouseEvent| why_open.set(None))
+                };
+                let card = if open {
+                    html! {
+                        <div id="answer-why" class="why-card" role="note" data-testid="answer-why">
+                            { Html::from_html_unchecked(AttrValue::from(p.why.clone())) }
+                            <button class="ghost why-close" onclick={close} data-testid="answer-why-close">{"Close"}</button>
+                        </div>
+                    }
+                } else {
+                    html! {}
+                };
+                let label = if open { "Hide why" } else { "Why?" };
+                (
+                    html! { <>{" "}<button class="why-toggle ghost" {onclick} aria-expanded={open.to_string()}
+                    aria-controls="answer-why" data-testid="answer-why-toggle">{ label }</button></> },
+                    card,
+                )
+            };
             html! {
                 <div class={classes!("answer", right.then_some("right"))} role="status" data-testid="answer">
                     <p class="q">{ p.ask.clone() }</p>
                     <p>{"Answer: "}<strong data-testid="answer-value">{ format!("{a} {}", p.unit) }</strong>
-                       { if g.trim().is_empty() { html! {} } else if right { html! { <span>{" — you got it."}</span> } } else { html! { <span>{ format!(" — you said {g}.") }</span> } } }</p>
+                       { if g.trim().is_empty() { html! {} } else if right { html! { <span>{" — you got it."}</span> } } else { html! { <span>{ format!(" — you said {g}.") }</span> } } }{ toggle }</p>
+                    { card }
                 </div>
             }
         }

@@ -282,6 +282,19 @@ test('a revealed answer leaves the text of the page it was read on; the version 
       await page.waitForTimeout(150);
       const after = await shown(page);
       for (const text of before) assert.ok(after.includes(text), `${viewport.width} ${lesson} ${step} (${where}): "${text.slice(0, 50)}…" left the page at Reveal`);
+      // Why the answer is what it is, on the reader's asking: a card inside
+      // the frame that moves nothing (the pages, the panel), closed by its
+      // own button.
+      const panel = () => page.evaluate(() => { const b = document.querySelector('.lesson-body').getBoundingClientRect(); return [b.top, b.height, document.querySelector('[data-testid="lesson-page"]')?.textContent ?? '']; });
+      const still = await panel();
+      await page.click('[data-testid="answer-why-toggle"]');
+      const why = await page.textContent('[data-testid="answer-why"]');
+      assert.match(why, /^Often guessed: /, `${lesson} ${step}: the why says the usual slip and the rule`);
+      const box = await page.$eval('[data-testid="answer-why"]', (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom, innerWidth, innerHeight]; });
+      assert.ok(box[0] >= 0 && box[1] >= 0 && box[2] <= box[4] && box[3] <= box[5], `${viewport.width} ${lesson} ${step}: the why is inside the frame ${box}`);
+      assert.deepEqual(await panel(), still, `${viewport.width} ${lesson} ${step}: opening the why moves nothing`);
+      await page.click('[data-testid="answer-why-close"]');
+      assert.equal(await page.$('[data-testid="answer-why"]'), null, 'its Close closes it');
       if (lesson === 'v023' && viewport.width > 640) {
         // The step points at the version switch: it keeps the lesson.
         await page.click('[data-testid="queue-client-go"]');
