@@ -94,11 +94,7 @@ impl PageLayout {
                     }
                 })
                 .flat_map(|b| {
-                    // (A paragraph of more than half a page is paged by its
-                    // sentences too: whole, it would leave the rest of the
-                    // page before it empty, a phone's page half blank.)
-                    let long = b.get_bounding_client_rect().height() > (room - margin) / 2.0;
-                    if matches!(b.tag_name().as_str(), "P" | "LI") && (long || too_tall(&b)) {
+                    if matches!(b.tag_name().as_str(), "P" | "LI") && too_tall(&b) {
                         split(&b, Cut::Sentences)
                     } else {
                         vec![b]
