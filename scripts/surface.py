@@ -65,6 +65,7 @@ KEPT = {
         'Value': 'Query::answer returns it', 'query::Value': 'Query::answer returns it',
         'view::QuestionView': "a StepView's field",
         'view::GoalView': "a StepView's field",
+        'tally::Tally': "a QuestionView's field",
     },
     'workqueue-charts': {
         'ChartResult': 'every draw function returns it',

@@ -1,9 +1,9 @@
 //! Moving through a lesson: where it is, what was predicted and answered at
 //! each step, and the one rule for leaving a step.
 
-use crate::lessons::Wait;
 use workqueue_core::WorkerState;
 use workqueue_core::{Input, Instant, Outcome, ResultLabel};
+use workqueue_lessons::Wait;
 
 use crate::lesson_state::{LessonState, Press, PressFrom, MIN_DWELL_MS};
 use crate::lessons;
@@ -17,7 +17,7 @@ use crate::lesson_state::{ReadLesson, StepShown, TallyShown};
 impl Playground {
     /// The current step's focus, where the stage gives way to it: in
     /// workshop mode and in embeds.
-    pub(crate) fn focus(&self) -> Option<lessons::Focus> {
+    pub(crate) fn focus(&self) -> Option<workqueue_lessons::Focus> {
         if !(self.workshop.mode.workshop || self.workshop.mode.embed) {
             return None;
         }
@@ -103,7 +103,7 @@ impl Playground {
     /// happened (making the choice it waits for), at most
     /// [`MAX_REPLAY_EVENTS`] events. A step that waits for nothing ends
     /// where it began.
-    fn replay_step(&mut self, lesson: &lessons::LessonView, j: usize) {
+    fn replay_step(&mut self, lesson: &workqueue_lessons::view::LessonView, j: usize) {
         while self.run.timeline.pending().is_some() {
             self.run.timeline.catch_up();
         }
@@ -120,7 +120,7 @@ impl Playground {
     /// Runs step `j`'s scene on from now, event by event, until what it
     /// waits for has happened (making the choice it waits for): the exact
     /// instant, at most [`MAX_REPLAY_EVENTS`] events on.
-    fn run_to_wait(&mut self, lesson: &lessons::LessonView, j: usize) {
+    fn run_to_wait(&mut self, lesson: &workqueue_lessons::view::LessonView, j: usize) {
         let Some(step) = lesson.steps.get(j) else {
             return;
         };
@@ -225,7 +225,7 @@ impl Playground {
 
     /// The figure the open step shows in place of the stage in a room (the
     /// articles' storm under four limiters), as the lesson was read with it.
-    pub(crate) fn figure_shown(&self) -> Option<Vec<lessons::Plot>> {
+    pub(crate) fn figure_shown(&self) -> Option<Vec<workqueue_lessons::storm::Plot>> {
         let ls = self.lessons.current.as_ref()?;
         let lesson = self.lessons.library.get(ls.index)?;
         let step = lesson.steps.get(ls.step)?;
@@ -475,7 +475,10 @@ impl Playground {
     /// The decision a step waits for, when a reconcile is waiting for it
     /// now: the key on the first deciding worker and the outcome the step's
     /// wait names (RequeueAfter with the decision panel's 30s).
-    pub(crate) fn suggested_decision(&self, step: &lessons::StepView) -> Option<(String, Outcome)> {
+    pub(crate) fn suggested_decision(
+        &self,
+        step: &workqueue_lessons::view::StepView,
+    ) -> Option<(String, Outcome)> {
         let Some(Wait::Results { label, .. }) = &step.wait else {
             return None;
         };

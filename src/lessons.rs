@@ -1,16 +1,14 @@
 //! The lesson library. Lessons are files: the built-in ones beside the page
 //! (`lessons/<id>.md`), a trainer's from an upload, a same-origin path or a
 //! link. The lesson worker reads them and answers their questions; the page
-//! holds what it sent back ([`LessonView`]), so the reader is not part of
+//! holds what it sent back (`LessonView`), so the reader is not part of
 //! the page's first load. Natively (tests, tools) the same code runs in
 //! place of the worker.
 
 use std::rc::Rc;
 
-pub use workqueue_lessons::storm::Plot;
-pub use workqueue_lessons::tally::Tally;
-pub use workqueue_lessons::view::{LessonView, StepView};
-pub use workqueue_lessons::{same_answer, Act, Focus, Lane, Wait, BUILT_IN};
+use workqueue_lessons::view::LessonView;
+use workqueue_lessons::{Act, BUILT_IN};
 
 /// The built-in lessons' titles, for the menu before any lesson is read
 /// (a test checks them against the files).

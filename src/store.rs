@@ -16,8 +16,8 @@ use yew::prelude::*;
 
 use crate::state::{Action, Playground};
 
-mod controls;
-pub use controls::{Controls, LessonCalls, MenuCalls, TransportCalls};
+pub mod controls;
+use controls::Controls;
 
 /// The one state, and the actions waiting to be applied to it.
 struct Store {

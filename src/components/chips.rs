@@ -73,7 +73,7 @@ impl<'a> Chips<'a> {
         selected: Option<&'a str>,
         arrived: Option<&'static str>,
         pressable: bool,
-        controls: &'a crate::store::Controls,
+        controls: &'a crate::store::controls::Controls,
     ) -> Chips<'a> {
         Chips {
             selected,

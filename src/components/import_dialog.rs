@@ -9,7 +9,7 @@ use super::modal::Modal;
 use crate::lesson_worker::LessonWorker;
 use crate::share::Shared;
 use crate::state::GoImport;
-use crate::store::MenuCalls;
+use crate::store::controls::MenuCalls;
 use workqueue_core::{Duration, Instant, Scenario};
 
 /// The most Go the page sends to be read (`wqsim import` reads more).

@@ -9,7 +9,7 @@ use yew::prelude::*;
 
 use crate::format;
 use crate::state::Playground;
-use crate::store::Controls;
+use crate::store::controls::Controls;
 
 /// What holds the key back, across levels, in words.
 fn holders(holding: &[Holder]) -> String {

@@ -13,7 +13,7 @@ use crate::lesson_state::{Opening, StepShown};
 use crate::lesson_worker::LessonWorker;
 use crate::lessons;
 use crate::state::{Mode, Playground};
-use crate::store::LessonCalls;
+use crate::store::controls::LessonCalls;
 
 #[derive(Properties, PartialEq)]
 pub struct LessonPanelProps {
@@ -290,7 +290,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
     };
     let answered = match (&step.question, ls.guess(), &answer) {
         (Some(p), Some(g), Some(a)) => {
-            let right = lessons::same_answer(g, a, p.tolerance);
+            let right = workqueue_lessons::same_answer(g, a, p.tolerance);
             // Why, where no trainer is there to say it (a room's trainer has
             // it in the presenter's notes): a button on the answer's line,
             // and a card over the panel, opened by the reader.

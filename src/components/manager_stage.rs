@@ -14,7 +14,7 @@ use super::queue_switch::{QueueSwitch, QueueSwitchProps};
 use super::stage::bucket_gauge;
 use crate::format;
 use crate::state::Playground;
-use crate::store::Controls;
+use crate::store::controls::Controls;
 
 /// Keys drawn per lane in a controller's column.
 const CHIPS: usize = 6;
@@ -415,7 +415,7 @@ impl ManagerStageProps {
             view: ManagerView::of(state.engine(), chips),
             focused: state
                 .focus()
-                .is_some_and(|f| f.lanes.contains(&crate::lessons::Lane::Manager)),
+                .is_some_and(|f| f.lanes.contains(&workqueue_lessons::Lane::Manager)),
             fitted,
             head: (!(fitted && state.lessons.current.is_some()))
                 .then(|| QueueSwitchProps::of(state, controls.switch_queue.clone())),

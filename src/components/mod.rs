@@ -1,7 +1,7 @@
 //! The playground's parts: function components that take their props.
 //! Only the root ([`crate::app::App`] and [`crate::embed::EmbedApp`]) reads the store; it hands each part the
 //! values it shows (its `…Props::of(&state, …)`), the callbacks for what
-//! it changes ([`crate::store::Controls`]: a part calls one with a plain
+//! it changes ([`crate::store::controls::Controls`]: a part calls one with a plain
 //! value and never builds an action), and, for the panels that read a
 //! large part of the run while they are open, a read-only
 //! [`crate::store::RunRef`].

@@ -10,7 +10,7 @@ use yew::prelude::*;
 use crate::lesson_state::ReadLesson;
 use crate::lesson_state::{LessonState, Press, PressFrom};
 use crate::state::Playground;
-use crate::store::LessonCalls;
+use crate::store::controls::LessonCalls;
 
 /// The presenter's clock ticks once a second.
 const CLOCK_TICK_MS: u32 = 1000;

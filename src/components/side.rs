@@ -13,7 +13,8 @@ use super::settings_panel::SettingsPanel;
 use crate::provider::Provider;
 use crate::settings::Settings;
 use crate::state::Playground;
-use crate::store::{Controls, RunRef};
+use crate::store::controls::Controls;
+use crate::store::RunRef;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tab {

@@ -18,9 +18,9 @@ use super::workers::worker;
 use crate::flights::Flight;
 use crate::format;
 use crate::lesson_state::TallyShown;
-use crate::lessons::{Focus, Lane};
 use crate::state::Playground;
-use crate::store::Controls;
+use crate::store::controls::Controls;
+use workqueue_lessons::{Focus, Lane};
 
 /// Chips drawn per lane; past this the lane shows a count instead, which
 /// keeps ten thousand keys smooth.

@@ -4,7 +4,7 @@ use yew::prelude::*;
 
 use super::modal::Modal;
 
-use crate::store::MenuCalls;
+use crate::store::controls::MenuCalls;
 
 use super::download::download;
 use super::event_value;

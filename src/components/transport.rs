@@ -8,7 +8,7 @@ use workqueue_core::Instant;
 use crate::format;
 use crate::pacing::{Cue, MAX_SPEED, MIN_SPEED};
 use crate::state::Playground;
-use crate::store::TransportCalls;
+use crate::store::controls::TransportCalls;
 
 /// Transport icons as inline SVG: no icon font to fetch, same look everywhere.
 fn icon(path: &'static str) -> Html {

@@ -24,7 +24,11 @@ impl Playground {
 
     /// The lesson worker sent a lesson: into the library, and open it if it
     /// was waited for.
-    pub(crate) fn lesson_arrived(&mut self, lesson: lessons::LessonView, source: Option<String>) {
+    pub(crate) fn lesson_arrived(
+        &mut self,
+        lesson: workqueue_lessons::view::LessonView,
+        source: Option<String>,
+    ) {
         // Its text has been read: what waits for it now opens it.
         if let Some(p) = self.lessons.pending.as_mut().filter(|p| p.id == lesson.id) {
             p.source = None;

@@ -77,7 +77,7 @@ fn the_hint_to_predict_first_goes_with_the_prediction() {
 fn stepping_back_stops_where_the_step_opened() {
     use workqueue_core::Instant;
     let mut later = 0;
-    for id in crate::lessons::BUILT_IN {
+    for id in workqueue_lessons::BUILT_IN {
         for step in 1..=8 {
             let mut p = Playground::from_url(&format!("?lesson={id}&step={step}&embed=1"), "");
             let Some(ls) = p.lessons.current.as_ref().filter(|l| l.step + 1 == step) else {

@@ -40,7 +40,7 @@ fn every_step_opens_at_its_set_up_instant_however_it_is_reached() {
         (p.now(), p.engine().digest())
     };
     let mut checked = 0;
-    for id in lessons::BUILT_IN {
+    for id in workqueue_lessons::BUILT_IN {
         let mut p = Playground::from_url(&format!("?workshop=1&lesson={id}&step=1"), "");
         let start = p.lessons.open().index;
         let mut seen = HashSet::new();
@@ -77,7 +77,7 @@ fn every_step_opens_at_its_set_up_instant_however_it_is_reached() {
 /// lesson's first scene with a set-up.
 #[test]
 fn stepping_back_retraces_every_event_exactly() {
-    for id in lessons::BUILT_IN {
+    for id in workqueue_lessons::BUILT_IN {
         let mut p = Playground::from_url(&format!("?workshop=1&lesson={id}&step=1"), "");
         // Past the prediction: the scene may move.
         p = reduce(p, Action::Lesson(LessonAction::Reveal(String::new(), 0.0)));

@@ -35,7 +35,7 @@ fn a_revealed_answer_never_shifts_and_back_keeps_predictions() {
         answer,
         "unchanged after stepping and playing"
     );
-    assert!(lessons::same_answer(
+    assert!(workqueue_lessons::same_answer(
         l.guess().unwrap(),
         l.answer().unwrap(),
         0.0

@@ -98,7 +98,7 @@ impl Mode {
     }
 
     /// Whether `step`'s figure takes the stage's place (and hides its run).
-    pub(crate) fn figure_on_stage(self, step: &crate::lessons::StepView) -> bool {
+    pub(crate) fn figure_on_stage(self, step: &workqueue_lessons::view::StepView) -> bool {
         self.room() && step.compare_limiters
     }
 }
