@@ -4,7 +4,7 @@
 #
 # Idempotent: every step first checks whether its work is already done, so on a
 # ready machine the whole script takes a few seconds. On a fresh machine it takes
-# about 25 minutes, mostly compiling trunk.
+# about 6 minutes: Debian's packages, a wasm32 std, trunk and wasm-bindgen.
 #
 # Route: the ordinary one first (rustup's wasm32 target, tools already on PATH);
 # where rustup cannot fetch the wasm32 std (these machines), Debian's rustc-web
@@ -92,15 +92,18 @@ setup_wasm_rustc() {
   export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld-19
 }
 
-# The build tools are compiled for a fresh machine, not for speed: trunk's
-# own release profile asks for fat LTO in one codegen unit, which is most of
-# its install time, and neither tool's own work (copying files, rewriting one
-# module) needs it. Measured: trunk 14 min -> under 9 min with the other core
-# busy (`CARGO_PROFILE_RELEASE_*` override the installed crate's profile).
+# The build tools are compiled for a fresh machine, not for speed: their
+# own release profiles ask for optimised code (trunk's for fat LTO in one
+# codegen unit), which is most of their install time, and their work here
+# (running cargo, rewriting a module, copying files) is small beside it.
+# Measured on 2 cores: trunk 114 s unoptimised without its default features
+# (about 9 minutes as it ships), wasm-bindgen-cli 51 s after it, sharing its
+# build directory; the unoptimised wasm-bindgen costs the wasm tests about
+# 6 s. (`CARGO_PROFILE_RELEASE_*` override the installed crate's profile.)
 tool_install() {
   CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
-    CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_DEBUG=false \
-    cargo install --quiet --force "$@"
+    CARGO_PROFILE_RELEASE_OPT_LEVEL=0 CARGO_PROFILE_RELEASE_DEBUG=false \
+    cargo install --quiet --force --target-dir "$WQ_TOOLS/build" "$@"
 }
 
 setup_wasm_bindgen() {
@@ -109,7 +112,7 @@ setup_wasm_bindgen() {
   if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" = "$want" ]; then
     step "wasm-bindgen-cli $want (ready)"; return 0
   fi
-  step "cargo install wasm-bindgen-cli $want (about 3 minutes)"
+  step "cargo install wasm-bindgen-cli $want (about 1 minute)"
   tool_install wasm-bindgen-cli --version "$want" \
     || fail "cargo install wasm-bindgen-cli --version $want" || return 1
 }
@@ -121,9 +124,11 @@ setup_trunk() {
   if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" = "$TRUNK_VERSION" ]; then
     step "trunk $TRUNK_VERSION (ready)"; return 0
   fi
-  step "cargo install trunk $TRUNK_VERSION (about 6 minutes on 2 cores)"
-  tool_install trunk --version "=$TRUNK_VERSION" --locked \
-    || fail "cargo install trunk --version =$TRUNK_VERSION --locked" || return 1
+  # Without its default features (TLS for its downloads and its server, and
+  # a look for a newer version): here it runs offline over plain HTTP.
+  step "cargo install trunk $TRUNK_VERSION (about 2 minutes)"
+  tool_install trunk --version "=$TRUNK_VERSION" --locked --no-default-features \
+    || fail "cargo install trunk --version =$TRUNK_VERSION --locked --no-default-features" || return 1
 }
 
 setup_browser() {
