@@ -9,6 +9,7 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicIsize, Ordering};
+use workqueue_core::Span;
 use workqueue_core::{EventRate, KeyCount};
 use workqueue_playground::state::RunAction;
 
@@ -69,17 +70,17 @@ fn names_not_shared(engine: &Manager, beside: Option<&Manager>) -> isize {
 
 fn scenario() -> Scenario {
     let mut s = Scenario::failing_keys(LimiterConfig::DefaultController, KeyCount::lit(10_000));
-    s.duration_ns = 2 * 60 * MINUTE;
+    s.duration_ns = Span::lit(2 * 60 * MINUTE);
     for (i, rate) in [50.0, 20.0, 5.0].into_iter().enumerate() {
         s.controllers[0].sources.push(Source::WatchEvents {
             key: format!("prod/hot-{i}"),
             per_second: EventRate::new(rate).unwrap(),
-            start_ns: Duration::ZERO,
-            duration_ns: 60 * MINUTE,
+            start_ns: Span::lit(Duration::ZERO),
+            duration_ns: Span::lit(60 * MINUTE),
         });
     }
     s.controllers[0].sources.push(Source::Resync {
-        period_ns: 10 * MINUTE,
+        period_ns: Span::lit(10 * MINUTE),
     });
     s
 }
@@ -114,12 +115,12 @@ fn report(p: &Playground, label: &str) -> isize {
 /// `queue`; figures are prefixed with `prefix`.
 fn timeline_of_the_100k_storm(queue: QueueKind, prefix: &str) {
     let per_item = LimiterConfig::Exponential {
-        base_ns: 5 * workqueue_core::MILLISECOND,
-        max_ns: 1000 * SECOND,
+        base_ns: Span::lit(5 * workqueue_core::MILLISECOND),
+        max_ns: Span::lit(1000 * SECOND),
     };
     let mut s = Scenario::failing_keys(per_item, KeyCount::lit(100_000));
     s.first_mut().queue = queue;
-    s.duration_ns = 20 * MINUTE;
+    s.duration_ns = Span::lit(20 * MINUTE);
     let mut p = Playground::with(Settings::from_scenario(&s), s);
     p.apply(Action::Run(RunAction::SetSpeed(1000.0)));
     let mut frames = 0u64;

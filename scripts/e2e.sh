@@ -5,9 +5,10 @@
 #          default: the room's walks mostly wait on a clicker's pace, and
 #          most files wait on the page more than they compute), the
 #          longest first so no lane is left with a long file at the end
-#   tail   the files that measure time (frame gaps, main-thread seconds,
-#          a follower's lag), alone once the pool is done, so nothing
-#          else on the machine's two cores is counted against them
+#   tail   the files that measure time (frame gaps, frames of a drain,
+#          main-thread seconds, a follower's lag), alone once the pool is
+#          done, so nothing else on the machine's two cores is counted
+#          against them
 #
 # Each file's report is printed when the pool ends; the exit status is
 # non-zero if any test failed. `bash scripts/e2e.sh room.test.mjs` runs
@@ -19,8 +20,8 @@ if [ $# -gt 0 ]; then run "$@"; exit; fi
 
 # Longest first (seconds on a quiet machine: room 340, embed 150, the rest
 # under 60 each); files not named here follow in name order.
-first=(room.test.mjs embed.test.mjs import.test.mjs workshop.test.mjs living.test.mjs stage.test.mjs share.test.mjs)
-timed=(config.test.mjs hostile.test.mjs manager.test.mjs post.test.mjs presenter.test.mjs)
+first=(room.test.mjs embed.test.mjs import.test.mjs workshop.test.mjs stage.test.mjs share.test.mjs)
+timed=(config.test.mjs hostile.test.mjs living.test.mjs manager.test.mjs post.test.mjs presenter.test.mjs)
 pool=()
 for f in "${first[@]}"; do [ -f "$f" ] && pool+=("$f"); done
 for f in ./*.test.mjs; do

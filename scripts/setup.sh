@@ -25,8 +25,10 @@ fail() {
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 apt_ready=""
+apt_early_pid=""
 apt_install() {
   # apt only where a package is really missing; `apt-get update` at most once.
+  apt_early_wait
   local missing=()
   for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
   [ ${#missing[@]} -eq 0 ] && return 0
@@ -35,6 +37,24 @@ apt_install() {
   if [ -z "$apt_ready" ]; then as_root apt-get update -qq >/dev/null || fail "apt-get update" || return 1; apt_ready=1; fi
   DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null \
     || fail "apt-get install ${missing[*]}" || return 1
+}
+
+# The browser and gofmt come from Debian: on a new machine their download
+# starts first and goes on while the tools compile (apt_install waits for
+# it, then finds nothing missing or says what failed).
+apt_early() {
+  local missing=()
+  for p in chromium chromium-driver golang-go; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+  [ ${#missing[@]} -gt 0 ] && command -v apt-get >/dev/null || return 0
+  step "apt-get install ${missing[*]} (beside the tools' builds)"
+  ( { as_root apt-get update -qq && DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}"; } \
+      >"$WQ_TOOLS/apt-early.log" 2>&1 ) &
+  apt_early_pid=$!
+}
+apt_early_wait() {
+  [ -n "$apt_early_pid" ] || return 0
+  wait "$apt_early_pid" || step "the early apt-get did not finish (see $WQ_TOOLS/apt-early.log): trying again"
+  apt_early_pid=""
 }
 
 # The exact wasm-bindgen version Cargo.lock resolved: the CLI must match it.
@@ -166,6 +186,7 @@ setup_npm() {
 wq_setup() {
   local t0=$SECONDS
   command -v cargo >/dev/null || fail "no cargo: install Rust with rustup first (https://rustup.rs)" || return 1
+  apt_early
   setup_wasm_rustc && setup_wasm_bindgen && setup_trunk && setup_browser && setup_go && setup_npm || return 1
   # Wasm builds get their own target dir: a different rustc must not evict native artefacts.
   export WQ_WASM_TARGET_DIR="$WQ_ROOT/target/web"

@@ -49,6 +49,10 @@ KEPT = {
         'TimeSpent': "a Summary's field",
         'LaneView': "StageView's lanes",
         'QueueMetrics': 'Workqueue::metrics returns it',
+        'ResyncPeriod': "Source::Resync's period",
+        'Period': "Script::NotReadyUntil's every_ns, a reconcile's timeout",
+        'RunLength': "Scenario's duration_ns",
+        'SampleWidth': "Scenario's sample_ns",
     },
     'workqueue-go': {
         'Client': "Imported's clients",

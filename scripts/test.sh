@@ -34,6 +34,20 @@ if [ -z "${WQ_CONFORMANCE_CASES:-}" ] && [ -d "$shared/cases" ]; then export WQ_
 if [ -z "${WQ_PRIORITY_CASES:-}" ] && [ -d "$shared/priorityqueue/cases" ]; then export WQ_PRIORITY_CASES="$(cd "$shared/priorityqueue/cases" && pwd)"; fi
 case_dirs=(tests/conformance/client-go tests/conformance/priority-queue ${WQ_CONFORMANCE_CASES:-} ${WQ_PRIORITY_CASES:-})
 
+# The release build spends minutes on one core (one codegen unit, fat LTO):
+# it runs beside the stages that need no browser build, and its stage below
+# waits for it. The wasm tests build in a target dir of their own, so
+# neither waits on the other's lock.
+release_log=$(mktemp)
+trap 'rm -f "$release_log" "$release_log.rc"' EXIT
+( wasm_env trunk build --release --offline >"$release_log" 2>&1; echo $? >"$release_log.rc" ) &
+release_pid=$!
+release_build() {
+  wait "$release_pid"
+  cat "$release_log"
+  [ "$(cat "$release_log.rc" 2>/dev/null)" = 0 ]
+}
+
 stage "house (files of at most 700 lines, no import circles)" python3 scripts/house.py .
 stage "surface (pub only where another crate names it)" python3 scripts/surface.py .
 stage "format" cargo fmt --all -- --check
@@ -44,9 +58,10 @@ stage "native tests" cargo test --workspace
 # In the dev profile: the core's debug assertions check its invariants on
 # every case, and the native tests have built it already.
 stage "conformance runner" cargo run --quiet -p workqueue-check --bin conformance -- "${case_dirs[@]}"
-stage "wasm tests (core, headless Chromium)" wasm_env cargo test -p workqueue-core --target wasm32-unknown-unknown --test wasm
-stage "wasm tests (app components, headless Chromium)" wasm_env cargo test -p workqueue-playground --target wasm32-unknown-unknown --test wasm_app
-if stage "release build" wasm_env trunk build --release --offline; then
+wasm_tests() { WQ_WASM_TARGET_DIR="$WQ_ROOT/target/web-test" wasm_env cargo test --target wasm32-unknown-unknown "$@"; }
+stage "wasm tests (core, headless Chromium)" wasm_tests -p workqueue-core --test wasm
+stage "wasm tests (app components, headless Chromium)" wasm_tests -p workqueue-playground --test wasm_app
+if stage "release build (begun with the first stage)" release_build; then
   stage "size report" bash scripts/size.sh
   if [ -z "${WQ_SKIP_E2E:-}" ]; then
     stage "end-to-end (Playwright, Chromium)" bash scripts/e2e.sh

@@ -132,11 +132,11 @@ pub fn outcome(o: &Outcome) -> String {
     match o {
         Outcome::Success => "success".into(),
         Outcome::Requeue => "Requeue: true".into(),
-        Outcome::RequeueAfter { after_ns } => format!("RequeueAfter {}", dur(*after_ns)),
+        Outcome::RequeueAfter { after_ns } => format!("RequeueAfter {}", dur(after_ns.get())),
         Outcome::Error => "an error".into(),
         Outcome::TerminalError => "a terminal error".into(),
         Outcome::ErrorWithRequeueAfter { after_ns } => {
-            format!("an error with RequeueAfter {}", dur(*after_ns))
+            format!("an error with RequeueAfter {}", dur(after_ns.get()))
         }
         Outcome::Custom { .. } => o.go_return(),
     }
@@ -188,7 +188,7 @@ pub fn script(s: &Script) -> String {
         Script::NotReadyUntil { ready_ns, every_ns } => format!(
             "not ready until {}: RequeueAfter {} until then, then succeeds",
             format_go_duration(ready_ns.since_t0()),
-            format_go_duration(*every_ns)
+            format_go_duration(every_ns.get())
         ),
         Script::Live => "waits for you to choose each result".into(),
     }
@@ -265,7 +265,7 @@ mod tests {
                 outcomes: vec![
                     Outcome::Error,
                     Outcome::RequeueAfter {
-                        after_ns: Duration::from_nanos(30_000_000_000)
+                        after_ns: workqueue_core::Span::lit(Duration::from_nanos(30_000_000_000))
                     }
                 ],
                 then: Outcome::Success

@@ -1,6 +1,7 @@
 //! Moving through a lesson: where it is, what was predicted and answered at
 //! each step, and the one rule for leaving a step.
 
+use workqueue_core::Span;
 use workqueue_core::WorkerState;
 use workqueue_core::{Input, Instant, Outcome, ResultLabel};
 use workqueue_lessons::Wait;
@@ -485,7 +486,7 @@ impl Playground {
         let outcome = match label {
             ResultLabel::Error => Outcome::Error,
             ResultLabel::RequeueAfter => Outcome::RequeueAfter {
-                after_ns: 30 * workqueue_core::SECOND,
+                after_ns: Span::lit(30 * workqueue_core::SECOND),
             },
             ResultLabel::Requeue => Outcome::Requeue,
             ResultLabel::Success => Outcome::Success,

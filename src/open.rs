@@ -433,11 +433,14 @@ mod tests {
                         key,
                         per_second: EventRate::new(below(100_000) as f64 / 10.0)
                             .unwrap_or(EventRate::lit(0.001)),
-                        duration_ns: below(20) as i64 * SECOND / 2,
+                        duration_ns: workqueue_core::Span::saturating(
+                            below(20) as i64 * SECOND / 2,
+                        ),
                     },
                     3 => Input::Resync {
                         period_ns: (below(3) > 0)
-                            .then(|| Duration::from_nanos((1 + below(30_000) as i64) * 1_000_000)),
+                            .then(|| Duration::from_nanos((1 + below(30_000) as i64) * 1_000_000))
+                            .map(workqueue_core::Span::saturating),
                     },
                     4 => Input::Decide {
                         key,

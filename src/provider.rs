@@ -2,12 +2,13 @@
 //! and the API client's limit, turned into a manager scenario. Plain Rust,
 //! tested natively.
 
+use workqueue_core::Span;
 use workqueue_core::{
     BucketSpec, ClientLimit, ClientScope, ControllerConfig, ControllerSpec, Source,
 };
 use workqueue_core::{Burst, ClientQps, Failures, KeyCount, OutOfRange, Qps, ReconcileRate};
 use workqueue_core::{CrossplaneConfig, Requests, Script, Workers};
-use workqueue_core::{Duration, LimiterConfig, QueueKind, Scenario, MILLISECOND, SECOND};
+use workqueue_core::{LimiterConfig, QueueKind, Scenario, MILLISECOND, SECOND};
 
 /// What the controllers share.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -95,7 +96,14 @@ impl Provider {
     pub fn to_scenario(&self) -> Result<Scenario, String> {
         let mut s = Scenario::new("manager");
         s.seed = 7;
-        s.duration_ns = SECOND.saturating_mul(self.seconds);
+        s.duration_ns = ranged(
+            "duration_ns",
+            Span::new(SECOND.saturating_mul(self.seconds)),
+        )?;
+        let reconcile_ns = ranged(
+            "controllers[0].controller.reconcile_ns",
+            Span::new(MILLISECOND.saturating_mul(self.reconcile_ms)),
+        )?;
         match self.sharing {
             Sharing::Crossplane { r } => {
                 let r = ranged("crossplane.max_reconcile_rate", ReconcileRate::new(r))?;
@@ -157,12 +165,12 @@ impl Provider {
                 // Passed the shared bucket: max-of it and a per-item
                 // backoff. Otherwise no RateLimiter: the version's default.
                 limiter: shares.then_some(LimiterConfig::Exponential {
-                    base_ns: 5 * MILLISECOND,
-                    max_ns: 1000 * SECOND,
+                    base_ns: Span::lit(5 * MILLISECOND),
+                    max_ns: Span::lit(1000 * SECOND),
                 }),
                 controller: ControllerConfig {
                     workers: Workers::lit(1),
-                    reconcile_ns: MILLISECOND.saturating_mul(self.reconcile_ms),
+                    reconcile_ns,
                     give_up_after: None,
                     reconcile_timeout_ns: None,
                     reconcile_jitter_ns: None,
@@ -172,7 +180,7 @@ impl Provider {
                 sources: vec![Source::AddMany {
                     prefix: format!("{}-", k.name.trim_end_matches('s')),
                     count,
-                    at_ns: Duration::ZERO,
+                    at_ns: workqueue_core::Delay::ZERO,
                     script: None,
                 }],
                 requests_per_reconcile: requests,
@@ -257,8 +265,8 @@ impl Provider {
             client_per: s.client.map(|c| c.per).unwrap_or_default(),
             requests_per_reconcile: first.requests_per_reconcile.get(),
             failures,
-            reconcile_ms: first.controller.reconcile_ns / MILLISECOND,
-            seconds: s.duration_ns / SECOND,
+            reconcile_ms: first.controller.reconcile_ns.get() / MILLISECOND,
+            seconds: s.duration_ns.get() / SECOND,
             queue: first.queue,
         };
         // Only a form that builds this very scenario (its name and seed aside).
@@ -288,6 +296,7 @@ fn label(field: &str) -> &str {
         "shared_bucket.burst" => "Bucket burst",
         "controllers[0].requests_per_reconcile" => "API requests per reconcile",
         "controllers[0].controller.reconcile_ns" => "Reconcile takes (ms)",
+        "duration_ns" => "Run for (s)",
         _ => field,
     }
 }

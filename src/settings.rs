@@ -2,6 +2,7 @@
 //! conversion to a validated [`Scenario`]. Invalid values stay in the form
 //! with a message and never reach the simulation.
 
+use workqueue_core::Span;
 use workqueue_core::{format_go_duration, parse_go_duration, Duration, LimiterConfig, QueueKind};
 use workqueue_core::{Burst, Failures, OutOfRange, Qps, ReconcileRate, Workers};
 use workqueue_core::{ControllerConfig, Scenario};
@@ -330,19 +331,28 @@ impl Settings {
         }
     }
 
-    fn duration(&self, f: Field, errors: &mut FieldErrors) -> Duration {
+    /// A time field, read and held to its type's range (a negative delay
+    /// says so in a delay's words).
+    fn span<const MIN: i64, const MAX: i64>(
+        &self,
+        f: Field,
+        errors: &mut FieldErrors,
+    ) -> Span<MIN, MAX> {
         match parse_go_duration(self.get(f)) {
-            Ok(d) if d < Duration::ZERO => {
+            Ok(d) if d < Duration::ZERO && MIN == 0 => {
                 errors.push((
                     f,
                     format!("{} is negative: a delay is 0 or more", self.get(f)),
                 ));
-                Duration::ZERO
+                Span::default()
             }
-            Ok(d) => d,
+            Ok(d) => Span::new(d).unwrap_or_else(|e| {
+                errors.push((f, e.to_string()));
+                Span::default()
+            }),
             Err(e) => {
                 errors.push((f, e.to_string()));
-                Duration::ZERO
+                Span::default()
             }
         }
     }
@@ -379,8 +389,8 @@ impl Settings {
     /// The limiter the preset and its fields describe.
     fn limiter(&self, errors: &mut FieldErrors) -> LimiterConfig {
         let exp = |s: &Self, e: &mut FieldErrors| LimiterConfig::Exponential {
-            base_ns: s.duration(Field::Base, e),
-            max_ns: s.duration(Field::Max, e),
+            base_ns: s.span(Field::Base, e),
+            max_ns: s.span(Field::Max, e),
         };
         let bucket = |s: &Self, e: &mut FieldErrors| LimiterConfig::Bucket {
             qps: s.ranged(
@@ -405,8 +415,8 @@ impl Settings {
             Preset::PerItem => exp(self, errors),
             Preset::BucketOnly => bucket(self, errors),
             Preset::FastSlow => LimiterConfig::FastSlow {
-                fast_ns: self.duration(Field::Fast, errors),
-                slow_ns: self.duration(Field::Slow, errors),
+                fast_ns: self.span(Field::Fast, errors),
+                slow_ns: self.span(Field::Slow, errors),
                 max_fast_attempts: self
                     .number::<u32>(Field::MaxFast, "a whole number of attempts", errors)
                     .unwrap_or(0),
@@ -415,7 +425,7 @@ impl Settings {
                 limiter: Box::new(LimiterConfig::MaxOf {
                     limiters: vec![exp(self, errors), bucket(self, errors)],
                 }),
-                max_wait_ns: self.duration(Field::MaxWait, errors),
+                max_wait_ns: self.span(Field::MaxWait, errors),
             },
             Preset::Crossplane => LimiterConfig::crossplane_per_object(),
         }
@@ -571,7 +581,7 @@ impl Settings {
                 Workers::lit(1),
                 &mut errors,
             ),
-            reconcile_ns: self.duration(Field::Reconcile, &mut errors),
+            reconcile_ns: self.span(Field::Reconcile, &mut errors),
             give_up_after: match self.get(Field::GiveUp).trim() {
                 "" => None,
                 _ => self.number::<u64>(Field::GiveUp, "a whole number of requeues", &mut errors),
@@ -579,7 +589,9 @@ impl Settings {
             reconcile_timeout_ns: match self.get(Field::Timeout).trim() {
                 "" => None,
                 t => match parse_go_duration(t) {
-                    Ok(d) if d > Duration::ZERO => Some(d),
+                    Ok(d) if d > Duration::ZERO => Span::new(d)
+                        .map_err(|e| errors.push((Field::Timeout, e.to_string())))
+                        .ok(),
                     Ok(_) => {
                         errors.push((
                             Field::Timeout,
@@ -630,7 +642,7 @@ impl Settings {
         s.seed = self
             .number::<u64>(Field::Seed, "a whole number", &mut errors)
             .unwrap_or(1);
-        s.duration_ns = workqueue_core::limits::MAX_RUN;
+        s.duration_ns = Span::lit(workqueue_core::limits::MAX_RUN);
         if !errors.is_empty() {
             return Err(errors);
         }

@@ -272,7 +272,7 @@ impl Playground {
         if self.run.playback.idle {
             return;
         }
-        let end = Instant::T0 + self.run.timeline.scenario().duration_ns;
+        let end = Instant::T0 + self.run.timeline.scenario().duration_ns.get();
         match self.run.playback.pacing.frame(
             self.run.playback.speed,
             now,

@@ -363,8 +363,8 @@ mod tests {
             c.limiter = Some(LimiterConfig::MaxOf {
                 limiters: vec![
                     LimiterConfig::FastSlow {
-                        fast_ns: 5 * MILLISECOND,
-                        slow_ns: 10 * SECOND,
+                        fast_ns: workqueue_core::Span::lit(5 * MILLISECOND),
+                        slow_ns: workqueue_core::Span::lit(10 * SECOND),
                         max_fast_attempts: 3,
                     },
                     LimiterConfig::Bucket {
@@ -378,7 +378,7 @@ mod tests {
                     key: format!("file/{i}"),
                     script: None,
                     reconcile_ns: None,
-                    add_at_ns: Some(Instant::T0),
+                    add_at_ns: Some(workqueue_core::At::lit(Instant::T0)),
                 })
                 .collect();
             let settings = Settings::from_scenario(&s);

@@ -3,6 +3,7 @@
 //! replayed with what was done under each limiter.
 
 use std::rc::Rc;
+use workqueue_core::Span;
 
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
@@ -54,8 +55,8 @@ pub fn own_storm(run: &Shared, queue: QueueKind, limiter: LimiterConfig, budget:
     s.controllers[0].queue = queue;
     s.controllers[0].limiter = Some(limiter);
     // About 400 samples over the window, never finer than 100 ms.
-    s.sample_ns = (window.since_t0() / 400).max(100 * MILLISECOND);
-    s.duration_ns = s.duration_ns.max(window.since_t0());
+    s.sample_ns = Span::saturating((window.since_t0() / 400).max(100 * MILLISECOND));
+    s.duration_ns = s.duration_ns.max(Span::saturating(window.since_t0()));
     let empty = OwnPlot {
         points: Vec::new(),
         reached: Instant::T0,

@@ -34,7 +34,9 @@ impl Drain {
         // A reconcile cut by its timeout ends at the deadline.
         let reconcile_ns = spec
             .reconcile_timeout_ns
-            .map_or(spec.reconcile_ns, |t| spec.reconcile_ns.min(t));
+            .map_or(spec.reconcile_ns.get(), |t| {
+                spec.reconcile_ns.get().min(t.get())
+            });
         let most = failures_per_second(spec.workers.get(), reconcile_ns)?;
         if !failing || most >= b.qps {
             return None;

@@ -194,7 +194,7 @@ pub fn import_dialog(props: &ImportDialogProps) -> Html {
                     let Ok(scenario) = assumed.clone() else {
                         return;
                     };
-                    let speed = speed_for(scenario.duration_ns);
+                    let speed = speed_for(scenario.duration_ns.get());
                     let run = Shared {
                         run: workqueue_core::Run {
                             scenario,
@@ -476,7 +476,7 @@ mod tests {
             Script::Outage {
                 from_ns, until_ns, ..
             } => assert_eq!(
-                (*from_ns, *until_ns),
+                (from_ns.get(), until_ns.get()),
                 (Instant::T0 + 10 * SECOND, Instant::T0 + 100 * SECOND)
             ),
             other => panic!("{other:?}"),
@@ -521,7 +521,8 @@ mod tests {
         s.controllers[0]
             .sources
             .push(workqueue_core::Source::add_many("k-", KeyCount::lit(100)));
-        s.controllers[0].controller.reconcile_ns = 50 * workqueue_core::MILLISECOND;
+        s.controllers[0].controller.reconcile_ns =
+            workqueue_core::Span::lit(50 * workqueue_core::MILLISECOND);
         s.controllers[0].requests_per_reconcile = Requests::lit(1);
         let untouched = assume(&s, &figures("", &[Writes::default()])).unwrap();
         let no_own = [Writes {

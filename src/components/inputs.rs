@@ -3,7 +3,7 @@
 //! core's validation gate here first; a refusal is shown under its form,
 //! on the field it names, and nothing reaches the run.
 
-use workqueue_core::{limits, parse_go_duration, validate, EventRate, Input, KeyCount};
+use workqueue_core::{limits, parse_go_duration, validate, EventRate, Input, KeyCount, Span};
 use yew::prelude::*;
 
 use super::event_value;
@@ -125,7 +125,9 @@ pub fn inputs(props: &InputsProps) -> Html {
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let per_second = rate.trim().parse::<f64>();
-            let duration = parse_go_duration(&dur);
+            let duration = parse_go_duration(&dur)
+                .map_err(|e| e.to_string())
+                .and_then(|d| Span::new(d).map_err(|e| e.to_string()));
             match (per_second, duration) {
                 (Ok(per_second), Ok(duration_ns)) => match EventRate::new(per_second) {
                     Ok(per_second) => submit(Input::WatchEvents {
@@ -144,7 +146,7 @@ pub fn inputs(props: &InputsProps) -> Html {
                         limits::MAX_EVENTS_PER_SECOND
                     ),
                 ),
-                (_, Err(e)) => fail("in-storm-for", e.to_string()),
+                (_, Err(e)) => fail("in-storm-for", e),
             }
         })
     };
@@ -156,9 +158,12 @@ pub fn inputs(props: &InputsProps) -> Html {
             if resync_active {
                 submit(Input::Resync { period_ns: None });
             } else {
-                match parse_go_duration(&period) {
+                let period = parse_go_duration(&period)
+                    .map_err(|e| e.to_string())
+                    .and_then(|p| Span::new(p).map_err(|e| e.to_string()));
+                match period {
                     Ok(p) => submit(Input::Resync { period_ns: Some(p) }),
-                    Err(e) => fail("in-resync", e.to_string()),
+                    Err(e) => fail("in-resync", e),
                 }
             }
         })

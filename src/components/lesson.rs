@@ -499,7 +499,7 @@ fn outcome_name(outcome: workqueue_core::Outcome) -> String {
         Outcome::Success => "Success".into(),
         Outcome::Requeue => "Requeue".into(),
         Outcome::RequeueAfter { after_ns } => {
-            format!("RequeueAfter {}", crate::format::dur(after_ns))
+            format!("RequeueAfter {}", crate::format::dur(after_ns.get()))
         }
         Outcome::Error => "Error".into(),
         Outcome::TerminalError => "Terminal error".into(),

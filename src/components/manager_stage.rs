@@ -231,7 +231,7 @@ impl TotalsView {
             (None, Some(_)) => shared.is_some_and(|t| t < 1.0),
             _ => false,
         };
-        let end = Instant::T0 + s.duration_ns;
+        let end = Instant::T0 + s.duration_ns.get();
         TotalsView {
             controllers: m.len(),
             rate,

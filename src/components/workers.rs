@@ -2,7 +2,9 @@
 //! waiting for a person's decision) and the decision's six results.
 
 use wasm_bindgen::JsCast;
-use workqueue_core::{parse_go_duration, Duration, Input, Instant, Outcome, WorkerView};
+use workqueue_core::{
+    parse_go_duration, Duration, Input, Instant, Outcome, SignedDelay, WorkerView,
+};
 use yew::prelude::*;
 
 use super::chips::{chip, Chips};
@@ -95,7 +97,10 @@ fn keep_focus_on_the_work() {
 #[function_component(Decision)]
 pub fn decision(props: &DecisionProps) -> Html {
     let after = use_state(|| "30s".to_string());
-    let parsed = parse_go_duration(&after);
+    // RequeueAfter as typed, held to its range (negative means "not at all").
+    let parsed = parse_go_duration(&after)
+        .map_err(|e| e.to_string())
+        .and_then(|d| SignedDelay::new(d).map_err(|e| e.to_string()));
     let decide = {
         let on_input = props.on_input.clone();
         let key = props.key_name.clone();
@@ -122,14 +127,14 @@ pub fn decision(props: &DecisionProps) -> Html {
         (
             "Requeue\u{200b}After",
             "requeue-after",
-            after_ns.map(|a| Outcome::RequeueAfter { after_ns: a }),
+            after_ns.map(|after_ns| Outcome::RequeueAfter { after_ns }),
         ),
         ("Error", "error", Some(Outcome::Error)),
         ("Terminal error", "terminal", Some(Outcome::TerminalError)),
         (
             "Error + Requeue\u{200b}After",
             "error-after",
-            after_ns.map(|a| Outcome::ErrorWithRequeueAfter { after_ns: a }),
+            after_ns.map(|after_ns| Outcome::ErrorWithRequeueAfter { after_ns }),
         ),
     ];
     {

@@ -61,7 +61,7 @@ impl Settings {
             .then(|| BreakerFlags {
                 burst: self.tokens(Field::BreakerBurst, errors),
                 refill_per_second: self.tokens(Field::BreakerRefill, errors),
-                cooldown: self.duration(Field::BreakerCooldown, errors),
+                cooldown: self.span(Field::BreakerCooldown, errors),
             })
             .filter(|b| *b != BreakerFlags::DEFAULT);
         CrossplaneConfig {
@@ -93,6 +93,6 @@ impl Settings {
         let b = cp.breaker_flags();
         self.set(Field::BreakerBurst, b.burst.to_string());
         self.set(Field::BreakerRefill, b.refill_per_second.to_string());
-        self.set(Field::BreakerCooldown, format_go_duration(b.cooldown));
+        self.set(Field::BreakerCooldown, format_go_duration(b.cooldown.get()));
     }
 }

@@ -1,6 +1,6 @@
 //! A list of outcomes as a person types it: `error, error, requeue-after 30s, success`.
 
-use workqueue_core::{parse_go_duration, Duration, Outcome};
+use workqueue_core::{parse_go_duration, Outcome, SignedDelay};
 
 /// Parses a list of outcomes as typed, e.g. `error, error, requeue-after 30s, success`.
 pub fn parse_outcomes(text: &str) -> Result<Vec<Outcome>, String> {
@@ -9,9 +9,10 @@ pub fn parse_outcomes(text: &str) -> Result<Vec<Outcome>, String> {
         let mut words = raw.split_whitespace();
         let name = words.next().unwrap_or_default().to_ascii_lowercase();
         let arg = words.next();
-        let after = |arg: Option<&str>| -> Result<Duration, String> {
+        let after = |arg: Option<&str>| -> Result<SignedDelay, String> {
             let a = arg.ok_or_else(|| format!("{name} needs a duration, like {name} 30s"))?;
-            parse_go_duration(a).map_err(|e| e.to_string())
+            let d = parse_go_duration(a).map_err(|e| e.to_string())?;
+            SignedDelay::new(d).map_err(|e| e.to_string())
         };
         out.push(match name.as_str() {
             "success" | "ok" => Outcome::Success,

@@ -10,7 +10,7 @@ fn outcome_lists() {
             Outcome::Error,
             Outcome::Error,
             Outcome::RequeueAfter {
-                after_ns: 30 * SECOND
+                after_ns: Span::lit(30 * SECOND)
             },
             Outcome::Success
         ]

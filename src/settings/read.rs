@@ -21,7 +21,9 @@ impl Settings {
         let parts = |out: &mut Settings, limiters: &[LimiterConfig]| {
             for l in limiters {
                 match l {
-                    LimiterConfig::Exponential { base_ns, max_ns } => exp(out, *base_ns, *max_ns),
+                    LimiterConfig::Exponential { base_ns, max_ns } => {
+                        exp(out, base_ns.get(), max_ns.get())
+                    }
                     LimiterConfig::Bucket { qps, burst } => bucket(out, qps.get(), burst.get()),
                     _ => {}
                 }
@@ -36,7 +38,7 @@ impl Settings {
                 LimiterConfig::DefaultController => out.preset = Preset::ClientGoDefault,
                 LimiterConfig::Exponential { base_ns, max_ns } => {
                     out.preset = Preset::PerItem;
-                    exp(&mut out, *base_ns, *max_ns);
+                    exp(&mut out, base_ns.get(), max_ns.get());
                 }
                 LimiterConfig::Bucket { qps, burst } => {
                     out.preset = Preset::BucketOnly;
@@ -48,8 +50,8 @@ impl Settings {
                     max_fast_attempts,
                 } => {
                     out.preset = Preset::FastSlow;
-                    out.set(Field::Fast, d(*fast_ns));
-                    out.set(Field::Slow, d(*slow_ns));
+                    out.set(Field::Fast, d(fast_ns.get()));
+                    out.set(Field::Slow, d(slow_ns.get()));
                     out.set(Field::MaxFast, max_fast_attempts.to_string());
                 }
                 LimiterConfig::MaxOf { limiters } => {
@@ -61,7 +63,7 @@ impl Settings {
                     max_wait_ns,
                 } => {
                     out.preset = Preset::WithMaxWait;
-                    out.set(Field::MaxWait, d(*max_wait_ns));
+                    out.set(Field::MaxWait, d(max_wait_ns.get()));
                     if let LimiterConfig::MaxOf { limiters } = limiter.as_ref() {
                         parts(&mut out, limiters);
                     }
@@ -74,7 +76,7 @@ impl Settings {
         );
         out.set(
             Field::Reconcile,
-            d(s.controllers[0].controller.reconcile_ns),
+            d(s.controllers[0].controller.reconcile_ns.get()),
         );
         out.set(Field::Seed, s.seed.to_string());
         out.set(
@@ -90,7 +92,7 @@ impl Settings {
             s.controllers[0]
                 .controller
                 .reconcile_timeout_ns
-                .map(d)
+                .map(|t| d(t.get()))
                 .unwrap_or_default(),
         );
         out.script = match &s.controllers[0].default_script {

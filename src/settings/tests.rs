@@ -9,13 +9,13 @@ use workqueue_core::{MILLISECOND, SECOND};
 fn a_script_the_form_cannot_spell_is_shown_as_loaded_and_kept() {
     for script in [
         Script::Outage {
-            from_ns: Instant::T0,
-            until_ns: Instant::T0 + 300 * SECOND,
+            from_ns: workqueue_core::At::lit(Instant::T0),
+            until_ns: workqueue_core::At::lit(Instant::T0 + 300 * SECOND),
             otherwise: Outcome::Success,
         },
         Script::NotReadyUntil {
-            ready_ns: Instant::T0 + 120 * SECOND,
-            every_ns: 30 * SECOND,
+            ready_ns: workqueue_core::At::lit(Instant::T0 + 120 * SECOND),
+            every_ns: workqueue_core::Span::lit(30 * SECOND),
         },
         Script::Sequence {
             outcomes: vec![Outcome::Error, Outcome::Requeue],
@@ -40,8 +40,8 @@ fn a_script_the_form_cannot_spell_is_shown_as_loaded_and_kept() {
     }
     let mut s = Scenario::new("outage");
     s.controllers[0].default_script = Script::Outage {
-        from_ns: Instant::T0,
-        until_ns: Instant::T0 + 300 * SECOND,
+        from_ns: workqueue_core::At::lit(Instant::T0),
+        until_ns: workqueue_core::At::lit(Instant::T0 + 300 * SECOND),
         otherwise: Outcome::Success,
     };
     let (_, label) = Settings::from_scenario(&s).script_choices().pop().unwrap();
@@ -186,7 +186,7 @@ fn the_form_chooses_the_crossplane_and_core_s_breaker() {
         Some(BreakerFlags {
             burst: BreakerAmount::lit(40.0),
             refill_per_second: BreakerAmount::lit(1.0),
-            cooldown: 90 * SECOND
+            cooldown: workqueue_core::Span::lit(90 * SECOND)
         })
     );
     // Read back: the same form, and Apply would change nothing.
@@ -236,8 +236,8 @@ fn a_programs_own_max_of_is_named_by_its_figures_not_default() {
     s.controllers[0].limiter = Some(LimiterConfig::MaxOf {
         limiters: vec![
             LimiterConfig::Exponential {
-                base_ns: 5 * MILLISECOND,
-                max_ns: 60 * SECOND,
+                base_ns: workqueue_core::Span::lit(5 * MILLISECOND),
+                max_ns: workqueue_core::Span::lit(60 * SECOND),
             },
             LimiterConfig::Bucket {
                 qps: Qps::lit(15.0),

@@ -2,6 +2,7 @@ use super::*;
 use crate::notice::NoticeKind;
 use crate::share;
 use crate::state::{LessonAction, RunAction, UiAction};
+use workqueue_core::Span;
 use workqueue_core::{EventRate, KeyCount};
 use workqueue_core::{Input, Instant};
 use workqueue_core::{Outcome, MILLISECOND};
@@ -145,7 +146,7 @@ fn a_manager_link_keeps_its_inputs_and_its_lesson() {
         Action::Run(RunAction::Input(Input::WatchEvents {
             key: "ns/extra".into(),
             per_second: EventRate::lit(20.0),
-            duration_ns: workqueue_core::SECOND,
+            duration_ns: Span::lit(workqueue_core::SECOND),
         })),
     );
     p = reduce(
@@ -192,7 +193,7 @@ fn the_clock_holds_while_a_reconcile_waits_for_a_choice() {
     assert!(p.deciding(), "the reconcile ended and waits for a choice");
     let held = p.now();
     assert!(
-        held >= Instant::T0 + reconcile,
+        held >= Instant::T0 + reconcile.get(),
         "it ran its {reconcile:?} ns first"
     );
     for _ in 0..120 {

@@ -1,4 +1,5 @@
 use super::*;
+use workqueue_core::Span;
 use workqueue_core::{BucketSpec, ControllerSpec, Source};
 use workqueue_core::{Burst, KeyCount, Qps};
 use workqueue_core::{LimiterConfig, Outcome, Script, MILLISECOND};
@@ -26,12 +27,12 @@ fn two_controllers(keys: u64) -> Scenario {
         c.sources.push(Source::AddMany {
             prefix: format!("{name}-"),
             count: KeyCount::new(keys).unwrap(),
-            at_ns: Duration::ZERO,
+            at_ns: Span::lit(Duration::ZERO),
             script: None,
         });
         s.controllers.push(c);
     }
-    s.duration_ns = 30 * SECOND;
+    s.duration_ns = Span::lit(30 * SECOND);
     s
 }
 
@@ -101,11 +102,11 @@ fn stepping_forward_after_a_rewind_reaches_where_the_run_had_been() {
     c.sources.push(Source::AddMany {
         prefix: "k-".into(),
         count: KeyCount::lit(1),
-        at_ns: Duration::ZERO,
+        at_ns: Span::lit(Duration::ZERO),
         script: None,
     });
     s.controllers.push(c);
-    s.duration_ns = 30 * SECOND;
+    s.duration_ns = Span::lit(30 * SECOND);
     let mut t = Timeline::new(s).unwrap();
     let end = Instant::T0 + 4 * SECOND;
     run_to(&mut t, end);
@@ -218,7 +219,7 @@ fn the_checkpoint_ring_stays_bounded_for_big_runs() {
     assert_eq!(checkpoints_for(10_000), MAX_CHECKPOINTS);
     assert_eq!(checkpoints_for(100_000), 2);
     let mut s = failing(100_000);
-    s.duration_ns = 600 * SECOND;
+    s.duration_ns = Span::lit(600 * SECOND);
     let mut t = Timeline::new(s).unwrap();
     for i in 1..=5 {
         run_to(&mut t, Instant::T0 + i * 2 * SECOND);

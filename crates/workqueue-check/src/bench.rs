@@ -26,6 +26,7 @@
 //! measures.
 
 use std::hint::black_box;
+use workqueue_core::Span;
 use workqueue_core::{EventRate, KeyCount, Workers};
 
 use workqueue_core::{
@@ -134,11 +135,11 @@ pub fn storm() -> u64 {
 /// reconciles.
 pub fn storm_of(keys: u64) -> u64 {
     let per_item = LimiterConfig::Exponential {
-        base_ns: 5 * MILLISECOND,
-        max_ns: 1000 * SECOND,
+        base_ns: Span::lit(5 * MILLISECOND),
+        max_ns: Span::lit(1000 * SECOND),
     };
     let mut s = Scenario::failing_keys(per_item, KeyCount::new(keys).unwrap());
-    s.duration_ns = 60 * SECOND;
+    s.duration_ns = Span::lit(60 * SECOND);
     let mut sim = Simulation::new(&s).expect("valid scenario");
     sim.set_log_capacity(0);
     sim.run_to_end();
@@ -156,7 +157,7 @@ pub fn one_pass_of(keys: u64) -> u64 {
             "ns/pod-",
             KeyCount::new(keys).unwrap(),
         ));
-    s.duration_ns = SECOND;
+    s.duration_ns = Span::lit(SECOND);
     let mut sim = Simulation::new(&s).expect("valid scenario");
     sim.set_log_capacity(0);
     sim.run_to_end();
@@ -169,7 +170,7 @@ pub fn one_pass_of(keys: u64) -> u64 {
 pub fn idle_workers(workers: u32) -> u64 {
     let mut s = Scenario::new("idle workers");
     s.controllers[0].controller.workers = Workers::new(workers).unwrap();
-    s.controllers[0].controller.reconcile_ns = MILLISECOND;
+    s.controllers[0].controller.reconcile_ns = Span::lit(MILLISECOND);
     s.controllers[0].default_script = workqueue_core::Script::Always {
         outcome: workqueue_core::Outcome::Success,
     };
@@ -178,10 +179,10 @@ pub fn idle_workers(workers: u32) -> u64 {
         .push(workqueue_core::Source::WatchEvents {
             key: "ns/hot".into(),
             per_second: EventRate::lit(1000.0),
-            start_ns: Duration::ZERO,
-            duration_ns: 60 * SECOND,
+            start_ns: Span::lit(Duration::ZERO),
+            duration_ns: Span::lit(60 * SECOND),
         });
-    s.duration_ns = 60 * SECOND;
+    s.duration_ns = Span::lit(60 * SECOND);
     let mut sim = Simulation::new(&s).expect("valid scenario");
     sim.set_log_capacity(0);
     sim.run_to_end();

@@ -4,6 +4,7 @@
 //! rate-limiting middleware (`crossplane-runtime/pkg/ratelimiter`).
 
 use crate::ranges::{BreakerAmount, Failures, ReconcileRate};
+use crate::spans::{At, Delay, Period, SignedDelay};
 use serde::{Deserialize, Serialize};
 
 use crate::buckets::{BucketId, BucketStore};
@@ -41,7 +42,7 @@ pub struct ReconcileResult {
     pub requeue: bool,
     /// `Result.RequeueAfter`.
     #[serde(default)]
-    pub requeue_after_ns: Duration,
+    pub requeue_after_ns: SignedDelay,
     /// Whether `Reconcile` returned an error, and which.
     #[serde(default)]
     pub error: ErrorKind,
@@ -64,7 +65,7 @@ pub enum Outcome {
     /// `(Result{RequeueAfter: d}, nil)`.
     RequeueAfter {
         /// `RequeueAfter`.
-        after_ns: Duration,
+        after_ns: SignedDelay,
     },
     /// `(Result{}, err)`.
     Error,
@@ -73,7 +74,7 @@ pub enum Outcome {
     /// `(Result{RequeueAfter: d}, err)`: the error wins, `d` is ignored.
     ErrorWithRequeueAfter {
         /// `RequeueAfter`.
-        after_ns: Duration,
+        after_ns: SignedDelay,
     },
     /// Any other combination.
     Custom {
@@ -93,11 +94,11 @@ impl Outcome {
             priority: None,
         };
         match self {
-            Outcome::Success => r(false, Duration::ZERO, ErrorKind::None),
-            Outcome::Requeue => r(true, Duration::ZERO, ErrorKind::None),
+            Outcome::Success => r(false, SignedDelay::ZERO, ErrorKind::None),
+            Outcome::Requeue => r(true, SignedDelay::ZERO, ErrorKind::None),
             Outcome::RequeueAfter { after_ns } => r(false, after_ns, ErrorKind::None),
-            Outcome::Error => r(false, Duration::ZERO, ErrorKind::Transient),
-            Outcome::TerminalError => r(false, Duration::ZERO, ErrorKind::Terminal),
+            Outcome::Error => r(false, SignedDelay::ZERO, ErrorKind::Transient),
+            Outcome::TerminalError => r(false, SignedDelay::ZERO, ErrorKind::Terminal),
             Outcome::ErrorWithRequeueAfter { after_ns } => r(false, after_ns, ErrorKind::Transient),
             Outcome::Custom { result } => result,
         }
@@ -118,7 +119,7 @@ impl Outcome {
         if requeue_after_ns != Duration::ZERO {
             fields.push(format!(
                 "RequeueAfter: {}",
-                format_go_duration(requeue_after_ns)
+                format_go_duration(requeue_after_ns.get())
             ));
         }
         if let Some(p) = priority {
@@ -210,7 +211,7 @@ pub(crate) fn decide(r: ReconcileResult) -> Decision {
             ResultLabel::RequeueAfter,
             true,
             Requeue::After {
-                delay: r.requeue_after_ns,
+                delay: r.requeue_after_ns.get(),
             },
             false,
             false,
@@ -269,9 +270,9 @@ pub enum Script {
     /// others return `otherwise`.
     Outage {
         /// When the outage starts.
-        from_ns: Instant,
+        from_ns: At,
         /// When it ends.
-        until_ns: Instant,
+        until_ns: At,
         /// What the reconciles that do not fail return.
         #[serde(default = "success")]
         otherwise: Outcome,
@@ -280,9 +281,9 @@ pub enum Script {
     /// (a reconciler polling for something that takes time).
     NotReadyUntil {
         /// When the object is ready.
-        ready_ns: Instant,
+        ready_ns: At,
         /// The `RequeueAfter` while it is not.
-        every_ns: Duration,
+        every_ns: Period,
     },
     /// Each reconcile waits for a person to pick its result (a `decide` input).
     Live,
@@ -324,14 +325,14 @@ impl Script {
                 from_ns,
                 until_ns,
                 otherwise,
-            } => Some(if (*from_ns..*until_ns).contains(&now) {
+            } => Some(if (from_ns.get()..until_ns.get()).contains(&now) {
                 Outcome::Error
             } else {
                 *otherwise
             }),
-            Script::NotReadyUntil { ready_ns, every_ns } => Some(if now < *ready_ns {
+            Script::NotReadyUntil { ready_ns, every_ns } => Some(if now < ready_ns.get() {
                 Outcome::RequeueAfter {
-                    after_ns: *every_ns,
+                    after_ns: SignedDelay::lit(every_ns.get()),
                 }
             } else {
                 Outcome::Success
@@ -409,7 +410,7 @@ pub struct BreakerFlags {
     /// `--circuit-breaker-refill-rate`: tokens per second (1).
     pub refill_per_second: BreakerAmount,
     /// `--circuit-breaker-cooldown`: how long the circuit stays open (5m).
-    pub cooldown: Duration,
+    pub cooldown: Delay,
 }
 
 impl BreakerFlags {
@@ -419,7 +420,7 @@ impl BreakerFlags {
         refill_per_second: BreakerAmount::lit(
             crate::circuit::BreakerConfig::crossplane().refill_per_second,
         ),
-        cooldown: crate::circuit::BreakerConfig::crossplane().cooldown,
+        cooldown: Delay::lit(crate::circuit::BreakerConfig::crossplane().cooldown),
     };
 
     /// The breaker these flags make (the probe interval and expiry are
@@ -428,7 +429,7 @@ impl BreakerFlags {
         crate::circuit::BreakerConfig {
             burst: self.burst.get(),
             refill_per_second: self.refill_per_second.get(),
-            cooldown: self.cooldown,
+            cooldown: self.cooldown.get(),
             ..crate::circuit::BreakerConfig::crossplane()
         }
     }
@@ -533,9 +534,9 @@ impl CrossplaneConfig {
             max_concurrent_reconciles: r,
             workers: r.max(1),
             per_object: LimiterConfig::Exponential {
-                base_ns: SECOND,
+                base_ns: Delay::lit(SECOND),
                 // Core's XR controllers set their own: 1s to 30s.
-                max_ns: if core { 30 * SECOND } else { 60 * SECOND },
+                max_ns: Delay::lit(if core { 30 * SECOND } else { 60 * SECOND }),
             },
             global_bucket: !core,
             client_limit: !core,

@@ -81,6 +81,7 @@ mod tests {
     use crate::ranges::EventRate;
     use crate::scenario::ItemSpec;
     use crate::time::Duration;
+    use crate::Span;
 
     #[test]
     fn errors_name_the_path() {
@@ -172,7 +173,7 @@ mod tests {
         assert!(e.reason.starts_with("invalid type: sequence"), "{e}");
         // Written back, the tag comes first.
         let written = serde_json::to_string(&crate::controller::Outcome::RequeueAfter {
-            after_ns: Duration::from_nanos(5),
+            after_ns: Span::lit(Duration::from_nanos(5)),
         })
         .unwrap();
         assert_eq!(written, r#"{"kind":"requeue_after","after_ns":5}"#);
@@ -195,8 +196,8 @@ mod tests {
             Source::WatchEvents {
                 key: "k".into(),
                 per_second: EventRate::lit(2.5),
-                start_ns: Duration::ZERO,
-                duration_ns: Duration::from_nanos(3_000_000_000)
+                start_ns: Span::lit(Duration::ZERO),
+                duration_ns: Span::lit(Duration::from_nanos(3_000_000_000))
             }
         );
     }

@@ -33,11 +33,13 @@ fn outcome_tail(o: &Outcome) -> Tail {
         Outcome::Requeue | Outcome::Error | Outcome::ErrorWithRequeueAfter { .. } => {
             Tail::RateLimited
         }
-        Outcome::RequeueAfter { after_ns } if *after_ns > Duration::ZERO => Tail::After(*after_ns),
+        Outcome::RequeueAfter { after_ns } if *after_ns > Duration::ZERO => {
+            Tail::After(after_ns.get())
+        }
         Outcome::RequeueAfter { .. } => Tail::Ends,
         Outcome::Custom { result } => {
             if result.requeue_after_ns > Duration::ZERO {
-                Tail::After(result.requeue_after_ns)
+                Tail::After(result.requeue_after_ns.get())
             } else if result.requeue {
                 Tail::RateLimited
             } else {
@@ -71,7 +73,7 @@ fn script_shape(s: &Script) -> (f64, Tail) {
             Tail::After(d) => (0.0, Tail::After(d)),
             _ => (0.0, Tail::RateLimited),
         },
-        Script::NotReadyUntil { every_ns, .. } => (0.0, Tail::After(*every_ns)),
+        Script::NotReadyUntil { every_ns, .. } => (0.0, Tail::After(every_ns.get())),
         Script::Live => (0.0, Tail::Ends),
     }
 }
@@ -96,13 +98,16 @@ fn limiter_returns(l: &LimiterConfig, run: f64) -> (f64, f64) {
                 .max(1.0)
                 .log2()
                 + 1.0;
-            (doublings + over(*max_ns), f64::INFINITY)
+            (doublings + over(max_ns.get()), f64::INFINITY)
         }
         LimiterConfig::FastSlow {
             slow_ns,
             max_fast_attempts,
             ..
-        } => (*max_fast_attempts as f64 + over(*slow_ns), f64::INFINITY),
+        } => (
+            *max_fast_attempts as f64 + over(slow_ns.get()),
+            f64::INFINITY,
+        ),
         LimiterConfig::Bucket { qps, burst } => (
             f64::INFINITY,
             burst.get() as f64 + qps.get() * run / SECOND.as_nanos() as f64,
@@ -119,7 +124,7 @@ fn limiter_returns(l: &LimiterConfig, run: f64) -> (f64, f64) {
             max_wait_ns,
         } => {
             let (k, g) = limiter_returns(limiter, run);
-            (k.max(over(*max_wait_ns)), g)
+            (k.max(over(max_wait_ns.get())), g)
         }
         LimiterConfig::DefaultController => {
             limiter_returns(&LimiterConfig::default_controller_parts(), run)
@@ -145,7 +150,7 @@ fn reconciles(keys: f64, script: &Script, limiter: &LimiterConfig, run: f64) -> 
 }
 
 fn controller(s: &Scenario, c: &ControllerSpec) -> f64 {
-    let run = s.duration_ns.max(Duration::ZERO).as_nanos() as f64;
+    let run = s.duration_ns.as_nanos() as f64;
     let limiter = s.queue_limiter(c);
     let mut keys = 0.0;
     let mut events = 0.0;
@@ -182,9 +187,7 @@ fn controller(s: &Scenario, c: &ControllerSpec) -> f64 {
                     .min((run - start_ns.as_nanos() as f64).max(0.0));
                 events += per_second.get() * span / SECOND.as_nanos() as f64;
             }
-            Source::Resync { period_ns } => {
-                periods += run / (*period_ns).max(Duration::NANOSECOND).as_nanos() as f64
-            }
+            Source::Resync { period_ns } => periods += run / period_ns.as_nanos() as f64,
         }
     }
     work += reconciles(plain, &c.default_script, &limiter, run);
@@ -208,6 +211,7 @@ fn controller(s: &Scenario, c: &ControllerSpec) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Span;
 
     fn scenario(json: &str) -> Scenario {
         Scenario::from_json(json).unwrap()
@@ -229,7 +233,7 @@ mod tests {
         );
         assert!(work(&s) > 1e14, "{}", work(&s));
         // Reconciles that take a second fit a week's worth, no more.
-        s.controllers[0].controller.reconcile_ns = SECOND;
+        s.controllers[0].controller.reconcile_ns = Span::lit(SECOND);
         let w = work(&s);
         assert!(w < 1e7, "{w}");
     }

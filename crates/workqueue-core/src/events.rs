@@ -1,6 +1,7 @@
 //! What happens in a run, as values: workers' states, the event log's
 //! entries, a person's inputs and the errors a running simulation gives.
 
+use crate::spans::{Period, ResyncPeriod};
 use serde::{Deserialize, Serialize};
 
 use crate::circuit::Transition;
@@ -140,14 +141,14 @@ pub enum Input {
         /// Events per second.
         per_second: EventRate,
         /// How long events keep coming.
-        duration_ns: Duration,
+        duration_ns: Period,
     },
     /// Starts (or with `null`, stops) the periodic resync.
     Resync {
         /// How often every key is added again (`null`: stop).
         // Required: `null` stops it, a missing field is a mistake.
         #[serde(deserialize_with = "Option::deserialize")]
-        period_ns: Option<Duration>,
+        period_ns: Option<ResyncPeriod>,
     },
     Decide {
         /// The key, as `namespace/name`.

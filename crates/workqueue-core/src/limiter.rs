@@ -6,6 +6,7 @@
 //! caller's virtual instant instead of the wall clock.
 
 use crate::ranges::{Burst, Qps};
+use crate::spans::Delay;
 use serde::{Deserialize, Serialize};
 
 use crate::buckets::{BucketId, BucketStore};
@@ -25,16 +26,16 @@ pub enum LimiterConfig {
     /// `NewTypedItemExponentialFailureRateLimiter(base, max)`.
     Exponential {
         /// The first failure's delay; each further failure doubles it.
-        base_ns: Duration,
+        base_ns: Delay,
         /// The longest delay.
-        max_ns: Duration,
+        max_ns: Delay,
     },
     /// `NewTypedItemFastSlowRateLimiter(fast, slow, maxFastAttempts)`.
     FastSlow {
         /// The delay of the first `max_fast_attempts` failures.
-        fast_ns: Duration,
+        fast_ns: Delay,
         /// The delay of every failure after those.
-        slow_ns: Duration,
+        slow_ns: Delay,
         /// Failures that wait `fast_ns`; later ones wait `slow_ns`.
         #[serde(default)]
         max_fast_attempts: u32,
@@ -56,7 +57,7 @@ pub enum LimiterConfig {
         /// The limiter whose answer is capped.
         limiter: Box<LimiterConfig>,
         /// The longest delay it may answer.
-        max_wait_ns: Duration,
+        max_wait_ns: Delay,
     },
     /// `DefaultTypedControllerRateLimiter()`.
     DefaultController,
@@ -70,8 +71,8 @@ impl LimiterConfig {
         LimiterConfig::MaxOf {
             limiters: vec![
                 LimiterConfig::Exponential {
-                    base_ns: 5 * MILLISECOND,
-                    max_ns: 1000 * SECOND,
+                    base_ns: Delay::lit(5 * MILLISECOND),
+                    max_ns: Delay::lit(1000 * SECOND),
                 },
                 LimiterConfig::Bucket {
                     qps: Qps::lit(10.0),
@@ -84,8 +85,8 @@ impl LimiterConfig {
     /// Crossplane's per-object limiter, `ratelimiter.NewController()`.
     pub fn crossplane_per_object() -> LimiterConfig {
         LimiterConfig::Exponential {
-            base_ns: SECOND,
-            max_ns: 60 * SECOND,
+            base_ns: Delay::lit(SECOND),
+            max_ns: Delay::lit(60 * SECOND),
         }
     }
 
@@ -93,13 +94,17 @@ impl LimiterConfig {
     pub fn build(&self, buckets: &mut BucketStore) -> Limiter {
         match self {
             LimiterConfig::Exponential { base_ns, max_ns } => {
-                Limiter::Exponential(Exponential::new(*base_ns, *max_ns))
+                Limiter::Exponential(Exponential::new(base_ns.get(), max_ns.get()))
             }
             LimiterConfig::FastSlow {
                 fast_ns,
                 slow_ns,
                 max_fast_attempts,
-            } => Limiter::FastSlow(FastSlow::new(*fast_ns, *slow_ns, *max_fast_attempts)),
+            } => Limiter::FastSlow(FastSlow::new(
+                fast_ns.get(),
+                slow_ns.get(),
+                *max_fast_attempts,
+            )),
             LimiterConfig::Bucket { qps, burst } => {
                 Limiter::Bucket(buckets.add(TokenBucket::new(qps.get(), burst.get())))
             }
@@ -109,7 +114,7 @@ impl LimiterConfig {
             LimiterConfig::WithMaxWait {
                 limiter,
                 max_wait_ns,
-            } => Limiter::WithMaxWait(Box::new(limiter.build(buckets)), *max_wait_ns),
+            } => Limiter::WithMaxWait(Box::new(limiter.build(buckets)), max_wait_ns.get()),
             LimiterConfig::DefaultController => Self::default_controller_parts().build(buckets),
         }
     }
@@ -119,7 +124,7 @@ impl LimiterConfig {
         use crate::time::go::format_go_duration as d;
         match self {
             LimiterConfig::Exponential { base_ns, max_ns } => {
-                format!("exponential {}→{}", d(*base_ns), d(*max_ns))
+                format!("exponential {}→{}", d(base_ns.get()), d(max_ns.get()))
             }
             LimiterConfig::FastSlow {
                 fast_ns,
@@ -128,15 +133,15 @@ impl LimiterConfig {
             } => {
                 format!(
                     "fast/slow {} ×{} then {}",
-                    d(*fast_ns),
+                    d(fast_ns.get()),
                     max_fast_attempts,
-                    d(*slow_ns)
+                    d(slow_ns.get())
                 )
             }
             LimiterConfig::Bucket { qps, burst } => format!("bucket {qps}/s burst {burst}"),
             LimiterConfig::MaxOf { .. } => "max-of".to_string(),
             LimiterConfig::WithMaxWait { max_wait_ns, .. } => {
-                format!("with-max-wait {}", d(*max_wait_ns))
+                format!("with-max-wait {}", d(max_wait_ns.get()))
             }
             LimiterConfig::DefaultController => "default controller".to_string(),
         }

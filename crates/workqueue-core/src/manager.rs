@@ -242,7 +242,7 @@ impl Manager {
     }
 
     pub fn run_to_end(&mut self) {
-        self.run_until(Instant::T0 + self.scenario.duration_ns);
+        self.run_until(Instant::T0 + self.scenario.duration_ns.get());
     }
 
     pub fn now(&self) -> Instant {

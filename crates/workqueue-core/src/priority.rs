@@ -35,8 +35,8 @@ pub const LOW_PRIORITY: i64 = -100;
 /// exponential backoff alone, with no controller-wide bucket.
 pub(crate) fn default_limiter() -> LimiterConfig {
     LimiterConfig::Exponential {
-        base_ns: 5 * MILLISECOND,
-        max_ns: 1000 * SECOND,
+        base_ns: crate::Delay::lit(5 * MILLISECOND),
+        max_ns: crate::Delay::lit(1000 * SECOND),
     }
 }
 

@@ -28,6 +28,12 @@ use crate::limits::*;
 #[error("{0}")]
 pub struct OutOfRange(String);
 
+impl OutOfRange {
+    pub(crate) fn because(why: String) -> OutOfRange {
+        OutOfRange(why)
+    }
+}
+
 /// A newtype over `$raw` holding only values for which `$ok` holds (with
 /// the value bound to `$x`): `new` refuses any other with `$why`, serde
 /// refuses it as it reads it, and the schema is `$schema`.

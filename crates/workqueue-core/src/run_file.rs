@@ -9,6 +9,7 @@
 //!  "run_to": "7s"}
 //! ```
 
+use crate::spans::{At, Delay, RunLength};
 use serde::de::value::MapAccessDeserializer;
 use serde::de::{self, DeserializeSeed, IntoDeserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
@@ -250,7 +251,7 @@ impl Run {
     /// as the sources they start, costed by `estimate::work`.
     pub fn work_to(&self, until: Instant) -> f64 {
         let mut s: Scenario = self.scenario.clone();
-        s.duration_ns = until.max(Instant::T0).since_t0();
+        s.duration_ns = RunLength::saturating(until.since_t0());
         let Some(first) = s.controllers.first_mut() else {
             return 0.0;
         };
@@ -260,12 +261,12 @@ impl Run {
                     key: key.clone(),
                     script: None,
                     reconcile_ns: None,
-                    add_at_ns: Some(*at),
+                    add_at_ns: Some(At::saturating(*at)),
                 }),
                 Input::AddMany { prefix, count } => first.sources.push(Source::AddMany {
                     prefix: prefix.clone(),
                     count: *count,
-                    at_ns: at.since_t0(),
+                    at_ns: Delay::saturating(at.since_t0()),
                     script: None,
                 }),
                 Input::WatchEvents {
@@ -275,7 +276,7 @@ impl Run {
                 } => first.sources.push(Source::WatchEvents {
                     key: key.clone(),
                     per_second: *per_second,
-                    start_ns: at.since_t0(),
+                    start_ns: Delay::saturating(at.since_t0()),
                     duration_ns: *duration_ns,
                 }),
                 Input::Resync {

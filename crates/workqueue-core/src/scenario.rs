@@ -3,6 +3,7 @@
 //! field at fault and says why, before anything reaches the simulation.
 
 use crate::ranges::{Burst, ClientQps, EventRate, KeyCount, Qps, Requests, Workers};
+use crate::spans::{At, Delay, Period, ResyncPeriod, RunLength, SampleWidth};
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -11,7 +12,7 @@ use crate::controller::{CrossplaneConfig, CrossplaneProfile, Outcome, Script};
 use crate::limiter::LimiterConfig;
 use crate::queue::QueueKind;
 use crate::tagged::internally_tagged;
-use crate::time::{Duration, Instant, MILLISECOND, SECOND};
+use crate::time::{MILLISECOND, SECOND};
 
 /// The scenario format this build reads and writes. Version 1 documents
 /// (one controller's fields at the top level, or `controllers` beside them)
@@ -51,10 +52,10 @@ pub struct Scenario {
     pub shared_bucket: Option<BucketSpec>,
     /// How long the run lasts (virtual time).
     #[serde(default = "default_duration")]
-    pub duration_ns: Duration,
+    pub duration_ns: RunLength,
     /// Width of one time-series sample.
     #[serde(default = "default_sample")]
-    pub sample_ns: Duration,
+    pub sample_ns: SampleWidth,
 }
 
 fn is_zero(n: &Requests) -> bool {
@@ -239,14 +240,14 @@ impl ControllerSpec {
     }
 }
 
-fn default_duration() -> Duration {
-    60 * SECOND
+fn default_duration() -> RunLength {
+    RunLength::lit(60 * SECOND)
 }
-fn default_sample() -> Duration {
-    100 * MILLISECOND
+fn default_sample() -> SampleWidth {
+    SampleWidth::lit(100 * MILLISECOND)
 }
-fn default_add_at() -> Option<Instant> {
-    Some(Instant::T0)
+fn default_add_at() -> Option<At> {
+    Some(At::T0)
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -257,7 +258,7 @@ pub struct ControllerConfig {
     pub workers: Workers,
     /// How long one reconcile takes, unless an item says otherwise.
     #[serde(default)]
-    pub reconcile_ns: Duration,
+    pub reconcile_ns: Delay,
     /// Give up on a key after this many requeues: on an error with
     /// `NumRequeues(key) >= N`, `Forget` it instead of `AddRateLimited`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -268,11 +269,11 @@ pub struct ControllerConfig {
     /// context's error, which is rate-limited like any error, and is
     /// counted in `controller_runtime_reconcile_timeouts_total`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reconcile_timeout_ns: Option<Duration>,
+    pub reconcile_timeout_ns: Option<Period>,
     /// Reconciles take `reconcile_ns` plus up to this much more, drawn
     /// evenly from the scenario's seed (a key's own `reconcile_ns` too).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reconcile_jitter_ns: Option<Duration>,
+    pub reconcile_jitter_ns: Option<Delay>,
 }
 
 fn one() -> Workers {
@@ -283,7 +284,7 @@ impl Default for ControllerConfig {
     fn default() -> Self {
         ControllerConfig {
             workers: Workers::lit(1),
-            reconcile_ns: Duration::ZERO,
+            reconcile_ns: Delay::ZERO,
             give_up_after: None,
             reconcile_timeout_ns: None,
             reconcile_jitter_ns: None,
@@ -301,10 +302,10 @@ pub struct ItemSpec {
     pub script: Option<Script>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     /// How long its reconciles take, else the controller's `reconcile_ns`.
-    pub reconcile_ns: Option<Duration>,
+    pub reconcile_ns: Option<Delay>,
     /// When the item is first added (`null`: never by itself).
     #[serde(default = "default_add_at")]
-    pub add_at_ns: Option<Instant>,
+    pub add_at_ns: Option<At>,
 }
 
 impl ItemSpec {
@@ -314,7 +315,7 @@ impl ItemSpec {
             key: key.to_string(),
             script: None,
             reconcile_ns: None,
-            add_at_ns: Some(Instant::T0),
+            add_at_ns: Some(At::T0),
         }
     }
 
@@ -340,9 +341,9 @@ pub enum Source {
         per_second: EventRate,
         /// When the first event comes.
         #[serde(default)]
-        start_ns: Duration,
+        start_ns: Delay,
         /// How long events keep coming.
-        duration_ns: Duration,
+        duration_ns: Period,
     },
     /// `count` distinct keys `prefix0`, `prefix1`, ... added at one instant.
     AddMany {
@@ -352,7 +353,7 @@ pub enum Source {
         count: KeyCount,
         /// When they are added.
         #[serde(default)]
-        at_ns: Duration,
+        at_ns: Delay,
         /// Their script, else the controller's `default_script`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         script: Option<Script>,
@@ -360,7 +361,7 @@ pub enum Source {
     /// The informer's periodic resync: every known key is added again.
     Resync {
         /// How often every key is added again.
-        period_ns: Duration,
+        period_ns: ResyncPeriod,
     },
 }
 
@@ -373,7 +374,7 @@ impl Source {
         Source::AddMany {
             prefix: prefix.to_string(),
             count,
-            at_ns: Duration::ZERO,
+            at_ns: Delay::ZERO,
             script: None,
         }
     }

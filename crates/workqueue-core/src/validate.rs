@@ -2,52 +2,34 @@
 //! live inputs, a share link's recorded inputs, lesson set-ups) passes these
 //! checks first, so the simulation only ever sees numbers inside the ranges
 //! below. A refusal names the field and states the allowed range.
-//! The numbers whose range is their type (workers, a bucket's qps and
+//! A value whose range is its type (a number: workers, a bucket's qps and
 //! burst, a client's qps, events per second, keys added at once, failures,
-//! requests, Crossplane's R and breaker, an error probability) are refused
-//! as they are read: see [`crate::ranges`].
+//! requests, Crossplane's R and breaker, an error probability; a time: a
+//! delay, a run's length, a sample, a resync, an instant) is refused as it
+//! is read: see [`crate::ranges`] and [`crate::spans`]. What is left here
+//! are the rules between values, and the sizes of lists.
 //!
 //! | what                               | allowed                         |
 //! |------------------------------------|---------------------------------|
-//! | a delay or duration                | 0 to 10 years ([`MAX_DELAY`])   |
-//! | `RequeueAfter`                     | -10 years to 10 years           |
-//! | a run                              | more than 0, at most 7 days     |
-//! | a time-series sample               | 1ms to 1h                       |
 //! | events of one watch source         | at most 1,000,000               |
 //! | keys in all                        | at most 1,000,000               |
 //! | requests of one reconcile, in all  | at most 1,000                   |
 //! | outcomes in one sequence           | at most 1,000                   |
 //! | limiters in one tree               | at most 32                      |
 //! | event sources                      | at most 1,000                   |
-//! | a resync period                    | 10ms to 10 years                |
+//! | an outage                          | ends after it starts            |
 //! | a key (add-many: prefix and index) | 1 to 253 characters             |
 
-use crate::controller::{CrossplaneConfig, Outcome, Script};
+use crate::controller::{CrossplaneConfig, Script};
 use crate::events::Input;
 use crate::limiter::LimiterConfig;
 use crate::ranges::KeyCount;
 use crate::scenario::{ControllerSpec, Scenario, ScenarioError, Source, SCENARIO_VERSION};
 use crate::time::go::format_go_duration as go;
-use crate::time::{Duration, Instant, HOUR, MILLISECOND, NANOSECOND, SECOND};
+use crate::time::{Instant, SECOND};
 
 use crate::limits::*;
 use crate::scenario::bad;
-
-/// A duration in `[min, MAX_DELAY]` (`min` is 0 or 1ns).
-fn duration(field: &str, d: Duration, min: Duration) -> Result<(), ScenarioError> {
-    if d < min || d > MAX_DELAY {
-        let low = if min > Duration::ZERO {
-            "more than 0s"
-        } else {
-            "0s"
-        };
-        return Err(bad(
-            field,
-            format!("{} is out of range: use {low} to {}", go(d), go(MAX_DELAY)),
-        ));
-    }
-    Ok(())
-}
 
 /// At most `max` of `what` (a list's length, a tree's size).
 fn at_most(
@@ -118,18 +100,10 @@ pub fn limiter(field: &str, l: &LimiterConfig) -> Result<(), ScenarioError> {
 fn limiter_node(field: &str, l: &LimiterConfig) -> Result<(), ScenarioError> {
     let f = |name: &str| format!("{field}.{name}");
     match l {
-        LimiterConfig::Exponential { base_ns, max_ns } => {
-            duration(&f("base_ns"), *base_ns, Duration::ZERO)?;
-            duration(&f("max_ns"), *max_ns, Duration::ZERO)
-        }
-        LimiterConfig::FastSlow {
-            fast_ns, slow_ns, ..
-        } => {
-            duration(&f("fast_ns"), *fast_ns, Duration::ZERO)?;
-            duration(&f("slow_ns"), *slow_ns, Duration::ZERO)
-        }
-        // Its qps and burst are in range by their types.
-        LimiterConfig::Bucket { .. } => Ok(()),
+        // Their delays, qps and burst are in range by their types.
+        LimiterConfig::Exponential { .. }
+        | LimiterConfig::FastSlow { .. }
+        | LimiterConfig::Bucket { .. } => Ok(()),
         LimiterConfig::MaxOf { limiters } => {
             if limiters.is_empty() {
                 return Err(bad(
@@ -142,95 +116,42 @@ fn limiter_node(field: &str, l: &LimiterConfig) -> Result<(), ScenarioError> {
             }
             Ok(())
         }
-        LimiterConfig::WithMaxWait {
-            limiter,
-            max_wait_ns,
-        } => {
-            duration(&f("max_wait_ns"), *max_wait_ns, Duration::ZERO)?;
-            limiter_node(&f("limiter"), limiter)
-        }
+        LimiterConfig::WithMaxWait { limiter, .. } => limiter_node(&f("limiter"), limiter),
         LimiterConfig::DefaultController => Ok(()),
     }
 }
 
-pub fn outcome(field: &str, o: &Outcome) -> Result<(), ScenarioError> {
-    let after = match o {
-        Outcome::RequeueAfter { after_ns } | Outcome::ErrorWithRequeueAfter { after_ns } => {
-            *after_ns
-        }
-        Outcome::Custom { result } => result.requeue_after_ns,
-        _ => return Ok(()),
-    };
-    // A negative RequeueAfter is legal in controller-runtime (it means "not at all").
-    if after.as_nanos().unsigned_abs() > MAX_DELAY.as_nanos() as u64 {
-        return Err(bad(
-            format!("{field}.after_ns"),
-            format!(
-                "{} is out of range: use {} to {}",
-                go(after),
-                go(-MAX_DELAY),
-                go(MAX_DELAY)
-            ),
-        ));
-    }
-    Ok(())
-}
-
+/// A script's own rules (its outcomes, times and numbers are in range by
+/// their types): a sequence's length, and an outage that ends after it
+/// starts.
 pub fn script(field: &str, s: &Script) -> Result<(), ScenarioError> {
     match s {
-        Script::Always { outcome: o } => outcome(&format!("{field}.outcome"), o),
-        Script::Sequence { outcomes, then } => {
-            at_most(
-                format!("{field}.outcomes"),
-                outcomes.len(),
-                MAX_SEQUENCE,
-                "outcomes",
-            )?;
-            for (i, o) in outcomes.iter().enumerate() {
-                outcome(&format!("{field}.outcomes[{i}]"), o)?;
-            }
-            outcome(&format!("{field}.then"), then)
-        }
-        // Its probability is in range by its type (`ranges::Probability`).
-        Script::Random { otherwise, .. } => outcome(&format!("{field}.otherwise"), otherwise),
+        Script::Sequence { outcomes, .. } => at_most(
+            format!("{field}.outcomes"),
+            outcomes.len(),
+            MAX_SEQUENCE,
+            "outcomes",
+        ),
         Script::Outage {
-            from_ns,
-            until_ns,
-            otherwise,
+            from_ns, until_ns, ..
         } => {
-            duration(
-                &format!("{field}.from_ns"),
-                *from_ns - Instant::T0,
-                Duration::ZERO,
-            )?;
-            duration(
-                &format!("{field}.until_ns"),
-                *until_ns - Instant::T0,
-                Duration::ZERO,
-            )?;
             if until_ns <= from_ns {
                 return Err(bad(
                     format!("{field}.until_ns"),
                     format!(
                         "{} is not after from_ns ({}): an outage ends after it starts",
-                        go(*until_ns - Instant::T0),
-                        go(*from_ns - Instant::T0)
+                        go(until_ns.since_t0()),
+                        go(from_ns.since_t0())
                     ),
                 ));
             }
-            outcome(&format!("{field}.otherwise"), otherwise)
+            Ok(())
         }
-        Script::NotReadyUntil { ready_ns, every_ns } => {
-            duration(
-                &format!("{field}.ready_ns"),
-                *ready_ns - Instant::T0,
-                Duration::ZERO,
-            )?;
-            // A zero poll would requeue without end at one instant.
-            duration(&format!("{field}.every_ns"), *every_ns, NANOSECOND)
-        }
-        // Its failures are in range by their type.
-        Script::FailThenSucceed { .. } | Script::Live => Ok(()),
+        Script::Always { .. }
+        | Script::Random { .. }
+        | Script::NotReadyUntil { .. }
+        | Script::FailThenSucceed { .. }
+        | Script::Live => Ok(()),
     }
 }
 
@@ -247,12 +168,10 @@ fn source_at(prefix: &str, s: &Source) -> Result<(), ScenarioError> {
         Source::WatchEvents {
             key: k,
             per_second,
-            start_ns,
             duration_ns,
+            ..
         } => {
             key(&f("key"), k)?;
-            duration(&f("start_ns"), *start_ns, Duration::ZERO)?;
-            duration(&f("duration_ns"), *duration_ns, NANOSECOND)?;
             let events =
                 per_second.get() * (duration_ns.as_nanos() as f64 / SECOND.as_nanos() as f64);
             if events > MAX_EVENTS_PER_SOURCE as f64 {
@@ -269,28 +188,16 @@ fn source_at(prefix: &str, s: &Source) -> Result<(), ScenarioError> {
         Source::AddMany {
             prefix,
             count,
-            at_ns,
             script: sc,
+            ..
         } => {
             add_many(&f("prefix"), prefix, *count)?;
-            duration(&f("at_ns"), *at_ns, Duration::ZERO)?;
             if let Some(sc) = sc {
                 script(&f("script"), sc)?;
             }
         }
-        Source::Resync { period_ns } => {
-            if *period_ns < MIN_RESYNC || *period_ns > MAX_DELAY {
-                return Err(bad(
-                    f("period_ns"),
-                    format!(
-                        "{} is out of range: a resync period is {} to {}",
-                        go(*period_ns),
-                        go(MIN_RESYNC),
-                        go(MAX_DELAY)
-                    ),
-                ));
-            }
-        }
+        // Its period is in range by its type.
+        Source::Resync { .. } => {}
     }
     Ok(())
 }
@@ -338,25 +245,6 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
     if let Some(cp) = &s.crossplane {
         crossplane(cp)?;
     }
-    if s.duration_ns <= Duration::ZERO || s.duration_ns > MAX_RUN {
-        return Err(bad(
-            "duration_ns",
-            format!(
-                "{} is out of range: a run lasts more than 0s and at most {}",
-                go(s.duration_ns),
-                go(MAX_RUN)
-            ),
-        ));
-    }
-    if s.sample_ns < MILLISECOND || s.sample_ns > HOUR {
-        return Err(bad(
-            "sample_ns",
-            format!(
-                "{} is out of range: samples are 1ms to 1h wide",
-                go(s.sample_ns)
-            ),
-        ));
-    }
     let mut keys: u64 = 0;
     for (i, c) in s.controllers.iter().enumerate() {
         let at = |e: ScenarioError| bad(format!("controllers[{i}].{}", e.field), e.reason);
@@ -403,18 +291,6 @@ pub fn scenario(s: &Scenario) -> Result<(), ScenarioError> {
 fn controller(c: &ControllerSpec, crossplane: bool) -> Result<(), ScenarioError> {
     if !crossplane {
         limiter("limiter", &c.limiter())?;
-    }
-    duration(
-        "controller.reconcile_ns",
-        c.controller.reconcile_ns,
-        Duration::ZERO,
-    )?;
-    if let Some(j) = c.controller.reconcile_jitter_ns {
-        duration("controller.reconcile_jitter_ns", j, Duration::ZERO)?;
-    }
-    if let Some(t) = c.controller.reconcile_timeout_ns {
-        // controller-runtime's zero means no timeout: here, leave it out.
-        duration("controller.reconcile_timeout_ns", t, NANOSECOND)?;
     }
     script("default_script", &c.default_script)?;
     if c.writes.len() > MAX_WRITE_KINDS {
@@ -479,16 +355,6 @@ fn controller(c: &ControllerSpec, crossplane: bool) -> Result<(), ScenarioError>
         if let Some(sc) = &it.script {
             script(&format!("items[{i}].script"), sc)?;
         }
-        if let Some(d) = it.reconcile_ns {
-            duration(&format!("items[{i}].reconcile_ns"), d, Duration::ZERO)?;
-        }
-        if let Some(d) = it.add_at_ns {
-            duration(
-                &format!("items[{i}].add_at_ns"),
-                d - Instant::T0,
-                Duration::ZERO,
-            )?;
-        }
     }
     for (i, src) in c.sources.iter().enumerate() {
         source(i, src)?;
@@ -537,7 +403,7 @@ pub fn input(i: &Input) -> Result<(), ScenarioError> {
             let src = Source::WatchEvents {
                 key: k.clone(),
                 per_second: *per_second,
-                start_ns: Duration::ZERO,
+                start_ns: crate::spans::Delay::ZERO,
                 duration_ns: *duration_ns,
             };
             source_at("", &src)
@@ -546,10 +412,8 @@ pub fn input(i: &Input) -> Result<(), ScenarioError> {
             Some(p) => source_at("", &Source::Resync { period_ns: *p }),
             None => Ok(()),
         },
-        Input::Decide { key: k, outcome: o } => {
-            key("key", k)?;
-            outcome("outcome", o)
-        }
+        // Its outcome is in range by its types.
+        Input::Decide { key: k, .. } => key("key", k),
         Input::SetScript { key: k, script: s } => {
             key("key", k)?;
             script("script", s)
@@ -614,23 +478,13 @@ pub fn tape(inputs: &[(Instant, Input)]) -> Result<(), ScenarioError> {
 
 pub fn crossplane(cp: &CrossplaneConfig) -> Result<(), ScenarioError> {
     // R, and the breaker's burst and refill, are in range by their types.
-    let Some(b) = cp.breaker else { return Ok(()) };
+    let Some(_b) = cp.breaker else { return Ok(()) };
     if cp.profile != crate::CrossplaneProfile::Core {
         return Err(bad(
             "crossplane.breaker",
             format!(
                 "only Crossplane core (profile \"core\") has the XR circuit breaker; this scenario's profile is \"{}\"",
                 cp.profile.name()
-            ),
-        ));
-    }
-    if b.cooldown < Duration::ZERO || b.cooldown > MAX_DELAY {
-        return Err(bad(
-            "crossplane.breaker.cooldown",
-            format!(
-                "{} is out of range: use 0s to {}",
-                go(b.cooldown),
-                go(MAX_DELAY)
             ),
         ));
     }

@@ -682,7 +682,7 @@ impl Controller {
                         next,
                     },
                     Source::Resync { period_ns } => SourceView::Resync {
-                        period: *period_ns,
+                        period: period_ns.get(),
                         next,
                     },
                     Source::AddMany { prefix, count, .. } => SourceView::AddMany {

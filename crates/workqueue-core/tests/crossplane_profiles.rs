@@ -6,6 +6,7 @@
 //! One burst throughout: R = 10, 300 objects created at t=0, every
 //! reconcile a success.
 
+use workqueue_core::Span;
 use workqueue_core::{BreakerAmount, Burst, ClientQps, EventRate, KeyCount, ReconcileRate};
 use workqueue_core::{
     ClientLimit, CrossplaneConfig, CrossplaneProfile, Instant, LimiterConfig, Manager, Outcome,
@@ -25,9 +26,9 @@ fn xp(profile: CrossplaneProfile, r: u32, reconcile_ms: i64) -> Scenario {
         profile,
         breaker: None,
     });
-    s.duration_ns = 3600 * SECOND;
+    s.duration_ns = Span::lit(3600 * SECOND);
     let c = s.first_mut();
-    c.controller.reconcile_ns = reconcile_ms * MILLISECOND;
+    c.controller.reconcile_ns = Span::lit(reconcile_ms * MILLISECOND);
     c.default_script = Script::Always {
         outcome: Outcome::Success,
     };
@@ -86,8 +87,8 @@ fn an_unknown_profile_is_refused_by_name() {
 #[test]
 fn where_each_part_comes_from() {
     let per_object = |max_s: i64| LimiterConfig::Exponential {
-        base_ns: SECOND,
-        max_ns: max_s * SECOND,
+        base_ns: Span::lit(SECOND),
+        max_ns: Span::lit(max_s * SECOND),
     };
     let client_50_100: Option<workqueue_core::ClientRate> =
         Some(ClientLimit::per_kind(ClientQps::lit(50.0), Burst::lit(100)).into());
@@ -236,8 +237,8 @@ fn updates_of_xr_hot(secs: i64) -> Source {
     Source::WatchEvents {
         key: "xr-hot".into(),
         per_second: EventRate::lit(10.0),
-        start_ns: workqueue_core::Duration::ZERO,
-        duration_ns: secs * SECOND,
+        start_ns: Span::lit(workqueue_core::Duration::ZERO),
+        duration_ns: Span::lit(secs * SECOND),
     }
 }
 
@@ -281,7 +282,7 @@ fn core_s_breaker_stops_a_hot_loop_on_either_queue() {
         profile: CrossplaneProfile::Core,
         breaker: None,
     });
-    on_priority.duration_ns = 3600 * SECOND;
+    on_priority.duration_ns = Span::lit(3600 * SECOND);
     let mut sim = Simulation::new(&on_priority).unwrap();
     sim.run_until(at_s(600));
     assert_eq!(sim.queue().kind(), QueueKind::Priority);
@@ -324,9 +325,11 @@ fn the_breaker_is_per_xr_and_never_sees_requeues() {
     s.first_mut().sources.push(Source::AddMany {
         prefix: "xr-".into(),
         count: KeyCount::lit(300),
-        at_ns: 10 * SECOND,
+        at_ns: Span::lit(10 * SECOND),
         script: Some(Script::Always {
-            outcome: Outcome::RequeueAfter { after_ns: SECOND },
+            outcome: Outcome::RequeueAfter {
+                after_ns: Span::lit(SECOND),
+            },
         }),
     });
     let mut sim = Simulation::new(&s).unwrap();
@@ -372,7 +375,7 @@ fn core_s_breaker_flags_are_the_scenario_s() {
         breaker: Some(workqueue_core::BreakerFlags {
             burst: BreakerAmount::lit(50.0),
             refill_per_second: BreakerAmount::lit(0.5),
-            cooldown: 90 * SECOND,
+            cooldown: Span::lit(90 * SECOND),
         }),
         ..s.crossplane.unwrap()
     });
@@ -403,7 +406,7 @@ fn breaker_flags_are_refused_by_name_where_they_mean_nothing() {
     let flags = BreakerFlags {
         burst: BreakerAmount::lit(10.0),
         refill_per_second: BreakerAmount::lit(1.0),
-        cooldown: SECOND,
+        cooldown: Span::lit(SECOND),
     };
     let mut s = xp(CrossplaneProfile::Provider, 10, 0);
     s.crossplane = Some(CrossplaneConfig {
@@ -431,16 +434,9 @@ fn breaker_flags_are_refused_by_name_where_they_mean_nothing() {
         assert_eq!(e.field, field, "{e}");
         assert!(e.reason.contains("use 0 to 1e9"), "{e}");
     }
-    let mut s = xp(CrossplaneProfile::Core, 10, 0);
-    s.crossplane = Some(CrossplaneConfig {
-        breaker: Some(BreakerFlags {
-            cooldown: -SECOND,
-            ..flags
-        }),
-        ..s.crossplane.unwrap()
-    });
-    assert_eq!(
-        s.validate().unwrap_err().field,
-        "crossplane.breaker.cooldown"
-    );
+    // Its cooldown too, by its type.
+    let text = r#"{"version": 2, "crossplane": {"max_reconcile_rate": 10, "profile": "core", "breaker": {"burst": 10, "refill_per_second": 1, "cooldown": "-1s"}}, "controllers": [{}]}"#;
+    let e = Scenario::from_json(text).unwrap_err();
+    assert_eq!(e.field, "crossplane.breaker.cooldown", "{e}");
+    assert!(e.reason.contains("use 0s to"), "{e}");
 }

@@ -2,6 +2,7 @@
 //! (`Input::DefaultScript`): it takes effect from the instant it is made.
 
 use workqueue_core::Instant;
+use workqueue_core::Span;
 use workqueue_core::{Burst, KeyCount, Qps, Workers};
 use workqueue_core::{
     Input, LimiterConfig, ResultLabel, Scenario, Simulation, MILLISECOND, SECOND,
@@ -25,8 +26,8 @@ fn a_drained_bucket_refills_once_keys_succeed() {
         },
         KeyCount::lit(300),
     );
-    s.duration_ns = 120 * SECOND;
-    s.first_mut().controller.reconcile_ns = 20 * MILLISECOND;
+    s.duration_ns = Span::lit(120 * SECOND);
+    s.first_mut().controller.reconcile_ns = Span::lit(20 * MILLISECOND);
     let mut sim = Simulation::new(&s).unwrap();
     sim.run_until(Instant::T0 + 10 * SECOND);
     let drained = sim.bucket_tokens_at(sim.now()).unwrap();

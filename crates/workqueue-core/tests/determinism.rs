@@ -16,7 +16,7 @@ fn the_same_seed_gives_the_same_run_however_time_is_sliced() {
     // Sliced into uneven frames, as the browser does.
     let s = scenario::scenario_on(workqueue_core::QueueKind::ClientGo);
     let mut c = workqueue_core::Simulation::new(&s).unwrap();
-    let end = workqueue_core::Instant::T0 + s.duration_ns;
+    let end = workqueue_core::Instant::T0 + s.duration_ns.get();
     let mut t = workqueue_core::Instant::T0;
     let mut step = 1_234_567;
     while t < end {
@@ -71,21 +71,21 @@ fn the_priority_queue_run_matches_its_golden_file_too() {
 #[test]
 fn a_storm_due_at_one_instant_is_released_over_bounded_calls_with_the_same_run() {
     use workqueue_core::{
-        KeyCount, LimiterConfig, QueueKind, Scenario, Simulation, MILLISECOND, SECOND,
+        KeyCount, LimiterConfig, QueueKind, Scenario, Simulation, Span, MILLISECOND, SECOND,
     };
     for queue in [QueueKind::ClientGo, QueueKind::Priority] {
         let per_item = LimiterConfig::Exponential {
-            base_ns: 5 * MILLISECOND,
-            max_ns: 1000 * SECOND,
+            base_ns: Span::lit(5 * MILLISECOND),
+            max_ns: Span::lit(1000 * SECOND),
         };
         let mut s = Scenario::failing_keys(per_item, KeyCount::lit(5_000));
         s.first_mut().queue = queue;
-        s.duration_ns = 3 * SECOND;
+        s.duration_ns = Span::lit(3 * SECOND);
         let mut whole = Simulation::new(&s).unwrap();
-        whole.run_until(workqueue_core::Instant::T0 + s.duration_ns);
+        whole.run_until(workqueue_core::Instant::T0 + s.duration_ns.get());
         let mut sliced = Simulation::new(&s).unwrap();
         let (mut calls, mut split_releases) = (0, 0);
-        while !sliced.run_until_bounded(workqueue_core::Instant::T0 + s.duration_ns, 700) {
+        while !sliced.run_until_bounded(workqueue_core::Instant::T0 + s.duration_ns.get(), 700) {
             calls += 1;
             let now = sliced.now();
             if sliced.queue().next_ready_at().is_some_and(|at| at <= now) {

@@ -1,6 +1,7 @@
 // Shared by the native and the wasm determinism tests (included, not a test of its own).
 
 use workqueue_core::Instant;
+use workqueue_core::{At, Span};
 use workqueue_core::{EventRate, KeyCount, Workers};
 use workqueue_core::{ItemSpec, Source};
 use workqueue_core::{Outcome, Script};
@@ -27,7 +28,7 @@ pub fn scenario_on(queue: QueueKind) -> Scenario {
     s.controllers[0].queue = queue;
     s.seed = 20261122;
     s.controllers[0].controller.workers = Workers::lit(3);
-    s.controllers[0].controller.reconcile_ns = 7 * MILLISECOND;
+    s.controllers[0].controller.reconcile_ns = Span::lit(7 * MILLISECOND);
     s.controllers[0].controller.give_up_after = Some(12);
     s.controllers[0].default_script = Script::Random {
         error_probability: workqueue_core::Probability::new(0.6).unwrap(),
@@ -39,11 +40,11 @@ pub fn scenario_on(queue: QueueKind) -> Scenario {
     s.controllers[0].sources.push(Source::WatchEvents {
         key: "ns/hot".into(),
         per_second: EventRate::lit(50.0),
-        start_ns: SECOND,
-        duration_ns: 3 * SECOND,
+        start_ns: Span::lit(SECOND),
+        duration_ns: Span::lit(3 * SECOND),
     });
     s.controllers[0].sources.push(Source::Resync {
-        period_ns: 10 * SECOND,
+        period_ns: Span::lit(10 * SECOND),
     });
     s.controllers[0]
         .items
@@ -52,13 +53,13 @@ pub fn scenario_on(queue: QueueKind) -> Scenario {
         key: "ns/poll".into(),
         script: Some(Script::Always {
             outcome: Outcome::RequeueAfter {
-                after_ns: 2 * SECOND,
+                after_ns: Span::lit(2 * SECOND),
             },
         }),
-        reconcile_ns: Some(MILLISECOND),
-        add_at_ns: Some(Instant::T0 + 5 * MILLISECOND),
+        reconcile_ns: Some(Span::lit(MILLISECOND)),
+        add_at_ns: Some(At::lit(Instant::T0 + 5 * MILLISECOND)),
     });
-    s.duration_ns = 30 * SECOND;
+    s.duration_ns = Span::lit(30 * SECOND);
     s
 }
 

@@ -3,6 +3,7 @@
 
 use workqueue_core::Instant;
 use workqueue_core::KeyCount;
+use workqueue_core::{At, Span};
 use workqueue_core::{Input, LimiterConfig, Scenario, Simulation, MILLISECOND, SECOND};
 use workqueue_core::{Outcome, Script};
 
@@ -11,8 +12,8 @@ fn run(script: Script) -> Simulation {
     let c = s.first_mut();
     c.default_script = script;
     c.limiter = Some(LimiterConfig::Exponential {
-        base_ns: 5 * MILLISECOND,
-        max_ns: 1000 * SECOND,
+        base_ns: Span::lit(5 * MILLISECOND),
+        max_ns: Span::lit(1000 * SECOND),
     });
     let mut sim = Simulation::new(&s).unwrap();
     sim.apply(Input::Add { key: "a".into() }).unwrap();
@@ -26,8 +27,8 @@ fn run(script: Script) -> Simulation {
 #[test]
 fn an_outage_ends_at_the_first_retry_after_it() {
     let sim = run(Script::Outage {
-        from_ns: Instant::T0,
-        until_ns: Instant::T0 + 300 * SECOND,
+        from_ns: At::lit(Instant::T0),
+        until_ns: At::lit(Instant::T0 + 300 * SECOND),
         otherwise: Outcome::Success,
     });
     assert_eq!(
@@ -42,8 +43,8 @@ fn an_outage_ends_at_the_first_retry_after_it() {
 #[test]
 fn not_ready_polls_until_ready() {
     let sim = run(Script::NotReadyUntil {
-        ready_ns: Instant::T0 + 10 * SECOND,
-        every_ns: 3 * SECOND,
+        ready_ns: At::lit(Instant::T0 + 10 * SECOND),
+        every_ns: Span::lit(3 * SECOND),
     });
     assert_eq!(sim.converged_at(), Some(Instant::T0 + 12 * SECOND));
     assert_eq!(sim.inner_reconciles(), 5);
@@ -61,8 +62,8 @@ fn the_patterns_read_from_files_and_bad_ones_are_named() {
     assert_eq!(
         s.controllers[0].default_script,
         Script::Outage {
-            from_ns: Instant::T0 + 60 * SECOND,
-            until_ns: Instant::T0 + 360 * SECOND,
+            from_ns: At::lit(Instant::T0 + 60 * SECOND),
+            until_ns: At::lit(Instant::T0 + 360 * SECOND),
             otherwise: Outcome::Success
         }
     );
@@ -88,8 +89,8 @@ fn the_patterns_read_from_files_and_bad_ones_are_named() {
 fn reconcile_times_spread_within_their_range_from_the_seed() {
     let mut s = Scenario::new("jitter");
     let c = s.first_mut();
-    c.controller.reconcile_ns = 100 * MILLISECOND;
-    c.controller.reconcile_jitter_ns = Some(50 * MILLISECOND);
+    c.controller.reconcile_ns = Span::lit(100 * MILLISECOND);
+    c.controller.reconcile_jitter_ns = Some(Span::lit(50 * MILLISECOND));
     c.default_script = Script::Always {
         outcome: Outcome::Success,
     };

@@ -16,6 +16,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use workqueue_core::{At, Span};
 use workqueue_core::{Burst, ClientQps, EventRate, KeyCount, Qps, Requests, Workers};
 
 use serde_json::Value;
@@ -40,20 +41,20 @@ fn rich_scenario() -> Scenario {
         script: Some(Script::Random {
             error_probability: workqueue_core::Probability::new(0.5).unwrap(),
             otherwise: Outcome::RequeueAfter {
-                after_ns: 30 * SECOND,
+                after_ns: Span::lit(30 * SECOND),
             },
         }),
-        reconcile_ns: Some(100 * MILLISECOND),
-        add_at_ns: Some(Instant::T0 + SECOND),
+        reconcile_ns: Some(Span::lit(100 * MILLISECOND)),
+        add_at_ns: Some(At::lit(Instant::T0 + SECOND)),
     });
     s.controllers[0].sources.push(Source::WatchEvents {
         key: "ns/w".into(),
         per_second: EventRate::lit(50.0),
-        start_ns: SECOND,
-        duration_ns: 2 * SECOND,
+        start_ns: Span::lit(SECOND),
+        duration_ns: Span::lit(2 * SECOND),
     });
     s.controllers[0].sources.push(Source::Resync {
-        period_ns: 10 * SECOND,
+        period_ns: Span::lit(10 * SECOND),
     });
     s.controllers[0].controller.workers = Workers::lit(2);
     s
@@ -218,10 +219,10 @@ fn a_vanishing_rate_is_refused_and_a_late_start_cannot_wrap() {
     s.controllers[0].sources.push(Source::WatchEvents {
         key: "k".into(),
         per_second: EventRate::lit(0.001),
-        start_ns: 6 * 24 * 3600 * SECOND,
-        duration_ns: 24 * 3600 * SECOND,
+        start_ns: Span::lit(6 * 24 * 3600 * SECOND),
+        duration_ns: Span::lit(24 * 3600 * SECOND),
     });
-    s.duration_ns = workqueue_core::limits::MAX_RUN;
+    s.duration_ns = Span::lit(workqueue_core::limits::MAX_RUN);
     let mut sim = Simulation::new(&s).unwrap();
     sim.run_to_end();
     assert_eq!(sim.watch_events_total(), 87);
@@ -235,8 +236,8 @@ fn a_run_that_cannot_progress_stops_with_a_message() {
     // at the same instant, for ever.
     let mut s = Scenario::new("spin");
     s.controllers[0].limiter = Some(LimiterConfig::Exponential {
-        base_ns: Duration::ZERO,
-        max_ns: Duration::ZERO,
+        base_ns: Span::lit(Duration::ZERO),
+        max_ns: Span::lit(Duration::ZERO),
     });
     s.controllers[0]
         .items
@@ -303,7 +304,7 @@ fn a_resync_at_the_end_of_time_fires_once() {
     let mut sim = Simulation::new(&s).unwrap();
     sim.run_until(Instant::from_nanos(i64::MAX));
     sim.apply(Input::Resync {
-        period_ns: Some(149 * MILLISECOND),
+        period_ns: Some(Span::lit(149 * MILLISECOND)),
     })
     .unwrap();
     assert!(sim.run_until_bounded(Instant::from_nanos(i64::MAX), 10_000));

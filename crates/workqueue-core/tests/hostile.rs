@@ -3,6 +3,7 @@
 //! freeze, hang or be dropped in silence.
 
 use workqueue_core::Script;
+use workqueue_core::Span;
 use workqueue_core::{limits, validate};
 use workqueue_core::{Burst, ClientQps, EventRate, Failures, KeyCount, Requests, Workers};
 use workqueue_core::{ControllerSpec, Scenario, Source};
@@ -173,7 +174,7 @@ fn client_heavy(requests: u32) -> Scenario {
     };
     c.sources = vec![Source::add_many("k-", KeyCount::lit(1_000))];
     s.controllers.push(c);
-    s.duration_ns = HOUR;
+    s.duration_ns = Span::lit(HOUR);
     s
 }
 
@@ -237,7 +238,7 @@ fn a_tape_cannot_start_more_sources_than_a_file() {
             Input::WatchEvents {
                 key: format!("k{i}"),
                 per_second: EventRate::lit(1.0),
-                duration_ns: HOUR,
+                duration_ns: Span::lit(HOUR),
             },
         )
     };
@@ -259,7 +260,7 @@ fn a_tape_cannot_start_more_sources_than_a_file() {
 #[test]
 fn a_million_keys_that_each_succeed_once_run_to_completion() {
     let mut c = ControllerSpec::new("crowd");
-    c.controller.reconcile_ns = Duration::ZERO;
+    c.controller.reconcile_ns = Span::lit(Duration::ZERO);
     c.default_script = Script::FailThenSucceed {
         failures: Failures::lit(0),
     };
@@ -268,7 +269,7 @@ fn a_million_keys_that_each_succeed_once_run_to_completion() {
         KeyCount::new(limits::MAX_ITEMS).unwrap(),
     )];
     let mut s = Scenario::of("crowd", vec![c]);
-    s.duration_ns = SECOND;
+    s.duration_ns = Span::lit(SECOND);
     let mut sim = Simulation::new(&s).unwrap();
     sim.run_to_end();
     assert_eq!(sim.stalled(), None);

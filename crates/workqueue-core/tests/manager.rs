@@ -3,6 +3,7 @@
 //! client across kinds, the client waits with x/time/rate's arithmetic, and
 //! a one-controller file runs exactly as before.
 
+use workqueue_core::{At, Span};
 use workqueue_core::{
     BucketSpec, ClientLimit, ClientPlan, ClientScope, ControllerConfig, ControllerSpec, Draw,
     Source,
@@ -19,8 +20,8 @@ fn kind(name: &str, count: u64, script: Script) -> ControllerSpec {
         name: name.into(),
         queue: Default::default(),
         limiter: Some(LimiterConfig::Exponential {
-            base_ns: 5 * MILLISECOND,
-            max_ns: 1000 * SECOND,
+            base_ns: Span::lit(5 * MILLISECOND),
+            max_ns: Span::lit(1000 * SECOND),
         }),
         controller: ControllerConfig::default(),
         default_script: script,
@@ -153,7 +154,7 @@ fn the_client_waits_with_x_time_rate_arithmetic() {
     s.client = Some(ClientLimit::per_kind(ClientQps::lit(5.0), Burst::lit(2)));
     s.controllers[0].requests_per_reconcile = Requests::lit(3);
     s.controllers[0].controller.workers = Workers::lit(2);
-    s.controllers[0].controller.reconcile_ns = 10 * MILLISECOND;
+    s.controllers[0].controller.reconcile_ns = Span::lit(10 * MILLISECOND);
     s.controllers[0].default_script = Script::Always {
         outcome: Outcome::Success,
     };
@@ -273,9 +274,9 @@ fn the_client_limits_each_kind_on_its_own_unless_told_to_share() {
         for c in &mut s.controllers {
             c.requests_per_reconcile = Requests::lit(1);
             c.controller.workers = Workers::lit(100);
-            c.controller.reconcile_ns = Duration::ZERO;
+            c.controller.reconcile_ns = Span::lit(Duration::ZERO);
         }
-        s.duration_ns = 60 * SECOND;
+        s.duration_ns = Span::lit(60 * SECOND);
         let m = a_minute_of(&s);
         let converged = converged(&m);
         (converged, m.client_levels().len(), m.client_totals().0)
@@ -330,11 +331,11 @@ fn writes_to_another_kind_draw_from_that_kinds_bucket() {
     s.client = Some(ClientLimit::per_kind(ClientQps::lit(5.0), Burst::lit(10)));
     for c in &mut s.controllers {
         c.controller.workers = Workers::lit(100);
-        c.controller.reconcile_ns = Duration::ZERO;
+        c.controller.reconcile_ns = Span::lit(Duration::ZERO);
         c.writes.insert("Secret".into(), Requests::lit(1));
     }
     s.controllers[0].requests_per_reconcile = Requests::lit(1);
-    s.duration_ns = 60 * SECOND;
+    s.duration_ns = Span::lit(60 * SECOND);
     let plan = ClientPlan::of(&s);
     assert_eq!(
         plan.kinds,
@@ -428,8 +429,8 @@ fn where_errors_write_nothing_only_successes_send_requests() {
                 "a",
                 20,
                 Script::Outage {
-                    from_ns: Instant::T0,
-                    until_ns: Instant::T0 + 5 * SECOND,
+                    from_ns: At::lit(Instant::T0),
+                    until_ns: At::lit(Instant::T0 + 5 * SECOND),
                     otherwise: Outcome::Success,
                 },
             )],
@@ -437,7 +438,7 @@ fn where_errors_write_nothing_only_successes_send_requests() {
         s.client = Some(ClientLimit::per_kind(ClientQps::lit(5.0), Burst::lit(10)));
         let c = &mut s.controllers[0];
         c.controller.workers = Workers::lit(4);
-        c.controller.reconcile_ns = 10 * workqueue_core::MILLISECOND;
+        c.controller.reconcile_ns = Span::lit(10 * workqueue_core::MILLISECOND);
         c.requests_per_reconcile = Requests::lit(1);
         c.writes.insert("Secret".into(), Requests::lit(2));
         c.errors_write_nothing = errors_write_nothing;

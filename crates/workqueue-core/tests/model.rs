@@ -14,6 +14,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
+use workqueue_core::Span;
 use workqueue_core::{
     BucketStore, Duration, Got, Instant, LimiterConfig, QueueOptions, WideInstant, Workqueue,
     MILLISECOND, SECOND,
@@ -180,7 +181,7 @@ proptest! {
 
     #[test]
     fn the_queue_agrees_with_the_naive_model(ops in proptest::collection::vec(op(), 1..120)) {
-        let limiter = LimiterConfig::Exponential { base_ns: MILLISECOND, max_ns: SECOND };
+        let limiter = LimiterConfig::Exponential { base_ns: Span::lit(MILLISECOND), max_ns: Span::lit(SECOND) };
         let mut q = Workqueue::new(&limiter, QueueOptions::with_metrics());
         let ids: Vec<_> = (0..8).map(|i| q.key(&format!("k{i}"))).collect();
         let mut m = Model::default();
@@ -304,12 +305,12 @@ fn plain_and_explained_answers_are_the_same_code() {
     fn tree() -> impl Strategy<Value = LimiterConfig> {
         let leaf = prop_oneof![
             (0i64..20, 0i64..2_000).prop_map(|(b, m)| LimiterConfig::Exponential {
-                base_ns: b * MILLISECOND,
-                max_ns: m * MILLISECOND
+                base_ns: Span::lit(b * MILLISECOND),
+                max_ns: Span::lit(m * MILLISECOND)
             }),
             (0i64..20, 0i64..2_000, 0u32..5).prop_map(|(f, s, n)| LimiterConfig::FastSlow {
-                fast_ns: f * MILLISECOND,
-                slow_ns: s * MILLISECOND,
+                fast_ns: Span::lit(f * MILLISECOND),
+                slow_ns: Span::lit(s * MILLISECOND),
                 max_fast_attempts: n
             }),
             (0u32..50, 1i64..20).prop_map(|(q, b)| LimiterConfig::Bucket {
@@ -324,7 +325,7 @@ fn plain_and_explained_answers_are_the_same_code() {
                     .prop_map(|limiters| LimiterConfig::MaxOf { limiters }),
                 (inner, 0i64..500).prop_map(|(l, w)| LimiterConfig::WithMaxWait {
                     limiter: Box::new(l),
-                    max_wait_ns: w * MILLISECOND
+                    max_wait_ns: Span::lit(w * MILLISECOND)
                 }),
             ]
         })

@@ -9,6 +9,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
+use workqueue_core::Span;
 use workqueue_core::{AddOpts, PqGot, PriorityQueue};
 use workqueue_core::{Duration, Instant, ItemId, LimiterConfig, WideInstant, MILLISECOND, SECOND};
 
@@ -208,7 +209,7 @@ proptest! {
 
     #[test]
     fn the_priority_queue_agrees_with_the_naive_reference(ops in proptest::collection::vec(op(), 1..120)) {
-        let limiter = LimiterConfig::Exponential { base_ns: BASE, max_ns: MAX };
+        let limiter = LimiterConfig::Exponential { base_ns: Span::lit(BASE), max_ns: Span::lit(MAX) };
         let mut q = PriorityQueue::new(&limiter, Some(0));
         let ids: Vec<ItemId> = (0..KEYS).map(|k| q.key(&format!("k{k}"))).collect();
         let mut m = Model::new();

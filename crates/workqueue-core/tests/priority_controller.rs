@@ -5,6 +5,7 @@
 //! workers at once instead of draining.
 
 use workqueue_core::Instant;
+use workqueue_core::Span;
 use workqueue_core::Workers;
 use workqueue_core::LOW_PRIORITY;
 use workqueue_core::{ErrorKind, Outcome, ReconcileResult, Script};
@@ -14,7 +15,7 @@ use workqueue_core::{ItemSpec, Source};
 fn priority_scenario() -> Scenario {
     let mut s = Scenario::new("pq");
     s.controllers[0].queue = QueueKind::Priority;
-    s.controllers[0].controller.reconcile_ns = 10 * MILLISECOND;
+    s.controllers[0].controller.reconcile_ns = Span::lit(10 * MILLISECOND);
     s
 }
 
@@ -59,7 +60,7 @@ fn result_priority_overrides_the_handed_out_one() {
     let raised = Outcome::Custom {
         result: ReconcileResult {
             requeue: false,
-            requeue_after_ns: SECOND,
+            requeue_after_ns: Span::lit(SECOND),
             error: ErrorKind::None,
             priority: Some(10),
         },
@@ -82,7 +83,7 @@ fn result_priority_overrides_the_handed_out_one() {
 fn a_resync_is_low_priority_and_a_watch_event_raises_it() {
     let mut s = priority_scenario();
     s.controllers[0].controller.workers = Workers::lit(1);
-    s.controllers[0].controller.reconcile_ns = SECOND;
+    s.controllers[0].controller.reconcile_ns = Span::lit(SECOND);
     s.controllers[0].default_script = Script::Always {
         outcome: Outcome::Success,
     };
@@ -99,7 +100,7 @@ fn a_resync_is_low_priority_and_a_watch_event_raises_it() {
         },
     ));
     s.controllers[0].sources.push(Source::Resync {
-        period_ns: 3 * SECOND,
+        period_ns: Span::lit(3 * SECOND),
     });
     let mut sim = Simulation::new(&s).unwrap();
     sim.run_until(Instant::T0 + 3 * SECOND);
@@ -125,7 +126,7 @@ fn shutdown_stops_the_workers_at_once_on_the_priority_queue_but_drains_on_client
     for (queue, reconciled_after_shutdown) in [(QueueKind::Priority, 1), (QueueKind::ClientGo, 3)] {
         let mut s = priority_scenario();
         s.controllers[0].queue = queue;
-        s.controllers[0].controller.reconcile_ns = SECOND;
+        s.controllers[0].controller.reconcile_ns = Span::lit(SECOND);
         s.controllers[0].default_script = Script::Always {
             outcome: Outcome::Success,
         };

@@ -5,6 +5,7 @@
 
 use workqueue_core::Duration;
 use workqueue_core::Instant;
+use workqueue_core::Span;
 use workqueue_core::{Burst, ClientQps, Requests};
 use workqueue_core::{ClientLimit, ItemSpec};
 use workqueue_core::{Input, ResultLabel, Scenario, Simulation, MILLISECOND, SECOND};
@@ -13,8 +14,8 @@ use workqueue_core::{Outcome, Script};
 fn slow(timeout: Option<Duration>) -> Scenario {
     let mut s = Scenario::new("slow");
     let c = s.first_mut();
-    c.controller.reconcile_ns = 2 * SECOND;
-    c.controller.reconcile_timeout_ns = timeout;
+    c.controller.reconcile_ns = Span::lit(2 * SECOND);
+    c.controller.reconcile_timeout_ns = timeout.map(Span::lit);
     c.default_script = Script::Always {
         outcome: Outcome::Success,
     };
@@ -69,7 +70,7 @@ fn reconciles_within_the_deadline_are_untouched() {
         .iter()
         .zip([100 * MILLISECOND, 500 * MILLISECOND])
         .map(|(k, d)| ItemSpec {
-            reconcile_ns: Some(d),
+            reconcile_ns: Some(Span::lit(d)),
             ..ItemSpec::new(k)
         })
         .collect();
@@ -85,7 +86,7 @@ fn waiting_for_the_client_counts_against_the_deadline() {
     let mut s = slow(Some(500 * MILLISECOND));
     s.client = Some(ClientLimit::per_kind(ClientQps::lit(1.0), Burst::lit(1)));
     let c = s.first_mut();
-    c.controller.reconcile_ns = 10 * MILLISECOND;
+    c.controller.reconcile_ns = Span::lit(10 * MILLISECOND);
     c.requests_per_reconcile = Requests::lit(3); // 1 at once, then 1 s each: 2 s of waiting
     let sim = key_a_until(&s, 600 * MILLISECOND);
     assert_eq!(timeouts_and(&sim, ResultLabel::Error), (1, 1));
@@ -95,13 +96,15 @@ fn waiting_for_the_client_counts_against_the_deadline() {
 /// zero means none: a file leaves the field out).
 #[test]
 fn a_timeout_of_zero_is_refused_by_name() {
-    let e = slow(Some(Duration::ZERO)).validate().unwrap_err();
+    let zero = r#"{"version": 2, "controllers": [{"controller": {"reconcile_timeout_ns": 0}}]}"#;
+    let e = Scenario::from_json(zero).unwrap_err();
     assert_eq!(e.field, "controllers[0].controller.reconcile_timeout_ns");
+    assert!(e.reason.contains("use more than 0s"), "{e}");
     let text = r#"{"version": 2, "controllers": [{"controller": {"reconcile_ns": "2s", "reconcile_timeout_ns": "30s"}}]}"#;
     let s = Scenario::from_json(text).unwrap();
     assert_eq!(
         s.controllers[0].controller.reconcile_timeout_ns,
-        Some(30 * SECOND)
+        Some(Span::lit(30 * SECOND))
     );
     assert_eq!(Scenario::from_json(&s.to_json()).unwrap(), s);
 }

@@ -1,5 +1,6 @@
 //! Every number the source articles state, reproduced through the public API.
 
+use workqueue_core::Span;
 use workqueue_core::{Burst, EventRate, KeyCount, Qps, ReconcileRate};
 use workqueue_core::{CrossplaneConfig, Outcome, Script};
 use workqueue_core::{
@@ -11,8 +12,8 @@ use workqueue_core::{SimEvent, WorkerState};
 
 fn per_item() -> LimiterConfig {
     LimiterConfig::Exponential {
-        base_ns: 5 * MILLISECOND,
-        max_ns: 1000 * SECOND,
+        base_ns: Span::lit(5 * MILLISECOND),
+        max_ns: Span::lit(1000 * SECOND),
     }
 }
 
@@ -27,12 +28,12 @@ fn bucket() -> LimiterConfig {
 /// t=0, each reconcile taking `reconcile`.
 fn storm_on(key: &str, reconcile: Duration) -> Simulation {
     let mut s = Scenario::new("storm on one key");
-    s.controllers[0].controller.reconcile_ns = reconcile;
+    s.controllers[0].controller.reconcile_ns = Span::lit(reconcile);
     s.controllers[0].sources.push(Source::WatchEvents {
         key: key.into(),
         per_second: EventRate::lit(50.0),
-        start_ns: Duration::ZERO,
-        duration_ns: 2 * SECOND,
+        start_ns: Span::lit(Duration::ZERO),
+        duration_ns: Span::lit(2 * SECOND),
     });
     Simulation::new(&s).unwrap()
 }
@@ -40,8 +41,8 @@ fn storm_on(key: &str, reconcile: Duration) -> Simulation {
 /// `count` keys that fail every reconcile, added at once, reconciled instantly.
 fn failing_storm(limiter: LimiterConfig, count: u64) -> Simulation {
     let mut s = Scenario::failing_keys(limiter, KeyCount::new(count).unwrap());
-    s.duration_ns = 10 * SECOND;
-    s.sample_ns = MILLISECOND; // exact per-millisecond counts (runs up to 4s stay below compaction)
+    s.duration_ns = Span::lit(10 * SECOND);
+    s.sample_ns = Span::lit(MILLISECOND); // exact per-millisecond counts (runs up to 4s stay below compaction)
     let mut sim = Simulation::new(&s).unwrap();
     sim.set_log_capacity(0);
     sim
@@ -198,7 +199,7 @@ fn give_up_after_15_requeues() {
     s.controllers[0]
         .items
         .push(ItemSpec::always("ns/broken", Outcome::Error));
-    s.duration_ns = 1000 * SECOND;
+    s.duration_ns = Span::lit(1000 * SECOND);
     let mut sim = Simulation::new(&s).unwrap();
     sim.run_to_end();
     let k = sim.find("ns/broken").unwrap();
@@ -251,7 +252,7 @@ fn reconcile_result_table_walk_through() {
         decide(
             &mut sim,
             Outcome::ErrorWithRequeueAfter {
-                after_ns: 60 * SECOND
+                after_ns: Span::lit(60 * SECOND)
             },
             false
         ),
@@ -260,7 +261,7 @@ fn reconcile_result_table_walk_through() {
     let both = Outcome::Custom {
         result: workqueue_core::ReconcileResult {
             requeue: true,
-            requeue_after_ns: 30 * SECOND,
+            requeue_after_ns: Span::lit(30 * SECOND),
             error: workqueue_core::ErrorKind::None,
             priority: None,
         },
@@ -270,7 +271,7 @@ fn reconcile_result_table_walk_through() {
         decide(
             &mut sim,
             Outcome::RequeueAfter {
-                after_ns: -5 * SECOND
+                after_ns: Span::lit(-5 * SECOND)
             },
             false
         ),
@@ -279,7 +280,7 @@ fn reconcile_result_table_walk_through() {
     let neg = Outcome::Custom {
         result: workqueue_core::ReconcileResult {
             requeue: true,
-            requeue_after_ns: -5 * SECOND,
+            requeue_after_ns: Span::lit(-5 * SECOND),
             error: workqueue_core::ErrorKind::None,
             priority: None,
         },
@@ -321,7 +322,7 @@ fn crossplane(r: u32) -> Scenario {
 #[test]
 fn crossplane_r10_runs_10_workers_with_a_10_per_second_burst_100_global_bucket() {
     let mut s = crossplane(10);
-    s.controllers[0].controller.reconcile_ns = 100 * MILLISECOND; // 10 workers could do 100/s
+    s.controllers[0].controller.reconcile_ns = Span::lit(100 * MILLISECOND); // 10 workers could do 100/s
     s.controllers[0]
         .sources
         .push(Source::add_many("mr-", KeyCount::lit(300)));
@@ -330,8 +331,8 @@ fn crossplane_r10_runs_10_workers_with_a_10_per_second_burst_100_global_bucket()
     assert_eq!(
         sim.limiter_config(),
         &LimiterConfig::Exponential {
-            base_ns: SECOND,
-            max_ns: 60 * SECOND
+            base_ns: Span::lit(SECOND),
+            max_ns: Span::lit(60 * SECOND)
         }
     );
     sim.run_until(Instant::T0);
@@ -422,7 +423,7 @@ fn crossplane_r0_never_reconciles_anything() {
 #[test]
 fn shutdown_lets_workers_finish_what_is_queued() {
     let mut s = Scenario::new("shutdown");
-    s.controllers[0].controller.reconcile_ns = SECOND;
+    s.controllers[0].controller.reconcile_ns = Span::lit(SECOND);
     s.controllers[0]
         .sources
         .push(Source::add_many("p", KeyCount::lit(3)));

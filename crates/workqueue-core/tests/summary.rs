@@ -1,5 +1,6 @@
 //! The numbers an author asks of a run, against figures computed by hand.
 
+use workqueue_core::{At, Span};
 use workqueue_core::{Burst, ClientQps, EventRate, Failures, KeyCount, Qps, Requests, Workers};
 use workqueue_core::{ClientLimit, ClientScope, Source};
 use workqueue_core::{Duration, Instant};
@@ -16,8 +17,8 @@ fn one(script: Script, limiter: LimiterConfig) -> Scenario {
 }
 
 const BACKOFF: LimiterConfig = LimiterConfig::Exponential {
-    base_ns: Duration::from_nanos(5 * MILLISECOND.as_nanos()),
-    max_ns: Duration::from_nanos(1000 * SECOND.as_nanos()),
+    base_ns: Span::lit(Duration::from_nanos(5 * MILLISECOND.as_nanos())),
+    max_ns: Span::lit(Duration::from_nanos(1000 * SECOND.as_nanos())),
 };
 
 #[test]
@@ -75,7 +76,9 @@ fn a_failing_key_spends_its_time_backing_off() {
 fn waits_are_told_apart_by_what_set_them() {
     let s = one(
         Script::Sequence {
-            outcomes: vec![Outcome::RequeueAfter { after_ns: SECOND }],
+            outcomes: vec![Outcome::RequeueAfter {
+                after_ns: Span::lit(SECOND),
+            }],
             then: Outcome::Success,
         },
         BACKOFF,
@@ -115,7 +118,7 @@ fn a_storm_fills_the_queue_and_keys_wait_their_turn() {
         },
         BACKOFF,
     );
-    s.first_mut().controller.reconcile_ns = 10 * MILLISECOND;
+    s.first_mut().controller.reconcile_ns = Span::lit(10 * MILLISECOND);
     s.first_mut().sources = vec![Source::add_many("k-", KeyCount::lit(100))];
     let mut m = Manager::new(&s).unwrap();
     m.run_until(Instant::T0 + 5 * SECOND);
@@ -185,14 +188,14 @@ fn sums_past_292_years_saturate() {
     let c = s.first_mut();
     c.default_script = Script::Always {
         outcome: Outcome::RequeueAfter {
-            after_ns: 84 * 3600 * SECOND,
+            after_ns: Span::lit(84 * 3600 * SECOND),
         },
     };
     c.sources = vec![Source::add_many("k-", KeyCount::lit(50_000))];
     let mut other = s.controllers[0].clone();
     other.name = "second".into();
     s.controllers.push(other);
-    s.duration_ns = 168 * 3600 * SECOND;
+    s.duration_ns = Span::lit(168 * 3600 * SECOND);
     let mut m = Manager::new(&s).unwrap();
     m.run_until(Instant::T0 + 168 * 3600 * SECOND);
     let sum = Summary::of(&m);
@@ -228,7 +231,7 @@ fn the_summary_names_the_client_limit_that_held_the_run_back() {
     c.sources.push(Source::AddMany {
         prefix: "w-".into(),
         count: KeyCount::lit(200),
-        at_ns: Duration::ZERO,
+        at_ns: Span::lit(Duration::ZERO),
         script: None,
     });
     let mut m = Manager::new(&s).unwrap();
@@ -265,8 +268,8 @@ fn the_summary_names_the_client_limit_that_held_the_run_back() {
 fn the_summary_names_the_backoff_of_an_outage() {
     let mut s = one(
         Script::Outage {
-            from_ns: Instant::T0 + 10 * SECOND,
-            until_ns: Instant::T0 + 100 * SECOND,
+            from_ns: At::lit(Instant::T0 + 10 * SECOND),
+            until_ns: At::lit(Instant::T0 + 100 * SECOND),
             otherwise: Outcome::Success,
         },
         BACKOFF,
@@ -274,7 +277,7 @@ fn the_summary_names_the_backoff_of_an_outage() {
     s.first_mut().sources.push(Source::AddMany {
         prefix: "k-".into(),
         count: KeyCount::lit(20),
-        at_ns: 20 * SECOND,
+        at_ns: Span::lit(20 * SECOND),
         script: None,
     });
     let mut m = Manager::new(&s).unwrap();
@@ -304,7 +307,7 @@ fn a_failing_reconcile_sends_only_the_writes_it_still_makes() {
         c.sources.push(Source::AddMany {
             prefix: "w-".into(),
             count: KeyCount::lit(10),
-            at_ns: Duration::ZERO,
+            at_ns: Span::lit(Duration::ZERO),
             script: None,
         });
         s.validate().unwrap();
@@ -337,17 +340,17 @@ fn a_failing_reconcile_sends_only_the_writes_it_still_makes() {
 #[test]
 fn the_request_series_bins_whole_samples() {
     let mut s = Scenario::new("steady");
-    s.sample_ns = 400 * MILLISECOND;
-    s.duration_ns = 60 * SECOND;
+    s.sample_ns = Span::lit(400 * MILLISECOND);
+    s.duration_ns = Span::lit(60 * SECOND);
     let c = s.first_mut();
     c.kind = "Widget".into();
     c.writes.insert("Secret".into(), Requests::lit(1));
-    c.controller.reconcile_ns = Duration::ZERO;
+    c.controller.reconcile_ns = Span::lit(Duration::ZERO);
     c.sources.push(Source::WatchEvents {
         key: "w".into(),
         per_second: EventRate::lit(10.0),
-        start_ns: Duration::ZERO,
-        duration_ns: 60 * SECOND,
+        start_ns: Span::lit(Duration::ZERO),
+        duration_ns: Span::lit(60 * SECOND),
     });
     let mut m = Manager::new(&s).unwrap();
     m.run_until(Instant::T0 + 60 * SECOND);
@@ -419,15 +422,15 @@ fn a_resync_s_later_success_is_not_where_a_key_converged() {
         BACKOFF,
     );
     let c = s.first_mut();
-    c.controller.reconcile_ns = Duration::ZERO;
+    c.controller.reconcile_ns = Span::lit(Duration::ZERO);
     c.sources.push(Source::AddMany {
         prefix: "k-".into(),
         count: KeyCount::lit(1),
-        at_ns: Duration::ZERO,
+        at_ns: Span::lit(Duration::ZERO),
         script: None,
     });
     c.sources.push(Source::Resync {
-        period_ns: 60 * SECOND,
+        period_ns: Span::lit(60 * SECOND),
     });
     let mut m = Manager::new(&s).unwrap();
     m.run_until(Instant::T0 + 130 * SECOND);
@@ -454,17 +457,17 @@ fn widgets_sent(name: &str, count: u64, sample: Duration) -> Summary {
         burst: Burst::lit(10),
         per: ClientScope::Kind,
     });
-    s.sample_ns = sample;
-    s.duration_ns = 60 * SECOND;
+    s.sample_ns = Span::lit(sample);
+    s.duration_ns = Span::lit(60 * SECOND);
     let c = s.first_mut();
     c.kind = "Widget".into();
     c.requests_per_reconcile = Requests::lit(1);
     c.controller.workers = Workers::lit(4);
-    c.controller.reconcile_ns = 50 * MILLISECOND;
+    c.controller.reconcile_ns = Span::lit(50 * MILLISECOND);
     c.sources.push(Source::AddMany {
         prefix: "w-".into(),
         count: KeyCount::new(count).unwrap(),
-        at_ns: Duration::ZERO,
+        at_ns: Span::lit(Duration::ZERO),
         script: None,
     });
     let mut m = Manager::new(&s).unwrap();

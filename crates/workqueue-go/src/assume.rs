@@ -5,6 +5,7 @@
 //! way.
 
 use std::collections::BTreeMap;
+use workqueue_core::{At, Span};
 
 use workqueue_core::limits::MAX_REQUESTS_PER_RECONCILE;
 use workqueue_core::{
@@ -68,12 +69,15 @@ impl Assumptions {
                 }
             }
             if let Some(d) = self.reconcile_ns {
-                c.controller.reconcile_ns = d;
+                c.controller.reconcile_ns =
+                    Span::new(d).map_err(at("controller.reconcile_ns".into()))?;
             }
             if let Some((from, until)) = self.outage.filter(|(f, u)| u > f) {
                 c.default_script = Script::Outage {
-                    from_ns: Instant::T0 + from,
-                    until_ns: Instant::T0 + until,
+                    from_ns: At::new(Instant::T0 + from)
+                        .map_err(at("default_script.from_ns".into()))?,
+                    until_ns: At::new(Instant::T0 + until)
+                        .map_err(at("default_script.until_ns".into()))?,
                     otherwise: Outcome::Success,
                 };
             }
@@ -100,7 +104,10 @@ impl Assumptions {
             }
         }
         if let Some((_, until)) = self.outage.filter(|(f, u)| u > f) {
-            s.duration_ns = s.duration_ns.max(until.saturating_add(AFTER_OUTAGE));
+            // The run goes on past the outage (at most to its longest).
+            s.duration_ns = s
+                .duration_ns
+                .max(Span::saturating(until.saturating_add(AFTER_OUTAGE)));
         }
         s.validate()?;
         Ok(s)
@@ -263,7 +270,7 @@ mod tests {
             c.sources.push(workqueue_core::Source::AddMany {
                 prefix: format!("{}-", c.name),
                 count: KeyCount::lit(100),
-                at_ns: Duration::ZERO,
+                at_ns: Span::lit(Duration::ZERO),
                 script: None,
             });
         }
@@ -286,7 +293,7 @@ mod tests {
             ));
             assert_eq!(c.controller.reconcile_ns, 50 * MILLISECOND);
             assert!(
-                matches!(c.default_script, Script::Outage { until_ns, .. } if until_ns == Instant::T0 + 300 * SECOND)
+                matches!(c.default_script, Script::Outage { until_ns, .. } if until_ns == At::lit(Instant::T0 + 300 * SECOND))
             );
             assert!(c.errors_write_nothing);
             assert_eq!(c.requests_per_reconcile, Requests::lit(1));
@@ -303,7 +310,7 @@ mod tests {
         assert!(matches!(
             got.controllers[0].default_script,
             Script::Outage { from_ns, until_ns, .. }
-                if from_ns == Instant::T0 + 10 * SECOND && until_ns == Instant::T0 + 100 * SECOND
+                if from_ns == At::lit(Instant::T0 + 10 * SECOND) && until_ns == At::lit(Instant::T0 + 100 * SECOND)
         ));
         assert!(window_of("100s..10s")
             .unwrap_err()

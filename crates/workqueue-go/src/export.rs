@@ -106,6 +106,7 @@ impl SetUp {
                             timeout: c
                                 .controller
                                 .reconcile_timeout_ns
+                                .map(|t| t.get())
                                 .filter(|_| crossplane.is_none()),
                         },
                         shares_bucket: shares,
@@ -319,7 +320,10 @@ fn controller(s: &Scenario, i: usize, c: &ControllerSpec, kind: &str, uses: &mut
         ));
         if let Some(t) = c.controller.reconcile_timeout_ns {
             uses.time = true;
-            fields.push(("ReconciliationTimeout", duration(t).replace('*', " * ")));
+            fields.push((
+                "ReconciliationTimeout",
+                duration(t.get()).replace('*', " * "),
+            ));
         }
         let width = fields.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
         let lines: String = fields

@@ -38,6 +38,6 @@ pub(crate) fn helm_values(s: &Scenario, cp: CrossplaneConfig) -> String {
         workers = cp.max_reconcile_rate,
         burst = float(b.burst.get()),
         refill = float(b.refill_per_second.get()),
-        cooldown = format_go_duration(b.cooldown),
+        cooldown = format_go_duration(b.cooldown.get()),
     )
 }

@@ -47,8 +47,8 @@ pub(crate) fn limiter(l: &LimiterConfig, indent: &str) -> String {
     match l {
         LimiterConfig::Exponential { base_ns, max_ns } => format!(
             "workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request]({}, {})",
-            duration(*base_ns),
-            duration(*max_ns)
+            duration(base_ns.get()),
+            duration(max_ns.get())
         ),
         LimiterConfig::FastSlow {
             fast_ns,
@@ -56,8 +56,8 @@ pub(crate) fn limiter(l: &LimiterConfig, indent: &str) -> String {
             max_fast_attempts,
         } => format!(
             "workqueue.NewTypedItemFastSlowRateLimiter[reconcile.Request]({}, {}, {max_fast_attempts})",
-            duration(*fast_ns),
-            duration(*slow_ns)
+            duration(fast_ns.get()),
+            duration(slow_ns.get())
         ),
         LimiterConfig::Bucket { qps, burst } => format!(
             "&workqueue.TypedBucketRateLimiter[reconcile.Request]{{Limiter: rate.NewLimiter(rate.Limit({}), {burst})}}",
@@ -76,7 +76,7 @@ pub(crate) fn limiter(l: &LimiterConfig, indent: &str) -> String {
         } => format!(
             "workqueue.NewTypedWithMaxWaitRateLimiter(\n{inner}{},\n{inner}{},\n{indent})",
             limiter(l, &inner),
-            duration(*max_wait_ns)
+            duration(max_wait_ns.get())
         ),
         LimiterConfig::DefaultController => {
             "workqueue.DefaultTypedControllerRateLimiter[reconcile.Request]()".into()

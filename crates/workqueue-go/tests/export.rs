@@ -1,6 +1,7 @@
 //! The Go export is the author's set-up: gofmt-clean, and read back by the
 //! importer to the same set-up, for every example scenario and generated ones.
 
+use workqueue_core::Span;
 use workqueue_core::{BreakerAmount, Burst, ClientQps, Qps, ReconcileRate, Workers};
 use workqueue_core::{BucketSpec, ClientLimit, ClientScope};
 use workqueue_core::{QueueKind, Scenario, MILLISECOND};
@@ -60,7 +61,7 @@ fn generated() -> Vec<(String, Scenario)> {
         };
         c.controller.workers = Workers::new(1 + i as u32).unwrap();
         c.controller.reconcile_timeout_ns =
-            (i % 3 == 0).then_some((i as i64 + 1) * 750 * MILLISECOND);
+            (i % 3 == 0).then_some(Span::lit((i as i64 + 1) * 750 * MILLISECOND));
         let mut d = c.clone();
         d.name = format!("other-{i}");
         d.kind = "gadget".into();
@@ -192,7 +193,7 @@ fn crossplane_core_exports_its_flags_as_helm_values() {
         breaker: Some(BreakerFlags {
             burst: BreakerAmount::lit(40.0),
             refill_per_second: BreakerAmount::lit(0.5),
-            cooldown: 90 * SECOND,
+            cooldown: Span::lit(90 * SECOND),
         }),
     });
     assert_eq!(Language::of(&s), Language::HelmValues);

@@ -1,6 +1,7 @@
 //! Go set-ups as real projects write them, read into scenarios.
 
 use workqueue_core::ClientScope;
+use workqueue_core::Span;
 use workqueue_core::{Burst, Qps, Workers};
 use workqueue_core::{LimiterConfig, QueueKind, MILLISECOND, SECOND};
 use workqueue_go::{import, ImportError};
@@ -57,8 +58,8 @@ fn an_operator_reads_with_its_flags_limiters_and_controllers() {
         Some(LimiterConfig::MaxOf {
             limiters: vec![
                 LimiterConfig::Exponential {
-                    base_ns: 250 * MILLISECOND,
-                    max_ns: 300 * SECOND
+                    base_ns: Span::lit(250 * MILLISECOND),
+                    max_ns: Span::lit(300 * SECOND)
                 },
                 LimiterConfig::Bucket {
                     qps: Qps::lit(20.0),
@@ -69,7 +70,7 @@ fn an_operator_reads_with_its_flags_limiters_and_controllers() {
     );
     assert_eq!(
         widget.controller.reconcile_timeout_ns,
-        Some(30 * SECOND),
+        Some(Span::lit(30 * SECOND)),
         "the manager's default"
     );
     let gadget = s.controllers.iter().find(|c| c.name == "gadgets").unwrap();
@@ -127,8 +128,8 @@ fn a_client_go_controller_reads_with_its_queue_and_clientset() {
     assert_eq!(
         c.limiter,
         Some(LimiterConfig::FastSlow {
-            fast_ns: 100 * MILLISECOND,
-            slow_ns: 10 * SECOND,
+            fast_ns: Span::lit(100 * MILLISECOND),
+            slow_ns: Span::lit(10 * SECOND),
             max_fast_attempts: 5
         })
     );
@@ -336,8 +337,8 @@ fn a_limiter_from_a_helper_function_is_read() {
         Some(LimiterConfig::MaxOf {
             limiters: vec![
                 LimiterConfig::Exponential {
-                    base_ns: 2 * SECOND,
-                    max_ns: 300 * SECOND
+                    base_ns: Span::lit(2 * SECOND),
+                    max_ns: Span::lit(300 * SECOND)
                 },
                 LimiterConfig::Bucket {
                     qps: Qps::lit(5.0),

@@ -6,7 +6,7 @@
 //! clients and their limits, Crossplane's rate, what must not run.
 
 use workqueue_core::SECOND;
-use workqueue_core::{KeyCount, Workers};
+use workqueue_core::{KeyCount, Span, Workers};
 use workqueue_go::import;
 
 mod common;
@@ -420,7 +420,7 @@ fn client_go_retry_limits_give_up_where_go_does() {
         };
         c.sources = vec![workqueue_core::Source::add_many("ns/k-", KeyCount::lit(3))];
     }
-    s.duration_ns = 3600 * SECOND;
+    s.duration_ns = Span::lit(3600 * SECOND);
     let mut m = workqueue_core::Manager::new(&s).unwrap();
     m.run_to_end();
     let runs: Vec<(String, u64, bool)> = m
@@ -471,7 +471,7 @@ fn client_go_kinds_and_resyncs_come_from_the_informers_feeding_the_queue() {
             .sources
             .iter()
             .filter_map(|s| match s {
-                workqueue_core::Source::Resync { period_ns } => Some(*period_ns),
+                workqueue_core::Source::Resync { period_ns } => Some(period_ns.get()),
                 _ => None,
             })
             .collect()

@@ -6,6 +6,7 @@
 //! simulations on its main thread while a room waits for the next step.
 
 use serde::{Deserialize, Serialize};
+use workqueue_core::Span;
 use workqueue_core::{Burst, KeyCount, Qps};
 use workqueue_core::{
     Instant, LimiterConfig, QueueKind, Scenario, Simulation, MILLISECOND, SECOND,
@@ -29,8 +30,8 @@ pub fn limiters() -> [(&'static str, QueueKind, LimiterConfig); 4] {
             "per-item only",
             QueueKind::ClientGo,
             LimiterConfig::Exponential {
-                base_ns: 5 * MILLISECOND,
-                max_ns: 1000 * SECOND,
+                base_ns: Span::lit(5 * MILLISECOND),
+                max_ns: Span::lit(1000 * SECOND),
             },
         ),
         (
@@ -69,8 +70,8 @@ pub fn articles() -> Vec<Plot> {
 pub(crate) fn herd(queue: QueueKind, limiter: LimiterConfig, secs: i64) -> Vec<(f64, f64)> {
     let mut s = Scenario::failing_keys(limiter, KeyCount::lit(10_000));
     s.controllers[0].queue = queue;
-    s.sample_ns = 100 * MILLISECOND;
-    s.duration_ns = secs * SECOND;
+    s.sample_ns = Span::lit(100 * MILLISECOND);
+    s.duration_ns = Span::lit(secs * SECOND);
     let Ok(mut sim) = Simulation::new(&s) else {
         return Vec::new();
     };

@@ -5,6 +5,7 @@
 
 use std::path::PathBuf;
 use workqueue_core::Duration;
+use workqueue_core::Span;
 use workqueue_core::{Burst, Qps};
 
 use workqueue_lessons::{lesson, Lesson, BUILT_IN};
@@ -120,8 +121,8 @@ fn the_herd_exercise_is_solvable_and_not_by_removing_the_bucket() {
         "too slow as set up"
     );
     let per_item = LimiterConfig::Exponential {
-        base_ns: Duration::from_nanos(5_000_000),
-        max_ns: Duration::from_nanos(1000 * 1_000_000_000),
+        base_ns: Span::lit(Duration::from_nanos(5_000_000)),
+        max_ns: Span::lit(Duration::from_nanos(1000 * 1_000_000_000)),
     };
     assert_eq!(
         with(per_item.clone()),

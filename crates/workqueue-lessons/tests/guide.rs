@@ -4,6 +4,7 @@
 
 use workqueue_core::Duration;
 use workqueue_core::LimiterConfig;
+use workqueue_core::Span;
 use workqueue_core::{Burst, Qps};
 use workqueue_lessons::{check, lesson};
 
@@ -27,8 +28,8 @@ fn the_example_lesson_reads_answers_and_its_exercise_can_be_met() {
     setup.scenario.controllers[0].limiter = Some(LimiterConfig::MaxOf {
         limiters: vec![
             LimiterConfig::Exponential {
-                base_ns: Duration::from_nanos(5_000_000),
-                max_ns: Duration::from_nanos(1_000_000_000_000),
+                base_ns: Span::lit(Duration::from_nanos(5_000_000)),
+                max_ns: Span::lit(Duration::from_nanos(1_000_000_000_000)),
             },
             LimiterConfig::Bucket {
                 qps: Qps::lit(30.0),

@@ -80,7 +80,7 @@ pub fn main(args: &[String]) -> ExitCode {
         }
     };
     // The inputs' keys and storms are costed as the sources they start.
-    let estimate = run.work_to(At::T0 + run.scenario.duration_ns);
+    let estimate = run.work_to(At::T0 + run.scenario.duration_ns.get());
     let Run {
         scenario, inputs, ..
     } = run;
@@ -109,7 +109,7 @@ pub fn main(args: &[String]) -> ExitCode {
     }
     let mut finished = true;
     for (at, input) in inputs {
-        finished = at > At::T0 + scenario.duration_ns
+        finished = at > At::T0 + scenario.duration_ns.get()
             || (run_with_progress(&mut manager, at, estimate, &interrupted)
                 && manager.apply(0, input).is_ok());
         if !finished {
@@ -119,7 +119,7 @@ pub fn main(args: &[String]) -> ExitCode {
     finished = finished
         && run_with_progress(
             &mut manager,
-            At::T0 + scenario.duration_ns,
+            At::T0 + scenario.duration_ns.get(),
             estimate,
             &interrupted,
         );
@@ -127,7 +127,7 @@ pub fn main(args: &[String]) -> ExitCode {
         eprintln!(
             "interrupted at {} of {} virtual: the figures so far",
             format_go_duration(virtual_now(&manager).since_t0()),
-            format_go_duration(scenario.duration_ns)
+            format_go_duration(scenario.duration_ns.get())
         );
     }
     // The first controller's figures, as for a one-controller file; then

@@ -3,6 +3,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::process::Command;
+use workqueue_core::At;
 
 fn scenario(name: &str) -> String {
     format!("{}/../../scenarios/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -467,7 +468,7 @@ fn wqsim_import_takes_the_authors_figures_as_options() {
             workqueue_core::Source::AddMany { count, .. } if count.get() == 250
         ));
         assert!(
-            matches!(c.default_script, workqueue_core::Script::Outage { until_ns, .. } if until_ns == workqueue_core::Instant::T0 + 300 * workqueue_core::SECOND)
+            matches!(c.default_script, workqueue_core::Script::Outage { until_ns, .. } if until_ns == At::lit(workqueue_core::Instant::T0 + 300 * workqueue_core::SECOND))
         );
         assert_eq!(c.controller.reconcile_ns, 20 * workqueue_core::MILLISECOND);
         assert!(c.errors_write_nothing);
@@ -538,7 +539,7 @@ fn an_outage_window_peaks_a_series_and_what_held_the_run_back() {
     let sec = workqueue_core::SECOND;
     assert!(matches!(
         s.controllers[0].default_script,
-        workqueue_core::Script::Outage { from_ns, until_ns, .. } if from_ns == t0 + 10 * sec && until_ns == t0 + 100 * sec
+        workqueue_core::Script::Outage { from_ns, until_ns, .. } if from_ns.get() == t0 + 10 * sec && until_ns.get() == t0 + 100 * sec
     ));
     let tmp = std::env::temp_dir().join(format!("wqsim-answers-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();

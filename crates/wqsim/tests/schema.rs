@@ -6,6 +6,7 @@
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
+use workqueue_core::Span;
 
 fn root(rel: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -135,7 +136,7 @@ proptest! {
         ));
         let c = &mut s.controllers[0];
         c.controller.workers = workqueue_core::Workers::lit(workers);
-        c.controller.reconcile_timeout_ns = timeout_ms.map(|t| t * workqueue_core::MILLISECOND);
+        c.controller.reconcile_timeout_ns = timeout_ms.map(|t| Span::lit(t * workqueue_core::MILLISECOND));
         c.writes = writes.into_iter().map(|(k, n)| (k, workqueue_core::Requests::lit(n))).collect();
         if priority {
             c.queue = workqueue_core::QueueKind::Priority;

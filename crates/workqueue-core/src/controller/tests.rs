@@ -2,6 +2,7 @@ use super::*;
 use crate::ranges::{Failures, ReconcileRate};
 use crate::time::Instant;
 use crate::time::MINUTE;
+use crate::Span;
 
 #[test]
 fn labels_index_in_all_order() {
@@ -17,7 +18,12 @@ fn decision_table_in_evaluation_order() {
         (err.label, err.forget, err.requeue),
         (ResultLabel::Error, false, Requeue::RateLimited)
     );
-    let both = decide(Outcome::ErrorWithRequeueAfter { after_ns: MINUTE }.result());
+    let both = decide(
+        Outcome::ErrorWithRequeueAfter {
+            after_ns: Span::lit(MINUTE),
+        }
+        .result(),
+    );
     assert_eq!(both.requeue, Requeue::RateLimited);
     assert!(both.result_ignored);
     let term = decide(Outcome::TerminalError.result());
@@ -27,7 +33,7 @@ fn decision_table_in_evaluation_order() {
     );
     let after = decide(
         Outcome::RequeueAfter {
-            after_ns: 30 * SECOND,
+            after_ns: Span::lit(30 * SECOND),
         }
         .result(),
     );
@@ -42,7 +48,7 @@ fn decision_table_in_evaluation_order() {
     );
     let negative = decide(
         Outcome::RequeueAfter {
-            after_ns: -5 * SECOND,
+            after_ns: Span::lit(-5 * SECOND),
         }
         .result(),
     );
@@ -52,7 +58,7 @@ fn decision_table_in_evaluation_order() {
     );
     let neg_requeue = decide(ReconcileResult {
         requeue: true,
-        requeue_after_ns: -5 * SECOND,
+        requeue_after_ns: Span::lit(-5 * SECOND),
         error: ErrorKind::None,
         priority: None,
     });
@@ -79,7 +85,10 @@ fn scripts() {
     assert!((2_300..2_700).contains(&errors), "{errors}");
     assert_eq!(Script::Live.outcome(0, Instant::T0, &mut rng), None);
     assert_eq!(
-        Outcome::ErrorWithRequeueAfter { after_ns: MINUTE }.go_return(),
+        Outcome::ErrorWithRequeueAfter {
+            after_ns: Span::lit(MINUTE)
+        }
+        .go_return(),
         "return ctrl.Result{RequeueAfter: 1m0s}, err"
     );
 }

@@ -2,6 +2,7 @@ use super::*;
 use crate::buckets::BucketStore;
 use crate::time::{Duration, Instant};
 use crate::time::{HOUR, MINUTE};
+use crate::Span;
 
 const X: ItemId = ItemId(0);
 const Y: ItemId = ItemId(1);
@@ -14,8 +15,8 @@ fn whens(l: &mut Limiter, item: ItemId, n: usize, b: &mut BucketStore) -> Vec<Du
 fn exponential_doubles_to_the_cap() {
     let mut b = BucketStore::new();
     let mut l = LimiterConfig::Exponential {
-        base_ns: 5 * MILLISECOND,
-        max_ns: 1000 * SECOND,
+        base_ns: Span::lit(5 * MILLISECOND),
+        max_ns: Span::lit(1000 * SECOND),
     }
     .build(&mut b);
     let got = whens(&mut l, X, 20, &mut b);
@@ -33,21 +34,21 @@ fn exponential_doubles_to_the_cap() {
 fn exponential_edges() {
     let mut b = BucketStore::new();
     let mut big = LimiterConfig::Exponential {
-        base_ns: MINUTE,
-        max_ns: 1000 * HOUR,
+        base_ns: Span::lit(MINUTE),
+        max_ns: Span::lit(1000 * HOUR),
     }
     .build(&mut b);
     assert_eq!(whens(&mut big, X, 3, &mut b)[2], 4 * MINUTE);
     let mut inverted = LimiterConfig::Exponential {
-        base_ns: 10 * SECOND,
-        max_ns: SECOND,
+        base_ns: Span::lit(10 * SECOND),
+        max_ns: Span::lit(SECOND),
     }
     .build(&mut b);
     assert_eq!(inverted.when(X, Instant::T0, &mut b), SECOND);
     // base 1ns: call 64 lands exactly on 2^63, which amd64 turns into i64::MIN.
     let mut one = LimiterConfig::Exponential {
-        base_ns: Duration::from_nanos(1),
-        max_ns: SECOND,
+        base_ns: Span::lit(Duration::from_nanos(1)),
+        max_ns: Span::lit(SECOND),
     }
     .build(&mut b);
     let got = whens(&mut one, X, 66, &mut b);
@@ -70,8 +71,8 @@ fn exponential_edges() {
 fn fast_slow_counts_first() {
     let mut b = BucketStore::new();
     let mut l = LimiterConfig::FastSlow {
-        fast_ns: 5 * MILLISECOND,
-        slow_ns: 10 * SECOND,
+        fast_ns: Span::lit(5 * MILLISECOND),
+        slow_ns: Span::lit(10 * SECOND),
         max_fast_attempts: 3,
     }
     .build(&mut b);
@@ -81,8 +82,8 @@ fn fast_slow_counts_first() {
         vec![ms, ms, ms, 10 * SECOND, 10 * SECOND]
     );
     let mut never_fast = LimiterConfig::FastSlow {
-        fast_ns: Duration::from_nanos(1),
-        slow_ns: Duration::from_nanos(2),
+        fast_ns: Span::lit(Duration::from_nanos(1)),
+        slow_ns: Span::lit(Duration::from_nanos(2)),
         max_fast_attempts: 0,
     }
     .build(&mut b);
@@ -107,12 +108,12 @@ fn max_of_takes_tokens_even_when_per_item_wins() {
 fn with_max_wait_caps_but_counts() {
     let mut b = BucketStore::new();
     let inner = LimiterConfig::Exponential {
-        base_ns: SECOND,
-        max_ns: HOUR,
+        base_ns: Span::lit(SECOND),
+        max_ns: Span::lit(HOUR),
     };
     let mut l = LimiterConfig::WithMaxWait {
         limiter: Box::new(inner),
-        max_wait_ns: 10 * SECOND,
+        max_wait_ns: Span::lit(10 * SECOND),
     }
     .build(&mut b);
     let s = SECOND;
@@ -155,8 +156,8 @@ fn config_json_matches_conformance_format() {
     assert_eq!(
         limiters[0],
         LimiterConfig::FastSlow {
-            fast_ns: 5 * MILLISECOND,
-            slow_ns: 3 * SECOND,
+            fast_ns: Span::lit(5 * MILLISECOND),
+            slow_ns: Span::lit(3 * SECOND),
             max_fast_attempts: 3
         }
     );

@@ -20,15 +20,15 @@ impl Controller {
                     (SECOND.as_nanos() as f64 / per_second.get()).round() as i64,
                 )
                 .max(Duration::NANOSECOND);
-                let start = after(now, *start_ns);
-                (Some(start), interval, after(start, *duration_ns))
+                let start = after(now, start_ns.get());
+                (Some(start), interval, after(start, duration_ns.get()))
             }
             Source::AddMany { at_ns, .. } => {
-                (Some(after(now, *at_ns)), Duration::ZERO, Instant::MAX)
+                (Some(after(now, at_ns.get())), Duration::ZERO, Instant::MAX)
             }
             Source::Resync { period_ns } => (
-                Some(after(now, *period_ns)),
-                (*period_ns).max(Duration::NANOSECOND),
+                Some(after(now, period_ns.get())),
+                period_ns.get(),
                 Instant::MAX,
             ),
         };

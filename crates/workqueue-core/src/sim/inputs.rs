@@ -2,6 +2,7 @@
 //! checked against the caps before they change anything.
 
 use super::*;
+use crate::spans::Delay;
 
 impl Controller {
     /// Applies an input at the current instant and records it for replay,
@@ -46,7 +47,7 @@ impl Controller {
                 let source = Source::WatchEvents {
                     key: key.clone(),
                     per_second: *per_second,
-                    start_ns: Duration::ZERO,
+                    start_ns: Delay::ZERO,
                     duration_ns: *duration_ns,
                 };
                 self.ensure_room(1)?;

@@ -13,6 +13,7 @@
 //! that move it are handed the run's [`BucketStore`], owned by its
 //! [`crate::Manager`] or, when it runs alone, by its [`Simulation`].
 
+use crate::spans::Delay;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
@@ -289,7 +290,7 @@ impl Controller {
         };
         let mut sim = Controller {
             spec: spec.clone(),
-            duration_ns: scenario.duration_ns,
+            duration_ns: scenario.duration_ns.get(),
             queue,
             pool: Pool::new(workers),
             items: ItemMap::new(ItemInfo::default()),
@@ -316,7 +317,7 @@ impl Controller {
             log: VecDeque::new(),
             log_capacity: 20_000,
             log_total: 0,
-            series: Series::new(scenario.sample_ns),
+            series: Series::new(scenario.sample_ns.get()),
             sent: Default::default(),
             client: {
                 let plan = &shared.plan;
@@ -356,9 +357,9 @@ impl Controller {
         for item in &spec.items {
             let id = sim.queue.key(&item.key);
             sim.scripts.set(id, item.script.clone());
-            sim.reconcile_ns.set(id, item.reconcile_ns);
+            sim.reconcile_ns.set(id, item.reconcile_ns.map(Delay::get));
             if let Some(at) = item.add_at_ns {
-                adds.push((at, id));
+                adds.push((at.get(), id));
             }
         }
         sim.timers = Timers::with_adds(adds);

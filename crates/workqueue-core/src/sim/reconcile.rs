@@ -3,6 +3,7 @@
 //! `reconcileHandler` does, then the queue's events recorded.
 
 use super::*;
+use crate::spans::{Period, SignedDelay};
 
 impl Controller {
     pub(super) fn intern(&mut self, key: &str) -> ItemId {
@@ -56,7 +57,9 @@ impl Controller {
                     self.conclude(
                         w,
                         item,
-                        Outcome::RequeueAfter { after_ns: delay },
+                        Outcome::RequeueAfter {
+                            after_ns: SignedDelay::of_the_model(delay),
+                        },
                         false,
                         buckets,
                     );
@@ -66,7 +69,7 @@ impl Controller {
             let base = self
                 .reconcile_ns
                 .get(item)
-                .unwrap_or(self.spec.controller.reconcile_ns);
+                .unwrap_or(self.spec.controller.reconcile_ns.get());
             let duration = match self.spec.controller.reconcile_jitter_ns {
                 Some(j) if j > Duration::ZERO => base.saturating_add(Duration::from_nanos(
                     (self.rng.next_u64() % (j.as_nanos() as u64 + 1)) as i64,
@@ -94,6 +97,7 @@ impl Controller {
                 .spec
                 .controller
                 .reconcile_timeout_ns
+                .map(Period::get)
                 .filter(|t| busy > *t);
             let times_out = deadline.is_some();
             let until = after(self.now, deadline.unwrap_or(busy));

@@ -8,6 +8,7 @@ use crate::scenario::Scenario;
 use crate::sim::alone::Simulation;
 use crate::time::{Duration, Instant};
 use crate::time::{MILLISECOND, SECOND};
+use crate::Span;
 
 /// Past [`crate::records::DETAILED_KEYS`] retrying keys, the first to retry
 /// keep their details; a later one has its count, not its details.
@@ -15,12 +16,12 @@ use crate::time::{MILLISECOND, SECOND};
 fn a_key_without_details_still_reports_its_requeues() {
     let keys = crate::records::DETAILED_KEYS as u64 + 100;
     let per_item = LimiterConfig::Exponential {
-        base_ns: SECOND,
-        max_ns: 1000 * SECOND,
+        base_ns: Span::lit(SECOND),
+        max_ns: Span::lit(1000 * SECOND),
     };
     let mut s = Scenario::failing_keys(per_item, KeyCount::new(keys).unwrap());
     s.first_mut().controller.workers = Workers::lit(64);
-    s.first_mut().controller.reconcile_ns = Duration::ZERO;
+    s.first_mut().controller.reconcile_ns = Span::lit(Duration::ZERO);
     let mut sim = crate::sim::alone::Simulation::new(&s).unwrap();
     sim.run_until(Instant::T0 + SECOND / 2);
     let first = sim.key_report(crate::item::ItemId(0));
@@ -39,7 +40,7 @@ fn sim(limiter: LimiterConfig, script: Script) -> Simulation {
     let mut s = Scenario::new("view");
     s.controllers[0].limiter = Some(limiter);
     s.controllers[0].default_script = script;
-    s.controllers[0].controller.reconcile_ns = Duration::ZERO;
+    s.controllers[0].controller.reconcile_ns = Span::lit(Duration::ZERO);
     Simulation::new(&s).expect("a valid scenario")
 }
 
@@ -47,8 +48,8 @@ fn sim(limiter: LimiterConfig, script: Script) -> Simulation {
 fn failing_key_a() -> Simulation {
     let mut s = sim(
         LimiterConfig::Exponential {
-            base_ns: 5 * MILLISECOND,
-            max_ns: SECOND,
+            base_ns: Span::lit(5 * MILLISECOND),
+            max_ns: Span::lit(SECOND),
         },
         Script::Always {
             outcome: Outcome::Error,
@@ -128,12 +129,12 @@ fn watch_events_land_as_queued_merged_or_dirty() {
     );
     let mut scenario = Scenario::new("view");
     scenario.controllers[0].default_script = s.spec().default_script.clone();
-    scenario.controllers[0].controller.reconcile_ns = SECOND;
+    scenario.controllers[0].controller.reconcile_ns = Span::lit(SECOND);
     s = Simulation::new(&scenario).unwrap();
     s.apply(Input::WatchEvents {
         key: "web".into(),
         per_second: EventRate::lit(50.0),
-        duration_ns: SECOND,
+        duration_ns: Span::lit(SECOND),
     })
     .unwrap();
     s.run_until(Instant::T0 + 100 * MILLISECOND);

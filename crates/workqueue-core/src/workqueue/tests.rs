@@ -1,5 +1,6 @@
 use super::*;
 use crate::time::{Duration, Instant, WideInstant, MILLISECOND, SECOND};
+use crate::Span;
 
 fn q() -> Workqueue {
     Workqueue::new(
@@ -64,8 +65,8 @@ fn drain_waits_only_for_in_flight_items() {
 fn rapid_rate_limited_adds_coalesce_but_count() {
     let mut q = Workqueue::new(
         &LimiterConfig::Exponential {
-            base_ns: 5 * MILLISECOND,
-            max_ns: 1000 * SECOND,
+            base_ns: Span::lit(5 * MILLISECOND),
+            max_ns: Span::lit(1000 * SECOND),
         },
         QueueOptions::with_metrics(),
     );

@@ -2,6 +2,7 @@
 //! (0, negatives, NaN, infinities, integer limits) weighted in.
 
 use super::*;
+use workqueue_core::{At, Span};
 use workqueue_core::{
     BreakerAmount, Burst, EventRate, Failures, KeyCount, Qps, ReconcileRate, Workers,
 };
@@ -42,6 +43,12 @@ impl Gen {
             0.01 + self.0.next_f64() * 100.0
         }
     }
+    /// A time field's value: any of [`Self::nanos`], brought into the
+    /// field's range (past its ends, the type refuses it as it is read).
+    pub fn span<const MIN: i64, const MAX: i64>(&mut self) -> Span<MIN, MAX> {
+        Span::saturating(Duration::from_nanos(self.nanos()))
+    }
+
     pub fn nanos(&mut self) -> i64 {
         const EXTREMES: [i64; 8] = [
             0,
@@ -84,17 +91,17 @@ impl Gen {
             0 => Outcome::Success,
             1 => Outcome::Requeue,
             2 => Outcome::RequeueAfter {
-                after_ns: Duration::from_nanos(self.nanos()),
+                after_ns: self.span(),
             },
             3 => Outcome::Error,
             4 => Outcome::TerminalError,
             5 => Outcome::ErrorWithRequeueAfter {
-                after_ns: Duration::from_nanos(self.nanos()),
+                after_ns: self.span(),
             },
             _ => Outcome::Custom {
                 result: ReconcileResult {
                     requeue: self.chance(50),
-                    requeue_after_ns: Duration::from_nanos(self.nanos()),
+                    requeue_after_ns: self.span(),
                     error: Default::default(),
                     priority: self.chance(30).then(|| self.nanos() % 200 - 100),
                 },
@@ -129,12 +136,12 @@ impl Gen {
     pub fn limiter(&mut self, depth: u32) -> LimiterConfig {
         match self.below(if depth > 2 { 4 } else { 6 }) {
             0 => LimiterConfig::Exponential {
-                base_ns: Duration::from_nanos(self.nanos()),
-                max_ns: Duration::from_nanos(self.nanos()),
+                base_ns: self.span(),
+                max_ns: self.span(),
             },
             1 => LimiterConfig::FastSlow {
-                fast_ns: Duration::from_nanos(self.nanos()),
-                slow_ns: Duration::from_nanos(self.nanos()),
+                fast_ns: self.span(),
+                slow_ns: self.span(),
                 max_fast_attempts: self.count() as u32,
             },
             2 => LimiterConfig::Bucket {
@@ -153,7 +160,7 @@ impl Gen {
             },
             _ => LimiterConfig::WithMaxWait {
                 limiter: Box::new(self.limiter(depth + 1)),
-                max_wait_ns: Duration::from_nanos(self.nanos()),
+                max_wait_ns: self.span(),
             },
         }
     }
@@ -162,17 +169,17 @@ impl Gen {
             0 => Source::WatchEvents {
                 key: self.key(),
                 per_second: EventRate::new(self.f64()).unwrap_or(EventRate::lit(1e6)),
-                start_ns: Duration::from_nanos(self.nanos()),
-                duration_ns: Duration::from_nanos(self.nanos()),
+                start_ns: self.span(),
+                duration_ns: self.span(),
             },
             1 => Source::AddMany {
                 prefix: self.key(),
                 count: KeyCount::new(self.count()).unwrap_or(KeyCount::lit(1_000_000)),
-                at_ns: Duration::from_nanos(self.nanos()),
+                at_ns: self.span(),
                 script: self.chance(30).then(|| self.script()),
             },
             _ => Source::Resync {
-                period_ns: Duration::from_nanos(self.nanos()),
+                period_ns: self.span(),
             },
         }
     }
@@ -190,9 +197,9 @@ impl Gen {
             Workers::lit(1 + self.below(4) as u32)
         };
         s.controllers[0].controller.reconcile_ns = if self.chance(50) {
-            Duration::ZERO
+            Span::lit(Duration::ZERO)
         } else {
-            Duration::from_nanos(self.nanos())
+            self.span()
         };
         s.controllers[0].controller.give_up_after = self.chance(20).then(|| self.count());
         if self.chance(15) {
@@ -211,7 +218,7 @@ impl Gen {
             let breaker = flags.then(|| workqueue_core::BreakerFlags {
                 burst: BreakerAmount::lit(self.below(300) as f64),
                 refill_per_second: BreakerAmount::lit(self.below(9) as f64 / 4.0),
-                cooldown: self.below(600) as i64 * SECOND,
+                cooldown: Span::lit(self.below(600) as i64 * SECOND),
             });
             s.crossplane = Some(CrossplaneConfig {
                 max_reconcile_rate: ReconcileRate::new(self.count() as u32)
@@ -225,8 +232,10 @@ impl Gen {
             let spec = ItemSpec {
                 key: self.key(),
                 script: self.chance(50).then(|| self.script()),
-                reconcile_ns: self.chance(30).then(|| Duration::from_nanos(self.nanos())),
-                add_at_ns: self.chance(80).then(|| Instant::from_nanos(self.nanos())),
+                reconcile_ns: self.chance(30).then(|| self.span()),
+                add_at_ns: self
+                    .chance(80)
+                    .then(|| At::saturating(Instant::from_nanos(self.nanos()))),
             };
             s.controllers[0].items.push(spec);
         }
@@ -235,10 +244,10 @@ impl Gen {
             s.controllers[0].sources.push(src);
         }
         if self.chance(20) {
-            s.duration_ns = Duration::from_nanos(self.nanos());
+            s.duration_ns = self.span();
         }
         if self.chance(10) {
-            s.sample_ns = Duration::from_nanos(self.nanos());
+            s.sample_ns = self.span();
         }
         s
     }
@@ -252,10 +261,10 @@ impl Gen {
             2 => Input::WatchEvents {
                 key: self.key(),
                 per_second: EventRate::new(self.f64()).unwrap_or(EventRate::lit(1e6)),
-                duration_ns: Duration::from_nanos(self.nanos()),
+                duration_ns: self.span(),
             },
             3 => Input::Resync {
-                period_ns: self.chance(70).then(|| Duration::from_nanos(self.nanos())),
+                period_ns: self.chance(70).then(|| self.span()),
             },
             4 => Input::Decide {
                 key: self.key(),

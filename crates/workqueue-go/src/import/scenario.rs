@@ -3,6 +3,7 @@
 //! the clients for a client-go one), a shared bucket, every controller with
 //! its queue, limiter and workers, and what Go does not say assumed and said.
 
+use workqueue_core::Span;
 use workqueue_core::{
     BucketSpec, Burst, ClientLimit, ClientQps, ClientRate, ClientScope, ControllerConfig,
     ControllerSpec, CrossplaneConfig, CrossplaneProfile, Duration, KeyCount, LimiterConfig,
@@ -21,7 +22,7 @@ impl Reader<'_> {
             return Err(self.nothing_found());
         }
         let mut s = Scenario::new("imported");
-        s.duration_ns = 10 * 60 * workqueue_core::SECOND;
+        s.duration_ns = Span::lit(10 * 60 * workqueue_core::SECOND);
         let clients = self.clients();
         let client = match self.it.managers.first().map(|m| m.config.clone()) {
             Some(config) => self.manager_client(&config),
@@ -74,9 +75,14 @@ impl Reader<'_> {
                 },
                 controller: ControllerConfig {
                     workers,
-                    reconcile_ns: 50 * MILLISECOND,
+                    reconcile_ns: Span::lit(50 * MILLISECOND),
                     give_up_after: c.give_up_after,
-                    reconcile_timeout_ns: c.options.timeout.filter(|t| *t > Duration::ZERO),
+                    // (Past ten years a deadline is never reached in a run.)
+                    reconcile_timeout_ns: c
+                        .options
+                        .timeout
+                        .filter(|t| *t > Duration::ZERO)
+                        .map(Span::saturating),
                     reconcile_jitter_ns: None,
                 },
                 default_script: Script::Always {
@@ -86,10 +92,13 @@ impl Reader<'_> {
                 sources: std::iter::once(KeySource::AddMany {
                     prefix: format!("{}-", c.kind.to_lowercase()),
                     count: KeyCount::lit(OBJECTS),
-                    at_ns: Duration::ZERO,
+                    at_ns: workqueue_core::Delay::ZERO,
                     script: None,
                 })
-                .chain(c.resync.map(|period_ns| KeySource::Resync { period_ns }))
+                // (Past ten years a resync is never, in a run of a week at most.)
+                .chain(c.resync.map(|period_ns| KeySource::Resync {
+                    period_ns: Span::saturating(period_ns),
+                }))
                 .collect(),
                 // A status update: the write nearly every reconcile makes.
                 requests_per_reconcile: Requests::lit(1),
@@ -209,8 +218,8 @@ impl Reader<'_> {
                             burst: Burst::lit(100),
                         },
                         Some(LimiterConfig::Exponential {
-                            base_ns: 5 * MILLISECOND,
-                            max_ns: 1000 * workqueue_core::SECOND,
+                            base_ns: Span::lit(5 * MILLISECOND),
+                            max_ns: Span::lit(1000 * workqueue_core::SECOND),
                         }),
                     )],
                     LimiterConfig::MaxOf { limiters } if parts.len() == limiters.len() => limiters

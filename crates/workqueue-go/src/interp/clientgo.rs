@@ -3,9 +3,10 @@
 //! rate-limiting queues, typed or not, named or not.
 
 use gosyn::ast::Call;
+use workqueue_core::Span;
 use workqueue_core::{LimiterConfig, MILLISECOND, SECOND};
 
-use super::outside::{dur, num};
+use super::outside::{num, span};
 use super::record::{ClientRec, CtrlRec};
 use super::val::{Kind, Obj, Origin, Ty, V};
 use super::{Ctx, Interp};
@@ -98,8 +99,8 @@ impl<'a> Interp<'a> {
             "ItemExponentialFailureRateLimiter" => (|| {
                 Ok((
                     LimiterConfig::Exponential {
-                        base_ns: dur(args.first())?,
-                        max_ns: dur(args.get(1))?,
+                        base_ns: span(args.first())?,
+                        max_ns: span(args.get(1))?,
                     },
                     Vec::new(),
                 ))
@@ -107,8 +108,8 @@ impl<'a> Interp<'a> {
             "ItemFastSlowRateLimiter" => (|| {
                 Ok((
                     LimiterConfig::FastSlow {
-                        fast_ns: dur(args.first())?,
-                        slow_ns: dur(args.get(1))?,
+                        fast_ns: span(args.first())?,
+                        slow_ns: span(args.get(1))?,
                         max_fast_attempts: crate::num::whole(num(args.get(2))?, "maxFastAttempts")?,
                     },
                     Vec::new(),
@@ -127,7 +128,7 @@ impl<'a> Interp<'a> {
                 Ok((
                     LimiterConfig::WithMaxWait {
                         limiter: Box::new(inner),
-                        max_wait_ns: dur(args.get(1))?,
+                        max_wait_ns: span(args.get(1))?,
                     },
                     vec![id],
                 ))
@@ -135,8 +136,8 @@ impl<'a> Interp<'a> {
             "DefaultControllerRateLimiter" => Ok((LimiterConfig::DefaultController, Vec::new())),
             "DefaultItemBasedRateLimiter" => Ok((
                 LimiterConfig::Exponential {
-                    base_ns: 5 * MILLISECOND,
-                    max_ns: 1000 * SECOND,
+                    base_ns: Span::lit(5 * MILLISECOND),
+                    max_ns: Span::lit(1000 * SECOND),
                 },
                 Vec::new(),
             )),

@@ -6,6 +6,7 @@
 //! arguments do, and its value is unknown.
 
 use gosyn::ast::Call;
+use workqueue_core::Span;
 use workqueue_core::{Duration, LimiterConfig, MILLISECOND, SECOND};
 
 use super::expr::short;
@@ -318,8 +319,8 @@ impl<'a> Interp<'a> {
                     let id = self.new_limiter(Vec::new());
                     return V::Limiter(
                         LimiterConfig::Exponential {
-                            base_ns: SECOND,
-                            max_ns: 60 * SECOND,
+                            base_ns: Span::lit(SECOND),
+                            max_ns: Span::lit(60 * SECOND),
                         },
                         id,
                     );
@@ -511,8 +512,8 @@ impl<'a> Interp<'a> {
                     "RateLimiter",
                     V::Limiter(
                         LimiterConfig::Exponential {
-                            base_ns: SECOND,
-                            max_ns: 60 * SECOND,
+                            base_ns: Span::lit(SECOND),
+                            max_ns: Span::lit(60 * SECOND),
                         },
                         self.new_limiter(Vec::new()),
                     ),
@@ -651,6 +652,14 @@ pub(super) fn num(v: Option<&V<'_>>) -> Result<f64, String> {
         Some(other) => Err(format!("{} is not a number", short(other))),
         None => Err("an argument is missing".into()),
     }
+}
+
+/// A duration argument for a field whose range is its type: refused, in
+/// the type's words, where it is out of range.
+pub(super) fn span<const MIN: i64, const MAX: i64>(
+    v: Option<&V<'_>>,
+) -> Result<workqueue_core::Span<MIN, MAX>, String> {
+    dur(v).and_then(|d| workqueue_core::Span::new(d).map_err(|e| e.to_string()))
 }
 
 pub(super) fn dur(v: Option<&V<'_>>) -> Result<Duration, String> {

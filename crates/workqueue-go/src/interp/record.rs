@@ -334,7 +334,7 @@ pub(crate) fn spelled(l: &LimiterConfig) -> String {
         } => format!(
             "{} at most {}",
             spelled(limiter),
-            format_go_duration(*max_wait_ns)
+            format_go_duration(max_wait_ns.get())
         ),
         other => other.label(),
     }

@@ -5,6 +5,7 @@
 
 pub mod reading;
 
+use workqueue_core::Span;
 use workqueue_core::{Burst, Qps};
 use workqueue_core::{LimiterConfig, MILLISECOND, SECOND};
 
@@ -29,12 +30,12 @@ pub fn limiters() -> Vec<Option<LimiterConfig>> {
         None,
         Some(LimiterConfig::DefaultController),
         Some(LimiterConfig::Exponential {
-            base_ns: 7 * MILLISECOND,
-            max_ns: 90 * SECOND,
+            base_ns: Span::lit(7 * MILLISECOND),
+            max_ns: Span::lit(90 * SECOND),
         }),
         Some(LimiterConfig::FastSlow {
-            fast_ns: 20 * MILLISECOND,
-            slow_ns: 3 * SECOND,
+            fast_ns: Span::lit(20 * MILLISECOND),
+            slow_ns: Span::lit(3 * SECOND),
             max_fast_attempts: 4,
         }),
         Some(LimiterConfig::Bucket {
@@ -44,8 +45,8 @@ pub fn limiters() -> Vec<Option<LimiterConfig>> {
         Some(LimiterConfig::MaxOf {
             limiters: vec![
                 LimiterConfig::Exponential {
-                    base_ns: 1500 * MILLISECOND,
-                    max_ns: 1000 * SECOND,
+                    base_ns: Span::lit(1500 * MILLISECOND),
+                    max_ns: Span::lit(1000 * SECOND),
                 },
                 LimiterConfig::Bucket {
                     qps: Qps::lit(0.5),
@@ -55,7 +56,7 @@ pub fn limiters() -> Vec<Option<LimiterConfig>> {
         }),
         Some(LimiterConfig::WithMaxWait {
             limiter: Box::new(LimiterConfig::DefaultController),
-            max_wait_ns: 10 * SECOND,
+            max_wait_ns: Span::lit(10 * SECOND),
         }),
     ]
 }

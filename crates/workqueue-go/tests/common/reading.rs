@@ -3,6 +3,7 @@
 //! Used by `layouts.rs`; kept apart so the tests read as the layouts.
 
 use std::path::Path;
+use workqueue_core::Span;
 use workqueue_core::{Burst, Qps, Workers};
 
 use serde_json::Value as Json;
@@ -39,8 +40,8 @@ pub fn limiter_of(text: &str) -> LimiterConfig {
         let (a, b) = r.split_once("..").unwrap();
         let d = |s: &str| workqueue_core::parse_go_duration(s.trim()).unwrap();
         return LimiterConfig::Exponential {
-            base_ns: d(a),
-            max_ns: d(b),
+            base_ns: Span::lit(d(a)),
+            max_ns: Span::lit(d(b)),
         };
     }
     if let Some(r) = t.strip_prefix("bucket ") {
