@@ -2,12 +2,12 @@
 
 use workqueue_core::ClientScope;
 use workqueue_core::Span;
-use workqueue_core::{Burst, Qps, Workers};
+use workqueue_core::Workers;
 use workqueue_core::{LimiterConfig, QueueKind, MILLISECOND, SECOND};
 use workqueue_go::{import, ImportError};
 
 mod common;
-use common::fixture;
+use common::{backoff_and_bucket, fixture};
 
 fn says(list: &[workqueue_go::Found], file: &str, line: usize, text: &str) -> bool {
     list.iter()
@@ -55,18 +55,12 @@ fn an_operator_reads_with_its_flags_limiters_and_controllers() {
     );
     assert_eq!(
         widget.limiter,
-        Some(LimiterConfig::MaxOf {
-            limiters: vec![
-                LimiterConfig::Exponential {
-                    base_ns: Span::lit(250 * MILLISECOND),
-                    max_ns: Span::lit(300 * SECOND)
-                },
-                LimiterConfig::Bucket {
-                    qps: Qps::lit(20.0),
-                    burst: Burst::lit(200)
-                },
-            ]
-        })
+        Some(backoff_and_bucket(
+            250 * MILLISECOND,
+            300 * SECOND,
+            20.0,
+            200
+        ))
     );
     assert_eq!(
         widget.controller.reconcile_timeout_ns,
@@ -334,18 +328,7 @@ fn a_limiter_from_a_helper_function_is_read() {
     let got = import(&[("c.go".into(), text.into())]).unwrap();
     assert_eq!(
         got.scenario.controllers[0].limiter,
-        Some(LimiterConfig::MaxOf {
-            limiters: vec![
-                LimiterConfig::Exponential {
-                    base_ns: Span::lit(2 * SECOND),
-                    max_ns: Span::lit(300 * SECOND)
-                },
-                LimiterConfig::Bucket {
-                    qps: Qps::lit(5.0),
-                    burst: Burst::lit(20)
-                },
-            ]
-        })
+        Some(backoff_and_bucket(2 * SECOND, 300 * SECOND, 5.0, 20))
     );
 }
 

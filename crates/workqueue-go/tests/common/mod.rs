@@ -7,7 +7,7 @@ pub mod reading;
 
 use workqueue_core::Span;
 use workqueue_core::{Burst, Qps};
-use workqueue_core::{LimiterConfig, MILLISECOND, SECOND};
+use workqueue_core::{Duration, LimiterConfig, MILLISECOND, SECOND};
 
 /// The files of `tests/fixtures/{dir}`, by name, in order.
 pub fn fixture(dir: &str) -> Vec<(String, String)> {
@@ -22,6 +22,23 @@ pub fn fixture(dir: &str) -> Vec<(String, String)> {
         .collect();
     files.sort();
     files
+}
+
+/// `NewTypedMaxOfRateLimiter(exponential(base, max), bucket(qps, burst))`,
+/// the limiter most controllers write by hand.
+pub fn backoff_and_bucket(base: Duration, max: Duration, qps: f64, burst: i64) -> LimiterConfig {
+    LimiterConfig::MaxOf {
+        limiters: vec![
+            LimiterConfig::Exponential {
+                base_ns: Span::lit(base),
+                max_ns: Span::lit(max),
+            },
+            LimiterConfig::Bucket {
+                qps: Qps::lit(qps),
+                burst: Burst::lit(burst),
+            },
+        ],
+    }
 }
 
 /// A limiter of every kind client-go has (and none: the queue's default).
@@ -42,18 +59,12 @@ pub fn limiters() -> Vec<Option<LimiterConfig>> {
             qps: Qps::lit(7.5),
             burst: Burst::lit(12),
         }),
-        Some(LimiterConfig::MaxOf {
-            limiters: vec![
-                LimiterConfig::Exponential {
-                    base_ns: Span::lit(1500 * MILLISECOND),
-                    max_ns: Span::lit(1000 * SECOND),
-                },
-                LimiterConfig::Bucket {
-                    qps: Qps::lit(0.5),
-                    burst: Burst::lit(1),
-                },
-            ],
-        }),
+        Some(backoff_and_bucket(
+            1500 * MILLISECOND,
+            1000 * SECOND,
+            0.5,
+            1,
+        )),
         Some(LimiterConfig::WithMaxWait {
             limiter: Box::new(LimiterConfig::DefaultController),
             max_wait_ns: Span::lit(10 * SECOND),
