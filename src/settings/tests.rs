@@ -110,6 +110,33 @@ fn bad_values_are_reported_on_their_field() {
     assert_eq!(errors[0].0, Field::Burst, "{errors:?}");
 }
 
+/// A time past its type's range is refused on its field, in the type's
+/// words; a negative delay says so in a delay's.
+#[test]
+fn a_time_out_of_its_range_is_refused_on_its_field() {
+    let mut f = Settings::default();
+    f.set(Field::Max, "100000h".into());
+    f.set(Field::Reconcile, "-1s".into());
+    f.set(Field::Timeout, "90000h".into());
+    let errors = f.to_scenario().unwrap_err();
+    let said = |field: Field| {
+        errors
+            .iter()
+            .find(|(f, _)| *f == field)
+            .map(|(_, why)| why.clone())
+            .unwrap_or_else(|| panic!("{field:?} in {errors:?}"))
+    };
+    assert_eq!(
+        said(Field::Max),
+        "100000h0m0s is out of range: use 0s to 87600h0m0s"
+    );
+    assert_eq!(said(Field::Reconcile), "-1s is negative: a delay is 0 or more");
+    assert_eq!(
+        said(Field::Timeout),
+        "90000h0m0s is out of range: use more than 0s to 87600h0m0s"
+    );
+}
+
 #[test]
 fn switching_queues_follows_controller_runtimes_default_limiter() {
     let f = Settings::default().for_queue(QueueKind::Priority);

@@ -512,3 +512,24 @@ fn go_mod_says_which_crossplane_profile() {
     assert_says(&got.taken, &[("go.mod", 1, "core since v2.1")]);
     assert!(got.scenario.validate().is_ok());
 }
+
+/// A delay written out of its range in Go (a negative backoff) is named at
+/// its controller's line, with the option it was given to, in the words a
+/// scenario file gets, and the reader goes on with the default it says.
+#[test]
+fn a_delay_out_of_range_in_go_is_named_with_its_controller() {
+    let text = "package c\n\nfunc (r *R) SetupWithManager(mgr ctrl.Manager) error {\n\treturn ctrl.NewControllerManagedBy(mgr).\n\t\tFor(&v1.Queue{}).\n\t\tWithOptions(controller.Options{RateLimiter: workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](-5*time.Millisecond, time.Minute)}).\n\t\tComplete(r)\n}\n";
+    let got = import(&[("c.go".into(), text.into())]).unwrap();
+    let said = got
+        .unread
+        .iter()
+        .find(|f| f.text.contains("out of range"))
+        .unwrap_or_else(|| panic!("{:?}", got.unread));
+    assert_eq!((said.file.as_str(), said.line), ("c.go", 4), "{said}");
+    assert!(
+        said.text.contains(
+            "RateLimiter: -5ms is out of range: use 0s to 87600h0m0s: the default is used"
+        ),
+        "{said}"
+    );
+}
