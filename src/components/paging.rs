@@ -1,7 +1,6 @@
 //! The narration paged to fit its panel: the blocks of a step's prose
-//! (paragraphs, lists, figures; a paragraph taller than the panel, or one
-//! that would leave a page less than 60% full, by its sentences; a sentence
-//! by its words), measured once per step and size, and
+//! (paragraphs, lists, figures; a paragraph taller than the panel by its
+//! sentences, a sentence by its words), measured once per step and size, and
 //! the page asked for shown. Measured in the browser: a page is what fits,
 //! at the font and zoom the reader has.
 
@@ -121,9 +120,7 @@ impl PageLayout {
             };
             // A sentence shown first on its page starts a line of its own,
             // so it may take one line more than measured inside its paragraph.
-            let mut i = from + 1;
-            while i < blocks.len() {
-                let b = &blocks[i];
+            for (i, b) in blocks.iter().enumerate().skip(from + 1) {
                 let r = b.get_bounding_client_rect();
                 let slack =
                     if b.class_list().contains("sentence") || b.class_list().contains("word") {
@@ -132,26 +129,12 @@ impl PageLayout {
                         0.0
                     };
                 if r.bottom() - page_top > room - slack - margin {
-                    // A paragraph that does not fit what is left of a page
-                    // less than 60% full goes on by its sentences: whole, it
-                    // would leave that page half blank (a phone's page of
-                    // one sentence).
-                    let used = r.top() - page_top;
-                    if matches!(b.tag_name().as_str(), "P" | "LI") && used < 0.6 * (room - margin) {
-                        let parts = split(b, Cut::Sentences);
-                        let more = parts.len() > 1;
-                        blocks.splice(i..=i, parts);
-                        if more {
-                            continue;
-                        }
-                    }
                     starts.push(i);
                     page_top = r.top();
                 }
-                i += 1;
             }
             self.starts = starts;
-            self.laid_for = Some((key.0, key.1, key.2, blocks.len()));
+            self.laid_for = Some(key);
         }
         let page = page.min(self.starts.len().max(1) - 1);
         let from = self.starts.get(page).copied().unwrap_or(0);
