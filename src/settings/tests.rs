@@ -130,7 +130,10 @@ fn a_time_out_of_its_range_is_refused_on_its_field() {
         said(Field::Max),
         "100000h0m0s is out of range: use 0s to 87600h0m0s"
     );
-    assert_eq!(said(Field::Reconcile), "-1s is negative: a delay is 0 or more");
+    assert_eq!(
+        said(Field::Reconcile),
+        "-1s is negative: a delay is 0 or more"
+    );
     assert_eq!(
         said(Field::Timeout),
         "90000h0m0s is out of range: use more than 0s to 87600h0m0s"

@@ -49,20 +49,7 @@ impl<const MIN: i64, const MAX: i64> Span<MIN, MAX> {
     }
 
     pub fn new(d: Duration) -> Result<Span<MIN, MAX>, OutOfRange> {
-        if Self::holds(d) {
-            Ok(Span(d))
-        } else {
-            let low = match MIN {
-                0 => "0s".to_string(),
-                1 => "more than 0s".to_string(),
-                n => go(Duration::from_nanos(n)),
-            };
-            Err(OutOfRange::because(format!(
-                "{} is out of range: use {low} to {}",
-                go(d),
-                go(Duration::from_nanos(MAX))
-            )))
-        }
+        within(d, MIN, MAX).map(|()| Span(d))
     }
 
     /// A value written in the code: out of range it does not compile in a
@@ -96,6 +83,25 @@ impl<const MAX: i64> Span<0, MAX> {
 
 impl<const MAX: i64> Span<{ -MAX_DELAY.as_nanos() }, MAX> {
     pub const ZERO: Span<{ -MAX_DELAY.as_nanos() }, MAX> = Span(Duration::ZERO);
+}
+
+/// Whether `d` is from `min` to `max` nanoseconds, and if not, why in the
+/// reader's words. (One function for every span: each type's own code is
+/// a call, not a copy; the page carries them all.)
+fn within(d: Duration, min: i64, max: i64) -> Result<(), OutOfRange> {
+    if (min..=max).contains(&d.as_nanos()) {
+        return Ok(());
+    }
+    let low = match min {
+        0 => "0s".to_string(),
+        1 => "more than 0s".to_string(),
+        n => go(Duration::from_nanos(n)),
+    };
+    Err(OutOfRange::because(format!(
+        "{} is out of range: use {low} to {}",
+        go(d),
+        go(Duration::from_nanos(max))
+    )))
 }
 
 impl<const MIN: i64, const MAX: i64> Default for Span<MIN, MAX> {
