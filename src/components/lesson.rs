@@ -94,6 +94,16 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
     // The step whose answer's "why" is open (a card over the panel, so
     // the narration's pages never change under the reader).
     let why_open = use_state_eq(|| None::<(usize, usize)>);
+    {
+        // Playing, the reader watches the stage: the card closes, and the
+        // answer's line it would cover is in view.
+        let why_open = why_open.clone();
+        use_effect_with(props.playing, move |playing| {
+            if *playing {
+                why_open.set(None);
+            }
+        });
+    }
     // An embed is a guest: it takes focus only once the reader is in it.
     let may_focus = !props.mode.embed || crate::hooks::page_has_focus();
     {

@@ -74,17 +74,18 @@ pub struct DecisionProps {
 }
 
 /// After a decision the buttons disappear: focus moves to the next decision
-/// if there is one, else to the stage, never back to the page's top.
+/// if there is one, else to the lesson's way on (so Enter goes on, however
+/// the result was chosen: its button or its number key), else to the
+/// stage, never back to the page's top.
 fn keep_focus_on_the_work() {
     gloo_timers::callback::Timeout::new(0, || {
         let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
             return;
         };
-        let target = doc
-            .query_selector(".decision .outcome")
-            .ok()
-            .flatten()
-            .or_else(|| doc.query_selector("[data-stage]").ok().flatten());
+        let first = |selector: &str| doc.query_selector(selector).ok().flatten();
+        let target = first(".decision .outcome")
+            .or_else(|| first("[data-testid=\"lesson-next\"]"))
+            .or_else(|| first("[data-stage]"));
         if let Some(el) = target.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
             // Focus only: the page stays where the person is looking.
             crate::hooks::focus_quietly(&el);

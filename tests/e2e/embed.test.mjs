@@ -295,6 +295,13 @@ test('a revealed answer leaves the text of the page it was read on; the version 
       assert.deepEqual(await panel(), still, `${viewport.width} ${lesson} ${step}: opening the why moves nothing`);
       await page.click('[data-testid="answer-why-close"]');
       assert.equal(await page.$('[data-testid="answer-why"]'), null, 'its Close closes it');
+      // Open again, then play: the reader watches the stage, and the card
+      // would cover the answer's line; it closes.
+      await page.click('[data-testid="answer-why-toggle"]');
+      await page.waitForSelector('[data-testid="answer-why"]');
+      await page.click('[data-testid="play"]');
+      await page.waitForSelector('[data-testid="answer-why"]', { state: 'detached', timeout: 2000 }).catch(() => assert.fail(`${viewport.width} ${lesson} ${step}: the why stays open while the scene plays`));
+      await page.click('[data-testid="play"]');
       if (lesson === 'v023' && viewport.width > 640) {
         // The step points at the version switch: it keeps the lesson.
         await page.click('[data-testid="queue-client-go"]');

@@ -121,3 +121,32 @@ test('an exercise: the goal is checked on the learner\'s settings, figure by fig
   assert.deepEqual(problems.console, []);
   await context.close();
 });
+
+// A blogger's reader chose a reconcile's result with its number key, and
+// Enter then did nothing: focus had fallen to the stage. However the result
+// is chosen, the lesson's way on takes the focus, and Enter goes on.
+test('a result chosen by its number key leaves the focus on the lesson\'s way on', async () => {
+  for (const embed of [false, true]) {
+    const { page, context, problems } = await open(browser, `${url}/?${embed ? 'embed=1&' : ''}lesson=results&step=2`, { viewport: { width: 1024, height: 700 } });
+    const before = await title(page);
+    await page.click('[data-testid="lesson-next"]'); // ▶ Play the step
+    await page.waitForSelector('[data-testid="outcome-requeue-after"]', { timeout: 10000 });
+    await page.keyboard.press('3');
+    await page.waitForSelector('[data-testid="lesson-next"]', { timeout: 10000 });
+    await page.waitForFunction(() => document.activeElement?.dataset?.testid === 'lesson-next', null, { timeout: 3000 });
+    // Enter acts on it (the scene plays on, then Next), and the focus stays
+    // on the way on until the step changes.
+    for (let n = 0; n < 4 && (await title(page)) === before; n++) {
+      const label = await page.textContent('[data-testid="lesson-next"]');
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(([l, t]) => document.querySelector('[data-testid="lesson-next"]')?.textContent !== l
+        || document.querySelector('[data-testid="lesson-step-title"]')?.textContent !== t, [label, before], { timeout: 8000 }).catch(() => {});
+      if ((await title(page)) === before) {
+        assert.equal(await page.evaluate(() => document.activeElement?.dataset?.testid), 'lesson-next', `embed=${embed}: after ${label}`);
+      }
+    }
+    assert.notEqual(await title(page), before, `embed=${embed}: Enter went on to the next step`);
+    assert.deepEqual(problems.console, [], `embed=${embed}`);
+    await context.close();
+  }
+});
