@@ -476,7 +476,13 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                 <button onclick={back} disabled={shown.at_start} data-testid="lesson-back" aria-label="Back">{"←"}<span class="back-word">{" Back"}</span></button>
                 { match press {
                     // An embed ends with its one lesson: the library goes on elsewhere.
-                    Press::AtEnd => html! { <span class="hint" data-testid="lesson-at-end">{ if props.mode.embed { "The end of this lesson." } else { "That was the last lesson." } }</span> },
+                    // (While the last scene still plays, it says so: the
+                    // lesson has not ended under the reader's eyes.)
+                    Press::AtEnd => html! { <span class="hint" data-testid="lesson-at-end">{ match (props.mode.embed, props.playing) {
+                        (true, true) => "The last step: its scene plays on.",
+                        (true, false) => "The end of this lesson.",
+                        (false, _) => "That was the last lesson.",
+                    } }</span> },
                     press => {
                         let label = match press {
                             Press::Page => format!("Read on ({}/{}) ↓", ls.visit.pages.at + 2, ls.visit.pages.of),
