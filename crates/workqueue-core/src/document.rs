@@ -196,7 +196,7 @@ mod tests {
             Source::WatchEvents {
                 key: "k".into(),
                 per_second: EventRate::lit(2.5),
-                start_ns: Span::lit(Duration::ZERO),
+                start_ns: Span::ZERO,
                 duration_ns: Span::lit(Duration::from_nanos(3_000_000_000))
             }
         );

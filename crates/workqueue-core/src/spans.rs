@@ -42,7 +42,9 @@ pub type SampleWidth = Span<{ MILLISECOND.as_nanos() }, { HOUR.as_nanos() }>;
 pub type ResyncPeriod = Span<{ MIN_RESYNC.as_nanos() }, { MAX_DELAY.as_nanos() }>;
 
 impl<const MIN: i64, const MAX: i64> Span<MIN, MAX> {
-    pub const MIN: Span<MIN, MAX> = Span(Duration::from_nanos(MIN));
+    /// Zero, for the spans that hold it (naming it for one that does not,
+    /// such as a `Period`, does not compile).
+    pub const ZERO: Span<MIN, MAX> = Span::lit(Duration::ZERO);
 
     const fn holds(d: Duration) -> bool {
         d.as_nanos() >= MIN && d.as_nanos() <= MAX
@@ -75,14 +77,6 @@ impl<const MIN: i64, const MAX: i64> Span<MIN, MAX> {
     pub const fn get(self) -> Duration {
         self.0
     }
-}
-
-impl<const MAX: i64> Span<0, MAX> {
-    pub const ZERO: Span<0, MAX> = Span(Duration::ZERO);
-}
-
-impl<const MAX: i64> Span<{ -MAX_DELAY.as_nanos() }, MAX> {
-    pub const ZERO: Span<{ -MAX_DELAY.as_nanos() }, MAX> = Span(Duration::ZERO);
 }
 
 /// Whether `d` is from `min` to `max` nanoseconds, and if not, why in the

@@ -236,8 +236,8 @@ fn a_run_that_cannot_progress_stops_with_a_message() {
     // at the same instant, for ever.
     let mut s = Scenario::new("spin");
     s.controllers[0].limiter = Some(LimiterConfig::Exponential {
-        base_ns: Span::lit(Duration::ZERO),
-        max_ns: Span::lit(Duration::ZERO),
+        base_ns: Span::ZERO,
+        max_ns: Span::ZERO,
     });
     s.controllers[0]
         .items

@@ -2,12 +2,12 @@
 //! input can hold must be refused by name, or run within a budget, never
 //! freeze, hang or be dropped in silence.
 
+use workqueue_core::Instant;
 use workqueue_core::Script;
 use workqueue_core::Span;
 use workqueue_core::{limits, validate};
 use workqueue_core::{Burst, ClientQps, EventRate, Failures, KeyCount, Requests, Workers};
 use workqueue_core::{ControllerSpec, Scenario, Source};
-use workqueue_core::{Duration, Instant};
 use workqueue_core::{Input, Manager, Simulation, HOUR, MILLISECOND, SECOND};
 
 fn refused(json: &str) -> (String, String) {
@@ -260,7 +260,7 @@ fn a_tape_cannot_start_more_sources_than_a_file() {
 #[test]
 fn a_million_keys_that_each_succeed_once_run_to_completion() {
     let mut c = ControllerSpec::new("crowd");
-    c.controller.reconcile_ns = Span::lit(Duration::ZERO);
+    c.controller.reconcile_ns = Span::ZERO;
     c.default_script = Script::FailThenSucceed {
         failures: Failures::lit(0),
     };

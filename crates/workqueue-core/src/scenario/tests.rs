@@ -1,6 +1,6 @@
 use super::*;
 use crate::ranges::{Failures, ReconcileRate, Requests, Workers};
-use crate::time::{Duration, Instant};
+use crate::time::Duration;
 use crate::{At, Span};
 
 #[test]
@@ -12,7 +12,7 @@ fn a_minimal_document_gets_defaults() {
     let c = s.first();
     assert_eq!(c.limiter(), LimiterConfig::DefaultController);
     assert_eq!(c.queue, QueueKind::ClientGo);
-    assert_eq!(c.items[0].add_at_ns, Some(At::lit(Instant::T0)));
+    assert_eq!(c.items[0].add_at_ns, Some(At::T0));
     assert_eq!(c.controller.workers, Workers::lit(1));
     assert_eq!(s.controller_name(0), "controller-0");
 }
@@ -186,7 +186,7 @@ fn round_trips_through_json() {
             failures: Failures::lit(3),
         }),
         reconcile_ns: Some(Span::lit(Duration::from_nanos(5))),
-        add_at_ns: Some(At::lit(Instant::T0)),
+        add_at_ns: Some(At::T0),
     });
     s.first_mut().sources.push(Source::Resync {
         period_ns: Span::lit(30 * SECOND),

@@ -6,7 +6,7 @@ use crate::limiter::LimiterConfig;
 use crate::ranges::{Burst, EventRate, Failures, KeyCount, Qps, Workers};
 use crate::scenario::Scenario;
 use crate::sim::alone::Simulation;
-use crate::time::{Duration, Instant};
+use crate::time::Instant;
 use crate::time::{MILLISECOND, SECOND};
 use crate::Span;
 
@@ -21,7 +21,7 @@ fn a_key_without_details_still_reports_its_requeues() {
     };
     let mut s = Scenario::failing_keys(per_item, KeyCount::new(keys).unwrap());
     s.first_mut().controller.workers = Workers::lit(64);
-    s.first_mut().controller.reconcile_ns = Span::lit(Duration::ZERO);
+    s.first_mut().controller.reconcile_ns = Span::ZERO;
     let mut sim = crate::sim::alone::Simulation::new(&s).unwrap();
     sim.run_until(Instant::T0 + SECOND / 2);
     let first = sim.key_report(crate::item::ItemId(0));
@@ -40,7 +40,7 @@ fn sim(limiter: LimiterConfig, script: Script) -> Simulation {
     let mut s = Scenario::new("view");
     s.controllers[0].limiter = Some(limiter);
     s.controllers[0].default_script = script;
-    s.controllers[0].controller.reconcile_ns = Span::lit(Duration::ZERO);
+    s.controllers[0].controller.reconcile_ns = Span::ZERO;
     Simulation::new(&s).expect("a valid scenario")
 }
 

@@ -197,7 +197,7 @@ impl Gen {
             Workers::lit(1 + self.below(4) as u32)
         };
         s.controllers[0].controller.reconcile_ns = if self.chance(50) {
-            Span::lit(Duration::ZERO)
+            Span::ZERO
         } else {
             self.span()
         };
