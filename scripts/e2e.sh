@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The end-to-end tests (Playwright, Chromium): a pool, then a tail.
 #
-#   pool   every file but the timed ones, WQ_E2E_LANES at a time (3 by
-#          default: the room's walks mostly wait on a clicker's pace, and
-#          most files wait on the page more than they compute), the
+#   pool   every file but the timed ones, WQ_E2E_LANES at a time (2 by
+#          default, as many as the machine has cores: with 3 the room's
+#          walk once saw a lane drawn late and counted it as a shift), the
 #          longest first so no lane is left with a long file at the end
 #   tail   the files that measure time (frame gaps, frames of a drain,
 #          main-thread seconds, a follower's lag), alone once the pool is
@@ -32,7 +32,7 @@ done
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 export -f run
-printf '%s\n' "${pool[@]}" | xargs -P "${WQ_E2E_LANES:-3}" -I{} \
+printf '%s\n' "${pool[@]}" | xargs -P "${WQ_E2E_LANES:-2}" -I{} \
   bash -c 'run "$1" >"$2/$1.log" 2>&1; echo $? >"$2/$1.rc"' _ {} "$logs"
 status=0
 for f in "${pool[@]}"; do
