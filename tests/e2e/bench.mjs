@@ -1,6 +1,6 @@
 // Browser benchmark (figures, not a pass/fail test): the page's load time,
-// on this machine and on an emulated slow link, and frame times while
-// 10,000 failing keys run at 10x speed.
+// on this machine and on an emulated slow link, frame times while 10,000
+// failing keys run at 10x speed, what three idle embeds cost, and memory.
 // Prints `name value` lines. Needs a release build in dist/.
 import { serve, launch, open, failingStorm, parseGoDuration, dist } from './harness.mjs';
 
@@ -115,6 +115,29 @@ try {
     console.log(`frames_over_budget${tag} ${frames.filter((d) => d > 16.7 * 1.5).length} of ${frames.length}`);
     console.log(`virtual_time_after_5s${tag} ${await page.textContent('[data-testid="clock"]')}`);
     if (problems.console.length) console.log(`console_errors${tag} ${problems.console.length}`);
+    await context.close();
+  }
+
+  // The demo post's three embeds, all loaded and idle, the first on screen:
+  // the main-thread time the post and its frames spend in 10 s (the embed's
+  // promise: nothing while nobody looks; post.test.mjs counts what they ask
+  // to be woken for).
+  {
+    const context = await browser.newContext({ viewport: { width: 412, height: 915 }, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    await page.goto(`${url}/embed-demo.html`);
+    for (const id of ['backoff', 'herd', 'max-of']) {
+      await page.evaluate((id) => window.scrollTo(0, document.getElementById(id).getBoundingClientRect().top + scrollY - 80), id);
+      await (await (await page.$(`iframe#${id}`)).contentFrame()).waitForSelector('[data-testid="lesson-step-title"]', { timeout: 30000 });
+    }
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.waitForTimeout(1000);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const busy = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value;
+    const t0 = await busy();
+    await page.waitForTimeout(10000);
+    console.log(`idle_embeds_ms_per_10s ${((await busy() - t0) * 1000).toFixed(1)}`);
     await context.close();
   }
 

@@ -27,13 +27,24 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const frameOf = async (page, id) => (await page.$(`iframe#${id}`)).contentFrame();
 const ready = (frame) => frame.waitForSelector('[data-testid="lesson-step-title"]', { timeout: 30000 });
 const clock = async (frame) => parseGoDuration(await frame.textContent('[data-testid="clock"]'));
-// Every frame counts the animation frames its page asks for.
+// Every frame counts the animation frames its page asks for, and every
+// timer it sets: an idle embed asks for neither.
 const countFrames = () => {
   window.__frames = 0;
+  window.__timers = 0;
   const ask = window.requestAnimationFrame.bind(window);
   window.requestAnimationFrame = (f) => { window.__frames += 1; return ask(f); };
+  for (const name of ['setTimeout', 'setInterval', 'requestIdleCallback']) {
+    const set = window[name].bind(window);
+    window[name] = (...args) => { window.__timers += 1; return set(...args); };
+  }
 };
-const framesAsked = (frame) => frame.evaluate(() => window.__frames);
+// What a frame has asked to be woken for so far, and what moves in it now.
+const wakes = (frame) => frame.evaluate(() => ({
+  frames: window.__frames,
+  timers: window.__timers,
+  moving: document.getAnimations().filter((a) => a.playState === 'running').map((a) => a.animationName || a.constructor.name),
+}));
 const scrollTo = (page, id) => page.evaluate((id) => {
   const el = id ? document.getElementById(id) : null;
   window.scrollTo(0, el ? el.getBoundingClientRect().top + scrollY - 80 : 0);
@@ -75,14 +86,21 @@ test('three embeds in a post: lazy far below, no frame and no CPU while idle or 
   await page.waitForFunction(() => document.getElementById('backoff').getBoundingClientRect().top < innerHeight);
   await sleep(500);
   const frames = [first, await frameOf(page, 'herd'), third];
-  const asked = await Promise.all(frames.map(framesAsked));
+  const asked = await Promise.all(frames.map(wakes));
   const t0 = await taskSeconds(cdp);
   await sleep(4000);
   const idle = (await taskSeconds(cdp)) - t0;
-  const askedAfter = await Promise.all(frames.map(framesAsked));
+  const askedAfter = await Promise.all(frames.map(wakes));
+  // The figure itself is the benchmark's (`idle_embeds_ms_per_10s` in
+  // tests/e2e/bench.mjs): a test on a shared machine counts what the embeds
+  // ask for, which does not depend on the load, and only guards against a spin.
   console.log(`three idle embeds: ${(idle * 1000).toFixed(1)} ms of main-thread time in 4 s`);
-  assert.deepEqual(askedAfter, asked, 'no idle embed asked for an animation frame');
-  assert.ok(idle <= 0.02, `three idle embeds took ${idle.toFixed(3)} s in 4 s (budget 0.05 s per 10 s)`);
+  for (const [i, w] of askedAfter.entries()) {
+    assert.deepEqual(w.moving, [], `idle embed ${i + 1} runs no animation`);
+    assert.equal(w.frames, asked[i].frames, `idle embed ${i + 1} asked for no animation frame`);
+    assert.equal(w.timers, asked[i].timers, `idle embed ${i + 1} set no timer`);
+  }
+  assert.ok(idle <= 0.2, `three idle embeds took ${idle.toFixed(3)} s of main-thread time in 4 s: something spins`);
 
   // The first embed plays (its prediction answered first), then the
   // reader scrolls it away: it holds; back in view it resumes from there.
@@ -101,16 +119,19 @@ test('three embeds in a post: lazy far below, no frame and no CPU while idle or 
   await page.waitForFunction(() => document.getElementById('backoff').getBoundingClientRect().bottom < 0);
   await first.waitForFunction(() => document.documentElement.classList.contains('offscreen'));
   const left = await clock(first);
-  const askedAway = await framesAsked(first);
   // (Once the scroll and the render that stopped it are done.)
   await sleep(500);
+  const awayBefore = await wakes(first);
   const t1 = await taskSeconds(cdp);
   await sleep(3000);
   const away = (await taskSeconds(cdp)) - t1;
+  const awayAfter = await wakes(first);
   console.log(`a playing embed away and two idle ones: ${(away * 1000).toFixed(1)} ms of main-thread time in 3 s`);
   assert.equal(await clock(first), left, 'the embed scrolled away stopped simulating');
-  assert.equal(await framesAsked(first), askedAway, 'and asks for no frame');
-  assert.ok(away <= 0.015, `a playing embed scrolled away (and two idle) took ${away.toFixed(3)} s in 3 s (budget 0.05 s per 10 s)`);
+  assert.deepEqual(awayAfter.moving, [], 'and runs no animation');
+  assert.equal(awayAfter.frames, awayBefore.frames, 'and asks for no frame');
+  assert.equal(awayAfter.timers, awayBefore.timers, 'and sets no timer');
+  assert.ok(away <= 0.15, `a playing embed scrolled away (and two idle) took ${away.toFixed(3)} s in 3 s: something spins`);
   await scrollTo(page, 'backoff');
   await first.waitForFunction(() => !document.documentElement.classList.contains('offscreen'));
   const back = await clock(first);
