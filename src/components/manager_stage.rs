@@ -135,7 +135,7 @@ fn client_part(c: &ClientView) -> Html {
                         }
                     }) }
                 </ul>
-                <p class="hint">{ format!("{} qps, burst {} for each kind's REST client", c.qps, c.burst) }</p>
+                <p class="hint">{ format!("{} qps, burst {} for each kind's REST client; below zero, the level counts the requests that have each reserved a token and wait for its refill", c.qps, c.burst) }</p>
                 <p class="client-totals" data-testid="client-totals" title={format!("{} exactly", format_go_duration(waited))}>{ format!("{} requests, {} waited in all", format::count(requests), format::about(waited)) }</p>
             </>
         },
