@@ -398,15 +398,7 @@ impl Playground {
                     self.ui.notice = None;
                 }
             }
-            Press::Played => {
-                let first = l.visit.played_at.is_none();
-                l.visit.played_at.get_or_insert(now_ms);
-                if first {
-                    self.do_act();
-                }
-                self.run.playback.playing = true;
-                self.run.playback.until_wait = true;
-            }
+            Press::Played => self.play_the_step(now_ms),
             Press::Decided => {
                 if let Some((key, outcome)) = decision {
                     l.visit.played_at.get_or_insert(now_ms);
@@ -526,6 +518,21 @@ impl Playground {
 
     /// What the current step asks to be done (its button in the lesson
     /// panel): run the provider's manager, or apply its inputs.
+    /// The step's own Play (its button, or a link that plays on opening):
+    /// its act the first time, then the scene, to where it ends.
+    pub(crate) fn play_the_step(&mut self, now_ms: f64) {
+        let Some(l) = self.lessons.current.as_mut() else {
+            return;
+        };
+        let first = l.visit.played_at.is_none();
+        l.visit.played_at.get_or_insert(now_ms);
+        if first {
+            self.do_act();
+        }
+        self.run.playback.playing = true;
+        self.run.playback.until_wait = true;
+    }
+
     fn do_act(&mut self) {
         let Some(l) = &self.lessons.current else {
             return;

@@ -288,8 +288,13 @@ impl Playground {
                     // Opening keeps whether the page plays (`?autoplay=1`).
                     let playing = self.run.playback.playing;
                     self.enter_step(index, step);
-                    // ...but never before the room has predicted.
-                    self.run.playback.playing = playing && !self.holds_for_prediction();
+                    // ...but never before the room has predicted; and it
+                    // plays as the step's own Play does (its act, then the
+                    // scene to where it ends, where it pauses).
+                    self.run.playback.playing = false;
+                    if playing && !self.holds_for_prediction() {
+                        self.play_the_step(0.0);
+                    }
                 } else {
                     let mut ls = LessonState::new(index, step, lesson.steps.len());
                     ls.answers[step] = lessons::answer(&lesson, step);

@@ -2,8 +2,8 @@
 //! narration at once, so they take turns: the story (the lesson's words at
 //! reading size, in pages of many lines) or the stage (with the lesson's
 //! buttons under it). The reader switches with two buttons; the stage comes
-//! by itself when the scene plays and the story with every new page, step
-//! or answer. Wider frames show both side by side and hide the switch
+//! by itself when the scene plays (from the first, with `autoplay=1`) and
+//! the story with every new page, step or answer. Wider frames show both side by side and hide the switch
 //! (see the stylesheet's `.embed-turn`).
 
 use yew::prelude::*;
@@ -46,11 +46,14 @@ pub fn next(turn: Turn, place_moved: bool, started_playing: bool) -> Turn {
 #[hook]
 pub fn use_turn(place: Place, playing: bool) -> (Turn, Callback<Turn>) {
     let turn = use_state_eq(|| Turn::Story);
-    let seen = use_mut_ref(|| (place, playing));
+    // (From nothing seen: a frame that opens onto a playing scene, a
+    // snippet's `autoplay=1`, shows it playing.)
+    let seen = use_mut_ref(|| (None, false));
     {
         let (last_place, was_playing) = *seen.borrow();
         let moved = last_place != place;
-        let started = playing && !was_playing;
+        // The lesson's first place counts as a start when it plays.
+        let started = playing && (!was_playing || last_place.is_none());
         if moved || started || playing != was_playing {
             *seen.borrow_mut() = (place, playing);
             let after = next(*turn, moved, started);

@@ -94,6 +94,21 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
     // The step whose answer's "why" is open (a card over the panel, so
     // the narration's pages never change under the reader).
     let why_open = use_state_eq(|| None::<(usize, usize)>);
+    let (answer_box, why_card) = (use_node_ref(), use_node_ref());
+    {
+        // Open, the card sits beside the answer it explains, never on it.
+        let (answer_box, why_card) = (answer_box.clone(), why_card.clone());
+        use_effect_with(*why_open, move |open| {
+            if open.is_some() {
+                if let (Some(card), Some(answer)) = (
+                    why_card.cast::<web_sys::HtmlElement>(),
+                    answer_box.cast::<web_sys::Element>(),
+                ) {
+                    crate::hooks::place_beside(&card, &answer);
+                }
+            }
+        });
+    }
     {
         // Playing, the reader watches the stage: the card closes, and the
         // answer's line it would cover is in view.
@@ -319,7 +334,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                 };
                 let card = if open {
                     html! {
-                        <div id="answer-why" class="why-card" role="note" data-testid="answer-why">
+                        <div id="answer-why" class="why-card" role="note" data-testid="answer-why" ref={why_card.clone()}>
                             { Html::from_html_unchecked(AttrValue::from(p.why.clone())) }
                             <button class="ghost why-close" onclick={close} data-testid="answer-why-close">{"Close"}</button>
                         </div>
@@ -335,7 +350,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                 )
             };
             html! {
-                <div class={classes!("answer", right.then_some("right"))} role="status" data-testid="answer">
+                <div class={classes!("answer", right.then_some("right"))} role="status" data-testid="answer" ref={answer_box.clone()}>
                     <p class="q">{ p.ask.clone() }</p>
                     <p>{"Answer: "}<strong data-testid="answer-value">{ format!("{a} {}", p.unit) }</strong>
                        { if g.trim().is_empty() { html! {} } else if right { html! { <span>{" — you got it."}</span> } } else { html! { <span>{ format!(" — you said {g}.") }</span> } } }{ toggle }</p>

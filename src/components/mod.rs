@@ -11,6 +11,7 @@ pub mod breaker;
 pub mod charts;
 pub mod chips;
 pub mod compare;
+pub mod copy_button;
 pub mod download;
 pub mod drain;
 pub mod embed_turn;

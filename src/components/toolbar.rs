@@ -2,6 +2,7 @@
 
 use yew::prelude::*;
 
+use super::copy_button::CopyButton;
 use super::modal::Modal;
 
 use crate::store::controls::MenuCalls;
@@ -31,12 +32,6 @@ fn base_url() -> String {
         .and_then(|w| w.location().href().ok())
         .map(|h| h.split(['?', '#']).next().unwrap_or_default().to_string())
         .unwrap_or_default()
-}
-
-fn copy(text: &str) {
-    if let Some(w) = web_sys::window() {
-        let _ = w.navigator().clipboard().write_text(text);
-    }
 }
 
 /// What the toolbar offers, and the run it saves, shares and exports.
@@ -212,7 +207,7 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
                     <Modal title="Share this exact view" onclose={close.clone()}>
                         <p>{"The link holds the settings, everything you did, the instant and the lesson step. Nothing is stored anywhere else."}</p>
                         <input class="wide mono" readonly=true value={link.clone()} aria-label="Share link" data-testid="share-link" />
-                        <button class="primary" onclick={let l = link.clone(); Callback::from(move |_| copy(&l))}>{"Copy link"}</button>
+                        <CopyButton text={link.clone()} label="Copy link" />
                     </Modal>
                     }
                 }
@@ -229,7 +224,7 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
                     html! {
                         <Modal {title} onclose={close.clone()}>
                             <pre class="code" data-testid="go-snippet">{ code.clone() }</pre>
-                            <button class="primary" onclick={Callback::from(move |_| copy(&code))}>{"Copy"}</button>
+                            <CopyButton text={code} label="Copy" />
                         </Modal>
                     }
                 }
@@ -359,7 +354,7 @@ pub fn embed_dialog(props: &EmbedProps) -> Html {
                    <option value="dark" selected={theme.as_str() == "dark"}>{"dark"}</option>
                </select></p>
             <textarea class="wide mono" readonly=true rows="4" value={snippet.clone()} aria-label="Embed snippet" data-testid="embed-snippet" />
-            <button class="primary" onclick={let s = snippet.clone(); Callback::from(move |_| copy(&s))}>{"Copy snippet"}</button>
+            <CopyButton text={snippet.clone()} label="Copy snippet" />
             <h3>{"Preview: a blog column (700 px) and a phone (390 px)"}</h3>
             <div class="previews">
                 <iframe class="preview wide" src={src.clone()} title="Embed preview, 700 px wide" data-testid="preview-700"></iframe>

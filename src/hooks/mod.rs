@@ -35,6 +35,35 @@ pub fn focus_quietly(el: &web_sys::HtmlElement) {
     let _ = el.focus_with_options(&options);
 }
 
+/// Puts a card drawn over the page (`position: fixed`) beside `anchor`
+/// rather than on it: below it where it fits, else above it, else at the
+/// foot of the window. What the card explains stays readable beside it.
+pub fn place_beside(card: &web_sys::HtmlElement, anchor: &web_sys::Element) {
+    const GAP: f64 = 6.0;
+    let Some(window_height) = web_sys::window()
+        .and_then(|w| w.inner_height().ok())
+        .and_then(|h| h.as_f64())
+    else {
+        return;
+    };
+    // Where `top: 0` puts the card: an ancestor may hold fixed boxes (a
+    // transform, a containment), so that is not always the window's top.
+    let style = card.style();
+    let _ = style.set_property("transform", "none");
+    let _ = style.set_property("top", "0px");
+    let origin = card.get_bounding_client_rect().top();
+    let at = anchor.get_bounding_client_rect();
+    let height = card.get_bounding_client_rect().height();
+    let top = if at.bottom() + GAP + height <= window_height - GAP {
+        at.bottom() + GAP
+    } else if at.top() - GAP - height >= GAP {
+        at.top() - GAP - height
+    } else {
+        (window_height - height - GAP).max(GAP)
+    };
+    let _ = style.set_property("top", &format!("{:.0}px", top - origin));
+}
+
 /// Whether this document has the keyboard (in an iframe: whether the
 /// reader clicked or tabbed into it).
 pub fn page_has_focus() -> bool {
@@ -173,43 +202,56 @@ impl FrameLoop {
     }
 }
 
-/// Whether the page is in view. In an embed that is whether any of its
-/// frame shows in the reader's window (an `IntersectionObserver` on the
-/// frame's own document reports against the top page's viewport); the
-/// page itself always counts as in view.
+/// Whether the page is in view. In an embed that is whether half of its
+/// frame or more shows in the reader's window (an `IntersectionObserver` on
+/// the frame's own document reports against the top page's viewport): a
+/// frame peeking in at the screen's foot is not watched yet, and a scene
+/// that plays by itself waits for its reader. The page itself always
+/// counts as in view.
 #[hook]
 pub fn use_in_view(embed: bool) -> bool {
-    let seen = use_state_eq(|| true);
+    // The share of the frame that counts as watched.
+    const WATCHED: f64 = 0.5;
+    // An embed is not watched until its observer says so (its first report
+    // comes within a frame): a scene that plays on load waits for it.
+    let seen = use_state_eq(|| !embed);
     {
         let seen = seen.clone();
         use_effect_with(embed, move |embed| {
-            let observed =
-                embed.then(|| {
-                    let callback =
-                        Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
-                            // The latest entry says how it is now.
-                            if let Some(e) = entries.iter().last().and_then(|e| {
-                                e.dyn_into::<web_sys::IntersectionObserverEntry>().ok()
-                            }) {
-                                let shown = e.is_intersecting();
-                                // Its CSS animations hold too (see `.offscreen`).
-                                let _ = e
-                                    .target()
-                                    .class_list()
-                                    .toggle_with_force("offscreen", !shown);
-                                seen.set(shown);
-                            }
-                        });
-                    let observer =
-                        web_sys::IntersectionObserver::new(callback.as_ref().unchecked_ref()).ok();
-                    let root = web_sys::window()
-                        .and_then(|w| w.document())
-                        .and_then(|d| d.document_element());
-                    if let (Some(o), Some(root)) = (&observer, root) {
-                        o.observe(&root);
-                    }
-                    (observer, callback)
-                });
+            let observed = embed.then(|| {
+                let callback =
+                    Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
+                        // The latest entry says how it is now.
+                        if let Some(e) = entries
+                            .iter()
+                            .last()
+                            .and_then(|e| e.dyn_into::<web_sys::IntersectionObserverEntry>().ok())
+                        {
+                            let shown = e.is_intersecting() && e.intersection_ratio() >= WATCHED;
+                            // Its CSS animations hold too (see `.offscreen`).
+                            let _ = e
+                                .target()
+                                .class_list()
+                                .toggle_with_force("offscreen", !shown);
+                            seen.set(shown);
+                        }
+                    });
+                let options = web_sys::IntersectionObserverInit::new();
+                let thresholds = js_sys::Array::of2(&0.0.into(), &WATCHED.into());
+                options.set_threshold(&thresholds);
+                let observer = web_sys::IntersectionObserver::new_with_options(
+                    callback.as_ref().unchecked_ref(),
+                    &options,
+                )
+                .ok();
+                let root = web_sys::window()
+                    .and_then(|w| w.document())
+                    .and_then(|d| d.document_element());
+                if let (Some(o), Some(root)) = (&observer, root) {
+                    o.observe(&root);
+                }
+                (observer, callback)
+            });
             move || {
                 if let Some((Some(o), _)) = &observed {
                     o.disconnect();

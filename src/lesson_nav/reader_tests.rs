@@ -59,10 +59,17 @@ fn the_hint_to_predict_first_goes_with_the_prediction() {
         "{hint}"
     );
     p = reduce(p, Action::Lesson(LessonAction::Next(0.0)));
+    let asked =
+        p.ui.notice
+            .as_ref()
+            .map(|n| n.text.clone())
+            .unwrap_or_default();
     assert!(
-        p.ui.notice.is_some(),
+        asked.starts_with(crate::lesson_state::PREDICT_FIRST),
         "asking keeps it: the prediction is still open"
     );
+    assert_ne!(asked, hint, "and it says what to press now: {asked}");
+    assert_eq!(asked, p.predict_first_hint());
     p = reduce(
         p,
         Action::Lesson(LessonAction::Reveal("160ms".into(), 1000.0)),

@@ -506,3 +506,51 @@ fn the_press_from_an_instant_is_the_press_at_each_later_one() {
         assert!(dwelt, "{link}: never dwelt");
     }
 }
+
+/// A step opened to play by itself (a snippet's `autoplay=1`) plays as its
+/// own Play does: to where its scene ends, and pauses there. The clock does
+/// not count on under a finished scene.
+#[test]
+fn a_step_that_plays_on_opening_stops_where_its_scene_ends() {
+    let mut checked = 0;
+    for entry in lessons::Library::default().entries() {
+        let lesson = entry.lesson.clone().unwrap();
+        for (step, s) in lesson.steps.iter().enumerate() {
+            if s.question.is_some() || s.wait.is_none() {
+                continue;
+            }
+            let link = format!("?embed=1&autoplay=1&lesson={}&step={}", entry.id, step + 1);
+            let mut p = Playground::from_url(&link, "");
+            assert!(p.run.playback.playing, "{link}: plays on opening");
+            for _ in 0..20_000 {
+                if !p.run.playback.playing || p.deciding() {
+                    break;
+                }
+                p = reduce(p, Action::Run(RunAction::Tick(100.0)));
+            }
+            // (A scene that waits for the reader's choice holds for it.)
+            if p.deciding() {
+                continue;
+            }
+            assert!(
+                !p.run.playback.playing,
+                "{link}: still playing after its scene"
+            );
+            let wait = s.wait.clone().unwrap();
+            assert!(
+                wait.met(p.run.timeline.sim()),
+                "{link}: paused before {}",
+                wait.describe()
+            );
+            let at = p.now();
+            for _ in 0..30 {
+                p = reduce(p, Action::Run(RunAction::Tick(100.0)));
+            }
+            assert_eq!(p.now(), at, "{link}: the clock moved on after the scene");
+            checked += 1;
+        }
+    }
+    // (forget-done 2 and sets 1, with its act, at least: results 1 and 2
+    // wait for the reader's choice.)
+    assert!(checked >= 2, "only {checked} steps wait without a question");
+}

@@ -20,15 +20,22 @@ impl Playground {
         let mut shows = self.change(action);
         // The hint to predict first says nothing once the prediction is
         // made: it goes with it (it stayed over the stage after Reveal).
-        let stale = self
+        // Before that it names what to press now (a reader who pressed
+        // Read on as it said is not told to press Read on again).
+        let hint = self
             .ui
             .notice
             .as_ref()
-            .is_some_and(|n| n.text.starts_with(crate::lesson_state::PREDICT_FIRST))
-            && !self.holds_for_prediction();
-        if stale {
-            self.ui.notice = None;
-            shows = true;
+            .filter(|n| n.text.starts_with(crate::lesson_state::PREDICT_FIRST))
+            .map(|n| n.text.clone());
+        if let Some(said) = hint {
+            if !self.holds_for_prediction() {
+                self.ui.notice = None;
+                shows = true;
+            } else if said != self.predict_first_hint() {
+                self.ui.notice = Notice::info(self.predict_first_hint());
+                shows = true;
+            }
         }
         // A state made afresh carries the revision over (see `carry_over`).
         self.rev = if shows { rev + 1 } else { rev };

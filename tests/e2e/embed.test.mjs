@@ -293,6 +293,9 @@ test('a revealed answer leaves the text of the page it was read on; the version 
       const box = await page.$eval('[data-testid="answer-why"]', (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom, innerWidth, innerHeight]; });
       assert.ok(box[0] >= 0 && box[1] >= 0 && box[2] <= box[4] && box[3] <= box[5], `${viewport.width} ${lesson} ${step}: the why is inside the frame ${box}`);
       assert.deepEqual(await panel(), still, `${viewport.width} ${lesson} ${step}: opening the why moves nothing`);
+      // Beside the answer it explains, never over it.
+      const line = await page.$eval('[data-testid="answer-value"]', (el) => { const r = el.getBoundingClientRect(); return [r.top, r.bottom]; });
+      assert.ok(box[3] <= line[0] || box[1] >= line[1], `${viewport.width} ${lesson} ${step}: the why (${box[1]}..${box[3]}) covers the answer (${line[0]}..${line[1]})`);
       await page.click('[data-testid="answer-why-close"]');
       assert.equal(await page.$('[data-testid="answer-why"]'), null, 'its Close closes it');
       // Open again, then play: the reader watches the stage, and the card

@@ -142,6 +142,34 @@ test('three embeds in a post: lazy far below, no frame and no CPU while idle or 
   await context.close();
 });
 
+test('a snippet that plays on load waits for its reader: half the frame in view, the stage shown on a phone, and it stops where its scene ends', async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.setContent(`<meta name="viewport" content="width=device-width, initial-scale=1"><body style="margin:0"><div style="height:1200px"></div>
+    <iframe id="f" src="${url}/?embed=1&lesson=forget-done&step=2&autoplay=1" title="embed" style="width:100%;height:640px;border:0"></iframe>
+    <div style="height:2000px"></div></body>`);
+  // The frame peeks in at the screen's foot: 100 px of its 640.
+  await page.evaluate(() => window.scrollTo(0, 1200 - innerHeight + 100));
+  const frame = await (await page.$('iframe#f')).contentFrame();
+  await frame.waitForSelector('[data-testid="lesson-step-title"]', { state: 'attached', timeout: 30000 });
+  await page.waitForTimeout(1500);
+  assert.equal(await clock(frame), 0, 'the scene has not started while the frame only peeks in');
+  // The reader scrolls it into view: it plays, and a phone shows the stage.
+  await page.evaluate(() => window.scrollTo(0, 1200 - 100));
+  await frame.waitForFunction(() => document.querySelector('[data-testid="clock"]').textContent !== 't=0s' && document.querySelector('[data-testid="clock"]').textContent !== '0s');
+  assert.equal(await frame.getAttribute('.embed-layout', 'data-turn'), 'stage', 'the stage is what a phone shows of a scene that plays');
+  // The scene ends (two reconciles succeed): it pauses there, and the
+  // clock does not count on under a finished scene.
+  await frame.waitForSelector('[data-testid="play"][aria-label="Play"]', { timeout: 20000 });
+  const ended = await clock(frame);
+  await page.waitForTimeout(1000);
+  assert.equal(await clock(frame), ended, 'the clock holds once the scene is over');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('in an embed: a swipe scrolls the post, one Tab stop in and one out, arrows move, focus stays visible, buttons named are buttons shown', async () => {
   const { context, page, errors } = await post();
   const first = await frameOf(page, 'backoff');
@@ -327,5 +355,27 @@ test('the Embed dialog offers the theme and puts it in the snippet', async () =>
   assert.match(await snippet(), /[?&]lesson=backoff&step=2\b/);
   assert.match(await snippet(), /title="[^"]*, step 2: The long tail \(Workqueue Playground\)"/, 'and by the step chosen');
   assert.match(await page.getAttribute('[data-testid="preview-700"]', 'src'), /[?&]step=2\b/, 'the preview shows the step chosen');
+  // Copy snippet copies it, and says so beside the button.
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
+  await page.click('button:has-text("Copy snippet")');
+  await page.waitForFunction(() => document.querySelector('[data-testid="copy-said"]').textContent === 'Copied.');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), await page.inputValue('[data-testid="embed-snippet"]'));
+  await context.close();
+});
+
+test('a browser that refuses the clipboard: Copy says so and how to copy by hand', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.addInitScript(() => {
+    Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => ({ writeText: () => Promise.reject(new DOMException('denied', 'NotAllowedError')) }) });
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${url}/`);
+  await page.waitForSelector('[data-stage]');
+  await page.click('[data-testid="share"]');
+  await page.click('button:has-text("Copy link")');
+  await page.waitForFunction(() => /refused the clipboard: select the text/.test(document.querySelector('[data-testid="copy-said"]').textContent));
+  assert.deepEqual(errors, []);
   await context.close();
 });
