@@ -25,7 +25,12 @@ pub(crate) fn layout(page: &Page) -> Html {
     // playground, in a new tab (a built-in lesson's id is plain letters).
     let full = state.lessons.current.as_ref().and_then(|l| {
         let id = &state.lessons.library.get(l.index)?.id;
-        lessons::is_built_in(id).then(|| format!("./?lesson={id}&step={}", l.step + 1))
+        let theme = web_sys::window()
+            .and_then(|w| w.location().search().ok())
+            .and_then(|search| crate::open::chosen_theme(&search))
+            .map(|t| format!("&theme={t}"))
+            .unwrap_or_default();
+        lessons::is_built_in(id).then(|| format!("./?lesson={id}&step={}{theme}", l.step + 1))
     });
     let brand = match full {
         Some(href) => html! {

@@ -131,6 +131,16 @@ impl Playground {
 }
 
 /// A parameter of the query string `search`.
+/// The colours a snippet chose (`theme=light|dark`), carried to the whole
+/// playground its embed opens; `auto` or none follows the reader's system.
+pub(crate) fn chosen_theme(search: &str) -> Option<&'static str> {
+    match param(search, "theme").as_deref() {
+        Some("light") => Some("light"),
+        Some("dark") => Some("dark"),
+        _ => None,
+    }
+}
+
 fn param(search: &str, name: &str) -> Option<String> {
     search
         .trim_start_matches('?')
@@ -595,6 +605,18 @@ mod tests {
         }
         let opened = Playground::from_address("?embed=1&lesson=herd&step=2");
         assert_eq!(lesson_at(&opened), Some(("herd".to_string(), 1)));
+    }
+
+    /// The snippet's colours reach the whole playground its embed opens;
+    /// anything else follows the reader's system.
+    #[test]
+    fn only_a_chosen_theme_is_carried() {
+        use super::chosen_theme;
+        assert_eq!(chosen_theme("?embed=1&theme=light"), Some("light"));
+        assert_eq!(chosen_theme("?theme=dark&embed=1"), Some("dark"));
+        for search in ["?embed=1", "?theme=auto", "?theme=<b>", "?theme=light%22"] {
+            assert_eq!(chosen_theme(search), None, "{search}");
+        }
     }
 
     /// The lesson and step a page shows, or the lesson it waits for.

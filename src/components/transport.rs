@@ -97,7 +97,7 @@ pub fn transport(props: &TransportProps) -> Html {
             <div class="clock" aria-live="off" title="Virtual time: the scene's own clock">
                 <span class="clock-label">{"virtual time"}</span>
                 <output data-testid="clock" class="clock-value">{ format::clock(now) }</output>
-                <span class={classes!("pace", state.cue.0)} data-testid="pace">{ state.cue.1.clone() }</span>
+                <span class={classes!("pace", state.cue.0)} data-testid="pace" title="Auto pace: virtual time slows down around events close together and speeds through stretches where nothing happens">{ state.cue.1.clone() }</span>
             </div>
             <div class="speed">
                 <button class="icon small" onclick={slower} aria-label="Slower" title="Slower (−)">{"−"}</button>
@@ -134,8 +134,8 @@ pub(crate) fn pace_cue(state: &Playground) -> (&'static str, String) {
         (true, false, _) if state.deciding() => ("idle", "held for your choice".to_string()),
         (false, _, _) | (true, false, Cue::Normal) => ("none", String::new()),
         (true, true, _) => ("idle", "waiting for your first key".to_string()),
-        (true, false, Cue::SlowMotion) => ("slow", format!("slow motion {rate}")),
-        (true, false, Cue::SkippingAhead) => ("skip", format!("skipping ahead {rate} »")),
+        (true, false, Cue::SlowMotion) => ("slow", format!("slowed to {rate} near events")),
+        (true, false, Cue::SkippingAhead) => ("skip", format!("{rate} through quiet time »")),
     };
     (class, text)
 }

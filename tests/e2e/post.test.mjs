@@ -325,6 +325,10 @@ for (const [theme, system] of [['light', 'dark'], ['dark', 'light'], ['auto', 'd
     const dark = luminance(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)) < 0.2;
     const want = theme === 'dark' || (['auto', 'nonsense'].includes(theme) && system === 'dark');
     assert.equal(dark, want, `theme=${theme} under a ${system} system is ${dark ? 'dark' : 'light'}`);
+    // The way out to the whole playground keeps the snippet's colours.
+    const href = await page.getAttribute('[data-testid="open-full"]', 'href');
+    if (['light', 'dark'].includes(theme)) assert.match(href, new RegExp(`[?&]theme=${theme}\\b`), href);
+    else assert.doesNotMatch(href, /theme=/, href);
     await page.addScriptTag({ path: AXE });
     const found = await page.evaluate(async () => (await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa'] } })).violations
       .map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')} ${n.any[0]?.message || ''}`).join(' | ')}`));

@@ -192,6 +192,10 @@ fn question_view(lesson: &Lesson, step: usize, q: &Question) -> QuestionView {
 /// Markdown prose as HTML, written by pulldown-cmark's own writer. HTML in
 /// the file is written as text (escaped), never as markup, and links keep
 /// their words but lead nowhere: the page may show the result as it is.
+/// The longest code span kept whole on one line (about a third of a
+/// phone's narration at reading size).
+const WHOLE_CODE: usize = 20;
+
 pub(crate) fn prose(source: &str) -> String {
     use pulldown_cmark::{html, CowStr, Event, Parser, Tag, TagEnd};
     let events = Parser::new(source).flat_map(|event| match event {
@@ -199,12 +203,19 @@ pub(crate) fn prose(source: &str) -> String {
         Event::Start(Tag::Link { .. } | Tag::Image { .. }) => vec![],
         Event::End(TagEnd::Link | TagEnd::Image) => vec![],
         Event::FootnoteReference(t) => vec![Event::Text(CowStr::from(format!("[{t}]")))],
-        // A long Go or metric name breaks after its underscores on a narrow
+        // A short name (a key, a flag) stays whole on its line: a phone
+        // never breaks `default/web-1` at its hyphen. A long Go or metric
+        // name breaks after its underscores, dots and opening brackets on a narrow
         // panel, never inside a word (its parts are text: the writer
         // escapes them; only the <wbr> between them is markup).
-        Event::Code(t) if t.contains('_') => {
+        Event::Code(t) if t.chars().count() <= WHOLE_CODE => vec![
+            Event::InlineHtml("<code class=\"whole\">".into()),
+            Event::Text(t),
+            Event::InlineHtml("</code>".into()),
+        ],
+        Event::Code(t) => {
             let mut out = vec![Event::InlineHtml("<code>".into())];
-            for (i, part) in t.split_inclusive('_').enumerate() {
+            for (i, part) in t.split_inclusive(['_', '.', '[']).enumerate() {
                 if i > 0 {
                     out.push(Event::InlineHtml("<wbr>".into()));
                 }
@@ -228,11 +239,25 @@ mod tests {
     fn prose_is_html_and_html_in_the_file_is_text() {
         let html = prose("Hello *there* `x` <b>bold</b>\n\n- one\n- **two**\n\n> quoted\n");
         assert!(html.contains("<em>there</em>"), "{html}");
-        assert!(html.contains("<code>x</code>"), "{html}");
+        assert!(html.contains("<code class=\"whole\">x</code>"), "{html}");
         let code = prose("see `reconcile_timeouts_total<i>`");
         assert!(
             code.contains("<code>reconcile_<wbr>timeouts_<wbr>total&lt;i&gt;</code>"),
             "{code}"
+        );
+        let code = prose("`workqueue.DefaultTypedControllerRateLimiter[reconcile.Request]()`");
+        assert!(
+            code.contains("<code>workqueue.<wbr>DefaultTypedControllerRateLimiter[<wbr>reconcile.<wbr>Request]()</code>"),
+            "{code}"
+        );
+        let key = prose("`default/web-1` and `<b>`");
+        assert!(
+            key.contains("<code class=\"whole\">default/web-1</code>"),
+            "{key}"
+        );
+        assert!(
+            key.contains("<code class=\"whole\">&lt;b&gt;</code>"),
+            "{key}"
         );
         assert!(html.contains("&lt;b&gt;bold&lt;/b&gt;"), "{html}");
         assert!(!html.contains("<b>"), "{html}");
