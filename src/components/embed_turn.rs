@@ -3,8 +3,8 @@
 //! reading size, in pages of many lines) or the stage (with the lesson's
 //! buttons under it). The reader switches with two buttons; the stage comes
 //! by itself when the scene plays (from the first, with `autoplay=1`) and
-//! the story with every new page, step or answer. Wider frames show both side by side and hide the switch
-//! (see the stylesheet's `.embed-turn`).
+//! the story with every new page, step or answer. Wider frames show both
+//! side by side and hide the switch (see the stylesheet's `.embed-turn`).
 
 use yew::prelude::*;
 

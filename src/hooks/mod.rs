@@ -216,7 +216,7 @@ pub fn use_in_view(embed: bool) -> bool {
     // comes within a frame): a scene that plays on load waits for it.
     let seen = use_state_eq(|| !embed);
     {
-        let seen = seen.clone();
+        let (seen, unseen) = (seen.clone(), seen.clone());
         use_effect_with(embed, move |embed| {
             let observed = embed.then(|| {
                 let callback =
@@ -247,8 +247,10 @@ pub fn use_in_view(embed: bool) -> bool {
                 let root = web_sys::window()
                     .and_then(|w| w.document())
                     .and_then(|d| d.document_element());
-                if let (Some(o), Some(root)) = (&observer, root) {
-                    o.observe(&root);
+                match (&observer, root) {
+                    (Some(o), Some(root)) => o.observe(&root),
+                    // No observer to ask (an old browser): always watched.
+                    _ => unseen.set(true),
                 }
                 (observer, callback)
             });
