@@ -516,8 +516,6 @@ impl Playground {
             && l.guess().is_none()
     }
 
-    /// What the current step asks to be done (its button in the lesson
-    /// panel): run the provider's manager, or apply its inputs.
     /// The step's own Play (its button, or a link that plays on opening):
     /// its act the first time, then the scene, to where it ends.
     pub(crate) fn play_the_step(&mut self, now_ms: f64) {
@@ -533,6 +531,8 @@ impl Playground {
         self.run.playback.until_wait = true;
     }
 
+    /// What the current step asks to be done (its button in the lesson
+    /// panel): run the provider's manager, or apply its inputs.
     fn do_act(&mut self) {
         let Some(l) = &self.lessons.current else {
             return;

@@ -130,7 +130,6 @@ impl Playground {
     }
 }
 
-/// A parameter of the query string `search`.
 /// The colours a snippet chose (`theme=light|dark`), carried to the whole
 /// playground its embed opens; `auto` or none follows the reader's system.
 pub(crate) fn chosen_theme(search: &str) -> Option<&'static str> {
@@ -141,6 +140,7 @@ pub(crate) fn chosen_theme(search: &str) -> Option<&'static str> {
     }
 }
 
+/// A parameter of the query string `search`.
 fn param(search: &str, name: &str) -> Option<String> {
     search
         .trim_start_matches('?')

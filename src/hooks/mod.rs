@@ -51,9 +51,9 @@ pub fn place_beside(card: &web_sys::HtmlElement, anchor: &web_sys::Element) {
     let style = card.style();
     let _ = style.set_property("transform", "none");
     let _ = style.set_property("top", "0px");
-    let origin = card.get_bounding_client_rect().top();
+    let drawn = card.get_bounding_client_rect();
+    let (origin, height) = (drawn.top(), drawn.height());
     let at = anchor.get_bounding_client_rect();
-    let height = card.get_bounding_client_rect().height();
     let top = if at.bottom() + GAP + height <= window_height - GAP {
         at.bottom() + GAP
     } else if at.top() - GAP - height >= GAP {

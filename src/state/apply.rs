@@ -29,11 +29,12 @@ impl Playground {
             .filter(|n| n.text.starts_with(crate::lesson_state::PREDICT_FIRST))
             .map(|n| n.text.clone());
         if let Some(said) = hint {
+            let now = self.predict_first_hint();
             if !self.holds_for_prediction() {
                 self.ui.notice = None;
                 shows = true;
-            } else if said != self.predict_first_hint() {
-                self.ui.notice = Notice::info(self.predict_first_hint());
+            } else if said != now {
+                self.ui.notice = Notice::info(now);
                 shows = true;
             }
         }

@@ -189,13 +189,13 @@ fn question_view(lesson: &Lesson, step: usize, q: &Question) -> QuestionView {
     }
 }
 
-/// Markdown prose as HTML, written by pulldown-cmark's own writer. HTML in
-/// the file is written as text (escaped), never as markup, and links keep
-/// their words but lead nowhere: the page may show the result as it is.
 /// The longest code span kept whole on one line (about a third of a
 /// phone's narration at reading size).
 const WHOLE_CODE: usize = 20;
 
+/// Markdown prose as HTML, written by pulldown-cmark's own writer. HTML in
+/// the file is written as text (escaped), never as markup, and links keep
+/// their words but lead nowhere: the page may show the result as it is.
 pub(crate) fn prose(source: &str) -> String {
     use pulldown_cmark::{html, CowStr, Event, Parser, Tag, TagEnd};
     let events = Parser::new(source).flat_map(|event| match event {
@@ -205,9 +205,9 @@ pub(crate) fn prose(source: &str) -> String {
         Event::FootnoteReference(t) => vec![Event::Text(CowStr::from(format!("[{t}]")))],
         // A short name (a key, a flag) stays whole on its line: a phone
         // never breaks `default/web-1` at its hyphen. A long Go or metric
-        // name breaks after its underscores, dots and opening brackets on a narrow
-        // panel, never inside a word (its parts are text: the writer
-        // escapes them; only the <wbr> between them is markup).
+        // name breaks after its underscores, dots and opening brackets on
+        // a narrow panel, never inside a word (its parts are text: the
+        // writer escapes them; only the <wbr> between them is markup).
         Event::Code(t) if t.chars().count() <= WHOLE_CODE => vec![
             Event::InlineHtml("<code class=\"whole\">".into()),
             Event::Text(t),
