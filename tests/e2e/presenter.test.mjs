@@ -52,10 +52,26 @@ async function closeClean(context, problems) {
 const title = (page) => page.textContent('[data-testid="lesson-step-title"]');
 // What the next press does, as the lesson panel says (`data-press`).
 const pressState = (page) => page.evaluate(() => document.querySelector('[data-testid="lesson-next"]')?.dataset.press);
+// What the Next button says now: its press, its words, and the step's title.
+// A press that did something changes one of them.
+const NEXT_SAYS = `(() => {
+  const b = document.querySelector('[data-testid="lesson-next"]');
+  return b?.dataset.press + '|' + b?.textContent + '|' + document.querySelector('[data-testid="lesson-step-title"]')?.textContent;
+})()`;
+// One press of the clicker, waiting until the window shows it, then as
+// long as a trainer's hand would before the next. (A fixed pause from the
+// key alone failed on a busy machine: the press was handled late, and the
+// next one came within the 300 ms that count as a nervous double press.)
+async function pressSeen(page) {
+  const before = await page.evaluate(NEXT_SAYS);
+  await page.keyboard.press('PageDown');
+  await page.waitForFunction(`${NEXT_SAYS} !== ${JSON.stringify(before)}`, null, { timeout: 10000 });
+  await page.waitForTimeout(400);
+}
 // The clicker turns the narration's pages (on a small projector a step's
 // words can take two) until the step asks its question.
 async function pageThrough(page) {
-  for (let i = 0; i < 10 && (await pressState(page)) === 'page'; i++) await pressClicker(page);
+  for (let i = 0; i < 10 && (await pressState(page)) === 'page'; i++) await pressSeen(page);
 }
 // The audience window has no transport: its instant is the stage's clock.
 const instant = (page) => page.evaluate(() => document.querySelector('[data-stage]')?.getAttribute('data-now'));
@@ -131,8 +147,8 @@ test('a reloaded audience window comes back to the same step and instant; closin
   // The clicker: ask, reveal without a guess, play a little; then pause.
   await pageThrough(p);
   for (const press of ['asked', 'revealed', 'played']) {
-    await p.waitForFunction((press) => document.querySelector('[data-testid="lesson-next"]')?.dataset.press === press, press);
-    await pressClicker(p);
+    await p.waitForFunction((press) => document.querySelector('[data-testid="lesson-next"]')?.dataset.press === press, press, { timeout: 5000 });
+    await pressSeen(p);
   }
   await p.waitForFunction(() => Number(document.querySelector('[data-stage]')?.dataset.now) > 0);
   await p.waitForTimeout(1000);
@@ -158,7 +174,7 @@ test('a reloaded presenter window keeps the step, the room\'s guess, the reveale
   const { context, p, a, problems } = await pair({ lesson: 'v023', step: 1 });
   await sameStep(p, a);
   // The clicker opens the prediction; the trainer types the room's guess.
-  await pressClicker(p);
+  await pressSeen(p);
   await p.fill('[data-testid="guess"]', '2');
   await p.keyboard.press('PageDown');
   // (On the projector the answer may sit on the narration's next page.)

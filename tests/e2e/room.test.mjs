@@ -98,7 +98,9 @@ async function walk(page, label, { maxPresses = 600 } = {}) {
     // Every press answers within a second: the panel, the stage or the clock.
     const a = await answers(page, 'PageDown');
     if (!a.changed) faults.push(`${where}: PageDown changed nothing within a second`);
-    await page.waitForTimeout(Math.max(0, (press === 'dwelling' ? 700 : 450) - a.ms));
+    // (At least 350 ms after the press was seen: the next is a new press,
+    // not a nervous double one, however late a busy machine handled this.)
+    await page.waitForTimeout(Math.max(350, (press === 'dwelling' ? 700 : 450) - a.ms));
     if (press === 'dwelling') {
       // A press during the dwell is kept and carried out when the dwell
       // ends: what moves then is that press's doing, so it is set aside
