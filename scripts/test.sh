@@ -55,6 +55,8 @@ stage "clippy" cargo clippy --quiet --workspace --all-targets -- -D warnings
 # The embed's own entry is built with a feature of its own (index.html).
 stage "clippy (the embed's entry)" cargo clippy --quiet -p workqueue-playground --lib --bins --features built-in-only -- -D warnings
 stage "native tests" cargo test --workspace
+# The embed's entry reads tagged objects with their tag first only.
+stage "native tests (the core as the embed's entry reads)" cargo test --quiet -p workqueue-core --features tag-first-only --lib
 # In the dev profile: the core's debug assertions check its invariants on
 # every case, and the native tests have built it already.
 stage "conformance runner" cargo run --quiet -p workqueue-check --bin conformance -- "${case_dirs[@]}"

@@ -108,8 +108,10 @@ mod tests {
 
     /// Inputs, outcomes and sources are tagged enums: a field of another
     /// variant, a missing one and an unknown tag are each named at their own
-    /// path, nested ones included.
+    /// path, nested ones included. (Some write fields before the tag,
+    /// which a build that reads tags first only refuses: see `tagged`.)
     #[test]
+    #[cfg(not(feature = "tag-first-only"))]
     fn tagged_documents_name_their_fields() {
         use crate::events::Input;
         use crate::scenario::Source;

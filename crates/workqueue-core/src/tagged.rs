@@ -217,6 +217,13 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Variant<A> {
             // so the path the document's reader tracks stops at the enum;
             // its path inside leads the message (serde's errors carry text
             // only), and `document` moves it into the path (`within`).
+            // (A reader of its own build's files only: they write the tag
+            // first, and the reader below is left out of its module.)
+            #[cfg(feature = "tag-first-only")]
+            Some((key, _)) => Err(de::Error::custom(format_args!(
+                "{AT}{key}`: written before the tag, which this reader reads first"
+            ))),
+            #[cfg(not(feature = "tag-first-only"))]
             Some((key, value)) => {
                 let mut track = serde_path_to_error::Track::new();
                 seed.deserialize(serde_path_to_error::Deserializer::new(value, &mut track))
@@ -403,5 +410,39 @@ impl<S: Serializer> Serializer for TagFirst<S> {
         _: usize,
     ) -> Result<Self::SerializeStruct, S::Error> {
         Err(not_a_variant())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::controller::Outcome;
+    use crate::spans::SignedDelay;
+    use crate::time::SECOND;
+
+    /// What this crate writes (tag first) reads back in either build; a
+    /// field before the tag is read, or refused by name where the build
+    /// reads tags first only (`tag-first-only`, the embed's entry).
+    #[test]
+    fn a_field_before_the_tag_is_read_or_named() {
+        let outcome = Outcome::RequeueAfter {
+            after_ns: SignedDelay::new(SECOND * 5).unwrap(),
+        };
+        let written = serde_json::to_string(&outcome).unwrap();
+        assert!(
+            written.starts_with(r#"{"kind":"requeue_after""#),
+            "{written}"
+        );
+        assert_eq!(serde_json::from_str::<Outcome>(&written).unwrap(), outcome);
+        let after_first = r#"{"after_ns": 5000000000, "kind": "requeue_after"}"#;
+        let read = serde_json::from_str::<Outcome>(after_first);
+        if cfg!(feature = "tag-first-only") {
+            let e = read.unwrap_err().to_string();
+            assert!(
+                e.contains("after_ns") && e.contains("before the tag"),
+                "{e}"
+            );
+        } else {
+            assert_eq!(read.unwrap(), outcome);
+        }
     }
 }
