@@ -78,10 +78,7 @@ fn path_error(e: serde_path_to_error::Error<serde_json::Error>) -> ScenarioError
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ranges::EventRate;
     use crate::scenario::ItemSpec;
-    use crate::time::Duration;
-    use crate::Span;
 
     #[test]
     fn errors_name_the_path() {
@@ -114,7 +111,10 @@ mod tests {
     #[cfg(not(feature = "tag-first-only"))]
     fn tagged_documents_name_their_fields() {
         use crate::events::Input;
+        use crate::ranges::EventRate;
         use crate::scenario::Source;
+        use crate::time::Duration;
+        use crate::Span;
         let e =
             from_str::<Vec<Input>>(r#"[{"input": "add", "key": "a", "count": 3}]"#).unwrap_err();
         assert_eq!(e.field, "[0].count");
@@ -377,6 +377,36 @@ mod locate {
     }
   ]
 }"#;
+
+    /// What this crate writes (tag first) reads back in either build; a
+    /// field before the tag is read, or refused by name where the build
+    /// reads tags first only (`tag-first-only`, the embed's entry).
+    #[test]
+    fn a_field_before_the_tag_is_read_or_named() {
+        use crate::controller::Outcome;
+        use crate::spans::SignedDelay;
+        use crate::time::SECOND;
+        let outcome = Outcome::RequeueAfter {
+            after_ns: SignedDelay::new(SECOND * 5).unwrap(),
+        };
+        let written = serde_json::to_string(&outcome).unwrap();
+        assert!(
+            written.starts_with(r#"{"kind":"requeue_after""#),
+            "{written}"
+        );
+        assert_eq!(serde_json::from_str::<Outcome>(&written).unwrap(), outcome);
+        let after_first = r#"{"after_ns": 5000000000, "kind": "requeue_after"}"#;
+        let read = serde_json::from_str::<Outcome>(after_first);
+        if cfg!(feature = "tag-first-only") {
+            let e = read.unwrap_err().to_string();
+            assert!(
+                e.contains("after_ns") && e.contains("before the tag"),
+                "{e}"
+            );
+        } else {
+            assert_eq!(read.unwrap(), outcome);
+        }
+    }
 
     #[test]
     fn a_field_path_leads_to_the_line_of_its_value() {

@@ -412,37 +412,3 @@ impl<S: Serializer> Serializer for TagFirst<S> {
         Err(not_a_variant())
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use crate::controller::Outcome;
-    use crate::spans::SignedDelay;
-    use crate::time::SECOND;
-
-    /// What this crate writes (tag first) reads back in either build; a
-    /// field before the tag is read, or refused by name where the build
-    /// reads tags first only (`tag-first-only`, the embed's entry).
-    #[test]
-    fn a_field_before_the_tag_is_read_or_named() {
-        let outcome = Outcome::RequeueAfter {
-            after_ns: SignedDelay::new(SECOND * 5).unwrap(),
-        };
-        let written = serde_json::to_string(&outcome).unwrap();
-        assert!(
-            written.starts_with(r#"{"kind":"requeue_after""#),
-            "{written}"
-        );
-        assert_eq!(serde_json::from_str::<Outcome>(&written).unwrap(), outcome);
-        let after_first = r#"{"after_ns": 5000000000, "kind": "requeue_after"}"#;
-        let read = serde_json::from_str::<Outcome>(after_first);
-        if cfg!(feature = "tag-first-only") {
-            let e = read.unwrap_err().to_string();
-            assert!(
-                e.contains("after_ns") && e.contains("before the tag"),
-                "{e}"
-            );
-        } else {
-            assert_eq!(read.unwrap(), outcome);
-        }
-    }
-}
