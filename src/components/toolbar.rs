@@ -346,7 +346,7 @@ pub fn embed_dialog(props: &EmbedProps) -> Html {
                 _ => html! {},
             } }
             <label class="check"><input type="checkbox" checked={*autoplay} onchange={toggle} />{" start playing on load"}</label>
-            <p class="hint">{"A step that asks the reader a prediction waits for the answer before it plays."}</p>
+            <p class="hint">{"A step that asks the reader a prediction never plays by itself: the reader predicts, reveals the answer, then presses Play."}</p>
             <p><label for="embed-theme">{"Colours "}</label>
                <select id="embed-theme" data-testid="embed-theme" onchange={let t = theme.clone(); Callback::from(move |e: Event| t.set(event_value(&e)))}>
                    <option value="auto" selected={theme.as_str() == "auto"}>{"auto: light or dark as the reader's system is"}</option>
