@@ -213,16 +213,17 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Variant<A> {
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
         match self.waiting.take() {
-            // A field written before the tag: read from its buffered value,
-            // so the path the document's reader tracks stops at the enum;
-            // its path inside leads the message (serde's errors carry text
-            // only), and `document` moves it into the path (`within`).
-            // (A reader of its own build's files only: they write the tag
-            // first, and the reader below is left out of its module.)
+            // A reader of its own build's files only: they write the tag
+            // first, so a field before it is refused by name, and the
+            // buffered reader below is left out of its module.
             #[cfg(feature = "tag-first-only")]
             Some((key, _)) => Err(de::Error::custom(format_args!(
                 "{AT}{key}`: written before the tag, which this reader reads first"
             ))),
+            // A field written before the tag: read from its buffered value,
+            // so the path the document's reader tracks stops at the enum;
+            // its path inside leads the message (serde's errors carry text
+            // only), and `document` moves it into the path (`within`).
             #[cfg(not(feature = "tag-first-only"))]
             Some((key, value)) => {
                 let mut track = serde_path_to_error::Track::new();
