@@ -67,6 +67,16 @@ impl Pages {
         self.at = at;
         self.to_end = false;
     }
+
+    /// The words of a button that turns the page. An audience window is
+    /// told to turn when its presenter's (narrower) panel has more pages
+    /// than its own: it counts only pages it has.
+    pub fn read_on(self) -> String {
+        match self.more() {
+            true => format!("Read on ({}/{}) ↓", self.at + 2, self.of),
+            false => "Read on ↓".to_string(),
+        }
+    }
 }
 
 /// One visit of a step: what the clicker and the panel know of the step
@@ -331,4 +341,23 @@ pub struct TallyShown {
     pub past: bool,
     /// Characters the count takes at most (the answer's).
     pub width: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Pages;
+
+    #[test]
+    fn read_on_counts_only_pages_there_are() {
+        let mut pages = Pages::default();
+        pages.measured(3);
+        assert_eq!(pages.read_on(), "Read on (2/3) ↓");
+        pages.turned(1);
+        assert_eq!(pages.read_on(), "Read on (3/3) ↓");
+        // Told to turn past its last page (a presenter's narrower panel):
+        // no "(4/3)", no "(2/1)".
+        pages.turned(2);
+        assert_eq!(pages.read_on(), "Read on ↓");
+        assert_eq!(Pages::default().read_on(), "Read on ↓");
+    }
 }

@@ -293,7 +293,18 @@ impl Playground {
         let index = self.lessons.library.index_of(&pending.id);
         match index.and_then(|i| Some((i, self.lessons.library.get(i)?))) {
             Some((index, lesson)) if pending.source.is_none() => {
-                let step = pending.step.clamp(1, lesson.steps.len().max(1)) - 1;
+                let steps = lesson.steps.len().max(1);
+                let step = pending.step.clamp(1, steps) - 1;
+                // A step the lesson does not have (a hand-edited address):
+                // the nearest it has opens, and the reader is told which.
+                if pending.step != step + 1 {
+                    self.ui.notice = Notice::info(format!(
+                        "step={}: the lesson {:?} has steps 1 to {steps}; step {} is shown.",
+                        pending.step,
+                        pending.id,
+                        step + 1
+                    ));
+                }
                 if pending.replay {
                     // Opening keeps whether the page plays (`?autoplay=1`).
                     let playing = self.run.playback.playing;
@@ -605,6 +616,33 @@ mod tests {
         }
         let opened = Playground::from_address("?embed=1&lesson=herd&step=2");
         assert_eq!(lesson_at(&opened), Some(("herd".to_string(), 1)));
+    }
+
+    /// A step the lesson does not have opens the nearest it has, and says
+    /// so (a hand-edited `step=` is not shown as if it were right).
+    #[test]
+    fn a_step_past_the_lesson_is_named() {
+        let herd = Playground::from_address("?lesson=herd");
+        let opened = herd.lessons.current.as_ref().expect("herd opens");
+        let steps = herd
+            .lessons
+            .library
+            .get(opened.index)
+            .expect("herd is built in")
+            .steps
+            .len();
+        assert_eq!(herd.ui.notice, None, "a real step says nothing");
+        let past = Playground::from_address(&format!("?embed=1&lesson=herd&step={}", steps + 1));
+        assert_eq!(lesson_at(&past), Some(("herd".to_string(), steps - 1)));
+        let said = past.ui.notice.expect("the reader is told").text;
+        assert!(said.contains(&format!("step={}", steps + 1)), "{said}");
+        assert!(said.contains(&format!("steps 1 to {steps}")), "{said}");
+        let zero = Playground::from_address("?lesson=herd&step=0");
+        assert_eq!(lesson_at(&zero), Some(("herd".to_string(), 0)));
+        assert!(zero
+            .ui
+            .notice
+            .is_some_and(|n| n.text.contains("step 1 is shown")));
     }
 
     /// The snippet's colours reach the whole playground its embed opens;

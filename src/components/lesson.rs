@@ -500,7 +500,7 @@ pub fn lesson_panel(props: &LessonPanelProps) -> Html {
                     } }</span> },
                     press => {
                         let label = match press {
-                            Press::Page => format!("Read on ({}/{}) ↓", ls.visit.pages.at + 2, ls.visit.pages.of),
+                            Press::Page => ls.visit.pages.read_on(),
                             Press::Asked => "Predict…".to_string(),
                             Press::Revealed => "Reveal".to_string(),
                             Press::Played => "▶ Play the step".to_string(),
