@@ -63,3 +63,54 @@ test('every control has an accessible name', async () => {
   assert.deepEqual(unnamed, []);
   await context.close();
 });
+
+test('on a slow link the page says it is loading, and how far; a module that cannot load is said in words', async () => {
+  // About 2 s for the module on a throttled link (the browser's own, so
+  // the bytes arrive as a trickle): long enough to be seen.
+  const slow = await serve(undefined, { gzip: true });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 100, downloadThroughput: 300 * 1000, uploadThroughput: 100 * 1000 });
+    await page.goto(slow.url, { waitUntil: 'commit' });
+    await page.waitForSelector('#page-wait', { state: 'visible', timeout: 5000 });
+    assert.match(await page.textContent('#page-wait'), /Loading the playground/);
+    await page.waitForFunction(() => document.querySelector('#page-wait progress')?.value > 0.05, null, { timeout: 10000 });
+    const early = await page.evaluate(() => document.querySelector('#page-wait progress').value);
+    await page.waitForFunction((v) => !document.querySelector('#page-wait') || document.querySelector('#page-wait progress').value > v, early, { timeout: 10000 });
+    await shot(page, 'page-loading-slow-link');
+    // The app takes its place: the word goes with the mount.
+    await page.waitForSelector('[data-stage]', { state: 'visible', timeout: 30000 });
+    assert.equal(await page.locator('#page-wait').count(), 0, 'the loading word is gone once the app is there');
+    // A fast link never shows it.
+    const quick = await context.newPage();
+    await quick.addInitScript(() => {
+      window.__waitSeen = false;
+      new MutationObserver(() => { if (document.querySelector('#page-wait:not([hidden])')) window.__waitSeen = true; })
+        .observe(document, { subtree: true, attributes: true, childList: true });
+    });
+    await quick.goto(url);
+    await quick.waitForSelector('[data-stage]');
+    assert.equal(await quick.evaluate(() => window.__waitSeen), false, 'no flash of a loading word on a fast link');
+  } finally {
+    await context.close();
+    slow.server.close();
+  }
+  // The module cannot be had: the page and an embed say so, in words.
+  for (const [address, module] of [['/', /workqueue-playground-.*_bg\.wasm/], ['/?embed=1&lesson=herd&step=2', /workqueue-embed_bg\.wasm/]]) {
+    const broken = await browser.newContext({ viewport: { width: 412, height: 640 } });
+    const page = await broken.newPage();
+    await page.route(module, (r) => r.fulfill({ status: 404, body: 'gone' }));
+    await page.goto(url + address);
+    await page.waitForSelector('#page-wait[role="alert"]', { state: 'visible', timeout: 10000 });
+    const said = await page.textContent('#page-wait');
+    assert.match(said, /could not start \(the server answered 404 for its module\)\. Check the connection and reload the page\./, `${address}: ${said}`);
+    const size = await page.$eval('#page-wait .wait-line', (e) => parseFloat(getComputedStyle(e).fontSize));
+    assert.ok(size >= 16, `readable: ${size}px`);
+    await shot(page, `page-failed-${address.length > 1 ? 'embed' : 'page'}`);
+    await broken.close();
+  }
+});
