@@ -214,7 +214,11 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
                 (Dialog::Embed, Some(run)) => {
                     // The open lesson's steps, each one a blogger may embed.
                     let lesson = props.current.and_then(|i| props.library.get(i)).map(|l| {
-                        (l.title.clone(), l.steps.iter().map(|s| s.title.clone()).collect::<Vec<_>>())
+                        let steps = l.steps.iter().map(|s| EmbedStep {
+                            title: s.title.clone(),
+                            asks: s.question.is_some(),
+                        });
+                        (l.title.clone(), steps.collect::<Vec<_>>())
                     });
                     html! { <EmbedDialog {run} {lesson} onclose={close.clone()} /> }
                 }
@@ -274,12 +278,20 @@ fn read_file(
     })
 }
 
+/// A lesson step as the Embed dialog offers it.
+#[derive(Clone, PartialEq)]
+pub struct EmbedStep {
+    pub title: String,
+    /// It asks the reader a prediction first, so it never plays on load.
+    pub asks: bool,
+}
+
 #[derive(Properties, PartialEq)]
 pub struct EmbedProps {
     /// The run the snippet opens.
     pub run: std::rc::Rc<Shared>,
-    /// The open lesson's title and step titles (none outside a lesson).
-    pub lesson: Option<(String, Vec<String>)>,
+    /// The open lesson's title and steps (none outside a lesson).
+    pub lesson: Option<(String, Vec<EmbedStep>)>,
     pub onclose: Callback<MouseEvent>,
 }
 
@@ -304,7 +316,13 @@ pub fn embed_dialog(props: &EmbedProps) -> Html {
         query.push(format!("lesson={}", l.id));
         query.push(format!("step={}", step + 1));
     }
-    if *autoplay {
+    // A step that asks a prediction never plays on load: the dialog does
+    // not offer it there, and the snippet does not say it.
+    let asks = match (&props.lesson, step) {
+        (Some((_, steps)), Some(at)) => steps.get(at).is_some_and(|s| s.asks),
+        _ => false,
+    };
+    if *autoplay && !asks {
         query.push("autoplay=1".into());
     }
     if matches!(theme.as_str(), "light" | "dark") {
@@ -320,9 +338,9 @@ pub fn embed_dialog(props: &EmbedProps) -> Html {
     // loads and never changes (the playground fits itself to it), it loads
     // when scrolled near, and it takes no focus until the reader clicks in.
     let title = snippet::frame_title(match (&props.lesson, step) {
-        (Some((lesson, steps)), Some(at)) => {
-            steps.get(at).map(|t| (lesson.as_str(), at + 1, t.as_str()))
-        }
+        (Some((lesson, steps)), Some(at)) => steps
+            .get(at)
+            .map(|s| (lesson.as_str(), at + 1, s.title.as_str())),
         _ => None,
     });
     let snippet = snippet::iframe(&src, &title);
@@ -338,15 +356,18 @@ pub fn embed_dialog(props: &EmbedProps) -> Html {
                 (Some(at), Some((_, steps))) if !steps.is_empty() => html! {
                     <p><label for="embed-step">{"Step "}</label>
                        <select id="embed-step" data-testid="embed-step" onchange={let c = chosen.clone(); Callback::from(move |e: Event| c.set(event_value(&e).parse().ok()))}>
-                           { for steps.iter().enumerate().map(|(i, title)| html! {
-                               <option value={i.to_string()} selected={i == at}>{ format!("{}. {title}", i + 1) }</option>
+                           { for steps.iter().enumerate().map(|(i, s)| html! {
+                               <option value={i.to_string()} selected={i == at}>{ format!("{}. {}", i + 1, s.title) }</option>
                            }) }
                        </select></p>
                 },
                 _ => html! {},
             } }
-            <label class="check"><input type="checkbox" checked={*autoplay} onchange={toggle} />{" start playing on load"}</label>
-            <p class="hint">{"A step that asks the reader a prediction never plays by itself: the reader predicts, reveals the answer, then presses Play."}</p>
+            if asks {
+                <p class="hint" data-testid="embed-no-autoplay">{"This step asks the reader a prediction first, so it does not play on load: the reader predicts, reveals the answer, then presses Play."}</p>
+            } else {
+                <label class="check"><input type="checkbox" data-testid="embed-autoplay" checked={*autoplay} onchange={toggle} />{" start playing on load"}</label>
+            }
             <p><label for="embed-theme">{"Colours "}</label>
                <select id="embed-theme" data-testid="embed-theme" onchange={let t = theme.clone(); Callback::from(move |e: Event| t.set(event_value(&e)))}>
                    <option value="auto" selected={theme.as_str() == "auto"}>{"auto: light or dark as the reader's system is"}</option>

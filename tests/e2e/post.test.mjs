@@ -359,11 +359,25 @@ test('the Embed dialog offers the theme and puts it in the snippet', async () =>
   assert.match(await snippet(), /[?&]lesson=backoff&step=2\b/);
   assert.match(await snippet(), /title="[^"]*, step 2: The long tail \(Workqueue Playground\)"/, 'and by the step chosen');
   assert.match(await page.getAttribute('[data-testid="preview-700"]', 'src'), /[?&]step=2\b/, 'the preview shows the step chosen');
+  // A step that asks a prediction never plays on load: no box to tick.
+  assert.equal(await page.locator('[data-testid="embed-autoplay"]').count(), 0, 'no autoplay box on a prediction step');
+  assert.match(await page.textContent('[data-testid="embed-no-autoplay"]'), /asks the reader a prediction first, so it does not play on load/);
   // Copy snippet copies it, and says so beside the button.
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
   await page.click('button:has-text("Copy snippet")');
   await page.waitForFunction(() => document.querySelector('[data-testid="copy-said"]').textContent === 'Copied.');
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), await page.inputValue('[data-testid="embed-snippet"]'));
+  // A step without a question may start playing on load; choosing one that
+  // asks takes the box and its parameter away.
+  await page.goto(`${url}/?lesson=sets&step=1`);
+  await page.waitForSelector('[data-testid="lesson-step-title"]');
+  await page.click('[data-testid="embed"]');
+  assert.equal(await page.locator('[data-testid="embed-no-autoplay"]').count(), 0);
+  await page.check('[data-testid="embed-autoplay"]');
+  assert.match(await snippet(), /[?&]autoplay=1\b/);
+  await page.selectOption('[data-testid="embed-step"]', '1');
+  assert.equal(await page.locator('[data-testid="embed-autoplay"]').count(), 0);
+  assert.doesNotMatch(await snippet(), /autoplay/, 'a prediction step\'s snippet never asks to play');
   await context.close();
 });
 
