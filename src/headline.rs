@@ -6,7 +6,7 @@ use workqueue_core::{Instant, Manager, QueueKind, ResultLabel};
 
 /// Two runs' figures at one instant: the run left by a version switch, and
 /// this one once its replay has reached the switch's instant.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SideBySide {
     pub before: Headline,
     pub after: Option<Headline>,
@@ -23,7 +23,7 @@ impl SideBySide {
 
 /// A run's headline figures, to set two runs side by side: every
 /// controller's together.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Headline {
     pub queue: QueueKind,
     pub at: Instant,

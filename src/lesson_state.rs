@@ -62,10 +62,13 @@ impl Pages {
         self.to_end = true;
     }
 
-    /// The reader turned a page: the page on screen is theirs again.
+    /// The reader turned a page: the page on screen is theirs again. The
+    /// last page stays the last however the panel measures next (a window
+    /// resized or made full screen passes through other sizes): the
+    /// question on it stays in view.
     pub fn turned(&mut self, at: usize) {
         self.at = at;
-        self.to_end = false;
+        self.to_end = at + 1 >= self.of;
     }
 
     /// The words of a button that turns the page. An audience window is
@@ -359,5 +362,29 @@ mod tests {
         pages.turned(2);
         assert_eq!(pages.read_on(), "Read on ↓");
         assert_eq!(Pages::default().read_on(), "Read on ↓");
+    }
+
+    #[test]
+    fn the_last_page_turned_to_stays_the_last_through_a_resize() {
+        let mut pages = Pages::default();
+        pages.measured(2);
+        pages.turned(1);
+        // Full screen: one page for a moment, then two again.
+        pages.measured(1);
+        pages.measured(2);
+        assert_eq!((pages.at, pages.of), (1, 2));
+        // A smaller window: more pages, still the last.
+        pages.measured(3);
+        assert_eq!((pages.at, pages.of), (2, 3));
+        // A page before the last keeps its place, as far as there are pages.
+        let mut early = Pages::default();
+        early.measured(3);
+        early.turned(1);
+        early.measured(4);
+        assert_eq!((early.at, early.of), (1, 4));
+        // A step opens on its first page, however many it measures.
+        let mut fresh = Pages::default();
+        fresh.measured(3);
+        assert_eq!(fresh.at, 0);
     }
 }

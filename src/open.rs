@@ -249,7 +249,12 @@ impl Playground {
     /// reload after Play would otherwise show the scene's answer under the
     /// question. (A link shared from the free page keeps its run as it was.)
     pub(crate) fn reopen_unanswered_question(&mut self) {
-        if !(self.workshop.mode.workshop || self.workshop.mode.presenter) {
+        // (Not a projector's window: it shows its presenter's run as that
+        // window holds it, which has reopened the question itself; a
+        // version switched there stays switched here.)
+        if !(self.workshop.mode.workshop || self.workshop.mode.presenter)
+            || self.workshop.mode.audience
+        {
             return;
         }
         let Some(l) = &self.lessons.current else {

@@ -92,6 +92,7 @@ impl Playground {
             clock: self.clock(),
             course: self.lessons.course.as_ref().map(|c| c.to_vec()),
             blank: self.workshop.blank,
+            other_run: self.run.other_run.clone(),
         }
     }
 
@@ -114,13 +115,14 @@ impl Playground {
             .untimed()
         });
         format!(
-            "{}|{}|{}|{}|{:?}|{}",
+            "{}|{}|{}|{}|{:?}|{}|{:?}",
             share::to_json(&shared),
             serde_json::to_string(&lesson).unwrap_or_default(),
             self.run.playback.playing,
             self.run.playback.speed,
             self.lessons.course,
-            self.workshop.blank
+            self.workshop.blank,
+            self.run.other_run
         )
     }
 
@@ -162,6 +164,7 @@ impl Playground {
         }
         let next = self;
         next.run.selected = theirs.selected.clone();
+        next.run.other_run = m.other_run;
         next.lessons.course = m.course.map(std::rc::Rc::new);
         // A blank key pressed here holds until the presenter's state agrees.
         next.workshop.blank_asked = blank_asked.filter(|&asked| asked != m.blank);

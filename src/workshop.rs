@@ -44,6 +44,10 @@ pub struct Mirror {
     /// The projector is blanked (a clicker's `b` or `.`).
     #[serde(default)]
     pub blank: bool,
+    /// The run left by a version switch, beside this one (the stage's
+    /// comparison after the switch).
+    #[serde(default)]
+    pub other_run: Option<crate::headline::SideBySide>,
 }
 
 /// Play, pause and the instant.

@@ -192,10 +192,13 @@ pub fn presenter_panel(props: &PresenterProps) -> Html {
                     <div class="presenter-answer" data-testid="presenter-answer">
                         <p class="ask">{ q.ask.clone() }</p>
                         <p><span class="label">{"Answer"}</span>{" "}<strong class="mono">{ format!("{}{unit}", q.answer) }</strong></p>
-                        { match said {
-                            Some(g) if !g.is_empty() => html! { <p class="hint">{ format!("The room said: {g}") }</p> },
-                            _ if ls.visit.revealed_at.is_some() => html! { <p class="hint">{"Revealed without a guess."}</p> },
-                            _ => html! { <p class="hint">{"Not revealed yet: the audience does not see it."}</p> },
+                        // A step revealed once stays revealed (back to it,
+                        // or after a reload): its guess is kept, even an
+                        // empty one, though this visit has not revealed it.
+                        { match (said, ls.visit.revealed_at) {
+                            (Some(g), _) if !g.is_empty() => html! { <p class="hint">{ format!("The room said: {g}") }</p> },
+                            (Some(_), _) | (None, Some(_)) => html! { <p class="hint">{"Revealed without a guess."}</p> },
+                            (None, None) => html! { <p class="hint">{"Not revealed yet: the audience does not see it."}</p> },
                         } }
                     </div>
                 }

@@ -279,16 +279,6 @@ pub fn typing_in_a_field(e: &KeyboardEvent) -> bool {
     typing || pressing || e.ctrl_key() || e.meta_key() || e.alt_key()
 }
 
-/// Whether the focused field's text ends in a digit (where `.` is a
-/// decimal point, not a clicker's blank key).
-fn after_a_digit() -> bool {
-    web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.active_element())
-        .and_then(|el| el.dyn_into::<web_sys::HtmlInputElement>().ok())
-        .is_some_and(|input| input.value().ends_with(|c: char| c.is_ascii_digit()))
-}
-
 /// A `keydown` listener on the window, removed when dropped.
 pub struct KeyListener {
     handler: Closure<dyn Fn(KeyboardEvent)>,
@@ -346,13 +336,13 @@ pub fn use_keyboard(dispatch: Dispatcher, room: bool, guest: bool) {
             // A clicker's keys always drive the lesson, wherever focus is
             // (a focused select would otherwise change lesson on PageDown).
             let clicker = matches!(key.as_str(), "PageDown" | "PageUp" | "Escape");
-            // In the room `b` blanks from inside a field too (no guess or
-            // setting has a b in it), and so does `.` unless it follows a
-            // digit: then it is a decimal point being typed.
+            // In the room `b` blanks the projector from inside a field too
+            // (no prediction or setting has a b in it); `.` does everywhere
+            // but in a field, where it is a decimal point (".5", "1.5s").
             let blank_key = room
                 && match key.as_str() {
                     "b" | "B" => true,
-                    "." => !after_a_digit(),
+                    "." => !typing_in_a_field(&e),
                     _ => false,
                 };
             // On the timeline's slider ← and → step by event as everywhere

@@ -181,3 +181,40 @@ fn a_reloaded_question_opens_at_its_set_up_instant_in_a_room() {
     let free = Playground::from_url("?lesson=herd&step=2", "").reloaded(saved);
     assert_eq!(free.now(), p.now(), "a free page keeps the run as it was");
 }
+
+/// The version switch in the presenter's window reaches the projector:
+/// the same run on the other queue, with the comparison both show.
+#[test]
+fn the_version_switch_reaches_the_projector() {
+    use workqueue_core::QueueKind;
+    let mut presenter = Playground::from_url("?presenter=room&lesson=v023&step=1", "");
+    let mut audience = Playground::from_url("?audience=room", "");
+    let follow = |p: &Playground, a: &mut Playground| {
+        a.apply(Action::Workshop(WorkshopAction::Follow(
+            Box::new(p.mirror(0.0)),
+            0.0,
+        )));
+    };
+    follow(&presenter, &mut audience);
+    let queue = |p: &Playground| p.run.settings.queue;
+    assert_eq!(queue(&audience), queue(&presenter));
+    let other = match queue(&presenter) {
+        QueueKind::Priority => QueueKind::ClientGo,
+        QueueKind::ClientGo => QueueKind::Priority,
+    };
+    presenter.apply(Action::Run(RunAction::SwitchQueue(other)));
+    assert_eq!(queue(&presenter), other, "the presenter's window switched");
+    assert!(
+        presenter.lessons.pending.is_none(),
+        "the lesson stays open, not on its way"
+    );
+    assert!(presenter.workshop.mode.presenter);
+    follow(&presenter, &mut audience);
+    assert_eq!(audience.ui.notice, None, "{:?}", audience.ui.notice);
+    assert_eq!(queue(&audience), other, "the projector switched too");
+    assert_eq!(
+        audience.run.other_run.is_some(),
+        presenter.run.other_run.is_some(),
+        "both show the comparison"
+    );
+}

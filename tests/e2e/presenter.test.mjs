@@ -304,3 +304,18 @@ test('b in the presenter\'s window blanks the projector and leaves the presenter
   assert.equal(await p.locator('[data-testid="projector-blank"]').count(), 0);
   await closeClean(context, problems);
 });
+
+test('the version switch in the presenter\'s window reaches the projector, with the comparison both show', async () => {
+  const { context, p, a, problems } = await pair({ lesson: 'v023', step: 1 });
+  await sameStep(p, a);
+  const on = (page) => page.evaluate(() => document.querySelector('[data-testid="queue-client-go"][aria-checked="true"]') ? 'client-go' : 'priority');
+  assert.equal(await on(a), await on(p));
+  const other = (await on(p)) === 'priority' ? 'client-go' : 'priority';
+  await p.locator(`[data-testid="queue-${other}"]`).first().click();
+  await a.waitForFunction((want) => (document.querySelector('[data-testid="queue-client-go"][aria-checked="true"]') ? 'client-go' : 'priority') === want, other, { timeout: 5000 });
+  assert.equal(await on(p), other);
+  // The comparison of the two runs, in both windows.
+  await a.waitForSelector('[data-testid="version-compare"]', { timeout: 5000 });
+  assert.equal(await p.locator('[data-testid="version-compare"]').count(), 1);
+  await closeClean(context, problems);
+});

@@ -96,7 +96,7 @@ test('a free demo in workshop mode: one large strip holds adds, the storm, the l
   }
 });
 
-test('a trainer who clicked into the guess still blanks the screen with b, and types a decimal point', async () => {
+test('a trainer who clicked into the guess still blanks the screen with b, and types a decimal point anywhere in it', async () => {
   const { context, page } = await open(browser, `${url}/?workshop=1&lesson=backoff&step=1`, { viewport: { width: 1280, height: 720 } });
   await page.waitForSelector('[data-testid="lesson-step-title"]');
   // The clicker opens the step's question.
@@ -107,8 +107,8 @@ test('a trainer who clicked into the guess still blanks the screen with b, and t
   await page.click('[data-testid="guess"]');
   await page.keyboard.type('7');
   const blank = () => page.evaluate(() => !!document.querySelector('[data-testid="blank-screen"]'));
-  // `b` anywhere in the field; `.` where it cannot be a decimal point.
-  for (const [key, before] of [['b', '7'], ['.', '']]) {
+  // `b` anywhere in the field.
+  for (const [key, before] of [['b', '7'], ['b', '']]) {
     await page.fill('[data-testid="guess"]', before);
     await page.keyboard.press(key);
     await page.waitForTimeout(150);
@@ -120,10 +120,19 @@ test('a trainer who clicked into the guess still blanks the screen with b, and t
   }
   await page.fill('[data-testid="guess"]', '7');
   await page.focus('[data-testid="guess"]');
-  // After a digit, `.` is a decimal point.
+  // `.` is a decimal point in the field, after a digit or first.
   await page.keyboard.type('.5');
   assert.equal(await page.inputValue('[data-testid="guess"]'), '7.5');
   assert.ok(!(await blank()));
+  await page.fill('[data-testid="guess"]', '');
+  await page.keyboard.type('.5s');
+  assert.equal(await page.inputValue('[data-testid="guess"]'), '.5s');
+  assert.ok(!(await blank()), 'a leading decimal point does not blank the projector');
+  // Outside the field `.` blanks, as a clicker's blank key.
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('.');
+  await page.waitForTimeout(150);
+  assert.ok(await blank(), '. blanks outside the field');
   await context.close();
 });
 
