@@ -92,7 +92,7 @@ impl Playground {
             clock: self.clock(),
             course: self.lessons.course.as_ref().map(|c| c.to_vec()),
             blank: self.workshop.blank,
-            other_run: self.run.other_run.clone(),
+            other_run: self.run.other_run.clone().map(Box::new),
         }
     }
 
@@ -164,7 +164,7 @@ impl Playground {
         }
         let next = self;
         next.run.selected = theirs.selected.clone();
-        next.run.other_run = m.other_run;
+        next.run.other_run = m.other_run.map(|pair| *pair);
         next.lessons.course = m.course.map(std::rc::Rc::new);
         // A blank key pressed here holds until the presenter's state agrees.
         next.workshop.blank_asked = blank_asked.filter(|&asked| asked != m.blank);

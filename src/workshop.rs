@@ -47,7 +47,7 @@ pub struct Mirror {
     /// The run left by a version switch, beside this one (the stage's
     /// comparison after the switch).
     #[serde(default)]
-    pub other_run: Option<crate::headline::SideBySide>,
+    pub other_run: Option<Box<crate::headline::SideBySide>>,
 }
 
 /// Play, pause and the instant.
