@@ -319,25 +319,3 @@ test('the version switch in the presenter\'s window reaches the projector, with 
   assert.equal(await p.locator('[data-testid="version-compare"]').count(), 1);
   await closeClean(context, problems);
 });
-
-// A tall projector (16:9 at 1080p, 5:4 at 1280x1024) draws the bucket taller,
-// within what the lanes above it leave: the steps with a waiting heap of
-// chips above a bucket fit the screen, with no scrollbar.
-test('the projector fits a tall screen: a bucket under a heap of chips, no scrollbar', async () => {
-  const { context, p, a, problems } = await pair({ lesson: 'max-of', step: 1 });
-  for (const size of [{ width: 1280, height: 1024 }, { width: 1920, height: 1080 }]) {
-    await a.setViewportSize(size);
-    for (const [lesson, step] of [['max-of', 1], ['crossplane', 2], ['crossplane', 3], ['crossplane', 4]]) {
-      await p.goto(`${url}/?presenter=1&lesson=${lesson}&step=${step}`);
-      await p.waitForSelector('[data-testid="lesson-step-title"]');
-      await sameStep(p, a, 10000);
-      await a.waitForTimeout(500);
-      const [tall, inner, bar] = await a.evaluate(() => [document.documentElement.scrollHeight, innerHeight, document.documentElement.clientWidth < innerWidth]);
-      assert.ok(tall <= inner + 1, `${lesson} ${step} at ${size.width}x${size.height}: ${tall} px tall`);
-      assert.ok(!bar, `${lesson} ${step} at ${size.width}x${size.height}: a scrollbar`);
-      const bucket = await a.locator('.lane.bucket').boundingBox();
-      assert.ok(!bucket || bucket.y + bucket.height <= size.height + 1, `${lesson} ${step}: the bucket is whole on screen`);
-    }
-  }
-  await closeClean(context, problems);
-});
